@@ -1,0 +1,1 @@
+"""Doc generators: rule references and summaries from the AST."""

@@ -1,0 +1,1 @@
+"""The bundled games: one `.rules` file per game and variant."""

@@ -1,0 +1,1 @@
+"""The meeple rules language: grammar, parse tree -> AST."""

@@ -1,0 +1,400 @@
+"""The typed syntax tree of a `.rules` file.
+
+Small, typed nodes in the spirit of sqlglot's expression tree: every node keeps the span it was
+parsed from, so that analysis, the engine and the doc generators can all point back at the
+author's text. The tree is plain data (pydantic) so that it can be dumped to JSON, diffed by a
+variant patch and walked by the doc generators without knowing the parser.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Span(BaseModel):
+    """Where a node stands in its source file (1-based line and column)."""
+
+    model_config = ConfigDict(frozen=True)
+    file: str = "<rules>"
+    line: int = 0
+    column: int = 0
+    end_line: int = 0
+    end_column: int = 0
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    span: Span = Span()
+
+
+# ---------------------------------------------------------------- expressions
+
+
+class Expr(Node):
+    pass
+
+
+class Num(Expr):
+    value: int
+
+
+class Text(Expr):
+    value: str
+
+
+class Bool(Expr):
+    value: bool
+
+
+class NoneLit(Expr):
+    pass
+
+
+class Name(Expr):
+    id: str
+
+
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+class Call(Expr):
+    func: str
+    args: list[Expr]
+
+
+class Unary(Expr):
+    op: Literal["-", "not"]
+    operand: Expr
+
+
+BinaryOp = Literal[
+    "+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "in", "not in", ".."
+]
+
+
+class Binary(Expr):
+    op: BinaryOp
+    left: Expr
+    right: Expr
+
+
+class ListLit(Expr):
+    items: list[Expr]
+
+
+class Filter(Expr):
+    """`[each x in SEQ where COND]`: the elements of SEQ for which COND holds."""
+
+    var: str
+    seq: Expr
+    cond: Expr
+
+
+class MapComp(Expr):
+    """`[EXPR for each x in SEQ where COND]`: EXPR for each element of SEQ (optionally filtered)."""
+
+    expr: Expr
+    var: str
+    seq: Expr
+    cond: Expr | None = None
+
+
+# ---------------------------------------------------------------- statements
+
+
+class Stmt(Node):
+    pass
+
+
+class Meta(Stmt):
+    """Rule text, a citation, an assumption or a declared conflict: read by docs and the checker."""
+
+    kind: Literal["cites", "text", "assume", "conflict"]
+    value: str
+
+
+class MoveRefs(Stmt):
+    """`move PIECES to LOC`: move particular pieces (a piece or a list of pieces)."""
+
+    pieces: Expr
+    dest: Expr
+
+
+class MoveCount(Stmt):
+    """`move N KIND [of OWNER] from SRC to DEST`: as many as there are, up to N."""
+
+    count: Expr
+    kind: str
+    owner: Expr | None = None
+    src: Expr
+    dest: Expr
+
+
+class MoveAll(Stmt):
+    kind: str
+    owner: Expr | None = None
+    src: Expr
+    dest: Expr
+
+
+class SetStmt(Stmt):
+    target: Expr
+    value: Expr
+
+
+class AddStmt(Stmt):
+    """`add N to X` and `subtract N from X` (sign = -1)."""
+
+    amount: Expr
+    target: Expr
+    sign: int = 1
+
+
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+class Shuffle(Stmt):
+    zone: Expr
+
+
+class Draw(Stmt):
+    count: Expr
+    src: Expr
+    dest: Expr
+
+
+class EndGame(Stmt):
+    pass
+
+
+class Log(Stmt):
+    """A line for the readable game log; `{expr}` parts are filled in when it runs."""
+
+    parts: list[str | Expr]
+
+
+class CallStmt(Stmt):
+    name: str
+    args: list[Expr]
+
+
+class If(Stmt):
+    branches: list[tuple[Expr, list[Stmt]]]
+    orelse: list[Stmt] = []
+
+
+class ForEach(Stmt):
+    var: str
+    seq: Expr
+    cond: Expr | None = None
+    chooser: Expr | None = None
+    body: list[Stmt]
+
+
+class Repeat(Stmt):
+    count: Expr
+    body: list[Stmt]
+
+
+class While(Stmt):
+    cond: Expr
+    body: list[Stmt]
+
+
+class Choose(Stmt):
+    optional: bool
+    var: str
+    seq: Expr
+    cond: Expr | None = None
+    chooser: Expr | None = None
+    prompt: str | None = None
+    body: list[Stmt]
+    orelse: list[Stmt] = []
+
+
+class Ask(Stmt):
+    """`may "prompt" [by P]:` a yes/no decision."""
+
+    prompt: str
+    chooser: Expr | None = None
+    body: list[Stmt]
+    orelse: list[Stmt] = []
+
+
+class Outcome(Node):
+    name: str
+    weight: Expr | None = None  # None: "otherwise", the rest of 100
+    body: list[Stmt]
+
+
+class Random(Stmt):
+    label: str | None = None
+    outcomes: list[Outcome]
+
+
+class Pick(Stmt):
+    var: str
+    seq: Expr
+    cond: Expr | None = None
+    body: list[Stmt]
+    orelse: list[Stmt] = []
+
+
+class Turn(Stmt):
+    player: Expr
+    body: list[Stmt]
+
+
+class Named(Stmt):
+    """A named phase or step of the flow: variants and docs address it by name."""
+
+    kind: Literal["phase", "step"]
+    name: str
+    body: list[Stmt]
+
+
+# ---------------------------------------------------------------- declarations
+
+
+class Decl(Node):
+    meta: list[Meta] = []
+
+
+class TypeRef(Node):
+    name: str
+    optional: bool = False
+
+
+class Column(Node):
+    name: str
+    type: TypeRef | None = None
+
+
+Cell = int | str | bool | None
+
+
+class Row(Node):
+    cells: list[Cell]
+    names: list[bool]  # which cells were bare names (references or keys), not quoted text
+
+
+class GameHeader(Decl):
+    name: str
+    min_players: int = 1
+    max_players: int = 1
+    rulebook: str | None = None
+
+
+class Constant(Decl):
+    name: str
+    value: Expr
+
+
+class Table(Decl):
+    name: str
+    columns: list[Column]
+    rows: list[Row]
+
+
+class PieceDecl(Decl):
+    """Components: pieces are never created; they start in a zone and only ever move."""
+
+    name: str
+    count: Expr | None = None
+    per_player: bool = False
+    each_row_of: str | None = None
+    zone: Expr
+
+
+class ZoneDecl(Decl):
+    name: str
+    per: str | None = None  # "player" or a table name
+    flags: list[str] = []
+
+
+class VarDecl(Decl):
+    name: str
+    type: TypeRef | None = None
+    init: Expr
+    per: str | None = None
+    within: Expr | None = None
+
+
+class MapDecl(Decl):
+    name: str
+    nodes: str
+    edges: str | None = None
+    edge_from: str | None = None
+    edge_to: str | None = None
+
+
+class Param(Node):
+    name: str
+    type: TypeRef | None = None
+
+
+class RuleDecl(Decl):
+    name: str
+    params: list[Param]
+    body: list[Stmt]
+
+
+class ValueDecl(Decl):
+    name: str
+    params: list[Param]
+    expr: Expr
+
+
+class TriggerDecl(Decl):
+    """`when KIND piece enters loc [where COND]:` runs after any move that brings KIND to a location."""
+
+    kind: str
+    piece_var: str
+    loc_var: str
+    cond: Expr | None = None
+    body: list[Stmt]
+
+
+class SetupDecl(Decl):
+    body: list[Stmt]
+
+
+class PlayDecl(Decl):
+    body: list[Stmt]
+
+
+class ScoreDecl(Decl):
+    kind: Literal["score", "tiebreak"]
+    var: str
+    expr: Expr
+
+
+class Example(Decl):
+    name: str
+    players: int | None = None
+    seed: int = 0
+    given: list[Stmt] = []
+    do: list[Stmt] = []
+    choices: list[int | str] = []
+    outcomes: list[int | str] = []
+    expect: list[Expr] = []
+
+
+class Module(Node):
+    """One parsed `.rules` file, declarations in source order."""
+
+    file: str
+    source: str
+    decls: list[Decl]
+    meta: list[Meta] = []

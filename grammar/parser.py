@@ -1,0 +1,223 @@
+"""Source text -> AST, with syntax errors in the user's words.
+
+Lark (LALR, contextual lexer) does the parsing; an Indenter turns indentation into block tokens.
+Lark's failures are caught here and turned into diagnostics that say what was expected in words a
+designer knows ("a name", "an indented block"), never bare token names.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import VisitError
+from lark.indenter import DedentError, Indenter
+
+from meeple.diagnostics import Diagnostic, RulesError
+from meeple.grammar import ast
+from meeple.grammar.transformer import Builder
+
+GRAMMAR = Path(__file__).with_name("meeple.lark")
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@cache
+def _lark() -> Lark:
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        postlex=_Indenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "expr"],
+    )
+
+
+# What each token is called in an error message.
+_WORDS = {
+    "NAME": "a name",
+    "INT": "a whole number",
+    "STRING": 'a quoted text ("...")',
+    "_NL": "the end of the line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the indented block",
+    "$END": "the end of the file",
+    "COMP_OP": "a comparison (==, !=, <, <=, >, >=)",
+    "ADD_OP": "+ or -",
+    "MUL_OP": "*, // or %",
+    "META_KIND": "cites, text, assume or conflict",
+    "ZONE_FLAG": "public, private, hidden or ordered",
+    "BLOCK_KIND": "phase or step",
+    "SCORE_KIND": "score or tiebreak",
+    "MAY": "may",
+    "OPTIONAL": "?",
+}
+
+
+def _describe(terminal: str) -> str:
+    if terminal in _WORDS:
+        return _WORDS[terminal]
+    for term in _lark().terminals:
+        if term.name == terminal and term.pattern.type == "str":
+            return f"'{term.pattern.value}'"
+    return terminal.lower()
+
+
+def _expected(names: set[str]) -> str:
+    words = sorted({_describe(n) for n in names if not n.startswith("__")})
+    if not words:
+        return "something else"
+    if len(words) > 8:
+        words = [*words[:8], "..."]
+    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
+
+
+def _found(token: Token) -> str:
+    if token.type == "_NL":
+        return "the end of the line"
+    if token.type == "_INDENT":
+        return "an indented line"
+    if token.type == "_DEDENT":
+        return "the end of an indented block"
+    if token.type == "$END":
+        return "the end of the file"
+    return f"'{token}'"
+
+
+def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnostic:
+    line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
+    if isinstance(err, UnexpectedCharacters):
+        char = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "?"
+        message = f"unexpected character '{char}'"
+        hint = "names use letters, digits and _; texts go in double quotes"
+        if char == "\t":
+            hint = "indent with spaces"
+        return Diagnostic(file, line, column, "error", "M001", message, hint)
+    if isinstance(err, UnexpectedEOF):
+        lines = source.splitlines() or [""]
+        return Diagnostic(
+            file,
+            len(lines),
+            len(lines[-1]) + 1,
+            "error",
+            "M002",
+            f"the file ends too early: expected {_expected(set(err.expected))}",
+        )
+    assert isinstance(err, UnexpectedToken)
+    token = err.token
+    if token.type in {"_DEDENT", "$END"} or not line:
+        # Block tokens borrow the position of the next real token; point at the line end before it.
+        line = token.line or len(source.splitlines())
+        column = token.column or 1
+    expected = _expected(set(err.expected))
+    message = f"unexpected {_found(token)}: expected {expected}"
+    hint = ""
+    if token.type == "_INDENT":
+        hint = "this line is indented more than the line before; only a line ending in ':' opens a block"
+    elif "_INDENT" in err.expected:
+        hint = "a line ending in ':' must be followed by an indented block"
+    elif token.type == "_NL" and "\":\"" not in expected and "':'" in expected:
+        hint = "did you forget the ':' at the end of the line?"
+    return Diagnostic(file, line, column, "error", "M003", message, hint, end_column=column + len(str(token)))
+
+
+def _dedent_diagnostic(file: str, source: str) -> Diagnostic:
+    """Lark's DedentError carries no position: find the first line that closes no open block."""
+    stack = [0]
+    for number, text in enumerate(source.splitlines(), start=1):
+        stripped = text.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(text) - len(stripped)
+        if indent > stack[-1]:
+            stack.append(indent)
+            continue
+        while indent < stack[-1]:
+            stack.pop()
+        if indent != stack[-1]:
+            return Diagnostic(
+                file,
+                number,
+                indent + 1,
+                "error",
+                "M004",
+                "this line's indentation matches no enclosing block",
+                "indent it like the block it belongs to",
+            )
+    return Diagnostic(file, 1, 1, "error", "M004", "inconsistent indentation")
+
+
+def parse(source: str, file: str = "<rules>") -> ast.Module:
+    """Parse a whole `.rules` text. Raises RulesError (with diagnostics) on a syntax error."""
+    if not source.endswith("\n"):
+        source += "\n"
+    try:
+        tree = _lark().parse(source, start="start")
+    except UnexpectedInput as err:
+        raise RulesError([_syntax_diagnostic(err, file, source)], {file: source}) from None
+    except DedentError:
+        raise RulesError([_dedent_diagnostic(file, source)], {file: source}) from None
+
+    def parse_expr(text: str, where: Token) -> ast.Expr:
+        try:
+            sub = _lark().parse(text, start="expr")
+        except UnexpectedInput:
+            raise RulesError(
+                [
+                    Diagnostic(
+                        file,
+                        where.line or 0,
+                        where.column or 0,
+                        "error",
+                        "M005",
+                        f"cannot read '{{{text}}}' in this text as an expression",
+                    )
+                ],
+                {file: source},
+            ) from None
+        expr: ast.Expr = Builder(file, parse_expr).transform(sub)
+        return _reposition(expr, where, file)
+
+    try:
+        decls = Builder(file, parse_expr).transform(tree)
+    except VisitError as err:
+        if isinstance(err.orig_exc, RulesError):
+            raise err.orig_exc from None
+        raise
+    module = ast.Module(file=file, source=source, decls=[], span=ast.Span(file=file, line=1, column=1))
+    for decl in decls:
+        if isinstance(decl, ast.Meta):
+            module.meta.append(decl)
+        else:
+            module.decls.append(decl)
+    return module
+
+
+def _reposition(expr: ast.Expr, where: Token, file: str) -> ast.Expr:
+    """An expression inside a text gets the text's position: its own would count from the text."""
+    span = ast.Span(file=file, line=where.line or 0, column=where.column or 0)
+    stack: list[ast.Node] = [expr]
+    while stack:
+        node = stack.pop()
+        node.span = span
+        for value in node.__dict__.values():
+            if isinstance(value, ast.Node):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, ast.Node))
+    return expr
+
+
+def parse_file(path: str | Path) -> ast.Module:
+    path = Path(path)
+    return parse(path.read_text(encoding="utf-8"), str(path))

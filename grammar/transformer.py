@@ -1,0 +1,533 @@
+"""Parse tree -> AST: one method per grammar rule, each returning a pydantic node with its span."""
+
+from __future__ import annotations
+
+import ast as pyast
+from typing import Any
+
+from lark import Token, Transformer, v_args
+from lark.tree import Meta as LarkMeta
+
+from meeple.grammar import ast
+
+
+def _unquote(token: Token) -> str:
+    """Read a STRING token: the grammar only admits simple escapes, so Python's literal reader is safe."""
+    return str(pyast.literal_eval(str(token)))
+
+
+class Builder(Transformer):  # type: ignore[type-arg]
+    """Builds AST nodes. `parse_expr` parses the `{...}` parts of log texts."""
+
+    def __init__(self, file: str, parse_expr: Any) -> None:
+        super().__init__()
+        self.file = file
+        self.parse_expr = parse_expr
+
+    def _span(self, meta: LarkMeta | Token) -> ast.Span:
+        if isinstance(meta, Token):
+            return ast.Span(
+                file=self.file,
+                line=meta.line or 0,
+                column=meta.column or 0,
+                end_line=meta.end_line or 0,
+                end_column=meta.end_column or 0,
+            )
+        if getattr(meta, "empty", True):
+            return ast.Span(file=self.file)
+        return ast.Span(
+            file=self.file,
+            line=meta.line,
+            column=meta.column,
+            end_line=meta.end_line,
+            end_column=meta.end_column,
+        )
+
+    # -------------------------------------------------------------- module
+
+    @v_args(meta=True)
+    def start(self, meta: LarkMeta, items: list[Any]) -> list[Any]:
+        return [i for i in items if i is not None]
+
+    @v_args(meta=True)
+    def meta(self, meta: LarkMeta, c: list[Token]) -> ast.Meta:
+        return ast.Meta(span=self._span(meta), kind=str(c[0]), value=_unquote(c[1]))  # type: ignore[arg-type]
+
+    @v_args(meta=True)
+    def game_decl(self, meta: LarkMeta, c: list[Any]) -> ast.GameHeader:
+        head = ast.GameHeader(span=self._span(meta), name=_unquote(c[0]))
+        for field in c[1:]:
+            if isinstance(field, ast.Meta):
+                head.meta.append(field)
+            elif field[0] == "players":
+                head.min_players, head.max_players = field[1], field[2]
+            elif field[0] == "rulebook":
+                head.rulebook = field[1]
+        return head
+
+    def players_field(self, c: list[Token]) -> tuple[str, int, int]:
+        return ("players", int(c[0]), int(c[1]))
+
+    def rulebook_field(self, c: list[Token]) -> tuple[str, str]:
+        return ("rulebook", _unquote(c[0]))
+
+    @staticmethod
+    def _split_meta(items: list[Any]) -> tuple[list[Any], list[ast.Meta]]:
+        rest = [i for i in items if not isinstance(i, ast.Meta)]
+        return rest, [i for i in items if isinstance(i, ast.Meta)]
+
+    @v_args(meta=True)
+    def const_decl(self, meta: LarkMeta, c: list[Any]) -> ast.Constant:
+        rest, metas = self._split_meta(c)
+        return ast.Constant(span=self._span(meta), name=str(rest[0]), value=rest[1], meta=metas)
+
+    @v_args(meta=True)
+    def table_decl(self, meta: LarkMeta, c: list[Any]) -> ast.Table:
+        rest, metas = self._split_meta(c)
+        columns = [x for x in rest[1:] if isinstance(x, ast.Column)]
+        rows = [x for x in rest[1:] if isinstance(x, ast.Row)]
+        return ast.Table(span=self._span(meta), name=str(rest[0]), columns=columns, rows=rows, meta=metas)
+
+    @v_args(meta=True)
+    def column(self, meta: LarkMeta, c: list[Any]) -> ast.Column:
+        return ast.Column(span=self._span(meta), name=str(c[0]), type=c[1] if len(c) > 1 else None)
+
+    @v_args(meta=True)
+    def type_ref(self, meta: LarkMeta, c: list[Token]) -> ast.TypeRef:
+        return ast.TypeRef(span=self._span(meta), name=str(c[0]), optional=c[1] is not None)
+
+    @v_args(meta=True)
+    def row(self, meta: LarkMeta, c: list[tuple[Any, bool]]) -> ast.Row:
+        return ast.Row(span=self._span(meta), cells=[v for v, _ in c], names=[n for _, n in c])
+
+    def cell_name(self, c: list[Token]) -> tuple[Any, bool]:
+        return (str(c[0]), True)
+
+    def cell_int(self, c: list[Token]) -> tuple[Any, bool]:
+        return (int(c[0]), False)
+
+    def cell_neg(self, c: list[Token]) -> tuple[Any, bool]:
+        return (-int(c[0]), False)
+
+    def cell_text(self, c: list[Token]) -> tuple[Any, bool]:
+        return (_unquote(c[0]), False)
+
+    def cell_yes(self, c: list[Token]) -> tuple[Any, bool]:
+        return (True, False)
+
+    def cell_no(self, c: list[Token]) -> tuple[Any, bool]:
+        return (False, False)
+
+    def cell_empty(self, c: list[Token]) -> tuple[Any, bool]:
+        return (None, False)
+
+    @v_args(meta=True)
+    def piece_decl(self, meta: LarkMeta, c: list[Any]) -> ast.PieceDecl:
+        rest, metas = self._split_meta(c)
+        name, count, zone = str(rest[0]), rest[1], rest[2]
+        node = ast.PieceDecl(span=self._span(meta), name=name, zone=zone, meta=metas)
+        if count[0] == "each":
+            node.each_row_of = count[1]
+        else:
+            node.count, node.per_player = count[1], count[0] == "per_player"
+        return node
+
+    def count_each(self, c: list[Token]) -> tuple[str, str]:
+        return ("each", str(c[0]))
+
+    def count_per_player(self, c: list[Any]) -> tuple[str, Any]:
+        return ("per_player", c[0])
+
+    def count_shared(self, c: list[Any]) -> tuple[str, Any]:
+        return ("shared", c[0])
+
+    @v_args(meta=True)
+    def zone_decl(self, meta: LarkMeta, c: list[Any]) -> ast.ZoneDecl:
+        rest, metas = self._split_meta(c)
+        per = str(rest[1]) if rest[1] is not None else None
+        flags = [str(tok) for tok in rest[2:]]
+        return ast.ZoneDecl(span=self._span(meta), name=str(rest[0]), per=per, flags=flags, meta=metas)
+
+    @v_args(meta=True)
+    def var_decl(self, meta: LarkMeta, c: list[Any]) -> ast.VarDecl:
+        rest, metas = self._split_meta(c)
+        name, type_, init, per, within = rest
+        return ast.VarDecl(
+            span=self._span(meta),
+            name=str(name),
+            type=type_,
+            init=init,
+            per=str(per) if per is not None else None,
+            within=within,
+            meta=metas,
+        )
+
+    @v_args(meta=True)
+    def map_decl(self, meta: LarkMeta, c: list[Any]) -> ast.MapDecl:
+        rest, metas = self._split_meta(c)
+        node = ast.MapDecl(span=self._span(meta), name=str(rest[0]), nodes="", meta=metas)
+        for field in rest[1:]:
+            if field[0] == "nodes":
+                node.nodes = field[1]
+            else:
+                node.edges, node.edge_from, node.edge_to = field[1], field[2], field[3]
+        return node
+
+    def map_nodes(self, c: list[Token]) -> tuple[str, str]:
+        return ("nodes", str(c[0]))
+
+    def map_edges(self, c: list[Token]) -> tuple[str, str, str, str]:
+        return ("edges", str(c[0]), str(c[1]), str(c[2]))
+
+    @v_args(meta=True)
+    def rule_decl(self, meta: LarkMeta, c: list[Any]) -> ast.RuleDecl:
+        name, params, body = c
+        metas = [s for s in body if isinstance(s, ast.Meta)]
+        return ast.RuleDecl(span=self._span(meta), name=str(name), params=params or [], body=body, meta=metas)
+
+    def params(self, c: list[ast.Param]) -> list[ast.Param]:
+        return c
+
+    @v_args(meta=True)
+    def param(self, meta: LarkMeta, c: list[Any]) -> ast.Param:
+        return ast.Param(span=self._span(meta), name=str(c[0]), type=c[1])
+
+    @v_args(meta=True)
+    def value_decl(self, meta: LarkMeta, c: list[Any]) -> ast.ValueDecl:
+        rest, metas = self._split_meta(c)
+        name, params, expr = rest
+        return ast.ValueDecl(span=self._span(meta), name=str(name), params=params or [], expr=expr, meta=metas)
+
+    @v_args(meta=True)
+    def trigger_decl(self, meta: LarkMeta, c: list[Any]) -> ast.TriggerDecl:
+        kind, piece_var, loc_var, cond, body = c
+        return ast.TriggerDecl(
+            span=self._span(meta),
+            kind=str(kind),
+            piece_var=str(piece_var),
+            loc_var=str(loc_var),
+            cond=cond,
+            body=body,
+            meta=[s for s in body if isinstance(s, ast.Meta)],
+        )
+
+    @v_args(meta=True)
+    def setup_decl(self, meta: LarkMeta, c: list[Any]) -> ast.SetupDecl:
+        return ast.SetupDecl(span=self._span(meta), body=c[0], meta=[s for s in c[0] if isinstance(s, ast.Meta)])
+
+    @v_args(meta=True)
+    def play_decl(self, meta: LarkMeta, c: list[Any]) -> ast.PlayDecl:
+        return ast.PlayDecl(span=self._span(meta), body=c[0], meta=[s for s in c[0] if isinstance(s, ast.Meta)])
+
+    @v_args(meta=True)
+    def score_decl(self, meta: LarkMeta, c: list[Any]) -> ast.ScoreDecl:
+        rest, metas = self._split_meta(c)
+        return ast.ScoreDecl(
+            span=self._span(meta), kind=str(rest[0]), var=str(rest[1]), expr=rest[2], meta=metas  # type: ignore[arg-type]
+        )
+
+    @v_args(meta=True)
+    def example_decl(self, meta: LarkMeta, c: list[Any]) -> ast.Example:
+        node = ast.Example(span=self._span(meta), name=_unquote(c[0]))
+        for item in c[1:]:
+            if isinstance(item, ast.Meta):
+                node.meta.append(item)
+            else:
+                setattr(node, item[0], item[1])
+        return node
+
+    def ex_players(self, c: list[Token]) -> tuple[str, int]:
+        return ("players", int(c[0]))
+
+    def ex_seed(self, c: list[Token]) -> tuple[str, int]:
+        return ("seed", int(c[0]))
+
+    def ex_given(self, c: list[Any]) -> tuple[str, Any]:
+        return ("given", c[0])
+
+    def ex_do(self, c: list[Any]) -> tuple[str, Any]:
+        return ("do", c[0])
+
+    @staticmethod
+    def _script(c: list[Token]) -> list[int | str]:
+        return [int(t) if t.type == "INT" else _unquote(t) for t in c]
+
+    def ex_choices(self, c: list[Token]) -> tuple[str, Any]:
+        return ("choices", self._script(c))
+
+    def ex_outcomes(self, c: list[Token]) -> tuple[str, Any]:
+        return ("outcomes", self._script(c))
+
+    def ex_expect(self, c: list[Any]) -> tuple[str, Any]:
+        return ("expect", c)
+
+    # -------------------------------------------------------------- statements
+
+    def block(self, c: list[Any]) -> list[Any]:
+        return c
+
+    @v_args(meta=True)
+    def move_refs(self, meta: LarkMeta, c: list[Any]) -> ast.MoveRefs:
+        return ast.MoveRefs(span=self._span(meta), pieces=c[0], dest=c[1])
+
+    @v_args(meta=True)
+    def move_count(self, meta: LarkMeta, c: list[Any]) -> ast.MoveCount:
+        return ast.MoveCount(span=self._span(meta), count=c[0], kind=str(c[1]), owner=c[2], src=c[3], dest=c[4])
+
+    @v_args(meta=True)
+    def move_all(self, meta: LarkMeta, c: list[Any]) -> ast.MoveAll:
+        return ast.MoveAll(span=self._span(meta), kind=str(c[0]), owner=c[1], src=c[2], dest=c[3])
+
+    @v_args(meta=True)
+    def set_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.SetStmt:
+        return ast.SetStmt(span=self._span(meta), target=c[0], value=c[1])
+
+    @v_args(meta=True)
+    def add_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.AddStmt:
+        return ast.AddStmt(span=self._span(meta), amount=c[0], target=c[1])
+
+    @v_args(meta=True)
+    def subtract_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.AddStmt:
+        return ast.AddStmt(span=self._span(meta), amount=c[0], target=c[1], sign=-1)
+
+    @v_args(meta=True)
+    def let_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Let:
+        return ast.Let(span=self._span(meta), name=str(c[0]), value=c[1])
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Shuffle:
+        return ast.Shuffle(span=self._span(meta), zone=c[0])
+
+    @v_args(meta=True)
+    def draw_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Draw:
+        return ast.Draw(span=self._span(meta), count=c[0], src=c[1], dest=c[2])
+
+    @v_args(meta=True)
+    def end_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.EndGame:
+        return ast.EndGame(span=self._span(meta))
+
+    @v_args(meta=True)
+    def log_stmt(self, meta: LarkMeta, c: list[Token]) -> ast.Log:
+        text = _unquote(c[0])
+        parts: list[str | ast.Expr] = []
+        pos = 0
+        while pos < len(text):
+            open_ = text.find("{", pos)
+            if open_ < 0:
+                parts.append(text[pos:])
+                break
+            close = text.find("}", open_)
+            if close < 0:
+                parts.append(text[pos:])
+                break
+            if open_ > pos:
+                parts.append(text[pos:open_])
+            parts.append(self.parse_expr(text[open_ + 1 : close], c[0]))
+            pos = close + 1
+        return ast.Log(span=self._span(meta), parts=parts)
+
+    @v_args(meta=True)
+    def call_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.CallStmt:
+        return ast.CallStmt(span=self._span(meta), name=str(c[0]), args=c[1] or [])
+
+    @v_args(meta=True)
+    def if_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.If:
+        branches = [(c[0], c[1])] + [(clause[1], clause[2]) for clause in c[2:-1]]
+        orelse = c[-1][1] if c[-1] is not None else []
+        return ast.If(span=self._span(meta), branches=branches, orelse=orelse)
+
+    def elif_clause(self, c: list[Any]) -> tuple[str, Any, Any]:
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, c: list[Any]) -> tuple[str, Any]:
+        return ("else", c[0])
+
+    def where(self, c: list[Any]) -> tuple[str, Any]:
+        return ("where", c[0])
+
+    def chosen_by(self, c: list[Any]) -> tuple[str, Any]:
+        return ("chooser", c[0])
+
+    def by(self, c: list[Any]) -> tuple[str, Any]:
+        return ("chooser", c[0])
+
+    def prompt(self, c: list[Token]) -> tuple[str, str]:
+        return ("prompt", _unquote(c[0]))
+
+    @staticmethod
+    def _opt(clause: tuple[str, Any] | None, default: Any = None) -> Any:
+        """The value of an optional clause (`where ...`, `by ...`, `else: ...`), or the default."""
+        return clause[1] if clause is not None else default
+
+    @v_args(meta=True)
+    def for_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.ForEach:
+        var, seq, where, chooser, body = c
+        return ast.ForEach(
+            span=self._span(meta),
+            var=str(var),
+            seq=seq,
+            cond=self._opt(where),
+            chooser=self._opt(chooser),
+            body=body,
+        )
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Repeat:
+        return ast.Repeat(span=self._span(meta), count=c[0], body=c[1])
+
+    @v_args(meta=True)
+    def while_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.While:
+        return ast.While(span=self._span(meta), cond=c[0], body=c[1])
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Choose:
+        may, var, seq, where, chooser, prompt, body, orelse = c
+        return ast.Choose(
+            span=self._span(meta),
+            optional=may is not None,
+            var=str(var),
+            seq=seq,
+            cond=self._opt(where),
+            chooser=self._opt(chooser),
+            prompt=self._opt(prompt),
+            body=body,
+            orelse=self._opt(orelse, []),
+        )
+
+    @v_args(meta=True)
+    def ask_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Ask:
+        _may, prompt, chooser, body, orelse = c
+        return ast.Ask(
+            span=self._span(meta),
+            prompt=_unquote(prompt),
+            chooser=self._opt(chooser),
+            body=body,
+            orelse=self._opt(orelse, []),
+        )
+
+    @v_args(meta=True)
+    def random_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Random:
+        label = _unquote(c[0]) if c[0] is not None else None
+        outcomes = [x for x in c if isinstance(x, ast.Outcome)]
+        return ast.Random(span=self._span(meta), label=label, outcomes=outcomes)
+
+    @v_args(meta=True)
+    def outcome_chance(self, meta: LarkMeta, c: list[Any]) -> ast.Outcome:
+        return ast.Outcome(span=self._span(meta), name=str(c[0]), weight=c[1], body=c[2])
+
+    @v_args(meta=True)
+    def outcome_otherwise(self, meta: LarkMeta, c: list[Any]) -> ast.Outcome:
+        return ast.Outcome(span=self._span(meta), name=str(c[0]), body=c[1])
+
+    @v_args(meta=True)
+    def pick_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Pick:
+        var, seq, where, body, orelse = c
+        return ast.Pick(
+            span=self._span(meta),
+            var=str(var),
+            seq=seq,
+            cond=self._opt(where),
+            body=body,
+            orelse=self._opt(orelse, []),
+        )
+
+    @v_args(meta=True)
+    def turn_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Turn:
+        return ast.Turn(span=self._span(meta), player=c[0], body=c[1])
+
+    @v_args(meta=True)
+    def named_block(self, meta: LarkMeta, c: list[Any]) -> ast.Named:
+        return ast.Named(span=self._span(meta), kind=str(c[0]), name=str(c[1]), body=c[2])  # type: ignore[arg-type]
+
+    # -------------------------------------------------------------- expressions
+
+    @v_args(meta=True)
+    def int_(self, meta: LarkMeta, c: list[Token]) -> ast.Num:
+        return ast.Num(span=self._span(meta), value=int(c[0]))
+
+    @v_args(meta=True)
+    def text_(self, meta: LarkMeta, c: list[Token]) -> ast.Text:
+        return ast.Text(span=self._span(meta), value=_unquote(c[0]))
+
+    @v_args(meta=True)
+    def yes(self, meta: LarkMeta, c: list[Any]) -> ast.Bool:
+        return ast.Bool(span=self._span(meta), value=True)
+
+    @v_args(meta=True)
+    def no(self, meta: LarkMeta, c: list[Any]) -> ast.Bool:
+        return ast.Bool(span=self._span(meta), value=False)
+
+    @v_args(meta=True)
+    def none_(self, meta: LarkMeta, c: list[Any]) -> ast.NoneLit:
+        return ast.NoneLit(span=self._span(meta))
+
+    @v_args(meta=True)
+    def name(self, meta: LarkMeta, c: list[Token]) -> ast.Name:
+        return ast.Name(span=self._span(meta), id=str(c[0]))
+
+    @v_args(meta=True)
+    def call(self, meta: LarkMeta, c: list[Any]) -> ast.Call:
+        return ast.Call(span=self._span(meta), func=str(c[0]), args=c[1] or [])
+
+    def args(self, c: list[Any]) -> list[Any]:
+        return c
+
+    @v_args(meta=True)
+    def attr(self, meta: LarkMeta, c: list[Any]) -> ast.Attr:
+        return ast.Attr(span=self._span(meta), obj=c[0], name=str(c[1]))
+
+    @v_args(meta=True)
+    def index(self, meta: LarkMeta, c: list[Any]) -> ast.Index:
+        return ast.Index(span=self._span(meta), obj=c[0], index=c[1])
+
+    @v_args(meta=True)
+    def neg(self, meta: LarkMeta, c: list[Any]) -> ast.Unary:
+        return ast.Unary(span=self._span(meta), op="-", operand=c[0])
+
+    @v_args(meta=True)
+    def not_(self, meta: LarkMeta, c: list[Any]) -> ast.Unary:
+        return ast.Unary(span=self._span(meta), op="not", operand=c[0])
+
+    def _binary(self, meta: LarkMeta, op: str, left: Any, right: Any) -> ast.Binary:
+        return ast.Binary(span=self._span(meta), op=op, left=left, right=right)  # type: ignore[arg-type]
+
+    @v_args(meta=True)
+    def binop(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
+        return self._binary(meta, str(c[1]), c[0], c[2])
+
+    @v_args(meta=True)
+    def compare(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
+        return self._binary(meta, str(c[1]), c[0], c[2])
+
+    @v_args(meta=True)
+    def or_(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
+        return self._binary(meta, "or", c[0], c[1])
+
+    @v_args(meta=True)
+    def and_(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
+        return self._binary(meta, "and", c[0], c[1])
+
+    @v_args(meta=True)
+    def in_(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
+        return self._binary(meta, "in", c[0], c[1])
+
+    @v_args(meta=True)
+    def not_in(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
+        return self._binary(meta, "not in", c[0], c[1])
+
+    @v_args(meta=True)
+    def range_(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
+        return self._binary(meta, "..", c[0], c[1])
+
+    @v_args(meta=True)
+    def list_(self, meta: LarkMeta, c: list[Any]) -> ast.ListLit:
+        return ast.ListLit(span=self._span(meta), items=[x for x in c if x is not None])
+
+    @v_args(meta=True)
+    def filter_(self, meta: LarkMeta, c: list[Any]) -> ast.Filter:
+        return ast.Filter(span=self._span(meta), var=str(c[0]), seq=c[1], cond=c[2])
+
+    @v_args(meta=True)
+    def map_(self, meta: LarkMeta, c: list[Any]) -> ast.MapComp:
+        cond = c[3][1] if len(c) > 3 and c[3] is not None else None
+        return ast.MapComp(span=self._span(meta), expr=c[0], var=str(c[1]), seq=c[2], cond=cond)

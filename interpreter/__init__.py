@@ -1,0 +1,1 @@
+"""Analysis, compiled program, engine, agents: everything that runs a game."""

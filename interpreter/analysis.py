@@ -1,0 +1,750 @@
+"""Analysis: names, types and static diagnostics over the AST.
+
+Builds the symbol tables the compiler needs and reports, with file, line and column, what can
+be known before a game is played: unknown and duplicate names, wrong argument counts, unknown
+attributes, type mismatches, table rows that do not fit their columns, a `choose` that can never
+have an option, and declarations nothing uses.
+
+Types are deliberately small strings: "int", "bool", "text", "player", "piece", "loc", "kind",
+"row:TABLE", "list:ELEMENT" and "any" (unknown: accepted everywhere). The checker is a guide for
+designers, not a proof system: where it cannot tell, it says nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from meeple.diagnostics import Diagnostic
+from meeple.grammar import ast
+
+SCALARS = {"int", "bool", "text", "player"}
+
+# Built-in functions: name -> (fewest arguments, most arguments).
+BUILTINS: dict[str, tuple[int, int]] = {
+    "count": (1, 1),
+    "sum": (1, 1),
+    "min": (1, 99),
+    "max": (1, 99),
+    "any": (1, 1),
+    "all": (1, 1),
+    "abs": (1, 1),
+    "pieces": (1, 3),
+    "neighbours": (1, 1),
+    "region": (2, 2),
+    "regions": (2, 2),
+    "players_from": (1, 1),
+    "next_player": (1, 1),
+}
+# Built-in names (values, not calls).
+BUILTIN_NAMES = {"players": "list:player", "current": "player", "player_count": "int", "self": "any"}
+PIECE_ATTRS = {"owner": "player", "kind": "text", "location": "loc"}
+
+
+@dataclass
+class Symbols:
+    """Every declaration of a module, by kind and name: what the compiler and codegen read."""
+
+    module: ast.Module
+    header: ast.GameHeader | None = None
+    constants: dict[str, ast.Constant] = field(default_factory=dict)
+    tables: dict[str, ast.Table] = field(default_factory=dict)
+    pieces: dict[str, ast.PieceDecl] = field(default_factory=dict)
+    zones: dict[str, ast.ZoneDecl] = field(default_factory=dict)  # shared zones
+    owned_zones: dict[str, dict[str, ast.ZoneDecl]] = field(default_factory=dict)  # owner -> name -> decl
+    vars: dict[str, ast.VarDecl] = field(default_factory=dict)  # global variables
+    owned_vars: dict[str, dict[str, ast.VarDecl]] = field(default_factory=dict)  # owner -> name -> decl
+    maps: dict[str, ast.MapDecl] = field(default_factory=dict)
+    rules: dict[str, ast.RuleDecl] = field(default_factory=dict)
+    values: dict[str, ast.ValueDecl] = field(default_factory=dict)
+    triggers: list[ast.TriggerDecl] = field(default_factory=list)
+    setup: ast.SetupDecl | None = None
+    play: ast.PlayDecl | None = None
+    score: ast.ScoreDecl | None = None
+    tiebreak: ast.ScoreDecl | None = None
+    examples: list[ast.Example] = field(default_factory=list)
+    row_keys: dict[str, list[str]] = field(default_factory=dict)  # key -> tables that have it
+
+    def map_of_table(self, table: str) -> ast.MapDecl | None:
+        return next((m for m in self.maps.values() if m.nodes == table), None)
+
+    def column_type(self, table: str, column: str) -> str:
+        decl = self.tables[table]
+        for index, col in enumerate(decl.columns):
+            if col.name == column:
+                if index == 0 and is_keyed(decl):
+                    return "text"
+                return _type_of_ref(col.type, self) if col.type else "text"
+        return "any"
+
+
+def _type_of_ref(ref: ast.TypeRef | None, symbols: Symbols) -> str:
+    if ref is None:
+        return "any"
+    if ref.name in SCALARS:
+        return ref.name
+    if ref.name in symbols.tables:
+        return f"row:{ref.name}"
+    if ref.name in {"zone", "location"}:
+        return "loc"
+    if ref.name == "piece":
+        return "piece"
+    return "any"
+
+
+class Analyzer:
+    def __init__(self, module: ast.Module) -> None:
+        self.module = module
+        self.sym = Symbols(module)
+        self.diags: list[Diagnostic] = []
+        self.used: set[str] = set()
+
+    # -------------------------------------------------------------- reporting
+
+    def error(self, node: ast.Node, code: str, message: str, hint: str = "") -> None:
+        self._report(node, "error", code, message, hint)
+
+    def warning(self, node: ast.Node, code: str, message: str, hint: str = "") -> None:
+        self._report(node, "warning", code, message, hint)
+
+    def _report(self, node: ast.Node, severity: str, code: str, message: str, hint: str) -> None:
+        span = node.span
+        end = span.end_column if span.end_line == span.line else 0
+        self.diags.append(
+            Diagnostic(span.file, span.line, span.column, severity, code, message, hint, end)  # type: ignore[arg-type]
+        )
+
+    def _suggest(self, name: str, candidates: Iterable[str]) -> str:
+        close = difflib.get_close_matches(name, list(candidates), n=1)
+        return f"did you mean '{close[0]}'?" if close else ""
+
+    # -------------------------------------------------------------- declarations
+
+    def collect(self) -> None:
+        seen: dict[str, ast.Node] = {}
+
+        def declare(name: str, node: ast.Node, namespace: str = "") -> None:
+            key = f"{namespace}:{name}"
+            if key in seen:
+                prev = seen[key].span
+                self.error(node, "M011", f"'{name}' is declared twice (first at line {prev.line})")
+            else:
+                seen[key] = node
+
+        for decl in self.module.decls:
+            match decl:
+                case ast.GameHeader():
+                    if self.sym.header is not None:
+                        self.error(decl, "M011", "a file has one game header")
+                    self.sym.header = decl
+                    if not 1 <= decl.min_players <= decl.max_players:
+                        self.error(decl, "M020", "the player range must be like 2..5, smallest first, from 1")
+                case ast.Constant():
+                    declare(decl.name, decl)
+                    self.sym.constants[decl.name] = decl
+                case ast.Table():
+                    declare(decl.name, decl)
+                    self.sym.tables[decl.name] = decl
+                case ast.PieceDecl():
+                    declare(decl.name, decl)
+                    self.sym.pieces[decl.name] = decl
+                case ast.ZoneDecl() if decl.per is None:
+                    declare(decl.name, decl)
+                    self.sym.zones[decl.name] = decl
+                case ast.ZoneDecl():
+                    declare(decl.name, decl, decl.per or "")
+                    self.sym.owned_zones.setdefault(decl.per or "", {})[decl.name] = decl
+                case ast.VarDecl() if decl.per is None:
+                    declare(decl.name, decl)
+                    self.sym.vars[decl.name] = decl
+                case ast.VarDecl():
+                    declare(decl.name, decl, decl.per or "")
+                    self.sym.owned_vars.setdefault(decl.per or "", {})[decl.name] = decl
+                case ast.MapDecl():
+                    declare(decl.name, decl)
+                    self.sym.maps[decl.name] = decl
+                case ast.RuleDecl():
+                    declare(decl.name, decl)
+                    self.sym.rules[decl.name] = decl
+                case ast.ValueDecl():
+                    declare(decl.name, decl)
+                    self.sym.values[decl.name] = decl
+                case ast.TriggerDecl():
+                    self.sym.triggers.append(decl)
+                case ast.SetupDecl():
+                    if self.sym.setup is not None:
+                        self.error(decl, "M011", "a file has one setup block")
+                    self.sym.setup = decl
+                case ast.PlayDecl():
+                    if self.sym.play is not None:
+                        self.error(decl, "M011", "a file has one play block")
+                    self.sym.play = decl
+                case ast.ScoreDecl():
+                    if getattr(self.sym, decl.kind) is not None:
+                        self.error(decl, "M011", f"a file has one {decl.kind} line")
+                    setattr(self.sym, decl.kind, decl)
+                case ast.Example():
+                    declare(decl.name, decl, "example")
+                    self.sym.examples.append(decl)
+        if self.sym.header is None:
+            self.error(self.module, "M020", "the file has no game header", 'start with: game "Name":')
+        if self.sym.play is None:
+            self.error(self.module, "M023", "the file has no play block", "add 'play:' with the game's flow")
+        for name in list(self.sym.owned_zones) + list(self.sym.owned_vars):
+            if name != "player" and name not in self.sym.tables:
+                for decl in [*self.sym.owned_zones.get(name, {}).values(), *self.sym.owned_vars.get(name, {}).values()]:
+                    self.error(decl, "M010", f"'per {name}': expected 'player' or a table name")
+        for table in self.sym.tables.values():
+            for row in table.rows if is_keyed(table) else []:
+                if row.cells and isinstance(row.cells[0], str):
+                    self.sym.row_keys.setdefault(row.cells[0], []).append(table.name)
+
+    def check_tables(self) -> None:
+        for table in self.sym.tables.values():
+            keys: set[str] = set()
+            for col in table.columns:
+                if col.type and col.type.name not in SCALARS and col.type.name not in self.sym.tables:
+                    self.error(col.type, "M010", f"unknown column type '{col.type.name}'",
+                               "use int, bool, text or the name of a table")
+            keyed = is_keyed(table)
+            for row in table.rows:
+                if len(row.cells) != len(table.columns):
+                    self.error(row, "M015", f"this row of '{table.name}' has {len(row.cells)} values, "
+                               f"the table has {len(table.columns)} columns")
+                    continue
+                key = row.cells[0]
+                if keyed and (not isinstance(key, str) or not row.names[0]):
+                    self.error(row, "M015", "a row starts with its name (a plain word)")
+                elif keyed and key in keys:
+                    self.error(row, "M011", f"'{key}' is a row of '{table.name}' twice")
+                elif keyed:
+                    keys.add(str(key))
+                start = 1 if keyed else 0
+                for col, cell, is_name in zip(table.columns[start:], row.cells[start:], row.names[start:], strict=True):
+                    self._check_cell(row, col, cell, is_name)
+
+    def _check_cell(self, row: ast.Row, col: ast.Column, cell: ast.Cell, is_name: bool) -> None:
+        if col.type is None or cell is None:
+            if cell is None and col.type is not None and not col.type.optional and col.type.name in SCALARS:
+                self.error(row, "M015", f"column '{col.name}' needs a value here (or make it '{col.type.name}?')")
+            return
+        kind = col.type.name
+        ok = {
+            "int": isinstance(cell, int) and not isinstance(cell, bool),
+            "bool": isinstance(cell, bool),
+            "text": isinstance(cell, str),
+        }.get(kind)
+        if ok is not None:
+            if not ok:
+                self.error(row, "M014", f"column '{col.name}' holds {kind} values, not '{cell}'")
+            return
+        target = self.sym.tables.get(kind)
+        if target is None:
+            return
+        if not is_name or not any(r.cells and r.cells[0] == cell for r in target.rows):
+            self.error(row, "M016", f"'{cell}' is not a row of table '{kind}' (column '{col.name}')",
+                       self._suggest(str(cell), [str(r.cells[0]) for r in target.rows if r.cells]))
+
+    # -------------------------------------------------------------- names and types
+
+    def global_type(self, name: str) -> str | None:
+        s = self.sym
+        if name in s.constants:
+            return "any"
+        if name in s.vars:
+            return _type_of_ref(s.vars[name].type, s)
+        if name in s.zones:
+            return "loc"
+        if name in s.tables:
+            return f"list:row:{name}"
+        if name in s.maps:
+            return f"list:row:{s.maps[name].nodes}"
+        if name in s.pieces:
+            return "kind"
+        if name in BUILTIN_NAMES:
+            return BUILTIN_NAMES[name]
+        tables = s.row_keys.get(name)
+        if tables:
+            return f"row:{tables[0]}" if len(tables) == 1 else "ambiguous"
+        return None
+
+    def attr_type(self, owner: str, name: str, node: ast.Node) -> str:
+        s = self.sym
+        if owner == "any":
+            return "any"
+        if owner == "player":
+            if name in s.owned_zones.get("player", {}):
+                return "loc"
+            if name in s.owned_vars.get("player", {}):
+                return _type_of_ref(s.owned_vars["player"][name].type, s)
+            if name == "seat":
+                return "int"
+            self.error(node, "M013", f"a player has no '{name}'",
+                       self._suggest(name, [*s.owned_zones.get("player", {}), *s.owned_vars.get("player", {})]))
+            return "any"
+        if owner.startswith("row:"):
+            table = owner[4:]
+            if table not in s.tables:
+                return "any"
+            if name in s.owned_vars.get(table, {}):
+                return _type_of_ref(s.owned_vars[table][name].type, s)
+            if name in s.owned_zones.get(table, {}):
+                return "loc"
+            if any(c.name == name for c in s.tables[table].columns):
+                return s.column_type(table, name)
+            candidates = [c.name for c in s.tables[table].columns] + list(s.owned_vars.get(table, {}))
+            self.error(node, "M013", f"a row of '{table}' has no '{name}'", self._suggest(name, candidates))
+            return "any"
+        if owner.startswith("piece"):
+            if name in PIECE_ATTRS:
+                return PIECE_ATTRS[name]
+            kind = owner[6:] if owner.startswith("piece:") else ""
+            decl = s.pieces.get(kind)
+            if decl is not None and decl.each_row_of in s.tables:
+                return self.attr_type(f"row:{decl.each_row_of}", name, node)
+            return "any"
+        if owner == "loc":
+            return "any" if name == "owner" else self._no_attr(node, "a zone", name)
+        if owner.startswith("list:"):
+            return self._no_attr(node, "a list", name, "use [x.NAME for each x in LIST] or LIST[0].NAME")
+        if owner in {"int", "bool", "text"}:
+            return self._no_attr(node, f"a {owner} value", name)
+        return "any"
+
+    def _no_attr(self, node: ast.Node, what: str, name: str, hint: str = "") -> str:
+        self.error(node, "M013", f"{what} has no '{name}'", hint)
+        return "any"
+
+    def expect(self, node: ast.Node, got: str, want: str, what: str) -> None:
+        if got in {"any", want} or want == "any":
+            return
+        if want == "loc" and (got.startswith("row:") or got.startswith("list:")):
+            return
+        if want == "list" and got.startswith("list:"):
+            return
+        self.error(node, "M014", f"{what} must be {_readable(want)}, not {_readable(got)}")
+
+    def expr(self, e: ast.Expr, scope: dict[str, str]) -> str:  # noqa: C901 - one case per node kind
+        match e:
+            case ast.Num():
+                return "int"
+            case ast.Text():
+                return "text"
+            case ast.Bool():
+                return "bool"
+            case ast.NoneLit():
+                return "any"
+            case ast.Name(id=name):
+                if name in scope:
+                    return scope[name]
+                self.used.add(name)
+                found = self.global_type(name)
+                if found == "ambiguous":
+                    tables = " and ".join(self.sym.row_keys[name])
+                    self.error(e, "M010", f"'{name}' is a row of {tables}", f"write TABLE.{name}")
+                    return "any"
+                if found is None:
+                    names = [*scope, *self.sym.constants, *self.sym.vars, *self.sym.zones, *self.sym.tables,
+                             *self.sym.maps, *self.sym.pieces, *BUILTIN_NAMES, *self.sym.row_keys]
+                    self.error(e, "M010", f"unknown name '{name}'", self._suggest(name, names))
+                    return "any"
+                return found
+            case ast.Attr(obj=ast.Name(id=table), name=key) if table in self.sym.tables and table not in scope:
+                self.used.add(table)
+                if not any(r.cells and r.cells[0] == key for r in self.sym.tables[table].rows):
+                    self.error(e, "M016", f"'{key}' is not a row of table '{table}'")
+                return f"row:{table}"
+            case ast.Attr():
+                owner = self.expr(e.obj, scope)
+                return self.attr_type(owner, e.name, e)
+            case ast.Index():
+                seq = self.expr(e.obj, scope)
+                self.expect(e.index, self.expr(e.index, scope), "int", "an index")
+                self.expect(e.obj, seq, "list", "what is indexed")
+                return seq[5:] if seq.startswith("list:") else "any"
+            case ast.Unary(op="-"):
+                self.expect(e.operand, self.expr(e.operand, scope), "int", "what '-' negates")
+                return "int"
+            case ast.Unary():
+                self.expect(e.operand, self.expr(e.operand, scope), "bool", "what 'not' negates")
+                return "bool"
+            case ast.Binary():
+                return self.binary(e, scope)
+            case ast.ListLit():
+                types = {self.expr(item, scope) for item in e.items}
+                return f"list:{types.pop()}" if len(types) == 1 else "list:any"
+            case ast.Filter():
+                element = self.element(e.seq, scope)
+                self.expect(e.cond, self.expr(e.cond, {**scope, e.var: element}), "bool", "a 'where' condition")
+                return f"list:{element}"
+            case ast.MapComp():
+                inner = {**scope, e.var: self.element(e.seq, scope)}
+                if e.cond is not None:
+                    self.expect(e.cond, self.expr(e.cond, inner), "bool", "a 'where' condition")
+                return f"list:{self.expr(e.expr, inner)}"
+            case ast.Call():
+                return self.call(e, scope)
+        return "any"
+
+    def element(self, seq: ast.Expr, scope: dict[str, str]) -> str:
+        t = self.expr(seq, scope)
+        if t.startswith("list:"):
+            return t[5:]
+        if t != "any":
+            self.error(seq, "M014", f"expected a list to go through, not {_readable(t)}")
+        return "any"
+
+    def binary(self, e: ast.Binary, scope: dict[str, str]) -> str:
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        if e.op in {"+", "-", "*", "//", "%"}:
+            self.expect(e.left, left, "int", f"the left side of '{e.op}'")
+            self.expect(e.right, right, "int", f"the right side of '{e.op}'")
+            return "int"
+        if e.op in {"<", "<=", ">", ">="}:
+            self.expect(e.left, left, "int", f"the left side of '{e.op}'")
+            self.expect(e.right, right, "int", f"the right side of '{e.op}'")
+            return "bool"
+        if e.op in {"and", "or"}:
+            self.expect(e.left, left, "bool", f"the left side of '{e.op}'")
+            self.expect(e.right, right, "bool", f"the right side of '{e.op}'")
+            return "bool"
+        if e.op in {"in", "not in"}:
+            self.expect(e.right, right, "list", f"the right side of '{e.op}'")
+            return "bool"
+        if e.op == "..":
+            self.expect(e.left, left, "int", "a range's start")
+            self.expect(e.right, right, "int", "a range's end")
+            return "list:int"
+        if {left, right} <= SCALARS and left != right and "any" not in (left, right):
+            self.warning(e, "M014", f"comparing {_readable(left)} with {_readable(right)} is never true")
+        return "bool"
+
+    def call(self, e: ast.Call, scope: dict[str, str]) -> str:
+        name = e.func
+        if name in self.sym.values:
+            self.used.add(name)
+            decl = self.sym.values[name]
+            self.arity(e, name, len(decl.params), len(decl.params))
+            for arg, param in zip(e.args, decl.params, strict=False):
+                self.expect(arg, self.expr(arg, scope), _type_of_ref(param.type, self.sym), f"argument '{param.name}'")
+            return "any"
+        if name not in BUILTINS:
+            if name in self.sym.rules:
+                self.error(e, "M014", f"'{name}' is a rule: it does things and gives no value",
+                           "call it on a line of its own, or declare a 'value'")
+            else:
+                self.error(e, "M010", f"unknown function '{name}'",
+                           self._suggest(name, [*BUILTINS, *self.sym.values]))
+            for arg in e.args:
+                self.expr(arg, scope)
+            return "any"
+        low, high = BUILTINS[name]
+        self.arity(e, name, low, high)
+        if name in {"region", "regions"}:
+            node_type = self.expr(e.args[0], scope)
+            if name == "regions":
+                node_type = node_type[5:] if node_type.startswith("list:") else "any"
+            attr = e.args[1] if len(e.args) > 1 else None
+            if not isinstance(attr, ast.Name):
+                if attr is not None:
+                    self.error(attr, "M014", f"{name}'s second argument names the attribute that must match")
+            elif node_type.startswith("row:"):
+                self.attr_type(node_type, attr.id, attr)
+            element = node_type if node_type.startswith("row:") else "any"
+            return f"list:list:{element}" if name == "regions" else f"list:{element}"
+        types = [self.expr(arg, scope) for arg in e.args]
+        if name == "pieces":
+            if len(e.args) > 1:
+                self.expect(e.args[1], types[1], "kind", "pieces' second argument (a kind of piece)")
+            if len(e.args) > 2:
+                self.expect(e.args[2], types[2], "player", "pieces' third argument (an owner)")
+            if len(e.args) > 1 and isinstance(e.args[1], ast.Name):
+                return f"list:piece:{e.args[1].id}"
+            return "list:piece"
+        if name in {"count"}:
+            return "int"
+        if name in {"sum", "abs"}:
+            return "int"
+        if name in {"min", "max"}:
+            return "int"
+        if name in {"any", "all"}:
+            return "bool"
+        if name == "neighbours":
+            return f"list:{types[0]}" if types and types[0].startswith("row:") else "list:any"
+        if name == "players_from":
+            return "list:player"
+        if name == "next_player":
+            return "player"
+        return "any"
+
+    def arity(self, e: ast.Call | ast.CallStmt, name: str, low: int, high: int) -> None:
+        n = len(e.args)
+        if not low <= n <= high:
+            want = str(low) if low == high else f"{low} to {high}"
+            self.error(e, "M012", f"'{name}' takes {want} argument(s), not {n}")
+
+    # -------------------------------------------------------------- statements
+
+    def stmts(self, body: list[ast.Stmt], scope: dict[str, str]) -> None:
+        scope = dict(scope)
+        for stmt in body:
+            self.stmt(stmt, scope)
+
+    def stmt(self, s: ast.Stmt, scope: dict[str, str]) -> None:  # noqa: C901 - one case per node kind
+        match s:
+            case ast.Meta():
+                return
+            case ast.MoveRefs():
+                t = self.expr(s.pieces, scope)
+                if t not in {"any", "piece"} and not t.startswith("piece") and not t.startswith("list:piece") \
+                        and t != "list:any":
+                    self.error(s.pieces, "M014", f"'move ... to' moves pieces, not {_readable(t)}",
+                               "to move by count write: move N KIND from ZONE to ZONE")
+                self.expect(s.dest, self.expr(s.dest, scope), "loc", "where pieces move to")
+            case ast.MoveCount() | ast.MoveAll():
+                if isinstance(s, ast.MoveCount):
+                    self.expect(s.count, self.expr(s.count, scope), "int", "how many to move")
+                self.kind(s, s.kind)
+                if s.owner is not None:
+                    self.expect(s.owner, self.expr(s.owner, scope), "player", "the owner of the pieces")
+                self.expect(s.src, self.expr(s.src, scope), "loc", "where pieces move from")
+                self.expect(s.dest, self.expr(s.dest, scope), "loc", "where pieces move to")
+            case ast.SetStmt() | ast.AddStmt():
+                target = s.target
+                if isinstance(target, ast.Name) and target.id not in self.sym.vars:
+                    self.error(target, "M019", f"'{target.id}' is not a variable that can change",
+                               "declare it with 'var'; 'let' names are fixed")
+                elif not isinstance(target, ast.Name | ast.Attr):
+                    self.error(target, "M019", "only a variable or a variable attribute (x.NAME) can change")
+                elif isinstance(target, ast.Attr):
+                    self._check_assignable(target, scope)
+                t = self.expr(target, scope)
+                value = s.value if isinstance(s, ast.SetStmt) else s.amount
+                vt = self.expr(value, scope)
+                if isinstance(s, ast.AddStmt):
+                    self.expect(value, vt, "int", "what is added")
+                    self.expect(target, t, "int", "what is added to")
+                elif t != "any" and vt != "any" and t != vt and not (t == "int" and vt == "int"):
+                    self.error(value, "M014", f"cannot set {_readable(t)} to {_readable(vt)}")
+            case ast.Let():
+                scope[s.name] = self.expr(s.value, scope)
+            case ast.Shuffle():
+                self.expect(s.zone, self.expr(s.zone, scope), "loc", "what is shuffled")
+            case ast.Draw():
+                self.expect(s.count, self.expr(s.count, scope), "int", "how many to draw")
+                self.expect(s.src, self.expr(s.src, scope), "loc", "where cards are drawn from")
+                self.expect(s.dest, self.expr(s.dest, scope), "loc", "where drawn cards go")
+            case ast.EndGame():
+                return
+            case ast.Log():
+                for part in s.parts:
+                    if isinstance(part, ast.Expr):
+                        self.expr(part, scope)
+            case ast.CallStmt():
+                self.call_stmt(s, scope)
+            case ast.If():
+                for cond, body in s.branches:
+                    self.expect(cond, self.expr(cond, scope), "bool", "an 'if' condition")
+                    self.stmts(body, scope)
+                self.stmts(s.orelse, scope)
+            case ast.ForEach():
+                element = self.element(s.seq, scope)
+                inner = {**scope, s.var: element}
+                if s.cond is not None:
+                    self.expect(s.cond, self.expr(s.cond, inner), "bool", "a 'where' condition")
+                if s.chooser is not None:
+                    self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses the order")
+                self.stmts(s.body, inner)
+            case ast.Repeat():
+                self.expect(s.count, self.expr(s.count, scope), "int", "how many times to repeat")
+                self.stmts(s.body, scope)
+            case ast.While():
+                self.expect(s.cond, self.expr(s.cond, scope), "bool", "a 'while' condition")
+                self.stmts(s.body, scope)
+            case ast.Choose() | ast.Pick():
+                element = self.element(s.seq, scope)
+                inner = {**scope, s.var: element}
+                if s.cond is not None:
+                    self.expect(s.cond, self.expr(s.cond, inner), "bool", "a 'where' condition")
+                if isinstance(s, ast.Choose) and s.chooser is not None:
+                    self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
+                if isinstance(s, ast.Choose) and not s.optional and not s.orelse and self._never_options(s):
+                    self.error(s, "M017", "this 'choose' can never have an option, and it must be made",
+                               "give it options, write 'may choose', or add an 'else:' block")
+                self.stmts(s.body, inner)
+                self.stmts(s.orelse, scope)
+            case ast.Ask():
+                if s.chooser is not None:
+                    self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
+                self.stmts(s.body, scope)
+                self.stmts(s.orelse, scope)
+            case ast.Random():
+                names: set[str] = set()
+                for i, outcome in enumerate(s.outcomes):
+                    if outcome.name in names:
+                        self.error(outcome, "M011", f"two outcomes are called '{outcome.name}'")
+                    names.add(outcome.name)
+                    if outcome.weight is None and i != len(s.outcomes) - 1:
+                        self.error(outcome, "M014", "'otherwise' must be the last outcome")
+                    if outcome.weight is not None:
+                        self.expect(outcome.weight, self.expr(outcome.weight, scope), "int", "a chance")
+                    self.stmts(outcome.body, scope)
+            case ast.Turn():
+                self.expect(s.player, self.expr(s.player, scope), "player", "whose turn it is")
+                self.stmts(s.body, scope)
+            case ast.Named():
+                self.stmts(s.body, scope)
+
+    def _check_assignable(self, target: ast.Attr, scope: dict[str, str]) -> None:
+        owner = self.expr(target.obj, scope)
+        if owner == "player" and target.name not in self.sym.owned_vars.get("player", {}):
+            self.error(target, "M019", f"'{target.name}' of a player is not a variable that can change")
+        elif owner.startswith("row:") and target.name not in self.sym.owned_vars.get(owner[4:], {}):
+            self.error(target, "M019", f"'{target.name}' of a row of '{owner[4:]}' is table data and cannot change",
+                       f"declare 'var {target.name} = ... per {owner[4:]}'")
+
+    def _never_options(self, s: ast.Choose) -> bool:
+        if isinstance(s.seq, ast.ListLit) and not s.seq.items:
+            return True
+        if isinstance(s.seq, ast.Name) and s.seq.id in self.sym.tables and not self.sym.tables[s.seq.id].rows:
+            return True
+        return isinstance(s.cond, ast.Bool) and not s.cond.value
+
+    def kind(self, node: ast.Node, name: str) -> None:
+        self.used.add(name)
+        if name not in self.sym.pieces:
+            self.error(node, "M018", f"unknown kind of piece '{name}'", self._suggest(name, self.sym.pieces))
+
+    def call_stmt(self, s: ast.CallStmt, scope: dict[str, str]) -> None:
+        self.used.add(s.name)
+        decl = self.sym.rules.get(s.name)
+        if decl is None:
+            self.error(s, "M010", f"unknown rule '{s.name}'", self._suggest(s.name, self.sym.rules))
+            for arg in s.args:
+                self.expr(arg, scope)
+            return
+        self.arity(s, s.name, len(decl.params), len(decl.params))
+        for arg, param in zip(s.args, decl.params, strict=False):
+            self.expect(arg, self.expr(arg, scope), _type_of_ref(param.type, self.sym), f"argument '{param.name}'")
+
+    def params(self, params: list[ast.Param]) -> dict[str, str]:
+        scope: dict[str, str] = {}
+        for p in params:
+            if p.name in scope:
+                self.error(p, "M011", f"two parameters are called '{p.name}'")
+            if p.type is not None and _type_of_ref(p.type, self.sym) == "any" and p.type.name != "any":
+                self.error(p.type, "M010", f"unknown type '{p.type.name}'",
+                           "use int, bool, text, player, piece, zone or a table name")
+            scope[p.name] = _type_of_ref(p.type, self.sym)
+        return scope
+
+    # -------------------------------------------------------------- the whole module
+
+    def run(self) -> Symbols:
+        self.collect()
+        self.check_tables()
+        s = self.sym
+        for const in s.constants.values():
+            self.expr(const.value, {})
+        for piece in s.pieces.values():
+            if piece.count is not None:
+                self.expect(piece.count, self.expr(piece.count, {}), "int", "a number of pieces")
+            if piece.each_row_of is not None and piece.each_row_of not in s.tables:
+                self.error(piece, "M010", f"unknown table '{piece.each_row_of}'")
+            zone = piece.zone
+            if isinstance(zone, ast.Name) and piece.per_player and zone.id in s.owned_zones.get("player", {}):
+                continue  # each player's pieces start in their own zone
+            self.expect(zone, self.expr(zone, {}), "loc", "where the pieces start")
+        for var in [*s.vars.values(), *(v for group in s.owned_vars.values() for v in group.values())]:
+            scope = {"self": f"row:{var.per}" if var.per and var.per != "player" else "player"} if var.per else {}
+            got = self.expr(var.init, scope)
+            want = _type_of_ref(var.type, s)
+            if var.type is not None and want == "any" and var.type.name != "any":
+                self.error(var.type, "M010", f"unknown type '{var.type.name}'")
+            elif got != "any" and want != "any" and got != want:
+                self.error(var.init, "M014", f"'{var.name}' is {_readable(want)} but starts as {_readable(got)}")
+            if var.within is not None:
+                self.expect(var.within, self.expr(var.within, {}), "list:int", "a 'within' range")
+        for m in s.maps.values():
+            if m.nodes not in s.tables:
+                self.error(m, "M010", f"unknown node table '{m.nodes}'", self._suggest(m.nodes, s.tables))
+            if m.edges is not None:
+                table = s.tables.get(m.edges)
+                if table is None:
+                    self.error(m, "M010", f"unknown edge table '{m.edges}'", self._suggest(m.edges, s.tables))
+                else:
+                    self.used.add(m.edges)
+                    for col in (m.edge_from, m.edge_to):
+                        if not any(c.name == col for c in table.columns):
+                            self.error(m, "M013", f"table '{m.edges}' has no column '{col}'")
+            self.used.add(m.nodes)
+        for rule in s.rules.values():
+            self.stmts(rule.body, self.params(rule.params))
+        for value in s.values.values():
+            self.expr(value.expr, self.params(value.params))
+        for trig in s.triggers:
+            self.kind(trig, trig.kind)
+            scope = {trig.piece_var: f"piece:{trig.kind}", trig.loc_var: "any"}
+            if trig.cond is not None:
+                self.expect(trig.cond, self.expr(trig.cond, scope), "bool", "a 'when' condition")
+            self.stmts(trig.body, scope)
+        for block in (s.setup, s.play):
+            if block is not None:
+                self.stmts(block.body, {})
+        for score in (s.score, s.tiebreak):
+            if score is not None:
+                self.expect(score.expr, self.expr(score.expr, {score.var: "player"}), "int", f"a {score.kind}")
+        for example in s.examples:
+            self.example(example)
+        self.unused()
+        return s
+
+    def example(self, example: ast.Example) -> None:
+        header = self.sym.header
+        if header is not None and example.players is not None and not (
+            header.min_players <= example.players <= header.max_players
+        ):
+            self.error(example, "M022", f"the game is for {header.min_players} to {header.max_players} players")
+        before = set(self.used)
+        self.stmts(example.given, {})
+        self.stmts(example.do, {})
+        for expect in example.expect:
+            self.expect(expect, self.expr(expect, {}), "bool", "an expectation")
+        self.used = before | {n for n in self.used if n in self.sym.pieces}
+
+    def unused(self) -> None:
+        s = self.sym
+        for kind, group in (("rule", s.rules), ("value", s.values), ("constant", s.constants)):
+            for name, decl in group.items():
+                if name not in self.used:
+                    self.warning(decl, "M021", f"{kind} '{name}' is never used")
+
+
+def is_keyed(table: ast.Table) -> bool:
+    """A table whose first column is untyped is keyed by it (each row has a name); a table whose
+    first column is typed (a relation such as `border (a: zone, b: zone)`) has anonymous rows."""
+    return bool(table.columns) and table.columns[0].type is None
+
+
+def _readable(t: str) -> str:
+    if t.startswith("list:"):
+        return f"a list of {_readable(t[5:]).removeprefix('a ').removeprefix('an ')}s"
+    if t.startswith("row:"):
+        return f"a row of '{t[4:]}'"
+    if t.startswith("piece"):
+        return "a piece"
+    return {
+        "int": "a number",
+        "bool": "yes/no",
+        "text": "a text",
+        "player": "a player",
+        "loc": "a zone",
+        "kind": "a kind of piece",
+    }.get(t, t)
+
+
+def analyse(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:
+    analyzer = Analyzer(module)
+    symbols = analyzer.run()
+    return symbols, analyzer.diags

@@ -1,0 +1,1058 @@
+"""AST -> closures, once per rules file.
+
+Every expression becomes a function `(runtime, env) -> value`; every statement becomes either a
+plain function `(runtime, env) -> None` or, when it can ask for a decision or a random outcome, a
+generator function that yields Decision/Chance requests. Knowing which statements can suspend
+(a fixpoint over the rule call graph) lets most of a game run as plain calls: the engine never
+walks the AST while a game is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import Any
+
+from meeple.diagnostics import Diagnostic, RulesError
+from meeple.grammar import ast
+from meeple.interpreter.analysis import Symbols, is_keyed
+from meeple.interpreter.program import Fn, Gen, Program, Trigger
+from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError
+from meeple.interpreter.values import Kind, Piece, PieceRef, Player, Row, ZoneLoc, label, type_name
+
+Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
+_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
+
+
+def _describe(err: Exception) -> str:
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(err, IndexError):
+        return "index out of range: the list is shorter"
+    if isinstance(err, KeyError):
+        return f"no value for {err.args[0]!r} here"
+    return str(err)
+
+
+def as_gen(fn: Callable[..., Any], is_gen: bool) -> Gen:
+    """A plain statement as a generator function, for places that always `yield from`."""
+    if is_gen:
+        return fn
+
+    def gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+        fn(rt, env)
+        return
+        yield  # pragma: no cover - makes this a generator
+
+    return gen
+
+
+def _nothing(rt: Any, env: dict[str, Any]) -> None:
+    return None
+
+
+def _locations(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+class Compiler:
+    def __init__(self, symbols: Symbols) -> None:
+        self.sym = symbols
+        header = symbols.header
+        self.p = Program(
+            symbols=symbols,
+            name=header.name if header else "?",
+            min_players=header.min_players if header else 1,
+            max_players=header.max_players if header else 1,
+        )
+        self.rule = ""  # the rule being compiled, for error messages
+        self.suspending: set[str] = set()
+        self.trigger_kinds = {t.kind for t in symbols.triggers}
+
+    # ============================================================== data
+
+    def build_data(self) -> None:
+        p, sym = self.p, self.sym
+        for table in sym.tables.values():
+            keyed = is_keyed(table)
+            rows = [Row(table.name, str(r.cells[0]) if keyed else f"{table.name} {i + 1}", i)
+                    for i, r in enumerate(table.rows)]
+            p.rows[table.name] = rows
+            p.row_by_key[table.name] = {r.key: r for r in rows}
+        for table in sym.tables.values():
+            for row, src in zip(p.rows[table.name], table.rows, strict=True):
+                for col, cell in zip(table.columns, src.cells, strict=False):
+                    ref = col.type.name if col.type else None
+                    if ref in p.row_by_key and isinstance(cell, str):
+                        row.values[col.name] = p.row_by_key[ref][cell]
+                    else:
+                        row.values[col.name] = cell
+        for piece in sym.pieces.values():
+            if piece.each_row_of:
+                p.kinds[piece.name] = [Kind(piece.name, r) for r in p.rows.get(piece.each_row_of, [])]
+            else:
+                p.kinds[piece.name] = [Kind(piece.name, None)]
+        for zone in sym.zones.values():
+            p.zone_locs[(zone.name, None)] = ZoneLoc(zone.name, None)
+        for per, group in sym.owned_zones.items():
+            owners: list[Any] = p.players if per == "player" else p.rows.get(per, [])
+            for zone in group.values():
+                for owner in owners:
+                    p.zone_locs[(zone.name, owner)] = ZoneLoc(zone.name, owner)
+        for m in sym.maps.values():
+            nodes = p.rows.get(m.nodes, [])
+            p.map_nodes[m.name] = nodes
+            for node in nodes:
+                p.adjacency.setdefault(node, [])
+            if m.edges and m.edge_from and m.edge_to:
+                for edge in p.rows.get(m.edges, []):
+                    a, b = edge.values.get(m.edge_from), edge.values.get(m.edge_to)
+                    if isinstance(a, Row) and isinstance(b, Row):
+                        if b not in p.adjacency[a]:
+                            p.adjacency[a].append(b)
+                        if a not in p.adjacency[b]:
+                            p.adjacency[b].append(a)
+
+    # ============================================================== which rules can suspend
+
+    def find_suspending(self) -> None:
+        changed = True
+        while changed:
+            changed = False
+            for rule in self.sym.rules.values():
+                if rule.name not in self.suspending and self._suspends(rule.body):
+                    self.suspending.add(rule.name)
+                    changed = True
+
+    def _suspends(self, body: list[ast.Stmt]) -> bool:
+        return any(self._stmt_suspends(s) for s in body)
+
+    def _stmt_suspends(self, s: ast.Stmt) -> bool:
+        match s:
+            case ast.Choose() | ast.Ask() | ast.Random() | ast.Pick():
+                return True
+            case ast.ForEach() if s.chooser is not None:
+                return True
+            case ast.CallStmt():
+                return s.name in self.suspending
+            case ast.MoveCount() | ast.MoveAll():
+                return s.kind in self.trigger_kinds
+            case ast.MoveRefs() | ast.Draw():
+                return bool(self.trigger_kinds)
+            case ast.If():
+                return any(self._suspends(b) for _, b in s.branches) or self._suspends(s.orelse)
+            case ast.ForEach() | ast.Repeat() | ast.While() | ast.Turn() | ast.Named():
+                return self._suspends(s.body)
+        return False
+
+    # ============================================================== expressions
+
+    def expr(self, e: ast.Expr, scope: set[str]) -> Fn:  # noqa: C901 - one case per node kind
+        p, sym = self.p, self.sym
+        match e:
+            case ast.Num(value=v) | ast.Text(value=v) | ast.Bool(value=v):
+                return lambda rt, env: v
+            case ast.NoneLit():
+                return lambda rt, env: None
+            case ast.Name(id=name):
+                return self.name(name, scope)
+            case ast.Attr(obj=ast.Name(id=table), name=key) if table in sym.tables and table not in scope:
+                row = p.row_by_key[table][key]
+                return lambda rt, env: row
+            case ast.Attr():
+                return self.attr(self.expr(e.obj, scope), e.name, e.span)
+            case ast.Index():
+                obj, index = self.expr(e.obj, scope), self.expr(e.index, scope)
+                return lambda rt, env: obj(rt, env)[index(rt, env)]
+            case ast.Unary(op="-"):
+                inner = self.expr(e.operand, scope)
+                return lambda rt, env: -inner(rt, env)
+            case ast.Unary():
+                inner = self.expr(e.operand, scope)
+                return lambda rt, env: not inner(rt, env)
+            case ast.Binary():
+                return self.binary(e, scope)
+            case ast.ListLit():
+                items = [self.expr(i, scope) for i in e.items]
+                return lambda rt, env: [f(rt, env) for f in items]
+            case ast.Filter():
+                seq, cond, var = self.expr(e.seq, scope), self.expr(e.cond, scope | {e.var}), e.var
+
+                def filter_(rt: Any, env: dict[str, Any]) -> list[Any]:
+                    out = []
+                    for x in seq(rt, env):
+                        env[var] = x
+                        if cond(rt, env):
+                            out.append(x)
+                    return out
+
+                return filter_
+            case ast.MapComp():
+                seq, var = self.expr(e.seq, scope), e.var
+                inner = scope | {e.var}
+                fn = self.expr(e.expr, inner)
+                cond = self.expr(e.cond, inner) if e.cond is not None else None
+
+                def map_(rt: Any, env: dict[str, Any]) -> list[Any]:
+                    out = []
+                    for x in seq(rt, env):
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            out.append(fn(rt, env))
+                    return out
+
+                return map_
+            case ast.Call():
+                return self.call(e, scope)
+        raise AssertionError(f"cannot compile {type(e).__name__}")
+
+    def name(self, name: str, scope: set[str]) -> Fn:
+        p, sym = self.p, self.sym
+        if name in scope:
+            return lambda rt, env: env[name]
+        if name in p.constants:
+            value = p.constants[name]
+            return lambda rt, env: value
+        if name in sym.constants:
+            value = self.constant(name)
+            return lambda rt, env: value
+        if name in sym.vars:
+            return lambda rt, env: rt.vars[name]
+        if name in sym.zones:
+            loc = p.zone_locs[(name, None)]
+            return lambda rt, env: loc
+        if name in sym.tables:
+            rows = p.rows[name]
+            return lambda rt, env: list(rows)
+        if name in sym.maps:
+            nodes = p.map_nodes[name]
+            return lambda rt, env: list(nodes)
+        if name in sym.pieces:
+            return lambda rt, env: name
+        if name == "players":
+            return lambda rt, env: list(rt.players)
+        if name == "current":
+            return lambda rt, env: rt.current
+        if name == "player_count":
+            return lambda rt, env: len(rt.players)
+        if name == "self":
+            return lambda rt, env: env["self"]
+        tables = sym.row_keys.get(name, [])
+        if len(tables) == 1:
+            row = p.row_by_key[tables[0]][name]
+            return lambda rt, env: row
+        raise AssertionError(f"unresolved name {name}")  # analysis reports these first
+
+    def constant(self, name: str) -> Any:
+        if name not in self.p.constants:
+            self.p.constants[name] = None  # guards against a constant defined by itself
+            fn = self.expr(self.sym.constants[name].value, set())
+            self.p.constants[name] = fn(None, {})
+        return self.p.constants[name]
+
+    def attr(self, obj: Fn, name: str, span: ast.Span) -> Fn:
+        p, sym, rule = self.p, self.sym, self.rule
+        player_var = ("player", name) if name in sym.owned_vars.get("player", {}) else None
+        player_zone = name in sym.owned_zones.get("player", {})
+        zone_locs = p.zone_locs
+
+        def of_row(rt: Any, row: Row) -> Any:
+            owned = rt.owned.get((row.table, name)) if rt is not None else None
+            if owned is not None:
+                return owned[row]
+            zone = zone_locs.get((name, row))
+            if zone is not None:
+                return zone
+            return row.values[name]
+
+        def get(rt: Any, env: dict[str, Any]) -> Any:
+            o = obj(rt, env)
+            t = type(o)
+            if t is Row:
+                return of_row(rt, o)
+            if t is Player:
+                if player_var is not None:
+                    return rt.owned[player_var][o]
+                if player_zone:
+                    return zone_locs[(name, o)]
+                if name == "seat":
+                    return o.seat
+            elif t is PieceRef:
+                kind, owner = o.piece
+                if name == "owner":
+                    return owner
+                if name == "kind":
+                    return kind.name
+                if name == "location":
+                    return o.loc
+                if kind.row is not None:
+                    return of_row(rt, kind.row)
+            elif t is ZoneLoc and name == "owner":
+                return o.owner
+            raise RuleRuntimeError(f"{label(o)} ({type_name(o)}) has no '{name}'", span, rule)
+
+        return get
+
+    def binary(self, e: ast.Binary, scope: set[str]) -> Fn:
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        match e.op:
+            case "and":
+                return lambda rt, env: left(rt, env) and right(rt, env)
+            case "or":
+                return lambda rt, env: left(rt, env) or right(rt, env)
+            case "+":
+                return lambda rt, env: left(rt, env) + right(rt, env)
+            case "-":
+                return lambda rt, env: left(rt, env) - right(rt, env)
+            case "*":
+                return lambda rt, env: left(rt, env) * right(rt, env)
+            case "//":
+                return lambda rt, env: left(rt, env) // right(rt, env)
+            case "%":
+                return lambda rt, env: left(rt, env) % right(rt, env)
+            case "==":
+                return lambda rt, env: left(rt, env) == right(rt, env)
+            case "!=":
+                return lambda rt, env: left(rt, env) != right(rt, env)
+            case "<":
+                return lambda rt, env: left(rt, env) < right(rt, env)
+            case "<=":
+                return lambda rt, env: left(rt, env) <= right(rt, env)
+            case ">":
+                return lambda rt, env: left(rt, env) > right(rt, env)
+            case ">=":
+                return lambda rt, env: left(rt, env) >= right(rt, env)
+            case "in":
+                return lambda rt, env: left(rt, env) in right(rt, env)
+            case "not in":
+                return lambda rt, env: left(rt, env) not in right(rt, env)
+            case "..":
+                return lambda rt, env: list(range(left(rt, env), right(rt, env) + 1))
+        raise AssertionError(e.op)
+
+    def call(self, e: ast.Call, scope: set[str]) -> Fn:  # noqa: C901 - one case per built-in
+        p = self.p
+        name = e.func
+        if name in self.sym.values:
+            args = [self.expr(a, scope) for a in e.args]
+            values = p.values
+
+            def call_value(rt: Any, env: dict[str, Any]) -> Any:
+                params, fn = values[name]
+                return fn(rt, dict(zip(params, [a(rt, env) for a in args], strict=True)))
+
+            return call_value
+        if name in {"region", "regions"}:
+            first = self.expr(e.args[0], scope)
+            attr_name = e.args[1].id if isinstance(e.args[1], ast.Name) else ""
+            key = self.attr(lambda rt, env: env["node"], attr_name, e.span)
+            adjacency = p.adjacency
+
+            def component(rt: Any, start: Row, seen: set[Row]) -> list[Row]:
+                want = key(rt, {"node": start})
+                out, todo = [start], [start]
+                seen.add(start)
+                while todo:
+                    for nb in adjacency.get(todo.pop(), ()):
+                        if nb not in seen and key(rt, {"node": nb}) == want:
+                            seen.add(nb)
+                            out.append(nb)
+                            todo.append(nb)
+                return out
+
+            if name == "region":
+                return lambda rt, env: component(rt, first(rt, env), set())
+
+            def regions(rt: Any, env: dict[str, Any]) -> list[list[Row]]:
+                seen: set[Row] = set()
+                return [component(rt, n, seen) for n in first(rt, env) if n not in seen]
+
+            return regions
+        args = [self.expr(a, scope) for a in e.args]
+        a0 = args[0] if args else _nothing
+        match name:
+            case "count":
+
+                def count(rt: Any, env: dict[str, Any]) -> int:
+                    v = a0(rt, env)
+                    return len(v) if isinstance(v, list) else len(rt.locs[v])
+
+                return count
+            case "sum":
+                return lambda rt, env: sum(a0(rt, env))
+            case "min" | "max":
+                pick = min if name == "min" else max
+                if len(args) == 1:
+                    return lambda rt, env: pick(a0(rt, env))
+                return lambda rt, env: pick(a(rt, env) for a in args)
+            case "any":
+                return lambda rt, env: any(a0(rt, env))
+            case "all":
+                return lambda rt, env: all(a0(rt, env))
+            case "abs":
+                return lambda rt, env: abs(a0(rt, env))
+            case "neighbours":
+                adjacency = p.adjacency
+                return lambda rt, env: list(adjacency.get(a0(rt, env), ()))
+            case "players_from":
+
+                def players_from(rt: Any, env: dict[str, Any]) -> list[Player]:
+                    seat = a0(rt, env).seat
+                    return rt.players[seat:] + rt.players[:seat]
+
+                return players_from
+            case "next_player":
+                return lambda rt, env: rt.players[(a0(rt, env).seat + 1) % len(rt.players)]
+            case "pieces":
+                kind_fn = args[1] if len(args) > 1 else None
+                owner_fn = args[2] if len(args) > 2 else None
+
+                def pieces(rt: Any, env: dict[str, Any]) -> list[PieceRef]:
+                    kind = kind_fn(rt, env) if kind_fn else None
+                    owner = owner_fn(rt, env) if owner_fn else None
+                    out = []
+                    for loc in _locations(a0(rt, env)):
+                        for pc in rt.locs[loc]:
+                            if (kind is None or pc[0].name == kind) and (owner_fn is None or pc[1] is owner):
+                                out.append(PieceRef(loc, pc))
+                    return out
+
+                return pieces
+        raise AssertionError(f"unknown function {name}")
+
+    # ============================================================== statements
+
+    def block(self, body: list[ast.Stmt], scope: set[str]) -> Compiled:
+        """A statement list: plain when no statement in it can suspend."""
+        scope = set(scope)
+        items: list[Compiled] = []
+        spans: list[ast.Span] = []
+        for s in body:
+            if isinstance(s, ast.Meta):
+                continue
+            items.append(self.stmt(s, scope))
+            spans.append(s.span)
+            self.p.statements[id(s)] = s
+            if isinstance(s, ast.Let):
+                scope.add(s.name)
+        rule = self.rule
+        if not items:
+            return _nothing, False
+        if not any(g for _, g in items):
+            fns = [f for f, _ in items]
+            if len(fns) == 1:
+                only, span = fns[0], spans[0]
+
+                def run_one(rt: Any, env: dict[str, Any]) -> None:
+                    try:
+                        only(rt, env)
+                    except _ERRORS as err:
+                        raise RuleRuntimeError(_describe(err), span, rule) from None
+
+                return run_one, False
+
+            def run_plain(rt: Any, env: dict[str, Any]) -> None:
+                i = 0
+                try:
+                    for i, f in enumerate(fns):  # noqa: B007 - i names the failing statement
+                        f(rt, env)
+                except _ERRORS as err:
+                    raise RuleRuntimeError(_describe(err), spans[i], rule) from None
+
+            return run_plain, False
+        gens = [as_gen(f, g) for f, g in items]
+
+        def run_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            i = 0
+            try:
+                for i, g in enumerate(gens):  # noqa: B007
+                    yield from g(rt, env)
+            except _ERRORS as err:
+                raise RuleRuntimeError(_describe(err), spans[i], rule) from None
+
+        return run_gen, True
+
+    def stmt(self, s: ast.Stmt, scope: set[str]) -> Compiled:  # noqa: C901 - one case per node kind
+        match s:
+            case ast.MoveRefs():
+                return self.move_refs(s, scope)
+            case ast.MoveCount() | ast.MoveAll():
+                return self.move_count(s, scope)
+            case ast.SetStmt() | ast.AddStmt():
+                return self.assign(s, scope), False
+            case ast.Let():
+                value, name = self.expr(s.value, scope), s.name
+
+                def let(rt: Any, env: dict[str, Any]) -> None:
+                    env[name] = value(rt, env)
+
+                return let, False
+            case ast.Shuffle():
+                zone = self.expr(s.zone, scope)
+                return (lambda rt, env: rt.rng.shuffle(rt.locs[zone(rt, env)])), False
+            case ast.Draw():
+                return self.draw(s, scope)
+            case ast.EndGame():
+
+                def end(rt: Any, env: dict[str, Any]) -> None:
+                    raise GameEnded
+
+                return end, False
+            case ast.Log():
+                parts = [self.expr(x, scope) if isinstance(x, ast.Expr) else x for x in s.parts]
+
+                def log(rt: Any, env: dict[str, Any]) -> None:
+                    rt.log.append("".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts))
+
+                return log, False
+            case ast.CallStmt():
+                return self.call_rule(s, scope)
+            case ast.If():
+                return self.if_(s, scope)
+            case ast.ForEach():
+                return self.for_each(s, scope)
+            case ast.Repeat():
+                return self.repeat(s, scope)
+            case ast.While():
+                return self.while_(s, scope)
+            case ast.Choose():
+                return self.choose(s, scope), True
+            case ast.Ask():
+                return self.ask(s, scope), True
+            case ast.Random():
+                return self.random(s, scope), True
+            case ast.Pick():
+                return self.pick(s, scope), True
+            case ast.Turn():
+                return self.turn(s, scope)
+            case ast.Named():
+                return self.block(s.body, scope)
+        raise AssertionError(f"cannot compile {type(s).__name__}")
+
+    # -------------------------------------------------------------- moving pieces
+
+    def _fire(self) -> Callable[[Any, Piece, Any], Generator[Any, int, None]]:
+        triggers = self.p.triggers
+
+        def fire(rt: Any, piece: Piece, dest: Any) -> Generator[Any, int, None]:
+            for t in triggers.get(piece[0].name, ()):
+                env = {t.piece_var: PieceRef(dest, piece), t.loc_var: dest}
+                if t.cond is None or t.cond(rt, env):
+                    yield from t.body(rt, env)
+
+        return fire
+
+    def move_refs(self, s: ast.MoveRefs, scope: set[str]) -> Compiled:
+        what, dest = self.expr(s.pieces, scope), self.expr(s.dest, scope)
+        span, rule = s.span, self.rule
+
+        def take(rt: Any, env: dict[str, Any]) -> tuple[list[Piece], Any]:
+            refs = what(rt, env)
+            refs = refs if isinstance(refs, list) else [refs]
+            to = dest(rt, env)
+            target = rt.locs[to]
+            moved = []
+            for ref in refs:
+                if not isinstance(ref, PieceRef):
+                    raise RuleRuntimeError(f"only pieces can move, not {type_name(ref)}", span, rule)
+                try:
+                    rt.locs[ref.loc].remove(ref.piece)
+                except ValueError:
+                    raise RuleRuntimeError(f"{ref} is no longer in {ref.loc}", span, rule) from None
+                target.append(ref.piece)
+                moved.append(ref.piece)
+            return moved, to
+
+        if not self.trigger_kinds:
+            return (lambda rt, env: take(rt, env) and None), False
+        fire = self._fire()
+
+        def move_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            moved, to = take(rt, env)
+            for piece in moved:
+                yield from fire(rt, piece, to)
+
+        return move_gen, True
+
+    def move_count(self, s: ast.MoveCount | ast.MoveAll, scope: set[str]) -> Compiled:
+        count = self.expr(s.count, scope) if isinstance(s, ast.MoveCount) else None
+        owner = self.expr(s.owner, scope) if s.owner is not None else None
+        src, dest, kind = self.expr(s.src, scope), self.expr(s.dest, scope), s.kind
+        has_owner = owner is not None
+
+        def take(rt: Any, env: dict[str, Any]) -> tuple[list[Piece], Any]:
+            want = count(rt, env) if count is not None else None
+            who = owner(rt, env) if owner is not None else None
+            to = dest(rt, env)
+            moved: list[Piece] = []
+            for loc in _locations(src(rt, env)):
+                pile = rt.locs[loc]
+                keep = []
+                for pc in pile:
+                    if (want is None or len(moved) < want) and pc[0].name == kind and (
+                        not has_owner or pc[1] is who
+                    ):
+                        moved.append(pc)
+                    else:
+                        keep.append(pc)
+                pile[:] = keep
+            rt.locs[to].extend(moved)
+            if want is not None and len(moved) < want:
+                rt.shortfall(kind, want - len(moved))
+            return moved, to
+
+        if kind not in self.trigger_kinds:
+            return (lambda rt, env: take(rt, env) and None), False
+        fire = self._fire()
+
+        def move_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            moved, to = take(rt, env)
+            for piece in moved:
+                yield from fire(rt, piece, to)
+
+        return move_gen, True
+
+    def draw(self, s: ast.Draw, scope: set[str]) -> Compiled:
+        count, src, dest = self.expr(s.count, scope), self.expr(s.src, scope), self.expr(s.dest, scope)
+
+        def take(rt: Any, env: dict[str, Any]) -> tuple[list[Piece], Any]:
+            n, pile, to = count(rt, env), rt.locs[src(rt, env)], dest(rt, env)
+            moved = [pile.pop() for _ in range(min(n, len(pile)))]
+            if len(moved) < n:
+                rt.shortfall(f"draw from {src(rt, env)}", n - len(moved))
+            rt.locs[to].extend(moved)
+            return moved, to
+
+        if not self.trigger_kinds:
+            return (lambda rt, env: take(rt, env) and None), False
+        fire = self._fire()
+
+        def draw_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            moved, to = take(rt, env)
+            for piece in moved:
+                yield from fire(rt, piece, to)
+
+        return draw_gen, True
+
+    # -------------------------------------------------------------- variables
+
+    def _clamp(self, decl: ast.VarDecl | None) -> Callable[[Any], Any] | None:
+        if decl is None or decl.within is None:
+            return None
+        bounds = self.expr(decl.within, set())(None, {})
+        low, high = min(bounds), max(bounds)
+        return lambda v: low if v < low else high if v > high else v
+
+    def assign(self, s: ast.SetStmt | ast.AddStmt, scope: set[str]) -> Fn:
+        sym, span, rule = self.sym, s.span, self.rule
+        value = self.expr(s.value if isinstance(s, ast.SetStmt) else s.amount, scope)
+        sign = s.sign if isinstance(s, ast.AddStmt) else 0
+        target = s.target
+        if isinstance(target, ast.Name):
+            name = target.id
+            clamp = self._clamp(sym.vars.get(name))
+
+            def set_global(rt: Any, env: dict[str, Any]) -> None:
+                v = value(rt, env)
+                if sign:
+                    v = rt.vars[name] + sign * v
+                rt.vars[name] = clamp(v) if clamp else v
+
+            return set_global
+        assert isinstance(target, ast.Attr)
+        obj, name = self.expr(target.obj, scope), target.name
+        clamps = {per: self._clamp(group.get(name)) for per, group in sym.owned_vars.items()}
+
+        def set_owned(rt: Any, env: dict[str, Any]) -> None:
+            o = obj(rt, env)
+            per = "player" if type(o) is Player else o.table if type(o) is Row else None
+            store = rt.owned.get((per, name))
+            if store is None:
+                raise RuleRuntimeError(f"'{name}' of {label(o)} is not a variable", span, rule)
+            v = value(rt, env)
+            if sign:
+                v = store[o] + sign * v
+            clamp = clamps.get(per)
+            store[o] = clamp(v) if clamp else v
+
+        return set_owned
+
+    # -------------------------------------------------------------- control flow
+
+    def call_rule(self, s: ast.CallStmt, scope: set[str]) -> Compiled:
+        args = [self.expr(a, scope) for a in s.args]
+        rules, name, span, caller = self.p.rules, s.name, s.span, self.rule
+
+        def bind(rt: Any, env: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+            rt.steps += 1
+            if rt.steps > rt.budget:
+                raise RuleRuntimeError(
+                    f"the step budget ({rt.budget}) ran out: '{caller or name}' seems to loop forever", span, name
+                )
+            params, fn, _ = rules[name]
+            return fn, dict(zip(params, [a(rt, env) for a in args], strict=True))
+
+        if name in self.suspending:
+
+            def call_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+                fn, inner = bind(rt, env)
+                yield from fn(rt, inner)
+
+            return call_gen, True
+
+        def call_plain(rt: Any, env: dict[str, Any]) -> None:
+            fn, inner = bind(rt, env)
+            fn(rt, inner)
+
+        return call_plain, False
+
+    def if_(self, s: ast.If, scope: set[str]) -> Compiled:
+        branches = [(self.expr(c, scope), self.block(b, scope)) for c, b in s.branches]
+        orelse = self.block(s.orelse, scope)
+        if not any(g for _, (_, g) in branches) and not orelse[1]:
+            conds = [(c, f) for c, (f, _) in branches]
+            other = orelse[0]
+
+            def if_plain(rt: Any, env: dict[str, Any]) -> None:
+                for cond, body in conds:
+                    if cond(rt, env):
+                        body(rt, env)
+                        return
+                other(rt, env)
+
+            return if_plain, False
+        gconds = [(c, as_gen(f, g)) for c, (f, g) in branches]
+        gother = as_gen(*orelse)
+
+        def if_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            for cond, body in gconds:
+                if cond(rt, env):
+                    yield from body(rt, env)
+                    return
+            yield from gother(rt, env)
+
+        return if_gen, True
+
+    def _budget(self, span: ast.Span) -> Callable[[Any], None]:
+        rule = self.rule or "the flow"
+
+        def spend(rt: Any) -> None:
+            rt.steps += 1
+            if rt.steps > rt.budget:
+                raise RuleRuntimeError(
+                    f"the step budget ({rt.budget}) ran out: this loop in '{rule}' seems never to end", span, rule
+                )
+
+        return spend
+
+    def for_each(self, s: ast.ForEach, scope: set[str]) -> Compiled:
+        inner = scope | {s.var}
+        seq = self.expr(s.seq, scope)
+        cond = self.expr(s.cond, inner) if s.cond is not None else None
+        body, is_gen = self.block(s.body, inner)
+        var, spend = s.var, self._budget(s.span)
+
+        def items(rt: Any, env: dict[str, Any]) -> list[Any]:
+            values = list(seq(rt, env))  # a snapshot: the body may change what the list was made of
+            if cond is None:
+                return values
+            out = []
+            for x in values:
+                env[var] = x
+                if cond(rt, env):
+                    out.append(x)
+            return out
+
+        if s.chooser is not None:
+            chooser, gbody, rule = self.expr(s.chooser, scope), as_gen(body, is_gen), self.rule
+
+            def for_chosen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+                todo = items(rt, env)
+                who = chooser(rt, env)
+                while todo:
+                    spend(rt)
+                    index = 0
+                    if len(todo) > 1:
+                        index = yield Decision(who, f"which {var} next?", [label(x) for x in todo], todo, rule)
+                    env[var] = todo.pop(index)
+                    yield from gbody(rt, env)
+
+            return for_chosen, True
+        if not is_gen:
+
+            def for_plain(rt: Any, env: dict[str, Any]) -> None:
+                for x in items(rt, env):
+                    spend(rt)
+                    env[var] = x
+                    body(rt, env)
+
+            return for_plain, False
+
+        def for_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            for x in items(rt, env):
+                spend(rt)
+                env[var] = x
+                yield from body(rt, env)
+
+        return for_gen, True
+
+    def repeat(self, s: ast.Repeat, scope: set[str]) -> Compiled:
+        count, (body, is_gen), spend = self.expr(s.count, scope), self.block(s.body, scope), self._budget(s.span)
+        if not is_gen:
+
+            def repeat_plain(rt: Any, env: dict[str, Any]) -> None:
+                for _ in range(count(rt, env)):
+                    spend(rt)
+                    body(rt, env)
+
+            return repeat_plain, False
+
+        def repeat_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            for _ in range(count(rt, env)):
+                spend(rt)
+                yield from body(rt, env)
+
+        return repeat_gen, True
+
+    def while_(self, s: ast.While, scope: set[str]) -> Compiled:
+        cond, (body, is_gen), spend = self.expr(s.cond, scope), self.block(s.body, scope), self._budget(s.span)
+        if not is_gen:
+
+            def while_plain(rt: Any, env: dict[str, Any]) -> None:
+                while cond(rt, env):
+                    spend(rt)
+                    body(rt, env)
+
+            return while_plain, False
+
+        def while_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            while cond(rt, env):
+                spend(rt)
+                yield from body(rt, env)
+
+        return while_gen, True
+
+    def turn(self, s: ast.Turn, scope: set[str]) -> Compiled:
+        player, (body, is_gen) = self.expr(s.player, scope), self.block(s.body, scope)
+
+        def start(rt: Any, env: dict[str, Any]) -> None:
+            rt.current = player(rt, env)
+            rt.turns += 1
+
+        if not is_gen:
+
+            def turn_plain(rt: Any, env: dict[str, Any]) -> None:
+                start(rt, env)
+                body(rt, env)
+
+            return turn_plain, False
+
+        def turn_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            start(rt, env)
+            yield from body(rt, env)
+
+        return turn_gen, True
+
+    # -------------------------------------------------------------- decisions and chance
+
+    def _options(self, seq_e: ast.Expr, cond_e: ast.Expr | None, var: str, scope: set[str]) -> Fn:
+        seq = self.expr(seq_e, scope)
+        cond = self.expr(cond_e, scope | {var}) if cond_e is not None else None
+
+        def options(rt: Any, env: dict[str, Any]) -> list[Any]:
+            values = list(seq(rt, env))
+            if cond is None:
+                return values
+            out = []
+            for x in values:
+                env[var] = x
+                if cond(rt, env):
+                    out.append(x)
+            return out
+
+        return options
+
+    def _chooser(self, chooser_e: ast.Expr | None, scope: set[str], span: ast.Span) -> Fn:
+        rule = self.rule
+        if chooser_e is not None:
+            return self.expr(chooser_e, scope)
+
+        def current(rt: Any, env: dict[str, Any]) -> Player:
+            if rt.current is None:
+                raise RuleRuntimeError("nobody's turn: say who chooses with 'by PLAYER'", span, rule)
+            return rt.current
+
+        return current
+
+    def choose(self, s: ast.Choose, scope: set[str]) -> Gen:
+        options = self._options(s.seq, s.cond, s.var, scope)
+        chooser = self._chooser(s.chooser, scope, s.span)
+        body = as_gen(*self.block(s.body, scope | {s.var}))
+        orelse = as_gen(*self.block(s.orelse, scope))
+        var, optional, rule, span = s.var, s.optional, self.rule, s.span
+        prompt = s.prompt or f"choose {var}"
+
+        def choose(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            opts = options(rt, env)
+            if not opts and not optional:
+                if s.orelse:
+                    yield from orelse(rt, env)
+                    return
+                raise RuleRuntimeError(f"no option for '{prompt}', and a choice must be made", span, rule)
+            labels = [label(x) for x in opts]
+            if optional:
+                labels.append("pass")
+            index = yield Decision(chooser(rt, env), prompt, labels, opts, rule)
+            if index == len(opts):
+                yield from orelse(rt, env)
+                return
+            env[var] = opts[index]
+            yield from body(rt, env)
+
+        return choose
+
+    def ask(self, s: ast.Ask, scope: set[str]) -> Gen:
+        chooser = self._chooser(s.chooser, scope, s.span)
+        body, orelse = as_gen(*self.block(s.body, scope)), as_gen(*self.block(s.orelse, scope))
+        prompt, rule = s.prompt, self.rule
+
+        def ask(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            index = yield Decision(chooser(rt, env), prompt, ["yes", "no"], [True, False], rule)
+            yield from (body if index == 0 else orelse)(rt, env)
+
+        return ask
+
+    def random(self, s: ast.Random, scope: set[str]) -> Gen:
+        weights = [self.expr(o.weight, scope) if o.weight is not None else None for o in s.outcomes]
+        bodies = [as_gen(*self.block(o.body, scope)) for o in s.outcomes]
+        names = [o.name for o in s.outcomes]
+        title, span, rule = s.label or "random", s.span, self.rule
+
+        def random_(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            values = [max(0, w(rt, env)) if w is not None else None for w in weights]
+            given = sum(v for v in values if v is not None)
+            values = [v if v is not None else max(0, 100 - given) for v in values]
+            if sum(values) <= 0:
+                raise RuleRuntimeError(f"every outcome of '{title}' has chance 0", span, rule)
+            index = yield Chance(title, names, values)
+            yield from bodies[index](rt, env)
+
+        return random_
+
+    def pick(self, s: ast.Pick, scope: set[str]) -> Gen:
+        options = self._options(s.seq, s.cond, s.var, scope)
+        body = as_gen(*self.block(s.body, scope | {s.var}))
+        orelse = as_gen(*self.block(s.orelse, scope))
+        var = s.var
+
+        def pick(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            opts = options(rt, env)
+            if not opts:
+                yield from orelse(rt, env)
+                return
+            index = yield Chance(f"random {var}", [label(x) for x in opts], None)
+            env[var] = opts[index]
+            yield from body(rt, env)
+
+        return pick
+
+    # ============================================================== the whole program
+
+    def build(self) -> Program:
+        p, sym = self.p, self.sym
+        self.build_data()
+        self.find_suspending()
+        for name in sym.constants:
+            self.constant(name)
+        for value in sym.values.values():
+            self.rule = value.name
+            p.values[value.name] = ([x.name for x in value.params], self.expr(value.expr, {x.name for x in value.params}))
+        for rule in sym.rules.values():
+            self.rule = rule.name
+            params = [x.name for x in rule.params]
+            fn, is_gen = self.block(rule.body, set(params))
+            p.rules[rule.name] = (params, fn, is_gen)
+        for i, trig in enumerate(sym.triggers):
+            self.rule = f"when {trig.kind} enters"
+            inner = {trig.piece_var, trig.loc_var}
+            p.triggers.setdefault(trig.kind, []).append(
+                Trigger(
+                    kind=trig.kind,
+                    piece_var=trig.piece_var,
+                    loc_var=trig.loc_var,
+                    cond=self.expr(trig.cond, inner) if trig.cond is not None else None,
+                    body=as_gen(*self.block(trig.body, inner)),
+                    name=f"trigger {i + 1}",
+                )
+            )
+        self.rule = "setup"
+        p.setup = as_gen(*self.block(sym.setup.body, set())) if sym.setup else None
+        self.rule = "play"
+        p.play = as_gen(*self.block(sym.play.body, set())) if sym.play else None
+        self.rule = "score"
+        if sym.score is not None:
+            p.score = self._scorer(sym.score)
+        if sym.tiebreak is not None:
+            p.tiebreak = self._scorer(sym.tiebreak)
+        p.init = self.initializer()
+        return p
+
+    def _scorer(self, decl: ast.ScoreDecl) -> Fn:
+        fn, var = self.expr(decl.expr, {decl.var}), decl.var
+        return lambda rt, player: fn(rt, {var: player})
+
+    def initializer(self) -> Callable[[Any], None]:
+        """Sets every variable to its start value and puts every piece in its start zone."""
+        p, sym = self.p, self.sym
+        self.rule = "the start of the game"
+        global_vars = [(v.name, self.expr(v.init, set()), self._clamp(v)) for v in sym.vars.values()]
+        owned = [
+            (per, v.name, self.expr(v.init, {"self"}), self._clamp(v))
+            for per, group in sym.owned_vars.items()
+            for v in group.values()
+        ]
+        placements = []
+        for piece in sym.pieces.values():
+            count = self.expr(piece.count, set()) if piece.count is not None else None
+            zone = piece.zone
+            own_zone = (
+                isinstance(zone, ast.Name) and piece.per_player and zone.id in sym.owned_zones.get("player", {})
+            )
+            where = None if own_zone else self.expr(zone, set())
+            placements.append((piece, count, where, zone.id if own_zone and isinstance(zone, ast.Name) else None))
+
+        def init(rt: Any) -> None:
+            for name, fn, clamp in global_vars:
+                v = fn(rt, {})
+                rt.vars[name] = clamp(v) if clamp else v
+            for per, name, fn, clamp in owned:
+                owners = rt.players if per == "player" else p.rows.get(per, [])
+                store = rt.owned[(per, name)] = {}
+                for owner in owners:
+                    v = fn(rt, {"self": owner})
+                    store[owner] = clamp(v) if clamp else v
+            for piece, count, where, own_zone in placements:
+                kinds = p.kinds[piece.name]
+                if piece.each_row_of:
+                    rt.locs[where(rt, {})].extend((k, None) for k in kinds)
+                    continue
+                n = count(rt, {})
+                if piece.per_player:
+                    for player in rt.players:
+                        loc = p.zone_locs[(own_zone, player)] if own_zone else where(rt, {})
+                        rt.locs[loc].extend([(kinds[0], player)] * n)
+                else:
+                    rt.locs[where(rt, {})].extend([(kinds[0], None)] * n)
+
+        return init
+
+
+def compile_program(symbols: Symbols) -> Program:
+    try:
+        return Compiler(symbols).build()
+    except RuleRuntimeError as err:
+        span = err.span or ast.Span(file=symbols.module.file)
+        diag = Diagnostic(span.file, span.line, span.column, "error", "M030", err.message)
+        raise RulesError([diag], {symbols.module.file: symbols.module.source}) from None
+    except _ERRORS as err:
+        diag = Diagnostic(symbols.module.file, 1, 1, "error", "M030", f"cannot compute a constant: {_describe(err)}")
+        raise RulesError([diag], {symbols.module.file: symbols.module.source}) from None

@@ -1,0 +1,229 @@
+"""The engine API, in the spirit of OpenSpiel.
+
+    game = meeple.load("dino_party")
+    state = game.new_game(players=3, seed=7)
+    while not state.is_over:
+        state.apply(agent(state.decision))
+    state.scores, state.winners, state.log
+
+A game is fully determined by (rules file, players, seed, choices): that tuple is the replay
+format. Random outcomes come from the seeded generator, so they are not part of the choices;
+decisions with a single option are taken automatically and are not recorded either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meeple.interpreter.program import Program
+from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime
+
+DEFAULT_BUDGET = 1_000_000
+
+
+class IllegalChoice(ValueError):
+    """An answer that is not one of the options offered. The state is left unchanged."""
+
+
+class Script:
+    """Answers given in advance, by index or by label: an example's choices and random outcomes."""
+
+    def __init__(self, choices: Sequence[int | str] = (), outcomes: Sequence[int | str] = ()) -> None:
+        self.choices = list(choices)
+        self.outcomes = list(outcomes)
+
+    @staticmethod
+    def resolve(answer: int | str, options: list[str], what: str) -> int:
+        if isinstance(answer, int):
+            if 0 <= answer < len(options):
+                return answer
+            raise IllegalChoice(f"{what}: {answer} is not an option number (0 to {len(options) - 1})")
+        if answer in options:
+            return options.index(answer)
+        raise IllegalChoice(f"{what}: '{answer}' is not one of: {', '.join(options)}")
+
+
+@dataclass
+class Game:
+    """A loaded rules file, ready to start games."""
+
+    program: Program
+    path: str
+
+    @property
+    def name(self) -> str:
+        return self.program.name
+
+    @property
+    def min_players(self) -> int:
+        return self.program.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.program.max_players
+
+    def new_game(
+        self,
+        players: int | None = None,
+        seed: int = 0,
+        budget: int = DEFAULT_BUDGET,
+        script: Script | None = None,
+        run_setup: bool = True,
+    ) -> State:
+        n = self.min_players if players is None else players
+        if not self.min_players <= n <= self.max_players:
+            raise ValueError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {n}")
+        return State(self, n, seed, budget, script, run_setup)
+
+
+class State:
+    """One game in progress: who must decide what, and everything that happened so far."""
+
+    def __init__(
+        self, game: Game, players: int, seed: int, budget: int, script: Script | None, run_setup: bool
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.seed = seed
+        self.choices: list[int] = []
+        self.script = script
+        self.decision: Decision | None = None
+        self.is_over = False
+        self.ended_early = False
+        program = game.program
+        self.rt = Runtime(program, players, seed, budget)
+        assert program.init is not None
+        program.init(self.rt)
+        self._gen: Generator[Any, int, None] | None = None
+        if run_setup:
+            self._gen = self._flow()
+            self._advance(None)
+
+    def _flow(self) -> Generator[Any, int, None]:
+        program = self.game.program
+        if program.setup is not None:
+            yield from program.setup(self.rt, {})
+        if program.play is not None:
+            yield from program.play(self.rt, {})
+
+    def run(self, gen: Generator[Any, int, None]) -> None:
+        """Drive any compiled body (an example's `do:` block) through this state's driver."""
+        self._gen = gen
+        self.is_over = False
+        self._advance(None)
+
+    # -------------------------------------------------------------- the driver
+
+    def _advance(self, answer: int | None) -> None:
+        gen = self._gen
+        assert gen is not None
+        rt = self.rt
+        try:
+            request = gen.send(answer) if answer is not None else next(gen)
+            while True:
+                if isinstance(request, Chance):
+                    index = self._chance(request)
+                    rt.log.append(f"  ({request.label}: {request.options[index]})")
+                elif len(request.options) == 1:
+                    index = 0
+                    rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.options[0]} (only option)")
+                elif self.script is not None and self.script.choices:
+                    index = Script.resolve(self.script.choices.pop(0), request.options, request.prompt)
+                    rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.options[index]}")
+                else:
+                    self.decision = request
+                    return
+                request = gen.send(index)
+        except StopIteration:
+            pass
+        except GameEnded:
+            self.ended_early = True
+        self.decision = None
+        self.is_over = True
+
+    def _chance(self, request: Chance) -> int:
+        if self.script is not None and self.script.outcomes:
+            return Script.resolve(self.script.outcomes.pop(0), request.options, request.label)
+        rng = self.rt.rng
+        if request.weights is None:
+            return rng.randrange(len(request.options))
+        point = rng.random() * sum(request.weights)
+        for index, weight in enumerate(request.weights):
+            point -= weight
+            if point < 0:
+                return index
+        return len(request.weights) - 1
+
+    def apply(self, index: int) -> None:
+        """Answer the current decision with the option at `index`. Refuses (and changes nothing)
+        when the game is over or the index is not an option."""
+        if self.is_over or self.decision is None:
+            raise IllegalChoice("the game is over: there is no decision to answer")
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.decision.options):
+            raise IllegalChoice(
+                f"{index!r} is not an option: choose a number from 0 to {len(self.decision.options) - 1}"
+            )
+        decision = self.decision
+        self.rt.log.append(f"  {decision.player} {decision.prompt.lower()}: {decision.options[index]}")
+        self.choices.append(index)
+        self.decision = None
+        self._advance(index)
+
+    # -------------------------------------------------------------- results
+
+    @property
+    def log(self) -> list[str]:
+        return self.rt.log
+
+    @property
+    def turns(self) -> int:
+        return self.rt.turns
+
+    @property
+    def scores(self) -> list[int]:
+        program = self.game.program
+        if program.score is None:
+            return [0] * self.players
+        return [program.score(self.rt, p) for p in self.rt.players]
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats with the best score (then the best tiebreak); several when they share it."""
+        program = self.game.program
+        scores = self.scores
+        keys = [
+            (s, program.tiebreak(self.rt, p) if program.tiebreak is not None else 0)
+            for s, p in zip(scores, self.rt.players, strict=True)
+        ]
+        best = max(keys)
+        return [i for i, k in enumerate(keys) if k == best]
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "game": self.game.name,
+            "rules": self.game.path,
+            "players": self.players,
+            "seed": self.seed,
+            "scores": self.scores,
+            "winners": self.winners,
+            "turns": self.turns,
+            "choices": list(self.choices),
+        }
+
+
+def replay(game: Game, players: int, seed: int, choices: Sequence[int], budget: int = DEFAULT_BUDGET) -> State:
+    """Play a game again from its log. Raises IllegalChoice if the log does not fit the rules."""
+    state = game.new_game(players, seed, budget)
+    for step, index in enumerate(choices):
+        if state.is_over:
+            raise IllegalChoice(f"the log has {len(choices) - step} choice(s) more than the game asks for")
+        try:
+            state.apply(index)
+        except IllegalChoice as err:
+            raise IllegalChoice(f"choice {step + 1}: {err}") from None
+    return state
+
+
+__all__ = ["Game", "IllegalChoice", "RuleRuntimeError", "Script", "State", "replay"]

@@ -1,0 +1,71 @@
+"""The compiled program: a game's data made into canonical values, and its rules made into closures.
+
+Built once per rules file. Many games (states) run from one program; they share its players,
+rows, zones and piece kinds and keep only their own Runtime.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import Any
+
+from meeple.grammar import ast
+from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.values import Kind, Location, Player, Row, ZoneLoc
+
+Fn = Callable[[Any, dict[str, Any]], Any]
+Gen = Callable[[Any, dict[str, Any]], Generator[Any, int, None]]
+
+MAX_SEATS = 64
+
+
+@dataclass
+class Trigger:
+    kind: str
+    piece_var: str
+    loc_var: str
+    cond: Fn | None
+    body: Gen
+    name: str
+
+
+@dataclass
+class Program:
+    symbols: Symbols
+    name: str
+    min_players: int
+    max_players: int
+    players: list[Player] = field(default_factory=lambda: [Player(i) for i in range(MAX_SEATS)])
+    rows: dict[str, list[Row]] = field(default_factory=dict)
+    row_by_key: dict[str, dict[str, Row]] = field(default_factory=dict)
+    kinds: dict[str, list[Kind]] = field(default_factory=dict)
+    zone_locs: dict[tuple[str, Any], ZoneLoc] = field(default_factory=dict)
+    adjacency: dict[Row, list[Row]] = field(default_factory=dict)
+    map_nodes: dict[str, list[Row]] = field(default_factory=dict)
+    constants: dict[str, Any] = field(default_factory=dict)
+    rules: dict[str, tuple[list[str], Gen | Fn, bool]] = field(default_factory=dict)
+    values: dict[str, tuple[list[str], Fn]] = field(default_factory=dict)
+    triggers: dict[str, list[Trigger]] = field(default_factory=dict)
+    setup: Gen | None = None
+    play: Gen | None = None
+    score: Fn | None = None
+    tiebreak: Fn | None = None
+    init: Callable[[Any], None] | None = None
+    statements: dict[int, ast.Stmt] = field(default_factory=dict)  # id -> statement, for coverage
+
+    def all_locations(self, players: int) -> list[Location]:
+        locs: list[Location] = []
+        for (_, owner), loc in self.zone_locs.items():
+            if isinstance(owner, Player) and owner.seat >= players:
+                continue
+            locs.append(loc)
+        for nodes in self.map_nodes.values():
+            locs.extend(nodes)
+        return locs
+
+    def zone(self, name: str, owner: Any = None) -> ZoneLoc:
+        return self.zone_locs[(name, owner)]
+
+    def row(self, table: str, key: str) -> Row:
+        return self.row_by_key[table][key]

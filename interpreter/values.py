@@ -1,0 +1,133 @@
+"""The values a running game computes with.
+
+Players, table rows, zone instances and piece kinds are created once per compiled program and
+compared by identity; a game's state only refers to them. Pieces of one kind and owner are
+interchangeable, so a piece is the pair (kind, owner) and a location holds a list of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Player:
+    """A seat at the table. Seats are 0-based in data; shown 1-based to people."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def __str__(self) -> str:
+        return f"Player {self.seat + 1}"
+
+    __repr__ = __str__
+
+
+class Row:
+    """One row of a table: a piece kind, a zone of a map, a card... Its key is its first cell."""
+
+    __slots__ = ("index", "key", "table", "values")
+
+    def __init__(self, table: str, key: str, index: int) -> None:
+        self.table = table
+        self.key = key
+        self.index = index
+        self.values: dict[str, Any] = {}
+
+    def __str__(self) -> str:
+        return self.key
+
+    __repr__ = __str__
+
+
+class ZoneLoc:
+    """One instance of a declared zone: shared, or owned by a player or a table row."""
+
+    __slots__ = ("owner", "zone")
+
+    def __init__(self, zone: str, owner: Player | Row | None) -> None:
+        self.zone = zone
+        self.owner = owner
+
+    def __str__(self) -> str:
+        return self.zone if self.owner is None else f"{self.zone} of {self.owner}"
+
+    __repr__ = __str__
+
+
+class Kind:
+    """A kind of piece. Pieces declared `each TABLE` get one kind per row and read its columns."""
+
+    __slots__ = ("name", "row")
+
+    def __init__(self, name: str, row: Row | None) -> None:
+        self.name = name
+        self.row = row
+
+    def __str__(self) -> str:
+        return self.row.key if self.row is not None else self.name
+
+    __repr__ = __str__
+
+
+Piece = tuple[Kind, Player | None]
+Location = ZoneLoc | Row
+
+
+class PieceRef:
+    """A piece found at a location: what `pieces(...)` returns and `move ... to` takes."""
+
+    __slots__ = ("loc", "piece")
+
+    def __init__(self, loc: Location, piece: Piece) -> None:
+        self.loc = loc
+        self.piece = piece
+
+    def __str__(self) -> str:
+        kind, owner = self.piece
+        return str(kind) if owner is None else f"{kind} of {owner}"
+
+    __repr__ = __str__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PieceRef) and other.loc is self.loc and other.piece == self.piece
+
+    def __hash__(self) -> int:
+        return hash((id(self.loc), self.piece))
+
+
+def label(value: Any) -> str:
+    """How a value reads in an option list or a log line."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return "[" + ", ".join(label(v) for v in value) + "]"
+    return str(value)
+
+
+def type_name(value: Any) -> str:
+    """The language's name for a runtime value's type, for error messages."""
+    if isinstance(value, bool):
+        return "yes/no"
+    if isinstance(value, int):
+        return "number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, Player):
+        return "player"
+    if isinstance(value, Row):
+        return f"row of {value.table}"
+    if isinstance(value, ZoneLoc):
+        return "zone"
+    if isinstance(value, PieceRef):
+        return "piece"
+    if isinstance(value, list):
+        return "list"
+    if value is None:
+        return "none"
+    return type(value).__name__

@@ -1,0 +1,78 @@
+"""Diagnostics: what every stage reports to the user about their rules.
+
+Every message a user can cause names the file, line and column, shows the line with a caret and
+says what was expected in the user's words. Stages collect diagnostics instead of raising, so
+that one `meeple check` run reports all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    file: str
+    line: int
+    column: int
+    severity: Severity
+    code: str
+    message: str
+    hint: str = ""
+    end_column: int = 0
+
+    def location(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def render(self, source: str | None) -> str:
+        """`FILE:LINE:COL: severity: message`, then the source line and a caret under the column."""
+        out = [f"{self.location()}: {self.severity}: {self.message} [{self.code}]"]
+        if source is not None and 0 < self.line <= len(source.splitlines()):
+            text = source.splitlines()[self.line - 1].rstrip("\n")
+            width = max(1, self.end_column - self.column) if self.end_column > self.column else 1
+            out.append("    " + text)
+            out.append("    " + " " * max(0, self.column - 1) + "^" * min(width, max(1, len(text))))
+        if self.hint:
+            out.append(f"    hint: {self.hint}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass
+class Diagnostics:
+    """An ordered collection that knows whether it holds errors."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, diag: Diagnostic) -> None:
+        self.items.append(diag)
+
+    def extend(self, diags: list[Diagnostic]) -> None:
+        self.items.extend(diags)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "error"]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+class RulesError(Exception):
+    """Raised when a rules file cannot be loaded; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str] | None = None) -> None:
+        self.diagnostics = diagnostics
+        self.sources = sources or {}
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        return "\n".join(d.render(self.sources.get(d.file)) for d in self.diagnostics)
