@@ -15,7 +15,7 @@ from typing import Any
 from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
-from meeple.interpreter.program import Fn, Gen, Program, Trigger
+from meeple.interpreter.program import CompiledExample, Fn, Gen, Program, Trigger
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError
 from meeple.interpreter.values import Kind, Piece, PieceRef, Player, Row, ZoneLoc, label, type_name
 
@@ -994,7 +994,26 @@ class Compiler:
         if sym.tiebreak is not None:
             p.tiebreak = self._scorer(sym.tiebreak)
         p.init = self.initializer()
+        for example in sym.examples:
+            p.examples.append(self.example(example))
         return p
+
+    def example(self, decl: ast.Example) -> CompiledExample:
+        """An example's blocks share one scope: names it lets in `given` are seen by `do` and `expect`."""
+        self.rule = f"example '{decl.name}'"
+        scope = {s.name for s in [*decl.given, *decl.do] if isinstance(s, ast.Let)}
+        expect = []
+        for e in decl.expect:
+            sides = (None, None)
+            if isinstance(e, ast.Binary) and e.op not in {"and", "or"}:
+                sides = (self.expr(e.left, scope), self.expr(e.right, scope))
+            expect.append((e, self.expr(e, scope), *sides))
+        return CompiledExample(
+            decl=decl,
+            given=as_gen(*self.block(decl.given, set())),
+            do=as_gen(*self.block(decl.do, {s.name for s in decl.given if isinstance(s, ast.Let)})),
+            expect=expect,
+        )
 
     def _scorer(self, decl: ast.ScoreDecl) -> Fn:
         fn, var = self.expr(decl.expr, {decl.var}), decl.var

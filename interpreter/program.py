@@ -31,6 +31,14 @@ class Trigger:
 
 
 @dataclass
+class CompiledExample:
+    decl: ast.Example
+    given: Gen
+    do: Gen
+    expect: list[tuple[ast.Expr, Fn, Fn | None, Fn | None]]  # expression, value, and its two sides
+
+
+@dataclass
 class Program:
     symbols: Symbols
     name: str
@@ -52,6 +60,7 @@ class Program:
     score: Fn | None = None
     tiebreak: Fn | None = None
     init: Callable[[Any], None] | None = None
+    examples: list[CompiledExample] = field(default_factory=list)
     statements: dict[int, ast.Stmt] = field(default_factory=dict)  # id -> statement, for coverage
 
     def all_locations(self, players: int) -> list[Location]:

@@ -1,0 +1,86 @@
+"""Agents: who answers a decision. Choices are the only player agency, so an agent is one method."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from meeple.interpreter.engine import State
+from meeple.interpreter.runtime import Decision
+
+
+class Agent(Protocol):
+    def choose(self, state: State, decision: Decision) -> int: ...
+
+
+class RandomAgent:
+    """Uniformly random among the options, from its own seeded generator (replays stay exact)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, decision: Decision) -> int:
+        return self.rng.randrange(len(decision.options))
+
+
+class FirstAgent:
+    """Always the first option: a deterministic baseline."""
+
+    def choose(self, state: State, decision: Decision) -> int:
+        return 0
+
+
+class ScriptedAgent:
+    """Answers from a list of option indices, in order."""
+
+    def __init__(self, choices: Sequence[int]) -> None:
+        self.choices = list(choices)
+
+    def choose(self, state: State, decision: Decision) -> int:
+        if not self.choices:
+            raise ValueError(f"the script has no answer left for: {decision}")
+        return self.choices.pop(0)
+
+
+class HumanAgent:
+    """Asks at the terminal with numbered options (1-based for people)."""
+
+    def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print) -> None:
+        self.ask = ask
+        self.show = show
+
+    def choose(self, state: State, decision: Decision) -> int:
+        self.show(f"\n{decision.player}: {decision.prompt}")
+        for number, option in enumerate(decision.options, start=1):
+            self.show(f"  {number}. {option}")
+        while True:
+            answer = self.ask(f"choose 1-{len(decision.options)}: ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
+                return int(answer) - 1
+            self.show(f"'{answer}' is not an option: type a number from 1 to {len(decision.options)}")
+
+
+AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent}
+
+
+def make_agents(names: Sequence[str], players: int, seed: int) -> list[Agent]:
+    """One agent per seat; a shorter list repeats its last name. Random agents get distinct seeds."""
+    if not names:
+        names = ["random"]
+    out: list[Agent] = []
+    for seat in range(players):
+        name = names[min(seat, len(names) - 1)]
+        if name not in AGENTS:
+            raise ValueError(f"unknown agent '{name}' (known: {', '.join(AGENTS)})")
+        out.append(RandomAgent(seed * 1000 + seat) if name == "random" else AGENTS[name]())
+    return out
+
+
+def play(state: State, agents: Sequence[Agent]) -> State:
+    """Play a state to its end, each decision answered by the agent of the deciding seat."""
+    while not state.is_over:
+        decision = state.decision
+        assert decision is not None
+        state.apply(agents[decision.player.seat].choose(state, decision))
+    return state

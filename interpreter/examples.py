@@ -1,0 +1,81 @@
+"""Running `example` blocks: a position, the choices and random outcomes, and what must follow.
+
+The rulebooks' worked examples are written as examples in the `.rules` files; `meeple test` runs
+them. An example starts from the game's start state *without* running setup, applies `given`,
+runs `do` with its scripted answers, and checks every `expect` line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from meeple.interpreter.engine import Game, IllegalChoice, Script
+from meeple.interpreter.program import CompiledExample
+from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.values import label
+
+
+@dataclass
+class ExampleResult:
+    name: str
+    line: int
+    passed: bool
+    failures: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+
+def _source(game: Game, line: int, column: int, end_column: int) -> str:
+    lines = game.program.symbols.module.source.splitlines()
+    if 0 < line <= len(lines):
+        text = lines[line - 1]
+        return text[column - 1 : end_column - 1] if end_column > column else text.strip()
+    return "?"
+
+
+def run_example(game: Game, example: CompiledExample) -> ExampleResult:
+    decl = example.decl
+    result = ExampleResult(decl.name, decl.span.line, passed=False)
+    players = decl.players or game.min_players
+    script = Script(decl.choices, decl.outcomes)
+    state = game.new_game(players, seed=decl.seed, script=script, run_setup=False)
+    env: dict[str, Any] = {}
+    try:
+        for what, body in (("given", example.given), ("do", example.do)):
+            state.run(body(state.rt, env))
+            if state.decision is not None:
+                d = state.decision
+                result.failures.append(
+                    f"'{what}' stopped at a decision the example does not answer: {d.player}: {d.prompt} "
+                    f"[{', '.join(d.options)}]"
+                )
+                result.log = state.log
+                return result
+    except (RuleRuntimeError, IllegalChoice) as err:
+        result.failures.append(str(err))
+        result.log = state.log
+        return result
+    if script.choices:
+        result.failures.append(f"{len(script.choices)} scripted choice(s) were never asked for: {script.choices}")
+    if script.outcomes:
+        result.failures.append(f"{len(script.outcomes)} scripted outcome(s) were never used: {script.outcomes}")
+    for expr, value, left, right in example.expect:
+        text = _source(game, expr.span.line, expr.span.column, expr.span.end_column)
+        try:
+            if value(state.rt, env):
+                continue
+            detail = ""
+            if left is not None and right is not None:
+                detail = f" (left side is {label(left(state.rt, env))}, right side is {label(right(state.rt, env))})"
+            result.failures.append(f"line {expr.span.line}: expected {text}{detail}")
+        except RuleRuntimeError as err:
+            result.failures.append(f"line {expr.span.line}: cannot evaluate {text}: {err.message}")
+        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as err:
+            result.failures.append(f"line {expr.span.line}: cannot evaluate {text}: {err}")
+    result.passed = not result.failures
+    result.log = state.log
+    return result
+
+
+def run_examples(game: Game) -> list[ExampleResult]:
+    return [run_example(game, ex) for ex in game.program.examples]
