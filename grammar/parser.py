@@ -13,10 +13,10 @@ from pathlib import Path
 from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.exceptions import VisitError
 from lark.indenter import DedentError, Indenter
-
-from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.grammar.transformer import Builder
+
+from meeple.diagnostics import Diagnostic, RulesError
 
 GRAMMAR = Path(__file__).with_name("meeple.lark")
 
@@ -126,7 +126,7 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
         hint = "this line is indented more than the line before; only a line ending in ':' opens a block"
     elif "_INDENT" in err.expected:
         hint = "a line ending in ':' must be followed by an indented block"
-    elif token.type == "_NL" and "\":\"" not in expected and "':'" in expected:
+    elif token.type == "_NL" and '":"' not in expected and "':'" in expected:
         hint = "did you forget the ':' at the end of the line?"
     return Diagnostic(file, line, column, "error", "M003", message, hint, end_column=column + len(str(token)))
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from lark import Token, Transformer, v_args
 from lark.tree import Meta as LarkMeta
-
 from meeple.grammar import ast
 
 
@@ -196,7 +195,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def value_decl(self, meta: LarkMeta, c: list[Any]) -> ast.ValueDecl:
         rest, metas = self._split_meta(c)
         name, params, expr = rest
-        return ast.ValueDecl(span=self._span(meta), name=str(name), params=params or [], expr=expr, meta=metas)
+        return ast.ValueDecl(
+            span=self._span(meta), name=str(name), params=params or [], expr=expr, meta=metas
+        )
 
     @v_args(meta=True)
     def trigger_decl(self, meta: LarkMeta, c: list[Any]) -> ast.TriggerDecl:
@@ -213,17 +214,25 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def setup_decl(self, meta: LarkMeta, c: list[Any]) -> ast.SetupDecl:
-        return ast.SetupDecl(span=self._span(meta), body=c[0], meta=[s for s in c[0] if isinstance(s, ast.Meta)])
+        return ast.SetupDecl(
+            span=self._span(meta), body=c[0], meta=[s for s in c[0] if isinstance(s, ast.Meta)]
+        )
 
     @v_args(meta=True)
     def play_decl(self, meta: LarkMeta, c: list[Any]) -> ast.PlayDecl:
-        return ast.PlayDecl(span=self._span(meta), body=c[0], meta=[s for s in c[0] if isinstance(s, ast.Meta)])
+        return ast.PlayDecl(
+            span=self._span(meta), body=c[0], meta=[s for s in c[0] if isinstance(s, ast.Meta)]
+        )
 
     @v_args(meta=True)
     def score_decl(self, meta: LarkMeta, c: list[Any]) -> ast.ScoreDecl:
         rest, metas = self._split_meta(c)
         return ast.ScoreDecl(
-            span=self._span(meta), kind=str(rest[0]), var=str(rest[1]), expr=rest[2], meta=metas  # type: ignore[arg-type]
+            span=self._span(meta),
+            kind=str(rest[0]),
+            var=str(rest[1]),
+            expr=rest[2],
+            meta=metas,  # type: ignore[arg-type]
         )
 
     @v_args(meta=True)
@@ -272,7 +281,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def move_count(self, meta: LarkMeta, c: list[Any]) -> ast.MoveCount:
-        return ast.MoveCount(span=self._span(meta), count=c[0], kind=str(c[1]), owner=c[2], src=c[3], dest=c[4])
+        return ast.MoveCount(
+            span=self._span(meta), count=c[0], kind=str(c[1]), owner=c[2], src=c[3], dest=c[4]
+        )
 
     @v_args(meta=True)
     def move_all(self, meta: LarkMeta, c: list[Any]) -> ast.MoveAll:

@@ -16,8 +16,9 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
+
+from meeple.diagnostics import Diagnostic
 
 SCALARS = {"int", "bool", "text", "player"}
 
@@ -193,7 +194,10 @@ class Analyzer:
             self.error(self.module, "M023", "the file has no play block", "add 'play:' with the game's flow")
         for name in list(self.sym.owned_zones) + list(self.sym.owned_vars):
             if name != "player" and name not in self.sym.tables:
-                for decl in [*self.sym.owned_zones.get(name, {}).values(), *self.sym.owned_vars.get(name, {}).values()]:
+                for decl in [
+                    *self.sym.owned_zones.get(name, {}).values(),
+                    *self.sym.owned_vars.get(name, {}).values(),
+                ]:
                     self.error(decl, "M010", f"'per {name}': expected 'player' or a table name")
         for table in self.sym.tables.values():
             for row in table.rows if is_keyed(table) else []:
@@ -205,13 +209,21 @@ class Analyzer:
             keys: set[str] = set()
             for col in table.columns:
                 if col.type and col.type.name not in SCALARS and col.type.name not in self.sym.tables:
-                    self.error(col.type, "M010", f"unknown column type '{col.type.name}'",
-                               "use int, bool, text or the name of a table")
+                    self.error(
+                        col.type,
+                        "M010",
+                        f"unknown column type '{col.type.name}'",
+                        "use int, bool, text or the name of a table",
+                    )
             keyed = is_keyed(table)
             for row in table.rows:
                 if len(row.cells) != len(table.columns):
-                    self.error(row, "M015", f"this row of '{table.name}' has {len(row.cells)} values, "
-                               f"the table has {len(table.columns)} columns")
+                    self.error(
+                        row,
+                        "M015",
+                        f"this row of '{table.name}' has {len(row.cells)} values, "
+                        f"the table has {len(table.columns)} columns",
+                    )
                     continue
                 key = row.cells[0]
                 if keyed and (not isinstance(key, str) or not row.names[0]):
@@ -221,13 +233,17 @@ class Analyzer:
                 elif keyed:
                     keys.add(str(key))
                 start = 1 if keyed else 0
-                for col, cell, is_name in zip(table.columns[start:], row.cells[start:], row.names[start:], strict=True):
+                for col, cell, is_name in zip(
+                    table.columns[start:], row.cells[start:], row.names[start:], strict=True
+                ):
                     self._check_cell(row, col, cell, is_name)
 
     def _check_cell(self, row: ast.Row, col: ast.Column, cell: ast.Cell, is_name: bool) -> None:
         if col.type is None or cell is None:
             if cell is None and col.type is not None and not col.type.optional and col.type.name in SCALARS:
-                self.error(row, "M015", f"column '{col.name}' needs a value here (or make it '{col.type.name}?')")
+                self.error(
+                    row, "M015", f"column '{col.name}' needs a value here (or make it '{col.type.name}?')"
+                )
             return
         kind = col.type.name
         ok = {
@@ -243,8 +259,12 @@ class Analyzer:
         if target is None:
             return
         if not is_name or not any(r.cells and r.cells[0] == cell for r in target.rows):
-            self.error(row, "M016", f"'{cell}' is not a row of table '{kind}' (column '{col.name}')",
-                       self._suggest(str(cell), [str(r.cells[0]) for r in target.rows if r.cells]))
+            self.error(
+                row,
+                "M016",
+                f"'{cell}' is not a row of table '{kind}' (column '{col.name}')",
+                self._suggest(str(cell), [str(r.cells[0]) for r in target.rows if r.cells]),
+            )
 
     # -------------------------------------------------------------- names and types
 
@@ -280,8 +300,12 @@ class Analyzer:
                 return _type_of_ref(s.owned_vars["player"][name].type, s)
             if name == "seat":
                 return "int"
-            self.error(node, "M013", f"a player has no '{name}'",
-                       self._suggest(name, [*s.owned_zones.get("player", {}), *s.owned_vars.get("player", {})]))
+            self.error(
+                node,
+                "M013",
+                f"a player has no '{name}'",
+                self._suggest(name, [*s.owned_zones.get("player", {}), *s.owned_vars.get("player", {})]),
+            )
             return "any"
         if owner.startswith("row:"):
             table = owner[4:]
@@ -325,7 +349,7 @@ class Analyzer:
             return
         self.error(node, "M014", f"{what} must be {_readable(want)}, not {_readable(got)}")
 
-    def expr(self, e: ast.Expr, scope: dict[str, str]) -> str:  # noqa: C901 - one case per node kind
+    def expr(self, e: ast.Expr, scope: dict[str, str]) -> str:
         match e:
             case ast.Num():
                 return "int"
@@ -345,12 +369,23 @@ class Analyzer:
                     self.error(e, "M010", f"'{name}' is a row of {tables}", f"write TABLE.{name}")
                     return "any"
                 if found is None:
-                    names = [*scope, *self.sym.constants, *self.sym.vars, *self.sym.zones, *self.sym.tables,
-                             *self.sym.maps, *self.sym.pieces, *BUILTIN_NAMES, *self.sym.row_keys]
+                    names = [
+                        *scope,
+                        *self.sym.constants,
+                        *self.sym.vars,
+                        *self.sym.zones,
+                        *self.sym.tables,
+                        *self.sym.maps,
+                        *self.sym.pieces,
+                        *BUILTIN_NAMES,
+                        *self.sym.row_keys,
+                    ]
                     self.error(e, "M010", f"unknown name '{name}'", self._suggest(name, names))
                     return "any"
                 return found
-            case ast.Attr(obj=ast.Name(id=table), name=key) if table in self.sym.tables and table not in scope:
+            case ast.Attr(obj=ast.Name(id=table), name=key) if (
+                table in self.sym.tables and table not in scope
+            ):
                 self.used.add(table)
                 if not any(r.cells and r.cells[0] == key for r in self.sym.tables[table].rows):
                     self.error(e, "M016", f"'{key}' is not a row of table '{table}'")
@@ -376,7 +411,9 @@ class Analyzer:
                 return f"list:{types.pop()}" if len(types) == 1 else "list:any"
             case ast.Filter():
                 element = self.element(e.seq, scope)
-                self.expect(e.cond, self.expr(e.cond, {**scope, e.var: element}), "bool", "a 'where' condition")
+                self.expect(
+                    e.cond, self.expr(e.cond, {**scope, e.var: element}), "bool", "a 'where' condition"
+                )
                 return f"list:{element}"
             case ast.MapComp():
                 inner = {**scope, e.var: self.element(e.seq, scope)}
@@ -427,15 +464,25 @@ class Analyzer:
             decl = self.sym.values[name]
             self.arity(e, name, len(decl.params), len(decl.params))
             for arg, param in zip(e.args, decl.params, strict=False):
-                self.expect(arg, self.expr(arg, scope), _type_of_ref(param.type, self.sym), f"argument '{param.name}'")
+                self.expect(
+                    arg, self.expr(arg, scope), _type_of_ref(param.type, self.sym), f"argument '{param.name}'"
+                )
             return "any"
         if name not in BUILTINS:
             if name in self.sym.rules:
-                self.error(e, "M014", f"'{name}' is a rule: it does things and gives no value",
-                           "call it on a line of its own, or declare a 'value'")
+                self.error(
+                    e,
+                    "M014",
+                    f"'{name}' is a rule: it does things and gives no value",
+                    "call it on a line of its own, or declare a 'value'",
+                )
             else:
-                self.error(e, "M010", f"unknown function '{name}'",
-                           self._suggest(name, [*BUILTINS, *self.sym.values]))
+                self.error(
+                    e,
+                    "M010",
+                    f"unknown function '{name}'",
+                    self._suggest(name, [*BUILTINS, *self.sym.values]),
+                )
             for arg in e.args:
                 self.expr(arg, scope)
             return "any"
@@ -491,16 +538,24 @@ class Analyzer:
         for stmt in body:
             self.stmt(stmt, scope)
 
-    def stmt(self, s: ast.Stmt, scope: dict[str, str]) -> None:  # noqa: C901 - one case per node kind
+    def stmt(self, s: ast.Stmt, scope: dict[str, str]) -> None:
         match s:
             case ast.Meta():
                 return
             case ast.MoveRefs():
                 t = self.expr(s.pieces, scope)
-                if t not in {"any", "piece"} and not t.startswith("piece") and not t.startswith("list:piece") \
-                        and t != "list:any":
-                    self.error(s.pieces, "M014", f"'move ... to' moves pieces, not {_readable(t)}",
-                               "to move by count write: move N KIND from ZONE to ZONE")
+                if (
+                    t not in {"any", "piece"}
+                    and not t.startswith("piece")
+                    and not t.startswith("list:piece")
+                    and t != "list:any"
+                ):
+                    self.error(
+                        s.pieces,
+                        "M014",
+                        f"'move ... to' moves pieces, not {_readable(t)}",
+                        "to move by count write: move N KIND from ZONE to ZONE",
+                    )
                 self.expect(s.dest, self.expr(s.dest, scope), "loc", "where pieces move to")
             case ast.MoveCount() | ast.MoveAll():
                 if isinstance(s, ast.MoveCount):
@@ -513,8 +568,12 @@ class Analyzer:
             case ast.SetStmt() | ast.AddStmt():
                 target = s.target
                 if isinstance(target, ast.Name) and target.id not in self.sym.vars:
-                    self.error(target, "M019", f"'{target.id}' is not a variable that can change",
-                               "declare it with 'var'; 'let' names are fixed")
+                    self.error(
+                        target,
+                        "M019",
+                        f"'{target.id}' is not a variable that can change",
+                        "declare it with 'var'; 'let' names are fixed",
+                    )
                 elif not isinstance(target, ast.Name | ast.Attr):
                     self.error(target, "M019", "only a variable or a variable attribute (x.NAME) can change")
                 elif isinstance(target, ast.Attr):
@@ -570,8 +629,12 @@ class Analyzer:
                 if isinstance(s, ast.Choose) and s.chooser is not None:
                     self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
                 if isinstance(s, ast.Choose) and not s.optional and not s.orelse and self._never_options(s):
-                    self.error(s, "M017", "this 'choose' can never have an option, and it must be made",
-                               "give it options, write 'may choose', or add an 'else:' block")
+                    self.error(
+                        s,
+                        "M017",
+                        "this 'choose' can never have an option, and it must be made",
+                        "give it options, write 'may choose', or add an 'else:' block",
+                    )
                 self.stmts(s.body, inner)
                 self.stmts(s.orelse, scope)
             case ast.Ask():
@@ -601,8 +664,12 @@ class Analyzer:
         if owner == "player" and target.name not in self.sym.owned_vars.get("player", {}):
             self.error(target, "M019", f"'{target.name}' of a player is not a variable that can change")
         elif owner.startswith("row:") and target.name not in self.sym.owned_vars.get(owner[4:], {}):
-            self.error(target, "M019", f"'{target.name}' of a row of '{owner[4:]}' is table data and cannot change",
-                       f"declare 'var {target.name} = ... per {owner[4:]}'")
+            self.error(
+                target,
+                "M019",
+                f"'{target.name}' of a row of '{owner[4:]}' is table data and cannot change",
+                f"declare 'var {target.name} = ... per {owner[4:]}'",
+            )
 
     def _never_options(self, s: ast.Choose) -> bool:
         if isinstance(s.seq, ast.ListLit) and not s.seq.items:
@@ -626,7 +693,9 @@ class Analyzer:
             return
         self.arity(s, s.name, len(decl.params), len(decl.params))
         for arg, param in zip(s.args, decl.params, strict=False):
-            self.expect(arg, self.expr(arg, scope), _type_of_ref(param.type, self.sym), f"argument '{param.name}'")
+            self.expect(
+                arg, self.expr(arg, scope), _type_of_ref(param.type, self.sym), f"argument '{param.name}'"
+            )
 
     def params(self, params: list[ast.Param]) -> dict[str, str]:
         scope: dict[str, str] = {}
@@ -634,8 +703,12 @@ class Analyzer:
             if p.name in scope:
                 self.error(p, "M011", f"two parameters are called '{p.name}'")
             if p.type is not None and _type_of_ref(p.type, self.sym) == "any" and p.type.name != "any":
-                self.error(p.type, "M010", f"unknown type '{p.type.name}'",
-                           "use int, bool, text, player, piece, zone or a table name")
+                self.error(
+                    p.type,
+                    "M010",
+                    f"unknown type '{p.type.name}'",
+                    "use int, bool, text, player, piece, zone or a table name",
+                )
             scope[p.name] = _type_of_ref(p.type, self.sym)
         return scope
 
@@ -657,13 +730,17 @@ class Analyzer:
                 continue  # each player's pieces start in their own zone
             self.expect(zone, self.expr(zone, {}), "loc", "where the pieces start")
         for var in [*s.vars.values(), *(v for group in s.owned_vars.values() for v in group.values())]:
-            scope = {"self": f"row:{var.per}" if var.per and var.per != "player" else "player"} if var.per else {}
+            scope = (
+                {"self": f"row:{var.per}" if var.per and var.per != "player" else "player"} if var.per else {}
+            )
             got = self.expr(var.init, scope)
             want = _type_of_ref(var.type, s)
             if var.type is not None and want == "any" and var.type.name != "any":
                 self.error(var.type, "M010", f"unknown type '{var.type.name}'")
             elif got != "any" and want != "any" and got != want:
-                self.error(var.init, "M014", f"'{var.name}' is {_readable(want)} but starts as {_readable(got)}")
+                self.error(
+                    var.init, "M014", f"'{var.name}' is {_readable(want)} but starts as {_readable(got)}"
+                )
             if var.within is not None:
                 self.expect(var.within, self.expr(var.within, {}), "list:int", "a 'within' range")
         for m in s.maps.values():
@@ -694,7 +771,9 @@ class Analyzer:
                 self.stmts(block.body, {})
         for score in (s.score, s.tiebreak):
             if score is not None:
-                self.expect(score.expr, self.expr(score.expr, {score.var: "player"}), "int", f"a {score.kind}")
+                self.expect(
+                    score.expr, self.expr(score.expr, {score.var: "player"}), "int", f"a {score.kind}"
+                )
         for example in s.examples:
             self.example(example)
         self.unused()
@@ -702,10 +781,14 @@ class Analyzer:
 
     def example(self, example: ast.Example) -> None:
         header = self.sym.header
-        if header is not None and example.players is not None and not (
-            header.min_players <= example.players <= header.max_players
+        if (
+            header is not None
+            and example.players is not None
+            and not (header.min_players <= example.players <= header.max_players)
         ):
-            self.error(example, "M022", f"the game is for {header.min_players} to {header.max_players} players")
+            self.error(
+                example, "M022", f"the game is for {header.min_players} to {header.max_players} players"
+            )
         before = set(self.used)
         self.stmts(example.given, {})
         self.stmts(example.do, {})

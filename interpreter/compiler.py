@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import Any
 
-from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
 from meeple.interpreter.program import CompiledExample, Fn, Gen, Program, Trigger
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError
 from meeple.interpreter.values import Kind, Piece, PieceRef, Player, Row, ZoneLoc, label, type_name
+
+from meeple.diagnostics import Diagnostic, RulesError
 
 Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
 _ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
@@ -74,8 +75,10 @@ class Compiler:
         p, sym = self.p, self.sym
         for table in sym.tables.values():
             keyed = is_keyed(table)
-            rows = [Row(table.name, str(r.cells[0]) if keyed else f"{table.name} {i + 1}", i)
-                    for i, r in enumerate(table.rows)]
+            rows = [
+                Row(table.name, str(r.cells[0]) if keyed else f"{table.name} {i + 1}", i)
+                for i, r in enumerate(table.rows)
+            ]
             p.rows[table.name] = rows
             p.row_by_key[table.name] = {r.key: r for r in rows}
         for table in sym.tables.values():
@@ -146,7 +149,7 @@ class Compiler:
 
     # ============================================================== expressions
 
-    def expr(self, e: ast.Expr, scope: set[str]) -> Fn:  # noqa: C901 - one case per node kind
+    def expr(self, e: ast.Expr, scope: set[str]) -> Fn:
         p, sym = self.p, self.sym
         match e:
             case ast.Num(value=v) | ast.Text(value=v) | ast.Bool(value=v):
@@ -329,7 +332,7 @@ class Compiler:
                 return lambda rt, env: list(range(left(rt, env), right(rt, env) + 1))
         raise AssertionError(e.op)
 
-    def call(self, e: ast.Call, scope: set[str]) -> Fn:  # noqa: C901 - one case per built-in
+    def call(self, e: ast.Call, scope: set[str]) -> Fn:
         p = self.p
         name = e.func
         if name in self.sym.values:
@@ -471,7 +474,7 @@ class Compiler:
 
         return run_gen, True
 
-    def stmt(self, s: ast.Stmt, scope: set[str]) -> Compiled:  # noqa: C901 - one case per node kind
+    def stmt(self, s: ast.Stmt, scope: set[str]) -> Compiled:
         match s:
             case ast.MoveRefs():
                 return self.move_refs(s, scope)
@@ -588,8 +591,10 @@ class Compiler:
                 pile = rt.locs[loc]
                 keep = []
                 for pc in pile:
-                    if (want is None or len(moved) < want) and pc[0].name == kind and (
-                        not has_owner or pc[1] is who
+                    if (
+                        (want is None or len(moved) < want)
+                        and pc[0].name == kind
+                        and (not has_owner or pc[1] is who)
                     ):
                         moved.append(pc)
                     else:
@@ -686,7 +691,9 @@ class Compiler:
             rt.steps += 1
             if rt.steps > rt.budget:
                 raise RuleRuntimeError(
-                    f"the step budget ({rt.budget}) ran out: '{caller or name}' seems to loop forever", span, name
+                    f"the step budget ({rt.budget}) ran out: '{caller or name}' seems to loop forever",
+                    span,
+                    name,
                 )
             params, fn, _ = rules[name]
             return fn, dict(zip(params, [a(rt, env) for a in args], strict=True))
@@ -739,7 +746,9 @@ class Compiler:
             rt.steps += 1
             if rt.steps > rt.budget:
                 raise RuleRuntimeError(
-                    f"the step budget ({rt.budget}) ran out: this loop in '{rule}' seems never to end", span, rule
+                    f"the step budget ({rt.budget}) ran out: this loop in '{rule}' seems never to end",
+                    span,
+                    rule,
                 )
 
         return spend
@@ -772,7 +781,9 @@ class Compiler:
                     spend(rt)
                     index = 0
                     if len(todo) > 1:
-                        index = yield Decision(who, f"which {var} next?", [label(x) for x in todo], todo, rule)
+                        index = yield Decision(
+                            who, f"which {var} next?", [label(x) for x in todo], todo, rule
+                        )
                     env[var] = todo.pop(index)
                     yield from gbody(rt, env)
 
@@ -796,7 +807,11 @@ class Compiler:
         return for_gen, True
 
     def repeat(self, s: ast.Repeat, scope: set[str]) -> Compiled:
-        count, (body, is_gen), spend = self.expr(s.count, scope), self.block(s.body, scope), self._budget(s.span)
+        count, (body, is_gen), spend = (
+            self.expr(s.count, scope),
+            self.block(s.body, scope),
+            self._budget(s.span),
+        )
         if not is_gen:
 
             def repeat_plain(rt: Any, env: dict[str, Any]) -> None:
@@ -814,7 +829,11 @@ class Compiler:
         return repeat_gen, True
 
     def while_(self, s: ast.While, scope: set[str]) -> Compiled:
-        cond, (body, is_gen), spend = self.expr(s.cond, scope), self.block(s.body, scope), self._budget(s.span)
+        cond, (body, is_gen), spend = (
+            self.expr(s.cond, scope),
+            self.block(s.body, scope),
+            self._budget(s.span),
+        )
         if not is_gen:
 
             def while_plain(rt: Any, env: dict[str, Any]) -> None:
@@ -965,7 +984,10 @@ class Compiler:
             self.constant(name)
         for value in sym.values.values():
             self.rule = value.name
-            p.values[value.name] = ([x.name for x in value.params], self.expr(value.expr, {x.name for x in value.params}))
+            p.values[value.name] = (
+                [x.name for x in value.params],
+                self.expr(value.expr, {x.name for x in value.params}),
+            )
         for rule in sym.rules.values():
             self.rule = rule.name
             params = [x.name for x in rule.params]
@@ -1034,10 +1056,14 @@ class Compiler:
             count = self.expr(piece.count, set()) if piece.count is not None else None
             zone = piece.zone
             own_zone = (
-                isinstance(zone, ast.Name) and piece.per_player and zone.id in sym.owned_zones.get("player", {})
+                isinstance(zone, ast.Name)
+                and piece.per_player
+                and zone.id in sym.owned_zones.get("player", {})
             )
             where = None if own_zone else self.expr(zone, set())
-            placements.append((piece, count, where, zone.id if own_zone and isinstance(zone, ast.Name) else None))
+            placements.append(
+                (piece, count, where, zone.id if own_zone and isinstance(zone, ast.Name) else None)
+            )
 
         def init(rt: Any) -> None:
             for name, fn, clamp in global_vars:
@@ -1073,5 +1099,7 @@ def compile_program(symbols: Symbols) -> Program:
         diag = Diagnostic(span.file, span.line, span.column, "error", "M030", err.message)
         raise RulesError([diag], {symbols.module.file: symbols.module.source}) from None
     except _ERRORS as err:
-        diag = Diagnostic(symbols.module.file, 1, 1, "error", "M030", f"cannot compute a constant: {_describe(err)}")
+        diag = Diagnostic(
+            symbols.module.file, 1, 1, "error", "M030", f"cannot compute a constant: {_describe(err)}"
+        )
         raise RulesError([diag], {symbols.module.file: symbols.module.source}) from None

@@ -128,7 +128,9 @@ class State:
                     rt.log.append(f"  ({request.label}: {request.options[index]})")
                 elif len(request.options) == 1:
                     index = 0
-                    rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.options[0]} (only option)")
+                    rt.log.append(
+                        f"  {request.player} {request.prompt.lower()}: {request.options[0]} (only option)"
+                    )
                 elif self.script is not None and self.script.choices:
                     index = Script.resolve(self.script.choices.pop(0), request.options, request.prompt)
                     rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.options[index]}")
@@ -161,7 +163,11 @@ class State:
         when the game is over or the index is not an option."""
         if self.is_over or self.decision is None:
             raise IllegalChoice("the game is over: there is no decision to answer")
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.decision.options):
+        if (
+            isinstance(index, bool)
+            or not isinstance(index, int)
+            or not 0 <= index < len(self.decision.options)
+        ):
             raise IllegalChoice(
                 f"{index!r} is not an option: choose a number from 0 to {len(self.decision.options) - 1}"
             )
@@ -213,7 +219,9 @@ class State:
         }
 
 
-def replay(game: Game, players: int, seed: int, choices: Sequence[int], budget: int = DEFAULT_BUDGET) -> State:
+def replay(
+    game: Game, players: int, seed: int, choices: Sequence[int], budget: int = DEFAULT_BUDGET
+) -> State:
     """Play a game again from its log. Raises IllegalChoice if the log does not fit the rules."""
     state = game.new_game(players, seed, budget)
     for step, index in enumerate(choices):

@@ -56,9 +56,13 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
         result.log = state.log
         return result
     if script.choices:
-        result.failures.append(f"{len(script.choices)} scripted choice(s) were never asked for: {script.choices}")
+        result.failures.append(
+            f"{len(script.choices)} scripted choice(s) were never asked for: {script.choices}"
+        )
     if script.outcomes:
-        result.failures.append(f"{len(script.outcomes)} scripted outcome(s) were never used: {script.outcomes}")
+        result.failures.append(
+            f"{len(script.outcomes)} scripted outcome(s) were never used: {script.outcomes}"
+        )
     for expr, value, left, right in example.expect:
         text = _source(game, expr.span.line, expr.span.column, expr.span.end_column)
         try:
@@ -66,7 +70,8 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
                 continue
             detail = ""
             if left is not None and right is not None:
-                detail = f" (left side is {label(left(state.rt, env))}, right side is {label(right(state.rt, env))})"
+                sides = label(left(state.rt, env)), label(right(state.rt, env))
+                detail = f" (left side is {sides[0]}, right side is {sides[1]})"
             result.failures.append(f"line {expr.span.line}: expected {text}{detail}")
         except RuleRuntimeError as err:
             result.failures.append(f"line {expr.span.line}: cannot evaluate {text}: {err.message}")

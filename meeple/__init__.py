@@ -1,10 +1,10 @@
 """meeple: a declarative rules language for board games.
 
-    import meeple
-    game = meeple.load("dino_party")          # a bundled game, or a path to a .rules file
-    state = game.new_game(players=3, seed=1)
-    state.decision                              # who decides, the prompt, the options
-    state.apply(0)
+import meeple
+game = meeple.load("dino_party")          # a bundled game, or a path to a .rules file
+state = game.new_game(players=3, seed=1)
+state.decision                              # who decides, the prompt, the options
+state.apply(0)
 """
 
 from meeple.diagnostics import Diagnostic, RulesError
