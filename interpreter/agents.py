@@ -21,7 +21,7 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, state: State, decision: Decision) -> int:
-        return self.rng.randrange(len(decision.options))
+        return self.rng.randrange(decision.size)
 
 
 class FirstAgent:

@@ -66,6 +66,7 @@ class Symbols:
     tiebreak: ast.ScoreDecl | None = None
     examples: list[ast.Example] = field(default_factory=list)
     row_keys: dict[str, list[str]] = field(default_factory=dict)  # key -> tables that have it
+    types: dict[int, str] = field(default_factory=dict)  # id(expression) -> its type, for the compiler
 
     def map_of_table(self, table: str) -> ast.MapDecl | None:
         return next((m for m in self.maps.values() if m.nodes == table), None)
@@ -350,6 +351,12 @@ class Analyzer:
         self.error(node, "M014", f"{what} must be {_readable(want)}, not {_readable(got)}")
 
     def expr(self, e: ast.Expr, scope: dict[str, str]) -> str:
+        """The type of an expression; recorded so that the compiler can specialise attribute access."""
+        t = self._expr(e, scope)
+        self.sym.types[id(e)] = t
+        return t
+
+    def _expr(self, e: ast.Expr, scope: dict[str, str]) -> str:
         match e:
             case ast.Num():
                 return "int"

@@ -162,7 +162,10 @@ class Compiler:
                 row = p.row_by_key[table][key]
                 return lambda rt, env: row
             case ast.Attr():
-                return self.attr(self.expr(e.obj, scope), e.name, e.span)
+                obj = self.expr(e.obj, scope)
+                return self.typed_attr(obj, e.name, sym.types.get(id(e.obj), "any")) or self.attr(
+                    obj, e.name, e.span
+                )
             case ast.Index():
                 obj, index = self.expr(e.obj, scope), self.expr(e.index, scope)
                 return lambda rt, env: obj(rt, env)[index(rt, env)]
@@ -224,11 +227,11 @@ class Compiler:
             loc = p.zone_locs[(name, None)]
             return lambda rt, env: loc
         if name in sym.tables:
-            rows = p.rows[name]
-            return lambda rt, env: list(rows)
+            rows = p.rows[name]  # shared, never changed: statements that change lists take copies
+            return lambda rt, env: rows
         if name in sym.maps:
             nodes = p.map_nodes[name]
-            return lambda rt, env: list(nodes)
+            return lambda rt, env: nodes
         if name in sym.pieces:
             return lambda rt, env: name
         if name == "players":
@@ -252,19 +255,41 @@ class Compiler:
             self.p.constants[name] = fn(None, {})
         return self.p.constants[name]
 
+    def typed_attr(self, obj: Fn, name: str, owner: str) -> Fn | None:
+        """`x.name` where analysis knows what x is: a direct lookup, no dispatch at run time."""
+        sym, zone_locs = self.sym, self.p.zone_locs
+        per = "player" if owner == "player" else owner[4:] if owner.startswith("row:") else None
+        if per is None:
+            return None
+        if name in sym.owned_vars.get(per, {}):
+            key = (per, name)
+            return lambda rt, env: rt.owned[key][obj(rt, env)]
+        if name in sym.owned_zones.get(per, {}):
+            return lambda rt, env: zone_locs[(name, obj(rt, env))]
+        if per != "player" and per in sym.tables and any(col.name == name for col in sym.tables[per].columns):
+            return lambda rt, env: obj(rt, env).values[name]
+        return None
+
     def attr(self, obj: Fn, name: str, span: ast.Span) -> Fn:
+        """`x.name`, resolved by the runtime kind of x. What `name` can mean for a row of each table
+        (a variable, a zone or a column) is decided here, once, not at every access."""
         p, sym, rule = self.p, self.sym, self.rule
         player_var = ("player", name) if name in sym.owned_vars.get("player", {}) else None
         player_zone = name in sym.owned_zones.get("player", {})
         zone_locs = p.zone_locs
+        row_var = {table: (table, name) for table, group in sym.owned_vars.items() if name in group}
+        row_zone = {table for table, group in sym.owned_zones.items() if name in group}
 
         def of_row(rt: Any, row: Row) -> Any:
-            owned = rt.owned.get((row.table, name)) if rt is not None else None
-            if owned is not None:
-                return owned[row]
-            zone = zone_locs.get((name, row))
-            if zone is not None:
-                return zone
+            key = row_var.get(row.table)
+            if key is not None:
+                if rt is None:
+                    raise RuleRuntimeError(
+                        f"'{name}' changes during a game: a constant cannot use it", span, rule
+                    )
+                return rt.owned[key][row]
+            if row.table in row_zone:
+                return zone_locs[(name, row)]
             return row.values[name]
 
         def get(rt: Any, env: dict[str, Any]) -> Any:
@@ -504,7 +529,8 @@ class Compiler:
                 parts = [self.expr(x, scope) if isinstance(x, ast.Expr) else x for x in s.parts]
 
                 def log(rt: Any, env: dict[str, Any]) -> None:
-                    rt.log.append("".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts))
+                    if rt.logging:
+                        rt.log.append("".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts))
 
                 return log, False
             case ast.CallStmt():
@@ -781,9 +807,7 @@ class Compiler:
                     spend(rt)
                     index = 0
                     if len(todo) > 1:
-                        index = yield Decision(
-                            who, f"which {var} next?", [label(x) for x in todo], todo, rule
-                        )
+                        index = yield Decision(who, f"which {var} next?", list(todo), rule)
                     env[var] = todo.pop(index)
                     yield from gbody(rt, env)
 
@@ -917,10 +941,7 @@ class Compiler:
                     yield from orelse(rt, env)
                     return
                 raise RuleRuntimeError(f"no option for '{prompt}', and a choice must be made", span, rule)
-            labels = [label(x) for x in opts]
-            if optional:
-                labels.append("pass")
-            index = yield Decision(chooser(rt, env), prompt, labels, opts, rule)
+            index = yield Decision(chooser(rt, env), prompt, opts, rule, "pass" if optional else "")
             if index == len(opts):
                 yield from orelse(rt, env)
                 return
@@ -935,7 +956,7 @@ class Compiler:
         prompt, rule = s.prompt, self.rule
 
         def ask(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
-            index = yield Decision(chooser(rt, env), prompt, ["yes", "no"], [True, False], rule)
+            index = yield Decision(chooser(rt, env), prompt, [True, False], rule)
             yield from (body if index == 0 else orelse)(rt, env)
 
         return ask
@@ -952,7 +973,12 @@ class Compiler:
             values = [v if v is not None else max(0, 100 - given) for v in values]
             if sum(values) <= 0:
                 raise RuleRuntimeError(f"every outcome of '{title}' has chance 0", span, rule)
-            index = yield Chance(title, names, values)
+            if rt.scripted:
+                index = yield Chance(title, names, values)
+            else:
+                index = rt.roll(values, 0)
+                if rt.logging:
+                    rt.log.append(f"  ({title}: {names[index]})")
             yield from bodies[index](rt, env)
 
         return random_
@@ -962,13 +988,19 @@ class Compiler:
         body = as_gen(*self.block(s.body, scope | {s.var}))
         orelse = as_gen(*self.block(s.orelse, scope))
         var = s.var
+        title = f"random {var}"
 
         def pick(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             opts = options(rt, env)
             if not opts:
                 yield from orelse(rt, env)
                 return
-            index = yield Chance(f"random {var}", [label(x) for x in opts], None)
+            if rt.scripted:
+                index = yield Chance(title, opts, None)
+            else:
+                index = rt.rng.randrange(len(opts))
+                if rt.logging:
+                    rt.log.append(f"  ({title}: {label(opts[index])})")
             env[var] = opts[index]
             yield from body(rt, env)
 

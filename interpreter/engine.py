@@ -71,18 +71,26 @@ class Game:
         budget: int = DEFAULT_BUDGET,
         script: Script | None = None,
         run_setup: bool = True,
+        logging: bool = True,
     ) -> State:
         n = self.min_players if players is None else players
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {n}")
-        return State(self, n, seed, budget, script, run_setup)
+        return State(self, n, seed, budget, script, run_setup, logging)
 
 
 class State:
     """One game in progress: who must decide what, and everything that happened so far."""
 
     def __init__(
-        self, game: Game, players: int, seed: int, budget: int, script: Script | None, run_setup: bool
+        self,
+        game: Game,
+        players: int,
+        seed: int,
+        budget: int,
+        script: Script | None,
+        run_setup: bool,
+        logging: bool = True,
     ) -> None:
         self.game = game
         self.players = players
@@ -94,6 +102,8 @@ class State:
         self.ended_early = False
         program = game.program
         self.rt = Runtime(program, players, seed, budget)
+        self.rt.logging = logging
+        self.rt.scripted = bool(script and script.outcomes)
         assert program.init is not None
         program.init(self.rt)
         self._gen: Generator[Any, int, None] | None = None
@@ -123,14 +133,16 @@ class State:
         try:
             request = gen.send(answer) if answer is not None else next(gen)
             while True:
-                if isinstance(request, Chance):
+                if type(request) is Chance:
                     index = self._chance(request)
-                    rt.log.append(f"  ({request.label}: {request.options[index]})")
-                elif len(request.options) == 1:
+                    if rt.logging:
+                        rt.log.append(f"  ({request.label}: {request.options[index]})")
+                elif request.size == 1:
                     index = 0
-                    rt.log.append(
-                        f"  {request.player} {request.prompt.lower()}: {request.options[0]} (only option)"
-                    )
+                    if rt.logging:
+                        rt.log.append(
+                            f"  {request.player} {request.prompt.lower()}: {request.options[0]} (only option)"
+                        )
                 elif self.script is not None and self.script.choices:
                     index = Script.resolve(self.script.choices.pop(0), request.options, request.prompt)
                     rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.options[index]}")
@@ -148,31 +160,19 @@ class State:
     def _chance(self, request: Chance) -> int:
         if self.script is not None and self.script.outcomes:
             return Script.resolve(self.script.outcomes.pop(0), request.options, request.label)
-        rng = self.rt.rng
-        if request.weights is None:
-            return rng.randrange(len(request.options))
-        point = rng.random() * sum(request.weights)
-        for index, weight in enumerate(request.weights):
-            point -= weight
-            if point < 0:
-                return index
-        return len(request.weights) - 1
+        return self.rt.roll(request.weights, request.size)
 
     def apply(self, index: int) -> None:
         """Answer the current decision with the option at `index`. Refuses (and changes nothing)
         when the game is over or the index is not an option."""
         if self.is_over or self.decision is None:
             raise IllegalChoice("the game is over: there is no decision to answer")
-        if (
-            isinstance(index, bool)
-            or not isinstance(index, int)
-            or not 0 <= index < len(self.decision.options)
-        ):
-            raise IllegalChoice(
-                f"{index!r} is not an option: choose a number from 0 to {len(self.decision.options) - 1}"
-            )
+        size = self.decision.size
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < size:
+            raise IllegalChoice(f"{index!r} is not an option: choose a number from 0 to {size - 1}")
         decision = self.decision
-        self.rt.log.append(f"  {decision.player} {decision.prompt.lower()}: {decision.options[index]}")
+        if self.rt.logging:
+            self.rt.log.append(f"  {decision.player} {decision.prompt.lower()}: {decision.options[index]}")
         self.choices.append(index)
         self.decision = None
         self._advance(index)

@@ -9,37 +9,69 @@ refers to the program's canonical players, rows, zones and piece kinds.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from meeple.grammar.ast import Span
-from meeple.interpreter.values import Location, Piece, Player, Row
+from meeple.interpreter.values import Location, Piece, Player, Row, label
 
 if TYPE_CHECKING:
     from meeple.interpreter.program import Program
 
 
-@dataclass
 class Decision:
-    """A choice a player must make: the only way players act on a game."""
+    """A choice a player must make: the only way players act on a game.
 
-    player: Player
-    prompt: str
-    options: list[str]
-    values: list[Any] = field(repr=False)
-    rule: str = ""
+    `values` are what the rules chose from; `options` are their readable labels, made only when
+    someone looks (a simulation of random agents never needs them)."""
+
+    __slots__ = ("_options", "extra", "player", "prompt", "rule", "values")
+
+    def __init__(
+        self, player: Player, prompt: str, values: list[Any], rule: str = "", extra: str = ""
+    ) -> None:
+        self.player = player
+        self.prompt = prompt
+        self.values = values
+        self.rule = rule
+        self.extra = extra  # a last option that is not a value ("pass"), or ""
+        self._options: list[str] | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.values) + (1 if self.extra else 0)
+
+    @property
+    def options(self) -> list[str]:
+        if self._options is None:
+            self._options = [label(v) for v in self.values] + ([self.extra] if self.extra else [])
+        return self._options
 
     def __str__(self) -> str:
         return f"{self.player}: {self.prompt}"
 
+    __repr__ = __str__
 
-@dataclass
+
 class Chance:
     """A random outcome: resolved by the seeded generator, or by an example's script."""
 
-    label: str
-    options: list[str]
-    weights: list[int] | None  # None: all equally likely
+    __slots__ = ("_options", "label", "values", "weights")
+
+    def __init__(self, label: str, values: list[Any], weights: list[int] | None) -> None:
+        self.label = label
+        self.values = values
+        self.weights = weights  # None: all equally likely
+        self._options: list[str] | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.values)
+
+    @property
+    def options(self) -> list[str]:
+        if self._options is None:
+            self._options = [label(v) for v in self.values]
+        return self._options
 
 
 class GameEnded(Exception):
@@ -70,6 +102,8 @@ class Runtime:
         self.owned: dict[tuple[str, str], dict[Any, Any]] = {}
         self.locs: dict[Location, list[Piece]] = {loc: [] for loc in program.all_locations(players)}
         self.log: list[str] = []
+        self.logging = True  # simulations switch the readable log off
+        self.scripted = False  # an example scripts random outcomes: chance must be asked of the driver
         self.turns = 0
         self.current: Player | None = None
         self.steps = 0
@@ -77,6 +111,17 @@ class Runtime:
         self.shortfalls: dict[str, int] = {}
         self.ran: set[int] = set()  # ids of statements that ran, when coverage is on
         self.track = False
+
+    def roll(self, weights: list[int] | None, size: int) -> int:
+        """A random outcome from the seeded generator: weighted, or uniform over `size` options."""
+        if weights is None:
+            return self.rng.randrange(size)
+        point = self.rng.random() * sum(weights)
+        for index, weight in enumerate(weights):
+            point -= weight
+            if point < 0:
+                return index
+        return len(weights) - 1
 
     def shortfall(self, what: str, missing: int) -> None:
         """A move wanted more pieces than there were: recorded for `meeple check --play`."""

@@ -1,0 +1,430 @@
+"""The `meeple` command line: check, play, replay, simulate and test rules files, list bundled games.
+
+A thin shell over the library (`meeple.check`, `meeple.load`, `meeple.replay`, the agents and the
+examples runner): it adds no game logic, only argument parsing and presentation. Every error a
+user can cause becomes a message on stderr and an exit code, never a traceback:
+
+    0  success
+    1  the rules, a game, an example or a log is wrong
+    2  the command line is wrong (unknown option, no such file, bad player count or agent name)
+
+Machine-readable output (`--json`, `--format json`) is exactly one JSON value on stdout; progress
+bars, prompts for human players and errors go to stderr so that stdout stays parseable.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+import meeple
+from meeple.interpreter.agents import Agent, HumanAgent, make_agents
+from meeple.interpreter.agents import play as play_to_end
+from meeple.interpreter.engine import Game, State
+from meeple.interpreter.examples import run_examples
+
+OK, FAILED, USAGE = 0, 1, 2
+LOG_FORMAT = 1  # the "meeple" field of a log written by `play --log`
+
+app = typer.Typer(
+    help="meeple: a declarative rules language for board games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,  # our own errors never reach Python; a bug should show plainly
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Fail(Exception):
+    """A user error: the message to print and the exit code. Raised anywhere below a command."""
+
+    def __init__(self, message: str, code: int = FAILED) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def command(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn `Fail` (and Ctrl-C) into a message and an exit code, so that no command prints a traceback."""
+
+    @functools.wraps(func)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except Fail as err:
+            typer.echo(err.message, err=True)
+            raise typer.Exit(err.code) from None
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(130) from None
+
+    return run
+
+
+def stdout() -> Console:
+    """Made per command (not at import) so that tests capturing stdout and non-tty detection work."""
+    return Console(highlight=False)
+
+
+def stderr() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def echo_json(value: Any) -> None:
+    typer.echo(json.dumps(value))
+
+
+# ------------------------------------------------------------------ loading and playing
+
+
+def load_game(rules: str, missing: int = USAGE) -> Game:
+    """`meeple.load` with every way it can fail turned into a `Fail`; `missing` is the exit code for
+    a file that does not exist (a usage error on the command line, a bad log in `replay`)."""
+    try:
+        return meeple.load(rules)
+    except FileNotFoundError as err:
+        raise Fail(f"error: {err}", missing) from None
+    except meeple.RulesError as err:
+        count = len(err.diagnostics)
+        raise Fail(f"{err.render()}\n{rules}: does not load ({plural(count, 'error')})") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise Fail(f"error: cannot read {rules}: {err}", missing) from None
+
+
+def start(game: Game, players: int | None, seed: int, agent_names: list[str]) -> tuple[State, list[Agent]]:
+    """A new game and its agents. Setup runs here, so it may raise the errors `play_game` reports."""
+    players = game.min_players if players is None else players
+    try:
+        agents = make_agents(agent_names, players, seed)
+        state = game.new_game(players, seed)
+    except ValueError as err:  # a player count out of range, an unknown agent name
+        raise Fail(f"error: {err}", USAGE) from None
+    return state, agents
+
+
+def play_game(game: Game, rules: str, players: int | None, seed: int, agent_names: list[str]) -> State:
+    """Play one whole game. A rule that breaks while running is reported with everything needed to
+    reproduce it: the seed, the player count and the choices made so far."""
+    state: State | None = None
+    try:
+        state, agents = start(game, players, seed, agent_names)
+        play_to_end(state, [Narrated(a) if isinstance(a, HumanAgent) else a for a in agents])
+        return state
+    except (meeple.RuleRuntimeError, meeple.IllegalChoice, RecursionError) as err:
+        seats = state.players if state is not None else players or game.min_players
+        choices = state.choices if state is not None else []
+        raise Fail(
+            f"error: {describe(err)}\n"
+            f"  while playing {rules} with {seats} players, seed {seed}, after choices {choices}\n"
+            f"  reproduce with: meeple play {rules} --players {seats} --seed {seed} "
+            f"--agents {','.join(agent_names)}"
+        ) from None
+    except EOFError:
+        raise Fail("error: the input ended before the game did") from None
+
+
+class Narrated:
+    """A human agent that talks on stderr (stdout stays the game's record) and, before each of its
+    decisions, shows what happened since its previous one: the other seats' moves and the dice."""
+
+    def __init__(self, human: HumanAgent) -> None:
+        self.human = human
+        self.seen = 0
+        human.show = lambda text: typer.echo(text, err=True)
+        human.ask = self.ask
+
+    @staticmethod
+    def ask(prompt: str) -> str:
+        typer.echo(prompt, err=True, nl=False)
+        return input()
+
+    def choose(self, state: State, decision: Any) -> int:
+        for line in state.log[self.seen :]:
+            typer.echo(line, err=True)
+        self.seen = len(state.log)
+        return self.human.choose(state, decision)
+
+
+def describe(err: Exception) -> str:
+    """A broken rule's message; unbounded recursion is a rules bug too, so it gets words, not a trace."""
+    if isinstance(err, RecursionError):
+        return "a rule calls itself without end (the recursion limit was reached)"
+    return str(err)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def seat_names(state: State) -> list[str]:
+    return [str(p) for p in state.rt.players]
+
+
+# ------------------------------------------------------------------ commands
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command()
+@command
+def check(
+    files: Annotated[list[str], typer.Argument(help="Rules files (or bundled game names) to check.")],
+    fmt: Annotated[Format, typer.Option("--format", help="text for people, json for tools.")] = Format.text,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the check too.")] = False,
+) -> None:
+    """Report every problem in rules files: errors, warnings, with the line and a caret."""
+    code = OK
+    found: list[dict[str, object]] = []
+    for name in files:
+        try:
+            checked = meeple.check(name)
+        except (OSError, UnicodeDecodeError) as err:  # FileNotFoundError included: a usage error
+            typer.echo(f"error: {err}" if isinstance(err, FileNotFoundError) else f"error: {name}: {err}", err=True)
+            code = USAGE
+            continue
+        diags = checked.diagnostics
+        errors = sum(d.severity == "error" for d in diags)
+        warnings = sum(d.severity == "warning" for d in diags)
+        if errors or (strict and warnings):
+            code = max(code, FAILED)
+        if fmt is Format.json:
+            found.extend(d.to_json() for d in diags)
+            continue
+        for d in diags:
+            typer.echo(d.render(checked.source))
+        counts = [plural(errors, "error"), plural(warnings, "warning")]
+        if others := len(diags) - errors - warnings:
+            counts.append(plural(others, "note"))
+        typer.echo(f"{name}: {', '.join(counts) if diags else 'no problems'}")
+    if fmt is Format.json:
+        echo_json(found)
+    raise typer.Exit(code)
+
+
+@app.command()
+@command
+def play(
+    rules: Annotated[str, typer.Argument(help="A rules file or a bundled game name.")],
+    players: Annotated[int | None, typer.Option(help="Number of players (default: the minimum).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the game's dice and the random agents.")] = 0,
+    agents: Annotated[
+        str, typer.Option(help="Comma-separated, one per seat, the last repeats: random, first, human.")
+    ] = "random",
+    as_json: Annotated[bool, typer.Option("--json", help="Print only the result, as JSON.")] = False,
+    log: Annotated[Path | None, typer.Option(help="Also write the result, a replayable log, here.")] = None,
+) -> None:
+    """Play one whole game, then print its log and the results."""
+    game = load_game(rules)
+    names = [n.strip() for n in agents.split(",") if n.strip()]
+    state = play_game(game, rules, players, seed, names)
+    result = state.result()
+    if log is not None:
+        try:
+            log.write_text(json.dumps({"meeple": LOG_FORMAT, **result}) + "\n", encoding="utf-8")
+        except OSError as err:
+            raise Fail(f"error: cannot write the log {log}: {err}") from None
+    if as_json:
+        echo_json(result)
+        return
+    for line in state.log:
+        typer.echo(line)
+    out = stdout()
+    table = Table(title=escape(f"{game.name}: {state.players} players, seed {seed}, {state.turns} turns"))
+    table.add_column("Seat")
+    table.add_column("Score", justify="right")
+    table.add_column("")
+    names_by_seat = seat_names(state)
+    for seat, score in enumerate(result["scores"]):
+        table.add_row(escape(names_by_seat[seat]), str(score), "winner" if seat in result["winners"] else "")
+    out.print(table)
+    winners = [names_by_seat[w] for w in result["winners"]]
+    out.print(escape(f"{'Winner' if len(winners) == 1 else 'Winners'}: {', '.join(winners)}"))
+
+
+def read_log(path: Path) -> dict[str, Any]:
+    """A log written by `play --log`, with every field `replay` needs checked for presence and type."""
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise Fail(f"error: cannot read the log {path}: {err}") from None
+    except json.JSONDecodeError as err:
+        raise Fail(f"error: {path} is not a JSON log: {err.msg} (line {err.lineno}, column {err.colno})") from None
+    if not isinstance(entry, dict):
+        raise Fail(f"error: {path} is not a meeple log: expected a JSON object, found {type(entry).__name__}")
+    if entry.get("meeple", LOG_FORMAT) != LOG_FORMAT:
+        raise Fail(f"error: {path} is a log of format {entry['meeple']!r}; this meeple reads format {LOG_FORMAT}")
+
+    def integer(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    fields: dict[str, tuple[Callable[[Any], bool], str]] = {
+        "rules": (lambda v: isinstance(v, str), "a rules file or game name"),
+        "players": (integer, "a whole number"),
+        "seed": (integer, "a whole number"),
+        "turns": (integer, "a whole number"),
+        "scores": (lambda v: isinstance(v, list) and all(map(integer, v)), "a list of whole numbers"),
+        "winners": (lambda v: isinstance(v, list) and all(map(integer, v)), "a list of whole numbers"),
+        "choices": (lambda v: isinstance(v, list) and all(map(integer, v)), "a list of whole numbers"),
+    }
+    for key, (valid, expected) in fields.items():
+        if key not in entry:
+            raise Fail(f"error: {path} is not a complete meeple log: the field '{key}' is missing")
+        if not valid(entry[key]):
+            raise Fail(f"error: {path}: the field '{key}' should be {expected}, not {json.dumps(entry[key])}")
+    return entry
+
+
+@app.command()
+@command
+def replay(log: Annotated[Path, typer.Argument(help="A log written by `meeple play --log`.")]) -> None:
+    """Replay a logged game from its seed and choices and say whether it ends the same way."""
+    entry = read_log(log)
+    game = load_game(entry["rules"], missing=FAILED)
+    try:
+        state = meeple.replay(game, entry["players"], entry["seed"], entry["choices"])
+    except meeple.IllegalChoice as err:
+        raise Fail(f"error: {log} does not fit the rules of {entry['rules']}: {err}") from None
+    except ValueError as err:  # a player count the game does not allow
+        raise Fail(f"error: {log}: {err}") from None
+    except (meeple.RuleRuntimeError, RecursionError) as err:
+        raise Fail(f"error: replaying {log}, a rule broke: {describe(err)}") from None
+    actual = state.result()
+    differences = [
+        f"  {key}: the log says {entry[key]}, the replay gives {actual[key]}"
+        for key in ("scores", "winners", "turns")
+        if entry[key] != actual[key]
+    ]
+    if not state.is_over:
+        differences.insert(0, f"  the log's choices end before the game does (next: {state.decision})")
+    if differences:
+        typer.echo(f"{log}: DIFFERENT from the log\n" + "\n".join(differences))
+        raise typer.Exit(FAILED)
+    typer.echo(
+        f"{log}: same: {game.name}, {state.players} players, seed {state.seed}, {state.turns} turns, "
+        f"scores {actual['scores']}, winners {actual['winners']}"
+    )
+
+
+@app.command()
+@command
+def simulate(
+    rules: Annotated[str, typer.Argument(help="A rules file or a bundled game name.")],
+    games: Annotated[int, typer.Option(min=1, help="How many games to play.")],
+    players: Annotated[int | None, typer.Option(help="Number of players (default: the minimum).")] = None,
+    seed: Annotated[int, typer.Option(help="Game i uses seed SEED+i.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print only the statistics, as JSON.")] = False,
+) -> None:
+    """Play many games with random agents and report win rates, scores and lengths per seat."""
+    game = load_game(rules)
+    results: list[dict[str, Any]] = []
+    began = time.perf_counter()
+    err = stderr()
+    columns = (TextColumn(escape(game.name)), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("games", total=games)
+        for i in range(games):
+            results.append(play_game(game, rules, players, seed + i, ["random"]).result())
+            progress.advance(task)
+    elapsed = time.perf_counter() - began
+    seats = results[0]["players"]
+    wins = [0.0] * seats
+    for r in results:
+        for w in r["winners"]:
+            wins[w] += 1 / len(r["winners"])  # a shared win is shared
+    by_seat = [[r["scores"][s] for r in results] for s in range(seats)]
+    stats = {
+        "game": game.name,
+        "rules": rules,
+        "games": games,
+        "players": seats,
+        "seed": seed,
+        "win_rate": [w / games for w in wins],
+        "mean_score": [sum(s) / games for s in by_seat],
+        "min_score": [min(s) for s in by_seat],
+        "max_score": [max(s) for s in by_seat],
+        "mean_turns": sum(r["turns"] for r in results) / games,
+    }
+    if as_json:
+        echo_json(stats)
+        return
+    table = Table(title=escape(f"{game.name}: {games} games, {seats} players, seeds {seed} to {seed + games - 1}"))
+    for heading in ("Seat", "Win rate", "Mean score", "Min", "Max"):
+        table.add_column(heading, justify="left" if heading == "Seat" else "right")
+    for s in range(seats):
+        table.add_row(
+            f"Player {s + 1}",
+            f"{stats['win_rate'][s]:.1%}",
+            f"{stats['mean_score'][s]:.2f}",
+            str(stats["min_score"][s]),
+            str(stats["max_score"][s]),
+        )
+    out = stdout()
+    out.print(table)
+    out.print(f"mean length: {stats['mean_turns']:.1f} turns ({games} games in {elapsed:.2f} s)")
+
+
+@app.command("test")
+@command
+def test_examples(
+    files: Annotated[list[str], typer.Argument(help="Rules files (or bundled game names) to test.")],
+) -> None:
+    """Run the `example` blocks of rules files: each one's position, choices and expectations."""
+    code = OK
+    passed = failed = 0
+    for name in files:
+        try:
+            game = load_game(name)
+        except Fail as err:
+            typer.echo(err.message, err=True)
+            code = max(code, err.code)
+            continue
+        results = run_examples(game)
+        if not results:
+            typer.echo(f"{name}: no examples")
+        for r in results:
+            typer.echo(f"{'PASS' if r.passed else 'FAIL'} {name}:{r.line}: {r.name}")
+            for failure in r.failures:
+                typer.echo(f"    {failure}")
+            passed += r.passed
+            failed += not r.passed
+    if failed:
+        code = max(code, FAILED)
+    typer.echo(f"{plural(passed, 'example')} passed, {failed} failed")
+    raise typer.Exit(code)
+
+
+@app.command("list")
+@command
+def list_games() -> None:
+    """The games that ship with meeple: play them by name (`meeple play dino_party`)."""
+    table = Table(title="Bundled games")
+    for heading in ("Name", "Game", "Players"):
+        table.add_column(heading)
+    for path in meeple.bundled_games():
+        try:
+            game = meeple.load(path)
+        except meeple.RulesError as err:
+            table.add_row(path.stem, "[red]does not load[/red]", plural(len(err.diagnostics), "error"))
+            continue
+        table.add_row(path.stem, escape(game.name), f"{game.min_players}-{game.max_players}")
+    stdout().print(table)
+
+
+if __name__ == "__main__":
+    app()
