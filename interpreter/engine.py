@@ -19,6 +19,13 @@ from typing import Any
 
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime
+from meeple.interpreter.values import Piece, Player, ZoneLoc, label
+
+
+def label_piece(piece: Piece) -> str:
+    kind, owner = piece
+    return str(kind) if owner is None else f"{kind} of {owner}"
+
 
 DEFAULT_BUDGET = 1_000_000
 
@@ -205,6 +212,63 @@ class State:
         ]
         best = max(keys)
         return [i for i, k in enumerate(keys) if k == best]
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The position as plain JSON-able data, as one seat may see it (None: everything).
+
+        A `hidden` zone shows only how many pieces it holds; a `private` zone shows its contents
+        to its owner only. This is what a human or a bot is allowed to look at."""
+        rt, symbols = self.rt, self.game.program.symbols
+
+        def flags(zone: str, per: str | None) -> list[str]:
+            decl = symbols.zones.get(zone) if per is None else symbols.owned_zones.get(per, {}).get(zone)
+            return decl.flags if decl is not None else []
+
+        def contents(loc: Any) -> Any:
+            pieces = [label_piece(p) for p in rt.locs[loc]]
+            if isinstance(loc, ZoneLoc):
+                per = (
+                    None
+                    if loc.owner is None
+                    else "player"
+                    if isinstance(loc.owner, Player)
+                    else loc.owner.table
+                )
+                zone_flags = flags(loc.zone, per)
+                mine = isinstance(loc.owner, Player) and loc.owner.seat == seat
+                if seat is not None and ("hidden" in zone_flags or ("private" in zone_flags and not mine)):
+                    return {"count": len(pieces)}
+            return pieces
+
+        zones: dict[str, Any] = {}
+        for loc in rt.locs:
+            if isinstance(loc, ZoneLoc) and (
+                not isinstance(loc.owner, Player) or loc.owner.seat < self.players
+            ):
+                zones[str(loc)] = contents(loc)
+        return {
+            "game": self.game.name,
+            "seed": self.seed,
+            "turns": rt.turns,
+            "current": None if rt.current is None else rt.current.seat,
+            "variables": {name: label(v) for name, v in rt.vars.items()},
+            "owned": {
+                f"{per}.{name}": {label(o): label(v) for o, v in store.items()}
+                for (per, name), store in rt.owned.items()
+            },
+            "zones": zones,
+            "maps": {
+                name: {str(node): contents(node) for node in nodes if rt.locs[node]}
+                for name, nodes in self.game.program.map_nodes.items()
+            },
+            "decision": None
+            if self.decision is None
+            else {
+                "player": self.decision.player.seat,
+                "prompt": self.decision.prompt,
+                "options": self.decision.options,
+            },
+        }
 
     def result(self) -> dict[str, Any]:
         return {
