@@ -13,6 +13,7 @@ decisions with a single option are taken automatically and are not recorded eith
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -225,20 +226,17 @@ class State:
             return decl.flags if decl is not None else []
 
         def contents(loc: Any) -> Any:
+            """An ordered zone as a list (top last); any other as counts by piece."""
             pieces = [label_piece(p) for p in rt.locs[loc]]
+            zone_flags: list[str] = []
             if isinstance(loc, ZoneLoc):
-                per = (
-                    None
-                    if loc.owner is None
-                    else "player"
-                    if isinstance(loc.owner, Player)
-                    else loc.owner.table
-                )
+                owner = loc.owner
+                per = None if owner is None else "player" if isinstance(owner, Player) else owner.table
                 zone_flags = flags(loc.zone, per)
-                mine = isinstance(loc.owner, Player) and loc.owner.seat == seat
+                mine = isinstance(owner, Player) and owner.seat == seat
                 if seat is not None and ("hidden" in zone_flags or ("private" in zone_flags and not mine)):
-                    return {"count": len(pieces)}
-            return pieces
+                    return {"hidden": len(pieces)}
+            return pieces if "ordered" in zone_flags else dict(Counter(pieces))
 
         zones: dict[str, Any] = {}
         for loc in rt.locs:
