@@ -459,7 +459,6 @@ class Compiler:
                 continue
             items.append(self.stmt(s, scope))
             spans.append(s.span)
-            self.p.statements[id(s)] = s
             if isinstance(s, ast.Let):
                 scope.add(s.name)
         rule = self.rule
@@ -1025,7 +1024,7 @@ class Compiler:
             params = [x.name for x in rule.params]
             fn, is_gen = self.block(rule.body, set(params))
             p.rules[rule.name] = (params, fn, is_gen)
-        for i, trig in enumerate(sym.triggers):
+        for trig in sym.triggers:
             self.rule = f"when {trig.kind} enters"
             inner = {trig.piece_var, trig.loc_var}
             p.triggers.setdefault(trig.kind, []).append(
@@ -1035,7 +1034,6 @@ class Compiler:
                     loc_var=trig.loc_var,
                     cond=self.expr(trig.cond, inner) if trig.cond is not None else None,
                     body=as_gen(*self.block(trig.body, inner)),
-                    name=f"trigger {i + 1}",
                 )
             )
         self.rule = "setup"

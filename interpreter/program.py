@@ -27,7 +27,6 @@ class Trigger:
     loc_var: str
     cond: Fn | None
     body: Gen
-    name: str
 
 
 @dataclass
@@ -61,7 +60,6 @@ class Program:
     tiebreak: Fn | None = None
     init: Callable[[Any], None] | None = None
     examples: list[CompiledExample] = field(default_factory=list)
-    statements: dict[int, ast.Stmt] = field(default_factory=dict)  # id -> statement, for coverage
 
     def all_locations(self, players: int) -> list[Location]:
         locs: list[Location] = []

@@ -12,7 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from meeple.grammar.ast import Span
-from meeple.interpreter.values import Location, Piece, Player, Row, label
+from meeple.interpreter.values import Location, Piece, Player, label
 
 if TYPE_CHECKING:
     from meeple.interpreter.program import Program
@@ -109,8 +109,6 @@ class Runtime:
         self.steps = 0
         self.budget = budget
         self.shortfalls: dict[str, int] = {}
-        self.ran: set[int] = set()  # ids of statements that ran, when coverage is on
-        self.track = False
 
     def roll(self, weights: list[int] | None, size: int) -> int:
         """A random outcome from the seeded generator: weighted, or uniform over `size` options."""
@@ -126,6 +124,3 @@ class Runtime:
     def shortfall(self, what: str, missing: int) -> None:
         """A move wanted more pieces than there were: recorded for `meeple check --play`."""
         self.shortfalls[what] = self.shortfalls.get(what, 0) + missing
-
-    def row_var(self, owner: Row | Player, per: str, name: str) -> Any:
-        return self.owned[(per, name)][owner]
