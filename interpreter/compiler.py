@@ -720,6 +720,7 @@ class Compiler:
                     span,
                     name,
                 )
+            rt.last_rule = name
             params, fn, _ = rules[name]
             return fn, dict(zip(params, [a(rt, env) for a in args], strict=True))
 

@@ -162,6 +162,11 @@ class State:
             pass
         except GameEnded:
             self.ended_early = True
+        except RecursionError:
+            rule = rt.last_rule
+            raise RuleRuntimeError(
+                f"'{rule}' calls itself (directly or through other rules) without end", None, rule
+            ) from None
         self.decision = None
         self.is_over = True
 
@@ -282,9 +287,16 @@ class State:
 
 
 def replay(
-    game: Game, players: int, seed: int, choices: Sequence[int], budget: int = DEFAULT_BUDGET
+    game: Game,
+    players: int,
+    seed: int,
+    choices: Sequence[int],
+    budget: int = DEFAULT_BUDGET,
+    complete: bool = True,
 ) -> State:
-    """Play a game again from its log. Raises IllegalChoice if the log does not fit the rules."""
+    """Play a game again from its log. Raises IllegalChoice if the log does not fit the rules, or
+    (when `complete`) if it ends before the game does. With complete=False it rebuilds the
+    position after those choices: that is how a mid-game state is copied."""
     state = game.new_game(players, seed, budget)
     for step, index in enumerate(choices):
         if state.is_over:
@@ -293,6 +305,8 @@ def replay(
             state.apply(index)
         except IllegalChoice as err:
             raise IllegalChoice(f"choice {step + 1}: {err}") from None
+    if complete and not state.is_over:
+        raise IllegalChoice(f"the log ends after {len(choices)} choice(s), before the game does")
     return state
 
 

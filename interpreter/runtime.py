@@ -109,6 +109,7 @@ class Runtime:
         self.steps = 0
         self.budget = budget
         self.shortfalls: dict[str, int] = {}
+        self.last_rule = ""  # the rule called last: names the culprit when rules recurse without end
 
     def roll(self, weights: list[int] | None, size: int) -> int:
         """A random outcome from the seeded generator: weighted, or uniform over `size` options."""

@@ -18,15 +18,15 @@ import functools
 import json
 import time
 from collections.abc import Callable
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Column, Table
 
 import meeple
 from meeple.interpreter.agents import Agent, HumanAgent, make_agents
@@ -90,44 +90,49 @@ def echo_json(value: Any) -> None:
 # ------------------------------------------------------------------ loading and playing
 
 
-def load_game(rules: str, missing: int = USAGE) -> Game:
-    """`meeple.load` with every way it can fail turned into a `Fail`; `missing` is the exit code for
-    a file that does not exist (a usage error on the command line, a bad log in `replay`)."""
+def load_game(rules: str) -> Game:
+    """`meeple.load` with every way it can fail turned into a `Fail`: a file that cannot be found or
+    read is a usage error (2), a file with errors is a failure (1) and prints its diagnostics."""
     try:
         return meeple.load(rules)
     except FileNotFoundError as err:
-        raise Fail(f"error: {err}", missing) from None
+        raise Fail(f"error: {err}", USAGE) from None
     except meeple.RulesError as err:
         count = len(err.diagnostics)
         raise Fail(f"{err.render()}\n{rules}: does not load ({plural(count, 'error')})") from None
     except (OSError, UnicodeDecodeError) as err:
-        raise Fail(f"error: cannot read {rules}: {err}", missing) from None
+        raise Fail(f"error: cannot read {rules}: {err}", USAGE) from None
 
 
-def start(game: Game, players: int | None, seed: int, agent_names: list[str]) -> tuple[State, list[Agent]]:
+def start(
+    game: Game, players: int | None, seed: int, agent_names: list[str], logging: bool
+) -> tuple[State, list[Agent]]:
     """A new game and its agents. Setup runs here, so it may raise the errors `play_game` reports."""
     players = game.min_players if players is None else players
     try:
         agents = make_agents(agent_names, players, seed)
-        state = game.new_game(players, seed)
+        state = game.new_game(players, seed, logging=logging)
     except ValueError as err:  # a player count out of range, an unknown agent name
         raise Fail(f"error: {err}", USAGE) from None
     return state, agents
 
 
-def play_game(game: Game, rules: str, players: int | None, seed: int, agent_names: list[str]) -> State:
+def play_game(
+    game: Game, rules: str, players: int | None, seed: int, agent_names: list[str], logging: bool = True
+) -> State:
     """Play one whole game. A rule that breaks while running is reported with everything needed to
-    reproduce it: the seed, the player count and the choices made so far."""
+    reproduce it: the seed, the player count and the choices made so far. Simulations turn the
+    readable log off: nobody reads it, and it costs time."""
     state: State | None = None
     try:
-        state, agents = start(game, players, seed, agent_names)
+        state, agents = start(game, players, seed, agent_names, logging)
         play_to_end(state, [Narrated(a) if isinstance(a, HumanAgent) else a for a in agents])
         return state
-    except (meeple.RuleRuntimeError, meeple.IllegalChoice, RecursionError) as err:
+    except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
         seats = state.players if state is not None else players or game.min_players
         choices = state.choices if state is not None else []
         raise Fail(
-            f"error: {describe(err)}\n"
+            f"error: {err}\n"
             f"  while playing {rules} with {seats} players, seed {seed}, after choices {choices}\n"
             f"  reproduce with: meeple play {rules} --players {seats} --seed {seed} "
             f"--agents {','.join(agent_names)}"
@@ -158,13 +163,6 @@ class Narrated:
         return self.human.choose(state, decision)
 
 
-def describe(err: Exception) -> str:
-    """A broken rule's message; unbounded recursion is a rules bug too, so it gets words, not a trace."""
-    if isinstance(err, RecursionError):
-        return "a rule calls itself without end (the recursion limit was reached)"
-    return str(err)
-
-
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -176,7 +174,7 @@ def seat_names(state: State) -> list[str]:
 # ------------------------------------------------------------------ commands
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     text = "text"
     json = "json"
 
@@ -184,7 +182,9 @@ class Format(str, Enum):
 @app.command()
 @command
 def check(
-    files: Annotated[list[str], typer.Argument(help="Rules files (or bundled game names) to check.")],
+    files: Annotated[
+        list[str], typer.Argument(metavar="FILE", help="Rules files (or bundled game names) to check.")
+    ],
     fmt: Annotated[Format, typer.Option("--format", help="text for people, json for tools.")] = Format.text,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the check too.")] = False,
 ) -> None:
@@ -194,8 +194,12 @@ def check(
     for name in files:
         try:
             checked = meeple.check(name)
-        except (OSError, UnicodeDecodeError) as err:  # FileNotFoundError included: a usage error
-            typer.echo(f"error: {err}" if isinstance(err, FileNotFoundError) else f"error: {name}: {err}", err=True)
+        except FileNotFoundError as err:
+            typer.echo(f"error: {err}", err=True)
+            code = USAGE
+            continue
+        except (OSError, UnicodeDecodeError) as err:
+            typer.echo(f"error: cannot read {name}: {err}", err=True)
             code = USAGE
             continue
         diags = checked.diagnostics
@@ -220,7 +224,7 @@ def check(
 @app.command()
 @command
 def play(
-    rules: Annotated[str, typer.Argument(help="A rules file or a bundled game name.")],
+    rules: Annotated[str, typer.Argument(metavar="FILE", help="A rules file or a bundled game name.")],
     players: Annotated[int | None, typer.Option(help="Number of players (default: the minimum).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the game's dice and the random agents.")] = 0,
     agents: Annotated[
@@ -231,8 +235,8 @@ def play(
 ) -> None:
     """Play one whole game, then print its log and the results."""
     game = load_game(rules)
-    names = [n.strip() for n in agents.split(",") if n.strip()]
-    state = play_game(game, rules, players, seed, names)
+    agent_names = [n.strip() for n in agents.split(",") if n.strip()]
+    state = play_game(game, rules, players, seed, agent_names)
     result = state.result()
     if log is not None:
         try:
@@ -245,15 +249,13 @@ def play(
     for line in state.log:
         typer.echo(line)
     out = stdout()
-    table = Table(title=escape(f"{game.name}: {state.players} players, seed {seed}, {state.turns} turns"))
-    table.add_column("Seat")
-    table.add_column("Score", justify="right")
-    table.add_column("")
-    names_by_seat = seat_names(state)
+    out.print(escape(f"\n{game.name}: {state.players} players, seed {seed}, {state.turns} turns"))
+    table = Table("Seat", Column("Score", justify="right"), "")
+    names = seat_names(state)
     for seat, score in enumerate(result["scores"]):
-        table.add_row(escape(names_by_seat[seat]), str(score), "winner" if seat in result["winners"] else "")
+        table.add_row(escape(names[seat]), str(score), "winner" if seat in result["winners"] else "")
     out.print(table)
-    winners = [names_by_seat[w] for w in result["winners"]]
+    winners = [names[w] for w in result["winners"]]
     out.print(escape(f"{'Winner' if len(winners) == 1 else 'Winners'}: {', '.join(winners)}"))
 
 
@@ -264,11 +266,15 @@ def read_log(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as err:
         raise Fail(f"error: cannot read the log {path}: {err}") from None
     except json.JSONDecodeError as err:
-        raise Fail(f"error: {path} is not a JSON log: {err.msg} (line {err.lineno}, column {err.colno})") from None
+        raise Fail(
+            f"error: {path} is not a JSON log: {err.msg} (line {err.lineno}, column {err.colno})"
+        ) from None
     if not isinstance(entry, dict):
         raise Fail(f"error: {path} is not a meeple log: expected a JSON object, found {type(entry).__name__}")
     if entry.get("meeple", LOG_FORMAT) != LOG_FORMAT:
-        raise Fail(f"error: {path} is a log of format {entry['meeple']!r}; this meeple reads format {LOG_FORMAT}")
+        raise Fail(
+            f"error: {path} is a log of format {entry['meeple']!r}; this meeple reads format {LOG_FORMAT}"
+        )
 
     def integer(v: Any) -> bool:
         return isinstance(v, int) and not isinstance(v, bool)
@@ -292,18 +298,23 @@ def read_log(path: Path) -> dict[str, Any]:
 
 @app.command()
 @command
-def replay(log: Annotated[Path, typer.Argument(help="A log written by `meeple play --log`.")]) -> None:
+def replay(
+    log: Annotated[Path, typer.Argument(metavar="LOG.json", help="A log written by `meeple play --log`.")],
+) -> None:
     """Replay a logged game from its seed and choices and say whether it ends the same way."""
     entry = read_log(log)
-    game = load_game(entry["rules"], missing=FAILED)
     try:
-        state = meeple.replay(game, entry["players"], entry["seed"], entry["choices"])
+        game = load_game(entry["rules"])
+    except Fail as err:  # a log naming rules that are gone or broken is a bad log, not a bad command
+        raise Fail(f"{err.message}\nerror: {log}: cannot load the rules the log was played with") from None
+    try:
+        state = meeple.replay(game, entry["players"], entry["seed"], entry["choices"], complete=False)
     except meeple.IllegalChoice as err:
         raise Fail(f"error: {log} does not fit the rules of {entry['rules']}: {err}") from None
     except ValueError as err:  # a player count the game does not allow
         raise Fail(f"error: {log}: {err}") from None
-    except (meeple.RuleRuntimeError, RecursionError) as err:
-        raise Fail(f"error: replaying {log}, a rule broke: {describe(err)}") from None
+    except meeple.RuleRuntimeError as err:
+        raise Fail(f"error: replaying {log}, a rule broke: {err}") from None
     actual = state.result()
     differences = [
         f"  {key}: the log says {entry[key]}, the replay gives {actual[key]}"
@@ -324,7 +335,7 @@ def replay(log: Annotated[Path, typer.Argument(help="A log written by `meeple pl
 @app.command()
 @command
 def simulate(
-    rules: Annotated[str, typer.Argument(help="A rules file or a bundled game name.")],
+    rules: Annotated[str, typer.Argument(metavar="FILE", help="A rules file or a bundled game name.")],
     games: Annotated[int, typer.Option(min=1, help="How many games to play.")],
     players: Annotated[int | None, typer.Option(help="Number of players (default: the minimum).")] = None,
     seed: Annotated[int, typer.Option(help="Game i uses seed SEED+i.")] = 0,
@@ -339,7 +350,8 @@ def simulate(
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=games)
         for i in range(games):
-            results.append(play_game(game, rules, players, seed + i, ["random"]).result())
+            state = play_game(game, rules, players, seed + i, ["random"], logging=False)
+            results.append(state.result())
             progress.advance(task)
     elapsed = time.perf_counter() - began
     seats = results[0]["players"]
@@ -363,18 +375,17 @@ def simulate(
     if as_json:
         echo_json(stats)
         return
-    table = Table(title=escape(f"{game.name}: {games} games, {seats} players, seeds {seed} to {seed + games - 1}"))
-    for heading in ("Seat", "Win rate", "Mean score", "Min", "Max"):
-        table.add_column(heading, justify="left" if heading == "Seat" else "right")
-    for s in range(seats):
+    out = stdout()
+    out.print(escape(f"{game.name}: {games} games, {seats} players, seeds {seed} to {seed + games - 1}"))
+    table = Table("Seat", *(Column(h, justify="right") for h in ("Win rate", "Mean score", "Min", "Max")))
+    for s, name in enumerate(seat_names(state)):
         table.add_row(
-            f"Player {s + 1}",
+            escape(name),
             f"{stats['win_rate'][s]:.1%}",
             f"{stats['mean_score'][s]:.2f}",
             str(stats["min_score"][s]),
             str(stats["max_score"][s]),
         )
-    out = stdout()
     out.print(table)
     out.print(f"mean length: {stats['mean_turns']:.1f} turns ({games} games in {elapsed:.2f} s)")
 
@@ -382,7 +393,9 @@ def simulate(
 @app.command("test")
 @command
 def test_examples(
-    files: Annotated[list[str], typer.Argument(help="Rules files (or bundled game names) to test.")],
+    files: Annotated[
+        list[str], typer.Argument(metavar="FILE", help="Rules files (or bundled game names) to test.")
+    ],
 ) -> None:
     """Run the `example` blocks of rules files: each one's position, choices and expectations."""
     code = OK
@@ -413,9 +426,7 @@ def test_examples(
 @command
 def list_games() -> None:
     """The games that ship with meeple: play them by name (`meeple play dino_party`)."""
-    table = Table(title="Bundled games")
-    for heading in ("Name", "Game", "Players"):
-        table.add_column(heading)
+    table = Table("Name", "Game", "Players", title="Bundled games")
     for path in meeple.bundled_games():
         try:
             game = meeple.load(path)

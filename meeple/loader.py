@@ -12,8 +12,6 @@ from meeple.interpreter.analysis import Symbols, analyse
 from meeple.interpreter.compiler import compile_program
 from meeple.interpreter.engine import Game
 
-GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
-
 
 def bundled_dir() -> Path:
     """Where the games that ship with meeple live (the `games/` folder, installed as meeple.games)."""
@@ -70,4 +68,11 @@ def load(name_or_path: str | Path) -> Game:
     if not checked.ok or checked.symbols is None:
         errors = [d for d in checked.diagnostics if d.severity == "error"]
         raise RulesError(errors, {str(checked.path): checked.source})
-    return Game(compile_program(checked.symbols), str(checked.path))
+    return Game(compile_program(checked.symbols), log_name(checked.path))
+
+
+def log_name(path: Path) -> str:
+    """How a log names its rules: a bundled game by its name (found on any machine), any other
+    file by its absolute path (found from any folder)."""
+    path = path.resolve()
+    return path.stem if path.parent == bundled_dir() else str(path)

@@ -1,0 +1,435 @@
+"""The `meeple` command line: the contract other tools rely on (exit codes, JSON shapes, messages).
+
+Most tests run the Typer app in-process with `catch_exceptions=False`, so that an exception the
+CLI fails to turn into a message makes the test fail loudly instead of passing as "exit 1".
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from meeple.cli import app
+
+HEADER = 'game "Tiny":\n  players 1..2\n\n'
+VALID = HEADER + 'play:\n  log "hello"\n'
+SYNTAX_ERROR = HEADER + 'play:\n  log "hello" +\n'
+UNUSED_CONSTANT = HEADER + 'constant unused_thing = 3\n\nplay:\n  log "hello"\n'
+TWO_CHOICES = """game "Two choices":
+  players 2..3
+
+var n: int = 0
+
+score p = n
+
+play:
+  turn players[0]:
+    choose x from [1, 2, 3] by players[0] prompt "Pick":
+      set n to x
+  turn players[1]:
+    choose y from [1, 2] by players[1] prompt "Pick again":
+      set n to n + y
+"""
+DIVIDES_BY_ZERO = """game "Boom":
+  players 2..3
+
+var n: int = 0
+
+play:
+  choose x from [1, 2, 3] by players[0] prompt "Pick":
+    set n to 10 // (x - x)
+"""
+EXAMPLES = """game "Examples":
+  players 1..2
+
+var n: int = 0
+
+rule bump():
+  set n to n + 2
+
+play:
+  bump()
+
+example "bump adds two":
+  do:
+    bump()
+  expect:
+    n == 2
+
+example "bump adds three":
+  do:
+    bump()
+  expect:
+    n == 3
+"""
+RESULT_KEYS = {"game", "rules", "players", "seed", "scores", "winners", "turns", "choices"}
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(app, list(args), input=input, catch_exceptions=False)
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def logged_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """A Dino Party game played with `--log`, and the log it wrote (tests change copies of it)."""
+    log = tmp_path_factory.mktemp("log") / "game.json"
+    result = run("play", "dino_party", "--players", "3", "--seed", "5", "--log", str(log), "--json")
+    assert result.exit_code == 0, result.output
+    return log, json.loads(log.read_text())
+
+
+def tampered(tmp_path: Path, entry: dict, **changes: object) -> str:
+    return write(tmp_path, "tampered.json", json.dumps({**entry, **changes}))
+
+
+# ------------------------------------------------------------------ check
+
+
+def test_check_valid_file_exits_0_and_says_no_problems(tmp_path: Path) -> None:
+    path = write(tmp_path, "ok.rules", VALID)
+    result = run("check", path)
+    assert result.exit_code == 0
+    assert f"{path}: no problems" in result.stdout
+
+
+def test_check_bundled_game_has_no_errors() -> None:
+    assert run("check", "dino_party").exit_code == 0
+
+
+def test_check_error_exits_1_with_location_caret_and_summary(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.rules", SYNTAX_ERROR)
+    result = run("check", path)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{path}:5:15: error: ")
+    assert lines[0].endswith("]")
+    assert lines[1] == '      log "hello" +'
+    assert lines[2] == "    " + " " * 14 + "^"
+    assert lines[-1] == f"{path}: 1 error, 0 warnings"
+
+
+def test_check_warning_passes_unless_strict(tmp_path: Path) -> None:
+    path = write(tmp_path, "warn.rules", UNUSED_CONSTANT)
+    plain = run("check", path)
+    assert plain.exit_code == 0
+    assert ": warning: " in plain.stdout
+    assert "0 errors, 1 warning" in plain.stdout
+    assert run("check", "--strict", path).exit_code == 1
+
+
+def test_check_several_files_fails_when_any_has_errors(tmp_path: Path) -> None:
+    good, bad = write(tmp_path, "ok.rules", VALID), write(tmp_path, "bad.rules", SYNTAX_ERROR)
+    result = run("check", good, bad)
+    assert result.exit_code == 1
+    assert f"{good}: no problems" in result.stdout
+    assert f"{bad}: 1 error" in result.stdout
+
+
+def test_check_json_prints_only_a_list_of_diagnostics(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.rules", SYNTAX_ERROR)
+    result = run("check", "--format", "json", path)
+    assert result.exit_code == 1
+    diagnostics = json.loads(result.stdout)
+    assert isinstance(diagnostics, list) and len(diagnostics) == 1
+    assert diagnostics[0]["file"] == path
+    assert (diagnostics[0]["line"], diagnostics[0]["column"], diagnostics[0]["severity"]) == (5, 15, "error")
+    assert {"code", "message", "hint", "end_column"} <= diagnostics[0].keys()
+
+
+def test_check_json_of_a_valid_file_is_an_empty_list(tmp_path: Path) -> None:
+    result = run("check", "--format", "json", write(tmp_path, "ok.rules", VALID))
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == []
+
+
+def test_check_missing_file_is_a_usage_error_with_one_line(tmp_path: Path) -> None:
+    result = run("check", str(tmp_path / "nowhere.rules"))
+    assert result.exit_code == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "nowhere.rules" in result.stderr
+
+
+def test_check_unknown_option_is_a_usage_error(tmp_path: Path) -> None:
+    result = run("check", "--bogus", write(tmp_path, "ok.rules", VALID))
+    assert result.exit_code == 2
+    assert "--bogus" in result.output
+
+
+def test_check_unknown_format_is_a_usage_error(tmp_path: Path) -> None:
+    assert run("check", "--format", "xml", write(tmp_path, "ok.rules", VALID)).exit_code == 2
+
+
+# ------------------------------------------------------------------ play
+
+
+def test_play_json_prints_exactly_the_result_object() -> None:
+    result = run("play", "dino_party", "--seed", "3", "--json")
+    assert result.exit_code == 0
+    game = json.loads(result.stdout)
+    assert game.keys() == RESULT_KEYS
+    assert game["game"] == "Dino Party"
+    assert game["players"] == 2  # the game's minimum
+    assert game["seed"] == 3
+    assert len(game["scores"]) == 2
+    assert game["winners"] and all(0 <= w < 2 for w in game["winners"])
+    assert all(isinstance(c, int) for c in game["choices"])
+
+
+def test_play_same_seed_plays_the_same_game() -> None:
+    first = run("play", "dino_party", "--players", "4", "--seed", "11", "--json").stdout
+    assert run("play", "dino_party", "--players", "4", "--seed", "11", "--json").stdout == first
+
+
+def test_play_text_prints_log_then_results(tmp_path: Path) -> None:
+    result = run("play", write(tmp_path, "two.rules", TWO_CHOICES), "--agents", "first")
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "Player 1 pick: 1" in out and "Player 2 pick again: 1" in out
+    assert out.index("pick again") < out.index("Score")
+    assert "Winners: Player 1, Player 2" in out  # the score is shared by every seat
+
+
+def test_play_human_agent_answers_with_1_based_numbers(tmp_path: Path) -> None:
+    path = write(tmp_path, "two.rules", TWO_CHOICES)
+    result = run("play", path, "--agents", "human,first", "--json", input="x\n3\n")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["choices"] == [2, 0]  # 'x' was refused, '3' is the third option
+    assert "1. 1" in result.stderr
+
+
+def test_play_human_agent_without_input_fails_cleanly(tmp_path: Path) -> None:
+    result = run("play", write(tmp_path, "two.rules", TWO_CHOICES), "--agents", "human", input="")
+    assert result.exit_code == 1
+    assert "input ended" in result.stderr
+
+
+def test_play_log_file_holds_the_result_and_a_format_version(tmp_path: Path) -> None:
+    log = tmp_path / "out.json"
+    result = run("play", "dino_party", "--seed", "2", "--json", "--log", str(log))
+    assert result.exit_code == 0
+    written = json.loads(log.read_text())
+    assert written.pop("meeple") == 1
+    assert written == json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("players", ["1", "7"])
+def test_play_player_count_out_of_range_is_a_usage_error(players: str) -> None:
+    result = run("play", "dino_party", "--players", players)
+    assert result.exit_code == 2
+    assert "2 to 6 players" in result.stderr
+
+
+def test_play_unknown_agent_is_a_usage_error() -> None:
+    result = run("play", "dino_party", "--agents", "random,clever")
+    assert result.exit_code == 2
+    assert "unknown agent 'clever'" in result.stderr
+
+
+def test_play_unknown_game_names_the_bundled_games() -> None:
+    result = run("play", "no_such_game")
+    assert result.exit_code == 2
+    assert "dino_party" in result.stderr
+
+
+def test_play_rules_with_errors_prints_diagnostics_and_exits_1(tmp_path: Path) -> None:
+    result = run("play", write(tmp_path, "bad.rules", SYNTAX_ERROR))
+    assert result.exit_code == 1
+    assert ":5:15: error: " in result.stderr
+
+
+def test_play_broken_rule_reports_seed_and_choices_to_reproduce(tmp_path: Path) -> None:
+    path = write(tmp_path, "boom.rules", DIVIDES_BY_ZERO)
+    result = run("play", path, "--seed", "4", "--agents", "first")
+    assert result.exit_code == 1
+    assert "division by zero" in result.stderr
+    assert "seed 4" in result.stderr
+    assert "choices [0]" in result.stderr
+    assert f"meeple play {path} --players 2 --seed 4" in result.stderr
+
+
+# ------------------------------------------------------------------ replay
+
+
+def test_replay_of_a_logged_game_is_the_same(logged_game: tuple[Path, dict]) -> None:
+    log, _ = logged_game
+    result = run("replay", str(log))
+    assert result.exit_code == 0
+    assert "same" in result.stdout
+
+
+def test_replay_with_tampered_scores_differs(tmp_path: Path, logged_game: tuple[Path, dict]) -> None:
+    _, entry = logged_game
+    scores = [s + 1 for s in entry["scores"]]
+    result = run("replay", tampered(tmp_path, entry, scores=scores))
+    assert result.exit_code == 1
+    assert "DIFFERENT" in result.stdout
+    assert f"the log says {scores}" in result.stdout
+
+
+def test_replay_with_choices_cut_short_differs(tmp_path: Path, logged_game: tuple[Path, dict]) -> None:
+    _, entry = logged_game
+    result = run("replay", tampered(tmp_path, entry, choices=entry["choices"][:3]))
+    assert result.exit_code == 1
+    assert "end before the game does" in result.stdout
+
+
+def test_replay_with_a_choice_out_of_range_names_it(tmp_path: Path, logged_game: tuple[Path, dict]) -> None:
+    _, entry = logged_game
+    choices = list(entry["choices"])
+    choices[2] = 99
+    result = run("replay", tampered(tmp_path, entry, choices=choices))
+    assert result.exit_code == 1
+    assert "choice 3: 99 is not an option" in result.stderr
+
+
+def test_replay_with_extra_choices_fails(tmp_path: Path, logged_game: tuple[Path, dict]) -> None:
+    _, entry = logged_game
+    result = run("replay", tampered(tmp_path, entry, choices=[*entry["choices"], 0]))
+    assert result.exit_code == 1
+    assert "more than the game asks for" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"seed": None}, "'seed' should be a whole number"),
+        ({"players": "three"}, "'players' should be a whole number"),
+        ({"choices": [0, "1"]}, "'choices' should be a list of whole numbers"),
+        ({"players": 9}, "2 to 6 players"),
+        ({"rules": "no_such_game"}, "cannot load the rules"),
+        ({"meeple": 99}, "format 99"),
+    ],
+)
+def test_replay_with_a_bad_field_names_it(
+    tmp_path: Path, logged_game: tuple[Path, dict], changes: dict, message: str
+) -> None:
+    _, entry = logged_game
+    result = run("replay", tampered(tmp_path, entry, **changes))
+    assert result.exit_code == 1
+    assert message in result.stderr
+
+
+def test_replay_with_a_missing_field_names_it(tmp_path: Path, logged_game: tuple[Path, dict]) -> None:
+    partial = {key: value for key, value in logged_game[1].items() if key != "turns"}
+    result = run("replay", write(tmp_path, "partial.json", json.dumps(partial)))
+    assert result.exit_code == 1
+    assert "'turns' is missing" in result.stderr
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]", ""])
+def test_replay_of_a_corrupt_log_exits_1_with_a_message(tmp_path: Path, text: str) -> None:
+    result = run("replay", write(tmp_path, "corrupt.json", text))
+    assert result.exit_code == 1
+    assert "corrupt.json" in result.stderr
+
+
+def test_replay_of_a_missing_log_exits_1(tmp_path: Path) -> None:
+    result = run("replay", str(tmp_path / "nowhere.json"))
+    assert result.exit_code == 1
+    assert "cannot read the log" in result.stderr
+
+
+def test_replay_of_a_corrupt_log_prints_no_traceback_from_the_installed_command(tmp_path: Path) -> None:
+    """End to end through the console script, as a user would run it."""
+    path = write(tmp_path, "corrupt.json", "{not json")
+    cmd = [sys.executable, "-c", "from meeple.cli import app; app()", "replay", path]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "is not a JSON log" in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+# ------------------------------------------------------------------ simulate
+
+
+def test_simulate_json_gives_statistics_by_seat() -> None:
+    result = run("simulate", "dino_party", "--games", "3", "--players", "3", "--seed", "10", "--json")
+    assert result.exit_code == 0
+    stats = json.loads(result.stdout)
+    by_seat = {"win_rate", "mean_score", "min_score", "max_score"}
+    assert {"game", "games", "players", "seed", "mean_turns", *by_seat} <= stats.keys()
+    assert not any("second" in key for key in stats)  # no timings: the output is reproducible
+    assert (stats["game"], stats["games"], stats["players"], stats["seed"]) == ("Dino Party", 3, 3, 10)
+    for key in by_seat:
+        assert len(stats[key]) == 3
+    assert sum(stats["win_rate"]) == pytest.approx(1.0)  # shared wins are split, never double-counted
+    for lo, mean, hi in zip(stats["min_score"], stats["mean_score"], stats["max_score"], strict=True):
+        assert lo <= mean <= hi
+
+
+def test_simulate_game_i_is_the_game_played_with_seed_s_plus_i() -> None:
+    stats = json.loads(run("simulate", "dino_party", "--games", "2", "--seed", "7", "--json").stdout)
+    games = [json.loads(run("play", "dino_party", "--seed", str(s), "--json").stdout) for s in (7, 8)]
+    assert stats["min_score"] == [min(g["scores"][seat] for g in games) for seat in range(2)]
+    assert stats["max_score"] == [max(g["scores"][seat] for g in games) for seat in range(2)]
+    assert stats["mean_turns"] == sum(g["turns"] for g in games) / 2
+
+
+def test_simulate_shared_wins_count_a_fraction_to_each_winner(tmp_path: Path) -> None:
+    result = run("simulate", write(tmp_path, "two.rules", TWO_CHOICES), "--games", "3", "--json")
+    stats = json.loads(result.stdout)
+    assert stats["win_rate"] == [0.5, 0.5]  # every game of this one is a tie
+
+
+def test_simulate_text_shows_a_table_by_seat() -> None:
+    result = run("simulate", "dino_party", "--games", "3")
+    assert result.exit_code == 0
+    assert "Win rate" in result.stdout and "Player 2" in result.stdout
+    assert "mean length" in result.stdout
+
+
+@pytest.mark.parametrize("args", [["--games", "0"], [], ["--games", "3", "--players", "9"]])
+def test_simulate_bad_arguments_are_usage_errors(args: list[str]) -> None:
+    assert run("simulate", "dino_party", *args).exit_code == 2
+
+
+def test_simulate_broken_rule_reports_the_seed_of_the_failing_game(tmp_path: Path) -> None:
+    result = run("simulate", write(tmp_path, "boom.rules", DIVIDES_BY_ZERO), "--games", "3", "--seed", "20")
+    assert result.exit_code == 1
+    assert "division by zero" in result.stderr and "seed 20" in result.stderr
+
+
+# ------------------------------------------------------------------ test
+
+
+def test_test_bundled_game_examples_pass() -> None:
+    result = run("test", "dino_party")
+    assert result.exit_code == 0
+    assert "PASS" in result.stdout and "FAIL" not in result.stdout
+
+
+def test_test_failing_example_exits_1_naming_it_and_what_differed(tmp_path: Path) -> None:
+    result = run("test", write(tmp_path, "ex.rules", EXAMPLES))
+    assert result.exit_code == 1
+    assert "PASS" in result.stdout and "bump adds two" in result.stdout
+    assert "FAIL" in result.stdout and "bump adds three" in result.stdout
+    assert "left side is 2, right side is 3" in result.stdout
+    assert "1 example passed, 1 failed" in result.stdout
+
+
+def test_test_file_that_does_not_load_exits_1_with_diagnostics(tmp_path: Path) -> None:
+    result = run("test", write(tmp_path, "bad.rules", SYNTAX_ERROR))
+    assert result.exit_code == 1
+    assert ":5:15: error: " in result.stderr
+
+
+# ------------------------------------------------------------------ list
+
+
+def test_list_shows_bundled_games_with_player_counts() -> None:
+    result = run("list")
+    assert result.exit_code == 0
+    assert "Dino Party" in result.stdout
+    assert "dino_party" in result.stdout
+    assert "2-6" in result.stdout
