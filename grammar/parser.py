@@ -120,7 +120,7 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
         line = token.line or len(source.splitlines())
         column = token.column or 1
     expected = _expected(set(err.expected))
-    message = f"unexpected {_found(token)}: expected {expected}"
+    message = f"expected {expected}, found {_found(token)}"
     hint = ""
     if token.type == "_INDENT":
         hint = "this line is indented more than the line before; only a line ending in ':' opens a block"

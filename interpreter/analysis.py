@@ -32,7 +32,7 @@ BUILTINS: dict[str, tuple[int, int]] = {
     "all": (1, 1),
     "abs": (1, 1),
     "pieces": (1, 3),
-    "neighbours": (1, 1),
+    "neighbours": (1, 2),
     "region": (2, 2),
     "regions": (2, 2),
     "players_from": (1, 1),
@@ -41,6 +41,34 @@ BUILTINS: dict[str, tuple[int, int]] = {
 # Built-in names (values, not calls).
 BUILTIN_NAMES = {"players": "list:player", "current": "player", "player_count": "int", "self": "any"}
 PIECE_ATTRS = {"owner": "player", "kind": "text", "location": "loc"}
+# Words that start a statement (grammar/meeple.lark, `_simple` and `_compound`): a rule named so
+# could never be called, since `NAME(...)` at the start of a line would read as that statement.
+STATEMENT_WORDS = {
+    "move",
+    "set",
+    "add",
+    "subtract",
+    "let",
+    "shuffle",
+    "draw",
+    "end",
+    "log",
+    "if",
+    "for",
+    "repeat",
+    "while",
+    "choose",
+    "may",
+    "random",
+    "pick",
+    "turn",
+    "phase",
+    "step",
+    "cites",
+    "text",
+    "assume",
+    "conflict",
+}
 
 
 @dataclass
@@ -168,6 +196,13 @@ class Analyzer:
                     self.sym.maps[decl.name] = decl
                 case ast.RuleDecl():
                     declare(decl.name, decl)
+                    if decl.name in STATEMENT_WORDS:
+                        self.error(
+                            decl,
+                            "M024",
+                            f"a rule cannot be called '{decl.name}': the word starts a statement",
+                            f"call it e.g. '{decl.name}_rule'",
+                        )
                     self.sym.rules[decl.name] = decl
                 case ast.ValueDecl():
                     declare(decl.name, decl)
@@ -525,6 +560,10 @@ class Analyzer:
         if name in {"any", "all"}:
             return "bool"
         if name == "neighbours":
+            tables = [m.nodes for m in self.sym.maps.values()]
+            node = types[0][4:] if types and types[0].startswith("row:") else ""
+            if len(e.args) == 1 and tables.count(node) > 1:
+                self.error(e, "M012", f"several maps are built on '{node}': say which, neighbours(node, map)")
             return f"list:{types[0]}" if types and types[0].startswith("row:") else "list:any"
         if name == "players_from":
             return "list:player"
@@ -797,10 +836,11 @@ class Analyzer:
                 example, "M022", f"the game is for {header.min_players} to {header.max_players} players"
             )
         before = set(self.used)
-        self.stmts(example.given, {})
-        self.stmts(example.do, {})
+        scope: dict[str, str] = {}  # given, do and expect share one scope, as they do when run
+        for stmt in [*example.given, *example.do]:
+            self.stmt(stmt, scope)
         for expect in example.expect:
-            self.expect(expect, self.expr(expect, {}), "bool", "an expectation")
+            self.expect(expect, self.expr(expect, scope), "bool", "an expectation")
         self.used = before | {n for n in self.used if n in self.sym.pieces}
 
     def unused(self) -> None:

@@ -55,6 +55,16 @@ def _locations(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
+def _pile(rt: Any, loc: Any, span: ast.Span, rule: str) -> list[Piece]:
+    """The pieces at a location, or a clear error when the value is not a place that holds pieces."""
+    pile = rt.locs.get(loc)
+    if pile is None:
+        raise RuleRuntimeError(
+            f"{label(loc)} is not a place that holds pieces (a zone or a map node)", span, rule
+        )
+    return pile
+
+
 class Compiler:
     def __init__(self, symbols: Symbols) -> None:
         self.sym = symbols
@@ -104,16 +114,17 @@ class Compiler:
         for m in sym.maps.values():
             nodes = p.rows.get(m.nodes, [])
             p.map_nodes[m.name] = nodes
-            for node in nodes:
-                p.adjacency.setdefault(node, [])
+            p.map_of_table.setdefault(m.nodes, m.name)
+            adjacency: dict[Row, list[Row]] = {node: [] for node in nodes}
+            p.adjacency[m.name] = adjacency
             if m.edges and m.edge_from and m.edge_to:
                 for edge in p.rows.get(m.edges, []):
                     a, b = edge.values.get(m.edge_from), edge.values.get(m.edge_to)
-                    if isinstance(a, Row) and isinstance(b, Row):
-                        if b not in p.adjacency[a]:
-                            p.adjacency[a].append(b)
-                        if a not in p.adjacency[b]:
-                            p.adjacency[b].append(a)
+                    if a in adjacency and b in adjacency:
+                        if b not in adjacency[a]:
+                            adjacency[a].append(b)
+                        if a not in adjacency[b]:
+                            adjacency[b].append(a)
 
     # ============================================================== which rules can suspend
 
@@ -251,8 +262,16 @@ class Compiler:
     def constant(self, name: str) -> Any:
         if name not in self.p.constants:
             self.p.constants[name] = None  # guards against a constant defined by itself
-            fn = self.expr(self.sym.constants[name].value, set())
-            self.p.constants[name] = fn(None, {})
+            decl = self.sym.constants[name]
+            fn = self.expr(decl.value, set())
+            try:
+                self.p.constants[name] = fn(None, {})
+            except (RuleRuntimeError, *_ERRORS):
+                raise RuleRuntimeError(
+                    f"constant '{name}' must be known before a game starts: it may use numbers, texts, "
+                    "tables and other constants, not players or anything that changes",
+                    decl.span,
+                ) from None
         return self.p.constants[name]
 
     def typed_attr(self, obj: Fn, name: str, owner: str) -> Fn | None:
@@ -373,7 +392,7 @@ class Compiler:
             first = self.expr(e.args[0], scope)
             attr_name = e.args[1].id if isinstance(e.args[1], ast.Name) else ""
             key = self.attr(lambda rt, env: env["node"], attr_name, e.span)
-            adjacency = p.adjacency
+            adjacency = self.adjacency_for(e)
 
             def component(rt: Any, start: Row, seen: set[Row]) -> list[Row]:
                 want = key(rt, {"node": start})
@@ -419,7 +438,7 @@ class Compiler:
             case "abs":
                 return lambda rt, env: abs(a0(rt, env))
             case "neighbours":
-                adjacency = p.adjacency
+                adjacency = self.adjacency_for(e)
                 return lambda rt, env: list(adjacency.get(a0(rt, env), ()))
             case "players_from":
 
@@ -446,6 +465,21 @@ class Compiler:
 
                 return pieces
         raise AssertionError(f"unknown function {name}")
+
+    def adjacency_for(self, e: ast.Call) -> dict[Row, list[Row]]:
+        """The edges a graph query walks: of the map named as its last argument (`neighbours(x, m)`,
+        `regions(m, attr)`), else of the map built on the node's table."""
+        p = self.p
+        named = e.args[-1] if e.func == "neighbours" and len(e.args) == 2 else e.args[0]
+        if isinstance(named, ast.Name) and named.id in p.adjacency:
+            return p.adjacency[named.id]
+        owner = self.sym.types.get(id(e.args[0]), "any")
+        table = owner.removeprefix("list:").removeprefix("row:")
+        merged: dict[Row, list[Row]] = {}
+        for name, adjacency in p.adjacency.items():
+            if p.map_of_table.get(table, name) == name:
+                merged.update(adjacency)
+        return merged
 
     # ============================================================== statements
 
@@ -577,7 +611,7 @@ class Compiler:
             refs = what(rt, env)
             refs = refs if isinstance(refs, list) else [refs]
             to = dest(rt, env)
-            target = rt.locs[to]
+            target = _pile(rt, to, span, rule)
             moved = []
             for ref in refs:
                 if not isinstance(ref, PieceRef):
@@ -606,6 +640,7 @@ class Compiler:
         owner = self.expr(s.owner, scope) if s.owner is not None else None
         src, dest, kind = self.expr(s.src, scope), self.expr(s.dest, scope), s.kind
         has_owner = owner is not None
+        span, rule = s.span, self.rule
 
         def take(rt: Any, env: dict[str, Any]) -> tuple[list[Piece], Any]:
             want = count(rt, env) if count is not None else None
@@ -613,7 +648,7 @@ class Compiler:
             to = dest(rt, env)
             moved: list[Piece] = []
             for loc in _locations(src(rt, env)):
-                pile = rt.locs[loc]
+                pile = _pile(rt, loc, span, rule)
                 keep = []
                 for pc in pile:
                     if (
@@ -625,7 +660,7 @@ class Compiler:
                     else:
                         keep.append(pc)
                 pile[:] = keep
-            rt.locs[to].extend(moved)
+            _pile(rt, to, span, rule).extend(moved)
             if want is not None and len(moved) < want:
                 rt.shortfall(kind, want - len(moved))
             return moved, to
@@ -936,6 +971,8 @@ class Compiler:
 
         def choose(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             opts = options(rt, env)
+            if opts and type(opts[0]) is PieceRef:
+                opts = list(dict.fromkeys(opts))  # identical pieces in one place are one option
             if not opts and not optional:
                 if s.orelse:
                     yield from orelse(rt, env)

@@ -1,6 +1,6 @@
 """The engine API, in the spirit of OpenSpiel.
 
-    game = meeple.load("dino_party")
+    game = meeple.load("my_game")    # a bundled game by name, or a path
     state = game.new_game(players=3, seed=7)
     while not state.is_over:
         state.apply(agent(state.decision))
@@ -283,6 +283,7 @@ class State:
             "winners": self.winners,
             "turns": self.turns,
             "choices": list(self.choices),
+            "shortfalls": dict(self.rt.shortfalls),
         }
 
 

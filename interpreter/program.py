@@ -48,7 +48,8 @@ class Program:
     row_by_key: dict[str, dict[str, Row]] = field(default_factory=dict)
     kinds: dict[str, list[Kind]] = field(default_factory=dict)
     zone_locs: dict[tuple[str, Any], ZoneLoc] = field(default_factory=dict)
-    adjacency: dict[Row, list[Row]] = field(default_factory=dict)
+    adjacency: dict[str, dict[Row, list[Row]]] = field(default_factory=dict)  # map -> node -> neighbours
+    map_of_table: dict[str, str] = field(default_factory=dict)  # node table -> the first map built on it
     map_nodes: dict[str, list[Row]] = field(default_factory=dict)
     constants: dict[str, Any] = field(default_factory=dict)
     rules: dict[str, tuple[list[str], Gen | Fn, bool]] = field(default_factory=dict)

@@ -1,7 +1,7 @@
 """meeple: a declarative rules language for board games.
 
 import meeple
-game = meeple.load("dino_party")          # a bundled game, or a path to a .rules file
+game = meeple.load("my_game")             # a bundled game by name, or a path to a .rules file
 state = game.new_game(players=3, seed=1)
 state.decision                              # who decides, the prompt, the options
 state.apply(0)

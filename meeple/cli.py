@@ -257,6 +257,8 @@ def play(
     out.print(table)
     winners = [names[w] for w in result["winners"]]
     out.print(escape(f"{'Winner' if len(winners) == 1 else 'Winners'}: {', '.join(winners)}"))
+    for what, missing in result["shortfalls"].items():
+        out.print(escape(f"note: the rules asked for {missing} more {what} than there were"))
 
 
 def read_log(path: Path) -> dict[str, Any]:
@@ -341,7 +343,7 @@ def simulate(
     seed: Annotated[int, typer.Option(help="Game i uses seed SEED+i.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print only the statistics, as JSON.")] = False,
 ) -> None:
-    """Play many games with random agents and report win rates, scores and lengths per seat."""
+    """Play many games with random agents and report how often each seat wins, its scores and game lengths."""
     game = load_game(rules)
     results: list[dict[str, Any]] = []
     began = time.perf_counter()
@@ -371,6 +373,7 @@ def simulate(
         "min_score": [min(s) for s in by_seat],
         "max_score": [max(s) for s in by_seat],
         "mean_turns": sum(r["turns"] for r in results) / games,
+        "shortfalls": shortfalls(results),
     }
     if as_json:
         echo_json(stats)
@@ -388,6 +391,22 @@ def simulate(
         )
     out.print(table)
     out.print(f"mean length: {stats['mean_turns']:.1f} turns ({games} games in {elapsed:.2f} s)")
+    for what, entry in stats["shortfalls"].items():
+        out.print(
+            escape(f"supply ran short: {what} in {entry['games']} games ({entry['missing']} missing in all)")
+        )
+
+
+def shortfalls(results: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """How often a move wanted more pieces than there were, and how many were missing in all:
+    the supplies that run out, which a designer wants to know about."""
+    out: dict[str, dict[str, int]] = {}
+    for r in results:
+        for what, missing in r["shortfalls"].items():
+            entry = out.setdefault(what, {"games": 0, "missing": 0})
+            entry["games"] += 1
+            entry["missing"] += missing
+    return out
 
 
 @app.command("test")
@@ -425,7 +444,7 @@ def test_examples(
 @app.command("list")
 @command
 def list_games() -> None:
-    """The games that ship with meeple: play them by name (`meeple play dino_party`)."""
+    """The games that ship with meeple: play them by name (`meeple play NAME`)."""
     table = Table("Name", "Game", "Players", title="Bundled games")
     for path in meeple.bundled_games():
         try:

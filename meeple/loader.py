@@ -11,6 +11,7 @@ from meeple.grammar.parser import parse
 from meeple.interpreter.analysis import Symbols, analyse
 from meeple.interpreter.compiler import compile_program
 from meeple.interpreter.engine import Game
+from meeple.interpreter.program import Program
 
 
 def bundled_dir() -> Path:
@@ -25,7 +26,7 @@ def bundled_games() -> list[Path]:
 
 
 def resolve(name_or_path: str | Path) -> Path:
-    """A path as given, or the name of a bundled game (`dino_party`)."""
+    """A path as given, or the name of a bundled game (its file name without `.rules`)."""
     path = Path(name_or_path)
     if path.is_file():
         return path
@@ -45,6 +46,7 @@ class Checked:
     module: ast.Module | None
     symbols: Symbols | None
     diagnostics: list[Diagnostic]
+    program: Program | None = None
 
     @property
     def ok(self) -> bool:
@@ -59,16 +61,22 @@ def check(name_or_path: str | Path) -> Checked:
     except RulesError as err:
         return Checked(path, source, None, None, err.diagnostics)
     symbols, diagnostics = analyse(module)
-    return Checked(path, source, module, symbols, diagnostics)
+    checked = Checked(path, source, module, symbols, diagnostics)
+    if checked.ok:
+        try:
+            checked.program = compile_program(symbols)
+        except RulesError as err:
+            checked.diagnostics.extend(err.diagnostics)
+    return checked
 
 
 def load(name_or_path: str | Path) -> Game:
     """Load a rules file (or bundled game name) into a runnable Game. Raises RulesError on errors."""
     checked = check(name_or_path)
-    if not checked.ok or checked.symbols is None:
+    if not checked.ok or checked.program is None:
         errors = [d for d in checked.diagnostics if d.severity == "error"]
         raise RulesError(errors, {str(checked.path): checked.source})
-    return Game(compile_program(checked.symbols), log_name(checked.path))
+    return Game(checked.program, log_name(checked.path))
 
 
 def log_name(path: Path) -> str:
