@@ -67,7 +67,7 @@ example "bump adds three":
   expect:
     n == 3
 """
-RESULT_KEYS = {"game", "rules", "players", "seed", "scores", "winners", "turns", "choices"}
+RESULT_KEYS = {"game", "rules", "players", "seed", "scores", "winners", "turns", "choices", "shortfalls"}
 
 
 def run(*args: str, input: str | None = None) -> Result:
