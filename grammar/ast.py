@@ -116,9 +116,11 @@ class Stmt(Node):
 
 
 class Meta(Stmt):
-    """Rule text, a citation, an assumption or a declared conflict: read by docs and the checker."""
+    """Rule text, a citation, an assumption or a declared conflict: read by docs and the checker.
+    `aside` quotes a rulebook passage that is not a rule (flavour, a fact box, an example, a
+    caption), so that rulebook coverage can tell it from a rule nobody wrote."""
 
-    kind: Literal["cites", "text", "assume", "conflict"]
+    kind: Literal["cites", "text", "assume", "conflict", "aside"]
     value: str
 
 

@@ -55,7 +55,7 @@ _WORDS = {
     "COMP_OP": "a comparison (==, !=, <, <=, >, >=)",
     "ADD_OP": "+ or -",
     "MUL_OP": "*, // or %",
-    "META_KIND": "cites, text, assume or conflict",
+    "META_KIND": "cites, text, assume, conflict or aside",
     "ZONE_FLAG": "public, private, hidden or ordered",
     "BLOCK_KIND": "phase or step",
     "SCORE_KIND": "score or tiebreak",

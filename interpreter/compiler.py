@@ -66,8 +66,9 @@ def _pile(rt: Any, loc: Any, span: ast.Span, rule: str) -> list[Piece]:
 
 
 class Compiler:
-    def __init__(self, symbols: Symbols) -> None:
+    def __init__(self, symbols: Symbols, coverage: bool = False) -> None:
         self.sym = symbols
+        self.coverage = coverage  # record which statements run (for `meeple check --play`)
         header = symbols.header
         self.p = Program(
             symbols=symbols,
@@ -491,7 +492,8 @@ class Compiler:
         for s in body:
             if isinstance(s, ast.Meta):
                 continue
-            items.append(self.stmt(s, scope))
+            compiled = self.stmt(s, scope)
+            items.append(self._covered(s, *compiled) if self.coverage else compiled)
             spans.append(s.span)
             if isinstance(s, ast.Let):
                 scope.add(s.name)
@@ -531,6 +533,25 @@ class Compiler:
                 raise RuleRuntimeError(_describe(err), spans[i], rule) from None
 
         return run_gen, True
+
+    def _covered(self, s: ast.Stmt, fn: Callable[..., Any], is_gen: bool) -> Compiled:
+        """The statement, recording in `rt.covered` that it ran. Only built when coverage is asked
+        for: a game played for speed pays nothing."""
+        key = (s.span.line, s.span.column)
+        self.p.statements.append((key, s, self.rule))
+        if is_gen:
+
+            def covered_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+                rt.covered.add(key)
+                yield from fn(rt, env)
+
+            return covered_gen, True
+
+        def covered(rt: Any, env: dict[str, Any]) -> None:
+            rt.covered.add(key)
+            fn(rt, env)
+
+        return covered, False
 
     def stmt(self, s: ast.Stmt, scope: set[str]) -> Compiled:
         match s:
@@ -1084,6 +1105,7 @@ class Compiler:
         if sym.tiebreak is not None:
             p.tiebreak = self._scorer(sym.tiebreak)
         p.init = self.initializer()
+        self.coverage = False  # examples are not part of the game: their statements are not counted
         for example in sym.examples:
             p.examples.append(self.example(example))
         return p
@@ -1159,9 +1181,10 @@ class Compiler:
         return init
 
 
-def compile_program(symbols: Symbols) -> Program:
+def compile_program(symbols: Symbols, coverage: bool = False) -> Program:
+    """The runnable program. With coverage, every statement records that it ran (slower)."""
     try:
-        return Compiler(symbols).build()
+        return Compiler(symbols, coverage).build()
     except RuleRuntimeError as err:
         span = err.span or ast.Span(file=symbols.module.file)
         diag = Diagnostic(span.file, span.line, span.column, "error", "M030", err.message)

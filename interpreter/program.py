@@ -61,6 +61,8 @@ class Program:
     tiebreak: Fn | None = None
     init: Callable[[Any], None] | None = None
     examples: list[CompiledExample] = field(default_factory=list)
+    # With coverage on: every statement as ((line, column), statement, the rule it is in).
+    statements: list[tuple[tuple[int, int], ast.Stmt, str]] = field(default_factory=list)
 
     def all_locations(self, players: int) -> list[Location]:
         locs: list[Location] = []

@@ -109,6 +109,7 @@ class Runtime:
         self.steps = 0
         self.budget = budget
         self.shortfalls: dict[str, int] = {}
+        self.covered: set[tuple[int, int]] = set()  # (line, column) of statements that ran, with coverage
         self.last_rule = ""  # the rule called last: names the culprit when rules recurse without end
 
     def roll(self, weights: list[int] | None, size: int) -> int:
