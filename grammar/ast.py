@@ -132,10 +132,12 @@ class MoveRefs(Stmt):
 
 
 class MoveCount(Stmt):
-    """`move N KIND [of OWNER] from SRC to DEST`: as many as there are, up to N."""
+    """`move N KIND [WHICH] [of OWNER] from SRC to DEST`: as many as there are, up to N. WHICH is a
+    row of the table the kind is made from (`move 1 animal c.icon from supply to c`)."""
 
     count: Expr
     kind: str
+    which: Expr | None = None
     owner: Expr | None = None
     src: Expr
     dest: Expr
@@ -143,6 +145,7 @@ class MoveCount(Stmt):
 
 class MoveAll(Stmt):
     kind: str
+    which: Expr | None = None
     owner: Expr | None = None
     src: Expr
     dest: Expr
@@ -174,6 +177,15 @@ class Draw(Stmt):
     count: Expr
     src: Expr
     dest: Expr
+
+
+class Place(Stmt):
+    """`place SHAPE on MAP [at PLACEMENT]`: lay the cells of a shape (rows with q and r columns) on
+    a grid map, where a placement says (or, without one, at the origin unturned)."""
+
+    shape: Expr
+    map: Expr
+    at: Expr | None = None
 
 
 class EndGame(Stmt):
@@ -315,7 +327,8 @@ class PieceDecl(Decl):
     name: str
     count: Expr | None = None
     per_player: bool = False
-    each_row_of: str | None = None
+    each_row_of: str | None = None  # one piece per row of this table
+    per_row_of: str | None = None  # `count` pieces per row of this table (count may use `self`)
     zone: Expr
 
 
@@ -334,16 +347,37 @@ class VarDecl(Decl):
 
 
 class MapDecl(Decl):
+    """A graph. Either built from tables (`nodes T`, `edges E (a, b)`), or a grid that grows as
+    shapes are placed on it (`grid hex of T`: cells read their attributes from rows of T)."""
+
     name: str
-    nodes: str
+    nodes: str = ""
     edges: str | None = None
     edge_from: str | None = None
     edge_to: str | None = None
+    per: str | None = None  # one map per player
+    grid: str | None = None  # "hex"
+    faces: str | None = None  # the table whose rows are placed on grid cells
 
 
 class Param(Node):
     name: str
     type: TypeRef | None = None
+
+
+class MovementDecl(Decl):
+    """A way of moving on a grid, as data: `routes(start, NAME, args...)` lists where it can go.
+    Conditions see the cell being tested (`through c where ...`) and `start`."""
+
+    name: str
+    params: list[Param]
+    steps: Expr | None = None
+    straight: Expr | None = None
+    backtracks: Expr | None = None
+    through_var: str = "cell"
+    through: Expr | None = None
+    ends_var: str = "cell"
+    ends: Expr | None = None
 
 
 class RuleDecl(Decl):

@@ -127,6 +127,8 @@ class Builder(Transformer):  # type: ignore[type-arg]
         node = ast.PieceDecl(span=self._span(meta), name=name, zone=zone, meta=metas)
         if count[0] == "each":
             node.each_row_of = count[1]
+        elif count[0] == "per_row":
+            node.count, node.per_row_of = count[1], count[2]
         else:
             node.count, node.per_player = count[1], count[0] == "per_player"
         return node
@@ -136,6 +138,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     def count_per_player(self, c: list[Any]) -> tuple[str, Any]:
         return ("per_player", c[0])
+
+    def count_per_row(self, c: list[Any]) -> tuple[str, Any, str]:
+        return ("per_row", c[0], str(c[1]))
 
     def count_shared(self, c: list[Any]) -> tuple[str, Any]:
         return ("shared", c[0])
@@ -164,13 +169,48 @@ class Builder(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def map_decl(self, meta: LarkMeta, c: list[Any]) -> ast.MapDecl:
         rest, metas = self._split_meta(c)
-        node = ast.MapDecl(span=self._span(meta), name=str(rest[0]), nodes="", meta=metas)
-        for field in rest[1:]:
+        per = str(rest[1]) if rest[1] is not None else None
+        node = ast.MapDecl(span=self._span(meta), name=str(rest[0]), per=per, meta=metas)
+        for field in rest[2:]:
             if field[0] == "nodes":
                 node.nodes = field[1]
+            elif field[0] == "grid":
+                node.grid, node.faces = field[1], field[2]
             else:
                 node.edges, node.edge_from, node.edge_to = field[1], field[2], field[3]
         return node
+
+    def map_grid(self, c: list[Token]) -> tuple[str, str, str | None]:
+        return ("grid", str(c[0]), str(c[1]) if c[1] is not None else None)
+
+    @v_args(meta=True)
+    def movement_decl(self, meta: LarkMeta, c: list[Any]) -> ast.MovementDecl:
+        rest, metas = self._split_meta(c)
+        node = ast.MovementDecl(span=self._span(meta), name=str(rest[0]), params=rest[1] or [], meta=metas)
+        for field in rest[2:]:
+            match field:
+                case ("steps" | "straight" | "backtracks") as key, value:
+                    setattr(node, key, value)
+                case "through", var, cond:
+                    node.through_var, node.through = var, cond
+                case "ends", var, cond:
+                    node.ends_var, node.ends = var, cond
+        return node
+
+    def mv_steps(self, c: list[Any]) -> tuple[str, Any]:
+        return ("steps", c[0])
+
+    def mv_straight(self, c: list[Any]) -> tuple[str, Any]:
+        return ("straight", c[0])
+
+    def mv_backtracks(self, c: list[Any]) -> tuple[str, Any]:
+        return ("backtracks", c[0])
+
+    def mv_through(self, c: list[Any]) -> tuple[str, str, Any]:
+        return ("through", str(c[0]), c[1])
+
+    def mv_ends(self, c: list[Any]) -> tuple[str, str, Any]:
+        return ("ends", str(c[0]), c[1])
 
     def map_nodes(self, c: list[Token]) -> tuple[str, str]:
         return ("nodes", str(c[0]))
@@ -281,13 +321,17 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def move_count(self, meta: LarkMeta, c: list[Any]) -> ast.MoveCount:
+        count, kind, which, owner, src, dest = c
         return ast.MoveCount(
-            span=self._span(meta), count=c[0], kind=str(c[1]), owner=c[2], src=c[3], dest=c[4]
+            span=self._span(meta), count=count, kind=str(kind), which=which, owner=owner, src=src, dest=dest
         )
 
     @v_args(meta=True)
     def move_all(self, meta: LarkMeta, c: list[Any]) -> ast.MoveAll:
-        return ast.MoveAll(span=self._span(meta), kind=str(c[0]), owner=c[1], src=c[2], dest=c[3])
+        kind, which, owner, src, dest = c
+        return ast.MoveAll(
+            span=self._span(meta), kind=str(kind), which=which, owner=owner, src=src, dest=dest
+        )
 
     @v_args(meta=True)
     def set_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.SetStmt:
@@ -312,6 +356,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def draw_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Draw:
         return ast.Draw(span=self._span(meta), count=c[0], src=c[1], dest=c[2])
+
+    @v_args(meta=True)
+    def place_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Place:
+        return ast.Place(span=self._span(meta), shape=c[0], map=c[1], at=c[2])
 
     @v_args(meta=True)
     def end_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.EndGame:

@@ -36,6 +36,10 @@ BUILTINS: dict[str, tuple[int, int]] = {
     "region": (2, 2),
     "regions": (2, 2),
     "players_from": (1, 1),
+    "cells": (1, 1),
+    "distance": (2, 2),
+    "placements": (2, 2),
+    "routes": (2, 99),
     "next_player": (1, 1),
 }
 # Built-in names (values, not calls).
@@ -85,6 +89,7 @@ class Symbols:
     vars: dict[str, ast.VarDecl] = field(default_factory=dict)  # global variables
     owned_vars: dict[str, dict[str, ast.VarDecl]] = field(default_factory=dict)  # owner -> name -> decl
     maps: dict[str, ast.MapDecl] = field(default_factory=dict)
+    movements: dict[str, ast.MovementDecl] = field(default_factory=dict)
     rules: dict[str, ast.RuleDecl] = field(default_factory=dict)
     values: dict[str, ast.ValueDecl] = field(default_factory=dict)
     triggers: list[ast.TriggerDecl] = field(default_factory=list)
@@ -194,6 +199,9 @@ class Analyzer:
                 case ast.MapDecl():
                     declare(decl.name, decl)
                     self.sym.maps[decl.name] = decl
+                case ast.MovementDecl():
+                    declare(decl.name, decl)
+                    self.sym.movements[decl.name] = decl
                 case ast.RuleDecl():
                     declare(decl.name, decl)
                     if decl.name in STATEMENT_WORDS:
@@ -314,8 +322,12 @@ class Analyzer:
             return "loc"
         if name in s.tables:
             return f"list:row:{name}"
-        if name in s.maps:
+        if name in s.maps and s.maps[name].grid is None:
             return f"list:row:{s.maps[name].nodes}"
+        if name in s.maps and s.maps[name].per is None:
+            return f"grid:{name}"
+        if name in s.movements:
+            return "movement"
         if name in s.pieces:
             return "kind"
         if name in BUILTIN_NAMES:
@@ -336,6 +348,8 @@ class Analyzer:
                 return _type_of_ref(s.owned_vars["player"][name].type, s)
             if name == "seat":
                 return "int"
+            if name in s.maps and s.maps[name].per == "player":
+                return f"grid:{name}"
             self.error(
                 node,
                 "M013",
@@ -361,9 +375,32 @@ class Analyzer:
                 return PIECE_ATTRS[name]
             kind = owner[6:] if owner.startswith("piece:") else ""
             decl = s.pieces.get(kind)
-            if decl is not None and decl.each_row_of in s.tables:
-                return self.attr_type(f"row:{decl.each_row_of}", name, node)
+            rows_of = decl.each_row_of or decl.per_row_of if decl is not None else None
+            if rows_of in s.tables:
+                return self.attr_type(f"row:{rows_of}", name, node)
             return "any"
+        if owner.startswith("cell:"):
+            if name in {"q", "r"}:
+                return "int"
+            if name == "map":
+                return f"grid:{owner[5:]}"
+            m = s.maps.get(owner[5:])
+            faces = m.faces if m is not None else None
+            if name == "face":
+                return f"row:{faces}" if faces else "any"
+            return self.attr_type(f"row:{faces}", name, node) if faces in s.tables else "any"
+        if owner.startswith("route"):
+            cell = "cell:" + owner[6:] if owner.startswith("route:") else "any"
+            routes = {
+                "start": cell,
+                "end": cell,
+                "passed": f"list:{cell}",
+                "path": f"list:{cell}",
+                "steps": "int",
+            }
+            return routes[name] if name in routes else self._no_attr(node, "a route", name)
+        if owner == "placement":
+            return "list:any" if name == "cells" else self._no_attr(node, "a placement", name)
         if owner == "loc":
             return "any" if name == "owner" else self._no_attr(node, "a zone", name)
         if owner.startswith("list:"):
@@ -379,7 +416,7 @@ class Analyzer:
     def expect(self, node: ast.Node, got: str, want: str, what: str) -> None:
         if got in {"any", want} or want == "any":
             return
-        if want == "loc" and (got.startswith("row:") or got.startswith("list:")):
+        if want == "loc" and got.startswith(("row:", "list:", "cell:")):
             return
         if want == "list" and got.startswith("list:"):
             return
@@ -544,8 +581,10 @@ class Analyzer:
             return f"list:list:{element}" if name == "regions" else f"list:{element}"
         types = [self.expr(arg, scope) for arg in e.args]
         if name == "pieces":
-            if len(e.args) > 1:
-                self.expect(e.args[1], types[1], "kind", "pieces' second argument (a kind of piece)")
+            if len(e.args) > 1 and not types[1].startswith("row:"):
+                self.expect(
+                    e.args[1], types[1], "kind", "pieces' second argument (a kind of piece, or a row)"
+                )
             if len(e.args) > 2:
                 self.expect(e.args[2], types[2], "player", "pieces' third argument (an owner)")
             if len(e.args) > 1 and isinstance(e.args[1], ast.Name):
@@ -564,9 +603,36 @@ class Analyzer:
             node = types[0][4:] if types and types[0].startswith("row:") else ""
             if len(e.args) == 1 and tables.count(node) > 1:
                 self.error(e, "M012", f"several maps are built on '{node}': say which, neighbours(node, map)")
-            return f"list:{types[0]}" if types and types[0].startswith("row:") else "list:any"
+            return f"list:{types[0]}" if types and types[0].startswith(("row:", "cell:")) else "list:any"
         if name == "players_from":
             return "list:player"
+        if name == "cells":
+            return f"list:cell:{types[0][5:]}" if types[0].startswith("grid:") else "list:any"
+        if name == "routes":
+            movement = e.args[1] if len(e.args) > 1 else None
+            if not (isinstance(movement, ast.Name) and movement.id in self.sym.movements):
+                self.error(
+                    movement or e,
+                    "M010",
+                    "routes' second argument names a movement",
+                    self._suggest(getattr(movement, "id", ""), self.sym.movements),
+                )
+            else:
+                self.used.add(movement.id)
+                wanted = len(self.sym.movements[movement.id].params)
+                if len(e.args) - 2 != wanted:
+                    self.error(
+                        e,
+                        "M012",
+                        f"movement '{movement.id}' takes {wanted} argument(s) after it, "
+                        f"not {len(e.args) - 2}",
+                    )
+            start = types[0] if types else "any"
+            return f"list:route:{start[5:]}" if start.startswith("cell:") else "list:route"
+        if name == "distance":
+            return "int"
+        if name == "placements":
+            return "list:placement"
         if name == "next_player":
             return "player"
         return "any"
@@ -607,6 +673,16 @@ class Analyzer:
                 if isinstance(s, ast.MoveCount):
                     self.expect(s.count, self.expr(s.count, scope), "int", "how many to move")
                 self.kind(s, s.kind)
+                if s.which is not None:
+                    decl = self.sym.pieces.get(s.kind)
+                    rows_of = decl.each_row_of or decl.per_row_of if decl is not None else None
+                    which = self.expr(s.which, scope)
+                    if decl is not None and rows_of is None:
+                        self.error(
+                            s.which, "M014", f"'{s.kind}' is not made from a table: it has no kinds to pick"
+                        )
+                    elif rows_of is not None:
+                        self.expect(s.which, which, f"row:{rows_of}", f"which kind of {s.kind}")
                 if s.owner is not None:
                     self.expect(s.owner, self.expr(s.owner, scope), "player", "the owner of the pieces")
                 self.expect(s.src, self.expr(s.src, scope), "loc", "where pieces move from")
@@ -636,6 +712,13 @@ class Analyzer:
                 scope[s.name] = self.expr(s.value, scope)
             case ast.Shuffle():
                 self.expect(s.zone, self.expr(s.zone, scope), "loc", "what is shuffled")
+            case ast.Place():
+                self.expect(s.shape, self.expr(s.shape, scope), "list", "the shape placed (a list of rows)")
+                grid = self.expr(s.map, scope)
+                if grid != "any" and not grid.startswith("grid:"):
+                    self.error(s.map, "M014", f"shapes are placed on a grid map, not on {_readable(grid)}")
+                if s.at is not None:
+                    self.expect(s.at, self.expr(s.at, scope), "placement", "where the shape goes")
             case ast.Draw():
                 self.expect(s.count, self.expr(s.count, scope), "int", "how many to draw")
                 self.expect(s.src, self.expr(s.src, scope), "loc", "where cards are drawn from")
@@ -767,10 +850,12 @@ class Analyzer:
         for const in s.constants.values():
             self.expr(const.value, {})
         for piece in s.pieces.values():
+            rows_of = piece.each_row_of or piece.per_row_of
             if piece.count is not None:
-                self.expect(piece.count, self.expr(piece.count, {}), "int", "a number of pieces")
-            if piece.each_row_of is not None and piece.each_row_of not in s.tables:
-                self.error(piece, "M010", f"unknown table '{piece.each_row_of}'")
+                scope = {"self": f"row:{rows_of}"} if piece.per_row_of else {}
+                self.expect(piece.count, self.expr(piece.count, scope), "int", "a number of pieces")
+            if rows_of is not None and rows_of not in s.tables:
+                self.error(piece, "M010", f"unknown table '{rows_of}'", self._suggest(rows_of, s.tables))
             zone = piece.zone
             if isinstance(zone, ast.Name) and piece.per_player and zone.id in s.owned_zones.get("player", {}):
                 continue  # each player's pieces start in their own zone
@@ -789,7 +874,32 @@ class Analyzer:
                 )
             if var.within is not None:
                 self.expect(var.within, self.expr(var.within, {}), "list:int", "a 'within' range")
+        for movement in s.movements.values():
+            scope = {**self.params(movement.params), "start": "any"}
+            if movement.steps is not None:
+                steps = self.expr(movement.steps, scope)
+                if steps not in {"int", "list:int", "any"}:
+                    self.error(movement.steps, "M014", "steps are a number or a range such as 1..3")
+            for flag in (movement.straight, movement.backtracks):
+                if flag is not None:
+                    self.expect(flag, self.expr(flag, scope), "bool", "yes or no")
+            if movement.through is not None:
+                inner = {**scope, movement.through_var: "any"}
+                self.expect(
+                    movement.through, self.expr(movement.through, inner), "bool", "a 'through' condition"
+                )
+            if movement.ends is not None:
+                inner = {**scope, movement.ends_var: "any"}
+                self.expect(movement.ends, self.expr(movement.ends, inner), "bool", "an 'ends' condition")
         for m in s.maps.values():
+            if m.grid is not None:
+                if m.per not in (None, "player"):
+                    self.error(m, "M010", "a grid map is shared or 'per player'")
+                if m.faces is not None and m.faces not in s.tables:
+                    self.error(m, "M010", f"unknown table '{m.faces}'", self._suggest(m.faces, s.tables))
+                elif m.faces is not None:
+                    self.used.add(m.faces)
+                continue
             if m.nodes not in s.tables:
                 self.error(m, "M010", f"unknown node table '{m.nodes}'", self._suggest(m.nodes, s.tables))
             if m.edges is not None:

@@ -13,15 +13,30 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from meeple.grammar import ast
+from meeple.interpreter import grids
 from meeple.interpreter.analysis import Symbols, is_keyed
-from meeple.interpreter.program import CompiledExample, Fn, Gen, Program, Trigger
+from meeple.interpreter.program import CompiledExample, Fn, Gen, Movement, Program, Trigger
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError
-from meeple.interpreter.values import Kind, Piece, PieceRef, Player, Row, ZoneLoc, label, type_name
+from meeple.interpreter.values import (
+    Cell,
+    Kind,
+    MapRef,
+    Piece,
+    PieceRef,
+    Placement,
+    Player,
+    Route,
+    Row,
+    ZoneLoc,
+    label,
+    type_name,
+)
 
 from meeple.diagnostics import Diagnostic, RulesError
 
 Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
 _ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
+ROUTE_ATTRS = {"start", "end", "passed", "path", "steps"}
 
 
 def _describe(err: Exception) -> str:
@@ -101,8 +116,9 @@ class Compiler:
                     else:
                         row.values[col.name] = cell
         for piece in sym.pieces.values():
-            if piece.each_row_of:
-                p.kinds[piece.name] = [Kind(piece.name, r) for r in p.rows.get(piece.each_row_of, [])]
+            rows_of = piece.each_row_of or piece.per_row_of
+            if rows_of:
+                p.kinds[piece.name] = [Kind(piece.name, r) for r in p.rows.get(rows_of, [])]
             else:
                 p.kinds[piece.name] = [Kind(piece.name, None)]
         for zone in sym.zones.values():
@@ -113,6 +129,11 @@ class Compiler:
                 for owner in owners:
                     p.zone_locs[(zone.name, owner)] = ZoneLoc(zone.name, owner)
         for m in sym.maps.values():
+            if m.grid is not None:
+                owners: list[Any] = p.players if m.per == "player" else [None]
+                for owner in owners:
+                    p.map_refs[(m.name, owner)] = MapRef(m.name, owner)
+                continue
             nodes = p.rows.get(m.nodes, [])
             p.map_nodes[m.name] = nodes
             p.map_of_table.setdefault(m.nodes, m.name)
@@ -241,6 +262,9 @@ class Compiler:
         if name in sym.tables:
             rows = p.rows[name]  # shared, never changed: statements that change lists take copies
             return lambda rt, env: rows
+        if name in sym.maps and (name, None) in p.map_refs:
+            grid_map = p.map_refs[(name, None)]
+            return lambda rt, env: grid_map
         if name in sym.maps:
             nodes = p.map_nodes[name]
             return lambda rt, env: nodes
@@ -286,6 +310,9 @@ class Compiler:
             return lambda rt, env: rt.owned[key][obj(rt, env)]
         if name in sym.owned_zones.get(per, {}):
             return lambda rt, env: zone_locs[(name, obj(rt, env))]
+        if per == "player" and (name, self.p.players[0]) in self.p.map_refs:
+            map_refs = self.p.map_refs
+            return lambda rt, env: map_refs[(name, obj(rt, env))]
         if per != "player" and per in sym.tables and any(col.name == name for col in sym.tables[per].columns):
             return lambda rt, env: obj(rt, env).values[name]
         return None
@@ -296,7 +323,7 @@ class Compiler:
         p, sym, rule = self.p, self.sym, self.rule
         player_var = ("player", name) if name in sym.owned_vars.get("player", {}) else None
         player_zone = name in sym.owned_zones.get("player", {})
-        zone_locs = p.zone_locs
+        zone_locs, map_refs = p.zone_locs, p.map_refs
         row_var = {table: (table, name) for table, group in sym.owned_vars.items() if name in group}
         row_zone = {table for table, group in sym.owned_zones.items() if name in group}
 
@@ -322,6 +349,8 @@ class Compiler:
                     return rt.owned[player_var][o]
                 if player_zone:
                     return zone_locs[(name, o)]
+                if (name, o) in map_refs:
+                    return map_refs[(name, o)]
                 if name == "seat":
                     return o.seat
             elif t is PieceRef:
@@ -336,6 +365,20 @@ class Compiler:
                     return of_row(rt, kind.row)
             elif t is ZoneLoc and name == "owner":
                 return o.owner
+            elif t is Cell:
+                if name == "q":
+                    return o.q
+                if name == "r":
+                    return o.r
+                if name == "map":
+                    return o.map
+                face = rt.faces[o]
+                return face if name == "face" else of_row(rt, face)
+            elif t is Route and name in ROUTE_ATTRS:
+                return len(o.path) if name == "steps" else getattr(o, name)
+            elif t is Placement and name == "cells":
+                grid = grids.grid_of(rt, o.map)
+                return [grid[c] for c in o.coords if c in grid]
             raise RuleRuntimeError(f"{label(o)} ({type_name(o)}) has no '{name}'", span, rule)
 
         return get
@@ -415,6 +458,8 @@ class Compiler:
                 return [component(rt, n, seen) for n in first(rt, env) if n not in seen]
 
             return regions
+        if name == "routes":
+            return self.routes(e, scope)
         args = [self.expr(a, scope) for a in e.args]
         a0 = args[0] if args else _nothing
         match name:
@@ -440,7 +485,28 @@ class Compiler:
                 return lambda rt, env: abs(a0(rt, env))
             case "neighbours":
                 adjacency = self.adjacency_for(e)
-                return lambda rt, env: list(adjacency.get(a0(rt, env), ()))
+
+                def neighbours(rt: Any, env: dict[str, Any]) -> list[Any]:
+                    node = a0(rt, env)
+                    if type(node) is Cell:
+                        return grids.neighbours(grids.grid_of(rt, node.map), node)
+                    return list(adjacency.get(node, ()))
+
+                return neighbours
+            case "cells":
+                return lambda rt, env: list(grids.grid_of(rt, a0(rt, env)).values())
+            case "distance":
+                a1 = args[1]
+                return lambda rt, env: grids.hex_distance(a0(rt, env), a1(rt, env))
+            case "placements":
+                shape = args[1]
+
+                def placements(rt: Any, env: dict[str, Any]) -> list[Placement]:
+                    mapref, rows = a0(rt, env), shape(rt, env)
+                    local = [(row.values["q"], row.values["r"]) for row in rows]
+                    return grids.placements(grids.grid_of(rt, mapref), mapref, rows, local)
+
+                return placements
             case "players_from":
 
                 def players_from(rt: Any, env: dict[str, Any]) -> list[Player]:
@@ -460,12 +526,69 @@ class Compiler:
                     out = []
                     for loc in _locations(a0(rt, env)):
                         for pc in rt.locs[loc]:
-                            if (kind is None or pc[0].name == kind) and (owner_fn is None or pc[1] is owner):
+                            if (kind is None or pc[0].name == kind or pc[0].row is kind) and (
+                                owner_fn is None or pc[1] is owner
+                            ):
                                 out.append(PieceRef(loc, pc))
                     return out
 
                 return pieces
         raise AssertionError(f"unknown function {name}")
+
+    def routes(self, e: ast.Call, scope: set[str]) -> Fn:
+        """`routes(start, MOVEMENT, args...)`: the distinct routes the movement allows from start."""
+        start_fn = self.expr(e.args[0], scope)
+        movement = e.args[1].id if len(e.args) > 1 and isinstance(e.args[1], ast.Name) else ""
+        extra = [self.expr(a, scope) for a in e.args[2:]]
+        movements, span, rule = self.p.movements, e.span, self.rule
+
+        def routes(rt: Any, env: dict[str, Any]) -> list[Route]:
+            start = start_fn(rt, env)
+            if type(start) is not Cell:
+                raise RuleRuntimeError(f"routes start on a grid cell, not on {label(start)}", span, rule)
+            mv = movements[movement]
+            inner = dict(zip(mv.params, [a(rt, env) for a in extra], strict=True))
+            inner["start"] = start
+            steps = mv.steps(rt, inner)
+            steps = steps if isinstance(steps, list) else [steps]
+            straight = bool(mv.straight(rt, inner)) if mv.straight else False
+            backtracks = bool(mv.backtracks(rt, inner)) if mv.backtracks else False
+            through, ends = mv.through, mv.ends
+
+            def may_pass(cell: Cell) -> bool:
+                inner[mv.through_var] = cell
+                return through is None or bool(through(rt, inner))
+
+            def may_end(cell: Cell) -> bool:
+                inner[mv.ends_var] = cell
+                return ends is None or bool(ends(rt, inner))
+
+            def occupied(cell: Cell) -> bool:
+                return bool(rt.locs.get(cell))
+
+            grid = grids.grid_of(rt, start.map)
+            return grids.routes(grid, start, steps, straight, backtracks, may_pass, may_end, occupied)
+
+        return routes
+
+    def movement(self, decl: ast.MovementDecl) -> Movement:
+        self.rule = f"movement {decl.name}"
+        params = [x.name for x in decl.params]
+        scope = {*params, "start"}
+
+        def optional(e: ast.Expr | None, var: str | None = None) -> Fn | None:
+            return self.expr(e, scope | ({var} if var else set())) if e is not None else None
+
+        return Movement(
+            params=params,
+            steps=optional(decl.steps) or (lambda rt, env: [1]),
+            straight=optional(decl.straight),
+            backtracks=optional(decl.backtracks),
+            through_var=decl.through_var,
+            through=optional(decl.through, decl.through_var),
+            ends_var=decl.ends_var,
+            ends=optional(decl.ends, decl.ends_var),
+        )
 
     def adjacency_for(self, e: ast.Call) -> dict[Row, list[Row]]:
         """The edges a graph query walks: of the map named as its last argument (`neighbours(x, m)`,
@@ -573,6 +696,8 @@ class Compiler:
                 return (lambda rt, env: rt.rng.shuffle(rt.locs[zone(rt, env)])), False
             case ast.Draw():
                 return self.draw(s, scope)
+            case ast.Place():
+                return self.place(s, scope), False
             case ast.EndGame():
 
                 def end(rt: Any, env: dict[str, Any]) -> None:
@@ -660,12 +785,14 @@ class Compiler:
         count = self.expr(s.count, scope) if isinstance(s, ast.MoveCount) else None
         owner = self.expr(s.owner, scope) if s.owner is not None else None
         src, dest, kind = self.expr(s.src, scope), self.expr(s.dest, scope), s.kind
+        which = self.expr(s.which, scope) if s.which is not None else None
         has_owner = owner is not None
         span, rule = s.span, self.rule
 
         def take(rt: Any, env: dict[str, Any]) -> tuple[list[Piece], Any]:
             want = count(rt, env) if count is not None else None
             who = owner(rt, env) if owner is not None else None
+            row = which(rt, env) if which is not None else None
             to = dest(rt, env)
             moved: list[Piece] = []
             for loc in _locations(src(rt, env)):
@@ -675,6 +802,7 @@ class Compiler:
                     if (
                         (want is None or len(moved) < want)
                         and pc[0].name == kind
+                        and (row is None or pc[0].row is row)
                         and (not has_owner or pc[1] is who)
                     ):
                         moved.append(pc)
@@ -683,7 +811,7 @@ class Compiler:
                 pile[:] = keep
             _pile(rt, to, span, rule).extend(moved)
             if want is not None and len(moved) < want:
-                rt.shortfall(kind, want - len(moved))
+                rt.shortfall(kind if row is None else f"{kind} {row}", want - len(moved))
             return moved, to
 
         if kind not in self.trigger_kinds:
@@ -718,6 +846,31 @@ class Compiler:
                 yield from fire(rt, piece, to)
 
         return draw_gen, True
+
+    def place(self, s: ast.Place, scope: set[str]) -> Fn:
+        shape, target = self.expr(s.shape, scope), self.expr(s.map, scope)
+        at = self.expr(s.at, scope) if s.at is not None else None
+        span, rule = s.span, self.rule
+
+        def place(rt: Any, env: dict[str, Any]) -> None:
+            mapref, rows = target(rt, env), list(shape(rt, env))
+            if not isinstance(mapref, MapRef):
+                raise RuleRuntimeError(
+                    f"{label(mapref)} is not a grid map: shapes are placed on grids", span, rule
+                )
+            spot = at(rt, env) if at is not None else None
+            if spot is not None and [r.index for r in spot.rows] != [r.index for r in rows]:
+                raise RuleRuntimeError("that placement was made for another shape", span, rule)
+            coords = spot.coords if spot is not None else [(r.values["q"], r.values["r"]) for r in rows]
+            grid = grids.grid_of(rt, mapref)
+            if any(c in grid for c in coords):
+                raise RuleRuntimeError(f"the shape would cover cells of {mapref} already there", span, rule)
+            for (q, r), row in zip(coords, rows, strict=True):
+                cell = grid[(q, r)] = Cell(mapref, q, r)
+                rt.faces[cell] = row
+                rt.locs[cell] = []
+
+        return place
 
     # -------------------------------------------------------------- variables
 
@@ -1078,6 +1231,8 @@ class Compiler:
                 [x.name for x in value.params],
                 self.expr(value.expr, {x.name for x in value.params}),
             )
+        for movement in sym.movements.values():
+            p.movements[movement.name] = self.movement(movement)
         for rule in sym.rules.values():
             self.rule = rule.name
             params = [x.name for x in rule.params]
@@ -1143,7 +1298,7 @@ class Compiler:
         ]
         placements = []
         for piece in sym.pieces.values():
-            count = self.expr(piece.count, set()) if piece.count is not None else None
+            count = self.expr(piece.count, {"self"}) if piece.count is not None else None
             zone = piece.zone
             own_zone = (
                 isinstance(zone, ast.Name)
@@ -1169,6 +1324,11 @@ class Compiler:
                 kinds = p.kinds[piece.name]
                 if piece.each_row_of:
                     rt.locs[where(rt, {})].extend((k, None) for k in kinds)
+                    continue
+                if piece.per_row_of:
+                    pile = rt.locs[where(rt, {})]
+                    for k in kinds:
+                        pile.extend([(k, None)] * count(rt, {"self": k.row}))
                     continue
                 n = count(rt, {})
                 if piece.per_player:

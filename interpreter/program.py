@@ -12,7 +12,7 @@ from typing import Any
 
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
-from meeple.interpreter.values import Kind, Location, Player, Row, ZoneLoc
+from meeple.interpreter.values import Kind, Location, MapRef, Player, Row, ZoneLoc
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 Gen = Callable[[Any, dict[str, Any]], Generator[Any, int, None]]
@@ -27,6 +27,20 @@ class Trigger:
     loc_var: str
     cond: Fn | None
     body: Gen
+
+
+@dataclass
+class Movement:
+    """A compiled `movement`: its parameters and conditions, evaluated when routes are asked for."""
+
+    params: list[str]
+    steps: Fn
+    straight: Fn | None
+    backtracks: Fn | None
+    through_var: str
+    through: Fn | None
+    ends_var: str
+    ends: Fn | None
 
 
 @dataclass
@@ -50,6 +64,8 @@ class Program:
     zone_locs: dict[tuple[str, Any], ZoneLoc] = field(default_factory=dict)
     adjacency: dict[str, dict[Row, list[Row]]] = field(default_factory=dict)  # map -> node -> neighbours
     map_of_table: dict[str, str] = field(default_factory=dict)  # node table -> the first map built on it
+    map_refs: dict[tuple[str, Any], MapRef] = field(default_factory=dict)  # (grid map, owner) -> its value
+    movements: dict[str, Movement] = field(default_factory=dict)
     map_nodes: dict[str, list[Row]] = field(default_factory=dict)
     constants: dict[str, Any] = field(default_factory=dict)
     rules: dict[str, tuple[list[str], Gen | Fn, bool]] = field(default_factory=dict)

@@ -12,7 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from meeple.grammar.ast import Span
-from meeple.interpreter.values import Location, Piece, Player, label
+from meeple.interpreter.values import Cell, Location, MapRef, Piece, Player, Row, label
 
 if TYPE_CHECKING:
     from meeple.interpreter.program import Program
@@ -101,6 +101,8 @@ class Runtime:
         self.vars: dict[str, Any] = {}
         self.owned: dict[tuple[str, str], dict[Any, Any]] = {}
         self.locs: dict[Location, list[Piece]] = {loc: [] for loc in program.all_locations(players)}
+        self.grids: dict[MapRef, dict[tuple[int, int], Cell]] = {}  # grid map -> (q, r) -> cell
+        self.faces: dict[Cell, Row] = {}  # what was placed on each grid cell
         self.log: list[str] = []
         self.logging = True  # simulations switch the readable log off
         self.scripted = False  # an example scripts random outcomes: chance must be asked of the driver

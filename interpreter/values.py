@@ -72,7 +72,6 @@ class Kind:
 
 
 Piece = tuple[Kind, Player | None]
-Location = ZoneLoc | Row
 
 
 class PieceRef:
@@ -131,3 +130,76 @@ def type_name(value: Any) -> str:
     if value is None:
         return "none"
     return type(value).__name__
+
+
+class MapRef:
+    """One grid map: a map declared `per player` has one per player."""
+
+    __slots__ = ("name", "owner")
+
+    def __init__(self, name: str, owner: Player | None) -> None:
+        self.name = name
+        self.owner = owner
+
+    def __str__(self) -> str:
+        return self.name if self.owner is None else f"{self.name} of {self.owner}"
+
+    __repr__ = __str__
+
+
+class Cell:
+    """A cell of a grid map, at axial coordinates (q, r). Cells exist from the moment a shape is
+    placed over them; each game makes its own (they are places that hold pieces)."""
+
+    __slots__ = ("map", "q", "r")
+
+    def __init__(self, map: MapRef, q: int, r: int) -> None:
+        self.map = map
+        self.q = q
+        self.r = r
+
+    def __str__(self) -> str:
+        return f"({self.q},{self.r})"
+
+    __repr__ = __str__
+
+
+class Placement:
+    """Where a shape could go on a grid: its cells' coordinates and the turn it was given."""
+
+    __slots__ = ("coords", "map", "rotation", "rows")
+
+    def __init__(self, map: MapRef, coords: list[tuple[int, int]], rows: list[Row], rotation: int) -> None:
+        self.map = map
+        self.coords = coords
+        self.rows = rows
+        self.rotation = rotation
+
+    def __str__(self) -> str:
+        q, r = self.coords[0]
+        return f"({q},{r}) turned {self.rotation * 60}°"
+
+    __repr__ = __str__
+
+
+class Route:
+    """A way a `movement` can go: where it starts and ends and the cells it passes in between."""
+
+    __slots__ = ("end", "passed", "path", "start")
+
+    def __init__(self, start: Cell, path: tuple[Cell, ...]) -> None:
+        self.start = start
+        self.path = path  # every cell entered, in order; the last is the end
+        self.end = path[-1] if path else start
+        self.passed = list(dict.fromkeys(c for c in path[:-1] if c is not start))
+
+    def __str__(self) -> str:
+        if not self.path:
+            return f"stay at {self.start}"
+        via = f" via {', '.join(str(c) for c in self.passed)}" if self.passed else ""
+        return f"to {self.end}{via}"
+
+    __repr__ = __str__
+
+
+Location = ZoneLoc | Row | Cell
