@@ -34,7 +34,9 @@ def play_many(game: meeple.Game, players: int, games: int) -> tuple[float, float
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--game", help="one bundled game (default: all)")
     parser.add_argument("--profile", action="store_true", help="print the 20 most expensive functions")

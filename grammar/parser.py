@@ -13,10 +13,10 @@ from pathlib import Path
 from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.exceptions import VisitError
 from lark.indenter import DedentError, Indenter
-from meeple.grammar import ast
-from meeple.grammar.transformer import Builder
 
 from meeple.diagnostics import Diagnostic, RulesError
+from meeple.grammar import ast
+from meeple.grammar.transformer import Builder
 
 GRAMMAR = Path(__file__).with_name("meeple.lark")
 

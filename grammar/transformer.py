@@ -7,6 +7,7 @@ from typing import Any
 
 from lark import Token, Transformer, v_args
 from lark.tree import Meta as LarkMeta
+
 from meeple.grammar import ast
 
 

@@ -16,9 +16,8 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from meeple.grammar import ast
-
 from meeple.diagnostics import Diagnostic
+from meeple.grammar import ast
 
 SCALARS = {"int", "bool", "text", "player"}
 

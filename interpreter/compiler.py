@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import Any
 
+from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.interpreter import grids
 from meeple.interpreter.analysis import Symbols, is_keyed
@@ -31,8 +32,6 @@ from meeple.interpreter.values import (
     label,
     type_name,
 )
-
-from meeple.diagnostics import Diagnostic, RulesError
 
 Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
 _ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
