@@ -38,12 +38,13 @@ BUILTINS: dict[str, tuple[int, int]] = {
     "cells": (1, 1),
     "distance": (2, 2),
     "placements": (2, 2),
+    "placement": (5, 5),
     "routes": (2, 99),
     "next_player": (1, 1),
 }
 # Built-in names (values, not calls).
 BUILTIN_NAMES = {"players": "list:player", "current": "player", "player_count": "int", "self": "any"}
-PIECE_ATTRS = {"owner": "player", "kind": "text", "location": "loc"}
+PIECE_ATTRS = {"owner": "player", "kind": "text", "location": "loc", "row": "any"}
 # Words that start a statement (grammar/meeple.lark, `_simple` and `_compound`): a rule named so
 # could never be called, since `NAME(...)` at the start of a line would read as that statement.
 STATEMENT_WORDS = {
@@ -370,11 +371,13 @@ class Analyzer:
             self.error(node, "M013", f"a row of '{table}' has no '{name}'", self._suggest(name, candidates))
             return "any"
         if owner.startswith("piece"):
-            if name in PIECE_ATTRS:
-                return PIECE_ATTRS[name]
             kind = owner[6:] if owner.startswith("piece:") else ""
             decl = s.pieces.get(kind)
             rows_of = decl.each_row_of or decl.per_row_of if decl is not None else None
+            if name == "row" and rows_of:
+                return f"row:{rows_of}"
+            if name in PIECE_ATTRS:
+                return PIECE_ATTRS[name]
             if rows_of in s.tables:
                 return self.attr_type(f"row:{rows_of}", name, node)
             return "any"
@@ -632,6 +635,8 @@ class Analyzer:
             return "int"
         if name == "placements":
             return "list:placement"
+        if name == "placement":
+            return "placement"
         if name == "next_player":
             return "player"
         return "any"

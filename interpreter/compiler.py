@@ -360,6 +360,8 @@ class Compiler:
                     return kind.name
                 if name == "location":
                     return o.loc
+                if name == "row":
+                    return kind.row
                 if kind.row is not None:
                     return of_row(rt, kind.row)
             elif t is ZoneLoc and name == "owner":
@@ -497,6 +499,16 @@ class Compiler:
             case "distance":
                 a1 = args[1]
                 return lambda rt, env: grids.hex_distance(a0(rt, env), a1(rt, env))
+            case "placement":
+                shape, q_fn, r_fn, turns_fn = args[1:]
+
+                def placement(rt: Any, env: dict[str, Any]) -> Placement:
+                    rows, turns = list(shape(rt, env)), turns_fn(rt, env)
+                    turned = [grids.rotate(row.values["q"], row.values["r"], turns) for row in rows]
+                    dq, dr = q_fn(rt, env) - turned[0][0], r_fn(rt, env) - turned[0][1]
+                    return Placement(a0(rt, env), [(q + dq, r + dr) for q, r in turned], rows, turns % 6)
+
+                return placement
             case "placements":
                 shape = args[1]
 

@@ -54,16 +54,17 @@ def placements(
     )
     seen: set[frozenset[tuple[tuple[int, int], int]]] = set()
     out: list[Placement] = []
+    ids = [row.index for row in rows]
     for turns in range(6):
         turned = [rotate(q, r, turns) for q, r in local]
-        for fq, fr in frontier:
-            for sq, sr in turned:
-                coords = [(q + fq - sq, r + fr - sr) for q, r in turned]
-                if any(c in grid for c in coords):
-                    continue
-                key = frozenset((c, row.index) for c, row in zip(coords, rows, strict=True))
-                if key in seen:
-                    continue
+        # Each shift that puts some cell of the shape on a frontier hex, once.
+        shifts = sorted({(fq - sq, fr - sr) for fq, fr in frontier for sq, sr in turned})
+        for dq, dr in shifts:
+            coords = [(q + dq, r + dr) for q, r in turned]
+            if any(c in grid for c in coords):
+                continue
+            key = frozenset(zip(coords, ids, strict=True))
+            if key not in seen:  # a symmetric shape can land the same way from two turns
                 seen.add(key)
                 out.append(Placement(mapref, coords, rows, turns))
     return out
