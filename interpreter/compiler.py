@@ -429,6 +429,7 @@ class Compiler:
             values = p.values
 
             def call_value(rt: Any, env: dict[str, Any]) -> Any:
+                rt.last_rule = name
                 params, fn = values[name]
                 return fn(rt, dict(zip(params, [a(rt, env) for a in args], strict=True)))
 
@@ -754,6 +755,7 @@ class Compiler:
 
         def fire(rt: Any, piece: Piece, dest: Any) -> Generator[Any, int, None]:
             for t in triggers.get(piece[0].name, ()):
+                rt.last_rule = t.name
                 env = {t.piece_var: PieceRef(dest, piece), t.loc_var: dest}
                 if t.cond is None or t.cond(rt, env):
                     yield from t.body(rt, env)
@@ -1259,6 +1261,7 @@ class Compiler:
                     loc_var=trig.loc_var,
                     cond=self.expr(trig.cond, inner) if trig.cond is not None else None,
                     body=as_gen(*self.block(trig.body, inner)),
+                    name=self.rule,
                 )
             )
         self.rule = "setup"

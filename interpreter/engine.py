@@ -13,11 +13,13 @@ decisions with a single option are taken automatically and are not recorded eith
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from meeple.grammar.ast import Span
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime
 from meeple.interpreter.values import Piece, Player, ZoneLoc, label
@@ -29,6 +31,10 @@ def label_piece(piece: Piece) -> str:
 
 
 DEFAULT_BUDGET = 1_000_000
+# Rules may recurse (a rule that calls itself for the next player); Python's default limit of 1000
+# frames would stop them a few hundred calls deep, each call taking several frames.
+RECURSION_LIMIT = 20_000
+sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
 
 
 class IllegalChoice(ValueError):
@@ -108,6 +114,7 @@ class State:
         self.decision: Decision | None = None
         self.is_over = False
         self.ended_early = False
+        self.failed: RuleRuntimeError | None = None  # a broken rule stopped the game here
         program = game.program
         self.rt = Runtime(program, players, seed, budget)
         self.rt.logging = logging
@@ -164,11 +171,22 @@ class State:
             self.ended_early = True
         except RecursionError:
             rule = rt.last_rule
-            raise RuleRuntimeError(
-                f"'{rule}' calls itself (directly or through other rules) without end", None, rule
-            ) from None
+            self.failed = RuleRuntimeError(
+                f"'{rule}' calls itself (directly or through other rules, values or triggers) more deeply "
+                f"than {RECURSION_LIMIT} levels: it seems never to stop",
+                self._span_of(rule),
+                rule,
+            )
+            raise self.failed from None
+        except RuleRuntimeError as err:
+            self.failed = err
+            raise
         self.decision = None
         self.is_over = True
+
+    def _span_of(self, rule: str) -> Span | None:
+        decl = self.game.program.symbols.rules.get(rule) or self.game.program.symbols.values.get(rule)
+        return decl.span if decl is not None else None
 
     def _chance(self, request: Chance) -> int:
         if self.script is not None and self.script.outcomes:
@@ -178,6 +196,8 @@ class State:
     def apply(self, index: int) -> None:
         """Answer the current decision with the option at `index`. Refuses (and changes nothing)
         when the game is over or the index is not an option."""
+        if self.failed is not None:
+            raise IllegalChoice(f"the game stopped on an error in the rules: {self.failed}")
         if self.is_over or self.decision is None:
             raise IllegalChoice("the game is over: there is no decision to answer")
         size = self.decision.size

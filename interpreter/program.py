@@ -27,6 +27,7 @@ class Trigger:
     loc_var: str
     cond: Fn | None
     body: Gen
+    name: str  # "when KIND enters": names the trigger in runtime errors
 
 
 @dataclass

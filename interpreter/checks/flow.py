@@ -1,0 +1,290 @@
+"""Flow that can be proved wrong without playing (M046-M049, and more M017).
+
+- a `while` whose body (with every rule it calls and every trigger its moves may fire) changes
+  nothing its condition reads, and cannot `end game`: once it starts, it never stops;
+- statements and branches that can never run: a condition that is always `no` (or a branch after
+  one that is always `yes`), a `repeat` of 0 times, a loop or choice over a list that is always
+  empty, an outcome whose chance is 0, a statement after `end game` in the same block;
+- a `choose` that must be made from a list of exactly one element: nobody ever decides;
+- a `random` whose every outcome has a chance of 0 (a runtime error each time it runs);
+- a `choose` that must be made and can never have an option, in the cases analysis does not see
+  (an empty range, a condition that is a constant `no`): M017, the code analysis uses.
+
+"Always" means: from literals, constants and table sizes only (see `walk.Known`). Where the
+checker cannot be sure, it says nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from meeple.grammar import ast
+from meeple.interpreter.analysis import BUILTINS, Symbols
+from meeple.interpreter.checks.findings import Finding, at
+from meeple.interpreter.checks.usage import KNOWN_STATEMENTS
+from meeple.interpreter.checks.walk import Known, Owner, bodies, owners, sites, walk
+
+from meeple.diagnostics import Diagnostic
+
+Token = tuple[str, str]  # what a condition reads or a body changes: ("var", name), ("pieces", "")...
+ANY: Token = ("any", "")  # something the checker cannot follow: anything may change
+ENDS: Token = ("ends", "")  # `end game`: the loop can stop
+PIECES: Token = ("pieces", "")
+CURRENT: Token = ("current", "")
+_FIXED_NAMES = {"players", "player_count", "self"}  # built-in names that do not change during a game
+_BINDS = (ast.ForEach, ast.Choose, ast.Pick)
+
+
+class Flow:
+    def __init__(self, symbols: Symbols, known: Known) -> None:
+        self.sym = symbols
+        self.known = known
+        self.owned_vars = {name for group in symbols.owned_vars.values() for name in group}
+        self.rule_writes: dict[str, set[Token]] = {}
+        self._trigger_writes: set[Token] | None = None
+
+    # -------------------------------------------------------------- what a condition reads
+
+    def reads(self, e: ast.Node, seen: frozenset[str] = frozenset()) -> set[Token]:
+        out: set[Token] = set()
+        for node in walk(e):
+            match node:
+                case ast.Name(id=name):
+                    out |= self._name(name)
+                case ast.Attr(name=name) if name in self.owned_vars:
+                    out.add(("attr", name))
+                case ast.Call(func=func) if func in self.sym.values and func not in seen:
+                    value = self.sym.values[func]
+                    out |= self.reads(value.expr, seen | {func})
+                case ast.Call(func="pieces" | "count"):
+                    out.add(PIECES)
+                case ast.Call(func="region" | "regions", args=[_, ast.Name(id=attr), *_]):
+                    out.add(("attr", attr))
+                case ast.Call(func=func) if func not in BUILTINS and func not in seen:
+                    out.add(ANY)
+        return out
+
+    def _name(self, name: str) -> set[Token]:
+        s = self.sym
+        if name == "current":
+            return {CURRENT}
+        if name in s.vars:
+            return {("var", name), ("local", name)}  # a parameter may shadow a global variable
+        if name in _FIXED_NAMES or name in s.row_keys:
+            return set()
+        if any(name in group for group in (s.constants, s.tables, s.zones, s.maps, s.pieces)):
+            return set()
+        return {("local", name)}
+
+    # -------------------------------------------------------------- what a body changes
+
+    def writes(self, body: Iterable[ast.Stmt]) -> set[Token]:
+        out: set[Token] = set()
+        for stmt in body:
+            out |= self._stmt_writes(stmt)
+            for _, inner in bodies(stmt):
+                out |= self.writes(inner)
+        return out
+
+    def _stmt_writes(self, stmt: ast.Stmt) -> set[Token]:
+        match stmt:
+            case ast.SetStmt() | ast.AddStmt():
+                target = stmt.target
+                if isinstance(target, ast.Name):
+                    return {("var", target.id), ("local", target.id)}
+                return {("attr", target.name)} if isinstance(target, ast.Attr) else {ANY}
+            case ast.Let():
+                return {("local", stmt.name)}
+            case ast.MoveRefs() | ast.MoveCount() | ast.MoveAll() | ast.Draw():
+                return {PIECES} | self.trigger_writes()
+            case ast.Shuffle():
+                return {PIECES}
+            case ast.Turn():
+                return {CURRENT}
+            case ast.EndGame():
+                return {ENDS}
+            case ast.CallStmt():
+                return self.calls(stmt.name)
+        if isinstance(stmt, _BINDS):
+            return {("local", stmt.var)}
+        return set() if isinstance(stmt, KNOWN_STATEMENTS) else {ANY}
+
+    def calls(self, name: str) -> set[Token]:
+        """What calling a rule may change (a rule that calls itself is followed once)."""
+        if name not in self.sym.rules:
+            return {ANY}
+        if name not in self.rule_writes:
+            self.rule_writes[name] = set()
+            self.rule_writes[name] = self.writes(self.sym.rules[name].body)
+        return self.rule_writes[name]
+
+    def trigger_writes(self) -> set[Token]:
+        """What the triggers may change: any move may fire one."""
+        if self._trigger_writes is None:
+            self._trigger_writes = set()
+            found: set[Token] = set()
+            for trig in self.sym.triggers:
+                found |= self.writes(trig.body)
+            self._trigger_writes = found
+        return self._trigger_writes
+
+    # -------------------------------------------------------------- the checks
+
+    def check(self) -> list[Finding]:
+        out: list[Finding] = []
+        for owner in owners(self.sym):
+            if owner.kind == "trigger" and self.known.value(getattr(owner.decl, "cond", None)) is False:
+                out.append(
+                    at(owner.decl, "M047", f"{owner.label} never fires: its 'where' condition is always no")
+                )
+            out += self._after_end(owner.body, owner)
+            for site in sites(owner.body, owner):
+                out += self._stmt(site.stmt, owner)
+                for _, inner in bodies(site.stmt):
+                    out += self._after_end(inner, owner)
+        return out
+
+    def _stmt(self, s: ast.Stmt, owner: Owner) -> list[Finding]:
+        known, where = self.known, f" in {owner.label}"
+        match s:
+            case ast.While():
+                return self._while(s, where)
+            case ast.If():
+                return self._if(s, where)
+            case ast.Repeat():
+                n = known.value(s.count)
+                if isinstance(n, int) and not isinstance(n, bool) and n <= 0:
+                    return [at(s, "M047", f"this 'repeat'{where} never runs its block: it repeats {n} times")]
+            case ast.ForEach() if known.empty(s.seq, s.cond):
+                return [at(s, "M047", f"this 'for each'{where} never runs its block: there is never anything to go through")]
+            case ast.Pick() if known.empty(s.seq, s.cond):
+                return [at(s, "M047", f"this 'pick'{where} never runs its block: there is never anything to pick from")]
+            case ast.Choose():
+                return self._choose(s, where)
+            case ast.Random():
+                return self._random(s, where)
+        return []
+
+    def _while(self, s: ast.While, where: str) -> list[Finding]:
+        cond = self.known.value(s.cond)
+        if cond is False:
+            return [at(s, "M047", f"this 'while'{where} never runs its block: its condition is always no")]
+        changed = self.writes(s.body)
+        if ENDS in changed or ANY in changed:
+            return []
+        if cond is True:
+            return [
+                at(
+                    s,
+                    "M046",
+                    f"this 'while'{where} never ends: its condition is always yes and nothing in it ends the game",
+                    "add 'end game' in its block, or a condition that its block changes",
+                    severity="error",
+                )
+            ]
+        read = self.reads(s.cond)
+        if ANY in read or read & changed:
+            return []
+        what = ", ".join(sorted({_readable(t) for t in read})) or "nothing that changes"
+        return [
+            at(
+                s,
+                "M046",
+                f"this 'while'{where} never ends once it starts: nothing in its block (nor the rules it calls) "
+                "changes what its condition reads",
+                f"its condition reads {what}; change one of them in the block, or end the game there",
+            )
+        ]
+
+    def _if(self, s: ast.If, where: str) -> list[Finding]:
+        for i, (cond, _) in enumerate(s.branches):
+            value = self.known.value(cond)
+            word = "'if'" if i == 0 else "'elif'"
+            if value is False:
+                return [at(cond, "M047", f"this {word} condition{where} is always no: its branch never runs")]
+            if value is True and (i + 1 < len(s.branches) or s.orelse):
+                return [
+                    at(
+                        cond,
+                        "M047",
+                        f"this {word} condition{where} is always yes: the branches after it never run",
+                    )
+                ]
+        return []
+
+    def _choose(self, s: ast.Choose, where: str) -> list[Finding]:
+        if self.known.empty(s.seq, s.cond):
+            if not s.optional and not s.orelse:
+                return [
+                    at(
+                        s,
+                        "M017",
+                        "this 'choose' can never have an option, and it must be made",
+                        "give it options, write 'may choose', or add an 'else:' block",
+                    )
+                ]
+            return [at(s, "M047", f"this 'choose'{where} never runs its block: it never has an option")]
+        if not s.optional and s.cond is None and self.known.length(s.seq) == 1:
+            return [
+                at(
+                    s,
+                    "M048",
+                    f"this 'choose'{where} always has exactly one option: it is taken without asking anyone",
+                    "if nobody should decide, write the statements without 'choose'",
+                )
+            ]
+        return []
+
+    def _random(self, s: ast.Random, where: str) -> list[Finding]:
+        out = []
+        weights = [None if o.weight is None else self.known.value(o.weight) for o in s.outcomes]
+        fixed = [w for w in weights if w is not None]
+        all_known = all(isinstance(w, int) for w in fixed)
+        for outcome, w in zip(s.outcomes, weights, strict=True):
+            if isinstance(w, int) and w <= 0:
+                out.append(at(outcome, "M047", f"outcome '{outcome.name}'{where} never happens: its chance is {w}"))
+            elif w is None and all_known and sum(max(0, v) for v in fixed) >= 100:
+                out.append(
+                    at(
+                        outcome,
+                        "M047",
+                        f"outcome '{outcome.name}'{where} never happens: the chances before it add up to 100 or more",
+                    )
+                )
+        if all_known:
+            given = sum(max(0, v) for v in fixed)
+            total = given + (max(0, 100 - given) if None in weights else 0)
+            if total <= 0:
+                return [at(s, "M049", f"every outcome of this 'random'{where} has a chance of 0", "give one a chance")]
+        return out
+
+    def _after_end(self, body: list[ast.Stmt], owner: Owner) -> list[Finding]:
+        statements = [s for s in body if not isinstance(s, ast.Meta)]
+        for i, stmt in enumerate(statements[:-1]):
+            if isinstance(stmt, ast.EndGame):
+                return [
+                    at(
+                        statements[i + 1],
+                        "M047",
+                        f"this statement in {owner.label} never runs: 'end game' just above ends the game",
+                    )
+                ]
+        return []
+
+
+def _readable(token: Token) -> str:
+    kind, name = token
+    return {
+        "var": f"'{name}'",
+        "attr": f"'.{name}'",
+        "local": f"'{name}'",
+        "pieces": "where pieces are",
+        "current": "whose turn it is",
+    }.get(kind, kind)
+
+
+def check_flow(symbols: Symbols, known: Known, earlier: Iterable[Diagnostic]) -> list[Finding]:
+    """M046-M049 and the M017 cases analysis leaves, for a file that analysed without errors."""
+    reported = {(d.line, d.column) for d in earlier if d.code == "M017"}
+    found = Flow(symbols, known).check()
+    return [f for f in found if not (f.code == "M017" and (f.line, f.column) in reported)]

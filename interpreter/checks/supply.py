@@ -1,0 +1,149 @@
+"""Counts that do not add up: setup run for every allowed player count (M044, M045, M060).
+
+Pieces are never created, so a rulebook's component counts are facts the engine keeps; a setup
+that deals more than there are moves what there is and records a shortfall. Running setup for
+each player count the header allows (seed 0, random agents for any decision) finds the counts
+for which the components do not suffice, and the player counts for which setup breaks. Coverage
+of those runs also shows setup statements that run for no player count at all.
+"""
+
+from __future__ import annotations
+
+from meeple.grammar import ast
+from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.checks.driving import Run, Short, drive
+from meeple.interpreter.checks.findings import Finding, at
+from meeple.interpreter.checks.walk import Site, site_index
+from meeple.interpreter.engine import Game
+from meeple.interpreter.runtime import RuleRuntimeError
+
+# Statements whose blocks run by chance or by a player's decision: that one seed never reached
+# them proves nothing.
+CHANCY = (ast.Random, ast.Pick, ast.Choose, ast.Ask)
+
+
+def player_counts(game: Game) -> range:
+    return range(game.min_players, game.max_players + 1)
+
+
+def counts_text(counts: list[int]) -> str:
+    """`2`, `2 and 3`, `2, 3 and 5`."""
+    words = [str(c) for c in counts]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def wanted(what: str) -> str:
+    """A shortfall as the runtime names it (a kind of piece, or `draw from ZONE`), in words."""
+    if what.startswith("draw from "):
+        return f"draws more from {what.removeprefix('draw from ')} than it holds"
+    return f"asks for more {what} than there are"
+
+
+def place(symbols: Symbols, index: dict[tuple[int, int], Site], key: tuple[int, int] | None) -> ast.Node:
+    """The statement a key names, or the setup block when it is not known."""
+    if key is not None and key in index:
+        return index[key].stmt
+    return symbols.setup or symbols.module
+
+
+def check_setup(game: Game, symbols: Symbols, rules: str, budget: int, unrun: bool) -> list[Finding]:
+    """Run setup alone for every allowed player count; `unrun` also reports setup statements
+    that ran for no count (left to `--play` when it runs)."""
+    if symbols.setup is None:
+        return []
+    index = site_index(symbols)
+    runs = [drive(game, n, 0, budget, setup_only=True) for n in player_counts(game)]
+    out = _shortfalls(symbols, index, runs) + _errors(symbols, index, runs, rules)
+    if unrun and not any(r.error for r in runs):
+        out += _unrun(index, runs, game)
+    return out
+
+
+def _shortfalls(symbols: Symbols, index: dict[tuple[int, int], Site], runs: list[Run]) -> list[Finding]:
+    by_place: dict[tuple[tuple[int, int] | None, str], dict[int, int]] = {}
+    for run in runs:
+        for short in run.shorts:
+            counts = by_place.setdefault((short.key, short.what), {})
+            counts[run.players] = counts.get(run.players, 0) + short.missing
+    out = []
+    for (key, what), missing in by_place.items():
+        counts = sorted(missing)
+        per = ", ".join(f"{missing[n]} with {n}" for n in counts)
+        hint = (
+            f"the components declared for '{what}' do not cover {counts_text(counts)} players: "
+            "change the count in the piece declaration, or what setup takes"
+        )
+        if what.startswith("draw from "):
+            hint = f"there are not enough pieces in {what.removeprefix('draw from ')} for this player count"
+        out.append(
+            at(
+                place(symbols, index, key),
+                "M044",
+                f"with {counts_text(counts)} players, setup {wanted(what)} (missing: {per})",
+                hint,
+                data={"what": what, "missing": {str(n): missing[n] for n in counts}},
+            )
+        )
+    return out
+
+
+def _errors(symbols: Symbols, index: dict[tuple[int, int], Site], runs: list[Run], rules: str) -> list[Finding]:
+    grouped: dict[tuple[object, str], list[Run]] = {}
+    for run in runs:
+        err = run.error
+        if err is None:
+            continue
+        if isinstance(err, RuleRuntimeError) and err.span is not None and err.span.line:
+            where: object = err.span
+            text = err.message
+        else:
+            where = place(symbols, index, run.last).span
+            text = f"{type(err).__name__}: {err}"
+        grouped.setdefault((where, text), []).append(run)
+    out = []
+    for (where, text), broken in grouped.items():
+        counts = [r.players for r in broken]
+        first = broken[0]
+        command = f"meeple play {rules} --players {first.players} --seed 0"
+        out.append(
+            at(
+                where,  # type: ignore[arg-type]
+                "M045",
+                f"with {counts_text(counts)} players, setup breaks: {text}",
+                f"reproduce with: {command}",
+                data={"players": counts, "seed": 0, "choices": first.choices, "command": command},
+            )
+        )
+    return out
+
+
+def _unrun(index: dict[tuple[int, int], Site], runs: list[Run], game: Game) -> list[Finding]:
+    ran = set().union(*(r.covered for r in runs))
+    out = []
+    for key, site in index.items():
+        if site.owner.kind != "setup" or key in ran:
+            continue
+        parent = site.parent
+        if parent is not None and (isinstance(parent, CHANCY) or (parent.span.line, parent.span.column) not in ran):
+            continue  # chance or a decision decides; or the statement around it is reported
+        if parent is not None and _chancy_above(site, index):
+            continue
+        out.append(
+            at(
+                site.stmt,
+                "M060",
+                f"this statement in setup runs with no player count from {game.min_players} to {game.max_players}",
+                "its condition is never true for an allowed player count (seed 0)",
+            )
+        )
+    return out
+
+
+def _chancy_above(site: Site, index: dict[tuple[int, int], Site]) -> bool:
+    parent = site.parent
+    while parent is not None:
+        if isinstance(parent, CHANCY):
+            return True
+        above = index.get((parent.span.line, parent.span.column))
+        parent = above.parent if above is not None else None
+    return False

@@ -1,0 +1,281 @@
+"""Declarations the game never uses, rules it never reaches, variables it never reads, and triggers
+that can never fire (M040-M043).
+
+A declaration is *live* when the game can get to it from what it runs by itself: `setup`, `play`,
+the triggers and the score. Examples do not count: a rule that only an example calls is never part
+of a game. Liveness spreads through mentions (a rule calls a rule, a value reads a table, a
+variable is declared per the rows of a table), and two mentions that are not written as names:
+pieces are live when something reads the zone they start in, and a map is live when the game
+walks a graph (`neighbours`, `region`, `regions`) over its live node table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from meeple.grammar import ast
+from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.checks.findings import Finding, at
+from meeple.interpreter.checks.walk import Owner, Refs, owners, refs, sites
+
+from meeple.diagnostics import Diagnostic
+
+GRAPH_QUERIES = {"neighbours", "region", "regions"}
+# Statements whose effect on pieces the checks know; any other may move anything.
+KNOWN_STATEMENTS = (
+    ast.Meta,
+    ast.MoveRefs,
+    ast.MoveCount,
+    ast.MoveAll,
+    ast.SetStmt,
+    ast.AddStmt,
+    ast.Let,
+    ast.Shuffle,
+    ast.Draw,
+    ast.EndGame,
+    ast.Log,
+    ast.CallStmt,
+    ast.If,
+    ast.ForEach,
+    ast.Repeat,
+    ast.While,
+    ast.Choose,
+    ast.Ask,
+    ast.Random,
+    ast.Pick,
+    ast.Turn,
+    ast.Named,
+)
+
+
+def describe(decl: ast.Node) -> str:
+    """A declaration as a designer would name it in a sentence."""
+    match decl:
+        case ast.Table():
+            return f"table '{decl.name}'"
+        case ast.PieceDecl():
+            return f"piece '{decl.name}'"
+        case ast.ZoneDecl():
+            return f"zone '{decl.name}'" + (f" (per {decl.per})" if decl.per else "")
+        case ast.VarDecl():
+            return f"variable '{decl.name}'" + (f" (per {decl.per})" if decl.per else "")
+        case ast.MapDecl():
+            return f"map '{decl.name}'"
+        case ast.RuleDecl():
+            return f"rule '{decl.name}'"
+        case ast.ValueDecl():
+            return f"value '{decl.name}'"
+        case ast.Constant():
+            return f"constant '{decl.name}'"
+        case ast.TriggerDecl():
+            return f"the trigger 'when {decl.kind} {decl.piece_var} enters {decl.loc_var}'"
+        case ast.Example():
+            return f"example '{decl.name}'"
+        case ast.ScoreDecl():
+            return f"the {decl.kind}"
+        case ast.SetupDecl():
+            return "setup"
+        case ast.PlayDecl():
+            return "play"
+    return type(decl).__name__.lower()
+
+
+class Usage:
+    """Who mentions whom, and which declarations are live."""
+
+    def __init__(self, symbols: Symbols) -> None:
+        self.sym = s = symbols
+        self.decls: list[ast.Decl] = list(s.module.decls)
+        self.refs: dict[int, Refs] = {id(d): refs(d) for d in self.decls}
+        self.globals: dict[str, ast.Decl] = {}
+        for group in (s.constants, s.tables, s.pieces, s.zones, s.vars, s.maps, s.rules, s.values):
+            self.globals.update(group)
+        self.owned: dict[str, list[ast.Decl]] = {}
+        for group in [*s.owned_zones.values(), *s.owned_vars.values()]:
+            for name, decl in group.items():
+                self.owned.setdefault(name, []).append(decl)
+        roots: list[ast.Decl] = [*s.triggers]
+        roots += [d for d in (s.setup, s.play, s.score, s.tiebreak) if d is not None]
+        self.live: set[int] = set()
+        self._spread(roots)
+
+    def targets(self, r: Refs) -> Iterator[ast.Decl]:
+        """The declarations a set of mentions can mean."""
+        for name in r.names | r.set_names:
+            if name in self.globals:
+                yield self.globals[name]
+            for table in self.sym.row_keys.get(name, []):
+                yield self.sym.tables[table]  # a row named by its key keeps its table alive
+        for name in r.attrs | r.set_attrs:
+            yield from self.owned.get(name, [])
+        for kind in r.kinds:
+            if kind in self.sym.pieces:
+                yield self.sym.pieces[kind]
+
+    def is_live(self, decl: ast.Decl) -> bool:
+        return id(decl) in self.live
+
+    def _spread(self, roots: list[ast.Decl]) -> None:
+        todo = list(roots)
+        while True:
+            while todo:
+                decl = todo.pop()
+                if id(decl) not in self.live:
+                    self.live.add(id(decl))
+                    todo.extend(self.targets(self.refs[id(decl)]))
+            todo = self._implied()
+            if not todo:
+                return
+
+    def _implied(self) -> list[ast.Decl]:
+        """Declarations made live by what is live without naming them."""
+        out: list[ast.Decl] = []
+        for piece in self.sym.pieces.values():
+            if not self.is_live(piece) and any(self.is_live(d) for d in self.targets(refs(piece.zone))):
+                out.append(piece)
+        walks_graphs = any(GRAPH_QUERIES & self.refs[id(d)].names for d in self.decls if self.is_live(d))
+        for m in self.sym.maps.values():
+            table = self.sym.tables.get(m.nodes)
+            if not self.is_live(m) and walks_graphs and table is not None and self.is_live(table):
+                out.append(m)
+        return out
+
+    def users(self, decl: ast.Decl) -> list[ast.Decl]:
+        """The other declarations that mention this one (examples included)."""
+        return [
+            d for d in self.decls if d is not decl and any(t is decl for t in self.targets(self.refs[id(d)]))
+        ]
+
+    def live_refs(self, exclude: ast.Decl | None = None) -> Refs:
+        """Everything the live declarations mention (but `exclude`)."""
+        out = Refs()
+        for d in self.decls:
+            if self.is_live(d) and d is not exclude:
+                out.update(self.refs[id(d)])
+        return out
+
+    def live_owners(self) -> list[Owner]:
+        return [o for o in owners(self.sym) if self.is_live(o.decl)]
+
+
+def _used_by(users: list[ast.Decl]) -> str:
+    if not users:
+        return ""
+    if all(isinstance(u, ast.Example) for u in users):
+        return "used only in examples, which are not part of a game"
+    names = ", ".join(describe(u) for u in users[:4]) + (" ..." if len(users) > 4 else "")
+    return f"used only by {names}, which the game itself never reaches"
+
+
+def check_usage(symbols: Symbols, earlier: Iterable[Diagnostic]) -> list[Finding]:
+    """M040-M043 for a file that analysed without errors. `earlier` holds analysis's diagnostics,
+    so that a rule analysis already calls unused (M021) is not reported twice."""
+    usage = Usage(symbols)
+    already = {(d.line, d.column) for d in earlier if d.code == "M021"}
+    out: list[Finding] = []
+    s = symbols
+    for decl in [*s.tables.values(), *s.pieces.values(), *s.maps.values(), *s.zones.values()] + [
+        z for group in s.owned_zones.values() for z in group.values()
+    ]:
+        if usage.is_live(decl):
+            continue
+        users = usage.users(decl)
+        how = _used_by(users)
+        message = f"{describe(decl)} is {how or 'never used'}"
+        hint = "delete it, or use it in the rules"
+        if isinstance(decl, ast.PieceDecl):
+            hint = "nothing moves these pieces or reads the zone they start in: delete them, or use them"
+        elif isinstance(decl, ast.MapDecl) and not how:
+            hint = "nothing names the map or walks its graph (neighbours, region, regions)"
+        if isinstance(decl, ast.ZoneDecl) and any(u for u in users if isinstance(u, ast.PieceDecl)):
+            continue  # pieces start there: the unused piece is the finding
+        out.append(at(decl, "M040", message, hint))
+    out += _variables(usage)
+    for decl in [*s.rules.values(), *s.values.values(), *s.constants.values()]:
+        if usage.is_live(decl) or (decl.span.line, decl.span.column) in already:
+            continue
+        how = _used_by(usage.users(decl)) or "never used"
+        verb = "runs" if isinstance(decl, ast.RuleDecl) else "is needed"
+        out.append(
+            at(
+                decl,
+                "M041",
+                f"{describe(decl)} never {verb}: nothing reached from setup, play, a trigger or the score uses it",
+                f"it is {how}",
+            )
+        )
+    out += _dead_triggers(usage)
+    return out
+
+
+def _variables(usage: Usage) -> list[Finding]:
+    s = usage.sym
+    out = []
+    group_of = [(v, v.name, False) for v in s.vars.values()]
+    group_of += [(v, v.name, True) for group in s.owned_vars.values() for v in group.values()]
+    for decl, name, owned in group_of:
+        seen = usage.live_refs(exclude=decl)
+        read = name in (seen.attrs if owned else seen.names)
+        changed = name in (seen.set_attrs if owned else seen.set_names)
+        if read:
+            continue
+        if changed:
+            out.append(
+                at(
+                    decl,
+                    "M042",
+                    f"{describe(decl)} is changed but never read",
+                    "nothing the game runs, nor the score, looks at it: read it, or delete it and the "
+                    "statements that change it",
+                )
+            )
+        else:
+            how = _used_by(usage.users(decl))
+            out.append(at(decl, "M040", f"{describe(decl)} is {how or 'never used'}", "delete it, or use it"))
+    return out
+
+
+def _dead_triggers(usage: Usage) -> list[Finding]:
+    """A trigger fires when a piece of its kind arrives somewhere. If nothing the game runs can
+    move a piece of that kind (apart from the trigger itself), it never fires."""
+    out = []
+    live_owners = usage.live_owners()
+    for trig in usage.sym.triggers:
+        movers: set[str] = set()
+        moves_any = False
+        for owner in live_owners:
+            if owner.decl is trig:
+                continue
+            for site in sites(owner.body, owner):
+                kinds = _kinds_moved(site.stmt, usage.sym)
+                if kinds is None:
+                    moves_any = True
+                else:
+                    movers |= kinds
+        if not moves_any and trig.kind not in movers:
+            out.append(
+                at(
+                    trig,
+                    "M043",
+                    f"{describe(trig)} can never fire: nothing the game runs moves a {trig.kind}",
+                    f"a trigger fires when a {trig.kind} arrives somewhere by a move or a draw",
+                )
+            )
+    return out
+
+
+def _kinds_moved(stmt: ast.Stmt, symbols: Symbols) -> set[str] | None:
+    """The kinds of piece a statement itself may move (not those of the statements inside it);
+    None when it may move any kind."""
+    match stmt:
+        case ast.MoveCount() | ast.MoveAll():
+            return {stmt.kind}
+        case ast.MoveRefs():
+            t = symbols.types.get(id(stmt.pieces), "any").removeprefix("list:")
+            return {t[6:]} if t.startswith("piece:") else None
+        case ast.Draw():
+            return None
+    if not isinstance(stmt, KNOWN_STATEMENTS):
+        return None
+    return set()
+
