@@ -39,6 +39,7 @@ BUILTINS: dict[str, tuple[int, int]] = {
     "distance": (2, 2),
     "placements": (2, 2),
     "placement": (5, 5),
+    "cell": (3, 3),
     "routes": (2, 99),
     "next_player": (1, 1),
 }
@@ -637,6 +638,8 @@ class Analyzer:
             return "list:placement"
         if name == "placement":
             return "placement"
+        if name == "cell":
+            return f"cell:{types[0][5:]}" if types[0].startswith("grid:") else "any"
         if name == "next_player":
             return "player"
         return "any"

@@ -497,6 +497,9 @@ class Compiler:
                 return neighbours
             case "cells":
                 return lambda rt, env: list(grids.grid_of(rt, a0(rt, env)).values())
+            case "cell":
+                q_fn, r_fn = args[1], args[2]
+                return lambda rt, env: grids.grid_of(rt, a0(rt, env)).get((q_fn(rt, env), r_fn(rt, env)))
             case "distance":
                 a1 = args[1]
                 return lambda rt, env: grids.hex_distance(a0(rt, env), a1(rt, env))
