@@ -427,10 +427,57 @@ class Example(Decl):
     expect: list[Expr] = []
 
 
+class VariantHeader(GameHeader):
+    """`variant "Name" of "base.rules":` -- this file changes another game. Player counts and the
+    rulebook, when given, replace the base game's."""
+
+    base: str
+    has_players: bool = False
+
+
+class ReplaceDecl(Decl):
+    """`replace rule|value|constant|table ...`: the base game's declaration of that name, replaced."""
+
+    decl: Decl
+
+
+class ReplaceBlock(Decl):
+    """`replace phase|step NAME:` -- a named block of the base game's flow, with a new body."""
+
+    kind: Literal["phase", "step"]
+    name: str
+    body: list[Stmt]
+
+
+class RemoveDecl(Decl):
+    kind: Literal["rule", "value", "constant", "table", "phase", "step"]
+    name: str
+
+
+class InsertBlock(Decl):
+    """`insert before|after phase|step NAME:` -- statements put beside a named block of the flow."""
+
+    position: Literal["before", "after"]
+    kind: Literal["phase", "step"]
+    name: str
+    body: list[Stmt]
+
+
+class ExtendTable(Decl):
+    name: str
+    rows: list[Row]
+
+
+class ExtendSetup(Decl):
+    body: list[Stmt]
+
+
 class Module(Node):
-    """One parsed `.rules` file, declarations in source order."""
+    """One parsed `.rules` file, declarations in source order. A variant, once applied to its base,
+    is one module too: `sources` then holds the text of every file its spans point into."""
 
     file: str
     source: str
     decls: list[Decl]
     meta: list[Meta] = []
+    sources: dict[str, str] = {}

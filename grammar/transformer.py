@@ -311,6 +311,51 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def ex_expect(self, c: list[Any]) -> tuple[str, Any]:
         return ("expect", c)
 
+    # -------------------------------------------------------------- variants
+
+    @v_args(meta=True)
+    def variant_decl(self, meta: LarkMeta, c: list[Any]) -> ast.VariantHeader:
+        head = ast.VariantHeader(span=self._span(meta), name=_unquote(c[0]), base=_unquote(c[1]))
+        for field in c[2:]:
+            if isinstance(field, ast.Meta):
+                head.meta.append(field)
+            elif field[0] == "players":
+                head.min_players, head.max_players, head.has_players = field[1], field[2], True
+            elif field[0] == "rulebook":
+                head.rulebook = field[1]
+        return head
+
+    @v_args(meta=True)
+    def replace_decl(self, meta: LarkMeta, c: list[Any]) -> ast.ReplaceDecl:
+        return ast.ReplaceDecl(span=self._span(meta), decl=c[0])
+
+    @v_args(meta=True)
+    def replace_block(self, meta: LarkMeta, c: list[Any]) -> ast.ReplaceBlock:
+        return ast.ReplaceBlock(span=self._span(meta), kind=str(c[0]), name=str(c[1]), body=c[2])  # type: ignore[arg-type]
+
+    @v_args(meta=True)
+    def remove_decl(self, meta: LarkMeta, c: list[Token]) -> ast.RemoveDecl:
+        return ast.RemoveDecl(span=self._span(meta), kind=str(c[0]), name=str(c[1]))  # type: ignore[arg-type]
+
+    @v_args(meta=True)
+    def insert_block(self, meta: LarkMeta, c: list[Any]) -> ast.InsertBlock:
+        return ast.InsertBlock(
+            span=self._span(meta),
+            position=str(c[0]),
+            kind=str(c[1]),
+            name=str(c[2]),
+            body=c[3],  # type: ignore[arg-type]
+        )
+
+    @v_args(meta=True)
+    def extend_table(self, meta: LarkMeta, c: list[Any]) -> ast.ExtendTable:
+        rows = [x for x in c[1:] if isinstance(x, ast.Row)]
+        return ast.ExtendTable(span=self._span(meta), name=str(c[0]), rows=rows)
+
+    @v_args(meta=True)
+    def extend_setup(self, meta: LarkMeta, c: list[Any]) -> ast.ExtendSetup:
+        return ast.ExtendSetup(span=self._span(meta), body=c[0])
+
     # -------------------------------------------------------------- statements
 
     def block(self, c: list[Any]) -> list[Any]:

@@ -1365,9 +1365,13 @@ def compile_program(symbols: Symbols, coverage: bool = False) -> Program:
     except RuleRuntimeError as err:
         span = err.span or ast.Span(file=symbols.module.file)
         diag = Diagnostic(span.file, span.line, span.column, "error", "M030", err.message)
-        raise RulesError([diag], {symbols.module.file: symbols.module.source}) from None
+        raise RulesError(
+            [diag], {symbols.module.file: symbols.module.source, **symbols.module.sources}
+        ) from None
     except _ERRORS as err:
         diag = Diagnostic(
             symbols.module.file, 1, 1, "error", "M030", f"cannot compute a constant: {_describe(err)}"
         )
-        raise RulesError([diag], {symbols.module.file: symbols.module.source}) from None
+        raise RulesError(
+            [diag], {symbols.module.file: symbols.module.source, **symbols.module.sources}
+        ) from None

@@ -25,8 +25,9 @@ class ExampleResult:
     log: list[str] = field(default_factory=list)
 
 
-def _source(game: Game, line: int, column: int, end_column: int) -> str:
-    lines = game.program.symbols.module.source.splitlines()
+def _source(game: Game, file: str, line: int, column: int, end_column: int) -> str:
+    module = game.program.symbols.module
+    lines = module.sources.get(file, module.source).splitlines()
     if 0 < line <= len(lines):
         text = lines[line - 1]
         return text[column - 1 : end_column - 1] if end_column > column else text.strip()
@@ -64,7 +65,7 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
             f"{len(script.outcomes)} scripted outcome(s) were never used: {script.outcomes}"
         )
     for expr, value, left, right in example.expect:
-        text = _source(game, expr.span.line, expr.span.column, expr.span.end_column)
+        text = _source(game, expr.span.file, expr.span.line, expr.span.column, expr.span.end_column)
         try:
             if value(state.rt, env):
                 continue

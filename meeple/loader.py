@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from meeple.diagnostics import Diagnostic, RulesError
@@ -12,6 +12,7 @@ from meeple.interpreter.analysis import Symbols, analyse
 from meeple.interpreter.compiler import compile_program
 from meeple.interpreter.engine import Game
 from meeple.interpreter.program import Program
+from meeple.interpreter.variants import apply_variant, variant_header
 
 
 def bundled_dir() -> Path:
@@ -47,21 +48,53 @@ class Checked:
     symbols: Symbols | None
     diagnostics: list[Diagnostic]
     program: Program | None = None
+    sources: dict[str, str] = field(default_factory=dict)  # every file the diagnostics point into
 
     @property
     def ok(self) -> bool:
         return not any(d.severity == "error" for d in self.diagnostics)
+
+    def render(self, diagnostic: Diagnostic) -> str:
+        """A diagnostic with its source line: from the variant or from the base game it changes."""
+        return diagnostic.render(self.sources.get(diagnostic.file, self.source))
+
+
+def read_module(path: Path, seen: tuple[Path, ...] = ()) -> ast.Module:
+    """Parse a rules file; a variant comes back applied to its base game (found beside it, or
+    bundled), so that everything after this step sees one module."""
+    source = path.read_text(encoding="utf-8")
+    module = parse(source, str(path))
+    module.sources = {str(path): source}
+    header = variant_header(module)
+    if header is None:
+        return module
+    where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M061", "")
+    base_path = path.parent / header.base
+    if not base_path.is_file():
+        try:
+            base_path = resolve(header.base)
+        except FileNotFoundError as err:
+            raise RulesError([replace(where, message=str(err))], module.sources) from None
+    if base_path.resolve() in seen or base_path.resolve() == path.resolve():
+        raise RulesError(
+            [replace(where, message=f"'{header.base}' is a variant of this file: a cycle")], module.sources
+        )
+    base = read_module(base_path, (*seen, path.resolve()))
+    merged, diagnostics = apply_variant(base, module)
+    if diagnostics:
+        raise RulesError(diagnostics, merged.sources)
+    return merged
 
 
 def check(name_or_path: str | Path) -> Checked:
     path = resolve(name_or_path)
     source = path.read_text(encoding="utf-8")
     try:
-        module = parse(source, str(path))
+        module = read_module(path)
     except RulesError as err:
-        return Checked(path, source, None, None, err.diagnostics)
+        return Checked(path, source, None, None, err.diagnostics, sources={str(path): source, **err.sources})
     symbols, diagnostics = analyse(module)
-    checked = Checked(path, source, module, symbols, diagnostics)
+    checked = Checked(path, source, module, symbols, diagnostics, sources=module.sources)
     if checked.ok:
         try:
             checked.program = compile_program(symbols)
@@ -75,7 +108,7 @@ def load(name_or_path: str | Path) -> Game:
     checked = check(name_or_path)
     if not checked.ok or checked.program is None:
         errors = [d for d in checked.diagnostics if d.severity == "error"]
-        raise RulesError(errors, {str(checked.path): checked.source})
+        raise RulesError(errors, {str(checked.path): checked.source, **checked.sources})
     return Game(checked.program, log_name(checked.path))
 
 

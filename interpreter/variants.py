@@ -1,0 +1,208 @@
+"""Variants as patches: a variant file names its base game and changes it.
+
+Applied to the syntax trees, before analysis, so that a variant is checked, played, tested and
+documented exactly like a game. Every patch names something of the base game; a name that is not
+there is a diagnostic at the variant's line and column. New declarations of the variant are added
+as they are; one whose name the base already uses must say `replace`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from meeple.diagnostics import Diagnostic
+from meeple.grammar import ast
+
+# The declarations a variant can replace or remove, by the word that names them.
+DECL_KINDS: dict[str, type[ast.Decl]] = {
+    "rule": ast.RuleDecl,
+    "value": ast.ValueDecl,
+    "constant": ast.Constant,
+    "table": ast.Table,
+}
+
+
+def _kind_word(decl: ast.Decl) -> str:
+    return next((word for word, cls in DECL_KINDS.items() if isinstance(decl, cls)), "")
+
+
+def _name(decl: ast.Decl) -> str | None:
+    return getattr(decl, "name", None) if not isinstance(decl, ast.GameHeader | ast.Example) else None
+
+
+def _bodies(module: ast.Module) -> list[list[ast.Stmt]]:
+    """Every statement list of a module, nested ones included: where named blocks can stand."""
+    found: list[list[ast.Stmt]] = []
+
+    def walk(body: list[ast.Stmt]) -> None:
+        found.append(body)
+        for stmt in body:
+            for value in stmt.__dict__.values():
+                if isinstance(value, list) and value and all(isinstance(s, ast.Stmt) for s in value):
+                    walk(value)
+                elif isinstance(value, list):
+                    for item in value:  # if-branches: (condition, body) pairs; random outcomes
+                        if isinstance(item, tuple) and isinstance(item[1], list):
+                            walk(item[1])
+                        elif isinstance(item, ast.Outcome):
+                            walk(item.body)
+
+    for decl in module.decls:
+        body = getattr(decl, "body", None)
+        if isinstance(body, list):
+            walk(body)
+    return found
+
+
+def _find_block(module: ast.Module, kind: str, name: str) -> tuple[list[ast.Stmt], int] | None:
+    for body in _bodies(module):
+        for index, stmt in enumerate(body):
+            if isinstance(stmt, ast.Named) and stmt.kind == kind and stmt.name == name:
+                return body, index
+    return None
+
+
+def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, list[Diagnostic]]:
+    """The base game changed by the variant. The base module is copied, never changed."""
+    merged = base.model_copy(deep=True)
+    # The base game's examples specify the base game: a variant that changes a rule would "fail"
+    # them on purpose. A variant runs its own examples.
+    merged.decls = [d for d in merged.decls if not isinstance(d, ast.Example)]
+    merged.file, merged.source = variant.file, variant.source
+    merged.sources = {**base.sources, base.file: base.source, variant.file: variant.source}
+    diagnostics: list[Diagnostic] = []
+
+    def error(node: ast.Node, message: str, hint: str = "") -> None:
+        span = node.span
+        diagnostics.append(Diagnostic(span.file, span.line, span.column, "error", "M060", message, hint))
+
+    def base_decl(kind: str, name: str) -> int | None:
+        cls = DECL_KINDS[kind]
+        return next((i for i, d in enumerate(merged.decls) if isinstance(d, cls) and _name(d) == name), None)
+
+    handlers: dict[type[ast.Decl], Callable[..., None]] = {}
+
+    def header(patch: ast.VariantHeader) -> None:
+        index = next((i for i, d in enumerate(merged.decls) if isinstance(d, ast.GameHeader)), None)
+        old = merged.decls[index] if index is not None else ast.GameHeader(name=patch.base)
+        assert isinstance(old, ast.GameHeader)
+        new = ast.GameHeader(
+            span=patch.span,
+            name=patch.name,
+            min_players=patch.min_players if patch.has_players else old.min_players,
+            max_players=patch.max_players if patch.has_players else old.max_players,
+            rulebook=patch.rulebook or old.rulebook,
+            meta=[*old.meta, *patch.meta],
+        )
+        if index is None:
+            merged.decls.insert(0, new)
+        else:
+            merged.decls[index] = new
+
+    def replace(patch: ast.ReplaceDecl) -> None:
+        kind, name = _kind_word(patch.decl), _name(patch.decl) or ""
+        index = base_decl(kind, name)
+        if index is None:
+            error(
+                patch, f"the base game has no {kind} '{name}' to replace", "to add one, leave out 'replace'"
+            )
+            return
+        old = merged.decls[index]
+        if isinstance(old, ast.Constant) and isinstance(patch.decl, ast.Constant):
+            was, now = _literal_kind(old.value), _literal_kind(patch.decl.value)
+            if was and now and was != now:
+                error(patch.decl.value, f"constant '{name}' is {was} in the base game, not {now}")
+                return
+        merged.decls[index] = patch.decl
+
+    def replace_block(patch: ast.ReplaceBlock) -> None:
+        found = _find_block(merged, patch.kind, patch.name)
+        if found is None:
+            error(patch, f"the base game has no {patch.kind} '{patch.name}' to replace")
+        else:
+            body, index = found
+            old = body[index]
+            assert isinstance(old, ast.Named)
+            body[index] = ast.Named(span=patch.span, kind=old.kind, name=old.name, body=patch.body)
+
+    def remove(patch: ast.RemoveDecl) -> None:
+        if patch.kind in DECL_KINDS:
+            index = base_decl(patch.kind, patch.name)
+            if index is None:
+                error(patch, f"the base game has no {patch.kind} '{patch.name}' to remove")
+            else:
+                del merged.decls[index]
+            return
+        found = _find_block(merged, patch.kind, patch.name)
+        if found is None:
+            error(patch, f"the base game has no {patch.kind} '{patch.name}' to remove")
+        else:
+            del found[0][found[1]]
+
+    def insert(patch: ast.InsertBlock) -> None:
+        found = _find_block(merged, patch.kind, patch.name)
+        if found is None:
+            error(patch, f"the base game has no {patch.kind} '{patch.name}' to insert {patch.position}")
+            return
+        body, index = found
+        at = index if patch.position == "before" else index + 1
+        body[at:at] = patch.body
+
+    def extend_table(patch: ast.ExtendTable) -> None:
+        table = next((d for d in merged.decls if isinstance(d, ast.Table) and d.name == patch.name), None)
+        if table is None:
+            error(patch, f"the base game has no table '{patch.name}' to extend")
+        else:
+            table.rows.extend(patch.rows)
+
+    def extend_setup(patch: ast.ExtendSetup) -> None:
+        setup = next((d for d in merged.decls if isinstance(d, ast.SetupDecl)), None)
+        if setup is None:
+            merged.decls.append(ast.SetupDecl(span=patch.span, body=patch.body))
+        else:
+            setup.body.extend(patch.body)
+
+    handlers.update(
+        {
+            ast.VariantHeader: header,
+            ast.ReplaceDecl: replace,
+            ast.ReplaceBlock: replace_block,
+            ast.RemoveDecl: remove,
+            ast.InsertBlock: insert,
+            ast.ExtendTable: extend_table,
+            ast.ExtendSetup: extend_setup,
+        }
+    )
+    for decl in variant.decls:
+        handler = handlers.get(type(decl))
+        if handler is not None:
+            handler(decl)
+            continue
+        name, kind = _name(decl), type(decl)
+        clash = name is not None and any(type(d) is kind and _name(d) == name for d in merged.decls)
+        if clash:
+            error(
+                decl,
+                f"the base game already has '{name}'",
+                f"write 'replace {_kind_word(decl) or '...'}' to change it",
+            )
+        else:
+            merged.decls.append(decl)
+    merged.meta = [*merged.meta, *variant.meta]
+    return merged, diagnostics
+
+
+def _literal_kind(value: ast.Expr) -> str:
+    """What a literal is, in words, for comparing a constant with its replacement."""
+    if isinstance(value, ast.Num) or (isinstance(value, ast.Unary) and value.op == "-"):
+        return "a number"
+    if isinstance(value, ast.Bool):
+        return "yes/no"
+    if isinstance(value, ast.Text):
+        return "a text"
+    return ""
+
+
+def variant_header(module: ast.Module) -> ast.VariantHeader | None:
+    """The variant header of a module, if it is a variant."""
+    return next((d for d in module.decls if isinstance(d, ast.VariantHeader)), None)

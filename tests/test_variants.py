@@ -1,0 +1,143 @@
+"""Variants as patches: a variant file names its base game and changes it, without Python.
+
+Each test writes a small variant of the bundled Dino Party (or of a tiny base game beside it) and
+checks that check, play and test treat it like any game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import meeple
+from meeple.interpreter.examples import run_examples
+
+HERE = Path(__file__).parent
+BASE = """\
+game "Base":
+  players 2..3
+constant rounds = 2
+table colour (name, worth: int):
+  red, 1
+zone bag
+zone pot per player
+piece chip: 10 per player in bag
+rule gain(p: player):
+  move 1 chip of p from bag to p.pot
+play:
+  repeat rounds times:
+    phase round:
+      step income:
+        for each p in players:
+          turn p:
+            gain(p)
+score p = count(pieces(p.pot))
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def variant(tmp_path: Path, body: str) -> Path:
+    write(tmp_path, "base.rules", BASE)
+    return write(tmp_path, "variant.rules", 'variant "Changed" of "base.rules":\n  players 2..2\n' + body)
+
+
+def errors(path: Path) -> list[tuple[str, int, str]]:
+    return [
+        (Path(d.file).name, d.line, d.code) for d in meeple.check(path).diagnostics if d.severity == "error"
+    ]
+
+
+def test_a_variant_takes_its_name_and_player_counts_and_keeps_the_rest(tmp_path: Path) -> None:
+    game = meeple.load(variant(tmp_path, ""))
+    assert (game.name, game.min_players, game.max_players) == ("Changed", 2, 2)
+    assert game.new_game(2).scores == [2, 2]
+
+
+def test_replacing_a_constant_changes_the_game(tmp_path: Path) -> None:
+    game = meeple.load(variant(tmp_path, "replace constant rounds = 5\n"))
+    assert game.new_game(2).scores == [5, 5]
+
+
+def test_replacing_a_rule(tmp_path: Path) -> None:
+    game = meeple.load(
+        variant(tmp_path, "replace rule gain(p: player):\n  move 3 chip of p from bag to p.pot\n")
+    )
+    assert game.new_game(2).scores == [6, 6]
+
+
+def test_inserting_before_and_after_a_named_step(tmp_path: Path) -> None:
+    body = 'insert before step income:\n  log "before"\ninsert after step income:\n  log "after"\n'
+    state = meeple.load(variant(tmp_path, body)).new_game(2)
+    assert [line for line in state.log if line in {"before", "after"}] == ["before", "after"] * 2
+
+
+def test_replacing_and_removing_a_step(tmp_path: Path) -> None:
+    state = meeple.load(variant(tmp_path, 'replace step income:\n  log "nothing"\n')).new_game(2)
+    assert state.scores == [0, 0] and state.log.count("nothing") == 2
+    state = meeple.load(variant(tmp_path, "remove step income\n")).new_game(2)
+    assert state.scores == [0, 0] and state.turns == 0
+
+
+def test_extending_a_table_and_the_setup(tmp_path: Path) -> None:
+    body = "extend table colour:\n  blue, 2\nextend setup:\n  for each p in players:\n    gain(p)\n"
+    game = meeple.load(variant(tmp_path, body))
+    assert [r.key for r in game.program.rows["colour"]] == ["red", "blue"]
+    assert game.new_game(2).scores == [3, 3]
+
+
+def test_new_declarations_are_added(tmp_path: Path) -> None:
+    body = "constant bonus = 4\nrule reward(p: player):\n  move bonus chip of p from bag to p.pot\n"
+    body += "extend setup:\n  for each p in players:\n    reward(p)\n"
+    assert meeple.load(variant(tmp_path, body)).new_game(2).scores == [6, 6]
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        ('replace rule nothing(p: player):\n  log "x"\n', 3),
+        ("remove step nowhere\n", 3),
+        ('insert after phase nowhere:\n  log "x"\n', 3),
+        ("extend table nothing:\n  a, 1\n", 3),
+        ("replace constant rounds = yes\n", 3),
+        ('rule gain(p: player):\n  log "x"\n', 3),
+    ],
+)
+def test_a_patch_that_names_nothing_in_the_base_is_an_error_at_the_variants_line(
+    tmp_path: Path, body: str, line: int
+) -> None:
+    assert errors(variant(tmp_path, body)) == [("variant.rules", line, "M060")]
+
+
+def test_errors_in_the_changed_game_point_into_the_file_that_has_them(tmp_path: Path) -> None:
+    path = variant(tmp_path, "replace rule gain(p: player):\n  move 1 chip of p from nowhere to p.pot\n")
+    checked = meeple.check(path)
+    (diag,) = [d for d in checked.diagnostics if d.severity == "error"]
+    assert (Path(diag.file).name, diag.line, diag.code) == ("variant.rules", 4, "M010")
+    assert "nowhere" in checked.render(diag)
+
+
+def test_a_missing_base_game_is_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "v.rules", 'variant "V" of "no_such_game.rules":\n  players 2..2\n')
+    assert errors(path) == [("v.rules", 1, "M061")]
+
+
+def test_a_variant_of_itself_is_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "loop.rules", 'variant "V" of "loop.rules":\n  players 2..2\n')
+    assert errors(path) == [("loop.rules", 1, "M061")]
+
+
+def test_the_calm_skies_variant_of_dino_party_plays_and_passes_its_own_examples() -> None:
+    """A variant of a bundled game, found by name: three Epochs, so three turns per player."""
+    game = meeple.load(HERE / "variants" / "calm_skies.rules")
+    state = game.new_game(3, seed=1)
+    while not state.is_over:
+        state.apply(0)
+    assert state.turns == 9
+    results = run_examples(game)
+    assert [r.name for r in results] == ["Calm skies: no card is ever drawn"]
+    assert all(r.passed for r in results)
