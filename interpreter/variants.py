@@ -8,6 +8,7 @@ as they are; one whose name the base already uses must say `replace`.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 
 from meeple.diagnostics import Diagnostic
@@ -76,6 +77,9 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
         span = node.span
         diagnostics.append(Diagnostic(span.file, span.line, span.column, "error", "M060", message, hint))
 
+    def names(kind: str) -> list[str]:
+        return [n for d in merged.decls if isinstance(d, DECL_KINDS[kind]) and (n := _name(d))]
+
     def base_decl(kind: str, name: str) -> int | None:
         cls = DECL_KINDS[kind]
         return next((i for i, d in enumerate(merged.decls) if isinstance(d, cls) and _name(d) == name), None)
@@ -103,9 +107,9 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
         kind, name = _kind_word(patch.decl), _name(patch.decl) or ""
         index = base_decl(kind, name)
         if index is None:
-            error(
-                patch, f"the base game has no {kind} '{name}' to replace", "to add one, leave out 'replace'"
-            )
+            close = difflib.get_close_matches(name, names(kind), n=1)
+            hint = f"did you mean '{close[0]}'?" if close else "to add one, leave out 'replace'"
+            error(patch, f"the base game has no {kind} '{name}' to replace", hint)
             return
         old = merged.decls[index]
         if isinstance(old, ast.Constant) and isinstance(patch.decl, ast.Constant):
