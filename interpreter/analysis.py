@@ -111,11 +111,11 @@ class Symbols:
             if col.name == column:
                 if index == 0 and is_keyed(decl):
                     return "text"
-                return _type_of_ref(col.type, self) if col.type else "text"
+                return type_of_ref(col.type, self) if col.type else "text"
         return "any"
 
 
-def _type_of_ref(ref: ast.TypeRef | None, symbols: Symbols) -> str:
+def type_of_ref(ref: ast.TypeRef | None, symbols: Symbols) -> str:
     if ref is None:
         return "any"
     if ref.name in SCALARS:
@@ -318,7 +318,7 @@ class Analyzer:
         if name in s.constants:
             return "any"
         if name in s.vars:
-            return _type_of_ref(s.vars[name].type, s)
+            return type_of_ref(s.vars[name].type, s)
         if name in s.zones:
             return "loc"
         if name in s.tables:
@@ -346,7 +346,7 @@ class Analyzer:
             if name in s.owned_zones.get("player", {}):
                 return "loc"
             if name in s.owned_vars.get("player", {}):
-                return _type_of_ref(s.owned_vars["player"][name].type, s)
+                return type_of_ref(s.owned_vars["player"][name].type, s)
             if name == "seat":
                 return "int"
             if name in s.maps and s.maps[name].per == "player":
@@ -363,7 +363,7 @@ class Analyzer:
             if table not in s.tables:
                 return "any"
             if name in s.owned_vars.get(table, {}):
-                return _type_of_ref(s.owned_vars[table][name].type, s)
+                return type_of_ref(s.owned_vars[table][name].type, s)
             if name in s.owned_zones.get(table, {}):
                 return "loc"
             if any(c.name == name for c in s.tables[table].columns):
@@ -547,7 +547,7 @@ class Analyzer:
             self.arity(e, name, len(decl.params), len(decl.params))
             for arg, param in zip(e.args, decl.params, strict=False):
                 self.expect(
-                    arg, self.expr(arg, scope), _type_of_ref(param.type, self.sym), f"argument '{param.name}'"
+                    arg, self.expr(arg, scope), type_of_ref(param.type, self.sym), f"argument '{param.name}'"
                 )
             return "any"
         if name not in BUILTINS:
@@ -830,7 +830,7 @@ class Analyzer:
         self.arity(s, s.name, len(decl.params), len(decl.params))
         for arg, param in zip(s.args, decl.params, strict=False):
             self.expect(
-                arg, self.expr(arg, scope), _type_of_ref(param.type, self.sym), f"argument '{param.name}'"
+                arg, self.expr(arg, scope), type_of_ref(param.type, self.sym), f"argument '{param.name}'"
             )
 
     def params(self, params: list[ast.Param]) -> dict[str, str]:
@@ -838,14 +838,14 @@ class Analyzer:
         for p in params:
             if p.name in scope:
                 self.error(p, "M011", f"two parameters are called '{p.name}'")
-            if p.type is not None and _type_of_ref(p.type, self.sym) == "any" and p.type.name != "any":
+            if p.type is not None and type_of_ref(p.type, self.sym) == "any" and p.type.name != "any":
                 self.error(
                     p.type,
                     "M010",
                     f"unknown type '{p.type.name}'",
                     "use int, bool, text, player, piece, zone or a table name",
                 )
-            scope[p.name] = _type_of_ref(p.type, self.sym)
+            scope[p.name] = type_of_ref(p.type, self.sym)
         return scope
 
     # -------------------------------------------------------------- the whole module
@@ -872,7 +872,7 @@ class Analyzer:
                 {"self": f"row:{var.per}" if var.per and var.per != "player" else "player"} if var.per else {}
             )
             got = self.expr(var.init, scope)
-            want = _type_of_ref(var.type, s)
+            want = type_of_ref(var.type, s)
             if var.type is not None and want == "any" and var.type.name != "any":
                 self.error(var.type, "M010", f"unknown type '{var.type.name}'")
             elif got != "any" and want != "any" and got != want:

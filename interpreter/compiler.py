@@ -15,7 +15,7 @@ from typing import Any
 from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.interpreter import grids
-from meeple.interpreter.analysis import Symbols, is_keyed
+from meeple.interpreter.analysis import Symbols, is_keyed, type_of_ref
 from meeple.interpreter.program import CompiledExample, Fn, Gen, Movement, Program, Trigger
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError
 from meeple.interpreter.values import (
@@ -36,6 +36,7 @@ from meeple.interpreter.values import (
 Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
 _ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
 ROUTE_ATTRS = {"start", "end", "passed", "path", "steps"}
+SHARED_TYPES = {"int", "bool", "text", "player"}
 
 
 def _describe(err: Exception) -> str:
@@ -67,6 +68,19 @@ def _nothing(rt: Any, env: dict[str, Any]) -> None:
 
 def _locations(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
+
+
+def _memoized(fn: Fn, params: list[str]) -> Fn:
+    """A value of fixed data, remembered per arguments (shared by every game of the program)."""
+    cache: dict[tuple[Any, ...], Any] = {}
+
+    def value(rt: Any, env: dict[str, Any]) -> Any:
+        key = tuple(env[p] for p in params)
+        if key not in cache:
+            cache[key] = fn(rt, env)
+        return cache[key]
+
+    return value
 
 
 def _pile(rt: Any, loc: Any, span: ast.Span, rule: str) -> list[Piece]:
@@ -465,6 +479,8 @@ class Compiler:
         args = [self.expr(a, scope) for a in e.args]
         a0 = args[0] if args else _nothing
         match name:
+            case "count" if isinstance(e.args[0], ast.Call) and e.args[0].func == "pieces":
+                return self.count_pieces(e.args[0], scope)
             case "count":
 
                 def count(rt: Any, env: dict[str, Any]) -> int:
@@ -549,6 +565,87 @@ class Compiler:
 
                 return pieces
         raise AssertionError(f"unknown function {name}")
+
+    def count_pieces(self, e: ast.Call, scope: set[str]) -> Fn:
+        """`count(pieces(where, KIND, OWNER))` without making a piece value for each piece: the
+        commonest question in rules ("is this hex empty?") asked thousands of times a game."""
+        where = self.expr(e.args[0], scope)
+        kind_fn = self.expr(e.args[1], scope) if len(e.args) > 1 else None
+        owner_fn = self.expr(e.args[2], scope) if len(e.args) > 2 else None
+
+        def count(rt: Any, env: dict[str, Any]) -> int:
+            kind = kind_fn(rt, env) if kind_fn else None
+            owner = owner_fn(rt, env) if owner_fn else None
+            total = 0
+            for loc in _locations(where(rt, env)):
+                pile = rt.locs[loc]
+                if kind is None and owner_fn is None:
+                    total += len(pile)
+                    continue
+                for pc in pile:
+                    if (kind is None or pc[0].name == kind or pc[0].row is kind) and (
+                        owner_fn is None or pc[1] is owner
+                    ):
+                        total += 1
+            return total
+
+        return count
+
+    def static_values(self) -> set[str]:
+        """Values that read only their arguments and the game's fixed data (tables, constants,
+        other such values): the same arguments always give the same answer, so it is kept."""
+        sym = self.sym
+        changing = {name for group in sym.owned_vars.values() for name in group}
+        changing |= {name for group in sym.owned_zones.values() for name in group}
+        pure_calls = {"count", "sum", "min", "max", "any", "all", "abs"}
+        static: set[str] = set()
+
+        def fixed(e: ast.Expr | None, local: set[str]) -> bool:
+            match e:
+                case None | ast.Num() | ast.Text() | ast.Bool() | ast.NoneLit():
+                    return True
+                case ast.Name(id=name):
+                    return (
+                        name in local
+                        or name in sym.constants
+                        or name in sym.tables
+                        or (name in sym.row_keys and name not in sym.vars)
+                    )
+                case ast.Attr():
+                    return e.name not in changing and fixed(e.obj, local)
+                case ast.Index():
+                    return fixed(e.obj, local) and fixed(e.index, local)
+                case ast.Unary():
+                    return fixed(e.operand, local)
+                case ast.Binary():
+                    return fixed(e.left, local) and fixed(e.right, local)
+                case ast.ListLit():
+                    return all(fixed(i, local) for i in e.items)
+                case ast.Filter():
+                    return fixed(e.seq, local) and fixed(e.cond, local | {e.var})
+                case ast.MapComp():
+                    inner = local | {e.var}
+                    return fixed(e.seq, local) and fixed(e.expr, inner) and fixed(e.cond, inner)
+                case ast.Call(func=func):
+                    known = func in pure_calls or func in static
+                    return known and all(fixed(a, local) for a in e.args)
+            return False
+
+        changed = True
+        while changed:  # a value is fixed if it uses only fixed values: grow the set to a fixpoint
+            changed = False
+            for value in sym.values.values():
+                params = {p.name for p in value.params}
+                # Arguments are the cache's keys: only values every game shares (no grid cells,
+                # which each game makes anew and a cache would keep alive).
+                shared = all(
+                    type_of_ref(p.type, sym) in SHARED_TYPES or type_of_ref(p.type, sym).startswith("row:")
+                    for p in value.params
+                )
+                if value.name not in static and shared and fixed(value.expr, params):
+                    static.add(value.name)
+                    changed = True
+        return static
 
     def routes(self, e: ast.Call, scope: set[str]) -> Fn:
         """`routes(start, MOVEMENT, args...)`: the distinct routes the movement allows from start."""
@@ -1241,12 +1338,12 @@ class Compiler:
         self.find_suspending()
         for name in sym.constants:
             self.constant(name)
+        static = self.static_values()
         for value in sym.values.values():
             self.rule = value.name
-            p.values[value.name] = (
-                [x.name for x in value.params],
-                self.expr(value.expr, {x.name for x in value.params}),
-            )
+            params = [x.name for x in value.params]
+            fn = self.expr(value.expr, set(params))
+            p.values[value.name] = (params, _memoized(fn, params) if value.name in static else fn)
         for movement in sym.movements.values():
             p.movements[movement.name] = self.movement(movement)
         for rule in sym.rules.values():

@@ -55,18 +55,24 @@ def placements(
     seen: set[frozenset[tuple[tuple[int, int], int]]] = set()
     out: list[Placement] = []
     ids = [row.index for row in rows]
+    taken = grid.keys()
+    # Two different (turn, shift) pairs put the rows of a shape of two or more distinct cells on
+    # different cells, so only a one-cell shape can produce the same placement twice.
+    single = len(set(local)) < 2
     for turns in range(6):
         turned = [rotate(q, r, turns) for q, r in local]
         # Each shift that puts some cell of the shape on a frontier hex, once.
         shifts = sorted({(fq - sq, fr - sr) for fq, fr in frontier for sq, sr in turned})
         for dq, dr in shifts:
             coords = [(q + dq, r + dr) for q, r in turned]
-            if any(c in grid for c in coords):
+            if not taken.isdisjoint(coords):
                 continue
-            key = frozenset(zip(coords, ids, strict=True))
-            if key not in seen:  # a symmetric shape can land the same way from two turns
+            if single:  # one cell lands the same way whatever the turn
+                key = frozenset(zip(coords, ids, strict=True))
+                if key in seen:
+                    continue
                 seen.add(key)
-                out.append(Placement(mapref, coords, rows, turns))
+            out.append(Placement(mapref, coords, rows, turns))
     return out
 
 
@@ -91,42 +97,52 @@ def routes(
     low, high = min(steps), max(steps)
     wanted = set(steps)
     found: dict[tuple[Cell, frozenset[Cell]], Route] = {}
+    # The conditions look at cells, which do not change during the search: ask once per cell.
+    passable: dict[Cell, bool] = {}
+    endable: dict[Cell, bool] = {}
+    full: dict[Cell, bool] = {}
 
-    def consider(path: tuple[Cell, ...]) -> None:
-        route = Route(start, path)
-        if len(path) in wanted and may_end(route.end):
-            key = (route.end, frozenset(c for c in route.passed if occupied(c)))
-            found.setdefault(key, route)
+    def check(cache: dict[Cell, bool], test: Callable[[Cell], bool], cell: Cell) -> bool:
+        answer = cache.get(cell)
+        if answer is None:
+            answer = cache[cell] = test(cell)
+        return answer
 
-    if low == 0:
-        consider(())
-    # A state is the path so far and the direction of its last step (for straight lines).
-    layer: list[tuple[tuple[Cell, ...], int]] = [((), -1)]
+    if low == 0 and check(endable, may_end, start):
+        found[(start, frozenset())] = Route(start, ())
+    # A state: the path so far, the direction of its last step (for straight lines) and the
+    # occupied cells it has passed (what makes two routes different outcomes).
+    layer: list[tuple[tuple[Cell, ...], int, frozenset[Cell]]] = [((), -1, frozenset())]
     # With backtracking only the cell, the pieces passed and the heading matter for what can still
     # happen, so a state met again later is dropped -- unless short routes are not wanted, when
     # the depth matters too.
     seen: set[tuple[Cell, frozenset[Cell], int, int]] = set()
     for depth in range(1, high + 1):
         next_layer = []
-        for path, last in layer:
+        for path, last, occupied_passed in layer:
             here = path[-1] if path else start
-            if path and here is not start and not may_pass(here):
-                continue  # `here` would become a passed cell: the route cannot go on from it
+            passing = occupied_passed
+            if path and here is not start:
+                if not check(passable, may_pass, here):
+                    continue  # `here` would become a passed cell: the route cannot go on from it
+                if check(full, occupied, here):
+                    passing = occupied_passed | {here}
             for direction, (dq, dr) in enumerate(HEX_DIRECTIONS):
                 if straight and last >= 0 and direction != last:
                     continue
                 nxt = grid.get((here.q + dq, here.r + dr))
                 if nxt is None or (not backtracks and (nxt is start or nxt in path)):
                     continue
-                new = (*path, nxt)
                 if backtracks:
-                    passed = frozenset(c for c in new[:-1] if c is not start and occupied(c))
-                    state = (nxt, passed, direction if straight else -1, depth if low > 1 else 0)
+                    state = (nxt, passing, direction if straight else -1, depth if low > 1 else 0)
                     if state in seen:
                         continue
                     seen.add(state)
-                consider(new)
-                next_layer.append((new, direction))
+                new = (*path, nxt)
+                key = (nxt, passing)
+                if depth in wanted and key not in found and check(endable, may_end, nxt):
+                    found[key] = Route(start, new)
+                next_layer.append((new, direction, passing))
         layer = next_layer
     return list(found.values())
 
