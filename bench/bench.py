@@ -1,10 +1,19 @@
 """Random games per second for every bundled game and player count.
 
     python bench/bench.py [--games N] [--game NAME] [--profile]
+    python bench/bench.py --compare [--games N]
 
 Plays N games with random agents for each allowed player count, with the readable log off (as
 `meeple simulate` does), and prints games per second and decisions per game. Figures are for
 comparing runs on one machine side by side, not absolute: run before and after a change.
+
+`--compare` measures meeple against the bar the project set for it: Gods Love Dinosaurs written by
+hand in plain Python (`handwritten_gld.py`), with the same decisions and the same options. Both
+play the same N seeds, game by game in turn (so that a busy machine slows both alike), and the
+table gives games per second for each, the ratio meeple / hand-written (the aim: at least 0.5),
+decisions, turns and scores per game, and how many games came out identical: with the same seed
+both shuffle the same stacks and the random agent gives the same answers, so every game should be
+the same game, which is the check that the hand-written version plays the rules of the file.
 """
 
 from __future__ import annotations
@@ -14,9 +23,13 @@ import cProfile
 import pstats
 import random
 import time
+from dataclasses import dataclass, field
+from typing import Any
 
 import meeple
 from meeple.loader import bundled_games
+
+COMPARED_GAME = "gods_love_dinosaurs"
 
 
 def play_many(game: meeple.Game, players: int, games: int) -> tuple[float, float]:
@@ -33,6 +46,66 @@ def play_many(game: meeple.Game, players: int, games: int) -> tuple[float, float
     return games / elapsed, decisions / games
 
 
+@dataclass
+class Tally:
+    """What one implementation did over a batch of games."""
+
+    seconds: float = 0.0
+    games: int = 0
+    decisions: int = 0
+    turns: int = 0
+    points: int = 0  # every player's score, summed
+    results: list[tuple[Any, ...]] = field(default_factory=list)  # (choices, scores, turns) per game
+
+    def add(self, seconds: float, choices: list[int], scores: list[int], turns: int) -> None:
+        self.seconds += seconds
+        self.games += 1
+        self.decisions += len(choices)
+        self.turns += turns
+        self.points += sum(scores)
+        self.results.append((tuple(choices), tuple(scores), turns))
+
+    def rate(self) -> float:
+        return self.games / self.seconds
+
+    def per_game(self, total: int) -> float:
+        return total / self.games
+
+
+def compare(games: int) -> None:
+    """meeple against the hand-written Gods Love Dinosaurs, for every player count."""
+    import handwritten_gld  # beside this file; only this comparison needs it
+
+    game = meeple.load(COMPARED_GAME)
+    handwritten_gld.default_components()  # read the data before the clock starts, as meeple.load does
+    print(f"{games} random games per player count, the same seeds for both; ratio = meeple / hand-written")
+    print(
+        f"{'players':>7} {'meeple g/s':>10} {'hand g/s':>9} {'ratio':>6} "
+        f"{'decisions m/h':>15} {'turns m/h':>13} {'score/player m/h':>17} {'identical':>9}"
+    )
+    for players in range(game.min_players, game.max_players + 1):
+        ours, theirs = Tally(), Tally()
+        for seed in range(games):
+            start = time.perf_counter()
+            state = game.new_game(players, seed=seed, logging=False)
+            rng = random.Random(seed)
+            while not state.is_over:
+                state.apply(rng.randrange(state.decision.size))  # type: ignore[union-attr]
+            ours.add(time.perf_counter() - start, state.choices, state.scores, state.turns)
+
+            start = time.perf_counter()
+            hand = handwritten_gld.play_random(players, seed)
+            theirs.add(time.perf_counter() - start, hand.choices, hand.scores, hand.turns)
+        same = sum(a == b for a, b in zip(ours.results, theirs.results, strict=True))
+        print(
+            f"{players:>7} {ours.rate():>10.1f} {theirs.rate():>9.1f} {ours.rate() / theirs.rate():>6.2f} "
+            f"{ours.per_game(ours.decisions):>7.1f}/{theirs.per_game(theirs.decisions):<7.1f}"
+            f"{ours.per_game(ours.turns):>6.1f}/{theirs.per_game(theirs.turns):<6.1f}"
+            f"{ours.points / games / players:>8.2f}/{theirs.points / games / players:<8.2f}"
+            f"{same:>5}/{games}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -40,7 +113,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--game", help="one bundled game (default: all)")
     parser.add_argument("--profile", action="store_true", help="print the 20 most expensive functions")
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help=f"meeple against a hand-written {COMPARED_GAME} (the speed bar), per player count",
+    )
     args = parser.parse_args()
+    if args.compare:
+        compare(args.games)
+        return
     paths = [meeple.resolve(args.game)] if args.game else bundled_games()
     print(f"{'game':<28} {'players':>7} {'games/s':>9} {'decisions/game':>15}")
     for path in paths:

@@ -481,3 +481,30 @@ class Module(Node):
     decls: list[Decl]
     meta: list[Meta] = []
     sources: dict[str, str] = {}
+
+
+def statement_lists(decls: list[Decl]) -> list[list[Stmt]]:
+    """Every list of statements in these declarations, nested blocks included (if-branches,
+    random outcomes, loop bodies): where named phases and steps can stand."""
+    found: list[list[Stmt]] = []
+
+    def walk(body: list[Stmt]) -> None:
+        found.append(body)
+        for stmt in body:
+            for value in stmt.__dict__.values():
+                if not isinstance(value, list):
+                    continue
+                if value and all(isinstance(s, Stmt) for s in value):
+                    walk(value)
+                    continue
+                for item in value:
+                    if isinstance(item, tuple) and isinstance(item[1], list):
+                        walk(item[1])  # an if-branch: (condition, body)
+                    elif isinstance(item, Outcome):
+                        walk(item.body)
+
+    for decl in decls:
+        body = getattr(decl, "body", None)
+        if isinstance(body, list):
+            walk(body)
+    return found

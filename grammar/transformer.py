@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast as pyast
 from typing import Any
 
 from lark import Token, Transformer, v_args
@@ -10,10 +9,36 @@ from lark.tree import Meta as LarkMeta
 
 from meeple.grammar import ast
 
+ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
+MAX_DIGITS = 18  # a whole number of the rules fits in 64 bits; anything longer is a slip
+
 
 def _unquote(token: Token) -> str:
-    """Read a STRING token: the grammar only admits simple escapes, so Python's literal reader is safe."""
-    return str(pyast.literal_eval(str(token)))
+    """Read a STRING token. `\\"`, `\\\\`, `\\n` and `\\t` are escapes; any other backslash stays as
+    written, so no text the designer types can fail to read."""
+    body, out, i = str(token)[1:-1], [], 0
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body) and body[i + 1] in ESCAPES:
+            out.append(ESCAPES[body[i + 1]])
+            i += 2
+        else:
+            out.append(body[i])
+            i += 1
+    return "".join(out)
+
+
+class NumberTooLong(Exception):
+    """A number with more digits than any game needs (the parser reports it where it stands)."""
+
+    def __init__(self, token: Token) -> None:
+        super().__init__(str(token))
+        self.token = token
+
+
+def _int(token: Token) -> int:
+    if len(str(token)) > MAX_DIGITS:
+        raise NumberTooLong(token)
+    return int(token)
 
 
 class Builder(Transformer):  # type: ignore[type-arg]
@@ -66,7 +91,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return head
 
     def players_field(self, c: list[Token]) -> tuple[str, int, int]:
-        return ("players", int(c[0]), int(c[1]))
+        return ("players", _int(c[0]), _int(c[1]))
 
     def rulebook_field(self, c: list[Token]) -> tuple[str, str]:
         return ("rulebook", _unquote(c[0]))
@@ -104,10 +129,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return (str(c[0]), True)
 
     def cell_int(self, c: list[Token]) -> tuple[Any, bool]:
-        return (int(c[0]), False)
+        return (_int(c[0]), False)
 
     def cell_neg(self, c: list[Token]) -> tuple[Any, bool]:
-        return (-int(c[0]), False)
+        return (-_int(c[0]), False)
 
     def cell_text(self, c: list[Token]) -> tuple[Any, bool]:
         return (_unquote(c[0]), False)
@@ -287,10 +312,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return node
 
     def ex_players(self, c: list[Token]) -> tuple[str, int]:
-        return ("players", int(c[0]))
+        return ("players", _int(c[0]))
 
     def ex_seed(self, c: list[Token]) -> tuple[str, int]:
-        return ("seed", int(c[0]))
+        return ("seed", _int(c[0]))
 
     def ex_given(self, c: list[Any]) -> tuple[str, Any]:
         return ("given", c[0])
@@ -300,7 +325,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @staticmethod
     def _script(c: list[Token]) -> list[int | str]:
-        return [int(t) if t.type == "INT" else _unquote(t) for t in c]
+        return [_int(t) if t.type == "INT" else _unquote(t) for t in c]
 
     def ex_choices(self, c: list[Token]) -> tuple[str, Any]:
         return ("choices", self._script(c))
@@ -548,7 +573,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def int_(self, meta: LarkMeta, c: list[Token]) -> ast.Num:
-        return ast.Num(span=self._span(meta), value=int(c[0]))
+        return ast.Num(span=self._span(meta), value=_int(c[0]))
 
     @v_args(meta=True)
     def text_(self, meta: LarkMeta, c: list[Token]) -> ast.Text:

@@ -298,7 +298,9 @@ class Analyzer:
         }.get(kind)
         if ok is not None:
             if not ok:
-                self.error(row, "M014", f"column '{col.name}' holds {kind} values, not '{cell}'")
+                shown = "yes" if cell is True else "no" if cell is False else cell
+                plural = {"int": "numbers", "bool": "yes or no", "text": "texts"}[kind]
+                self.error(row, "M014", f"column '{col.name}' holds {plural}, not '{shown}'")
             return
         target = self.sym.tables.get(kind)
         if target is None:
@@ -409,7 +411,7 @@ class Analyzer:
         if owner.startswith("list:"):
             return self._no_attr(node, "a list", name, "use [x.NAME for each x in LIST] or LIST[0].NAME")
         if owner in {"int", "bool", "text"}:
-            return self._no_attr(node, f"a {owner} value", name)
+            return self._no_attr(node, _readable(owner), name)
         return "any"
 
     def _no_attr(self, node: ast.Node, what: str, name: str, hint: str = "") -> str:
@@ -570,6 +572,10 @@ class Analyzer:
             return "any"
         low, high = BUILTINS[name]
         self.arity(e, name, low, high)
+        if len(e.args) < low:  # reported; the checks below read the missing arguments
+            for arg in e.args:
+                self.expr(arg, scope)
+            return "any"
         if name in {"region", "regions"}:
             node_type = self.expr(e.args[0], scope)
             if name == "regions":
@@ -823,7 +829,15 @@ class Analyzer:
         self.used.add(s.name)
         decl = self.sym.rules.get(s.name)
         if decl is None:
-            self.error(s, "M010", f"unknown rule '{s.name}'", self._suggest(s.name, self.sym.rules))
+            if s.name in self.sym.values:
+                self.error(
+                    s,
+                    "M014",
+                    f"'{s.name}' is a value: it gives a value and does nothing on its own",
+                    "use it in an expression, e.g. 'let x = ...' or 'if ...:'",
+                )
+            else:
+                self.error(s, "M010", f"unknown rule '{s.name}'", self._suggest(s.name, self.sym.rules))
             for arg in s.args:
                 self.expr(arg, scope)
             return
@@ -908,7 +922,10 @@ class Analyzer:
                     self.used.add(m.faces)
                 continue
             if m.nodes not in s.tables:
-                self.error(m, "M010", f"unknown node table '{m.nodes}'", self._suggest(m.nodes, s.tables))
+                if not m.nodes:
+                    self.error(m, "M010", "a map needs 'nodes TABLE' (with 'edges') or 'grid hex'")
+                else:
+                    self.error(m, "M010", f"unknown node table '{m.nodes}'", self._suggest(m.nodes, s.tables))
             if m.edges is not None:
                 table = s.tables.get(m.edges)
                 if table is None:
@@ -939,6 +956,7 @@ class Analyzer:
                 )
         for example in s.examples:
             self.example(example)
+        self.named_blocks()
         self.unused()
         return s
 
@@ -959,6 +977,21 @@ class Analyzer:
         for expect in example.expect:
             self.expect(expect, self.expr(expect, scope), "bool", "an expectation")
         self.used = before | {n for n in self.used if n in self.sym.pieces}
+
+    def named_blocks(self) -> None:
+        """Variants address phases and steps by name, so a name must be unique in its kind."""
+        seen: dict[tuple[str, str], ast.Named] = {}
+        for body in ast.statement_lists(self.module.decls):
+            for stmt in body:
+                if isinstance(stmt, ast.Named):
+                    first = seen.setdefault((stmt.kind, stmt.name), stmt)
+                    if first is not stmt:
+                        self.error(
+                            stmt,
+                            "M011",
+                            f"two {stmt.kind}s are called '{stmt.name}' (first at line {first.span.line})",
+                            "a variant could not tell them apart",
+                        )
 
     def unused(self) -> None:
         s = self.sym
@@ -988,6 +1021,10 @@ def _readable(t: str) -> str:
         "player": "a player",
         "loc": "a zone",
         "kind": "a kind of piece",
+        "list": "a list",
+        "placement": "a placement (from placements(...))",
+        "movement": "a movement",
+        "any": "anything",
     }.get(t, t)
 
 

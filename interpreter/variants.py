@@ -31,32 +31,8 @@ def _name(decl: ast.Decl) -> str | None:
     return getattr(decl, "name", None) if not isinstance(decl, ast.GameHeader | ast.Example) else None
 
 
-def _bodies(module: ast.Module) -> list[list[ast.Stmt]]:
-    """Every statement list of a module, nested ones included: where named blocks can stand."""
-    found: list[list[ast.Stmt]] = []
-
-    def walk(body: list[ast.Stmt]) -> None:
-        found.append(body)
-        for stmt in body:
-            for value in stmt.__dict__.values():
-                if isinstance(value, list) and value and all(isinstance(s, ast.Stmt) for s in value):
-                    walk(value)
-                elif isinstance(value, list):
-                    for item in value:  # if-branches: (condition, body) pairs; random outcomes
-                        if isinstance(item, tuple) and isinstance(item[1], list):
-                            walk(item[1])
-                        elif isinstance(item, ast.Outcome):
-                            walk(item.body)
-
-    for decl in module.decls:
-        body = getattr(decl, "body", None)
-        if isinstance(body, list):
-            walk(body)
-    return found
-
-
 def _find_block(module: ast.Module, kind: str, name: str) -> tuple[list[ast.Stmt], int] | None:
-    for body in _bodies(module):
+    for body in ast.statement_lists(module.decls):
         for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Named) and stmt.kind == kind and stmt.name == name:
                 return body, index
