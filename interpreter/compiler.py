@@ -442,10 +442,28 @@ class Compiler:
             args = [self.expr(a, scope) for a in e.args]
             values = p.values
 
+            # Values are called thousands of times a game: bind the arguments without zip and list.
+            if not args:
+
+                def call_value0(rt: Any, env: dict[str, Any]) -> Any:
+                    rt.last_rule = name
+                    return values[name][1](rt, {})
+
+                return call_value0
+            if len(args) == 1:
+                only = args[0]
+
+                def call_value1(rt: Any, env: dict[str, Any]) -> Any:
+                    rt.last_rule = name
+                    params, fn = values[name]
+                    return fn(rt, {params[0]: only(rt, env)})
+
+                return call_value1
+
             def call_value(rt: Any, env: dict[str, Any]) -> Any:
                 rt.last_rule = name
                 params, fn = values[name]
-                return fn(rt, dict(zip(params, [a(rt, env) for a in args], strict=True)))
+                return fn(rt, {p: a(rt, env) for p, a in zip(params, args, strict=True)})
 
             return call_value
         if name in {"region", "regions"}:
@@ -909,19 +927,22 @@ class Compiler:
             to = dest(rt, env)
             moved: list[Piece] = []
             for loc in _locations(src(rt, env)):
+                if want is not None and len(moved) >= want:
+                    break
                 pile = _pile(rt, loc, span, rule)
-                keep = []
-                for pc in pile:
+                found = []  # indices of the pieces taken; stop as soon as there are enough
+                for i, pc in enumerate(pile):
                     if (
-                        (want is None or len(moved) < want)
-                        and pc[0].name == kind
+                        pc[0].name == kind
                         and (row is None or pc[0].row is row)
                         and (not has_owner or pc[1] is who)
                     ):
-                        moved.append(pc)
-                    else:
-                        keep.append(pc)
-                pile[:] = keep
+                        found.append(i)
+                        if want is not None and len(moved) + len(found) >= want:
+                            break
+                moved.extend(pile[i] for i in found)
+                for i in reversed(found):
+                    del pile[i]
             _pile(rt, to, span, rule).extend(moved)
             if want is not None and len(moved) < want:
                 rt.shortfall(kind if row is None else f"{kind} {row}", want - len(moved))
