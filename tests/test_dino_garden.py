@@ -1,0 +1,132 @@
+"""Properties of Dino Garden (games/dino_garden.rules and its 2-player and solo variants) that hold in
+every game, whatever the seed and whatever the players choose.
+
+Random games are played with the dice seeded by hypothesis and the answers drawn from a random
+generator whose seed hypothesis provides. Where a property comes from the rulebook
+(/work/shared/rulebooks/dino-garden.txt) its docstring quotes the passage.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meeple
+from meeple import State
+
+BUDGET = 400_000  # steps; a whole game takes well under this
+MAX_DECISIONS = 5_000  # a guard, so that a game that never ends fails instead of hanging
+
+# (rules file, players, rounds the rulebook gives)
+GAMES = [
+    ("dino_garden", 3, 3),
+    ("dino_garden", 4, 4),
+    ("dino_garden_2p", 2, 3),
+    ("dino_garden_solo", 1, 3),
+]
+LOADED = {name: meeple.load(name) for name, _, _ in GAMES}
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+# The players' answers come from a generator seeded by hypothesis (a game asks hundreds of
+# questions: drawing each one from hypothesis would make its examples too large).
+answers = st.integers(min_value=0, max_value=2**32 - 1).map(random.Random)
+SETTINGS = settings(deadline=None, max_examples=4)
+
+Check = Callable[[State], None]
+
+
+def play(name: str, players: int, seed: int, rnd: random.Random, check: Check | None = None) -> State:
+    """A game answered at random; `check` runs at the start and after every decision."""
+    state = LOADED[name].new_game(players, seed=seed, budget=BUDGET)
+    if check is not None:
+        check(state)
+    for _ in range(MAX_DECISIONS):
+        if state.is_over:
+            return state
+        assert state.decision is not None
+        state.apply(rnd.randrange(len(state.decision.options)))
+        if check is not None:
+            check(state)
+    pytest.fail(f"no end after {MAX_DECISIONS} decisions ({name}, {players} players, seed {seed})")
+
+
+def funds(state: State) -> list[int]:
+    store = state.rt.owned[("player", "funds")]
+    return [store[player] for player in state.rt.players]
+
+
+@pytest.mark.parametrize(("name", "players", "rounds"), GAMES)
+@SETTINGS
+@given(seed=seeds, rnd=answers)
+def test_the_game_ends_after_the_right_number_of_rounds(
+    name: str, players: int, rounds: int, seed: int, rnd: random.Random
+) -> None:
+    """Rulebook: "The game is played over 3 rounds with 3 players, and 4 rounds with 4 players";
+    two players: "At the end of the Predator phase of the 3rd round, the game ends"; solo: "After
+    the Predator phase of Round 3, perform final scoring"."""
+    state = play(name, players, seed, rnd)
+    assert state.is_over and state.decision is None
+    assert not state.ended_early
+    assert [line for line in state.log if line.startswith("Round ")] == [
+        f"Round {n}" for n in range(1, rounds + 1)
+    ]
+    assert any(line == "the final round ends after the Predator phase" for line in state.log)
+
+
+@pytest.mark.parametrize(("name", "players", "rounds"), GAMES)
+@SETTINGS
+@given(seed=seeds, rnd=answers)
+def test_funds_stay_between_0_and_15(
+    name: str, players: int, rounds: int, seed: int, rnd: random.Random
+) -> None:
+    """Rulebook: "The maximum funds you can hold is 15. Any excess over 15 is lost." and "If you
+    don't have sufficient funds, you cannot take actions that require payment." """
+
+    def bounded(state: State) -> None:
+        assert all(0 <= amount <= 15 for amount in funds(state)), funds(state)
+
+    play(name, players, seed, rnd, bounded)
+
+
+@pytest.mark.parametrize(("name", "players", "rounds"), GAMES)
+@SETTINGS
+@given(seed=seeds, rnd=answers)
+def test_replaying_the_choices_reproduces_the_game(
+    name: str, players: int, rounds: int, seed: int, rnd: random.Random
+) -> None:
+    """(rules, players, seed, choices) is the replay format: it gives the same game again."""
+    original = play(name, players, seed, rnd)
+    again = meeple.replay(LOADED[name], players, seed, original.choices, budget=BUDGET)
+    assert again.is_over
+    assert again.scores == original.scores
+    assert again.winners == original.winners
+    assert again.log == original.log
+    assert again.turns == original.turns
+    assert again.choices == original.choices
+
+
+@pytest.mark.parametrize(("name", "players", "rounds"), GAMES)
+def test_scores_are_the_logged_final_scores_and_ties_share_the_win(
+    name: str, players: int, rounds: int
+) -> None:
+    """Rulebook: "The player with the most total victory points is the winner! In case of a tie,
+    all players tied for the highest score are declared winners." """
+    state = play(name, players, 7, random.Random(7))
+    logged = [line for line in state.log if " victory points (dinosaurs " in line]
+    assert len(logged) == players
+    for seat, line in enumerate(logged):
+        assert line.startswith(f"Player {seat + 1}: {state.scores[seat]} victory points")
+    best = max(state.scores)
+    assert state.winners == [seat for seat, score in enumerate(state.scores) if score == best]
+
+
+def test_solo_prints_the_targets() -> None:
+    """Solo: "We recommend setting your initial goal at 130 victory points or above. If you reach
+    150 victory points or more, your Dinosaur Park undoubtedly has a long queue of visitors!" """
+    state = play("dino_garden_solo", 1, 3, random.Random(3))
+    score = f"{state.scores[0]} victory points"
+    assert any("130" in line and "150" in line and line.startswith(score) for line in state.log)
