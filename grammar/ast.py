@@ -87,6 +87,14 @@ class Binary(Expr):
     right: Expr
 
 
+class IfExpr(Expr):
+    """`if COND then A else B`: a value chosen by a condition."""
+
+    cond: Expr
+    then: Expr
+    orelse: Expr
+
+
 class ListLit(Expr):
     items: list[Expr]
 

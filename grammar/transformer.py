@@ -650,6 +650,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return self._binary(meta, "..", c[0], c[1])
 
     @v_args(meta=True)
+    def cond_expr(self, meta: LarkMeta, c: list[Any]) -> ast.IfExpr:
+        return ast.IfExpr(span=self._span(meta), cond=c[0], then=c[1], orelse=c[2])
+
+    @v_args(meta=True)
     def list_(self, meta: LarkMeta, c: list[Any]) -> ast.ListLit:
         return ast.ListLit(span=self._span(meta), items=[x for x in c if x is not None])
 

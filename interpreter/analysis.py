@@ -490,6 +490,10 @@ class Analyzer:
                 return "bool"
             case ast.Binary():
                 return self.binary(e, scope)
+            case ast.IfExpr():
+                self.expect(e.cond, self.expr(e.cond, scope), "bool", "an 'if' condition")
+                then, orelse = self.expr(e.then, scope), self.expr(e.orelse, scope)
+                return then if then == orelse else "any"
             case ast.ListLit():
                 types = {self.expr(item, scope) for item in e.items}
                 return f"list:{types.pop()}" if len(types) == 1 else "list:any"
@@ -518,6 +522,10 @@ class Analyzer:
 
     def binary(self, e: ast.Binary, scope: dict[str, str]) -> str:
         left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        if e.op == "+" and (left.startswith("list") or right.startswith("list")):
+            self.expect(e.left, left, "list", "the left side of '+' (lists are joined)")
+            self.expect(e.right, right, "list", "the right side of '+' (lists are joined)")
+            return left if left == right else "list:any"
         if e.op in {"+", "-", "*", "//", "%"}:
             self.expect(e.left, left, "int", f"the left side of '{e.op}'")
             self.expect(e.right, right, "int", f"the right side of '{e.op}'")

@@ -223,6 +223,13 @@ class Compiler:
                 return lambda rt, env: not inner(rt, env)
             case ast.Binary():
                 return self.binary(e, scope)
+            case ast.IfExpr():
+                cond, then, orelse = (
+                    self.expr(e.cond, scope),
+                    self.expr(e.then, scope),
+                    self.expr(e.orelse, scope),
+                )
+                return lambda rt, env: then(rt, env) if cond(rt, env) else orelse(rt, env)
             case ast.ListLit():
                 items = [self.expr(i, scope) for i in e.items]
                 return lambda rt, env: [f(rt, env) for f in items]

@@ -1529,3 +1529,16 @@ def test_an_example_with_unused_choices_fails(example_results: dict[str, Example
     result = example_results["more choices than asked"]
     assert not result.passed
     assert any("never asked for" in f for f in result.failures), result.failures
+
+
+def test_a_conditional_expression_and_joined_lists(make_game: MakeGame) -> None:
+    """`if C then A else B` chooses a value; `+` joins two lists."""
+    game = make_game(
+        """\
+value bigger(a: int, b: int) = if a > b then a else b
+play:
+  let xs = [1, 2] + [3]
+  log "{bigger(3, 5)} {bigger(7, 5)} {count(xs)} {xs}"
+"""
+    )
+    assert game.new_game(2).log == ["5 7 3 [1, 2, 3]"]
