@@ -16,7 +16,7 @@ from lark.indenter import DedentError, Indenter
 
 from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
-from meeple.grammar.transformer import Builder
+from meeple.grammar.transformer import MAX_DIGITS, Builder, NumberTooLong
 
 GRAMMAR = Path(__file__).with_name("meeple.lark")
 
@@ -95,6 +95,9 @@ def _found(token: Token) -> str:
 
 
 def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnostic:
+    from meeple.grammar.mistakes import common_mistake  # loaded on a syntax error only
+
+    better = common_mistake(err, source, _lark)  # (message, hint) for a common mistake
     line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
     if isinstance(err, UnexpectedCharacters):
         char = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "?"
@@ -102,6 +105,7 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
         hint = "names use letters, digits and _; texts go in double quotes"
         if char == "\t":
             hint = "indent with spaces"
+        message, hint = better or (message, hint)
         return Diagnostic(file, line, column, "error", "M001", message, hint)
     if isinstance(err, UnexpectedEOF):
         lines = source.splitlines() or [""]
@@ -119,15 +123,18 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
         # Block tokens borrow the position of the next real token; point at the line end before it.
         line = token.line or len(source.splitlines())
         column = token.column or 1
-    expected = _expected(set(err.expected))
+    wanted = set(err.accepts or err.expected)  # accepts: what the parser takes there, after reductions
+    expected = _expected(wanted)
     message = f"expected {expected}, found {_found(token)}"
     hint = ""
     if token.type == "_INDENT":
         hint = "this line is indented more than the line before; only a line ending in ':' opens a block"
-    elif "_INDENT" in err.expected:
+    elif "_INDENT" in wanted:
         hint = "a line ending in ':' must be followed by an indented block"
     elif token.type == "_NL" and '":"' not in expected and "':'" in expected:
         hint = "did you forget the ':' at the end of the line?"
+    if better is not None and (better[0] or not hint):  # no message: only a hint, if there is none
+        message, hint = better[0] or message, better[1]
     return Diagnostic(file, line, column, "error", "M003", message, hint, end_column=column + len(str(token)))
 
 
@@ -159,6 +166,7 @@ def _dedent_diagnostic(file: str, source: str) -> Diagnostic:
 
 def parse(source: str, file: str = "<rules>") -> ast.Module:
     """Parse a whole `.rules` text. Raises RulesError (with diagnostics) on a syntax error."""
+    source = source.removeprefix("\ufeff")  # a byte-order mark some editors write is not text
     if not source.endswith("\n"):
         source += "\n"
     try:
@@ -193,6 +201,11 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
     except VisitError as err:
         if isinstance(err.orig_exc, RulesError):
             raise err.orig_exc from None
+        if isinstance(err.orig_exc, NumberTooLong):
+            token = err.orig_exc.token
+            message = f"this number has {len(str(token))} digits: no game needs more than {MAX_DIGITS}"
+            diag = Diagnostic(file, token.line or 0, token.column or 0, "error", "M006", message)
+            raise RulesError([diag], {file: source}) from None
         raise
     module = ast.Module(file=file, source=source, decls=[], span=ast.Span(file=file, line=1, column=1))
     for decl in decls:

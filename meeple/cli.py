@@ -27,10 +27,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Column, Table
+from rich.text import Text
 
 import meeple
+from meeple.cli_docs import docs
 from meeple.interpreter.agents import Agent, HumanAgent, make_agents
 from meeple.interpreter.agents import play as play_to_end
+from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_examples
 
@@ -187,10 +190,34 @@ def check(
     ],
     fmt: Annotated[Format, typer.Option("--format", help="text for people, json for tools.")] = Format.text,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the check too.")] = False,
+    rulebook: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="PATH_OR_DIR",
+            help="The rulebook the header names, or a folder holding it "
+            "(default: ../shared/rulebooks/, the rules file's folder, then $MEEPLE_RULEBOOKS).",
+        ),
+    ] = None,
+    coverage: Annotated[
+        bool, typer.Option("--coverage", help="Report how much of the rulebook citations and asides cover.")
+    ] = False,
+    assumptions: Annotated[
+        bool, typer.Option("--assumptions", help="List every assume and conflict with its place.")
+    ] = False,
+    play_games: Annotated[
+        int,
+        typer.Option(
+            "--play", metavar="N", min=0, help="Also play N random games per allowed player count and report."
+        ),
+    ] = 0,
 ) -> None:
     """Report every problem in rules files: errors, warnings, with the line and a caret."""
+    if rulebook is not None and not rulebook.exists():
+        raise Fail(f"error: no rulebook or folder at {rulebook}", USAGE)
+    options = CheckOptions(rulebook=rulebook, coverage=coverage, assumptions=assumptions, play=play_games)
     code = OK
     found: list[dict[str, object]] = []
+    out = stdout()
     for name in files:
         try:
             checked = meeple.check(name)
@@ -202,23 +229,83 @@ def check(
             typer.echo(f"error: cannot read {name}: {err}", err=True)
             code = USAGE
             continue
-        diags = checked.diagnostics
-        errors = sum(d.severity == "error" for d in diags)
-        warnings = sum(d.severity == "warning" for d in diags)
+        report = run_checks(checked, name, options)
+        problems = report.problems
+        errors = sum(d.severity == "error" for d in problems)
+        warnings = len(problems) - errors
         if errors or (strict and warnings):
             code = max(code, FAILED)
         if fmt is Format.json:
-            found.extend(d.to_json() for d in diags)
+            found.extend(as_json(d) for d in report.diagnostics)
             continue
-        for d in diags:
-            typer.echo(d.render(checked.source))
+        sources = report.sources()
+        for d in sorted(problems, key=lambda d: (d.file != str(report.path), d.file, d.line, d.column)):
+            show_diagnostic(out, d, sources.get(d.file))
+        if coverage:
+            show_coverage(out, report)
+        if assumptions:
+            show_reports(out, report, {"M080", "M081"}, "Assumptions and conflicts", "none declared")
+        if play_games:
+            show_reports(out, report, {"M069"}, "Play", "not played: the file has errors")
         counts = [plural(errors, "error"), plural(warnings, "warning")]
-        if others := len(diags) - errors - warnings:
-            counts.append(plural(others, "note"))
-        typer.echo(f"{name}: {', '.join(counts) if diags else 'no problems'}")
+        typer.echo(f"{name}: {', '.join(counts) if problems else 'no problems'}")
     if fmt is Format.json:
         echo_json(found)
     raise typer.Exit(code)
+
+
+def show_diagnostic(out: Console, d: meeple.Diagnostic, source: str | None) -> None:
+    """`FILE:LINE:COL: severity: message [CODE]`, the line, a caret and the hint; on a terminal the
+    severity is in colour."""
+    text = d.render(source)
+    if not out.is_terminal:
+        typer.echo(text)
+        return
+    head, _, rest = text.partition("\n")
+    line = Text(head)
+    line.highlight_words([f" {d.severity}:"], style="bold red" if d.severity == "error" else "bold yellow")
+    out.print(line, soft_wrap=True)
+    if rest:
+        out.print(Text(rest), soft_wrap=True)
+
+
+def show_coverage(out: Console, report: Report) -> None:
+    """The rulebook coverage as a table per section, then the paragraphs nothing covers."""
+    book = report.rulebook
+    if book is None:
+        typer.echo("rulebook coverage: no rulebook to read (see the warning above)")
+        return
+    *sections, total = report.coverage
+    figures = total.as_data()
+    typer.echo(
+        f"\nRulebook coverage of {book.path}: {figures['cited_percent']}% cited, "
+        f"{figures['asides_percent']}% marked as not rules, "
+        f"{len(total.uncovered)} of {total.paragraphs} paragraphs uncovered"
+    )
+    table = Table(
+        "Section", *(Column(h, justify="right") for h in ("Paragraphs", "Cited", "Not rules", "Uncovered"))
+    )
+    for s in sections:
+        data = s.as_data()
+        table.add_row(
+            escape("  " * s.level + s.title),
+            str(s.paragraphs),
+            f"{data['cited_percent']}%",
+            f"{data['asides_percent']}%",
+            str(len(s.uncovered)),
+        )
+    out.print(table)
+    for s in sections:
+        for paragraph in s.uncovered:
+            typer.echo(f"  uncovered: {book.path.name}:{paragraph.line} ({s.title}): {paragraph.first_words}")
+
+
+def show_reports(out: Console, report: Report, codes: set[str], title: str, empty: str) -> None:
+    """Info entries (assumptions, the play summary) as a titled list."""
+    entries = [d for d in report.diagnostics if d.code in codes]
+    typer.echo(f"\n{title}:" + ("" if entries or not empty else f" {empty}"))
+    for d in entries:
+        typer.echo(f"  {d.location()}: {d.message}")
 
 
 @app.command()
@@ -455,6 +542,8 @@ def list_games() -> None:
         table.add_row(path.stem, escape(game.name), f"{game.min_players}-{game.max_players}")
     stdout().print(table)
 
+
+app.command("docs")(docs)
 
 if __name__ == "__main__":
     app()

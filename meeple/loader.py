@@ -68,7 +68,7 @@ def read_module(path: Path, seen: tuple[Path, ...] = ()) -> ast.Module:
     header = variant_header(module)
     if header is None:
         return module
-    where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M061", "")
+    where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M091", "")
     base_path = path.parent / header.base
     if not base_path.is_file():
         try:

@@ -110,7 +110,7 @@ def test_new_declarations_are_added(tmp_path: Path) -> None:
 def test_a_patch_that_names_nothing_in_the_base_is_an_error_at_the_variants_line(
     tmp_path: Path, body: str, line: int
 ) -> None:
-    assert errors(variant(tmp_path, body)) == [("variant.rules", line, "M060")]
+    assert errors(variant(tmp_path, body)) == [("variant.rules", line, "M090")]
 
 
 def test_errors_in_the_changed_game_point_into_the_file_that_has_them(tmp_path: Path) -> None:
@@ -123,12 +123,12 @@ def test_errors_in_the_changed_game_point_into_the_file_that_has_them(tmp_path: 
 
 def test_a_missing_base_game_is_an_error(tmp_path: Path) -> None:
     path = write(tmp_path, "v.rules", 'variant "V" of "no_such_game.rules":\n  players 2..2\n')
-    assert errors(path) == [("v.rules", 1, "M061")]
+    assert errors(path) == [("v.rules", 1, "M091")]
 
 
 def test_a_variant_of_itself_is_an_error(tmp_path: Path) -> None:
     path = write(tmp_path, "loop.rules", 'variant "V" of "loop.rules":\n  players 2..2\n')
-    assert errors(path) == [("loop.rules", 1, "M061")]
+    assert errors(path) == [("loop.rules", 1, "M091")]
 
 
 def test_the_calm_skies_variant_of_dino_party_plays_and_passes_its_own_examples() -> None:

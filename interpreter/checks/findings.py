@@ -12,27 +12,39 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from meeple.grammar import ast
-
 from meeple.diagnostics import Diagnostic, Severity
+from meeple.grammar import ast
 
 # Every code the checks report: its usual severity and what it means (docs/checking.md lists them
 # in the same words; a test keeps the two in step).
 CODES: dict[str, tuple[Severity, str]] = {
     "M040": ("warning", "a table, piece, zone, map or variable the game never uses"),
-    "M041": ("warning", "a rule, value or constant that nothing reached from setup, play, a trigger or the score uses"),
+    "M041": (
+        "warning",
+        "a rule, value or constant that nothing reached from setup, play, a trigger or the score uses",
+    ),
     "M042": ("warning", "a variable the rules change but never read"),
     "M043": ("warning", "a trigger that can never fire: nothing the game runs moves that kind of piece"),
     "M044": ("error", "setup asks for more pieces (or cards to draw) than there are, for some player count"),
     "M045": ("error", "setup breaks for some player count: a runtime error, or the step budget"),
     "M046": ("warning", "a 'while' that never ends once it starts: its body cannot change its condition"),
-    "M047": ("warning", "a statement or branch that can never run (a condition always no, nothing to go through, a chance of 0, after 'end game')"),
+    "M047": (
+        "warning",
+        "a statement or branch that can never run (a condition always no, nothing to go through, "
+        "a chance of 0, after 'end game')",
+    ),
     "M048": ("warning", "a 'choose' that always has exactly one option: nobody ever decides"),
     "M049": ("error", "a 'random' whose every outcome has a chance of 0"),
-    "M050": ("warning", "a citation (cites or aside) that is not in the rulebook; the hint shows the closest passage"),
+    "M050": (
+        "warning",
+        "a citation (cites or aside) that is not in the rulebook; the hint shows the closest passage",
+    ),
     "M051": ("warning", "the rulebook named in the header cannot be found, or citations without a rulebook"),
     "M052": ("warning", "a citation found in several passages of the rulebook"),
-    "M060": ("warning", "a rule, trigger, statement or branch that never ran in the games played (--play)"),
+    "M060": (
+        "warning",
+        "a rule, trigger, statement or branch that never ran (setup for every player count, or --play)",
+    ),
     "M061": ("warning", "a supply that ran short in the games played (--play)"),
     "M062": ("error", "a game that hit the step budget or never ended (--play)"),
     "M063": ("error", "a decision that had to be made but had no option (--play)"),

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
-from meeple.interpreter.analysis import BUILTINS, Symbols
+from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.checks.usage import KNOWN_STATEMENTS
 from meeple.interpreter.checks.walk import Known, Owner, bodies, owners, sites, walk
-
-from meeple.diagnostics import Diagnostic
 
 Token = tuple[str, str]  # what a condition reads or a body changes: ("var", name), ("pieces", "")...
 ANY: Token = ("any", "")  # something the checker cannot follow: anything may change
@@ -33,6 +32,8 @@ PIECES: Token = ("pieces", "")
 CURRENT: Token = ("current", "")
 _FIXED_NAMES = {"players", "player_count", "self"}  # built-in names that do not change during a game
 _BINDS = (ast.ForEach, ast.Choose, ast.Pick)
+# Built-in functions that read nothing of a game but their arguments (and the fixed map edges).
+PURE = {"sum", "min", "max", "any", "all", "abs", "neighbours", "players_from", "next_player"}
 
 
 class Flow:
@@ -40,8 +41,6 @@ class Flow:
         self.sym = symbols
         self.known = known
         self.owned_vars = {name for group in symbols.owned_vars.values() for name in group}
-        self.rule_writes: dict[str, set[Token]] = {}
-        self._trigger_writes: set[Token] | None = None
 
     # -------------------------------------------------------------- what a condition reads
 
@@ -60,8 +59,8 @@ class Flow:
                     out.add(PIECES)
                 case ast.Call(func="region" | "regions", args=[_, ast.Name(id=attr), *_]):
                     out.add(("attr", attr))
-                case ast.Call(func=func) if func not in BUILTINS and func not in seen:
-                    out.add(ANY)
+                case ast.Call(func=func) if func not in PURE and func not in seen:
+                    out.add(ANY)  # a function whose reads the checker does not know
         return out
 
     def _name(self, name: str) -> set[Token]:
@@ -78,13 +77,44 @@ class Flow:
 
     # -------------------------------------------------------------- what a body changes
 
-    def writes(self, body: Iterable[ast.Stmt]) -> set[Token]:
+    def writes(self, body: list[ast.Stmt]) -> set[Token]:
+        """What running a body may change: its own statements, every rule they call (and the
+        rules those call), and, if it moves pieces, every trigger (and what the triggers call)."""
+        out, todo = self._direct(body)
+        done: set[str] = set()
+        fired = False
+        while todo or (PIECES in out and not fired):
+            if todo:
+                name = todo.pop()
+                if name in done:
+                    continue
+                done.add(name)
+                rule = self.sym.rules.get(name)
+                found, calls = self._direct(rule.body) if rule is not None else ({ANY}, [])
+            else:
+                fired = True
+                found, calls = set(), []
+                for trig in self.sym.triggers:
+                    more, called = self._direct(trig.body)
+                    found |= more
+                    calls += called
+            out |= found
+            todo += calls
+        return out
+
+    def _direct(self, body: list[ast.Stmt]) -> tuple[set[Token], list[str]]:
+        """What the statements of a body change themselves, and the rules they call."""
         out: set[Token] = set()
+        calls: list[str] = []
         for stmt in body:
+            if isinstance(stmt, ast.CallStmt):
+                calls.append(stmt.name)
             out |= self._stmt_writes(stmt)
             for _, inner in bodies(stmt):
-                out |= self.writes(inner)
-        return out
+                more, called = self._direct(inner)
+                out |= more
+                calls += called
+        return out, calls
 
     def _stmt_writes(self, stmt: ast.Stmt) -> set[Token]:
         match stmt:
@@ -95,38 +125,17 @@ class Flow:
                 return {("attr", target.name)} if isinstance(target, ast.Attr) else {ANY}
             case ast.Let():
                 return {("local", stmt.name)}
-            case ast.MoveRefs() | ast.MoveCount() | ast.MoveAll() | ast.Draw():
-                return {PIECES} | self.trigger_writes()
-            case ast.Shuffle():
+            case ast.MoveRefs() | ast.MoveCount() | ast.MoveAll() | ast.Draw() | ast.Shuffle():
                 return {PIECES}
             case ast.Turn():
                 return {CURRENT}
             case ast.EndGame():
                 return {ENDS}
             case ast.CallStmt():
-                return self.calls(stmt.name)
+                return set()  # followed by `writes`
         if isinstance(stmt, _BINDS):
             return {("local", stmt.var)}
         return set() if isinstance(stmt, KNOWN_STATEMENTS) else {ANY}
-
-    def calls(self, name: str) -> set[Token]:
-        """What calling a rule may change (a rule that calls itself is followed once)."""
-        if name not in self.sym.rules:
-            return {ANY}
-        if name not in self.rule_writes:
-            self.rule_writes[name] = set()
-            self.rule_writes[name] = self.writes(self.sym.rules[name].body)
-        return self.rule_writes[name]
-
-    def trigger_writes(self) -> set[Token]:
-        """What the triggers may change: any move may fire one."""
-        if self._trigger_writes is None:
-            self._trigger_writes = set()
-            found: set[Token] = set()
-            for trig in self.sym.triggers:
-                found |= self.writes(trig.body)
-            self._trigger_writes = found
-        return self._trigger_writes
 
     # -------------------------------------------------------------- the checks
 
@@ -156,9 +165,21 @@ class Flow:
                 if isinstance(n, int) and not isinstance(n, bool) and n <= 0:
                     return [at(s, "M047", f"this 'repeat'{where} never runs its block: it repeats {n} times")]
             case ast.ForEach() if known.empty(s.seq, s.cond):
-                return [at(s, "M047", f"this 'for each'{where} never runs its block: there is never anything to go through")]
+                return [
+                    at(
+                        s,
+                        "M047",
+                        f"this 'for each'{where} never runs its block: there is never anything to go through",
+                    )
+                ]
             case ast.Pick() if known.empty(s.seq, s.cond):
-                return [at(s, "M047", f"this 'pick'{where} never runs its block: there is never anything to pick from")]
+                return [
+                    at(
+                        s,
+                        "M047",
+                        f"this 'pick'{where} never runs its block: there is never anything to pick from",
+                    )
+                ]
             case ast.Choose():
                 return self._choose(s, where)
             case ast.Random():
@@ -177,7 +198,8 @@ class Flow:
                 at(
                     s,
                     "M046",
-                    f"this 'while'{where} never ends: its condition is always yes and nothing in it ends the game",
+                    f"this 'while'{where} never ends: its condition is always yes and nothing in it "
+                    "ends the game",
                     "add 'end game' in its block, or a condition that its block changes",
                     severity="error",
                 )
@@ -190,8 +212,8 @@ class Flow:
             at(
                 s,
                 "M046",
-                f"this 'while'{where} never ends once it starts: nothing in its block (nor the rules it calls) "
-                "changes what its condition reads",
+                f"this 'while'{where} never ends once it starts: nothing in its block (nor the rules "
+                "it calls) changes what its condition reads",
                 f"its condition reads {what}; change one of them in the block, or end the game there",
             )
         ]
@@ -221,6 +243,7 @@ class Flow:
                         "M017",
                         "this 'choose' can never have an option, and it must be made",
                         "give it options, write 'may choose', or add an 'else:' block",
+                        severity="error",
                     )
                 ]
             return [at(s, "M047", f"this 'choose'{where} never runs its block: it never has an option")]
@@ -242,20 +265,30 @@ class Flow:
         all_known = all(isinstance(w, int) for w in fixed)
         for outcome, w in zip(s.outcomes, weights, strict=True):
             if isinstance(w, int) and w <= 0:
-                out.append(at(outcome, "M047", f"outcome '{outcome.name}'{where} never happens: its chance is {w}"))
+                out.append(
+                    at(outcome, "M047", f"outcome '{outcome.name}'{where} never happens: its chance is {w}")
+                )
             elif w is None and all_known and sum(max(0, v) for v in fixed) >= 100:
                 out.append(
                     at(
                         outcome,
                         "M047",
-                        f"outcome '{outcome.name}'{where} never happens: the chances before it add up to 100 or more",
+                        f"outcome '{outcome.name}'{where} never happens: the chances before it add up "
+                        "to 100 or more",
                     )
                 )
         if all_known:
             given = sum(max(0, v) for v in fixed)
             total = given + (max(0, 100 - given) if None in weights else 0)
             if total <= 0:
-                return [at(s, "M049", f"every outcome of this 'random'{where} has a chance of 0", "give one a chance")]
+                return [
+                    at(
+                        s,
+                        "M049",
+                        f"every outcome of this 'random'{where} has a chance of 0",
+                        "give one a chance",
+                    )
+                ]
         return out
 
     def _after_end(self, body: list[ast.Stmt], owner: Owner) -> list[Finding]:

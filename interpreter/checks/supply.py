@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
-from meeple.interpreter.checks.driving import Run, Short, drive
+from meeple.interpreter.checks.driving import Run, drive
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.checks.walk import Site, site_index
 from meeple.interpreter.engine import Game
+from meeple.interpreter.program import MAX_SEATS
 from meeple.interpreter.runtime import RuleRuntimeError
 
 # Statements whose blocks run by chance or by a player's decision: that one seed never reached
@@ -23,7 +24,8 @@ CHANCY = (ast.Random, ast.Pick, ast.Choose, ast.Ask)
 
 
 def player_counts(game: Game) -> range:
-    return range(game.min_players, game.max_players + 1)
+    """The player counts the header allows, as far as the engine has seats."""
+    return range(game.min_players, min(game.max_players, MAX_SEATS) + 1)
 
 
 def counts_text(counts: list[int]) -> str:
@@ -87,7 +89,9 @@ def _shortfalls(symbols: Symbols, index: dict[tuple[int, int], Site], runs: list
     return out
 
 
-def _errors(symbols: Symbols, index: dict[tuple[int, int], Site], runs: list[Run], rules: str) -> list[Finding]:
+def _errors(
+    symbols: Symbols, index: dict[tuple[int, int], Site], runs: list[Run], rules: str
+) -> list[Finding]:
     grouped: dict[tuple[object, str], list[Run]] = {}
     for run in runs:
         err = run.error
@@ -124,7 +128,9 @@ def _unrun(index: dict[tuple[int, int], Site], runs: list[Run], game: Game) -> l
         if site.owner.kind != "setup" or key in ran:
             continue
         parent = site.parent
-        if parent is not None and (isinstance(parent, CHANCY) or (parent.span.line, parent.span.column) not in ran):
+        if parent is not None and (
+            isinstance(parent, CHANCY) or (parent.span.line, parent.span.column) not in ran
+        ):
             continue  # chance or a decision decides; or the statement around it is reported
         if parent is not None and _chancy_above(site, index):
             continue
@@ -132,7 +138,8 @@ def _unrun(index: dict[tuple[int, int], Site], runs: list[Run], game: Game) -> l
             at(
                 site.stmt,
                 "M060",
-                f"this statement in setup runs with no player count from {game.min_players} to {game.max_players}",
+                f"this statement in setup runs with no player count from {game.min_players} to "
+                f"{game.max_players}",
                 "its condition is never true for an allowed player count (seed 0)",
             )
         )

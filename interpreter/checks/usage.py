@@ -5,20 +5,20 @@ A declaration is *live* when the game can get to it from what it runs by itself:
 the triggers and the score. Examples do not count: a rule that only an example calls is never part
 of a game. Liveness spreads through mentions (a rule calls a rule, a value reads a table, a
 variable is declared per the rows of a table), and two mentions that are not written as names:
-pieces are live when something reads the zone they start in, and a map is live when the game
-walks a graph (`neighbours`, `region`, `regions`) over its live node table.
+pieces are live when the game reads the zone they start in and also reads pieces without naming
+their kind (`pieces(zone)`, `draw`...), and a map is live when the game walks a graph
+(`neighbours`, `region`, `regions`) over its live node table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.findings import Finding, at
-from meeple.interpreter.checks.walk import Owner, Refs, owners, refs, sites
-
-from meeple.diagnostics import Diagnostic
+from meeple.interpreter.checks.walk import Owner, Refs, owners, refs, sites, walk
 
 GRAPH_QUERIES = {"neighbours", "region", "regions"}
 # Statements whose effect on pieces the checks know; any other may move anything.
@@ -55,12 +55,11 @@ def describe(decl: ast.Node) -> str:
             return f"table '{decl.name}'"
         case ast.PieceDecl():
             return f"piece '{decl.name}'"
-        case ast.ZoneDecl():
-            return f"zone '{decl.name}'" + (f" (per {decl.per})" if decl.per else "")
+        case ast.ZoneDecl() | ast.MapDecl():
+            kind = "zone" if isinstance(decl, ast.ZoneDecl) else "map"
+            return f"{kind} '{decl.name}'" + (f" (per {decl.per})" if decl.per else "")
         case ast.VarDecl():
             return f"variable '{decl.name}'" + (f" (per {decl.per})" if decl.per else "")
-        case ast.MapDecl():
-            return f"map '{decl.name}'"
         case ast.RuleDecl():
             return f"rule '{decl.name}'"
         case ast.ValueDecl():
@@ -77,7 +76,9 @@ def describe(decl: ast.Node) -> str:
             return "setup"
         case ast.PlayDecl():
             return "play"
-    return type(decl).__name__.lower()
+    kind = type(decl).__name__.removesuffix("Decl").lower()
+    name = getattr(decl, "name", None)
+    return f"{kind} '{name}'" if isinstance(name, str) else kind
 
 
 class Usage:
@@ -87,13 +88,19 @@ class Usage:
         self.sym = s = symbols
         self.decls: list[ast.Decl] = list(s.module.decls)
         self.refs: dict[int, Refs] = {id(d): refs(d) for d in self.decls}
+        # Declarations by name: global ones, and those made per owner (`per player`, `per TABLE`),
+        # which are named as attributes (`p.hand`). Read from the declarations themselves, so that
+        # a kind of declaration added to the language later is counted too.
         self.globals: dict[str, ast.Decl] = {}
-        for group in (s.constants, s.tables, s.pieces, s.zones, s.vars, s.maps, s.rules, s.values):
-            self.globals.update(group)
         self.owned: dict[str, list[ast.Decl]] = {}
-        for group in [*s.owned_zones.values(), *s.owned_vars.values()]:
-            for name, decl in group.items():
+        for decl in self.decls:
+            name = getattr(decl, "name", None)
+            if not isinstance(name, str) or isinstance(decl, ast.Example | ast.GameHeader):
+                continue
+            if getattr(decl, "per", None):
                 self.owned.setdefault(name, []).append(decl)
+            else:
+                self.globals[name] = decl
         roots: list[ast.Decl] = [*s.triggers]
         roots += [d for d in (s.setup, s.play, s.score, s.tiebreak) if d is not None]
         self.live: set[int] = set()
@@ -130,10 +137,12 @@ class Usage:
     def _implied(self) -> list[ast.Decl]:
         """Declarations made live by what is live without naming them."""
         out: list[ast.Decl] = []
-        for piece in self.sym.pieces.values():
-            if not self.is_live(piece) and any(self.is_live(d) for d in self.targets(refs(piece.zone))):
-                out.append(piece)
-        walks_graphs = any(GRAPH_QUERIES & self.refs[id(d)].names for d in self.decls if self.is_live(d))
+        live = [d for d in self.decls if self.is_live(d)]
+        if any(_reads_any_kind(d) for d in live):
+            for piece in self.sym.pieces.values():
+                if not self.is_live(piece) and any(self.is_live(d) for d in self.targets(refs(piece.zone))):
+                    out.append(piece)
+        walks_graphs = any(GRAPH_QUERIES & self.refs[id(d)].names for d in live)
         for m in self.sym.maps.values():
             table = self.sym.tables.get(m.nodes)
             if not self.is_live(m) and walks_graphs and table is not None and self.is_live(table):
@@ -158,6 +167,20 @@ class Usage:
         return [o for o in owners(self.sym) if self.is_live(o.decl)]
 
 
+def _reads_any_kind(decl: ast.Decl) -> bool:
+    """Whether a declaration can see or move pieces without naming their kind (`pieces(z)`,
+    `count(z)`, `draw`, `shuffle`, `move PIECES to`): then pieces are used through their zone."""
+    for node in walk(decl):
+        match node:
+            case ast.Draw() | ast.Shuffle() | ast.MoveRefs():
+                return True
+            case ast.Call(func="pieces", args=[_]) | ast.Call(func="count"):
+                return True
+        if isinstance(node, ast.Stmt) and not isinstance(node, KNOWN_STATEMENTS):
+            return True
+    return False
+
+
 def _used_by(users: list[ast.Decl]) -> str:
     if not users:
         return ""
@@ -174,9 +197,10 @@ def check_usage(symbols: Symbols, earlier: Iterable[Diagnostic]) -> list[Finding
     already = {(d.line, d.column) for d in earlier if d.code == "M021"}
     out: list[Finding] = []
     s = symbols
-    for decl in [*s.tables.values(), *s.pieces.values(), *s.maps.values(), *s.zones.values()] + [
-        z for group in s.owned_zones.values() for z in group.values()
-    ]:
+    named = [*usage.globals.values(), *(d for group in usage.owned.values() for d in group)]
+    for decl in named:
+        if isinstance(decl, ast.RuleDecl | ast.ValueDecl | ast.Constant | ast.VarDecl):
+            continue  # M041, M042 and analysis's M021 below
         if usage.is_live(decl):
             continue
         users = usage.users(decl)
@@ -187,7 +211,7 @@ def check_usage(symbols: Symbols, earlier: Iterable[Diagnostic]) -> list[Finding
             hint = "nothing moves these pieces or reads the zone they start in: delete them, or use them"
         elif isinstance(decl, ast.MapDecl) and not how:
             hint = "nothing names the map or walks its graph (neighbours, region, regions)"
-        if isinstance(decl, ast.ZoneDecl) and any(u for u in users if isinstance(u, ast.PieceDecl)):
+        if isinstance(decl, ast.ZoneDecl) and any(isinstance(u, ast.PieceDecl) for u in users):
             continue  # pieces start there: the unused piece is the finding
         out.append(at(decl, "M040", message, hint))
     out += _variables(usage)
@@ -195,12 +219,12 @@ def check_usage(symbols: Symbols, earlier: Iterable[Diagnostic]) -> list[Finding
         if usage.is_live(decl) or (decl.span.line, decl.span.column) in already:
             continue
         how = _used_by(usage.users(decl)) or "never used"
-        verb = "runs" if isinstance(decl, ast.RuleDecl) else "is needed"
+        verb = "never runs" if isinstance(decl, ast.RuleDecl) else "is never needed"
         out.append(
             at(
                 decl,
                 "M041",
-                f"{describe(decl)} never {verb}: nothing reached from setup, play, a trigger or the score uses it",
+                f"{describe(decl)} {verb}: nothing reached from setup, play, a trigger or the score uses it",
                 f"it is {how}",
             )
         )
@@ -278,4 +302,3 @@ def _kinds_moved(stmt: ast.Stmt, symbols: Symbols) -> set[str] | None:
     if not isinstance(stmt, KNOWN_STATEMENTS):
         return None
     return set()
-

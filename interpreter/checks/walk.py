@@ -99,8 +99,10 @@ def metas(module: ast.Module) -> Iterator[tuple[ast.Meta, ast.Node]]:
     for meta in module.meta:
         yield meta, module
     for decl in module.decls:
+        seen: set[int] = set()  # a block's lines are also the declaration's `meta`: the same nodes
         for node in walk(decl):
-            if isinstance(node, ast.Meta):
+            if isinstance(node, ast.Meta) and id(node) not in seen:
+                seen.add(id(node))
                 yield node, decl
 
 
@@ -247,7 +249,9 @@ def bodies(stmt: ast.Stmt) -> list[tuple[str, list[ast.Stmt]]]:
     return out
 
 
-def sites(body: list[ast.Stmt], owner: Owner, parent: ast.Stmt | None = None, slot: str = "body") -> Iterator[Site]:
+def sites(
+    body: list[ast.Stmt], owner: Owner, parent: ast.Stmt | None = None, slot: str = "body"
+) -> Iterator[Site]:
     """Every statement of a body and of the bodies inside it, parents first."""
     for stmt in body:
         if isinstance(stmt, ast.Meta):

@@ -1,0 +1,936 @@
+"""English for every node of the AST: the words of a generated rulebook.
+
+A rules file is written for a machine as much as for a reader; the printed rules must never leave
+a rule out just because its author gave it no `text`. So every expression, statement and
+declaration has a sentence here, generated from what it does ("Move up to 2 cube of p from reserve
+to p's hand"). The wording follows the language reference, so that the printed rule says exactly
+what the engine does: `move N` moves *up to* N, a `choose` names who decides, chance names its
+outcomes.
+
+Dispatch is one table from node type to method (`HANDLERS`), so a test can prove that no node type of
+`grammar/ast.py` is left without words, and a new node fails that test until it is given some.
+The speaker knows the module's declarations (`Symbols`) only to tell a rule's variable (`p`,
+shown in italics) from a declared name (a zone, a constant: shown in words, with the constant's
+value) and to link a rule call to its rule. It knows no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from meeple.codegen.markup import VAR_CLOSE, capitalise, plain, ref, var
+from meeple.grammar import ast
+from meeple.interpreter.analysis import BUILTIN_NAMES, Symbols
+
+# Binding strength, loosest first, as in the grammar: a looser child of a tighter parent is
+# bracketed so that "a times (b plus c)" keeps its meaning in words.
+_PRECEDENCE = {
+    "or": 1,
+    "and": 2,
+    "not": 3,
+    "==": 4,
+    "!=": 4,
+    "<": 4,
+    "<=": 4,
+    ">": 4,
+    ">=": 4,
+    "in": 4,
+    "not in": 4,
+    "..": 5,
+    "+": 6,
+    "-": 6,
+    "*": 7,
+    "//": 7,
+    "%": 7,
+    "neg": 8,
+}
+_ATOM = 9
+_WORDS = {
+    "or": "or",
+    "and": "and",
+    "==": "is",
+    "!=": "is not",
+    "<": "is less than",
+    "<=": "is at most",
+    ">": "is more than",
+    ">=": "is at least",
+    "in": "is in",
+    "not in": "is not in",
+    "+": "plus",
+    "-": "minus",
+    "*": "times",
+}
+_OPPOSITE = {
+    "==": "!=",
+    "!=": "==",
+    "<": ">=",
+    ">=": "<",
+    ">": "<=",
+    "<=": ">",
+    "in": "not in",
+    "not in": "in",
+}
+_PREPOSITIONS = {"at", "in", "of", "on", "for", "from", "to", "with", "by", "into", "near", "under", "over"}
+_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+_TYPES = {
+    "int": "a number",
+    "bool": "yes or no",
+    "text": "a text",
+    "player": "a player",
+    "zone": "a zone",
+    "location": "a location",
+    "piece": "a piece",
+    "any": "anything",
+}
+ZONE_FLAGS = {
+    "public": "everyone sees it",
+    "private": "only its owner sees what is in it",
+    "hidden": "nobody sees what is in it",
+    "ordered": "kept in order",
+}
+
+
+def humanise(name: str) -> str:
+    """A declared name in words: `magic_caves` -> "magic caves"."""
+    return name.replace("_", " ").strip() or name
+
+
+def slug(name: str) -> str:
+    """A name made safe for an HTML id or a Markdown link target."""
+    out = "".join(ch if ch.isalnum() else "-" for ch in name.lower())
+    return "-".join(part for part in out.split("-") if part) or "x"
+
+
+def anchor(kind: str, name: str) -> str:
+    """The id of a declaration's section: stable, so that links and tests can find it."""
+    return f"{kind}-{slug(name)}"
+
+
+def ordinal(n: int) -> str:
+    if 1 <= n <= len(_ORDINALS):
+        return _ORDINALS[n - 1]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def article(word: str) -> str:
+    return "an" if plain(word)[:1].lower() in "aeiou" else "a"
+
+
+def join(items: Sequence[str], last: str = "and") -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    if not items:
+        return "nothing"
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def quote(text: str) -> str:
+    return f"\u201c{text}\u201d"
+
+
+@dataclass
+class Line:
+    """One sentence of a generated procedure, with the sentences it governs (an `if`'s block, a
+    loop's body). `kind` lets a template style it: do, decide, chance, flow, log, end, or the kind
+    of a metadata line (text, cites, assume, conflict, aside)."""
+
+    text: str
+    kind: str = "do"
+    children: list[Line] = field(default_factory=list)
+    anchor: str | None = None  # a phase or step: the id its section is found by
+
+    def flat(self) -> str:
+        """The sentence and everything under it as one paragraph: for a diagram or a summary."""
+        own = self.text.rstrip(":").rstrip(".")
+        inner = "; ".join(child.flat() for child in self.children)
+        return f"{own}: {inner}" if inner else own
+
+
+class English:
+    """Speaks one module's AST. `constants` are the computed values of the constants, shown
+    beside their names ("epochs (4)") so that a reader need not look them up."""
+
+    def __init__(
+        self,
+        symbols: Symbols | None = None,
+        constants: dict[str, Any] | None = None,
+        anchors: dict[int, str] | None = None,
+    ) -> None:
+        self.sym = symbols
+        self.constants = constants or {}
+        # Every name a declaration gives (kinds analysis may not list yet, such as movements).
+        self.declared = {
+            str(d.name)
+            for d in (symbols.module.decls if symbols else [])
+            if isinstance(getattr(d, "name", None), str)
+        }
+        self.anchors = anchors or {}  # id(phase or step) -> its anchor, made unique by the caller
+
+    # ------------------------------------------------------------------ entry points
+
+    def say(self, node: ast.Node) -> str:
+        """Any node in words, as one text with inline marks (statements: flattened)."""
+        if isinstance(node, ast.Stmt):
+            return "; ".join(line.flat() for line in self.stmt(node))
+        return HANDLERS[type(node)](self, node)
+
+    def expr(self, e: ast.Expr, context: int = 0, cond: bool = False) -> str:
+        """An expression; bracketed when it binds looser than `context`. `cond`: it is read as a
+        condition, so a yes/no attribute reads "b is large" rather than "b's large"."""
+        if cond and (words := self._condition(e)) is not None:
+            return words
+        text = HANDLERS[type(e)](self, e)
+        if _strength(e) < context:
+            return f"({text})"
+        return text
+
+    def cond(self, e: ast.Expr, context: int = 0) -> str:
+        return self.expr(e, context, cond=True)
+
+    def block(self, stmts: Sequence[ast.Stmt], meta: bool = True) -> list[Line]:
+        """The sentences of a block. `meta=False` leaves out its own metadata lines, which a
+        declaration shows in its heading (the parser keeps them in both places)."""
+        lines: list[Line] = []
+        for s in stmts:
+            if isinstance(s, ast.Meta) and not meta:
+                continue
+            lines.extend(self.stmt(s))
+        return lines
+
+    def stmt(self, s: ast.Stmt) -> list[Line]:
+        out = HANDLERS[type(s)](self, s)
+        return out if isinstance(out, list) else [out]
+
+    # ------------------------------------------------------------------ names
+
+    def name(self, name: str) -> str:
+        """A bare name: a variable of the rule in italics, a declared name in words."""
+        s = self.sym
+        if name in BUILTIN_NAMES:
+            return {
+                "players": "the players",
+                "current": "the current player",
+                "player_count": "the number of players",
+                "self": "it",
+            }.get(name, humanise(name))
+        if s is None:
+            return var(name)
+        if name in s.constants:
+            value = self.constants.get(name)
+            if isinstance(value, bool):
+                return f"{humanise(name)} ({'yes' if value else 'no'})"
+            if isinstance(value, int | str):
+                return f"{humanise(name)} ({value})"
+            return humanise(name)
+        if name in s.rules:
+            return ref(anchor("rule", name), humanise(name))
+        if name in s.values:
+            return ref(anchor("value", name), humanise(name))
+        if name in self.declared or name in s.row_keys:
+            return humanise(name)
+        return var(name)
+
+    def is_row_of(self, table: str, key: str) -> bool:
+        return self.sym is not None and table in self.sym.row_keys.get(key, [])
+
+    def typed(self, e: ast.Expr) -> str:
+        return self.sym.types.get(id(e), "any") if self.sym is not None else "any"
+
+    def is_bool(self, e: ast.Attr) -> bool:
+        """A yes/no attribute. Where analysis could not tell the owner's type (a trigger's
+        location), an attribute is taken as yes/no when every column and variable of that name is."""
+        typed = self.typed(e)
+        if typed != "any" or self.sym is None:
+            return typed == "bool"
+        kinds = {
+            col.type.name if col.type else "text"
+            for table in self.sym.tables.values()
+            for col in table.columns
+            if col.name == e.name
+        }
+        for owned in self.sym.owned_vars.values():
+            if e.name in owned:
+                decl = owned[e.name]
+                kinds.add(decl.type.name if decl.type else "any")
+        return kinds == {"bool"}
+
+    # ------------------------------------------------------------------ expressions
+
+    def _num(self, e: ast.Num) -> str:
+        return str(e.value)
+
+    def _text(self, e: ast.Text) -> str:
+        return quote(e.value)
+
+    def _bool(self, e: ast.Bool) -> str:
+        return "yes" if e.value else "no"
+
+    def _none(self, e: ast.NoneLit) -> str:
+        return "none"
+
+    def _name(self, e: ast.Name) -> str:
+        return self.name(e.id)
+
+    def _attr(self, e: ast.Attr) -> str:
+        if isinstance(e.obj, ast.Name) and self.is_row_of(e.obj.id, e.name):
+            return humanise(e.name)  # `table.row`: the row itself
+        if isinstance(e.obj, ast.Name) and e.obj.id == "self":
+            return f"its {humanise(e.name)}"
+        owner = self.expr(e.obj, _ATOM)
+        if _simple(e.obj):
+            return f"{owner}{_possessive(owner)} {humanise(e.name)}"
+        return f"the {humanise(e.name)} of {owner}"
+
+    def _index(self, e: ast.Index) -> str:
+        seq = self.expr(e.obj, _ATOM)
+        if isinstance(e.index, ast.Num):
+            if isinstance(e.obj, ast.Name) and e.obj.id == "players":
+                return f"Player {e.index.value + 1}"  # how the engine shows players
+            return f"the {ordinal(e.index.value + 1)} of {seq}"
+        return f"item {self.expr(e.index, _ATOM)} of {seq}, counting from 0"
+
+    def _call(self, e: ast.Call) -> str:
+        args = e.args
+        # Several arguments are joined with "and"; one that is itself a call of several arguments
+        # is bracketed, so that "holds of (cell of m, 0 and 1) and x" keeps its grouping.
+        words = [
+            f"({self.expr(a)})"
+            if len(args) > 1 and isinstance(a, ast.Call) and len(a.args) > 1
+            else self.expr(a)
+            for a in args
+        ]
+        match e.func, len(args):
+            case "count", 1 if isinstance(args[0], ast.Call) and args[0].func == "pieces":
+                return f"the number of {self._pieces(args[0].args, 'pieces')}"
+            case "count", 1 if isinstance(args[0], ast.Filter):
+                f = args[0]
+                return f"the number of {var(f.var)} in {self.expr(f.seq)} where {self.cond(f.cond)}"
+            case "count", 1 if self.typed(args[0]) == "loc":
+                return f"the number of pieces in {words[0]}"
+            case "count", 1 if self.typed(args[0]).startswith("list"):
+                return f"the number of items in {words[0]}"
+            case "count", 1:
+                return f"the number of {words[0]}"
+            case "sum", 1 if (total := self._total(args[0])) is not None:
+                return total
+            case "sum", 1:
+                return f"the total of {words[0]}"
+            case ("min" | "max") as f, 1 if isinstance(args[0], ast.MapComp):
+                m = args[0]
+                best = "smallest" if f == "min" else "largest"
+                return f"the {best} {self.expr(m.expr)} for any {var(m.var)} in {self._source(m)}"
+            case ("min" | "max") as f, 1:
+                return f"the {'smallest' if f == 'min' else 'largest'} of {words[0]}"
+            case ("min" | "max") as f, 2:
+                return f"the {'smaller' if f == 'min' else 'larger'} of {words[0]} and {words[1]}"
+            case ("min" | "max") as f, _:
+                return f"the {'smallest' if f == 'min' else 'largest'} of {join(words)}"
+            case ("any" | "all") as f, 1 if isinstance(args[0], ast.MapComp):
+                m = args[0]
+                some = "some" if f == "any" else "every"
+                return f"{self.cond(m.expr)} for {some} {var(m.var)} in {self._source(m)}"
+            case "any", 1:
+                return f"any of {words[0]} holds"
+            case "all", 1:
+                return f"all of {words[0]} hold"
+            case "abs", 1:
+                return f"the absolute value of {words[0]}"
+            case "pieces", _:
+                return f"the {self._pieces(args, 'pieces')}"
+            case "neighbours", 1:
+                return f"the neighbours of {words[0]}"
+            case "neighbours", 2:
+                return f"the neighbours of {words[0]} on {words[1]}"
+            case "region", 2:
+                return f"the region around {words[0]} with the same {humanise(_bare(args[1]))}"
+            case "regions", 2:
+                return f"the regions of {words[0]} with one {humanise(_bare(args[1]))} each"
+            case "players_from", 1:
+                return f"the players, starting with {words[0]}"
+            case "next_player", 1:
+                return f"the player after {words[0]}"
+        return self._apply(e.func, words)
+
+    def _apply(self, func: str, words: list[str]) -> str:
+        """A value, or a function the speaker has no special words for: "NAME of ARGS"."""
+        label = self.name(func) if self.sym is not None and func in self.sym.values else humanise(func)
+        return _mention(label, func, words)
+
+    def _pieces(self, args: Sequence[ast.Expr], default: str) -> str:
+        """`pieces(where, KIND, OWNER)` without its article: "cube of p in r"."""
+        where = self.expr(args[0])
+        what = humanise(_bare(args[1])) if len(args) > 1 else default
+        if len(args) > 2:
+            what += " owned by nobody" if isinstance(args[2], ast.NoneLit) else f" of {self.expr(args[2])}"
+        return f"{what} in {where}"
+
+    def _total(self, e: ast.Expr) -> str | None:
+        """`sum([c.x for each c in S])` as "the total x of S": how a rulebook says it."""
+        if not isinstance(e, ast.MapComp) or e.cond is not None:
+            return None
+        body = e.expr
+        if isinstance(body, ast.Attr) and isinstance(body.obj, ast.Name) and body.obj.id == e.var:
+            return f"the total {humanise(body.name)} of {self.expr(e.seq)}"
+        return None
+
+    def _source(self, e: ast.MapComp) -> str:
+        seq = self.expr(e.seq)
+        return f"{seq} where {self.cond(e.cond)}" if e.cond is not None else seq
+
+    def _unary(self, e: ast.Unary) -> str:
+        if e.op == "not":
+            operand = e.operand
+            if isinstance(operand, ast.Binary) and operand.op in _OPPOSITE:
+                return self._binary(operand.model_copy(update={"op": _OPPOSITE[operand.op]}))
+            return f"not {self.cond(operand, _PRECEDENCE['not'] + 1)}"
+        if isinstance(e.operand, ast.Num):
+            return f"-{e.operand.value}"
+        return f"minus {self.expr(e.operand, _PRECEDENCE['neg'])}"
+
+    def _binary(self, e: ast.Binary) -> str:
+        strength = _PRECEDENCE[e.op]
+        if e.op in ("and", "or"):
+            # "a or b and c" is clear to a parser, not to a reader: mixed and/or is bracketed.
+            left, right = (
+                self.cond(side, _ATOM if _mixes(e.op, side) else strength) for side in (e.left, e.right)
+            )
+            return f"{left} {e.op} {right}"
+        if (words := self._emptiness(e)) is not None:
+            return words
+        left = self.expr(e.left, strength)
+        right = self.expr(e.right, strength + 1)
+        if e.op == "..":
+            return f"{left} to {right}"
+        if e.op == "//":
+            return f"{left} divided by {right} (rounded down)"
+        if e.op == "%":
+            return f"the remainder of {left} divided by {right}"
+        if e.op in ("in", "not in") and isinstance(e.right, ast.ListLit):
+            items = [self.expr(i) for i in e.right.items]
+            return f"{left} is {'one' if e.op == 'in' else 'none'} of {join(items, 'or')}"
+        return f"{left} {_WORDS[e.op]} {right}"
+
+    def _emptiness(self, e: ast.Binary) -> str | None:
+        """`count(X) > 0` as a reader says it: "there is a cube in z", "the list is empty"."""
+        counted = e.left
+        if not (isinstance(counted, ast.Call) and counted.func == "count" and len(counted.args) == 1):
+            return None
+        some = (e.op in (">", "!=") and _is_num(e.right, 0)) or (e.op == ">=" and _is_num(e.right, 1))
+        none = (e.op == "==" and _is_num(e.right, 0)) or (e.op == "<" and _is_num(e.right, 1))
+        if not (some or none):
+            return None
+        what = counted.args[0]
+        if isinstance(what, ast.Call) and what.func == "pieces":
+            return f"there is {'a' if some else 'no'} {self._pieces(what.args, 'piece')}"
+        if isinstance(what, ast.Filter):
+            seq = f"{self.expr(what.seq)} where {self.cond(what.cond)}"
+            return f"there is {article(what.var) if some else 'no'} {var(what.var)} in {seq}"
+        return f"{self.expr(what)} is {'not ' if some else ''}empty"
+
+    def _if_expr(self, e: ast.IfExpr) -> str:
+        return f"{self.expr(e.then, 1)} if {self.cond(e.cond, 1)}, otherwise {self.expr(e.orelse, 1)}"
+
+    def _list(self, e: ast.ListLit) -> str:
+        return join([self.expr(i) for i in e.items])
+
+    def _filter(self, e: ast.Filter) -> str:
+        return f"every {var(e.var)} in {self.expr(e.seq)} where {self.cond(e.cond)}"
+
+    def _mapcomp(self, e: ast.MapComp) -> str:
+        return f"{self.expr(e.expr)} for each {var(e.var)} in {self._source(e)}"
+
+    def _condition(self, e: ast.Expr) -> str | None:
+        """Yes/no attributes read as predicates: "b is large", "b is not flipped"."""
+        negated = isinstance(e, ast.Unary) and e.op == "not"
+        target = e.operand if isinstance(e, ast.Unary) and negated else e
+        if not isinstance(target, ast.Attr) or not self.is_bool(target):
+            return None
+        if isinstance(target.obj, ast.Name) and target.obj.id == "self":
+            return None
+        owner = self.expr(target.obj, _ATOM)
+        return f"{owner} is {'not ' if negated else ''}{humanise(target.name)}"
+
+    # ------------------------------------------------------------------ statements
+
+    def _meta(self, s: ast.Meta) -> Line:
+        return Line(s.value, kind=s.kind)
+
+    def _owner(self, kind: str, which: ast.Expr | None, owner: ast.Expr | None) -> str:
+        what = humanise(kind)
+        if which is not None:
+            what += f" ({self.expr(which)})"
+        if owner is not None:
+            what += f" of {self.expr(owner)}"
+        return what
+
+    def _move_refs(self, s: ast.MoveRefs) -> Line:
+        return Line(f"Move {self.expr(s.pieces)} to {self.expr(s.dest)}.")
+
+    def _move_count(self, s: ast.MoveCount) -> Line:
+        what = self._owner(s.kind, s.which, s.owner)
+        src, dest = self.expr(s.src), self.expr(s.dest)
+        if isinstance(s.count, ast.Num) and s.count.value == 1:
+            return Line(f"Move one {what} from {src} to {dest}, if there is one.")
+        return Line(f"Move up to {self.expr(s.count, _ATOM)} {what} from {src} to {dest}.")
+
+    def _move_all(self, s: ast.MoveAll) -> Line:
+        what = self._owner(s.kind, s.which, s.owner)
+        return Line(f"Move all {what} from {self.expr(s.src)} to {self.expr(s.dest)}.")
+
+    def _set(self, s: ast.SetStmt) -> Line:
+        target = self.expr(s.target)
+        value = s.value
+        if isinstance(value, ast.Binary) and value.op in "+-" and self.expr(value.left) == target:
+            amount = self.expr(value.right, _PRECEDENCE["+"] + 1)
+            if value.op == "+":
+                return Line(f"Add {amount} to {target}.")
+            return Line(f"Subtract {amount} from {target}.")
+        return Line(f"Set {target} to {self.expr(value)}.")
+
+    def _add(self, s: ast.AddStmt) -> Line:
+        if s.sign < 0:
+            return Line(f"Subtract {self.expr(s.amount)} from {self.expr(s.target)}.")
+        return Line(f"Add {self.expr(s.amount)} to {self.expr(s.target)}.")
+
+    def _let(self, s: ast.Let) -> Line:
+        if self.typed(s.value) == "bool" or (
+            isinstance(s.value, ast.Binary) and _PRECEDENCE[s.value.op] <= 4
+        ):
+            return Line(f"Let {var(s.name)} be whether {self.cond(s.value)}.")
+        return Line(f"Let {var(s.name)} be {self.expr(s.value)}.")
+
+    def _shuffle(self, s: ast.Shuffle) -> Line:
+        return Line(f"Shuffle {self.expr(s.zone)}.")
+
+    def _draw(self, s: ast.Draw) -> Line:
+        count = "the top piece" if _is_num(s.count, 1) else f"the top {self.expr(s.count)} pieces"
+        return Line(f"Draw {count} of {self.expr(s.src)} to {self.expr(s.dest)}.")
+
+    def _place(self, s: ast.Place) -> Line:
+        at = f" at {self.expr(s.at)}" if s.at is not None else ""
+        return Line(f"Place {self.expr(s.shape)} on {self.expr(s.map)}{at}.")
+
+    def _end(self, s: ast.EndGame) -> Line:
+        return Line("The game ends.", kind="end")
+
+    def _log(self, s: ast.Log) -> Line:
+        parts = [p if isinstance(p, str) else f"[{self.expr(p)}]" for p in s.parts]
+        return Line(f"Log {quote(''.join(parts))}.", kind="log")
+
+    def _call_stmt(self, s: ast.CallStmt) -> Line:
+        rule = self.name(s.name) if self.sym is not None and s.name in self.sym.rules else humanise(s.name)
+        args = [self.expr(a) for a in s.args]
+        return Line(capitalise(f"{rule} for {join(args)}." if args else f"{rule}."))
+
+    def _if(self, s: ast.If) -> list[Line]:
+        lines = []
+        for i, (test, body) in enumerate(s.branches):
+            lead = "If" if i == 0 else "Otherwise, if"
+            lines.append(Line(f"{lead} {self.cond(test)}:", children=self.block(body)))
+        if s.orelse:
+            lines.append(Line("Otherwise:", children=self.block(s.orelse)))
+        return lines
+
+    def among(self, name: str, seq: ast.Expr, cond: ast.Expr | None) -> str:
+        """What a loop or a choice runs over: "palette where c is bright". A filter over the same
+        name (`for each c in [each c in S where C]`) reads as its list and condition."""
+        if cond is None and isinstance(seq, ast.Filter) and seq.var == name:
+            seq, cond = seq.seq, seq.cond
+        words = self.expr(seq)
+        return f"{words} where {self.cond(cond)}" if cond is not None else words
+
+    def _for_each(self, s: ast.ForEach) -> Line:
+        text = f"For each {var(s.var)} in {self.among(s.var, s.seq, s.cond)}"
+        if s.chooser is not None:
+            text += f", in the order {self.expr(s.chooser)} chooses"
+        return Line(text + ":", kind="decide" if s.chooser is not None else "do", children=self.block(s.body))
+
+    def _repeat(self, s: ast.Repeat) -> Line:
+        text = "Once:" if _is_num(s.count, 1) else f"Repeat {self.expr(s.count)} times:"
+        return Line(text, children=self.block(s.body))
+
+    def _while(self, s: ast.While) -> Line:
+        if isinstance(s.cond, ast.Bool) and s.cond.value:
+            return Line("Repeat until the game ends:", children=self.block(s.body))
+        return Line(f"As long as {self.cond(s.cond)}, repeat:", children=self.block(s.body))
+
+    def chooser(self, who: ast.Expr | None) -> str:
+        return self.expr(who) if who is not None else "the current player"
+
+    def _choose(self, s: ast.Choose) -> list[Line]:
+        who = self.chooser(s.chooser)
+        verb = "may choose" if s.optional else "chooses"
+        if isinstance(s.seq, ast.ListLit) and len(s.seq.items) > 1:
+            options = [self.expr(i) for i in s.seq.items]
+            text = f"{who} {verb} {article(s.var)} {var(s.var)}: {join(options, 'or')}"
+            if s.cond is not None:
+                text += f" where {self.cond(s.cond)}"
+        else:
+            text = f"{who} {verb} {article(s.var)} {var(s.var)} from {self.among(s.var, s.seq, s.cond)}"
+        if s.prompt:
+            text += f" ({quote(s.prompt)})"
+        lines = [Line(capitalise(text) + ":", kind="decide", children=self.block(s.body))]
+        if s.orelse:
+            lead = f"If {who} passes:" if s.optional else f"If there is no {var(s.var)} to choose:"
+            lines.append(Line(capitalise(lead), children=self.block(s.orelse)))
+        return lines
+
+    def _ask(self, s: ast.Ask) -> list[Line]:
+        who = self.chooser(s.chooser)
+        lines = [Line(capitalise(f"If {who} says yes to {quote(s.prompt)}:"), "decide", self.block(s.body))]
+        if s.orelse:
+            lines.append(Line(capitalise(f"If {who} says no:"), children=self.block(s.orelse)))
+        return lines
+
+    def _random(self, s: ast.Random) -> Line:
+        label = f"Chance decides the {humanise(s.label)}:" if s.label else "Chance decides:"
+        relative = all(o.weight is not None for o in s.outcomes)
+        return Line(label, kind="chance", children=[self._outcome(o, relative) for o in s.outcomes])
+
+    def _outcome(self, o: ast.Outcome, relative: bool = False) -> Line:
+        if o.weight is None:
+            odds = "the rest"
+        elif relative:
+            odds = f"weight {self.expr(o.weight)}"
+        else:
+            odds = f"{self.expr(o.weight)} in 100"
+        return Line(f"{humanise(o.name)} ({odds}):", kind="chance", children=self.block(o.body))
+
+    def _say_outcome(self, o: ast.Outcome) -> str:
+        return self._outcome(o).flat()
+
+    def _pick(self, s: ast.Pick) -> list[Line]:
+        text = f"Pick {article(s.var)} {var(s.var)} at random from {self.among(s.var, s.seq, s.cond)}"
+        lines = [Line(text + ":", kind="chance", children=self.block(s.body))]
+        if s.orelse:
+            lines.append(Line("If there is none:", children=self.block(s.orelse)))
+        return lines
+
+    def _turn(self, s: ast.Turn) -> Line:
+        who = self.expr(s.player, _ATOM)
+        return Line(capitalise(f"{who}{_possessive(who)} turn:"), kind="flow", children=self.block(s.body))
+
+    def _named(self, s: ast.Named) -> Line:
+        text = f"{s.kind.capitalize()} {humanise(s.name)}:"
+        return Line(text, kind="flow", children=self.block(s.body), anchor=self.anchors.get(id(s)))
+
+    # ------------------------------------------------------------------ declarations and parts
+
+    def type_ref(self, t: ast.TypeRef | None) -> str:
+        if t is None:
+            return "anything"
+        words = _TYPES.get(t.name)
+        if words is None:
+            words = f"{article(t.name)} {humanise(t.name)}"
+        return f"{words} or none" if t.optional else words
+
+    def _type(self, t: ast.TypeRef) -> str:
+        return self.type_ref(t)
+
+    def _column(self, c: ast.Column) -> str:
+        return f"{humanise(c.name)} ({self.type_ref(c.type)})" if c.type else humanise(c.name)
+
+    def _row(self, r: ast.Row) -> str:
+        return ", ".join(cell(c) for c in r.cells)
+
+    def _param(self, p: ast.Param) -> str:
+        return f"{var(p.name)} ({self.type_ref(p.type)})" if p.type else var(p.name)
+
+    def params(self, params: Sequence[ast.Param]) -> str:
+        return join([self._param(p) for p in params]) if params else ""
+
+    def _header(self, d: ast.GameHeader) -> str:
+        return f"{d.name}, for {players(d.min_players, d.max_players)}"
+
+    def _constant(self, d: ast.Constant) -> str:
+        return f"{humanise(d.name)} is {self.expr(d.value)}"
+
+    def _table(self, d: ast.Table) -> str:
+        cols = join([self._column(c) for c in d.columns])
+        return f"{humanise(d.name)}: {len(d.rows)} rows of {cols}"
+
+    def where(self, zone: ast.Expr) -> str:
+        """Where pieces start: a `per player` zone written bare means each player's own."""
+        if isinstance(zone, ast.Name) and self.sym is not None:
+            owned = self.sym.owned_zones.get("player", {})
+            if zone.id in owned and zone.id not in self.sym.zones:
+                return f"each player's own {humanise(zone.id)}"
+        return self.expr(zone)
+
+    def _piece(self, d: ast.PieceDecl) -> str:
+        name, zone = humanise(d.name), self.where(d.zone)
+        per_row = d.per_row_of
+        if d.each_row_of:
+            return f"one {name} for each row of {humanise(d.each_row_of)}, starting in {zone}"
+        count = self.expr(d.count) if d.count is not None else "some"
+        if per_row:
+            return f"{count} {name} for each row of {humanise(per_row)}, starting in {zone}"
+        if d.per_player:
+            return f"{count} {name} for each player, owned by that player, starting in {zone}"
+        return f"{count} {name}, starting in {zone}"
+
+    def _zone(self, d: ast.ZoneDecl) -> str:
+        whose = f"one for each {humanise(d.per)}" if d.per else "shared"
+        flags = [ZONE_FLAGS.get(f, f) for f in d.flags]
+        return f"{humanise(d.name)}: {'; '.join([whose, *flags])}"
+
+    def var_words(self, d: ast.VarDecl) -> str:
+        """What a variable holds and where it starts, without its name."""
+        text = f"one for each {humanise(d.per)}: " if d.per else ""
+        text += f"{self.type_ref(d.type) if d.type else 'a value'}, starting at {self.expr(d.init)}"
+        if d.within is not None:
+            text += f", kept within {self.expr(d.within)}"
+        return text
+
+    def _var(self, d: ast.VarDecl) -> str:
+        return f"{humanise(d.name)}: {self.var_words(d)}"
+
+    def map_words(self, d: ast.MapDecl) -> str:
+        """What a map is made of, without its name."""
+        whose = f"one for each {humanise(d.per)}: " if d.per else ""
+        grid = d.grid
+        if grid:
+            cells = f", whose cells read {humanise(d.faces)}" if d.faces else ""
+            return f"{whose}a {grid} grid that grows as shapes are placed on it{cells}"
+        text = f"{whose}the rows of {humanise(d.nodes)}"
+        if d.edges:
+            text += f", joined by the rows of {humanise(d.edges)} ({d.edge_from} to {d.edge_to})"
+        return text
+
+    def _map(self, d: ast.MapDecl) -> str:
+        return f"{humanise(d.name)}: {self.map_words(d)}"
+
+    def _movement(self, d: ast.MovementDecl) -> str:
+        parts = [f"{humanise(d.name)}" + (f" for {self.params(d.params)}" if d.params else "")]
+        if d.steps is not None:
+            parts.append(f"up to {self.expr(d.steps)} steps")
+        if d.straight is not None:
+            parts.append(f"in a straight line when {self.cond(d.straight)}")
+        if d.backtracks is not None:
+            parts.append(f"going back over a cell when {self.cond(d.backtracks)}")
+        if d.through is not None:
+            parts.append(f"through each {var(d.through_var)} where {self.cond(d.through)}")
+        if d.ends is not None:
+            parts.append(f"ending on {article(d.ends_var)} {var(d.ends_var)} where {self.cond(d.ends)}")
+        return ", ".join(parts)
+
+    def signature(self, name: str, params: Sequence[ast.Param]) -> str:
+        return f"{humanise(name)} for {self.params(params)}" if params else humanise(name)
+
+    def _rule(self, d: ast.RuleDecl) -> str:
+        return self.signature(d.name, d.params)
+
+    def _value(self, d: ast.ValueDecl) -> str:
+        """A value as a definition: "score of p is ...", or for a yes/no value "c is empty means
+        there is no piece in c"."""
+        head = _mention(humanise(d.name), d.name, [var(p.name) for p in d.params])
+        e = d.expr
+        if self.typed(e) == "bool" or _strength(e) <= _PRECEDENCE["=="]:
+            return f"{head} means {self.cond(e)}"
+        return f"{head} is {self.expr(e)}"
+
+    def trigger(self, d: ast.TriggerDecl) -> str:
+        text = f"When {article(d.kind)} {humanise(d.kind)} {var(d.piece_var)} enters {var(d.loc_var)}"
+        if d.cond is not None:
+            text += f", if {self.cond(d.cond)}"
+        return text
+
+    def _trigger(self, d: ast.TriggerDecl) -> str:
+        return self.trigger(d)
+
+    def _setup(self, d: ast.SetupDecl) -> str:
+        return "Setup: " + "; ".join(line.flat() for line in self.block(d.body, meta=False))
+
+    def _play(self, d: ast.PlayDecl) -> str:
+        return "Play: " + "; ".join(line.flat() for line in self.block(d.body, meta=False))
+
+    def score(self, d: ast.ScoreDecl) -> str:
+        who = var(d.var)
+        if d.kind == "tiebreak":
+            e = d.expr
+            if isinstance(e, ast.Unary) and e.op == "-":  # how a rules file says "the lowest wins"
+                return f"If scores tie, the lower value of {self.expr(e.operand)} wins"
+            return f"If scores tie, the higher value of {self.expr(e)} wins"
+        return f"{who}{_possessive(who)} score is {self.expr(d.expr)}"
+
+    def _score(self, d: ast.ScoreDecl) -> str:
+        return self.score(d)
+
+    def _example(self, d: ast.Example) -> str:
+        return f"Example: {d.name}"
+
+    # Variant patches: a variant is documented once applied to its base game, but its own syntax
+    # tree (before it is applied) can be spoken too.
+
+    def _variant_header(self, d: ast.VariantHeader) -> str:
+        counts = f", for {players(d.min_players, d.max_players)}" if d.has_players else ""
+        return f"{d.name}: a variant of {d.base}{counts}"
+
+    def _replace_decl(self, d: ast.ReplaceDecl) -> str:
+        return f"Instead of the base game's: {self.say(d.decl)}"
+
+    def _replace_block(self, d: ast.ReplaceBlock) -> str:
+        inner = "; ".join(line.flat() for line in self.block(d.body))
+        return f"Replace {d.kind} {humanise(d.name)} with: {inner}"
+
+    def _remove_decl(self, d: ast.RemoveDecl) -> str:
+        return f"Remove the {d.kind} {humanise(d.name)}"
+
+    def _insert_block(self, d: ast.InsertBlock) -> str:
+        inner = "; ".join(line.flat() for line in self.block(d.body))
+        return f"{d.position.capitalize()} {d.kind} {humanise(d.name)}: {inner}"
+
+    def _extend_table(self, d: ast.ExtendTable) -> str:
+        rows = "; ".join(self._row(r) for r in d.rows)
+        return f"Add to {humanise(d.name)} the rows {rows}"
+
+    def _extend_setup(self, d: ast.ExtendSetup) -> str:
+        return "Add to the setup: " + "; ".join(line.flat() for line in self.block(d.body))
+
+    def _module(self, m: ast.Module) -> str:
+        header = next((d for d in m.decls if isinstance(d, ast.GameHeader)), None)
+        return self._header(header) if header is not None else m.file
+
+
+def players(low: int, high: int) -> str:
+    if low == high:
+        return f"{low} player{'' if low == 1 else 's'}"
+    return f"{low} to {high} players"
+
+
+def cell(value: ast.Cell) -> str:
+    """A table cell as a reader writes it: yes/no, a dash for none, names in words."""
+    if value is None:
+        return "\u2013"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return humanise(value)
+    return str(value)
+
+
+def _strength(e: ast.Expr) -> int:
+    if isinstance(e, ast.IfExpr):
+        return 0  # `if C then A else B` binds loosest of all
+    if isinstance(e, ast.Binary):
+        return _PRECEDENCE[e.op]
+    if isinstance(e, ast.Unary):
+        return _PRECEDENCE["not" if e.op == "not" else "neg"]
+    return _ATOM
+
+
+def _simple(e: ast.Expr) -> bool:
+    """Owners that read well with a possessive: `p's hand`, not `the first of r's terrain`."""
+    return isinstance(e, ast.Name) or (
+        isinstance(e, ast.Index) and isinstance(e.obj, ast.Name) and e.obj.id == "players"
+    )
+
+
+def _mention(label: str, name: str, words: list[str]) -> str:
+    """A value with its arguments: "hit chance of p"; `cubes_at(c)` reads "cubes at c", and
+    `is_empty(n)` reads "n is empty"."""
+    if not words:
+        return label
+    parts = humanise(name).split(" ")
+    if len(words) == 1 and parts[0] in ("is", "has", "can"):
+        return f"{words[0]} {label}"
+    linked = "" if parts[-1] in _PREPOSITIONS else " of"
+    return f"{label}{linked} {join(words)}"
+
+
+def _mixes(op: str, side: ast.Expr) -> bool:
+    """`and` under `or` (or the other way round)."""
+    return isinstance(side, ast.Binary) and side.op in ("and", "or") and side.op != op
+
+
+def _possessive(words: str) -> str:
+    """`players'` but `s's` for a variable named s: a one-letter name is not a plural."""
+    if words.endswith(VAR_CLOSE) or not plain(words).endswith("s"):
+        return "'s"
+    return "'"
+
+
+def _bare(e: ast.Expr) -> str:
+    """A name given as an argument (a kind of piece, an attribute): its identifier."""
+    return e.id if isinstance(e, ast.Name) else str(getattr(e, "value", "?"))
+
+
+def _is_num(e: ast.Expr, value: int) -> bool:
+    return isinstance(e, ast.Num) and e.value == value
+
+
+Handler = Callable[[English, Any], Any]
+
+# Every node type of grammar/ast.py and the method that speaks it (tests/test_english.py checks
+# that the table is complete).
+HANDLERS: dict[type[ast.Node], Handler] = {
+    ast.Num: English._num,
+    ast.Text: English._text,
+    ast.Bool: English._bool,
+    ast.NoneLit: English._none,
+    ast.Name: English._name,
+    ast.Attr: English._attr,
+    ast.Index: English._index,
+    ast.Call: English._call,
+    ast.Unary: English._unary,
+    ast.Binary: English._binary,
+    ast.IfExpr: English._if_expr,
+    ast.ListLit: English._list,
+    ast.Filter: English._filter,
+    ast.MapComp: English._mapcomp,
+    ast.Meta: English._meta,
+    ast.MoveRefs: English._move_refs,
+    ast.MoveCount: English._move_count,
+    ast.MoveAll: English._move_all,
+    ast.SetStmt: English._set,
+    ast.AddStmt: English._add,
+    ast.Let: English._let,
+    ast.Shuffle: English._shuffle,
+    ast.Draw: English._draw,
+    ast.EndGame: English._end,
+    ast.Log: English._log,
+    ast.CallStmt: English._call_stmt,
+    ast.If: English._if,
+    ast.ForEach: English._for_each,
+    ast.Repeat: English._repeat,
+    ast.While: English._while,
+    ast.Choose: English._choose,
+    ast.Ask: English._ask,
+    ast.Outcome: English._say_outcome,
+    ast.Random: English._random,
+    ast.Pick: English._pick,
+    ast.Turn: English._turn,
+    ast.Named: English._named,
+    ast.TypeRef: English._type,
+    ast.Column: English._column,
+    ast.Row: English._row,
+    ast.Param: English._param,
+    ast.GameHeader: English._header,
+    ast.Constant: English._constant,
+    ast.Table: English._table,
+    ast.PieceDecl: English._piece,
+    ast.ZoneDecl: English._zone,
+    ast.VarDecl: English._var,
+    ast.MapDecl: English._map,
+    ast.RuleDecl: English._rule,
+    ast.ValueDecl: English._value,
+    ast.TriggerDecl: English._trigger,
+    ast.SetupDecl: English._setup,
+    ast.PlayDecl: English._play,
+    ast.ScoreDecl: English._score,
+    ast.Example: English._example,
+    ast.Module: English._module,
+    ast.Place: English._place,
+    ast.MovementDecl: English._movement,
+    ast.VariantHeader: English._variant_header,
+    ast.ReplaceDecl: English._replace_decl,
+    ast.ReplaceBlock: English._replace_block,
+    ast.RemoveDecl: English._remove_decl,
+    ast.InsertBlock: English._insert_block,
+    ast.ExtendTable: English._extend_table,
+    ast.ExtendSetup: English._extend_setup,
+}

@@ -1,0 +1,641 @@
+"""What a rulebook says, gathered from the AST: the data the templates print.
+
+The templates only lay things out; everything they show is decided here, once for every format,
+so that the Markdown, HTML and PDF of a game say the same things. Each declaration of the module
+becomes an entry of its section; nothing is chosen by name, so a new game needs no change here.
+A declaration of a kind this module does not know yet is still printed (under "Other
+declarations", in generated words), so that the reference never silently leaves a part out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from meeple.codegen import flow
+from meeple.codegen.english import (
+    ZONE_FLAGS,
+    English,
+    Line,
+    anchor,
+    article,
+    cell,
+    humanise,
+    players,
+    quote,
+    slug,
+)
+from meeple.codegen.markup import var
+from meeple.grammar import ast
+from meeple.interpreter.analysis import Symbols
+
+SUMMARY_RULE_WORDS = 160  # a rule without text is described in the summary by its first words
+
+
+@dataclass
+class Notes:
+    """The metadata lines of one declaration, by kind."""
+
+    text: list[str] = field(default_factory=list)
+    cites: list[str] = field(default_factory=list)
+    assume: list[str] = field(default_factory=list)
+    conflict: list[str] = field(default_factory=list)
+    aside: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, metas: Sequence[ast.Meta]) -> Notes:
+        notes = cls()
+        for m in metas:
+            getattr(notes, m.kind).append(m.value)
+        return notes
+
+
+@dataclass
+class Entry:
+    """One documented declaration: a rule, a trigger, a value, the setup, a score line."""
+
+    anchor: str
+    title: str
+    heading: str  # marked text: what it applies to ("for p (a player) and z (a zone)"), or nothing
+    notes: Notes
+    lines: list[Line]
+    source: str
+    line: int
+    changed: bool = False  # in a variant: declared by the variant, not by its base game
+
+    @property
+    def generated(self) -> bool:
+        """No words from the author: the generated sentences are all a reader gets."""
+        return not self.notes.text
+
+
+@dataclass
+class Item:
+    """A component, a number, a variable: a name, what it is, and its notes."""
+
+    anchor: str
+    name: str
+    words: str  # marked text
+    notes: Notes
+    extra: str = ""
+    changed: bool = False
+
+
+@dataclass
+class TableDoc:
+    anchor: str
+    title: str
+    columns: list[tuple[str, str]]  # name, and the kind of its cells in a word or two
+    rows: list[list[str]]
+    notes: Notes
+    changed: bool = False
+
+
+@dataclass
+class ExampleDoc:
+    anchor: str
+    title: str
+    notes: Notes
+    players: int
+    seed: int
+    given: list[Line]
+    do: list[Line]
+    choices: list[str]
+    outcomes: list[str]
+    expect: list[str]
+    changed: bool = False
+
+
+@dataclass
+class Note:
+    """An assumption, conflict or aside, and where in the rules it stands (for the appendix)."""
+
+    kind: str
+    text: str
+    where: str
+    anchor: str
+
+
+@dataclass
+class Reference:
+    """The full rule reference of one game."""
+
+    stem: str
+    file: str
+    base: str | None  # a variant: the file of the game it changes
+    title: str
+    players: str
+    rulebook: str | None
+    notes: Notes
+    pieces: list[Item]
+    zones: list[Item]
+    maps: list[Item]
+    variables: list[Item]
+    movements: list[Item]
+    constants: list[Item]
+    setup: Entry | None
+    flow_svg: str
+    flow_lines: list[Line]
+    rules: list[Entry]
+    triggers: list[Entry]
+    values: list[Entry]
+    score: Entry | None
+    tiebreak: Entry | None
+    tables: list[TableDoc]
+    examples: list[ExampleDoc]
+    others: list[Item]
+    appendix: list[Note]
+    flow_boxes: list[flow.Box]
+
+
+@dataclass
+class Decision:
+    """A choice a player makes, for the summary: the prompt and where it comes up."""
+
+    prompt: str
+    who: str
+    words: str
+    where: str
+    anchor: str
+    optional: bool
+    asked: bool = True  # the author wrote the prompt (else it is made up from the words)
+
+
+@dataclass
+class Summary:
+    """The one- or two-page reference card of one game."""
+
+    stem: str
+    title: str
+    players: str
+    rulebook: str | None
+    goal: list[str]
+    setup: list[str]
+    turn: list[Line]
+    decisions: list[Decision]
+    numbers: list[Item]
+    end: list[str]
+    scoring: list[str]
+
+
+# ---------------------------------------------------------------------- walking the AST
+
+
+def walk(node: Any) -> Iterator[ast.Node]:
+    """Every node under `node` (itself included), in source order."""
+    if isinstance(node, ast.Node):
+        yield node
+        for name in type(node).model_fields:
+            if name != "span":
+                yield from walk(getattr(node, name))
+    elif isinstance(node, list | tuple):
+        for item in node:
+            yield from walk(item)
+
+
+def source_of(module: ast.Module, node: ast.Node) -> str:
+    """The lines of the file a declaration was written on, without the comments and blank lines
+    that follow it (a declaration's span runs up to the next one). In a variant applied to its
+    base game, a declaration may come from either file."""
+    lines = module.sources.get(node.span.file, module.source).splitlines()
+    start = max(node.span.line, 1) - 1
+    end = max(node.span.end_line, node.span.line)
+    own = [lines[start]] if start < len(lines) else []
+    for text in lines[start + 1 : end]:
+        if text[:1] not in ("", " ", "\t", "#"):
+            break  # the next top-level declaration
+        own.append(text)
+    while own and (not own[-1].strip() or own[-1].lstrip().startswith("#")):
+        own.pop()
+    return "\n".join(own)
+
+
+class _Builder:
+    def __init__(self, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> None:
+        self.module = module
+        self.sym = symbols
+        self.constants = constants
+        self.used: set[str] = set()
+        self.named: dict[int, str] = {}  # every phase and step, wherever it stands: its anchor
+        for node in walk(module.decls):
+            if isinstance(node, ast.Named):
+                self.named[id(node)] = self.unique(anchor(node.kind, node.name))
+        self.en = English(symbols, constants, self.named)
+
+    def unique(self, wanted: str) -> str:
+        out, n = wanted, 2
+        while out in self.used:
+            out, n = f"{wanted}-{n}", n + 1
+        self.used.add(out)
+        return out
+
+    def anchor_of(self, node: ast.Node) -> str | None:
+        if isinstance(node, ast.Named):
+            return self.named.get(id(node))
+        if isinstance(node, ast.CallStmt) and node.name in self.sym.rules:
+            return anchor("rule", node.name)
+        return None
+
+    def source(self, node: ast.Node) -> str:
+        return source_of(self.module, node)
+
+    def entry(
+        self, kind: str, name: str, title: str, heading: str, decl: ast.Decl, lines: list[Line]
+    ) -> Entry:
+        return Entry(
+            self.unique(anchor(kind, name)),
+            title,
+            heading,
+            Notes.of(decl.meta),
+            lines,
+            self.source(decl),
+            decl.span.line,
+        )
+
+    # ------------------------------------------------------------------ sections
+
+    def number(self, e: ast.Expr | None) -> int | None:
+        """A count known before the game: a number or a constant that is one."""
+        if isinstance(e, ast.Num):
+            return e.value
+        if isinstance(e, ast.Name) and isinstance(self.constants.get(e.id), int):
+            value = self.constants[e.id]
+            return None if isinstance(value, bool) else value
+        return None
+
+    def piece(self, d: ast.PieceDecl, low: int, high: int) -> Item:
+        extra = ""
+        count = self.number(d.count)
+        table = d.each_row_of or d.per_row_of
+        rows = len(self.sym.tables[table].rows) if table in self.sym.tables else None
+        if d.each_row_of and rows is not None:
+            extra = f"{rows} in all"
+        elif table and rows is not None and count is not None:
+            extra = f"{rows * count} in all"
+        elif d.per_player and count is not None:
+            extra = f"{count * low} in all" if low == high else f"{count * low} to {count * high} in all"
+        elif count is not None:
+            extra = f"{count} in all"
+        return Item(
+            self.unique(anchor("piece", d.name)), humanise(d.name), self.en.say(d), Notes.of(d.meta), extra
+        )
+
+    def zone(self, d: ast.ZoneDecl) -> Item:
+        whose = f"one for each {humanise(d.per)}" if d.per else "shared"
+        sees = "; ".join(ZONE_FLAGS.get(f, f) for f in d.flags) or ZONE_FLAGS["public"]
+        return Item(self.unique(anchor("zone", d.name)), humanise(d.name), whose, Notes.of(d.meta), sees)
+
+    def constant(self, d: ast.Constant) -> Item:
+        value = self.constants.get(d.name)
+        shown = cell(value) if isinstance(value, int | str | bool) or value is None else self.en.expr(d.value)
+        words = "" if isinstance(d.value, ast.Num | ast.Bool | ast.Text) else self.en.expr(d.value)
+        return Item(self.unique(anchor("number", d.name)), humanise(d.name), words, Notes.of(d.meta), shown)
+
+    def table(self, d: ast.Table) -> TableDoc:
+        columns = [(humanise(c.name), _column_type(c.type)) for c in d.columns]
+        rows = [[cell(c) for c in row.cells] for row in d.rows]
+        return TableDoc(
+            self.unique(anchor("table", d.name)), humanise(d.name), columns, rows, Notes.of(d.meta)
+        )
+
+    def example(self, d: ast.Example, low: int) -> ExampleDoc:
+        return ExampleDoc(
+            self.unique(anchor("example", d.name)),
+            d.name,
+            Notes.of(d.meta),
+            d.players or low,
+            d.seed,
+            self.en.block(d.given),
+            self.en.block(d.do),
+            [_script(c) for c in d.choices],
+            [_script(c) for c in d.outcomes],
+            [self.en.cond(e) for e in d.expect],
+        )
+
+    def appendix(self, entries: dict[int, tuple[str, str]]) -> list[Note]:
+        """Every assumption, conflict and aside of the file, with the section it belongs to."""
+        notes: list[Note] = []
+        seen: set[tuple[str, int, int, str]] = set()
+        for m in self.module.meta:
+            if m.kind in ("assume", "conflict", "aside"):
+                notes.append(Note(m.kind, m.value, "the whole game", "top"))
+        for decl in self.module.decls:
+            where, link = entries.get(id(decl), ("the rules", "top"))
+            for node in walk(decl):
+                if isinstance(node, ast.Meta) and node.kind in ("assume", "conflict", "aside"):
+                    key = (node.span.file, node.span.line, node.span.column, node.value)
+                    if key not in seen:
+                        seen.add(key)
+                        notes.append(Note(node.kind, node.value, where, link))
+        order = {"conflict": 0, "assume": 1, "aside": 2}
+        return sorted(notes, key=lambda n: order[n.kind])
+
+    def base(self) -> str | None:
+        """For a variant applied to its base game: the base game's file (most declarations come
+        from it). None for a game of one file."""
+        files = [d.span.file for d in self.module.decls if d.span.file != self.module.file]
+        return Path(max(set(files), key=files.count)).name if files else None
+
+    def build(self, path: Path) -> Reference:
+        sym, en = self.sym, self.en
+        header = sym.header or ast.GameHeader(name=path.stem)
+        low, high = header.min_players, header.max_players
+        where: dict[int, tuple[str, str]] = {}  # id(decl) -> (its title, its anchor), for the appendix
+        base = self.base()
+        pieces, zones, maps, variables, movements, constants, others = [], [], [], [], [], [], []
+        rules, triggers, values, tables, examples = [], [], [], [], []
+        setup = score = tiebreak = None
+        play_anchor = self.unique("flow")
+        for d in self.module.decls:
+            item: Item | Entry | TableDoc | ExampleDoc | None = None
+            match d:
+                case ast.GameHeader():
+                    where[id(d)] = ("the game", "top")
+                case ast.PieceDecl():
+                    item = self.piece(d, low, high)
+                    pieces.append(item)
+                case ast.ZoneDecl():
+                    item = self.zone(d)
+                    zones.append(item)
+                case ast.MapDecl():
+                    item = Item(
+                        self.unique(anchor("map", d.name)),
+                        humanise(d.name),
+                        en.map_words(d),
+                        Notes.of(d.meta),
+                    )
+                    maps.append(item)
+                case ast.VarDecl():
+                    item = Item(
+                        self.unique(anchor("var", d.name)),
+                        humanise(d.name),
+                        en.var_words(d),
+                        Notes.of(d.meta),
+                    )
+                    variables.append(item)
+                case ast.Constant():
+                    item = self.constant(d)
+                    constants.append(item)
+                case ast.Table():
+                    item = self.table(d)
+                    tables.append(item)
+                case ast.RuleDecl():
+                    heading = f"for {en.params(d.params)}" if d.params else ""
+                    item = self.entry(
+                        "rule", d.name, humanise(d.name), heading, d, en.block(d.body, meta=False)
+                    )
+                    rules.append(item)
+                case ast.ValueDecl():
+                    lines = [Line(en.say(d) + ".")]
+                    heading = f"of {en.params(d.params)}" if d.params else ""
+                    item = self.entry("value", d.name, humanise(d.name), heading, d, lines)
+                    values.append(item)
+                case ast.TriggerDecl():
+                    title = f"When {humanise(d.kind)} enters"
+                    item = self.entry("when", d.kind, title, en.trigger(d), d, en.block(d.body, meta=False))
+                    triggers.append(item)
+                case ast.SetupDecl():
+                    item = setup = self.entry(
+                        "setup", "rules", "How to set up", "", d, en.block(d.body, meta=False)
+                    )
+                case ast.PlayDecl():
+                    where[id(d)] = ("the flow of play", play_anchor)
+                case ast.ScoreDecl():
+                    title = "Score" if d.kind == "score" else "Tiebreak"
+                    item = self.entry(d.kind, "line", title, "", d, [Line(en.score(d) + ".")])
+                    if d.kind == "score":
+                        score = item
+                    else:
+                        tiebreak = item
+                case ast.Example():
+                    item = self.example(d, low)
+                    examples.append(item)
+                case _:
+                    name = str(getattr(d, "name", type(d).__name__))
+                    item = Item(
+                        self.unique(anchor("decl", name)), humanise(name), en.say(d), Notes.of(d.meta)
+                    )
+                    if type(d).__name__ == "MovementDecl":
+                        movements.append(item)
+                    else:
+                        others.append(item)
+            if item is not None:
+                where[id(d)] = (_title_of(item), item.anchor)
+                item.changed = base is not None and d.span.file == self.module.file
+        boxes = flow.flow_tree(sym.play.body, en, self.anchor_of) if sym.play else []
+        return Reference(
+            stem=path.stem,
+            file=path.name,
+            base=base,
+            title=header.name,
+            players=players(low, high),
+            rulebook=header.rulebook,
+            notes=Notes.of([*header.meta, *self.module.meta]),
+            pieces=pieces,
+            zones=zones,
+            maps=maps,
+            variables=variables,
+            movements=movements,
+            constants=constants,
+            setup=setup,
+            flow_svg=flow.render_svg(boxes, prefix=f"flow-{slug(path.stem)}"),
+            flow_lines=en.block(sym.play.body) if sym.play else [],
+            rules=rules,
+            triggers=triggers,
+            values=values,
+            score=score,
+            tiebreak=tiebreak,
+            tables=tables,
+            examples=examples,
+            others=others,
+            appendix=self.appendix(where),
+            flow_boxes=boxes,
+        )
+
+
+def _title_of(item: Item | Entry | TableDoc | ExampleDoc) -> str:
+    if isinstance(item, Item):
+        return item.name
+    return item.title
+
+
+def _column_type(t: ast.TypeRef | None) -> str:
+    if t is None:
+        return ""
+    words = {"int": "number", "bool": "yes/no", "text": "text"}.get(t.name, humanise(t.name))
+    return f"{words} or \u2013" if t.optional else words
+
+
+def _script(item: int | str) -> str:
+    return f"option {item}" if isinstance(item, int) else quote(item)
+
+
+def reference(path: Path, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> Reference:
+    """The full reference of a checked module. `constants` are the compiled constants' values."""
+    return _Builder(module, symbols, constants).build(path)
+
+
+# ---------------------------------------------------------------------- the summary
+
+
+def summary(ref: Reference, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> Summary:
+    """The reference card: what a player needs at the table, in the order play needs it."""
+    en = English(symbols, constants)
+    rules = {e.anchor: e for e in ref.rules}
+    goal = [text for e in (ref.score, ref.tiebreak) if e is not None for text in e.notes.text]
+    setup: list[str] = []
+    if ref.setup is not None:
+        setup = ref.setup.notes.text or [line.flat() for line in ref.setup.lines]
+    turn = _outline(ref.flow_boxes, rules)
+    decisions = _decisions(module, symbols, en)
+    numbers = [c for c in ref.constants if c.extra and not c.words]
+    scoring = [] if symbols.score is not None else ["Nobody scores: every player ends with 0."]
+    scoring += [_score_words(d, symbols, en) for d in (symbols.score, symbols.tiebreak) if d is not None]
+    scoring.append(
+        "The best score wins"
+        + (", then the best tiebreak" if symbols.tiebreak else "")
+        + "; tied players share the win."
+    )
+    return Summary(
+        stem=ref.stem,
+        title=ref.title,
+        players=ref.players,
+        rulebook=ref.rulebook,
+        goal=goal,
+        setup=setup,
+        turn=turn,
+        decisions=decisions,
+        numbers=numbers,
+        end=_ends(module, symbols, en),
+        scoring=scoring,
+    )
+
+
+def _outline(boxes: Sequence[flow.Box], rules: dict[str, Entry]) -> list[Line]:
+    """The flow as short lines: the structure, and for each rule it calls the rule's own words."""
+    out: list[Line] = []
+    for box in boxes:
+        if box.kind == "call" and box.anchor in rules:
+            rule = rules[box.anchor]
+            words = (
+                rule.notes.text[0]
+                if rule.notes.text
+                else _shorten("; ".join(line.flat() for line in rule.lines))
+            )
+            out.append(Line(box.label, "call", [Line(words, "text")], anchor=box.anchor))
+        else:
+            out.append(
+                Line(box.label.removeprefix("\u21bb "), box.kind, _outline(box.children, rules), box.anchor)
+            )
+    return out
+
+
+def _shorten(text: str) -> str:
+    if len(text) <= SUMMARY_RULE_WORDS:
+        return text
+    cut = text[:SUMMARY_RULE_WORDS].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:") + " \u2026"
+
+
+def _decisions(module: ast.Module, symbols: Symbols, en: English) -> list[Decision]:
+    """Every place a player decides something, with its prompt, in the order of the file."""
+    found: list[Decision] = []
+    seen: set[tuple[str, str]] = set()
+    places: list[tuple[str, str, Sequence[ast.Stmt]]] = []
+    for d in module.decls:
+        if isinstance(d, ast.RuleDecl):
+            places.append((humanise(d.name), anchor("rule", d.name), d.body))
+        elif isinstance(d, ast.TriggerDecl):
+            places.append((f"when {humanise(d.kind)} enters", anchor("when", d.kind), d.body))
+        elif isinstance(d, ast.SetupDecl | ast.PlayDecl):
+            places.append(
+                (
+                    "setup" if isinstance(d, ast.SetupDecl) else "the flow",
+                    "setup" if isinstance(d, ast.SetupDecl) else "flow",
+                    d.body,
+                )
+            )
+    for where, link, body in places:
+        for node in walk(body):
+            match node:
+                case ast.Choose():
+                    prompt = node.prompt or f"Choose {article(node.var)} {var(node.var)}"
+                    words = en.stmt(node.model_copy(update={"prompt": None}))[0].text.rstrip(":")
+                    who = en.chooser(node.chooser)
+                    item = Decision(prompt, who, words, where, link, node.optional, bool(node.prompt))
+                case ast.Ask():
+                    words = f"{en.chooser(node.chooser)} says yes or no"
+                    item = Decision(node.prompt, en.chooser(node.chooser), words, where, link, True)
+                case ast.ForEach() if node.chooser is not None:
+                    words = en.stmt(node)[0].text.rstrip(":")
+                    who = en.expr(node.chooser)
+                    item = Decision(f"Which {var(node.var)} next?", who, words, where, link, False, False)
+                case _:
+                    continue
+            key = (item.prompt, item.where)
+            if key not in seen:
+                seen.add(key)
+                found.append(item)
+    return found
+
+
+def _score_words(d: ast.ScoreDecl, symbols: Symbols, en: English) -> str:
+    """A score line in words, with the values it uses spelled out: a player should not have to
+    look up what "in hand of p" means to count their points."""
+    text = en.score(d)
+    used = []
+    for node in walk(d.expr):
+        if isinstance(node, ast.Call) and node.func in symbols.values and node.func not in used:
+            used.append(node.func)
+    for name in used:
+        text += f"; {en.say(symbols.values[name])}"
+    return text + "."
+
+
+def _ends(module: ast.Module, symbols: Symbols, en: English) -> list[str]:
+    """When the game ends: at the end of the flow, and wherever an `end game` stands."""
+    last = [n for n in walk(symbols.play.body) if isinstance(n, ast.Named)] if symbols.play else []
+    out = [
+        "The game ends when the flow of play is over"
+        + (f", after {last[-1].kind} {humanise(last[-1].name)}." if last else ".")
+    ]
+    for d in module.decls:
+        body = getattr(d, "body", None)
+        if not isinstance(body, list):
+            continue
+        where = _place_name(d)
+        for path in _paths_to_end(body, en, []):
+            out.append(f"It ends at once in {where}" + (f": {'; '.join(path)}." if path else "."))
+    return out
+
+
+def _place_name(d: ast.Decl) -> str:
+    match d:
+        case ast.RuleDecl():
+            return humanise(d.name)
+        case ast.TriggerDecl():
+            return f"when {humanise(d.kind)} enters"
+        case ast.PlayDecl():
+            return "the flow"
+    return "setup"
+
+
+def _paths_to_end(stmts: Sequence[ast.Stmt], en: English, path: list[str]) -> Iterator[list[str]]:
+    """The conditions on the way to each `end game` of a block (its `if`s and loops, in words)."""
+    for s in stmts:
+        if isinstance(s, ast.EndGame):
+            yield path
+        elif isinstance(s, ast.If):
+            for (_, body), line in zip([*s.branches, (None, s.orelse)], en.stmt(s), strict=False):
+                yield from _paths_to_end(body, en, [*path, line.text.rstrip(":")])
+        elif isinstance(s, ast.Random):
+            for o in s.outcomes:
+                yield from _paths_to_end(o.body, en, [*path, f"if chance gives {humanise(o.name)}"])
+        elif isinstance(body := getattr(s, "body", None), list):
+            lines = en.stmt(s)
+            yield from _paths_to_end(body, en, [*path, lines[0].text.rstrip(":")])
+            orelse = getattr(s, "orelse", [])
+            if orelse:
+                yield from _paths_to_end(orelse, en, [*path, lines[-1].text.rstrip(":")])

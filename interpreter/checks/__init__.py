@@ -1,0 +1,115 @@
+"""`meeple check`: whether a rules file holds together, statically and by play.
+
+One module per family of checks, each returning diagnostics (`findings.Finding`, codes M040 and
+up; `docs/checking.md` documents every one):
+
+- `usage`: declarations the game never uses, rules it never reaches, variables it never reads,
+  triggers that can never fire;
+- `flow`: loops that never end, statements that can never run, choices nobody makes, chances of 0;
+- `supply`: setup run for every allowed player count: counts that do not add up, setups that break;
+- `rulebook`: citations found in the rulebook, and how much of the rulebook the rules cover;
+- `assumptions`: every `assume` and `conflict`, listed;
+- `play`: random games with coverage: what never ran, supplies that ran short, games that broke;
+- `syntax`: common mistakes named in the designer's words (used by the parser).
+
+Beside them: `findings` (the codes and the diagnostic with data), `walk` (walking the AST without
+knowing every node; values known without playing) and `driving` (running setup or a game the way
+`meeple play` does, with coverage and shortfalls placed at their statements).
+
+`run_checks` runs them in that order over what `meeple.check` (parse and analysis) found. The
+checks that need a sound program (usage, flow, setup, play) run only when analysis found no error:
+on a broken file they would mostly repeat its errors in other words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from meeple.diagnostics import Diagnostic
+from meeple.interpreter.checks.assumptions import list_assumptions
+from meeple.interpreter.checks.findings import CODES, Finding, as_json
+from meeple.interpreter.checks.flow import check_flow
+from meeple.interpreter.checks.play import check_play
+from meeple.interpreter.checks.rulebook import (
+    Rulebook,
+    SectionCoverage,
+    check_citations,
+    coverage,
+    coverage_findings,
+    locate_rulebook,
+)
+from meeple.interpreter.checks.supply import check_setup
+from meeple.interpreter.checks.usage import check_usage
+from meeple.interpreter.checks.walk import Known
+from meeple.interpreter.compiler import compile_program
+from meeple.interpreter.engine import DEFAULT_BUDGET, Game
+
+if TYPE_CHECKING:
+    from meeple.loader import Checked
+
+__all__ = ["CODES", "CheckOptions", "Finding", "Report", "as_json", "run_checks"]
+
+
+@dataclass
+class CheckOptions:
+    """What `meeple check` was asked to do beyond the static checks."""
+
+    rulebook: Path | None = None  # a rulebook file, or a folder to find it in (else the search path)
+    coverage: bool = False  # report how much of the rulebook the citations cover
+    assumptions: bool = False  # list every assume and conflict
+    play: int = 0  # random games per allowed player count
+    budget: int = DEFAULT_BUDGET  # step budget of each game (and of each setup run)
+
+
+@dataclass
+class Report:
+    """Everything `meeple check` found in one rules file."""
+
+    rules: str  # the file as the user named it (a path, or a bundled game's name)
+    path: Path
+    source: str
+    diagnostics: list[Diagnostic]
+    rulebook: Rulebook | None = None
+    coverage: list[SectionCoverage] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)  # a variant's base game files, by name
+
+    @property
+    def problems(self) -> list[Diagnostic]:
+        """Errors and warnings (not the info entries that carry reports)."""
+        return [d for d in self.diagnostics if d.severity in {"error", "warning"}]
+
+    def sources(self) -> dict[str, str]:
+        """The text of each file a diagnostic may point into: the file, and for a variant its base."""
+        return {**self.files, str(self.path): self.source}
+
+
+def run_checks(checked: Checked, rules: str, options: CheckOptions) -> Report:
+    """Every check on a file `meeple.check` has read; `rules` names it in reproduce commands."""
+    report = Report(rules, checked.path, checked.source, list(checked.diagnostics), files=checked.sources)
+    module, symbols = checked.module, checked.symbols
+    if module is None:
+        return report  # a syntax error: nothing else can be known
+    diags = report.diagnostics
+    book, missing = locate_rulebook(module, options.rulebook)
+    diags += missing
+    if book is not None:
+        report.rulebook = book
+        cited = check_citations(module, book)
+        diags += cited.findings
+        if options.coverage:
+            report.coverage = coverage(book, cited)
+            diags += coverage_findings(book, report.coverage, rules)
+    if options.assumptions:
+        diags += list_assumptions(module)
+    if not checked.ok or symbols is None or checked.program is None:
+        return report
+    program = compile_program(symbols, coverage=True)
+    game = Game(program, rules)
+    diags += check_usage(symbols, diags)
+    diags += check_flow(symbols, Known(symbols, program.constants), diags)
+    diags += check_setup(game, symbols, rules, options.budget, unrun=not options.play)
+    if options.play:
+        diags += check_play(game, symbols, rules, options.play, options.budget, diags)
+    return report

@@ -1,0 +1,86 @@
+"""`meeple docs`: print a game's rules from its rules file, in one command.
+
+A designer changes a `.rules` file and runs `meeple docs FILE -o DIR`: the rule reference (and,
+with `--summary`, the reference card) are written again from the same source the engine plays,
+so the printed rules cannot drift from the game. The command is a thin shell over
+`meeple.codegen`; like every command it turns what a user can get wrong into a message and an
+exit code, never a traceback:
+
+    0  every file's docs were written
+    1  a rules file has errors (its diagnostics are printed, its docs are not written), or the
+       output cannot be written
+    2  the command line is wrong: a file that does not exist, an unknown format
+
+It is registered by `meeple/cli.py` (`app.command("docs")(docs)`), and imports nothing from it so
+that either module can be imported first.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+import meeple
+from meeple.codegen import GameDocs, game_docs, pdf_available, write
+
+OK, FAILED, USAGE = 0, 1, 2
+
+
+class DocFormat(StrEnum):
+    md = "md"
+    html = "html"
+    pdf = "pdf"
+    all = "all"
+
+
+def docs(
+    files: Annotated[
+        list[str], typer.Argument(metavar="FILE", help="Rules files (or bundled game names) to document.")
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The folder to write the docs into.")],
+    fmt: Annotated[DocFormat, typer.Option("--format", help="md, html, pdf, or all three.")] = DocFormat.all,
+    summary: Annotated[
+        bool,
+        typer.Option("--summary", help="Also write a one- or two-page summary to keep beside the board."),
+    ] = False,
+) -> None:
+    """Write the rule reference of each game (and its summary) as Markdown, HTML and PDF."""
+    code = OK
+    games: list[GameDocs] = []
+    for name in files:
+        try:
+            checked = meeple.check(name)
+        except FileNotFoundError as err:
+            typer.echo(f"error: {err}", err=True)
+            code = USAGE
+            continue
+        except (OSError, UnicodeDecodeError) as err:
+            typer.echo(f"error: cannot read {name}: {err}", err=True)
+            code = USAGE
+            continue
+        if not checked.ok or checked.module is None or checked.symbols is None or checked.program is None:
+            errors = [d for d in checked.diagnostics if d.severity == "error"]
+            for d in errors:
+                typer.echo(checked.render(d), err=True)  # a variant's errors may be in its base game
+            count = f"{len(errors)} error{'' if len(errors) == 1 else 's'}"
+            typer.echo(f"{name}: {count}, no docs written for it", err=True)
+            code = max(code, FAILED)
+            continue
+        games.append(game_docs(checked.path, checked.module, checked.symbols, checked.program.constants))
+    formats = ["md", "html", "pdf"] if fmt is DocFormat.all else [fmt.value]
+    if games:
+        if "pdf" in formats and (why := pdf_available()) is not None:
+            typer.echo(f"error: cannot make PDF on this machine ({why}); try --format html", err=True)
+            raise typer.Exit(FAILED)
+        try:
+            write(games, out, formats, summary, lambda path: typer.echo(str(path)))
+        except OSError as err:
+            typer.echo(f"error: cannot write the docs into {out}: {err}", err=True)
+            raise typer.Exit(FAILED) from None
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(130) from None
+    raise typer.Exit(code)

@@ -1,0 +1,730 @@
+"""`meeple check`: every check on a small rules file that breaks it, and the clean game that does not.
+
+Each family of checks (interpreter/checks/) gets a file written to show one problem, and the test
+asserts the code, the place and the words of what is reported. Dino Party is the clean game: it must
+pass every check, statically and by play. A hypothesis property runs the whole pipeline (static
+checks and `--play 2`) on mutated versions of every bundled game: it always answers with
+diagnostics, never with a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner, Result
+
+import meeple
+from meeple.cli import app
+from meeple.diagnostics import Diagnostic, RulesError
+from meeple.grammar.parser import parse
+from meeple.interpreter.checks import CODES, CheckOptions, Report, run_checks
+from meeple.interpreter.checks.driving import drive
+from meeple.interpreter.checks.play import check_play
+from meeple.interpreter.checks.rulebook import normalize, quote_parts, read_rulebook
+from meeple.interpreter.checks.walk import metas
+from meeple.interpreter.compiler import compile_program
+from meeple.interpreter.engine import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+RULEBOOKS = ROOT.parent / "shared" / "rulebooks"
+GAMES = sorted((ROOT / "games").glob("*.rules"))
+DOCS = ROOT / "docs"
+HEADER = 'game "Test":\n  players 2..4\n\n'
+CLEAN = HEADER + "zone hand per player\nzone reserve\npiece coin: 5 per player in reserve\n\n"
+
+
+def write(tmp_path: Path, source: str, name: str = "test.rules") -> Path:
+    path = tmp_path / name
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def checks(
+    tmp_path: Path,
+    source: str,
+    play: int = 0,
+    coverage: bool = False,
+    assumptions: bool = False,
+    rulebook: Path | None = RULEBOOKS,
+    budget: int = 50_000,
+) -> Report:
+    path = write(tmp_path, source)
+    options = CheckOptions(
+        rulebook=rulebook, coverage=coverage, assumptions=assumptions, play=play, budget=budget
+    )
+    return run_checks(meeple.check(path), str(path), options)
+
+
+def found(report: Report, code: str) -> list[Diagnostic]:
+    return [d for d in report.diagnostics if d.code == code]
+
+
+def only(report: Report, code: str) -> Diagnostic:
+    hits = found(report, code)
+    assert len(hits) == 1, [d.render(None) for d in report.diagnostics]
+    return hits[0]
+
+
+def line_of(source: str, text: str) -> int:
+    return source[: source.index(text)].count("\n") + 1
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+# ===================================================================== the clean games
+
+
+@pytest.fixture(scope="module")
+def dino_party() -> Report:
+    checked = meeple.check("dino_party")
+    return run_checks(checked, "dino_party", CheckOptions(rulebook=RULEBOOKS, coverage=True, play=2))
+
+
+def test_dino_party_passes_every_check_statically_and_by_play(dino_party: Report) -> None:
+    assert dino_party.problems == [], [d.render(None) for d in dino_party.problems]
+    summary = only(dino_party, "M069")
+    assert summary.data["broke"] == 0
+    assert summary.data["games"] == 2 * 5  # two games with each of 2 to 6 players
+    assert summary.data["statements_run"] == summary.data["statements"]
+
+
+def test_every_citation_of_dino_party_is_in_its_rulebook(dino_party: Report) -> None:
+    module = meeple.check("dino_party").module
+    assert module is not None
+    book = dino_party.rulebook
+    assert book is not None and book.path.name == "dino-party.txt"
+    quotes = [meta.value for meta, _ in metas(module) if meta.kind == "cites"]
+    assert len(quotes) > 40  # the examples cite the rulebook too
+    assert [q for q in quotes if not book.find(q)] == []
+
+
+def test_dino_party_rulebook_coverage_is_computed_per_section_and_overall(dino_party: Report) -> None:
+    *sections, total = dino_party.coverage
+    assert total.title == "Overall"
+    assert total.paragraphs == 38  # title and table of contents not counted
+    assert 0 < total.cited < total.paragraphs
+    assert total.cited + total.asides + len(total.uncovered) == total.paragraphs
+    assert {s.title for s in sections} >= {"Setup", "1. Throw the Dinos", "Tectonic Shifts", "End of Game"}
+    assert sum(s.paragraphs for s in sections) == total.paragraphs
+    overall = only(dino_party, "M072")
+    assert overall.data["cited_percent"] == round(100 * total.cited / total.paragraphs, 1)
+    assert overall.file.endswith("dino-party.txt")
+    uncovered = found(dino_party, "M071")
+    assert len(uncovered) == len(total.uncovered)
+    assert all(d.file.endswith("dino-party.txt") and d.data["first_words"] for d in uncovered)
+
+
+def test_the_checks_find_no_error_in_a_bundled_game_that_analyses_cleanly() -> None:
+    for path in GAMES:
+        checked = meeple.check(path)
+        if not checked.ok:
+            continue  # a game still being written: analysis has the word
+        report = run_checks(checked, str(path), CheckOptions(rulebook=RULEBOOKS))
+        assert [d for d in report.problems if d.severity == "error"] == [], path.name
+        assert not found(report, "M050"), path.name  # every citation is in its rulebook
+
+
+# ===================================================================== usage (M040-M043)
+
+
+@pytest.mark.parametrize(
+    ("declaration", "what"),
+    [
+        ("table colour (name):\n  red\n", "table 'colour'"),
+        ("zone attic\n", "zone 'attic'"),
+        ("zone pocket per player\n", "zone 'pocket' (per player)"),
+        ("piece ghost: 2 per player in reserve\n", "piece 'ghost'"),
+        ("var unused: int = 0\n", "variable 'unused'"),
+        ("var purse: int = 0 per player\n", "variable 'purse' (per player)"),
+    ],
+)
+def test_a_declaration_the_game_never_uses_is_M040(tmp_path: Path, declaration: str, what: str) -> None:
+    source = CLEAN + declaration + "\nplay:\n  move 1 coin of players[0] from reserve to players[0].hand\n"
+    diag = only(checks(tmp_path, source), "M040")
+    assert diag.message == f"{what} is never used"
+    assert diag.line == line_of(source, declaration)
+    assert diag.severity == "warning" and diag.hint
+
+
+def test_a_map_nothing_uses_is_M040_and_so_are_the_tables_only_it_uses(tmp_path: Path) -> None:
+    source = (
+        CLEAN + "table spot (name):\n  a\n  b\ntable link (x: spot, y: spot):\n  a, b\n"
+        "map board:\n  nodes spot\n  edges link (x, y)\n\n"
+        "play:\n  move 1 coin of players[0] from reserve to players[0].hand\n"
+    )
+    unused = {d.line: d.message for d in found(checks(tmp_path, source), "M040")}
+    assert unused[line_of(source, "map board")] == "map 'board' is never used"
+    for table in ("spot", "link"):
+        message = unused[line_of(source, f"table {table}")]
+        assert message.startswith(f"table '{table}' is used only by ") and "map 'board'" in message
+
+
+def test_pieces_read_through_their_zone_are_used(tmp_path: Path) -> None:
+    source = CLEAN + 'play:\n  log "{count(pieces(reserve))}"\n  move pieces(reserve)[0] to players[0].hand\n'
+    assert found(checks(tmp_path, source), "M040") == []
+
+
+def test_a_declaration_only_examples_use_says_so(tmp_path: Path) -> None:
+    source = (
+        CLEAN
+        + "zone attic\n\nplay:\n  move 1 coin of players[0] from reserve to players[0].hand\n\n"
+        + 'example "attic":\n  do:\n    move 1 coin of players[0] from reserve to attic\n'
+        + "  expect:\n    count(pieces(attic)) == 1\n"
+    )
+    assert "used only in examples" in only(checks(tmp_path, source), "M040").message
+
+
+def test_a_rule_only_an_unreachable_rule_calls_is_M041_and_the_unused_one_stays_M021(tmp_path: Path) -> None:
+    source = (
+        CLEAN
+        + "constant bonus = 2\n\nvalue doubled(n: int) = 2 * n + bonus\n\n"
+        + 'rule orphan():\n  helper()\n\nrule helper():\n  log "{doubled(1)}"\n\n'
+        + 'play:\n  log "hello"\n'
+    )
+    report = checks(tmp_path, source)
+    assert [d.line for d in found(report, "M021")] == [line_of(source, "rule orphan")]
+    unreached = {d.line: d for d in found(report, "M041")}
+    assert set(unreached) == {line_of(source, s) for s in ("rule helper", "value doubled", "constant bonus")}
+    helper = unreached[line_of(source, "rule helper")]
+    assert helper.message.startswith("rule 'helper' never runs")
+    assert "rule 'orphan'" in helper.hint
+
+
+def test_a_rule_only_an_example_calls_is_reported_once(tmp_path: Path) -> None:
+    source = (
+        CLEAN + 'rule tidy():\n  log "tidy"\n\nplay:\n  log "go"\n\n'
+        'example "tidy":\n  do:\n    tidy()\n  expect:\n    yes\n'
+    )
+    report = checks(tmp_path, source)
+    assert [d.code for d in report.problems if d.line == line_of(source, "rule tidy")] == ["M021"]
+
+
+def test_a_rule_called_from_a_trigger_is_reached(tmp_path: Path) -> None:
+    source = (
+        CLEAN
+        + "var landed: int = 0\n\nrule count_it():\n  add 1 to landed\n\n"
+        + "when coin c enters z where z == reserve:\n  count_it()\n\n"
+        + "play:\n  move 1 coin of players[0] from players[0].hand to reserve\n\nscore p = landed\n"
+    )
+    assert checks(tmp_path, source).problems == []
+
+
+def test_a_variable_changed_but_never_read_is_M042(tmp_path: Path) -> None:
+    source = CLEAN + "var tally: int = 0 per player\n\nplay:\n  add 1 to players[0].tally\n"
+    diag = only(checks(tmp_path, source), "M042")
+    assert diag.message == "variable 'tally' (per player) is changed but never read"
+    assert diag.line == line_of(source, "var tally")
+
+
+def test_a_trigger_on_a_kind_nothing_moves_is_M043(tmp_path: Path) -> None:
+    source = (
+        CLEAN
+        + 'piece ghost: 1 per player in reserve\n\nwhen ghost g enters z:\n  log "boo"\n\n'
+        + "play:\n  move 1 coin of players[0] from reserve to players[0].hand\n"
+    )
+    diag = only(checks(tmp_path, source), "M043")
+    assert "never fire" in diag.message and "ghost" in diag.message
+    assert diag.line == line_of(source, "when ghost")
+
+
+# ===================================================================== setup, every player count (M044, M045)
+
+
+SHORT_SETUP = (
+    HEADER
+    + "table face (name):\n  a\n  b\n  c\n  d\n  e\n\nzone deck, hidden, ordered\nzone hand per player\n"
+    + "zone box\npiece card: each face in deck\npiece coin: 3 per player in box\n\n"
+    + "setup:\n  for each p in players:\n    draw 2 from deck to p.hand\n"
+    + '    move 3 coin of p from box to p.hand\n\nplay:\n  log "{count(pieces(box))}"\n'
+    + "\nscore p = count(pieces(p.hand))\n"
+)
+
+
+def test_setup_asking_for_more_cards_than_the_deck_holds_names_the_player_counts(tmp_path: Path) -> None:
+    diag = only(checks(tmp_path, SHORT_SETUP), "M044")
+    assert diag.severity == "error"
+    assert diag.line == line_of(SHORT_SETUP, "draw 2")
+    assert diag.message.startswith("with 3 and 4 players, setup draws more from deck than it holds")
+    assert diag.data["missing"] == {"3": 1, "4": 3}
+
+
+def test_setup_asking_for_more_pieces_than_there_are_is_M044(tmp_path: Path) -> None:
+    source = SHORT_SETUP.replace("draw 2", "draw 1").replace("move 3 coin", "move 4 coin")
+    diag = only(checks(tmp_path, source), "M044")
+    assert diag.line == line_of(source, "move 4 coin")
+    assert "with 2, 3 and 4 players, setup asks for more coin than there are" in diag.message
+    assert "'coin'" in diag.hint
+
+
+def test_a_setup_that_breaks_for_one_player_count_is_M045(tmp_path: Path) -> None:
+    source = (
+        CLEAN + 'setup:\n  move 1 coin of players[3] from reserve to players[3].hand\n\nplay:\n  log "go"\n'
+    )
+    diag = only(checks(tmp_path, source), "M045")
+    assert diag.message.startswith("with 2 and 3 players, setup breaks: ")
+    assert "meeple play" in diag.hint and "--players 2 --seed 0" in diag.hint
+    assert diag.line == line_of(source, "move 1 coin of players[3]")
+
+
+def test_a_setup_statement_no_player_count_reaches_is_reported(tmp_path: Path) -> None:
+    source = CLEAN + 'setup:\n  if player_count > 4:\n    log "crowd"\n\nplay:\n  log "go"\n'
+    diag = only(checks(tmp_path, source), "M060")
+    assert diag.line == line_of(source, 'log "crowd"')
+    assert "no player count from 2 to 4" in diag.message
+
+
+# ===================================================================== flow (M046-M049, M017)
+
+
+def test_a_while_whose_block_cannot_change_its_condition_is_M046(tmp_path: Path) -> None:
+    source = CLEAN + 'var n: int = 0\n\nplay:\n  while n < 3:\n    log "spin"\n\nscore p = n\n'
+    diag = only(checks(tmp_path, source), "M046")
+    assert diag.severity == "warning"
+    assert diag.line == line_of(source, "while n")
+    assert "'n'" in diag.hint
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    add 1 to n\n",  # the block changes it
+        "    step_up()\n",  # a rule it calls changes it
+        "    end game\n",  # it can end the game
+    ],
+)
+def test_a_while_that_can_stop_is_not_reported(tmp_path: Path, body: str) -> None:
+    source = (
+        CLEAN + "var n: int = 0\n\nrule step_up():\n  add 1 to n\n\n"
+        "play:\n  step_up()\n  while n < 3:\n" + body + "\nscore p = n\n"
+    )
+    assert found(checks(tmp_path, source), "M046") == []
+
+
+def test_a_while_is_followed_through_rules_that_call_each_other(tmp_path: Path) -> None:
+    source = (
+        CLEAN + "var n: int = 0\n\nrule ping(k: int):\n  if k > 0:\n    pong(k - 1)\n\n"
+        "rule pong(k: int):\n  ping(k)\n  add 1 to n\n\n"
+        "play:\n  while n < 3:\n    ping(2)\n\nscore p = n\n"
+    )
+    assert found(checks(tmp_path, source), "M046") == []
+
+
+def test_a_while_yes_without_end_game_is_an_error(tmp_path: Path) -> None:
+    source = CLEAN + 'play:\n  while yes:\n    log "forever"\n'
+    diag = only(checks(tmp_path, source), "M046")
+    assert diag.severity == "error"
+
+
+@pytest.mark.parametrize(
+    ("statement", "words"),
+    [
+        ('  if no:\n    log "never"\n', "always no"),
+        ('  if 1 > 2:\n    log "never"\n', "always no"),
+        ('  if yes:\n    log "a"\n  else:\n    log "never"\n', "always yes"),
+        ('  repeat none_at_all times:\n    log "never"\n', "repeats 0 times"),
+        ('  for each x in 3..1:\n    log "never"\n', "never anything to go through"),
+        ('  pick x at random from [each c in colour where no]:\n    log "never"\n', "never anything to pick"),
+        ('  may choose x from [] by players[0]:\n    log "never"\n', "never has an option"),
+        ('  end game\n  log "never"\n', "'end game' just above"),
+        (
+            '  random:\n    outcome a chance 0:\n      log "a"\n    outcome b otherwise:\n      log "b"\n',
+            "chance is 0",
+        ),
+        (
+            '  random:\n    outcome a chance 100:\n      log "a"\n    outcome b otherwise:\n      log "b"\n',
+            "add up to 100",
+        ),
+    ],
+)
+def test_a_block_that_can_never_run_is_M047(tmp_path: Path, statement: str, words: str) -> None:
+    source = CLEAN + "constant none_at_all = 0\ntable colour (name):\n  red\n\nplay:\n" + statement
+    diag = only(checks(tmp_path, source), "M047")
+    assert words in diag.message
+    assert diag.severity == "warning"
+
+
+def test_a_trigger_whose_condition_is_always_no_is_M047(tmp_path: Path) -> None:
+    source = (
+        CLEAN + 'when coin c enters z where no:\n  log "never"\n\n'
+        "play:\n  move 1 coin of players[0] from reserve to players[0].hand\n"
+    )
+    assert "never fires" in only(checks(tmp_path, source), "M047").message
+
+
+def test_a_choose_with_exactly_one_option_is_M048(tmp_path: Path) -> None:
+    source = CLEAN + 'play:\n  choose x from [1] by players[0]:\n    log "{x}"\n'
+    diag = only(checks(tmp_path, source), "M048")
+    assert "exactly one option" in diag.message
+
+
+def test_a_random_whose_every_chance_is_0_is_M049(tmp_path: Path) -> None:
+    source = CLEAN + 'constant nil = 0\n\nplay:\n  random:\n    outcome a chance nil:\n      log "a"\n'
+    report = checks(tmp_path, source)
+    assert only(report, "M049").severity == "error"
+
+
+def test_a_must_choose_from_an_empty_range_is_M017(tmp_path: Path) -> None:
+    source = CLEAN + 'play:\n  choose x from 3..1 by players[0]:\n    log "{x}"\n'
+    diag = only(checks(tmp_path, source), "M017")
+    assert diag.severity == "error"
+
+
+def test_the_clean_file_has_no_findings(tmp_path: Path) -> None:
+    source = CLEAN + "play:\n  move 1 coin of players[0] from reserve to players[0].hand\n"
+    assert checks(tmp_path, source, play=1).problems == []
+
+
+# ===================================================================== the rulebook (M050-M052, coverage)
+
+
+def party(body: str) -> str:
+    return 'game "Cited":\n  players 2..3\n  rulebook "dino-party.txt"\n\n' + body + '\nplay:\n  log "go"\n'
+
+
+def test_a_citation_that_is_not_in_the_rulebook_is_M050_with_the_closest_passage(tmp_path: Path) -> None:
+    source = party('cites "each player takes five matching figure into hand"\n')
+    diag = only(checks(tmp_path, source), "M050")
+    assert diag.line == 5 and diag.severity == "warning"
+    assert "dino-party.txt line 30" in diag.hint
+    assert "takes five matching figures into hand" in diag.hint
+    assert diag.data["closest_line"] == 30
+
+
+def test_an_aside_that_is_not_in_the_rulebook_is_M050(tmp_path: Path) -> None:
+    source = party('aside "the coolest parties happen in the swamp"\n')
+    assert "aside" in only(checks(tmp_path, source), "M050").message
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "takes five matching figures into hand",
+        "TAKES FIVE   MATCHING figures into HAND.",
+        "\u201cThe game lasts 4 rounds, called \u2018Epochs\u2019\u201d",  # curly quotes
+        'The game lasts 4 rounds, called \\"Epochs\\"',
+        "at its owner\u2019s choice",
+        "(1 pair = +1.)",
+        "Magic Caves: the coolest parties happen here!",
+        "Each pair of Dinos ... returns to its owner.",
+        "takes five match-ing figures",
+    ],
+)
+def test_citations_are_compared_ignoring_case_space_quotes_dashes_and_end_punctuation(
+    tmp_path: Path, quote: str
+) -> None:
+    report = checks(tmp_path, party(f'cites "{quote}"\n'))
+    assert found(report, "M050") == [], quote
+
+
+def test_quotes_ignore_what_they_should_and_nothing_else() -> None:
+    curly = "Owner\u2019s  choice \u2014 \u201cEpochs\u201d"
+    assert normalize(curly) == normalize('owner\'s choice - "epochs"')
+    assert normalize("one\u2013time") == normalize("one-time") == normalize("one time")
+    assert quote_parts("...A, b ... c.") == ["a,b", "c"]
+    assert normalize("ab") != normalize("a.b")
+
+
+def test_a_short_citation_found_in_several_places_is_M052(tmp_path: Path) -> None:
+    diag = only(checks(tmp_path, party('cites "go to the Reserve"\n')), "M052")
+    assert "3 places" in diag.message and diag.data["lines"] == [30, 46, 61]
+
+
+def test_a_rulebook_that_cannot_be_found_is_M051_at_the_rulebook_line(tmp_path: Path) -> None:
+    source = party('cites "takes five matching figures into hand"\n').replace("dino-party", "no-such-book")
+    diag = only(checks(tmp_path, source, rulebook=tmp_path), "M051")
+    assert (diag.line, diag.column) == (3, 3)
+    assert "no-such-book.txt" in diag.message and "--rulebook" in diag.hint
+
+
+def test_citations_without_a_rulebook_in_the_header_are_M051(tmp_path: Path) -> None:
+    source = CLEAN + 'cites "a rule"\n\nplay:\n  log "go"\n'
+    assert "names none" in only(checks(tmp_path, source), "M051").message
+
+
+def test_the_rulebook_is_found_beside_the_rules_file_and_through_MEEPLE_RULEBOOKS(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = party('cites "takes five matching figures into hand"\n')
+    monkeypatch.chdir(tmp_path)  # so that ../shared/rulebooks/ is not there
+    monkeypatch.delenv("MEEPLE_RULEBOOKS", raising=False)
+    assert found(checks(tmp_path, source, rulebook=None), "M051")
+    monkeypatch.setenv("MEEPLE_RULEBOOKS", str(RULEBOOKS))
+    assert checks(tmp_path, source, rulebook=None).rulebook is not None
+    monkeypatch.delenv("MEEPLE_RULEBOOKS")
+    (tmp_path / "dino-party.txt").write_text((RULEBOOKS / "dino-party.txt").read_text(encoding="utf-8"))
+    assert checks(tmp_path, source, rulebook=None).rulebook is not None
+
+
+def test_an_aside_marks_a_paragraph_as_not_a_rule_in_the_coverage(tmp_path: Path) -> None:
+    source = party('aside "Time for change."\ncites "Each player takes two Dinos from the Reserve"\n')
+    report = checks(tmp_path, source, coverage=True)
+    shifts = next(s for s in report.coverage if s.title == "Tectonic Shifts")
+    assert (shifts.cited, shifts.asides) == (1, 1)
+    assert report.coverage[-1].as_data()["asides_percent"] == round(100 / 38, 1)
+
+
+def test_a_rulebook_is_read_as_sections_and_paragraphs() -> None:
+    book = read_rulebook(RULEBOOKS / "dino-party.txt", (RULEBOOKS / "dino-party.txt").read_text())
+    assert book.title == "Dino Party Rulebook"
+    titles = [s.title for s in book.sections if not s.contents]
+    assert titles[:4] == ["Game Goal", "Setup", "Order of Play During an Epoch", "1. Throw the Dinos"]
+    throw = next(s for s in book.sections if s.title == "1. Throw the Dinos")
+    assert throw.level == 1
+    bullets = [p for p in book.paragraphs if p.text.startswith("• On tiptoes")]
+    assert len(bullets) == 1 and bullets[0].counted  # each list item is a paragraph
+
+
+# ===================================================================== assumptions
+
+
+def test_assumptions_and_conflicts_are_listed_with_their_places(tmp_path: Path) -> None:
+    source = (
+        CLEAN + 'assume "Players sit clockwise."\n\nconstant hand_size = 3\n  assume "Three coins."\n\n'
+        'play:\n  conflict "The rulebook says 3 and 4; we follow 3."\n  log "go"\n'
+    )
+    report = checks(tmp_path, source, assumptions=True)
+    listed = [(d.code, d.line, d.data["about"]) for d in report.diagnostics if d.code in {"M080", "M081"}]
+    assert listed == [
+        ("M080", line_of(source, 'assume "Players'), "the whole game"),
+        ("M080", line_of(source, 'assume "Three'), "constant 'hand_size'"),
+        ("M081", line_of(source, "conflict"), "play"),
+    ]
+    assert all(d.severity == "info" for d in found(report, "M080"))
+
+
+# ===================================================================== by play (M060-M065)
+
+
+def test_rules_and_branches_that_never_ran_in_play_are_M060(tmp_path: Path) -> None:
+    source = (
+        CLEAN
+        + 'rule rare():\n  log "rare"\n\nrule sometimes(p: player):\n  if count(pieces(p.hand)) > 50:\n'
+        + '    log "rich"\n  else:\n    log "poor"\n\n'
+        + "play:\n  for each p in players:\n    sometimes(p)\n"
+        + "    if count(pieces(reserve)) > 99:\n      rare()\n"
+    )
+    report = checks(tmp_path, source, play=2)
+    never = {d.line: d.message for d in found(report, "M060")}
+    assert never[line_of(source, "rule rare")] == "rule 'rare' never ran in 6 game(s)"
+    assert "the 'if' branch in rule 'sometimes' never ran" in never[line_of(source, 'log "rich"')]
+    assert "in play never ran" in never[line_of(source, "rare()\n")]
+    assert line_of(source, 'log "poor"') not in never
+
+
+def test_a_supply_that_runs_short_in_play_is_M061_with_how_often(tmp_path: Path) -> None:
+    take = "    move 4 coin of p from reserve to p.hand\n"
+    source = CLEAN + "play:\n  for each p in players:\n" + take + take
+    diag = only(checks(tmp_path, source, play=2), "M061")
+    assert diag.line == source.count("\n")
+    assert "in 6 of 6 game(s) (2, 3 and 4 players)" in diag.message
+    assert diag.data["missing"] == 3 * 6 * 3  # 3 missing for each of 2+3+4 players, twice each
+
+
+def test_a_game_that_runs_out_of_its_step_budget_is_M062_with_how_to_reproduce(tmp_path: Path) -> None:
+    source = CLEAN + "var n: int = 0\n\nplay:\n  while n >= 0:\n    add 1 to n\n\nscore p = n\n"
+    diag = only(checks(tmp_path, source, play=1, budget=2000), "M062")
+    assert diag.severity == "error"
+    assert diag.line == line_of(source, "while n")
+    assert diag.data["reproduce"]["command"].endswith("--players 2 --seed 0")
+
+
+def test_a_choice_with_no_option_in_play_is_M063(tmp_path: Path) -> None:
+    source = CLEAN + 'play:\n  choose c from pieces(players[0].hand) by players[0]:\n    log "{c}"\n'
+    diag = only(checks(tmp_path, source, play=1), "M063")
+    assert "no option" in diag.message
+    assert diag.line == line_of(source, "choose c")
+
+
+def test_a_rule_that_breaks_in_play_is_M064_and_the_command_reproduces_it(tmp_path: Path) -> None:
+    source = (
+        CLEAN
+        + "var n: int = 0\n\nrule roll(p: player):\n  random:\n"
+        + "    outcome high chance 50:\n      set n to 1 // n\n"
+        + "    outcome low otherwise:\n      add 1 to n\n\n"
+        + "play:\n  for each p in players:\n    turn p:\n      roll(p)\n\nscore p = n\n"
+    )
+    diag = only(checks(tmp_path, source, play=3), "M064")
+    assert "division by zero" in diag.message and "in roll" in diag.message
+    reproduce = diag.data["reproduce"]
+    assert reproduce["choices"] == []
+    result = run(
+        "play", reproduce["rules"], "--players", str(reproduce["players"]), "--seed", str(reproduce["seed"])
+    )
+    assert result.exit_code == 1 and "division by zero" in result.stderr
+
+
+def test_an_error_inside_the_engine_is_M065_at_the_statement_that_was_running(tmp_path: Path) -> None:
+    source = CLEAN + 'play:\n  log "before"\n  log "after"\n'
+    checked = meeple.check(write(tmp_path, source))
+    assert checked.symbols is not None
+    game = Game(compile_program(checked.symbols, coverage=True), "engine-bug")
+    play = game.program.play
+    assert play is not None
+
+    def broken(rt, env):  # type: ignore[no-untyped-def]
+        yield from play(rt, env)
+        raise RuntimeError("a bug")
+
+    game.program.play = broken
+    assert isinstance(drive(game, 2, 0, 1000).error, RuntimeError)
+    diag = next(d for d in check_play(game, checked.symbols, "engine-bug", 1, 1000, []) if d.code == "M065")
+    assert "RuntimeError: a bug" in diag.message
+    assert diag.line == line_of(source, 'log "after"')
+
+
+# ===================================================================== the command line
+
+
+def test_check_prints_new_findings_in_the_diagnostic_format(tmp_path: Path) -> None:
+    source = CLEAN + "zone attic\n\nplay:\n  move 1 coin of players[0] from reserve to players[0].hand\n"
+    path = write(tmp_path, source)
+    result = run("check", str(path))
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"{path}:8:1: warning: zone 'attic' is never used [M040]"
+    assert lines[1:3] == ["    zone attic", "    ^"]
+    assert lines[-1] == f"{path}: 0 errors, 1 warning"
+    assert run("check", "--strict", str(path)).exit_code == 1
+
+
+def test_check_json_is_a_list_of_diagnostics_each_with_data(tmp_path: Path) -> None:
+    path = write(tmp_path, party('cites "not in the book at all, surely"\n'))
+    result = run(
+        "check", "--format", "json", "--rulebook", str(RULEBOOKS), "--coverage", "--play", "1", str(path)
+    )
+    assert result.exit_code == 0
+    entries = json.loads(result.stdout)
+    keys = {"file", "line", "column", "severity", "code", "message", "hint", "end_column", "data"}
+    assert all(set(e) == keys for e in entries)
+    assert {e["code"] for e in entries} >= {"M050", "M069", "M070", "M071", "M072"}
+    assert all(e["severity"] == "info" for e in entries if e["code"] >= "M069")
+
+
+def test_check_text_reports_coverage_assumptions_and_play(tmp_path: Path) -> None:
+    result = run(
+        "check", "dino_party", "--rulebook", str(RULEBOOKS / "dino-party.txt"), "--coverage", "--assumptions"
+    )
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "Rulebook coverage of " in out and "% cited" in out
+    assert "uncovered: dino-party.txt:" in out
+    assert "Assumptions and conflicts:" in out and "assume (constant 'aim_hit')" in out
+    assert out.splitlines()[-1] == "dino_party: no problems"
+
+
+def test_check_with_a_rulebook_that_does_not_exist_is_a_usage_error(tmp_path: Path) -> None:
+    result = run("check", "--rulebook", str(tmp_path / "nowhere"), "dino_party")
+    assert result.exit_code == 2 and "nowhere" in result.stderr
+
+
+def test_every_code_is_documented_in_checking_md_and_the_language_reference() -> None:
+    checking = (DOCS / "checking.md").read_text(encoding="utf-8")
+    language = (DOCS / "language.md").read_text(encoding="utf-8")
+    for code in CODES:
+        assert f"| {code} |" in checking, code
+        assert f"| {code} |" in language, code
+
+
+# ===================================================================== syntax errors in the designer's words
+
+
+@pytest.mark.parametrize(
+    ("lines", "message", "hint"),
+    [
+        (["if n = 3:", '  log "a"'], "'=' does not compare", "write '=='"),
+        (["set n = 3"], "'=' does not compare", "set <name> to <value>"),
+        (["n = 3"], "changed with 'set'", "set <name> to <value>"),
+        (["n += 1"], "'add' and 'subtract'", "add <n> to <name>"),
+        (["if n == 1:", '  log "a"', "else if n == 2:", '  log "b"'], "'elif'", "elif <condition>:"),
+        (["for p in players:", '  log "a"'], "for each", "add 'each'"),
+        (["repeat 3:", '  log "a"'], "'times'", "repeat <n> times:"),
+        (["choose x in [1, 2] by players[0]:", '  log "a"'], "choose <name> from", "'from', not 'in'"),
+        (["if 0 < n < 3:", '  log "a"'], "one comparison", "a < b and b < c"),
+        (["let x to 3"], "'let'", "let <name> = <value>"),
+        (["if n == 3 then:", '  log "a"'], "followed by ':'", "if <condition>:"),
+        (["mvoe 1 coin from reserve to reserve"], "not a statement", "did you mean 'move'?"),
+        (["log 'hi'"], "double quotes", '"..."'),
+        (["if n == 1 && n == 2:", '  log "a"'], "'&'", "'and'"),
+        (['log "never closed'], "no closing quote", 'ends with "'),
+    ],
+)
+def test_common_syntax_mistakes_are_named_in_the_designers_words(
+    lines: list[str], message: str, hint: str
+) -> None:
+    # Inside a rule, inside a loop: the mistakes are recognised at any depth of indentation.
+    body = "".join(f"    {line}\n" for line in lines)
+    source = HEADER + "var n: int = 0\n\nrule r():\n  for each q in players:\n" + body
+    with pytest.raises(RulesError) as info:
+        parse(source, "test.rules")
+    diag = info.value.diagnostics[0]
+    assert message in diag.message, diag.message
+    assert hint in diag.hint, diag.hint
+    assert diag.line >= 6
+
+
+def test_a_misspelled_declaration_gets_a_suggestion() -> None:
+    with pytest.raises(RulesError) as info:
+        parse(HEADER + 'rul r():\n  log "a"\n', "test.rules")
+    diag = info.value.diagnostics[0]
+    assert (diag.message, diag.hint) == ("this line does not start a declaration", "did you mean 'rule'?")
+
+
+# ===================================================================== no traceback, whatever the file
+
+_TOKEN = re.compile(r"\n[ ]*|[ \t]+|[A-Za-z_0-9]+|\"(?:[^\"\\\n]|\\.)*\"|\.\.|==|!=|<=|>=|//|.")
+SOURCES = {path.name: path.read_text(encoding="utf-8") for path in GAMES}
+_PLAYERS = re.compile(r"players (\d+)\.\.(\d+)")
+
+
+def mutate(source: str, edits: list[tuple[int, int, int]]) -> str:
+    """Delete (0), insert a copy of another token (1), swap two tokens (2), or put another word of
+    the same sort (a number for a number, a name for a name) in a word's place (3): the last kind
+    keeps the file parsing, so that the mutant reaches analysis, setup and play."""
+    tokens = _TOKEN.findall(source)
+    for kind, at, other in edits:
+        if not tokens:
+            break
+        at, other = at % len(tokens), other % len(tokens)
+        if kind == 0:
+            del tokens[at]
+        elif kind == 1:
+            tokens.insert(at, tokens[other])
+        elif kind == 2:
+            tokens[at], tokens[other] = tokens[other], tokens[at]
+        else:
+            words = [
+                i for i, t in enumerate(tokens) if t[0].isalnum() and t.isdigit() == tokens[at].isdigit()
+            ]
+            if tokens[at][0].isalnum() and words:
+                tokens[at] = tokens[words[other % len(words)]]
+    return "".join(tokens)
+
+
+edits = st.lists(
+    st.tuples(st.integers(0, 3), st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=3
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(sorted(SOURCES)), changes=edits)
+def test_a_mutated_game_gets_diagnostics_never_a_traceback(tmp_path: Path, game: str, changes: list) -> None:
+    source = mutate(SOURCES[game], changes)
+    wanted = _PLAYERS.search(source)
+    assume(wanted is not None and int(wanted[2]) - int(wanted[1]) <= 4)  # a few player counts: quick
+    path = write(tmp_path, source, game)
+    report = run_checks(
+        meeple.check(path), str(path), CheckOptions(rulebook=RULEBOOKS, play=2, budget=20_000)
+    )
+    lines = source.count("\n") + 1
+    for d in report.diagnostics:
+        assert d.severity in {"error", "warning", "info"}
+        assert d.code in CODES or d.code < "M040"
+        if d.file == str(path):
+            assert 1 <= d.line <= lines and d.column >= 1, d.render(source)

@@ -1,0 +1,341 @@
+"""`meeple docs`: the rule reference and the summary, generated from any game's rules file.
+
+What is checked is what a designer relies on when they print the rules: nothing of the rules file
+is missing from the reference (found by walking the AST, not by a list of names), the summary fits
+on two pages, the HTML needs nothing from outside itself, and the command fails cleanly on a
+broken file. The games are every bundled game and the test variant; a small game of our own
+covers the forms the bundled games do not use.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import typer
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+from pygments.token import Error, Keyword, Name
+from typer.testing import CliRunner
+
+import meeple
+from meeple.cli_docs import docs
+from meeple.codegen import render
+from meeple.codegen.english import anchor, humanise, slug
+from meeple.codegen.markup import MARKS, md_escape
+from meeple.codegen.model import walk
+from meeple.grammar import ast
+
+HERE = Path(__file__).parent
+GAMES = [*meeple.bundled_games(), *sorted((HERE / "variants").glob("*.rules"))]
+
+SMALL = """\
+game "Small Things":
+  players 2..3
+  rulebook "small.txt"
+  text "Take coins; the <richest> wins & smiles."
+  conflict "The rulebook says both two and three rounds; we play three."
+aside "The box art shows a cat."
+
+constant rounds = 3
+  cites "three rounds"
+zone bag, hidden
+zone purse per player, private
+piece coin: 5 per player in bag
+var round: int = 0 per player
+
+rule take(p: player):
+  may "Take a coin?" by p:
+    move 1 coin of p from bag to p.purse
+  else:
+    pick q at random from players where q != p:
+      add 1 to q.round
+  while count(pieces(p.purse)) > 4:
+    end game
+
+play:
+  repeat rounds times:
+    for each p in players chosen by players[0]:
+      turn p:
+        take(p)
+
+tiebreak p = -p.round
+"""
+
+
+@pytest.fixture(scope="module")
+def built() -> dict[str, tuple[meeple.loader.Checked, render.GameDocs]]:
+    """Every game's docs, made once for the module (the summary's fitting renders PDF pages)."""
+    out = {}
+    for path in GAMES:
+        checked = meeple.check(path)
+        assert checked.ok and checked.module and checked.symbols and checked.program, path
+        out[path.stem] = (
+            checked,
+            render.game_docs(path, checked.module, checked.symbols, checked.program.constants),
+        )
+    return out
+
+
+@pytest.fixture(scope="module")
+def pages(
+    built: dict[str, tuple[meeple.loader.Checked, render.GameDocs]],
+) -> dict[str, tuple[str, str, str, int]]:
+    """Per game: the reference as HTML and Markdown, the summary as HTML, the summary's pages."""
+    out = {}
+    for stem, (_, game) in built.items():
+        summary_html, document = render.fitted_summary(game)
+        count = pdf_pages(document.write_pdf()) if has_pypdf() else len(document.pages)
+        out[stem] = (
+            render.reference_html(game),
+            render.reference_markdown(game, f"{stem}-flow.svg"),
+            summary_html,
+            count,
+        )
+    return out
+
+
+def has_pypdf() -> bool:
+    try:
+        import pypdf  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def pdf_pages(data: bytes) -> int:
+    """Pages of a PDF file: with pypdf if it is installed, else its page objects (WeasyPrint
+    writes one `/Type /Page` per page)."""
+    if has_pypdf():
+        from pypdf import PdfReader
+
+        return len(PdfReader(io.BytesIO(data)).pages)
+    return len(re.findall(rb"/Type\s*/Page\b", data))
+
+
+def ids(html: str) -> set[str]:
+    return set(re.findall(r'\sid="([^"]+)"', html))
+
+
+STEMS = [p.stem for p in GAMES]
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_the_reference_shows_every_phase_step_rule_table_and_example(stem: str, built, pages) -> None:
+    checked, _ = built[stem]
+    html, md, _, _ = pages[stem]
+    found = ids(html)
+    for node in walk(checked.module):
+        match node:
+            case ast.Named():
+                wanted = anchor(node.kind, node.name)
+                assert any(re.fullmatch(f"{wanted}(-\\d+)?", i) for i in found), f"no {wanted} in the HTML"
+                assert f"{node.kind.capitalize()} {humanise(node.name)}" in md
+            case ast.RuleDecl():
+                assert anchor("rule", node.name) in found
+                title = humanise(node.name)
+                assert f"### {md_escape(title[:1].upper() + title[1:])}" in md
+            case ast.Table():
+                assert anchor("table", node.name) in found
+                assert f'<a id="{anchor("table", node.name)}"></a>' in md
+            case ast.Example():
+                assert anchor("example", node.name) in found
+                assert f"### {md_escape(node.name)}" in md
+            case ast.TriggerDecl():
+                assert anchor("when", node.kind) in found
+            case ast.ValueDecl():
+                assert anchor("value", node.name) in found
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_every_rule_has_words_and_its_citations_name_the_rulebook(stem: str, built, pages) -> None:
+    _, game = built[stem]
+    html = pages[stem][0]
+    for entry in game.reference.rules:
+        assert entry.lines or entry.notes.text, f"rule {entry.title} has no words at all"
+        article = html.split(f'id="{entry.anchor}"', 1)[1].split("</article>", 1)[0]
+        assert ("generated" in article) == entry.generated
+        for cite in entry.notes.cites:
+            assert cite.replace('"', "&#34;").replace("'", "&#39;") in article
+            if game.reference.rulebook:
+                assert game.reference.rulebook in article
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_the_appendix_lists_every_assumption_conflict_and_aside(stem: str, built, pages) -> None:
+    checked, game = built[stem]
+    kinds = ("assume", "conflict", "aside")
+    declared = {m.value for m in walk(checked.module) if isinstance(m, ast.Meta) and m.kind in kinds}
+    assert declared <= {n.text for n in game.reference.appendix}
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_the_summary_fits_on_two_pages(stem: str, pages) -> None:
+    assert 1 <= pages[stem][3] <= 2
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_html_needs_nothing_from_outside(stem: str, pages) -> None:
+    for html in pages[stem][0], pages[stem][2]:
+        assert "http" not in html
+        assert "<link" not in html and "src=" not in html and "@import" not in html
+        assert all(href.startswith("#") for href in re.findall(r'href="([^"]*)"', html))
+        assert all(url.startswith("#") for url in re.findall(r"url\(\s*([^)]*)\)", html))
+        code = re.sub(r'<div class="highlight">.*?</div>', "", html, flags=re.S)  # rules source: `//` divides
+        assert "//" not in code
+        assert not any(mark in html for mark in MARKS)
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_every_link_of_the_reference_has_its_target(stem: str, pages) -> None:
+    html = pages[stem][0]
+    anchors = re.findall(r'\sid="([^"]+)"', html)
+    assert len(anchors) == len(set(anchors)), "an id is used twice"
+    assert set(re.findall(r'href="#([^"]+)"', html)) <= set(anchors)
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_the_flow_diagram_is_drawn_from_the_play_block(stem: str, built, pages) -> None:
+    checked, game = built[stem]
+    svg = render.flow_svg_file(game)
+    tree = ET.fromstring(svg)  # well-formed, standalone
+    labels = " ".join(t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text"))
+    for node in walk(checked.symbols.play):
+        if isinstance(node, ast.Named):
+            assert humanise(node.name) in labels
+        if isinstance(node, ast.CallStmt) and node.name in checked.symbols.rules:
+            assert f'href="#{anchor("rule", node.name)}"' in svg
+    assert '<svg class="flow"' in pages[stem][0]
+    assert f"]({stem}-flow.svg)" in pages[stem][1]
+
+
+def test_examples_read_as_worked_examples(built, pages) -> None:
+    _, game = built["dino_party"]
+    md = pages["dino_party"][1]
+    for example in game.reference.examples:
+        for choice in example.choices:
+            assert md_escape(choice) in md
+    assert "**Afterwards:**" in md and "**Start with:**" in md
+
+
+def test_a_small_game_uses_the_forms_the_bundled_games_do_not(tmp_path: Path) -> None:
+    path = tmp_path / "small.rules"
+    path.write_text(SMALL)
+    checked = meeple.check(path)
+    assert checked.ok, [d.message for d in checked.diagnostics]
+    game = render.game_docs(path, checked.module, checked.symbols, checked.program.constants)
+    ref, card = game.reference, game.summary
+    assert [n.kind for n in ref.appendix] == ["conflict", "aside"]
+    assert ref.setup is None and ref.notes.text == ["Take coins; the <richest> wins & smiles."]
+    assert [d.prompt for d in card.decisions] == ["Take a coin?", "Which \ue000p\ue001 next?"]
+    assert any("ends at once in take" in e for e in card.end)
+    assert card.scoring[0].startswith("Nobody scores") and "tiebreak" in card.scoring[-1]
+    html = render.reference_html(game)
+    assert "There is no setup" in html and "The rules give no score" in html
+    assert "the &lt;richest&gt; wins &amp; smiles" in html and "<richest>" not in html  # author text is text
+    assert "the \\<richest\\> wins & smiles" in render.reference_markdown(game, "flow.svg")
+
+
+def test_index_links_every_game(tmp_path: Path, built) -> None:
+    games = [game for _, game in built.values()]
+    written = render.write(games, tmp_path, ["md", "html"], summary=False)
+    assert tmp_path / "index.md" in written and tmp_path / "index.html" in written
+    for index in ("index.md", "index.html"):
+        text = (tmp_path / index).read_text()
+        for game in games:
+            assert game.reference.title.split(":")[0] in text
+        for link in re.findall(r'href="([^"#]+)"|\]\(([^)#]+)\)', text):
+            assert (tmp_path / (link[0] or link[1])).is_file()
+
+
+def test_markdown_has_no_leftover_markup(pages) -> None:
+    for _, md, _, _ in pages.values():
+        assert not any(mark in md for mark in MARKS)
+        assert "{{" not in md and "{%" not in md and "\n\n\n\n" not in md
+
+
+def test_the_lexer_is_registered_and_reads_every_game() -> None:
+    assert type(get_lexer_by_name("meeple")).__name__ == "MeepleLexer"
+    lexer = get_lexer_for_filename("anything.rules")
+    for path in GAMES:
+        tokens = list(lexer.get_tokens(path.read_text()))
+        assert not [t for t in tokens if t[0] is Error], path
+    kinds = {value: kind for kind, value in lexer.get_tokens(SMALL)}
+    assert kinds["rule"] is Keyword.Declaration and kinds["cites"] is Keyword.Pseudo
+    assert kinds["may"] is Keyword and kinds["count"] is Name.Builtin
+
+
+# ---------------------------------------------------------------------- the command
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    app = typer.Typer()
+    app.command("docs")(docs)
+    app.callback()(lambda: None)  # keep `docs` a sub-command, as in the real CLI
+    result = CliRunner().invoke(app, ["docs", *args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_docs_writes_every_format_and_the_summary(tmp_path: Path) -> None:
+    (tmp_path / "small.rules").write_text(SMALL)
+    code, out, err = run(
+        str(tmp_path / "small.rules"), "--format", "all", "--summary", "-o", str(tmp_path / "out")
+    )
+    assert code == 0, err
+    names = sorted(Path(line).name for line in out.split())
+    assert names == sorted(
+        [
+            "small-flow.svg",
+            "small.md",
+            "small.html",
+            "small.pdf",
+            "small-summary.md",
+            "small-summary.html",
+            "small-summary.pdf",
+        ]
+    )
+    assert (tmp_path / "out" / "small.pdf").read_bytes().startswith(b"%PDF")
+    assert pdf_pages((tmp_path / "out" / "small-summary.pdf").read_bytes()) <= 2
+
+
+def test_docs_on_a_broken_file_prints_its_errors_and_fails(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.rules"
+    broken.write_text('game "Broken":\n  players 1..2\nplay:\n  move 1 nothing from a to b\n')
+    code, out, err = run(str(broken), "-o", str(tmp_path / "out"), "--format", "html")
+    assert code == 1
+    assert "broken.rules:4:3: error" in err and "no docs written" in err
+    assert "Traceback" not in err + out
+    assert not (tmp_path / "out").exists()
+
+
+def test_docs_on_a_syntax_error_fails_without_a_traceback(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.rules"
+    broken.write_text('game "Broken":\n  players 1..2\nplay:\n  log "x" +\n')
+    code, _, err = run(str(broken), "-o", str(tmp_path / "out"))
+    assert code == 1 and "broken.rules:4" in err and "Traceback" not in err
+
+
+def test_docs_still_writes_the_good_files_and_exits_with_the_worst_code(tmp_path: Path) -> None:
+    code, _, err = run("dino_party", "no_such_game", "-o", str(tmp_path), "--format", "md")
+    assert code == 2 and "no rules file 'no_such_game'" in err
+    assert (tmp_path / "dino_party.md").is_file()
+
+
+def test_docs_usage_errors(tmp_path: Path) -> None:
+    assert run("dino_party", "-o", str(tmp_path), "--format", "docx")[0] == 2
+    assert run("dino_party")[0] == 2  # no -o
+    assert not list(tmp_path.iterdir())
+
+
+def test_docs_cannot_write_into_a_file(tmp_path: Path) -> None:
+    blocker = tmp_path / "taken"
+    blocker.write_text("")
+    code, _, err = run("dino_party", "-o", str(blocker), "--format", "md")
+    assert code == 1 and "cannot write the docs" in err
+
+
+def test_anchor_slugs_are_safe() -> None:
+    assert slug("Air pollution: one card!") == "air-pollution-one-card"
+    assert anchor("rule", "come_to_rest") == "rule-come-to-rest"
