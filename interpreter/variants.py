@@ -51,7 +51,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
 
     def error(node: ast.Node, message: str, hint: str = "") -> None:
         span = node.span
-        diagnostics.append(Diagnostic(span.file, span.line, span.column, "error", "M060", message, hint))
+        diagnostics.append(Diagnostic(span.file, span.line, span.column, "error", "M090", message, hint))
 
     def names(kind: str) -> list[str]:
         return [n for d in merged.decls if isinstance(d, DECL_KINDS[kind]) and (n := _name(d))]
