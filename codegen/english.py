@@ -610,6 +610,15 @@ class English:
             lines.append(Line("If there is none:", children=self.block(s.orelse)))
         return lines
 
+    def _offer(self, s: ast.Offer) -> Line:
+        rule = self.name(s.rule) if self.sym is not None and s.rule in self.sym.rules else humanise(s.rule)
+        args = [self.expr(a) for a in s.args]
+        action = f"{rule} for {join(args)}" if args else rule
+        who = self.expr(s.player)
+        when = f" (when {self.cond(s.cond)})" if s.cond is not None else ""
+        text = f"Meanwhile, whenever {who} decides something, {who} may first {action}{when}:"
+        return Line(capitalise(text), kind="decide", children=self.block(s.body))
+
     def _turn(self, s: ast.Turn) -> Line:
         who = self.expr(s.player, _ATOM)
         return Line(capitalise(f"{who}{_possessive(who)} turn:"), kind="flow", children=self.block(s.body))
@@ -904,6 +913,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Random: English._random,
     ast.Pick: English._pick,
     ast.Turn: English._turn,
+    ast.Offer: English._offer,
     ast.Named: English._named,
     ast.TypeRef: English._type,
     ast.Column: English._column,

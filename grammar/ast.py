@@ -278,6 +278,19 @@ class Turn(Stmt):
     body: list[Stmt]
 
 
+class Offer(Stmt):
+    """`offer RULE(args) to P [where COND] [as "label"]:` -- while the block runs, every decision
+    P makes also offers the rule (an action allowed "at any time"); taking it runs the rule and
+    asks the decision again."""
+
+    rule: str
+    args: list[Expr]
+    player: Expr
+    cond: Expr | None = None
+    label: str | None = None
+    body: list[Stmt]
+
+
 class Named(Stmt):
     """A named phase or step of the flow: variants and docs address it by name."""
 

@@ -566,6 +566,19 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return ast.Turn(span=self._span(meta), player=c[0], body=c[1])
 
     @v_args(meta=True)
+    def offer_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Offer:
+        rule, args, player, where, label, body = c
+        return ast.Offer(
+            span=self._span(meta),
+            rule=str(rule),
+            args=args or [],
+            player=player,
+            cond=self._opt(where),
+            label=_unquote(label) if label is not None else None,
+            body=body,
+        )
+
+    @v_args(meta=True)
     def named_block(self, meta: LarkMeta, c: list[Any]) -> ast.Named:
         return ast.Named(span=self._span(meta), kind=str(c[0]), name=str(c[1]), body=c[2])  # type: ignore[arg-type]
 

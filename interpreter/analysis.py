@@ -808,6 +808,12 @@ class Analyzer:
                 self.stmts(s.body, scope)
             case ast.Named():
                 self.stmts(s.body, scope)
+            case ast.Offer():
+                self.call_stmt(ast.CallStmt(span=s.span, name=s.rule, args=s.args), scope)
+                self.expect(s.player, self.expr(s.player, scope), "player", "who is offered the action")
+                if s.cond is not None:
+                    self.expect(s.cond, self.expr(s.cond, scope), "bool", "when the action is offered")
+                self.stmts(s.body, scope)
 
     def _check_assignable(self, target: ast.Attr, scope: dict[str, str]) -> None:
         owner = self.expr(target.obj, scope)

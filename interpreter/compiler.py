@@ -17,7 +17,15 @@ from meeple.grammar import ast
 from meeple.interpreter import grids
 from meeple.interpreter.analysis import Symbols, is_keyed, type_of_ref
 from meeple.interpreter.program import CompiledExample, Fn, Gen, Movement, Program, Trigger
-from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError
+from meeple.interpreter.runtime import (
+    Chance,
+    Decision,
+    GameEnded,
+    Offer,
+    RuleRuntimeError,
+    offers_for,
+    take_offer,
+)
 from meeple.interpreter.values import (
     Cell,
     Kind,
@@ -189,6 +197,8 @@ class Compiler:
                 return bool(self.trigger_kinds)
             case ast.If():
                 return any(self._suspends(b) for _, b in s.branches) or self._suspends(s.orelse)
+            case ast.Offer():
+                return True  # compiled as a generator always: it manages the offers around its body
             case ast.ForEach() | ast.Repeat() | ast.While() | ast.Turn() | ast.Named():
                 return self._suspends(s.body)
         return False
@@ -871,6 +881,8 @@ class Compiler:
                 return self.turn(s, scope)
             case ast.Named():
                 return self.block(s.body, scope)
+            case ast.Offer():
+                return self.offer(s, scope), True
         raise AssertionError(f"cannot compile {type(s).__name__}")
 
     # -------------------------------------------------------------- moving pieces
@@ -1156,8 +1168,12 @@ class Compiler:
                 while todo:
                     spend(rt)
                     index = 0
-                    if len(todo) > 1:
-                        index = yield Decision(who, f"which {var} next?", list(todo), rule)
+                    while len(todo) > 1:
+                        offers = offers_for(rt, who) if rt.offers else None
+                        index = yield Decision(who, f"which {var} next?", list(todo), rule, "", offers)
+                        if index < len(todo):
+                            break
+                        yield from take_offer(rt, offers[index - len(todo)])  # type: ignore[index]
                     env[var] = todo.pop(index)
                     yield from gbody(rt, env)
 
@@ -1224,6 +1240,26 @@ class Compiler:
 
         return while_gen, True
 
+    def offer(self, s: ast.Offer, scope: set[str]) -> Gen:
+        """While the block runs, the rule is offered beside every decision of the player."""
+        args = [self.expr(a, scope) for a in s.args]
+        player = self.expr(s.player, scope)
+        cond = self.expr(s.cond, scope) if s.cond is not None else None
+        body = as_gen(*self.block(s.body, scope))
+        rules, name, label_text = self.p.rules, s.rule, s.label or s.rule.replace("_", " ")
+
+        def offer(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            params, fn, is_gen = rules[name]
+            bound = dict(zip(params, [a(rt, env) for a in args], strict=True))
+            entry = (Offer(player(rt, env), label_text, as_gen(fn, is_gen), cond, bound), env)
+            rt.offers.append(entry)
+            try:
+                yield from body(rt, env)
+            finally:
+                rt.offers.remove(entry)
+
+        return offer
+
     def turn(self, s: ast.Turn, scope: set[str]) -> Compiled:
         player, (body, is_gen) = self.expr(s.player, scope), self.block(s.body, scope)
 
@@ -1285,15 +1321,22 @@ class Compiler:
         prompt = s.prompt or f"choose {var}"
 
         def choose(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
-            opts = options(rt, env)
-            if opts and type(opts[0]) is PieceRef:
-                opts = list(dict.fromkeys(opts))  # identical pieces in one place are one option
-            if not opts and not optional:
-                if s.orelse:
-                    yield from orelse(rt, env)
-                    return
-                raise RuleRuntimeError(f"no option for '{prompt}', and a choice must be made", span, rule)
-            index = yield Decision(chooser(rt, env), prompt, opts, rule, "pass" if optional else "")
+            while True:  # asked again after an offered action, which may change the options
+                opts = options(rt, env)
+                if opts and type(opts[0]) is PieceRef:
+                    opts = list(dict.fromkeys(opts))  # identical pieces in one place are one option
+                if not opts and not optional:
+                    if s.orelse:
+                        yield from orelse(rt, env)
+                        return
+                    raise RuleRuntimeError(f"no option for '{prompt}', and a choice must be made", span, rule)
+                who = chooser(rt, env)
+                offers = offers_for(rt, who) if rt.offers else None
+                index = yield Decision(who, prompt, opts, rule, "pass" if optional else "", offers)
+                taken = index - len(opts) - optional
+                if taken < 0:
+                    break
+                yield from take_offer(rt, offers[taken])  # type: ignore[index]
             if index == len(opts):
                 yield from orelse(rt, env)
                 return
@@ -1308,7 +1351,13 @@ class Compiler:
         prompt, rule = s.prompt, self.rule
 
         def ask(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
-            index = yield Decision(chooser(rt, env), prompt, [True, False], rule)
+            while True:
+                who = chooser(rt, env)
+                offers = offers_for(rt, who) if rt.offers else None
+                index = yield Decision(who, prompt, [True, False], rule, "", offers)
+                if index < 2:
+                    break
+                yield from take_offer(rt, offers[index - 2])  # type: ignore[index]
             yield from (body if index == 0 else orelse)(rt, env)
 
         return ask

@@ -24,32 +24,76 @@ class Decision:
     `values` are what the rules chose from; `options` are their readable labels, made only when
     someone looks (a simulation of random agents never needs them)."""
 
-    __slots__ = ("_options", "extra", "player", "prompt", "rule", "values")
+    __slots__ = ("_options", "extra", "offers", "player", "prompt", "rule", "values")
 
     def __init__(
-        self, player: Player, prompt: str, values: list[Any], rule: str = "", extra: str = ""
+        self,
+        player: Player,
+        prompt: str,
+        values: list[Any],
+        rule: str = "",
+        extra: str = "",
+        offers: list[Offer] | None = None,
     ) -> None:
         self.player = player
         self.prompt = prompt
         self.values = values
         self.rule = rule
         self.extra = extra  # a last option that is not a value ("pass"), or ""
+        self.offers = offers or []  # actions offered beside the options (`offer`), after them
         self._options: list[str] | None = None
 
     @property
     def size(self) -> int:
-        return len(self.values) + (1 if self.extra else 0)
+        return len(self.values) + (1 if self.extra else 0) + len(self.offers)
 
     @property
     def options(self) -> list[str]:
         if self._options is None:
-            self._options = [label(v) for v in self.values] + ([self.extra] if self.extra else [])
+            self._options = (
+                [label(v) for v in self.values]
+                + ([self.extra] if self.extra else [])
+                + [offer.label for offer in self.offers]
+            )
         return self._options
 
     def __str__(self) -> str:
         return f"{self.player}: {self.prompt}"
 
     __repr__ = __str__
+
+
+class Offer:
+    """An action offered beside every decision of one player while an `offer` block runs."""
+
+    __slots__ = ("body", "cond", "env", "label", "player", "running")
+
+    def __init__(self, player: Player, label: str, body: Any, cond: Any, env: dict[str, Any]) -> None:
+        self.player = player
+        self.label = label
+        self.body = body  # the rule's generator function
+        self.cond = cond  # when it may be taken, or None
+        self.env = env  # the rule's arguments, bound when the block began
+        self.running = False  # an offered action is not offered inside itself
+
+    def open_to(self, rt: Any, player: Player, where: dict[str, Any]) -> bool:
+        return (
+            self.player is player and not self.running and (self.cond is None or bool(self.cond(rt, where)))
+        )
+
+
+def offers_for(rt: Any, player: Player) -> list[Offer]:
+    """The actions offered to a player now, for a decision they are about to make."""
+    return [o for o, where in rt.offers if o.open_to(rt, player, where)]
+
+
+def take_offer(rt: Any, offer: Offer) -> Any:
+    """Run an offered action (a generator): the decision that offered it is asked again after."""
+    offer.running = True
+    try:
+        yield from offer.body(rt, dict(offer.env))
+    finally:
+        offer.running = False
 
 
 class Chance:
@@ -111,6 +155,7 @@ class Runtime:
         self.steps = 0
         self.budget = budget
         self.shortfalls: dict[str, int] = {}
+        self.offers: list[tuple[Offer, dict[str, Any]]] = []  # open `offer` blocks, with their env
         self.covered: set[tuple[int, int]] = set()  # (line, column) of statements that ran, with coverage
         self.last_rule = ""  # the rule called last: names the culprit when rules recurse without end
 

@@ -142,6 +142,12 @@ STATEMENTS = [
         "Pick a c at random from palette where c is not bright:",
     ),
     ("turn", "turn p:\n  add 1 to round", "p's turn:"),
+    (
+        "offer",
+        "offer helper(p, p) to p where p.gold > 0:\n  add 1 to round",
+        "Meanwhile, whenever p decides something, p may first helper for p and p"
+        " (when p's gold is more than 0):",
+    ),
     ("phase", "phase day:\n  add 1 to round", "Phase day:"),
     ("step", "step morning_market:\n  add 1 to round", "Step morning market:"),
     ("text", 'text "Everyone gains one."\nadd 1 to round', "Everyone gains one."),

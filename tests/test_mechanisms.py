@@ -1542,3 +1542,56 @@ play:
 """
     )
     assert game.new_game(2).log == ["5 7 3 [1, 2, 3]"]
+
+
+OFFER_GAME = """\
+zone bank
+zone purse per player
+piece coin: 5 per player in bank
+var bought: int = 0 per player
+rule buy(p: player):
+  move 1 coin of p from bank to p.purse
+  add 1 to p.bought
+play:
+  for each p in players:
+    turn p:
+      offer buy(p) to p where count(pieces(bank, coin, p)) > 0 as "buy a coin":
+        may "End your turn?" by p:
+          log "{p} ends"
+        choose n from [1, 2] by p prompt "Pick a number":
+          log "{p} picks {n}"
+score p = p.bought
+"""
+
+
+def test_an_offered_action_stands_beside_every_decision_of_that_player(make_game: MakeGame) -> None:
+    """`offer RULE(...) to P:` adds the action to each of P's decisions while the block runs;
+    taking it runs the rule and asks the same decision again."""
+    state = make_game(OFFER_GAME).new_game(2)
+    decision = state.decision
+    assert decision is not None and decision.options == ["yes", "no", "buy a coin"]
+    state.apply(2)  # buy, then the same question again
+    assert state.decision is not None and state.decision.prompt == "End your turn?"
+    state.apply(2)
+    state.apply(0)  # end: "yes"
+    assert state.decision is not None and state.decision.options == ["1", "2", "buy a coin"]
+    state.apply(1)
+    assert state.rt.owned[("player", "bought")][state.rt.players[0]] == 2
+    # Player 2's decisions offer the action to Player 2 only, and not after the block.
+    assert state.decision is not None and str(state.decision.player) == "Player 2"
+
+
+def test_an_offer_is_withdrawn_when_its_condition_fails(make_game: MakeGame) -> None:
+    state = make_game(OFFER_GAME).new_game(2)
+    for _ in range(5):
+        state.apply(2)  # buy all five coins
+    assert state.decision is not None and state.decision.options == ["yes", "no"]
+
+
+def test_offered_actions_replay_exactly(make_game: MakeGame) -> None:
+    game = make_game(OFFER_GAME)
+    state = game.new_game(2, seed=3)
+    for index in [2, 0, 2, 1, 2, 2, 1, 0]:
+        state.apply(index)
+    again = meeple.replay(game, 2, 3, state.choices)
+    assert again.scores == state.scores and again.log == state.log
