@@ -30,7 +30,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 import meeple
-from meeple.cli_docs import docs
+from meeple.cli_docs import check_file, docs
 from meeple.interpreter.agents import Agent, HumanAgent, make_agents
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
@@ -219,14 +219,8 @@ def check(
     found: list[dict[str, object]] = []
     out = stdout()
     for name in files:
-        try:
-            checked = meeple.check(name)
-        except FileNotFoundError as err:
-            typer.echo(f"error: {err}", err=True)
-            code = USAGE
-            continue
-        except (OSError, UnicodeDecodeError) as err:
-            typer.echo(f"error: cannot read {name}: {err}", err=True)
+        checked = check_file(name)
+        if checked is None:
             code = USAGE
             continue
         report = run_checks(checked, name, options)

@@ -25,8 +25,21 @@ import typer
 
 import meeple
 from meeple.codegen import GameDocs, game_docs, pdf_available, write
+from meeple.loader import Checked
 
 OK, FAILED, USAGE = 0, 1, 2
+
+
+def check_file(name: str) -> Checked | None:
+    """`meeple.check` for a command: a file that cannot be found or read is said on stderr (the
+    caller exits 2); None then."""
+    try:
+        return meeple.check(name)
+    except FileNotFoundError as err:
+        typer.echo(f"error: {err}", err=True)
+    except (OSError, UnicodeDecodeError) as err:
+        typer.echo(f"error: cannot read {name}: {err}", err=True)
+    return None
 
 
 class DocFormat(StrEnum):
@@ -51,14 +64,8 @@ def docs(
     code = OK
     games: list[GameDocs] = []
     for name in files:
-        try:
-            checked = meeple.check(name)
-        except FileNotFoundError as err:
-            typer.echo(f"error: {err}", err=True)
-            code = USAGE
-            continue
-        except (OSError, UnicodeDecodeError) as err:
-            typer.echo(f"error: cannot read {name}: {err}", err=True)
+        checked = check_file(name)
+        if checked is None:
             code = USAGE
             continue
         if not checked.ok or checked.module is None or checked.symbols is None or checked.program is None:
