@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
+from pygments import highlight
+from pygments.formatters import TerminalFormatter
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -31,6 +33,7 @@ from rich.text import Text
 
 import meeple
 from meeple.cli_docs import check_file, docs
+from meeple.codegen.lexer import MeepleLexer
 from meeple.interpreter.agents import Agent, HumanAgent, make_agents
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
@@ -259,8 +262,14 @@ def show_diagnostic(out: Console, d: meeple.Diagnostic, source: str | None) -> N
     line = Text(head)
     line.highlight_words([f" {d.severity}:"], style="bold red" if d.severity == "error" else "bold yellow")
     out.print(line, soft_wrap=True)
-    if rest:
-        out.print(Text(rest), soft_wrap=True)
+    if not rest:
+        return
+    code, _, after = rest.partition("\n")
+    # The source line in the colours of the docs' highlighter (the same Pygments lexer).
+    coloured = highlight(code, MeepleLexer(), TerminalFormatter()).rstrip("\n")
+    out.print(Text.from_ansi(coloured), soft_wrap=True)
+    if after:
+        out.print(Text(after), soft_wrap=True)
 
 
 def show_coverage(out: Console, report: Report) -> None:
