@@ -194,10 +194,13 @@ class Route:
         self.passed = list(dict.fromkeys(c for c in path[:-1] if c is not start))
 
     def __str__(self) -> str:
+        """`from (0,0) to (2,0) via (1,0)`; `from (0,0) via (1,0) back to (0,0)`; `stay at (0,0)`."""
         if not self.path:
             return f"stay at {self.start}"
         via = f" via {', '.join(str(c) for c in self.passed)}" if self.passed else ""
-        return f"to {self.end}{via}"
+        if self.end is self.start:
+            return f"from {self.start}{via} back to {self.start}"
+        return f"from {self.start} to {self.end}{via}"
 
     __repr__ = __str__
 

@@ -84,15 +84,20 @@ def test_straight_movement_keeps_its_first_direction(tmp_path: Path) -> None:
     """A straight line of up to 2 steps from the origin along a row of open cells."""
     spots = [("open", q, 0, False) for q in range(0, 3)] + [("open", 0, 1, False), ("open", 1, 1, False)]
     state = grid_game(tmp_path, spots).new_game(1)
-    assert routes_of(state, 2, True, False) == ["stay at (0,0)", "to (0,1)", "to (1,0)", "to (2,0) via (1,0)"]
+    assert routes_of(state, 2, True, False) == [
+        "from (0,0) to (0,1)",
+        "from (0,0) to (1,0)",
+        "from (0,0) to (2,0) via (1,0)",
+        "stay at (0,0)",
+    ]
 
 
 def test_turning_movement_reaches_around_a_corner(tmp_path: Path) -> None:
     """(1,1) is two steps from the origin, east then south-east: only a turning move gets there."""
     spots = [("open", 0, 0, False), ("open", 1, 0, False), ("open", 1, 1, False)]
     state = grid_game(tmp_path, spots).new_game(1)
-    assert "to (1,1) via (1,0)" in routes_of(state, 2, False, False)
-    assert not any(r.startswith("to (1,1)") for r in routes_of(state, 2, True, False))
+    assert "from (0,0) to (1,1) via (1,0)" in routes_of(state, 2, False, False)
+    assert not any(r.startswith("from (0,0) to (1,1)") for r in routes_of(state, 2, True, False))
 
 
 def test_a_wall_blocks_the_way(tmp_path: Path) -> None:
@@ -110,28 +115,28 @@ def test_routes_are_distinct_by_end_and_pieces_passed(tmp_path: Path) -> None:
         ("open", 1, 1, False),
     ]
     state = grid_game(tmp_path, spots).new_game(1)
-    to_corner = [r for r in routes_of(state, 2, False, False) if r.startswith("to (1,1)")]
+    to_corner = [r for r in routes_of(state, 2, False, False) if r.startswith("from (0,0) to (1,1)")]
     # Two ways round: one passes the token, one passes nothing: two different outcomes.
-    assert to_corner == ["to (1,1) via (0,1)", "to (1,1) via (1,0)"]
+    assert to_corner == ["from (0,0) to (1,1) via (0,1)", "from (0,0) to (1,1) via (1,0)"]
     # With a token on both ways round, both pass one piece each -- but different pieces.
     spots[2] = ("open", 0, 1, True)
     state = grid_game(tmp_path, spots).new_game(1)
-    assert len([r for r in routes_of(state, 2, False, False) if r.startswith("to (1,1)")]) == 2
+    assert len([r for r in routes_of(state, 2, False, False) if r.startswith("from (0,0) to (1,1)")]) == 2
 
 
 def test_passing_empty_cells_does_not_make_a_new_outcome(tmp_path: Path) -> None:
     """Three steps along empty cells to one end, by several paths, is one option."""
     spots = [("open", q, r, False) for q in range(0, 3) for r in range(0, 2)]
     state = grid_game(tmp_path, spots).new_game(1)
-    ends = [r.split(" via")[0] for r in routes_of(state, 3, False, False)]
+    ends = [r.split(" via")[0] for r in routes_of(state, 3, False, False)]  # "from A to B"
     assert len(ends) == len(set(ends))
 
 
 def test_backtracking_routes_may_end_where_they_started(tmp_path: Path) -> None:
     spots = [("open", 0, 0, False), ("open", 1, 0, True)]
     state = grid_game(tmp_path, spots).new_game(1)
-    assert "to (0,0) via (1,0)" in routes_of(state, 2, False, True)
-    assert "to (0,0) via (1,0)" not in routes_of(state, 2, False, False)
+    assert "from (0,0) via (1,0) back to (0,0)" in routes_of(state, 2, False, True)
+    assert "from (0,0) via (1,0) back to (0,0)" not in routes_of(state, 2, False, False)
 
 
 def test_placements_touch_the_grid_and_cover_nothing(tmp_path: Path) -> None:
