@@ -109,6 +109,9 @@ def flow_tree(
             case ast.Turn():
                 line = english.stmt(s)[0]
                 boxes.append(Box("turn", _words(line), None, flow_tree(s.body, english, anchor_of)))
+            case ast.Offer():
+                line = english.stmt(s)[0]
+                boxes.append(Box("branch", _words(line), None, flow_tree(s.body, english, anchor_of)))
             case _:
                 boxes.append(Box("effect", _words(english.stmt(s)[0])))
     return boxes

@@ -130,3 +130,32 @@ def test_solo_prints_the_targets() -> None:
     state = play("dino_garden_solo", 1, 3, random.Random(3))
     score = f"{state.scores[0]} victory points"
     assert any("130" in line and "150" in line and line.startswith(score) for line in state.log)
+
+
+@pytest.mark.parametrize(("name", "players", "rounds"), GAMES)
+@SETTINGS
+@given(seed=seeds, rnd=answers)
+def test_the_free_action_option_opens_a_menu_with_something_to_do(
+    name: str, players: int, rounds: int, seed: int, rnd: random.Random
+) -> None:
+    """Rulebook: "During your turn, you may perform the following free actions at any timing you
+    like". The 'free action' option (an `offer`) is the last option, is offered only when some free
+    action is possible, and opens the free-action menu: at least one action, then 'done'."""
+    state = LOADED[name].new_game(players, seed=seed, budget=BUDGET)
+    for _ in range(MAX_DECISIONS):
+        if state.is_over:
+            return
+        decision = state.decision
+        assert decision is not None
+        options = decision.options
+        assert "free action" not in options[:-1]
+        if options[-1] == "free action" and rnd.random() < 0.5:
+            state.apply(len(options) - 1)
+            menu = state.decision
+            assert menu is not None and menu.prompt == "Free action (done: no more)"
+            assert menu.player == decision.player
+            assert menu.options[-1] == "done" and len(menu.options) >= 2
+            assert "free action" not in menu.options
+        else:
+            state.apply(rnd.randrange(len(options)))
+    pytest.fail(f"no end after {MAX_DECISIONS} decisions ({name}, {players} players, seed {seed})")
