@@ -102,9 +102,6 @@ class Symbols:
     row_keys: dict[str, list[str]] = field(default_factory=dict)  # key -> tables that have it
     types: dict[int, str] = field(default_factory=dict)  # id(expression) -> its type, for the compiler
 
-    def map_of_table(self, table: str) -> ast.MapDecl | None:
-        return next((m for m in self.maps.values() if m.nodes == table), None)
-
     def column_type(self, table: str, column: str) -> str:
         decl = self.tables[table]
         for index, col in enumerate(decl.columns):

@@ -887,17 +887,26 @@ class Compiler:
 
     # -------------------------------------------------------------- moving pieces
 
-    def _fire(self) -> Callable[[Any, Piece, Any], Generator[Any, int, None]]:
+    def _moving(
+        self, take: Callable[[Any, dict[str, Any]], tuple[list[Piece], Any]], triggered: bool
+    ) -> Compiled:
+        """A statement that moves pieces (`take` moves them and says which, and where to). When a
+        trigger may watch such moves it becomes a generator that runs the triggers after each piece
+        arrives; otherwise it stays a plain call, as most moves are."""
+        if not triggered:
+            return (lambda rt, env: take(rt, env) and None), False
         triggers = self.p.triggers
 
-        def fire(rt: Any, piece: Piece, dest: Any) -> Generator[Any, int, None]:
-            for t in triggers.get(piece[0].name, ()):
-                rt.last_rule = t.name
-                env = {t.piece_var: PieceRef(dest, piece), t.loc_var: dest}
-                if t.cond is None or t.cond(rt, env):
-                    yield from t.body(rt, env)
+        def moving(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            moved, to = take(rt, env)
+            for piece in moved:
+                for t in triggers.get(piece[0].name, ()):
+                    rt.last_rule = t.name
+                    where = {t.piece_var: PieceRef(to, piece), t.loc_var: to}
+                    if t.cond is None or t.cond(rt, where):
+                        yield from t.body(rt, where)
 
-        return fire
+        return moving, True
 
     def move_refs(self, s: ast.MoveRefs, scope: set[str]) -> Compiled:
         what, dest = self.expr(s.pieces, scope), self.expr(s.dest, scope)
@@ -920,16 +929,7 @@ class Compiler:
                 moved.append(ref.piece)
             return moved, to
 
-        if not self.trigger_kinds:
-            return (lambda rt, env: take(rt, env) and None), False
-        fire = self._fire()
-
-        def move_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
-            moved, to = take(rt, env)
-            for piece in moved:
-                yield from fire(rt, piece, to)
-
-        return move_gen, True
+        return self._moving(take, bool(self.trigger_kinds))
 
     def move_count(self, s: ast.MoveCount | ast.MoveAll, scope: set[str]) -> Compiled:
         count = self.expr(s.count, scope) if isinstance(s, ast.MoveCount) else None
@@ -967,16 +967,7 @@ class Compiler:
                 rt.shortfall(kind if row is None else f"{kind} {row}", want - len(moved))
             return moved, to
 
-        if kind not in self.trigger_kinds:
-            return (lambda rt, env: take(rt, env) and None), False
-        fire = self._fire()
-
-        def move_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
-            moved, to = take(rt, env)
-            for piece in moved:
-                yield from fire(rt, piece, to)
-
-        return move_gen, True
+        return self._moving(take, kind in self.trigger_kinds)
 
     def draw(self, s: ast.Draw, scope: set[str]) -> Compiled:
         count, src, dest = self.expr(s.count, scope), self.expr(s.src, scope), self.expr(s.dest, scope)
@@ -989,16 +980,7 @@ class Compiler:
             rt.locs[to].extend(moved)
             return moved, to
 
-        if not self.trigger_kinds:
-            return (lambda rt, env: take(rt, env) and None), False
-        fire = self._fire()
-
-        def draw_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
-            moved, to = take(rt, env)
-            for piece in moved:
-                yield from fire(rt, piece, to)
-
-        return draw_gen, True
+        return self._moving(take, bool(self.trigger_kinds))
 
     def place(self, s: ast.Place, scope: set[str]) -> Fn:
         shape, target = self.expr(s.shape, scope), self.expr(s.map, scope)

@@ -22,13 +22,7 @@ from typing import Any
 from meeple.grammar.ast import Span
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime
-from meeple.interpreter.values import Piece, Player, ZoneLoc, label
-
-
-def label_piece(piece: Piece) -> str:
-    kind, owner = piece
-    return str(kind) if owner is None else f"{kind} of {owner}"
-
+from meeple.interpreter.values import Player, ZoneLoc, label, label_piece
 
 DEFAULT_BUDGET = 1_000_000
 # Rules may recurse (a rule that calls itself for the next player); Python's default limit of 1000

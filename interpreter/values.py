@@ -84,8 +84,7 @@ class PieceRef:
         self.piece = piece
 
     def __str__(self) -> str:
-        kind, owner = self.piece
-        return str(kind) if owner is None else f"{kind} of {owner}"
+        return label_piece(self.piece)
 
     __repr__ = __str__
 
@@ -94,6 +93,12 @@ class PieceRef:
 
     def __hash__(self) -> int:
         return hash((id(self.loc), self.piece))
+
+
+def label_piece(piece: Piece) -> str:
+    """A piece as people read it: its kind, and its owner if it has one (`dino of Player 2`)."""
+    kind, owner = piece
+    return str(kind) if owner is None else f"{kind} of {owner}"
 
 
 def label(value: Any) -> str:
