@@ -9,9 +9,9 @@ generator whose seed hypothesis provides. Where a property comes from the rulebo
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
+from helpers import Check, play_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,22 +36,12 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 answers = st.integers(min_value=0, max_value=2**32 - 1).map(random.Random)
 SETTINGS = settings(deadline=None, max_examples=4)
 
-Check = Callable[[State], None]
-
 
 def play(name: str, players: int, seed: int, rnd: random.Random, check: Check | None = None) -> State:
     """A game answered at random; `check` runs at the start and after every decision."""
-    state = LOADED[name].new_game(players, seed=seed, budget=BUDGET)
-    if check is not None:
-        check(state)
-    for _ in range(MAX_DECISIONS):
-        if state.is_over:
-            return state
-        assert state.decision is not None
-        state.apply(rnd.randrange(len(state.decision.options)))
-        if check is not None:
-            check(state)
-    pytest.fail(f"no end after {MAX_DECISIONS} decisions ({name}, {players} players, seed {seed})")
+    return play_random(
+        LOADED[name], players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=check
+    )
 
 
 def funds(state: State) -> list[int]:

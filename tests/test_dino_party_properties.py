@@ -8,10 +8,10 @@ comes from the rulebook (/work/shared/rulebooks/dino-party.txt) its docstring qu
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
+from helpers import Check, play_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,8 +27,6 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 answers = st.randoms(use_true_random=False)
 
 GAME = meeple.load("dino_party")
-
-Check = Callable[[State], None]
 
 
 # ---------------------------------------------------------------------- reading a state
@@ -78,17 +76,7 @@ def snapshot(state: State) -> tuple[Any, ...]:
 
 def play(players: int, seed: int, rnd: random.Random, check: Check | None = None) -> State:
     """A game answered at random; `check` runs at the start and after every decision."""
-    state = GAME.new_game(players, seed=seed, budget=BUDGET)
-    if check is not None:
-        check(state)
-    for _ in range(MAX_DECISIONS):
-        if state.is_over:
-            return state
-        assert state.decision is not None
-        state.apply(rnd.randrange(len(state.decision.options)))
-        if check is not None:
-            check(state)
-    pytest.fail(f"no end after {MAX_DECISIONS} decisions ({players} players, seed {seed})")
+    return play_random(GAME, players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=check)
 
 
 # ---------------------------------------------------------------------- the engine's promises
