@@ -117,14 +117,16 @@ class State:
         program.init(self.rt)
         self._gen: Generator[Any, int, None] | None = None
         if run_setup:
-            self._gen = self._flow()
+            self._gen = self.flow()
             self._advance(None)
 
-    def _flow(self) -> Generator[Any, int, None]:
+    def flow(self, setup_only: bool = False) -> Generator[Any, int, None]:
+        """The game as the rules run it: setup, then play. A state made with run_setup=False can
+        be prepared (a checker instruments it) and then started with `state.run(state.flow())`."""
         program = self.game.program
         if program.setup is not None:
             yield from program.setup(self.rt, {})
-        if program.play is not None:
+        if program.play is not None and not setup_only:
             yield from program.play(self.rt, {})
 
     def run(self, gen: Generator[Any, int, None]) -> None:

@@ -13,9 +13,7 @@ the engine knowing:
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any
 
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.engine import Game, IllegalChoice, State
@@ -70,7 +68,7 @@ def drive(game: Game, players: int, seed: int, budget: int, setup_only: bool = F
         rt = state.rt
         rt.covered = trail
         _record_shortfalls(rt, trail, run.shorts)
-        state.run(_flow(game, rt, setup_only))
+        state.run(state.flow(setup_only))
         agents = make_agents(["random"], players, seed)
         while not state.is_over:
             if len(state.choices) >= MAX_DECISIONS:
@@ -90,15 +88,6 @@ def drive(game: Game, players: int, seed: int, budget: int, setup_only: bool = F
     run.covered = set(trail)
     run.last = trail.last
     return run
-
-
-def _flow(game: Game, rt: Runtime, setup_only: bool) -> Generator[Any, int, None]:
-    """What `Game.new_game` runs: setup, then play (the same order, so the same game)."""
-    program = game.program
-    if program.setup is not None:
-        yield from program.setup(rt, {})
-    if program.play is not None and not setup_only:
-        yield from program.play(rt, {})
 
 
 def _record_shortfalls(rt: Runtime, trail: Trail, shorts: list[Short]) -> None:
