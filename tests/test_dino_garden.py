@@ -82,6 +82,74 @@ def test_funds_stay_between_0_and_15(
     play(name, players, seed, rnd, bounded)
 
 
+def area_problems(state: State) -> list[str]:
+    """What is wrong with the areas of the parks, checked from the pieces themselves (not with the
+    rules' own `fits`): sizes within 4, +2 with a volcano, +2 with a lake (+ any Special Dinosaur
+    area bonus from its card's data); at most one volcano; never a volcano and a lake together; an
+    Elasmosaurus only with a lake; at most one Special Dinosaur."""
+    program = state.game.program
+    bonus = {
+        a.values["dinosaur"]: a.values["amount"]
+        for a in program.rows["special_ability"]
+        if str(a.values["effect"]) == "area_size"
+    }
+    problems = []
+    for plot in program.rows["plot"]:
+        pieces = [kind for kind, _ in state.rt.locs[plot]]
+        dinos = [kind.row for kind in pieces if kind.name == "dino"]
+        volcanoes = sum(kind.name == "volcano" for kind in pieces)
+        lake = not any(kind.name == "cover" for kind in pieces)
+        size = sum(d.values["size"] for d in dinos)
+        room = 4 + 2 * lake + 2 * volcanoes + sum(bonus.get(d, 0) for d in dinos)
+        if size > room:
+            problems.append(f"{plot}: size {size} in room for {room}")
+        if volcanoes > 1 or (volcanoes and lake):
+            problems.append(f"{plot}: {volcanoes} volcano(es), lake: {lake}")
+        if not lake and any(d.values["needs_lake"] for d in dinos):
+            problems.append(f"{plot}: an Elasmosaurus without a lake")
+        if sum(not d.values["regular"] for d in dinos) > 1:
+            problems.append(f"{plot}: more than one Special Dinosaur")
+    return problems
+
+
+@pytest.mark.parametrize(("name", "players", "rounds"), GAMES)
+@SETTINGS
+@given(seed=seeds, rnd=answers)
+def test_no_area_ever_breaks_the_placement_rules(
+    name: str, players: int, rounds: int, seed: int, rnd: random.Random
+) -> None:
+    """Rulebook: "The total size of the dinosaur tokens placed within a single area must not exceed
+    the area's size"; "Only one volcano token can exist in each area."; "an area that has a volcano
+    cannot have a lake"; "Elasmosaurus can only exist in an area with a lake."; "You cannot place
+    more than 1 Special Dinosaur token in a single area". Checked at every decision but the one
+    where a player picks what leaves an area that just shrank (the rulebook's "you must adjust
+    accordingly"). The players here keep their dinosaurs (they almost never take the free-action
+    menu, whose first entry sends a dinosaur to the Wasteland), so that parks fill up: random
+    players empty them, and a rule off by one would go unseen."""
+    state = LOADED[name].new_game(players, seed=seed, budget=BUDGET)
+    for _ in range(MAX_DECISIONS):
+        decision = state.decision
+        if decision is None:
+            return
+        if not decision.prompt.endswith("(the area shrank)"):
+            assert not area_problems(state), area_problems(state)
+        keep = [i for i, option in enumerate(decision.options) if option != "free action"]
+        state.apply(rnd.choice(keep) if keep and rnd.random() < 0.95 else rnd.randrange(decision.size))
+    pytest.fail(f"no end after {MAX_DECISIONS} decisions ({name}, {players} players, seed {seed})")
+
+
+@pytest.mark.parametrize(("name", "players", "rounds"), GAMES)
+def test_always_taking_the_first_option_ends_the_game(name: str, players: int, rounds: int) -> None:
+    """No sequence of choices loops forever: Feeding cannot put back at one space the meat type
+    it took there (an assumption of the rules file), which the first option would repeat."""
+    state = LOADED[name].new_game(players, seed=0, budget=BUDGET)
+    for _ in range(MAX_DECISIONS):
+        if state.is_over:
+            return
+        state.apply(0)
+    pytest.fail(f"no end after {MAX_DECISIONS} decisions ({name}, {players} players)")
+
+
 @pytest.mark.parametrize(("name", "players", "rounds"), GAMES)
 @SETTINGS
 @given(seed=seeds, rnd=answers)
