@@ -13,9 +13,12 @@ if it runs over, again with smaller type, step by step, down to a floor that sta
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -157,22 +160,95 @@ def pdf(html: str) -> bytes:
     return _document(html).write_pdf()
 
 
-def fitted_summary(docs: GameDocs) -> tuple[str, Any]:
-    """The summary's HTML in the first layout that fits on two pages, and its laid-out PDF.
+def summary_candidates(docs: GameDocs) -> list[str]:
+    """The summary's HTML in every layout of SUMMARY_LAYOUTS, in order."""
+    return [summary_html(docs, scale, columns, detail) for scale, columns, detail in SUMMARY_LAYOUTS]
+
+
+def fit_summary(candidates: Sequence[str]) -> tuple[int, Any]:
+    """The first of the summary's layouts that fits on two pages, and its laid-out document.
     A layout is skipped when the first one's page count says it cannot fit (pages grow with the
     square of the type size and shrink with the columns): laying out a page costs time."""
     first: int | None = None
-    for layout in SUMMARY_LAYOUTS:
-        scale, columns, detail = layout
+    for index, (scale, columns, _) in enumerate(SUMMARY_LAYOUTS):
         hopeless = first is not None and first * scale * scale / columns > SUMMARY_PAGES * 1.2
-        if hopeless and layout != SUMMARY_LAYOUTS[-1]:
+        if hopeless and index < len(SUMMARY_LAYOUTS) - 1:
             continue
-        html = summary_html(docs, scale, columns, detail)
-        document = _document(html)
+        document = _document(candidates[index])
         first = len(document.pages) if first is None else first
         if len(document.pages) <= SUMMARY_PAGES:
             break
-    return html, document
+    return index, document
+
+
+def fitted_summary(docs: GameDocs) -> tuple[str, Any]:
+    """The summary's HTML in the first layout that fits on two pages, and its laid-out PDF."""
+    candidates = summary_candidates(docs)
+    index, document = fit_summary(candidates)
+    return candidates[index], document
+
+
+# ---------------------------------------------------------------------- laying out, in parallel
+
+# Laying out with WeasyPrint is the slow part of `meeple docs` (a long reference takes seconds),
+# and it is pure CPU work on a text: so each layout is a job, the jobs run side by side in worker
+# processes, and a job whose input has not changed since the last run into the same folder is
+# not run again (a designer who edits one game and makes the docs of all of them waits for one).
+
+CACHE_FILE = ".meeple-docs.json"  # in the output folder: output file name -> what it was made from
+
+
+@dataclass
+class Job:
+    """One layout: the reference PDF of `html`, or the summary fitted among `candidates`."""
+
+    target: str  # the PDF file, or the summary's HTML file when no PDF is wanted
+    html: str = ""
+    candidates: Sequence[str] = ()
+    want_pdf: bool = True
+
+    def key(self) -> str:
+        """What the output depends on: its input and the version of the layout engine."""
+        from weasyprint import __version__
+
+        digest = hashlib.sha256(f"weasyprint {__version__}\n{int(self.want_pdf)}".encode())
+        for text in [self.html, *self.candidates]:
+            digest.update(b"\0" + text.encode())
+        return digest.hexdigest()
+
+
+def run_job(job: Job) -> tuple[int, bytes | None]:
+    """Lay out one job (in a worker process): (the summary layout chosen, or 0; the PDF's bytes)."""
+    if not job.candidates:
+        return 0, pdf(job.html)
+    index, document = fit_summary(job.candidates)
+    return index, document.write_pdf() if job.want_pdf else None
+
+
+def _load_cache(out: Path) -> dict[str, dict[str, Any]]:
+    """What the last run into `out` made. A missing, unreadable or foreign file is no cache."""
+    try:
+        data = json.loads((out / CACHE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _run_jobs(todo: Sequence[Job], workers: int, done: Callable[[Job, int, bytes | None], None]) -> None:
+    """Run the jobs, longest first, `workers` at a time; `done` hears of each as it ends."""
+    todo = sorted(todo, key=lambda job: -len(job.html) - sum(map(len, job.candidates)))
+    if workers <= 1 or len(todo) <= 1:
+        for job in todo:
+            done(job, *run_job(job))
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(todo))) as pool:
+        futures = {pool.submit(run_job, job): job for job in todo}
+        try:
+            for future in as_completed(futures):
+                done(futures[future], *future.result())
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 # ---------------------------------------------------------------------- writing files
@@ -194,25 +270,34 @@ def write(
     out: Path,
     formats: Iterable[str],
     summary: bool,
-    written_one: Callable[[Path], None] = lambda path: None,
+    written_one: Callable[[Path, bool], None] = lambda path, again: None,
+    *,
+    workers: int = 1,
+    reuse: bool = True,
 ) -> list[Path]:
     """Write the docs of every game into `out` and, for several games, an index. Returns the
-    files written, in order; `written_one` hears of each as soon as it is written (a long PDF
-    takes seconds). Raises OSError when `out` cannot be written."""
+    files written, in order. `written_one` hears of each as soon as it is written (a long PDF
+    takes seconds), with True when it was kept from the last run: with `reuse`, a PDF or a
+    summary whose input has not changed since the last run into `out` is not laid out again.
+    `workers`: how many layouts run at once. Raises OSError when `out` cannot be written."""
     wanted = [f for f in FORMATS if f in set(formats)]
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
+    cache = _load_cache(out) if reuse else {}
+    made = dict(cache)  # what the last run made stays known, for the games not made this time
 
-    def put(name: str, data: str | bytes) -> None:
+    def put(name: str, data: str | bytes | None, kept: bool = False) -> None:
         path = out / name
         if isinstance(data, bytes):
             path.write_bytes(data)
-        else:
+        elif isinstance(data, str):
             path.write_text(data, encoding="utf-8")
         written.append(path)
-        written_one(path)
+        written_one(path, kept)
 
     entries: list[dict[str, Any]] = []
+    jobs: list[Job] = []
+    summaries: dict[str, tuple[str, Sequence[str]]] = {}  # job target -> (stem, candidates)
     for docs, stem in zip(games, _stems(g.path for g in games), strict=True):
         files: dict[str, str] = {}
         if "md" in wanted:
@@ -223,22 +308,45 @@ def write(
             put(f"{stem}.html", reference_html(docs))
             files["html"] = f"{stem}.html"
         if "pdf" in wanted:
-            put(f"{stem}.pdf", pdf(reference_html(docs, sources=False)))
+            jobs.append(Job(f"{stem}.pdf", html=reference_html(docs, sources=False)))
             files["pdf"] = f"{stem}.pdf"
         if summary:
             if "md" in wanted:
                 put(f"{stem}-summary.md", summary_markdown(docs))
                 files["summary_md"] = f"{stem}-summary.md"
             if "html" in wanted or "pdf" in wanted:
-                card, document = fitted_summary(docs)
+                want_pdf = "pdf" in wanted
+                target = f"{stem}-summary.pdf" if want_pdf else f"{stem}-summary.html"
+                candidates = summary_candidates(docs)
+                jobs.append(Job(target, candidates=candidates, want_pdf=want_pdf))
+                summaries[target] = (stem, candidates)
                 if "html" in wanted:
-                    put(f"{stem}-summary.html", card)
                     files["summary_html"] = f"{stem}-summary.html"
-                if "pdf" in wanted:
-                    put(f"{stem}-summary.pdf", document.write_pdf())
+                if want_pdf:
                     files["summary_pdf"] = f"{stem}-summary.pdf"
         ref = docs.reference
         entries.append({"title": ref.title, "players": ref.players, "file": ref.file, "files": files})
+
+    def finished(job: Job, layout: int, data: bytes | None, kept: bool = False) -> None:
+        """A job is done (or was done before, when `kept`): write what it made."""
+        made[job.target] = {"key": job.key(), "layout": layout}
+        if job.target in summaries and "html" in wanted:
+            stem, candidates = summaries[job.target]
+            put(f"{stem}-summary.html", candidates[layout], kept and not job.want_pdf)
+        if job.want_pdf:
+            put(job.target, data, kept)
+
+    todo = []
+    for job in jobs:
+        before = cache.get(job.target)
+        if isinstance(before, dict) and before.get("key") == job.key() and (out / job.target).is_file():
+            finished(job, int(before.get("layout", 0)), None, kept=True)
+        else:
+            todo.append(job)
+    try:
+        _run_jobs(todo, workers, finished)
+    finally:  # what was made before an interruption need not be made again
+        (out / CACHE_FILE).write_text(json.dumps(made, indent=1, sort_keys=True), encoding="utf-8")
     if len(games) > 1:
         if "md" in wanted:
             put("index.md", index_markdown(entries))

@@ -32,6 +32,9 @@ class _Indenter(Indenter):
 
 @cache
 def _lark() -> Lark:
+    """The parser. Lark keeps its LALR tables in a file of the temporary folder (`cache=True`,
+    keyed by the grammar and Lark's version): building them takes longer than parsing a game,
+    and every command starts by parsing."""
     return Lark(
         GRAMMAR.read_text(encoding="utf-8"),
         parser="lalr",
@@ -40,6 +43,7 @@ def _lark() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         start=["start", "expr"],
+        cache=True,
     )
 
 

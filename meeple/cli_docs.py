@@ -17,6 +17,7 @@ that either module can be imported first.
 
 from __future__ import annotations
 
+import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -59,8 +60,19 @@ def docs(
         bool,
         typer.Option("--summary", help="Also write a one- or two-page summary to keep beside the board."),
     ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=1, help="Page layouts made at once (default: one per CPU)."),
+    ] = os.cpu_count() or 1,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Lay out every PDF and summary again, even those unchanged."),
+    ] = False,
 ) -> None:
-    """Write the rule reference of each game (and its summary) as Markdown, HTML and PDF."""
+    """Write the rule reference of each game (and its summary) as Markdown, HTML and PDF.
+
+    A PDF or summary whose rules have not changed since the last run into the same folder is
+    kept as it is (laying out pages is the slow part); --force makes them all again."""
     code = OK
     games: list[GameDocs] = []
     for name in files:
@@ -83,7 +95,7 @@ def docs(
             typer.echo(f"error: cannot make PDF on this machine ({why}); try --format html", err=True)
             raise typer.Exit(FAILED)
         try:
-            write(games, out, formats, summary, lambda path: typer.echo(str(path)))
+            write(games, out, formats, summary, _say_written, workers=jobs, reuse=not force)
         except OSError as err:
             typer.echo(f"error: cannot write the docs into {out}: {err}", err=True)
             raise typer.Exit(FAILED) from None
@@ -91,3 +103,7 @@ def docs(
             typer.echo("interrupted", err=True)
             raise typer.Exit(130) from None
     raise typer.Exit(code)
+
+
+def _say_written(path: Path, kept: bool) -> None:
+    typer.echo(f"{path} (unchanged)" if kept else str(path))

@@ -250,6 +250,63 @@ def test_index_links_every_game(tmp_path: Path, built) -> None:
             assert (tmp_path / (link[0] or link[1])).is_file()
 
 
+def small_docs(tmp_path: Path, source: str = SMALL) -> render.GameDocs:
+    path = tmp_path / "small.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    return render.game_docs(path, checked.module, checked.symbols, checked.program.constants)
+
+
+def test_unchanged_pdfs_and_summaries_are_kept_from_the_last_run(tmp_path: Path, monkeypatch) -> None:
+    """Laying out pages is the slow part of `meeple docs`: a second run into the same folder lays
+    out only what changed, and says which files it kept."""
+    laid_out: list[str] = []
+    real = render.run_job
+
+    def counting(job: render.Job) -> tuple[int, bytes | None]:
+        laid_out.append(job.target)
+        return real(job)
+
+    monkeypatch.setattr(render, "run_job", counting)
+    out, heard = tmp_path / "out", []
+
+    def make(game: render.GameDocs, **options: bool) -> None:
+        laid_out.clear()
+        heard.clear()
+        render.write([game], out, ["html", "pdf"], True, lambda p, k: heard.append((p.name, k)), **options)
+
+    game = small_docs(tmp_path)
+    make(game)
+    assert sorted(laid_out) == ["small-summary.pdf", "small.pdf"]
+    first = (out / "small.pdf").read_bytes()
+    make(game)
+    assert laid_out == []
+    assert ("small.pdf", True) in heard and ("small-summary.pdf", True) in heard
+    assert ("small-summary.html", False) in heard  # written again, in the layout chosen before
+    assert (out / "small.pdf").read_bytes() == first
+    make(small_docs(tmp_path, SMALL.replace("Take coins;", "Take the coins;")))
+    assert laid_out == ["small.pdf"]  # the summary does not print the game's notes
+    make(game, reuse=False)
+    assert sorted(laid_out) == ["small-summary.pdf", "small.pdf"]
+    (out / "small.pdf").unlink()
+    make(game)
+    assert laid_out == ["small.pdf"]
+    (out / render.CACHE_FILE).write_text("{not json")
+    make(game)
+    assert sorted(laid_out) == ["small-summary.pdf", "small.pdf"]
+
+
+def test_layouts_in_worker_processes_make_the_same_files(tmp_path: Path) -> None:
+    game = small_docs(tmp_path)
+    alone, together = tmp_path / "alone", tmp_path / "together"
+    render.write([game], alone, ["html", "pdf"], True, workers=1)
+    render.write([game], together, ["html", "pdf"], True, workers=2)
+    for name in ("small.pdf", "small-summary.pdf"):
+        assert pdf_pages((alone / name).read_bytes()) == pdf_pages((together / name).read_bytes())
+    assert (alone / "small-summary.html").read_text() == (together / "small-summary.html").read_text()
+
+
 def test_markdown_has_no_leftover_markup(pages) -> None:
     for _, md, _, _ in pages.values():
         assert not any(mark in md for mark in MARKS)
@@ -298,6 +355,17 @@ def test_docs_writes_every_format_and_the_summary(tmp_path: Path) -> None:
     )
     assert (tmp_path / "out" / "small.pdf").read_bytes().startswith(b"%PDF")
     assert pdf_pages((tmp_path / "out" / "small-summary.pdf").read_bytes()) <= 2
+
+
+def test_docs_again_keeps_unchanged_pdfs_unless_forced(tmp_path: Path) -> None:
+    (tmp_path / "small.rules").write_text(SMALL)
+    args = [str(tmp_path / "small.rules"), "--format", "pdf", "-o", str(tmp_path / "out"), "--jobs", "1"]
+    assert run(*args)[0] == 0
+    code, out, _ = run(*args)
+    assert code == 0 and out.split("\n")[0].endswith("small.pdf (unchanged)")
+    code, out, _ = run(*args, "--force")
+    assert code == 0 and "unchanged" not in out
+    assert run(*args[:-1], "0")[0] == 2  # --jobs 0
 
 
 def test_docs_on_a_broken_file_prints_its_errors_and_fails(tmp_path: Path) -> None:
