@@ -9,7 +9,7 @@ walks the AST while a game is played.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from meeple.diagnostics import Diagnostic, RulesError
@@ -274,6 +274,22 @@ class Compiler:
                 return self.call(e, scope)
         raise AssertionError(f"cannot compile {type(e).__name__}")
 
+    def lazy_map(self, e: ast.MapComp, scope: set[str]) -> Callable[[Any, dict[str, Any]], Iterator[Any]]:
+        """`[f(x) for each x in s where c]` one item at a time, for `any` and `all`, which can
+        stop early: expressions change nothing, so the items not computed cannot be missed."""
+        seq, var = self.expr(e.seq, scope), e.var
+        inner = scope | {e.var}
+        fn = self.expr(e.expr, inner)
+        cond = self.expr(e.cond, inner) if e.cond is not None else None
+
+        def items(rt: Any, env: dict[str, Any]) -> Iterator[Any]:
+            for x in seq(rt, env):
+                env[var] = x
+                if cond is None or cond(rt, env):
+                    yield fn(rt, env)
+
+        return items
+
     def name(self, name: str, scope: set[str]) -> Fn:
         p, sym = self.p, self.sym
         if name in scope:
@@ -530,10 +546,12 @@ class Compiler:
                 if len(args) == 1:
                     return lambda rt, env: pick(a0(rt, env))
                 return lambda rt, env: pick(a(rt, env) for a in args)
-            case "any":
-                return lambda rt, env: any(a0(rt, env))
-            case "all":
-                return lambda rt, env: all(a0(rt, env))
+            case "any" | "all":
+                test = any if name == "any" else all
+                if isinstance(e.args[0], ast.MapComp):  # stop at the first answer, as a player would
+                    items = self.lazy_map(e.args[0], scope)
+                    return lambda rt, env: test(items(rt, env))
+                return lambda rt, env: test(a0(rt, env))
             case "abs":
                 return lambda rt, env: abs(a0(rt, env))
             case "neighbours":

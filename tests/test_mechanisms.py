@@ -478,6 +478,28 @@ def test_if_elif_else_runs_the_first_true_branch_only(make_game: MakeGame) -> No
     assert messages(state) == ["small 1", "medium 3", "big 5", "huge 8", "positive 1"]
 
 
+def test_any_and_all_of_a_comprehension_stop_at_the_first_answer(make_game: MakeGame) -> None:
+    """The items after the deciding one are not computed: here they would fail (an index out of
+    range), so the game would stop with an error if they were."""
+    game = make_game(
+        """
+        play:
+          if any([[1, 2][i] == 1 for each i in [0, 5]]):
+            log "any stops at the first yes"
+          if not all([[1, 2][i] == 2 for each i in [0, 5]]):
+            log "all stops at the first no"
+          if not any([x > 5 for each x in [1, 2, 3]]) and all([x > 0 for each x in [1, 2, 3] where x > 1]):
+            log "and otherwise looks at every item"
+        """
+    )
+    state = game.new_game(2, seed=0)
+    assert messages(state) == [
+        "any stops at the first yes",
+        "all stops at the first no",
+        "and otherwise looks at every item",
+    ]
+
+
 def test_for_each_where_visits_matching_items_in_order(make_game: MakeGame) -> None:
     game = make_game(
         """
