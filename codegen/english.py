@@ -547,6 +547,8 @@ class English:
         text = f"For each {var(s.var)} in {self.among(s.var, s.seq, s.cond)}"
         if s.chooser is not None:
             text += f", in the order {self.expr(s.chooser)} chooses"
+            if s.prompt:
+                text += f" ({quote(s.prompt)})"
         return Line(text + ":", kind="decide" if s.chooser is not None else "do", children=self.block(s.body))
 
     def _repeat(self, s: ast.Repeat) -> Line:

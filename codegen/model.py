@@ -569,9 +569,10 @@ def _decisions(module: ast.Module, symbols: Symbols, en: English) -> list[Decisi
                     words = f"{en.chooser(node.chooser)} says yes or no"
                     item = Decision(node.prompt, en.chooser(node.chooser), words, where, link, True)
                 case ast.ForEach() if node.chooser is not None:
-                    words = en.stmt(node)[0].text.rstrip(":")
+                    prompt = node.prompt or f"Which {var(node.var)} next?"
+                    words = en.stmt(node.model_copy(update={"prompt": None}))[0].text.rstrip(":")
                     who = en.expr(node.chooser)
-                    item = Decision(f"Which {var(node.var)} next?", who, words, where, link, False, False)
+                    item = Decision(prompt, who, words, where, link, False, bool(node.prompt))
                 case _:
                     continue
             key = (item.prompt, item.where)

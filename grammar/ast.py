@@ -220,7 +220,8 @@ class ForEach(Stmt):
     var: str
     seq: Expr
     cond: Expr | None = None
-    chooser: Expr | None = None
+    chooser: Expr | None = None  # `chosen by P`: P picks which item comes next, each time
+    prompt: str | None = None  # what P is asked then
     body: list[Stmt]
 
 

@@ -491,13 +491,14 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def for_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.ForEach:
-        var, seq, where, chooser, body = c
+        var, seq, where, chooser, prompt, body = c
         return ast.ForEach(
             span=self._span(meta),
             var=str(var),
             seq=seq,
             cond=self._opt(where),
             chooser=self._opt(chooser),
+            prompt=self._opt(prompt),
             body=body,
         )
 

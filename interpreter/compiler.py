@@ -114,6 +114,7 @@ class Compiler:
         )
         self.rule = ""  # the rule being compiled, for error messages
         self.suspending: set[str] = set()
+        self.static: set[str] = set()  # values of fixed data (static_values)
         self.trigger_kinds = {t.kind for t in symbols.triggers}
 
     # ============================================================== data
@@ -475,12 +476,27 @@ class Compiler:
             args = [self.expr(a, scope) for a in e.args]
             values = p.values
 
-            # Values are called thousands of times a game: bind the arguments without zip and list.
+            # Values are called thousands of times a game: bind the arguments without zip and list,
+            # and answer from the position's memo (Runtime.memo) when the same question was asked
+            # since the last change. Values of fixed data have a memo of their own (_memoized).
+            if name in self.static:
+
+                def call_static(rt: Any, env: dict[str, Any]) -> Any:
+                    rt.last_rule = name
+                    params, fn = values[name]
+                    return fn(rt, {p: a(rt, env) for p, a in zip(params, args, strict=True)})
+
+                return call_static
             if not args:
+                key0 = (name,)
 
                 def call_value0(rt: Any, env: dict[str, Any]) -> Any:
                     rt.last_rule = name
-                    return values[name][1](rt, {})
+                    memo = rt.memo
+                    if key0 in memo:
+                        return memo[key0]
+                    result = memo[key0] = values[name][1](rt, {})
+                    return result
 
                 return call_value0
             if len(args) == 1:
@@ -488,15 +504,33 @@ class Compiler:
 
                 def call_value1(rt: Any, env: dict[str, Any]) -> Any:
                     rt.last_rule = name
+                    arg = only(rt, env)
                     params, fn = values[name]
-                    return fn(rt, {params[0]: only(rt, env)})
+                    try:
+                        key = (name, arg)
+                        memo = rt.memo
+                        if key in memo:
+                            return memo[key]
+                    except TypeError:  # a list argument: not remembered
+                        return fn(rt, {params[0]: arg})
+                    result = memo[key] = fn(rt, {params[0]: arg})
+                    return result
 
                 return call_value1
 
             def call_value(rt: Any, env: dict[str, Any]) -> Any:
                 rt.last_rule = name
+                given = [a(rt, env) for a in args]
                 params, fn = values[name]
-                return fn(rt, {p: a(rt, env) for p, a in zip(params, args, strict=True)})
+                try:
+                    key = (name, *given)
+                    memo = rt.memo
+                    if key in memo:
+                        return memo[key]
+                except TypeError:  # a list argument: not remembered
+                    return fn(rt, dict(zip(params, given, strict=True)))
+                result = memo[key] = fn(rt, dict(zip(params, given, strict=True)))
+                return result
 
             return call_value
         if name in {"region", "regions"}:
@@ -858,7 +892,12 @@ class Compiler:
                 return let, False
             case ast.Shuffle():
                 zone = self.expr(s.zone, scope)
-                return (lambda rt, env: rt.rng.shuffle(rt.locs[zone(rt, env)])), False
+
+                def shuffle(rt: Any, env: dict[str, Any]) -> None:
+                    rt.rng.shuffle(rt.locs[zone(rt, env)])
+                    rt.memo.clear()
+
+                return shuffle, False
             case ast.Draw():
                 return self.draw(s, scope)
             case ast.Place():
@@ -912,11 +951,17 @@ class Compiler:
         trigger may watch such moves it becomes a generator that runs the triggers after each piece
         arrives; otherwise it stays a plain call, as most moves are."""
         if not triggered:
-            return (lambda rt, env: take(rt, env) and None), False
+
+            def move(rt: Any, env: dict[str, Any]) -> None:
+                take(rt, env)
+                rt.memo.clear()
+
+            return move, False
         triggers = self.p.triggers
 
         def moving(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             moved, to = take(rt, env)
+            rt.memo.clear()
             for piece in moved:
                 for t in triggers.get(piece[0].name, ()):
                     rt.last_rule = t.name
@@ -1022,6 +1067,7 @@ class Compiler:
                 cell = grid[(q, r)] = Cell(mapref, q, r)
                 rt.faces[cell] = row
                 rt.locs[cell] = []
+            rt.memo.clear()
 
         return place
 
@@ -1048,6 +1094,7 @@ class Compiler:
                 if sign:
                     v = rt.vars[name] + sign * v
                 rt.vars[name] = clamp(v) if clamp else v
+                rt.memo.clear()
 
             return set_global
         assert isinstance(target, ast.Attr)
@@ -1065,6 +1112,7 @@ class Compiler:
                 v = store[o] + sign * v
             clamp = clamps.get(per)
             store[o] = clamp(v) if clamp else v
+            rt.memo.clear()
 
         return set_owned
 
@@ -1161,6 +1209,7 @@ class Compiler:
 
         if s.chooser is not None:
             chooser, gbody, rule = self.expr(s.chooser, scope), as_gen(body, is_gen), self.rule
+            prompt = s.prompt or f"which {var} next?"
 
             def for_chosen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
                 todo = items(rt, env)
@@ -1168,12 +1217,17 @@ class Compiler:
                 while todo:
                     spend(rt)
                     index = 0
-                    while len(todo) > 1:
+                    # Identical pieces in one place are one option, as in `choose`: which of them
+                    # goes first makes no difference.
+                    options = list(dict.fromkeys(todo)) if type(todo[0]) is PieceRef else todo
+                    while len(options) > 1:
                         offers = offers_for(rt, who) if rt.offers else None
-                        index = yield Decision(who, f"which {var} next?", list(todo), rule, "", offers)
-                        if index < len(todo):
+                        index = yield Decision(who, prompt, list(options), rule, "", offers)
+                        if index < len(options):
+                            index = todo.index(options[index])
                             break
-                        yield from take_offer(rt, offers[index - len(todo)])  # type: ignore[index]
+                        yield from take_offer(rt, offers[index - len(options)])  # type: ignore[index]
+                        options = list(dict.fromkeys(todo)) if type(todo[0]) is PieceRef else todo
                     env[var] = todo.pop(index)
                     yield from gbody(rt, env)
 
@@ -1266,6 +1320,7 @@ class Compiler:
         def start(rt: Any, env: dict[str, Any]) -> None:
             rt.current = player(rt, env)
             rt.turns += 1
+            rt.memo.clear()
 
         if not is_gen:
 
@@ -1413,9 +1468,9 @@ class Compiler:
         p, sym = self.p, self.sym
         self.build_data()
         self.find_suspending()
+        self.static = static = self.static_values()
         for name in sym.constants:
             self.constant(name)
-        static = self.static_values()
         for value in sym.values.values():
             self.rule = value.name
             params = [x.name for x in value.params]
@@ -1505,12 +1560,14 @@ class Compiler:
             for name, fn, clamp in global_vars:
                 v = fn(rt, {})
                 rt.vars[name] = clamp(v) if clamp else v
+                rt.memo.clear()
             for per, name, fn, clamp in owned:
                 owners = rt.players if per == "player" else p.rows.get(per, [])
                 store = rt.owned[(per, name)] = {}
                 for owner in owners:
                     v = fn(rt, {"self": owner})
                     store[owner] = clamp(v) if clamp else v
+                    rt.memo.clear()
             for piece, count, where, own_zone in placements:
                 kinds = p.kinds[piece.name]
                 if piece.each_row_of:
@@ -1528,6 +1585,7 @@ class Compiler:
                         rt.locs[loc].extend([(kinds[0], player)] * n)
                 else:
                     rt.locs[where(rt, {})].extend([(kinds[0], None)] * n)
+            rt.memo.clear()
 
         return init
 

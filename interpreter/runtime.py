@@ -158,6 +158,10 @@ class Runtime:
         self.offers: list[tuple[Offer, dict[str, Any]]] = []  # open `offer` blocks, with their env
         self.covered: set[tuple[int, int]] = set()  # (line, column) of statements that ran, with coverage
         self.last_rule = ""  # the rule called last: names the culprit when rules recurse without end
+        # Values computed since the position last changed, by (value, arguments): rules ask the
+        # same question many times between two changes ("how far behind is each player?").
+        # Every statement that changes the position empties it.
+        self.memo: dict[tuple[Any, ...], Any] = {}
 
     def roll(self, weights: list[int] | None, size: int) -> int:
         """A random outcome from the seeded generator: weighted, or uniform over `size` options."""

@@ -106,6 +106,11 @@ STATEMENTS = [
         "for each c in palette chosen by p:\n  add 1 to round",
         "For each c in palette, in the order p chooses:",
     ),
+    (
+        "for each, chosen order with a prompt",
+        'for each c in palette chosen by p prompt "Colour next":\n  add 1 to round',
+        "For each c in palette, in the order p chooses (“Colour next”):",
+    ),
     ("repeat", "repeat hand_size times:\n  add 1 to round", "Repeat hand size (5) times:"),
     ("repeat once", "repeat 1 times:\n  add 1 to round", "Once:"),
     ("while", "while round < 3:\n  add 1 to round", "As long as round is less than 3, repeat:"),

@@ -566,6 +566,44 @@ def test_for_each_chosen_by_asks_that_player_for_the_order(make_game: MakeGame) 
     assert state.choices == [2, 0]
 
 
+def test_for_each_chosen_by_offers_identical_pieces_as_one_option_with_its_prompt(
+    make_game: MakeGame,
+) -> None:
+    """As with `choose`: which of two identical pieces in one place goes first makes no
+    difference, so it is not asked; the prompt is the author's."""
+    game = make_game(
+        """
+        zone bag, public
+        piece token: 2 per player in bag
+        piece cube: 1 per player in bag
+
+        play:
+          for each x in pieces(bag) chosen by players[0] prompt "Piece to take next":
+            log "take {x}"
+        """
+    )
+    state = game.new_game(2, seed=0)
+    decision = state.decision
+    assert decision is not None and decision.prompt == "Piece to take next"
+    assert decision.options == ["token of Player 1", "token of Player 2", "cube of Player 1", "cube of Player 2"]
+    state.apply(2)  # a cube of Player 1
+    assert state.decision is not None
+    assert state.decision.options == ["token of Player 1", "token of Player 2", "cube of Player 2"]
+    state.apply(0)
+    state.apply(1)
+    state.apply(0)  # left: a token of Player 1, then one of Player 2
+    state.apply(0)
+    assert state.is_over, "a last identical piece needs no decision"
+    assert messages(state) == [
+        "take cube of Player 1",
+        "take token of Player 1",
+        "take token of Player 2",
+        "take token of Player 1",
+        "take token of Player 2",
+        "take cube of Player 2",
+    ]
+
+
 def test_repeat_n_times(make_game: MakeGame) -> None:
     game = make_game(
         """
