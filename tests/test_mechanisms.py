@@ -585,7 +585,8 @@ def test_for_each_chosen_by_offers_identical_pieces_as_one_option_with_its_promp
     state = game.new_game(2, seed=0)
     decision = state.decision
     assert decision is not None and decision.prompt == "Piece to take next"
-    assert decision.options == ["token of Player 1", "token of Player 2", "cube of Player 1", "cube of Player 2"]
+    tokens, cubes = ["token of Player 1", "token of Player 2"], ["cube of Player 1", "cube of Player 2"]
+    assert decision.options == tokens + cubes
     state.apply(2)  # a cube of Player 1
     assert state.decision is not None
     assert state.decision.options == ["token of Player 1", "token of Player 2", "cube of Player 2"]
