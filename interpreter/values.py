@@ -96,7 +96,7 @@ class PieceRef:
 
 
 def label_piece(piece: Piece) -> str:
-    """A piece as people read it: its kind, and its owner if it has one (`dino of Player 2`)."""
+    """A piece as people read it: its kind, and its owner if it has one (`token of Player 2`)."""
     kind, owner = piece
     return str(kind) if owner is None else f"{kind} of {owner}"
 
