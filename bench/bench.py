@@ -1,14 +1,15 @@
 """Random games per second for every bundled game and player count.
 
     python bench/bench.py [--games N] [--game NAME] [--profile]
-    python bench/bench.py --compare [--games N]
+    python bench/bench.py --compare [--games N] [--game NAME]
 
 Plays N games with random agents for each allowed player count, with the readable log off (as
 `meeple simulate` does), and prints games per second and decisions per game. Figures are for
 comparing runs on one machine side by side, not absolute: run before and after a change.
 
-`--compare` measures meeple against the bar the project set for it: Gods Love Dinosaurs written by
-hand in plain Python (`handwritten_gld.py`), with the same decisions and the same options. Both
+`--compare` measures meeple against the bar the project set for it: the game written by hand in
+plain Python (`handwritten_gld.py` for Gods Love Dinosaurs, `handwritten_dg.py` for Dino Garden),
+with the same decisions and the same options. Both
 play the same N seeds, game by game in turn (so that a busy machine slows both alike), and the
 table gives games per second for each, the ratio meeple / hand-written (the aim: at least 0.5),
 decisions, turns and scores per game, and how many games came out identical: with the same seed
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import pstats
 import random
 import time
@@ -29,7 +31,8 @@ from typing import Any
 import meeple
 from meeple.loader import bundled_games
 
-COMPARED_GAME = "gods_love_dinosaurs"
+# bundled game -> its hand-written version, a module beside this file
+HANDWRITTEN = {"gods_love_dinosaurs": "handwritten_gld", "dino_garden": "handwritten_dg"}
 
 
 def play_many(game: meeple.Game, players: int, games: int) -> tuple[float, float]:
@@ -72,13 +75,13 @@ class Tally:
         return total / self.games
 
 
-def compare(games: int) -> None:
-    """meeple against the hand-written Gods Love Dinosaurs, for every player count."""
-    import handwritten_gld  # beside this file; only this comparison needs it
-
-    game = meeple.load(COMPARED_GAME)
-    handwritten_gld.default_components()  # read the data before the clock starts, as meeple.load does
-    print(f"{games} random games per player count, the same seeds for both; ratio = meeple / hand-written")
+def compare(name: str, games: int) -> None:
+    """meeple against the hand-written version of one game, for every player count."""
+    handwritten = importlib.import_module(HANDWRITTEN[name])  # only this comparison needs it
+    game = meeple.load(name)
+    handwritten.default_components()  # read the data before the clock starts, as meeple.load does
+    print(f"{name}: {games} random games per player count, the same seeds for both")
+    print("ratio = meeple / hand-written")
     print(
         f"{'players':>7} {'meeple g/s':>10} {'hand g/s':>9} {'ratio':>6} "
         f"{'decisions m/h':>15} {'turns m/h':>13} {'score/player m/h':>17} {'identical':>9}"
@@ -94,7 +97,7 @@ def compare(games: int) -> None:
             ours.add(time.perf_counter() - start, state.choices, state.scores, state.turns)
 
             start = time.perf_counter()
-            hand = handwritten_gld.play_random(players, seed)
+            hand = handwritten.play_random(players, seed)
             theirs.add(time.perf_counter() - start, hand.choices, hand.scores, hand.turns)
         same = sum(a == b for a, b in zip(ours.results, theirs.results, strict=True))
         print(
@@ -111,16 +114,19 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--game", help="one bundled game (default: all)")
+    parser.add_argument("--game", help="one bundled game (default: all; with --compare: every compared game)")
     parser.add_argument("--profile", action="store_true", help="print the 20 most expensive functions")
     parser.add_argument(
         "--compare",
         action="store_true",
-        help=f"meeple against a hand-written {COMPARED_GAME} (the speed bar), per player count",
+        help=f"meeple against the game written by hand (the speed bar): {', '.join(HANDWRITTEN)}",
     )
     args = parser.parse_args()
     if args.compare:
-        compare(args.games)
+        for name in [args.game] if args.game else list(HANDWRITTEN):
+            if name not in HANDWRITTEN:
+                parser.error(f"no hand-written {name!r}; there is: {', '.join(HANDWRITTEN)}")
+            compare(name, args.games)
         return
     paths = [meeple.resolve(args.game)] if args.game else bundled_games()
     print(f"{'game':<28} {'players':>7} {'games/s':>9} {'decisions/game':>15}")
