@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
@@ -171,6 +173,43 @@ class Narrated:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# Simulations in worker processes: each worker has the game once, then plays batches of seeds.
+_WORKER: dict[str, Game] = {}
+
+
+def _load_in_worker(rules: str) -> None:
+    """A forked worker already has the game it was forked with; a spawned one loads it."""
+    if "game" not in _WORKER:
+        _WORKER["game"] = meeple.load(rules)
+
+
+def _play_seeds(rules: str, players: int | None, seeds: range) -> list[dict[str, Any]]:
+    game = _WORKER["game"]
+    return [play_game(game, rules, players, s, ["random"], logging=False).result() for s in seeds]
+
+
+def simulated(
+    game: Game, rules: str, players: int | None, seeds: range, jobs: int
+) -> Iterator[list[dict[str, Any]]]:
+    """The results of random games, one per seed, in seed order, a batch at a time (for a progress
+    bar). With several jobs the batches are played in worker processes; a game that breaks raises
+    `Fail` from `play_game` at its turn, so the error reported is the first in seed order, as it
+    would be with one job. Short runs stay in this process: starting workers costs a second."""
+    if jobs <= 1 or len(seeds) < 4 * jobs:
+        for s in seeds:
+            yield [play_game(game, rules, players, s, ["random"], logging=False).result()]
+        return
+    size = max(1, len(seeds) // (jobs * 8))
+    batches = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+    _WORKER["game"] = game
+    pool = ProcessPoolExecutor(jobs, initializer=_load_in_worker, initargs=(rules,))
+    try:
+        yield from pool.map(_play_seeds, [rules] * len(batches), [players] * len(batches), batches)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        _WORKER.clear()
 
 
 def seat_names(state: State) -> list[str]:
@@ -432,8 +471,14 @@ def simulate(
     players: Annotated[int | None, typer.Option(help="Number of players (default: the minimum).")] = None,
     seed: Annotated[int, typer.Option(help="Game i uses seed SEED+i.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print only the statistics, as JSON.")] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="Games played at once (default: one per CPU).")
+    ] = os.cpu_count() or 1,
 ) -> None:
-    """Play many games with random agents and report how often each seat wins, its scores and game lengths."""
+    """Play many games with random agents and report how often each seat wins, its scores and game lengths.
+
+    The games are shared among worker processes, one per CPU: each game depends on its seed only,
+    so the statistics are the same whatever the number of workers."""
     game = load_game(rules)
     results: list[dict[str, Any]] = []
     began = time.perf_counter()
@@ -441,10 +486,9 @@ def simulate(
     columns = (TextColumn(escape(game.name)), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=games)
-        for i in range(games):
-            state = play_game(game, rules, players, seed + i, ["random"], logging=False)
-            results.append(state.result())
-            progress.advance(task)
+        for played in simulated(game, rules, players, range(seed, seed + games), jobs):
+            results.extend(played)
+            progress.advance(task, len(played))
     elapsed = time.perf_counter() - began
     seats = results[0]["players"]
     wins = [0.0] * seats
@@ -471,7 +515,7 @@ def simulate(
     out = stdout()
     out.print(escape(f"{game.name}: {games} games, {seats} players, seeds {seed} to {seed + games - 1}"))
     table = Table("Seat", *(Column(h, justify="right") for h in ("Win rate", "Mean score", "Min", "Max")))
-    for s, name in enumerate(seat_names(state)):
+    for s, name in enumerate(str(p) for p in game.program.players[:seats]):
         table.add_row(
             escape(name),
             f"{stats['win_rate'][s]:.1%}",

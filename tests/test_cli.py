@@ -400,6 +400,22 @@ def test_simulate_broken_rule_reports_the_seed_of_the_failing_game(tmp_path: Pat
     assert "division by zero" in result.stderr and "seed 20" in result.stderr
 
 
+def test_simulate_in_worker_processes_gives_the_same_statistics() -> None:
+    """Each game depends on its seed only, so the number of workers changes nothing but the time."""
+    args = ["simulate", "dino_party", "--games", "24", "--players", "4", "--seed", "3", "--json"]
+    alone, together = run(*args, "--jobs", "1"), run(*args, "--jobs", "2")
+    assert alone.exit_code == together.exit_code == 0
+    assert json.loads(alone.stdout) == json.loads(together.stdout)
+
+
+def test_simulate_in_worker_processes_reports_the_first_failing_seed(tmp_path: Path) -> None:
+    boom = write(tmp_path, "boom.rules", DIVIDES_BY_ZERO)
+    result = run("simulate", boom, "--games", "16", "--seed", "20", "--jobs", "2")
+    assert result.exit_code == 1
+    assert "division by zero" in result.stderr and "seed 20," in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 # ------------------------------------------------------------------ test
 
 
