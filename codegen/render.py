@@ -339,9 +339,16 @@ def write(
     todo = []
     for job in jobs:
         before = cache.get(job.target)
-        if isinstance(before, dict) and before.get("key") == job.key() and (out / job.target).is_file():
-            finished(job, int(before.get("layout", 0)), None, kept=True)
-        else:
+        layout = before.get("layout") if isinstance(before, dict) else None
+        if (
+            isinstance(before, dict)
+            and before.get("key") == job.key()
+            and type(layout) is int
+            and 0 <= layout < len(SUMMARY_LAYOUTS)
+            and (out / job.target).is_file()
+        ):
+            finished(job, layout, None, kept=True)
+        else:  # never made, changed, or a record that cannot be trusted: made again
             todo.append(job)
     try:
         _run_jobs(todo, workers, finished)

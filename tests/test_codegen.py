@@ -10,6 +10,7 @@ covers the forms the bundled games do not use.
 from __future__ import annotations
 
 import io
+import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -293,6 +294,12 @@ def test_unchanged_pdfs_and_summaries_are_kept_from_the_last_run(tmp_path: Path,
     make(game)
     assert laid_out == ["small.pdf"]
     (out / render.CACHE_FILE).write_text("{not json")
+    make(game)
+    assert sorted(laid_out) == ["small-summary.pdf", "small.pdf"]
+    record = json.loads((out / render.CACHE_FILE).read_text())
+    record["small-summary.pdf"]["layout"] = 99
+    record["small.pdf"] = "garbage"
+    (out / render.CACHE_FILE).write_text(json.dumps(record))
     make(game)
     assert sorted(laid_out) == ["small-summary.pdf", "small.pdf"]
 
