@@ -323,6 +323,7 @@ Cell = int | str | bool | None
 class Row(Node):
     cells: list[Cell]
     names: list[bool]  # which cells were bare names (references or keys), not quoted text
+    cell_columns: list[tuple[int, int]] = []  # each cell's (start, end) on the row's line, for diagnostics
 
 
 class GameHeader(Decl):

@@ -127,6 +127,9 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
         # Block tokens borrow the position of the next real token; point at the line end before it.
         line = token.line or len(source.splitlines())
         column = token.column or 1
+    elif token.type == "_INDENT":
+        # An indent borrows the position of the line break before it: point at the indented line.
+        line, column = _next_code_line(source, line) or (line, column)
     wanted = set(err.accepts or err.expected)  # accepts: what the parser takes there, after reductions
     expected = _expected(wanted)
     message = f"expected {expected}, found {_found(token)}"
@@ -142,14 +145,25 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
     return Diagnostic(file, line, column, "error", "M003", message, hint, end_column=column + len(str(token)))
 
 
+def _next_code_line(source: str, after: int) -> tuple[int, int] | None:
+    """(line, column) of the first character of the first line after line `after` that is not
+    blank or a comment."""
+    for number, text in enumerate(source.splitlines()[after:], start=after + 1):
+        stripped = text.lstrip(" \t")
+        if stripped and not stripped.startswith("#"):
+            return number, len(text) - len(stripped) + 1
+    return None
+
+
 def _dedent_diagnostic(file: str, source: str) -> Diagnostic:
     """Lark's DedentError carries no position: find the first line that closes no open block."""
     stack = [0]
     for number, text in enumerate(source.splitlines(), start=1):
-        stripped = text.lstrip(" ")
+        stripped = text.lstrip(" \t")
         if not stripped or stripped.startswith("#"):
             continue
-        indent = len(text) - len(stripped)
+        lead = text[: len(text) - len(stripped)]
+        indent = lead.count(" ") + lead.count("\t") * _Indenter.tab_len  # as the indenter counts
         if indent > stack[-1]:
             stack.append(indent)
             continue
@@ -159,7 +173,7 @@ def _dedent_diagnostic(file: str, source: str) -> Diagnostic:
             return Diagnostic(
                 file,
                 number,
-                indent + 1,
+                len(lead) + 1,
                 "error",
                 "M004",
                 "this line's indentation matches no enclosing block",
@@ -201,7 +215,7 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
         return _reposition(expr, where, file)
 
     try:
-        decls = Builder(file, parse_expr).transform(tree)
+        decls = Builder(file, parse_expr, source).transform(tree)
     except VisitError as err:
         if isinstance(err.orig_exc, RulesError):
             raise err.orig_exc from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from lark import Token, Transformer, v_args
@@ -42,12 +43,15 @@ def _int(token: Token) -> int:
 
 
 class Builder(Transformer):  # type: ignore[type-arg]
-    """Builds AST nodes. `parse_expr` parses the `{...}` parts of log texts."""
+    """Builds AST nodes. `parse_expr` parses the `{...}` parts of log texts; `source` is the text
+    being parsed, read to place each cell of a table row (cells such as `-` or `yes` keep no token
+    of their own)."""
 
-    def __init__(self, file: str, parse_expr: Any) -> None:
+    def __init__(self, file: str, parse_expr: Any, source: str = "") -> None:
         super().__init__()
         self.file = file
         self.parse_expr = parse_expr
+        self.lines = source.splitlines()
 
     def _span(self, meta: LarkMeta | Token) -> ast.Span:
         if isinstance(meta, Token):
@@ -123,7 +127,36 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def row(self, meta: LarkMeta, c: list[tuple[Any, bool]]) -> ast.Row:
-        return ast.Row(span=self._span(meta), cells=[v for v, _ in c], names=[n for _, n in c])
+        return ast.Row(
+            span=self._span(meta),
+            cells=[v for v, _ in c],
+            names=[n for _, n in c],
+            cell_columns=self._cell_columns(meta),
+        )
+
+    def _cell_columns(self, meta: LarkMeta) -> list[tuple[int, int]]:
+        """Where each cell of a row starts and ends (1-based columns, end excluded): the row's text
+        split at the commas outside quoted texts. A row is one line."""
+        if getattr(meta, "empty", True) or meta.line > len(self.lines):
+            return []
+        text = self.lines[meta.line - 1][meta.column - 1 : meta.end_column - 1]
+        cuts, quoted, escaped = [-1], False, False
+        for i, ch in enumerate(text):
+            if escaped:
+                escaped = False
+            elif quoted and ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = not quoted
+            elif ch == "," and not quoted:
+                cuts.append(i)
+        cuts.append(len(text))
+        out = []
+        for before, after in pairwise(cuts):
+            cell = text[before + 1 : after]
+            start = before + 1 + len(cell) - len(cell.lstrip())
+            out.append((meta.column + start, meta.column + start + len(cell.strip())))
+        return out
 
     def cell_name(self, c: list[Token]) -> tuple[Any, bool]:
         return (str(c[0]), True)

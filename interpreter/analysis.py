@@ -275,16 +275,24 @@ class Analyzer:
                 elif keyed:
                     keys.add(str(key))
                 start = 1 if keyed else 0
-                for col, cell, is_name in zip(
-                    table.columns[start:], row.cells[start:], row.names[start:], strict=True
-                ):
-                    self._check_cell(row, col, cell, is_name)
+                for index in range(start, len(table.columns)):
+                    self._check_cell(row, index, table.columns[index])
 
-    def _check_cell(self, row: ast.Row, col: ast.Column, cell: ast.Cell, is_name: bool) -> None:
+    @staticmethod
+    def _cell(row: ast.Row, index: int) -> ast.Node:
+        """The row, placed at one of its cells: a diagnostic about a cell points at it."""
+        if index >= len(row.cell_columns):
+            return row
+        start, end = row.cell_columns[index]
+        span = row.span.model_copy(update={"column": start, "end_line": row.span.line, "end_column": end})
+        return row.model_copy(update={"span": span})
+
+    def _check_cell(self, row: ast.Row, index: int, col: ast.Column) -> None:
+        cell, is_name, where = row.cells[index], row.names[index], self._cell(row, index)
         if col.type is None or cell is None:
             if cell is None and col.type is not None and not col.type.optional and col.type.name in SCALARS:
                 self.error(
-                    row, "M015", f"column '{col.name}' needs a value here (or make it '{col.type.name}?')"
+                    where, "M015", f"column '{col.name}' needs a value here (or make it '{col.type.name}?')"
                 )
             return
         kind = col.type.name
@@ -297,14 +305,14 @@ class Analyzer:
             if not ok:
                 shown = "yes" if cell is True else "no" if cell is False else cell
                 plural = {"int": "numbers", "bool": "yes or no", "text": "texts"}[kind]
-                self.error(row, "M014", f"column '{col.name}' holds {plural}, not '{shown}'")
+                self.error(where, "M014", f"column '{col.name}' holds {plural}, not '{shown}'")
             return
         target = self.sym.tables.get(kind)
         if target is None:
             return
         if not is_name or not any(r.cells and r.cells[0] == cell for r in target.rows):
             self.error(
-                row,
+                where,
                 "M016",
                 f"'{cell}' is not a row of table '{kind}' (column '{col.name}')",
                 self._suggest(str(cell), [str(r.cells[0]) for r in target.rows if r.cells]),

@@ -472,10 +472,6 @@ def test_a_cell_of_a_table_typed_column_names_a_row_of_that_table(tmp_path: Path
     assert diag.hint == "did you mean 'crow'?"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a cell has no span of its own: cell diagnostics point at the start of the row",
-)
 @pytest.mark.parametrize(
     ("extra", "code", "cell"),
     [

@@ -113,11 +113,6 @@ def test_a_dedent_error_ignores_comment_lines() -> None:
     assert (diag.line, diag.column, diag.code) == (6, 3, "M004")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="with tab indentation the M004 fallback reports 1:1 'inconsistent indentation' "
-    "(_dedent_diagnostic counts only spaces; the Indenter counts a tab as 4)",
-)
 def test_a_dedent_error_is_located_when_blocks_are_indented_with_tabs() -> None:
     source = HEADER + "play:\n\tif yes:\n\t\tend game\n   end game\n"
     diag = syntax_error(source)
@@ -132,11 +127,6 @@ def test_a_line_indented_deeper_than_its_block_is_a_syntax_error() -> None:
     assert_in_user_words(diag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="reported at the end of the previous line (4:11): the _INDENT token borrows "
-    "the position of the newline before it",
-)
 def test_a_line_indented_deeper_than_its_block_is_reported_on_that_line() -> None:
     source = HEADER + "play:\n  end game\n    end game\n"
     diag = syntax_error(source)
