@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 from meeple.diagnostics import Diagnostic, RulesError
@@ -59,11 +61,19 @@ class Checked:
         return diagnostic.render(self.sources.get(diagnostic.file, self.source))
 
 
+@lru_cache(maxsize=16)
+def _parsed(source: str, file: str) -> ast.Module:
+    """Parsing a long file takes a noticeable part of a second, and a command often parses one
+    twice (every variant parses its base game; `meeple docs` of a game and its variants parses the
+    base three times): the same text of the same file is parsed once per process."""
+    return parse(source, file)
+
+
 def read_module(path: Path, seen: tuple[Path, ...] = ()) -> ast.Module:
     """Parse a rules file; a variant comes back applied to its base game (found beside it, or
     bundled), so that everything after this step sees one module."""
     source = path.read_text(encoding="utf-8")
-    module = parse(source, str(path))
+    module = copy.deepcopy(_parsed(source, str(path)))  # a copy: callers own what they get
     module.sources = {str(path): source}
     header = variant_header(module)
     if header is None:
