@@ -1548,6 +1548,29 @@ def test_examples_that_hold_pass(example_results: dict[str, ExampleResult]) -> N
         assert example_results[name].failures == []
 
 
+def test_an_example_let_is_seen_by_the_parts_after_it(make_game: MakeGame) -> None:
+    """`let` in `given:` or `do:` names a value for the rest of the example, `expect:` included."""
+    game = make_game(
+        """
+        var n: int = 0
+
+        play:
+          set n to 1
+
+        example "lets":
+          given:
+            let a = 2
+          do:
+            let b = a + 1
+            set n to b
+          expect:
+            n == 3 and a == 2 and b == 3
+        """
+    )
+    (result,) = run_examples(game)
+    assert result.passed, result.failures
+
+
 def test_examples_do_not_run_setup_or_play(make_game: MakeGame) -> None:
     game = make_game(
         EXAMPLES.replace(
