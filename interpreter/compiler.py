@@ -74,6 +74,12 @@ def _nothing(rt: Any, env: dict[str, Any]) -> None:
     return None
 
 
+def _distinct(items: list[Any]) -> list[Any]:
+    """The options of a choice among `items`: identical pieces in one place are one option, since
+    which of them is taken makes no difference (the first is)."""
+    return list(dict.fromkeys(items)) if items and type(items[0]) is PieceRef else items
+
+
 def _locations(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
@@ -257,10 +263,7 @@ class Compiler:
 
                 return filter_
             case ast.MapComp():
-                seq, var = self.expr(e.seq, scope), e.var
-                inner = scope | {e.var}
-                fn = self.expr(e.expr, inner)
-                cond = self.expr(e.cond, inner) if e.cond is not None else None
+                seq, var, fn, cond = self.comprehension(e, scope)
 
                 def map_(rt: Any, env: dict[str, Any]) -> list[Any]:
                     out = []
@@ -275,13 +278,17 @@ class Compiler:
                 return self.call(e, scope)
         raise AssertionError(f"cannot compile {type(e).__name__}")
 
+    def comprehension(self, e: ast.MapComp, scope: set[str]) -> tuple[Fn, str, Fn, Fn | None]:
+        """The compiled parts of `[f(x) for each x in s where c]`: s, x, f and c (or None)."""
+        inner = scope | {e.var}
+        cond = self.expr(e.cond, inner) if e.cond is not None else None
+        return self.expr(e.seq, scope), e.var, self.expr(e.expr, inner), cond
+
     def lazy_map(self, e: ast.MapComp, scope: set[str]) -> Callable[[Any, dict[str, Any]], Iterator[Any]]:
         """`[f(x) for each x in s where c]` one item at a time, for `any` and `all`, which can
-        stop early: expressions change nothing, so the items not computed cannot be missed."""
-        seq, var = self.expr(e.seq, scope), e.var
-        inner = scope | {e.var}
-        fn = self.expr(e.expr, inner)
-        cond = self.expr(e.cond, inner) if e.cond is not None else None
+        stop early: expressions change nothing, so the items not computed cannot be missed. (A
+        list comprehension stays a plain loop: a generator there costs a quarter more.)"""
+        seq, var, fn, cond = self.comprehension(e, scope)
 
         def items(rt: Any, env: dict[str, Any]) -> Iterator[Any]:
             for x in seq(rt, env):
@@ -1216,18 +1223,14 @@ class Compiler:
                 who = chooser(rt, env)
                 while todo:
                     spend(rt)
-                    index = 0
-                    # Identical pieces in one place are one option, as in `choose`: which of them
-                    # goes first makes no difference.
-                    options = list(dict.fromkeys(todo)) if type(todo[0]) is PieceRef else todo
-                    while len(options) > 1:
+                    options, index = _distinct(todo), 0
+                    while len(options) > 1:  # asked again after an offered action
                         offers = offers_for(rt, who) if rt.offers else None
-                        index = yield Decision(who, prompt, list(options), rule, "", offers)
-                        if index < len(options):
-                            index = todo.index(options[index])
+                        answer = yield Decision(who, prompt, list(options), rule, "", offers)
+                        if answer < len(options):
+                            index = todo.index(options[answer])
                             break
-                        yield from take_offer(rt, offers[index - len(options)])  # type: ignore[index]
-                        options = list(dict.fromkeys(todo)) if type(todo[0]) is PieceRef else todo
+                        yield from take_offer(rt, offers[answer - len(options)])  # type: ignore[index]
                     env[var] = todo.pop(index)
                     yield from gbody(rt, env)
 
@@ -1377,9 +1380,7 @@ class Compiler:
 
         def choose(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             while True:  # asked again after an offered action, which may change the options
-                opts = options(rt, env)
-                if opts and type(opts[0]) is PieceRef:
-                    opts = list(dict.fromkeys(opts))  # identical pieces in one place are one option
+                opts = _distinct(options(rt, env))
                 if not opts and not optional:
                     if s.orelse:
                         yield from orelse(rt, env)
