@@ -483,9 +483,10 @@ class Compiler:
             args = [self.expr(a, scope) for a in e.args]
             values = p.values
 
-            # Values are called thousands of times a game: bind the arguments without zip and list,
-            # and answer from the position's memo (Runtime.memo) when the same question was asked
-            # since the last change. Values of fixed data have a memo of their own (_memoized).
+            # Values are called thousands of times a game: answer from the position's memo
+            # (Runtime.memo) when the same question was asked since the last change, and bind no,
+            # or one, argument without a list and zip (measured: 10% of Dino Garden). Values of
+            # fixed data have a memo of their own (_memoized).
             if name in self.static:
 
                 def call_static(rt: Any, env: dict[str, Any]) -> Any:

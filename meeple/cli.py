@@ -185,8 +185,11 @@ def _load_in_worker(rules: str) -> None:
         _WORKER["game"] = meeple.load(rules)
 
 
-def _play_seeds(rules: str, players: int | None, seeds: range) -> list[dict[str, Any]]:
-    game = _WORKER["game"]
+def _play_seeds(
+    rules: str, players: int | None, seeds: range, game: Game | None = None
+) -> list[dict[str, Any]]:
+    """The results of random games, one per seed (in a worker: with the worker's game)."""
+    game = game or _WORKER["game"]
     return [play_game(game, rules, players, s, ["random"], logging=False).result() for s in seeds]
 
 
@@ -199,7 +202,7 @@ def simulated(
     would be with one job. Short runs stay in this process: starting workers costs a second."""
     if jobs <= 1 or len(seeds) < 4 * jobs:
         for s in seeds:
-            yield [play_game(game, rules, players, s, ["random"], logging=False).result()]
+            yield _play_seeds(rules, players, range(s, s + 1), game)
         return
     size = max(1, len(seeds) // (jobs * 8))
     batches = [seeds[i : i + size] for i in range(0, len(seeds), size)]
