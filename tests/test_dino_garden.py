@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import Check, play_random
+from helpers import Check, assert_same_game, play_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -159,12 +159,7 @@ def test_replaying_the_choices_reproduces_the_game(
     """(rules, players, seed, choices) is the replay format: it gives the same game again."""
     original = play(name, players, seed, rnd)
     again = meeple.replay(LOADED[name], players, seed, original.choices, budget=BUDGET)
-    assert again.is_over
-    assert again.scores == original.scores
-    assert again.winners == original.winners
-    assert again.log == original.log
-    assert again.turns == original.turns
-    assert again.choices == original.choices
+    assert_same_game(again, original)
 
 
 @pytest.mark.parametrize(("name", "players", "rounds"), GAMES)

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 import pytest
-from helpers import Check, play_random
+from helpers import Check, assert_same_game, play_random, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,19 +59,6 @@ def terrain(state: State, zone: Row) -> Row:
 
 def hand(state: State, seat: int) -> int:
     return dinos_at(state, GAME.program.zone("hand", state.rt.players[seat]), seat)
-
-
-def snapshot(state: State) -> tuple[Any, ...]:
-    decision = state.decision
-    return (
-        list(state.choices),
-        list(state.log),
-        None if decision is None else (decision.player, decision.prompt, list(decision.options)),
-        state.is_over,
-        state.turns,
-        {loc: list(pieces) for loc, pieces in state.rt.locs.items()},
-        state.rt.rng.getstate(),
-    )
 
 
 def play(players: int, seed: int, rnd: random.Random, check: Check | None = None) -> State:
@@ -122,12 +109,7 @@ def test_replaying_the_choices_reproduces_the_game(players: int, seed: int, rnd:
     """(rules, players, seed, choices) is the replay format: it gives the same game again."""
     original = play(players, seed, rnd)
     again = meeple.replay(GAME, players, seed, original.choices, budget=BUDGET)
-    assert again.is_over
-    assert again.scores == original.scores
-    assert again.winners == original.winners
-    assert again.log == original.log
-    assert again.turns == original.turns
-    assert again.choices == original.choices
+    assert_same_game(again, original)
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)

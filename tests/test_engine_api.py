@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 import pytest
+from helpers import assert_same_game, snapshot
 
 import meeple
 from meeple import Game, IllegalChoice, State
@@ -30,21 +31,6 @@ def play_randomly(game: Game, players: int, seed: int, choice_seed: int) -> Stat
         assert state.decision is not None
         state.apply(rng.randrange(len(state.decision.options)))
     return state
-
-
-def snapshot(state: State) -> tuple[Any, ...]:
-    """Everything a refused answer must leave as it was."""
-    decision = state.decision
-    return (
-        list(state.choices),
-        list(state.log),
-        None if decision is None else (decision.player, decision.prompt, list(decision.options)),
-        state.is_over,
-        state.turns,
-        {loc: list(pieces) for loc, pieces in state.rt.locs.items()},
-        dict(state.rt.vars),
-        state.rt.rng.getstate(),
-    )
 
 
 # ---------------------------------------------------------------------- loading
@@ -176,12 +162,7 @@ def test_illegal_choice_is_a_value_error() -> None:
 def test_replay_reproduces_the_game_exactly(game: Game, players: int, seed: int) -> None:
     original = play_randomly(game, players, seed=seed, choice_seed=seed + 1)
     again = meeple.replay(game, players, seed, original.choices)
-    assert again.is_over
-    assert again.log == original.log
-    assert again.scores == original.scores
-    assert again.winners == original.winners
-    assert again.turns == original.turns
-    assert again.choices == original.choices
+    assert_same_game(again, original)
     assert again.result() == original.result()
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from helpers import assert_same_game, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,19 +85,6 @@ def tiles_in_play(players: int) -> int:
         1
         for t in PROGRAM.rows["tile"]
         if t.values["stack"] is not None and t.values["min_players"] <= players
-    )
-
-
-def snapshot(state: State) -> tuple[Any, ...]:
-    decision = state.decision
-    return (
-        list(state.choices),
-        list(state.log),
-        None if decision is None else (decision.player, decision.prompt, list(decision.options)),
-        state.is_over,
-        state.turns,
-        {loc: list(pieces) for loc, pieces in state.rt.locs.items()},
-        dict(state.rt.vars),
     )
 
 
@@ -401,12 +389,7 @@ def test_replaying_the_choices_reproduces_the_game(players: int, seed: int, answ
     players, seed, choices)")."""
     original = play(players, seed, answers)
     again = meeple.replay(GAME, players, seed, original.choices, budget=BUDGET)
-    assert again.is_over
-    assert again.scores == original.scores
-    assert again.winners == original.winners
-    assert again.log == original.log
-    assert again.turns == original.turns
-    assert again.choices == original.choices
+    assert_same_game(again, original)
     assert again.rt.shortfalls == original.rt.shortfalls
 
 
