@@ -8,8 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import strategies as st
 
-from meeple import Game, State
+from meeple import Game, IllegalChoice, State
 
 Check = Callable[[State], None]
 
@@ -64,3 +65,28 @@ def assert_same_game(again: State, original: State) -> None:
     assert again.log == original.log
     assert again.turns == original.turns
     assert again.choices == original.choices
+
+
+def play_refusing_bad_answers(
+    state: State, rnd: random.Random, data: st.DataObject, *, rate: float, max_decisions: int
+) -> None:
+    """Play `state` to its end with random answers and, at about `rate` of its decisions (and once
+    it is over), first give an index outside the options: it must raise IllegalChoice and leave
+    the position exactly as it was."""
+
+    def refused(bad: int) -> None:
+        before = snapshot(state)
+        with pytest.raises(IllegalChoice):
+            state.apply(bad)
+        assert snapshot(state) == before
+
+    for _ in range(max_decisions):
+        if state.is_over:
+            break
+        assert state.decision is not None
+        size = state.decision.size
+        if rnd.random() < rate:
+            refused(data.draw(st.one_of(st.integers(max_value=-1), st.integers(min_value=size)), label="bad"))
+        state.apply(rnd.randrange(size))
+    assert state.is_over
+    refused(0)

@@ -11,12 +11,12 @@ import random
 from typing import Any
 
 import pytest
-from helpers import Check, assert_same_game, play_random, snapshot
+from helpers import Check, assert_same_game, play_random, play_refusing_bad_answers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple import IllegalChoice, State
+from meeple import State
 from meeple.interpreter.values import Row
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
@@ -142,23 +142,7 @@ def test_an_index_outside_the_options_is_refused_and_changes_nothing(
 ) -> None:
     """Only an offered option is an answer; anything else raises IllegalChoice and leaves the state."""
     state = GAME.new_game(players, seed=seed, budget=BUDGET)
-    for _ in range(MAX_DECISIONS):
-        if state.is_over:
-            break
-        assert state.decision is not None
-        size = len(state.decision.options)
-        if rnd.random() < 0.1:
-            bad = data.draw(st.one_of(st.integers(max_value=-1), st.integers(min_value=size)), label="bad")
-            before = snapshot(state)
-            with pytest.raises(IllegalChoice):
-                state.apply(bad)
-            assert snapshot(state) == before
-        state.apply(rnd.randrange(size))
-    assert state.is_over
-    before = snapshot(state)
-    with pytest.raises(IllegalChoice):
-        state.apply(0)
-    assert snapshot(state) == before
+    play_refusing_bad_answers(state, rnd, data, rate=0.1, max_decisions=MAX_DECISIONS)
 
 
 # ---------------------------------------------------------------------- the rulebook's promises

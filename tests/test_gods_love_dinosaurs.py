@@ -17,12 +17,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from helpers import assert_same_game, snapshot
+from helpers import assert_same_game, play_refusing_bad_answers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple import IllegalChoice, State
+from meeple import State
 from meeple.interpreter.values import Cell, Placement, Route
 
 PLAYER_COUNTS = [2, 3, 4, 5]
@@ -357,24 +357,7 @@ def test_an_index_outside_the_options_is_refused_and_changes_nothing(
     offered, nothing else; and once "the game ends immediately", nothing more can be played. The
     engine's promise (docs/architecture.md): "the state is left unchanged"."""
     state = GAME.new_game(players, seed=seed, budget=BUDGET)
-    rnd = random.Random(answers)
-    for _ in range(MAX_DECISIONS):
-        if state.is_over:
-            break
-        assert state.decision is not None
-        size = state.decision.size
-        if rnd.random() < 0.05:
-            bad = data.draw(st.one_of(st.integers(max_value=-1), st.integers(min_value=size)), label="bad")
-            before = snapshot(state)
-            with pytest.raises(IllegalChoice):
-                state.apply(bad)
-            assert snapshot(state) == before
-        state.apply(rnd.randrange(size))
-    assert state.is_over
-    before = snapshot(state)
-    with pytest.raises(IllegalChoice):
-        state.apply(0)
-    assert snapshot(state) == before
+    play_refusing_bad_answers(state, random.Random(answers), data, rate=0.05, max_decisions=MAX_DECISIONS)
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
