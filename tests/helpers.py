@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from meeple import Game, IllegalChoice, State
 
 Check = Callable[[State], None]
+Answer = Callable[[State, random.Random], int]  # a player: the index of its answer
 
 
 def play_random(
@@ -24,9 +25,11 @@ def play_random(
     budget: int,
     max_decisions: int,
     check: Check | None = None,
+    answer: Answer | None = None,
 ) -> State:
-    """A game answered at random; `check` runs at the start and after every decision. A game that
-    does not end within `max_decisions` fails the test, naming how to reproduce it."""
+    """A game answered at random (or by `answer`, drawing from `rnd`); `check` runs at the start
+    and after every decision. A game that does not end within `max_decisions` fails the test,
+    naming how to reproduce it."""
     state = game.new_game(players, seed=seed, budget=budget)
     if check is not None:
         check(state)
@@ -34,7 +37,7 @@ def play_random(
         if state.is_over:
             return state
         assert state.decision is not None
-        state.apply(rnd.randrange(len(state.decision.options)))
+        state.apply(answer(state, rnd) if answer else rnd.randrange(len(state.decision.options)))
         if check is not None:
             check(state)
     pytest.fail(f"no end after {max_decisions} decisions ({game.name}, {players} players, seed {seed})")

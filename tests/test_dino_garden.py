@@ -126,28 +126,39 @@ def test_no_area_ever_breaks_the_placement_rules(
     accordingly"). The players here keep their dinosaurs (they almost never take the free-action
     menu, whose first entry sends a dinosaur to the Wasteland), so that parks fill up: random
     players empty them, and a rule off by one would go unseen."""
-    state = LOADED[name].new_game(players, seed=seed, budget=BUDGET)
-    for _ in range(MAX_DECISIONS):
-        decision = state.decision
-        if decision is None:
-            return
-        if not decision.prompt.endswith("(the area shrank)"):
+
+    def placed_legally(state: State) -> None:
+        if state.decision is None or not state.decision.prompt.endswith("(the area shrank)"):
             assert not area_problems(state), area_problems(state)
-        keep = [i for i, option in enumerate(decision.options) if option != "free action"]
-        state.apply(rnd.choice(keep) if keep and rnd.random() < 0.95 else rnd.randrange(decision.size))
-    pytest.fail(f"no end after {MAX_DECISIONS} decisions ({name}, {players} players, seed {seed})")
+
+    def keeper(state: State, rnd: random.Random) -> int:
+        options = state.decision.options  # type: ignore[union-attr]
+        keep = [i for i, option in enumerate(options) if option != "free action"]
+        return rnd.choice(keep) if keep and rnd.random() < 0.95 else rnd.randrange(len(options))
+
+    play_random(
+        LOADED[name],
+        players,
+        seed,
+        rnd,
+        budget=BUDGET,
+        max_decisions=MAX_DECISIONS,
+        check=placed_legally,
+        answer=keeper,
+    )
 
 
 @pytest.mark.parametrize(("name", "players", "rounds"), GAMES)
 def test_always_taking_the_first_option_ends_the_game(name: str, players: int, rounds: int) -> None:
     """No sequence of choices loops forever: Feeding cannot put back at one space the meat type
     it took there (an assumption of the rules file), which the first option would repeat."""
-    state = LOADED[name].new_game(players, seed=0, budget=BUDGET)
-    for _ in range(MAX_DECISIONS):
-        if state.is_over:
-            return
-        state.apply(0)
-    pytest.fail(f"no end after {MAX_DECISIONS} decisions ({name}, {players} players)")
+
+    def first(state: State, rnd: random.Random) -> int:
+        return 0
+
+    play_random(
+        LOADED[name], players, 0, random.Random(0), budget=BUDGET, max_decisions=MAX_DECISIONS, answer=first
+    )
 
 
 @pytest.mark.parametrize(("name", "players", "rounds"), GAMES)
