@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -207,8 +207,10 @@ class Job:
     candidates: Sequence[str] = ()
     want_pdf: bool = True
 
+    @cached_property
     def key(self) -> str:
-        """What the output depends on: its input and the version of the layout engine."""
+        """What the output depends on: its input and the version of the layout engine (hashed
+        once: a reference is a few hundred kilobytes)."""
         from weasyprint import __version__
 
         digest = hashlib.sha256(f"weasyprint {__version__}\n{int(self.want_pdf)}".encode())
@@ -329,7 +331,7 @@ def write(
 
     def finished(job: Job, layout: int, data: bytes | None, kept: bool = False) -> None:
         """A job is done (or was done before, when `kept`): write what it made."""
-        made[job.target] = {"key": job.key(), "layout": layout}
+        made[job.target] = {"key": job.key, "layout": layout}
         if job.target in summaries and "html" in wanted:
             stem, candidates = summaries[job.target]
             put(f"{stem}-summary.html", candidates[layout], kept and not job.want_pdf)
@@ -342,7 +344,7 @@ def write(
         layout = before.get("layout") if isinstance(before, dict) else None
         if (
             isinstance(before, dict)
-            and before.get("key") == job.key()
+            and before.get("key") == job.key
             and type(layout) is int
             and 0 <= layout < len(SUMMARY_LAYOUTS)
             and (out / job.target).is_file()
