@@ -18,6 +18,7 @@ from meeple.interpreter import grids
 from meeple.interpreter.analysis import Symbols, is_keyed, type_of_ref
 from meeple.interpreter.program import CompiledExample, Fn, Gen, Movement, Program, Trigger
 from meeple.interpreter.runtime import (
+    CURRENT,
     Chance,
     Decision,
     GameEnded,
@@ -309,7 +310,14 @@ class Compiler:
             value = self.constant(name)
             return lambda rt, env: value
         if name in sym.vars:
-            return lambda rt, env: rt.vars[name]
+
+            def var(rt: Any, env: dict[str, Any]) -> Any:
+                reads = rt.reads
+                if reads is not None:
+                    reads.add(name)
+                return rt.vars[name]
+
+            return var
         if name in sym.zones:
             loc = p.zone_locs[(name, None)]
             return lambda rt, env: loc
@@ -327,7 +335,14 @@ class Compiler:
         if name == "players":
             return lambda rt, env: list(rt.players)
         if name == "current":
-            return lambda rt, env: rt.current
+
+            def current(rt: Any, env: dict[str, Any]) -> Player | None:
+                reads = rt.reads
+                if reads is not None:
+                    reads.add(CURRENT)
+                return rt.current
+
+            return current
         if name == "player_count":
             return lambda rt, env: len(rt.players)
         if name == "self":
@@ -361,7 +376,15 @@ class Compiler:
             return None
         if name in sym.owned_vars.get(per, {}):
             key = (per, name)
-            return lambda rt, env: rt.owned[key][obj(rt, env)]
+
+            def owned_var(rt: Any, env: dict[str, Any]) -> Any:
+                o = obj(rt, env)
+                reads = rt.reads
+                if reads is not None:
+                    reads.add((key, o))
+                return rt.owned[key][o]
+
+            return owned_var
         if name in sym.owned_zones.get(per, {}):
             return lambda rt, env: zone_locs[(name, obj(rt, env))]
         if per == "player" and (name, self.p.players[0]) in self.p.map_refs:
@@ -388,6 +411,8 @@ class Compiler:
                     raise RuleRuntimeError(
                         f"'{name}' changes during a game: a constant cannot use it", span, rule
                     )
+                if rt.reads is not None:
+                    rt.reads.add((key, row))
                 return rt.owned[key][row]
             if row.table in row_zone:
                 return zone_locs[(name, row)]
@@ -400,6 +425,8 @@ class Compiler:
                 return of_row(rt, o)
             if t is Player:
                 if player_var is not None:
+                    if rt.reads is not None:
+                        rt.reads.add((player_var, o))
                     return rt.owned[player_var][o]
                 if player_zone:
                     return zone_locs[(name, o)]
@@ -428,6 +455,8 @@ class Compiler:
                     return o.r
                 if name == "map":
                     return o.map
+                if rt.reads is not None:
+                    rt.reads.add(o)
                 face = rt.faces[o]
                 return face if name == "face" else of_row(rt, face)
             elif t is Route and name in ROUTE_ATTRS:
@@ -483,10 +512,13 @@ class Compiler:
             args = [self.expr(a, scope) for a in e.args]
             values = p.values
 
-            # Values are called thousands of times a game: answer from the position's memo
-            # (Runtime.memo) when the same question was asked since the last change, and bind no,
-            # or one, argument without a list and zip (measured: a tenth of the time of a game
-            # that asks many questions). Values of fixed data have a memo of their own (_memoized).
+            # Values are called thousands of times a game: answer from the memo (Runtime.memo)
+            # when the same question was asked and nothing it read has changed since. Computing
+            # an answer records what it reads (Runtime.reads); using one, computed or
+            # remembered, records its key in the caller's reads, so that a change reaches every
+            # answer built on it. Bind no, or one, argument without a list and zip (measured: a
+            # tenth of the time of a game that asks many questions). Values of fixed data have a
+            # memo of their own (_memoized).
             if name in self.static:
 
                 def call_static(rt: Any, env: dict[str, Any]) -> Any:
@@ -500,10 +532,17 @@ class Compiler:
 
                 def call_value0(rt: Any, env: dict[str, Any]) -> Any:
                     rt.last_rule = name
-                    memo = rt.memo
-                    if key0 in memo:
-                        return memo[key0]
-                    result = memo[key0] = values[name][1](rt, {})
+                    caller = rt.reads
+                    if caller is not None:
+                        caller.add(key0)
+                    if key0 in rt.memo:
+                        return rt.memo[key0]
+                    rt.reads = reads = set()
+                    try:
+                        result = values[name][1](rt, {})
+                    finally:
+                        rt.reads = caller
+                    rt.remember(key0, result, reads)
                     return result
 
                 return call_value0
@@ -514,14 +553,23 @@ class Compiler:
                     rt.last_rule = name
                     arg = only(rt, env)
                     params, fn = values[name]
+                    key = (name, arg)
                     try:
-                        key = (name, arg)
-                        memo = rt.memo
-                        if key in memo:
-                            return memo[key]
-                    except TypeError:  # a list argument: not remembered
+                        if key in rt.memo:
+                            if rt.reads is not None:
+                                rt.reads.add(key)
+                            return rt.memo[key]
+                    except TypeError:  # a list argument: not remembered, its reads are the caller's
                         return fn(rt, {params[0]: arg})
-                    result = memo[key] = fn(rt, {params[0]: arg})
+                    caller = rt.reads
+                    rt.reads = reads = set()
+                    try:
+                        result = fn(rt, {params[0]: arg})
+                    finally:
+                        rt.reads = caller
+                    rt.remember(key, result, reads)
+                    if caller is not None:
+                        caller.add(key)
                     return result
 
                 return call_value1
@@ -530,14 +578,23 @@ class Compiler:
                 rt.last_rule = name
                 given = [a(rt, env) for a in args]
                 params, fn = values[name]
+                key = (name, *given)
                 try:
-                    key = (name, *given)
-                    memo = rt.memo
-                    if key in memo:
-                        return memo[key]
-                except TypeError:  # a list argument: not remembered
+                    if key in rt.memo:
+                        if rt.reads is not None:
+                            rt.reads.add(key)
+                        return rt.memo[key]
+                except TypeError:  # a list argument: not remembered, its reads are the caller's
                     return fn(rt, dict(zip(params, given, strict=True)))
-                result = memo[key] = fn(rt, dict(zip(params, given, strict=True)))
+                caller = rt.reads
+                rt.reads = reads = set()
+                try:
+                    result = fn(rt, dict(zip(params, given, strict=True)))
+                finally:
+                    rt.reads = caller
+                rt.remember(key, result, reads)
+                if caller is not None:
+                    caller.add(key)
                 return result
 
             return call_value
@@ -578,7 +635,11 @@ class Compiler:
 
                 def count(rt: Any, env: dict[str, Any]) -> int:
                     v = a0(rt, env)
-                    return len(v) if isinstance(v, list) else len(rt.locs[v])
+                    if isinstance(v, list):
+                        return len(v)
+                    if rt.reads is not None:
+                        rt.reads.add(v)
+                    return len(rt.locs[v])
 
                 return count
             case "sum":
@@ -650,7 +711,10 @@ class Compiler:
                     kind = kind_fn(rt, env) if kind_fn else None
                     owner = owner_fn(rt, env) if owner_fn else None
                     out = []
+                    reads = rt.reads
                     for loc in _locations(a0(rt, env)):
+                        if reads is not None:
+                            reads.add(loc if kind is None else (loc, kind))
                         for pc in rt.locs[loc]:
                             if (kind is None or pc[0].name == kind or pc[0].row is kind) and (
                                 owner_fn is None or pc[1] is owner
@@ -672,7 +736,10 @@ class Compiler:
             kind = kind_fn(rt, env) if kind_fn else None
             owner = owner_fn(rt, env) if owner_fn else None
             total = 0
+            reads = rt.reads
             for loc in _locations(where(rt, env)):
+                if reads is not None:
+                    reads.add(loc if kind is None else (loc, kind))
                 pile = rt.locs[loc]
                 if kind is None and owner_fn is None:
                     total += len(pile)
@@ -771,6 +838,8 @@ class Compiler:
                 return ends is None or bool(ends(rt, inner))
 
             def occupied(cell: Cell) -> bool:
+                if rt.reads is not None:
+                    rt.reads.add(cell)
                 return bool(rt.locs.get(cell))
 
             grid = grids.grid_of(rt, start.map)
@@ -902,8 +971,9 @@ class Compiler:
                 zone = self.expr(s.zone, scope)
 
                 def shuffle(rt: Any, env: dict[str, Any]) -> None:
-                    rt.rng.shuffle(rt.locs[zone(rt, env)])
-                    rt.memo.clear()
+                    loc = zone(rt, env)
+                    rt.rng.shuffle(rt.locs[loc])
+                    rt.moved(loc, rt.locs[loc])
 
                 return shuffle, False
             case ast.Draw():
@@ -955,21 +1025,20 @@ class Compiler:
     def _moving(
         self, take: Callable[[Any, dict[str, Any]], tuple[list[Piece], Any]], triggered: bool
     ) -> Compiled:
-        """A statement that moves pieces (`take` moves them and says which, and where to). When a
-        trigger may watch such moves it becomes a generator that runs the triggers after each piece
-        arrives; otherwise it stays a plain call, as most moves are."""
+        """A statement that moves pieces (`take` moves them, tells the runtime which locations
+        changed, and says which pieces moved, and where to). When a trigger may watch such moves it
+        becomes a generator that runs the triggers after each piece arrives; otherwise it stays a
+        plain call, as most moves are."""
         if not triggered:
 
             def move(rt: Any, env: dict[str, Any]) -> None:
                 take(rt, env)
-                rt.memo.clear()
 
             return move, False
         triggers = self.p.triggers
 
         def moving(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             moved, to = take(rt, env)
-            rt.memo.clear()
             for piece in moved:
                 for t in triggers.get(piece[0].name, ()):
                     rt.last_rule = t.name
@@ -996,8 +1065,11 @@ class Compiler:
                     rt.locs[ref.loc].remove(ref.piece)
                 except ValueError:
                     raise RuleRuntimeError(f"{ref} is no longer in {ref.loc}", span, rule) from None
+                rt.moved(ref.loc, [ref.piece])
                 target.append(ref.piece)
                 moved.append(ref.piece)
+            if moved:
+                rt.moved(to, moved)
             return moved, to
 
         return self._moving(take, bool(self.trigger_kinds))
@@ -1030,10 +1102,15 @@ class Compiler:
                         found.append(i)
                         if want is not None and len(moved) + len(found) >= want:
                             break
-                moved.extend(pile[i] for i in found)
+                taken = [pile[i] for i in found]
                 for i in reversed(found):
                     del pile[i]
+                if taken:
+                    rt.moved(loc, taken)
+                    moved.extend(taken)
             _pile(rt, to, span, rule).extend(moved)
+            if moved:
+                rt.moved(to, moved)
             if want is not None and len(moved) < want:
                 rt.shortfall(kind if row is None else f"{kind} {row}", want - len(moved))
             return moved, to
@@ -1044,11 +1121,15 @@ class Compiler:
         count, src, dest = self.expr(s.count, scope), self.expr(s.src, scope), self.expr(s.dest, scope)
 
         def take(rt: Any, env: dict[str, Any]) -> tuple[list[Piece], Any]:
-            n, pile, to = count(rt, env), rt.locs[src(rt, env)], dest(rt, env)
+            n, source, to = count(rt, env), src(rt, env), dest(rt, env)
+            pile = rt.locs[source]
             moved = [pile.pop() for _ in range(min(n, len(pile)))]
             if len(moved) < n:
-                rt.shortfall(f"draw from {src(rt, env)}", n - len(moved))
+                rt.shortfall(f"draw from {source}", n - len(moved))
             rt.locs[to].extend(moved)
+            if moved:
+                rt.moved(source, moved)
+                rt.moved(to, moved)
             return moved, to
 
         return self._moving(take, bool(self.trigger_kinds))
@@ -1075,7 +1156,8 @@ class Compiler:
                 cell = grid[(q, r)] = Cell(mapref, q, r)
                 rt.faces[cell] = row
                 rt.locs[cell] = []
-            rt.memo.clear()
+                rt.changed(cell)
+            rt.changed(mapref)
 
         return place
 
@@ -1102,7 +1184,7 @@ class Compiler:
                 if sign:
                     v = rt.vars[name] + sign * v
                 rt.vars[name] = clamp(v) if clamp else v
-                rt.memo.clear()
+                rt.changed(name)
 
             return set_global
         assert isinstance(target, ast.Attr)
@@ -1120,7 +1202,7 @@ class Compiler:
                 v = store[o] + sign * v
             clamp = clamps.get(per)
             store[o] = clamp(v) if clamp else v
-            rt.memo.clear()
+            rt.changed(((per, name), o))
 
         return set_owned
 
@@ -1324,7 +1406,7 @@ class Compiler:
         def start(rt: Any, env: dict[str, Any]) -> None:
             rt.current = player(rt, env)
             rt.turns += 1
-            rt.memo.clear()
+            rt.changed(CURRENT)
 
         if not is_gen:
 
@@ -1562,14 +1644,14 @@ class Compiler:
             for name, fn, clamp in global_vars:
                 v = fn(rt, {})
                 rt.vars[name] = clamp(v) if clamp else v
-                rt.memo.clear()
+                rt.forget()
             for per, name, fn, clamp in owned:
                 owners = rt.players if per == "player" else p.rows.get(per, [])
                 store = rt.owned[(per, name)] = {}
                 for owner in owners:
                     v = fn(rt, {"self": owner})
                     store[owner] = clamp(v) if clamp else v
-                    rt.memo.clear()
+                    rt.forget()
             for piece, count, where, own_zone in placements:
                 kinds = p.kinds[piece.name]
                 if piece.each_row_of:
@@ -1587,7 +1669,7 @@ class Compiler:
                         rt.locs[loc].extend([(kinds[0], player)] * n)
                 else:
                     rt.locs[where(rt, {})].extend([(kinds[0], None)] * n)
-            rt.memo.clear()
+            rt.forget()
 
         return init
 

@@ -148,7 +148,10 @@ def routes(
 
 
 def grid_of(rt: Any, mapref: MapRef) -> dict[tuple[int, int], Cell]:
-    """The cells of one grid map in one game (made empty on first use)."""
+    """The cells of one grid map in one game (made empty on first use). Which cells exist is a
+    part of the position a value may read: `place` changes it."""
+    if rt.reads is not None:
+        rt.reads.add(mapref)
     grid = rt.grids.get(mapref)
     if grid is None:
         grid = rt.grids[mapref] = {}

@@ -14,6 +14,10 @@ from typing import TYPE_CHECKING, Any
 from meeple.grammar.ast import Span
 from meeple.interpreter.values import Cell, Location, MapRef, Piece, Player, Row, label
 
+# Whose turn it is, as a part of the position values may read (see Runtime.reads); no variable
+# can have this name.
+CURRENT = "<current player>"
+
 if TYPE_CHECKING:
     from meeple.interpreter.program import Program
 
@@ -158,10 +162,58 @@ class Runtime:
         self.offers: list[tuple[Offer, dict[str, Any]]] = []  # open `offer` blocks, with their env
         self.covered: set[tuple[int, int]] = set()  # (line, column) of statements that ran, with coverage
         self.last_rule = ""  # the rule called last: names the culprit when rules recurse without end
-        # Values computed since the position last changed, by (value, arguments): rules ask the
-        # same question many times between two changes ("how far behind is each player?").
-        # Every statement that changes the position empties it.
+        # Values already computed, by (value, arguments), kept until a part of the position they
+        # read changes. Rules ask the same questions before every decision ("is any free action
+        # possible?") while a decision changes one or two parts of the position.
         self.memo: dict[tuple[Any, ...], Any] = {}
+        # What the value being computed has read so far: parts of the position (a location, a
+        # variable, CURRENT) and the memo keys of the values it used. None outside values.
+        self.reads: set[Any] | None = None
+        # A part of the position (or a memo key) -> the memo keys of the values that read it.
+        self.readers: dict[Any, set[tuple[Any, ...]]] = {}
+
+    def remember(self, key: tuple[Any, ...], result: Any, reads: set[Any]) -> None:
+        """Keep a value's answer until one of the things it read changes."""
+        self.memo[key] = result
+        readers = self.readers
+        for part in reads:
+            known = readers.get(part)
+            if known is None:
+                readers[part] = {key}
+            else:
+                known.add(key)
+
+    def changed(self, part: Any) -> None:
+        """A part of the position changed: forget the answers that read it, then the answers that
+        used those, and so on. An answer no longer in the memo has no users left in it: they were
+        forgotten with it, and a new user can only come after it is computed again."""
+        readers = self.readers.pop(part, None)
+        if not readers:
+            return
+        memo, todo = self.memo, list(readers)
+        while todo:
+            key = todo.pop()
+            if key in memo:
+                del memo[key]
+                users = self.readers.pop(key, None)
+                if users:
+                    todo.extend(users)
+
+    def moved(self, loc: Location, pieces: list[Piece]) -> None:
+        """Pieces arrived at or left a location (or it was shuffled). A value that asked only for
+        pieces of one kind there read `(loc, kind name)` or `(loc, row)`, so moving pieces of
+        another kind leaves its answer standing: feeding moves meat, not dinosaurs."""
+        self.changed(loc)
+        for kind in {piece[0] for piece in pieces}:
+            self.changed((loc, kind.name))
+            if kind.row is not None:
+                self.changed((loc, kind.row))
+
+    def forget(self) -> None:
+        """Forget every answer: after the position was changed other than by the rules (a test or a
+        tool setting up a position by hand), or wholesale (the start of a game)."""
+        self.memo.clear()
+        self.readers.clear()
 
     def roll(self, weights: list[int] | None, size: int) -> int:
         """A random outcome from the seeded generator: weighted, or uniform over `size` options."""

@@ -380,11 +380,13 @@ def test_replaying_the_choices_reproduces_the_game(players: int, seed: int, answ
 
 
 def move_pieces(state: State, kind: str, src: Any, dest: Any, n: int | None = None) -> None:
-    """Move n pieces of a kind (all of them when n is None) between two locations, by hand."""
+    """Move n pieces of a kind (all of them when n is None) between two locations, by hand. The
+    engine remembers values until the rules change what they read, so it is told to forget."""
     moving = [p for p in state.rt.locs[src] if kind_of(p) == kind][:n]
     for piece in moving:
         state.rt.locs[src].remove(piece)
         state.rt.locs[dest].append(piece)
+    state.rt.forget()
 
 
 def test_a_golden_egg_back_in_the_supply_goes_to_a_nest_of_five() -> None:
