@@ -222,6 +222,37 @@ def test_move_count_from_a_list_of_zones(make_game: MakeGame) -> None:
     assert at(state, "bag")["token of Player 1"] == 3
 
 
+def test_moving_and_counting_pieces_of_a_row_keeps_the_order_of_the_rest(make_game: MakeGame) -> None:
+    """Identical pieces are found in C (list.count, list.remove) when a filter names one kind:
+    the first ones are taken, as a search from the bottom would, and the rest keep their order."""
+    game = make_game(
+        """
+        zone bag, ordered
+        zone box, ordered
+        table colour (name, chips: int):
+          red, 3
+          blue, 2
+        piece chip: self.chips per colour in bag
+        piece pawn: 1 per player in bag
+
+        value chips_of(z, c: colour) = count(pieces(z, c))
+        value pawns_of(z, p: player) = count(pieces(z, pawn, p))
+
+        play:
+          move 1 pawn of players[0] from bag to box
+          move 2 chip red from bag to box
+          move all chip blue from bag to box
+          move 1 chip blue from box to bag
+          log "{chips_of(bag, red)} {chips_of(box, red)} {chips_of(box, blue)}"
+          log "{pawns_of(bag, players[1])} {pawns_of(box, players[1])}"
+        """
+    )
+    state = game.new_game(2, seed=0)
+    assert order(state, "bag") == ["red", "pawn of Player 2", "blue"]
+    assert order(state, "box") == ["pawn of Player 1", "red", "red", "blue"]
+    assert state.log[-2:] == ["1 2 1", "1 0"]
+
+
 def test_move_one_piece_reference_from_pieces(make_game: MakeGame) -> None:
     state = moves(make_game, "move pieces(bag, cube, players[1])[0] to box")
     assert at(state, "box") == {"cube of Player 2": 1}
