@@ -81,6 +81,23 @@ def _distinct(items: list[Any]) -> list[Any]:
     return list(dict.fromkeys(items)) if items and type(items[0]) is PieceRef else items
 
 
+_MISSING = object()  # not in the memo (None is an answer like any other)
+
+
+def _compute(rt: Any, key: tuple[Any, ...], fn: Fn, env: dict[str, Any]) -> Any:
+    """Compute a value's answer, recording what it reads, and remember it (see Compiler.call)."""
+    caller = rt.reads
+    rt.reads = reads = set()
+    try:
+        result = fn(rt, env)
+    finally:
+        rt.reads = caller
+    rt.remember(key, result, reads)
+    if caller is not None:
+        caller.add(key)
+    return result
+
+
 def _exact(p: Program, kind: Any, owner_given: bool, who: Any) -> Piece | None:
     """The one piece tuple a filter (KIND, and OWNER when given) can match, if there is one: then
     a pile is counted with list.count and searched with list.remove, in C, not in a loop. Big
@@ -541,9 +558,11 @@ class Compiler:
             # when the same question was asked and nothing it read has changed since. Computing
             # an answer records what it reads (Runtime.reads); using one, computed or
             # remembered, records its key in the caller's reads, so that a change reaches every
-            # answer built on it. Bind no, or one, argument without a list and zip (measured: a
-            # tenth of the time of a game that asks many questions). Values of fixed data have a
-            # memo of their own (_memoized).
+            # answer built on it. Bind no, or one, argument without a list and zip, and find the
+            # value's function only when it must run (measured: a tenth of the time of a game that
+            # asks many questions). Values of fixed data have a memo of their own (_memoized).
+            # `last_rule` names the value being computed, for the error a recursion without end
+            # raises; a remembered answer computes nothing.
             if name in self.static:
 
                 def call_static(rt: Any, env: dict[str, Any]) -> Any:
@@ -556,18 +575,12 @@ class Compiler:
                 key0 = (name,)
 
                 def call_value0(rt: Any, env: dict[str, Any]) -> Any:
-                    rt.last_rule = name
-                    caller = rt.reads
-                    if caller is not None:
-                        caller.add(key0)
-                    if key0 in rt.memo:
-                        return rt.memo[key0]
-                    rt.reads = reads = set()
-                    try:
-                        result = values[name][1](rt, {})
-                    finally:
-                        rt.reads = caller
-                    rt.remember(key0, result, reads)
+                    result = rt.memo.get(key0, _MISSING)
+                    if result is _MISSING:
+                        rt.last_rule = name
+                        return _compute(rt, key0, values[name][1], {})
+                    if rt.reads is not None:
+                        rt.reads.add(key0)
                     return result
 
                 return call_value0
@@ -575,51 +588,38 @@ class Compiler:
                 only = args[0]
 
                 def call_value1(rt: Any, env: dict[str, Any]) -> Any:
-                    rt.last_rule = name
                     arg = only(rt, env)
-                    params, fn = values[name]
                     key = (name, arg)
                     try:
-                        if key in rt.memo:
-                            if rt.reads is not None:
-                                rt.reads.add(key)
-                            return rt.memo[key]
+                        result = rt.memo.get(key, _MISSING)
                     except TypeError:  # a list argument: not remembered, its reads are the caller's
+                        rt.last_rule = name
+                        params, fn = values[name]
                         return fn(rt, {params[0]: arg})
-                    caller = rt.reads
-                    rt.reads = reads = set()
-                    try:
-                        result = fn(rt, {params[0]: arg})
-                    finally:
-                        rt.reads = caller
-                    rt.remember(key, result, reads)
-                    if caller is not None:
-                        caller.add(key)
+                    if result is _MISSING:
+                        rt.last_rule = name
+                        params, fn = values[name]
+                        return _compute(rt, key, fn, {params[0]: arg})
+                    if rt.reads is not None:
+                        rt.reads.add(key)
                     return result
 
                 return call_value1
 
             def call_value(rt: Any, env: dict[str, Any]) -> Any:
-                rt.last_rule = name
-                given = [a(rt, env) for a in args]
-                params, fn = values[name]
-                key = (name, *given)
+                key = (name, *[a(rt, env) for a in args])
                 try:
-                    if key in rt.memo:
-                        if rt.reads is not None:
-                            rt.reads.add(key)
-                        return rt.memo[key]
+                    result = rt.memo.get(key, _MISSING)
                 except TypeError:  # a list argument: not remembered, its reads are the caller's
-                    return fn(rt, dict(zip(params, given, strict=True)))
-                caller = rt.reads
-                rt.reads = reads = set()
-                try:
-                    result = fn(rt, dict(zip(params, given, strict=True)))
-                finally:
-                    rt.reads = caller
-                rt.remember(key, result, reads)
-                if caller is not None:
-                    caller.add(key)
+                    rt.last_rule = name
+                    params, fn = values[name]
+                    return fn(rt, dict(zip(params, key[1:], strict=True)))
+                if result is _MISSING:
+                    rt.last_rule = name
+                    params, fn = values[name]
+                    return _compute(rt, key, fn, dict(zip(params, key[1:], strict=True)))
+                if rt.reads is not None:
+                    rt.reads.add(key)
                 return result
 
             return call_value
