@@ -202,7 +202,8 @@ class Runtime:
     def moved(self, loc: Location, pieces: list[Piece]) -> None:
         """Pieces arrived at or left a location (or it was shuffled). A value that asked only for
         pieces of one kind there read `(loc, kind name)` or `(loc, row)`, so moving pieces of
-        another kind leaves its answer standing: feeding moves meat, not dinosaurs."""
+        another kind leaves its answer standing: tokens moving through an area do not change how
+        many cubes it holds."""
         self.changed(loc)
         for kind in {piece[0] for piece in pieces}:
             self.changed((loc, kind.name))
