@@ -9,7 +9,6 @@ walks the AST while a game is played.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
@@ -82,14 +81,6 @@ def _distinct(items: list[Any]) -> list[Any]:
     return list(dict.fromkeys(items)) if items and type(items[0]) is PieceRef else items
 
 
-_COMPARE = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
 _MISSING = object()  # not in the memo (None is an answer like any other)
 
 
@@ -278,8 +269,7 @@ class Compiler:
                 return lambda rt, env: row
             case ast.Attr():
                 obj = self.expr(e.obj, scope)
-                local = e.obj.id if isinstance(e.obj, ast.Name) and e.obj.id in scope else None
-                return self.typed_attr(obj, e.name, sym.types.get(id(e.obj), "any"), local) or self.attr(
+                return self.typed_attr(obj, e.name, sym.types.get(id(e.obj), "any")) or self.attr(
                     obj, e.name, e.span
                 )
             case ast.Index():
@@ -420,25 +410,14 @@ class Compiler:
                 ) from None
         return self.p.constants[name]
 
-    def typed_attr(self, obj: Fn, name: str, owner: str, local: str | None = None) -> Fn | None:
-        """`x.name` where analysis knows what x is: a direct lookup, no dispatch at run time. When x
-        is a local variable (`local`: a parameter, a loop variable), it is read in the same call:
-        a row's column or a player's variable is the commonest expression in rules."""
+    def typed_attr(self, obj: Fn, name: str, owner: str) -> Fn | None:
+        """`x.name` where analysis knows what x is: a direct lookup, no dispatch at run time."""
         sym, zone_locs = self.sym, self.p.zone_locs
         per = "player" if owner == "player" else owner[4:] if owner.startswith("row:") else None
         if per is None:
             return None
         if name in sym.owned_vars.get(per, {}):
             key = (per, name)
-            if local is not None:
-
-                def local_var(rt: Any, env: dict[str, Any]) -> Any:
-                    o = env[local]
-                    if rt.reads is not None:
-                        rt.reads.add((key, o))
-                    return rt.owned[key][o]
-
-                return local_var
 
             def owned_var(rt: Any, env: dict[str, Any]) -> Any:
                 o = obj(rt, env)
@@ -454,8 +433,6 @@ class Compiler:
             map_refs = self.p.map_refs
             return lambda rt, env: map_refs[(name, obj(rt, env))]
         if per != "player" and per in sym.tables and any(col.name == name for col in sym.tables[per].columns):
-            if local is not None:
-                return lambda rt, env: env[local].values[name]
             return lambda rt, env: obj(rt, env).values[name]
         return None
 
@@ -533,41 +510,8 @@ class Compiler:
 
         return get
 
-    def known(self, e: ast.Expr, scope: set[str]) -> tuple[bool, Any]:
-        """(True, value) when an expression's value is known before any game: a literal, a
-        constant, a row named by its key."""
-        sym = self.sym
-        match e:
-            case ast.Num(value=v) | ast.Text(value=v) | ast.Bool(value=v):
-                return True, v
-            case ast.NoneLit():
-                return True, None
-            case ast.Name(id=name) if name not in scope and (
-                name in sym.constants
-                or (
-                    len(sym.row_keys.get(name, [])) == 1
-                    and not any(name in group for group in (sym.vars, sym.zones, sym.tables, sym.maps))
-                    and name not in sym.pieces
-                    and name not in {"players", "current", "player_count", "self"}
-                )
-            ):
-                return True, self.expr(e, scope)(None, {})
-            case ast.Attr(obj=ast.Name(id=table)) if table in sym.tables and table not in scope:
-                return True, self.expr(e, scope)(None, {})
-        return False, None
-
     def binary(self, e: ast.Binary, scope: set[str]) -> Fn:
         left, right = self.expr(e.left, scope), self.expr(e.right, scope)
-        compare = _COMPARE.get(e.op)
-        if compare is not None:
-            # a comparison with a known value (`m.condition == count_total`, `n > 0`), the commonest
-            # in rules: the value is kept, and a local variable on the left is read here
-            fixed, value = self.known(e.right, scope)
-            if fixed:
-                if isinstance(e.left, ast.Name) and e.left.id in scope:
-                    name = e.left.id
-                    return lambda rt, env: compare(env[name], value)
-                return lambda rt, env: compare(left(rt, env), value)
         match e.op:
             case "and":
                 return lambda rt, env: left(rt, env) and right(rt, env)
@@ -642,11 +586,9 @@ class Compiler:
                 return call_value0
             if len(args) == 1:
                 only = args[0]
-                # a local variable as the argument (the commonest case) is read here, not called
-                arg_name = e.args[0].id if isinstance(e.args[0], ast.Name) and e.args[0].id in scope else None
 
                 def call_value1(rt: Any, env: dict[str, Any]) -> Any:
-                    arg = env[arg_name] if arg_name is not None else only(rt, env)
+                    arg = only(rt, env)
                     key = (name, arg)
                     try:
                         result = rt.memo.get(key, _MISSING)
