@@ -98,19 +98,6 @@ def _compute(rt: Any, key: tuple[Any, ...], fn: Fn, env: dict[str, Any]) -> Any:
     return result
 
 
-def _exact(p: Program, kind: Any, owner_given: bool, who: Any) -> Piece | None:
-    """The one piece tuple a filter (KIND, and OWNER when given) can match, if there is one: then
-    a pile is counted with list.count and searched with list.remove, in C, not in a loop. Big
-    piles (a box of every component) are where moves and counts spend their time."""
-    k = p.unowned_kind.get(kind)
-    if k is not None:
-        return (k, who if owner_given else None)
-    k = p.owned_kind.get(kind)
-    if k is not None and owner_given:
-        return (k, who)
-    return None
-
-
 def _locations(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
@@ -180,18 +167,6 @@ class Compiler:
                 p.kinds[piece.name] = [Kind(piece.name, r) for r in p.rows.get(rows_of, [])]
             else:
                 p.kinds[piece.name] = [Kind(piece.name, None)]
-        by_row: dict[Row, list[Kind]] = {}
-        for name, kinds in p.kinds.items():
-            exact = p.owned_kind if sym.pieces[name].per_player else p.unowned_kind
-            if len(kinds) == 1:
-                exact[name] = kinds[0]
-            for kind in kinds:
-                if kind.row is not None:
-                    by_row.setdefault(kind.row, []).append(kind)
-        for row, kinds in by_row.items():
-            if len(kinds) == 1:
-                exact = p.owned_kind if sym.pieces[kinds[0].name].per_player else p.unowned_kind
-                exact[row] = kinds[0]
         for zone in sym.zones.values():
             p.zone_locs[(zone.name, None)] = ZoneLoc(zone.name, None)
         for per, group in sym.owned_zones.items():
@@ -757,21 +732,15 @@ class Compiler:
         kind_fn = self.expr(e.args[1], scope) if len(e.args) > 1 else None
         owner_fn = self.expr(e.args[2], scope) if len(e.args) > 2 else None
 
-        program = self.p
-
         def count(rt: Any, env: dict[str, Any]) -> int:
             kind = kind_fn(rt, env) if kind_fn else None
             owner = owner_fn(rt, env) if owner_fn else None
-            piece = _exact(program, kind, owner_fn is not None, owner) if kind is not None else None
             total = 0
             reads = rt.reads
             for loc in _locations(where(rt, env)):
                 if reads is not None:
                     reads.add(loc if kind is None else (loc, kind))
                 pile = rt.locs[loc]
-                if piece is not None:
-                    total += pile.count(piece)
-                    continue
                 if kind is None and owner_fn is None:
                     total += len(pile)
                     continue
@@ -1111,35 +1080,18 @@ class Compiler:
         src, dest, kind = self.expr(s.src, scope), self.expr(s.dest, scope), s.kind
         which = self.expr(s.which, scope) if s.which is not None else None
         has_owner = owner is not None
-        span, rule, program = s.span, self.rule, self.p
+        span, rule = s.span, self.rule
 
         def take(rt: Any, env: dict[str, Any]) -> tuple[list[Piece], Any]:
             want = count(rt, env) if count is not None else None
             who = owner(rt, env) if owner is not None else None
             row = which(rt, env) if which is not None else None
-            piece = _exact(program, kind if row is None else row, has_owner, who)
-            if piece is not None and piece[0].name != kind:
-                piece = None  # a row of another piece's table: the loop finds nothing, as it should
             to = dest(rt, env)
             moved: list[Piece] = []
             for loc in _locations(src(rt, env)):
                 if want is not None and len(moved) >= want:
                     break
                 pile = _pile(rt, loc, span, rule)
-                if piece is not None:  # identical pieces: take the first ones, as the loop would
-                    n = pile.count(piece)
-                    if want is not None:
-                        n = min(n, want - len(moved))
-                    if n:
-                        if want is None:
-                            pile[:] = [pc for pc in pile if pc != piece]
-                        else:
-                            for _ in range(n):
-                                pile.remove(piece)
-                        taken = [piece] * n
-                        rt.moved(loc, taken)
-                        moved.extend(taken)
-                    continue
                 found = []  # indices of the pieces taken; stop as soon as there are enough
                 for i, pc in enumerate(pile):
                     if (

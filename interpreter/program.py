@@ -62,12 +62,6 @@ class Program:
     rows: dict[str, list[Row]] = field(default_factory=dict)
     row_by_key: dict[str, dict[str, Row]] = field(default_factory=dict)
     kinds: dict[str, list[Kind]] = field(default_factory=dict)
-    # What a kind filter (a piece name, or a row) names when it names exactly one kind, and only
-    # unowned pieces of it exist: such pieces are all the same tuple, so a pile is counted or
-    # searched with list.count/index instead of a loop (see Compiler.exact_piece).
-    unowned_kind: dict[Any, Kind] = field(default_factory=dict)
-    # The same for pieces that have owners (one of each per player): the owner completes the tuple.
-    owned_kind: dict[Any, Kind] = field(default_factory=dict)
     zone_locs: dict[tuple[str, Any], ZoneLoc] = field(default_factory=dict)
     adjacency: dict[str, dict[Row, list[Row]]] = field(default_factory=dict)  # map -> node -> neighbours
     map_of_table: dict[str, str] = field(default_factory=dict)  # node table -> the first map built on it
