@@ -1644,14 +1644,12 @@ class Compiler:
             for name, fn, clamp in global_vars:
                 v = fn(rt, {})
                 rt.vars[name] = clamp(v) if clamp else v
-                rt.forget()
             for per, name, fn, clamp in owned:
                 owners = rt.players if per == "player" else p.rows.get(per, [])
                 store = rt.owned[(per, name)] = {}
                 for owner in owners:
                     v = fn(rt, {"self": owner})
                     store[owner] = clamp(v) if clamp else v
-                    rt.forget()
             for piece, count, where, own_zone in placements:
                 kinds = p.kinds[piece.name]
                 if piece.each_row_of:
@@ -1669,6 +1667,8 @@ class Compiler:
                         rt.locs[loc].extend([(kinds[0], player)] * n)
                 else:
                     rt.locs[where(rt, {})].extend([(kinds[0], None)] * n)
+            # Start values may have asked values while the position was being laid out (each
+            # variable is set once, but the pieces were placed after): nothing of that is kept.
             rt.forget()
 
         return init
