@@ -28,18 +28,22 @@ def play_random(
     answer: Answer | None = None,
 ) -> State:
     """A game answered at random (or by `answer`, drawing from `rnd`); `check` runs at the start
-    and after every decision. A game that does not end within `max_decisions` fails the test,
-    naming how to reproduce it."""
+    and after every decision. A failure carries the replay that reproduces it; a game that does
+    not end within `max_decisions` fails the test."""
     state = game.new_game(players, seed=seed, budget=budget)
-    if check is not None:
-        check(state)
-    for _ in range(max_decisions):
-        if state.is_over:
-            return state
-        assert state.decision is not None
-        state.apply(answer(state, rnd) if answer else rnd.randrange(len(state.decision.options)))
+    try:
         if check is not None:
             check(state)
+        for _ in range(max_decisions):
+            if state.is_over:
+                return state
+            assert state.decision is not None
+            state.apply(answer(state, rnd) if answer else rnd.randrange(len(state.decision.options)))
+            if check is not None:
+                check(state)
+    except Exception as err:
+        err.add_note(f"reproduce: meeple.replay(game, {players}, {seed}, {state.choices}, complete=False)")
+        raise
     pytest.fail(f"no end after {max_decisions} decisions ({game.name}, {players} players, seed {seed})")
 
 

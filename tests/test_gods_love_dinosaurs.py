@@ -13,11 +13,10 @@ import itertools
 import random
 import re
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from helpers import assert_same_game, play_refusing_bad_answers
+from helpers import Check, assert_same_game, play_random, play_refusing_bad_answers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,8 +32,6 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 GAME = meeple.load("gods_love_dinosaurs")
 PROGRAM = GAME.program
-
-Check = Callable[[State], None]
 
 
 # ---------------------------------------------------------------------- reading a state
@@ -89,24 +86,11 @@ def tiles_in_play(players: int) -> int:
 
 
 def play(players: int, seed: int, answers: int, check: Check | None = None) -> State:
-    """A game answered at random; `check` runs at the start and after every decision. A failure
-    carries what is needed to reproduce it."""
-    state = GAME.new_game(players, seed=seed, budget=BUDGET)
-    rnd = random.Random(answers)
-    try:
-        if check is not None:
-            check(state)
-        for _ in range(MAX_DECISIONS):
-            if state.is_over:
-                return state
-            assert state.decision is not None
-            state.apply(rnd.randrange(state.decision.size))
-            if check is not None:
-                check(state)
-    except Exception as err:
-        err.add_note(f"reproduce: meeple.replay(GAME, {players}, {seed}, {state.choices}, complete=False)")
-        raise
-    pytest.fail(f"no end after {MAX_DECISIONS} decisions ({players} players, seed {seed}, answers {answers})")
+    """A game answered at random (`answers` seeds the answers); `check` runs at the start and
+    after every decision."""
+    return play_random(
+        GAME, players, seed, random.Random(answers), budget=BUDGET, max_decisions=MAX_DECISIONS, check=check
+    )
 
 
 # ---------------------------------------------------------------------- the rulebook's promises
