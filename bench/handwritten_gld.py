@@ -24,13 +24,26 @@ answer; `State` drives it with the same small API as meeple's (`decision`, `appl
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-COMPONENTS = Path(__file__).resolve().parents[2] / "shared" / "components" / "gods-love-dinosaurs.json"
+# The authored tile data is not part of meeple (the rules file has it as tables; this mirror reads
+# it apart, to stay independent): in $MEEPLE_COMPONENTS, or in ../shared beside our checkout.
+COMPONENTS = "gods-love-dinosaurs.json"
+
+
+def components_file() -> Path:
+    folders = [Path(p) for p in os.environ.get("MEEPLE_COMPONENTS", "").split(os.pathsep) if p]
+    folders.append(Path(__file__).resolve().parents[2] / "shared" / "components")
+    found = next((f / COMPONENTS for f in folders if (f / COMPONENTS).is_file()), None)
+    if found is None:
+        raise SystemExit(f"{COMPONENTS} not found: put its folder in $MEEPLE_COMPONENTS")
+    return found
+
 
 # Axial coordinates, pointy-top, in the order the rules use: E, NE, NW, W, SW, SE.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -81,8 +94,8 @@ class Components:
     tiles: tuple[Tile, ...]
 
     @classmethod
-    def load(cls, path: Path = COMPONENTS) -> Components:
-        data = json.loads(path.read_text())
+    def load(cls, path: Path | None = None) -> Components:
+        data = json.loads((path or components_file()).read_text())
 
         def faces(hexes: list[dict[str, Any]]) -> tuple[Face, ...]:
             return tuple(
@@ -504,11 +517,11 @@ class State:
 _COMPONENTS: Components | None = None
 
 
-def default_components() -> Components:
-    """The component data, read once."""
+def default_components(path: Path | None = None) -> Components:
+    """The component data, read once (from `path`, or where `components_file` finds it)."""
     global _COMPONENTS
     if _COMPONENTS is None:
-        _COMPONENTS = Components.load()
+        _COMPONENTS = Components.load(path)
     return _COMPONENTS
 
 

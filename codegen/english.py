@@ -132,6 +132,16 @@ def quote(text: str) -> str:
     return f"\u201c{text}\u201d"
 
 
+def meta_words(m: ast.Meta) -> str:
+    """A metadata line as a reader gets it. A conflict is its subject, the passages that disagree
+    and the reading the rules follow, in one paragraph."""
+    if not isinstance(m, ast.Conflict):
+        return m.value
+    quotes = " and ".join(quote(p.value) for p in m.passages)
+    reading = " ".join(r.value for r in m.reading)
+    return f"{m.value}: the rulebook says {quotes}. {reading}".strip() if quotes else m.value
+
+
 @dataclass
 class Line:
     """One sentence of a generated procedure, with the sentences it governs (an `if`'s block, a
@@ -457,7 +467,7 @@ class English:
     # ------------------------------------------------------------------ statements
 
     def _meta(self, s: ast.Meta) -> Line:
-        return Line(s.value, kind=s.kind)
+        return Line(meta_words(s), kind=s.kind)
 
     def _owner(self, kind: str, which: ast.Expr | None, owner: ast.Expr | None) -> str:
         what = humanise(kind)
@@ -894,6 +904,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Filter: English._filter,
     ast.MapComp: English._mapcomp,
     ast.Meta: English._meta,
+    ast.Conflict: English._meta,
     ast.MoveRefs: English._move_refs,
     ast.MoveCount: English._move_count,
     ast.MoveAll: English._move_all,

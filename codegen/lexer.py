@@ -19,17 +19,22 @@ from meeple.interpreter.analysis import BUILTIN_NAMES, BUILTINS
 
 
 def _grammar_words() -> tuple[set[str], set[str], set[str]]:
-    """(every keyword, the words that start a declaration, the metadata words) of the grammar."""
+    """(every keyword, the words that start a declaration, the metadata words) of the grammar.
+    A keyword is a quoted word, or one of a group written `/(?:a|b)\\b/`."""
     grammar = resources.files("meeple.grammar").joinpath("meeple.lark").read_text(encoding="utf-8")
-    keywords = set(re.findall(r'"([a-z]+)"', grammar))
+
+    def words(text: str) -> set[str]:
+        grouped = {w for group in re.findall(r"/\(\?:([a-z|]+)\)", text) for w in group.split("|")}
+        return set(re.findall(r'"([a-z]+)"', text)) | grouped
+
+    keywords = words(grammar)
     declarations = set(re.findall(r'^\w+_decl:\s*"([a-z]+)"', grammar, re.M))
+    meta: set[str] = set()
     for line in grammar.splitlines():
         if line.startswith("SCORE_KIND"):
-            declarations |= set(re.findall(r'"([a-z]+)"', line))
-    meta = set()
-    for line in grammar.splitlines():
-        if line.startswith("META_KIND"):
-            meta = set(re.findall(r'"([a-z]+)"', line))
+            declarations |= words(line)
+        if line.startswith(("META_KIND", "CONFLICT")):
+            meta |= words(line)
     return keywords, declarations, meta
 
 

@@ -23,6 +23,7 @@ from meeple.codegen.english import (
     article,
     cell,
     humanise,
+    meta_words,
     players,
     quote,
     slug,
@@ -48,7 +49,7 @@ class Notes:
     def of(cls, metas: Sequence[ast.Meta]) -> Notes:
         notes = cls()
         for m in metas:
-            getattr(notes, m.kind).append(m.value)
+            getattr(notes, m.kind).append(meta_words(m))
         return notes
 
 
@@ -320,7 +321,7 @@ class _Builder:
         seen: set[tuple[str, int, int, str]] = set()
         for m in self.module.meta:
             if m.kind in ("assume", "conflict", "aside"):
-                notes.append(Note(m.kind, m.value, "the whole game", "top"))
+                notes.append(Note(m.kind, meta_words(m), "the whole game", "top"))
         for decl in self.module.decls:
             where, link = entries.get(id(decl), ("the rules", "top"))
             for node in walk(decl):
@@ -328,7 +329,7 @@ class _Builder:
                     key = (node.span.file, node.span.line, node.span.column, node.value)
                     if key not in seen:
                         seen.add(key)
-                        notes.append(Note(node.kind, node.value, where, link))
+                        notes.append(Note(node.kind, meta_words(node), where, link))
         order = {"conflict": 0, "assume": 1, "aside": 2}
         return sorted(notes, key=lambda n: order[n.kind])
 

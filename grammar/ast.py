@@ -8,9 +8,12 @@ variant patch and walked by the doc generators without knowing the parser.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Iterator
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
+
+N = TypeVar("N", bound="Node")
 
 
 class Span(BaseModel):
@@ -27,6 +30,37 @@ class Span(BaseModel):
 class Node(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
     span: Span = Span()
+
+    def children(self) -> Iterator[Node]:
+        """The nodes directly inside this one, in field order: read from the fields themselves,
+        so that a node added to the language later is walked without anyone listing it."""
+        for name in type(self).model_fields:
+            if name != "span":
+                yield from nodes_in(getattr(self, name))
+
+    def walk(self) -> Iterator[Node]:
+        """Every node of this subtree, this one first (depth first, in source order). Iterative:
+        a deeply nested expression does not exhaust Python's stack."""
+        stack: list[Node] = [self]
+        while stack:
+            current = stack.pop()
+            yield current
+            stack.extend(reversed(list(current.children())))
+
+    def find_all(self, kind: type[N]) -> Iterator[N]:
+        """Every node of this subtree of one type."""
+        for node in self.walk():
+            if isinstance(node, kind):
+                yield node
+
+
+def nodes_in(value: Any) -> Iterator[Node]:
+    """The nodes in a field's value: a node, or the nodes in (nested) lists and tuples."""
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from nodes_in(item)
 
 
 # ---------------------------------------------------------------- expressions
@@ -130,6 +164,19 @@ class Meta(Stmt):
 
     kind: Literal["cites", "text", "assume", "conflict", "aside"]
     value: str
+
+
+class Conflict(Meta):
+    """`conflict "what": ...` -- two passages of the rulebook that disagree, quoted (`cites`), and
+    the reading the rules follow (`text`). `value` says what the passages disagree about. The
+    checker refuses a conflict that does not quote two passages found in the rulebook; the quotes
+    account for their paragraphs in the coverage without counting as the rule that implements
+    them (the rule that follows the reading cites that)."""
+
+    kind: Literal["conflict"] = "conflict"
+    passages: list[Meta] = []  # the `cites` lines
+    reading: list[Meta] = []  # the `text` line (one; a checker error otherwise)
+    others: list[Meta] = []  # anything else written in the block: a checker error
 
 
 class MoveRefs(Stmt):
@@ -331,6 +378,9 @@ class GameHeader(Decl):
     min_players: int = 1
     max_players: int = 1
     rulebook: str | None = None
+    # Sections of the rulebook this file leaves to other files (a variant's own rules): the
+    # coverage does not count them.
+    rulebook_except: list[str] = []
 
 
 class Constant(Decl):
@@ -440,12 +490,19 @@ class ScoreDecl(Decl):
 
 
 class Example(Decl):
+    """A worked example. It starts from the components as declared, or (`from setup`) from the
+    position setup leaves with the example's seed; then `given` changes the position, `do` runs,
+    and (`play`) the game's own `play` runs to the end of the game."""
+
     name: str
     players: int | None = None
     seed: int = 0
+    from_setup: bool = False
+    plays: bool = False
     given: list[Stmt] = []
     do: list[Stmt] = []
     choices: list[int | str] = []
+    then_first: bool = False  # `choices: ..., first`: every later decision takes its first option
     outcomes: list[int | str] = []
     expect: list[Expr] = []
 

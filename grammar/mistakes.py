@@ -268,7 +268,7 @@ def _words(grammar: Callable[[], Lark], terminals: set[str]) -> set[str]:
         if term.name not in terminals:
             continue
         pattern = term.pattern
-        alternatives = re.fullmatch(r"\(\?:([a-z_|]+)\)", pattern.value)  # "cites" | "text" | ...
+        alternatives = re.fullmatch(r"\(\?:([a-z_|]+)\)(?:\\b)?", pattern.value)  # /(?:cites|text|...)\b/
         values = (
             [pattern.value] if pattern.type == "str" else alternatives[1].split("|") if alternatives else []
         )

@@ -83,22 +83,44 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return ast.Meta(span=self._span(meta), kind=str(c[0]), value=_unquote(c[1]))  # type: ignore[arg-type]
 
     @v_args(meta=True)
+    def conflict_line(self, meta: LarkMeta, c: list[Token]) -> ast.Conflict:
+        return ast.Conflict(span=self._span(meta), value=_unquote(c[1]))
+
+    @v_args(meta=True)
+    def conflict(self, meta: LarkMeta, c: list[Any]) -> ast.Conflict:
+        lines: list[ast.Meta] = c[2:]
+        return ast.Conflict(
+            span=self._span(meta),
+            value=_unquote(c[1]),
+            passages=[m for m in lines if m.kind == "cites"],
+            reading=[m for m in lines if m.kind == "text"],
+            others=[m for m in lines if m.kind not in {"cites", "text"}],
+        )
+
+    @v_args(meta=True)
     def game_decl(self, meta: LarkMeta, c: list[Any]) -> ast.GameHeader:
-        head = ast.GameHeader(span=self._span(meta), name=_unquote(c[0]))
-        for field in c[1:]:
+        return self._header_fields(ast.GameHeader(span=self._span(meta), name=_unquote(c[0])), c[1:])
+
+    @staticmethod
+    def _header_fields(head: ast.GameHeader, fields: list[Any]) -> ast.GameHeader:
+        """The fields a game header and a variant header share."""
+        for field in fields:
             if isinstance(field, ast.Meta):
                 head.meta.append(field)
             elif field[0] == "players":
                 head.min_players, head.max_players = field[1], field[2]
+                if isinstance(head, ast.VariantHeader):
+                    head.has_players = True
             elif field[0] == "rulebook":
-                head.rulebook = field[1]
+                head.rulebook, head.rulebook_except = field[1], field[2]
         return head
 
     def players_field(self, c: list[Token]) -> tuple[str, int, int]:
         return ("players", _int(c[0]), _int(c[1]))
 
-    def rulebook_field(self, c: list[Token]) -> tuple[str, str]:
-        return ("rulebook", _unquote(c[0]))
+    def rulebook_field(self, c: list[Token | None]) -> tuple[str, str, list[str]]:
+        names = [_unquote(t) for t in c if t is not None]
+        return ("rulebook", names[0], names[1:])
 
     @staticmethod
     def _split_meta(items: list[Any]) -> tuple[list[Any], list[ast.Meta]]:
@@ -341,7 +363,8 @@ class Builder(Transformer):  # type: ignore[type-arg]
             if isinstance(item, ast.Meta):
                 node.meta.append(item)
             else:
-                setattr(node, item[0], item[1])
+                for field, value in item if isinstance(item, list) else [item]:
+                    setattr(node, field, value)
         return node
 
     def ex_players(self, c: list[Token]) -> tuple[str, int]:
@@ -356,12 +379,20 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def ex_do(self, c: list[Any]) -> tuple[str, Any]:
         return ("do", c[0])
 
+    def ex_from(self, c: list[Any]) -> tuple[str, bool]:
+        return ("from_setup", True)
+
+    def ex_play(self, c: list[Any]) -> tuple[str, bool]:
+        return ("plays", True)
+
     @staticmethod
     def _script(c: list[Token]) -> list[int | str]:
         return [_int(t) if t.type == "INT" else _unquote(t) for t in c]
 
-    def ex_choices(self, c: list[Token]) -> tuple[str, Any]:
-        return ("choices", self._script(c))
+    def ex_choices(self, c: list[Token | None]) -> list[tuple[str, Any]]:
+        tokens = [t for t in c if t is not None]
+        first = bool(tokens) and tokens[-1].type == "FIRST"
+        return [("choices", self._script(tokens[:-1] if first else tokens)), ("then_first", first)]
 
     def ex_outcomes(self, c: list[Token]) -> tuple[str, Any]:
         return ("outcomes", self._script(c))
@@ -374,13 +405,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def variant_decl(self, meta: LarkMeta, c: list[Any]) -> ast.VariantHeader:
         head = ast.VariantHeader(span=self._span(meta), name=_unquote(c[0]), base=_unquote(c[1]))
-        for field in c[2:]:
-            if isinstance(field, ast.Meta):
-                head.meta.append(field)
-            elif field[0] == "players":
-                head.min_players, head.max_players, head.has_players = field[1], field[2], True
-            elif field[0] == "rulebook":
-                head.rulebook = field[1]
+        self._header_fields(head, c[2:])
         return head
 
     @v_args(meta=True)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
+from meeple.interpreter.results import RESULTS
 
 SCALARS = {"int", "bool", "text", "player"}
 
@@ -426,6 +427,8 @@ class Analyzer:
     def expect(self, node: ast.Node, got: str, want: str, what: str) -> None:
         if got in {"any", want} or want == "any":
             return
+        if got.startswith(f"{want}:"):
+            return  # a refinement: a piece of one kind ("piece:dino") is a piece
         if want == "loc" and got.startswith(("row:", "list:", "cell:")):
             return
         if want == "list" and got.startswith("list:"):
@@ -993,8 +996,9 @@ class Analyzer:
         scope: dict[str, str] = {}  # given, do and expect share one scope, as they do when run
         for stmt in [*example.given, *example.do]:
             self.stmt(stmt, scope)
+        results = {name: result.type for name, result in RESULTS.items()}
         for expect in example.expect:
-            self.expect(expect, self.expr(expect, scope), "bool", "an expectation")
+            self.expect(expect, self.expr(expect, {**results, **scope}), "bool", "an expectation")
         self.used = before | {n for n in self.used if n in self.sym.pieces}
 
     def named_blocks(self) -> None:

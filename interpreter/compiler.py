@@ -17,6 +17,7 @@ from meeple.grammar import ast
 from meeple.interpreter import grids
 from meeple.interpreter.analysis import Symbols, is_keyed, type_of_ref
 from meeple.interpreter.program import CompiledExample, Fn, Gen, Movement, Program, Trigger
+from meeple.interpreter.results import RESULTS
 from meeple.interpreter.runtime import (
     CURRENT,
     Chance,
@@ -1596,9 +1597,13 @@ class Compiler:
         return p
 
     def example(self, decl: ast.Example) -> CompiledExample:
-        """An example's blocks share one scope: names it lets in `given` are seen by `do` and `expect`."""
+        """An example's blocks share one scope: names it lets in `given` are seen by `do` and
+        `expect`; `expect` also sees the results (scores, winners...) it names."""
         self.rule = f"example '{decl.name}'"
-        scope = {s.name for s in [*decl.given, *decl.do] if isinstance(s, ast.Let)}
+        do = decl.do
+        lets = {s.name for s in [*decl.given, *do] if isinstance(s, ast.Let)}
+        results = sorted({n.id for e in decl.expect for n in e.find_all(ast.Name) if n.id in RESULTS} - lets)
+        scope = lets | set(results)
         expect = []
         for e in decl.expect:
             sides = (None, None)
@@ -1608,8 +1613,9 @@ class Compiler:
         return CompiledExample(
             decl=decl,
             given=as_gen(*self.block(decl.given, set())),
-            do=as_gen(*self.block(decl.do, {s.name for s in decl.given if isinstance(s, ast.Let)})),
+            do=as_gen(*self.block(do, {s.name for s in decl.given if isinstance(s, ast.Let)})),
             expect=expect,
+            results=results,
         )
 
     def _scorer(self, decl: ast.ScoreDecl) -> Fn:

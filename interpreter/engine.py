@@ -36,11 +36,22 @@ class IllegalChoice(ValueError):
 
 
 class Script:
-    """Answers given in advance, by index or by label: an example's choices and random outcomes."""
+    """Answers given in advance, by index or by label: an example's choices and random outcomes.
+    With `then_first`, every decision after the listed choices takes its first option."""
 
-    def __init__(self, choices: Sequence[int | str] = (), outcomes: Sequence[int | str] = ()) -> None:
+    def __init__(
+        self, choices: Sequence[int | str] = (), outcomes: Sequence[int | str] = (), then_first: bool = False
+    ) -> None:
         self.choices = list(choices)
         self.outcomes = list(outcomes)
+        self.then_first = then_first
+
+    def answers(self) -> bool:
+        """Whether the script answers the next decision."""
+        return bool(self.choices) or self.then_first
+
+    def next_choice(self, options: list[str], prompt: str) -> int:
+        return self.resolve(self.choices.pop(0), options, prompt) if self.choices else 0
 
     @staticmethod
     def resolve(answer: int | str, options: list[str], what: str) -> int:
@@ -154,8 +165,8 @@ class State:
                         rt.log.append(
                             f"  {request.player} {request.prompt.lower()}: {request.options[0]} (only option)"
                         )
-                elif self.script is not None and self.script.choices:
-                    index = Script.resolve(self.script.choices.pop(0), request.options, request.prompt)
+                elif self.script is not None and self.script.answers():
+                    index = self.script.next_choice(request.options, request.prompt)
                     rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.options[index]}")
                 else:
                     self.decision = request

@@ -1,17 +1,22 @@
 """Running `example` blocks: a position, the choices and random outcomes, and what must follow.
 
 The rulebooks' worked examples are written as examples in the `.rules` files; `meeple test` runs
-them. An example starts from the game's start state *without* running setup, applies `given`,
-runs `do` with its scripted answers, and checks every `expect` line.
+them. An example starts from the game's start state *without* running setup (or, `from setup`,
+after running it with the example's seed), applies `given`, runs `do` and (`play`) the game's own
+`play` to its end, with its scripted answers, and checks every `expect` line. `expect`
+may also read the results (`interpreter/results.py`): scores, tiebreaks, winners, whether the
+game is over.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.interpreter.engine import Game, IllegalChoice, Script
 from meeple.interpreter.program import CompiledExample
+from meeple.interpreter.results import RESULTS
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import label
 
@@ -38,12 +43,21 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
     decl = example.decl
     result = ExampleResult(decl.name, decl.span.line, passed=False)
     players = decl.players or game.min_players
-    script = Script(decl.choices, decl.outcomes)
+    script = Script(decl.choices, decl.outcomes, then_first=decl.then_first)
     state = game.new_game(players, seed=decl.seed, script=script, run_setup=False)
+    program = game.program
     env: dict[str, Any] = {}
+    parts: list[tuple[str, Callable[[], Generator[Any, int, None]]]] = []
+    if decl.from_setup and program.setup is not None:
+        parts.append(("setup", lambda: state.flow(setup_only=True)))
+    parts.append(("given", lambda: example.given(state.rt, env)))
+    parts.append(("do", lambda: example.do(state.rt, env)))
+    play = program.play
+    if decl.plays and play is not None:
+        parts.append(("play", lambda: play(state.rt, {})))
     try:
-        for what, body in (("given", example.given), ("do", example.do)):
-            state.run(body(state.rt, env))
+        for what, body in parts:
+            state.run(body())
             if state.decision is not None:
                 d = state.decision
                 result.failures.append(
@@ -52,6 +66,8 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
                 )
                 result.log = state.log
                 return result
+            if state.ended_early:
+                break  # `end game`: nothing more of the game runs
     except (RuleRuntimeError, IllegalChoice) as err:
         result.failures.append(str(err))
         result.log = state.log
@@ -64,6 +80,14 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
         result.failures.append(
             f"{len(script.outcomes)} scripted outcome(s) were never used: {script.outcomes}"
         )
+    ended = state.ended_early or decl.plays
+    try:
+        for name in example.results:
+            env[name] = RESULTS[name].get(state, ended)
+    except RuleRuntimeError as err:
+        result.failures.append(f"cannot compute the scores: {err.message}")
+        result.log = state.log
+        return result
     for expr, value, left, right in example.expect:
         text = _source(game, expr.span.file, expr.span.line, expr.span.column, expr.span.end_column)
         try:

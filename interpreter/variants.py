@@ -72,6 +72,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
             min_players=patch.min_players if patch.has_players else old.min_players,
             max_players=patch.max_players if patch.has_players else old.max_players,
             rulebook=patch.rulebook or old.rulebook,
+            rulebook_except=patch.rulebook_except if patch.rulebook else old.rulebook_except,
             meta=[*old.meta, *patch.meta],
         )
         if index is None:

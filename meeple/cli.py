@@ -240,7 +240,7 @@ def check(
         typer.Option(
             metavar="PATH_OR_DIR",
             help="The rulebook the header names, or a folder holding it "
-            "(default: ../shared/rulebooks/, the rules file's folder, then $MEEPLE_RULEBOOKS).",
+            "(default: the rules file's folder, then each folder of $MEEPLE_RULEBOOKS).",
         ),
     ] = None,
     coverage: Annotated[
@@ -278,7 +278,8 @@ def check(
             found.extend(as_json(d) for d in report.diagnostics)
             continue
         sources = report.sources()
-        for d in sorted(problems, key=lambda d: (d.file != str(report.path), d.file, d.line, d.column)):
+        shown = [*problems, *report.notes]
+        for d in sorted(shown, key=lambda d: (d.file != str(report.path), d.file, d.line, d.column)):
             show_diagnostic(out, d, sources.get(d.file))
         if coverage:
             show_coverage(out, report)
@@ -287,7 +288,8 @@ def check(
         if play_games:
             show_reports(out, report, {"M069"}, "Play", "not played: the file has errors")
         counts = [plural(errors, "error"), plural(warnings, "warning")]
-        typer.echo(f"{name}: {', '.join(counts) if problems else 'no problems'}")
+        notes = f" ({plural(len(report.notes), 'note')})" if report.notes else ""
+        typer.echo(f"{name}: {', '.join(counts) if problems else 'no problems'}{notes}")
     if fmt is Format.json:
         echo_json(found)
     raise typer.Exit(code)
@@ -302,7 +304,8 @@ def show_diagnostic(out: Console, d: meeple.Diagnostic, source: str | None) -> N
         return
     head, _, rest = text.partition("\n")
     line = Text(head)
-    line.highlight_words([f" {d.severity}:"], style="bold red" if d.severity == "error" else "bold yellow")
+    colour = {"error": "bold red", "warning": "bold yellow"}.get(d.severity, "bold cyan")
+    line.highlight_words([f" {d.severity}:"], style=colour)
     out.print(line, soft_wrap=True)
     if not rest:
         return
@@ -315,34 +318,43 @@ def show_diagnostic(out: Console, d: meeple.Diagnostic, source: str | None) -> N
 
 
 def show_coverage(out: Console, report: Report) -> None:
-    """The rulebook coverage as a table per section, then the paragraphs nothing covers."""
+    """The rulebook coverage as a table per section, then the paragraphs the rules do not cover."""
     book = report.rulebook
     if book is None:
-        typer.echo("rulebook coverage: no rulebook to read (see the warning above)")
+        typer.echo("rulebook coverage: no rulebook to read (see the note above)")
         return
     *sections, total = report.coverage
     figures = total.as_data()
+    missing = len(total.uncovered) + len(total.example_only) + len(total.unreachable_only)
     typer.echo(
-        f"\nRulebook coverage of {book.path}: {figures['cited_percent']}% cited, "
-        f"{figures['asides_percent']}% marked as not rules, "
-        f"{len(total.uncovered)} of {total.paragraphs} paragraphs uncovered"
+        f"\nRulebook coverage of {book.path}: {figures['cited_percent']}% of {total.rule_paragraphs} rule "
+        f"paragraphs covered by the rules, {missing} not; {total.asides} marked as not rules, "
+        f"{total.excluded} left to other files; the quotes copy {figures['quoted_percent']}% of its words"
     )
-    table = Table(
-        "Section", *(Column(h, justify="right") for h in ("Paragraphs", "Cited", "Not rules", "Uncovered"))
-    )
+    headings = ("Paragraphs", "Covered", "Not rules", "Elsewhere", "Not covered", "Quoted")
+    table = Table("Section", *(Column(h, justify="right") for h in headings))
     for s in sections:
         data = s.as_data()
         table.add_row(
             escape("  " * s.level + s.title),
             str(s.paragraphs),
             f"{data['cited_percent']}%",
-            f"{data['asides_percent']}%",
-            str(len(s.uncovered)),
+            str(s.asides),
+            str(s.excluded),
+            str(len(s.uncovered) + len(s.example_only) + len(s.unreachable_only)),
+            f"{data['quoted_percent']}%",
         )
     out.print(table)
-    for s in sections:
-        for paragraph in s.uncovered:
-            typer.echo(f"  uncovered: {book.path.name}:{paragraph.line} ({s.title}): {paragraph.first_words}")
+    for word, group in (
+        ("uncovered", "uncovered"),
+        ("cited only by an example", "example_only"),
+        ("cited only by a declaration the game never reaches", "unreachable_only"),
+    ):
+        for s in sections:
+            for paragraph in getattr(s, group):
+                typer.echo(
+                    f"  {word}: {book.path.name}:{paragraph.line} ({s.title}): {paragraph.first_words}"
+                )
 
 
 def show_reports(out: Console, report: Report, codes: set[str], title: str, empty: str) -> None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
-Severity = Literal["error", "warning", "info"]
+# error and warning are problems (a warning fails `check --strict`); a note is said to the user and
+# never fails a check; info entries are reports (coverage, assumptions) printed only when asked.
+Severity = Literal["error", "warning", "note", "info"]
 
 
 @dataclass(frozen=True)

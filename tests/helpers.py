@@ -1,16 +1,45 @@
-"""What several property tests share: playing a game with random answers, checking as it goes,
-taking a snapshot of a position, and comparing a replay with its original."""
+"""What several tests share: the publishers' files the tests may read, playing a game with random
+answers, checking as it goes, taking a snapshot of a position, and comparing a replay with its
+original."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import strategies as st
 
 from meeple import Game, IllegalChoice, State
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "rulebooks"  # our own small rulebooks, for the checker
+# The publishers' rulebooks and component data are not part of meeple: a clone has none. Beside our
+# own checkout they are in ../shared; elsewhere $MEEPLE_RULEBOOKS and $MEEPLE_COMPONENTS say where.
+PLACES = {
+    "rulebooks": ("MEEPLE_RULEBOOKS", ROOT.parent / "shared" / "rulebooks"),
+    "components": ("MEEPLE_COMPONENTS", ROOT.parent / "shared" / "components"),
+}
+# Set by CI, where the files are present: a test that needs one fails instead of skipping.
+REQUIRE = "MEEPLE_REQUIRE_SHARED"
+
+
+def shared_file(kind: str, name: str) -> Path:
+    """A publisher's rulebook or component file, or a skip that says how to provide it (a failure
+    when $MEEPLE_REQUIRE_SHARED is set, so that CI checks every citation of every game)."""
+    variable, beside = PLACES[kind]
+    folders = [Path(p) for p in os.environ.get(variable, "").split(os.pathsep) if p] + [beside]
+    for folder in folders:
+        if (folder / name).is_file():
+            return folder / name
+    why = f"needs the {kind[:-1]} {name}: put its folder in ${variable}"
+    if os.environ.get(REQUIRE):
+        pytest.fail(f"{why} (${REQUIRE} is set: the {kind} must be present)")
+    pytest.skip(why)
+
 
 Check = Callable[[State], None]
 Answer = Callable[[State, random.Random], int]  # a player: the index of its answer

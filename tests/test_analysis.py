@@ -152,6 +152,18 @@ def test_a_row_name_shared_by_two_tables_must_name_its_table(tmp_path: Path) -> 
 # ===================================================================== M011 duplicates
 
 
+def test_a_piece_of_one_kind_is_a_piece_where_a_rule_takes_one(tmp_path: Path) -> None:
+    source = BASE + (
+        "zone hand per player\n"
+        "rule keep(p: player, t: piece):\n  move t to p.hand\n"
+        "rule keep_first(p: player):\n  keep(p, pieces(pool, token)[0])\n"
+        "  for each t in pieces(pool, token, p):\n    keep(p, t)\n"
+    )
+    assert codes(check(tmp_path, source)) == set()
+    wrong = BASE + "rule keep(t: piece):\n  log \"{t}\"\nrule bad():\n  keep(3)\n"
+    assert "must be a piece, not a number" in the(check(tmp_path, wrong), "M014").message
+
+
 def test_a_name_is_declared_once(tmp_path: Path) -> None:
     source = BASE + "constant lives = 1\nconstant lives = 2\n"
     diag = the(check(tmp_path, source), "M011")

@@ -156,6 +156,12 @@ STATEMENTS = [
     ("phase", "phase day:\n  add 1 to round", "Phase day:"),
     ("step", "step morning_market:\n  add 1 to round", "Step morning market:"),
     ("text", 'text "Everyone gains one."\nadd 1 to round', "Everyone gains one."),
+    (
+        "conflict",
+        'conflict "How much":\n  cites "gain one"\n  cites "gain two"\n  text "We follow one."\n'
+        "add 1 to round",
+        "How much: the rulebook says \u201cgain one\u201d and \u201cgain two\u201d. We follow one.",
+    ),
 ]
 
 # (what the row shows, an expression, its words)

@@ -16,15 +16,16 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import shared_file
 
 import meeple
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
-# (bundled game, its hand-written module, player counts, seeds)
+# (bundled game, its hand-written module, the component file it reads, player counts, seeds)
 PAIRS = [
-    ("gods_love_dinosaurs", "handwritten_gld", (2, 5), range(3)),
-    ("dino_garden", "handwritten_dg", (3, 4), range(4)),
+    ("gods_love_dinosaurs", "handwritten_gld", "gods-love-dinosaurs.json", (2, 5), range(3)),
+    ("dino_garden", "handwritten_dg", None, (3, 4), range(4)),
 ]
 
 
@@ -36,11 +37,13 @@ def handwritten(module: str) -> ModuleType:
         sys.path.remove(str(BENCH))
 
 
-@pytest.mark.parametrize(("name", "module", "counts", "seeds"), PAIRS)
+@pytest.mark.parametrize(("name", "module", "data", "counts", "seeds"), PAIRS)
 def test_the_hand_written_game_plays_the_same_games_as_the_rules(
-    name: str, module: str, counts: tuple[int, ...], seeds: range
+    name: str, module: str, data: str | None, counts: tuple[int, ...], seeds: range
 ) -> None:
     game, hand = meeple.load(name), handwritten(module)
+    if data is not None:
+        hand.default_components(shared_file("components", data))
     for players in counts:
         for seed in seeds:
             state = game.new_game(players, seed=seed, logging=False)

@@ -1646,6 +1646,104 @@ def test_an_example_with_unused_choices_fails(example_results: dict[str, Example
     assert any("never asked for" in f for f in result.failures), result.failures
 
 
+RESULTS_GAME = """
+zone bag, public
+zone hand per player
+piece coin: 5 per player in bag
+var rounds: int = 0
+
+setup:
+  for each p in players:
+    move 1 coin of p from bag to p.hand
+
+play:
+  repeat 2 times:
+    add 1 to rounds
+    for each p in players:
+      choose n from [1, 2] by p prompt "How many coins":
+        move n coin of p from bag to p.hand
+  if rounds > 5:
+    end game
+
+rule stop():
+  end game
+  add 1 to rounds
+
+score p = count(pieces(p.hand))
+tiebreak p = 0 - p.seat
+
+example "scores, tiebreaks and winners of a position":
+  given:
+    move 2 coin of players[1] from bag to players[1].hand
+  expect:
+    scores == [0, 2]
+    tiebreaks == [0, -1]
+    winners == [players[1]]
+    not game_over
+
+example "a tie goes by the tiebreak":
+  given:
+    move 1 coin of players[0] from bag to players[0].hand
+    move 1 coin of players[1] from bag to players[1].hand
+  expect:
+    winners == [players[0]]
+
+example "a whole game from setup":
+  from setup
+  play
+  choices: 1, first
+  expect:
+    game_over
+    not ended_early
+    rounds == 2
+    scores == [4, 3]
+
+example "end game ends it early, and nothing after it runs":
+  do:
+    stop()
+  expect:
+    game_over and ended_early
+    rounds == 0
+
+example "from setup, without play, stops after setup":
+  from setup
+  expect:
+    scores == [1, 1]
+    not game_over
+"""
+
+
+def test_an_example_reads_scores_tiebreaks_winners_and_the_end_of_the_game(make_game: MakeGame) -> None:
+    """`expect:` can state a rulebook's scoring, tie-break and end-of-game sentences."""
+    results = run_examples(make_game(RESULTS_GAME))
+    assert [(r.name, r.failures) for r in results if not r.passed] == []
+
+
+@pytest.mark.parametrize(
+    ("wrong", "right"),
+    [
+        ("scores == [0, 3]", "scores == [0, 2]"),
+        ("tiebreaks == [0, 1]", "tiebreaks == [0, -1]"),
+        ("winners == [players[0], players[1]]", "winners == [players[0]]"),
+        ("not game_over\n\nexample \"a tie", "game_over\n\nexample \"a tie"),
+        ("    rounds == 3\n", "    rounds == 2\n"),
+        ("game_over and not ended_early", "game_over and ended_early"),
+        ("    scores == [2, 1]\n    not game_over", "    scores == [1, 1]\n    not game_over"),
+    ],
+)
+def test_a_result_expectation_fails_when_it_is_wrong(make_game: MakeGame, wrong: str, right: str) -> None:
+    assert right in RESULTS_GAME
+    results = run_examples(make_game(RESULTS_GAME.replace(right, wrong, 1)))
+    failed = [r for r in results if not r.passed]
+    assert len(failed) == 1 and "expected" in failed[0].failures[0], [(r.name, r.failures) for r in failed]
+
+
+def test_a_whole_game_example_fails_at_a_decision_its_choices_do_not_answer(make_game: MakeGame) -> None:
+    results = run_examples(make_game(RESULTS_GAME.replace("choices: 1, first", "choices: 1")))
+    (failed,) = [r for r in results if not r.passed]
+    assert "'play' stopped at a decision" in failed.failures[0]
+
+
 def test_a_conditional_expression_and_joined_lists(make_game: MakeGame) -> None:
     """`if C then A else B` chooses a value; `+` joins two lists."""
     game = make_game(

@@ -874,12 +874,57 @@ def test_an_empty_file_is_an_empty_module() -> None:
 
 
 def test_top_level_metadata_is_kept_on_the_module() -> None:
-    module = parse('assume "A gap in the rulebook."\nconflict "Two rules disagree."\n')
+    module = parse('assume "A gap in the rulebook."\naside "Flavour."\n')
     assert [(m.kind, m.value) for m in module.meta] == [
         ("assume", "A gap in the rulebook."),
-        ("conflict", "Two rules disagree."),
+        ("aside", "Flavour."),
     ]
     assert module.decls == []
+
+
+def test_a_conflict_block_quotes_its_passages_and_says_its_reading() -> None:
+    source = (
+        'conflict "How many rounds":\n  cites "four rounds"\n  cites "five rounds"\n  text "We play four."\n'
+    )
+    (conflict,) = parse(source).meta
+    assert isinstance(conflict, ast.Conflict) and conflict.value == "How many rounds"
+    assert [p.value for p in conflict.passages] == ["four rounds", "five rounds"]
+    assert [r.value for r in conflict.reading] == ["We play four."]
+
+
+def test_a_rulebook_line_may_leave_sections_to_other_files() -> None:
+    header = parse('game "G":\n  rulebook "g.txt" except "Two Players", "Solo"\nplay:\n  end game\n').decls[0]
+    assert isinstance(header, ast.GameHeader)
+    assert (header.rulebook, header.rulebook_except) == ("g.txt", ["Two Players", "Solo"])
+
+
+def test_a_grouped_keyword_never_takes_the_start_of_a_longer_name() -> None:
+    """`text`, `step`, `score`... are keywords where a name may stand too: `textual()` is a call."""
+    source = HEADER + 'rule textual():\n  log "t"\nrule stepper():\n  textual()\n\nplay:\n  stepper()\n'
+    play = parse(source).decls[-1]
+    assert isinstance(play, ast.PlayDecl) and isinstance(play.body[0], ast.CallStmt)
+
+
+def test_an_example_may_start_from_setup_play_the_game_and_answer_first() -> None:
+    source = HEADER + 'play:\n  end game\nexample "e":\n  from setup\n  play\n  choices: 2, "b", first\n'
+    example = parse(source).decls[-1]
+    assert isinstance(example, ast.Example)
+    assert (example.from_setup, example.plays, example.choices, example.then_first) == (
+        True,
+        True,
+        [2, "b"],
+        True,
+    )
+    assert parse(source.replace('2, "b", first', "first")).decls[-1].choices == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("doc", ["language.md", "authoring-variants.md"])
+def test_every_rules_example_of_the_reference_parses(doc: str) -> None:
+    text = (GAMES.parent / "docs" / doc).read_text(encoding="utf-8")
+    blocks = re.findall(r"```rules\n(.*?)```", text, flags=re.DOTALL)
+    assert blocks
+    for block in blocks:
+        parse(block, doc)
 
 
 def test_a_keyword_can_be_a_name_where_no_keyword_fits() -> None:

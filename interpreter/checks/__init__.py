@@ -36,12 +36,13 @@ from meeple.interpreter.checks.rulebook import (
     Rulebook,
     SectionCoverage,
     check_citations,
+    check_quotes,
     coverage,
     coverage_findings,
     locate_rulebook,
 )
 from meeple.interpreter.checks.supply import check_setup
-from meeple.interpreter.checks.usage import check_usage
+from meeple.interpreter.checks.usage import Usage, check_usage
 from meeple.interpreter.checks.walk import Known
 from meeple.interpreter.compiler import compile_program
 from meeple.interpreter.engine import DEFAULT_BUDGET, Game
@@ -77,8 +78,13 @@ class Report:
 
     @property
     def problems(self) -> list[Diagnostic]:
-        """Errors and warnings (not the info entries that carry reports)."""
+        """Errors and warnings (not the notes, nor the info entries that carry reports)."""
         return [d for d in self.diagnostics if d.severity in {"error", "warning"}]
+
+    @property
+    def notes(self) -> list[Diagnostic]:
+        """What the user is told that never fails a check (citations not checked...)."""
+        return [d for d in self.diagnostics if d.severity == "note"]
 
     def sources(self) -> dict[str, str]:
         """The text of each file a diagnostic may point into: the file, and for a variant its base."""
@@ -92,11 +98,13 @@ def run_checks(checked: Checked, rules: str, options: CheckOptions) -> Report:
     if module is None:
         return report  # a syntax error: nothing else can be known
     diags = report.diagnostics
+    diags += check_quotes(module)
     book, missing = locate_rulebook(module, options.rulebook)
     diags += missing
     if book is not None:
         report.rulebook = book
-        cited = check_citations(module, book)
+        usage = Usage(symbols) if checked.ok and symbols is not None else None
+        cited = check_citations(module, book, usage.is_live if usage is not None else None)
         diags += cited.findings
         if options.coverage:
             report.coverage = coverage(book, cited)

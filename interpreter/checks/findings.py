@@ -37,10 +37,27 @@ CODES: dict[str, tuple[Severity, str]] = {
     "M049": ("error", "a 'random' whose every outcome has a chance of 0"),
     "M050": (
         "warning",
-        "a citation (cites or aside) that is not in the rulebook; the hint shows the closest passage",
+        "a citation (cites or aside), or a section named by `rulebook ... except`, that is not in the "
+        "rulebook; the hint shows the closest passage",
     ),
-    "M051": ("warning", "the rulebook named in the header cannot be found, or citations without a rulebook"),
+    "M051": (
+        "note",
+        "citations not checked: the rulebook named in the header is not found (or cannot be read)",
+    ),
     "M052": ("warning", "a citation found in several passages of the rulebook"),
+    "M053": (
+        "warning",
+        "the header names its rulebook with a folder, or the file quotes a rulebook its header does not name",
+    ),
+    "M054": (
+        "warning",
+        "a citation or aside longer than twelve words: it copies the rulebook instead of locating a passage",
+    ),
+    "M055": (
+        "error",
+        "a conflict that does not quote the two passages that disagree and say the reading followed, "
+        "or whose passage is not in the rulebook",
+    ),
     "M060": (
         "warning",
         "a rule, trigger, statement or branch that never ran (setup for every player count, or --play)",
@@ -53,7 +70,12 @@ CODES: dict[str, tuple[Severity, str]] = {
     "M069": ("info", "what --play played: games, player counts, errors"),
     "M070": ("info", "rulebook coverage of one section (--coverage)"),
     "M071": ("info", "a rulebook paragraph that no citation or aside covers (--coverage)"),
-    "M072": ("info", "rulebook coverage overall (--coverage)"),
+    "M072": ("info", "rulebook coverage overall, and the share of its words the quotes copy (--coverage)"),
+    "M073": (
+        "info",
+        "a rulebook paragraph cited only by an example, or only by a declaration the game never "
+        "reaches (--coverage)",
+    ),
     "M080": ("info", "an assumption (assume) the rules make (--assumptions)"),
     "M081": ("info", "a conflict (conflict) in the rulebook and how the rules settle it (--assumptions)"),
 }

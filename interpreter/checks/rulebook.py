@@ -1,16 +1,23 @@
-"""Rulebook traceability: every citation found in the rulebook, and how much of the rulebook the
-rules account for (M050-M052, M070-M072).
+"""Rulebook traceability: every quote found in the rulebook, short, and how much of the rulebook
+the rules implement (M050-M055, M070-M073).
 
 A `cites "..."` quotes a few words of the rule it encodes; an `aside "..."` quotes a passage that
-is not a rule (flavour, a fact box, an example, a caption). Both must occur in the rulebook. They
-are compared ignoring case, whitespace, quotes (straight or curly), dashes and hyphenation, and
-punctuation at the ends of the quote; `...` in a quote skips words ("Each pair ... returns").
+is not a rule (flavour, a fact box, an example, a caption); a `conflict` quotes two passages that
+disagree. All must occur in the rulebook. They are compared ignoring case, whitespace, quotes
+(straight or curly), dashes and hyphenation, and punctuation at the ends of the quote; `...` in a
+quote skips words ("Each pair ... returns"). A quote locates a passage: it is at most
+MAX_QUOTE_WORDS words, so that the rules file never becomes a copy of the rulebook and the rule's
+own `text` says what the rule is in our words.
 
 For coverage the rulebook is read as sections (a heading is a short line of its own with no final
 punctuation, or a line the table of contents names) holding paragraphs (a block of lines between
 blank lines; a line that starts a list item starts a paragraph of its own). A paragraph is
-*cited* when a `cites` quotes part of it, *not a rule* when only an `aside` does, and *uncovered*
-otherwise. The title and the table of contents are not counted.
+*covered* when something the game runs cites it (a rule, step or phase reached from setup, play,
+a trigger or the score; a declaration the game uses; the header) or a conflict quotes it; *not a
+rule* when only an `aside` does; *cited only by an example* or *only by a rule nothing reaches*
+when that is all that cites it; *left to other files* when it is in a section the header names
+with `rulebook "..." except "Section"`; and *uncovered* otherwise. The title and the table of
+contents are not counted.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import difflib
 import os
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -40,6 +48,10 @@ FIRST_WORDS = 8
 # A quote found in several places is worth a warning only when it is short: a whole sentence the
 # rulebook repeats (in a summary, in a list of overlooked rules) cannot be told apart by quoting more.
 SHORT_QUOTE = 6
+# The longest quote: about a printed line. Every passage of our rulebooks is found in one place
+# by its first twelve words or fewer (docs/checking.md gives the measure), and a quote longer than
+# that copies the rulebook instead of pointing at it.
+MAX_QUOTE_WORDS = 12
 
 
 def normalize(text: str) -> str:
@@ -69,7 +81,15 @@ def quote_parts(quote: str) -> list[str]:
     return [p for p in parts if p]
 
 
+def quote_words(quote: str) -> int:
+    """How many words a quote copies (`...` and punctuation are not words)."""
+    return sum(1 for w in _ELLIPSIS.sub(" ", quote).split() if _strip_punctuation(normalize(w)))
+
+
 # ------------------------------------------------------------------ reading a rulebook
+
+
+Spans = list[tuple[int, int]]  # (start, end) in a paragraph's normalized text
 
 
 @dataclass
@@ -79,14 +99,27 @@ class Paragraph:
     section: int  # index in Rulebook.sections; -1 before the first heading
     counted: bool  # a paragraph of rules text (not the title, a heading or the table of contents)
     norm: str = ""
+    words: Spans = field(default_factory=list)  # each word's place in `norm` (punctuation alone is no word)
 
     def __post_init__(self) -> None:
         self.norm = normalize(self.text)
+        start = 0
+        for word in self.text.split():
+            size = len(normalize(word))
+            if _strip_punctuation(normalize(word)):
+                self.words.append((start, start + size))
+            start += size
 
     @property
     def first_words(self) -> str:
         words = self.text.split()
         return " ".join(words[:FIRST_WORDS]) + (" ..." if len(words) > FIRST_WORDS else "")
+
+    def words_in(self, spans: Spans) -> set[int]:
+        """The words (by index) that a quote's spans cover, wholly or in part."""
+        return {
+            i for i, (a, b) in enumerate(self.words) if any(a < end and start < b for start, end in spans)
+        }
 
 
 @dataclass
@@ -95,6 +128,7 @@ class Section:
     line: int
     level: int  # its depth in the table of contents (0 when it is not listed there)
     contents: bool = False  # the table of contents itself
+    listed: bool = False  # named by the table of contents
 
 
 @dataclass
@@ -105,26 +139,52 @@ class Rulebook:
     paragraphs: list[Paragraph]
 
     def find(self, quote: str) -> list[int]:
-        """The paragraphs a citation quotes: every paragraph that holds all of it, or else the
-        paragraphs one occurrence runs across (a quote over a paragraph break)."""
+        """The paragraphs a citation quotes (see `locate`)."""
+        return list(self.locate(quote))
+
+    def locate(self, quote: str) -> dict[int, Spans]:
+        """Where a citation is: every paragraph that holds all of it, or else the paragraphs one
+        occurrence runs across (a quote over a paragraph break); with the spans of its parts."""
         parts = quote_parts(quote)
         if not parts:
-            return []
-        found = [i for i, p in enumerate(self.paragraphs) if _locate(p.norm, parts) is not None]
-        if found:
-            return found
-        return self._across(parts)
+            return {}
+        found: dict[int, Spans] = {}
+        for i, p in enumerate(self.paragraphs):
+            spans = _locate(p.norm, parts)
+            if spans is not None:
+                found[i] = spans
+        return found or self._across(parts)
 
-    def _across(self, parts: list[str]) -> list[int]:
+    def _across(self, parts: list[str]) -> dict[int, Spans]:
         starts, joined = [], ""
         for p in self.paragraphs:
             starts.append(len(joined))
             joined += p.norm
-        span = _locate(joined, parts)
-        if span is None:
-            return []
-        first, last = span
-        return [i for i, s in enumerate(starts) if s < last and s + len(self.paragraphs[i].norm) > first]
+        spans = _locate(joined, parts)
+        if spans is None:
+            return {}
+        out: dict[int, Spans] = {}
+        for i, start in enumerate(starts):
+            end = start + len(self.paragraphs[i].norm)
+            mine = [(max(a, start) - start, min(b, end) - start) for a, b in spans if a < end and start < b]
+            if mine:
+                out[i] = mine
+        return out
+
+    def section_paragraphs(self, title: str) -> set[int] | None:
+        """The paragraphs of a section and of the sections under it (None: no such heading). A
+        heading the table of contents does not list stays inside the section before it."""
+        key = normalize(title)
+        first = next((i for i, s in enumerate(self.sections) if normalize(s.title) == key), None)
+        if first is None:
+            return None
+        level, inside = self.sections[first].level, {first}
+        for i in range(first + 1, len(self.sections)):
+            s = self.sections[i]
+            if s.listed and s.level <= level:
+                break
+            inside.add(i)
+        return {i for i, p in enumerate(self.paragraphs) if p.section in inside}
 
     def closest(self, quote: str) -> tuple[Paragraph, str, float] | None:
         """The passage most like a citation that is not found: its paragraph, its words, and how
@@ -160,16 +220,16 @@ def _words(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def _locate(norm: str, parts: list[str]) -> tuple[int, int] | None:
-    """Where the parts occur in order: (start of the first, end of the last)."""
-    pos, first = 0, -1
+def _locate(norm: str, parts: list[str]) -> Spans | None:
+    """Where the parts occur in order: the span of each."""
+    pos, spans = 0, []
     for part in parts:
         found = norm.find(part, pos)
         if found < 0:
             return None
-        first = found if first < 0 else first
+        spans.append((found, found + len(part)))
         pos = found + len(part)
-    return first, pos
+    return spans
 
 
 def _is_heading(line: str, toc: set[str]) -> bool:
@@ -207,7 +267,9 @@ def read_rulebook(path: Path, text: str) -> Rulebook:
         number, first = block[0]
         if (len(block) == 1 and _is_heading(first, names)) or normalize(first) in names:
             key = normalize(first)
-            sections.append(Section(first.strip(), number, levels.get(key, 0), key in _CONTENTS))
+            sections.append(
+                Section(first.strip(), number, levels.get(key, 0), key in _CONTENTS, key in names)
+            )
             paragraphs.append(Paragraph(number, first.strip(), len(sections) - 1, False))
             block = block[1:]
         current = len(sections) - 1
@@ -249,12 +311,13 @@ def _table_of_contents(blocks: list[list[tuple[int, str]]]) -> list[tuple[str, i
 
 
 def search_path(rules: Path, explicit: Path | None) -> list[Path]:
-    """Where a rulebook is looked for: the path given, else `../shared/rulebooks/` (from the
-    current folder), the rules file's folder, then each folder in $MEEPLE_RULEBOOKS."""
+    """Where a rulebook is looked for: the path given, else the rules file's folder, then each
+    folder in $MEEPLE_RULEBOOKS. Rulebooks are not part of meeple (they are the publishers'), so
+    nothing else is searched."""
     if explicit is not None:
         return [explicit]
     extra = [Path(p) for p in os.environ.get("MEEPLE_RULEBOOKS", "").split(os.pathsep) if p]
-    return [Path.cwd() / ".." / "shared" / "rulebooks", rules.parent, *extra]
+    return [rules.parent, *extra]
 
 
 def find_rulebook(name: str, rules: Path, explicit: Path | None) -> Path | None:
@@ -269,14 +332,22 @@ def find_rulebook(name: str, rules: Path, explicit: Path | None) -> Path | None:
 
 # ------------------------------------------------------------------ the checks
 
+# What cites a paragraph, in the order one kind overrides the next for the coverage.
+IMPLEMENTED, CONFLICT, EXAMPLE, UNREACHABLE = "implemented", "conflict", "example", "unreachable"
+
 
 @dataclass
 class Citations:
-    """What the citations of one rules file found: findings, and which paragraphs are covered."""
+    """What the quotes of one rules file found: findings, and what quotes each paragraph."""
 
     findings: list[Finding] = field(default_factory=list)
-    cited: set[int] = field(default_factory=set)
+    cited: dict[str, set[int]] = field(default_factory=dict)  # IMPLEMENTED... -> paragraphs
     asides: set[int] = field(default_factory=set)
+    excluded: set[int] = field(default_factory=set)  # in a section left to other files
+    quoted: dict[int, set[int]] = field(default_factory=dict)  # paragraph -> the words quoted
+
+    def of(self, kind: str) -> set[int]:
+        return self.cited.get(kind, set())
 
 
 def _rulebook_line(module: ast.Module) -> ast.Span:
@@ -292,10 +363,16 @@ def _rulebook_line(module: ast.Module) -> ast.Span:
     return ast.Span(file=module.file, line=line, column=column, end_line=line, end_column=end_column)
 
 
+def _header(module: ast.Module) -> ast.GameHeader | None:
+    return next((d for d in module.decls if isinstance(d, ast.GameHeader)), None)
+
+
 def locate_rulebook(module: ast.Module, explicit: Path | None) -> tuple[Rulebook | None, list[Finding]]:
-    """The rulebook a rules file names, read; or why there is none (M051). A file given with
-    `--rulebook` also serves a rules file whose header names none."""
-    header = next((d for d in module.decls if isinstance(d, ast.GameHeader)), None)
+    """The rulebook a rules file names, read; or why there is none: a note when it is not found
+    (M051: rulebooks are not shipped with the rules, so a clean file must stay clean without
+    one), a warning when the header names it wrongly (M053). A file given with `--rulebook` also
+    serves a rules file whose header names none."""
+    header = _header(module)
     name = header.rulebook if header is not None else None
     rules = Path(module.file)
     if name is None and explicit is not None and explicit.is_file():
@@ -305,10 +382,10 @@ def locate_rulebook(module: ast.Module, explicit: Path | None) -> tuple[Rulebook
         if not quotes:
             return None, []
         message = "this file quotes a rulebook, but its header names none"
-        return None, [at(quotes[0], "M051", message, 'add to the game header: rulebook "FILE.txt"')]
+        return None, [at(quotes[0], "M053", message, 'add to the game header: rulebook "FILE.txt"')]
     elif Path(name).name != name:
         message = f"the rulebook '{name}' must be a file name, without folders"
-        return None, [at(_rulebook_line(module), "M051", message, "say where it is with --rulebook")]
+        return None, [at(_rulebook_line(module), "M053", message, "say where it is with --rulebook")]
     else:
         path = find_rulebook(name, rules, explicit)
     if path is None:
@@ -317,32 +394,103 @@ def locate_rulebook(module: ast.Module, explicit: Path | None) -> tuple[Rulebook
             at(
                 _rulebook_line(module),
                 "M051",
-                f"cannot find the rulebook '{name}' (looked in {looked}): citations are not checked",
+                f"citations not checked: no rulebook '{name}' found (looked in {looked})",
                 "say where it is with --rulebook PATH_OR_FOLDER, or in $MEEPLE_RULEBOOKS",
             )
         ]
     try:
         return _load(path), []
     except (OSError, UnicodeError) as err:
-        return None, [at(_rulebook_line(module), "M051", f"cannot read the rulebook {path}: {err}")]
+        return None, [at(_rulebook_line(module), "M051", f"citations not checked: cannot read {path}: {err}")]
 
 
 def _load(path: Path) -> Rulebook:
     return read_rulebook(path.resolve(), path.read_text(encoding="utf-8", errors="replace"))
 
 
-def check_citations(module: ast.Module, book: Rulebook) -> Citations:
-    """M050 for a citation that is not in the rulebook, M052 for one found in several places."""
-    out = Citations()
+def _conflict_passages(module: ast.Module) -> dict[int, ast.Conflict]:
+    """id(passage) -> its conflict, for every `cites` line inside a conflict."""
+    return {id(p): m for m, _ in metas(module) if isinstance(m, ast.Conflict) for p in m.passages}
+
+
+def check_quotes(module: ast.Module) -> list[Finding]:
+    """What needs no rulebook: a quote too long to be a citation (M054), and a conflict that does
+    not quote two passages and say which reading the rules follow (M055)."""
+    out = []
     for meta, _ in metas(module):
+        if meta.kind in {"cites", "aside"} and quote_words(meta.value) > MAX_QUOTE_WORDS:
+            out.append(
+                at(
+                    meta,
+                    "M054",
+                    f"this {_word(meta)} quotes {quote_words(meta.value)} words: a citation quotes at most "
+                    f"{MAX_QUOTE_WORDS}, enough to find the passage",
+                    "keep the words that locate the passage; say the rule in your own words with text",
+                    data={"words": quote_words(meta.value), "limit": MAX_QUOTE_WORDS},
+                )
+            )
+        if isinstance(meta, ast.Conflict):
+            out += _conflict_shape(meta)
+    return out
+
+
+def _conflict_shape(conflict: ast.Conflict) -> list[Finding]:
+    wrong = []
+    if len(conflict.passages) < 2:
+        wrong.append(
+            f"it quotes {len(conflict.passages)} passage(s) of the rulebook, not the two that disagree"
+        )
+    if len(conflict.reading) != 1:
+        wrong.append("it says no reading" if not conflict.reading else "it says more than one reading")
+    if conflict.others:
+        wrong.append(f"'{conflict.others[0].kind}' has no place in it")
+    if not wrong:
+        return []
+    hint = (
+        'write it as a block: conflict "what disagrees": then a cites line for each passage and a text line'
+    )
+    message = (
+        f"a conflict quotes the two passages that disagree and says the reading followed: {'; '.join(wrong)}"
+    )
+    return [at(conflict, "M055", message, hint)]
+
+
+def check_citations(
+    module: ast.Module, book: Rulebook, live: Callable[[ast.Decl], bool] | None = None
+) -> Citations:
+    """M050 for a quote that is not in the rulebook (M055, an error, for a conflict's), M052 for
+    a short one found in several places; and what quotes each paragraph. `live` says whether the
+    game runs a declaration (None: every declaration counts)."""
+    out = Citations()
+    passages = _conflict_passages(module)
+    header = _header(module)
+    for title in header.rulebook_except if header is not None else []:
+        inside = book.section_paragraphs(title)
+        if inside is None:
+            out.findings.append(
+                at(
+                    _rulebook_line(module),
+                    "M050",
+                    f"there is no section '{title}' in {book.path.name}",
+                    "name a heading of the rulebook, as its table of contents writes it",
+                )
+            )
+        else:
+            out.excluded |= inside
+    for meta, owner in metas(module):
         if meta.kind not in {"cites", "aside"}:
             continue
-        found = book.find(meta.value)
-        rules_text = [i for i in found if book.paragraphs[i].counted]
-        (out.cited if meta.kind == "cites" else out.asides).update(rules_text)
-        if not found:
-            out.findings.append(_not_found(meta, book))
-        elif len(rules_text) > 1 and len(meta.value.split()) < SHORT_QUOTE:
+        located = book.locate(meta.value)
+        rules_text = [i for i in located if book.paragraphs[i].counted]
+        for i in rules_text:
+            out.quoted.setdefault(i, set()).update(book.paragraphs[i].words_in(located[i]))
+        if meta.kind == "aside":
+            out.asides.update(rules_text)
+        else:
+            out.cited.setdefault(_citing(meta, owner, passages, live), set()).update(rules_text)
+        if not located:
+            out.findings.append(_not_found(meta, book, id(meta) in passages))
+        elif len(rules_text) > 1 and quote_words(meta.value) < SHORT_QUOTE:
             lines = ", ".join(str(book.paragraphs[i].line) for i in rules_text[:6])
             out.findings.append(
                 at(
@@ -357,7 +505,23 @@ def check_citations(module: ast.Module, book: Rulebook) -> Citations:
     return out
 
 
-def _not_found(meta: ast.Meta, book: Rulebook) -> Finding:
+def _citing(
+    meta: ast.Meta,
+    owner: ast.Node,
+    passages: dict[int, ast.Conflict],
+    live: Callable[[ast.Decl], bool] | None,
+) -> str:
+    """What a `cites` line stands for in the coverage."""
+    if id(meta) in passages:
+        return CONFLICT
+    if isinstance(owner, ast.Example):
+        return EXAMPLE
+    if live is None or not isinstance(owner, ast.Decl) or isinstance(owner, ast.GameHeader) or live(owner):
+        return IMPLEMENTED
+    return UNREACHABLE
+
+
+def _not_found(meta: ast.Meta, book: Rulebook, in_conflict: bool) -> Finding:
     close = book.closest(meta.value)
     hint = "nothing in the rulebook is close: check the words, or the rulebook named in the header"
     data: dict[str, Any] = {"quote": meta.value}
@@ -365,6 +529,9 @@ def _not_found(meta: ast.Meta, book: Rulebook) -> Finding:
         paragraph, passage, ratio = close
         hint = f'closest passage, {book.path.name} line {paragraph.line}: "{passage}"'
         data |= {"closest": passage, "closest_line": paragraph.line, "similarity": round(ratio, 2)}
+    if in_conflict:
+        message = f"this passage of a conflict is not in the rulebook {book.path.name}: both must be"
+        return at(meta, "M055", message, hint, data=data)
     return at(meta, "M050", f"this {_word(meta)} is not in the rulebook {book.path.name}", hint, data=data)
 
 
@@ -381,9 +548,20 @@ class SectionCoverage:
     line: int
     level: int
     paragraphs: int = 0
-    cited: int = 0
+    covered: int = 0  # cited by what the game runs, or by a conflict
+    in_conflicts: int = 0  # of those, quoted only by a conflict
     asides: int = 0
-    uncovered: list[Paragraph] = field(default_factory=list)
+    excluded: int = 0  # in a section left to other files
+    example_only: list[Paragraph] = field(default_factory=list)
+    unreachable_only: list[Paragraph] = field(default_factory=list)
+    uncovered: list[Paragraph] = field(default_factory=list)  # nothing quotes them
+    words: int = 0
+    quoted_words: int = 0
+
+    @property
+    def rule_paragraphs(self) -> int:
+        """The paragraphs the rules are expected to implement: not asides, not left to others."""
+        return self.paragraphs - self.asides - self.excluded
 
     def as_data(self) -> dict[str, Any]:
         return {
@@ -391,12 +569,24 @@ class SectionCoverage:
             "line": self.line,
             "level": self.level,
             "paragraphs": self.paragraphs,
-            "cited": self.cited,
+            "rule_paragraphs": self.rule_paragraphs,
+            "cited": self.covered,
+            "in_conflicts": self.in_conflicts,
             "asides": self.asides,
-            "cited_percent": percent(self.cited, self.paragraphs),
+            "excluded": self.excluded,
+            "cited_percent": percent(self.covered, self.rule_paragraphs),
             "asides_percent": percent(self.asides, self.paragraphs),
-            "uncovered": [{"line": p.line, "first_words": p.first_words} for p in self.uncovered],
+            "uncovered": _listed(self.uncovered),
+            "example_only": _listed(self.example_only),
+            "unreachable_only": _listed(self.unreachable_only),
+            "words": self.words,
+            "quoted_words": self.quoted_words,
+            "quoted_percent": percent(self.quoted_words, self.words),
         }
+
+
+def _listed(paragraphs: list[Paragraph]) -> list[dict[str, Any]]:
+    return [{"line": p.line, "first_words": p.first_words} for p in paragraphs]
 
 
 def percent(part: int, whole: int) -> float:
@@ -408,15 +598,25 @@ def coverage(book: Rulebook, found: Citations) -> list[SectionCoverage]:
     intro = SectionCoverage("(before the first heading)", 1, 0)
     per = [SectionCoverage(s.title, s.line, s.level) for s in book.sections]
     total = SectionCoverage("Overall", 1, 0)
+    covering = found.of(IMPLEMENTED) | found.of(CONFLICT)
     for i, p in enumerate(book.paragraphs):
         if not p.counted:
             continue
         for target in (per[p.section] if p.section >= 0 else intro, total):
             target.paragraphs += 1
-            if i in found.cited:
-                target.cited += 1
+            target.words += len(p.words)
+            target.quoted_words += len(found.quoted.get(i, ()))
+            if i in found.excluded:
+                target.excluded += 1
+            elif i in covering:
+                target.covered += 1
+                target.in_conflicts += i not in found.of(IMPLEMENTED)
             elif i in found.asides:
                 target.asides += 1
+            elif i in found.of(EXAMPLE):
+                target.example_only.append(p)
+            elif i in found.of(UNREACHABLE):
+                target.unreachable_only.append(p)
             else:
                 target.uncovered.append(p)
     return [s for s in [intro, *per] if s.paragraphs] + [total]
@@ -424,29 +624,52 @@ def coverage(book: Rulebook, found: Citations) -> list[SectionCoverage]:
 
 def coverage_findings(book: Rulebook, sections: list[SectionCoverage], rules: str) -> list[Finding]:
     """The coverage as info entries placed in the rulebook: one per section (M070), one per
-    uncovered paragraph (M071), one for the whole rulebook (M072)."""
+    paragraph nothing covers (M071) or only an example or a rule nothing reaches cites (M073), one
+    for the whole rulebook (M072)."""
     out = []
     file = str(book.path)
     for s in sections:
         span = ast.Span(file=file, line=s.line, column=1)
         data = {"rules": rules, **s.as_data()}
         summary = (
-            f"{s.paragraphs} paragraph(s): {data['cited_percent']}% cited, {data['asides_percent']}% "
-            f"marked as not rules, {len(s.uncovered)} uncovered"
+            f"{s.rule_paragraphs} rule paragraph(s), {data['cited_percent']}% covered, "
+            f"{len(s.uncovered) + len(s.example_only) + len(s.unreachable_only)} not covered; "
+            f"{s.asides} marked as not rules, {s.excluded} left to other files; "
+            f"quotes copy {data['quoted_percent']}% of its words"
         )
         if s is sections[-1]:
             out.append(at(span, "M072", f"rulebook coverage: {summary}", data=data))
             continue
         out.append(at(span, "M070", f"section '{s.title}': {summary}", data=data))
-        for p in s.uncovered:
-            where = ast.Span(file=file, line=p.line, column=1)
-            out.append(
-                at(
-                    where,
-                    "M071",
-                    f'not covered by any citation or aside: "{p.first_words}"',
-                    "cite the rule it states, or mark it with aside if it is not a rule",
-                    data={"rules": rules, "section": s.title, "first_words": p.first_words},
+        for group, code, message, hint in (
+            (
+                s.uncovered,
+                "M071",
+                "not covered by any citation or aside",
+                "cite the rule it states, or mark it with aside if it is not a rule",
+            ),
+            (
+                s.example_only,
+                "M073",
+                "cited only by an example",
+                "cite it where the rule that implements it is written",
+            ),
+            (
+                s.unreachable_only,
+                "M073",
+                "cited only by a declaration the game never reaches",
+                "make the rule part of the game, or cite the paragraph where it is implemented",
+            ),
+        ):
+            for p in group:
+                where = ast.Span(file=file, line=p.line, column=1)
+                out.append(
+                    at(
+                        where,
+                        code,
+                        f'{message}: "{p.first_words}"',
+                        hint,
+                        data={"rules": rules, "section": s.title, "first_words": p.first_words},
+                    )
                 )
-            )
     return out

@@ -74,30 +74,18 @@ def fields(node: ast.Node) -> Iterator[tuple[str, Any]]:
             yield name, getattr(node, name)
 
 
-def nodes_in(value: Any) -> Iterator[ast.Node]:
-    """The nodes directly inside a field value: a node, or nodes in (nested) lists and tuples."""
-    if isinstance(value, ast.Node):
-        yield value
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from nodes_in(item)
-
-
 def walk(node: ast.Node) -> Iterator[ast.Node]:
     """Every node of a subtree, the root first."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        children = [child for _, value in fields(current) for child in nodes_in(value)]
-        stack.extend(reversed(children))
+    return node.walk()
 
 
 def metas(module: ast.Module) -> Iterator[tuple[ast.Meta, ast.Node]]:
     """Every `cites`, `aside`, `text`, `assume` and `conflict` line, with the declaration it is in
     (the module itself for the lines at the top level)."""
-    for meta in module.meta:
-        yield meta, module
+    for top in module.meta:
+        for node in top.walk():  # a conflict holds its passages and its reading
+            if isinstance(node, ast.Meta):
+                yield node, module
     for decl in module.decls:
         seen: set[int] = set()  # a block's lines are also the declaration's `meta`: the same nodes
         for node in walk(decl):
@@ -171,7 +159,7 @@ def _refs(node: ast.Node, out: Refs, top: bool = False) -> None:
             out.names.add(value)
             if (type(node), name) not in _NAMING_FIELDS:
                 out.attrs.add(value)  # a field the checks do not know: it may name anything
-        for child in nodes_in(value):
+        for child in ast.nodes_in(value):
             _refs(child, out)
 
 

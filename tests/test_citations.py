@@ -1,0 +1,46 @@
+"""Every bundled game against its publisher's rulebook: each quote found, short, and the rulebook
+implemented by the rules.
+
+The rulebooks are not part of meeple, so these tests skip on a clone without them (the reason
+says how to provide them, `MEEPLE_RULEBOOKS=...`); CI has them and sets `MEEPLE_REQUIRE_SHARED`,
+so there a missing rulebook fails instead. The checker's mechanisms themselves are tested on a
+rulebook of our own in test_rulebook.py.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+import meeple
+from helpers import shared_file
+from meeple.interpreter.checks import CheckOptions, Report, run_checks
+from meeple.loader import bundled_games
+
+GAMES = [path.stem for path in bundled_games()]
+
+
+@cache
+def _report(stem: str, book: str) -> Report:
+    options = CheckOptions(rulebook=shared_file("rulebooks", book), coverage=True)
+    return run_checks(meeple.check(stem), stem, options)
+
+
+def report(stem: str) -> Report:
+    checked = meeple.check(stem)
+    header = checked.symbols.header if checked.symbols is not None else None
+    assert header is not None and header.rulebook, f"{stem} names no rulebook"
+    return _report(stem, header.rulebook)
+
+
+@pytest.mark.parametrize("stem", GAMES)
+def test_every_quote_of_a_bundled_game_is_found_in_its_rulebook_in_one_place(stem: str) -> None:
+    quotes = [d for d in report(stem).diagnostics if d.code in {"M050", "M052", "M055"}]
+    assert quotes == [], [d.render(None) for d in quotes]
+
+
+@pytest.mark.parametrize("stem", GAMES)
+def test_a_bundled_game_passes_every_check_with_its_rulebook(stem: str) -> None:
+    problems = report(stem).problems
+    assert problems == [], [d.render(None) for d in problems]
