@@ -200,7 +200,7 @@ def source_of(module: ast.Module, node: ast.Node) -> str:
     """The lines of the file a declaration was written on, without the comments and blank lines
     that follow it (a declaration's span runs up to the next one). In a variant applied to its
     base game, a declaration may come from either file."""
-    lines = module.sources.get(node.span.file, module.source).splitlines()
+    lines = module.sources.get(node.span.file, module.source).split("\n")
     start = max(node.span.line, 1) - 1
     end = max(node.span.end_line, node.span.line)
     own = [lines[start]] if start < len(lines) else []

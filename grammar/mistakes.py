@@ -217,7 +217,7 @@ def _position(err: UnexpectedToken) -> object:
 def common_mistake(err: UnexpectedInput, source: str, grammar: Callable[[], Lark]) -> tuple[str, str] | None:
     """A better message and hint for a syntax error, or None when there is nothing to add.
     `grammar` gives the Lark parser the error came from."""
-    lines = source.splitlines()
+    lines = source.split("\n")
     line = getattr(err, "line", 0) or 0
     words = lines[line - 1].split() if 0 < line <= len(lines) else []
     first = words[0] if words else ""

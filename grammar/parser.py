@@ -7,16 +7,21 @@ designer knows ("a name", "an indented block"), never bare token names.
 
 from __future__ import annotations
 
+import os
+import stat
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
-from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import __version__ as lark_version
 from lark.exceptions import VisitError
 from lark.indenter import DedentError, Indenter
 
 from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
-from meeple.grammar.transformer import MAX_DIGITS, Builder, NumberTooLong
+from meeple.grammar.transformer import Builder, NumberTooLong
+from meeple.limits import MAX_DEPTH, MAX_DIGITS
 
 GRAMMAR = Path(__file__).with_name("meeple.lark")
 
@@ -30,11 +35,39 @@ class _Indenter(Indenter):
     tab_len = 4
 
 
+def cache_file() -> str | bool:
+    """Where Lark keeps the parser's tables between runs (building them takes about a second, and
+    every command starts by parsing), or False for no cache.
+
+    Lark reads its cache with `pickle`, which runs whatever code the file holds, so the file must
+    be one nobody else can have written: it lives in a folder of this user's cache (`meeple/` in
+    $XDG_CACHE_HOME or ~/.cache) that meeple makes readable by its owner only, and both the folder
+    and the file must be this user's, not links, and writable by nobody else. Otherwise (and on
+    systems without user ids) there is no cache, only a slower start."""
+    if not hasattr(os, "getuid"):
+        return False
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "meeple"
+    file = folder / f"parser-lark-{lark_version}.cache"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for path, kind in ((folder, stat.S_ISDIR), (file, stat.S_ISREG)):
+            try:
+                info = path.lstat()
+            except FileNotFoundError:
+                continue  # no file yet: Lark writes it
+            if not kind(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+                return False
+        if folder.lstat().st_mode & 0o077:
+            os.chmod(folder, 0o700)
+    except OSError:
+        return False
+    return str(file)
+
+
 @cache
 def _lark() -> Lark:
-    """The parser. Lark keeps its LALR tables in a file of the temporary folder (`cache=True`,
-    keyed by the grammar and Lark's version): building them takes longer than parsing a game,
-    and every command starts by parsing."""
+    """The parser, its tables kept between runs where that is safe (`cache_file`)."""
     return Lark(
         GRAMMAR.read_text(encoding="utf-8"),
         parser="lalr",
@@ -43,7 +76,7 @@ def _lark() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         start=["start", "expr"],
-        cache=True,
+        cache=cache_file(),
     )
 
 
@@ -113,7 +146,7 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
         message, hint = better or (message, hint)
         return Diagnostic(file, line, column, "error", "M001", message, hint)
     if isinstance(err, UnexpectedEOF):
-        lines = source.splitlines() or [""]
+        lines = source.rstrip("\n").split("\n")
         return Diagnostic(
             file,
             len(lines),
@@ -126,7 +159,7 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
     token = err.token
     if token.type in {"_DEDENT", "$END"} or not line:
         # Block tokens borrow the position of the next real token; point at the line end before it.
-        line = token.line or len(source.splitlines())
+        line = token.line or source.rstrip("\n").count("\n") + 1
         column = token.column or 1
     elif token.type == "_INDENT":
         # An indent borrows the position of the line break before it: point at the indented line.
@@ -149,8 +182,8 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
 def _next_code_line(source: str, after: int) -> tuple[int, int] | None:
     """(line, column) of the first character of the first line after line `after` that is not
     blank or a comment."""
-    for number, text in enumerate(source.splitlines()[after:], start=after + 1):
-        stripped = text.lstrip(" \t")
+    for number, text in enumerate(source.split("\n")[after:], start=after + 1):
+        stripped = text.rstrip("\r").lstrip(" \t")
         if stripped and not stripped.startswith("#"):
             return number, len(text) - len(stripped) + 1
     return None
@@ -159,8 +192,8 @@ def _next_code_line(source: str, after: int) -> tuple[int, int] | None:
 def _dedent_diagnostic(file: str, source: str) -> Diagnostic:
     """Lark's DedentError carries no position: find the first line that closes no open block."""
     stack = [0]
-    for number, text in enumerate(source.splitlines(), start=1):
-        stripped = text.lstrip(" \t")
+    for number, text in enumerate(source.split("\n"), start=1):
+        stripped = text.rstrip("\r").lstrip(" \t")
         if not stripped or stripped.startswith("#"):
             continue
         lead = text[: len(text) - len(stripped)]
@@ -183,6 +216,31 @@ def _dedent_diagnostic(file: str, source: str) -> Diagnostic:
     return Diagnostic(file, 1, 1, "error", "M004", "inconsistent indentation")
 
 
+def _too_deep(tree: Tree[Token], file: str) -> Diagnostic | None:
+    """The first place the parse tree nests deeper than MAX_DEPTH, as a diagnostic. Measured
+    without recursion, before anything recursive (the AST builder, analysis, the compiler) walks
+    the tree, so that a hostile file gets a located error and not Python's RecursionError."""
+    stack: list[tuple[Tree[Token], int, Tree[Token]]] = [(tree, 1, tree)]
+    while stack:
+        node, depth, place = stack.pop()
+        if str(node.data).endswith(("_stmt", "_decl")):
+            place = node  # the statement or declaration it is in: where the caret goes
+        if depth > MAX_DEPTH:
+            meta = place.meta
+            line, column = (meta.line, meta.column) if not meta.empty else (1, 1)
+            return Diagnostic(
+                file,
+                line,
+                column,
+                "error",
+                "M007",
+                f"this is nested too deeply: more than {MAX_DEPTH} levels of blocks, brackets or operators",
+                "give a part a name of its own: a 'let', a 'value' or a 'rule'",
+            )
+        stack.extend((child, depth + 1, place) for child in node.children if isinstance(child, Tree))
+    return None
+
+
 def parse(source: str, file: str = "<rules>") -> ast.Module:
     """Parse a whole `.rules` text. Raises RulesError (with diagnostics) on a syntax error."""
     source = source.removeprefix("\ufeff")  # a byte-order mark some editors write is not text
@@ -194,24 +252,21 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
         raise RulesError([_syntax_diagnostic(err, file, source)], {file: source}) from None
     except DedentError:
         raise RulesError([_dedent_diagnostic(file, source)], {file: source}) from None
+    if (deep := _too_deep(tree, file)) is not None:
+        raise RulesError([deep], {file: source})
 
     def parse_expr(text: str, where: Token) -> ast.Expr:
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        line, column = where.line or 0, where.column or 0
         try:
             sub = _lark().parse(text, start="expr")
         except UnexpectedInput:
+            message = f"cannot read '{{{shown}}}' in this text as an expression"
             raise RulesError(
-                [
-                    Diagnostic(
-                        file,
-                        where.line or 0,
-                        where.column or 0,
-                        "error",
-                        "M005",
-                        f"cannot read '{{{text}}}' in this text as an expression",
-                    )
-                ],
-                {file: source},
+                [Diagnostic(file, line, column, "error", "M005", message)], {file: source}
             ) from None
+        if (deep := _too_deep(sub, file)) is not None:
+            raise RulesError([replace(deep, line=line, column=column)], {file: source})
         expr: ast.Expr = Builder(file, parse_expr).transform(sub)
         return _reposition(expr, where, file)
 

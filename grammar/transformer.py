@@ -9,9 +9,9 @@ from lark import Token, Transformer, v_args
 from lark.tree import Meta as LarkMeta
 
 from meeple.grammar import ast
+from meeple.limits import MAX_DIGITS
 
 ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
-MAX_DIGITS = 18  # a whole number of the rules fits in 64 bits; anything longer is a slip
 
 
 def _unquote(token: Token) -> str:
@@ -51,7 +51,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
         super().__init__()
         self.file = file
         self.parse_expr = parse_expr
-        self.lines = source.splitlines()
+        self.lines = source.split("\n")  # lines as Lark counts them
 
     def _span(self, meta: LarkMeta | Token) -> ast.Span:
         if isinstance(meta, Token):

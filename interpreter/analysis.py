@@ -1052,6 +1052,9 @@ def _readable(t: str) -> str:
 
 
 def analyse(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:
+    """Names and types (Analyzer), then the passes that read the symbols it built."""
+    from meeple.interpreter.bounds import check_bounds  # a pass over these symbols
+
     analyzer = Analyzer(module)
     symbols = analyzer.run()
-    return symbols, analyzer.diags
+    return symbols, [*analyzer.diags, *check_bounds(symbols)]

@@ -25,6 +25,7 @@ from meeple.interpreter.runtime import (
     GameEnded,
     Offer,
     RuleRuntimeError,
+    describe,
     offers_for,
     take_offer,
 )
@@ -42,21 +43,45 @@ from meeple.interpreter.values import (
     label,
     type_name,
 )
+from meeple.limits import DEFAULT_BUDGET, MAX_LIST, MAX_NUMBER, MAX_PIECES
 
 Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
 _ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
+
+
+class OverLimit(ValueError):
+    """A value beyond meeple's limits (meeple/limits.py): stops the rule like any error in it."""
+
+
+def _too_big(n: int) -> OverLimit:
+    return OverLimit(f"a number grew beyond {MAX_NUMBER:,} (the largest a game may compute)")
+
+
+def _list_limit(size: int) -> OverLimit:
+    return OverLimit(f"a list of {size:,} items: more than the {MAX_LIST:,} a list may hold")
+
+
+class _Fixed:
+    """What a constant is computed with before any game exists: a step budget and nothing else,
+    so that reading the position (players, variables, pieces) fails, as it must in a constant,
+    and going through lists still costs steps."""
+
+    __slots__ = ("budget", "steps")
+
+    def __init__(self) -> None:
+        self.steps, self.budget = 0, DEFAULT_BUDGET
+
+
+def _number(n: int) -> int:
+    """A computed whole number, refused when it outgrows the limit: a rule multiplying a number by
+    itself would otherwise fill the memory in a few dozen steps."""
+    if -MAX_NUMBER <= n <= MAX_NUMBER:
+        return n
+    raise _too_big(n)
+
+
 ROUTE_ATTRS = {"start", "end", "passed", "path", "steps"}
 SHARED_TYPES = {"int", "bool", "text", "player"}
-
-
-def _describe(err: Exception) -> str:
-    if isinstance(err, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(err, IndexError):
-        return "index out of range: the list is shorter"
-    if isinstance(err, KeyError):
-        return f"no value for {err.args[0]!r} here"
-    return str(err)
 
 
 def as_gen(fn: Callable[..., Any], is_gen: bool) -> Gen:
@@ -250,10 +275,17 @@ class Compiler:
                 )
             case ast.Index():
                 obj, index = self.expr(e.obj, scope), self.expr(e.index, scope)
-                return lambda rt, env: obj(rt, env)[index(rt, env)]
+
+                def item(rt: Any, env: dict[str, Any]) -> Any:
+                    i = index(rt, env)
+                    if i < 0:
+                        raise OverLimit(f"there is no item {i} in a list: items are numbered from 0")
+                    return obj(rt, env)[i]
+
+                return item
             case ast.Unary(op="-"):
                 inner = self.expr(e.operand, scope)
-                return lambda rt, env: -inner(rt, env)
+                return lambda rt, env: _number(-inner(rt, env))
             case ast.Unary():
                 inner = self.expr(e.operand, scope)
                 return lambda rt, env: not inner(rt, env)
@@ -271,10 +303,11 @@ class Compiler:
                 return lambda rt, env: [f(rt, env) for f in items]
             case ast.Filter():
                 seq, cond, var = self.expr(e.seq, scope), self.expr(e.cond, scope | {e.var}), e.var
+                spend = self._spending(e.span)
 
                 def filter_(rt: Any, env: dict[str, Any]) -> list[Any]:
                     out = []
-                    for x in seq(rt, env):
+                    for x in spend(rt, seq(rt, env)):
                         env[var] = x
                         if cond(rt, env):
                             out.append(x)
@@ -283,10 +316,11 @@ class Compiler:
                 return filter_
             case ast.MapComp():
                 seq, var, fn, cond = self.comprehension(e, scope)
+                spend = self._spending(e.span)
 
                 def map_(rt: Any, env: dict[str, Any]) -> list[Any]:
                     out = []
-                    for x in seq(rt, env):
+                    for x in spend(rt, seq(rt, env)):
                         env[var] = x
                         if cond is None or cond(rt, env):
                             out.append(fn(rt, env))
@@ -296,6 +330,25 @@ class Compiler:
             case ast.Call():
                 return self.call(e, scope)
         raise AssertionError(f"cannot compile {type(e).__name__}")
+
+    def _spending(self, span: ast.Span) -> Callable[[Any, list[Any]], list[Any]]:
+        """What going through a list costs: one step of the budget per item, charged when the
+        list is known. Expressions run inside the step budget too, so a comprehension inside a
+        comprehension over big lists ends with the budget's error instead of running for hours."""
+        rule = self.rule or "the flow"
+
+        def spend(rt: Any, items: list[Any]) -> list[Any]:
+            rt.steps += len(items)
+            if rt.steps > rt.budget:
+                raise RuleRuntimeError(
+                    f"the step budget ({rt.budget}) ran out going through a list of {len(items):,} items "
+                    f"in '{rule}'",
+                    span,
+                    rule,
+                )
+            return items
+
+        return spend
 
     def comprehension(self, e: ast.MapComp, scope: set[str]) -> tuple[Fn, str, Fn, Fn | None]:
         """The compiled parts of `[f(x) for each x in s where c]`: s, x, f and c (or None)."""
@@ -309,8 +362,10 @@ class Compiler:
         list comprehension stays a plain loop: a generator there costs a quarter more.)"""
         seq, var, fn, cond = self.comprehension(e, scope)
 
+        spend = self._spending(e.span)
+
         def items(rt: Any, env: dict[str, Any]) -> Iterator[Any]:
-            for x in seq(rt, env):
+            for x in spend(rt, seq(rt, env)):
                 env[var] = x
                 if cond is None or cond(rt, env):
                     yield fn(rt, env)
@@ -377,7 +432,7 @@ class Compiler:
             decl = self.sym.constants[name]
             fn = self.expr(decl.value, set())
             try:
-                self.p.constants[name] = fn(None, {})
+                self.p.constants[name] = fn(_Fixed(), {})
             except (RuleRuntimeError, *_ERRORS):
                 raise RuleRuntimeError(
                     f"constant '{name}' must be known before a game starts: it may use numbers, texts, "
@@ -494,11 +549,22 @@ class Compiler:
             case "or":
                 return lambda rt, env: left(rt, env) or right(rt, env)
             case "+":
-                return lambda rt, env: left(rt, env) + right(rt, env)
+
+                def plus(rt: Any, env: dict[str, Any]) -> Any:
+                    r = left(rt, env) + right(rt, env)
+                    if type(r) is int:
+                        if -MAX_NUMBER <= r <= MAX_NUMBER:
+                            return r
+                        raise _too_big(r)
+                    if len(r) > MAX_LIST:
+                        raise _list_limit(len(r))
+                    return r
+
+                return plus
             case "-":
-                return lambda rt, env: left(rt, env) - right(rt, env)
+                return lambda rt, env: _number(left(rt, env) - right(rt, env))
             case "*":
-                return lambda rt, env: left(rt, env) * right(rt, env)
+                return lambda rt, env: _number(left(rt, env) * right(rt, env))
             case "//":
                 return lambda rt, env: left(rt, env) // right(rt, env)
             case "%":
@@ -520,7 +586,15 @@ class Compiler:
             case "not in":
                 return lambda rt, env: left(rt, env) not in right(rt, env)
             case "..":
-                return lambda rt, env: list(range(left(rt, env), right(rt, env) + 1))
+                spend = self._spending(e.span)
+
+                def numbers(rt: Any, env: dict[str, Any]) -> list[int]:
+                    low, high = left(rt, env), right(rt, env)
+                    if high - low + 1 > MAX_LIST:
+                        raise _list_limit(high - low + 1)
+                    return spend(rt, list(range(low, high + 1)))
+
+                return numbers
         raise AssertionError(e.op)
 
     def call(self, e: ast.Call, scope: set[str]) -> Fn:
@@ -909,7 +983,7 @@ class Compiler:
                     try:
                         only(rt, env)
                     except _ERRORS as err:
-                        raise RuleRuntimeError(_describe(err), span, rule) from None
+                        raise RuleRuntimeError(describe(err), span, rule) from None
 
                 return run_one, False
 
@@ -919,7 +993,7 @@ class Compiler:
                     for i, f in enumerate(fns):  # noqa: B007 - i names the failing statement
                         f(rt, env)
                 except _ERRORS as err:
-                    raise RuleRuntimeError(_describe(err), spans[i], rule) from None
+                    raise RuleRuntimeError(describe(err), spans[i], rule) from None
 
             return run_plain, False
         gens = [as_gen(f, g) for f, g in items]
@@ -930,7 +1004,7 @@ class Compiler:
                 for i, g in enumerate(gens):  # noqa: B007
                     yield from g(rt, env)
             except _ERRORS as err:
-                raise RuleRuntimeError(_describe(err), spans[i], rule) from None
+                raise RuleRuntimeError(describe(err), spans[i], rule) from None
 
         return run_gen, True
 
@@ -1167,7 +1241,7 @@ class Compiler:
     def _clamp(self, decl: ast.VarDecl | None) -> Callable[[Any], Any] | None:
         if decl is None or decl.within is None:
             return None
-        bounds = self.expr(decl.within, set())(None, {})
+        bounds = self.expr(decl.within, set())(_Fixed(), {})
         low, high = min(bounds), max(bounds)
         return lambda v: low if v < low else high if v > high else v
 
@@ -1183,7 +1257,7 @@ class Compiler:
             def set_global(rt: Any, env: dict[str, Any]) -> None:
                 v = value(rt, env)
                 if sign:
-                    v = rt.vars[name] + sign * v
+                    v = _number(rt.vars[name] + sign * v)
                 rt.vars[name] = clamp(v) if clamp else v
                 rt.changed(name)
 
@@ -1200,7 +1274,7 @@ class Compiler:
                 raise RuleRuntimeError(f"'{name}' of {label(o)} is not a variable", span, rule)
             v = value(rt, env)
             if sign:
-                v = store[o] + sign * v
+                v = _number(store[o] + sign * v)
             clamp = clamps.get(per)
             store[o] = clamp(v) if clamp else v
             rt.changed(((per, name), o))
@@ -1647,6 +1721,19 @@ class Compiler:
             )
 
         def init(rt: Any) -> None:
+            total = 0
+
+            def laid_out(piece: ast.PieceDecl, n: int) -> int:
+                """Count the pieces laid out so far, refusing more than a machine holds."""
+                nonlocal total
+                total += n
+                if n < 0 or total > MAX_PIECES:
+                    what = f"{n} pieces" if n < 0 else f"more than {MAX_PIECES:,} pieces in all"
+                    raise RuleRuntimeError(
+                        f"'{piece.name}' asks for {what}", piece.span, "the start of the game"
+                    )
+                return n
+
             for name, fn, clamp in global_vars:
                 v = fn(rt, {})
                 rt.vars[name] = clamp(v) if clamp else v
@@ -1664,9 +1751,10 @@ class Compiler:
                 if piece.per_row_of:
                     pile = rt.locs[where(rt, {})]
                     for k in kinds:
-                        pile.extend([(k, None)] * count(rt, {"self": k.row}))
+                        pile.extend([(k, None)] * laid_out(piece, count(rt, {"self": k.row})))
                     continue
                 n = count(rt, {})
+                laid_out(piece, n * len(rt.players) if piece.per_player else n)
                 if piece.per_player:
                     for player in rt.players:
                         loc = p.zone_locs[(own_zone, player)] if own_zone else where(rt, {})
@@ -1675,7 +1763,9 @@ class Compiler:
                     rt.locs[where(rt, {})].extend([(kinds[0], None)] * n)
             # Start values may have asked values while the position was being laid out (each
             # variable is set once, but the pieces were placed after): nothing of that is kept.
+            # Laying out the position is not a step of the game.
             rt.forget()
+            rt.steps = 0
 
         return init
 
@@ -1692,7 +1782,7 @@ def compile_program(symbols: Symbols, coverage: bool = False) -> Program:
         ) from None
     except _ERRORS as err:
         diag = Diagnostic(
-            symbols.module.file, 1, 1, "error", "M030", f"cannot compute a constant: {_describe(err)}"
+            symbols.module.file, 1, 1, "error", "M030", f"cannot compute a constant: {describe(err)}"
         )
         raise RulesError(
             [diag], {symbols.module.file: symbols.module.source, **symbols.module.sources}

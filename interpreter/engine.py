@@ -15,20 +15,20 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from meeple.grammar.ast import Span
 from meeple.interpreter.program import Program
-from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime
+from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime, describe
 from meeple.interpreter.values import Player, ZoneLoc, label, label_piece
+from meeple.limits import DEFAULT_BUDGET, MAX_RECURSION
 
-DEFAULT_BUDGET = 1_000_000
-# Rules may recurse (a rule that calls itself for the next player); Python's default limit of 1000
-# frames would stop them a few hundred calls deep, each call taking several frames.
-RECURSION_LIMIT = 20_000
-sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+T = TypeVar("T")
+
+# Python's default of 1000 frames would stop a rule calling itself a few hundred calls deep.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), MAX_RECURSION))
 
 
 class IllegalChoice(ValueError):
@@ -125,7 +125,8 @@ class State:
         self.rt.logging = logging
         self.rt.scripted = bool(script and script.outcomes)
         assert program.init is not None
-        program.init(self.rt)
+        init = program.init
+        self.evaluate(lambda: init(self.rt), "the start of the game")
         self._gen: Generator[Any, int, None] | None = None
         if run_setup:
             self._gen = self.flow()
@@ -177,13 +178,7 @@ class State:
         except GameEnded:
             self.ended_early = True
         except RecursionError:
-            rule = rt.last_rule
-            self.failed = RuleRuntimeError(
-                f"'{rule}' calls itself (directly or through other rules, values or triggers) more deeply "
-                f"than {RECURSION_LIMIT} levels: it seems never to stop",
-                self._span_of(rule),
-                rule,
-            )
+            self.failed = self._endless()
             raise self.failed from None
         except RuleRuntimeError as err:
             self.failed = err
@@ -191,9 +186,29 @@ class State:
         self.decision = None
         self.is_over = True
 
-    def _span_of(self, rule: str) -> Span | None:
-        decl = self.game.program.symbols.rules.get(rule) or self.game.program.symbols.values.get(rule)
-        return decl.span if decl is not None else None
+    def _endless(self) -> RuleRuntimeError:
+        """The error for rules or values that call each other without end (Python's own limit
+        stops them: see MAX_RECURSION), naming the last one called."""
+        rule = self.rt.last_rule
+        symbols = self.game.program.symbols
+        decl = symbols.rules.get(rule) or symbols.values.get(rule)
+        return RuleRuntimeError(
+            f"'{rule}' calls itself (directly or through other rules, values or triggers) more deeply "
+            f"than {MAX_RECURSION} levels: it seems never to stop",
+            decl.span if decl is not None else None,
+            rule,
+        )
+
+    def evaluate(self, compute: Callable[[], T], what: str, span: Span | None = None) -> T:
+        """Compute something from the position outside the flow of the game (the scores, an
+        example's expectation): an error in the rules comes out as a RuleRuntimeError, as it
+        would inside the flow, never as Python's own."""
+        try:
+            return compute()
+        except RecursionError:
+            raise self._endless() from None
+        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as err:
+            raise RuleRuntimeError(describe(err), span, what) from None
 
     def _chance(self, request: Chance) -> int:
         if self.script is not None and self.script.outcomes:
@@ -229,20 +244,22 @@ class State:
 
     @property
     def scores(self) -> list[int]:
-        program = self.game.program
-        if program.score is None:
+        return self._per_player(self.game.program.score, "the score")
+
+    @property
+    def tiebreaks(self) -> list[int]:
+        return self._per_player(self.game.program.tiebreak, "the tiebreak")
+
+    def _per_player(self, fn: Callable[[Any, Player], int] | None, what: str) -> list[int]:
+        if fn is None:
             return [0] * self.players
-        return [program.score(self.rt, p) for p in self.rt.players]
+        decl = getattr(self.game.program.symbols, what.removeprefix("the "))
+        return self.evaluate(lambda: [fn(self.rt, p) for p in self.rt.players], what, decl.span)
 
     @property
     def winners(self) -> list[int]:
         """Seats with the best score (then the best tiebreak); several when they share it."""
-        program = self.game.program
-        scores = self.scores
-        keys = [
-            (s, program.tiebreak(self.rt, p) if program.tiebreak is not None else 0)
-            for s, p in zip(scores, self.rt.players, strict=True)
-        ]
+        keys = list(zip(self.scores, self.tiebreaks, strict=True))
         best = max(keys)
         return [i for i, k in enumerate(keys) if k == best]
 

@@ -32,7 +32,7 @@ class ExampleResult:
 
 def _source(game: Game, file: str, line: int, column: int, end_column: int) -> str:
     module = game.program.symbols.module
-    lines = module.sources.get(file, module.source).splitlines()
+    lines = module.sources.get(file, module.source).split("\n")  # as the parser counts lines
     if 0 < line <= len(lines):
         text = lines[line - 1]
         return text[column - 1 : end_column - 1] if end_column > column else text.strip()
@@ -91,17 +91,18 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
     for expr, value, left, right in example.expect:
         text = _source(game, expr.span.file, expr.span.line, expr.span.column, expr.span.end_column)
         try:
-            if value(state.rt, env):
+            if state.evaluate(lambda v=value: v(state.rt, env), "an expectation", expr.span):
                 continue
             detail = ""
             if left is not None and right is not None:
-                sides = label(left(state.rt, env)), label(right(state.rt, env))
+                sides = [
+                    label(state.evaluate(lambda f=f: f(state.rt, env), "an expectation"))
+                    for f in (left, right)
+                ]
                 detail = f" (left side is {sides[0]}, right side is {sides[1]})"
             result.failures.append(f"line {expr.span.line}: expected {text}{detail}")
         except RuleRuntimeError as err:
             result.failures.append(f"line {expr.span.line}: cannot evaluate {text}: {err.message}")
-        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as err:
-            result.failures.append(f"line {expr.span.line}: cannot evaluate {text}: {err}")
     result.passed = not result.failures
     result.log = state.log
     return result

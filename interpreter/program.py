@@ -13,11 +13,10 @@ from typing import Any
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.values import Kind, Location, MapRef, Player, Row, ZoneLoc
+from meeple.limits import MAX_SEATS
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 Gen = Callable[[Any, dict[str, Any]], Generator[Any, int, None]]
-
-MAX_SEATS = 64
 
 
 @dataclass

@@ -48,7 +48,8 @@ RESULTS: dict[str, Result] = {
     ),
     "game_over": Result(
         "bool",
-        "the game has ended: by `end game`, or by its `play` running to the end (an example that says `play`)",
+        "the game has ended: by `end game`, or by its `play` running to the end (an example that "
+        "says `play`)",
         lambda state, ended: ended,
     ),
     "ended_early": Result(

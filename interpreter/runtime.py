@@ -126,6 +126,17 @@ class GameEnded(Exception):
     """Raised by `end game` to stop the flow at once, from wherever it is."""
 
 
+def describe(err: Exception) -> str:
+    """Python's error inside a rule, in the designer's words."""
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(err, IndexError):
+        return "index out of range: the list is shorter"
+    if isinstance(err, KeyError):
+        return f"no value for {err.args[0]!r} here"
+    return str(err)
+
+
 class RuleRuntimeError(Exception):
     """A rules file did something impossible while running (an index out of range, a piece that
     is not there, a loop that never ends). Names the rule and the place in the file."""

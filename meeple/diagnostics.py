@@ -13,6 +13,7 @@ from typing import Literal
 # error and warning are problems (a warning fails `check --strict`); a note is said to the user and
 # never fails a check; info entries are reports (coverage, assumptions) printed only when asked.
 Severity = Literal["error", "warning", "note", "info"]
+SHOWN = 120  # characters of a source line shown under a diagnostic
 
 
 @dataclass(frozen=True)
@@ -30,13 +31,23 @@ class Diagnostic:
         return f"{self.file}:{self.line}:{self.column}"
 
     def render(self, source: str | None) -> str:
-        """`FILE:LINE:COL: severity: message`, then the source line and a caret under the column."""
+        """`FILE:LINE:COL: severity: message`, then the source line and a caret under the column.
+        Lines are counted as the parser counts them (at `\\n` only: a form feed or U+2028 inside
+        a text does not start a line), and a very long line is shown around the caret."""
         out = [f"{self.location()}: {self.severity}: {self.message} [{self.code}]"]
-        if source is not None and 0 < self.line <= len(source.splitlines()):
-            text = source.splitlines()[self.line - 1].rstrip("\n")
+        lines = source.split("\n") if source is not None else []
+        if 0 < self.line <= len(lines):
+            text = lines[self.line - 1].rstrip("\r")
             width = max(1, self.end_column - self.column) if self.end_column > self.column else 1
+            column = max(0, self.column - 1)
+            if len(text) > SHOWN:
+                start = max(0, min(column - SHOWN // 4, len(text) - SHOWN))
+                text = ("..." if start else "") + text[start : start + SHOWN] + "..."
+                column -= start - (3 if start else 0)
+                width = min(width, SHOWN)
+            text = "".join(" " if ch.isspace() else ch for ch in text)  # a tab or form feed moves no caret
             out.append("    " + text)
-            out.append("    " + " " * max(0, self.column - 1) + "^" * min(width, max(1, len(text))))
+            out.append("    " + " " * column + "^" * min(width, max(1, len(text) - column)))
         if self.hint:
             out.append(f"    hint: {self.hint}")
         return "\n".join(out)

@@ -28,8 +28,36 @@ def bundled_games() -> list[Path]:
     return sorted(bundled_dir().glob("*.rules"))
 
 
+class Refused(ValueError):
+    """A file named by another file (a variant's base, a log's rules) that it may not read. The
+    message names what was asked for and never shows anything of the file itself."""
+
+
+def resolve_named(name: str, folder: Path, by: str) -> Path:
+    """A game named inside a file somebody else may have written (`by`: "a variant", "a log"): a
+    `.rules` file in `folder` (the naming file's own) or below it, or a bundled game's name. A
+    rules file from a forum must not be able to make meeple read `/etc/passwd`: nothing outside
+    the folder is opened, symlinks included, and an absolute path is never followed."""
+    where = Path(name)
+    if not name or where.is_absolute() or "\0" in name:
+        raise Refused(f"{by} may name a bundled game or a .rules file beside it, not '{name}'")
+    inside = folder.resolve()
+    candidate = (inside / where).resolve()
+    if candidate.is_relative_to(inside) and candidate.suffix == ".rules" and candidate.is_file():
+        return candidate
+    if where.name == name:
+        bundled = bundled_dir() / (name if where.suffix == ".rules" else f"{name}.rules")
+        if bundled.is_file():
+            return bundled
+    if not candidate.is_relative_to(inside) or where.suffix not in {"", ".rules"}:
+        raise Refused(f"{by} may name a bundled game or a .rules file beside it, not '{name}'")
+    known = ", ".join(p.stem for p in bundled_games())
+    raise Refused(f"no rules file '{name}' beside {by}, and no bundled game of that name (bundled: {known})")
+
+
 def resolve(name_or_path: str | Path) -> Path:
-    """A path as given, or the name of a bundled game (its file name without `.rules`)."""
+    """A path as the user gave it, or the name of a bundled game (its file name without `.rules`).
+    For names found inside files, see `resolve_named`."""
     path = Path(name_or_path)
     if path.is_file():
         return path
@@ -79,12 +107,10 @@ def read_module(path: Path, seen: tuple[Path, ...] = ()) -> ast.Module:
     if header is None:
         return module
     where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M091", "")
-    base_path = path.parent / header.base
-    if not base_path.is_file():
-        try:
-            base_path = resolve(header.base)
-        except FileNotFoundError as err:
-            raise RulesError([replace(where, message=str(err))], module.sources) from None
+    try:
+        base_path = resolve_named(header.base, path.parent, "a variant")
+    except Refused as err:
+        raise RulesError([replace(where, message=str(err))], module.sources) from None
     if base_path.resolve() in seen or base_path.resolve() == path.resolve():
         raise RulesError(
             [replace(where, message=f"'{header.base}' is a variant of this file: a cycle")], module.sources

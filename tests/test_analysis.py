@@ -160,7 +160,7 @@ def test_a_piece_of_one_kind_is_a_piece_where_a_rule_takes_one(tmp_path: Path) -
         "  for each t in pieces(pool, token, p):\n    keep(p, t)\n"
     )
     assert codes(check(tmp_path, source)) == set()
-    wrong = BASE + "rule keep(t: piece):\n  log \"{t}\"\nrule bad():\n  keep(3)\n"
+    wrong = BASE + 'rule keep(t: piece):\n  log "{t}"\nrule bad():\n  keep(3)\n'
     assert "must be a piece, not a number" in the(check(tmp_path, wrong), "M014").message
 
 

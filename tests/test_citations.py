@@ -12,9 +12,9 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from helpers import shared_file
 
 import meeple
-from helpers import shared_file
 from meeple.interpreter.checks import CheckOptions, Report, run_checks
 from meeple.loader import bundled_games
 

@@ -1380,9 +1380,11 @@ def test_a_rule_that_recurses_forever_fails_naming_the_rule(make_game: MakeGame,
 
 
 def test_a_value_that_recurses_forever_fails_naming_the_value(make_game: MakeGame) -> None:
+    """A value with a way out that a game never takes: stopped at meeple's depth, named (one with
+    no way out at all is refused before any game: M026)."""
     game = make_game(
         """
-        value forever_value(k: int) = forever_value(k + 1)
+        value forever_value(k: int) = if k < 0 then 0 else forever_value(k + 1)
 
         play:
           log "{forever_value(1)}"
@@ -1390,7 +1392,24 @@ def test_a_value_that_recurses_forever_fails_naming_the_value(make_game: MakeGam
     )
     with pytest.raises(RuleRuntimeError) as err:
         game.new_game(2, seed=0, budget=1000)
-    assert "forever_value" in str(err.value)
+    assert "forever_value" in str(err.value) and "calls itself" in str(err.value)
+
+
+def test_a_score_that_recurses_forever_is_a_rule_error_naming_the_value(make_game: MakeGame) -> None:
+    game = make_game(
+        """
+        value worth(k: int) = if k < 0 then 0 else worth(k + 1)
+
+        play:
+          log "go"
+
+        score p = worth(p.seat)
+        """
+    )
+    state = game.new_game(2, seed=0)
+    with pytest.raises(RuleRuntimeError) as err:
+        state.winners  # noqa: B018 - computing it is the test
+    assert "'worth' calls itself" in str(err.value)
 
 
 def test_turns_looped_by_a_rule_calling_itself_last_as_long_as_the_players_go_on(
@@ -1725,7 +1744,7 @@ def test_an_example_reads_scores_tiebreaks_winners_and_the_end_of_the_game(make_
         ("scores == [0, 3]", "scores == [0, 2]"),
         ("tiebreaks == [0, 1]", "tiebreaks == [0, -1]"),
         ("winners == [players[0], players[1]]", "winners == [players[0]]"),
-        ("not game_over\n\nexample \"a tie", "game_over\n\nexample \"a tie"),
+        ('not game_over\n\nexample "a tie', 'game_over\n\nexample "a tie'),
         ("    rounds == 3\n", "    rounds == 2\n"),
         ("game_over and not ended_early", "game_over and ended_early"),
         ("    scores == [2, 1]\n    not game_over", "    scores == [1, 1]\n    not game_over"),

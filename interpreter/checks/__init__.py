@@ -45,7 +45,8 @@ from meeple.interpreter.checks.supply import check_setup
 from meeple.interpreter.checks.usage import Usage, check_usage
 from meeple.interpreter.checks.walk import Known
 from meeple.interpreter.compiler import compile_program
-from meeple.interpreter.engine import DEFAULT_BUDGET, Game
+from meeple.interpreter.engine import Game
+from meeple.limits import DEFAULT_BUDGET
 
 if TYPE_CHECKING:
     from meeple.loader import Checked

@@ -15,8 +15,8 @@ from meeple.interpreter.checks.driving import Run, drive
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.checks.walk import Site, site_index
 from meeple.interpreter.engine import Game
-from meeple.interpreter.program import MAX_SEATS
 from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.limits import MAX_SEATS
 
 # Statements whose blocks run by chance or by a player's decision: that one seed never reached
 # them proves nothing.
@@ -50,13 +50,12 @@ def place(symbols: Symbols, index: dict[tuple[int, int], Site], key: tuple[int, 
 
 def check_setup(game: Game, symbols: Symbols, rules: str, budget: int, unrun: bool) -> list[Finding]:
     """Run setup alone for every allowed player count; `unrun` also reports setup statements
-    that ran for no count (left to `--play` when it runs)."""
-    if symbols.setup is None:
-        return []
+    that ran for no count (left to `--play` when it runs). Without a setup block the start of
+    the game (variables, pieces laid out) still runs, and may break."""
     index = site_index(symbols)
     runs = [drive(game, n, 0, budget, setup_only=True) for n in player_counts(game)]
     out = _shortfalls(symbols, index, runs) + _errors(symbols, index, runs, rules)
-    if unrun and not any(r.error for r in runs):
+    if unrun and symbols.setup is not None and not any(r.error for r in runs):
         out += _unrun(index, runs, game)
     return out
 
