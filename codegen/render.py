@@ -18,7 +18,6 @@ import json
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
@@ -33,8 +32,10 @@ from meeple.codegen import model
 from meeple.codegen.flow import render_svg
 from meeple.codegen.lexer import MeepleLexer
 from meeple.codegen.markup import markdown, md_escape, plain, to_html
+from meeple.files import write_atomic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
+from meeple.workers import in_workers
 
 FORMATS = ("md", "html", "pdf")
 SUMMARY_PAGES = 2
@@ -228,12 +229,20 @@ def run_job(job: Job) -> tuple[int, bytes | None]:
 
 
 def _load_cache(out: Path) -> dict[str, dict[str, Any]]:
-    """What the last run into `out` made. A missing, unreadable or foreign file is no cache."""
+    """What the last run into `out` made. A missing, unreadable, foreign or hostile file (too
+    big, nested too deep to read) is no cache: everything is made again."""
     try:
-        data = json.loads((out / CACHE_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        path = out / CACHE_FILE
+        if path.stat().st_size > 16 * 2**20:
+            return {}
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def _run_numbered(item: tuple[int, Job]) -> tuple[int, tuple[int, bytes | None]]:
+    return item[0], run_job(item[1])
 
 
 def _run_jobs(todo: Sequence[Job], workers: int, done: Callable[[Job, int, bytes | None], None]) -> None:
@@ -243,26 +252,28 @@ def _run_jobs(todo: Sequence[Job], workers: int, done: Callable[[Job, int, bytes
         for job in todo:
             done(job, *run_job(job))
         return
-    with ProcessPoolExecutor(max_workers=min(workers, len(todo))) as pool:
-        futures = {pool.submit(run_job, job): job for job in todo}
-        try:
-            for future in as_completed(futures):
-                done(futures[future], *future.result())
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    for index, made in in_workers(_run_numbered, enumerate(todo), min(workers, len(todo)), ordered=False):
+        done(todo[index], *made)
 
 
 # ---------------------------------------------------------------------- writing files
 
 
+OUTPUTS = ("{}.md", "{}.html", "{}.pdf", "{}-flow.svg", "{}-summary.md", "{}-summary.html", "{}-summary.pdf")
+RESERVED = {"index.md", "index.html", CACHE_FILE}  # the files of the run as a whole
+
+
 def _stems(paths: Iterable[Path]) -> list[str]:
-    """A file name for each game: its own, or with a number when two games share one."""
+    """A name for each game's files: its own, or with a number when a file of it would have the
+    name of another game's file or of the index (a game called `index`, two files `a.rules` in
+    two folders, a game `a` beside a game `a-summary`). No two outputs ever share a path."""
+    taken = set(RESERVED)
     out: list[str] = []
     for path in paths:
         stem, n = path.stem, 2
-        while stem in out:
+        while {form.format(stem) for form in OUTPUTS} & taken:
             stem, n = f"{path.stem}-{n}", n + 1
+        taken |= {form.format(stem) for form in OUTPUTS}
         out.append(stem)
     return out
 
@@ -290,10 +301,8 @@ def write(
 
     def put(name: str, data: str | bytes | None, kept: bool = False) -> None:
         path = out / name
-        if isinstance(data, bytes):
-            path.write_bytes(data)
-        elif isinstance(data, str):
-            path.write_text(data, encoding="utf-8")
+        if data is not None:
+            write_atomic(path, data)
         written.append(path)
         written_one(path, kept)
 
@@ -330,13 +339,14 @@ def write(
         entries.append({"title": ref.title, "players": ref.players, "file": ref.file, "files": files})
 
     def finished(job: Job, layout: int, data: bytes | None, kept: bool = False) -> None:
-        """A job is done (or was done before, when `kept`): write what it made."""
-        made[job.target] = {"key": job.key, "layout": layout}
+        """A job is done (or was done before, when `kept`): write what it made, and only then
+        record it as made (a file cut short by an interruption is made again next time)."""
         if job.target in summaries and "html" in wanted:
             stem, candidates = summaries[job.target]
             put(f"{stem}-summary.html", candidates[layout], kept and not job.want_pdf)
         if job.want_pdf:
             put(job.target, data, kept)
+        made[job.target] = {"key": job.key, "layout": layout}
 
     todo = []
     for job in jobs:
@@ -355,7 +365,7 @@ def write(
     try:
         _run_jobs(todo, workers, finished)
     finally:  # what was made before an interruption need not be made again
-        (out / CACHE_FILE).write_text(json.dumps(made, indent=1, sort_keys=True), encoding="utf-8")
+        write_atomic(out / CACHE_FILE, json.dumps(made, indent=1, sort_keys=True))
     if len(games) > 1:
         if "md" in wanted:
             put("index.md", index_markdown(entries))

@@ -19,7 +19,6 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
@@ -41,9 +40,11 @@ from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_examples
+from meeple.loader import Refused, bundled_dir, resolve_named
+from meeple.logs import LogError, log_rules, read_log, write_log
+from meeple.workers import in_workers
 
 OK, FAILED, USAGE = 0, 1, 2
-LOG_FORMAT = 1  # the "meeple" field of a log written by `play --log`
 
 app = typer.Typer(
     help="meeple: a declarative rules language for board games.",
@@ -207,11 +208,10 @@ def simulated(
     size = max(1, len(seeds) // (jobs * 8))
     batches = [seeds[i : i + size] for i in range(0, len(seeds), size)]
     _WORKER["game"] = game
-    pool = ProcessPoolExecutor(jobs, initializer=_load_in_worker, initargs=(rules,))
     try:
-        yield from pool.map(_play_seeds, [rules] * len(batches), [players] * len(batches), batches)
+        play = functools.partial(_play_seeds, rules, players)
+        yield from in_workers(play, batches, jobs, initializer=_load_in_worker, initargs=(rules,))
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
         _WORKER.clear()
 
 
@@ -383,10 +383,12 @@ def play(
     state = play_game(game, rules, players, seed, agent_names)
     result = state.result()
     if log is not None:
+        path = meeple.resolve(rules)
+        named = log_rules(path, log, bundled=path.resolve().parent == bundled_dir())
         try:
-            log.write_text(json.dumps({"meeple": LOG_FORMAT, **result}) + "\n", encoding="utf-8")
+            write_log(log, {**result, "rules": named})
         except OSError as err:
-            raise Fail(f"error: cannot write the log {log}: {err}") from None
+            raise Fail(f"error: cannot write the log {log}: {err.strerror or err}") from None
     if as_json:
         echo_json(result)
         return
@@ -405,67 +407,46 @@ def play(
         out.print(escape(f"note: the rules asked for {missing} more {what} than there were"))
 
 
-def read_log(path: Path) -> dict[str, Any]:
-    """A log written by `play --log`, with every field `replay` needs checked for presence and type."""
-    try:
-        entry = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as err:
-        raise Fail(f"error: cannot read the log {path}: {err}") from None
-    except json.JSONDecodeError as err:
-        raise Fail(
-            f"error: {path} is not a JSON log: {err.msg} (line {err.lineno}, column {err.colno})"
-        ) from None
-    if not isinstance(entry, dict):
-        raise Fail(f"error: {path} is not a meeple log: expected a JSON object, found {type(entry).__name__}")
-    if entry.get("meeple", LOG_FORMAT) != LOG_FORMAT:
-        raise Fail(
-            f"error: {path} is a log of format {entry['meeple']!r}; this meeple reads format {LOG_FORMAT}"
-        )
-
-    def integer(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
-
-    fields: dict[str, tuple[Callable[[Any], bool], str]] = {
-        "rules": (lambda v: isinstance(v, str), "a rules file or game name"),
-        "players": (integer, "a whole number"),
-        "seed": (integer, "a whole number"),
-        "turns": (integer, "a whole number"),
-        "scores": (lambda v: isinstance(v, list) and all(map(integer, v)), "a list of whole numbers"),
-        "winners": (lambda v: isinstance(v, list) and all(map(integer, v)), "a list of whole numbers"),
-        "choices": (lambda v: isinstance(v, list) and all(map(integer, v)), "a list of whole numbers"),
-    }
-    for key, (valid, expected) in fields.items():
-        if key not in entry:
-            raise Fail(f"error: {path} is not a complete meeple log: the field '{key}' is missing")
-        if not valid(entry[key]):
-            raise Fail(f"error: {path}: the field '{key}' should be {expected}, not {json.dumps(entry[key])}")
-    return entry
-
-
 @app.command()
 @command
 def replay(
     log: Annotated[Path, typer.Argument(metavar="LOG.json", help="A log written by `meeple play --log`.")],
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            metavar="FILE",
+            help="The rules to replay it with (default: the game the log names, if it is bundled "
+            "or beside the log).",
+        ),
+    ] = None,
 ) -> None:
     """Replay a logged game from its seed and choices and say whether it ends the same way."""
-    entry = read_log(log)
     try:
-        game = load_game(entry["rules"])
+        entry = read_log(log)
+    except LogError as err:
+        raise Fail(f"error: {err}") from None
+    if rules is None:
+        try:
+            rules = str(resolve_named(entry.rules, log.parent, "a log"))
+        except Refused as err:
+            raise Fail(f"error: {log}: {err}; name the rules with --rules FILE") from None
+    try:
+        game = load_game(rules)
     except Fail as err:  # a log naming rules that are gone or broken is a bad log, not a bad command
         raise Fail(f"{err.message}\nerror: {log}: cannot load the rules the log was played with") from None
     try:
-        state = meeple.replay(game, entry["players"], entry["seed"], entry["choices"], complete=False)
+        state = meeple.replay(game, entry.players, entry.seed, entry.choices, complete=False)
     except meeple.IllegalChoice as err:
-        raise Fail(f"error: {log} does not fit the rules of {entry['rules']}: {err}") from None
+        raise Fail(f"error: {log} does not fit the rules of {entry.rules}: {err}") from None
     except ValueError as err:  # a player count the game does not allow
         raise Fail(f"error: {log}: {err}") from None
     except meeple.RuleRuntimeError as err:
         raise Fail(f"error: replaying {log}, a rule broke: {err}") from None
     actual = state.result()
     differences = [
-        f"  {key}: the log says {entry[key]}, the replay gives {actual[key]}"
+        f"  {key}: the log says {getattr(entry, key)}, the replay gives {actual[key]}"
         for key in ("scores", "winners", "turns")
-        if entry[key] != actual[key]
+        if getattr(entry, key) != actual[key]
     ]
     if not state.is_over:
         differences.insert(0, f"  the log's choices end before the game does (next: {state.decision})")

@@ -1,0 +1,97 @@
+"""A game's log: what `meeple play --log` writes and `meeple replay` reads.
+
+A log is the replay format (rules, players, seed, choices) and the result it led to, as JSON. A
+log arrives attached to a bug report or from a friend, so reading one trusts nothing in it: the
+file's size is bounded before it is read, the schema below fixes every field's type and range
+(a `true` is not a format number, `1.0` is not a seat, a 5,000-digit seed is refused), and the
+rules it names are found the way a variant finds its base game: a bundled game, or a `.rules`
+file beside the log (`meeple replay LOG --rules FILE` names any other).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from meeple.files import write_atomic
+from meeple.limits import MAX_CHOICES, MAX_LOG_BYTES, MAX_NUMBER, MAX_SEATS
+
+LOG_FORMAT = 1  # the "meeple" field: the version of this schema
+
+Number = Annotated[int, Field(strict=True, ge=-MAX_NUMBER, le=MAX_NUMBER)]
+Seat = Annotated[int, Field(strict=True, ge=0, lt=MAX_SEATS)]
+Choice = Annotated[int, Field(strict=True, ge=0, lt=2**31)]
+
+
+class LogError(ValueError):
+    """A log that cannot be read, with a message that says why in a sentence."""
+
+
+class GameLog(BaseModel):
+    """One game, as `play --log` writes it (fields a newer meeple adds are ignored)."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+    meeple: Annotated[int, Field(strict=True)]
+    game: Annotated[str, Field(max_length=1_000)] = ""
+    rules: Annotated[str, Field(min_length=1, max_length=4_096)]
+    players: Annotated[int, Field(strict=True, ge=1, le=MAX_SEATS)]
+    seed: Number
+    scores: Annotated[list[Number], Field(max_length=MAX_SEATS)]
+    winners: Annotated[list[Seat], Field(max_length=MAX_SEATS)]
+    turns: Annotated[int, Field(strict=True, ge=0, le=MAX_NUMBER)]
+    choices: Annotated[list[Choice], Field(max_length=MAX_CHOICES)]
+    shortfalls: Annotated[dict[str, Number], Field(max_length=10_000)] = {}
+
+    @field_validator("meeple")
+    @classmethod
+    def _known_format(cls, value: int) -> int:
+        if value != LOG_FORMAT:
+            raise ValueError(f"this is a log of format {value}; this meeple reads format {LOG_FORMAT}")
+        return value
+
+
+def read_log(path: Path) -> GameLog:
+    """The log at `path`, or LogError saying what is wrong with it."""
+    try:
+        if path.stat().st_size > MAX_LOG_BYTES:
+            raise LogError(f"{path} is larger than a log can be ({MAX_LOG_BYTES // 2**20} MB)")
+        text = path.read_bytes()
+    except OSError as err:
+        raise LogError(f"cannot read the log {path}: {err.strerror or err}") from None
+    try:
+        return GameLog.model_validate_json(text)
+    except ValidationError as err:
+        raise LogError(f"{path} is not a meeple log: {_first_problem(err)}") from None
+
+
+def _first_problem(err: ValidationError) -> str:
+    problem = err.errors()[0]
+    where = ".".join(str(part) for part in problem["loc"])
+    message = str(problem["msg"]).removeprefix("Value error, ")
+    if problem["type"] == "missing":
+        return f"the field '{where}' is missing"
+    if not where:
+        return message.replace("Invalid JSON", "not JSON")
+    return f"the field '{where}': {message[:1].lower()}{message[1:]}"
+
+
+def log_rules(rules_path: Path, log: Path, bundled: bool) -> str:
+    """How a log names its rules: a bundled game by its name; a file in the log's folder (or
+    below it) by its path from there, so that the two can move together; any other by its
+    absolute path, which `replay` will not open unless the user names the rules."""
+    if bundled:
+        return rules_path.stem
+    folder, target = log.resolve().parent, rules_path.resolve()
+    if target.is_relative_to(folder):
+        return target.relative_to(folder).as_posix()
+    return str(target)
+
+
+def write_log(path: Path, result: dict[str, Any]) -> None:
+    """Write a log, checked against the schema it will be read with, whole or not at all."""
+    entry = GameLog.model_validate({"meeple": LOG_FORMAT, **result})
+    write_atomic(path, json.dumps(entry.model_dump(mode="json")) + "\n")
