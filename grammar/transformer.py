@@ -433,7 +433,8 @@ class Builder(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def extend_table(self, meta: LarkMeta, c: list[Any]) -> ast.ExtendTable:
         rows = [x for x in c[1:] if isinstance(x, ast.Row)]
-        return ast.ExtendTable(span=self._span(meta), name=str(c[0]), rows=rows)
+        metas = [x for x in c[1:] if isinstance(x, ast.Meta)]
+        return ast.ExtendTable(span=self._span(meta), name=str(c[0]), rows=rows, meta=metas)
 
     @v_args(meta=True)
     def extend_setup(self, meta: LarkMeta, c: list[Any]) -> ast.ExtendSetup:

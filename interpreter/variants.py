@@ -135,6 +135,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
             error(patch, f"the base game has no table '{patch.name}' to extend")
         else:
             table.rows.extend(patch.rows)
+            table.meta.extend(patch.meta)  # the new rows' citations and text
 
     def extend_setup(patch: ast.ExtendSetup) -> None:
         setup = next((d for d in merged.decls if isinstance(d, ast.SetupDecl)), None)

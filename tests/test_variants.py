@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import meeple
+from meeple.grammar import ast
 from meeple.interpreter.examples import run_examples
 
 HERE = Path(__file__).parent
@@ -88,6 +89,14 @@ def test_extending_a_table_and_the_setup(tmp_path: Path) -> None:
     game = meeple.load(variant(tmp_path, body))
     assert [r.key for r in game.program.rows["colour"]] == ["red", "blue"]
     assert game.new_game(2).scores == [3, 3]
+
+
+def test_an_extended_table_keeps_the_citations_and_text_of_its_new_rows(tmp_path: Path) -> None:
+    body = 'extend table colour:\n  cites "blue is new"\n  text "Blue joins."\n  blue, 2\n'
+    module = meeple.check(variant(tmp_path, body)).module
+    assert module is not None
+    table = next(d for d in module.decls if isinstance(d, ast.Table) and d.name == "colour")
+    assert [(m.kind, m.value) for m in table.meta][-2:] == [("cites", "blue is new"), ("text", "Blue joins.")]
 
 
 def test_new_declarations_are_added(tmp_path: Path) -> None:
