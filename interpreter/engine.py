@@ -92,10 +92,21 @@ class Game:
         run_setup: bool = True,
         logging: bool = True,
     ) -> State:
-        n = self.min_players if players is None else players
+        n = self.min_players if players is None else _whole("players", players)
+        _whole("seed", seed)
+        if _whole("budget", budget) < 1:
+            raise ValueError(f"the step budget must be at least 1, not {budget}")
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {n}")
         return State(self, n, seed, budget, script, run_setup, logging)
+
+
+def _whole(what: str, value: Any) -> int:
+    """An argument of the API that must be a whole number (a bool or "3" is not one): said
+    plainly, rather than by whatever Python would raise deep inside a game."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be a whole number, not {value!r}")
+    return value
 
 
 class State:
@@ -342,6 +353,8 @@ def replay(
     """Play a game again from its log. Raises IllegalChoice if the log does not fit the rules, or
     (when `complete`) if it ends before the game does. With complete=False it rebuilds the
     position after those choices: that is how a mid-game state is copied."""
+    if isinstance(choices, str | bytes) or not isinstance(choices, Sequence):
+        raise TypeError(f"choices must be a list of option numbers, not {choices!r}")
     state = game.new_game(players, seed, budget)
     for step, index in enumerate(choices):
         if state.is_over:

@@ -41,6 +41,7 @@ from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_examples
 from meeple.loader import Refused, bundled_dir, resolve_named
+from meeple.limits import MAX_NUMBER, MAX_SEATS
 from meeple.logs import LogError, log_rules, read_log, write_log
 from meeple.workers import in_workers
 
@@ -52,6 +53,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,  # our own errors never reach Python; a bug should show plainly
 )
+
+# The options every command that plays a game shares.
+PLAYERS = typer.Option(min=1, max=MAX_SEATS, help="Number of players (default: the game's smallest).")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -119,8 +123,8 @@ def start(
     """A new game and its agents. Setup runs here, so it may raise the errors `play_game` reports."""
     players = game.min_players if players is None else players
     try:
+        state = game.new_game(players, seed, logging=logging)  # refuses a count out of range first
         agents = make_agents(agent_names, players, seed)
-        state = game.new_game(players, seed, logging=logging)
     except ValueError as err:  # a player count out of range, an unknown agent name
         raise Fail(f"error: {err}", USAGE) from None
     return state, agents
@@ -369,8 +373,10 @@ def show_reports(out: Console, report: Report, codes: set[str], title: str, empt
 @command
 def play(
     rules: Annotated[str, typer.Argument(metavar="FILE", help="A rules file or a bundled game name.")],
-    players: Annotated[int | None, typer.Option(help="Number of players (default: the minimum).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the game's dice and the random agents.")] = 0,
+    players: Annotated[int | None, PLAYERS] = None,
+    seed: Annotated[
+        int, typer.Option(min=0, max=MAX_NUMBER, help="Seed of the game's dice and the random agents.")
+    ] = 0,
     agents: Annotated[
         str, typer.Option(help="Comma-separated, one per seat, the last repeats: random, first, human.")
     ] = "random",
@@ -464,8 +470,8 @@ def replay(
 def simulate(
     rules: Annotated[str, typer.Argument(metavar="FILE", help="A rules file or a bundled game name.")],
     games: Annotated[int, typer.Option(min=1, help="How many games to play.")],
-    players: Annotated[int | None, typer.Option(help="Number of players (default: the minimum).")] = None,
-    seed: Annotated[int, typer.Option(help="Game i uses seed SEED+i.")] = 0,
+    players: Annotated[int | None, PLAYERS] = None,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_NUMBER - 2**32, help="Game i uses seed SEED+i.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print only the statistics, as JSON.")] = False,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Games played at once (default: one per CPU).")

@@ -8,12 +8,20 @@ that one `meeple check` run reports all of them.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 # error and warning are problems (a warning fails `check --strict`); a note is said to the user and
 # never fails a check; info entries are reports (coverage, assumptions) printed only when asked.
 Severity = Literal["error", "warning", "note", "info"]
 SHOWN = 120  # characters of a source line shown under a diagnostic
+
+
+@lru_cache(maxsize=8)
+def _lines(source: str) -> tuple[str, ...]:
+    """A file's lines, split once for all the diagnostics shown in it (splitting it for each one
+    made a file with thousands of warnings take quadratic time)."""
+    return tuple(source.split("\n"))
 
 
 @dataclass(frozen=True)
@@ -35,7 +43,7 @@ class Diagnostic:
         Lines are counted as the parser counts them (at `\\n` only: a form feed or U+2028 inside
         a text does not start a line), and a very long line is shown around the caret."""
         out = [f"{self.location()}: {self.severity}: {self.message} [{self.code}]"]
-        lines = source.split("\n") if source is not None else []
+        lines = _lines(source) if source is not None else ()
         if 0 < self.line <= len(lines):
             text = lines[self.line - 1].rstrip("\r")
             width = max(1, self.end_column - self.column) if self.end_column > self.column else 1

@@ -191,8 +191,8 @@ class Rulebook:
         alike they are (0 to 1). Candidates are the paragraphs sharing the most words with it."""
         wanted = [w for w in (_strip_punctuation(normalize(x)) for x in quote.split()) if w]
         target = "".join(wanted)
-        if not wanted:
-            return None
+        if not wanted or len(wanted) > 4 * MAX_QUOTE_WORDS:
+            return None  # a quote that long is not a citation (M054): comparing it costs its square
         scored = []
         for p in self.paragraphs:
             words = _words(p.text)
