@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 import meeple
 from meeple.cli_docs import docs
 from meeple.codegen import render
-from meeple.codegen.english import anchor, humanise, slug
+from meeple.codegen.english import anchor, humanise, meta_words, slug
 from meeple.codegen.markup import MARKS, md_escape
 from meeple.codegen.model import walk
 from meeple.grammar import ast
@@ -168,8 +168,10 @@ def test_every_rule_has_words_and_its_citations_name_the_rulebook(stem: str, bui
 def test_the_appendix_lists_every_assumption_conflict_and_aside(stem: str, built, pages) -> None:
     checked, game = built[stem]
     kinds = ("assume", "conflict", "aside")
-    declared = {m.value for m in walk(checked.module) if isinstance(m, ast.Meta) and m.kind in kinds}
+    declared = {meta_words(m) for m in walk(checked.module) if isinstance(m, ast.Meta) and m.kind in kinds}
     assert declared <= {n.text for n in game.reference.appendix}
+    conflicts = [n.text for n in game.reference.appendix if n.kind == "conflict"]
+    assert all("the rulebook says \u201c" in text for text in conflicts)  # both passages, quoted
 
 
 @pytest.mark.parametrize("stem", STEMS)
