@@ -51,15 +51,16 @@ def cache_file() -> str | bool:
     file = folder / f"parser-lark-{lark_version}.cache"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        for path, kind in ((folder, stat.S_ISDIR), (file, stat.S_ISREG)):
-            try:
-                info = path.lstat()
-            except FileNotFoundError:
-                continue  # no file yet: Lark writes it
-            if not kind(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
-                return False
-        if folder.lstat().st_mode & 0o077:
-            os.chmod(folder, 0o700)
+        info = folder.lstat()
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            return False
+        if info.st_mode & 0o077:
+            os.chmod(folder, 0o700)  # ours, but left open: closed before anything is read from it
+        info = file.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+            return False
+    except FileNotFoundError:
+        pass  # no file yet: Lark writes it
     except OSError:
         return False
     return str(file)
@@ -241,6 +242,12 @@ def _too_deep(tree: Tree[Token], file: str) -> Diagnostic | None:
     return None
 
 
+def _too_long(err: NumberTooLong, file: str) -> Diagnostic:
+    token = err.token
+    message = f"this number has {len(str(token))} digits: no game needs more than {MAX_DIGITS}"
+    return Diagnostic(file, token.line or 0, token.column or 0, "error", "M006", message)
+
+
 def parse(source: str, file: str = "<rules>") -> ast.Module:
     """Parse a whole `.rules` text. Raises RulesError (with diagnostics) on a syntax error."""
     source = source.removeprefix("\ufeff")  # a byte-order mark some editors write is not text
@@ -267,7 +274,14 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
             ) from None
         if (deep := _too_deep(sub, file)) is not None:
             raise RulesError([replace(deep, line=line, column=column)], {file: source})
-        expr: ast.Expr = Builder(file, parse_expr).transform(sub)
+        try:
+            expr: ast.Expr = Builder(file, parse_expr).transform(sub)
+        except VisitError as err:
+            if not isinstance(err.orig_exc, NumberTooLong):
+                raise
+            raise RulesError(
+                [replace(_too_long(err.orig_exc, file), line=line, column=column)], {file: source}
+            ) from None
         return _reposition(expr, where, file)
 
     try:
@@ -276,10 +290,7 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
         if isinstance(err.orig_exc, RulesError):
             raise err.orig_exc from None
         if isinstance(err.orig_exc, NumberTooLong):
-            token = err.orig_exc.token
-            message = f"this number has {len(str(token))} digits: no game needs more than {MAX_DIGITS}"
-            diag = Diagnostic(file, token.line or 0, token.column or 0, "error", "M006", message)
-            raise RulesError([diag], {file: source}) from None
+            raise RulesError([_too_long(err.orig_exc, file)], {file: source}) from None
         raise
     module = ast.Module(file=file, source=source, decls=[], span=ast.Span(file=file, line=1, column=1))
     for decl in decls:

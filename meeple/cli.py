@@ -40,8 +40,8 @@ from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_examples
-from meeple.loader import Refused, bundled_dir, resolve_named
 from meeple.limits import MAX_NUMBER, MAX_SEATS
+from meeple.loader import Refused, bundled_dir, resolve_named
 from meeple.logs import LogError, log_rules, read_log, write_log
 from meeple.workers import in_workers
 
