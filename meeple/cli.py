@@ -592,7 +592,7 @@ def list_games() -> None:
     stdout().print(table)
 
 
-app.command("docs")(docs)
+app.command("docs")(command(docs))
 
 if __name__ == "__main__":
     app()

@@ -303,11 +303,11 @@ def test_replay_with_extra_choices_fails(tmp_path: Path, logged_game: tuple[Path
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"seed": None}, "'seed' should be a whole number"),
-        ({"players": "three"}, "'players' should be a whole number"),
-        ({"choices": [0, "1"]}, "'choices' should be a list of whole numbers"),
+        ({"seed": None}, "the field 'seed': input should be a valid integer"),
+        ({"players": "three"}, "the field 'players': input should be a valid integer"),
+        ({"choices": [0, "1"]}, "the field 'choices.1': input should be a valid integer"),
         ({"players": 9}, "2 to 6 players"),
-        ({"rules": "no_such_game"}, "cannot load the rules"),
+        ({"rules": "no_such_game"}, "no rules file 'no_such_game'"),
         ({"meeple": 99}, "format 99"),
     ],
 )
@@ -343,10 +343,10 @@ def test_replay_of_a_missing_log_exits_1(tmp_path: Path) -> None:
 def test_replay_of_a_corrupt_log_prints_no_traceback_from_the_installed_command(tmp_path: Path) -> None:
     """End to end through the console script, as a user would run it."""
     path = write(tmp_path, "corrupt.json", "{not json")
-    cmd = [sys.executable, "-c", "from meeple.cli import app; app()", "replay", path]
+    cmd = [sys.executable, "-c", "from meeple.console import main; main()", "replay", path]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
-    assert "is not a JSON log" in done.stderr
+    assert "is not a meeple log: not JSON" in done.stderr
     assert "Traceback" not in done.stdout + done.stderr
 
 

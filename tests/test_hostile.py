@@ -27,6 +27,7 @@ from typer.testing import CliRunner, Result
 
 import meeple
 from meeple.cli import app
+from meeple.codegen import render
 from meeple.diagnostics import Diagnostic, _lines
 from meeple.grammar import parser
 from meeple.interpreter.checks import CheckOptions, run_checks
@@ -452,9 +453,27 @@ def test_a_very_long_line_is_shown_around_the_caret() -> None:
     [
         ["simulate", "dino_party", "--games", "200000", "--jobs", "2"],
         ["simulate", "dino_party", "--games", "200000", "--jobs", "1"],
+        [
+            "docs",
+            "dino_garden",
+            "gods_love_dinosaurs",
+            "dino_party",
+            "--format",
+            "pdf",
+            "--jobs",
+            "2",
+            "--force",
+        ],
     ],
+    ids=["simulate with workers", "simulate alone", "docs with workers"],
 )
-def test_ctrl_c_stops_a_command_and_its_workers_at_once_without_a_traceback(command: list[str]) -> None:
+def test_ctrl_c_stops_a_command_and_its_workers_at_once_without_a_traceback(
+    tmp_path: Path, command: list[str]
+) -> None:
+    if command[0] == "docs":
+        if render.pdf_available() is not None:
+            pytest.skip("no PDF on this machine")
+        command = [*command, "-o", str(tmp_path / "out")]
     process = subprocess.Popen(
         [sys.executable, "-m", "meeple.cli", *command],
         stdout=subprocess.PIPE,
@@ -462,7 +481,7 @@ def test_ctrl_c_stops_a_command_and_its_workers_at_once_without_a_traceback(comm
         start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches
         text=True,
     )
-    time.sleep(4)  # started and playing (not a measure: any moment would do)
+    time.sleep(5)  # started and working (not a measure: any moment would do)
     os.killpg(process.pid, signal.SIGINT)
     try:
         _, err = process.communicate(timeout=15)
@@ -473,6 +492,7 @@ def test_ctrl_c_stops_a_command_and_its_workers_at_once_without_a_traceback(comm
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):
         os.killpg(process.pid, 0)  # no worker of its group is left
+    assert not list(tmp_path.rglob("*.tmp"))  # nothing half-written is left behind
 
 
 # ===================================================================== the limits, documented
