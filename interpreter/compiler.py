@@ -285,7 +285,7 @@ class Compiler:
                 return item
             case ast.Unary(op="-"):
                 inner = self.expr(e.operand, scope)
-                return lambda rt, env: _number(-inner(rt, env))
+                return lambda rt, env: -inner(rt, env)  # the limits are symmetric: no check
             case ast.Unary():
                 inner = self.expr(e.operand, scope)
                 return lambda rt, env: not inner(rt, env)
@@ -562,9 +562,23 @@ class Compiler:
 
                 return plus
             case "-":
-                return lambda rt, env: _number(left(rt, env) - right(rt, env))
+
+                def minus(rt: Any, env: dict[str, Any]) -> int:
+                    r = left(rt, env) - right(rt, env)
+                    if -MAX_NUMBER <= r <= MAX_NUMBER:
+                        return r
+                    raise _too_big(r)
+
+                return minus
             case "*":
-                return lambda rt, env: _number(left(rt, env) * right(rt, env))
+
+                def times(rt: Any, env: dict[str, Any]) -> int:
+                    r = left(rt, env) * right(rt, env)
+                    if -MAX_NUMBER <= r <= MAX_NUMBER:
+                        return r
+                    raise _too_big(r)
+
+                return times
             case "//":
                 return lambda rt, env: left(rt, env) // right(rt, env)
             case "%":

@@ -15,11 +15,18 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from meeple.diagnostics import Diagnostic, RulesError
-    from meeple.interpreter.engine import Game, IllegalChoice, State, replay
-    from meeple.interpreter.runtime import RuleRuntimeError
-    from meeple.loader import bundled_games, check, load, resolve
+if TYPE_CHECKING:  # what a type checker sees: the same names, imported at once
+    from meeple.diagnostics import Diagnostic as Diagnostic
+    from meeple.diagnostics import RulesError as RulesError
+    from meeple.interpreter.engine import Game as Game
+    from meeple.interpreter.engine import IllegalChoice as IllegalChoice
+    from meeple.interpreter.engine import State as State
+    from meeple.interpreter.engine import replay as replay
+    from meeple.interpreter.runtime import RuleRuntimeError as RuleRuntimeError
+    from meeple.loader import bundled_games as bundled_games
+    from meeple.loader import check as check
+    from meeple.loader import load as load
+    from meeple.loader import resolve as resolve
 
 _API = {
     "Diagnostic": "meeple.diagnostics",
