@@ -218,7 +218,7 @@ def _dedent_diagnostic(file: str, source: str) -> Diagnostic:
 
 
 def _too_deep(tree: Tree[Token], file: str) -> Diagnostic | None:
-    """The first place the parse tree nests deeper than MAX_DEPTH, as a diagnostic. Measured
+    """The first place the parse tree goes deeper than MAX_DEPTH, as a diagnostic. Measured
     without recursion, before anything recursive (the AST builder, analysis, the compiler) walks
     the tree, so that a hostile file gets a located error and not Python's RecursionError."""
     stack: list[tuple[Tree[Token], int, Tree[Token]]] = [(tree, 1, tree)]

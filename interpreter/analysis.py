@@ -428,7 +428,7 @@ class Analyzer:
         if got in {"any", want} or want == "any":
             return
         if got.startswith(f"{want}:"):
-            return  # a refinement: a piece of one kind ("piece:dino") is a piece
+            return  # a refinement: a piece of one kind ("piece:card") is a piece
         if want == "loc" and got.startswith(("row:", "list:", "cell:")):
             return
         if want == "list" and got.startswith("list:"):

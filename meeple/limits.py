@@ -1,9 +1,8 @@
 """meeple's limits, in one place: what no game needs more of, so that a hostile or mistaken file
 ends in a clear error instead of a traceback, a machine out of memory, or a run that never ends.
 
-Each limit is far above what a real game asks for (our largest game, Dino Garden, nests its
-parse tree 19 levels deep and lays out fewer than 300 pieces), and each is enforced where it can
-first be known:
+Each limit is far above what a real game asks for (the deepest parse tree of our bundled games is
+19 levels deep, and none lays out 300 pieces), and each is enforced where it can first be known:
 the parser (depth, digits), analysis (player counts, piece counts that are constants), and the
 running game (lists, numbers, the step budget, values calling values). `docs/language.md`
 ("Limits") lists them; a test keeps that list and this file in step.
@@ -14,7 +13,7 @@ from __future__ import annotations
 # Seats at a table: every game's players are drawn from this many.
 MAX_SEATS = 64
 # Nesting of the parse tree: blocks in blocks, brackets in brackets, and operators chained in
-# one expression (`1 + 1 + ... + 1` nests one level per `+`).
+# one expression (`1 + 1 + ... + 1` goes one level deeper per `+`).
 MAX_DEPTH = 200
 # Digits of a whole number written in a rules file (18: it fits in 64 bits).
 MAX_DIGITS = 18

@@ -12,8 +12,11 @@ from typing import Any
 
 import pytest
 from hypothesis import strategies as st
+from typer.testing import CliRunner, Result
 
-from meeple import Game, IllegalChoice, State
+from meeple import Diagnostic, Game, IllegalChoice, State
+from meeple.cli import app
+from meeple.interpreter.checks import Report
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "rulebooks"  # our own small rulebooks, for the checker
@@ -39,6 +42,27 @@ def shared_file(kind: str, name: str) -> Path:
     if os.environ.get(REQUIRE):
         pytest.fail(f"{why} (${REQUIRE} is set: the {kind} must be present)")
     pytest.skip(why)
+
+
+def found(report: Report, code: str) -> list[Diagnostic]:
+    """The diagnostics of one code that `meeple check` reported."""
+    return [d for d in report.diagnostics if d.code == code]
+
+
+def only(report: Report, code: str) -> Diagnostic:
+    """The one diagnostic of a code (the test fails, showing them all, if there is not one)."""
+    hits = found(report, code)
+    assert len(hits) == 1, [d.render(None) for d in report.diagnostics]
+    return hits[0]
+
+
+def line_of(source: str, text: str) -> int:
+    return source[: source.index(text)].count("\n") + 1
+
+
+def run(*args: str) -> Result:
+    """The command line, as `meeple ARGS...` (exceptions are not caught: a traceback fails)."""
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
 
 
 Check = Callable[[State], None]

@@ -13,13 +13,12 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import found, line_of, only, run
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner, Result
 
 import meeple
-from meeple.cli import app
-from meeple.diagnostics import Diagnostic, RulesError
+from meeple.diagnostics import RulesError
 from meeple.grammar.parser import parse
 from meeple.interpreter.checks import CODES, CheckOptions, Report, run_checks
 from meeple.interpreter.checks.driving import drive
@@ -54,24 +53,6 @@ def checks(
         rulebook=rulebook, coverage=coverage, assumptions=assumptions, play=play, budget=budget
     )
     return run_checks(meeple.check(path), str(path), options)
-
-
-def found(report: Report, code: str) -> list[Diagnostic]:
-    return [d for d in report.diagnostics if d.code == code]
-
-
-def only(report: Report, code: str) -> Diagnostic:
-    hits = found(report, code)
-    assert len(hits) == 1, [d.render(None) for d in report.diagnostics]
-    return hits[0]
-
-
-def line_of(source: str, text: str) -> int:
-    return source[: source.index(text)].count("\n") + 1
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(app, list(args), catch_exceptions=False)
 
 
 # ===================================================================== the clean games

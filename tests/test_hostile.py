@@ -21,12 +21,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from helpers import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner, Result
 
 import meeple
-from meeple.cli import app
 from meeple.codegen import render
 from meeple.diagnostics import Diagnostic, _lines
 from meeple.grammar import parser
@@ -36,10 +35,6 @@ from meeple.limits import MAX_DEPTH, MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_SEATS
 HEADER = 'game "Hostile":\n  players 2..3\n\n'
 SECRET = "SECRET-FIRST-LINE: nobody may print this"
 ERRORS = (meeple.RulesError, meeple.RuleRuntimeError, meeple.IllegalChoice)
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(app, list(args), catch_exceptions=False)
 
 
 def write(path: Path, text: str) -> Path:

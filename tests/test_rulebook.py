@@ -14,12 +14,9 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES
-from typer.testing import CliRunner, Result
+from helpers import FIXTURES, found, line_of, only, run
 
 import meeple
-from meeple.cli import app
-from meeple.diagnostics import Diagnostic
 from meeple.interpreter.checks import CheckOptions, Report, run_checks
 from meeple.interpreter.checks.rulebook import (
     MAX_QUOTE_WORDS,
@@ -51,24 +48,6 @@ def write(tmp_path: Path, source: str, name: str = "pebble.rules") -> Path:
 def checks(tmp_path: Path, source: str, rulebook: Path | None = BOOK, coverage: bool = False) -> Report:
     path = write(tmp_path, source)
     return run_checks(meeple.check(path), str(path), CheckOptions(rulebook=rulebook, coverage=coverage))
-
-
-def found(report: Report, code: str) -> list[Diagnostic]:
-    return [d for d in report.diagnostics if d.code == code]
-
-
-def only(report: Report, code: str) -> Diagnostic:
-    hits = found(report, code)
-    assert len(hits) == 1, [d.render(None) for d in report.diagnostics]
-    return hits[0]
-
-
-def line_of(source: str, text: str) -> int:
-    return source[: source.index(text)].count("\n") + 1
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(app, list(args), catch_exceptions=False)
 
 
 # ===================================================================== reading a rulebook
