@@ -20,7 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from meeple.codegen.markup import VAR_CLOSE, capitalise, plain, ref, var
+from meeple.codegen.markup import VAR_CLOSE, capitalise, plain, ref
+from meeple.codegen.markup import var as mark_var
 from meeple.grammar import ast
 from meeple.interpreter.analysis import BUILTIN_NAMES, Symbols
 
@@ -186,14 +187,19 @@ class English:
         """Any node in words, as one text with inline marks (statements: flattened)."""
         if isinstance(node, ast.Stmt):
             return "; ".join(line.flat() for line in self.stmt(node))
-        return HANDLERS[type(node)](self, node)
+        return self.speak(node)
+
+    def speak(self, node: ast.Node) -> Any:
+        """The words of one node, by the method HANDLERS names for its type, looked up on this
+        speaker: a voice (a subclass) speaks a node its own way by overriding that method."""
+        return getattr(self, HANDLERS[type(node)].__name__)(node)
 
     def expr(self, e: ast.Expr, context: int = 0, cond: bool = False) -> str:
         """An expression; bracketed when it binds looser than `context`. `cond`: it is read as a
         condition, so a yes/no attribute reads "b is large" rather than "b's large"."""
         if cond and (words := self._condition(e)) is not None:
             return words
-        text = HANDLERS[type(e)](self, e)
+        text = self.speak(e)
         if _strength(e) < context:
             return f"({text})"
         return text
@@ -212,10 +218,22 @@ class English:
         return lines
 
     def stmt(self, s: ast.Stmt) -> list[Line]:
-        out = HANDLERS[type(s)](self, s)
+        out = self.speak(s)
         return out if isinstance(out, list) else [out]
 
     # ------------------------------------------------------------------ names
+
+    def var(self, name: str) -> str:
+        """A name the rules bind (a parameter, a loop's item): in italics, as the file writes it."""
+        return mark_var(name)
+
+    def word(self, name: str) -> str:
+        """A declared thing (a zone, a table, an attribute) in words."""
+        return humanise(name)
+
+    def kind(self, name: str, count: int | None = None) -> str:
+        """A kind of piece, as many as `count` says (None: however many)."""
+        return humanise(name)
 
     def name(self, name: str) -> str:
         """A bare name: a variable of the rule in italics, a declared name in words."""
@@ -228,7 +246,7 @@ class English:
                 "self": "it",
             }.get(name, humanise(name))
         if s is None:
-            return var(name)
+            return self.var(name)
         if name in s.constants:
             value = self.constants.get(name)
             if isinstance(value, bool):
@@ -242,7 +260,7 @@ class English:
             return ref(anchor("value", name), humanise(name))
         if name in self.declared or name in s.row_keys:
             return humanise(name)
-        return var(name)
+        return self.var(name)
 
     def is_row_of(self, table: str, key: str) -> bool:
         return self.sym is not None and table in self.sym.row_keys.get(key, [])
@@ -287,13 +305,13 @@ class English:
 
     def _attr(self, e: ast.Attr) -> str:
         if isinstance(e.obj, ast.Name) and self.is_row_of(e.obj.id, e.name):
-            return humanise(e.name)  # `table.row`: the row itself
+            return self.word(e.name)  # `table.row`: the row itself
         if isinstance(e.obj, ast.Name) and e.obj.id == "self":
-            return f"its {humanise(e.name)}"
+            return f"its {self.word(e.name)}"
         owner = self.expr(e.obj, _ATOM)
         if _simple(e.obj):
-            return f"{owner}{_possessive(owner)} {humanise(e.name)}"
-        return f"the {humanise(e.name)} of {owner}"
+            return f"{owner}{_possessive(owner)} {self.word(e.name)}"
+        return f"the {self.word(e.name)} of {owner}"
 
     def _index(self, e: ast.Index) -> str:
         seq = self.expr(e.obj, _ATOM)
@@ -318,7 +336,7 @@ class English:
                 return f"the number of {self._pieces(args[0].args, 'pieces')}"
             case "count", 1 if isinstance(args[0], ast.Filter):
                 f = args[0]
-                return f"the number of {var(f.var)} in {self.expr(f.seq)} where {self.cond(f.cond)}"
+                return f"the number of {self.var(f.var)} in {self.expr(f.seq)} where {self.cond(f.cond)}"
             case "count", 1 if self.typed(args[0]) == "loc":
                 return f"the number of pieces in {words[0]}"
             case "count", 1 if self.typed(args[0]).startswith("list"):
@@ -332,7 +350,7 @@ class English:
             case ("min" | "max") as f, 1 if isinstance(args[0], ast.MapComp):
                 m = args[0]
                 best = "smallest" if f == "min" else "largest"
-                return f"the {best} {self.expr(m.expr)} for any {var(m.var)} in {self._source(m)}"
+                return f"the {best} {self.expr(m.expr)} for any {self.var(m.var)} in {self._source(m)}"
             case ("min" | "max") as f, 1:
                 return f"the {'smallest' if f == 'min' else 'largest'} of {words[0]}"
             case ("min" | "max") as f, 2:
@@ -342,7 +360,7 @@ class English:
             case ("any" | "all") as f, 1 if isinstance(args[0], ast.MapComp):
                 m = args[0]
                 some = "some" if f == "any" else "every"
-                return f"{self.cond(m.expr)} for {some} {var(m.var)} in {self._source(m)}"
+                return f"{self.cond(m.expr)} for {some} {self.var(m.var)} in {self._source(m)}"
             case "any", 1:
                 return f"any of {words[0]} holds"
             case "all", 1:
@@ -356,9 +374,9 @@ class English:
             case "neighbours", 2:
                 return f"the neighbours of {words[0]} on {words[1]}"
             case "region", 2:
-                return f"the region around {words[0]} with the same {humanise(_bare(args[1]))}"
+                return f"the region around {words[0]} with the same {self.word(_bare(args[1]))}"
             case "regions", 2:
-                return f"the regions of {words[0]} with one {humanise(_bare(args[1]))} each"
+                return f"the regions of {words[0]} with one {self.word(_bare(args[1]))} each"
             case "players_from", 1:
                 return f"the players, starting with {words[0]}"
             case "next_player", 1:
@@ -367,13 +385,13 @@ class English:
 
     def _apply(self, func: str, words: list[str]) -> str:
         """A value, or a function the speaker has no special words for: "NAME of ARGS"."""
-        label = self.name(func) if self.sym is not None and func in self.sym.values else humanise(func)
+        label = self.name(func) if self.sym is not None and func in self.sym.values else self.word(func)
         return _mention(label, func, words)
 
     def _pieces(self, args: Sequence[ast.Expr], default: str) -> str:
         """`pieces(where, KIND, OWNER)` without its article: "cube of p in r"."""
         where = self.expr(args[0])
-        what = humanise(_bare(args[1])) if len(args) > 1 else default
+        what = self.kind(_bare(args[1])) if len(args) > 1 else default
         if len(args) > 2:
             what += " owned by nobody" if isinstance(args[2], ast.NoneLit) else f" of {self.expr(args[2])}"
         return f"{what} in {where}"
@@ -384,7 +402,7 @@ class English:
             return None
         body = e.expr
         if isinstance(body, ast.Attr) and isinstance(body.obj, ast.Name) and body.obj.id == e.var:
-            return f"the total {humanise(body.name)} of {self.expr(e.seq)}"
+            return f"the total {self.word(body.name)} of {self.expr(e.seq)}"
         return None
 
     def _source(self, e: ast.MapComp) -> str:
@@ -438,7 +456,7 @@ class English:
             return f"there is {'a' if some else 'no'} {self._pieces(what.args, 'piece')}"
         if isinstance(what, ast.Filter):
             seq = f"{self.expr(what.seq)} where {self.cond(what.cond)}"
-            return f"there is {article(what.var) if some else 'no'} {var(what.var)} in {seq}"
+            return f"there is {article(what.var) if some else 'no'} {self.var(what.var)} in {seq}"
         return f"{self.expr(what)} is {'not ' if some else ''}empty"
 
     def _if_expr(self, e: ast.IfExpr) -> str:
@@ -448,10 +466,10 @@ class English:
         return join([self.expr(i) for i in e.items])
 
     def _filter(self, e: ast.Filter) -> str:
-        return f"every {var(e.var)} in {self.expr(e.seq)} where {self.cond(e.cond)}"
+        return f"every {self.var(e.var)} in {self.expr(e.seq)} where {self.cond(e.cond)}"
 
     def _mapcomp(self, e: ast.MapComp) -> str:
-        return f"{self.expr(e.expr)} for each {var(e.var)} in {self._source(e)}"
+        return f"{self.expr(e.expr)} for each {self.var(e.var)} in {self._source(e)}"
 
     def _condition(self, e: ast.Expr) -> str | None:
         """Yes/no attributes read as predicates: "b is large", "b is not flipped"."""
@@ -462,15 +480,17 @@ class English:
         if isinstance(target.obj, ast.Name) and target.obj.id == "self":
             return None
         owner = self.expr(target.obj, _ATOM)
-        return f"{owner} is {'not ' if negated else ''}{humanise(target.name)}"
+        return f"{owner} is {'not ' if negated else ''}{self.word(target.name)}"
 
     # ------------------------------------------------------------------ statements
 
-    def _meta(self, s: ast.Meta) -> Line:
-        return Line(meta_words(s), kind=s.kind)
+    def _meta(self, s: ast.Meta) -> list[Line]:
+        if isinstance(s, ast.Called):
+            return []  # a name: the heading shows it
+        return [Line(meta_words(s), kind="text" if s.kind == "says" else s.kind)]
 
     def _owner(self, kind: str, which: ast.Expr | None, owner: ast.Expr | None) -> str:
-        what = humanise(kind)
+        what = self.kind(kind)
         if which is not None:
             what += f" ({self.expr(which)})"
         if owner is not None:
@@ -510,8 +530,8 @@ class English:
         if self.typed(s.value) == "bool" or (
             isinstance(s.value, ast.Binary) and _PRECEDENCE[s.value.op] <= 4
         ):
-            return Line(f"Let {var(s.name)} be whether {self.cond(s.value)}.")
-        return Line(f"Let {var(s.name)} be {self.expr(s.value)}.")
+            return Line(f"Let {self.var(s.name)} be whether {self.cond(s.value)}.")
+        return Line(f"Let {self.var(s.name)} be {self.expr(s.value)}.")
 
     def _shuffle(self, s: ast.Shuffle) -> Line:
         return Line(f"Shuffle {self.expr(s.zone)}.")
@@ -532,7 +552,7 @@ class English:
         return Line(f"Log {quote(''.join(parts))}.", kind="log")
 
     def _call_stmt(self, s: ast.CallStmt) -> Line:
-        rule = self.name(s.name) if self.sym is not None and s.name in self.sym.rules else humanise(s.name)
+        rule = self.name(s.name) if self.sym is not None and s.name in self.sym.rules else self.word(s.name)
         args = [self.expr(a) for a in s.args]
         return Line(capitalise(f"{rule} for {join(args)}." if args else f"{rule}."))
 
@@ -554,7 +574,7 @@ class English:
         return f"{words} where {self.cond(cond)}" if cond is not None else words
 
     def _for_each(self, s: ast.ForEach) -> Line:
-        text = f"For each {var(s.var)} in {self.among(s.var, s.seq, s.cond)}"
+        text = f"For each {self.var(s.var)} in {self.among(s.var, s.seq, s.cond)}"
         if s.chooser is not None:
             text += f", in the order {self.expr(s.chooser)} chooses"
             if s.prompt:
@@ -578,16 +598,16 @@ class English:
         verb = "may choose" if s.optional else "chooses"
         if isinstance(s.seq, ast.ListLit) and len(s.seq.items) > 1:
             options = [self.expr(i) for i in s.seq.items]
-            text = f"{who} {verb} {article(s.var)} {var(s.var)}: {join(options, 'or')}"
+            text = f"{who} {verb} {article(s.var)} {self.var(s.var)}: {join(options, 'or')}"
             if s.cond is not None:
                 text += f" where {self.cond(s.cond)}"
         else:
-            text = f"{who} {verb} {article(s.var)} {var(s.var)} from {self.among(s.var, s.seq, s.cond)}"
+            text = f"{who} {verb} {article(s.var)} {self.var(s.var)} from {self.among(s.var, s.seq, s.cond)}"
         if s.prompt:
             text += f" ({quote(s.prompt)})"
         lines = [Line(capitalise(text) + ":", kind="decide", children=self.block(s.body))]
         if s.orelse:
-            lead = f"If {who} passes:" if s.optional else f"If there is no {var(s.var)} to choose:"
+            lead = f"If {who} passes:" if s.optional else f"If there is no {self.var(s.var)} to choose:"
             lines.append(Line(capitalise(lead), children=self.block(s.orelse)))
         return lines
 
@@ -616,14 +636,14 @@ class English:
         return self._outcome(o).flat()
 
     def _pick(self, s: ast.Pick) -> list[Line]:
-        text = f"Pick {article(s.var)} {var(s.var)} at random from {self.among(s.var, s.seq, s.cond)}"
+        text = f"Pick {article(s.var)} {self.var(s.var)} at random from {self.among(s.var, s.seq, s.cond)}"
         lines = [Line(text + ":", kind="chance", children=self.block(s.body))]
         if s.orelse:
             lines.append(Line("If there is none:", children=self.block(s.orelse)))
         return lines
 
     def _offer(self, s: ast.Offer) -> Line:
-        rule = self.name(s.rule) if self.sym is not None and s.rule in self.sym.rules else humanise(s.rule)
+        rule = self.name(s.rule) if self.sym is not None and s.rule in self.sym.rules else self.word(s.rule)
         args = [self.expr(a) for a in s.args]
         action = f"{rule} for {join(args)}" if args else rule
         who = self.expr(s.player)
@@ -659,7 +679,7 @@ class English:
         return ", ".join(cell(c) for c in r.cells)
 
     def _param(self, p: ast.Param) -> str:
-        return f"{var(p.name)} ({self.type_ref(p.type)})" if p.type else var(p.name)
+        return f"{self.var(p.name)} ({self.type_ref(p.type)})" if p.type else self.var(p.name)
 
     def params(self, params: Sequence[ast.Param]) -> str:
         return join([self._param(p) for p in params]) if params else ""
@@ -734,9 +754,9 @@ class English:
         if d.backtracks is not None:
             parts.append(f"going back over a cell when {self.cond(d.backtracks)}")
         if d.through is not None:
-            parts.append(f"through each {var(d.through_var)} where {self.cond(d.through)}")
+            parts.append(f"through each {self.var(d.through_var)} where {self.cond(d.through)}")
         if d.ends is not None:
-            parts.append(f"ending on {article(d.ends_var)} {var(d.ends_var)} where {self.cond(d.ends)}")
+            parts.append(f"ending on {article(d.ends_var)} {self.var(d.ends_var)} where {self.cond(d.ends)}")
         return ", ".join(parts)
 
     def signature(self, name: str, params: Sequence[ast.Param]) -> str:
@@ -748,14 +768,15 @@ class English:
     def _value(self, d: ast.ValueDecl) -> str:
         """A value as a definition: "score of p is ...", or for a yes/no value "c is empty means
         there is no piece in c"."""
-        head = _mention(humanise(d.name), d.name, [var(p.name) for p in d.params])
+        head = _mention(humanise(d.name), d.name, [self.var(p.name) for p in d.params])
         e = d.expr
         if self.typed(e) == "bool" or _strength(e) <= _PRECEDENCE["=="]:
             return f"{head} means {self.cond(e)}"
         return f"{head} is {self.expr(e)}"
 
     def trigger(self, d: ast.TriggerDecl) -> str:
-        text = f"When {article(d.kind)} {humanise(d.kind)} {var(d.piece_var)} enters {var(d.loc_var)}"
+        kind, piece, place = humanise(d.kind), self.var(d.piece_var), self.var(d.loc_var)
+        text = f"When {article(d.kind)} {kind} {piece} enters {place}"
         if d.cond is not None:
             text += f", if {self.cond(d.cond)}"
         return text
@@ -770,7 +791,7 @@ class English:
         return "Play: " + "; ".join(line.flat() for line in self.block(d.body, meta=False))
 
     def score(self, d: ast.ScoreDecl) -> str:
-        who = var(d.var)
+        who = self.var(d.var)
         if d.kind == "tiebreak":
             e = d.expr
             if isinstance(e, ast.Unary) and e.op == "-":  # how a rules file says "the lowest wins"
@@ -905,6 +926,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.MapComp: English._mapcomp,
     ast.Meta: English._meta,
     ast.Conflict: English._meta,
+    ast.Called: English._meta,
     ast.MoveRefs: English._move_refs,
     ast.MoveCount: English._move_count,
     ast.MoveAll: English._move_all,

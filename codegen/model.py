@@ -40,6 +40,7 @@ class Notes:
     """The metadata lines of one declaration, by kind."""
 
     text: list[str] = field(default_factory=list)
+    says: list[str] = field(default_factory=list)  # the rule in players' words (its steps, in the rulebook)
     cites: list[str] = field(default_factory=list)
     assume: list[str] = field(default_factory=list)
     conflict: list[str] = field(default_factory=list)
@@ -49,6 +50,10 @@ class Notes:
     def of(cls, metas: Sequence[ast.Meta]) -> Notes:
         notes = cls()
         for m in metas:
+            if m.kind == "called":
+                continue  # a name, not a note: codegen/names.py reads it
+            if m.kind == "says":  # the author's words, as `text` is, in the designer's reference
+                notes.text.append(m.value)
             getattr(notes, m.kind).append(meta_words(m))
         return notes
 

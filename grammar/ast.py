@@ -159,11 +159,21 @@ class Stmt(Node):
 
 class Meta(Stmt):
     """Rule text, a citation, an assumption or a declared conflict: read by docs and the checker.
-    `aside` quotes a rulebook passage that is not a rule (flavour, a fact box, an example, a
-    caption), so that rulebook coverage can tell it from a rule nobody wrote."""
+    `text` explains a rule beside its steps; `says` is the rule in players' words, and stands for
+    its steps in the printed rulebook. `aside` quotes a rulebook passage that is not a rule
+    (flavour, a fact box, an example, a caption), so that rulebook coverage can tell it from a
+    rule nobody wrote."""
 
-    kind: Literal["cites", "text", "assume", "conflict", "aside"]
+    kind: Literal["cites", "text", "says", "assume", "conflict", "aside", "called"]
     value: str
+
+
+class Called(Meta):
+    """`called "Dino", "Dinos"` -- the name players read for the declaration (or the phase or
+    step) it stands in, and its plural when English would not make it by adding an s."""
+
+    kind: Literal["called"] = "called"
+    plural: str | None = None
 
 
 class Conflict(Meta):

@@ -83,6 +83,11 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return ast.Meta(span=self._span(meta), kind=str(c[0]), value=_unquote(c[1]))  # type: ignore[arg-type]
 
     @v_args(meta=True)
+    def called(self, meta: LarkMeta, c: list[Token | None]) -> ast.Called:
+        plural = _unquote(c[2]) if c[2] is not None else None
+        return ast.Called(span=self._span(meta), value=_unquote(c[1]), plural=plural)  # type: ignore[arg-type]
+
+    @v_args(meta=True)
     def conflict_line(self, meta: LarkMeta, c: list[Token]) -> ast.Conflict:
         return ast.Conflict(span=self._span(meta), value=_unquote(c[1]))
 

@@ -8,6 +8,7 @@ up; `docs/checking.md` documents every one):
 - `flow`: loops that never end, statements that can never run, choices nobody makes, chances of 0;
 - `supply`: setup run for every allowed player count: counts that do not add up, setups that break;
 - `rulebook`: citations found in the rulebook, and how much of the rulebook the rules cover;
+- `names`: the names players read (`called`), where they stand;
 - `assumptions`: every `assume` and `conflict`, listed;
 - `play`: random games with coverage: what never ran, supplies that ran short, games that broke;
 - `syntax`: common mistakes named in the designer's words (used by the parser).
@@ -31,6 +32,7 @@ from meeple.diagnostics import Diagnostic
 from meeple.interpreter.checks.assumptions import list_assumptions
 from meeple.interpreter.checks.findings import CODES, Finding, as_json
 from meeple.interpreter.checks.flow import check_flow
+from meeple.interpreter.checks.names import check_names
 from meeple.interpreter.checks.play import check_play
 from meeple.interpreter.checks.rulebook import (
     Rulebook,
@@ -100,6 +102,7 @@ def run_checks(checked: Checked, rules: str, options: CheckOptions) -> Report:
         return report  # a syntax error: nothing else can be known
     diags = report.diagnostics
     diags += check_quotes(module)
+    diags += check_names(module)
     book, missing = locate_rulebook(module, options.rulebook)
     diags += missing
     if book is not None:

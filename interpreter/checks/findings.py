@@ -58,6 +58,11 @@ CODES: dict[str, tuple[Severity, str]] = {
         "a conflict that does not quote the two passages that disagree and say the reading followed, "
         "or whose passage is not in the rulebook",
     ),
+    "M056": (
+        "warning",
+        "a 'called' that names nothing (not among a declaration's lines, nor directly in a phase or "
+        "step), a second one for the same thing, or a 'called' column cell that is not a text",
+    ),
     "M060": (
         "warning",
         "a rule, trigger, statement or branch that never ran (setup for every player count, or --play)",

@@ -1,0 +1,273 @@
+"""The rules in players' words: what the printed rulebook and the player aid say where the author
+wrote no `says` for a rule.
+
+The designer's English (codegen/english.py) says exactly what the engine does, in the file's own
+terms: a rule's variables in italics, constants with their names, every log line. A player needs
+none of that. This voice speaks the same nodes with the names players read (codegen/names.py:
+"Dino", "Magic Caves"), a thing bound by the rules as "the player", "the zone" (or "the other
+zone" beside a first one), numbers as their values, plurals where a count says so, and nothing
+of what only the machine needs: no log lines, no types, no file lines. Only the methods whose
+words differ are here; the rest are English's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from meeple.codegen.english import _ATOM, English, Line, _is_num, anchor, article, ordinal
+from meeple.codegen.markup import capitalise, ref
+from meeple.codegen.names import Names, humanise, plural
+from meeple.grammar import ast
+from meeple.interpreter.analysis import Symbols
+
+_BUILTINS = {
+    "players": "the players",
+    "current": "the active player",
+    "player_count": "the number of players",
+    "self": "it",
+}
+_TYPE_NOUNS = {"player": "player", "int": "number", "text": "word", "bool": "answer", "loc": "place"}
+
+
+class PlayersEnglish(English):
+    """English for players: see the module's docstring."""
+
+    def __init__(
+        self,
+        symbols: Symbols,
+        constants: dict[str, Any] | None = None,
+        anchors: dict[int, str] | None = None,
+    ) -> None:
+        super().__init__(symbols, constants, anchors)
+        self.names = Names(symbols)
+        self.scope: dict[str, str] = {}  # a bound name -> how it is said ("the zone")
+
+    # ------------------------------------------------------------------ naming
+
+    def noun(self, t: str) -> str:
+        """What a value of a type is called: a player, a zone (a row of the table `zone`)..."""
+        assert self.sym is not None
+        if t.startswith("list:"):
+            return f"group of {plural(self.noun(t[5:]))}"
+        if t.startswith("row:"):
+            return self.names.decl(t[4:]).one
+        if t.startswith("piece:"):
+            return self.names.decl(t[6:]).one
+        if t.startswith("piece"):
+            return "piece"
+        if t.startswith(("cell:", "grid:")):
+            return "space"
+        return _TYPE_NOUNS.get(t, "one")
+
+    @contextmanager
+    def binding(self, name: str, noun: str) -> Iterator[str]:
+        """`name` is said as "the NOUN" while the block that binds it is spoken ("the other NOUN",
+        "the third NOUN" when the scope already has one)."""
+        taken = [said for said in self.scope.values() if said.endswith(f" {noun}")]
+        said = (
+            f"the {noun}"
+            if not taken
+            else f"the other {noun}"
+            if len(taken) == 1
+            else (f"the {ordinal(len(taken) + 1)} {noun}")
+        )
+        before = self.scope.get(name)
+        self.scope[name] = said
+        try:
+            yield said
+        finally:
+            if before is None:
+                self.scope.pop(name, None)
+            else:
+                self.scope[name] = before
+
+    def element(self, seq: ast.Expr) -> str:
+        t = self.typed(seq)
+        return self.noun(t[5:] if t.startswith("list:") else t)
+
+    def var(self, name: str) -> str:
+        return self.scope.get(name, "it")
+
+    def word(self, name: str) -> str:
+        assert self.sym is not None
+        if name in self.declared:
+            return self.names.decl(name).one
+        if name in self.sym.row_keys:
+            return self.names.key(name).one
+        for owned in (*self.sym.owned_zones.values(), *self.sym.owned_vars.values()):
+            if name in owned:
+                return self.names.decl(name).one
+        return humanise(name)
+
+    def kind(self, name: str, count: int | None = None) -> str:
+        called = self.names.decl(name)
+        return called.one if count == 1 else called.many
+
+    def name(self, name: str) -> str:
+        s = self.sym
+        assert s is not None
+        if name in _BUILTINS:
+            return _BUILTINS[name]
+        if name in self.scope:
+            return self.scope[name]
+        if name in s.constants:
+            value = self.constants.get(name)
+            if isinstance(value, bool):
+                return "yes" if value else "no"
+            if isinstance(value, int | str):
+                return str(value)
+            return self.names.decl(name).one
+        if name in s.rules:
+            return ref(anchor("rule", name), self.names.decl(name).one)
+        if name in s.values:
+            return self.names.decl(name).one
+        if name in self.declared or name in s.row_keys:
+            return self.word(name)
+        return self.var(name)
+
+    # ------------------------------------------------------------------ expressions
+
+    def _index(self, e: ast.Index) -> str:
+        if isinstance(e.index, ast.Num):
+            if isinstance(e.obj, ast.Name) and e.obj.id == "players":
+                return f"the {ordinal(e.index.value + 1)} player"
+            return f"the {ordinal(e.index.value + 1)} of {self.expr(e.obj, _ATOM)}"
+        return f"one of {self.expr(e.obj, _ATOM)}"
+
+    def _filter(self, e: ast.Filter) -> str:
+        with self.binding(e.var, self.element(e.seq)) as said:
+            return f"every {said.removeprefix('the ')} of {self.expr(e.seq)} where {self.cond(e.cond)}"
+
+    def _mapcomp(self, e: ast.MapComp) -> str:
+        with self.binding(e.var, self.element(e.seq)) as said:
+            return f"{self.expr(e.expr)} for each {said.removeprefix('the ')} of {self._source(e)}"
+
+    def _call(self, e: ast.Call) -> str:
+        bound = next((a for a in e.args if isinstance(a, ast.MapComp | ast.Filter)), None)
+        if bound is None:
+            return super()._call(e)
+        with self.binding(bound.var, self.element(bound.seq)):
+            return super()._call(e)
+
+    # ------------------------------------------------------------------ statements
+
+    def _meta(self, s: ast.Meta) -> list[Line]:
+        """Only the author's words for players stand among the steps; citations, assumptions and
+        asides are for the designer (the rulebook gathers the rulings in an appendix)."""
+        return [Line(s.value, kind="text")] if s.kind in ("says", "text") else []
+
+    def _log(self, s: ast.Log) -> list[Line]:
+        return []  # the game's record, not a rule
+
+    def _move_count(self, s: ast.MoveCount) -> Line:
+        count = s.count.value if isinstance(s.count, ast.Num) else None
+        what = self.kind(s.kind, count)
+        if s.which is not None:
+            what = f"{what} ({self.expr(s.which)})"
+        if s.owner is not None:
+            what += f" of {self.expr(s.owner)}"
+        src, dest = self.expr(s.src), self.expr(s.dest)
+        if count == 1:
+            return Line(f"Move {article(what)} {what} from {src} to {dest}.")
+        return Line(f"Move {self.expr(s.count, _ATOM)} {what} from {src} to {dest}.")
+
+    def _move_all(self, s: ast.MoveAll) -> Line:
+        what = self.kind(s.kind)
+        if s.owner is not None:
+            what += f" of {self.expr(s.owner)}"
+        return Line(f"Move all {what} from {self.expr(s.src)} to {self.expr(s.dest)}.")
+
+    def _let(self, s: ast.Let) -> Line:
+        word = humanise(s.name) if len(s.name) > 1 else "the result"
+        with_value = self.cond(s.value) if self.typed(s.value) == "bool" else self.expr(s.value)
+        self.scope[s.name] = f"the {word}" if len(s.name) > 1 else word
+        return Line(capitalise(f"note {self.scope[s.name]}: {with_value}."))
+
+    def _for_each(self, s: ast.ForEach) -> Line:
+        with self.binding(s.var, self.element(s.seq)) as said:
+            noun = said.removeprefix("the ")
+            source = self.among(s.var, s.seq, s.cond)
+            lead = f"For each {noun}" if _plainly_all(s.seq) else f"For each {noun} of {source}"
+            if s.chooser is not None:
+                lead += f", in the order {self.expr(s.chooser)} chooses"
+            kind = "decide" if s.chooser is not None else "do"
+            return Line(lead + ":", kind=kind, children=self.block(s.body))
+
+    def _choose(self, s: ast.Choose) -> list[Line]:
+        who = self.chooser(s.chooser)
+        verb = "may choose" if s.optional else "chooses"
+        with self.binding(s.var, self.element(s.seq)) as said:
+            noun = said.removeprefix("the ")
+            if isinstance(s.seq, ast.ListLit) and len(s.seq.items) > 1:
+                options = [self.expr(i) for i in s.seq.items]
+                text = f"{who} {verb} one of {', '.join(options[:-1])} or {options[-1]}"
+            else:
+                text = f"{who} {verb} {article(noun)} {noun} of {self.among(s.var, s.seq, s.cond)}"
+            lines = [Line(capitalise(text) + ":", kind="decide", children=self.block(s.body))]
+        if s.orelse:
+            lead = f"If {who} does not:" if s.optional else f"If there is no {noun} to choose:"
+            lines.append(Line(capitalise(lead), children=self.block(s.orelse)))
+        return lines
+
+    def _pick(self, s: ast.Pick) -> list[Line]:
+        with self.binding(s.var, self.element(s.seq)) as said:
+            noun = said.removeprefix("the ")
+            text = f"Pick {article(noun)} {noun} at random from {self.among(s.var, s.seq, s.cond)}"
+            lines = [Line(text + ":", kind="chance", children=self.block(s.body))]
+        if s.orelse:
+            lines.append(Line("If there is none:", children=self.block(s.orelse)))
+        return lines
+
+    def _repeat(self, s: ast.Repeat) -> Line:
+        text = "Once:" if _is_num(s.count, 1) else f"{capitalise(self.expr(s.count))} times:"
+        return Line(text, children=self.block(s.body))
+
+    def _turn(self, s: ast.Turn) -> Line:
+        who = self.expr(s.player, _ATOM)
+        return Line(capitalise(f"on {who}'s turn:"), kind="flow", children=self.block(s.body))
+
+    def _named(self, s: ast.Named) -> Line:
+        """A phase or step by its players' name; its `says`, where it has one, stands for its
+        statements."""
+        title = capitalise(self.names.block(s).one)
+        says = [Line(m.value, kind="text") for m in s.body if isinstance(m, ast.Meta) and m.kind == "says"]
+        children = says or self.block(s.body)
+        return Line(f"{title}:", kind="flow", children=children, anchor=self.anchors.get(id(s)))
+
+    def score(self, d: ast.ScoreDecl) -> str:
+        with self.binding(d.var, "player"):
+            return super().score(d)
+
+    def rule_lines(self, decl: ast.RuleDecl | ast.TriggerDecl) -> list[Line]:
+        """A rule's steps, its parameters said as "the player", "the zone"."""
+        assert self.sym is not None
+        bound: list[tuple[str, str]] = []
+        if isinstance(decl, ast.RuleDecl):
+            bound = [(p.name, self.noun(_param_type(p, self.sym))) for p in decl.params]
+        else:
+            bound = [(decl.piece_var, self.names.decl(decl.kind).one), (decl.loc_var, "place")]
+        with _bound(self, bound):
+            return self.block(decl.body, meta=False)
+
+
+def _param_type(p: ast.Param, symbols: Symbols) -> str:
+    from meeple.interpreter.analysis import type_of_ref
+
+    return type_of_ref(p.type, symbols)
+
+
+@contextmanager
+def _bound(speaker: PlayersEnglish, names: list[tuple[str, str]]) -> Iterator[None]:
+    if not names:
+        yield
+        return
+    (name, noun), *rest = names
+    with speaker.binding(name, noun), _bound(speaker, rest):
+        yield
+
+
+def _plainly_all(seq: ast.Expr) -> bool:
+    """A loop over every player, or over a whole table or kind, needs no "of ..."."""
+    return isinstance(seq, ast.Name) and seq.id == "players"

@@ -1,0 +1,323 @@
+"""The rulebook a publisher would print: the game in players' words, gathered from the AST.
+
+The designer's reference (codegen/model.py) shows everything the file says, in the file's terms,
+for the author checking the file. This is the other document: what a player reads to learn the
+game. It follows a rulebook's order (overview, components, setup, how a round goes, each action,
+what happens when, scoring and the end, worked examples, rulings) and speaks only players' words:
+the author's `says` where a rule has one (it stands for the rule's steps), else the author's
+`text` followed by the steps in players' English (codegen/players.py), with the names players
+read (codegen/names.py). What only the machine needs (values, variables, tuning numbers that
+an `assume` invents, tables nobody describes, log lines, source lines, citations) is left to the
+designer's reference. Nothing here is chosen by a game's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from meeple.codegen.english import Line, anchor, players
+from meeple.codegen.names import CALLED_COLUMN, Names, humanise
+from meeple.codegen.players import PlayersEnglish
+from meeple.grammar import ast
+from meeple.interpreter.analysis import Symbols
+
+
+@dataclass
+class Part:
+    """A rule, a step of the flow, a trigger, the setup, the scoring: its words and its steps."""
+
+    anchor: str
+    title: str
+    words: list[str]  # the author's: `says` (standing for the steps) or `text`
+    steps: list[Line]  # in players' English; none when `says` stands for them
+    changed: bool = False  # in a variant: what the variant changes
+
+
+@dataclass
+class Component:
+    name: str
+    count: str  # "20 for each player", "9"
+    words: list[str]
+
+
+@dataclass
+class Sheet:
+    """A table players look things up in: its rows named as players name them."""
+
+    title: str
+    words: list[str]
+    columns: list[str]
+    rows: list[list[str]]
+
+
+@dataclass
+class Example:
+    title: str
+    words: list[str]
+    players: int
+    position: list[Line]
+    play: list[Line]
+    answers: list[str]
+    result: list[str]
+
+
+@dataclass
+class Ruling:
+    kind: str  # "assumption" or "conflict"
+    words: str
+
+
+@dataclass
+class Rulebook:
+    stem: str
+    title: str
+    players: str
+    base: str | None  # a variant: the file of the game it changes
+    overview: list[str]
+    components: list[Component]
+    places: list[str]
+    numbers: list[tuple[str, str, list[str]]]  # (name, value, words)
+    sheets: list[Sheet]
+    setup: Part | None
+    flow: list[Line]
+    rules: list[Part]
+    whenever: list[Part]
+    scoring: list[Part]
+    examples: list[Example]
+    rulings: list[Ruling]
+    changes: list[Part] = field(default_factory=list)  # a variant's, in the order of its file
+
+
+def words_of(metas: list[ast.Meta]) -> tuple[list[str], bool]:
+    """The author's words for players among some metadata, and whether they stand for the steps
+    (a `says`)."""
+    says = [m.value for m in metas if m.kind == "says"]
+    if says:
+        return says, True
+    return [m.value for m in metas if m.kind == "text"], False
+
+
+class _Builder:
+    def __init__(self, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> None:
+        self.module, self.sym, self.constants = module, symbols, constants
+        self.names = Names(symbols)
+        self.en = PlayersEnglish(symbols, constants)
+        self.variant_file = module.file if self._files() > 1 else None
+
+    def _files(self) -> int:
+        return len({d.span.file for d in self.module.decls})
+
+    def changed(self, node: ast.Node) -> bool:
+        return self.variant_file is not None and node.span.file == self.variant_file
+
+    # ------------------------------------------------------------------ parts
+
+    def part(self, kind: str, name: str, title: str, decl: ast.Decl, steps: list[Line]) -> Part:
+        words, stands = words_of(decl.meta)
+        return Part(anchor(kind, name), title, words, [] if stands else steps, self.changed(decl))
+
+    def rule(self, d: ast.RuleDecl) -> Part:
+        return self.part("rule", d.name, self.names.decl(d.name).one, d, self.en.rule_lines(d))
+
+    def trigger(self, d: ast.TriggerDecl) -> Part:
+        title = f"Whenever {article_for(self.names.decl(d.kind).one)} arrives somewhere"
+        return self.part("when", d.kind, title, d, self.en.rule_lines(d))
+
+    def scoring(self) -> list[Part]:
+        out = []
+        for d, title in ((self.sym.score, "Scoring"), (self.sym.tiebreak, "Ties")):
+            if d is None:
+                continue
+            steps = [Line(self.en.score(d) + ".")] if d.kind == "tiebreak" else []
+            out.append(self.part(d.kind, "line", title, d, steps))
+        return out
+
+    # ------------------------------------------------------------------ what players handle
+
+    def components(self) -> list[Component]:
+        out = []
+        for piece in self.sym.pieces.values():
+            name = self.names.decl(piece.name)
+            count = self._count(piece.count)
+            table = piece.each_row_of or piece.per_row_of
+            rows = len(self.sym.tables[table].rows) if table in self.sym.tables else None
+            if piece.each_row_of and rows is not None:
+                says = f"{rows}, one for each {self.names.decl(table or '').one}"
+            elif piece.per_row_of and rows is not None and count is not None:
+                says = f"{rows * count}, {count} for each {self.names.decl(table or '').one}"
+            elif piece.per_player and count is not None:
+                says = f"{count} for each player"
+            elif count is not None:
+                says = str(count)
+            else:
+                says = "some"
+            words, _ = words_of(piece.meta)
+            out.append(Component(name.many, says, words))
+        return out
+
+    def _count(self, e: ast.Expr | None) -> int | None:
+        if isinstance(e, ast.Num):
+            return e.value
+        if isinstance(e, ast.Name) and isinstance(self.constants.get(e.id), int):
+            value = self.constants[e.id]
+            return None if isinstance(value, bool) else value
+        return None
+
+    def places(self) -> list[str]:
+        out = []
+        for z in self.sym.zones.values():
+            out.append(self.names.decl(z.name).one)
+        for per, group in self.sym.owned_zones.items():
+            for z in group.values():
+                owner = "player" if per == "player" else self.names.decl(per).one
+                out.append(f"each {owner}'s {self.names.decl(z.name).one}")
+        return out
+
+    def numbers(self) -> list[tuple[str, str, list[str]]]:
+        """The numbers the rulebook prints (a constant that cites it), not the ones the file had
+        to invent (a constant with an `assume`): those are tuning, for the designer."""
+        out = []
+        for c in self.sym.constants.values():
+            kinds = {m.kind for m in c.meta}
+            value = self.constants.get(c.name)
+            if "cites" in kinds and "assume" not in kinds and isinstance(value, int | str):
+                words, _ = words_of(c.meta)
+                out.append((self.names.decl(c.name).one, str(value), words))
+        return out
+
+    def sheets(self) -> list[Sheet]:
+        """The tables the author describes for players (a `says` or a `text`), rows by name."""
+        out = []
+        for t in self.sym.tables.values():
+            words, _ = words_of(t.meta)
+            if not words:
+                continue
+            keep = [i for i, c in enumerate(t.columns) if c.name != CALLED_COLUMN]
+            columns = [humanise(t.columns[i].name) for i in keep]
+            rows = []
+            for row in t.rows:
+                cells = []
+                for i in keep:
+                    value = row.cells[i] if i < len(row.cells) else None
+                    if i == 0 and isinstance(value, str):
+                        cells.append(self.names.row(t.name, value).one)
+                    else:
+                        cells.append(self._cell(value, row.names[i] if i < len(row.names) else False))
+                rows.append(cells)
+            out.append(Sheet(self.names.decl(t.name).one, words, columns, rows))
+        return out
+
+    def _cell(self, value: ast.Cell, is_name: bool) -> str:
+        if value is None:
+            return "\u2013"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, str):
+            return self.names.key(value).one if is_name else value
+        return str(value)
+
+    # ------------------------------------------------------------------ the order rules come in
+
+    def rules_in_order(self) -> list[ast.RuleDecl]:
+        """The rules in the order the game first reaches them: setup, then play (a reader meets
+        an action where the flow first sends them to it), then the rest."""
+        order: list[str] = []
+        todo: list[ast.Node] = [d for d in (self.sym.setup, self.sym.play) if d is not None]
+        while todo:
+            node = todo.pop(0)
+            calls = [n.name for n in node.find_all(ast.CallStmt) if n.name in self.sym.rules]
+            for name in calls:
+                if name not in order:
+                    order.append(name)
+                    todo.append(self.sym.rules[name])
+        order += [n for n in self.sym.rules if n not in order]
+        return [self.sym.rules[n] for n in order]
+
+    # ------------------------------------------------------------------ examples and rulings
+
+    def example(self, d: ast.Example) -> Example:
+        words, _ = words_of(d.meta)
+        header = self.sym.header
+        answers = [f"answer {c + 1}" if isinstance(c, int) else c for c in d.choices]
+        answers += [f"then {o}" if isinstance(o, str) else f"then the {o + 1}. outcome" for o in d.outcomes]
+        return Example(
+            d.name,
+            words,
+            d.players or (header.min_players if header else 1),
+            self.en.block(d.given),
+            self.en.block(d.do),
+            answers,
+            [self.en.cond(e) for e in d.expect],
+        )
+
+    def rulings(self) -> list[Ruling]:
+        out: list[Ruling] = []
+        seen: set[tuple[int, int, str]] = set()
+        for m in [*self.module.meta, *(n for d in self.module.decls for n in d.find_all(ast.Meta))]:
+            key = (m.span.line, m.span.column, m.span.file)
+            if key in seen or m.kind not in ("assume", "conflict"):
+                continue
+            seen.add(key)
+            if isinstance(m, ast.Conflict):
+                reading = " ".join(r.value for r in m.reading)
+                out.append(Ruling("conflict", f"{m.value}: {reading}" if reading else m.value))
+            else:
+                out.append(Ruling("assumption", _without_tag(m.value)))
+        return out
+
+    # ------------------------------------------------------------------ the whole book
+
+    def build(self, path: Path) -> Rulebook:
+        sym = self.sym
+        header = sym.header or ast.GameHeader(name=path.stem)
+        overview, _ = words_of(header.meta)
+        setup = None
+        if sym.setup is not None:
+            setup = self.part("setup", "rules", "Setup", sym.setup, self.en.block(sym.setup.body, meta=False))
+        rules = [self.rule(r) for r in self.rules_in_order()]
+        whenever = [self.trigger(t) for t in sym.triggers]
+        scoring = self.scoring()
+        book = Rulebook(
+            stem=path.stem,
+            title=header.name,
+            players=players(header.min_players, header.max_players),
+            base=None,
+            overview=overview,
+            components=self.components(),
+            places=self.places(),
+            numbers=self.numbers(),
+            sheets=self.sheets(),
+            setup=setup,
+            flow=self.en.block(sym.play.body, meta=False) if sym.play else [],
+            rules=rules,
+            whenever=whenever,
+            scoring=scoring,
+            examples=[self.example(e) for e in sym.examples],
+            rulings=self.rulings(),
+        )
+        if self.variant_file is not None:
+            book.base = _base_file(self.module)
+            book.changes = [p for p in [setup, *rules, *whenever, *scoring] if p is not None and p.changed]
+        return book
+
+
+def article_for(word: str) -> str:
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def _without_tag(text: str) -> str:
+    """An assumption's words without the bracketed tag a component file gives it ("[diet] ...")."""
+    if text.startswith("[") and "] " in text:
+        return text.split("] ", 1)[1]
+    return text
+
+
+def _base_file(module: ast.Module) -> str | None:
+    files = [d.span.file for d in module.decls if d.span.file != module.file]
+    return Path(max(set(files), key=files.count)).name if files else None
+
+
+def rulebook(path: Path, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> Rulebook:
+    return _Builder(module, symbols, constants).build(path)

@@ -1,0 +1,66 @@
+"""Names players read (M056): where a `called` line may stand, and a table's `called` column.
+
+`called "Name"` names the declaration it belongs to, or the phase or step it stands directly in;
+anywhere else (inside an `if`, a loop, an example) it would name nothing, and a second one for
+the same thing would be silently ignored. A table names its rows in a column called `called`,
+whose cells are texts. The printed rulebook reads these names (codegen/names.py).
+"""
+
+from __future__ import annotations
+
+from meeple.grammar import ast
+from meeple.interpreter.checks.findings import Finding, at
+
+COLUMN = "called"
+
+
+def check_names(module: ast.Module) -> list[Finding]:
+    out: list[Finding] = []
+    placed: set[int] = set()  # the `called` lines that name something
+    for decl in module.decls:
+        out += _once([m for m in decl.meta if isinstance(m, ast.Called)], placed)
+    for body in ast.statement_lists(module.decls):
+        for stmt in body:
+            if isinstance(stmt, ast.Named):
+                out += _once([s for s in stmt.body if isinstance(s, ast.Called)], placed)
+    every = [m for m in module.meta if isinstance(m, ast.Called)]
+    every += [n for d in module.decls for n in d.find_all(ast.Called)]
+    seen: set[int] = set()
+    for line in every:
+        if id(line) in placed or id(line) in seen:
+            continue
+        seen.add(id(line))
+        out.append(
+            at(
+                line,
+                "M056",
+                "this 'called' names nothing: it names the declaration it belongs to, or the phase or "
+                "step it stands in",
+                "move it among the declaration's lines, or to the first lines of the phase or step",
+            )
+        )
+    for table in (d for d in module.decls if isinstance(d, ast.Table)):
+        out += _column(table)
+    return out
+
+
+def _once(lines: list[ast.Called], placed: set[int]) -> list[Finding]:
+    placed.update(id(line) for line in lines)
+    return [
+        at(line, "M056", f"a second name for the same thing (the first is '{lines[0].value}')")
+        for line in lines[1:]
+    ]
+
+
+def _column(table: ast.Table) -> list[Finding]:
+    names = [c.name for c in table.columns]
+    if COLUMN not in names[1:]:
+        return []
+    index = names.index(COLUMN)
+    out = []
+    for row in table.rows:
+        if index < len(row.cells) and (not isinstance(row.cells[index], str) or row.names[index]):
+            out.append(
+                at(row, "M056", f"a row of '{table.name}' is named in its '{COLUMN}' column by a quoted text")
+            )
+    return out
