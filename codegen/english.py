@@ -486,7 +486,8 @@ class English:
 
     def _meta(self, s: ast.Meta) -> list[Line]:
         if isinstance(s, ast.Called):
-            return []  # a name: the heading shows it
+            plural = f" (plural {quote(s.plural)})" if s.plural else ""
+            return [Line(f"Called {quote(s.value)}{plural} by players.", kind="text")]
         return [Line(meta_words(s), kind="text" if s.kind == "says" else s.kind)]
 
     def _owner(self, kind: str, which: ast.Expr | None, owner: ast.Expr | None) -> str:

@@ -27,6 +27,12 @@ _BUILTINS = {
     "current": "the active player",
     "player_count": "the number of players",
     "self": "it",
+    # what an example's `expect` reads of the game as a whole (interpreter/results.py)
+    "scores": "the scores",
+    "tiebreaks": "the tiebreaks",
+    "winners": "the winners",
+    "game_over": "the game is over",
+    "ended_early": "the game ended early",
 }
 _TYPE_NOUNS = {"player": "player", "int": "number", "text": "word", "bool": "answer", "loc": "place"}
 
@@ -43,6 +49,7 @@ class PlayersEnglish(English):
         super().__init__(symbols, constants, anchors)
         self.names = Names(symbols)
         self.scope: dict[str, str] = {}  # a bound name -> how it is said ("the zone")
+        self.printed: set[str] | None = None  # the rules a call may link to (None: every rule)
 
     # ------------------------------------------------------------------ naming
 
@@ -92,10 +99,14 @@ class PlayersEnglish(English):
 
     def word(self, name: str) -> str:
         assert self.sym is not None
+        if name in self.sym.zones or name in self.sym.maps:
+            return f"the {self.names.decl(name).one}"  # a place the players share: the Reserve
         if name in self.declared:
             return self.names.decl(name).one
         if name in self.sym.row_keys:
-            return self.names.key(name).one
+            tables = self.sym.row_keys[name]
+            place = any(m.nodes in tables for m in self.sym.maps.values())
+            return f"the {self.names.key(name).one}" if place else self.names.key(name).one
         for owned in (*self.sym.owned_zones.values(), *self.sym.owned_vars.values()):
             if name in owned:
                 return self.names.decl(name).one
@@ -120,7 +131,12 @@ class PlayersEnglish(English):
                 return str(value)
             return self.names.decl(name).one
         if name in s.rules:
-            return ref(anchor("rule", name), self.names.decl(name).one)
+            called = self.names.decl(name).one
+            return (
+                called
+                if self.printed is not None and name not in self.printed
+                else ref(anchor("rule", name), called)
+            )
         if name in s.values:
             return self.names.decl(name).one
         if name in self.declared or name in s.row_keys:
@@ -148,7 +164,13 @@ class PlayersEnglish(English):
         bound = next((a for a in e.args if isinstance(a, ast.MapComp | ast.Filter)), None)
         if bound is None:
             return super()._call(e)
-        with self.binding(bound.var, self.element(bound.seq)):
+        with self.binding(bound.var, self.element(bound.seq)) as said:
+            m = e.args[0]
+            if e.func in ("any", "all") and isinstance(m, ast.MapComp) and m.var == bound.var:
+                some = "some" if e.func == "any" else "every"
+                noun = said.removeprefix("the ")
+                where = f" where {self.cond(m.cond)}" if m.cond is not None else ""
+                return f"{self.cond(m.expr)} for {some} {noun}{where}"
             return super()._call(e)
 
     # ------------------------------------------------------------------ statements
@@ -189,7 +211,7 @@ class PlayersEnglish(English):
         with self.binding(s.var, self.element(s.seq)) as said:
             noun = said.removeprefix("the ")
             source = self.among(s.var, s.seq, s.cond)
-            lead = f"For each {noun}" if _plainly_all(s.seq) else f"For each {noun} of {source}"
+            lead = f"For each {noun}" if _plainly_all(s.seq, self.sym) else f"For each {noun} of {source}"
             if s.chooser is not None:
                 lead += f", in the order {self.expr(s.chooser)} chooses"
             kind = "decide" if s.chooser is not None else "do"
@@ -268,6 +290,8 @@ def _bound(speaker: PlayersEnglish, names: list[tuple[str, str]]) -> Iterator[No
         yield
 
 
-def _plainly_all(seq: ast.Expr) -> bool:
-    """A loop over every player, or over a whole table or kind, needs no "of ..."."""
-    return isinstance(seq, ast.Name) and seq.id == "players"
+def _plainly_all(seq: ast.Expr, symbols: Symbols | None) -> bool:
+    """A loop over every player, or over a whole table, needs no "of ...": "For each letter"."""
+    if not isinstance(seq, ast.Name):
+        return False
+    return seq.id == "players" or (symbols is not None and seq.id in symbols.tables)

@@ -77,10 +77,10 @@ class Rulebook:
     base: str | None  # a variant: the file of the game it changes
     overview: list[str]
     components: list[Component]
-    places: list[str]
     numbers: list[tuple[str, str, list[str]]]  # (name, value, words)
     sheets: list[Sheet]
     setup: Part | None
+    flow_words: list[str]  # the author's words for the whole flow (play's `says` or `text`)
     flow: list[Line]
     rules: list[Part]
     whenever: list[Part]
@@ -165,16 +165,6 @@ class _Builder:
             return None if isinstance(value, bool) else value
         return None
 
-    def places(self) -> list[str]:
-        out = []
-        for z in self.sym.zones.values():
-            out.append(self.names.decl(z.name).one)
-        for per, group in self.sym.owned_zones.items():
-            for z in group.values():
-                owner = "player" if per == "player" else self.names.decl(per).one
-                out.append(f"each {owner}'s {self.names.decl(z.name).one}")
-        return out
-
     def numbers(self) -> list[tuple[str, str, list[str]]]:
         """The numbers the rulebook prints (a constant that cites it), not the ones the file had
         to invent (a constant with an `assume`): those are tuning, for the designer."""
@@ -221,10 +211,12 @@ class _Builder:
     # ------------------------------------------------------------------ the order rules come in
 
     def rules_in_order(self) -> list[ast.RuleDecl]:
-        """The rules in the order the game first reaches them: setup, then play (a reader meets
-        an action where the flow first sends them to it), then the rest."""
+        """The rules a player reads, in the order the game first reaches them: play (a reader
+        meets an action where the flow first sends them to it), then setup, then the rest. A
+        rule without a `says` of its own is left out when every place that calls it says in its
+        `says` what it does: the caller's words already tell it."""
         order: list[str] = []
-        todo: list[ast.Node] = [d for d in (self.sym.setup, self.sym.play) if d is not None]
+        todo: list[ast.Node] = [d for d in (self.sym.play, self.sym.setup) if d is not None]
         while todo:
             node = todo.pop(0)
             calls = [n.name for n in node.find_all(ast.CallStmt) if n.name in self.sym.rules]
@@ -233,7 +225,42 @@ class _Builder:
                     order.append(name)
                     todo.append(self.sym.rules[name])
         order += [n for n in self.sym.rules if n not in order]
-        return [self.sym.rules[n] for n in order]
+        told = self._told()
+        return [self.sym.rules[n] for n in order if n not in told]
+
+    def _told(self) -> set[str]:
+        """The rules whose every call stands where a `says` tells what happens: in a rule with a
+        `says` (one that is itself printed, or told in turn), or in a phase or step with one."""
+        sym = self.sym
+        calls: dict[str, list[tuple[str | None, bool]]] = {name: [] for name in sym.rules}
+
+        def visit(body: list[ast.Stmt], owner: str | None, covered: bool) -> None:
+            for stmt in body:
+                if isinstance(stmt, ast.Named):
+                    says = any(isinstance(s, ast.Meta) and s.kind == "says" for s in stmt.body)
+                    visit(stmt.body, owner, covered or says)
+                    continue
+                if isinstance(stmt, ast.CallStmt) and stmt.name in calls:
+                    calls[stmt.name].append((owner, covered))
+                for inner in _bodies(stmt):
+                    visit(inner, owner, covered)
+
+        for name, rule in sym.rules.items():
+            visit(rule.body, name, words_of(rule.meta)[1])
+        for decl in [sym.setup, sym.play, *sym.triggers]:
+            if decl is not None:
+                visit(decl.body, None, words_of(decl.meta)[1])
+        told: set[str] = set()
+        changed = True
+        while changed:  # a call from a told rule is told as well: its caller's words cover both
+            changed = False
+            for name, sites in calls.items():
+                if words_of(sym.rules[name].meta)[1]:
+                    continue  # its own `says`: printed
+                if name not in told and sites and all(c or (o is not None and o in told) for o, c in sites):
+                    told.add(name)
+                    changed = True
+        return told
 
     # ------------------------------------------------------------------ examples and rulings
 
@@ -253,11 +280,27 @@ class _Builder:
         )
 
     def rulings(self) -> list[Ruling]:
+        """How the rules settle what the rulebook leaves open (an `assume`) or says twice (a
+        `conflict`), in the author's words: the assumptions that stand in what players read (a
+        rule, a step, a trigger, the setup, the score, the header), and every conflict. The
+        file's own notes (its top lines) and the assumptions made about data (a table, a
+        constant the file had to invent, a piece count, a variable) are the designer's: the
+        reference has them. A variant prints only its own."""
         out: list[Ruling] = []
         seen: set[tuple[int, int, str]] = set()
-        for m in [*self.module.meta, *(n for d in self.module.decls for n in d.find_all(ast.Meta))]:
+        data = (ast.Table, ast.Constant, ast.PieceDecl, ast.ZoneDecl, ast.VarDecl, ast.MapDecl, ast.Example)
+        kept = [m for m in self.module.meta if isinstance(m, ast.Conflict)]
+        kept += [
+            n
+            for d in self.module.decls
+            for n in d.find_all(ast.Meta)
+            if not isinstance(d, data) or isinstance(n, ast.Conflict)
+        ]
+        for m in kept:
             key = (m.span.line, m.span.column, m.span.file)
             if key in seen or m.kind not in ("assume", "conflict"):
+                continue
+            if self.variant_file is not None and not self.changed(m):
                 continue
             seen.add(key)
             if isinstance(m, ast.Conflict):
@@ -274,6 +317,7 @@ class _Builder:
         header = sym.header or ast.GameHeader(name=path.stem)
         overview, _ = words_of(header.meta)
         setup = None
+        self.en.printed = {r.name for r in self.rules_in_order()}
         if sym.setup is not None:
             setup = self.part("setup", "rules", "Setup", sym.setup, self.en.block(sym.setup.body, meta=False))
         rules = [self.rule(r) for r in self.rules_in_order()]
@@ -286,21 +330,113 @@ class _Builder:
             base=None,
             overview=overview,
             components=self.components(),
-            places=self.places(),
             numbers=self.numbers(),
             sheets=self.sheets(),
             setup=setup,
-            flow=self.en.block(sym.play.body, meta=False) if sym.play else [],
+            flow_words=words_of(sym.play.meta)[0] if sym.play else [],
+            flow=[]
+            if sym.play is None or words_of(sym.play.meta)[1]
+            else self.en.block(sym.play.body, meta=False),
             rules=rules,
             whenever=whenever,
             scoring=scoring,
-            examples=[self.example(e) for e in sym.examples],
+            examples=[self.example(e) for e in sym.examples if words_of(e.meta)[1]],
             rulings=self.rulings(),
         )
         if self.variant_file is not None:
             book.base = _base_file(self.module)
-            book.changes = [p for p in [setup, *rules, *whenever, *scoring] if p is not None and p.changed]
+            book.changes = self.changes()
         return book
+
+    def changes(self) -> list[Part]:
+        """What a variant changes, in players' words, in the order the game meets it: its own
+        declarations (rules, what happens when, pieces, numbers, tables players consult, the
+        score), the phases and steps it replaces, and what it inserts into the base game's
+        flow (said as "added to" the step it joins). A declaration it only removes has nothing
+        left to print; the designer's reference lists every patch."""
+        out: list[Part] = []
+        told = self._told()
+        for d in self.module.decls:
+            if not self.changed(d):
+                continue
+            match d:
+                case ast.RuleDecl() if d.name not in told:
+                    out.append(self.rule(d))
+                case ast.TriggerDecl():
+                    out.append(self.trigger(d))
+                case ast.ScoreDecl():
+                    out += [p for p in self.scoring() if p.anchor == anchor(d.kind, "line")]
+                case ast.PieceDecl() | ast.Constant() | ast.Table():
+                    words, _ = words_of(d.meta)
+                    if words:
+                        title = self.names.decl(d.name)
+                        out.append(
+                            Part(
+                                anchor("decl", d.name),
+                                title.many if isinstance(d, ast.PieceDecl) else title.one,
+                                words,
+                                [],
+                                True,
+                            )
+                        )
+        for decl in (self.sym.setup, self.sym.play, *self.sym.rules.values()):
+            if decl is not None and not self.changed(decl):
+                out += self._patched(decl.body, self._title(decl))
+        return out
+
+    def _title(self, decl: ast.Decl) -> str:
+        if isinstance(decl, ast.SetupDecl):
+            return "Setup"
+        if isinstance(decl, ast.PlayDecl):
+            return "the game"
+        return self.names.decl(str(getattr(decl, "name", ""))).one
+
+    def _patched(self, body: list[ast.Stmt], where: str) -> list[Part]:
+        """The variant's parts inside a body of the base game: a replaced phase or step whole,
+        and each run of statements it inserted, as an addition to the block it stands in."""
+        out: list[Part] = []
+        run: list[ast.Stmt] = []
+
+        def close() -> None:
+            if not run:
+                return
+            words, stands = words_of([s for s in run if isinstance(s, ast.Meta)])
+            steps = [] if stands else self.en.block(run, meta=False)
+            out.append(Part(anchor("added", f"{where}-{len(out)}"), f"Added to {where}", words, steps, True))
+            run.clear()
+
+        for stmt in body:
+            if self.changed(stmt):
+                if isinstance(stmt, ast.Named):
+                    close()
+                    line = self.en.block([stmt])[0]
+                    title = self.names.block(stmt).one
+                    out.append(
+                        Part(line.anchor or anchor(stmt.kind, stmt.name), title, [], line.children, True)
+                    )
+                else:
+                    run.append(stmt)
+                continue
+            close()
+            inner = self.names.block(stmt).one if isinstance(stmt, ast.Named) else where
+            for part in _bodies(stmt):
+                out += self._patched(part, inner)
+        close()
+        return out
+
+
+def _bodies(stmt: ast.Stmt) -> list[list[ast.Stmt]]:
+    """The statement lists directly inside a statement (branches, loop bodies, outcomes)."""
+    out: list[list[ast.Stmt]] = []
+    if isinstance(stmt, ast.If):
+        out += [body for _, body in stmt.branches]
+    if isinstance(stmt, ast.Random):
+        out += [o.body for o in stmt.outcomes]
+    for name in ("body", "orelse"):
+        value = getattr(stmt, name, None)
+        if isinstance(value, list):
+            out.append(value)
+    return out
 
 
 def article_for(word: str) -> str:

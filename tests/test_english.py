@@ -16,6 +16,7 @@ import meeple
 from meeple.codegen.english import HANDLERS, English
 from meeple.codegen.markup import markdown, plain, to_html
 from meeple.codegen.model import walk
+from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.grammar.parser import parse
 from meeple.interpreter.analysis import analyse
@@ -386,7 +387,13 @@ def test_a_variant_before_it_is_applied_can_be_spoken() -> None:
     ]
 
 
-def test_a_name_line_in_a_block_is_no_sentence_of_it() -> None:
-    module, english = module_with('called "Round"\nadd 1 to round')
+def test_a_name_line_is_a_note_for_the_designer_and_no_step_for_players() -> None:
+    module, english = module_with('called "Round", "Rounds"\nadd 1 to round')
     called = rule_body(module)[0]
-    assert isinstance(called, ast.Called) and english.stmt(called) == []
+    assert isinstance(called, ast.Called)
+    assert (
+        plain(english.stmt(called)[0].text)
+        == "Called \u201cRound\u201d (plural \u201cRounds\u201d) by players."
+    )
+    assert english.sym is not None
+    assert PlayersEnglish(english.sym).stmt(called) == []

@@ -24,7 +24,7 @@ GAME = """game "Names":
   players 2..4
 
 zone bag
-  called "the bag"
+  called "bag"
 zone hand per player
 piece owner_token: 2 per player in bag
   called "Owner token"
