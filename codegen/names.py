@@ -61,6 +61,12 @@ def called(metas: list[ast.Meta]) -> ast.Called | None:
     return next((m for m in metas if isinstance(m, ast.Called)), None)
 
 
+def own_lines(block: ast.Named) -> list[ast.Meta]:
+    """A phase's or step's own metadata lines: those written in it, not those a variant
+    inserted into it (they stand in the variant's file, and speak for what they insert)."""
+    return [s for s in block.body if isinstance(s, ast.Meta) and s.span.file == block.span.file]
+
+
 class Names:
     """Every name of one module that players read."""
 
@@ -85,7 +91,7 @@ class Names:
         for body in ast.statement_lists(symbols.module.decls):
             for stmt in body:
                 if isinstance(stmt, ast.Named):
-                    line = called([s for s in stmt.body if isinstance(s, ast.Meta)])
+                    line = called(own_lines(stmt))
                     if line is not None:
                         self._blocks[id(stmt)] = Name.of(line.value, line.plural)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from meeple.codegen.english import _ATOM, English, Line, _is_num, anchor, article, ordinal
 from meeple.codegen.markup import capitalise, ref
-from meeple.codegen.names import Names, humanise, plural
+from meeple.codegen.names import Names, humanise, own_lines, plural
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 
@@ -254,7 +254,7 @@ class PlayersEnglish(English):
         """A phase or step by its players' name; its `says`, where it has one, stands for its
         statements."""
         title = capitalise(self.names.block(s).one)
-        says = [Line(m.value, kind="text") for m in s.body if isinstance(m, ast.Meta) and m.kind == "says"]
+        says = [Line(m.value, kind="text") for m in own_lines(s) if m.kind == "says"]
         children = says or self.block(s.body)
         return Line(f"{title}:", kind="flow", children=children, anchor=self.anchors.get(id(s)))
 

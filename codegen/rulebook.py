@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from meeple.codegen.english import Line, anchor, players
-from meeple.codegen.names import CALLED_COLUMN, Names, humanise
+from meeple.codegen.names import CALLED_COLUMN, Names, humanise, own_lines
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
+from meeple.grammar.parser import parse
 from meeple.interpreter.analysis import Symbols
 
 
@@ -237,7 +238,7 @@ class _Builder:
         def visit(body: list[ast.Stmt], owner: str | None, covered: bool) -> None:
             for stmt in body:
                 if isinstance(stmt, ast.Named):
-                    says = any(isinstance(s, ast.Meta) and s.kind == "says" for s in stmt.body)
+                    says = any(m.kind == "says" for m in own_lines(stmt))
                     visit(stmt.body, owner, covered or says)
                     continue
                 if isinstance(stmt, ast.CallStmt) and stmt.name in calls:
@@ -315,7 +316,8 @@ class _Builder:
     def build(self, path: Path) -> Rulebook:
         sym = self.sym
         header = sym.header or ast.GameHeader(name=path.stem)
-        overview, _ = words_of(header.meta)
+        own = [m for m in header.meta if self.changed(m)]  # a variant's header: its own words first
+        overview, _ = words_of(own) if self.variant_file and words_of(own)[0] else words_of(header.meta)
         setup = None
         self.en.printed = {r.name for r in self.rules_in_order()}
         if sym.setup is not None:
@@ -344,45 +346,66 @@ class _Builder:
             rulings=self.rulings(),
         )
         if self.variant_file is not None:
-            book.base = _base_file(self.module)
+            book.base = _base_title(self.module)
             book.changes = self.changes()
         return book
 
     def changes(self) -> list[Part]:
-        """What a variant changes, in players' words, in the order the game meets it: its own
-        declarations (rules, what happens when, pieces, numbers, tables players consult, the
-        score), the phases and steps it replaces, and what it inserts into the base game's
-        flow (said as "added to" the step it joins). A declaration it only removes has nothing
-        left to print; the designer's reference lists every patch."""
-        out: list[Part] = []
+        """What a variant changes, in players' words, in the order a player meets it: setup
+        (the variant's own setup lines, what it adds to the base game's), the flow (the phases and
+        steps it replaces, what it inserts, said as "added to" the block it joins), its rules,
+        what happens when, values and numbers it changes, tables it adds to, and the score. A
+        declaration it only removes has nothing left to print; the designer's reference lists
+        every patch."""
         told = self._told()
+        setup, flow, rules, scoring = [], [], [], []
+        if self.sym.setup is not None:
+            setup += self._patched(self.sym.setup.body, "Setup")
+        if self.sym.play is not None:
+            flow += self._patched(self.sym.play.body, "the game")
+        for rule in self.sym.rules.values():
+            if not self.changed(rule):
+                rules += self._patched(rule.body, self.names.decl(rule.name).one)
         for d in self.module.decls:
-            if not self.changed(d):
-                continue
             match d:
-                case ast.RuleDecl() if d.name not in told:
-                    out.append(self.rule(d))
-                case ast.TriggerDecl():
-                    out.append(self.trigger(d))
-                case ast.ScoreDecl():
-                    out += [p for p in self.scoring() if p.anchor == anchor(d.kind, "line")]
-                case ast.PieceDecl() | ast.Constant() | ast.Table():
-                    words, _ = words_of(d.meta)
-                    if words:
-                        title = self.names.decl(d.name)
-                        out.append(
-                            Part(
-                                anchor("decl", d.name),
-                                title.many if isinstance(d, ast.PieceDecl) else title.one,
-                                words,
-                                [],
-                                True,
-                            )
-                        )
-        for decl in (self.sym.setup, self.sym.play, *self.sym.rules.values()):
-            if decl is not None and not self.changed(decl):
-                out += self._patched(decl.body, self._title(decl))
-        return out
+                case ast.RuleDecl() if self.changed(d) and d.name not in told:
+                    rules.append(self.rule(d))
+                case ast.TriggerDecl() if self.changed(d):
+                    rules.append(self.trigger(d))
+                case ast.ScoreDecl() if self.changed(d):
+                    scoring += [p for p in self.scoring() if p.anchor == anchor(d.kind, "line")]
+                case ast.PieceDecl() | ast.Constant() | ast.ValueDecl() if self.changed(d):
+                    rules += self._described(d, d.name)
+                case ast.Table():
+                    rules += self._extended(d)
+        return [*setup, *flow, *rules, *scoring]
+
+    def _described(self, d: ast.Decl, name: str) -> list[Part]:
+        words, _ = words_of(d.meta)
+        if not words:
+            return []
+        title = self.names.decl(name)
+        return [
+            Part(
+                anchor("decl", name),
+                title.many if isinstance(d, ast.PieceDecl) else title.one,
+                words,
+                [],
+                True,
+            )
+        ]
+
+    def _extended(self, table: ast.Table) -> list[Part]:
+        """A table the variant adds to or declares: its own words, and the rows it brings."""
+        rows = [r for r in table.rows if self.changed(r)]
+        if not rows and not self.changed(table):
+            return []
+        words = [m.value for m in table.meta if m.kind in ("says", "text") and self.changed(m)]
+        if not words and not self.changed(table):
+            return []
+        shown = [", ".join(self._cell(c, n) for c, n in zip(r.cells, r.names, strict=False)) for r in rows]
+        steps = [Line(f"Added: {row}.") for row in shown] if words and not self.changed(table) else []
+        return [Part(anchor("table", table.name), self.names.decl(table.name).one, words, steps, True)]
 
     def _title(self, decl: ast.Decl) -> str:
         if isinstance(decl, ast.SetupDecl):
@@ -450,9 +473,18 @@ def _without_tag(text: str) -> str:
     return text
 
 
-def _base_file(module: ast.Module) -> str | None:
+def _base_title(module: ast.Module) -> str | None:
+    """The name of the game a variant changes, as its own header gives it."""
     files = [d.span.file for d in module.decls if d.span.file != module.file]
-    return Path(max(set(files), key=files.count)).name if files else None
+    if not files:
+        return None
+    base = max(set(files), key=files.count)
+    source = module.sources.get(base)
+    if source is not None:
+        header = next((d for d in parse(source, base).decls if isinstance(d, ast.GameHeader)), None)
+        if header is not None:
+            return header.name
+    return Path(base).stem
 
 
 def rulebook(path: Path, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> Rulebook:
