@@ -243,7 +243,13 @@ class PlayersEnglish(English):
         return lines
 
     def _repeat(self, s: ast.Repeat) -> Line:
-        text = "Once:" if _is_num(s.count, 1) else f"{capitalise(self.expr(s.count))} times:"
+        count = self.expr(s.count)
+        if _is_num(s.count, 1):
+            text = "Once:"
+        elif count.isdigit():
+            text = f"{count} times:"
+        else:
+            text = f"As many times as {count}:"
         return Line(text, children=self.block(s.body))
 
     def _turn(self, s: ast.Turn) -> Line:

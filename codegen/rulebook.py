@@ -22,7 +22,7 @@ from meeple.codegen.names import CALLED_COLUMN, Names, humanise, own_lines
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.grammar.parser import parse
-from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.analysis import Symbols, is_keyed
 
 
 @dataclass
@@ -148,6 +148,10 @@ class _Builder:
                 says = f"{rows}, one for each {self.names.decl(table or '').one}"
             elif piece.per_row_of and rows is not None and count is not None:
                 says = f"{rows * count}, {count} for each {self.names.decl(table or '').one}"
+            elif piece.per_row_of and (each := self._per_row(piece)) is not None:
+                says = f"{sum(n for _, n in each)}: " + ", ".join(
+                    f"{n} {self.names.row(piece.per_row_of, key).one}" for key, n in each
+                )
             elif piece.per_player and count is not None:
                 says = f"{count} for each player"
             elif count is not None:
@@ -156,6 +160,25 @@ class _Builder:
                 says = "some"
             words, _ = words_of(piece.meta)
             out.append(Component(name.many, says, words))
+        return out
+
+    def _per_row(self, piece: ast.PieceDecl) -> list[tuple[str, int]] | None:
+        """`piece x: self.supply per animal`: how many for each row, read from the row's cells."""
+        e, table = piece.count, self.sym.tables.get(piece.per_row_of or "")
+        if table is None or not (
+            isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.id == "self"
+        ):
+            return None
+        columns = [c.name for c in table.columns]
+        if e.name not in columns:
+            return None
+        at = columns.index(e.name)
+        out = []
+        for row in table.rows:
+            key, n = row.cells[0], row.cells[at] if at < len(row.cells) else None
+            if not isinstance(key, str) or not isinstance(n, int) or isinstance(n, bool):
+                return None
+            out.append((key, n))
         return out
 
     def _count(self, e: ast.Expr | None) -> int | None:
@@ -186,14 +209,21 @@ class _Builder:
             if not words:
                 continue
             keep = [i for i, c in enumerate(t.columns) if c.name != CALLED_COLUMN]
-            columns = [humanise(t.columns[i].name) for i in keep]
+            keyed = is_keyed(t)
+            columns = [t.columns[i].called or humanise(t.columns[i].name) for i in keep]
+            if keyed and t.columns[0].called is None:  # the rows' own column: what they are
+                columns[0] = self.names.decl(t.name).one
             rows = []
             for row in t.rows:
                 cells = []
                 for i in keep:
                     value = row.cells[i] if i < len(row.cells) else None
-                    if i == 0 and isinstance(value, str):
+                    column = t.columns[i]
+                    refers = column.type.name if column.type is not None else ""
+                    if i == 0 and keyed and isinstance(value, str):
                         cells.append(self.names.row(t.name, value).one)
+                    elif refers in self.sym.tables and isinstance(value, str):
+                        cells.append(self.names.row(refers, value).one)  # a row of another table
                     else:
                         cells.append(self._cell(value, row.names[i] if i < len(row.names) else False))
                 rows.append(cells)
@@ -217,14 +247,19 @@ class _Builder:
         rule without a `says` of its own is left out when every place that calls it says in its
         `says` what it does: the caller's words already tell it."""
         order: list[str] = []
-        todo: list[ast.Node] = [d for d in (self.sym.play, self.sym.setup) if d is not None]
-        while todo:
-            node = todo.pop(0)
-            calls = [n.name for n in node.find_all(ast.CallStmt) if n.name in self.sym.rules]
-            for name in calls:
-                if name not in order:
+
+        def reach(node: ast.Node) -> None:  # depth first: a rule's own rules come right after it
+            for call in node.walk():
+                if not isinstance(call, ast.CallStmt | ast.Offer):
+                    continue
+                name = call.name if isinstance(call, ast.CallStmt) else call.rule
+                if name in self.sym.rules and name not in order:
                     order.append(name)
-                    todo.append(self.sym.rules[name])
+                    reach(self.sym.rules[name])
+
+        for decl in (self.sym.play, self.sym.setup):
+            if decl is not None:
+                reach(decl)
         order += [n for n in self.sym.rules if n not in order]
         told = self._told()
         return [self.sym.rules[n] for n in order if n not in told]

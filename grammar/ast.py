@@ -372,6 +372,7 @@ class TypeRef(Node):
 class Column(Node):
     name: str
     type: TypeRef | None = None
+    called: str | None = None  # the heading players read, where the name in words would not do
 
 
 Cell = int | str | bool | None

@@ -146,7 +146,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def column(self, meta: LarkMeta, c: list[Any]) -> ast.Column:
-        return ast.Column(span=self._span(meta), name=str(c[0]), type=c[1] if len(c) > 1 else None)
+        called = _unquote(c[2]) if len(c) > 2 and c[2] is not None else None
+        return ast.Column(
+            span=self._span(meta), name=str(c[0]), type=c[1] if len(c) > 1 else None, called=called
+        )
 
     @v_args(meta=True)
     def type_ref(self, meta: LarkMeta, c: list[Token]) -> ast.TypeRef:

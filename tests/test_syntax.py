@@ -939,3 +939,15 @@ def test_every_bundled_game_parses(path: Path) -> None:
     module = parse(path.read_text(encoding="utf-8"), str(path))
     assert module.decls
     assert all(d.span.line >= 1 and d.span.column >= 1 for d in module.decls)
+
+
+def test_a_column_may_carry_the_heading_players_read() -> None:
+    table = parse(
+        HEADER + 'table t (name, meat_a: int "First meat", b "Second"):\n  x, 1, 2\nplay:\n  end game\n'
+    ).decls[1]
+    assert isinstance(table, ast.Table)
+    assert [(c.name, c.called) for c in table.columns] == [
+        ("name", None),
+        ("meat_a", "First meat"),
+        ("b", "Second"),
+    ]

@@ -39,6 +39,7 @@ _NOT_REFERENCES: set[tuple[type[ast.Node], str]] = {
     (ast.Let, "name"),
     (ast.Param, "name"),
     (ast.Column, "name"),
+    (ast.Column, "called"),
     (ast.Row, "cells"),
     (ast.TriggerDecl, "piece_var"),
     (ast.TriggerDecl, "loc_var"),

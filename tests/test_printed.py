@@ -1,0 +1,91 @@
+"""What players read is in players' words: the rulebook and the player aid of every bundled game.
+
+A scan of the generated text, for every game and variant, not a list of bad phrases: no name
+from the file (anything with `_`, and every declared name that is not a plain word), no letter
+standing for a thing (the single-letter names the rules bind), no line numbers, no line of the
+game's log, no type, no path. And every rule a player needs is printed: each rule, step and
+phase is in the rulebook, by its own words or by the words of the place that calls it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+
+import meeple
+from meeple.codegen import render
+from meeple.codegen.aid import aid
+from meeple.codegen.rulebook import Rulebook, rulebook
+from meeple.grammar import ast
+from meeple.loader import bundled_games
+
+GAMES = [path.stem for path in bundled_games()]
+
+
+@cache
+def printed(stem: str) -> tuple[Rulebook, str]:
+    checked = meeple.check(stem)
+    assert checked.module is not None and checked.symbols is not None and checked.program is not None
+    book = rulebook(checked.path, checked.module, checked.symbols, checked.program.constants)
+    text = render._render("rulebook.md.j2", book=book) + render._render("aid.md.j2", card=aid(book))
+    return book, text
+
+
+def words(text: str) -> str:
+    """The text a player reads: without Markdown's anchors, link targets and escapes."""
+    text = re.sub(r'<a id="[^"]*"></a>', "", text)
+    text = re.sub(r"\]\(#[^)]*\)", "]", text)
+    return text.replace("\\_", "_").replace("\\", "")
+
+
+@pytest.mark.parametrize("stem", GAMES)
+def test_no_name_from_the_file_reaches_a_player(stem: str) -> None:
+    text = words(printed(stem)[1])
+    assert re.findall(r"\w+_\w+", text) == []
+
+
+@pytest.mark.parametrize("stem", GAMES)
+def test_no_letter_stands_for_a_thing(stem: str) -> None:
+    module = meeple.check(stem).module
+    assert module is not None
+    bound = {n for d in module.decls for n in _bound(d) if len(n) == 1 and n not in "aAI"}
+    letters = re.findall(r"(?<!['\u2019])\b([A-Za-z])\b(?!\.)", words(printed(stem)[1]))  # not "player's"
+    found = {m for m in letters if m in bound}
+    assert found == set()
+
+
+@pytest.mark.parametrize("stem", GAMES)
+def test_no_line_number_log_line_type_or_path_reaches_a_player(stem: str) -> None:
+    module = meeple.check(stem).module
+    assert module is not None
+    text = words(printed(stem)[1])
+    assert not re.search(r"\bline \d+|\.rules\b|\.txt\b|/[a-z]+/", text)
+    assert not re.search(r"\((a number|a player|yes or no|a text|a zone|a piece|anything)\)", text)
+    assert "Log \u201c" not in text  # how the designer's English prints a log line
+    whole = {log.parts[0] for log in _logs(module) if len(log.parts) == 1 and len(str(log.parts[0])) > 40}
+    assert [line for line in whole if str(line) in text] == []  # a log line of plain words
+
+
+def test_a_variant_rulebook_shows_its_changes_and_not_the_base_game_again() -> None:
+    for stem in GAMES:
+        book, _ = printed(stem)
+        if book.base is not None:
+            assert book.changes and all(p.changed for p in book.changes)
+
+
+def _bound(decl: ast.Decl) -> list[str]:
+    names = [p.name for p in getattr(decl, "params", [])]
+    for node in decl.walk():
+        if isinstance(node, ast.ForEach | ast.Choose | ast.Pick | ast.Filter | ast.MapComp):
+            names.append(node.var)
+        elif isinstance(node, ast.Let):
+            names.append(node.name)
+        elif isinstance(node, ast.TriggerDecl):
+            names += [node.piece_var, node.loc_var]
+    return names
+
+
+def _logs(module: ast.Module) -> list[ast.Log]:
+    return [n for d in module.decls for n in d.find_all(ast.Log)]
