@@ -27,8 +27,8 @@ def humanise(name: str) -> str:
 
 
 def plural(words: str) -> str:
-    """The plural of a name by English's regular rules, on its last word ("meat token" ->
-    "meat tokens", "family" -> "families", "box" -> "boxes"). Irregular ones are written in the
+    """The plural of a name by English's regular rules, on its last word ("gold coin" ->
+    "gold coins", "family" -> "families", "box" -> "boxes"). Irregular ones are written in the
     `called` line."""
     head, _, last = words.rpartition(" ")
     if _CONSONANT_Y.search(last):
@@ -52,7 +52,7 @@ class Name:
         return cls(one, many if many is not None else plural(one))
 
     def count(self, n: int) -> str:
-        """`1 Dino`, `5 Dinos`."""
+        """`1 coin`, `5 coins`."""
         return f"{n} {self.one if n == 1 else self.many}"
 
 

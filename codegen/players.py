@@ -4,7 +4,7 @@ wrote no `says` for a rule.
 The designer's English (codegen/english.py) says exactly what the engine does, in the file's own
 terms: a rule's variables in italics, constants with their names, every log line. A player needs
 none of that. This voice speaks the same nodes with the names players read (codegen/names.py:
-"Dino", "Magic Caves"), a thing bound by the rules as "the player", "the zone" (or "the other
+"Owner token", "Town Square"), a thing bound by the rules as "the player", "the zone" (or "the other
 zone" beside a first one), numbers as their values, plurals where a count says so, and nothing
 of what only the machine needs: no log lines, no types, no file lines. Only the methods whose
 words differ are here; the rest are English's.

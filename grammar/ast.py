@@ -169,7 +169,7 @@ class Meta(Stmt):
 
 
 class Called(Meta):
-    """`called "Dino", "Dinos"` -- the name players read for the declaration (or the phase or
+    """`called "Goose", "Geese"` -- the name players read for the declaration (or the phase or
     step) it stands in, and its plural when English would not make it by adding an s."""
 
     kind: Literal["called"] = "called"
