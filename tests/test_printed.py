@@ -89,3 +89,58 @@ def _bound(decl: ast.Decl) -> list[str]:
 
 def _logs(module: ast.Module) -> list[ast.Log]:
     return [n for d in module.decls for n in d.find_all(ast.Log)]
+
+
+@pytest.mark.parametrize("stem", GAMES)
+def test_every_rule_a_player_needs_is_in_the_rulebook(stem: str) -> None:
+    """Each rule is printed, or told by the `says` of every place that calls it; each phase and
+    step of the flow is printed (unless the whole flow has words of its own)."""
+    from meeple.codegen.rulebook import _Builder
+
+    checked = meeple.check(stem)
+    assert checked.module is not None and checked.symbols is not None and checked.program is not None
+    builder = _Builder(checked.module, checked.symbols, checked.program.constants)
+    book, _ = printed(stem)
+    reachable = {
+        n.name for d in (checked.symbols.setup, checked.symbols.play) if d for n in _calls(d, checked.symbols)
+    }
+    shown = {p.anchor for p in [*book.rules, *book.changes]}
+    told = builder._told()
+    from meeple.codegen.english import anchor
+
+    missing = [r for r in reachable if anchor("rule", r) not in shown and r not in told and book.base is None]
+    assert missing == []
+    play = checked.symbols.play
+    if play is not None and book.base is None and not any(m.kind == "says" for m in play.meta):
+        flow = " ".join(line.flat() for line in book.flow).lower()
+        for block in _shown_blocks(play.body):
+            assert builder.names.block(block).one.lower() in flow, block.name
+
+
+def _shown_blocks(body: list[ast.Stmt]) -> list[ast.Named]:
+    """The phases and steps a flow prints: those not inside a block whose `says` stands for it."""
+    out: list[ast.Named] = []
+    for stmt in body:
+        if isinstance(stmt, ast.Named):
+            out.append(stmt)
+            if any(isinstance(m, ast.Meta) and m.kind == "says" for m in stmt.body):
+                continue
+        for inner in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)):
+            if isinstance(inner, list):
+                out += _shown_blocks(inner)
+        for _, branch in getattr(stmt, "branches", []) if isinstance(stmt, ast.If) else []:
+            out += _shown_blocks(branch)
+    return out
+
+
+def _calls(decl: ast.Node, symbols: object) -> list[ast.CallStmt]:
+    rules = symbols.rules
+    seen: dict[str, ast.CallStmt] = {}
+    todo = [decl]
+    while todo:
+        node = todo.pop()
+        for call in node.find_all(ast.CallStmt):
+            if call.name in rules and call.name not in seen:
+                seen[call.name] = call
+                todo.append(rules[call.name])
+    return list(seen.values())
