@@ -245,13 +245,21 @@ def pdf(document: Typst) -> bytes:
 
 
 def fit_summary(candidates: Sequence[Typst]) -> tuple[int, bytes, int]:
-    """The first of the summary's layouts that fits on SUMMARY_PAGES pages (or else the last):
-    its index, its PDF and its page count. Typst's page count is cheap: each is compiled."""
-    for index, candidate in enumerate(candidates):
+    """The first of the summary's layouts (SUMMARY_LAYOUTS) that fits on SUMMARY_PAGES pages,
+    or else the last: its index, its PDF and its page count, as Typst counts them. A layout is
+    skipped when the first one's page count says it cannot fit (pages grow with the square of
+    the type size and shrink with the columns), except the last: each compile costs a little."""
+    first: int | None = None
+    for index, (candidate, (size, columns, _)) in enumerate(zip(candidates, SUMMARY_LAYOUTS, strict=True)):
+        if first is not None and index < len(candidates) - 1:
+            estimate = first * (size / SUMMARY_LAYOUTS[0][0]) ** 2 / columns
+            if estimate > SUMMARY_PAGES * 1.2:
+                continue
         data, pages = typeset.compile_pdf(candidate.source, candidate.files)
+        first = pages if first is None else first
         if pages <= SUMMARY_PAGES:
-            return index, data, pages
-    return len(candidates) - 1, data, pages
+            break
+    return index, data, pages
 
 
 def fitted_summary(docs: GameDocs) -> tuple[str, bytes, int]:
