@@ -274,6 +274,7 @@ def fitted_summary(docs: GameDocs) -> tuple[str, bytes, int]:
 # not changed since the last run into the same folder is not run again (a designer who edits one
 # game and makes the docs of all of them waits for one).
 
+START = "spawn"  # how the worker processes start (see _run_jobs)
 CACHE_FILE = ".meeple-docs.json"  # in the output folder: output file name -> what it was made from
 
 
@@ -334,7 +335,10 @@ def _run_jobs(todo: Sequence[Job], workers: int, done: Callable[[Job, int, bytes
         for job in todo:
             done(job, *run_job(job))
         return
-    for index, made in in_workers(_run_numbered, enumerate(todo), min(workers, len(todo)), ordered=False):
+    # Spawned, not forked: Typst keeps a pool of threads once it has compiled, which a forked
+    # copy of a process that compiled before (a test, a program using meeple) would wait on.
+    count = min(workers, len(todo))
+    for index, made in in_workers(_run_numbered, enumerate(todo), count, ordered=False, start=START):
         done(todo[index], *made)
 
 

@@ -32,10 +32,14 @@ def in_workers(
     ordered: bool = True,
     initializer: Callable[..., None] | None = None,
     initargs: tuple[Any, ...] = (),
+    start: str | None = None,
 ) -> Iterator[R]:
     """`fn` of each item in `workers` processes: the results in the items' order, or (not
-    `ordered`) as they are done. `fn` and the items must pickle (a function of a module)."""
-    pool = multiprocessing.get_context().Pool(workers, _start_worker, (initializer, initargs))
+    `ordered`) as they are done. `fn` and the items must pickle (a function of a module).
+    `start`: how the processes start (multiprocessing's start method; the platform's default
+    if None). "spawn" when the caller's process may have threads that a forked copy would
+    lack (a library with a thread pool of its own waits on it for ever)."""
+    pool = multiprocessing.get_context(start).Pool(workers, _start_worker, (initializer, initargs))
     try:
         yield from (pool.imap if ordered else pool.imap_unordered)(fn, items)
         pool.close()

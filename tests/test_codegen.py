@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 import meeple
 from meeple.cli_docs import docs
-from meeple.codegen import render
+from meeple.codegen import flow, render
 from meeple.codegen.english import anchor, humanise, meta_words, slug
 from meeple.codegen.markup import MARKS, md_escape
 from meeple.codegen.markup import plain as markup_plain
@@ -103,8 +103,15 @@ def pages(
 
 
 @pytest.fixture(scope="module")
-def reference_pdfs(built: dict[str, tuple[meeple.loader.Checked, render.GameDocs]]) -> dict[str, bytes]:
-    return {stem: render.pdf(render.reference_typst(game)) for stem, (_, game) in built.items()}
+def reference_pdfs(
+    built: dict[str, tuple[meeple.loader.Checked, render.GameDocs]],
+) -> dict[str, tuple[bytes, int]]:
+    """Per game: the reference's PDF and its pages as Typst counted them."""
+    out = {}
+    for stem, (_, game) in built.items():
+        document = render.reference_typst(game)
+        out[stem] = render.typeset.compile_pdf(document.source, document.files)
+    return out
 
 
 def ids(html: str) -> set[str]:
@@ -186,16 +193,25 @@ def test_the_summary_takes_the_largest_layout_that_fits(built, pages) -> None:
     assert f"font-size: {13 * size / render.SUMMARY_HTML_POINTS:.1f}pt" in pages["dino_garden"][2]
 
 
+# Reading a PDF's text and sizes back with pypdf takes seconds for the 60 pages of Dino Garden:
+# the shorter games are read whole (they use every template), the others only counted.
+READ_BACK = {"dino_party", "gods_love_dinosaurs", "calm_skies"}
+
+
 @pytest.mark.parametrize("stem", STEMS)
 def test_the_reference_pdf_has_every_rule_and_readable_type(stem: str, built, reference_pdfs) -> None:
     _, game = built[stem]
-    data = reference_pdfs[stem]
+    data, count = reference_pdfs[stem]
+    assert pdfs.pages(data) == count > 2
+    if stem not in READ_BACK:
+        return
     words = re.sub(r"\s+", " ", pdfs.text(data))
     for entry in game.reference.rules:
         title = entry.title[:1].upper() + entry.title[1:]
         assert title in words
-    assert pdfs.min_font_size(data) >= 8  # tags and page numbers; the body is 10.5 pt
-    assert 10.5 in pdfs.font_sizes(data)
+    sizes = pdfs.font_sizes(data)
+    assert min(sizes) >= 8  # tags and page numbers
+    assert 10.5 in sizes and 9.5 in sizes  # the body, the tables
 
 
 @pytest.mark.parametrize("stem", STEMS)
@@ -211,6 +227,7 @@ def test_no_flow_diagram_is_taller_than_a_page_and_none_leaves_a_box_out(stem: s
         assert match, name
         shown_width = float(match.group(1))
         assert shown_width <= page.text_width + 0.01
+        assert shown_width / width * flow.FONT >= 8  # its words are not too small to read
         assert shown_width * height / width <= page.text_height - render.FLOW_CAPTION + 0.01
         shown += " ".join(t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text")) + " "
     shown = re.sub(r"\s+", "", shown)  # lines are wrapped at spaces and hyphens
