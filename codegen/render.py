@@ -274,7 +274,6 @@ def fitted_summary(docs: GameDocs) -> tuple[str, bytes, int]:
 # not changed since the last run into the same folder is not run again (a designer who edits one
 # game and makes the docs of all of them waits for one).
 
-START = "spawn"  # how the worker processes start (see _run_jobs)
 CACHE_FILE = ".meeple-docs.json"  # in the output folder: output file name -> what it was made from
 
 
@@ -335,10 +334,11 @@ def _run_jobs(todo: Sequence[Job], workers: int, done: Callable[[Job, int, bytes
         for job in todo:
             done(job, *run_job(job))
         return
-    # Spawned, not forked: Typst keeps a pool of threads once it has compiled, which a forked
-    # copy of a process that compiled before (a test, a program using meeple) would wait on.
-    count = min(workers, len(todo))
-    for index, made in in_workers(_run_numbered, enumerate(todo), count, ordered=False, start=START):
+    # Typst keeps a pool of threads once it has compiled, which a forked copy of the process
+    # would wait on: a process that compiled before (a test, a program using meeple) spawns its
+    # workers afresh. `meeple docs` compiles only in its workers, and forks them (faster).
+    count, start = min(workers, len(todo)), "spawn" if typeset.has_compiled() else None
+    for index, made in in_workers(_run_numbered, enumerate(todo), count, ordered=False, start=start):
         done(todo[index], *made)
 
 

@@ -77,11 +77,22 @@ def compile_png(source: str, files: Mapping[str, str | bytes] = {}, ppi: float =
     return images if isinstance(images, list) else [images]
 
 
+_compiled = False  # whether this process has compiled: then Typst has started its threads
+
+
+def has_compiled() -> bool:
+    """Whether Typst has compiled in this process, and so keeps threads that a forked copy of
+    the process would lack (and wait on for ever in its first compile)."""
+    return _compiled
+
+
 def _compile(
     source: str, files: Mapping[str, str | bytes], fmt: str, ppi: float | None = None
 ) -> tuple[bytes | list[bytes], int]:
     import typst
 
+    global _compiled
+    _compiled = True
     with tempfile.TemporaryDirectory(prefix="meeple-typst-") as folder:
         root = Path(folder)
         for name, data in {**files, MAIN: source}.items():
