@@ -14,9 +14,10 @@ its width (no font metrics: the SVG must not depend on the fonts of the machine 
 
 from __future__ import annotations
 
+import copy
 import html
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from meeple.codegen.english import English, Line, humanise
@@ -56,6 +57,7 @@ class Box:
     label: str  # marked text (markup.py)
     anchor: str | None = None
     children: list[Box] = field(default_factory=list)
+    apart: Part | None = None  # drawn in a diagram of its own (`split`): here, a leaf that says so
 
 
 def flow_tree(
@@ -159,7 +161,8 @@ def _wrap(text: str, width: float) -> list[str]:
 
 
 def _header(box: Box, width: float) -> list[str]:
-    return _wrap(box.label, width - (GUTTER if box.kind == "loop" else 0))
+    label = box.label + (f" \u2192 see diagram {box.apart.number}" if box.apart else "")
+    return _wrap(label, width - (GUTTER if box.kind == "loop" else 0))
 
 
 def _height(box: Box, width: float) -> float:
@@ -212,16 +215,34 @@ def _draw(canvas: _Canvas, box: Box, x: float, y: float, width: float) -> float:
     return height
 
 
-def render_svg(
-    boxes: Sequence[Box], *, width: int = 720, prefix: str = "flow", standalone: bool = False
-) -> str:
-    """The diagram of a flow from its start to its end. `standalone`: a file of its own (with the
-    SVG namespace); otherwise an element to inline in HTML, which needs nothing outside itself."""
-    flow = [
-        Box("terminal", "Start of play (after setup)"),
+def _terminals(boxes: Sequence[Box], start: bool, end: bool) -> list[Box]:
+    return [
+        *([Box("terminal", "Start of play (after setup)")] if start else []),
         *boxes,
-        Box("terminal", "End of play: count the scores"),
+        *([Box("terminal", "End of play: count the scores")] if end else []),
     ]
+
+
+def flow_height(boxes: Sequence[Box], width: int = 720, *, start: bool = True, end: bool = True) -> float:
+    """How tall `render_svg` draws these boxes, in the same units as `width`."""
+    flow = _terminals(boxes, start, end)
+    return sum(_height(box, width - 2) for box in flow) + GAP * (len(flow) - 1) + 2
+
+
+def render_svg(
+    boxes: Sequence[Box],
+    *,
+    width: int = 720,
+    prefix: str = "flow",
+    standalone: bool = False,
+    start: bool = True,
+    end: bool = True,
+    font_family: str = FONT_FAMILY,
+) -> str:
+    """The diagram of a flow from its start to its end (or, without `start` or `end`, a part of
+    it that does not begin or end the flow). `standalone`: a file of its own (with the SVG
+    namespace); otherwise an element to inline in HTML, which needs nothing outside itself."""
+    flow = _terminals(boxes, start, end)
     canvas = _Canvas(prefix)
     y = 1.0
     for i, box in enumerate(flow):
@@ -233,9 +254,80 @@ def render_svg(
     size = f'width="{width}" height="{height:.0f}"' if standalone else 'width="100%"'
     return (
         f'<svg{xmlns} class="flow" viewBox="0 0 {width} {height:.0f}" {size} role="img" '
-        f'aria-label="The flow of play" font-family="{FONT_FAMILY}" font-size="{FONT}">'
+        f'aria-label="The flow of play" font-family="{html.escape(font_family)}" font-size="{FONT}">'
         f"<title>The flow of play</title>"
         f'<defs><marker id="{prefix}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
         f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/>'
         "</marker></defs>" + "".join(canvas.parts) + "</svg>"
     )
+
+
+# ---------------------------------------------------------------------- a flow too tall for a page
+
+
+@dataclass
+class Part:
+    """One of the diagrams a tall flow is drawn in: its boxes (a box drawn in a diagram of its
+    own is there as a leaf that says which), whether it begins or ends the flow, and the box it
+    draws apart (None for the flow itself)."""
+
+    boxes: list[Box]
+    start: bool = False
+    end: bool = False
+    of: Box | None = None
+    number: int = 0
+
+
+def split(boxes: Sequence[Box], width: int, limit: float, slack: float = 1.0) -> list[Part]:
+    """The flow drawn in diagrams no taller than `limit` (at `width`), in reading order: the flow
+    itself first, where a box that makes it too tall is drawn as a leaf that points to a diagram
+    of its own ("see diagram 3"), and so on inside those. A diagram up to `slack` times too tall
+    is kept whole, to be scaled down a little. Phases and steps are drawn apart before loops and
+    branches (they have names); of those, the smallest that is enough, else the tallest that
+    fits, else the tallest (split again in turn). A diagram that cannot be split further (one
+    frame of many small boxes) is left to be scaled down to a page."""
+    first = Part(copy.deepcopy(list(boxes)), start=True, end=True)
+    todo = [first]
+    while todo:
+        part = todo.pop()
+        while (height := flow_height(part.boxes, width, start=part.start, end=part.end)) > limit * slack:
+            frames = [f for f in _frames(part.boxes, width - 2) if f[1] is not part.of]
+            frames = [f for f in frames if f[0] > 3 * LINE + 2 * PAD]  # else drawing apart saves nothing
+            frames = [f for f in frames if f[1].kind in ("phase", "step")] or frames
+            if not frames:
+                break
+            enough = [f for f in frames if height - f[0] + LINE + 2 * PAD <= limit]
+            fitting = [f for f in frames if f[0] <= limit]
+            if enough:
+                _, box, siblings, i = min(enough, key=lambda f: f[0])
+            else:
+                _, box, siblings, i = max(fitting or frames, key=lambda f: f[0])
+            apart = Part([box], of=box)
+            siblings[i] = Box(box.kind, box.label, box.anchor, apart=apart)
+            todo.append(apart)
+    ordered: list[Part] = []
+
+    def visit(part: Part) -> None:
+        ordered.append(part)
+        part.number = len(ordered)
+        for box in drawn_apart(part.boxes):
+            assert box.apart is not None
+            visit(box.apart)
+
+    visit(first)
+    return ordered
+
+
+def _frames(boxes: list[Box], width: float) -> Iterator[tuple[float, Box, list[Box], int]]:
+    """Every box with children under `boxes`: its height, itself, the list it is in and where."""
+    for i, box in enumerate(boxes):
+        if box.children:
+            yield _height(box, width), box, boxes, i
+            yield from _frames(box.children, _inner_width(box, width))
+
+
+def drawn_apart(boxes: list[Box]) -> Iterator[Box]:
+    for box in boxes:
+        if box.apart is not None:
+            yield box
+        yield from drawn_apart(box.children)

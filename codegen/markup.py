@@ -1,4 +1,4 @@
-"""Inline markup for generated English: one text, three outputs (plain, Markdown, HTML).
+"""Inline markup for generated English: one text, four outputs (plain, Markdown, HTML, Typst).
 
 The English generator does not know which format it writes for, yet a reader is helped by seeing
 which words are the rule's variables (`p`, `target`) and by links from a rule call to the rule.
@@ -22,6 +22,13 @@ MARKS = (VAR_OPEN, VAR_CLOSE, REF_OPEN, REF_MID, REF_CLOSE)
 _VAR = re.compile(f"{VAR_OPEN}(.*?){VAR_CLOSE}", re.S)
 _REF = re.compile(f"{REF_OPEN}(.*?){REF_MID}(.*?){REF_CLOSE}", re.S)
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
+# Every ASCII character that is not a letter, a digit or a space: Typst markup reads many of them
+# (`#` code, `$` maths, `*` `_` emphasis, `@` references, `<` labels, `[` `]` content, `/` comments,
+# `-` `.` `~` `'` `"` shorthands and smart quotes, `=` `+` headings and lists, `:` links) and a
+# backslash before any of them prints the character itself. Escaping them all is simpler than
+# knowing which matter where, and cannot miss one a later Typst reads.
+_TYPST_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")
+_MARKED = re.compile(f"{REF_OPEN}(.*?){REF_MID}(.*?){REF_CLOSE}|{VAR_OPEN}(.*?){VAR_CLOSE}", re.S)
 
 
 def var(name: str) -> str:
@@ -60,6 +67,41 @@ def to_html(text: str, links: bool = True) -> Markup:
     link = '<a class="ref" href="#{0}">{1}</a>' if links else '<b class="ref">{1}</b>'
     out = _REF.sub(lambda m: link.format(m.group(1), m.group(2)), out)
     return Markup(_VAR.sub(lambda m: f"<var>{m.group(1)}</var>", out))
+
+
+def typst_escape(text: str) -> str:
+    """Author text for Typst markup: printed as written, never read as markup or code. Line
+    breaks become spaces (a blank line would start a paragraph, a line could start a heading)."""
+    return _TYPST_SPECIAL.sub(r"\\\1", re.sub(r"[\r\n]+", " ", text))
+
+
+def typst_string(text: str) -> str:
+    """A Typst string literal of `text`, for an argument in code (a label, a file name)."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escaped.replace("\n", "\\n").replace("\r", "\\r") + '"'
+
+
+def to_typst(text: str, links: bool = True) -> str:
+    """Marked text as Typst markup: the words escaped, variables in italics and mentions as
+    links (`#mref`, which the templates define: a link where its target is in the document,
+    bold words otherwise) or, with `links=False`, as bold words. Each call ends in `]`, and what
+    follows it is escaped, so nothing after it can continue it."""
+
+    def one(m: re.Match[str]) -> str:
+        if m.group(3) is not None:
+            return f"#emph[{typst_escape(m.group(3))}]"
+        label = to_typst(m.group(2), links)
+        return f"#mref({typst_string(m.group(1))})[{label}]" if links else f"#strong[{label}]"
+
+    out, at = [], 0
+    for m in _MARKED.finditer(text):
+        out += [typst_escape(_unmarked(text[at : m.start()])), one(m)]
+        at = m.end()
+    return "".join([*out, typst_escape(_unmarked(text[at:]))])
+
+
+def _unmarked(text: str) -> str:
+    return "".join(ch for ch in text if ch not in MARKS)
 
 
 def capitalise(text: str) -> str:

@@ -2,23 +2,25 @@
 
 HTML is self-contained on purpose: the styles, the flow diagram (SVG) and the highlighted rules
 are inline, and nothing is fetched (no fonts, scripts or images from elsewhere), so a file can be
-mailed, opened offline or printed years later. The PDF is that same HTML laid out by WeasyPrint,
-with a fetcher that refuses every URL so that a PDF can never depend on the network either.
-Markdown is for code hosts: it links the flow diagram as an SVG file written beside it, since
-code hosts do not show inline SVG.
+mailed, opened offline or printed years later. The PDF is made by Typst (`typeset.py`) from Typst
+source that templates of its own write from the same data (`*.typ.j2`), in a folder that holds
+nothing but that source and the flow diagrams, with the fonts Typst carries: a PDF depends on
+nothing outside, not even the machine's fonts. Markdown is for code hosts: it links the flow
+diagram as an SVG file written beside it, since code hosts do not show inline SVG.
 
-The summary must fit on two A4 pages whatever the game: it is laid out at its full size first and,
-if it runs over, again with smaller type, step by step, down to a floor that stays readable.
+The summary should fit on two A4 pages: it is laid out at its full size first and, if it runs
+over, again with smaller type and then in two columns, step by step, down to a floor of 10 pt.
+A summary that does not fit even then is printed on more pages, never in smaller type.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
-import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -28,10 +30,10 @@ from markupsafe import Markup
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 
-from meeple.codegen import model
+from meeple.codegen import flow, model, typeset
 from meeple.codegen.flow import render_svg
 from meeple.codegen.lexer import MeepleLexer
-from meeple.codegen.markup import markdown, md_escape, plain, to_html
+from meeple.codegen.markup import markdown, md_escape, plain, to_html, to_typst, typst_escape, typst_string
 from meeple.files import write_atomic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
@@ -39,19 +41,24 @@ from meeple.workers import in_workers
 
 FORMATS = ("md", "html", "pdf")
 SUMMARY_PAGES = 2
-# How the summary is laid out, tried in order until it fits: (type scale, columns, every decision
-# in words). Large type first; then decisions by their prompts only, two columns, smaller type.
-# The last still prints at about 8.5 pt.
+# How the summary is laid out, tried in order until it fits on SUMMARY_PAGES: (body text in
+# points, columns, every decision in words). Large type first; then decisions by their prompts
+# only, then two columns. Never under 10 pt: the last is printed however many pages it takes.
 SUMMARY_LAYOUTS = (
-    (1.0, 1, True),
-    (0.92, 1, True),
-    (0.85, 1, True),
-    (0.85, 1, False),
-    (0.85, 2, False),
-    (0.78, 2, False),
-    (0.72, 2, False),
-    (0.66, 2, False),
+    (13.0, 1, True),
+    (12.0, 1, True),
+    (11.0, 1, True),
+    (10.0, 1, True),
+    (10.0, 1, False),
+    (10.0, 2, False),
 )
+SUMMARY_HTML_POINTS = 13.0  # the HTML summary's full size: its scale is a layout's size over this
+# The flow diagram in the PDF: drawn this wide (in the SVG's units, whose font is 13) and shown
+# across the text, so that its words print at about 10 pt; one taller than a page is drawn in
+# several diagrams (flow.split), one up to FLOW_SLACK too tall is shown a little smaller instead.
+FLOW_PDF_WIDTH = 640
+FLOW_SLACK = 1.15
+FLOW_CAPTION = 40.0  # points a diagram's caption and the space around it take from the page
 
 
 @dataclass
@@ -85,6 +92,10 @@ def environment() -> jinja2.Environment:
     env.filters["plain"] = plain
     env.filters["rules"] = _highlight
     env.filters["first_upper"] = lambda text: text[:1].upper() + text[1:]
+    env.filters["typ"] = lambda text: typst_escape(str(text))
+    env.filters["typm"] = to_typst
+    env.filters["typs"] = lambda text: typst_string(str(text))
+    env.globals["short"] = short
     env.globals["pygments_css"] = Markup(HtmlFormatter(style="friendly").get_style_defs(".highlight"))
     return env
 
@@ -105,8 +116,7 @@ def reference_markdown(docs: GameDocs, flow_file: str) -> str:
 
 
 def reference_html(docs: GameDocs, sources: bool = True) -> str:
-    """`sources`: each rule's own lines, highlighted, folded under it. Print hides them, so the
-    PDF is made without them (WeasyPrint would lay them out for nothing)."""
+    """`sources`: each rule's own lines, highlighted, folded under it (print hides them)."""
     return _render("reference.html.j2", ref=docs.reference, sources=sources)
 
 
@@ -116,6 +126,13 @@ def summary_markdown(docs: GameDocs) -> str:
 
 def summary_html(docs: GameDocs, scale: float = 1.0, columns: int = 1, detail: bool = True) -> str:
     return _render("summary.html.j2", card=docs.summary, scale=scale, columns=columns, detail=detail)
+
+
+def summary_html_candidates(docs: GameDocs) -> list[str]:
+    """The summary's HTML in every layout of SUMMARY_LAYOUTS, in order (the PDF's choice)."""
+    return [
+        summary_html(docs, size / SUMMARY_HTML_POINTS, cols, detail) for size, cols, detail in SUMMARY_LAYOUTS
+    ]
 
 
 def index_markdown(entries: Sequence[dict[str, Any]]) -> str:
@@ -135,97 +152,162 @@ def flow_svg_file(docs: GameDocs) -> str:
 
 
 def pdf_available() -> str | None:
-    """None when PDF can be made here; otherwise why not (WeasyPrint needs Pango, a system
-    library, which a machine may lack even when the Python package is installed)."""
-    try:
-        import weasyprint  # noqa: F401
-    except (ImportError, OSError) as err:
-        return str(err)
-    return None
+    """None when PDF can be made here; otherwise why not."""
+    return typeset.available()
 
 
-def _no_fetching(url: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
-    raise ValueError(f"the docs fetch nothing, not even {url}")
+@dataclass
+class Typst:
+    """A Typst document to compile: its source and the files it shows, by name."""
+
+    source: str
+    files: dict[str, str] = field(default_factory=dict)
 
 
-def _document(html: str) -> Any:
-    """WeasyPrint's layout of an HTML text. Its warnings about CSS it ignores are for us, not for
-    the designer running `meeple docs`, so they are kept out of the terminal."""
-    from weasyprint import HTML
+def reference_typst(docs: GameDocs) -> Typst:
+    """The reference as Typst source, and its flow diagrams as SVG files: in as many diagrams
+    as it takes for each to fit on a page whole (flow.split)."""
+    page = typeset.PAGE
+    scale = page.text_width / FLOW_PDF_WIDTH
+    limit = (page.text_height - FLOW_CAPTION) / scale
+    diagrams, files = [], {}
+    parts = flow.split(docs.reference.flow_boxes, FLOW_PDF_WIDTH, limit, FLOW_SLACK)
+    parents = {id(box.apart): part.number for part in parts for box in flow.drawn_apart(part.boxes)}
+    for part in parts:
+        name = f"flow-{part.number}.svg"
+        files[name] = render_svg(
+            part.boxes,
+            width=FLOW_PDF_WIDTH,
+            prefix=f"flow{part.number}",
+            standalone=True,
+            start=part.start,
+            end=part.end,
+            font_family="Libertinus Serif",
+        )
+        height = flow.flow_height(part.boxes, FLOW_PDF_WIDTH, start=part.start, end=part.end)
+        width = min(page.text_width, (page.text_height - FLOW_CAPTION) * FLOW_PDF_WIDTH / height)
+        diagrams.append(
+            {
+                "file": name,
+                "width": round(width, 2),
+                "title": part.of.label if part.of else "",
+                "parent": parents.get(id(part), 0),
+            }
+        )
+    source = _render("reference.typ.j2", ref=docs.reference, diagrams=diagrams, page=page)
+    return Typst(source, files)
 
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
-    return HTML(string=html, url_fetcher=_no_fetching).render()
+
+def short(thing: Any) -> bool:
+    """Whether an entry of the reference (a rule, an example) is surely short enough to be kept
+    on one page (typeset.Page.keep_limit): estimated from its words at 50 characters a line, far
+    fewer than a line holds, so that a block kept whole is never taller than a page."""
+    return 40 + _estimate(thing) <= typeset.PAGE.keep_limit
 
 
-def pdf(html: str) -> bytes:
-    return _document(html).write_pdf()
+_NOT_PRINTED = {"anchor", "source", "kind", "line", "changed", "stem", "seed", "players"}
 
 
-def summary_candidates(docs: GameDocs) -> list[str]:
-    """The summary's HTML in every layout of SUMMARY_LAYOUTS, in order."""
-    return [summary_html(docs, scale, columns, detail) for scale, columns, detail in SUMMARY_LAYOUTS]
+def _estimate(thing: Any) -> float:
+    if isinstance(thing, str):
+        return (len(plain(thing)) // 50 + 1) * 15 + 4
+    if isinstance(thing, list | tuple):
+        return sum(map(_estimate, thing))
+    if dataclasses.is_dataclass(thing):
+        return sum(
+            _estimate(getattr(thing, f.name)) for f in dataclasses.fields(thing) if f.name not in _NOT_PRINTED
+        )
+    return 0
 
 
-def fit_summary(candidates: Sequence[str]) -> tuple[int, Any]:
-    """The first of the summary's layouts that fits on two pages, and its laid-out document.
-    A layout is skipped when the first one's page count says it cannot fit (pages grow with the
-    square of the type size and shrink with the columns): laying out a page costs time."""
+def summary_typst(docs: GameDocs, size: float = 13.0, columns: int = 1, detail: bool = True) -> Typst:
+    width = 210 - 2 * 12  # the page's text, in millimetres
+    column_width = width if columns == 1 else (width - 7 * (columns - 1)) / columns
+    return Typst(
+        _render(
+            "summary.typ.j2",
+            card=docs.summary,
+            size=size,
+            columns=columns,
+            detail=detail,
+            column_width=round(column_width, 2),
+        )
+    )
+
+
+def summary_candidates(docs: GameDocs) -> list[Typst]:
+    """The summary's Typst source in every layout of SUMMARY_LAYOUTS, in order."""
+    return [summary_typst(docs, size, columns, detail) for size, columns, detail in SUMMARY_LAYOUTS]
+
+
+def pdf(document: Typst) -> bytes:
+    return typeset.compile_pdf(document.source, document.files)[0]
+
+
+def fit_summary(candidates: Sequence[Typst]) -> tuple[int, bytes, int]:
+    """The first of the summary's layouts (SUMMARY_LAYOUTS) that fits on SUMMARY_PAGES pages,
+    or else the last: its index, its PDF and its page count, as Typst counts them. A layout is
+    skipped when the first one's page count says it cannot fit (pages grow with the square of
+    the type size and shrink with the columns), except the last: each compile costs a little."""
     first: int | None = None
-    for index, (scale, columns, _) in enumerate(SUMMARY_LAYOUTS):
-        hopeless = first is not None and first * scale * scale / columns > SUMMARY_PAGES * 1.2
-        if hopeless and index < len(SUMMARY_LAYOUTS) - 1:
-            continue
-        document = _document(candidates[index])
-        first = len(document.pages) if first is None else first
-        if len(document.pages) <= SUMMARY_PAGES:
+    for index, (candidate, (size, columns, _)) in enumerate(zip(candidates, SUMMARY_LAYOUTS, strict=True)):
+        if first is not None and index < len(candidates) - 1:
+            estimate = first * (size / SUMMARY_LAYOUTS[0][0]) ** 2 / columns
+            if estimate > SUMMARY_PAGES * 1.2:
+                continue
+        data, pages = typeset.compile_pdf(candidate.source, candidate.files)
+        first = pages if first is None else first
+        if pages <= SUMMARY_PAGES:
             break
-    return index, document
+    return index, data, pages
 
 
-def fitted_summary(docs: GameDocs) -> tuple[str, Any]:
-    """The summary's HTML in the first layout that fits on two pages, and its laid-out PDF."""
-    candidates = summary_candidates(docs)
-    index, document = fit_summary(candidates)
-    return candidates[index], document
+def fitted_summary(docs: GameDocs) -> tuple[str, bytes, int]:
+    """The summary's HTML in the layout its PDF fits in, that PDF and its page count."""
+    index, data, pages = fit_summary(summary_candidates(docs))
+    return summary_html_candidates(docs)[index], data, pages
 
 
-# ---------------------------------------------------------------------- laying out, in parallel
+# ---------------------------------------------------------------------- the jobs
 
-# Laying out with WeasyPrint is the slow part of `meeple docs` (a long reference takes seconds),
-# and it is pure CPU work on a text: so each layout is a job, the jobs run side by side in worker
-# processes, and a job whose input has not changed since the last run into the same folder is
-# not run again (a designer who edits one game and makes the docs of all of them waits for one).
+# A job is one PDF: the reference, or the summary fitted among its layouts. A job whose input has
+# not changed since the last run into the same folder is not run again (a designer who edits one
+# game and makes the docs of all of them waits for one).
 
 CACHE_FILE = ".meeple-docs.json"  # in the output folder: output file name -> what it was made from
 
 
 @dataclass
 class Job:
-    """One layout: the reference PDF of `html`, or the summary fitted among `candidates`."""
+    """One PDF: the reference `document`, or the summary fitted among `candidates`."""
 
     target: str  # the PDF file, or the summary's HTML file when no PDF is wanted
-    html: str = ""
-    candidates: Sequence[str] = ()
+    document: Typst | None = None
+    candidates: Sequence[Typst] = ()
     want_pdf: bool = True
 
     @cached_property
     def key(self) -> str:
-        """What the output depends on: its input and the version of the layout engine (hashed
-        once: a reference is a few hundred kilobytes)."""
-        from weasyprint import __version__
-
-        digest = hashlib.sha256(f"weasyprint {__version__}\n{int(self.want_pdf)}".encode())
-        for text in [self.html, *self.candidates]:
-            digest.update(b"\0" + text.encode())
+        """What the output depends on: its input and the version of Typst (hashed once: a
+        reference is a few hundred kilobytes)."""
+        digest = hashlib.sha256(f"typst {typeset.version()}\n{int(self.want_pdf)}".encode())
+        for document in [*([self.document] if self.document else []), *self.candidates]:
+            digest.update(b"\0" + document.source.encode())
+            for name, data in sorted(document.files.items()):
+                digest.update(b"\1" + name.encode() + b"\2" + data.encode())
         return digest.hexdigest()
+
+    @property
+    def size(self) -> int:
+        return sum(len(d.source) for d in [*([self.document] if self.document else []), *self.candidates])
 
 
 def run_job(job: Job) -> tuple[int, bytes | None]:
-    """Lay out one job (in a worker process): (the summary layout chosen, or 0; the PDF's bytes)."""
-    if not job.candidates:
-        return 0, pdf(job.html)
-    index, document = fit_summary(job.candidates)
-    return index, document.write_pdf() if job.want_pdf else None
+    """Compile one job: (the summary layout chosen, or 0; the PDF's bytes, if wanted)."""
+    if job.document is not None:
+        return 0, pdf(job.document)
+    index, data, _ = fit_summary(job.candidates)
+    return index, data if job.want_pdf else None
 
 
 def _load_cache(out: Path) -> dict[str, dict[str, Any]]:
@@ -247,12 +329,16 @@ def _run_numbered(item: tuple[int, Job]) -> tuple[int, tuple[int, bytes | None]]
 
 def _run_jobs(todo: Sequence[Job], workers: int, done: Callable[[Job, int, bytes | None], None]) -> None:
     """Run the jobs, longest first, `workers` at a time; `done` hears of each as it ends."""
-    todo = sorted(todo, key=lambda job: -len(job.html) - sum(map(len, job.candidates)))
+    todo = sorted(todo, key=lambda job: -job.size)
     if workers <= 1 or len(todo) <= 1:
         for job in todo:
             done(job, *run_job(job))
         return
-    for index, made in in_workers(_run_numbered, enumerate(todo), min(workers, len(todo)), ordered=False):
+    # Typst keeps a pool of threads once it has compiled, which a forked copy of the process
+    # would wait on: a process that compiled before (a test, a program using meeple) spawns its
+    # workers afresh. `meeple docs` compiles only in its workers, and forks them (faster).
+    count, start = min(workers, len(todo)), "spawn" if typeset.has_compiled() else None
+    for index, made in in_workers(_run_numbered, enumerate(todo), count, ordered=False, start=start):
         done(todo[index], *made)
 
 
@@ -319,7 +405,7 @@ def write(
             put(f"{stem}.html", reference_html(docs))
             files["html"] = f"{stem}.html"
         if "pdf" in wanted:
-            jobs.append(Job(f"{stem}.pdf", html=reference_html(docs, sources=False)))
+            jobs.append(Job(f"{stem}.pdf", document=reference_typst(docs)))
             files["pdf"] = f"{stem}.pdf"
         if summary:
             if "md" in wanted:
@@ -328,9 +414,8 @@ def write(
             if "html" in wanted or "pdf" in wanted:
                 want_pdf = "pdf" in wanted
                 target = f"{stem}-summary.pdf" if want_pdf else f"{stem}-summary.html"
-                candidates = summary_candidates(docs)
-                jobs.append(Job(target, candidates=candidates, want_pdf=want_pdf))
-                summaries[target] = (stem, candidates)
+                jobs.append(Job(target, candidates=summary_candidates(docs), want_pdf=want_pdf))
+                summaries[target] = (stem, summary_html_candidates(docs))
                 if "html" in wanted:
                     files["summary_html"] = f"{stem}-summary.html"
                 if want_pdf:

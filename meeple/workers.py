@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -24,6 +26,22 @@ def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, 
         initializer(*initargs)
 
 
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """SIGINT ignored while the pool starts its processes: a process started afresh ("spawn")
+    keeps an ignored signal ignored (Python sets its own handler only over the default), so a
+    Ctrl-C while it is still importing cannot print its traceback. The main process gets its
+    handler back as soon as the processes are started, a moment later."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def in_workers(
     fn: Callable[[T], R],
     items: Iterable[T],
@@ -32,10 +50,15 @@ def in_workers(
     ordered: bool = True,
     initializer: Callable[..., None] | None = None,
     initargs: tuple[Any, ...] = (),
+    start: str | None = None,
 ) -> Iterator[R]:
     """`fn` of each item in `workers` processes: the results in the items' order, or (not
-    `ordered`) as they are done. `fn` and the items must pickle (a function of a module)."""
-    pool = multiprocessing.get_context().Pool(workers, _start_worker, (initializer, initargs))
+    `ordered`) as they are done. `fn` and the items must pickle (a function of a module).
+    `start`: how the processes start (multiprocessing's start method; the platform's default
+    if None). "spawn" when the caller's process may have threads that a forked copy would
+    lack (a library with a thread pool of its own waits on it for ever)."""
+    with _interrupts_ignored():  # a spawned worker imports for a while before _start_worker runs
+        pool = multiprocessing.get_context(start).Pool(workers, _start_worker, (initializer, initargs))
     try:
         yield from (pool.imap if ordered else pool.imap_unordered)(fn, items)
         pool.close()

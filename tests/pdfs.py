@@ -1,0 +1,90 @@
+"""Reading a generated PDF back with pypdf: its pages, its text, and the size its text prints at.
+
+The size a glyph prints at is not the `Tf` operator's operand alone: the text matrix (`Tm`) and
+the graphics state's matrix (`cm`, and the `/Matrix` of a form XObject such as an SVG image drawn
+scaled) multiply it. `font_sizes` follows all three, so that text set at 20 pt and scaled by half
+reads as 10 pt.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import Counter
+from typing import Any
+
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1, 0, 0, 1, 0, 0)
+SHOW = {b"Tj", b"TJ", b"'", b'"'}
+
+
+def reader(data: bytes) -> PdfReader:
+    return PdfReader(io.BytesIO(data))
+
+
+def pages(data: bytes) -> int:
+    return len(reader(data).pages)
+
+
+def text(data: bytes) -> str:
+    return "\n".join(page.extract_text() for page in reader(data).pages)
+
+
+def font_sizes(data: bytes) -> Counter[float]:
+    """How many text-showing operations print at each size, in points (rounded to 0.1)."""
+    pdf = reader(data)
+    sizes: Counter[float] = Counter()
+    for page in pdf.pages:
+        _walk(page.get_contents(), page.get("/Resources"), IDENTITY, pdf, sizes, depth=0)
+    return sizes
+
+
+def min_font_size(data: bytes) -> float:
+    return min(font_sizes(data))
+
+
+def _times(m: Matrix, n: Matrix) -> Matrix:
+    """m then n, in PDF's row-vector convention (`cm` sets CTM to m x CTM)."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def _scale(m: Matrix) -> float:
+    return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
+
+
+def _walk(
+    contents: Any, resources: Any, ctm: Matrix, pdf: PdfReader, sizes: Counter[float], depth: int
+) -> None:
+    if contents is None or depth > 8:
+        return
+    resources = resources.get_object() if resources is not None else {}
+    stack: list[tuple[Matrix, float]] = []
+    size, tm = 0.0, IDENTITY
+    for operands, op in ContentStream(contents, pdf).operations:
+        if op == b"q":
+            stack.append((ctm, size))
+        elif op == b"Q" and stack:
+            ctm, size = stack.pop()
+        elif op == b"cm":
+            ctm = _times(tuple(float(x) for x in operands), ctm)  # type: ignore[arg-type]
+        elif op == b"BT":
+            tm = IDENTITY
+        elif op == b"Tm":
+            tm = tuple(float(x) for x in operands)  # type: ignore[assignment]
+        elif op == b"Tf":
+            size = float(operands[1])
+        elif op in SHOW:
+            sizes[round(size * _scale(tm) * _scale(ctm), 1)] += 1
+        elif op == b"Do":
+            xobjects = resources.get("/XObject")
+            form = xobjects.get_object().get(operands[0]) if xobjects is not None else None
+            form = form.get_object() if form is not None else None
+            if form is not None and form.get("/Subtype") == "/Form":
+                matrix = tuple(float(x) for x in form.get("/Matrix", IDENTITY))
+                inner = form.get("/Resources", resources)
+                _walk(form, inner, _times(matrix, ctm), pdf, sizes, depth + 1)  # type: ignore[arg-type]
