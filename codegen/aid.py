@@ -17,7 +17,9 @@ from meeple.codegen.markup import plain
 from meeple.codegen.rulebook import Part, Rulebook
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+NAMED = ("phase", "step")  # the kinds of line that name a part of the flow (players.py)
 LONGEST = 40  # words of a generated step kept in the aid before it is cut
+SHORTEST = 12  # a rule's line in the aid has at least this many of the author's words, if it has them
 
 
 @dataclass
@@ -26,7 +28,8 @@ class Aid:
     title: str
     players: str
     goal: list[str]
-    setup: list[str]
+    setup: list[str]  # the author's words
+    setup_steps: list[str]  # the steps they do not tell, numbered
     flow: list[Line]
     actions: list[tuple[str, str]]  # (name, what it does, in a sentence)
     numbers: list[tuple[str, str]]
@@ -40,22 +43,37 @@ def first_sentence(text: str) -> str:
 def _gist(part: Part) -> str:
     """A rule in one sentence: the first of its words, or its steps cut short."""
     if part.words:
-        return first_sentence(part.words[0])
-    words = " ".join(plain(line.flat()) for line in part.steps).split()
+        sentences = _SENTENCE.split(" ".join(part.words).strip())
+        gist = sentences[0]
+        for more in sentences[1:]:  # a first sentence that only names the rule says too little
+            if len(gist.split()) >= SHORTEST:
+                break
+            gist += " " + more
+        return gist
+    words = " ".join(plain(line.flat()) + "." for line in part.steps).split()
     return " ".join(words[:LONGEST]) + (" \u2026" if len(words) > LONGEST else "")
 
 
-def _short(lines: list[Line]) -> list[Line]:
-    """The flow with every text cut to its first sentence."""
-    return [
-        Line(first_sentence(x.text) if x.kind == "text" else x.text, x.kind, _short(x.children), x.anchor)
-        for x in lines
-    ]
+def _outline(lines: list[Line]) -> list[Line]:
+    """The flow as a player recalls it: its phases and steps by name, each text cut to its first
+    sentence. A loop or a branch that holds a phase or a step gives way to what it holds: the
+    names carry the order, and the texts say when something is skipped; so does one that holds
+    only texts (an "otherwise" whose words tell when it applies)."""
+    out: list[Line] = []
+    for x in lines:
+        if x.kind == "text":
+            out.append(Line(first_sentence(x.text), x.kind))
+        elif x.kind not in NAMED and x.children and all(c.kind in (*NAMED, "text") for c in x.children):
+            out += _outline(x.children)
+        else:
+            out.append(Line(x.text, x.kind, _outline(x.children), x.anchor))
+    return out
 
 
 def aid(book: Rulebook) -> Aid:
     setup = book.setup
-    setup_words = (setup.words or [plain(x.flat()) for x in setup.steps]) if setup is not None else []
+    setup_words = setup.words if setup is not None else []
+    setup_steps = [plain(x.flat()) + "." for x in setup.steps] if setup is not None else []
     scoring = [w for p in book.scoring for w in (p.words or [plain(x.flat()) for x in p.steps])]
     return Aid(
         stem=book.stem,
@@ -63,7 +81,8 @@ def aid(book: Rulebook) -> Aid:
         players=book.players,
         goal=[first_sentence(w) for w in book.overview[:1]],
         setup=setup_words,
-        flow=_short(book.flow),
+        setup_steps=setup_steps,
+        flow=[Line(first_sentence(w), "text") for w in book.flow_words] + _outline(book.flow),
         actions=[(p.title, _gist(p)) for p in [*book.rules, *book.whenever]],
         numbers=[(name, value) for name, value, _ in book.numbers],
         scoring=scoring,

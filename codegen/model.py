@@ -20,7 +20,6 @@ from meeple.codegen.english import (
     English,
     Line,
     anchor,
-    article,
     cell,
     humanise,
     meta_words,
@@ -28,11 +27,8 @@ from meeple.codegen.english import (
     quote,
     slug,
 )
-from meeple.codegen.markup import var
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
-
-SUMMARY_RULE_WORDS = 160  # a rule without text is described in the summary by its first words
 
 
 @dataclass
@@ -154,36 +150,6 @@ class Reference:
     others: list[Item]
     appendix: list[Note]
     flow_boxes: list[flow.Box]
-
-
-@dataclass
-class Decision:
-    """A choice a player makes, for the summary: the prompt and where it comes up."""
-
-    prompt: str
-    who: str
-    words: str
-    where: str
-    anchor: str
-    optional: bool
-    asked: bool = True  # the author wrote the prompt (else it is made up from the words)
-
-
-@dataclass
-class Summary:
-    """The one- or two-page reference card of one game."""
-
-    stem: str
-    title: str
-    players: str
-    rulebook: str | None
-    goal: list[str]
-    setup: list[str]
-    turn: list[Line]
-    decisions: list[Decision]
-    numbers: list[Item]
-    end: list[str]
-    scoring: list[str]
 
 
 # ---------------------------------------------------------------------- walking the AST
@@ -481,168 +447,3 @@ def _script(item: int | str) -> str:
 def reference(path: Path, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> Reference:
     """The full reference of a checked module. `constants` are the compiled constants' values."""
     return _Builder(module, symbols, constants).build(path)
-
-
-# ---------------------------------------------------------------------- the summary
-
-
-def summary(ref: Reference, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> Summary:
-    """The reference card: what a player needs at the table, in the order play needs it."""
-    en = English(symbols, constants)
-    rules = {e.anchor: e for e in ref.rules}
-    goal = [text for e in (ref.score, ref.tiebreak) if e is not None for text in e.notes.text]
-    setup: list[str] = []
-    if ref.setup is not None:
-        setup = ref.setup.notes.text or [line.flat() for line in ref.setup.lines]
-    turn = _outline(ref.flow_boxes, rules)
-    decisions = _decisions(module, symbols, en)
-    numbers = [c for c in ref.constants if c.extra and not c.words]
-    scoring = [] if symbols.score is not None else ["Nobody scores: every player ends with 0."]
-    scoring += [_score_words(d, symbols, en) for d in (symbols.score, symbols.tiebreak) if d is not None]
-    scoring.append(
-        "The best score wins"
-        + (", then the best tiebreak" if symbols.tiebreak else "")
-        + "; tied players share the win."
-    )
-    return Summary(
-        stem=ref.stem,
-        title=ref.title,
-        players=ref.players,
-        rulebook=ref.rulebook,
-        goal=goal,
-        setup=setup,
-        turn=turn,
-        decisions=decisions,
-        numbers=numbers,
-        end=_ends(module, symbols, en),
-        scoring=scoring,
-    )
-
-
-def _outline(boxes: Sequence[flow.Box], rules: dict[str, Entry]) -> list[Line]:
-    """The flow as short lines: the structure, and for each rule it calls the rule's own words."""
-    out: list[Line] = []
-    for box in boxes:
-        if box.kind == "call" and box.anchor in rules:
-            rule = rules[box.anchor]
-            words = (
-                rule.notes.text[0]
-                if rule.notes.text
-                else _shorten("; ".join(line.flat() for line in rule.lines))
-            )
-            out.append(Line(box.label, "call", [Line(words, "text")], anchor=box.anchor))
-        else:
-            out.append(
-                Line(box.label.removeprefix("\u21bb "), box.kind, _outline(box.children, rules), box.anchor)
-            )
-    return out
-
-
-def _shorten(text: str) -> str:
-    if len(text) <= SUMMARY_RULE_WORDS:
-        return text
-    cut = text[:SUMMARY_RULE_WORDS].rsplit(" ", 1)[0]
-    return cut.rstrip(",;:") + " \u2026"
-
-
-def _decisions(module: ast.Module, symbols: Symbols, en: English) -> list[Decision]:
-    """Every place a player decides something, with its prompt, in the order of the file."""
-    found: list[Decision] = []
-    seen: set[tuple[str, str]] = set()
-    places: list[tuple[str, str, Sequence[ast.Stmt]]] = []
-    for d in module.decls:
-        if isinstance(d, ast.RuleDecl):
-            places.append((humanise(d.name), anchor("rule", d.name), d.body))
-        elif isinstance(d, ast.TriggerDecl):
-            places.append((f"when {humanise(d.kind)} enters", anchor("when", d.kind), d.body))
-        elif isinstance(d, ast.SetupDecl | ast.PlayDecl):
-            places.append(
-                (
-                    "setup" if isinstance(d, ast.SetupDecl) else "the flow",
-                    "setup" if isinstance(d, ast.SetupDecl) else "flow",
-                    d.body,
-                )
-            )
-    for where, link, body in places:
-        for node in walk(body):
-            match node:
-                case ast.Choose():
-                    prompt = node.prompt or f"Choose {article(node.var)} {var(node.var)}"
-                    words = en.stmt(node.model_copy(update={"prompt": None}))[0].text.rstrip(":")
-                    who = en.chooser(node.chooser)
-                    item = Decision(prompt, who, words, where, link, node.optional, bool(node.prompt))
-                case ast.Ask():
-                    words = f"{en.chooser(node.chooser)} says yes or no"
-                    item = Decision(node.prompt, en.chooser(node.chooser), words, where, link, True)
-                case ast.ForEach() if node.chooser is not None:
-                    prompt = node.prompt or f"Which {var(node.var)} next?"
-                    words = en.stmt(node.model_copy(update={"prompt": None}))[0].text.rstrip(":")
-                    who = en.expr(node.chooser)
-                    item = Decision(prompt, who, words, where, link, False, bool(node.prompt))
-                case _:
-                    continue
-            key = (item.prompt, item.where)
-            if key not in seen:
-                seen.add(key)
-                found.append(item)
-    return found
-
-
-def _score_words(d: ast.ScoreDecl, symbols: Symbols, en: English) -> str:
-    """A score line in words, with the values it uses spelled out: a player should not have to
-    look up what "in hand of p" means to count their points."""
-    text = en.score(d)
-    used = []
-    for node in walk(d.expr):
-        if isinstance(node, ast.Call) and node.func in symbols.values and node.func not in used:
-            used.append(node.func)
-    for name in used:
-        text += f"; {en.say(symbols.values[name])}"
-    return text + "."
-
-
-def _ends(module: ast.Module, symbols: Symbols, en: English) -> list[str]:
-    """When the game ends: at the end of the flow, and wherever an `end game` stands."""
-    last = [n for n in walk(symbols.play.body) if isinstance(n, ast.Named)] if symbols.play else []
-    out = [
-        "The game ends when the flow of play is over"
-        + (f", after {last[-1].kind} {humanise(last[-1].name)}." if last else ".")
-    ]
-    for d in module.decls:
-        body = getattr(d, "body", None)
-        if not isinstance(body, list):
-            continue
-        where = _place_name(d)
-        for path in _paths_to_end(body, en, []):
-            out.append(f"It ends at once in {where}" + (f": {'; '.join(path)}." if path else "."))
-    return out
-
-
-def _place_name(d: ast.Decl) -> str:
-    match d:
-        case ast.RuleDecl():
-            return humanise(d.name)
-        case ast.TriggerDecl():
-            return f"when {humanise(d.kind)} enters"
-        case ast.PlayDecl():
-            return "the flow"
-    return "setup"
-
-
-def _paths_to_end(stmts: Sequence[ast.Stmt], en: English, path: list[str]) -> Iterator[list[str]]:
-    """The conditions on the way to each `end game` of a block (its `if`s and loops, in words)."""
-    for s in stmts:
-        if isinstance(s, ast.EndGame):
-            yield path
-        elif isinstance(s, ast.If):
-            for (_, body), line in zip([*s.branches, (None, s.orelse)], en.stmt(s), strict=False):
-                yield from _paths_to_end(body, en, [*path, line.text.rstrip(":")])
-        elif isinstance(s, ast.Random):
-            for o in s.outcomes:
-                yield from _paths_to_end(o.body, en, [*path, f"if chance gives {humanise(o.name)}"])
-        elif isinstance(body := getattr(s, "body", None), list):
-            lines = en.stmt(s)
-            yield from _paths_to_end(body, en, [*path, lines[0].text.rstrip(":")])
-            orelse = getattr(s, "orelse", [])
-            if orelse:
-                yield from _paths_to_end(orelse, en, [*path, lines[-1].text.rstrip(":")])

@@ -262,7 +262,7 @@ class PlayersEnglish(English):
         title = capitalise(self.names.block(s).one)
         says = [Line(m.value, kind="text") for m in own_lines(s) if m.kind == "says"]
         children = says or self.block(s.body)
-        return Line(f"{title}:", kind="flow", children=children, anchor=self.anchors.get(id(s)))
+        return Line(f"{title}:", kind=s.kind, children=children, anchor=self.anchors.get(id(s)))
 
     def score(self, d: ast.ScoreDecl) -> str:
         with self.binding(d.var, "player"):

@@ -1,4 +1,9 @@
-"""Turning the gathered rulebook (model.py) into files: Markdown, HTML and PDF.
+"""Turning a game's documents into files: Markdown, HTML and PDF.
+
+Three documents are made from one game: the rulebook a player learns from (rulebook.py), the
+two-page player aid kept beside the board (aid.py) and the designer's reference that shows
+everything the file says (model.py). Each is written by templates of its own, one per format,
+from the same data, so the formats cannot say different things.
 
 HTML is self-contained on purpose: the styles, the flow diagram (SVG) and the highlighted rules
 are inline, and nothing is fetched (no fonts, scripts or images from elsewhere), so a file can be
@@ -8,9 +13,9 @@ nothing but that source and the flow diagrams, with the fonts Typst carries: a P
 nothing outside, not even the machine's fonts. Markdown is for code hosts: it links the flow
 diagram as an SVG file written beside it, since code hosts do not show inline SVG.
 
-The summary should fit on two A4 pages: it is laid out at its full size first and, if it runs
-over, again with smaller type and then in two columns, step by step, down to a floor of 10 pt.
-A summary that does not fit even then is printed on more pages, never in smaller type.
+The player aid must fit on two A4 pages: it is laid out at its full size first and, if it runs
+over, again with smaller type and then in two columns, down to a floor of 10 pt. An aid that does
+not fit even then is printed on more pages, never in smaller type.
 """
 
 from __future__ import annotations
@@ -31,28 +36,23 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 
 from meeple.codegen import flow, model, typeset
+from meeple.codegen.aid import Aid, aid
 from meeple.codegen.flow import render_svg
 from meeple.codegen.lexer import MeepleLexer
 from meeple.codegen.markup import markdown, md_escape, plain, to_html, to_typst, typst_escape, typst_string
+from meeple.codegen.rulebook import Rulebook, rulebook
 from meeple.files import write_atomic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.workers import in_workers
 
 FORMATS = ("md", "html", "pdf")
-SUMMARY_PAGES = 2
-# How the summary is laid out, tried in order until it fits on SUMMARY_PAGES: (body text in
-# points, columns, every decision in words). Large type first; then decisions by their prompts
-# only, then two columns. Never under 10 pt: the last is printed however many pages it takes.
-SUMMARY_LAYOUTS = (
-    (13.0, 1, True),
-    (12.0, 1, True),
-    (11.0, 1, True),
-    (10.0, 1, True),
-    (10.0, 1, False),
-    (10.0, 2, False),
-)
-SUMMARY_HTML_POINTS = 13.0  # the HTML summary's full size: its scale is a layout's size over this
+DOCUMENTS = ("rulebook", "aid", "reference")
+AID_PAGES = 2
+# How the player aid is laid out, tried in order until it fits on AID_PAGES: (body text in
+# points, columns). Large type first, then two columns. Never under 10 pt: the last is printed
+# however many pages it takes.
+AID_LAYOUTS = ((13.0, 1), (12.0, 1), (11.0, 1), (10.0, 1), (11.0, 2), (10.0, 2))
 # The flow diagram in the PDF: drawn this wide (in the SVG's units, whose font is 13) and shown
 # across the text, so that its words print at about 10 pt; one taller than a page is drawn in
 # several diagrams (flow.split), one up to FLOW_SLACK too tall is shown a little smaller instead.
@@ -63,17 +63,21 @@ FLOW_CAPTION = 40.0  # points a diagram's caption and the space around it take f
 
 @dataclass
 class GameDocs:
-    """Everything the docs of one game are made from."""
+    """Everything the documents of one game are made from."""
 
     path: Path
     reference: model.Reference
-    summary: model.Summary
+    book: Rulebook
+    aid: Aid
 
 
-def game_docs(path: Path, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> GameDocs:
-    """The docs of a checked rules file (a module without errors, its symbols and constants)."""
-    ref = model.reference(path, module, symbols, constants)
-    return GameDocs(path, ref, model.summary(ref, module, symbols, constants))
+def game_docs(
+    path: Path, module: ast.Module, symbols: Symbols, constants: dict[str, Any], full: bool = False
+) -> GameDocs:
+    """The documents of a checked rules file (a module without errors, its symbols and
+    constants). `full`: a variant's rulebook prints the whole game it makes, not its changes."""
+    book = rulebook(path, module, symbols, constants, full)
+    return GameDocs(path, model.reference(path, module, symbols, constants), book, aid(book))
 
 
 @cache
@@ -96,6 +100,7 @@ def environment() -> jinja2.Environment:
     env.filters["typm"] = to_typst
     env.filters["typs"] = lambda text: typst_string(str(text))
     env.globals["short"] = short
+    env.globals["column_widths"] = column_widths
     env.globals["pygments_css"] = Markup(HtmlFormatter(style="friendly").get_style_defs(".highlight"))
     return env
 
@@ -111,6 +116,15 @@ def _render(template: str, **context: Any) -> str:
     return text
 
 
+def column_widths(rows: Sequence[Sequence[str]]) -> str:
+    """Typst column widths for a table of words: the first column (what the rows are) as wide as
+    its names, each other one a share of what is left in proportion to its longest word, so
+    that a word is split only when a column cannot hold it at all."""
+    columns = zip(*rows, strict=True)
+    longest = [max(len(word) for cell in column for word in [*cell.split(), ""]) for column in columns]
+    return "(auto, " + "".join(f"{max(n, 3)}fr, " for n in longest[1:]) + ")"
+
+
 def reference_markdown(docs: GameDocs, flow_file: str) -> str:
     return _render("reference.md.j2", ref=docs.reference, flow_file=flow_file)
 
@@ -120,19 +134,20 @@ def reference_html(docs: GameDocs, sources: bool = True) -> str:
     return _render("reference.html.j2", ref=docs.reference, sources=sources)
 
 
-def summary_markdown(docs: GameDocs) -> str:
-    return _render("summary.md.j2", card=docs.summary)
+def rulebook_markdown(docs: GameDocs) -> str:
+    return _render("rulebook.md.j2", book=docs.book)
 
 
-def summary_html(docs: GameDocs, scale: float = 1.0, columns: int = 1, detail: bool = True) -> str:
-    return _render("summary.html.j2", card=docs.summary, scale=scale, columns=columns, detail=detail)
+def rulebook_html(docs: GameDocs) -> str:
+    return _render("rulebook.html.j2", book=docs.book)
 
 
-def summary_html_candidates(docs: GameDocs) -> list[str]:
-    """The summary's HTML in every layout of SUMMARY_LAYOUTS, in order (the PDF's choice)."""
-    return [
-        summary_html(docs, size / SUMMARY_HTML_POINTS, cols, detail) for size, cols, detail in SUMMARY_LAYOUTS
-    ]
+def aid_markdown(docs: GameDocs) -> str:
+    return _render("aid.md.j2", card=docs.aid)
+
+
+def aid_html(docs: GameDocs) -> str:
+    return _render("aid.html.j2", card=docs.aid)
 
 
 def index_markdown(entries: Sequence[dict[str, Any]]) -> str:
@@ -220,52 +235,38 @@ def _estimate(thing: Any) -> float:
     return 0
 
 
-def summary_typst(docs: GameDocs, size: float = 13.0, columns: int = 1, detail: bool = True) -> Typst:
+def rulebook_typst(docs: GameDocs) -> Typst:
+    return Typst(_render("rulebook.typ.j2", book=docs.book))
+
+
+def aid_typst(docs: GameDocs, size: float = 13.0, columns: int = 1) -> Typst:
     width = 210 - 2 * 12  # the page's text, in millimetres
     column_width = width if columns == 1 else (width - 7 * (columns - 1)) / columns
     return Typst(
-        _render(
-            "summary.typ.j2",
-            card=docs.summary,
-            size=size,
-            columns=columns,
-            detail=detail,
-            column_width=round(column_width, 2),
-        )
+        _render("aid.typ.j2", card=docs.aid, size=size, columns=columns, column_width=round(column_width, 2))
     )
 
 
-def summary_candidates(docs: GameDocs) -> list[Typst]:
-    """The summary's Typst source in every layout of SUMMARY_LAYOUTS, in order."""
-    return [summary_typst(docs, size, columns, detail) for size, columns, detail in SUMMARY_LAYOUTS]
+def aid_candidates(docs: GameDocs) -> list[Typst]:
+    """The aid's Typst source in every layout of AID_LAYOUTS, in order."""
+    return [aid_typst(docs, size, columns) for size, columns in AID_LAYOUTS]
 
 
 def pdf(document: Typst) -> bytes:
     return typeset.compile_pdf(document.source, document.files)[0]
 
 
-def fit_summary(candidates: Sequence[Typst]) -> tuple[int, bytes, int]:
-    """The first of the summary's layouts (SUMMARY_LAYOUTS) that fits on SUMMARY_PAGES pages,
-    or else the last: its index, its PDF and its page count, as Typst counts them. A layout is
-    skipped when the first one's page count says it cannot fit (pages grow with the square of
-    the type size and shrink with the columns), except the last: each compile costs a little."""
-    first: int | None = None
-    for index, (candidate, (size, columns, _)) in enumerate(zip(candidates, SUMMARY_LAYOUTS, strict=True)):
-        if first is not None and index < len(candidates) - 1:
-            estimate = first * (size / SUMMARY_LAYOUTS[0][0]) ** 2 / columns
-            if estimate > SUMMARY_PAGES * 1.2:
-                continue
-        data, pages = typeset.compile_pdf(candidate.source, candidate.files)
-        first = pages if first is None else first
-        if pages <= SUMMARY_PAGES:
-            break
-    return index, data, pages
-
-
-def fitted_summary(docs: GameDocs) -> tuple[str, bytes, int]:
-    """The summary's HTML in the layout its PDF fits in, that PDF and its page count."""
-    index, data, pages = fit_summary(summary_candidates(docs))
-    return summary_html_candidates(docs)[index], data, pages
+def fit(candidates: Sequence[Typst], pages: int = AID_PAGES) -> tuple[int, bytes, int]:
+    """The first of some layouts of a document that fits on `pages` pages, or else the last:
+    its index, its PDF and its page count, as Typst counts them. Each layout is compiled in
+    turn (a two-page aid takes a few hundredths of a second), so the one chosen is surely the
+    largest that fits."""
+    index = 0
+    while True:
+        data, count = typeset.compile_pdf(candidates[index].source, candidates[index].files)
+        if count <= pages or index == len(candidates) - 1:
+            return index, data, count
+        index += 1
 
 
 # ---------------------------------------------------------------------- the jobs
@@ -279,19 +280,17 @@ CACHE_FILE = ".meeple-docs.json"  # in the output folder: output file name -> wh
 
 @dataclass
 class Job:
-    """One PDF: the reference `document`, or the summary fitted among `candidates`."""
+    """One PDF: a document, or the first of its layouts that fits (the player aid)."""
 
-    target: str  # the PDF file, or the summary's HTML file when no PDF is wanted
-    document: Typst | None = None
-    candidates: Sequence[Typst] = ()
-    want_pdf: bool = True
+    target: str  # the PDF's file name
+    candidates: Sequence[Typst]
 
     @cached_property
     def key(self) -> str:
         """What the output depends on: its input and the version of Typst (hashed once: a
         reference is a few hundred kilobytes)."""
-        digest = hashlib.sha256(f"typst {typeset.version()}\n{int(self.want_pdf)}".encode())
-        for document in [*([self.document] if self.document else []), *self.candidates]:
+        digest = hashlib.sha256(f"typst {typeset.version()}".encode())
+        for document in self.candidates:
             digest.update(b"\0" + document.source.encode())
             for name, data in sorted(document.files.items()):
                 digest.update(b"\1" + name.encode() + b"\2" + data.encode())
@@ -299,15 +298,14 @@ class Job:
 
     @property
     def size(self) -> int:
-        return sum(len(d.source) for d in [*([self.document] if self.document else []), *self.candidates])
+        return sum(len(d.source) for d in self.candidates)
 
 
-def run_job(job: Job) -> tuple[int, bytes | None]:
-    """Compile one job: (the summary layout chosen, or 0; the PDF's bytes, if wanted)."""
-    if job.document is not None:
-        return 0, pdf(job.document)
-    index, data, _ = fit_summary(job.candidates)
-    return index, data if job.want_pdf else None
+def run_job(job: Job) -> bytes:
+    """Compile one job: the PDF's bytes."""
+    if len(job.candidates) == 1:
+        return pdf(job.candidates[0])
+    return fit(job.candidates)[1]
 
 
 def _load_cache(out: Path) -> dict[str, dict[str, Any]]:
@@ -323,63 +321,105 @@ def _load_cache(out: Path) -> dict[str, dict[str, Any]]:
     return data if isinstance(data, dict) else {}
 
 
-def _run_numbered(item: tuple[int, Job]) -> tuple[int, tuple[int, bytes | None]]:
+def _run_numbered(item: tuple[int, Job]) -> tuple[int, bytes]:
     return item[0], run_job(item[1])
 
 
-def _run_jobs(todo: Sequence[Job], workers: int, done: Callable[[Job, int, bytes | None], None]) -> None:
+def _run_jobs(todo: Sequence[Job], workers: int, done: Callable[[Job, bytes], None]) -> None:
     """Run the jobs, longest first, `workers` at a time; `done` hears of each as it ends."""
     todo = sorted(todo, key=lambda job: -job.size)
     if workers <= 1 or len(todo) <= 1:
         for job in todo:
-            done(job, *run_job(job))
+            done(job, run_job(job))
         return
     # Typst keeps a pool of threads once it has compiled, which a forked copy of the process
     # would wait on: a process that compiled before (a test, a program using meeple) spawns its
     # workers afresh. `meeple docs` compiles only in its workers, and forks them (faster).
     count, start = min(workers, len(todo)), "spawn" if typeset.has_compiled() else None
     for index, made in in_workers(_run_numbered, enumerate(todo), count, ordered=False, start=start):
-        done(todo[index], *made)
+        done(todo[index], made)
 
 
 # ---------------------------------------------------------------------- writing files
 
 
-OUTPUTS = ("{}.md", "{}.html", "{}.pdf", "{}-flow.svg", "{}-summary.md", "{}-summary.html", "{}-summary.pdf")
+# The files of one game, by document and format ("{}" is the game's file name without ".rules").
+OUTPUTS = {
+    "rulebook": {"md": "{}.md", "html": "{}.html", "pdf": "{}.pdf"},
+    "aid": {"md": "{}-aid.md", "html": "{}-aid.html", "pdf": "{}-aid.pdf"},
+    "reference": {"md": "{}-reference.md", "html": "{}-reference.html", "pdf": "{}-reference.pdf"},
+}
+FLOW_FILE = "{}-reference-flow.svg"  # the Markdown reference's flow diagram
 RESERVED = {"index.md", "index.html", CACHE_FILE}  # the files of the run as a whole
+
+
+def _forms() -> list[str]:
+    return [FLOW_FILE, *(form for by_format in OUTPUTS.values() for form in by_format.values())]
 
 
 def _stems(paths: Iterable[Path]) -> list[str]:
     """A name for each game's files: its own, or with a number when a file of it would have the
     name of another game's file or of the index (a game called `index`, two files `a.rules` in
-    two folders, a game `a` beside a game `a-summary`). No two outputs ever share a path."""
+    two folders, a game `a` beside a game `a-aid`). No two outputs ever share a path."""
     taken = set(RESERVED)
     out: list[str] = []
     for path in paths:
         stem, n = path.stem, 2
-        while {form.format(stem) for form in OUTPUTS} & taken:
+        while {form.format(stem) for form in _forms()} & taken:
             stem, n = f"{path.stem}-{n}", n + 1
-        taken |= {form.format(stem) for form in OUTPUTS}
+        taken |= {form.format(stem) for form in _forms()}
         out.append(stem)
     return out
+
+
+def _text(document: str, fmt: str, docs: GameDocs, stem: str) -> str:
+    """A document's Markdown or HTML."""
+    match document, fmt:
+        case "rulebook", "md":
+            return rulebook_markdown(docs)
+        case "rulebook", "html":
+            return rulebook_html(docs)
+        case "aid", "md":
+            return aid_markdown(docs)
+        case "aid", "html":
+            return aid_html(docs)
+        case "reference", "md":
+            return reference_markdown(docs, FLOW_FILE.format(stem))
+        case "reference", "html":
+            return reference_html(docs)
+    raise ValueError(f"no {fmt} text for the {document}")
+
+
+def _typst(document: str, docs: GameDocs) -> list[Typst]:
+    """What a document's PDF is laid out from: one source, or the aid's layouts."""
+    match document:
+        case "rulebook":
+            return [rulebook_typst(docs)]
+        case "aid":
+            return aid_candidates(docs)
+        case "reference":
+            return [reference_typst(docs)]
+    raise ValueError(f"no document {document}")
 
 
 def write(
     games: Sequence[GameDocs],
     out: Path,
     formats: Iterable[str],
-    summary: bool,
+    documents: Iterable[str] = ("rulebook",),
     written_one: Callable[[Path, bool], None] = lambda path, again: None,
     *,
     workers: int = 1,
     reuse: bool = True,
 ) -> list[Path]:
-    """Write the docs of every game into `out` and, for several games, an index. Returns the
-    files written, in order. `written_one` hears of each as soon as it is written (a long PDF
-    takes seconds), with True when it was kept from the last run: with `reuse`, a PDF or a
-    summary whose input has not changed since the last run into `out` is not laid out again.
-    `workers`: how many layouts run at once. Raises OSError when `out` cannot be written."""
+    """Write the `documents` (of DOCUMENTS) of every game in the `formats` into `out` and, for
+    several games, an index. Returns the files written, in order. `written_one` hears of each
+    as soon as it is written (a long PDF takes seconds), with True when it was kept from the
+    last run: with `reuse`, a PDF whose input has not changed since the last run into `out` is
+    not laid out again. `workers`: how many layouts run at once. Raises OSError when `out`
+    cannot be written."""
     wanted = [f for f in FORMATS if f in set(formats)]
+    which = [d for d in DOCUMENTS if d in set(documents)]
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     cache = _load_cache(out) if reuse else {}
@@ -394,57 +434,35 @@ def write(
 
     entries: list[dict[str, Any]] = []
     jobs: list[Job] = []
-    summaries: dict[str, tuple[str, Sequence[str]]] = {}  # job target -> (stem, candidates)
     for docs, stem in zip(games, _stems(g.path for g in games), strict=True):
-        files: dict[str, str] = {}
-        if "md" in wanted:
-            put(f"{stem}-flow.svg", flow_svg_file(docs))
-            put(f"{stem}.md", reference_markdown(docs, f"{stem}-flow.svg"))
-            files["md"] = f"{stem}.md"
-        if "html" in wanted:
-            put(f"{stem}.html", reference_html(docs))
-            files["html"] = f"{stem}.html"
-        if "pdf" in wanted:
-            jobs.append(Job(f"{stem}.pdf", document=reference_typst(docs)))
-            files["pdf"] = f"{stem}.pdf"
-        if summary:
-            if "md" in wanted:
-                put(f"{stem}-summary.md", summary_markdown(docs))
-                files["summary_md"] = f"{stem}-summary.md"
-            if "html" in wanted or "pdf" in wanted:
-                want_pdf = "pdf" in wanted
-                target = f"{stem}-summary.pdf" if want_pdf else f"{stem}-summary.html"
-                jobs.append(Job(target, candidates=summary_candidates(docs), want_pdf=want_pdf))
-                summaries[target] = (stem, summary_html_candidates(docs))
-                if "html" in wanted:
-                    files["summary_html"] = f"{stem}-summary.html"
-                if want_pdf:
-                    files["summary_pdf"] = f"{stem}-summary.pdf"
-        ref = docs.reference
-        entries.append({"title": ref.title, "players": ref.players, "file": ref.file, "files": files})
+        files: dict[str, dict[str, str]] = {}
+        for document in which:
+            files[document] = {}
+            for fmt in wanted:
+                name = OUTPUTS[document][fmt].format(stem)
+                files[document][fmt] = name
+                if fmt == "pdf":
+                    jobs.append(Job(name, _typst(document, docs)))
+                    continue
+                if document == "reference" and fmt == "md":
+                    put(FLOW_FILE.format(stem), flow_svg_file(docs))
+                put(name, _text(document, fmt, docs, stem))
+        book = docs.book
+        entries.append(
+            {"title": book.title, "players": book.players, "file": docs.reference.file, "files": files}
+        )
 
-    def finished(job: Job, layout: int, data: bytes | None, kept: bool = False) -> None:
+    def finished(job: Job, data: bytes | None, kept: bool = False) -> None:
         """A job is done (or was done before, when `kept`): write what it made, and only then
         record it as made (a file cut short by an interruption is made again next time)."""
-        if job.target in summaries and "html" in wanted:
-            stem, candidates = summaries[job.target]
-            put(f"{stem}-summary.html", candidates[layout], kept and not job.want_pdf)
-        if job.want_pdf:
-            put(job.target, data, kept)
-        made[job.target] = {"key": job.key, "layout": layout}
+        put(job.target, data, kept)
+        made[job.target] = {"key": job.key}
 
     todo = []
     for job in jobs:
         before = cache.get(job.target)
-        layout = before.get("layout") if isinstance(before, dict) else None
-        if (
-            isinstance(before, dict)
-            and before.get("key") == job.key
-            and type(layout) is int
-            and 0 <= layout < len(SUMMARY_LAYOUTS)
-            and (out / job.target).is_file()
-        ):
-            finished(job, layout, None, kept=True)
+        if isinstance(before, dict) and before.get("key") == job.key and (out / job.target).is_file():
+            finished(job, None, kept=True)
         else:  # never made, changed, or a record that cannot be trusted: made again
             todo.append(job)
     try:

@@ -55,13 +55,12 @@ class Sheet:
 
 @dataclass
 class Example:
+    """A worked example the rulebook prints: its `says` tells the position, the moves and the
+    result in players' words (the example's own statements are the designer's test)."""
+
     title: str
     words: list[str]
     players: int
-    position: list[Line]
-    play: list[Line]
-    answers: list[str]
-    result: list[str]
 
 
 @dataclass
@@ -101,11 +100,12 @@ def words_of(metas: list[ast.Meta]) -> tuple[list[str], bool]:
 
 
 class _Builder:
-    def __init__(self, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> None:
+    def __init__(self, module: ast.Module, symbols: Symbols, constants: dict[str, Any], full: bool) -> None:
         self.module, self.sym, self.constants = module, symbols, constants
         self.names = Names(symbols)
         self.en = PlayersEnglish(symbols, constants)
-        self.variant_file = module.file if self._files() > 1 else None
+        # A variant's rulebook prints its changes; `full`, the game it makes, as a game of its own.
+        self.variant_file = module.file if self._files() > 1 and not full else None
 
     def _files(self) -> int:
         return len({d.span.file for d in self.module.decls})
@@ -144,13 +144,21 @@ class _Builder:
             count = self._count(piece.count)
             table = piece.each_row_of or piece.per_row_of
             rows = len(self.sym.tables[table].rows) if table in self.sym.tables else None
+            # A table of the piece's own kinds ("bonus card" rows for bonus cards) is not named
+            # again: "23", "20: 4 of each of 5 kinds", not "23, one for each chip".
+            kinds = self.names.decl(table or "").one
+            own = kinds.lower() == name.one.lower()
             if piece.each_row_of and rows is not None:
-                says = f"{rows}, one for each {self.names.decl(table or '').one}"
+                says = str(rows) if own else f"{rows}, one for each {kinds}"
             elif piece.per_row_of and rows is not None and count is not None:
-                says = f"{rows * count}, {count} for each {self.names.decl(table or '').one}"
+                says = (
+                    f"{rows * count}: {count} of each of {rows} kinds"
+                    if own
+                    else f"{rows * count}, {count} for each {kinds}"
+                )
             elif piece.per_row_of and (each := self._per_row(piece)) is not None:
                 says = f"{sum(n for _, n in each)}: " + ", ".join(
-                    f"{n} {self.names.row(piece.per_row_of, key).one}" for key, n in each
+                    self.names.row(piece.per_row_of, key).count(n) for key, n in each
                 )
             elif piece.per_player and count is not None:
                 says = f"{count} for each player"
@@ -191,9 +199,13 @@ class _Builder:
 
     def numbers(self) -> list[tuple[str, str, list[str]]]:
         """The numbers the rulebook prints (a constant that cites it), not the ones the file had
-        to invent (a constant with an `assume`): those are tuning, for the designer."""
+        to invent (a constant with an `assume`): those are tuning, for the designer; nor how many
+        of a piece there are, which the components tell."""
         out = []
+        counted = {p.count.id for p in self.sym.pieces.values() if isinstance(p.count, ast.Name)}
         for c in self.sym.constants.values():
+            if c.name in counted:
+                continue  # the components say how many there are
             kinds = {m.kind for m in c.meta}
             value = self.constants.get(c.name)
             if "cites" in kinds and "assume" not in kinds and isinstance(value, int | str):
@@ -303,17 +315,7 @@ class _Builder:
     def example(self, d: ast.Example) -> Example:
         words, _ = words_of(d.meta)
         header = self.sym.header
-        answers = [f"answer {c + 1}" if isinstance(c, int) else c for c in d.choices]
-        answers += [f"then {o}" if isinstance(o, str) else f"then the {o + 1}. outcome" for o in d.outcomes]
-        return Example(
-            d.name,
-            words,
-            d.players or (header.min_players if header else 1),
-            self.en.block(d.given),
-            self.en.block(d.do),
-            answers,
-            [self.en.cond(e) for e in d.expect],
-        )
+        return Example(d.name, words, d.players or (header.min_players if header else 1))
 
     def rulings(self) -> list[Ruling]:
         """How the rules settle what the rulebook leaves open (an `assume`) or says twice (a
@@ -351,8 +353,10 @@ class _Builder:
     def build(self, path: Path) -> Rulebook:
         sym = self.sym
         header = sym.header or ast.GameHeader(name=path.stem)
-        own = [m for m in header.meta if self.changed(m)]  # a variant's header: its own words first
-        overview, _ = words_of(own) if self.variant_file and words_of(own)[0] else words_of(header.meta)
+        # A variant's header: its own words, which say what it changes, in place of the base game's
+        # (which may say what no longer holds: a round count, the players).
+        own = [m for m in header.meta if m.span.file == self.module.file]
+        overview, _ = words_of(own) if self._files() > 1 and words_of(own)[0] else words_of(header.meta)
         setup = None
         self.en.printed = {r.name for r in self.rules_in_order()}
         if sym.setup is not None:
@@ -522,5 +526,9 @@ def _base_title(module: ast.Module) -> str | None:
     return Path(base).stem
 
 
-def rulebook(path: Path, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> Rulebook:
-    return _Builder(module, symbols, constants).build(path)
+def rulebook(
+    path: Path, module: ast.Module, symbols: Symbols, constants: dict[str, Any], full: bool = False
+) -> Rulebook:
+    """The rulebook of a checked module. A variant's tells its changes from the base game;
+    with `full`, the whole game it makes."""
+    return _Builder(module, symbols, constants, full).build(path)

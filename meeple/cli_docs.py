@@ -1,10 +1,10 @@
 """`meeple docs`: print a game's rules from its rules file, in one command.
 
-A designer changes a `.rules` file and runs `meeple docs FILE -o DIR`: the rule reference (and,
-with `--summary`, the reference card) are written again from the same source the engine plays,
-so the printed rules cannot drift from the game. The command is a thin shell over
-`meeple.codegen`; like every command it turns what a user can get wrong into a message and an
-exit code, never a traceback:
+A designer changes a `.rules` file and runs `meeple docs FILE -o DIR`: the rulebook (and, with
+`--summary`, the two-page player aid; with `--reference`, the designer's reference) are written
+again from the same source the engine plays, so the printed rules cannot drift from the game.
+The command is a thin shell over `meeple.codegen`; like every command it turns what a user can
+get wrong into a message and an exit code, never a traceback:
 
     0  every file's docs were written
     1  a rules file has errors (its diagnostics are printed, its docs are not written), or the
@@ -58,7 +58,17 @@ def docs(
     fmt: Annotated[DocFormat, typer.Option("--format", help="md, html, pdf, or all three.")] = DocFormat.all,
     summary: Annotated[
         bool,
-        typer.Option("--summary", help="Also write a one- or two-page summary to keep beside the board."),
+        typer.Option("--summary", help="Also write the player aid: two pages to keep beside the board."),
+    ] = False,
+    reference: Annotated[
+        bool,
+        typer.Option(
+            "--reference", help="Also write the designer's reference: every statement, with its source."
+        ),
+    ] = False,
+    full: Annotated[
+        bool,
+        typer.Option("--full", help="A variant's rulebook as the whole game, not its changes."),
     ] = False,
     jobs: Annotated[
         int,
@@ -66,13 +76,13 @@ def docs(
     ] = os.cpu_count() or 1,
     force: Annotated[
         bool,
-        typer.Option("--force", help="Lay out every PDF and summary again, even those unchanged."),
+        typer.Option("--force", help="Lay out every PDF again, even those unchanged."),
     ] = False,
 ) -> None:
-    """Write the rule reference of each game (and its summary) as Markdown, HTML and PDF.
+    """Write the rulebook of each game (and its player aid, its reference) as Markdown, HTML, PDF.
 
-    A PDF or summary whose rules have not changed since the last run into the same folder is
-    kept as it is (laying out pages is the slow part); --force makes them all again."""
+    A PDF whose rules have not changed since the last run into the same folder is kept as it
+    is (laying out pages is the slow part); --force makes them all again."""
     code = OK
     games: list[GameDocs] = []
     for name in files:
@@ -88,14 +98,17 @@ def docs(
             typer.echo(f"{name}: {count}, no docs written for it", err=True)
             code = max(code, FAILED)
             continue
-        games.append(game_docs(checked.path, checked.module, checked.symbols, checked.program.constants))
+        games.append(
+            game_docs(checked.path, checked.module, checked.symbols, checked.program.constants, full)
+        )
     formats = ["md", "html", "pdf"] if fmt is DocFormat.all else [fmt.value]
+    documents = ["rulebook", *(["aid"] if summary else []), *(["reference"] if reference else [])]
     if games:
         if "pdf" in formats and (why := pdf_available()) is not None:
             typer.echo(f"error: cannot make PDF on this machine ({why}); try --format html", err=True)
             raise typer.Exit(FAILED)
         try:
-            write(games, out, formats, summary, _say_written, workers=jobs, reuse=not force)
+            write(games, out, formats, documents, _say_written, workers=jobs, reuse=not force)
         except OSError as err:
             typer.echo(f"error: cannot write the docs into {out}: {err}", err=True)
             raise typer.Exit(FAILED) from None

@@ -1,12 +1,13 @@
-"""`meeple docs`: the rule reference and the summary, generated from any game's rules file.
+"""`meeple docs`: the rulebook, the player aid and the designer's reference of any rules file.
 
 What is checked is what a designer relies on when they print the rules: nothing of the rules file
-is missing from the reference (found by walking the AST, not by a list of names), the summary fits
-on two pages in type of 10 pt or more, the HTML needs nothing from outside itself, no flow diagram
-is taller than a page, and the command fails cleanly on a broken file. The PDFs are read back
-with pypdf (`tests/pdfs.py`); `tests/test_pdf.py` has what is Typst's own. The games are every
-bundled game and the test variant; a small game of our own covers the forms the bundled games do
-not use.
+is missing from the reference (found by walking the AST, not by a list of names), the player aid
+fits on two pages in type of 10 pt or more, the rulebook's PDF has every rule it prints, the HTML
+needs nothing from outside itself, no flow diagram is taller than a page, and the command fails
+cleanly on a broken file. What players read is in players' words: `tests/test_printed.py`. The
+PDFs are read back with pypdf (`tests/pdfs.py`); `tests/test_pdf.py` has what is Typst's own. The
+games are every bundled game and the test variant; a small game of our own covers the forms the
+bundled games do not use.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ tiebreak p = -p.round
 
 @pytest.fixture(scope="module")
 def built() -> dict[str, tuple[meeple.loader.Checked, render.GameDocs]]:
-    """Every game's docs, made once for the module (the summary's fitting renders PDF pages)."""
+    """Every game's docs, made once for the module (the aid's fitting renders PDF pages)."""
     out = {}
     for path in GAMES:
         checked = meeple.check(path)
@@ -87,17 +88,17 @@ def built() -> dict[str, tuple[meeple.loader.Checked, render.GameDocs]]:
 def pages(
     built: dict[str, tuple[meeple.loader.Checked, render.GameDocs]],
 ) -> dict[str, tuple[str, str, str, int, bytes]]:
-    """Per game: the reference as HTML and Markdown, the summary as HTML, the summary's pages as
-    Typst counted them, and the summary's PDF."""
+    """Per game: the reference as HTML and Markdown, the player aid as HTML, the aid's pages as
+    Typst counted them, and the aid's PDF."""
     out = {}
     for stem, (_, game) in built.items():
-        summary_html, summary_pdf, count = render.fitted_summary(game)
+        _, aid_pdf, count = render.fit(render.aid_candidates(game))
         out[stem] = (
             render.reference_html(game),
-            render.reference_markdown(game, f"{stem}-flow.svg"),
-            summary_html,
+            render.reference_markdown(game, f"{stem}-reference-flow.svg"),
+            render.aid_html(game),
             count,
-            summary_pdf,
+            aid_pdf,
         )
     return out
 
@@ -173,24 +174,38 @@ def test_the_appendix_lists_every_assumption_conflict_and_aside(stem: str, built
 
 
 @pytest.mark.parametrize("stem", STEMS)
-def test_the_summary_fits_on_two_pages_in_type_of_10_pt_or_more(stem: str, pages) -> None:
+def test_the_player_aid_fits_on_two_pages_in_type_of_10_pt_or_more(stem: str, pages) -> None:
     count, data = pages[stem][3], pages[stem][4]
     assert pdfs.pages(data) == count  # Typst's count, which chose the layout, is the PDF's
-    assert 1 <= count <= render.SUMMARY_PAGES
+    assert 1 <= count <= render.AID_PAGES
     assert pdfs.min_font_size(data) >= 10
 
 
-def test_the_summary_takes_the_largest_layout_that_fits(built, pages) -> None:
-    """A layout with smaller type is chosen only when the larger ones run over."""
+def test_the_player_aid_takes_the_largest_layout_that_fits(built) -> None:
+    """A layout with smaller type or more columns is chosen only when the larger ones run over."""
     _, game = built["dino_garden"]
-    candidates = render.summary_candidates(game)
-    index, data, count = render.fit_summary(candidates)
-    assert count == pdfs.pages(data) <= render.SUMMARY_PAGES
+    big = game.aid.__class__(**{**game.aid.__dict__, "actions": game.aid.actions * 3})  # too long for 13 pt
+    game = render.GameDocs(game.path, game.reference, game.book, big)
+    candidates = render.aid_candidates(game)
+    index, data, count = render.fit(candidates)
+    assert index > 0 and count == pdfs.pages(data) <= render.AID_PAGES
     for earlier in candidates[:index]:
-        assert render.typeset.compile_pdf(earlier.source)[1] > render.SUMMARY_PAGES
-    size = render.SUMMARY_LAYOUTS[index][0]
-    assert pages["dino_garden"][2] == render.summary_html_candidates(game)[index]  # the HTML follows
-    assert f"font-size: {13 * size / render.SUMMARY_HTML_POINTS:.1f}pt" in pages["dino_garden"][2]
+        assert render.typeset.compile_pdf(earlier.source)[1] > render.AID_PAGES
+    assert pdfs.min_font_size(data) >= 10
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_the_rulebook_pdf_prints_every_part_in_readable_type(stem: str, built) -> None:
+    _, game = built[stem]
+    data, count = render.typeset.compile_pdf(render.rulebook_typst(game).source)
+    assert pdfs.pages(data) == count
+    words = re.sub(r"\s+", " ", pdfs.text(data))
+    book = game.book
+    for part in book.changes if book.base else [*book.rules, *book.whenever, *book.scoring]:
+        assert part.title[:1].upper() + part.title[1:] in words
+    sizes = pdfs.font_sizes(data)
+    assert min(sizes) >= 8.5  # the widest tables
+    assert 11 in sizes  # the body
 
 
 # Reading a PDF's text and sizes back with pypdf takes seconds for the 60 pages of Dino Garden:
@@ -243,8 +258,8 @@ def test_no_flow_diagram_is_taller_than_a_page_and_none_leaves_a_box_out(stem: s
 
 
 @pytest.mark.parametrize("stem", STEMS)
-def test_html_needs_nothing_from_outside(stem: str, pages) -> None:
-    for html in pages[stem][0], pages[stem][2]:
+def test_html_needs_nothing_from_outside(stem: str, built, pages) -> None:
+    for html in pages[stem][0], pages[stem][2], render.rulebook_html(built[stem][1]):
         assert "http" not in html
         assert "<link" not in html and "src=" not in html and "@import" not in html
         assert all(href.startswith("#") for href in re.findall(r'href="([^"]*)"', html))
@@ -274,7 +289,7 @@ def test_the_flow_diagram_is_drawn_from_the_play_block(stem: str, built, pages) 
         if isinstance(node, ast.CallStmt) and node.name in checked.symbols.rules:
             assert f'href="#{anchor("rule", node.name)}"' in svg
     assert '<svg class="flow"' in pages[stem][0]
-    assert f"]({stem}-flow.svg)" in pages[stem][1]
+    assert f"]({stem}-reference-flow.svg)" in pages[stem][1]
 
 
 def test_examples_read_as_worked_examples(built, pages) -> None:
@@ -292,12 +307,16 @@ def test_a_small_game_uses_the_forms_the_bundled_games_do_not(tmp_path: Path) ->
     checked = meeple.check(path)
     assert checked.ok, [d.message for d in checked.diagnostics]
     game = render.game_docs(path, checked.module, checked.symbols, checked.program.constants)
-    ref, card = game.reference, game.summary
+    ref, book, card = game.reference, game.book, game.aid
     assert [n.kind for n in ref.appendix] == ["conflict", "aside"]
     assert ref.setup is None and ref.notes.text == ["Take coins; the <richest> wins & smiles."]
-    assert [d.prompt for d in card.decisions] == ["Take a coin?", "Which \ue000p\ue001 next?"]
-    assert any("ends at once in take" in e for e in card.end)
-    assert card.scoring[0].startswith("Nobody scores") and "tiebreak" in card.scoring[-1]
+    assert book.setup is None and [r.kind for r in book.rulings] == ["conflict"]  # an aside is not a ruling
+    assert [p.title for p in book.rules] == ["take"]
+    assert "\u201cTake a coin?\u201d" in book.rules[0].steps[0].text
+    assert [p.title for p in book.scoring] == ["Ties"]
+    assert card.actions[0][0] == "take" and "purse. If the player says no" in card.actions[0][1]
+    assert "the \\<richest\\> wins & smiles" in render.rulebook_markdown(game)
+    assert "the &lt;richest&gt; wins &amp; smiles" in render.rulebook_html(game)
     html = render.reference_html(game)
     assert "There is no setup" in html and "The rules give no score" in html
     assert "the &lt;richest&gt; wins &amp; smiles" in html and "<richest>" not in html  # author text is text
@@ -306,7 +325,7 @@ def test_a_small_game_uses_the_forms_the_bundled_games_do_not(tmp_path: Path) ->
 
 def test_index_links_every_game(tmp_path: Path, built) -> None:
     games = [game for _, game in built.values()]
-    written = render.write(games, tmp_path, ["md", "html"], summary=False)
+    written = render.write(games, tmp_path, ["md", "html"], render.DOCUMENTS)
     assert tmp_path / "index.md" in written and tmp_path / "index.html" in written
     for index in ("index.md", "index.html"):
         text = (tmp_path / index).read_text()
@@ -324,13 +343,13 @@ def small_docs(tmp_path: Path, source: str = SMALL) -> render.GameDocs:
     return render.game_docs(path, checked.module, checked.symbols, checked.program.constants)
 
 
-def test_unchanged_pdfs_and_summaries_are_kept_from_the_last_run(tmp_path: Path, monkeypatch) -> None:
+def test_unchanged_pdfs_are_kept_from_the_last_run(tmp_path: Path, monkeypatch) -> None:
     """Laying out pages is the slow part of `meeple docs`: a second run into the same folder lays
     out only what changed, and says which files it kept."""
     laid_out: list[str] = []
     real = render.run_job
 
-    def counting(job: render.Job) -> tuple[int, bytes | None]:
+    def counting(job: render.Job) -> bytes:
         laid_out.append(job.target)
         return real(job)
 
@@ -340,43 +359,52 @@ def test_unchanged_pdfs_and_summaries_are_kept_from_the_last_run(tmp_path: Path,
     def make(game: render.GameDocs, **options: bool) -> None:
         laid_out.clear()
         heard.clear()
-        render.write([game], out, ["html", "pdf"], True, lambda p, k: heard.append((p.name, k)), **options)
+        render.write(
+            [game],
+            out,
+            ["html", "pdf"],
+            ["rulebook", "aid"],
+            lambda p, k: heard.append((p.name, k)),
+            **options,
+        )
 
     game = small_docs(tmp_path)
     make(game)
-    assert sorted(laid_out) == ["small-summary.pdf", "small.pdf"]
+    assert sorted(laid_out) == ["small-aid.pdf", "small.pdf"]
     first = (out / "small.pdf").read_bytes()
     make(game)
     assert laid_out == []
-    assert ("small.pdf", True) in heard and ("small-summary.pdf", True) in heard
-    assert ("small-summary.html", False) in heard  # written again, in the layout chosen before
+    assert ("small.pdf", True) in heard and ("small-aid.pdf", True) in heard
+    assert ("small.html", False) in heard  # HTML is quick: written again
     assert (out / "small.pdf").read_bytes() == first
-    make(small_docs(tmp_path, SMALL.replace("Take coins;", "Take the coins;")))
-    assert laid_out == ["small.pdf"]  # the summary does not print the game's notes
+    changed = SMALL.replace("Take coins;", "Take the coins;")
+    make(small_docs(tmp_path, changed))
+    assert sorted(laid_out) == ["small-aid.pdf", "small.pdf"]  # both print the game's overview
+    make(small_docs(tmp_path, changed.replace("shows a cat", "shows a dog")))
+    assert laid_out == []  # players read no aside: neither PDF changed
     make(game, reuse=False)
-    assert sorted(laid_out) == ["small-summary.pdf", "small.pdf"]
+    assert sorted(laid_out) == ["small-aid.pdf", "small.pdf"]
     (out / "small.pdf").unlink()
     make(game)
     assert laid_out == ["small.pdf"]
     (out / render.CACHE_FILE).write_text("{not json")
     make(game)
-    assert sorted(laid_out) == ["small-summary.pdf", "small.pdf"]
+    assert sorted(laid_out) == ["small-aid.pdf", "small.pdf"]
     record = json.loads((out / render.CACHE_FILE).read_text())
-    record["small-summary.pdf"]["layout"] = 99
+    record["small-aid.pdf"]["key"] = 99
     record["small.pdf"] = "garbage"
     (out / render.CACHE_FILE).write_text(json.dumps(record))
     make(game)
-    assert sorted(laid_out) == ["small-summary.pdf", "small.pdf"]
+    assert sorted(laid_out) == ["small-aid.pdf", "small.pdf"]
 
 
 def test_layouts_in_worker_processes_make_the_same_files(tmp_path: Path) -> None:
     game = small_docs(tmp_path)
     alone, together = tmp_path / "alone", tmp_path / "together"
-    render.write([game], alone, ["html", "pdf"], True, workers=1)
-    render.write([game], together, ["html", "pdf"], True, workers=2)
-    for name in ("small.pdf", "small-summary.pdf"):
+    render.write([game], alone, ["html", "pdf"], render.DOCUMENTS, workers=1)
+    render.write([game], together, ["html", "pdf"], render.DOCUMENTS, workers=2)
+    for name in ("small.pdf", "small-aid.pdf", "small-reference.pdf"):
         assert (alone / name).read_bytes() == (together / name).read_bytes()  # Typst's output is the same
-    assert (alone / "small-summary.html").read_text() == (together / "small-summary.html").read_text()
 
 
 def test_markdown_has_no_leftover_markup(pages) -> None:
@@ -407,26 +435,35 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def test_docs_writes_every_format_and_the_summary(tmp_path: Path) -> None:
+def test_docs_writes_every_format_of_the_rulebook_the_aid_and_the_reference(tmp_path: Path) -> None:
     (tmp_path / "small.rules").write_text(SMALL)
     code, out, err = run(
-        str(tmp_path / "small.rules"), "--format", "all", "--summary", "-o", str(tmp_path / "out")
+        str(tmp_path / "small.rules"),
+        "--format",
+        "all",
+        "--summary",
+        "--reference",
+        "-o",
+        str(tmp_path / "out"),
     )
     assert code == 0, err
     names = sorted(Path(line).name for line in out.split())
     assert names == sorted(
         [
-            "small-flow.svg",
             "small.md",
             "small.html",
             "small.pdf",
-            "small-summary.md",
-            "small-summary.html",
-            "small-summary.pdf",
+            "small-aid.md",
+            "small-aid.html",
+            "small-aid.pdf",
+            "small-reference-flow.svg",
+            "small-reference.md",
+            "small-reference.html",
+            "small-reference.pdf",
         ]
     )
     assert (tmp_path / "out" / "small.pdf").read_bytes().startswith(b"%PDF")
-    assert pdfs.pages((tmp_path / "out" / "small-summary.pdf").read_bytes()) <= 2
+    assert pdfs.pages((tmp_path / "out" / "small-aid.pdf").read_bytes()) <= 2
 
 
 def test_docs_again_keeps_unchanged_pdfs_unless_forced(tmp_path: Path) -> None:

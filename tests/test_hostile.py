@@ -196,9 +196,11 @@ def test_no_two_outputs_of_docs_share_a_path(tmp_path: Path) -> None:
     game = HEADER + 'play:\n  log "x"\n'
     index = write(tmp_path / "a" / "index.rules", game)
     other = write(tmp_path / "b" / "other.rules", game.replace("Hostile", "Other"))
-    summary = write(tmp_path / "c" / "other-summary.rules", game.replace("Hostile", "Third"))
+    aid = write(tmp_path / "c" / "other-aid.rules", game.replace("Hostile", "Third"))
     out = tmp_path / "out"
-    result = run("docs", str(index), str(other), str(summary), "-o", str(out), "--format", "md")
+    result = run(
+        "docs", str(index), str(other), str(aid), "-o", str(out), "--format", "md", "--summary", "--reference"
+    )
     assert result.exit_code == 0, result.stderr
     written = result.stdout.split()
     assert len(written) == len(set(written))
@@ -230,16 +232,16 @@ def test_a_layout_is_recorded_only_once_its_file_is_written(
     from meeple.codegen import render
 
     def cut_short(path: Path, data: str | bytes) -> None:
-        if path.name.endswith("-summary.html"):
+        if path.name.endswith("-aid.pdf"):
             raise OSError("the disk is full")
         path.write_text(data if isinstance(data, str) else "", encoding="utf-8")
 
     monkeypatch.setattr(render, "write_atomic", cut_short)
     game = write(tmp_path / "g.rules", HEADER + 'play:\n  log "x"\n')
     out = tmp_path / "out"
-    result = run("docs", str(game), "-o", str(out), "--format", "html", "--summary", "--jobs", "1")
+    result = run("docs", str(game), "-o", str(out), "--format", "pdf", "--summary", "--jobs", "1")
     assert result.exit_code == 1
-    assert "g-summary.html" not in (out / ".meeple-docs.json").read_text(encoding="utf-8")
+    assert "g-aid.pdf" not in (out / ".meeple-docs.json").read_text(encoding="utf-8")
 
 
 # ===================================================================== deep, huge and endless rules
@@ -448,16 +450,13 @@ def test_a_very_long_line_is_shown_around_the_caret() -> None:
     [
         ["simulate", "dino_party", "--games", "200000", "--jobs", "2"],
         ["simulate", "dino_party", "--games", "200000", "--jobs", "1"],
-        [  # every bundled game, every format: Typst makes it all in about 10 s, still going at 5 s
+        [  # every document of every bundled game, twice: Typst takes about 15 s, still going at 5 s
             "docs",
-            "dino_garden",
-            "dino_garden_2p",
-            "dino_garden_solo",
-            "gods_love_dinosaurs",
-            "dino_party",
+            *(["dino_garden", "dino_garden_2p", "dino_garden_solo", "gods_love_dinosaurs", "dino_party"] * 2),
             "--format",
             "all",
             "--summary",
+            "--reference",
             "--jobs",
             "2",
             "--force",

@@ -89,10 +89,10 @@ def test_hostile_text_prints_literally_and_reads_no_file(hostile: render.GameDoc
     assert SECRET not in printed
     for text in HOSTILE:
         assert squeeze(text) in printed, text
-    summary = render.summary_candidates(hostile)[0]
-    data, _ = typeset.compile_pdf(summary.source, {"secret.txt": SECRET})
-    printed = squeeze(pdfs.text(data))
-    assert SECRET not in printed and squeeze(HOSTILE[0]) in printed and squeeze(HOSTILE[7]) in printed
+    for document in (render.rulebook_typst(hostile), render.aid_candidates(hostile)[0]):
+        data, _ = typeset.compile_pdf(document.source, {"secret.txt": SECRET})
+        printed = squeeze(pdfs.text(data))
+        assert SECRET not in printed and squeeze(HOSTILE[0]) in printed and squeeze(HOSTILE[3]) in printed
 
 
 def test_every_ascii_character_survives_escaping() -> None:

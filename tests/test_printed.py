@@ -16,7 +16,6 @@ import pytest
 
 import meeple
 from meeple.codegen import render
-from meeple.codegen.aid import aid
 from meeple.codegen.rulebook import Rulebook, rulebook
 from meeple.grammar import ast
 from meeple.loader import bundled_games
@@ -28,9 +27,12 @@ GAMES = [path.stem for path in bundled_games()]
 def printed(stem: str) -> tuple[Rulebook, str]:
     checked = meeple.check(stem)
     assert checked.module is not None and checked.symbols is not None and checked.program is not None
-    book = rulebook(checked.path, checked.module, checked.symbols, checked.program.constants)
-    text = render._render("rulebook.md.j2", book=book) + render._render("aid.md.j2", card=aid(book))
-    return book, text
+    docs = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
+    full = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants, True)
+    text = "\n".join(
+        [render.rulebook_markdown(docs), render.aid_markdown(docs), render.rulebook_markdown(full)]
+    )
+    return docs.book, text
 
 
 def words(text: str) -> str:
@@ -68,11 +70,30 @@ def test_no_line_number_log_line_type_or_path_reaches_a_player(stem: str) -> Non
     assert [line for line in whole if str(line) in text] == []  # a log line of plain words
 
 
-def test_a_variant_rulebook_shows_its_changes_and_not_the_base_game_again() -> None:
-    for stem in GAMES:
-        book, _ = printed(stem)
-        if book.base is not None:
-            assert book.changes and all(p.changed for p in book.changes)
+@pytest.mark.parametrize("stem", GAMES)
+def test_a_variant_rulebook_shows_its_changes_and_nothing_of_the_base_game(stem: str) -> None:
+    """Its pages: its own words and its changes. Not the base game's overview (which may say
+    what the variant changed: a round count), components, setup or rules; `--full` prints those."""
+    checked = meeple.check(stem)
+    assert checked.module is not None and checked.symbols is not None and checked.program is not None
+    docs = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
+    if docs.book.base is None:
+        return
+    assert docs.book.changes and all(p.changed for p in docs.book.changes)
+    module = checked.module
+    others = [d.span.file for d in module.decls if d.span.file != module.file]
+    base = meeple.check(max(set(others), key=others.count))
+    assert base.module is not None and base.symbols is not None and base.program is not None
+    base_book = rulebook(base.path, base.module, base.symbols, base.program.constants)
+    text = render.rulebook_markdown(docs)
+    for words in base_book.overview:
+        assert words not in text
+    assert "## Components" not in text and "## Setup" not in text
+    for part in base_book.rules:
+        if part.words and part.title not in {p.title for p in docs.book.changes}:
+            assert part.words[0] not in text, part.title
+    full = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants, True)
+    assert full.book.base is None and "## Components" in render.rulebook_markdown(full)
 
 
 def _bound(decl: ast.Decl) -> list[str]:
@@ -99,7 +120,7 @@ def test_every_rule_a_player_needs_is_in_the_rulebook(stem: str) -> None:
 
     checked = meeple.check(stem)
     assert checked.module is not None and checked.symbols is not None and checked.program is not None
-    builder = _Builder(checked.module, checked.symbols, checked.program.constants)
+    builder = _Builder(checked.module, checked.symbols, checked.program.constants, False)
     book, _ = printed(stem)
     reachable = {
         n.name for d in (checked.symbols.setup, checked.symbols.play) if d for n in _calls(d, checked.symbols)
