@@ -473,9 +473,10 @@ class _Builder:
                     close()
                     line = self.en.block([stmt])[0]
                     title = self.names.block(stmt).one
-                    out.append(
-                        Part(line.anchor or anchor(stmt.kind, stmt.name), title, [], line.children, True)
-                    )
+                    told = all(c.kind == "text" for c in line.children)  # its `says`: words
+                    words = [c.text for c in line.children] if told else []
+                    steps = [] if told else line.children
+                    out.append(Part(line.anchor or anchor(stmt.kind, stmt.name), title, words, steps, True))
                 else:
                     run.append(stmt)
                 continue
