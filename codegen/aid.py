@@ -56,14 +56,14 @@ def _gist(part: Part) -> str:
 
 def _outline(lines: list[Line]) -> list[Line]:
     """The flow as a player recalls it: its phases and steps by name, each text cut to its first
-    sentence. A loop or a branch that holds a phase or a step gives way to what it holds: the
-    names carry the order, and the texts say when something is skipped; so does one that holds
-    only texts (an "otherwise" whose words tell when it applies)."""
+    sentence. A loop that holds only phases, steps and words gives way to what it holds: the
+    names carry the order (how often it repeats, the aid's goal says). A condition stays: it
+    says when a phase happens at all."""
     out: list[Line] = []
     for x in lines:
         if x.kind == "text":
             out.append(Line(first_sentence(x.text), x.kind))
-        elif x.kind not in NAMED and x.children and all(c.kind in (*NAMED, "text") for c in x.children):
+        elif x.kind == "loop" and x.children and all(c.kind in (*NAMED, "text") for c in x.children):
             out += _outline(x.children)
         else:
             out.append(Line(x.text, x.kind, _outline(x.children), x.anchor))

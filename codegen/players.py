@@ -214,7 +214,7 @@ class PlayersEnglish(English):
             lead = f"For each {noun}" if _plainly_all(s.seq, self.sym) else f"For each {noun} of {source}"
             if s.chooser is not None:
                 lead += f", in the order {self.expr(s.chooser)} chooses"
-            kind = "decide" if s.chooser is not None else "do"
+            kind = "decide" if s.chooser is not None else "loop"
             return Line(lead + ":", kind=kind, children=self.block(s.body))
 
     def _choose(self, s: ast.Choose) -> list[Line]:
@@ -250,7 +250,7 @@ class PlayersEnglish(English):
             text = f"{count} times:"
         else:
             text = f"As many times as {count}:"
-        return Line(text, children=self.block(s.body))
+        return Line(text, kind="loop", children=self.block(s.body))
 
     def _turn(self, s: ast.Turn) -> Line:
         who = self.expr(s.player, _ATOM)
