@@ -35,7 +35,7 @@ from markupsafe import Markup
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 
-from meeple.codegen import flow, model, typeset
+from meeple.codegen import flow, model, pictures, typeset
 from meeple.codegen.aid import Aid, aid
 from meeple.codegen.flow import render_svg
 from meeple.codegen.lexer import MeepleLexer
@@ -44,6 +44,7 @@ from meeple.codegen.rulebook import Rulebook, rulebook
 from meeple.files import write_atomic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.program import Program
 from meeple.workers import in_workers
 
 FORMATS = ("md", "html", "pdf")
@@ -72,11 +73,19 @@ class GameDocs:
 
 
 def game_docs(
-    path: Path, module: ast.Module, symbols: Symbols, constants: dict[str, Any], full: bool = False
+    path: Path,
+    module: ast.Module,
+    symbols: Symbols,
+    constants: dict[str, Any],
+    full: bool = False,
+    program: Program | None = None,
 ) -> GameDocs:
     """The documents of a checked rules file (a module without errors, its symbols and
-    constants). `full`: a variant's rulebook prints the whole game it makes, not its changes."""
-    book = rulebook(path, module, symbols, constants, full)
+    constants). `full`: a variant's rulebook prints the whole game it makes, not its changes.
+    `program`: the compiled game, to run the worked examples whose positions the rulebook draws
+    (without it, they are told in words only)."""
+    shown = pictures.positions(program) if program is not None else None
+    book = rulebook(path, module, symbols, constants, full, shown)
     return GameDocs(path, model.reference(path, module, symbols, constants), book, aid(book))
 
 
@@ -101,6 +110,7 @@ def environment() -> jinja2.Environment:
     env.filters["typs"] = lambda text: typst_string(str(text))
     env.globals["short"] = short
     env.globals["column_widths"] = column_widths
+    env.globals["picture_file"] = picture_file
     env.globals["pygments_css"] = Markup(HtmlFormatter(style="friendly").get_style_defs(".highlight"))
     return env
 
@@ -134,8 +144,25 @@ def reference_html(docs: GameDocs, sources: bool = True) -> str:
     return _render("reference.html.j2", ref=docs.reference, sources=sources)
 
 
-def rulebook_markdown(docs: GameDocs) -> str:
-    return _render("rulebook.md.j2", book=docs.book)
+def picture_file(example: int, picture: int, when: str) -> str:
+    """The file a worked example's picture is in (both counted from 1), beside the Markdown
+    rulebook (after the game's name) and in the PDF's folder."""
+    return f"example-{example}-{picture}-{when}.svg"
+
+
+def rulebook_pictures(docs: GameDocs) -> dict[str, str]:
+    """Every picture of the rulebook's worked examples, by its file name."""
+    out = {}
+    for i, example in enumerate(docs.book.examples, 1):
+        for j, picture in enumerate(example.pictures, 1):
+            out[picture_file(i, j, "before")] = picture.before
+            out[picture_file(i, j, "after")] = picture.after
+    return out
+
+
+def rulebook_markdown(docs: GameDocs, stem: str = "") -> str:
+    """`stem`: what the pictures' files are named after (they are written beside it)."""
+    return _render("rulebook.md.j2", book=docs.book, stem=stem or docs.path.stem)
 
 
 def rulebook_html(docs: GameDocs) -> str:
@@ -236,7 +263,7 @@ def _estimate(thing: Any) -> float:
 
 
 def rulebook_typst(docs: GameDocs) -> Typst:
-    return Typst(_render("rulebook.typ.j2", book=docs.book))
+    return Typst(_render("rulebook.typ.j2", book=docs.book), rulebook_pictures(docs))
 
 
 def aid_typst(docs: GameDocs, size: float = 13.0, columns: int = 1) -> Typst:
@@ -376,7 +403,7 @@ def _text(document: str, fmt: str, docs: GameDocs, stem: str) -> str:
     """A document's Markdown or HTML."""
     match document, fmt:
         case "rulebook", "md":
-            return rulebook_markdown(docs)
+            return rulebook_markdown(docs, stem)
         case "rulebook", "html":
             return rulebook_html(docs)
         case "aid", "md":
@@ -446,6 +473,9 @@ def write(
                     continue
                 if document == "reference" and fmt == "md":
                     put(FLOW_FILE.format(stem), flow_svg_file(docs))
+                if document == "rulebook" and fmt == "md":
+                    for picture, svg in rulebook_pictures(docs).items():
+                        put(f"{stem}-{picture}", svg)
                 put(name, _text(document, fmt, docs, stem))
         book = docs.book
         entries.append(

@@ -19,10 +19,12 @@ from typing import Any
 
 from meeple.codegen.english import Line, anchor, players
 from meeple.codegen.names import CALLED_COLUMN, Names, humanise, own_lines
+from meeple.codegen.pictures import Picture, pictures
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.grammar.parser import parse
 from meeple.interpreter.analysis import Symbols, is_keyed
+from meeple.interpreter.examples import Shown
 
 
 @dataclass
@@ -61,6 +63,7 @@ class Example:
     title: str
     words: list[str]
     players: int
+    pictures: list[Picture] = field(default_factory=list)  # the position before and after
 
 
 @dataclass
@@ -100,8 +103,16 @@ def words_of(metas: list[ast.Meta]) -> tuple[list[str], bool]:
 
 
 class _Builder:
-    def __init__(self, module: ast.Module, symbols: Symbols, constants: dict[str, Any], full: bool) -> None:
+    def __init__(
+        self,
+        module: ast.Module,
+        symbols: Symbols,
+        constants: dict[str, Any],
+        full: bool,
+        positions: dict[str, tuple[list[Shown], list[Shown]]] | None = None,
+    ) -> None:
         self.module, self.sym, self.constants = module, symbols, constants
+        self.positions = positions or {}
         self.names = Names(symbols)
         self.en = PlayersEnglish(symbols, constants)
         # A variant's rulebook prints its changes; `full`, the game it makes, as a game of its own.
@@ -315,7 +326,9 @@ class _Builder:
     def example(self, d: ast.Example) -> Example:
         words, _ = words_of(d.meta)
         header = self.sym.header
-        return Example(d.name, words, d.players or (header.min_players if header else 1))
+        shown = self.positions.get(d.name)
+        drawn = pictures(*shown, self.names) if shown else []
+        return Example(d.name, words, d.players or (header.min_players if header else 1), drawn)
 
     def rulings(self) -> list[Ruling]:
         """How the rules settle what the rulebook leaves open (an `assume`) or says twice (a
@@ -528,8 +541,14 @@ def _base_title(module: ast.Module) -> str | None:
 
 
 def rulebook(
-    path: Path, module: ast.Module, symbols: Symbols, constants: dict[str, Any], full: bool = False
+    path: Path,
+    module: ast.Module,
+    symbols: Symbols,
+    constants: dict[str, Any],
+    full: bool = False,
+    positions: dict[str, tuple[list[Shown], list[Shown]]] | None = None,
 ) -> Rulebook:
     """The rulebook of a checked module. A variant's tells its changes from the base game;
-    with `full`, the whole game it makes."""
-    return _Builder(module, symbols, constants, full).build(path)
+    with `full`, the whole game it makes. `positions`: what the worked examples show
+    (pictures.positions), to draw them."""
+    return _Builder(module, symbols, constants, full, positions).build(path)

@@ -516,6 +516,7 @@ class Example(Decl):
     then_first: bool = False  # `choices: ..., first`: every later decision takes its first option
     outcomes: list[int | str] = []
     expect: list[Expr] = []
+    shows: list[Expr] = []  # grid maps and zones the rulebook draws before `do` and after it
 
 
 class VariantHeader(GameHeader):

@@ -408,6 +408,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def ex_expect(self, c: list[Any]) -> tuple[str, Any]:
         return ("expect", c)
 
+    def ex_shows(self, c: list[Any]) -> tuple[str, Any]:
+        return ("shows", c)
+
     # -------------------------------------------------------------- variants
 
     @v_args(meta=True)

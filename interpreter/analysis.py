@@ -999,6 +999,10 @@ class Analyzer:
         results = {name: result.type for name, result in RESULTS.items()}
         for expect in example.expect:
             self.expect(expect, self.expr(expect, {**results, **scope}), "bool", "an expectation")
+        for shown in example.shows:
+            kind = self.expr(shown, scope)
+            if kind not in {"loc", "any"} and not kind.startswith(("grid:", "row:", "cell:")):
+                self.error(shown, "M027", f"an example shows a grid map or a place, not {_readable(kind)}")
         self.used = before | {n for n in self.used if n in self.sym.pieces}
 
     def named_blocks(self) -> None:

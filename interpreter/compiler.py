@@ -1704,6 +1704,7 @@ class Compiler:
             do=as_gen(*self.block(do, {s.name for s in decl.given if isinstance(s, ast.Let)})),
             expect=expect,
             results=results,
+            shows=[self.expr(e, lets) for e in decl.shows],
         )
 
     def _scorer(self, decl: ast.ScoreDecl) -> Fn:

@@ -14,11 +14,21 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from meeple.interpreter.engine import Game, IllegalChoice, Script
+from meeple.interpreter.engine import Game, IllegalChoice, Script, State
 from meeple.interpreter.program import CompiledExample
 from meeple.interpreter.results import RESULTS
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.interpreter.values import label
+from meeple.interpreter.values import MapRef, Piece, Row, label
+
+
+@dataclass
+class Shown:
+    """What an example's `shows` found at one moment: a place and its pieces, or a grid map and
+    each of its cells (coordinates, the row placed there, the pieces on it)."""
+
+    place: Any  # a MapRef, or a zone, row or cell
+    pieces: list[Piece] = field(default_factory=list)
+    cells: list[tuple[int, int, Row | None, list[Piece]]] = field(default_factory=list)
 
 
 @dataclass
@@ -28,6 +38,24 @@ class ExampleResult:
     passed: bool
     failures: list[str] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    before: list[Shown] = field(default_factory=list)  # what `shows` names, after `given`
+    after: list[Shown] = field(default_factory=list)  # and at the end
+
+
+def _shown(state: State, example: CompiledExample, env: dict[str, Any]) -> list[Shown]:
+    """The example's `shows`, as they stand now: copies, since the game goes on changing them."""
+    rt, out = state.rt, []
+    for fn in example.shows:
+        place = state.evaluate(lambda fn=fn: fn(rt, env), "what an example shows")
+        if isinstance(place, MapRef):
+            cells = [
+                (c.q, c.r, rt.faces.get(c), list(rt.locs.get(c, [])))
+                for c in rt.grids.get(place, {}).values()
+            ]
+            out.append(Shown(place, cells=cells))
+        else:
+            out.append(Shown(place, pieces=list(rt.locs.get(place, []))))
+    return out
 
 
 def _source(game: Game, file: str, line: int, column: int, end_column: int) -> str:
@@ -57,6 +85,8 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
         parts.append(("play", lambda: play(state.rt, {})))
     try:
         for what, body in parts:
+            if what == "do":
+                result.before = _shown(state, example, env)
             state.run(body())
             if state.decision is not None:
                 d = state.decision
@@ -81,6 +111,10 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
             f"{len(script.outcomes)} scripted outcome(s) were never used: {script.outcomes}"
         )
     ended = state.ended_early or decl.plays
+    try:
+        result.after = _shown(state, example, env)
+    except RuleRuntimeError as err:
+        result.failures.append(f"cannot show what the example shows: {err.message}")
     try:
         for name in example.results:
             env[name] = RESULTS[name].get(state, ended)

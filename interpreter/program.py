@@ -50,6 +50,7 @@ class CompiledExample:
     do: Gen
     expect: list[tuple[ast.Expr, Fn, Fn | None, Fn | None]]  # expression, value, and its two sides
     results: list[str] = field(default_factory=list)  # the results (scores, winners...) expect reads
+    shows: list[Fn] = field(default_factory=list)  # the maps and places a printed example draws
 
 
 @dataclass

@@ -99,7 +99,14 @@ def docs(
             code = max(code, FAILED)
             continue
         games.append(
-            game_docs(checked.path, checked.module, checked.symbols, checked.program.constants, full)
+            game_docs(
+                checked.path,
+                checked.module,
+                checked.symbols,
+                checked.program.constants,
+                full,
+                program=checked.program,
+            )
         )
     formats = ["md", "html", "pdf"] if fmt is DocFormat.all else [fmt.value]
     documents = ["rulebook", *(["aid"] if summary else []), *(["reference"] if reference else [])]

@@ -79,7 +79,9 @@ def built() -> dict[str, tuple[meeple.loader.Checked, render.GameDocs]]:
         assert checked.ok and checked.module and checked.symbols and checked.program, path
         out[path.stem] = (
             checked,
-            render.game_docs(path, checked.module, checked.symbols, checked.program.constants),
+            render.game_docs(
+                path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+            ),
         )
     return out
 

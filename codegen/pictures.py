@@ -1,0 +1,213 @@
+"""Pictures of a worked example's position: the grid maps and places its `shows` line names,
+drawn as SVG before the example's moves and after them.
+
+A rulebook's worked example shows the board; a list of coordinates would not. The position is
+the one the example itself builds and plays (interpreter/examples.py runs it: the picture cannot
+differ from what the rules do), and it is drawn with the names players read (names.py):
+
+- a hex grid map as its hexes, pointy-top, each filled with the colour of what its face is (the
+  first column of the placed row that names a row of another table: a terrain), the pieces on it
+  in bold and that row's other marks (an icon, a yes column) in italics, with a legend;
+- any other place (a zone, a row that holds pieces, a cell) as a box of its pieces, counted.
+
+A colour is the referred row's own `colour` cell when it is a "#rrggbb" text, else one of a
+fixed palette in the order of that table's rows. Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meeple.codegen.names import Names
+from meeple.interpreter.engine import Game
+from meeple.interpreter.examples import Shown, run_example
+from meeple.interpreter.program import Program
+from meeple.interpreter.values import Cell, MapRef, Piece, Player, Row, ZoneLoc
+
+HEX = 34.0  # a hex's radius, in the picture's units
+FONT = 11.0
+FONT_FAMILY = "Libertinus Serif, Georgia, serif"
+BOX_WIDTH = 200.0
+SCALE = 0.8  # points a unit of the picture prints at: its words at about 9 pt
+HALF_PAGE = 230.0  # points: a picture is printed beside its other half on an A4 page
+PALETTE = ("#cfe3c6", "#f1dfb0", "#c7dcef", "#e7cbe0", "#d9d2c5", "#f3c9b8", "#d0e7e4", "#e9e6a8")
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+@dataclass
+class Picture:
+    """One place drawn twice: before the example's moves and after them."""
+
+    title: str
+    before: str
+    after: str
+    width: float  # in points, as printed: the pictures' units at SCALE, at most a half page
+
+
+def positions(program: Program) -> dict[str, tuple[list[Shown], list[Shown]]]:
+    """What each printed example (one with a `says` and a `shows`) shows, before its moves and
+    after them, by the example's name: the examples run as `meeple test` runs them. One that
+    fails shows nothing (`meeple test` says why)."""
+    game = Game(program, "")
+    out = {}
+    for example in program.examples:
+        decl = example.decl
+        if decl.shows and any(m.kind == "says" for m in decl.meta):
+            result = run_example(game, example)
+            if result.passed:
+                out[decl.name] = (result.before, result.after)
+    return out
+
+
+def pictures(before: Sequence[Shown], after: Sequence[Shown], names: Names) -> list[Picture]:
+    """Each shown place before and after, drawn at the same scale (the larger of the two)."""
+    out = []
+    for first, last in zip(before, after, strict=True):
+        drawer = _Drawer(names)
+        size = drawer.size([first, last])
+        width = min(size[2] * SCALE, HALF_PAGE)
+        out.append(
+            Picture(drawer.title(first.place), drawer.draw(first, size), drawer.draw(last, size), width)
+        )
+    return out
+
+
+class _Drawer:
+    def __init__(self, names: Names) -> None:
+        self.names = names
+
+    # ------------------------------------------------------------------ words
+
+    def title(self, place: Any) -> str:
+        match place:
+            case MapRef() | ZoneLoc():
+                own = self.names.decl(place.name if isinstance(place, MapRef) else place.zone).one
+                return self._owned(own, place.owner)
+            case Row():
+                return self.names.row(place.table, place.key).one
+            case Cell():
+                return f"a hex of {self.title(place.map)}"
+        return str(place)
+
+    def _owned(self, name: str, owner: Player | Row | None) -> str:
+        if owner is None:
+            return name[:1].upper() + name[1:]
+        who = str(owner) if isinstance(owner, Player) else self.names.row(owner.table, owner.key).one
+        return f"{who}{'' if who.endswith('s') else chr(39) + 's'} {name}"
+
+    def piece(self, piece: Piece, count: int) -> str:
+        kind, owner = piece
+        name = (
+            self.names.row(kind.row.table, kind.row.key)
+            if kind.row is not None
+            else self.names.decl(kind.name)
+        )
+        words = name.count(count) if count != 1 else name.one
+        return f"{words} ({owner})" if owner is not None else words
+
+    def pieces(self, pieces: list[Piece]) -> list[str]:
+        return [self.piece(p, n) for p, n in Counter(pieces).items()]
+
+    def marks(self, face: Row | None) -> tuple[Row | None, list[str]]:
+        """What a cell's face is (the first row of another table it names) and its other marks."""
+        if face is None:
+            return None, []
+        what, marks = None, []
+        for column, value in list(face.values.items())[1:]:  # the first: which shape it is part of
+            if isinstance(value, Row):
+                if what is None:
+                    what = value
+                else:
+                    marks.append(self.names.row(value.table, value.key).one)
+            elif value is True:
+                marks.append(self.names.key(column).one)
+        return what, marks
+
+    def colour(self, what: Row | None) -> str:
+        if what is None:
+            return "#ffffff"
+        own = what.values.get("colour")
+        if isinstance(own, str) and _COLOUR.fullmatch(own):
+            return own
+        return PALETTE[what.index % len(PALETTE)]
+
+    # ------------------------------------------------------------------ layout
+
+    def size(self, shown: Sequence[Shown]) -> tuple[float, float, float, float]:
+        """The box every picture of a place fits in: (left, top, width, height)."""
+        if all(isinstance(s.place, MapRef) for s in shown):
+            points = [self._centre(q, r) for s in shown for q, r, _, _ in s.cells] or [(0.0, 0.0)]
+            xs, ys = [x for x, _ in points], [y for _, y in points]
+            left, top = min(xs) - HEX - 4, min(ys) - HEX - 4
+            legend = 22 * math.ceil(len(self._legend(shown)) / 3)
+            return left, top, max(xs) - min(xs) + 2 * HEX + 8, max(ys) - min(ys) + 2 * HEX + 8 + legend
+        lines = max([len(self.pieces(s.pieces)) for s in shown] + [1])
+        return 0, 0, BOX_WIDTH, 12 + lines * (FONT + 5) + 4
+
+    @staticmethod
+    def _centre(q: int, r: int) -> tuple[float, float]:
+        return HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r
+
+    def _legend(self, shown: Sequence[Shown]) -> list[Row]:
+        found = {
+            what.index: what for s in shown for _, _, face, _ in s.cells if (what := self.marks(face)[0])
+        }
+        return [found[i] for i in sorted(found)]
+
+    # ------------------------------------------------------------------ drawing
+
+    def draw(self, shown: Shown, size: tuple[float, float, float, float]) -> str:
+        left, top, width, height = size
+        parts: list[str] = []
+        if isinstance(shown.place, MapRef):
+            for q, r, face, pieces in shown.cells:
+                parts.append(self._hex(q, r, face, pieces))
+            y = top + height - 22 * math.ceil(len(self._legend([shown])) / 3) + 4
+            for i, what in enumerate(self._legend([shown])):
+                x, row = left + 4 + (i % 3) * (width / 3), y + 22 * (i // 3)
+                parts.append(
+                    f'<rect x="{x:.1f}" y="{row:.1f}" width="14" height="14" rx="2" '
+                    f'fill="{self.colour(what)}" stroke="#777"/><text x="{x + 19:.1f}" y="{row + 11.5:.1f}">'
+                    f"{_e(self.names.row(what.table, what.key).one)}</text>"
+                )
+        else:
+            parts.append(
+                f'<rect x="1" y="1" width="{width - 2:.1f}" height="{height - 2:.1f}" rx="6" fill="#f7f7f4" '
+                'stroke="#888"/>'
+            )
+            words = self.pieces(shown.pieces) or ["empty"]
+            for i, word in enumerate(words):
+                parts.append(f'<text x="12" y="{20 + i * (FONT + 5):.1f}">{_e(word)}</text>')
+        return (
+            '<svg xmlns="http://www.w3.org/2000/svg" '
+            f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" width="{width:.0f}" '
+            f'height="{height:.0f}" font-family="{FONT_FAMILY}" font-size="{FONT}" '
+            f'role="img"><title>{_e(self.title(shown.place))}</title>' + "".join(parts) + "</svg>"
+        )
+
+    def _hex(self, q: int, r: int, face: Row | None, pieces: list[Piece]) -> str:
+        x, y = self._centre(q, r)
+        angles = [math.radians(60 * i - 30) for i in range(6)]
+        corners = " ".join(f"{x + HEX * math.cos(a):.1f},{y + HEX * math.sin(a):.1f}" for a in angles)
+        what, marks = self.marks(face)
+        lines = [(w, "bold") for w in self.pieces(pieces)] + [(m, "italic") for m in marks]
+        out = [f'<polygon points="{corners}" fill="{self.colour(what)}" stroke="#555" stroke-width="1"/>']
+        first = y - (len(lines) - 1) * (FONT + 1) / 2 + FONT / 3
+        for i, (word, style) in enumerate(lines):
+            attr = 'font-weight="bold"' if style == "bold" else 'font-style="italic" fill="#555"'
+            size = FONT if len(word) <= 11 else FONT * 11 / len(word)
+            out.append(
+                f'<text x="{x:.1f}" y="{first + i * (FONT + 1):.1f}" text-anchor="middle" '
+                f'font-size="{size:.1f}" {attr}>{_e(word)}</text>'
+            )
+        return "".join(out)
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)

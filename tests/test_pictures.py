@@ -1,0 +1,140 @@
+"""A printed worked example draws the position it builds: `shows` names grid maps and places, and
+the rulebook draws each before the example's moves and after them (codegen/pictures.py), from the
+example as the engine plays it. On a game of neutral names: hexes of sand and water, pebbles."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pdfs
+import pytest
+from helpers import only
+
+import meeple
+from meeple.codegen import pictures, render, typeset
+
+GAME = """\
+game "Pebbles":
+  players 2..2
+
+table ground (name, called, colour: text):
+  sand, "sand", "#e8d9a8"
+  water, "water", "{water}"
+
+table tile (name):
+  t1
+table tile_hex (tile: tile, q: int, r: int, ground: ground, spring: bool):
+  t1, 0, 0, sand, no
+  t1, 1, 0, water, yes
+
+zone bag
+zone tray per player
+  called "tray"
+piece pebble: 5 in bag
+  called "{pebble}", "pebbles"
+map board per player:
+  called "board"
+  grid hex of tile_hex
+
+value shape(t: tile) = [each h in tile_hex where h.tile == t]
+
+rule grow(p: player):
+  move 2 pebble from bag to p.tray
+
+play:
+  for each p in players:
+    turn p:
+      grow(p)
+
+example "Two pebbles come to the tray":
+  says "The first player grows: two pebbles come to their tray; the one on the water stays."
+  given:
+    let m = players[0].board
+    place shape(tile.t1) on m
+    move 1 pebble from bag to cell(m, 1, 0)
+  do:
+    grow(players[0])
+  shows: {shows}
+  expect:
+    count(pieces(players[0].tray)) == {expected}
+"""
+
+
+def docs(tmp_path: Path, **changes: str) -> render.GameDocs:
+    values = {"water": "#9cc7e6", "pebble": "pebble", "shows": "m, players[0].tray", "expected": "2"}
+    path = tmp_path / "pebbles.rules"
+    path.write_text(GAME.format(**{**values, **changes}))
+    checked = meeple.check(path)
+    assert checked.ok, [d.message for d in checked.diagnostics]
+    assert checked.module and checked.symbols and checked.program
+    return render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+
+
+def texts(svg: str) -> list[str]:
+    return [t.text or "" for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+
+
+def test_an_example_draws_its_map_and_its_place_before_and_after_its_moves(tmp_path: Path) -> None:
+    (example,) = docs(tmp_path).book.examples
+    board, tray = example.pictures
+    assert (board.title, tray.title) == ("Player 1's board", "Player 1's tray")
+    assert texts(tray.before) == ["empty"] and texts(tray.after) == ["2 pebbles"]
+    for svg in (board.before, board.after):
+        tree = ET.fromstring(svg)
+        hexes = [p.attrib["fill"] for p in tree.iter("{http://www.w3.org/2000/svg}polygon")]
+        assert hexes == ["#e8d9a8", "#9cc7e6"]  # each ground's own colour
+        assert "pebble" in texts(svg) and "spring" in texts(svg)  # the piece, the row's yes column
+        assert {"sand", "water"} <= set(texts(svg))  # the legend
+
+
+def test_a_colour_that_is_not_one_is_replaced_by_the_palette(tmp_path: Path) -> None:
+    (example,) = docs(tmp_path, water='#fff\\" onload=\\"alert(1)').book.examples
+    svg = example.pictures[0].before
+    assert "onload" not in svg
+    hexes = [p.attrib["fill"] for p in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}polygon")]
+    assert hexes == ["#e8d9a8", pictures.PALETTE[1]]  # water is the ground table's second row
+
+
+def test_names_in_a_picture_are_text_not_markup(tmp_path: Path) -> None:
+    (example,) = docs(tmp_path, pebble="<b>pebble</b> & co").book.examples
+    svg = example.pictures[0].after  # one pebble on the water: named in the singular
+    ET.fromstring(svg)  # still well-formed
+    assert "<b>" not in svg and "&lt;b&gt;" in svg
+
+
+def test_the_pdf_prints_the_pictures_and_the_html_inlines_them(tmp_path: Path) -> None:
+    game = docs(tmp_path)
+    document = render.rulebook_typst(game)
+    assert sorted(document.files) == [
+        f"example-1-{n}-{when}.svg" for n in (1, 2) for when in ("after", "before")
+    ]
+    data, _ = typeset.compile_pdf(document.source, document.files)
+    words = pdfs.text(data)
+    assert words.count("Before") == 2 and "2 pebbles" in words
+    assert min(pdfs.font_sizes(data)) >= 7.5
+    html = render.rulebook_html(game)
+    assert html.count("<svg") == 4 and 'src="' not in html
+
+
+def test_an_example_that_fails_is_told_but_not_drawn(tmp_path: Path) -> None:
+    (example,) = docs(tmp_path, expected="3").book.examples
+    assert example.words and example.pictures == []
+
+
+def test_shows_names_a_map_or_a_place(tmp_path: Path) -> None:
+    path = tmp_path / "bad.rules"
+    path.write_text(GAME.format(water="#9cc7e6", pebble="pebble", shows="m, 3", expected="2"))
+    diag = only(meeple.check(path), "M027")
+    assert "a grid map or a place, not a number" in diag.message
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_the_markdown_rulebook_links_the_pictures_written_beside_it(tmp_path: Path, where: str) -> None:
+    out = tmp_path / "out"
+    render.write([docs(tmp_path)], out, ["md"])
+    text = (out / "pebbles.md").read_text()
+    name = f"pebbles-example-1-1-{where}.svg"
+    assert f"]({name})" in text and (out / name).is_file()
