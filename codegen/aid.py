@@ -9,14 +9,12 @@ since the aid reminds and the rulebook explains.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from meeple.codegen.english import Line
 from meeple.codegen.markup import plain
-from meeple.codegen.rulebook import Part, Rulebook
+from meeple.codegen.rulebook import Part, Rulebook, sentences
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 NAMED = ("phase", "step")  # the kinds of line that name a part of the flow (players.py)
 LONGEST = 40  # words of a generated step kept in the aid before it is cut
 SHORTEST = 12  # a rule's line in the aid has at least this many of the author's words, if it has them
@@ -34,18 +32,19 @@ class Aid:
     actions: list[tuple[str, str]]  # (name, what it does, in a sentence)
     numbers: list[tuple[str, str]]
     scoring: list[str]
+    ends: list[str]  # when the game ends early
 
 
 def first_sentence(text: str) -> str:
-    return _SENTENCE.split(text.strip(), maxsplit=1)[0]
+    return (sentences(text) or [""])[0]
 
 
 def _gist(part: Part) -> str:
     """A rule in one sentence: the first of its words, or its steps cut short."""
     if part.words:
-        sentences = _SENTENCE.split(" ".join(part.words).strip())
-        gist = sentences[0]
-        for more in sentences[1:]:  # a first sentence that only names the rule says too little
+        said = sentences(" ".join(part.words))
+        gist = said[0]
+        for more in said[1:]:  # a first sentence that only names the rule says too little
             if len(gist.split()) >= SHORTEST:
                 break
             gist += " " + more
@@ -86,4 +85,5 @@ def aid(book: Rulebook) -> Aid:
         actions=[(p.title, _gist(p)) for p in [*book.rules, *book.whenever]],
         numbers=[(name, value) for name, value, _ in book.numbers],
         scoring=scoring,
+        ends=book.ends,
     )

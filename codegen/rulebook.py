@@ -13,6 +13,7 @@ designer's reference. Nothing here is chosen by a game's name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,7 @@ class Rulebook:
     examples: list[Example]
     rulings: list[Ruling]
     changes: list[Part] = field(default_factory=list)  # a variant's, in the order of its file
+    ends: list[str] = field(default_factory=list)  # the author's sentences on when the game ends
 
 
 def words_of(metas: list[ast.Meta]) -> tuple[list[str], bool]:
@@ -397,10 +399,30 @@ class _Builder:
             examples=[self.example(e) for e in sym.examples if words_of(e.meta)[1]],
             rulings=self.rulings(),
         )
+        book.ends = self.ends()
         if self.variant_file is not None:
             book.base = _base_title(self.module)
             book.changes = self.changes()
         return book
+
+    def ends(self) -> list[str]:
+        """When the game ends early, in the author's words: the sentences that speak of an end in
+        the words of each rule, trigger or block that holds an `end game` (the player aid prints
+        them; the rulebook has them in their rules)."""
+        out: list[str] = []
+        owners: list[tuple[ast.Node, list[ast.Meta]]] = [(d, d.meta) for d in self.module.decls]
+        owners += [
+            (s, own_lines(s))
+            for body in ast.statement_lists(self.module.decls)
+            for s in body
+            if isinstance(s, ast.Named)
+        ]
+        for node, metas in owners:
+            if isinstance(node, ast.Example) or not any(True for _ in node.find_all(ast.EndGame)):
+                continue
+            words, _ = words_of(metas)
+            out += [s for w in words for s in sentences(w) if re.search(r"\bend", s) and s not in out]
+        return out
 
     def changes(self) -> list[Part]:
         """What a variant changes, in players' words, in the order a player meets it: setup
@@ -513,6 +535,14 @@ def _bodies(stmt: ast.Stmt) -> list[list[ast.Stmt]]:
         if isinstance(value, list):
             out.append(value)
     return out
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
+
+
+def sentences(text: str) -> list[str]:
+    """A text's sentences (a full stop, a question or an exclamation mark before a capital)."""
+    return [s for s in _SENTENCE.split(text.strip()) if s]
 
 
 def article_for(word: str) -> str:

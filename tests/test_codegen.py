@@ -518,3 +518,15 @@ def test_docs_cannot_write_into_a_file(tmp_path: Path) -> None:
 def test_anchor_slugs_are_safe() -> None:
     assert slug("Air pollution: one card!") == "air-pollution-one-card"
     assert anchor("rule", "come_to_rest") == "rule-come-to-rest"
+
+
+def test_the_player_aid_says_when_the_game_ends_early_in_the_authors_words(tmp_path: Path) -> None:
+    """The sentences that speak of an end, in the words of a rule that ends the game: a player
+    must know it without reading the rulebook."""
+    source = SMALL.replace(
+        "rule take(p: player):\n",
+        'rule take(p: player):\n  says "Take a coin. Once a purse holds 5 coins, the game ends at once."\n',
+    )
+    game = small_docs(tmp_path, source)
+    assert game.aid.ends == ["Once a purse holds 5 coins, the game ends at once."]
+    assert "the game ends at once" in render.aid_markdown(game)
