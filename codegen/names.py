@@ -55,6 +55,11 @@ class Name:
         """`1 coin`, `5 coins`."""
         return f"{n} {self.one if n == 1 else self.many}"
 
+    def count_label(self, n: int) -> str:
+        """A kind named by a table row: `25 frogs`, but `17 Velociraptor`: a capitalised row name
+        is a label (a species, a size), printed as it is."""
+        return f"{n} {self.one}" if self.one[:1].isupper() else self.count(n)
+
 
 def called(metas: list[ast.Meta]) -> ast.Called | None:
     """The `called` line among a declaration's metadata (or a phase's or step's own lines)."""

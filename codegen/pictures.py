@@ -34,10 +34,13 @@ HEX = 34.0  # a hex's radius, in the picture's units
 FONT = 11.0
 FONT_FAMILY = "Libertinus Serif, Georgia, serif"
 BOX_WIDTH = 200.0
+LINE = FONT + 8  # a box's lines, baseline to baseline
 SCALE = 0.8  # points a unit of the picture prints at: its words at about 9 pt
-HALF_PAGE = 230.0  # points: a picture is printed beside its other half on an A4 page
+HALF_PAGE = 230.0  # points: a picture this narrow is printed beside its other half
+FULL_PAGE = 460.0  # points: a wider one above it, at most this wide
 PALETTE = ("#cfe3c6", "#f1dfb0", "#c7dcef", "#e7cbe0", "#d9d2c5", "#f3c9b8", "#d0e7e4", "#e9e6a8")
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+COLOUR_COLUMN = "colour"  # a table's column of colours for pictures: not printed as data
 
 
 @dataclass
@@ -47,7 +50,12 @@ class Picture:
     title: str
     before: str
     after: str
-    width: float  # in points, as printed: the pictures' units at SCALE, at most a half page
+    width: float  # in points, as printed: the pictures' units at SCALE, at most a page wide
+
+    @property
+    def side_by_side(self) -> bool:
+        """Before beside after, or (a wide picture) before above after."""
+        return self.width <= HALF_PAGE
 
 
 def positions(program: Program) -> dict[str, tuple[list[Shown], list[Shown]]]:
@@ -71,7 +79,7 @@ def pictures(before: Sequence[Shown], after: Sequence[Shown], names: Names) -> l
     for first, last in zip(before, after, strict=True):
         drawer = _Drawer(names)
         size = drawer.size([first, last])
-        width = min(size[2] * SCALE, HALF_PAGE)
+        width = min(size[2] * SCALE, FULL_PAGE)
         out.append(
             Picture(drawer.title(first.place), drawer.draw(first, size), drawer.draw(last, size), width)
         )
@@ -90,7 +98,8 @@ class _Drawer:
                 own = self.names.decl(place.name if isinstance(place, MapRef) else place.zone).one
                 return self._owned(own, place.owner)
             case Row():
-                return self.names.row(place.table, place.key).one
+                name = self.names.row(place.table, place.key).one
+                return name[:1].upper() + name[1:]
             case Cell():
                 return f"a hex of {self.title(place.map)}"
         return str(place)
@@ -103,12 +112,12 @@ class _Drawer:
 
     def piece(self, piece: Piece, count: int) -> str:
         kind, owner = piece
-        name = (
-            self.names.row(kind.row.table, kind.row.key)
-            if kind.row is not None
-            else self.names.decl(kind.name)
-        )
-        words = name.count(count) if count != 1 else name.one
+        if kind.row is not None:
+            name = self.names.row(kind.row.table, kind.row.key)
+            words = name.count_label(count) if count != 1 else name.one
+        else:
+            name = self.names.decl(kind.name)
+            words = name.count(count) if count != 1 else name.one
         return f"{words} ({owner})" if owner is not None else words
 
     def pieces(self, pieces: list[Piece]) -> list[str]:
@@ -132,7 +141,7 @@ class _Drawer:
     def colour(self, what: Row | None) -> str:
         if what is None:
             return "#ffffff"
-        own = what.values.get("colour")
+        own = what.values.get(COLOUR_COLUMN)
         if isinstance(own, str) and _COLOUR.fullmatch(own):
             return own
         return PALETTE[what.index % len(PALETTE)]
@@ -145,14 +154,18 @@ class _Drawer:
             points = [self._centre(q, r) for s in shown for q, r, _, _ in s.cells] or [(0.0, 0.0)]
             xs, ys = [x for x, _ in points], [y for _, y in points]
             left, top = min(xs) - HEX - 4, min(ys) - HEX - 4
-            legend = 22 * math.ceil(len(self._legend(shown)) / 3)
+            legend = 22 * math.ceil(len(self._legend(shown)) / 3) + (18 if self._marked(shown) else 0)
             return left, top, max(xs) - min(xs) + 2 * HEX + 8, max(ys) - min(ys) + 2 * HEX + 8 + legend
         lines = max([len(self.pieces(s.pieces)) for s in shown] + [1])
-        return 0, 0, BOX_WIDTH, 12 + lines * (FONT + 5) + 4
+        return 0, 0, BOX_WIDTH, 10 + lines * LINE + 4
 
     @staticmethod
     def _centre(q: int, r: int) -> tuple[float, float]:
         return HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r
+
+    def _marked(self, shown: Sequence[Shown]) -> bool:
+        """Whether some hex carries marks of its own (written in italics, explained below)."""
+        return any(self.marks(face)[1] for s in shown for _, _, face, _ in s.cells)
 
     def _legend(self, shown: Sequence[Shown]) -> list[Row]:
         found = {
@@ -168,7 +181,14 @@ class _Drawer:
         if isinstance(shown.place, MapRef):
             for q, r, face, pieces in shown.cells:
                 parts.append(self._hex(q, r, face, pieces))
-            y = top + height - 22 * math.ceil(len(self._legend([shown])) / 3) + 4
+            marked = 18 if self._marked([shown]) else 0
+            y = top + height - 22 * math.ceil(len(self._legend([shown])) / 3) - marked + 4
+            if marked:
+                parts.append(
+                    f'<text x="{left + 4:.1f}" y="{top + height - 6:.1f}" fill="#555">'
+                    '<tspan font-weight="bold">bold</tspan>: pieces; '
+                    '<tspan font-style="italic">italics</tspan>: printed on the hex</text>'
+                )
             for i, what in enumerate(self._legend([shown])):
                 x, row = left + 4 + (i % 3) * (width / 3), y + 22 * (i // 3)
                 parts.append(
@@ -183,7 +203,7 @@ class _Drawer:
             )
             words = self.pieces(shown.pieces) or ["empty"]
             for i, word in enumerate(words):
-                parts.append(f'<text x="12" y="{20 + i * (FONT + 5):.1f}">{_e(word)}</text>')
+                parts.append(f'<text x="12" y="{22 + i * LINE:.1f}">{_e(word)}</text>')
         return (
             '<svg xmlns="http://www.w3.org/2000/svg" '
             f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" width="{width:.0f}" '

@@ -111,6 +111,7 @@ def environment() -> jinja2.Environment:
     env.globals["short"] = short
     env.globals["column_widths"] = column_widths
     env.globals["picture_file"] = picture_file
+    env.filters["inline_svg"] = inline_svg
     env.globals["pygments_css"] = Markup(HtmlFormatter(style="friendly").get_style_defs(".highlight"))
     return env
 
@@ -142,6 +143,12 @@ def reference_markdown(docs: GameDocs, flow_file: str) -> str:
 def reference_html(docs: GameDocs, sources: bool = True) -> str:
     """`sources`: each rule's own lines, highlighted, folded under it (print hides them)."""
     return _render("reference.html.j2", ref=docs.reference, sources=sources)
+
+
+def inline_svg(svg: str) -> Markup:
+    """A picture's SVG file as an element of an HTML page, which needs no namespace (HTML knows
+    `svg`) and so names no address at all. The picture escapes every text it holds."""
+    return Markup(svg.replace(' xmlns="http://www.w3.org/2000/svg"', "", 1))
 
 
 def picture_file(example: int, picture: int, when: str) -> str:

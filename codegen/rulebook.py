@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from meeple.codegen.english import Line, anchor, players
-from meeple.codegen.names import CALLED_COLUMN, Name, Names, humanise, own_lines
-from meeple.codegen.pictures import Picture, pictures
+from meeple.codegen.names import CALLED_COLUMN, Names, humanise, own_lines
+from meeple.codegen.pictures import COLOUR_COLUMN, Picture, pictures
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.grammar.parser import parse
@@ -171,7 +171,7 @@ class _Builder:
                 )
             elif piece.per_row_of and (each := self._per_row(piece)) is not None:
                 says = f"{sum(n for _, n in each)}: " + ", ".join(
-                    self._counted(self.names.row(piece.per_row_of, key), n) for key, n in each
+                    self.names.row(piece.per_row_of, key).count_label(n) for key, n in each
                 )
             elif piece.per_player and count is not None:
                 says = f"{count} for each player"
@@ -182,11 +182,6 @@ class _Builder:
             words, _ = words_of(piece.meta)
             out.append(Component(name.many, says, words))
         return out
-
-    @staticmethod
-    def _counted(name: Name, n: int) -> str:
-        """`25 frogs`; but `17 Velociraptor`: a capitalised name is a label, printed as it is."""
-        return f"{n} {name.one}" if name.one[:1].isupper() else name.count(n)
 
     def _per_row(self, piece: ast.PieceDecl) -> list[tuple[str, int]] | None:
         """`piece x: self.supply per animal`: how many for each row, read from the row's cells."""
@@ -238,7 +233,7 @@ class _Builder:
             words, _ = words_of(t.meta)
             if not words:
                 continue
-            keep = [i for i, c in enumerate(t.columns) if c.name != CALLED_COLUMN]
+            keep = [i for i, c in enumerate(t.columns) if c.name not in (CALLED_COLUMN, COLOUR_COLUMN)]
             keyed = is_keyed(t)
             columns = [t.columns[i].called or humanise(t.columns[i].name) for i in keep]
             if keyed and t.columns[0].called is None:  # the rows' own column: what they are

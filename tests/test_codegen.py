@@ -199,7 +199,8 @@ def test_the_player_aid_takes_the_largest_layout_that_fits(built) -> None:
 @pytest.mark.parametrize("stem", STEMS)
 def test_the_rulebook_pdf_prints_every_part_in_readable_type(stem: str, built) -> None:
     _, game = built[stem]
-    data, count = render.typeset.compile_pdf(render.rulebook_typst(game).source)
+    document = render.rulebook_typst(game)
+    data, count = render.typeset.compile_pdf(document.source, document.files)
     assert pdfs.pages(data) == count
     words = re.sub(r"\s+", " ", pdfs.text(data))
     book = game.book
