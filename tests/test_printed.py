@@ -1,6 +1,7 @@
 """What players read is in players' words: the rulebook and the player aid of every bundled game.
 
-A scan of the generated text, for every game and variant, not a list of bad phrases: no name
+A scan of the generated text (and the words of the worked examples' pictures), for every game and
+variant, not a list of bad phrases: no name
 from the file (anything with `_`, and every declared name that is not a plain word), no letter
 standing for a thing (the single-letter names the rules bind), no line numbers, no line of the
 game's log, no type, no path. And every rule a player needs is printed: each rule, step and
@@ -10,6 +11,7 @@ phase is in the rulebook, by its own words or by the words of the place that cal
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from functools import cache
 
 import pytest
@@ -27,10 +29,15 @@ GAMES = [path.stem for path in bundled_games()]
 def printed(stem: str) -> tuple[Rulebook, str]:
     checked = meeple.check(stem)
     assert checked.module is not None and checked.symbols is not None and checked.program is not None
-    docs = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
-    full = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants, True)
+    program = checked.program
+    docs = render.game_docs(checked.path, checked.module, checked.symbols, program.constants, program=program)
+    full = render.game_docs(checked.path, checked.module, checked.symbols, program.constants, True)
+    drawn = [  # the words of the worked examples' pictures
+        " ".join(t.text or "" for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text"))
+        for svg in render.rulebook_pictures(docs).values()
+    ]
     text = "\n".join(
-        [render.rulebook_markdown(docs), render.aid_markdown(docs), render.rulebook_markdown(full)]
+        [render.rulebook_markdown(docs), render.aid_markdown(docs), render.rulebook_markdown(full), *drawn]
     )
     return docs.book, text
 
@@ -38,7 +45,7 @@ def printed(stem: str) -> tuple[Rulebook, str]:
 def words(text: str) -> str:
     """The text a player reads: without Markdown's anchors, link targets and escapes."""
     text = re.sub(r'<a id="[^"]*"></a>', "", text)
-    text = re.sub(r"\]\(#[^)]*\)", "]", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)  # link targets: a section, a picture file
     return text.replace("\\_", "_").replace("\\", "")
 
 
