@@ -23,7 +23,6 @@ from meeple.codegen.names import CALLED_COLUMN, Names, humanise, own_lines
 from meeple.codegen.pictures import COLOUR_COLUMN, Picture, pictures
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
-from meeple.grammar.parser import parse
 from meeple.interpreter.analysis import Symbols, is_keyed
 from meeple.interpreter.examples import Shown
 
@@ -401,7 +400,7 @@ class _Builder:
         )
         book.ends = self.ends()
         if self.variant_file is not None:
-            book.base = _base_title(self.module)
+            book.base = self.module.base or "the base game"
             book.changes = self.changes()
         return book
 
@@ -554,20 +553,6 @@ def _without_tag(text: str) -> str:
     if text.startswith("[") and "] " in text:
         return text.split("] ", 1)[1]
     return text
-
-
-def _base_title(module: ast.Module) -> str | None:
-    """The name of the game a variant changes, as its own header gives it."""
-    files = [d.span.file for d in module.decls if d.span.file != module.file]
-    if not files:
-        return None
-    base = max(set(files), key=files.count)
-    source = module.sources.get(base)
-    if source is not None:
-        header = next((d for d in parse(source, base).decls if isinstance(d, ast.GameHeader)), None)
-        if header is not None:
-            return header.name
-    return Path(base).stem
 
 
 def rulebook(

@@ -573,6 +573,7 @@ class Module(Node):
     decls: list[Decl]
     meta: list[Meta] = []
     sources: dict[str, str] = {}
+    base: str | None = None  # a variant's: the name of the game it changes, as its header gives it
 
 
 def statement_lists(decls: list[Decl]) -> list[list[Stmt]]:

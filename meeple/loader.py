@@ -119,6 +119,8 @@ def read_module(path: Path, seen: tuple[Path, ...] = ()) -> ast.Module:
     merged, diagnostics = apply_variant(base, module)
     if diagnostics:
         raise RulesError(diagnostics, merged.sources)
+    base_header = next((d for d in base.decls if isinstance(d, ast.GameHeader)), None)
+    merged.base = base_header.name if base_header is not None else base_path.stem
     return merged
 
 

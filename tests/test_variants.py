@@ -59,6 +59,14 @@ def test_a_variant_takes_its_name_and_player_counts_and_keeps_the_rest(tmp_path:
     assert game.new_game(2).scores == [2, 2]
 
 
+def test_a_variant_names_the_game_it_changes_by_its_header(tmp_path: Path) -> None:
+    """What the variant's rulebook says it changes ("a variant of Base"), without the base file
+    being parsed again."""
+    module = meeple.check(variant(tmp_path, "")).module
+    assert module is not None and module.base == "Base"
+    assert meeple.check(write(tmp_path, "alone.rules", BASE)).module.base is None  # type: ignore[union-attr]
+
+
 def test_replacing_a_constant_changes_the_game(tmp_path: Path) -> None:
     game = meeple.load(variant(tmp_path, "replace constant rounds = 5\n"))
     assert game.new_game(2).scores == [5, 5]
