@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 
-CALLED_COLUMN = "called"  # the column of a table that holds its rows' names
+CALLED_COLUMN = ast.CALLED_COLUMN
 _SIBILANT = re.compile(r"(s|x|z|ch|sh)$", re.IGNORECASE)
 _CONSONANT_Y = re.compile(r"[^aeiou]y$", re.IGNORECASE)
 

@@ -376,6 +376,8 @@ class Column(Node):
 
 
 Cell = int | str | bool | None
+# The column of a table that holds its rows' names as players read them (`called` on a row).
+CALLED_COLUMN = "called"
 
 
 class Row(Node):
@@ -403,6 +405,10 @@ class Table(Decl):
     name: str
     columns: list[Column]
     rows: list[Row]
+    # `from "FILE.csv"`: the file its rows come from (the loader reads them, after the rows
+    # written in the rules file), and where the name stands, for an error about the file
+    data_file: str | None = None
+    data_span: Span | None = None
 
 
 class PieceDecl(Decl):

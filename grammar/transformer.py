@@ -142,7 +142,14 @@ class Builder(Transformer):  # type: ignore[type-arg]
         rest, metas = self._split_meta(c)
         columns = [x for x in rest[1:] if isinstance(x, ast.Column)]
         rows = [x for x in rest[1:] if isinstance(x, ast.Row)]
-        return ast.Table(span=self._span(meta), name=str(rest[0]), columns=columns, rows=rows, meta=metas)
+        table = ast.Table(span=self._span(meta), name=str(rest[0]), columns=columns, rows=rows, meta=metas)
+        for x in rest[1:]:
+            if isinstance(x, tuple) and x[0] == "data_file":
+                table.data_file, table.data_span = x[1], x[2]
+        return table
+
+    def table_file(self, c: list[Token]) -> tuple[str, str, ast.Span]:
+        return ("data_file", _unquote(c[0]), self._span(c[0]))
 
     @v_args(meta=True)
     def column(self, meta: LarkMeta, c: list[Any]) -> ast.Column:

@@ -32,3 +32,5 @@ MAX_RECURSION = 20_000
 # Choices in a replay log, and the size of the log file.
 MAX_CHOICES = 1_000_000
 MAX_LOG_BYTES = 64 * 1024 * 1024
+# The size of a data file a table reads its rows from (`table ... from "FILE.csv"`).
+MAX_DATA_BYTES = 16 * 1024 * 1024

@@ -10,11 +10,14 @@ from pathlib import Path
 from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.grammar.parser import parse
+from meeple.grammar.tables import CODE as CSV_CODE
+from meeple.grammar.tables import read_rows
 from meeple.interpreter.analysis import Symbols, analyse
 from meeple.interpreter.compiler import compile_program
 from meeple.interpreter.engine import Game
 from meeple.interpreter.program import Program
 from meeple.interpreter.variants import apply_variant, variant_header
+from meeple.limits import MAX_DATA_BYTES
 
 
 def bundled_dir() -> Path:
@@ -53,6 +56,53 @@ def resolve_named(name: str, folder: Path, by: str) -> Path:
         raise Refused(f"{by} may name a bundled game or a .rules file beside it, not '{name}'")
     known = ", ".join(p.stem for p in bundled_games())
     raise Refused(f"no rules file '{name}' beside {by}, and no bundled game of that name (bundled: {known})")
+
+
+def resolve_data(name: str, folder: Path) -> Path:
+    """A data file a rules file names (`table ... from "FILE.csv"`): a `.csv` file in the rules
+    file's folder or below it, and nowhere else (no absolute path, no `..` out of it, no symlink
+    that leads out), so that a rules file from elsewhere cannot make meeple read another file."""
+    where = Path(name)
+    inside = folder.resolve()
+    candidate = (inside / where).resolve()
+    if not name or "\0" in name or where.is_absolute() or not candidate.is_relative_to(inside):
+        raise Refused(f"a table may read a .csv file beside its rules file or below it, not '{name}'")
+    if candidate.suffix != ".csv":
+        raise Refused(f"a table reads its rows from a .csv file, not '{name}'")
+    if not candidate.is_file():
+        raise Refused(f"no data file '{name}' beside the rules file")
+    return candidate
+
+
+def _read_data(module: ast.Module, path: Path) -> None:
+    """The rows of every table that reads them from a CSV file, after the rows written inline.
+    A file that cannot be read or has a wrong line is an error located in it (or, for a file
+    that cannot be opened, at its name in the rules file)."""
+    problems: list[Diagnostic] = []
+    for table in module.decls:
+        if not isinstance(table, ast.Table) or table.data_file is None:
+            continue
+        span = table.data_span or table.span
+        where = Diagnostic(
+            span.file, span.line, span.column, "error", CSV_CODE, "", end_column=span.end_column
+        )
+        try:
+            data = resolve_data(table.data_file, path.parent)
+            if data.stat().st_size > MAX_DATA_BYTES:
+                raise Refused(f"'{table.data_file}' is larger than {MAX_DATA_BYTES // 2**20} MB")
+            text = data.read_text(encoding="utf-8-sig")
+        except Refused as err:
+            problems.append(replace(where, message=str(err)))
+            continue
+        except (OSError, UnicodeDecodeError) as err:
+            problems.append(replace(where, message=f"cannot read '{table.data_file}': {err}"))
+            continue
+        rows, found = read_rows(text, str(data), table)
+        module.sources[str(data)] = text
+        table.rows += rows
+        problems += found
+    if problems:
+        raise RulesError(problems, module.sources)
 
 
 def resolve(name_or_path: str | Path) -> Path:
@@ -103,6 +153,7 @@ def read_module(path: Path, seen: tuple[Path, ...] = ()) -> ast.Module:
     source = path.read_text(encoding="utf-8")
     module = copy.deepcopy(_parsed(source, str(path)))  # a copy: callers own what they get
     module.sources = {str(path): source}
+    _read_data(module, path)
     header = variant_header(module)
     if header is None:
         return module

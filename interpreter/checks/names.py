@@ -11,7 +11,7 @@ from __future__ import annotations
 from meeple.grammar import ast
 from meeple.interpreter.checks.findings import Finding, at
 
-COLUMN = "called"
+COLUMN = ast.CALLED_COLUMN
 
 
 def check_names(module: ast.Module) -> list[Finding]:
