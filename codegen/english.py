@@ -90,6 +90,7 @@ ZONE_FLAGS = {
     "private": "only its owner sees what is in it",
     "hidden": "nobody sees what is in it",
     "ordered": "kept in order",
+    "top": "kept in order; only its top piece shows",
 }
 
 

@@ -278,7 +278,9 @@ class State:
         """The position as plain JSON-able data, as one seat may see it (None: everything).
 
         A `hidden` zone shows only how many pieces it holds; a `private` zone shows its contents
-        to its owner only. This is what a human or a bot is allowed to look at."""
+        to its owner only; a `top` zone (a draw pile with its top face up) shows how many it
+        holds and its top piece. Grid maps show every cell: what was placed there and the
+        pieces on it. This is what a human or a bot is allowed to look at."""
         rt, symbols = self.rt, self.game.program.symbols
 
         def flags(zone: str, per: str | None) -> list[str]:
@@ -294,9 +296,11 @@ class State:
                 per = None if owner is None else "player" if isinstance(owner, Player) else owner.table
                 zone_flags = flags(loc.zone, per)
                 mine = isinstance(owner, Player) and owner.seat == seat
+                if seat is not None and "top" in zone_flags:
+                    return {"hidden": len(pieces), "top": pieces[-1] if pieces else None}
                 if seat is not None and ("hidden" in zone_flags or ("private" in zone_flags and not mine)):
                     return {"hidden": len(pieces)}
-            return pieces if "ordered" in zone_flags else dict(Counter(pieces))
+            return pieces if {"ordered", "top"} & set(zone_flags) else dict(Counter(pieces))
 
         zones: dict[str, Any] = {}
         for loc in rt.locs:
@@ -318,6 +322,18 @@ class State:
             "maps": {
                 name: {str(node): contents(node) for node in nodes if rt.locs[node]}
                 for name, nodes in self.game.program.map_nodes.items()
+            },
+            "grids": {
+                str(grid): [
+                    {
+                        "q": cell.q,
+                        "r": cell.r,
+                        "face": None if rt.faces.get(cell) is None else label(rt.faces[cell]),
+                        "pieces": dict(Counter(label_piece(p) for p in rt.locs.get(cell, []))),
+                    }
+                    for cell in cells.values()
+                ]
+                for grid, cells in rt.grids.items()
             },
             "decision": None
             if self.decision is None
