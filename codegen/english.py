@@ -121,6 +121,11 @@ def article(word: str) -> str:
     return "an" if plain(word)[:1].lower() in "aeiou" else "a"
 
 
+def always(cond: ast.Expr) -> bool:
+    """A condition written as `yes` (or left out of a `ranked by` list): nothing to say of it."""
+    return isinstance(cond, ast.Bool) and cond.value is True
+
+
 def join(items: Sequence[str], last: str = "and") -> str:
     """`a`, `a and b`, `a, b and c`."""
     if not items:
@@ -467,7 +472,9 @@ class English:
         return join([self.expr(i) for i in e.items])
 
     def _filter(self, e: ast.Filter) -> str:
-        return f"every {self.var(e.var)} in {self.expr(e.seq)} where {self.cond(e.cond)}"
+        where = "" if always(e.cond) else f" where {self.cond(e.cond)}"
+        ranked = f", ranked by {join([self.expr(k) for k in e.keys])}, highest first" if e.keys else ""
+        return f"every {self.var(e.var)} in {self.expr(e.seq)}{where}{ranked}"
 
     def _mapcomp(self, e: ast.MapComp) -> str:
         return f"{self.expr(e.expr)} for each {self.var(e.var)} in {self._source(e)}"

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from meeple.codegen.english import _ATOM, English, Line, _is_num, anchor, article, ordinal
+from meeple.codegen.english import _ATOM, English, Line, _is_num, always, anchor, article, join, ordinal
 from meeple.codegen.markup import capitalise, ref
 from meeple.codegen.names import Names, humanise, own_lines, plural
 from meeple.grammar import ast
@@ -154,7 +154,9 @@ class PlayersEnglish(English):
 
     def _filter(self, e: ast.Filter) -> str:
         with self.binding(e.var, self.element(e.seq)) as said:
-            return f"every {said.removeprefix('the ')} of {self.expr(e.seq)} where {self.cond(e.cond)}"
+            where = "" if always(e.cond) else f" where {self.cond(e.cond)}"
+            ranked = f", highest {join([self.expr(k) for k in e.keys])} first" if e.keys else ""
+            return f"every {said.removeprefix('the ')} of {self.expr(e.seq)}{where}{ranked}"
 
     def _mapcomp(self, e: ast.MapComp) -> str:
         with self.binding(e.var, self.element(e.seq)) as said:

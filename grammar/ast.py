@@ -134,11 +134,14 @@ class ListLit(Expr):
 
 
 class Filter(Expr):
-    """`[each x in SEQ where COND]`: the elements of SEQ for which COND holds."""
+    """`[each x in SEQ where COND]`: the elements of SEQ for which COND holds. With `ranked by
+    K1, K2, ...` they are ordered highest K1 first, then highest K2, then as in SEQ (highest
+    wins, as in `tiebreak`): a priority list, "the player farthest behind", in one expression."""
 
     var: str
     seq: Expr
     cond: Expr
+    keys: list[Expr] = []
 
 
 class MapComp(Expr):

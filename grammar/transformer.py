@@ -753,6 +753,12 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return ast.Filter(span=self._span(meta), var=str(c[0]), seq=c[1], cond=c[2])
 
     @v_args(meta=True)
+    def ranked(self, meta: LarkMeta, c: list[Any]) -> ast.Filter:
+        span = self._span(meta)
+        cond = c[2][1] if c[2] is not None else ast.Bool(span=span, value=True)  # `where`: (word, cond)
+        return ast.Filter(span=span, var=str(c[0]), seq=c[1], cond=cond, keys=c[3:])
+
+    @v_args(meta=True)
     def map_(self, meta: LarkMeta, c: list[Any]) -> ast.MapComp:
         cond = c[3][1] if len(c) > 3 and c[3] is not None else None
         return ast.MapComp(span=self._span(meta), expr=c[0], var=str(c[1]), seq=c[2], cond=cond)

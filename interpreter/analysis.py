@@ -510,6 +510,8 @@ class Analyzer:
                 self.expect(
                     e.cond, self.expr(e.cond, {**scope, e.var: element}), "bool", "a 'where' condition"
                 )
+                for key in e.keys:
+                    self.expect(key, self.expr(key, {**scope, e.var: element}), "int", "a 'ranked by' key")
                 return f"list:{element}"
             case ast.MapComp():
                 inner = {**scope, e.var: self.element(e.seq, scope)}

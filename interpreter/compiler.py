@@ -313,7 +313,20 @@ class Compiler:
                             out.append(x)
                     return out
 
-                return filter_
+                if not e.keys:
+                    return filter_
+                keys = [self.expr(k, scope | {e.var}) for k in e.keys]
+
+                def ranked(rt: Any, env: dict[str, Any]) -> list[Any]:
+                    """Highest keys first; Python's sort is stable, so ties keep the list's order."""
+                    ranks = []
+                    for x in filter_(rt, env):
+                        env[var] = x
+                        ranks.append((tuple(-k(rt, env) for k in keys), x))
+                    ranks.sort(key=lambda pair: pair[0])
+                    return [x for _, x in ranks]
+
+                return ranked
             case ast.MapComp():
                 seq, var, fn, cond = self.comprehension(e, scope)
                 spend = self._spending(e.span)
@@ -873,7 +886,10 @@ class Compiler:
                 case ast.ListLit():
                     return all(fixed(i, local) for i in e.items)
                 case ast.Filter():
-                    return fixed(e.seq, local) and fixed(e.cond, local | {e.var})
+                    inner = local | {e.var}
+                    return (
+                        fixed(e.seq, local) and fixed(e.cond, inner) and all(fixed(k, inner) for k in e.keys)
+                    )
                 case ast.MapComp():
                     inner = local | {e.var}
                     return fixed(e.seq, local) and fixed(e.expr, inner) and fixed(e.cond, inner)
