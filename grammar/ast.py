@@ -404,6 +404,15 @@ class Constant(Decl):
     value: Expr
 
 
+class OptionDecl(Constant):
+    """`option NAME: TYPE = DEFAULT`: a constant whose value is chosen before the game (an
+    expansion, a scenario, a difficulty) and fixed for the whole program: `value` is the
+    default until the loader puts the chosen value there (loader.apply_options)."""
+
+    type: TypeRef
+    default: Expr
+
+
 class Table(Decl):
     name: str
     columns: list[Column]

@@ -133,6 +133,14 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return rest, [i for i in items if isinstance(i, ast.Meta)]
 
     @v_args(meta=True)
+    def option_decl(self, meta: LarkMeta, c: list[Any]) -> ast.OptionDecl:
+        rest, metas = self._split_meta(c)
+        name, type_ref, default = str(rest[0]), rest[1], rest[2]
+        return ast.OptionDecl(
+            span=self._span(meta), name=name, type=type_ref, default=default, value=default, meta=metas
+        )
+
+    @v_args(meta=True)
     def const_decl(self, meta: LarkMeta, c: list[Any]) -> ast.Constant:
         rest, metas = self._split_meta(c)
         return ast.Constant(span=self._span(meta), name=str(rest[0]), value=rest[1], meta=metas)

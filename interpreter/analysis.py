@@ -893,7 +893,15 @@ class Analyzer:
         self.check_tables()
         s = self.sym
         for const in s.constants.values():
-            self.expr(const.value, {})
+            got = self.expr(const.value, {})
+            if isinstance(const, ast.OptionDecl):
+                want = type_of_ref(const.type, s)
+                if want == "any":
+                    self.error(
+                        const.type, "M014", "an option is a number, yes/no, a text or a row of a table"
+                    )
+                else:
+                    self.expect(const.value, got, want, f"option '{const.name}'")
         for piece in s.pieces.values():
             rows_of = piece.each_row_of or piece.per_row_of
             if piece.count is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from meeple.grammar.ast import Span
@@ -70,6 +70,7 @@ class Game:
 
     program: Program
     path: str
+    options: dict[str, str] = field(default_factory=dict)  # the values its options were given
 
     @property
     def name(self) -> str:
@@ -350,6 +351,7 @@ class State:
             "rules": self.game.path,
             "players": self.players,
             "seed": self.seed,
+            "options": dict(self.game.options),
             "scores": self.scores,
             "winners": self.winners,
             "turns": self.turns,

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # what a type checker sees: the same names, imported at once
     from meeple.interpreter.engine import State as State
     from meeple.interpreter.engine import replay as replay
     from meeple.interpreter.runtime import RuleRuntimeError as RuleRuntimeError
+    from meeple.loader import OptionError as OptionError
     from meeple.loader import bundled_games as bundled_games
     from meeple.loader import check as check
     from meeple.loader import load as load
@@ -39,6 +40,7 @@ _API = {
     "bundled_games": "meeple.loader",
     "check": "meeple.loader",
     "load": "meeple.loader",
+    "OptionError": "meeple.loader",
     "resolve": "meeple.loader",
 }
 

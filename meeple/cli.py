@@ -56,6 +56,9 @@ app = typer.Typer(
 
 # The options every command that plays a game shares.
 PLAYERS = typer.Option(min=1, max=MAX_SEATS, help="Number of players (default: the game's smallest).")
+OPTIONS = typer.Option(
+    "--option", metavar="NAME=VALUE", help="A value for one of the game's options (repeat for several)."
+)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -103,11 +106,27 @@ def echo_json(value: Any) -> None:
 # ------------------------------------------------------------------ loading and playing
 
 
-def load_game(rules: str) -> Game:
+def parse_options(given: list[str]) -> dict[str, str]:
+    """`--option NAME=VALUE`, each given once: by name. A malformed one is a usage error."""
+    out: dict[str, str] = {}
+    for item in given:
+        name, equals, value = item.partition("=")
+        if not equals or not name.strip():
+            raise Fail(f"error: --option takes NAME=VALUE, not '{item}'", USAGE)
+        if name.strip() in out:
+            raise Fail(f"error: option '{name.strip()}' is given twice", USAGE)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def load_game(rules: str, options: dict[str, str] | None = None) -> Game:
     """`meeple.load` with every way it can fail turned into a `Fail`: a file that cannot be found or
-    read is a usage error (2), a file with errors is a failure (1) and prints its diagnostics."""
+    read, or an option the game does not have, is a usage error (2), a file with errors is a
+    failure (1) and prints its diagnostics."""
     try:
-        return meeple.load(rules)
+        return meeple.load(rules, options)
+    except meeple.OptionError as err:
+        raise Fail(f"error: {err}", USAGE) from None
     except FileNotFoundError as err:
         raise Fail(f"error: {err}", USAGE) from None
     except meeple.RulesError as err:
@@ -184,10 +203,10 @@ def plural(n: int, word: str) -> str:
 _WORKER: dict[str, Game] = {}
 
 
-def _load_in_worker(rules: str) -> None:
+def _load_in_worker(rules: str, options: dict[str, str]) -> None:
     """A forked worker already has the game it was forked with; a spawned one loads it."""
     if "game" not in _WORKER:
-        _WORKER["game"] = meeple.load(rules)
+        _WORKER["game"] = meeple.load(rules, options)
 
 
 def _play_seeds(
@@ -214,7 +233,8 @@ def simulated(
     _WORKER["game"] = game
     try:
         play = functools.partial(_play_seeds, rules, players)
-        yield from in_workers(play, batches, jobs, initializer=_load_in_worker, initargs=(rules,))
+        initargs = (rules, game.options)
+        yield from in_workers(play, batches, jobs, initializer=_load_in_worker, initargs=initargs)
     finally:
         _WORKER.clear()
 
@@ -382,9 +402,10 @@ def play(
     ] = "random",
     as_json: Annotated[bool, typer.Option("--json", help="Print only the result, as JSON.")] = False,
     log: Annotated[Path | None, typer.Option(help="Also write the result, a replayable log, here.")] = None,
+    option: Annotated[list[str] | None, OPTIONS] = None,
 ) -> None:
     """Play one whole game, then print its log and the results."""
-    game = load_game(rules)
+    game = load_game(rules, parse_options(option or []))
     agent_names = [n.strip() for n in agents.split(",") if n.strip()]
     state = play_game(game, rules, players, seed, agent_names)
     result = state.result()
@@ -437,7 +458,7 @@ def replay(
         except Refused as err:
             raise Fail(f"error: {log}: {err}; name the rules with --rules FILE") from None
     try:
-        game = load_game(rules)
+        game = load_game(rules, entry.options)
     except Fail as err:  # a log naming rules that are gone or broken is a bad log, not a bad command
         raise Fail(f"{err.message}\nerror: {log}: cannot load the rules the log was played with") from None
     try:
@@ -476,12 +497,13 @@ def simulate(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Games played at once (default: one per CPU).")
     ] = os.cpu_count() or 1,
+    option: Annotated[list[str] | None, OPTIONS] = None,
 ) -> None:
     """Play many games with random agents and report how often each seat wins, its scores and game lengths.
 
     The games are shared among worker processes, one per CPU: each game depends on its seed only,
     so the statistics are the same whatever the number of workers."""
-    game = load_game(rules)
+    game = load_game(rules, parse_options(option or []))
     results: list[dict[str, Any]] = []
     began = time.perf_counter()
     err = stderr()

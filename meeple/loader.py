@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -105,6 +107,63 @@ def _read_data(module: ast.Module, path: Path) -> None:
         raise RulesError(problems, module.sources)
 
 
+class OptionError(ValueError):
+    """An option the game does not have, or a value its type cannot take: the caller's mistake
+    (a command line, a log), said in one line."""
+
+
+def apply_options(module: ast.Module, options: Mapping[str, str]) -> dict[str, str]:
+    """Put the chosen value of each option into its declaration (the default stays for the
+    others) and return every option's value as text, chosen or not, for the game's record. A
+    value is read by the option's type: a whole number, `yes`/`no`, a text, or the name of a
+    row of the table. Raises OptionError."""
+    declared = {d.name: d for d in module.decls if isinstance(d, ast.OptionDecl)}
+    unknown = sorted(set(options) - set(declared))
+    if unknown:
+        known = ", ".join(sorted(declared)) or "none"
+        raise OptionError(f"the game has no option '{unknown[0]}' (its options: {known})")
+    tables = {d.name: d for d in module.decls if isinstance(d, ast.Table)}
+    chosen: dict[str, str] = {}
+    for name, decl in declared.items():
+        if name in options:
+            decl.value = _option_value(decl, options[name], tables)
+        chosen[name] = options.get(name, _shown(decl.default))
+    return chosen
+
+
+def _option_value(decl: ast.OptionDecl, text: str, tables: Mapping[str, ast.Table]) -> ast.Expr:
+    kind, span = decl.type.name, decl.span
+    if kind == "int":
+        if not re.fullmatch(r"-?[0-9]{1,18}", text):
+            raise OptionError(f"option '{decl.name}' is a whole number, not '{text}'")
+        return ast.Num(span=span, value=int(text))
+    if kind == "bool":
+        if text not in ("yes", "no"):
+            raise OptionError(f"option '{decl.name}' is yes or no, not '{text}'")
+        return ast.Bool(span=span, value=text == "yes")
+    if kind == "text":
+        return ast.Text(span=span, value=text)
+    table = tables.get(kind)
+    keys = [r.cells[0] for r in table.rows if r.cells and isinstance(r.cells[0], str)] if table else []
+    if text not in keys:
+        raise OptionError(f"option '{decl.name}' is one of {', '.join(keys) or 'nothing'}, not '{text}'")
+    return ast.Attr(span=span, obj=ast.Name(span=span, id=kind), name=text)
+
+
+def _shown(value: ast.Expr) -> str:
+    """A default as it would be given on the command line."""
+    match value:
+        case ast.Num(value=n):
+            return str(n)
+        case ast.Bool(value=b):
+            return "yes" if b else "no"
+        case ast.Text(value=text):
+            return text
+        case ast.Name(id=name) | ast.Attr(name=name):
+            return name
+    return "?"
+
+
 def resolve(name_or_path: str | Path) -> Path:
     """A path as the user gave it, or the name of a bundled game (its file name without `.rules`).
     For names found inside files, see `resolve_named`."""
@@ -129,6 +188,7 @@ class Checked:
     diagnostics: list[Diagnostic]
     program: Program | None = None
     sources: dict[str, str] = field(default_factory=dict)  # every file the diagnostics point into
+    options: dict[str, str] = field(default_factory=dict)  # every option's value, as text
 
     @property
     def ok(self) -> bool:
@@ -175,15 +235,19 @@ def read_module(path: Path, seen: tuple[Path, ...] = ()) -> ast.Module:
     return merged
 
 
-def check(name_or_path: str | Path) -> Checked:
+def check(name_or_path: str | Path, options: Mapping[str, str] | None = None) -> Checked:
+    """Read, analyse and compile a rules file. `options`: values for its `option`s, by name, as
+    text (the others keep their defaults); an unknown option or a value its type cannot take
+    raises OptionError."""
     path = resolve(name_or_path)
     source = path.read_text(encoding="utf-8")
     try:
         module = read_module(path)
     except RulesError as err:
         return Checked(path, source, None, None, err.diagnostics, sources={str(path): source, **err.sources})
+    chosen = apply_options(module, options or {})
     symbols, diagnostics = analyse(module)
-    checked = Checked(path, source, module, symbols, diagnostics, sources=module.sources)
+    checked = Checked(path, source, module, symbols, diagnostics, sources=module.sources, options=chosen)
     if checked.ok:
         try:
             checked.program = compile_program(symbols)
@@ -192,13 +256,15 @@ def check(name_or_path: str | Path) -> Checked:
     return checked
 
 
-def load(name_or_path: str | Path) -> Game:
-    """Load a rules file (or bundled game name) into a runnable Game. Raises RulesError on errors."""
-    checked = check(name_or_path)
+def load(name_or_path: str | Path, options: Mapping[str, str] | None = None) -> Game:
+    """Load a rules file (or bundled game name) into a runnable Game, with these values for its
+    options (fixed for every game it starts). Raises RulesError on errors, OptionError on an
+    option it does not have or a value it cannot take."""
+    checked = check(name_or_path, options)
     if not checked.ok or checked.program is None:
         errors = [d for d in checked.diagnostics if d.severity == "error"]
         raise RulesError(errors, {str(checked.path): checked.source, **checked.sources})
-    return Game(checked.program, log_name(checked.path))
+    return Game(checked.program, log_name(checked.path), checked.options)
 
 
 def log_name(path: Path) -> str:

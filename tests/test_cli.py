@@ -67,7 +67,18 @@ example "bump adds three":
   expect:
     n == 3
 """
-RESULT_KEYS = {"game", "rules", "players", "seed", "scores", "winners", "turns", "choices", "shortfalls"}
+RESULT_KEYS = {
+    "game",
+    "rules",
+    "players",
+    "seed",
+    "scores",
+    "winners",
+    "turns",
+    "choices",
+    "shortfalls",
+    "options",
+}
 
 
 def run(*args: str, input: str | None = None) -> Result:
