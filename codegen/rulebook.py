@@ -67,6 +67,15 @@ class Example:
 
 
 @dataclass
+class Option:
+    """A choice made before the game: its name, what it may be (the default first), its words."""
+
+    name: str
+    choices: list[str]
+    words: list[str]
+
+
+@dataclass
 class Ruling:
     kind: str  # "assumption" or "conflict"
     words: str
@@ -92,6 +101,7 @@ class Rulebook:
     rulings: list[Ruling]
     changes: list[Part] = field(default_factory=list)  # a variant's, in the order of its file
     ends: list[str] = field(default_factory=list)  # the author's sentences on when the game ends
+    options: list[Option] = field(default_factory=list)  # what the players choose before the game
 
 
 def words_of(metas: list[ast.Meta]) -> tuple[list[str], bool]:
@@ -399,10 +409,30 @@ class _Builder:
             rulings=self.rulings(),
         )
         book.ends = self.ends()
+        book.options = self.options()
         if self.variant_file is not None:
             book.base = self.module.base or "the base game"
             book.changes = self.changes()
         return book
+
+    def options(self) -> list[Option]:
+        """The game's options as players choose them: a table's rows by their names, the default
+        first; a number or yes/no as such."""
+        out = []
+        for d in self.module.decls:
+            if not isinstance(d, ast.OptionDecl):
+                continue
+            default = d.default
+            kind = d.type.name
+            if kind in self.sym.tables:
+                keys = [r.cells[0] for r in self.sym.tables[kind].rows if isinstance(r.cells[0], str)]
+                first = default.name if isinstance(default, ast.Attr) else getattr(default, "id", "")
+                keys.sort(key=lambda k: k != first)
+                choices = [self.names.row(kind, k).one for k in keys]
+            else:
+                choices = [f"{self.en.expr(default)} unless agreed otherwise"]
+            out.append(Option(self.names.decl(d.name).one, choices, words_of(d.meta)[0]))
+        return out
 
     def ends(self) -> list[str]:
         """When the game ends early, in the author's words: the sentences that speak of an end in

@@ -93,3 +93,17 @@ def test_the_command_line_sets_options_and_a_replay_uses_the_logged_ones(tmp_pat
     assert bad.exit_code == 2 and "NAME=VALUE" in bad.stderr
     unknown = runner.invoke(app, ["simulate", str(rules), "--games", "3", "--option", "size=large"])
     assert unknown.exit_code == 2 and "no option 'size'" in unknown.stderr
+
+
+def test_the_rulebook_says_what_to_choose_before_the_game(tmp_path: Path) -> None:
+    from meeple.codegen import render
+
+    checked = meeple.check(path(tmp_path))
+    assert checked.module and checked.symbols and checked.program
+    docs = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
+    board = docs.book.options[0]
+    assert (board.name, board.choices) == ("board", ["small", "large"])
+    text = render.rulebook_markdown(docs)
+    assert (
+        "## Options" in text and "**Board**: small (unless you choose large). Play on a small board" in text
+    )
