@@ -56,8 +56,8 @@ class Name:
         return f"{n} {self.one if n == 1 else self.many}"
 
     def count_label(self, n: int) -> str:
-        """A kind named by a table row: `25 frogs`, but `17 Velociraptor`: a capitalised row name
-        is a label (a species, a size), printed as it is."""
+        """A kind named by a table row: `25 pebbles`, but `17 Gold`: a capitalised row name is a
+        label (a brand, a size), printed as it is."""
         return f"{n} {self.one}" if self.one[:1].isupper() else self.count(n)
 
 

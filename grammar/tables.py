@@ -1,6 +1,6 @@
 """Table rows from a CSV file: `table NAME (COLUMNS) from "FILE.csv"`.
 
-A game's data (hundreds of tiles, cards, species) is easier to keep in a spreadsheet than inline,
+A game's data (hundreds of tiles or cards) is easier to keep in a spreadsheet than inline,
 and a designer edits it without Python. The file's rows become the table's rows exactly as rows
 written in the rules file would: the same cells (a number, `yes`/`no`, `-` for none, a name, a
 text), with the file, line and column of each cell, so that analysis reports a wrong cell where
