@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
+from meeple.grammar.words import statement_words
 from meeple.interpreter.results import RESULTS
 
 SCALARS = {"int", "bool", "text", "player"}
@@ -47,34 +48,9 @@ BUILTINS: dict[str, tuple[int, int]] = {
 # Built-in names (values, not calls).
 BUILTIN_NAMES = {"players": "list:player", "current": "player", "player_count": "int", "self": "any"}
 PIECE_ATTRS = {"owner": "player", "kind": "text", "location": "loc", "row": "any"}
-# Words that start a statement (grammar/meeple.lark, `_simple` and `_compound`): a rule named so
-# could never be called, since `NAME(...)` at the start of a line would read as that statement.
-STATEMENT_WORDS = {
-    "move",
-    "set",
-    "add",
-    "subtract",
-    "let",
-    "shuffle",
-    "draw",
-    "end",
-    "log",
-    "if",
-    "for",
-    "repeat",
-    "while",
-    "choose",
-    "may",
-    "random",
-    "pick",
-    "turn",
-    "phase",
-    "step",
-    "cites",
-    "text",
-    "assume",
-    "conflict",
-}
+# Words that start a statement (grammar/meeple.lark): a rule named so could never be called, since
+# `NAME(...)` at the start of a line would read as that statement.
+STATEMENT_WORDS = statement_words()
 
 
 @dataclass
