@@ -2,7 +2,7 @@
 else Pygments is used: `pygmentize -l meeple`, editors and code hosts that use Pygments).
 
 Its words are read from the grammar itself (every quoted keyword of `meeple.lark`, by
-grammar/words.py) and from the checker's table of built-in functions, so that a
+grammar/words.py) and from the registry of built-in functions (interpreter/builtins.py), so that a
 keyword or a built-in added to the language is highlighted without anyone remembering this file.
 Keywords are plain words that may double as names in the language; a lexer cannot tell the two
 apart, and colouring `all(...)` as a keyword is harmless.
@@ -14,7 +14,8 @@ from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
 from meeple.grammar.words import declaration_words, keywords, meta_words
-from meeple.interpreter.analysis import BUILTIN_NAMES, BUILTINS
+from meeple.interpreter.analysis import BUILTIN_NAMES
+from meeple.interpreter.builtins import BUILTINS
 
 _KEYWORDS, _DECLARATIONS, _META = keywords(), declaration_words(), meta_words()
 _CONSTANTS = {"yes", "no", "none"}
