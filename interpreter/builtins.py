@@ -113,8 +113,8 @@ def _args(compiler: Compiler, call: ast.Call, scope: set[str]) -> list[Fn]:
     return [compiler.expr(a, scope) for a in call.args]
 
 
-def _locations(value: Any) -> list[Any]:
-    """A location, or a list of them (what `pieces` and `count` accept)."""
+def locations(value: Any) -> list[Any]:
+    """A location, or a list of them (what `pieces`, `count` and `move ... from` accept)."""
     return value if isinstance(value, list) else [value]
 
 
@@ -162,7 +162,7 @@ class Count(Builtin):
             owner = owner_fn(rt, env) if owner_fn else None
             total = 0
             reads = rt.reads
-            for loc in _locations(where(rt, env)):
+            for loc in locations(where(rt, env)):
                 if reads is not None:
                     reads.add(loc if kind is None else (loc, kind))
                 pile = rt.locs[loc]
@@ -382,7 +382,7 @@ class Pieces(Builtin):
             owner = owner_fn(rt, env) if owner_fn else None
             out = []
             reads = rt.reads
-            for loc in _locations(a0(rt, env)):
+            for loc in locations(a0(rt, env)):
                 if reads is not None:
                     reads.add(loc if kind is None else (loc, kind))
                 for pc in rt.locs[loc]:

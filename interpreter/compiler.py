@@ -16,7 +16,7 @@ from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.interpreter import grids
 from meeple.interpreter.analysis import Symbols, is_keyed, type_of_ref
-from meeple.interpreter.builtins import BUILTINS
+from meeple.interpreter.builtins import BUILTINS, locations
 from meeple.interpreter.program import CompiledExample, Fn, Gen, Movement, Program, Trigger
 from meeple.interpreter.results import RESULTS
 from meeple.interpreter.runtime import (
@@ -123,10 +123,6 @@ def _compute(rt: Any, key: tuple[Any, ...], fn: Fn, env: dict[str, Any]) -> Any:
     if caller is not None:
         caller.add(key)
     return result
-
-
-def _locations(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else [value]
 
 
 def _memoized(fn: Fn, params: list[str]) -> Fn:
@@ -985,7 +981,7 @@ class Compiler:
             row = which(rt, env) if which is not None else None
             to = dest(rt, env)
             moved: list[Piece] = []
-            for loc in _locations(src(rt, env)):
+            for loc in locations(src(rt, env)):
                 if want is not None and len(moved) >= want:
                     break
                 pile = _pile(rt, loc, span, rule)
