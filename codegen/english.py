@@ -24,6 +24,7 @@ from meeple.codegen.markup import VAR_CLOSE, capitalise, plain, ref
 from meeple.codegen.markup import var as mark_var
 from meeple.grammar import ast
 from meeple.interpreter.analysis import BUILTIN_NAMES, Symbols
+from meeple.interpreter.builtins import BUILTINS, Builtin
 
 # Binding strength, loosest first, as in the grammar: a looser child of a tighter parent is
 # bracketed so that "a times (b plus c)" keeps its meaning in words.
@@ -337,64 +338,21 @@ class English:
             else self.expr(a)
             for a in args
         ]
-        match e.func, len(args):
-            case "count", 1 if isinstance(args[0], ast.Call) and args[0].func == "pieces":
-                return f"the number of {self._pieces(args[0].args, 'pieces')}"
-            case "count", 1 if isinstance(args[0], ast.Filter):
-                f = args[0]
-                return f"the number of {self.var(f.var)} in {self.expr(f.seq)} where {self.cond(f.cond)}"
-            case "count", 1 if self.typed(args[0]) == "loc":
-                return f"the number of pieces in {words[0]}"
-            case "count", 1 if self.typed(args[0]).startswith("list"):
-                return f"the number of items in {words[0]}"
-            case "count", 1:
-                return f"the number of {words[0]}"
-            case "sum", 1 if (total := self._total(args[0])) is not None:
-                return total
-            case "sum", 1:
-                return f"the total of {words[0]}"
-            case ("min" | "max") as f, 1 if isinstance(args[0], ast.MapComp):
-                m = args[0]
-                best = "smallest" if f == "min" else "largest"
-                return f"the {best} {self.expr(m.expr)} for any {self.var(m.var)} in {self._source(m)}"
-            case ("min" | "max") as f, 1:
-                return f"the {'smallest' if f == 'min' else 'largest'} of {words[0]}"
-            case ("min" | "max") as f, 2:
-                return f"the {'smaller' if f == 'min' else 'larger'} of {words[0]} and {words[1]}"
-            case ("min" | "max") as f, _:
-                return f"the {'smallest' if f == 'min' else 'largest'} of {join(words)}"
-            case ("any" | "all") as f, 1 if isinstance(args[0], ast.MapComp):
-                m = args[0]
-                some = "some" if f == "any" else "every"
-                return f"{self.cond(m.expr)} for {some} {self.var(m.var)} in {self._source(m)}"
-            case "any", 1:
-                return f"any of {words[0]} holds"
-            case "all", 1:
-                return f"all of {words[0]} hold"
-            case "abs", 1:
-                return f"the absolute value of {words[0]}"
-            case "pieces", _:
-                return f"the {self._pieces(args, 'pieces')}"
-            case "neighbours", 1:
-                return f"the neighbours of {words[0]}"
-            case "neighbours", 2:
-                return f"the neighbours of {words[0]} on {words[1]}"
-            case "region", 2:
-                return f"the region around {words[0]} with the same {self.word(_bare(args[1]))}"
-            case "regions", 2:
-                return f"the regions of {words[0]} with one {self.word(_bare(args[1]))} each"
-            case "players_from", 1:
-                return f"the players, starting with {words[0]}"
-            case "next_player", 1:
-                return f"the player after {words[0]}"
+        builtin = BUILTINS.get(e.func)
+        if builtin is not None and (said := self.builtin(builtin, e, words)) is not None:
+            return said
         return self._apply(e.func, words)
+
+    def builtin(self, builtin: Builtin, e: ast.Call, words: list[str]) -> str | None:
+        """A built-in's call in this voice's words (None: none of its own)."""
+        return builtin.english(self, e, words)
 
     def _apply(self, func: str, words: list[str]) -> str:
         """A value, or a function the speaker has no special words for: "NAME of ARGS"."""
         label = self.name(func) if self.sym is not None and func in self.sym.values else self.word(func)
         return _mention(label, func, words)
 
-    def _pieces(self, args: Sequence[ast.Expr], default: str) -> str:
+    def pieces_in(self, args: Sequence[ast.Expr], default: str) -> str:
         """`pieces(where, KIND, OWNER)` without its article: "cube of p in r"."""
         where = self.expr(args[0])
         what = self.kind(_bare(args[1])) if len(args) > 1 else default
@@ -402,7 +360,7 @@ class English:
             what += " owned by nobody" if isinstance(args[2], ast.NoneLit) else f" of {self.expr(args[2])}"
         return f"{what} in {where}"
 
-    def _total(self, e: ast.Expr) -> str | None:
+    def total(self, e: ast.Expr) -> str | None:
         """`sum([c.x for each c in S])` as "the total x of S": how a rulebook says it."""
         if not isinstance(e, ast.MapComp) or e.cond is not None:
             return None
@@ -411,9 +369,18 @@ class English:
             return f"the total {self.word(body.name)} of {self.expr(e.seq)}"
         return None
 
-    def _source(self, e: ast.MapComp) -> str:
+    def source(self, e: ast.MapComp) -> str:
+        """What a comprehension is taken from: "S", or "S where C"."""
         seq = self.expr(e.seq)
         return f"{seq} where {self.cond(e.cond)}" if e.cond is not None else seq
+
+    def named(self, e: ast.Expr) -> str:
+        """An argument that names something (an attribute, a kind) rather than being a value."""
+        return self.word(_bare(e))
+
+    def listing(self, words: list[str]) -> str:
+        """Several things said in a row: "a, b and c"."""
+        return join(words)
 
     def _unary(self, e: ast.Unary) -> str:
         if e.op == "not":
@@ -459,7 +426,7 @@ class English:
             return None
         what = counted.args[0]
         if isinstance(what, ast.Call) and what.func == "pieces":
-            return f"there is {'a' if some else 'no'} {self._pieces(what.args, 'piece')}"
+            return f"there is {'a' if some else 'no'} {self.pieces_in(what.args, 'piece')}"
         if isinstance(what, ast.Filter):
             seq = f"{self.expr(what.seq)} where {self.cond(what.cond)}"
             return f"there is {article(what.var) if some else 'no'} {self.var(what.var)} in {seq}"
@@ -477,7 +444,7 @@ class English:
         return f"every {self.var(e.var)} in {self.expr(e.seq)}{where}{ranked}"
 
     def _mapcomp(self, e: ast.MapComp) -> str:
-        return f"{self.expr(e.expr)} for each {self.var(e.var)} in {self._source(e)}"
+        return f"{self.expr(e.expr)} for each {self.var(e.var)} in {self.source(e)}"
 
     def _condition(self, e: ast.Expr) -> str | None:
         """Yes/no attributes read as predicates: "b is large", "b is not flipped"."""

@@ -1,44 +1,23 @@
 """A Pygments lexer for `.rules` files, so that rules print in colour in the docs (and anywhere
 else Pygments is used: `pygmentize -l meeple`, editors and code hosts that use Pygments).
 
-Its words are read from the grammar itself (every quoted keyword of `meeple.lark`) and from the
-checker's table of built-in functions, so that a keyword added to the language is highlighted
-without anyone remembering this file. Keywords are plain words that may double as names in the
-language; a lexer cannot tell the two apart, and colouring `all(...)` as a keyword is harmless.
+Its words are read from the grammar itself (every quoted keyword of `meeple.lark`, by
+grammar/words.py) and from the registry of built-in functions (interpreter/builtins.py), so that a
+keyword or a built-in added to the language is highlighted without anyone remembering this file.
+Keywords are plain words that may double as names in the language; a lexer cannot tell the two
+apart, and colouring `all(...)` as a keyword is harmless.
 """
 
 from __future__ import annotations
 
-import re
-from importlib import resources
-
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
-from meeple.interpreter.analysis import BUILTIN_NAMES, BUILTINS
+from meeple.grammar.words import declaration_words, keywords, meta_words
+from meeple.interpreter.analysis import BUILTIN_NAMES
+from meeple.interpreter.builtins import BUILTINS
 
-
-def _grammar_words() -> tuple[set[str], set[str], set[str]]:
-    """(every keyword, the words that start a declaration, the metadata words) of the grammar.
-    A keyword is a quoted word, or one of a group written `/(?:a|b)\\b/`."""
-    grammar = resources.files("meeple.grammar").joinpath("meeple.lark").read_text(encoding="utf-8")
-
-    def words(text: str) -> set[str]:
-        grouped = {w for group in re.findall(r"/\(\?:([a-z|]+)\)", text) for w in group.split("|")}
-        return set(re.findall(r'"([a-z]+)"', text)) | grouped
-
-    keywords = words(grammar)
-    declarations = set(re.findall(r'^\w+_decl:\s*"([a-z]+)"', grammar, re.M))
-    meta: set[str] = set()
-    for line in grammar.splitlines():
-        if line.startswith("SCORE_KIND"):
-            declarations |= words(line)
-        if line.startswith(("META_KIND", "CONFLICT")):
-            meta |= words(line)
-    return keywords, declarations, meta
-
-
-_KEYWORDS, _DECLARATIONS, _META = _grammar_words()
+_KEYWORDS, _DECLARATIONS, _META = keywords(), declaration_words(), meta_words()
 _CONSTANTS = {"yes", "no", "none"}
 _OPERATORS = {"and", "or", "not", "in"}
 _PLAIN = _KEYWORDS - _DECLARATIONS - _META - _CONSTANTS - _OPERATORS - set(BUILTIN_NAMES)

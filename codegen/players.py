@@ -21,6 +21,7 @@ from meeple.codegen.markup import capitalise, ref
 from meeple.codegen.names import Names, humanise, own_lines, plural
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.builtins import Builtin
 
 _BUILTINS = {
     "players": "the players",
@@ -160,20 +161,17 @@ class PlayersEnglish(English):
 
     def _mapcomp(self, e: ast.MapComp) -> str:
         with self.binding(e.var, self.element(e.seq)) as said:
-            return f"{self.expr(e.expr)} for each {said.removeprefix('the ')} of {self._source(e)}"
+            return f"{self.expr(e.expr)} for each {said.removeprefix('the ')} of {self.source(e)}"
 
     def _call(self, e: ast.Call) -> str:
         bound = next((a for a in e.args if isinstance(a, ast.MapComp | ast.Filter)), None)
         if bound is None:
             return super()._call(e)
-        with self.binding(bound.var, self.element(bound.seq)) as said:
-            m = e.args[0]
-            if e.func in ("any", "all") and isinstance(m, ast.MapComp) and m.var == bound.var:
-                some = "some" if e.func == "any" else "every"
-                noun = said.removeprefix("the ")
-                where = f" where {self.cond(m.cond)}" if m.cond is not None else ""
-                return f"{self.cond(m.expr)} for {some} {noun}{where}"
+        with self.binding(bound.var, self.element(bound.seq)):
             return super()._call(e)
+
+    def builtin(self, builtin: Builtin, e: ast.Call, words: list[str]) -> str | None:
+        return builtin.players(self, e, words)
 
     # ------------------------------------------------------------------ statements
 

@@ -18,63 +18,18 @@ from dataclasses import dataclass, field
 
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
+from meeple.grammar.words import statement_words
+from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.results import RESULTS
 
 SCALARS = {"int", "bool", "text", "player"}
 
-# Built-in functions: name -> (fewest arguments, most arguments).
-BUILTINS: dict[str, tuple[int, int]] = {
-    "count": (1, 1),
-    "sum": (1, 1),
-    "min": (1, 99),
-    "max": (1, 99),
-    "any": (1, 1),
-    "all": (1, 1),
-    "abs": (1, 1),
-    "pieces": (1, 3),
-    "neighbours": (1, 2),
-    "region": (2, 2),
-    "regions": (2, 2),
-    "players_from": (1, 1),
-    "cells": (1, 1),
-    "distance": (2, 2),
-    "placements": (2, 2),
-    "placement": (5, 5),
-    "cell": (3, 3),
-    "routes": (2, 99),
-    "next_player": (1, 1),
-}
 # Built-in names (values, not calls).
 BUILTIN_NAMES = {"players": "list:player", "current": "player", "player_count": "int", "self": "any"}
 PIECE_ATTRS = {"owner": "player", "kind": "text", "location": "loc", "row": "any"}
-# Words that start a statement (grammar/meeple.lark, `_simple` and `_compound`): a rule named so
-# could never be called, since `NAME(...)` at the start of a line would read as that statement.
-STATEMENT_WORDS = {
-    "move",
-    "set",
-    "add",
-    "subtract",
-    "let",
-    "shuffle",
-    "draw",
-    "end",
-    "log",
-    "if",
-    "for",
-    "repeat",
-    "while",
-    "choose",
-    "may",
-    "random",
-    "pick",
-    "turn",
-    "phase",
-    "step",
-    "cites",
-    "text",
-    "assume",
-    "conflict",
-}
+# Words that start a statement (grammar/meeple.lark): a rule named so could never be called, since
+# `NAME(...)` at the start of a line would read as that statement.
+STATEMENT_WORDS = statement_words()
 
 
 @dataclass
@@ -588,85 +543,13 @@ class Analyzer:
             for arg in e.args:
                 self.expr(arg, scope)
             return "any"
-        low, high = BUILTINS[name]
-        self.arity(e, name, low, high)
-        if len(e.args) < low:  # reported; the checks below read the missing arguments
+        builtin = BUILTINS[name]
+        self.arity(e, name, builtin.fewest, builtin.most)
+        if len(e.args) < builtin.fewest:  # reported; the checks read the missing arguments
             for arg in e.args:
                 self.expr(arg, scope)
             return "any"
-        if name in {"region", "regions"}:
-            node_type = self.expr(e.args[0], scope)
-            if name == "regions":
-                node_type = node_type[5:] if node_type.startswith("list:") else "any"
-            attr = e.args[1] if len(e.args) > 1 else None
-            if not isinstance(attr, ast.Name):
-                if attr is not None:
-                    self.error(attr, "M014", f"{name}'s second argument names the attribute that must match")
-            elif node_type.startswith("row:"):
-                self.attr_type(node_type, attr.id, attr)
-            element = node_type if node_type.startswith("row:") else "any"
-            return f"list:list:{element}" if name == "regions" else f"list:{element}"
-        types = [self.expr(arg, scope) for arg in e.args]
-        if name == "pieces":
-            if len(e.args) > 1 and not types[1].startswith("row:"):
-                self.expect(
-                    e.args[1], types[1], "kind", "pieces' second argument (a kind of piece, or a row)"
-                )
-            if len(e.args) > 2:
-                self.expect(e.args[2], types[2], "player", "pieces' third argument (an owner)")
-            if len(e.args) > 1 and isinstance(e.args[1], ast.Name):
-                return f"list:piece:{e.args[1].id}"
-            return "list:piece"
-        if name in {"count"}:
-            return "int"
-        if name in {"sum", "abs"}:
-            return "int"
-        if name in {"min", "max"}:
-            return "int"
-        if name in {"any", "all"}:
-            return "bool"
-        if name == "neighbours":
-            tables = [m.nodes for m in self.sym.maps.values()]
-            node = types[0][4:] if types and types[0].startswith("row:") else ""
-            if len(e.args) == 1 and tables.count(node) > 1:
-                self.error(e, "M012", f"several maps are built on '{node}': say which, neighbours(node, map)")
-            return f"list:{types[0]}" if types and types[0].startswith(("row:", "cell:")) else "list:any"
-        if name == "players_from":
-            return "list:player"
-        if name == "cells":
-            return f"list:cell:{types[0][5:]}" if types[0].startswith("grid:") else "list:any"
-        if name == "routes":
-            movement = e.args[1] if len(e.args) > 1 else None
-            if not (isinstance(movement, ast.Name) and movement.id in self.sym.movements):
-                self.error(
-                    movement or e,
-                    "M010",
-                    "routes' second argument names a movement",
-                    self._suggest(getattr(movement, "id", ""), self.sym.movements),
-                )
-            else:
-                self.used.add(movement.id)
-                wanted = len(self.sym.movements[movement.id].params)
-                if len(e.args) - 2 != wanted:
-                    self.error(
-                        e,
-                        "M012",
-                        f"movement '{movement.id}' takes {wanted} argument(s) after it, "
-                        f"not {len(e.args) - 2}",
-                    )
-            start = types[0] if types else "any"
-            return f"list:route:{start[5:]}" if start.startswith("cell:") else "list:route"
-        if name == "distance":
-            return "int"
-        if name == "placements":
-            return "list:placement"
-        if name == "placement":
-            return "placement"
-        if name == "cell":
-            return f"cell:{types[0][5:]}" if types[0].startswith("grid:") else "any"
-        if name == "next_player":
-            return "player"
-        return "any"
+        return builtin.check(self, e, builtin.arg_types(self, e, scope))
 
     def arity(self, e: ast.Call | ast.CallStmt, name: str, low: int, high: int) -> None:
         n = len(e.args)

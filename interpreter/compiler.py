@@ -16,6 +16,7 @@ from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.interpreter import grids
 from meeple.interpreter.analysis import Symbols, is_keyed, type_of_ref
+from meeple.interpreter.builtins import BUILTINS, locations
 from meeple.interpreter.program import CompiledExample, Fn, Gen, Movement, Program, Trigger
 from meeple.interpreter.results import RESULTS
 from meeple.interpreter.runtime import (
@@ -122,10 +123,6 @@ def _compute(rt: Any, key: tuple[Any, ...], fn: Fn, env: dict[str, Any]) -> Any:
     if caller is not None:
         caller.add(key)
     return result
-
-
-def _locations(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else [value]
 
 
 def _memoized(fn: Fn, params: list[str]) -> Fn:
@@ -700,160 +697,7 @@ class Compiler:
                 return result
 
             return call_value
-        if name in {"region", "regions"}:
-            first = self.expr(e.args[0], scope)
-            attr_name = e.args[1].id if isinstance(e.args[1], ast.Name) else ""
-            key = self.attr(lambda rt, env: env["node"], attr_name, e.span)
-            adjacency = self.adjacency_for(e)
-
-            def component(rt: Any, start: Row, seen: set[Row]) -> list[Row]:
-                want = key(rt, {"node": start})
-                out, todo = [start], [start]
-                seen.add(start)
-                while todo:
-                    for nb in adjacency.get(todo.pop(), ()):
-                        if nb not in seen and key(rt, {"node": nb}) == want:
-                            seen.add(nb)
-                            out.append(nb)
-                            todo.append(nb)
-                return out
-
-            if name == "region":
-                return lambda rt, env: component(rt, first(rt, env), set())
-
-            def regions(rt: Any, env: dict[str, Any]) -> list[list[Row]]:
-                seen: set[Row] = set()
-                return [component(rt, n, seen) for n in first(rt, env) if n not in seen]
-
-            return regions
-        if name == "routes":
-            return self.routes(e, scope)
-        args = [self.expr(a, scope) for a in e.args]
-        a0 = args[0] if args else _nothing
-        match name:
-            case "count" if isinstance(e.args[0], ast.Call) and e.args[0].func == "pieces":
-                return self.count_pieces(e.args[0], scope)
-            case "count":
-
-                def count(rt: Any, env: dict[str, Any]) -> int:
-                    v = a0(rt, env)
-                    if isinstance(v, list):
-                        return len(v)
-                    if rt.reads is not None:
-                        rt.reads.add(v)
-                    return len(rt.locs[v])
-
-                return count
-            case "sum":
-                return lambda rt, env: sum(a0(rt, env))
-            case "min" | "max":
-                pick = min if name == "min" else max
-                if len(args) == 1:
-                    return lambda rt, env: pick(a0(rt, env))
-                return lambda rt, env: pick(a(rt, env) for a in args)
-            case "any" | "all":
-                test = any if name == "any" else all
-                if isinstance(e.args[0], ast.MapComp):  # stop at the first answer, as a player would
-                    items = self.lazy_map(e.args[0], scope)
-                    return lambda rt, env: test(items(rt, env))
-                return lambda rt, env: test(a0(rt, env))
-            case "abs":
-                return lambda rt, env: abs(a0(rt, env))
-            case "neighbours":
-                adjacency = self.adjacency_for(e)
-
-                def neighbours(rt: Any, env: dict[str, Any]) -> list[Any]:
-                    node = a0(rt, env)
-                    if type(node) is Cell:
-                        return grids.neighbours(grids.grid_of(rt, node.map), node)
-                    return list(adjacency.get(node, ()))
-
-                return neighbours
-            case "cells":
-                return lambda rt, env: list(grids.grid_of(rt, a0(rt, env)).values())
-            case "cell":
-                q_fn, r_fn = args[1], args[2]
-                return lambda rt, env: grids.grid_of(rt, a0(rt, env)).get((q_fn(rt, env), r_fn(rt, env)))
-            case "distance":
-                a1 = args[1]
-                return lambda rt, env: grids.hex_distance(a0(rt, env), a1(rt, env))
-            case "placement":
-                shape, q_fn, r_fn, turns_fn = args[1:]
-
-                def placement(rt: Any, env: dict[str, Any]) -> Placement:
-                    rows, turns = list(shape(rt, env)), turns_fn(rt, env)
-                    turned = [grids.rotate(row.values["q"], row.values["r"], turns) for row in rows]
-                    dq, dr = q_fn(rt, env) - turned[0][0], r_fn(rt, env) - turned[0][1]
-                    return Placement(a0(rt, env), [(q + dq, r + dr) for q, r in turned], rows, turns % 6)
-
-                return placement
-            case "placements":
-                shape = args[1]
-
-                def placements(rt: Any, env: dict[str, Any]) -> list[Placement]:
-                    mapref, rows = a0(rt, env), shape(rt, env)
-                    local = [(row.values["q"], row.values["r"]) for row in rows]
-                    return grids.placements(grids.grid_of(rt, mapref), mapref, rows, local)
-
-                return placements
-            case "players_from":
-
-                def players_from(rt: Any, env: dict[str, Any]) -> list[Player]:
-                    seat = a0(rt, env).seat
-                    return rt.players[seat:] + rt.players[:seat]
-
-                return players_from
-            case "next_player":
-                return lambda rt, env: rt.players[(a0(rt, env).seat + 1) % len(rt.players)]
-            case "pieces":
-                kind_fn = args[1] if len(args) > 1 else None
-                owner_fn = args[2] if len(args) > 2 else None
-
-                def pieces(rt: Any, env: dict[str, Any]) -> list[PieceRef]:
-                    kind = kind_fn(rt, env) if kind_fn else None
-                    owner = owner_fn(rt, env) if owner_fn else None
-                    out = []
-                    reads = rt.reads
-                    for loc in _locations(a0(rt, env)):
-                        if reads is not None:
-                            reads.add(loc if kind is None else (loc, kind))
-                        for pc in rt.locs[loc]:
-                            if (kind is None or pc[0].name == kind or pc[0].row is kind) and (
-                                owner_fn is None or pc[1] is owner
-                            ):
-                                out.append(PieceRef(loc, pc))
-                    return out
-
-                return pieces
-        raise AssertionError(f"unknown function {name}")
-
-    def count_pieces(self, e: ast.Call, scope: set[str]) -> Fn:
-        """`count(pieces(where, KIND, OWNER))` without making a piece value for each piece: the
-        commonest question in rules ("is this hex empty?") asked thousands of times a game."""
-        where = self.expr(e.args[0], scope)
-        kind_fn = self.expr(e.args[1], scope) if len(e.args) > 1 else None
-        owner_fn = self.expr(e.args[2], scope) if len(e.args) > 2 else None
-
-        def count(rt: Any, env: dict[str, Any]) -> int:
-            kind = kind_fn(rt, env) if kind_fn else None
-            owner = owner_fn(rt, env) if owner_fn else None
-            total = 0
-            reads = rt.reads
-            for loc in _locations(where(rt, env)):
-                if reads is not None:
-                    reads.add(loc if kind is None else (loc, kind))
-                pile = rt.locs[loc]
-                if kind is None and owner_fn is None:
-                    total += len(pile)
-                    continue
-                for pc in pile:
-                    if (kind is None or pc[0].name == kind or pc[0].row is kind) and (
-                        owner_fn is None or pc[1] is owner
-                    ):
-                        total += 1
-            return total
-
-        return count
+        return BUILTINS[name].compile(self, e, scope)
 
     def static_values(self) -> set[str]:
         """Values that read only their arguments and the game's fixed data (tables, constants,
@@ -861,7 +705,6 @@ class Compiler:
         sym = self.sym
         changing = {name for group in sym.owned_vars.values() for name in group}
         changing |= {name for group in sym.owned_zones.values() for name in group}
-        pure_calls = {"count", "sum", "min", "max", "any", "all", "abs"}
         static: set[str] = set()
 
         def fixed(e: ast.Expr | None, local: set[str]) -> bool:
@@ -894,7 +737,7 @@ class Compiler:
                     inner = local | {e.var}
                     return fixed(e.seq, local) and fixed(e.expr, inner) and fixed(e.cond, inner)
                 case ast.Call(func=func):
-                    known = func in pure_calls or func in static
+                    known = func in static or (func in BUILTINS and BUILTINS[func].pure)
                     return known and all(fixed(a, local) for a in e.args)
             return False
 
@@ -913,44 +756,6 @@ class Compiler:
                     static.add(value.name)
                     changed = True
         return static
-
-    def routes(self, e: ast.Call, scope: set[str]) -> Fn:
-        """`routes(start, MOVEMENT, args...)`: the distinct routes the movement allows from start."""
-        start_fn = self.expr(e.args[0], scope)
-        movement = e.args[1].id if len(e.args) > 1 and isinstance(e.args[1], ast.Name) else ""
-        extra = [self.expr(a, scope) for a in e.args[2:]]
-        movements, span, rule = self.p.movements, e.span, self.rule
-
-        def routes(rt: Any, env: dict[str, Any]) -> list[Route]:
-            start = start_fn(rt, env)
-            if type(start) is not Cell:
-                raise RuleRuntimeError(f"routes start on a grid cell, not on {label(start)}", span, rule)
-            mv = movements[movement]
-            inner = dict(zip(mv.params, [a(rt, env) for a in extra], strict=True))
-            inner["start"] = start
-            steps = mv.steps(rt, inner)
-            steps = steps if isinstance(steps, list) else [steps]
-            straight = bool(mv.straight(rt, inner)) if mv.straight else False
-            backtracks = bool(mv.backtracks(rt, inner)) if mv.backtracks else False
-            through, ends = mv.through, mv.ends
-
-            def may_pass(cell: Cell) -> bool:
-                inner[mv.through_var] = cell
-                return through is None or bool(through(rt, inner))
-
-            def may_end(cell: Cell) -> bool:
-                inner[mv.ends_var] = cell
-                return ends is None or bool(ends(rt, inner))
-
-            def occupied(cell: Cell) -> bool:
-                if rt.reads is not None:
-                    rt.reads.add(cell)
-                return bool(rt.locs.get(cell))
-
-            grid = grids.grid_of(rt, start.map)
-            return grids.routes(grid, start, steps, straight, backtracks, may_pass, may_end, occupied)
-
-        return routes
 
     def movement(self, decl: ast.MovementDecl) -> Movement:
         self.rule = f"movement {decl.name}"
@@ -971,11 +776,10 @@ class Compiler:
             ends=optional(decl.ends, decl.ends_var),
         )
 
-    def adjacency_for(self, e: ast.Call) -> dict[Row, list[Row]]:
-        """The edges a graph query walks: of the map named as its last argument (`neighbours(x, m)`,
-        `regions(m, attr)`), else of the map built on the node's table."""
+    def adjacency_for(self, e: ast.Call, named: ast.Expr) -> dict[Row, list[Row]]:
+        """The edges a graph query walks: of the map `named` names (`neighbours(x, m)`,
+        `regions(m, attr)`), else of the map built on the table of the query's first argument."""
         p = self.p
-        named = e.args[-1] if e.func == "neighbours" and len(e.args) == 2 else e.args[0]
         if isinstance(named, ast.Name) and named.id in p.adjacency:
             return p.adjacency[named.id]
         owner = self.sym.types.get(id(e.args[0]), "any")
@@ -1193,7 +997,7 @@ class Compiler:
             row = which(rt, env) if which is not None else None
             to = dest(rt, env)
             moved: list[Piece] = []
-            for loc in _locations(src(rt, env)):
+            for loc in locations(src(rt, env)):
                 if want is not None and len(moved) >= want:
                     break
                 pile = _pile(rt, loc, span, rule)

@@ -13,7 +13,7 @@ import pytest
 
 import meeple
 from meeple import Diagnostic
-from meeple.interpreter.analysis import BUILTINS
+from meeple.interpreter.builtins import BUILTINS
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -270,7 +270,8 @@ def test_a_value_is_called_with_its_number_of_arguments(tmp_path: Path) -> None:
 
 def _wrong_arity_calls() -> list[object]:
     params: list[object] = []
-    for name, (low, high) in sorted(BUILTINS.items()):
+    for name, builtin in sorted(BUILTINS.items()):
+        low, high = builtin.fewest, builtin.most
         too_few = {0, low - 1} if low > 0 else set()
         too_many = {high + 1} if high < 10 else set()
         for count in sorted(too_few | too_many):

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.checks.usage import KNOWN_STATEMENTS
 from meeple.interpreter.checks.walk import Known, Owner, bodies, owners, sites, walk
@@ -32,8 +33,12 @@ PIECES: Token = ("pieces", "")
 CURRENT: Token = ("current", "")
 _FIXED_NAMES = {"players", "player_count", "self"}  # built-in names that do not change during a game
 _BINDS = (ast.ForEach, ast.Choose, ast.Pick)
-# Built-in functions that read nothing of a game but their arguments (and the fixed map edges).
-PURE = {"sum", "min", "max", "any", "all", "abs", "neighbours", "players_from", "next_player"}
+
+
+def _reads_only_arguments(func: str) -> bool:
+    """A built-in that reads nothing that changes during a game but its arguments."""
+    builtin = BUILTINS.get(func)
+    return builtin is not None and (builtin.pure or builtin.steady)
 
 
 class Flow:
@@ -55,11 +60,13 @@ class Flow:
                 case ast.Call(func=func) if func in self.sym.values and func not in seen:
                     value = self.sym.values[func]
                     out |= self.reads(value.expr, seen | {func})
-                case ast.Call(func="pieces" | "count"):
+                case ast.Call(func=func) if func in BUILTINS and BUILTINS[func].reads_pieces:
                     out.add(PIECES)
-                case ast.Call(func="region" | "regions", args=[_, ast.Name(id=attr), *_]):
+                case ast.Call(func=func, args=[_, ast.Name(id=attr), *_]) if (
+                    func in BUILTINS and BUILTINS[func].names_attribute
+                ):
                     out.add(("attr", attr))
-                case ast.Call(func=func) if func not in PURE and func not in seen:
+                case ast.Call(func=func) if func not in seen and not _reads_only_arguments(func):
                     out.add(ANY)  # a function whose reads the checker does not know
         return out
 

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Iterator
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.checks.walk import Owner, Refs, owners, refs, sites, walk
 
-GRAPH_QUERIES = {"neighbours", "region", "regions"}
 # Statements whose effect on pieces the checks know; any other may move anything.
 KNOWN_STATEMENTS = (
     ast.Meta,
@@ -142,7 +142,9 @@ class Usage:
             for piece in self.sym.pieces.values():
                 if not self.is_live(piece) and any(self.is_live(d) for d in self.targets(refs(piece.zone))):
                     out.append(piece)
-        walks_graphs = any(GRAPH_QUERIES & self.refs[id(d)].names for d in live)
+        walks_graphs = any(
+            name in BUILTINS and BUILTINS[name].walks_graph for d in live for name in self.refs[id(d)].names
+        )
         for m in self.sym.maps.values():
             table = self.sym.tables.get(m.nodes)
             if not self.is_live(m) and walks_graphs and table is not None and self.is_live(table):
@@ -174,7 +176,7 @@ def _reads_any_kind(decl: ast.Decl) -> bool:
         match node:
             case ast.Draw() | ast.Shuffle() | ast.MoveRefs():
                 return True
-            case ast.Call(func="pieces", args=[_]) | ast.Call(func="count"):
+            case ast.Call(func=func) if func in BUILTINS and BUILTINS[func].reads_any_kind(node):
                 return True
         if isinstance(node, ast.Stmt) and not isinstance(node, KNOWN_STATEMENTS):
             return True

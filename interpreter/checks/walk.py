@@ -16,6 +16,7 @@ from typing import Any
 
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.builtins import BUILTINS
 
 # String fields that name nothing declared elsewhere: texts, labels, the names a statement binds,
 # operators. Every other string field is read as a possible reference.
@@ -65,7 +66,6 @@ _NAMING_FIELDS: set[tuple[type[ast.Node], str]] = {
     (ast.MapDecl, "nodes"),
     (ast.MapDecl, "edges"),
 }
-_ATTRIBUTE_QUERIES = {"region", "regions"}  # their second argument names an attribute, not a value
 
 
 def fields(node: ast.Node) -> Iterator[tuple[str, Any]]:
@@ -132,7 +132,7 @@ def _refs(node: ast.Node, out: Refs, top: bool = False) -> None:
             out.attrs.add(node.name)
             _refs(node.obj, out)
             return
-        case ast.Call() if node.func in _ATTRIBUTE_QUERIES:
+        case ast.Call() if node.func in BUILTINS and BUILTINS[node.func].names_attribute:
             out.names.add(node.func)
             for i, arg in enumerate(node.args):
                 if i == 1 and isinstance(arg, ast.Name):

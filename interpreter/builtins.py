@@ -1,0 +1,718 @@
+"""The built-in functions: one class each, collected into one registry (`BUILTINS`).
+
+A built-in is known in many places: the checker gives its argument count and the type of its
+answer, the compiler its implementation, the checks whether it reads the game as it changes, both
+English voices its words, the lexer its name, the language reference its row. Each of those reads
+the entry here, so that a built-in is added, or changed, in one place: subclass `Builtin`, give it
+the class attributes and the methods it needs, decorate it with `@register`. Its row in the table
+of docs/language.md must then be added too (tests/test_builtins.py says which row is missing).
+
+The language reference lists the built-ins in the order they are registered here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from meeple.grammar import ast
+from meeple.interpreter import grids
+from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.values import Cell, PieceRef, Placement, Player, Route, Row, label
+
+if TYPE_CHECKING:
+    from meeple.codegen.english import English
+    from meeple.interpreter.analysis import Analyzer
+    from meeple.interpreter.compiler import Compiler
+    from meeple.interpreter.program import Fn
+
+MANY = 99  # `most` of a built-in that takes any number of arguments
+
+
+class Builtin:
+    """One built-in function. The class attributes say what it is; the methods what each part of
+    meeple does with a call of it. The defaults suit a function nothing special is known of."""
+
+    name: ClassVar[str]
+    fewest: ClassVar[int]  # arguments
+    most: ClassVar[int]  # arguments; MANY: no limit
+    # Its answer depends on its arguments alone (and the rules' fixed data): the same in every game.
+    # The compiler keeps answers of values built on such calls across games (static values); the
+    # flow checks know that a condition calling it reads only what its arguments read.
+    pure: ClassVar[bool] = False
+    # Not pure, but nothing it reads changes while a game lasts (the seating, the map's edges, this
+    # game's cells): the flow checks may treat it as pure, the compiler may not keep its answers.
+    steady: ClassVar[bool] = False
+    # It reads which pieces are where (of a zone or location it is given): a condition calling it
+    # changes when pieces move.
+    reads_pieces: ClassVar[bool] = False
+    # Its second argument names an attribute of the nodes (`region(n, colour)`), not a value.
+    names_attribute: ClassVar[bool] = False
+    # It walks a map's edges: a map built on a table the game uses is then used too.
+    walks_graph: ClassVar[bool] = False
+    # The language reference's row: how it is called ("`pieces(where)`, ...") and what it gives.
+    usage: ClassVar[str]
+    value: ClassVar[str]
+
+    @property
+    def arguments(self) -> str:
+        """The argument count as the language reference says it: "1", "1 or 2", "2 or more"."""
+        if self.fewest == self.most:
+            return str(self.fewest)
+        if self.most == MANY:
+            return f"{self.fewest} or more"
+        if self.most == self.fewest + 1:
+            return f"{self.fewest} or {self.most}"
+        return f"{self.fewest} to {self.most}"
+
+    # ------------------------------------------------------------------ checking
+
+    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, str]) -> list[str]:
+        """The types of the arguments, each checked as an expression (an argument that is not a
+        value, such as an attribute's name, is left unchecked by overriding this)."""
+        return [analyzer.expr(arg, scope) for arg in call.args]
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        """The type of the call's answer, reporting what is wrong with its arguments. Called only
+        when the call has at least `fewest` arguments."""
+        return "any"
+
+    def reads_any_kind(self, call: ast.Call) -> bool:
+        """Whether the call sees pieces without naming their kind: their kind is then used through
+        their zone (checks/usage.py)."""
+        return self.reads_pieces
+
+    # ------------------------------------------------------------------ running
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        """The call as a function `(runtime, env) -> value`."""
+        raise NotImplementedError(self.name)
+
+    # ------------------------------------------------------------------ words
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        """The call in the designer's English; `words` are its arguments spoken. None: "NAME of
+        ARGS", as for a value."""
+        return None
+
+    def players(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        """The call in players' words (codegen/players.py, with the names bound there)."""
+        return self.english(speaker, call, words)
+
+
+BUILTINS: dict[str, Builtin] = {}
+
+
+def register(cls: type[Builtin]) -> type[Builtin]:
+    """Add a built-in to the registry (a class decorator)."""
+    BUILTINS[cls.name] = cls()
+    return cls
+
+
+def _args(compiler: Compiler, call: ast.Call, scope: set[str]) -> list[Fn]:
+    return [compiler.expr(a, scope) for a in call.args]
+
+
+def locations(value: Any) -> list[Any]:
+    """A location, or a list of them (what `pieces`, `count` and `move ... from` accept)."""
+    return value if isinstance(value, list) else [value]
+
+
+# ====================================================================== numbers and lists
+
+
+@register
+class Count(Builtin):
+    name = "count"
+    fewest, most = 1, 1
+    pure = True  # of a list; of a zone it reads the pieces there (reads_pieces)
+    reads_pieces = True
+    usage = "`count(x)`"
+    value = "the length of a list, or the number of pieces in a location"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "int"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        inner = call.args[0]
+        if isinstance(inner, ast.Call) and inner.func == "pieces":
+            return self.count_pieces(compiler, inner, scope)
+        a0 = compiler.expr(inner, scope)
+
+        def count(rt: Any, env: dict[str, Any]) -> int:
+            v = a0(rt, env)
+            if isinstance(v, list):
+                return len(v)
+            if rt.reads is not None:
+                rt.reads.add(v)
+            return len(rt.locs[v])
+
+        return count
+
+    @staticmethod
+    def count_pieces(compiler: Compiler, e: ast.Call, scope: set[str]) -> Fn:
+        """`count(pieces(where, KIND, OWNER))` without making a piece value for each piece: the
+        commonest question in rules ("is this hex empty?") asked thousands of times a game."""
+        where = compiler.expr(e.args[0], scope)
+        kind_fn = compiler.expr(e.args[1], scope) if len(e.args) > 1 else None
+        owner_fn = compiler.expr(e.args[2], scope) if len(e.args) > 2 else None
+
+        def count(rt: Any, env: dict[str, Any]) -> int:
+            kind = kind_fn(rt, env) if kind_fn else None
+            owner = owner_fn(rt, env) if owner_fn else None
+            total = 0
+            reads = rt.reads
+            for loc in locations(where(rt, env)):
+                if reads is not None:
+                    reads.add(loc if kind is None else (loc, kind))
+                pile = rt.locs[loc]
+                if kind is None and owner_fn is None:
+                    total += len(pile)
+                    continue
+                for pc in pile:
+                    if (kind is None or pc[0].name == kind or pc[0].row is kind) and (
+                        owner_fn is None or pc[1] is owner
+                    ):
+                        total += 1
+            return total
+
+        return count
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        if len(call.args) != 1:
+            return None
+        arg = call.args[0]
+        if isinstance(arg, ast.Call) and arg.func == "pieces":
+            return f"the number of {speaker.pieces_in(arg.args, 'pieces')}"
+        if isinstance(arg, ast.Filter):
+            where = speaker.cond(arg.cond)
+            return f"the number of {speaker.var(arg.var)} in {speaker.expr(arg.seq)} where {where}"
+        if speaker.typed(arg) == "loc":
+            return f"the number of pieces in {words[0]}"
+        if speaker.typed(arg).startswith("list"):
+            return f"the number of items in {words[0]}"
+        return f"the number of {words[0]}"
+
+
+@register
+class Sum(Builtin):
+    name = "sum"
+    fewest, most = 1, 1
+    pure = True
+    usage = "`sum(list)`"
+    value = "the sum of a list of numbers"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "int"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+        return lambda rt, env: sum(a0(rt, env))
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        if len(call.args) != 1:
+            return None
+        total = speaker.total(call.args[0])
+        return total if total is not None else f"the total of {words[0]}"
+
+
+class _Extreme(Builtin):
+    """`min` and `max`: of one list, or of their arguments."""
+
+    fewest, most = 1, MANY
+    pure = True
+    pick: ClassVar[Callable[..., Any]]
+    one: ClassVar[str]  # "smallest": of a list
+    two: ClassVar[str]  # "smaller": of two
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "int"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        args = _args(compiler, call, scope)
+        pick = type(self).pick
+        if len(args) == 1:
+            a0 = args[0]
+            return lambda rt, env: pick(a0(rt, env))
+        return lambda rt, env: pick(a(rt, env) for a in args)
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        args = call.args
+        if len(args) == 1 and isinstance(args[0], ast.MapComp):
+            m = args[0]
+            each = f"for any {speaker.var(m.var)} in {speaker.source(m)}"
+            return f"the {self.one} {speaker.expr(m.expr)} {each}"
+        if len(args) == 1:
+            return f"the {self.one} of {words[0]}"
+        if len(args) == 2:
+            return f"the {self.two} of {words[0]} and {words[1]}"
+        return f"the {self.one} of {speaker.listing(words)}"
+
+
+@register
+class Min(_Extreme):
+    name = "min"
+    pick = min
+    one, two = "smallest", "smaller"
+    usage = "`min(list)`, `min(a, b, ...)`"
+    value = "the smallest"
+
+
+@register
+class Max(_Extreme):
+    name = "max"
+    pick = max
+    one, two = "largest", "larger"
+    usage = "`max(list)`, `max(a, b, ...)`"
+    value = "the largest"
+
+
+class _Test(Builtin):
+    """`any` and `all` of a list of truths."""
+
+    fewest, most = 1, 1
+    pure = True
+    test: ClassVar[Callable[..., bool]]
+    some: ClassVar[str]  # "some": for some x in S
+    plain: ClassVar[str]  # "any of L holds"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "bool"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        test = type(self).test
+        if isinstance(call.args[0], ast.MapComp):  # stop at the first answer, as a player would
+            items = compiler.lazy_map(call.args[0], scope)
+            return lambda rt, env: test(items(rt, env))
+        a0 = compiler.expr(call.args[0], scope)
+        return lambda rt, env: test(a0(rt, env))
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        if len(call.args) != 1:
+            return None
+        m = call.args[0]
+        if isinstance(m, ast.MapComp):
+            return f"{speaker.cond(m.expr)} for {self.some} {speaker.var(m.var)} in {speaker.source(m)}"
+        return self.plain.format(words[0])
+
+    def players(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        """Players hear the bound element by its noun ("some zone where ..."), the list it is taken
+        from being said once, by the binding (codegen/players.py)."""
+        m = call.args[0] if len(call.args) == 1 else None
+        if isinstance(m, ast.MapComp):
+            noun = speaker.var(m.var).removeprefix("the ")
+            where = f" where {speaker.cond(m.cond)}" if m.cond is not None else ""
+            return f"{speaker.cond(m.expr)} for {self.some} {noun}{where}"
+        return self.english(speaker, call, words)
+
+
+@register
+class AnyTrue(_Test):
+    name = "any"
+    test = any
+    some, plain = "some", "any of {} holds"
+    usage = "`any(list)`"
+    value = "some element is true"
+
+
+@register
+class AllTrue(_Test):
+    name = "all"
+    test = all
+    some, plain = "every", "all of {} hold"
+    usage = "`all(list)`"
+    value = "every element is true"
+
+
+@register
+class Abs(Builtin):
+    name = "abs"
+    fewest, most = 1, 1
+    pure = True
+    usage = "`abs(n)`"
+    value = "the number without its sign"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "int"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+        return lambda rt, env: abs(a0(rt, env))
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the absolute value of {words[0]}" if len(words) == 1 else None
+
+
+# ====================================================================== pieces
+
+
+@register
+class Pieces(Builtin):
+    name = "pieces"
+    fewest, most = 1, 3
+    reads_pieces = True
+    usage = "`pieces(where)`, `pieces(where, KIND)`, `pieces(where, KIND, OWNER)`"
+    value = (
+        "the pieces in a location or a list of locations, bottom first; only of KIND (a kind of piece, "
+        "or a row of the table its pieces are made from: `pieces(area, large)`); only owned by "
+        "OWNER (`none`: owned by nobody)"
+    )
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        args = call.args
+        if len(args) > 1 and not types[1].startswith("row:"):
+            analyzer.expect(args[1], types[1], "kind", "pieces' second argument (a kind of piece, or a row)")
+        if len(args) > 2:
+            analyzer.expect(args[2], types[2], "player", "pieces' third argument (an owner)")
+        if len(args) > 1 and isinstance(args[1], ast.Name):
+            return f"list:piece:{args[1].id}"
+        return "list:piece"
+
+    def reads_any_kind(self, call: ast.Call) -> bool:
+        return len(call.args) == 1  # `pieces(z, KIND)` names the kind it sees
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        args = _args(compiler, call, scope)
+        a0 = args[0]
+        kind_fn = args[1] if len(args) > 1 else None
+        owner_fn = args[2] if len(args) > 2 else None
+
+        def pieces(rt: Any, env: dict[str, Any]) -> list[PieceRef]:
+            kind = kind_fn(rt, env) if kind_fn else None
+            owner = owner_fn(rt, env) if owner_fn else None
+            out = []
+            reads = rt.reads
+            for loc in locations(a0(rt, env)):
+                if reads is not None:
+                    reads.add(loc if kind is None else (loc, kind))
+                for pc in rt.locs[loc]:
+                    if (kind is None or pc[0].name == kind or pc[0].row is kind) and (
+                        owner_fn is None or pc[1] is owner
+                    ):
+                        out.append(PieceRef(loc, pc))
+            return out
+
+        return pieces
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the {speaker.pieces_in(call.args, 'pieces')}"
+
+
+# ====================================================================== maps
+
+
+@register
+class Neighbours(Builtin):
+    name = "neighbours"
+    fewest, most = 1, 2
+    steady = True
+    walks_graph = True
+    usage = "`neighbours(node)`, `neighbours(node, MAP)`"
+    value = "the nodes next to a map node (name the map when several maps are built on one table)"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        tables = [m.nodes for m in analyzer.sym.maps.values()]
+        node = types[0][4:] if types and types[0].startswith("row:") else ""
+        if len(call.args) == 1 and tables.count(node) > 1:
+            analyzer.error(
+                call, "M012", f"several maps are built on '{node}': say which, neighbours(node, map)"
+            )
+        return f"list:{types[0]}" if types and types[0].startswith(("row:", "cell:")) else "list:any"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+        adjacency = compiler.adjacency_for(call, call.args[-1])
+
+        def neighbours(rt: Any, env: dict[str, Any]) -> list[Any]:
+            node = a0(rt, env)
+            if type(node) is Cell:
+                return grids.neighbours(grids.grid_of(rt, node.map), node)
+            return list(adjacency.get(node, ()))
+
+        return neighbours
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        if len(words) == 1:
+            return f"the neighbours of {words[0]}"
+        if len(words) == 2:
+            return f"the neighbours of {words[0]} on {words[1]}"
+        return None
+
+
+class _Regions(Builtin):
+    """`region` and `regions`: nodes joined by edges whose attribute (the second argument, a name)
+    is the same."""
+
+    fewest, most = 2, 2
+    names_attribute = True
+    walks_graph = True
+    many: ClassVar[bool]  # regions: of a list of nodes, every region
+
+    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, str]) -> list[str]:
+        return [analyzer.expr(call.args[0], scope)]  # the second names an attribute
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        node_type = types[0]
+        if self.many:
+            node_type = node_type[5:] if node_type.startswith("list:") else "any"
+        attr = call.args[1]
+        if not isinstance(attr, ast.Name):
+            analyzer.error(attr, "M014", f"{self.name}'s second argument names the attribute that must match")
+        elif node_type.startswith("row:"):
+            analyzer.attr_type(node_type, attr.id, attr)
+        element = node_type if node_type.startswith("row:") else "any"
+        return f"list:list:{element}" if self.many else f"list:{element}"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        first = compiler.expr(call.args[0], scope)
+        attr_name = call.args[1].id if isinstance(call.args[1], ast.Name) else ""
+        key = compiler.attr(lambda rt, env: env["node"], attr_name, call.span)
+        adjacency = compiler.adjacency_for(call, call.args[0])
+
+        def component(rt: Any, start: Row, seen: set[Row]) -> list[Row]:
+            want = key(rt, {"node": start})
+            out, todo = [start], [start]
+            seen.add(start)
+            while todo:
+                for nb in adjacency.get(todo.pop(), ()):
+                    if nb not in seen and key(rt, {"node": nb}) == want:
+                        seen.add(nb)
+                        out.append(nb)
+                        todo.append(nb)
+            return out
+
+        if not self.many:
+            return lambda rt, env: component(rt, first(rt, env), set())
+
+        def regions(rt: Any, env: dict[str, Any]) -> list[list[Row]]:
+            seen: set[Row] = set()
+            return [component(rt, n, seen) for n in first(rt, env) if n not in seen]
+
+        return regions
+
+
+@register
+class Region(_Regions):
+    name = "region"
+    many = False
+    usage = "`region(node, ATTR)`"
+    value = "the connected nodes with the same ATTR ([maps](#maps))"
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the region around {words[0]} with the same {speaker.named(call.args[1])}"
+
+
+@register
+class Regions(_Regions):
+    name = "regions"
+    many = True
+    usage = "`regions(nodes, ATTR)`"
+    value = "the list of such regions"
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the regions of {words[0]} with one {speaker.named(call.args[1])} each"
+
+
+# ====================================================================== players
+
+
+@register
+class PlayersFrom(Builtin):
+    name = "players_from"
+    fewest, most = 1, 1
+    steady = True  # the seating
+    usage = "`players_from(p)`"
+    value = "all players in seat order, starting with p and going round"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "list:player"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+
+        def players_from(rt: Any, env: dict[str, Any]) -> list[Player]:
+            seat = a0(rt, env).seat
+            return rt.players[seat:] + rt.players[:seat]
+
+        return players_from
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the players, starting with {words[0]}"
+
+
+@register
+class NextPlayer(Builtin):
+    name = "next_player"
+    fewest, most = 1, 1
+    steady = True  # the seating
+    usage = "`next_player(p)`"
+    value = "the player after p in seat order, round the table"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "player"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+        return lambda rt, env: rt.players[(a0(rt, env).seat + 1) % len(rt.players)]
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the player after {words[0]}"
+
+
+# ====================================================================== grid maps
+
+
+@register
+class Cells(Builtin):
+    name = "cells"
+    fewest, most = 1, 1
+    usage = "`cells(GRID)`"
+    value = "the cells of a grid map, in the order they were placed"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return f"list:cell:{types[0][5:]}" if types[0].startswith("grid:") else "list:any"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+        return lambda rt, env: list(grids.grid_of(rt, a0(rt, env)).values())
+
+
+@register
+class CellAt(Builtin):
+    name = "cell"
+    fewest, most = 3, 3
+    usage = "`cell(GRID, q, r)`"
+    value = "the cell at (q, r), or `none`"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return f"cell:{types[0][5:]}" if types[0].startswith("grid:") else "any"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0, q_fn, r_fn = _args(compiler, call, scope)
+        return lambda rt, env: grids.grid_of(rt, a0(rt, env)).get((q_fn(rt, env), r_fn(rt, env)))
+
+
+@register
+class Distance(Builtin):
+    name = "distance"
+    fewest, most = 2, 2
+    usage = "`distance(a, b)`"
+    value = "the number of steps between two hex cells"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "int"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0, a1 = _args(compiler, call, scope)
+        return lambda rt, env: grids.hex_distance(a0(rt, env), a1(rt, env))
+
+
+@register
+class Placements(Builtin):
+    name = "placements"
+    fewest, most = 2, 2
+    usage = "`placements(GRID, SHAPE)`"
+    value = "every distinct way to lay SHAPE on GRID ([grids](#grid-maps))"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "list:placement"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0, shape = _args(compiler, call, scope)
+
+        def placements(rt: Any, env: dict[str, Any]) -> list[Placement]:
+            mapref, rows = a0(rt, env), shape(rt, env)
+            local = [(row.values["q"], row.values["r"]) for row in rows]
+            return grids.placements(grids.grid_of(rt, mapref), mapref, rows, local)
+
+        return placements
+
+
+@register
+class PlacementOf(Builtin):
+    name = "placement"
+    fewest, most = 5, 5
+    usage = "`placement(GRID, SHAPE, q, r, turns)`"
+    value = "one placement: SHAPE turned `turns` sixths, its first cell at (q, r) (for examples)"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "placement"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0, shape, q_fn, r_fn, turns_fn = _args(compiler, call, scope)
+
+        def placement(rt: Any, env: dict[str, Any]) -> Placement:
+            rows, turns = list(shape(rt, env)), turns_fn(rt, env)
+            turned = [grids.rotate(row.values["q"], row.values["r"], turns) for row in rows]
+            dq, dr = q_fn(rt, env) - turned[0][0], r_fn(rt, env) - turned[0][1]
+            return Placement(a0(rt, env), [(q + dq, r + dr) for q, r in turned], rows, turns % 6)
+
+        return placement
+
+
+@register
+class Routes(Builtin):
+    name = "routes"
+    fewest, most = 2, MANY
+    usage = "`routes(CELL, MOVEMENT, args...)`"
+    value = "the distinct routes a movement allows from CELL ([movements](#movements))"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        movements = analyzer.sym.movements
+        movement = call.args[1]
+        if not (isinstance(movement, ast.Name) and movement.id in movements):
+            analyzer.error(
+                movement,
+                "M010",
+                "routes' second argument names a movement",
+                analyzer._suggest(getattr(movement, "id", ""), movements),
+            )
+        else:
+            analyzer.used.add(movement.id)
+            wanted = len(movements[movement.id].params)
+            if len(call.args) - 2 != wanted:
+                analyzer.error(
+                    call,
+                    "M012",
+                    f"movement '{movement.id}' takes {wanted} argument(s) after it, not {len(call.args) - 2}",
+                )
+        start = types[0]
+        return f"list:route:{start[5:]}" if start.startswith("cell:") else "list:route"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        """The distinct routes the movement allows from start."""
+        start_fn = compiler.expr(call.args[0], scope)
+        movement = call.args[1].id if isinstance(call.args[1], ast.Name) else ""
+        extra = [compiler.expr(a, scope) for a in call.args[2:]]
+        movements, span, rule = compiler.p.movements, call.span, compiler.rule
+
+        def routes(rt: Any, env: dict[str, Any]) -> list[Route]:
+            start = start_fn(rt, env)
+            if type(start) is not Cell:
+                raise RuleRuntimeError(f"routes start on a grid cell, not on {label(start)}", span, rule)
+            mv = movements[movement]
+            inner = dict(zip(mv.params, [a(rt, env) for a in extra], strict=True))
+            inner["start"] = start
+            steps = mv.steps(rt, inner)
+            steps = steps if isinstance(steps, list) else [steps]
+            straight = bool(mv.straight(rt, inner)) if mv.straight else False
+            backtracks = bool(mv.backtracks(rt, inner)) if mv.backtracks else False
+            through, ends = mv.through, mv.ends
+
+            def may_pass(cell: Cell) -> bool:
+                inner[mv.through_var] = cell
+                return through is None or bool(through(rt, inner))
+
+            def may_end(cell: Cell) -> bool:
+                inner[mv.ends_var] = cell
+                return ends is None or bool(ends(rt, inner))
+
+            def occupied(cell: Cell) -> bool:
+                if rt.reads is not None:
+                    rt.reads.add(cell)
+                return bool(rt.locs.get(cell))
+
+            grid = grids.grid_of(rt, start.map)
+            return grids.routes(grid, start, steps, straight, backtracks, may_pass, may_end, occupied)
+
+        return routes
