@@ -666,6 +666,13 @@ class English:
     def _constant(self, d: ast.Constant) -> str:
         return f"{humanise(d.name)} is {self.expr(d.value)}"
 
+    def _option(self, d: ast.OptionDecl) -> str:
+        chosen = "" if d.value is d.default else f" (this time: {self.expr(d.value)})"
+        kind, default = self.type_ref(d.type), self.expr(d.default)
+        return (
+            f"{humanise(d.name)} is chosen before the game: {kind}, {default} unless chosen otherwise{chosen}"
+        )
+
     def _table(self, d: ast.Table) -> str:
         cols = join([self._column(c) for c in d.columns])
         return f"{humanise(d.name)}: {len(d.rows)} rows of {cols}"
@@ -932,6 +939,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Param: English._param,
     ast.GameHeader: English._header,
     ast.Constant: English._constant,
+    ast.OptionDecl: English._option,
     ast.Table: English._table,
     ast.PieceDecl: English._piece,
     ast.ZoneDecl: English._zone,
