@@ -86,6 +86,7 @@ class Analyzer:
     def __init__(self, module: ast.Module) -> None:
         self.module = module
         self.sym = Symbols(module)
+        self.destinations: set[int] = set()  # the expressions that stand where pieces go
         self.diags: list[Diagnostic] = []
         self.used: set[str] = set()
 
@@ -551,6 +552,13 @@ class Analyzer:
             return "any"
         return builtin.check(self, e, builtin.arg_types(self, e, scope))
 
+    def destination(self, e: ast.Expr, scope: dict[str, str]) -> str:
+        """The type of where pieces go: a place, or the bottom of one (`bottom(Z)`), which is a
+        place only there: nothing else reads or counts a bottom."""
+        self.destinations.add(id(e))
+        t = self.expr(e, scope)
+        return "loc" if t == "bottom" else t
+
     def arity(self, e: ast.Call | ast.CallStmt, name: str, low: int, high: int) -> None:
         n = len(e.args)
         if not low <= n <= high:
@@ -582,7 +590,7 @@ class Analyzer:
                         f"'move ... to' moves pieces, not {_readable(t)}",
                         "to move by count write: move N KIND from ZONE to ZONE",
                     )
-                self.expect(s.dest, self.expr(s.dest, scope), "loc", "where pieces move to")
+                self.expect(s.dest, self.destination(s.dest, scope), "loc", "where pieces move to")
             case ast.MoveCount() | ast.MoveAll():
                 if isinstance(s, ast.MoveCount):
                     self.expect(s.count, self.expr(s.count, scope), "int", "how many to move")
@@ -600,7 +608,7 @@ class Analyzer:
                 if s.owner is not None:
                     self.expect(s.owner, self.expr(s.owner, scope), "player", "the owner of the pieces")
                 self.expect(s.src, self.expr(s.src, scope), "loc", "where pieces move from")
-                self.expect(s.dest, self.expr(s.dest, scope), "loc", "where pieces move to")
+                self.expect(s.dest, self.destination(s.dest, scope), "loc", "where pieces move to")
             case ast.SetStmt() | ast.AddStmt():
                 target = s.target
                 if isinstance(target, ast.Name) and target.id not in self.sym.vars:
@@ -636,7 +644,7 @@ class Analyzer:
             case ast.Draw():
                 self.expect(s.count, self.expr(s.count, scope), "int", "how many to draw")
                 self.expect(s.src, self.expr(s.src, scope), "loc", "where cards are drawn from")
-                self.expect(s.dest, self.expr(s.dest, scope), "loc", "where drawn cards go")
+                self.expect(s.dest, self.destination(s.dest, scope), "loc", "where drawn cards go")
             case ast.EndGame():
                 return
             case ast.Log():

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from meeple.grammar import ast
 from meeple.interpreter import grids
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.interpreter.values import Cell, PieceRef, Placement, Player, Route, Row, label
+from meeple.interpreter.values import Bottom, Cell, PieceRef, Placement, Player, Route, Row, label
 
 if TYPE_CHECKING:
     from meeple.codegen.english import English
@@ -396,6 +396,33 @@ class Pieces(Builtin):
 
     def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
         return f"the {speaker.pieces_in(call.args, 'pieces')}"
+
+
+@register
+class BottomOf(Builtin):
+    name = "bottom"
+    fewest, most = 1, 1
+    pure = True  # it names a place; it reads nothing
+    usage = "`bottom(where)`"
+    value = (
+        "the bottom of a place, as the destination of `move` and `draw`: the pieces go under the "
+        "ones already there (`move t to bottom(deck)`); nothing else takes it"
+    )
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        analyzer.expect(call.args[0], types[0], "loc", "bottom's argument (a place)")
+        if id(call) not in analyzer.destinations:
+            analyzer.error(
+                call, "M014", "bottom(...) is where pieces go: only 'move ... to' and 'draw ... to' take it"
+            )
+        return "bottom"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        where = compiler.expr(call.args[0], scope)
+        return lambda rt, env: Bottom(where(rt, env))
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the bottom of {words[0]}"
 
 
 # ====================================================================== maps

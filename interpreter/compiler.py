@@ -31,6 +31,7 @@ from meeple.interpreter.runtime import (
     take_offer,
 )
 from meeple.interpreter.values import (
+    Bottom,
     Cell,
     Kind,
     MapRef,
@@ -136,6 +137,16 @@ def _memoized(fn: Fn, params: list[str]) -> Fn:
         return cache[key]
 
     return value
+
+
+def _arrive(rt: Any, to: Any, pieces: list[Piece], span: ast.Span, rule: str) -> Any:
+    """Put pieces where a move sends them: on top of the others, or (`bottom(Z)`) under them.
+    Returns the place they are in now."""
+    if isinstance(to, Bottom):
+        _pile(rt, to.loc, span, rule)[0:0] = pieces
+        return to.loc
+    _pile(rt, to, span, rule).extend(pieces)
+    return to
 
 
 def _pile(rt: Any, loc: Any, span: ast.Span, rule: str) -> list[Piece]:
@@ -965,7 +976,7 @@ class Compiler:
             refs = what(rt, env)
             refs = refs if isinstance(refs, list) else [refs]
             to = dest(rt, env)
-            target = _pile(rt, to, span, rule)
+            _pile(rt, to.loc if isinstance(to, Bottom) else to, span, rule)  # a place, before any move
             moved = []
             for ref in refs:
                 if not isinstance(ref, PieceRef):
@@ -975,8 +986,8 @@ class Compiler:
                 except ValueError:
                     raise RuleRuntimeError(f"{ref} is no longer in {ref.loc}", span, rule) from None
                 rt.moved(ref.loc, [ref.piece])
-                target.append(ref.piece)
                 moved.append(ref.piece)
+            to = _arrive(rt, to, moved, span, rule)
             if moved:
                 rt.moved(to, moved)
             return moved, to
@@ -1017,7 +1028,7 @@ class Compiler:
                 if taken:
                     rt.moved(loc, taken)
                     moved.extend(taken)
-            _pile(rt, to, span, rule).extend(moved)
+            to = _arrive(rt, to, moved, span, rule)
             if moved:
                 rt.moved(to, moved)
             if want is not None and len(moved) < want:
@@ -1028,6 +1039,7 @@ class Compiler:
 
     def draw(self, s: ast.Draw, scope: set[str]) -> Compiled:
         count, src, dest = self.expr(s.count, scope), self.expr(s.src, scope), self.expr(s.dest, scope)
+        span, rule = s.span, self.rule
 
         def take(rt: Any, env: dict[str, Any]) -> tuple[list[Piece], Any]:
             n, source, to = count(rt, env), src(rt, env), dest(rt, env)
@@ -1035,7 +1047,7 @@ class Compiler:
             moved = [pile.pop() for _ in range(min(n, len(pile)))]
             if len(moved) < n:
                 rt.shortfall(f"draw from {source}", n - len(moved))
-            rt.locs[to].extend(moved)
+            to = _arrive(rt, to, moved, span, rule)
             if moved:
                 rt.moved(source, moved)
                 rt.moved(to, moved)

@@ -137,6 +137,21 @@ def type_name(value: Any) -> str:
     return type(value).__name__
 
 
+class Bottom:
+    """`bottom(Z)`: the bottom of a place, as a destination. Pieces moved or drawn there go under
+    the pieces already there ("put it on the bottom of the deck"); nothing else takes it."""
+
+    __slots__ = ("loc",)
+
+    def __init__(self, loc: Location) -> None:
+        self.loc = loc
+
+    def __str__(self) -> str:
+        return f"the bottom of {self.loc}"
+
+    __repr__ = __str__
+
+
 class MapRef:
     """One grid map: a map declared `per player` has one per player."""
 
