@@ -279,8 +279,10 @@ def check(
             "--play", metavar="N", min=0, help="Also play N random games per allowed player count and report."
         ),
     ] = 0,
+    option: Annotated[list[str] | None, OPTIONS] = None,
 ) -> None:
     """Report every problem in rules files: errors, warnings, with the line and a caret."""
+    chosen = parse_options(option or [])
     if rulebook is not None and not rulebook.exists():
         raise Fail(f"error: no rulebook or folder at {rulebook}", USAGE)
     options = CheckOptions(rulebook=rulebook, coverage=coverage, assumptions=assumptions, play=play_games)
@@ -288,7 +290,7 @@ def check(
     found: list[dict[str, object]] = []
     out = stdout()
     for name in files:
-        checked = check_file(name)
+        checked = check_file(name, chosen)
         if checked is None:
             code = USAGE
             continue
@@ -573,13 +575,15 @@ def test_examples(
     files: Annotated[
         list[str], typer.Argument(metavar="FILE", help="Rules files (or bundled game names) to test.")
     ],
+    option: Annotated[list[str] | None, OPTIONS] = None,
 ) -> None:
     """Run the `example` blocks of rules files: each one's position, choices and expectations."""
     code = OK
     passed = failed = 0
+    chosen = parse_options(option or [])
     for name in files:
         try:
-            game = load_game(name)
+            game = load_game(name, chosen)
         except Fail as err:
             typer.echo(err.message, err=True)
             code = max(code, err.code)

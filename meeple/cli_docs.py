@@ -31,11 +31,13 @@ from meeple.loader import Checked
 OK, FAILED, USAGE = 0, 1, 2
 
 
-def check_file(name: str) -> Checked | None:
-    """`meeple.check` for a command: a file that cannot be found or read is said on stderr (the
-    caller exits 2); None then."""
+def check_file(name: str, options: dict[str, str] | None = None) -> Checked | None:
+    """`meeple.check` for a command: a file that cannot be found or read, or an option it does
+    not have, is said on stderr (the caller exits 2); None then."""
     try:
-        return meeple.check(name)
+        return meeple.check(name, options)
+    except meeple.OptionError as err:
+        typer.echo(f"error: {name}: {err}", err=True)
     except FileNotFoundError as err:
         typer.echo(f"error: {err}", err=True)
     except (OSError, UnicodeDecodeError) as err:

@@ -93,6 +93,10 @@ def test_the_command_line_sets_options_and_a_replay_uses_the_logged_ones(tmp_pat
     assert bad.exit_code == 2 and "NAME=VALUE" in bad.stderr
     unknown = runner.invoke(app, ["simulate", str(rules), "--games", "3", "--option", "size=large"])
     assert unknown.exit_code == 2 and "no option 'size'" in unknown.stderr
+    for command in ("check", "test"):
+        assert runner.invoke(app, [command, str(rules), "--option", "board=large"]).exit_code == 0
+        refused = runner.invoke(app, [command, str(rules), "--option", "board=huge"])
+        assert refused.exit_code == 2 and "not 'huge'" in refused.stderr, command
 
 
 def test_the_rulebook_says_what_to_choose_before_the_game(tmp_path: Path) -> None:
