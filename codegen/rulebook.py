@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.codegen.english import Line, anchor, players
-from meeple.codegen.names import CALLED_COLUMN, Names, humanise, own_lines
+from meeple.codegen.names import CALLED_COLUMN, Names, called, humanise, own_lines
 from meeple.codegen.pictures import COLOUR_COLUMN, Picture, pictures
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
@@ -145,7 +145,9 @@ class _Builder:
         return self.part("rule", d.name, self.names.decl(d.name).one, d, self.en.rule_lines(d))
 
     def trigger(self, d: ast.TriggerDecl) -> Part:
-        title = f"Whenever {article_for(self.names.decl(d.kind).one)} arrives somewhere"
+        """What happens whenever a piece arrives: titled by its `called` line, or so in words."""
+        own = called(d.meta)
+        title = own.value if own else f"Whenever {article_for(self.names.decl(d.kind).one)} arrives somewhere"
         return self.part("when", d.kind, title, d, self.en.rule_lines(d))
 
     def scoring(self) -> list[Part]:

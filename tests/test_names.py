@@ -117,3 +117,12 @@ def test_a_called_that_names_nothing_is_M056(tmp_path: Path, where: str, words: 
     path.write_text(GAME + "\n" + where, encoding="utf-8")
     report = run_checks(meeple.check(path), str(path), CheckOptions())
     assert words in only(report, "M056").message
+
+
+def test_a_trigger_is_titled_by_its_called_line(tmp_path: Path) -> None:
+    from meeple.codegen.rulebook import rulebook
+
+    source = GAME + 'when die d enters z where z == bag:\n  called "A die falls back"\n  log "back"\n'
+    program = game(tmp_path, source).program
+    book = rulebook(tmp_path / "names.rules", program.symbols.module, program.symbols, program.constants)
+    assert [p.title for p in book.whenever] == ["A die falls back"]
