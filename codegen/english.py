@@ -322,6 +322,8 @@ class English:
 
     def _index(self, e: ast.Index) -> str:
         seq = self.expr(e.obj, _ATOM)
+        if self.typed(e.obj).startswith("rows:"):  # a variable per owner and row
+            return f"{seq} for {self.expr(e.index, _ATOM)}"
         if isinstance(e.index, ast.Num):
             if isinstance(e.obj, ast.Name) and e.obj.id == "players":
                 return f"Player {e.index.value + 1}"  # how the engine shows players

@@ -147,6 +147,8 @@ class PlayersEnglish(English):
     # ------------------------------------------------------------------ expressions
 
     def _index(self, e: ast.Index) -> str:
+        if self.typed(e.obj).startswith("rows:"):  # a variable per owner and row
+            return f"{self.expr(e.obj, _ATOM)} for {self.expr(e.index, _ATOM)}"
         if isinstance(e.index, ast.Num):
             if isinstance(e.obj, ast.Name) and e.obj.id == "players":
                 return f"the {ordinal(e.index.value + 1)} player"

@@ -445,6 +445,8 @@ class VarDecl(Decl):
     type: TypeRef | None = None
     init: Expr
     per: str | None = None
+    # `per player, TABLE`: a value for each owner and each row of TABLE (`p.NAME[row]`)
+    by: str | None = None
     within: Expr | None = None
 
 

@@ -256,16 +256,21 @@ class Builder(Transformer):  # type: ignore[type-arg]
         flags = [str(tok) for tok in rest[2:]]
         return ast.ZoneDecl(span=self._span(meta), name=str(rest[0]), per=per, flags=flags, meta=metas)
 
+    def var_per(self, c: list[Any]) -> tuple[Any, Any]:
+        return (c[0], c[1])
+
     @v_args(meta=True)
     def var_decl(self, meta: LarkMeta, c: list[Any]) -> ast.VarDecl:
         rest, metas = self._split_meta(c)
-        name, type_, init, per, within = rest
+        name, type_, init, owners, within = rest
+        per, by = owners if owners is not None else (None, None)
         return ast.VarDecl(
             span=self._span(meta),
             name=str(name),
             type=type_,
             init=init,
             per=str(per) if per is not None else None,
+            by=str(by) if by is not None else None,
             within=within,
             meta=metas,
         )

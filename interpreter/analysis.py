@@ -148,6 +148,8 @@ class Analyzer:
                 case ast.VarDecl() if decl.per is None:
                     declare(decl.name, decl)
                     self.sym.vars[decl.name] = decl
+                    if decl.by is not None:
+                        self.error(decl, "M014", "'per OWNER, TABLE' names an owner first: per player, TABLE")
                 case ast.VarDecl():
                     declare(decl.name, decl, decl.per or "")
                     self.sym.owned_vars.setdefault(decl.per or "", {})[decl.name] = decl
@@ -198,6 +200,10 @@ class Analyzer:
                     *self.sym.owned_vars.get(name, {}).values(),
                 ]:
                     self.error(decl, "M010", f"'per {name}': expected 'player' or a table name")
+        for group in self.sym.owned_vars.values():
+            for decl in group.values():
+                if decl.by is not None and decl.by not in self.sym.tables:
+                    self.error(decl, "M010", f"'per {decl.per}, {decl.by}': '{decl.by}' is not a table")
         for table in self.sym.tables.values():
             for row in table.rows if is_keyed(table) else []:
                 if row.cells and isinstance(row.cells[0], str):
@@ -302,6 +308,12 @@ class Analyzer:
             return f"row:{tables[0]}" if len(tables) == 1 else "ambiguous"
         return None
 
+    def var_type(self, decl: ast.VarDecl) -> str:
+        """An owned variable's type: its values', or (`per player, TABLE`) "rows:TABLE:TYPE", a
+        value for each row of TABLE, which only indexing by a row reads (`p.NAME[row]`)."""
+        value = type_of_ref(decl.type, self.sym)
+        return value if decl.by is None else f"rows:{decl.by}:{value}"
+
     def attr_type(self, owner: str, name: str, node: ast.Node) -> str:
         s = self.sym
         if owner == "any":
@@ -310,7 +322,7 @@ class Analyzer:
             if name in s.owned_zones.get("player", {}):
                 return "loc"
             if name in s.owned_vars.get("player", {}):
-                return type_of_ref(s.owned_vars["player"][name].type, s)
+                return self.var_type(s.owned_vars["player"][name])
             if name == "seat":
                 return "int"
             if name in s.maps and s.maps[name].per == "player":
@@ -327,7 +339,7 @@ class Analyzer:
             if table not in s.tables:
                 return "any"
             if name in s.owned_vars.get(table, {}):
-                return type_of_ref(s.owned_vars[table][name].type, s)
+                return self.var_type(s.owned_vars[table][name])
             if name in s.owned_zones.get(table, {}):
                 return "loc"
             if any(c.name == name for c in s.tables[table].columns):
@@ -441,8 +453,11 @@ class Analyzer:
             case ast.Attr():
                 owner = self.expr(e.obj, scope)
                 return self.attr_type(owner, e.name, e)
+            case ast.Index() if (seq := self.expr(e.obj, scope)).startswith("rows:"):
+                table, value = seq[5:].split(":", 1)
+                self.expect(e.index, self.expr(e.index, scope), f"row:{table}", f"a row of '{table}'")
+                return value
             case ast.Index():
-                seq = self.expr(e.obj, scope)
                 self.expect(e.index, self.expr(e.index, scope), "int", "an index")
                 self.expect(e.obj, seq, "list", "what is indexed")
                 return seq[5:] if seq.startswith("list:") else "any"
@@ -618,6 +633,12 @@ class Analyzer:
                         f"'{target.id}' is not a variable that can change",
                         "declare it with 'var'; 'let' names are fixed",
                     )
+                elif isinstance(target, ast.Index) and isinstance(target.obj, ast.Attr):
+                    self._check_assignable(target.obj, scope)
+                    if not self.expr(target.obj, scope).startswith("rows:"):
+                        self.error(
+                            target, "M019", "only a variable per owner and row (x.NAME[row]) changes by row"
+                        )
                 elif not isinstance(target, ast.Name | ast.Attr):
                     self.error(target, "M019", "only a variable or a variable attribute (x.NAME) can change")
                 elif isinstance(target, ast.Attr):

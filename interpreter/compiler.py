@@ -284,6 +284,9 @@ class Compiler:
             case ast.Index():
                 obj, index = self.expr(e.obj, scope), self.expr(e.index, scope)
 
+                if self.sym.types.get(id(e.obj), "").startswith("rows:"):  # `p.NAME[row]`
+                    return lambda rt, env: obj(rt, env)[index(rt, env)]
+
                 def item(rt: Any, env: dict[str, Any]) -> Any:
                     i = index(rt, env)
                     if i < 0:
@@ -1108,6 +1111,9 @@ class Compiler:
                 rt.changed(name)
 
             return set_global
+        row = None
+        if isinstance(target, ast.Index):  # `set p.NAME[row] to ...`: one row's value
+            row, target = self.expr(target.index, scope), target.obj
         assert isinstance(target, ast.Attr)
         obj, name = self.expr(target.obj, scope), target.name
         clamps = {per: self._clamp(group.get(name)) for per, group in sym.owned_vars.items()}
@@ -1119,9 +1125,16 @@ class Compiler:
             if store is None:
                 raise RuleRuntimeError(f"'{name}' of {label(o)} is not a variable", span, rule)
             v = value(rt, env)
+            clamp = clamps.get(per)
+            if row is not None:
+                values, r = store[o], row(rt, env)
+                if sign:
+                    v = _number(values[r] + sign * v)
+                values[r] = clamp(v) if clamp else v
+                rt.changed(((per, name), o))
+                return
             if sign:
                 v = _number(store[o] + sign * v)
-            clamp = clamps.get(per)
             store[o] = clamp(v) if clamp else v
             rt.changed(((per, name), o))
 
@@ -1549,7 +1562,7 @@ class Compiler:
         self.rule = "the start of the game"
         global_vars = [(v.name, self.expr(v.init, set()), self._clamp(v)) for v in sym.vars.values()]
         owned = [
-            (per, v.name, self.expr(v.init, {"self"}), self._clamp(v))
+            (per, v.name, self.expr(v.init, {"self"}), self._clamp(v), v.by)
             for per, group in sym.owned_vars.items()
             for v in group.values()
         ]
@@ -1584,10 +1597,16 @@ class Compiler:
             for name, fn, clamp in global_vars:
                 v = fn(rt, {})
                 rt.vars[name] = clamp(v) if clamp else v
-            for per, name, fn, clamp in owned:
+            for per, name, fn, clamp, by in owned:
                 owners = rt.players if per == "player" else p.rows.get(per, [])
                 store = rt.owned[(per, name)] = {}
                 for owner in owners:
+                    if by is not None:  # a value for each row: a dict the owner's variable holds
+                        values = [fn(rt, {"self": owner}) for _ in p.rows[by]]
+                        store[owner] = {
+                            r: clamp(v) if clamp else v for r, v in zip(p.rows[by], values, strict=True)
+                        }
+                        continue
                     v = fn(rt, {"self": owner})
                     store[owner] = clamp(v) if clamp else v
             for piece, count, where, own_zone in placements:
