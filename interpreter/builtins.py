@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from meeple.grammar import ast
 from meeple.interpreter import grids
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.interpreter.values import Bottom, Cell, PieceRef, Placement, Player, Route, Row, label
+from meeple.interpreter.values import Bottom, Cell, PieceRef, Placement, Player, Route, label
 
 if TYPE_CHECKING:
     from meeple.codegen.english import English
@@ -468,7 +468,8 @@ class Neighbours(Builtin):
 
 class _Regions(Builtin):
     """`region` and `regions`: nodes joined by edges whose attribute (the second argument, a name)
-    is the same."""
+    is the same: the rows of a table map joined by its edges, or the cells of a grid map joined
+    by the grid's sides (they once gave each cell a region of its own)."""
 
     fewest, most = 2, 2
     names_attribute = True
@@ -485,9 +486,15 @@ class _Regions(Builtin):
         attr = call.args[1]
         if not isinstance(attr, ast.Name):
             analyzer.error(attr, "M014", f"{self.name}'s second argument names the attribute that must match")
-        elif node_type.startswith("row:"):
+        elif node_type.startswith(("row:", "cell:")):
             analyzer.attr_type(node_type, attr.id, attr)
-        element = node_type if node_type.startswith("row:") else "any"
+        elif node_type != "any":
+            analyzer.error(
+                call.args[0],
+                "M014",
+                f"{self.name}'s first argument is a node of a table map or a cell of a grid map",
+            )
+        element = node_type if node_type.startswith(("row:", "cell:")) else "any"
         return f"list:list:{element}" if self.many else f"list:{element}"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
@@ -496,12 +503,17 @@ class _Regions(Builtin):
         key = compiler.attr(lambda rt, env: env["node"], attr_name, call.span)
         adjacency = compiler.adjacency_for(call, call.args[0])
 
-        def component(rt: Any, start: Row, seen: set[Row]) -> list[Row]:
+        def around(rt: Any, node: Any) -> Any:
+            if type(node) is Cell:  # a grid's cells: the sides they share, as the game stands
+                return grids.neighbours(grids.grid_of(rt, node.map), node)
+            return adjacency.get(node, ())
+
+        def component(rt: Any, start: Any, seen: set[Any]) -> list[Any]:
             want = key(rt, {"node": start})
             out, todo = [start], [start]
             seen.add(start)
             while todo:
-                for nb in adjacency.get(todo.pop(), ()):
+                for nb in around(rt, todo.pop()):
                     if nb not in seen and key(rt, {"node": nb}) == want:
                         seen.add(nb)
                         out.append(nb)
@@ -511,8 +523,8 @@ class _Regions(Builtin):
         if not self.many:
             return lambda rt, env: component(rt, first(rt, env), set())
 
-        def regions(rt: Any, env: dict[str, Any]) -> list[list[Row]]:
-            seen: set[Row] = set()
+        def regions(rt: Any, env: dict[str, Any]) -> list[list[Any]]:
+            seen: set[Any] = set()
             return [component(rt, n, seen) for n in first(rt, env) if n not in seen]
 
         return regions
