@@ -716,6 +716,8 @@ class Routes(Builtin):
                     f"movement '{movement.id}' takes {wanted} argument(s) after it, not {len(call.args) - 2}",
                 )
         start = types[0]
+        if start != "any" and not start.startswith("cell:"):
+            analyzer.error(call.args[0], "M014", "a route starts on a cell of a grid map")
         return f"list:route:{start[5:]}" if start.startswith("cell:") else "list:route"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:

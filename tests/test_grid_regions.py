@@ -58,3 +58,16 @@ def test_a_region_of_something_that_is_no_node_is_refused(tmp_path: Path) -> Non
         GAME.replace("count(region(cell(land, 0, 0), ground)) == 2", "count(region(3, ground)) == 2")
     )
     assert "a node of a table map or a cell of a grid map" in only(meeple.check(path), "M014").message
+
+
+def test_a_route_that_starts_on_no_cell_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "fields.rules"
+    source = GAME.replace(
+        "play:\n",
+        "movement step():\n  steps 1\n\nvalue far(s: shape) = routes(s, step)\n\nplay:\n",
+    )
+    path.write_text(source)
+    found = [d for d in meeple.check(path).diagnostics if d.code == "M014"]
+    assert any("a route starts on a cell of a grid map" in d.message for d in found), [
+        d.message for d in meeple.check(path).diagnostics
+    ]
