@@ -9,7 +9,7 @@ declarations", in generated words), so that the reference never silently leaves 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,19 +152,7 @@ class Reference:
     flow_boxes: list[flow.Box]
 
 
-# ---------------------------------------------------------------------- walking the AST
-
-
-def walk(node: Any) -> Iterator[ast.Node]:
-    """Every node under `node` (itself included), in source order."""
-    if isinstance(node, ast.Node):
-        yield node
-        for name in type(node).model_fields:
-            if name != "span":
-                yield from walk(getattr(node, name))
-    elif isinstance(node, list | tuple):
-        for item in node:
-            yield from walk(item)
+# ---------------------------------------------------------------------- source lines
 
 
 def source_of(module: ast.Module, node: ast.Node) -> str:
@@ -191,7 +179,7 @@ class _Builder:
         self.constants = constants
         self.used: set[str] = set()
         self.named: dict[int, str] = {}  # every phase and step, wherever it stands: its anchor
-        for node in walk(module.decls):
+        for node in module.walk():
             if isinstance(node, ast.Named):
                 self.named[id(node)] = self.unique(anchor(node.kind, node.name))
         self.en = English(symbols, constants, self.named)
@@ -295,7 +283,7 @@ class _Builder:
                 notes.append(Note(m.kind, meta_words(m), "the whole game", "top"))
         for decl in self.module.decls:
             where, link = entries.get(id(decl), ("the rules", "top"))
-            for node in walk(decl):
+            for node in decl.walk():
                 if isinstance(node, ast.Meta) and node.kind in ("assume", "conflict", "aside"):
                     key = (node.span.file, node.span.line, node.span.column, node.value)
                     if key not in seen:

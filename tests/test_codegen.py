@@ -30,7 +30,6 @@ from meeple.codegen import flow, render
 from meeple.codegen.english import anchor, humanise, meta_words, slug
 from meeple.codegen.markup import MARKS, md_escape
 from meeple.codegen.markup import plain as markup_plain
-from meeple.codegen.model import walk
 from meeple.grammar import ast
 
 HERE = Path(__file__).parent
@@ -129,7 +128,7 @@ def test_the_reference_shows_every_phase_step_rule_table_and_example(stem: str, 
     checked, _ = built[stem]
     html, md = pages[stem][:2]
     found = ids(html)
-    for node in walk(checked.module):
+    for node in checked.module.walk():
         match node:
             case ast.Named():
                 wanted = anchor(node.kind, node.name)
@@ -169,7 +168,7 @@ def test_every_rule_has_words_and_its_citations_name_the_rulebook(stem: str, bui
 def test_the_appendix_lists_every_assumption_conflict_and_aside(stem: str, built, pages) -> None:
     checked, game = built[stem]
     kinds = ("assume", "conflict", "aside")
-    declared = {meta_words(m) for m in walk(checked.module) if isinstance(m, ast.Meta) and m.kind in kinds}
+    declared = {meta_words(m) for m in checked.module.walk() if isinstance(m, ast.Meta) and m.kind in kinds}
     assert declared <= {n.text for n in game.reference.appendix}
     conflicts = [n.text for n in game.reference.appendix if n.kind == "conflict"]
     assert all("the rulebook says \u201c" in text for text in conflicts)  # both passages, quoted
@@ -286,7 +285,7 @@ def test_the_flow_diagram_is_drawn_from_the_play_block(stem: str, built, pages) 
     svg = render.flow_svg_file(game)
     tree = ET.fromstring(svg)  # well-formed, standalone
     labels = " ".join(t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text"))
-    for node in walk(checked.symbols.play):
+    for node in checked.symbols.play.walk():
         if isinstance(node, ast.Named):
             assert humanise(node.name) in labels
         if isinstance(node, ast.CallStmt) and node.name in checked.symbols.rules:

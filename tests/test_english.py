@@ -15,7 +15,6 @@ import pytest
 import meeple
 from meeple.codegen.english import HANDLERS, English
 from meeple.codegen.markup import markdown, plain, to_html
-from meeple.codegen.model import walk
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.grammar.parser import parse
@@ -292,7 +291,7 @@ def test_the_tables_cover_every_statement_and_expression_type() -> None:
         covered.add(type(rule_body(module)[0]))
     for _, source, _ in EXPRESSIONS:
         module, _ = module_with(f"let e = {source}")
-        covered |= {type(n) for n in walk(rule_body(module)[0].value)}  # type: ignore[attr-defined]
+        covered |= {type(n) for n in rule_body(module)[0].value.walk()}  # type: ignore[attr-defined]
     # `place` needs a grid map; a `called` line names its block and says nothing (tested below).
     missing = (node_types(ast.Expr) | node_types(ast.Stmt)) - covered - {ast.Place, ast.Called}
     assert not missing, f"no row speaks {sorted(t.__name__ for t in missing)}"
@@ -313,7 +312,7 @@ def test_every_node_of_every_game_can_be_spoken(path: object) -> None:
     checked = meeple.check(path)  # type: ignore[arg-type]
     assert checked.module is not None
     english = English(checked.symbols, checked.program.constants if checked.program else {})
-    for node in walk(checked.module):
+    for node in checked.module.walk():
         words = plain(english.say(node))
         assert words.strip(), f"no words for {type(node).__name__} at line {node.span.line}"
 
