@@ -240,9 +240,12 @@ class Compiler:
                     changed = True
 
     def _suspends(self, body: list[ast.Stmt]) -> bool:
-        return any(self._stmt_suspends(s) for s in body)
+        return any(self.suspends(s) for s in body)
 
-    def _stmt_suspends(self, s: ast.Stmt) -> bool:
+    def suspends(self, s: ast.Stmt) -> bool:
+        """Whether a statement can yield a decision or a random outcome, and so is compiled as a
+        generator function. The one place that decides it: the fixpoint over the rules asks it, and
+        so does `stmt`, which gives every compiled statement this answer as its form."""
         match s:
             case ast.Choose() | ast.Ask() | ast.Random() | ast.Pick():
                 return True
@@ -876,20 +879,25 @@ class Compiler:
         return covered, False
 
     def stmt(self, s: ast.Stmt, scope: set[str]) -> Compiled:
+        """The statement's function, and whether it is a generator function: that is what
+        `suspends` says, never decided again here (each compiler below builds the form it says)."""
+        return self._stmt(s, scope), self.suspends(s)
+
+    def _stmt(self, s: ast.Stmt, scope: set[str]) -> Callable[..., Any]:
         match s:
             case ast.MoveRefs():
                 return self.move_refs(s, scope)
             case ast.MoveCount() | ast.MoveAll():
                 return self.move_count(s, scope)
             case ast.SetStmt() | ast.AddStmt():
-                return self.assign(s, scope), False
+                return self.assign(s, scope)
             case ast.Let():
                 value, name = self.expr(s.value, scope), s.name
 
                 def let(rt: Any, env: dict[str, Any]) -> None:
                     env[name] = value(rt, env)
 
-                return let, False
+                return let
             case ast.Shuffle():
                 zone = self.expr(s.zone, scope)
 
@@ -898,17 +906,17 @@ class Compiler:
                     rt.rng.shuffle(rt.locs[loc])
                     rt.moved(loc, rt.locs[loc])
 
-                return shuffle, False
+                return shuffle
             case ast.Draw():
                 return self.draw(s, scope)
             case ast.Place():
-                return self.place(s, scope), False
+                return self.place(s, scope)
             case ast.EndGame():
 
                 def end(rt: Any, env: dict[str, Any]) -> None:
                     raise GameEnded
 
-                return end, False
+                return end
             case ast.Log():
                 parts = [self.expr(x, scope) if isinstance(x, ast.Expr) else x for x in s.parts]
 
@@ -916,7 +924,7 @@ class Compiler:
                     if rt.logging:
                         rt.log.append("".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts))
 
-                return log, False
+                return log
             case ast.CallStmt():
                 return self.call_rule(s, scope)
             case ast.If():
@@ -928,26 +936,26 @@ class Compiler:
             case ast.While():
                 return self.while_(s, scope)
             case ast.Choose():
-                return self.choose(s, scope), True
+                return self.choose(s, scope)
             case ast.Ask():
-                return self.ask(s, scope), True
+                return self.ask(s, scope)
             case ast.Random():
-                return self.random(s, scope), True
+                return self.random(s, scope)
             case ast.Pick():
-                return self.pick(s, scope), True
+                return self.pick(s, scope)
             case ast.Turn():
                 return self.turn(s, scope)
             case ast.Named():
-                return self.block(s.body, scope)
+                return self.block(s.body, scope)[0]
             case ast.Offer():
-                return self.offer(s, scope), True
+                return self.offer(s, scope)
         raise AssertionError(f"cannot compile {type(s).__name__}")
 
     # -------------------------------------------------------------- moving pieces
 
     def _moving(
         self, take: Callable[[Any, dict[str, Any]], tuple[list[Piece], Any]], triggered: bool
-    ) -> Compiled:
+    ) -> Callable[..., Any]:
         """A statement that moves pieces (`take` moves them, tells the runtime which locations
         changed, and says which pieces moved, and where to). When a trigger may watch such moves it
         becomes a generator that runs the triggers after each piece arrives; otherwise it stays a
@@ -957,7 +965,7 @@ class Compiler:
             def move(rt: Any, env: dict[str, Any]) -> None:
                 take(rt, env)
 
-            return move, False
+            return move
         triggers = self.p.triggers
 
         def moving(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
@@ -969,9 +977,9 @@ class Compiler:
                     if t.cond is None or t.cond(rt, where):
                         yield from t.body(rt, where)
 
-        return moving, True
+        return moving
 
-    def move_refs(self, s: ast.MoveRefs, scope: set[str]) -> Compiled:
+    def move_refs(self, s: ast.MoveRefs, scope: set[str]) -> Callable[..., Any]:
         what, dest = self.expr(s.pieces, scope), self.expr(s.dest, scope)
         span, rule = s.span, self.rule
 
@@ -995,9 +1003,9 @@ class Compiler:
                 rt.moved(to, moved)
             return moved, to
 
-        return self._moving(take, bool(self.trigger_kinds))
+        return self._moving(take, self.suspends(s))
 
-    def move_count(self, s: ast.MoveCount | ast.MoveAll, scope: set[str]) -> Compiled:
+    def move_count(self, s: ast.MoveCount | ast.MoveAll, scope: set[str]) -> Callable[..., Any]:
         count = self.expr(s.count, scope) if isinstance(s, ast.MoveCount) else None
         owner = self.expr(s.owner, scope) if s.owner is not None else None
         src, dest, kind = self.expr(s.src, scope), self.expr(s.dest, scope), s.kind
@@ -1038,9 +1046,9 @@ class Compiler:
                 rt.shortfall(kind if row is None else f"{kind} {row}", want - len(moved))
             return moved, to
 
-        return self._moving(take, kind in self.trigger_kinds)
+        return self._moving(take, self.suspends(s))
 
-    def draw(self, s: ast.Draw, scope: set[str]) -> Compiled:
+    def draw(self, s: ast.Draw, scope: set[str]) -> Callable[..., Any]:
         count, src, dest = self.expr(s.count, scope), self.expr(s.src, scope), self.expr(s.dest, scope)
         span, rule = s.span, self.rule
 
@@ -1056,7 +1064,7 @@ class Compiler:
                 rt.moved(to, moved)
             return moved, to
 
-        return self._moving(take, bool(self.trigger_kinds))
+        return self._moving(take, self.suspends(s))
 
     def place(self, s: ast.Place, scope: set[str]) -> Fn:
         shape, target = self.expr(s.shape, scope), self.expr(s.map, scope)
@@ -1142,7 +1150,7 @@ class Compiler:
 
     # -------------------------------------------------------------- control flow
 
-    def call_rule(self, s: ast.CallStmt, scope: set[str]) -> Compiled:
+    def call_rule(self, s: ast.CallStmt, scope: set[str]) -> Callable[..., Any]:
         args = [self.expr(a, scope) for a in s.args]
         rules, name, span, caller = self.p.rules, s.name, s.span, self.rule
 
@@ -1158,24 +1166,24 @@ class Compiler:
             params, fn, _ = rules[name]
             return fn, dict(zip(params, [a(rt, env) for a in args], strict=True))
 
-        if name in self.suspending:
+        if self.suspends(s):
 
             def call_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
                 fn, inner = bind(rt, env)
                 yield from fn(rt, inner)
 
-            return call_gen, True
+            return call_gen
 
         def call_plain(rt: Any, env: dict[str, Any]) -> None:
             fn, inner = bind(rt, env)
             fn(rt, inner)
 
-        return call_plain, False
+        return call_plain
 
-    def if_(self, s: ast.If, scope: set[str]) -> Compiled:
+    def if_(self, s: ast.If, scope: set[str]) -> Callable[..., Any]:
         branches = [(self.expr(c, scope), self.block(b, scope)) for c, b in s.branches]
         orelse = self.block(s.orelse, scope)
-        if not any(g for _, (_, g) in branches) and not orelse[1]:
+        if not self.suspends(s):
             conds = [(c, f) for c, (f, _) in branches]
             other = orelse[0]
 
@@ -1186,7 +1194,7 @@ class Compiler:
                         return
                 other(rt, env)
 
-            return if_plain, False
+            return if_plain
         gconds = [(c, as_gen(f, g)) for c, (f, g) in branches]
         gother = as_gen(*orelse)
 
@@ -1197,7 +1205,7 @@ class Compiler:
                     return
             yield from gother(rt, env)
 
-        return if_gen, True
+        return if_gen
 
     def _budget(self, span: ast.Span) -> Callable[[Any], None]:
         rule = self.rule or "the flow"
@@ -1213,7 +1221,7 @@ class Compiler:
 
         return spend
 
-    def for_each(self, s: ast.ForEach, scope: set[str]) -> Compiled:
+    def for_each(self, s: ast.ForEach, scope: set[str]) -> Callable[..., Any]:
         inner = scope | {s.var}
         seq = self.expr(s.seq, scope)
         cond = self.expr(s.cond, inner) if s.cond is not None else None
@@ -1251,8 +1259,8 @@ class Compiler:
                     env[var] = todo.pop(index)
                     yield from gbody(rt, env)
 
-            return for_chosen, True
-        if not is_gen:
+            return for_chosen
+        if not self.suspends(s):
 
             def for_plain(rt: Any, env: dict[str, Any]) -> None:
                 for x in items(rt, env):
@@ -1260,7 +1268,7 @@ class Compiler:
                     env[var] = x
                     body(rt, env)
 
-            return for_plain, False
+            return for_plain
 
         def for_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             for x in items(rt, env):
@@ -1268,51 +1276,51 @@ class Compiler:
                 env[var] = x
                 yield from body(rt, env)
 
-        return for_gen, True
+        return for_gen
 
-    def repeat(self, s: ast.Repeat, scope: set[str]) -> Compiled:
-        count, (body, is_gen), spend = (
+    def repeat(self, s: ast.Repeat, scope: set[str]) -> Callable[..., Any]:
+        count, (body, _), spend = (
             self.expr(s.count, scope),
             self.block(s.body, scope),
             self._budget(s.span),
         )
-        if not is_gen:
+        if not self.suspends(s):
 
             def repeat_plain(rt: Any, env: dict[str, Any]) -> None:
                 for _ in range(count(rt, env)):
                     spend(rt)
                     body(rt, env)
 
-            return repeat_plain, False
+            return repeat_plain
 
         def repeat_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             for _ in range(count(rt, env)):
                 spend(rt)
                 yield from body(rt, env)
 
-        return repeat_gen, True
+        return repeat_gen
 
-    def while_(self, s: ast.While, scope: set[str]) -> Compiled:
-        cond, (body, is_gen), spend = (
+    def while_(self, s: ast.While, scope: set[str]) -> Callable[..., Any]:
+        cond, (body, _), spend = (
             self.expr(s.cond, scope),
             self.block(s.body, scope),
             self._budget(s.span),
         )
-        if not is_gen:
+        if not self.suspends(s):
 
             def while_plain(rt: Any, env: dict[str, Any]) -> None:
                 while cond(rt, env):
                     spend(rt)
                     body(rt, env)
 
-            return while_plain, False
+            return while_plain
 
         def while_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             while cond(rt, env):
                 spend(rt)
                 yield from body(rt, env)
 
-        return while_gen, True
+        return while_gen
 
     def offer(self, s: ast.Offer, scope: set[str]) -> Gen:
         """While the block runs, the rule is offered beside every decision of the player."""
@@ -1334,27 +1342,27 @@ class Compiler:
 
         return offer
 
-    def turn(self, s: ast.Turn, scope: set[str]) -> Compiled:
-        player, (body, is_gen) = self.expr(s.player, scope), self.block(s.body, scope)
+    def turn(self, s: ast.Turn, scope: set[str]) -> Callable[..., Any]:
+        player, (body, _) = self.expr(s.player, scope), self.block(s.body, scope)
 
         def start(rt: Any, env: dict[str, Any]) -> None:
             rt.current = player(rt, env)
             rt.turns += 1
             rt.changed(CURRENT)
 
-        if not is_gen:
+        if not self.suspends(s):
 
             def turn_plain(rt: Any, env: dict[str, Any]) -> None:
                 start(rt, env)
                 body(rt, env)
 
-            return turn_plain, False
+            return turn_plain
 
         def turn_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             start(rt, env)
             yield from body(rt, env)
 
-        return turn_gen, True
+        return turn_gen
 
     # -------------------------------------------------------------- decisions and chance
 
