@@ -1,6 +1,6 @@
 """The mutable state of one game, and the requests a running game makes of its driver.
 
-A game's rules run as Python generators compiled from the AST (see compiler.py). When the rules
+A game's rules run as Python generators compiled from the AST (see compiler/). When the rules
 need a player's decision or a random outcome they yield a request (Decision or Chance) and wait
 for the index of the answer. Everything else about a game lives in a Runtime: plain data that
 refers to the program's canonical players, rows, zones and piece kinds.

@@ -24,7 +24,8 @@ from meeple.grammar.words import statement_words
 from meeple.interpreter.analysis import STATEMENT_WORDS, Analyzer
 from meeple.interpreter.builtins import BUILTINS, Builtin, register
 from meeple.interpreter.checks import CheckOptions, run_checks
-from meeple.interpreter.compiler import Compiler, Fn
+from meeple.interpreter.compiler import Compiler
+from meeple.interpreter.program import Fn
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "language.md"

@@ -1,0 +1,85 @@
+"""What every part of the compiler shares: the compiler's state (`Part`, which each part extends
+and `Compiler` combines), the form of a compiled statement, the errors a statement's failure is
+reported as, and the limits a computed value must keep (meeple/limits.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import Any
+
+from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.program import Gen, Program
+from meeple.limits import DEFAULT_BUDGET, MAX_LIST, MAX_NUMBER
+
+Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
+
+
+_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
+
+
+class OverLimit(ValueError):
+    """A value beyond meeple's limits (meeple/limits.py): stops the rule like any error in it."""
+
+
+def _too_big(n: int) -> OverLimit:
+    return OverLimit(f"a number grew beyond {MAX_NUMBER:,} (the largest a game may compute)")
+
+
+def _list_limit(size: int) -> OverLimit:
+    return OverLimit(f"a list of {size:,} items: more than the {MAX_LIST:,} a list may hold")
+
+
+class _Fixed:
+    """What a constant is computed with before any game exists: a step budget and nothing else,
+    so that reading the position (players, variables, pieces) fails, as it must in a constant,
+    and going through lists still costs steps."""
+
+    __slots__ = ("budget", "steps")
+
+    def __init__(self) -> None:
+        self.steps, self.budget = 0, DEFAULT_BUDGET
+
+
+def _number(n: int) -> int:
+    """A computed whole number, refused when it outgrows the limit: a rule multiplying a number by
+    itself would otherwise fill the memory in a few dozen steps."""
+    if -MAX_NUMBER <= n <= MAX_NUMBER:
+        return n
+    raise _too_big(n)
+
+
+def as_gen(fn: Callable[..., Any], is_gen: bool) -> Gen:
+    """A plain statement as a generator function, for places that always `yield from`."""
+    if is_gen:
+        return fn
+
+    def gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+        fn(rt, env)
+        return
+        yield  # pragma: no cover - makes this a generator
+
+    return gen
+
+
+def _nothing(rt: Any, env: dict[str, Any]) -> None:
+    return None
+
+
+class Part:
+    """The compiler's state, which every part reads: the symbols, the program being built, the
+    rule being compiled (for error messages) and what the analyses found."""
+
+    def __init__(self, symbols: Symbols, coverage: bool = False) -> None:
+        self.sym = symbols
+        self.coverage = coverage  # record which statements run (for `meeple check --play`)
+        header = symbols.header
+        self.p = Program(
+            symbols=symbols,
+            name=header.name if header else "?",
+            min_players=header.min_players if header else 1,
+            max_players=header.max_players if header else 1,
+        )
+        self.rule = ""  # the rule being compiled, for error messages
+        self.suspending: set[str] = set()
+        self.static: set[str] = set()  # values of fixed data (static_values)
+        self.trigger_kinds = {t.kind for t in symbols.triggers}

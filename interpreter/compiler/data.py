@@ -1,0 +1,199 @@
+"""The program's fixed data, made once per rules file and shared by every game: a `Row` per table
+row (references between tables resolved to the rows), a `Kind` per kind of piece, a `ZoneLoc` per
+zone instance, map nodes and their adjacency, grid maps, movements; and the initializer that sets
+every variable to its start value (within its bounds) and lays out every piece at the start."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from meeple.grammar import ast
+from meeple.interpreter.analysis import is_keyed
+from meeple.interpreter.compiler.base import (
+    Part,
+    _Fixed,
+)
+from meeple.interpreter.program import Fn, Movement
+from meeple.interpreter.runtime import (
+    RuleRuntimeError,
+)
+from meeple.interpreter.values import (
+    Kind,
+    MapRef,
+    Row,
+    ZoneLoc,
+)
+from meeple.limits import MAX_PIECES
+
+
+class Data(Part):
+    def build_data(self) -> None:
+        p, sym = self.p, self.sym
+        for table in sym.tables.values():
+            keyed = is_keyed(table)
+            rows = [
+                Row(table.name, str(r.cells[0]) if keyed else f"{table.name} {i + 1}", i)
+                for i, r in enumerate(table.rows)
+            ]
+            p.rows[table.name] = rows
+            p.row_by_key[table.name] = {r.key: r for r in rows}
+        for table in sym.tables.values():
+            for row, src in zip(p.rows[table.name], table.rows, strict=True):
+                for col, cell in zip(table.columns, src.cells, strict=False):
+                    ref = col.type.name if col.type else None
+                    if ref in p.row_by_key and isinstance(cell, str):
+                        row.values[col.name] = p.row_by_key[ref][cell]
+                    else:
+                        row.values[col.name] = cell
+        for piece in sym.pieces.values():
+            rows_of = piece.each_row_of or piece.per_row_of
+            if rows_of:
+                p.kinds[piece.name] = [Kind(piece.name, r) for r in p.rows.get(rows_of, [])]
+            else:
+                p.kinds[piece.name] = [Kind(piece.name, None)]
+        for zone in sym.zones.values():
+            p.zone_locs[(zone.name, None)] = ZoneLoc(zone.name, None)
+        for per, group in sym.owned_zones.items():
+            owners: list[Any] = p.players if per == "player" else p.rows.get(per, [])
+            for zone in group.values():
+                for owner in owners:
+                    p.zone_locs[(zone.name, owner)] = ZoneLoc(zone.name, owner)
+        for m in sym.maps.values():
+            if m.grid is not None:
+                owners: list[Any] = p.players if m.per == "player" else [None]
+                for owner in owners:
+                    p.map_refs[(m.name, owner)] = MapRef(m.name, owner)
+                continue
+            nodes = p.rows.get(m.nodes, [])
+            p.map_nodes[m.name] = nodes
+            p.map_of_table.setdefault(m.nodes, m.name)
+            adjacency: dict[Row, list[Row]] = {node: [] for node in nodes}
+            p.adjacency[m.name] = adjacency
+            if m.edges and m.edge_from and m.edge_to:
+                for edge in p.rows.get(m.edges, []):
+                    a, b = edge.values.get(m.edge_from), edge.values.get(m.edge_to)
+                    if a in adjacency and b in adjacency:
+                        if b not in adjacency[a]:
+                            adjacency[a].append(b)
+                        if a not in adjacency[b]:
+                            adjacency[b].append(a)
+
+    def movement(self, decl: ast.MovementDecl) -> Movement:
+        self.rule = f"movement {decl.name}"
+        params = [x.name for x in decl.params]
+        scope = {*params, "start"}
+
+        def optional(e: ast.Expr | None, var: str | None = None) -> Fn | None:
+            return self.expr(e, scope | ({var} if var else set())) if e is not None else None
+
+        return Movement(
+            params=params,
+            steps=optional(decl.steps) or (lambda rt, env: [1]),
+            straight=optional(decl.straight),
+            backtracks=optional(decl.backtracks),
+            through_var=decl.through_var,
+            through=optional(decl.through, decl.through_var),
+            ends_var=decl.ends_var,
+            ends=optional(decl.ends, decl.ends_var),
+        )
+
+    def adjacency_for(self, e: ast.Call, named: ast.Expr) -> dict[Row, list[Row]]:
+        """The edges a graph query walks: of the map `named` names (`neighbours(x, m)`,
+        `regions(m, attr)`), else of the map built on the table of the query's first argument."""
+        p = self.p
+        if isinstance(named, ast.Name) and named.id in p.adjacency:
+            return p.adjacency[named.id]
+        owner = self.sym.types.get(id(e.args[0]), "any")
+        table = owner.removeprefix("list:").removeprefix("row:")
+        merged: dict[Row, list[Row]] = {}
+        for name, adjacency in p.adjacency.items():
+            if p.map_of_table.get(table, name) == name:
+                merged.update(adjacency)
+        return merged
+
+    def _clamp(self, decl: ast.VarDecl | None) -> Callable[[Any], Any] | None:
+        if decl is None or decl.within is None:
+            return None
+        bounds = self.expr(decl.within, set())(_Fixed(), {})
+        low, high = min(bounds), max(bounds)
+        return lambda v: low if v < low else high if v > high else v
+
+    def initializer(self) -> Callable[[Any], None]:
+        """Sets every variable to its start value and puts every piece in its start zone."""
+        p, sym = self.p, self.sym
+        self.rule = "the start of the game"
+        global_vars = [(v.name, self.expr(v.init, set()), self._clamp(v)) for v in sym.vars.values()]
+        owned = [
+            (per, v.name, self.expr(v.init, {"self"}), self._clamp(v), v.by)
+            for per, group in sym.owned_vars.items()
+            for v in group.values()
+        ]
+        placements = []
+        for piece in sym.pieces.values():
+            count = self.expr(piece.count, {"self"}) if piece.count is not None else None
+            zone = piece.zone
+            own_zone = (
+                isinstance(zone, ast.Name)
+                and piece.per_player
+                and zone.id in sym.owned_zones.get("player", {})
+            )
+            where = None if own_zone else self.expr(zone, set())
+            placements.append(
+                (piece, count, where, zone.id if own_zone and isinstance(zone, ast.Name) else None)
+            )
+
+        def init(rt: Any) -> None:
+            total = 0
+
+            def laid_out(piece: ast.PieceDecl, n: int) -> int:
+                """Count the pieces laid out so far, refusing more than a machine holds."""
+                nonlocal total
+                total += n
+                if n < 0 or total > MAX_PIECES:
+                    what = f"{n} pieces" if n < 0 else f"more than {MAX_PIECES:,} pieces in all"
+                    raise RuleRuntimeError(
+                        f"'{piece.name}' asks for {what}", piece.span, "the start of the game"
+                    )
+                return n
+
+            for name, fn, clamp in global_vars:
+                v = fn(rt, {})
+                rt.vars[name] = clamp(v) if clamp else v
+            for per, name, fn, clamp, by in owned:
+                owners = rt.players if per == "player" else p.rows.get(per, [])
+                store = rt.owned[(per, name)] = {}
+                for owner in owners:
+                    if by is not None:  # a value for each row: a dict the owner's variable holds
+                        values = [fn(rt, {"self": owner}) for _ in p.rows[by]]
+                        store[owner] = {
+                            r: clamp(v) if clamp else v for r, v in zip(p.rows[by], values, strict=True)
+                        }
+                        continue
+                    v = fn(rt, {"self": owner})
+                    store[owner] = clamp(v) if clamp else v
+            for piece, count, where, own_zone in placements:
+                kinds = p.kinds[piece.name]
+                if piece.each_row_of:
+                    rt.locs[where(rt, {})].extend((k, None) for k in kinds)
+                    continue
+                if piece.per_row_of:
+                    pile = rt.locs[where(rt, {})]
+                    for k in kinds:
+                        pile.extend([(k, None)] * laid_out(piece, count(rt, {"self": k.row})))
+                    continue
+                n = count(rt, {})
+                laid_out(piece, n * len(rt.players) if piece.per_player else n)
+                if piece.per_player:
+                    for player in rt.players:
+                        loc = p.zone_locs[(own_zone, player)] if own_zone else where(rt, {})
+                        rt.locs[loc].extend([(kinds[0], player)] * n)
+                else:
+                    rt.locs[where(rt, {})].extend([(kinds[0], None)] * n)
+            # Start values may have asked values while the position was being laid out (each
+            # variable is set once, but the pieces were placed after): nothing of that is kept.
+            # Laying out the position is not a step of the game.
+            rt.forget()
+            rt.steps = 0
+
+        return init

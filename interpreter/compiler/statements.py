@@ -1,0 +1,441 @@
+"""Statements: each becomes a plain function `(runtime, env) -> None`, or a generator function when
+it suspends (analyses.py says which; `stmt` gives each compiled statement that form). Here are
+blocks, lets, logs, set/add/subtract, calls of rules, `if`, the loops, turns, named phases and
+steps, offers and the end of the game; moves are in moves.py, decisions and chance in
+decisions.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import Any
+
+from meeple.grammar import ast
+from meeple.interpreter.compiler.base import (
+    _ERRORS,
+    Compiled,
+    Part,
+    _nothing,
+    _number,
+    as_gen,
+)
+from meeple.interpreter.compiler.decisions import _distinct
+from meeple.interpreter.program import Fn, Gen
+from meeple.interpreter.runtime import (
+    CURRENT,
+    Decision,
+    GameEnded,
+    Offer,
+    RuleRuntimeError,
+    describe,
+    offers_for,
+    take_offer,
+)
+from meeple.interpreter.values import (
+    Player,
+    Row,
+    label,
+)
+
+
+class Statements(Part):
+    def block(self, body: list[ast.Stmt], scope: set[str]) -> Compiled:
+        """A statement list: plain when no statement in it can suspend."""
+        scope = set(scope)
+        items: list[Compiled] = []
+        spans: list[ast.Span] = []
+        for s in body:
+            if isinstance(s, ast.Meta):
+                continue
+            compiled = self.stmt(s, scope)
+            items.append(self._covered(s, *compiled) if self.coverage else compiled)
+            spans.append(s.span)
+            if isinstance(s, ast.Let):
+                scope.add(s.name)
+        rule = self.rule
+        if not items:
+            return _nothing, False
+        if not any(g for _, g in items):
+            fns = [f for f, _ in items]
+            if len(fns) == 1:
+                only, span = fns[0], spans[0]
+
+                def run_one(rt: Any, env: dict[str, Any]) -> None:
+                    try:
+                        only(rt, env)
+                    except _ERRORS as err:
+                        raise RuleRuntimeError(describe(err), span, rule) from None
+
+                return run_one, False
+
+            def run_plain(rt: Any, env: dict[str, Any]) -> None:
+                i = 0
+                try:
+                    for i, f in enumerate(fns):  # noqa: B007 - i names the failing statement
+                        f(rt, env)
+                except _ERRORS as err:
+                    raise RuleRuntimeError(describe(err), spans[i], rule) from None
+
+            return run_plain, False
+        gens = [as_gen(f, g) for f, g in items]
+
+        def run_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            i = 0
+            try:
+                for i, g in enumerate(gens):  # noqa: B007
+                    yield from g(rt, env)
+            except _ERRORS as err:
+                raise RuleRuntimeError(describe(err), spans[i], rule) from None
+
+        return run_gen, True
+
+    def _covered(self, s: ast.Stmt, fn: Callable[..., Any], is_gen: bool) -> Compiled:
+        """The statement, recording in `rt.covered` that it ran. Only built when coverage is asked
+        for: a game played for speed pays nothing."""
+        key = (s.span.line, s.span.column)
+        self.p.statements.append((key, s, self.rule))
+        if is_gen:
+
+            def covered_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+                rt.covered.add(key)
+                yield from fn(rt, env)
+
+            return covered_gen, True
+
+        def covered(rt: Any, env: dict[str, Any]) -> None:
+            rt.covered.add(key)
+            fn(rt, env)
+
+        return covered, False
+
+    def stmt(self, s: ast.Stmt, scope: set[str]) -> Compiled:
+        """The statement's function, and whether it is a generator function: that is what
+        `suspends` says, never decided again here (each compiler below builds the form it says)."""
+        return self._stmt(s, scope), self.suspends(s)
+
+    def _stmt(self, s: ast.Stmt, scope: set[str]) -> Callable[..., Any]:
+        match s:
+            case ast.MoveRefs():
+                return self.move_refs(s, scope)
+            case ast.MoveCount() | ast.MoveAll():
+                return self.move_count(s, scope)
+            case ast.SetStmt() | ast.AddStmt():
+                return self.assign(s, scope)
+            case ast.Let():
+                value, name = self.expr(s.value, scope), s.name
+
+                def let(rt: Any, env: dict[str, Any]) -> None:
+                    env[name] = value(rt, env)
+
+                return let
+            case ast.Shuffle():
+                zone = self.expr(s.zone, scope)
+
+                def shuffle(rt: Any, env: dict[str, Any]) -> None:
+                    loc = zone(rt, env)
+                    rt.rng.shuffle(rt.locs[loc])
+                    rt.moved(loc, rt.locs[loc])
+
+                return shuffle
+            case ast.Draw():
+                return self.draw(s, scope)
+            case ast.Place():
+                return self.place(s, scope)
+            case ast.EndGame():
+
+                def end(rt: Any, env: dict[str, Any]) -> None:
+                    raise GameEnded
+
+                return end
+            case ast.Log():
+                parts = [self.expr(x, scope) if isinstance(x, ast.Expr) else x for x in s.parts]
+
+                def log(rt: Any, env: dict[str, Any]) -> None:
+                    if rt.logging:
+                        rt.log.append("".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts))
+
+                return log
+            case ast.CallStmt():
+                return self.call_rule(s, scope)
+            case ast.If():
+                return self.if_(s, scope)
+            case ast.ForEach():
+                return self.for_each(s, scope)
+            case ast.Repeat():
+                return self.repeat(s, scope)
+            case ast.While():
+                return self.while_(s, scope)
+            case ast.Choose():
+                return self.choose(s, scope)
+            case ast.Ask():
+                return self.ask(s, scope)
+            case ast.Random():
+                return self.random(s, scope)
+            case ast.Pick():
+                return self.pick(s, scope)
+            case ast.Turn():
+                return self.turn(s, scope)
+            case ast.Named():
+                return self.block(s.body, scope)[0]
+            case ast.Offer():
+                return self.offer(s, scope)
+        raise AssertionError(f"cannot compile {type(s).__name__}")
+
+    def assign(self, s: ast.SetStmt | ast.AddStmt, scope: set[str]) -> Fn:
+        sym, span, rule = self.sym, s.span, self.rule
+        value = self.expr(s.value if isinstance(s, ast.SetStmt) else s.amount, scope)
+        sign = s.sign if isinstance(s, ast.AddStmt) else 0
+        target = s.target
+        if isinstance(target, ast.Name):
+            name = target.id
+            clamp = self._clamp(sym.vars.get(name))
+
+            def set_global(rt: Any, env: dict[str, Any]) -> None:
+                v = value(rt, env)
+                if sign:
+                    v = _number(rt.vars[name] + sign * v)
+                rt.vars[name] = clamp(v) if clamp else v
+                rt.changed(name)
+
+            return set_global
+        row = None
+        if isinstance(target, ast.Index):  # `set p.NAME[row] to ...`: one row's value
+            row, target = self.expr(target.index, scope), target.obj
+        assert isinstance(target, ast.Attr)
+        obj, name = self.expr(target.obj, scope), target.name
+        clamps = {per: self._clamp(group.get(name)) for per, group in sym.owned_vars.items()}
+
+        def set_owned(rt: Any, env: dict[str, Any]) -> None:
+            o = obj(rt, env)
+            per = "player" if type(o) is Player else o.table if type(o) is Row else None
+            store = rt.owned.get((per, name))
+            if store is None:
+                raise RuleRuntimeError(f"'{name}' of {label(o)} is not a variable", span, rule)
+            v = value(rt, env)
+            clamp = clamps.get(per)
+            if row is not None:
+                values, r = store[o], row(rt, env)
+                if sign:
+                    v = _number(values[r] + sign * v)
+                values[r] = clamp(v) if clamp else v
+                rt.changed(((per, name), o))
+                return
+            if sign:
+                v = _number(store[o] + sign * v)
+            store[o] = clamp(v) if clamp else v
+            rt.changed(((per, name), o))
+
+        return set_owned
+
+    def call_rule(self, s: ast.CallStmt, scope: set[str]) -> Callable[..., Any]:
+        args = [self.expr(a, scope) for a in s.args]
+        rules, name, span, caller = self.p.rules, s.name, s.span, self.rule
+
+        def bind(rt: Any, env: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+            rt.steps += 1
+            if rt.steps > rt.budget:
+                raise RuleRuntimeError(
+                    f"the step budget ({rt.budget}) ran out: '{caller or name}' seems to loop forever",
+                    span,
+                    name,
+                )
+            rt.last_rule = name
+            params, fn, _ = rules[name]
+            return fn, dict(zip(params, [a(rt, env) for a in args], strict=True))
+
+        if self.suspends(s):
+
+            def call_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+                fn, inner = bind(rt, env)
+                yield from fn(rt, inner)
+
+            return call_gen
+
+        def call_plain(rt: Any, env: dict[str, Any]) -> None:
+            fn, inner = bind(rt, env)
+            fn(rt, inner)
+
+        return call_plain
+
+    def if_(self, s: ast.If, scope: set[str]) -> Callable[..., Any]:
+        branches = [(self.expr(c, scope), self.block(b, scope)) for c, b in s.branches]
+        orelse = self.block(s.orelse, scope)
+        if not self.suspends(s):
+            conds = [(c, f) for c, (f, _) in branches]
+            other = orelse[0]
+
+            def if_plain(rt: Any, env: dict[str, Any]) -> None:
+                for cond, body in conds:
+                    if cond(rt, env):
+                        body(rt, env)
+                        return
+                other(rt, env)
+
+            return if_plain
+        gconds = [(c, as_gen(f, g)) for c, (f, g) in branches]
+        gother = as_gen(*orelse)
+
+        def if_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            for cond, body in gconds:
+                if cond(rt, env):
+                    yield from body(rt, env)
+                    return
+            yield from gother(rt, env)
+
+        return if_gen
+
+    def _budget(self, span: ast.Span) -> Callable[[Any], None]:
+        rule = self.rule or "the flow"
+
+        def spend(rt: Any) -> None:
+            rt.steps += 1
+            if rt.steps > rt.budget:
+                raise RuleRuntimeError(
+                    f"the step budget ({rt.budget}) ran out: this loop in '{rule}' seems never to end",
+                    span,
+                    rule,
+                )
+
+        return spend
+
+    def for_each(self, s: ast.ForEach, scope: set[str]) -> Callable[..., Any]:
+        inner = scope | {s.var}
+        seq = self.expr(s.seq, scope)
+        cond = self.expr(s.cond, inner) if s.cond is not None else None
+        body, is_gen = self.block(s.body, inner)
+        var, spend = s.var, self._budget(s.span)
+
+        def items(rt: Any, env: dict[str, Any]) -> list[Any]:
+            values = list(seq(rt, env))  # a snapshot: the body may change what the list was made of
+            if cond is None:
+                return values
+            out = []
+            for x in values:
+                env[var] = x
+                if cond(rt, env):
+                    out.append(x)
+            return out
+
+        if s.chooser is not None:
+            chooser, gbody, rule = self.expr(s.chooser, scope), as_gen(body, is_gen), self.rule
+            prompt = s.prompt or f"which {var} next?"
+
+            def for_chosen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+                todo = items(rt, env)
+                who = chooser(rt, env)
+                while todo:
+                    spend(rt)
+                    options, index = _distinct(todo), 0
+                    while len(options) > 1:  # asked again after an offered action
+                        offers = offers_for(rt, who) if rt.offers else None
+                        answer = yield Decision(who, prompt, list(options), rule, "", offers)
+                        if answer < len(options):
+                            index = todo.index(options[answer])
+                            break
+                        yield from take_offer(rt, offers[answer - len(options)])  # type: ignore[index]
+                    env[var] = todo.pop(index)
+                    yield from gbody(rt, env)
+
+            return for_chosen
+        if not self.suspends(s):
+
+            def for_plain(rt: Any, env: dict[str, Any]) -> None:
+                for x in items(rt, env):
+                    spend(rt)
+                    env[var] = x
+                    body(rt, env)
+
+            return for_plain
+
+        def for_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            for x in items(rt, env):
+                spend(rt)
+                env[var] = x
+                yield from body(rt, env)
+
+        return for_gen
+
+    def repeat(self, s: ast.Repeat, scope: set[str]) -> Callable[..., Any]:
+        count, (body, _), spend = (
+            self.expr(s.count, scope),
+            self.block(s.body, scope),
+            self._budget(s.span),
+        )
+        if not self.suspends(s):
+
+            def repeat_plain(rt: Any, env: dict[str, Any]) -> None:
+                for _ in range(count(rt, env)):
+                    spend(rt)
+                    body(rt, env)
+
+            return repeat_plain
+
+        def repeat_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            for _ in range(count(rt, env)):
+                spend(rt)
+                yield from body(rt, env)
+
+        return repeat_gen
+
+    def while_(self, s: ast.While, scope: set[str]) -> Callable[..., Any]:
+        cond, (body, _), spend = (
+            self.expr(s.cond, scope),
+            self.block(s.body, scope),
+            self._budget(s.span),
+        )
+        if not self.suspends(s):
+
+            def while_plain(rt: Any, env: dict[str, Any]) -> None:
+                while cond(rt, env):
+                    spend(rt)
+                    body(rt, env)
+
+            return while_plain
+
+        def while_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            while cond(rt, env):
+                spend(rt)
+                yield from body(rt, env)
+
+        return while_gen
+
+    def offer(self, s: ast.Offer, scope: set[str]) -> Gen:
+        """While the block runs, the rule is offered beside every decision of the player."""
+        args = [self.expr(a, scope) for a in s.args]
+        player = self.expr(s.player, scope)
+        cond = self.expr(s.cond, scope) if s.cond is not None else None
+        body = as_gen(*self.block(s.body, scope))
+        rules, name, label_text = self.p.rules, s.rule, s.label or s.rule.replace("_", " ")
+
+        def offer(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            params, fn, is_gen = rules[name]
+            bound = dict(zip(params, [a(rt, env) for a in args], strict=True))
+            entry = (Offer(player(rt, env), label_text, as_gen(fn, is_gen), cond, bound), env)
+            rt.offers.append(entry)
+            try:
+                yield from body(rt, env)
+            finally:
+                rt.offers.remove(entry)
+
+        return offer
+
+    def turn(self, s: ast.Turn, scope: set[str]) -> Callable[..., Any]:
+        player, (body, _) = self.expr(s.player, scope), self.block(s.body, scope)
+
+        def start(rt: Any, env: dict[str, Any]) -> None:
+            rt.current = player(rt, env)
+            rt.turns += 1
+            rt.changed(CURRENT)
+
+        if not self.suspends(s):
+
+            def turn_plain(rt: Any, env: dict[str, Any]) -> None:
+                start(rt, env)
+                body(rt, env)
+
+            return turn_plain
+
+        def turn_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            start(rt, env)
+            yield from body(rt, env)
+
+        return turn_gen
