@@ -122,6 +122,16 @@ def article(word: str) -> str:
     return "an" if plain(word)[:1].lower() in "aeiou" else "a"
 
 
+def known_number(e: ast.Expr | None, constants: dict[str, Any]) -> int | None:
+    """A count known before the game: a number, or a constant whose value is one."""
+    if isinstance(e, ast.Num):
+        return e.value
+    if isinstance(e, ast.Name) and isinstance(constants.get(e.id), int):
+        value = constants[e.id]
+        return None if isinstance(value, bool) else value
+    return None
+
+
 def always(cond: ast.Expr) -> bool:
     """A condition written as `yes` (or left out of a `ranked by` list): nothing to say of it."""
     return isinstance(cond, ast.Bool) and cond.value is True

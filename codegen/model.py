@@ -22,6 +22,7 @@ from meeple.codegen.english import (
     anchor,
     cell,
     humanise,
+    known_number,
     meta_words,
     players,
     quote,
@@ -216,18 +217,9 @@ class _Builder:
 
     # ------------------------------------------------------------------ sections
 
-    def number(self, e: ast.Expr | None) -> int | None:
-        """A count known before the game: a number or a constant that is one."""
-        if isinstance(e, ast.Num):
-            return e.value
-        if isinstance(e, ast.Name) and isinstance(self.constants.get(e.id), int):
-            value = self.constants[e.id]
-            return None if isinstance(value, bool) else value
-        return None
-
     def piece(self, d: ast.PieceDecl, low: int, high: int) -> Item:
         extra = ""
-        count = self.number(d.count)
+        count = known_number(d.count, self.constants)
         table = d.each_row_of or d.per_row_of
         rows = len(self.sym.tables[table].rows) if table in self.sym.tables else None
         if d.each_row_of and rows is not None:

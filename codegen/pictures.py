@@ -108,7 +108,8 @@ class _Drawer:
         if owner is None:
             return name[:1].upper() + name[1:]
         who = str(owner) if isinstance(owner, Player) else self.names.row(owner.table, owner.key).one
-        return f"{who}{'' if who.endswith('s') else chr(39) + 's'} {name}"
+        possessive = "" if who.endswith("s") else "'s"
+        return f"{who}{possessive} {name}"
 
     def piece(self, piece: Piece, count: int) -> str:
         kind, owner = piece

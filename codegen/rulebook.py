@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from meeple.codegen.english import Line, anchor, players
+from meeple.codegen.english import Line, anchor, known_number, players
 from meeple.codegen.names import CALLED_COLUMN, Names, called, humanise, own_lines
 from meeple.codegen.pictures import COLOUR_COLUMN, Picture, pictures
 from meeple.codegen.players import PlayersEnglish
@@ -165,7 +165,7 @@ class _Builder:
         out = []
         for piece in self.sym.pieces.values():
             name = self.names.decl(piece.name)
-            count = self._count(piece.count)
+            count = known_number(piece.count, self.constants)
             table = piece.each_row_of or piece.per_row_of
             rows = len(self.sym.tables[table].rows) if table in self.sym.tables else None
             # A table of the piece's own kinds ("bonus card" rows for bonus cards) is not named
@@ -212,14 +212,6 @@ class _Builder:
                 return None
             out.append((key, n))
         return out
-
-    def _count(self, e: ast.Expr | None) -> int | None:
-        if isinstance(e, ast.Num):
-            return e.value
-        if isinstance(e, ast.Name) and isinstance(self.constants.get(e.id), int):
-            value = self.constants[e.id]
-            return None if isinstance(value, bool) else value
-        return None
 
     def numbers(self) -> list[tuple[str, str, list[str]]]:
         """The numbers the rulebook prints (a constant that cites it), not the ones the file had

@@ -26,7 +26,6 @@ from meeple.limits import MAX_DIGITS, MAX_LIST
 CODE = "M008"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _INT = re.compile(r"-?[0-9]+")
-SCALAR_TYPES = {"int", "bool", "text"}
 
 
 def read_rows(text: str, file: str, table: ast.Table) -> tuple[list[ast.Row], list[Diagnostic]]:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from meeple.interpreter.analysis import Symbols
-from meeple.interpreter.program import Gen, Program
+from meeple.interpreter.program import Fn, Gen, Program
 from meeple.limits import DEFAULT_BUDGET, MAX_LIST, MAX_NUMBER
 
 Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
@@ -59,6 +59,24 @@ def as_gen(fn: Callable[..., Any], is_gen: bool) -> Gen:
         yield  # pragma: no cover - makes this a generator
 
     return gen
+
+
+def snapshot_where(seq: Fn, cond: Fn | None, var: str) -> Fn:
+    """The elements of a list for which a condition holds, taken from a snapshot of the list: what
+    a loop goes through and a choice offers, even if its body changes what the list was made of."""
+
+    def items(rt: Any, env: dict[str, Any]) -> list[Any]:
+        values = list(seq(rt, env))
+        if cond is None:
+            return values
+        out = []
+        for x in values:
+            env[var] = x
+            if cond(rt, env):
+                out.append(x)
+        return out
+
+    return items
 
 
 def _nothing(rt: Any, env: dict[str, Any]) -> None:

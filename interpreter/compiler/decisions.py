@@ -11,6 +11,7 @@ from meeple.grammar import ast
 from meeple.interpreter.compiler.base import (
     Part,
     as_gen,
+    snapshot_where,
 )
 from meeple.interpreter.program import Fn, Gen
 from meeple.interpreter.runtime import (
@@ -37,19 +38,7 @@ class Decisions(Part):
     def _options(self, seq_e: ast.Expr, cond_e: ast.Expr | None, var: str, scope: set[str]) -> Fn:
         seq = self.expr(seq_e, scope)
         cond = self.expr(cond_e, scope | {var}) if cond_e is not None else None
-
-        def options(rt: Any, env: dict[str, Any]) -> list[Any]:
-            values = list(seq(rt, env))
-            if cond is None:
-                return values
-            out = []
-            for x in values:
-                env[var] = x
-                if cond(rt, env):
-                    out.append(x)
-            return out
-
-        return options
+        return snapshot_where(seq, cond, var)
 
     def _chooser(self, chooser_e: ast.Expr | None, scope: set[str], span: ast.Span) -> Fn:
         rule = self.rule

@@ -17,6 +17,7 @@ from meeple.interpreter.compiler.base import (
     _nothing,
     _number,
     as_gen,
+    snapshot_where,
 )
 from meeple.interpreter.compiler.decisions import _distinct
 from meeple.interpreter.program import Fn, Gen
@@ -304,16 +305,7 @@ class Statements(Part):
         body, is_gen = self.block(s.body, inner)
         var, spend = s.var, self._budget(s.span)
 
-        def items(rt: Any, env: dict[str, Any]) -> list[Any]:
-            values = list(seq(rt, env))  # a snapshot: the body may change what the list was made of
-            if cond is None:
-                return values
-            out = []
-            for x in values:
-                env[var] = x
-                if cond(rt, env):
-                    out.append(x)
-            return out
+        items = snapshot_where(seq, cond, var)
 
         if s.chooser is not None:
             chooser, gbody, rule = self.expr(s.chooser, scope), as_gen(body, is_gen), self.rule
