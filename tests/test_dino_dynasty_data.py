@@ -522,6 +522,7 @@ def test_scenarios_match_the_component_data(components: dict[str, Any]) -> None:
                 s["title"],
             )
             assert (mine["width"], mine["height"]) == (s["width"], s["height"])
+            assert keyed("scenario_name")[s["name"]]["called"] == s["title"]
             assert s["map_sides"] == s["width"] + s["height"] and s["map_corners"] == 4
             for y, line in enumerate(s["layout"]):
                 for x, ch in enumerate(line):
@@ -622,7 +623,7 @@ def test_challenges_match_the_component_data(components: dict[str, Any]) -> None
         assert (mine["called"], mine["letter"], mine["measure"], mine["printed"]) == (
             c["title"],
             c["letter"],
-            c["measure"],
+            c["measure"].replace("_", " "),
             c["text"],
         )
         assert mine["token"] == (f"{c['token']}_token" if c["token"] else None)
