@@ -284,13 +284,18 @@ class Builder(Transformer):  # type: ignore[type-arg]
             if field[0] == "nodes":
                 node.nodes = field[1]
             elif field[0] == "grid":
-                node.grid, node.faces = field[1], field[2]
+                node.grid, node.block, node.faces = field[1], field[2], field[3]
             else:
                 node.edges, node.edge_from, node.edge_to = field[1], field[2], field[3]
         return node
 
-    def map_grid(self, c: list[Token]) -> tuple[str, str, str | None]:
-        return ("grid", str(c[0]), str(c[1]) if c[1] is not None else None)
+    def map_grid(self, c: list[Token]) -> tuple[str, str, int, str | None]:
+        return (
+            "grid",
+            str(c[0]),
+            int(c[1]) if c[1] is not None else 1,
+            str(c[2]) if c[2] is not None else None,
+        )
 
     @v_args(meta=True)
     def movement_decl(self, meta: LarkMeta, c: list[Any]) -> ast.MovementDecl:
@@ -520,7 +525,11 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def place_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Place:
-        return ast.Place(span=self._span(meta), shape=c[0], map=c[1], at=c[2])
+        return ast.Place(span=self._span(meta), shape=c[0], map=c[1], at=c[2], over=c[3] is not None)
+
+    @v_args(meta=True)
+    def lift_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Lift:
+        return ast.Lift(span=self._span(meta), layer=c[0])
 
     @v_args(meta=True)
     def end_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.EndGame:

@@ -363,11 +363,23 @@ class Analyzer:
                 return "int"
             if name == "map":
                 return f"grid:{owner[5:]}"
+            if name == "placed":
+                return f"placement:{owner[5:]}"
             m = s.maps.get(owner[5:])
             faces = m.faces if m is not None else None
             if name == "face":
                 return f"row:{faces}" if faces else "any"
             return self.attr_type(f"row:{faces}", name, node) if faces in s.tables else "any"
+        if owner.startswith("area:"):
+            place = owner[5:]
+            grid = place[5:] if place.startswith("cell:") else ""
+            area = {
+                "cells": f"list:{place}",
+                "first": place,
+                "blocks": f"list:placement:{grid}" if grid else "list:any",
+                "gaps": "list:list:int",
+            }
+            return area[name] if name in area else self.attr_type(place, name, node)
         if owner.startswith("route"):
             cell = "cell:" + owner[6:] if owner.startswith("route:") else "any"
             routes = {
@@ -378,8 +390,24 @@ class Analyzer:
                 "steps": "int",
             }
             return routes[name] if name in routes else self._no_attr(node, "a route", name)
-        if owner == "placement":
-            return "list:any" if name == "cells" else self._no_attr(node, "a placement", name)
+        if owner.startswith("placement"):
+            grid = owner[10:]
+            cell = f"cell:{grid}" if grid else "any"
+            faces = s.maps[grid].faces if grid in s.maps else None
+            placement = {
+                "cells": f"list:{cell}",
+                "x": "int",
+                "y": "int",
+                "turns": "int",
+                "shape": f"list:row:{faces}" if faces else "list:any",
+                "under": owner,
+            }
+            return placement[name] if name in placement else self._no_attr(node, "a placement", name)
+        if owner.startswith("border"):
+            grid = owner[7:]
+            faces = s.maps[grid].faces if grid in s.maps else None
+            border = {"new": f"row:{faces}" if faces else "any", "old": f"cell:{grid}" if grid else "any"}
+            return border[name] if name in border else self._no_attr(node, "a border", name)
         if owner == "loc":
             return "any" if name == "owner" else self._no_attr(node, "a zone", name)
         if owner.startswith("list:"):
@@ -397,7 +425,7 @@ class Analyzer:
             return
         if got.startswith(f"{want}:"):
             return  # a refinement: a piece of one kind ("piece:card") is a piece
-        if want == "loc" and got.startswith(("row:", "list:", "cell:")):
+        if want == "loc" and got.startswith(("row:", "list:", "cell:", "area:")):
             return
         if want == "list" and got.startswith("list:"):
             return
@@ -662,6 +690,8 @@ class Analyzer:
                     self.error(s.map, "M014", f"shapes are placed on a grid map, not on {_readable(grid)}")
                 if s.at is not None:
                     self.expect(s.at, self.expr(s.at, scope), "placement", "where the shape goes")
+            case ast.Lift():
+                self.expect(s.layer, self.expr(s.layer, scope), "placement", "the laid shape lifted")
             case ast.Draw():
                 self.expect(s.count, self.expr(s.count, scope), "int", "how many to draw")
                 self.expect(s.src, self.expr(s.src, scope), "loc", "where cards are drawn from")
@@ -864,10 +894,16 @@ class Analyzer:
                     self.error(m, "M010", f"unknown table '{m.faces}'", self._suggest(m.faces, s.tables))
                 elif m.faces is not None:
                     self.used.add(m.faces)
+                if m.block != 1 and m.grid != "square":
+                    self.error(m, "M010", "only a square grid is laid in blocks")
+                elif m.block < 1:
+                    self.error(m, "M010", "a block is at least 1 cell wide")
                 continue
             if m.nodes not in s.tables:
                 if not m.nodes:
-                    self.error(m, "M010", "a map needs 'nodes TABLE' (with 'edges') or 'grid hex'")
+                    self.error(
+                        m, "M010", "a map needs 'nodes TABLE' (with 'edges'), 'grid hex' or 'grid square'"
+                    )
                 else:
                     self.error(m, "M010", f"unknown node table '{m.nodes}'", self._suggest(m.nodes, s.tables))
             if m.edges is not None:
@@ -963,6 +999,9 @@ def _readable(t: str) -> str:
         return f"a row of '{t[4:]}'"
     if t.startswith("piece"):
         return "a piece"
+    for kind in ("cell", "area", "placement", "border", "grid", "route"):
+        if t.startswith(f"{kind}:"):
+            return f"a {kind} of '{t.split(':')[-1]}'" if kind != "grid" else f"the grid '{t[5:]}'"
     return {
         "int": "a number",
         "bool": "yes/no",

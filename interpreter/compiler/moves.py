@@ -1,4 +1,5 @@
-"""Statements that move pieces (`move`, `draw`) or place shapes on a grid (`place`). A move runs
+"""Statements that move pieces (`move`, `draw`) or lay shapes on a grid and lift them (`place`,
+`lift`). A move runs
 the triggers that watch the pieces it moves: it then suspends, since a trigger's body may ask."""
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from meeple.interpreter.values import (
     MapRef,
     Piece,
     PieceRef,
+    Placement,
     label,
     type_name,
 )
@@ -164,7 +166,7 @@ class Moves(Part):
     def place(self, s: ast.Place, scope: set[str]) -> Fn:
         shape, target = self.expr(s.shape, scope), self.expr(s.map, scope)
         at = self.expr(s.at, scope) if s.at is not None else None
-        span, rule = s.span, self.rule
+        span, rule, over = s.span, self.rule, s.over
 
         def place(rt: Any, env: dict[str, Any]) -> None:
             mapref, rows = target(rt, env), list(shape(rt, env))
@@ -175,15 +177,62 @@ class Moves(Part):
             spot = at(rt, env) if at is not None else None
             if spot is not None and [r.index for r in spot.rows] != [r.index for r in rows]:
                 raise RuleRuntimeError("that placement was made for another shape", span, rule)
+            if spot is not None and spot.map is not mapref:
+                raise RuleRuntimeError(f"that placement was made for {spot.map}, not {mapref}", span, rule)
             coords = spot.coords if spot is not None else [(r.values["q"], r.values["r"]) for r in rows]
             grid = grids.grid_of(rt, mapref)
-            if any(c in grid for c in coords):
+            there = [c in grid for c in coords]
+            if over and not all(there):
+                raise RuleRuntimeError(
+                    f"a layer is laid over cells of {mapref} that are there, and some are not", span, rule
+                )
+            if not over and any(there):
                 raise RuleRuntimeError(f"the shape would cover cells of {mapref} already there", span, rule)
+            # The layer is a placement of its own: the same spot laid twice is two layers.
+            layer = Placement(mapref, list(coords), rows, spot.rotation if spot is not None else 0)
             for (q, r), row in zip(coords, rows, strict=True):
-                cell = grid[(q, r)] = Cell(mapref, q, r)
+                cell = grid.get((q, r))
+                if cell is None:
+                    cell = grid[(q, r)] = Cell(mapref, q, r)
+                    rt.locs[cell] = []
+                    rt.layers[cell] = []
+                rt.layers[cell].append(layer)
                 rt.faces[cell] = row
-                rt.locs[cell] = []
                 rt.changed(cell)
-            rt.changed(mapref)
+            rt.reshaped(mapref)
 
         return place
+
+    def lift(self, s: ast.Lift, scope: set[str]) -> Fn:
+        """Take the top layer off: the cells show the layer below again; a cell nothing is left on
+        goes, which it may only do empty (pieces are never lost with it)."""
+        layer_fn = self.expr(s.layer, scope)
+        span, rule = s.span, self.rule
+
+        def lift(rt: Any, env: dict[str, Any]) -> None:
+            layer = layer_fn(rt, env)
+            if not isinstance(layer, Placement):
+                raise RuleRuntimeError(f"only a laid shape is lifted, not {label(layer)}", span, rule)
+            grid = grids.grid_of(rt, layer.map)
+            cells = [grid.get(c) for c in layer.coords]
+            for cell in cells:
+                stack = rt.layers.get(cell) if cell is not None else None
+                if not stack or stack[-1] is not layer:
+                    raise RuleRuntimeError(f"{layer} is not the top layer of {layer.map} there", span, rule)
+                if len(stack) == 1 and rt.locs.get(cell):
+                    raise RuleRuntimeError(
+                        f"nothing would be left under the pieces at {cell}: move them first", span, rule
+                    )
+            for cell in cells:
+                assert cell is not None
+                stack = rt.layers[cell]
+                stack.pop()
+                if stack:
+                    below = stack[-1]
+                    rt.faces[cell] = below.rows[below.coords.index((cell.q, cell.r))]
+                else:
+                    del grid[(cell.q, cell.r)], rt.faces[cell], rt.layers[cell], rt.locs[cell]
+                rt.changed(cell)
+            rt.reshaped(layer.map)
+
+        return lift
