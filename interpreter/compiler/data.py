@@ -63,7 +63,7 @@ class Data(Part):
             if m.grid is not None:
                 owners: list[Any] = p.players if m.per == "player" else [None]
                 for owner in owners:
-                    p.map_refs[(m.name, owner)] = MapRef(m.name, owner)
+                    p.map_refs[(m.name, owner)] = MapRef(m.name, owner, m.grid)
                 continue
             nodes = p.rows.get(m.nodes, [])
             p.map_nodes[m.name] = nodes
@@ -90,6 +90,9 @@ class Data(Part):
         return Movement(
             params=params,
             steps=optional(decl.steps) or (lambda rt, env: [1]),
+            step_var=decl.step_var,
+            step=optional(decl.step, decl.step_var),
+            step_span=decl.step.span if decl.step is not None else None,
             straight=optional(decl.straight),
             backtracks=optional(decl.backtracks),
             through_var=decl.through_var,
