@@ -10,12 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pygments.token import Keyword
 
 import meeple
 from meeple import Diagnostic
 from meeple.codegen.english import English
+from meeple.codegen.lexer import MeepleLexer
 from meeple.codegen.markup import plain
 from meeple.grammar import ast
+from meeple.grammar.parser import parse
 from meeple.interpreter.runtime import RuleRuntimeError
 
 # a - b - c
@@ -144,6 +147,23 @@ def at(source: str, needle: str) -> tuple[int, int]:
     return source.count("\n", 0, index) + 1, index - (source.rfind("\n", 0, index) + 1) + 1
 
 
+# ===================================================================== the line
+
+
+def test_a_step_line_names_the_place_and_the_list_of_next_places() -> None:
+    source = "movement go(n: int):\n  steps 1 .. n\n  step here to next_of(here)\n  ends x where yes\n"
+    [go] = parse(source).decls
+    assert isinstance(go, ast.MovementDecl)
+    assert go.step_var == "here"
+    assert isinstance(go.step, ast.Call) and go.step.func == "next_of"
+    assert (go.step.span.line, go.step.span.column) == at(source, "next_of")
+
+
+def test_the_step_line_is_highlighted_as_a_keyword() -> None:
+    tokens = list(MeepleLexer().get_tokens("movement go():\n  step a to [a]\n"))
+    assert (Keyword, "step") in tokens and (Keyword, "to") in tokens
+
+
 # ===================================================================== a table map's own edges
 
 
@@ -228,22 +248,20 @@ def test_a_step_line_that_gives_no_list_is_a_located_runtime_error(tmp_path: Pat
 def test_the_step_line_is_asked_once_per_place_in_one_search(tmp_path: Path) -> None:
     """The graph does not change while routes are searched: each place's next places are
     computed once, however many paths reach it (here with backtracking: many)."""
-    source = PATHS.replace(
-        "  step s to open_next(s)\n", "  backtracks yes\n  step s to counted(s)\n"
-    ).replace("value here()", "value counted(s: spot) = neighbours(s)\nvalue here()")
+    source = PATHS.replace("  step s to open_next(s)\n", "  backtracks yes\n  step s to neighbours(s)\n")
     game = load(tmp_path, source)
     state = game.new_game(1, seed=1)
-    params, fn = game.program.values["counted"]
-    asked: list[Any] = []
+    hop = game.program.movements["hop"]
+    step, asked = hop.step, []
+    assert step is not None
 
     def counting(rt: Any, env: dict[str, Any]) -> Any:
-        asked.append(env["s"])
-        return fn(rt, env)
+        asked.append(str(env["s"]))
+        return step(rt, env)
 
-    game.program.values["counted"] = (params, counting)
-    state.rt.memo.clear()
-    assert ask(state, "hops", spot(state, "a"), 4)
-    assert sorted(str(s) for s in asked) == ["a", "b", "c", "d", "e"]
+    hop.step = counting
+    assert len(ask(state, "hops", spot(state, "a"), 4)) == 5
+    assert sorted(asked) == ["a", "b", "c", "d", "e"]
 
 
 # ===================================================================== remembered answers
