@@ -245,6 +245,31 @@ def test_a_step_line_that_gives_no_list_is_a_located_runtime_error(tmp_path: Pat
     assert err.value.rule == "movement hop"
 
 
+def test_a_step_line_that_lists_lists_is_a_located_runtime_error(tmp_path: Path) -> None:
+    source = PATHS.replace("  step s to open_next(s)\n", "  step s to nested(s)\n").replace(
+        "value here()", "value nested(s) = [[s]]\nvalue here()"
+    )
+    game = load(tmp_path, source)
+    with pytest.raises(RuleRuntimeError) as err:
+        game.new_game(1, seed=1)
+    assert err.value.message == "a 'step' line lists places, not lists of them: [[a]]"
+    assert err.value.span is not None
+    assert (err.value.span.line, err.value.span.column) == at(source, "nested(s)\n")
+
+
+def test_a_route_without_a_step_line_from_no_place_is_a_located_runtime_error(tmp_path: Path) -> None:
+    """The checker cannot tell what a value gives; the route refuses it when the game runs."""
+    source = PATHS.replace(
+        "value here()", "value three() = 3\nvalue lost() = routes(three(), walk, 1)\nvalue here()"
+    )
+    state = started(tmp_path, source)
+    with pytest.raises(RuleRuntimeError) as err:
+        ask(state, "lost")
+    assert err.value.message.startswith("routes start on a grid cell or a node of a table map, not on 3")
+    assert err.value.span is not None
+    assert (err.value.span.line, err.value.span.column) == at(source, "routes(three()")
+
+
 def test_the_step_line_is_asked_once_per_place_in_one_search(tmp_path: Path) -> None:
     """The graph does not change while routes are searched: each place's next places are
     computed once, however many paths reach it (here with backtracking: many)."""
