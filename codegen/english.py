@@ -748,6 +748,10 @@ class English:
         parts = [f"{humanise(d.name)}" + (f" for {self.params(d.params)}" if d.params else "")]
         if d.steps is not None:
             parts.append(f"up to {self.expr(d.steps)} steps")
+        if d.step is not None:
+            parts.append(
+                f"each step going from {article(d.step_var)} {self.var(d.step_var)} to {self.expr(d.step)}"
+            )
         if d.straight is not None:
             parts.append(f"in a straight line when {self.cond(d.straight)}")
         if d.backtracks is not None:

@@ -479,12 +479,16 @@ class Param(Node):
 
 
 class MovementDecl(Decl):
-    """A way of moving on a grid, as data: `routes(start, NAME, args...)` lists where it can go.
-    Conditions see the cell being tested (`through c where ...`) and `start`."""
+    """A way of moving over a graph, as data: `routes(start, NAME, args...)` lists where it can go.
+    The graph is a grid's sides, a table map's edges, or what `step a to EXPR` computes (the places
+    one step from `a` reaches). Conditions see the place being tested (`through c where ...`) and
+    `start`."""
 
     name: str
     params: list[Param]
     steps: Expr | None = None
+    step_var: str = "place"
+    step: Expr | None = None  # None: the start's own map says where a step goes
     straight: Expr | None = None
     backtracks: Expr | None = None
     through_var: str = "cell"

@@ -305,6 +305,8 @@ class Builder(Transformer):  # type: ignore[type-arg]
             match field:
                 case ("steps" | "straight" | "backtracks") as key, value:
                     setattr(node, key, value)
+                case "step", var, places:
+                    node.step_var, node.step = var, places
                 case "through", var, cond:
                     node.through_var, node.through = var, cond
                 case "ends", var, cond:
@@ -313,6 +315,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     def mv_steps(self, c: list[Any]) -> tuple[str, Any]:
         return ("steps", c[0])
+
+    def mv_step(self, c: list[Any]) -> tuple[str, str, Any]:
+        return ("step", str(c[0]), c[1])
 
     def mv_straight(self, c: list[Any]) -> tuple[str, Any]:
         return ("straight", c[0])

@@ -87,6 +87,9 @@ class Analyzer:
         self.module = module
         self.sym = Symbols(module)
         self.destinations: set[int] = set()  # the expressions that stand where pieces go
+        # The types of the places each movement's routes start on (`routes(start, NAME, ...)`): a
+        # `step` line's place is of that type, so it is checked once every call has been.
+        self.route_starts: dict[str, set[str]] = {}
         self.diags: list[Diagnostic] = []
         self.used: set[str] = set()
 
@@ -381,12 +384,12 @@ class Analyzer:
             }
             return area[name] if name in area else self.attr_type(place, name, node)
         if owner.startswith("route"):
-            cell = "cell:" + owner[6:] if owner.startswith("route:") else "any"
+            place = owner[6:] if owner.startswith("route:") else "any"  # "route:cell:land": of cells
             routes = {
-                "start": cell,
-                "end": cell,
-                "passed": f"list:{cell}",
-                "path": f"list:{cell}",
+                "start": place,
+                "end": place,
+                "passed": f"list:{place}",
+                "path": f"list:{place}",
                 "steps": "int",
             }
             return routes[name] if name in routes else self._no_attr(node, "a route", name)
@@ -869,8 +872,15 @@ class Analyzer:
                 )
             if var.within is not None:
                 self.expect(var.within, self.expr(var.within, {}), "list:int", "a 'within' range")
+        movement_scopes: dict[str, dict[str, str]] = {}
         for movement in s.movements.values():
-            scope = {**self.params(movement.params), "start": "any"}
+            scope = movement_scopes[movement.name] = {**self.params(movement.params), "start": "any"}
+            if movement.step is not None and movement.straight is not None:
+                self.error(
+                    movement.straight,
+                    "M014",
+                    "a straight line follows a grid's directions: the places a 'step' line lists have none",
+                )
             if movement.steps is not None:
                 steps = self.expr(movement.steps, scope)
                 if steps not in {"int", "list:int", "any"}:
@@ -936,6 +946,9 @@ class Analyzer:
                 )
         for example in s.examples:
             self.example(example)
+        for movement in s.movements.values():
+            if movement.step is not None:
+                self.step_line(movement, movement_scopes[movement.name])
         self.named_blocks()
         self.unused()
         return s
@@ -962,6 +975,22 @@ class Analyzer:
             if kind not in {"loc", "any"} and not kind.startswith(("grid:", "row:", "cell:")):
                 self.error(shown, "M027", f"an example shows a grid map or a place, not {_readable(kind)}")
         self.used = before | {n for n in self.used if n in self.sym.pieces}
+
+    def step_line(self, movement: ast.MovementDecl, scope: dict[str, str]) -> None:
+        """`step NAME to PLACES`: NAME (and `start`) is a place of the type the movement's routes
+        start on, when every call agrees on one; PLACES is a list of places of that type."""
+        starts = self.route_starts.get(movement.name, set()) - {"any"}
+        place = next(iter(starts)) if len(starts) == 1 else "any"
+        inner = {**scope, "start": place, movement.step_var: place}
+        got = self.expr(movement.step, inner)
+        self.expect(movement.step, got, "list", "a 'step' line (the places one step reaches)")
+        element = got[5:] if got.startswith("list:") else "any"
+        if "any" not in (place, element) and not (element.startswith(place) or place.startswith(element)):
+            self.error(
+                movement.step,
+                "M014",
+                f"a step from {_readable(place)} reaches places of the same kind, not {_readable(got)}",
+            )
 
     def named_blocks(self) -> None:
         """Variants address phases and steps by name, so a name must be unique in its kind."""

@@ -19,13 +19,24 @@ from meeple.grammar import ast
 from meeple.interpreter import areas, grids
 from meeple.interpreter.areas import Area
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.interpreter.values import Border, Bottom, Cell, MapRef, PieceRef, Placement, Player, Route, label
+from meeple.interpreter.values import (
+    Border,
+    Bottom,
+    Cell,
+    MapRef,
+    PieceRef,
+    Placement,
+    Player,
+    Route,
+    Row,
+    label,
+)
 
 if TYPE_CHECKING:
     from meeple.codegen.english import English
     from meeple.interpreter.analysis import Analyzer
     from meeple.interpreter.compiler import Compiler
-    from meeple.interpreter.program import Fn
+    from meeple.interpreter.program import Fn, Movement
 
 MANY = 99  # `most` of a built-in that takes any number of arguments
 
@@ -575,7 +586,8 @@ class _Areas(Builtin):
         elif self.many:
             place = given[5:] if given.startswith("list:row:") else "any" if given == "any" else ""
         else:
-            place = given if given.startswith(("row:", "cell:")) or given == "any" else ""
+            # A piece's location is some place: a cell, at run time, or it is refused there.
+            place = given if given.startswith(("row:", "cell:")) else "any" if given in ("any", "loc") else ""
         if not place:
             what = "a grid map or a list of a map's nodes" if self.many else "a cell of a grid or a map node"
             analyzer.error(call.args[0], "M014", f"{self.name}'s first argument is {what}")
@@ -947,14 +959,23 @@ class BlockAt(Builtin):
 
 @register
 class Routes(Builtin):
+    """Where a movement can go from a place. One step goes where the movement's `step` line says,
+    or else along the start's own map: a grid's sides, a table map's edges (the adjacency
+    `neighbours` walks)."""
+
     name = "routes"
     fewest, most = 2, MANY
-    usage = "`routes(CELL, MOVEMENT, args...)`"
-    value = "the distinct routes a movement allows from CELL ([movements](#movements))"
+    walks_graph = True
+    usage = "`routes(START, MOVEMENT, args...)`"
+    value = (
+        "the distinct routes a movement allows from START: a cell, a node of a table map, or any "
+        "place its `step` line takes ([movements](#movements))"
+    )
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         movements = analyzer.sym.movements
         movement = call.args[1]
+        decl = None
         if not (isinstance(movement, ast.Name) and movement.id in movements):
             analyzer.error(
                 movement,
@@ -964,7 +985,8 @@ class Routes(Builtin):
             )
         else:
             analyzer.used.add(movement.id)
-            wanted = len(movements[movement.id].params)
+            decl = movements[movement.id]
+            wanted = len(decl.params)
             if len(call.args) - 2 != wanted:
                 analyzer.error(
                     call,
@@ -972,9 +994,28 @@ class Routes(Builtin):
                     f"movement '{movement.id}' takes {wanted} argument(s) after it, not {len(call.args) - 2}",
                 )
         start = types[0]
-        if start != "any" and not start.startswith("cell:"):
-            analyzer.error(call.args[0], "M014", "a route starts on a cell of a grid map")
-        return f"list:route:{start[5:]}" if start.startswith("cell:") else "list:route"
+        if decl is not None:
+            analyzer.route_starts.setdefault(decl.name, set()).add(start)
+        nodes = {m.nodes for m in analyzer.sym.maps.values() if m.grid is None}
+        on_node = start.startswith("row:") and start[4:] in nodes
+        if start.startswith("list:"):
+            analyzer.error(call.args[0], "M014", "a route starts on one place, not on a list")
+        elif decl is not None and decl.step is not None:
+            pass  # the `step` line says where a step goes from anything (checked with it)
+        elif start != "any" and not start.startswith("cell:") and not on_node:
+            analyzer.error(
+                call.args[0],
+                "M014",
+                "a route starts on a cell of a grid map or a node of a table map",
+                "elsewhere, say where one step goes: a line 'step NAME to PLACES' in the movement",
+            )
+        elif on_node and decl is not None and decl.straight is not None:
+            analyzer.error(
+                call.args[0],
+                "M014",
+                "a straight line follows a grid's directions: the edges of a table map have none",
+            )
+        return "list:route" if start == "any" or start.startswith("list:") else f"list:route:{start}"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
         """The distinct routes the movement allows from start."""
@@ -982,11 +1023,10 @@ class Routes(Builtin):
         movement = call.args[1].id if isinstance(call.args[1], ast.Name) else ""
         extra = [compiler.expr(a, scope) for a in call.args[2:]]
         movements, span, rule = compiler.p.movements, call.span, compiler.rule
+        adjacency = compiler.adjacency_for(call, call.args[0])
 
         def routes(rt: Any, env: dict[str, Any]) -> list[Route]:
             start = start_fn(rt, env)
-            if type(start) is not Cell:
-                raise RuleRuntimeError(f"routes start on a grid cell, not on {label(start)}", span, rule)
             mv = movements[movement]
             inner = dict(zip(mv.params, [a(rt, env) for a in extra], strict=True))
             inner["start"] = start
@@ -995,21 +1035,72 @@ class Routes(Builtin):
             straight = bool(mv.straight(rt, inner)) if mv.straight else False
             backtracks = bool(mv.backtracks(rt, inner)) if mv.backtracks else False
             through, ends = mv.through, mv.ends
+            if mv.step is not None:
+                if isinstance(start, list):
+                    raise RuleRuntimeError(f"a route starts on one place, not on {label(start)}", span, rule)
+                next_places = _computed_steps(rt, inner, mv, f"movement {movement}")
+            elif type(start) is Cell:
+                grid = grids.grid_of(rt, start.map)
+                next_places = grids.grid_steps(grid, start.map.geometry.directions)
+            elif isinstance(start, Row) and start in adjacency:
+                if straight:
+                    raise RuleRuntimeError(
+                        "a straight line follows a grid's directions: the edges of a table map have none",
+                        span,
+                        rule,
+                    )
+                next_places = _edges(adjacency)
+            else:
+                raise RuleRuntimeError(
+                    f"routes start on a grid cell or a node of a table map, not on {label(start)}"
+                    f" (or movement '{movement}' says where a step goes: 'step NAME to PLACES')",
+                    span,
+                    rule,
+                )
 
-            def may_pass(cell: Cell) -> bool:
-                inner[mv.through_var] = cell
+            def may_pass(place: Any) -> bool:
+                inner[mv.through_var] = place
                 return through is None or bool(through(rt, inner))
 
-            def may_end(cell: Cell) -> bool:
-                inner[mv.ends_var] = cell
+            def may_end(place: Any) -> bool:
+                inner[mv.ends_var] = place
                 return ends is None or bool(ends(rt, inner))
 
-            def occupied(cell: Cell) -> bool:
+            def occupied(place: Any) -> bool:
                 if rt.reads is not None:
-                    rt.reads.add(cell)
-                return bool(rt.locs.get(cell))
+                    rt.reads.add(place)
+                return bool(rt.locs.get(place))
 
-            grid = grids.grid_of(rt, start.map)
-            return grids.routes(grid, start, steps, straight, backtracks, may_pass, may_end, occupied)
+            return grids.routes(start, steps, straight, backtracks, next_places, may_pass, may_end, occupied)
 
         return routes
+
+
+def _edges(adjacency: dict[Row, list[Row]]) -> grids.NextPlaces:
+    """What one step from a node of a table map reaches: the nodes its edges join it to."""
+    return lambda node: [(grids.UNDIRECTED, nb) for nb in adjacency[node]]
+
+
+def _computed_steps(rt: Any, inner: dict[str, Any], mv: Movement, rule: str) -> grids.NextPlaces:
+    """What one step reaches by a movement's `step NAME to PLACES` line: the list PLACES gives with
+    NAME bound to the place stepped from (its places in its order, each once). What PLACES reads is
+    read by whoever asked for the routes (a value remembers it), as the conditions' reads are."""
+    step, var = mv.step, mv.step_var
+    assert step is not None
+
+    def next_places(place: Any) -> list[tuple[int, Any]]:
+        inner[var] = place
+        places = step(rt, inner)
+        if not isinstance(places, list):
+            raise RuleRuntimeError(
+                f"a 'step' line lists the places one step reaches, not {label(places)}", mv.step_span, rule
+            )
+        try:
+            once = dict.fromkeys(places)
+        except TypeError:  # a list among them: a place is one value, found again by equality
+            raise RuleRuntimeError(
+                f"a 'step' line lists places, not lists of them: {label(places)}", mv.step_span, rule
+            ) from None
+        return [(grids.UNDIRECTED, p) for p in once]
+
+    return next_places

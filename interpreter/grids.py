@@ -3,18 +3,25 @@ can take, on any grid kind (interpreter/geometry.py).
 
 Everything here is generic: a grid knows cells, coordinates and directions; what a cell *is*
 (its terrain, its icon) is a row of the rules' own table, and what may be passed or where a
-route may end are the rules' own conditions, handed in as functions.
+route may end are the rules' own conditions, handed in as functions. The route search walks any
+graph: it is handed what one step from a place reaches (a grid's sides, a table map's edges, a
+list the rules compute).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from meeple.interpreter.geometry import HEX, Geometry
+from meeple.interpreter.geometry import Geometry
 from meeple.interpreter.values import Border, Cell, MapRef, Placement, Route, Row
 
-HEX_DIRECTIONS = HEX.directions
+# No direction: a step on a graph that has none (a table map's edges, a list the rules compute).
+UNDIRECTED = -1
+
+# What one step from a place reaches, in order: (direction, place) pairs, the direction an index
+# into the grid's directions (its Geometry), or UNDIRECTED.
+NextPlaces = Callable[[Any], Sequence[tuple[int, Any]]]
 
 
 class ShapeError(ValueError):
@@ -48,6 +55,21 @@ def _around(
         if nb is not None:
             out.append(nb)
     return out
+
+
+def grid_steps(grid: dict[tuple[int, int], Cell], directions: tuple[tuple[int, int], ...]) -> NextPlaces:
+    """What one step from a cell of `grid` reaches: the cells next to it, with the index of the
+    direction each lies in (what a straight line keeps)."""
+
+    def steps(cell: Cell) -> list[tuple[int, Cell]]:
+        out = []
+        for direction, (dq, dr) in enumerate(directions):
+            nb = grid.get((cell.q + dq, cell.r + dr))
+            if nb is not None:
+                out.append((direction, nb))
+        return out
+
+    return steps
 
 
 def _look(coords: list[tuple[int, int]], rows: list[Row]) -> frozenset[tuple[tuple[int, int], Any]]:
@@ -169,64 +191,68 @@ def borders(grid: dict[tuple[int, int], Cell], spot: Placement) -> list[Border]:
 
 
 def routes(
-    grid: dict[tuple[int, int], Cell],
-    start: Cell,
+    start: Hashable,
     steps: list[int],
     straight: bool,
     backtracks: bool,
-    may_pass: Callable[[Cell], bool],
-    may_end: Callable[[Cell], bool],
-    occupied: Callable[[Cell], bool],
+    next_places: NextPlaces,
+    may_pass: Callable[[Any], bool],
+    may_end: Callable[[Any], bool],
+    occupied: Callable[[Any], bool],
 ) -> list[Route]:
-    """The distinct routes from `start`: one per end cell and set of occupied cells passed (two
+    """The distinct routes from `start`: one per end place and set of occupied places passed (two
     paths that end in the same place having passed the same pieces are the same choice).
 
-    Breadth first, so the route kept for each outcome is a shortest one. A route may pass a cell
-    only if `may_pass` holds for it (the start excepted: the mover has left it), may end only where
-    `may_end` holds, and revisits cells only if it `backtracks`."""
+    Breadth first, so the route kept for each outcome is a shortest one. `next_places` says where
+    one step from a place goes, in a fixed order (the order routes are found in); a `straight`
+    route keeps the direction of its first step. A route may pass a place only if `may_pass`
+    holds for it (the start excepted: the mover has left it), may end only where `may_end`
+    holds, and revisits places only if it `backtracks`."""
     if not steps:
         return []
     low, high = min(steps), max(steps)
     wanted = set(steps)
-    found: dict[tuple[Cell, frozenset[Cell]], Route] = {}
-    # The conditions look at cells, which do not change during the search: ask once per cell.
-    passable: dict[Cell, bool] = {}
-    endable: dict[Cell, bool] = {}
-    full: dict[Cell, bool] = {}
+    found: dict[tuple[Any, frozenset[Any]], Route] = {}
+    # The graph and the conditions look at places, which do not change during the search: ask
+    # once per place.
+    passable: dict[Any, bool] = {}
+    endable: dict[Any, bool] = {}
+    full: dict[Any, bool] = {}
+    onward: dict[Any, Sequence[tuple[int, Any]]] = {}
 
-    def check(cache: dict[Cell, bool], test: Callable[[Cell], bool], cell: Cell) -> bool:
-        answer = cache.get(cell)
+    def check(cache: dict[Any, Any], test: Callable[[Any], Any], place: Any) -> Any:
+        answer = cache.get(place)
         if answer is None:
-            answer = cache[cell] = test(cell)
+            answer = cache[place] = test(place)
         return answer
 
     if low == 0 and check(endable, may_end, start):
         found[(start, frozenset())] = Route(start, ())
     # A state: the path so far, the direction of its last step (for straight lines) and the
-    # occupied cells it has passed (what makes two routes different outcomes).
-    layer: list[tuple[tuple[Cell, ...], int, frozenset[Cell]]] = [((), -1, frozenset())]
-    # With backtracking only the cell, the pieces passed and the heading matter for what can still
-    # happen, so a state met again later is dropped -- unless short routes are not wanted, when
-    # the depth matters too.
-    seen: set[tuple[Cell, frozenset[Cell], int, int]] = set()
+    # occupied places it has passed (what makes two routes different outcomes).
+    layer: list[tuple[tuple[Any, ...], int, frozenset[Any]]] = [((), UNDIRECTED, frozenset())]
+    # With backtracking only the place, the pieces passed and the heading matter for what can
+    # still happen, so a state met again later is dropped -- unless short routes are not wanted,
+    # when the depth matters too.
+    seen: set[tuple[Any, frozenset[Any], int, int]] = set()
     for depth in range(1, high + 1):
         next_layer = []
         for path, last, occupied_passed in layer:
             here = path[-1] if path else start
             passing = occupied_passed
-            if path and here is not start:
+            if path and here != start:
                 if not check(passable, may_pass, here):
-                    continue  # `here` would become a passed cell: the route cannot go on from it
+                    continue  # `here` would become a passed place: the route cannot go on from it
                 if check(full, occupied, here):
                     passing = occupied_passed | {here}
-            for direction, (dq, dr) in enumerate(HEX_DIRECTIONS):
-                if straight and last >= 0 and direction != last:
+            for direction, nxt in check(onward, next_places, here):
+                if straight and last != UNDIRECTED and direction != last:
                     continue
-                nxt = grid.get((here.q + dq, here.r + dr))
-                if nxt is None or (not backtracks and (nxt is start or nxt in path)):
+                if not backtracks and (nxt == start or nxt in path):
                     continue
                 if backtracks:
-                    state = (nxt, passing, direction if straight else -1, depth if low > 1 else 0)
+                    heading = direction if straight else UNDIRECTED
+                    state = (nxt, passing, heading, depth if low > 1 else 0)
                     if state in seen:
                         continue
                     seen.add(state)

@@ -231,22 +231,23 @@ class Border:
 
 
 class Route:
-    """A way a `movement` can go: where it starts and ends and the cells it passes in between."""
+    """A way a `movement` can go: where it starts and ends and the places it passes in between.
+    Places are grid cells, table-map nodes, or whatever a movement's `step` line lists."""
 
     __slots__ = ("end", "passed", "path", "start")
 
-    def __init__(self, start: Cell, path: tuple[Cell, ...]) -> None:
+    def __init__(self, start: Any, path: tuple[Any, ...]) -> None:
         self.start = start
-        self.path = path  # every cell entered, in order; the last is the end
+        self.path = path  # every place entered, in order; the last is the end
         self.end = path[-1] if path else start
-        self.passed = list(dict.fromkeys(c for c in path[:-1] if c is not start))
+        self.passed = list(dict.fromkeys(c for c in path[:-1] if c != start))
 
     def __str__(self) -> str:
         """`from (0,0) to (2,0) via (1,0)`; `from (0,0) via (1,0) back to (0,0)`; `stay at (0,0)`."""
         if not self.path:
             return f"stay at {self.start}"
         via = f" via {', '.join(str(c) for c in self.passed)}" if self.passed else ""
-        if self.end is self.start:
+        if self.end == self.start:
             return f"from {self.start}{via} back to {self.start}"
         return f"from {self.start} to {self.end}{via}"
 

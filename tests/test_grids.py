@@ -148,7 +148,7 @@ def test_placements_touch_the_grid_and_cover_nothing(tmp_path: Path) -> None:
     grid = state.rt.grids[game.program.map_refs[("land", state.rt.players[0])]]
     for placement in decision.values:
         assert not any(c in grid for c in placement.coords)
-        assert any((q + dq, r + dr) in grid for q, r in placement.coords for dq, dr in grids.HEX_DIRECTIONS)
+        assert any((q + dq, r + dr) in grid for q, r in placement.coords for dq, dr in HEX.directions)
     assert len({frozenset(p.coords) for p in decision.values}) > 1
 
 

@@ -86,6 +86,9 @@ def test_areas_are_found_once_per_change_of_the_grid() -> None:
     assert len(kept) == 1
     state.apply(1)  # a follower placed: the grid is as it was, its areas too
     assert all(rt.areas[key] is labelling for key, labelling in kept.items())
+    while state.decision is not None and state.decision.prompt != "Where does the tile go?":
+        state.apply(state.decision.options.index("pass"))  # no follower moves
+    assert all(rt.areas[key] is labelling for key, labelling in kept.items())
     state.apply(0)  # the next tile laid: found again
     assert all(rt.areas.get(key) is not labelling for key, labelling in kept.items())
 

@@ -91,6 +91,9 @@ class Data(Part):
         return Movement(
             params=params,
             steps=optional(decl.steps) or (lambda rt, env: [1]),
+            step_var=decl.step_var,
+            step=optional(decl.step, decl.step_var),
+            step_span=decl.step.span if decl.step is not None else None,
             straight=optional(decl.straight),
             backtracks=optional(decl.backtracks),
             through_var=decl.through_var,
