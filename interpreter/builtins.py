@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from meeple.grammar import ast
-from meeple.interpreter import areas, grids
+from meeple.interpreter import areas, grids, layers
 from meeple.interpreter.areas import Area
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import (
@@ -358,6 +358,39 @@ class Abs(Builtin):
 
 
 # ====================================================================== pieces
+
+
+@register
+class Flat(Builtin):
+    name = "flat"
+    fewest, most = 1, 1
+    pure = True
+    usage = "`flat(lists)`"
+    value = "a list of lists joined into one list, in order"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        given = types[0]
+        if given != "any" and not given.startswith("list:list:") and given != "list:any":
+            analyzer.error(
+                call.args[0], "M014", f"flat joins a list of lists, not {given.replace(':', ' of ')}"
+            )
+        return given[5:] if given.startswith("list:list:") else "list:any"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0, span, rule = compiler.expr(call.args[0], scope), call.span, compiler.rule
+
+        def flat(rt: Any, env: dict[str, Any]) -> list[Any]:
+            out: list[Any] = []
+            for part in a0(rt, env):
+                if not isinstance(part, list):
+                    raise RuleRuntimeError(f"flat joins lists, and {label(part)} is none", span, rule)
+                out += part
+            return out
+
+        return flat
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"{words[0]}, joined into one list"
 
 
 @register
@@ -955,6 +988,41 @@ class BlockAt(Builtin):
 
     def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
         return f"the shape on top at ({words[1]}, {words[2]}) of {words[0]}"
+
+
+@register
+class AsIfLaid(Builtin):
+    name = "as_if_laid"
+    fewest, most = 2, 2
+    usage = "`as_if_laid(PLACEMENT, x)`"
+    value = (
+        "what x would be were the placement laid (over what is there, where its cells are): "
+        "nothing is laid ([layers](#layers))"
+    )
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        if types[0] != "any" and not types[0].startswith("placement"):
+            analyzer.error(call.args[0], "M014", "as_if_laid supposes a placement (from placements(...))")
+        return types[1]
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        spot_fn, then = _args(compiler, call, scope)
+        span, rule = call.span, compiler.rule
+
+        def as_if_laid(rt: Any, env: dict[str, Any]) -> Any:
+            spot = spot_fn(rt, env)
+            if not isinstance(spot, Placement):
+                raise RuleRuntimeError(f"as_if_laid supposes a placement, not {label(spot)}", span, rule)
+            try:
+                with layers.supposing(rt, spot):
+                    return then(rt, env)
+            except grids.ShapeError as err:
+                raise RuleRuntimeError(str(err), span, rule) from None
+
+        return as_if_laid
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"{words[1]}, were {words[0]} laid"
 
 
 @register

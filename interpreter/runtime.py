@@ -151,6 +151,11 @@ class RuleRuntimeError(Exception):
         super().__init__(f"{where}{message}{in_rule}")
 
 
+# Read by a value whose answer describes a position that is only supposed (`as_if_laid`): such an
+# answer is never remembered, nor any answer built on it (compiler/memo.py).
+VOLATILE = object()
+
+
 class Runtime:
     """Everything that changes during one game."""
 

@@ -269,3 +269,27 @@ def test_next_to_is_asked_of_an_area(tmp_path: Path) -> None:
 def test_borders_are_those_of_a_placement(tmp_path: Path) -> None:
     found = only(check(tmp_path, "value n() = borders(cell(world, 0, 0))\n"), "M014")
     assert "borders are those of a placement" in found.message
+
+
+def test_a_supposed_layer_is_never_remembered_and_leaves_the_grid_as_it_was(tmp_path: Path) -> None:
+    """`as_if_laid` lays a shape for a moment: what it answers, and every value built on it, is
+    computed afresh each time, while the answers about the real grid stay remembered."""
+    source = LAYERS.replace(
+        'play:\n  log "nothing"\n',
+        """value now_areas() = count(areas(world, ground))
+value if_flooded() = as_if_laid(placement(world, shape(flood), 0, 0, 0), count(areas(world, ground)))
+value both() = if_flooded() + now_areas()
+
+play:
+  place shape(land) on world
+  place shape(land) on world at placement(world, shape(land), 1, 0, 0)
+  log "{now_areas()} {both()}"
+""",
+    )
+    state = meeple.load(layers_game(tmp_path, source[: source.index("example")])).new_game(1)
+    assert state.log[-1] == "1 3"
+    memo = state.rt.memo
+    assert ("now_areas",) in memo and ("if_flooded",) not in memo and ("both",) not in memo
+    grid = next(iter(state.rt.grids.values()))
+    assert len(grid) == 8 and {state.rt.faces[c].values["ground"].key for c in grid.values()} == {"grass"}
+    assert all(len(layers) == 1 for layers in state.rt.layers.values())

@@ -8,18 +8,18 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from meeple.grammar import ast
-from meeple.interpreter import grids
+from meeple.interpreter import layers
 from meeple.interpreter.builtins import locations
 from meeple.interpreter.compiler.base import (
     Part,
 )
+from meeple.interpreter.grids import ShapeError
 from meeple.interpreter.program import Fn
 from meeple.interpreter.runtime import (
     RuleRuntimeError,
 )
 from meeple.interpreter.values import (
     Bottom,
-    Cell,
     MapRef,
     Piece,
     PieceRef,
@@ -180,32 +180,15 @@ class Moves(Part):
             if spot is not None and spot.map is not mapref:
                 raise RuleRuntimeError(f"that placement was made for {spot.map}, not {mapref}", span, rule)
             coords = spot.coords if spot is not None else [(r.values["q"], r.values["r"]) for r in rows]
-            grid = grids.grid_of(rt, mapref)
-            there = [c in grid for c in coords]
-            if over and not all(there):
-                raise RuleRuntimeError(
-                    f"a layer is laid over cells of {mapref} that are there, and some are not", span, rule
-                )
-            if not over and any(there):
-                raise RuleRuntimeError(f"the shape would cover cells of {mapref} already there", span, rule)
-            # The layer is a placement of its own: the same spot laid twice is two layers.
-            layer = Placement(mapref, list(coords), rows, spot.rotation if spot is not None else 0)
-            for (q, r), row in zip(coords, rows, strict=True):
-                cell = grid.get((q, r))
-                if cell is None:
-                    cell = grid[(q, r)] = Cell(mapref, q, r)
-                    rt.locs[cell] = []
-                    rt.layers[cell] = []
-                rt.layers[cell].append(layer)
-                rt.faces[cell] = row
-                rt.changed(cell)
-            rt.reshaped(mapref)
+            try:
+                layers.lay(rt, mapref, coords, rows, spot.rotation if spot is not None else 0, over)
+            except ShapeError as err:
+                raise RuleRuntimeError(str(err), span, rule) from None
 
         return place
 
     def lift(self, s: ast.Lift, scope: set[str]) -> Fn:
-        """Take the top layer off: the cells show the layer below again; a cell nothing is left on
-        goes, which it may only do empty (pieces are never lost with it)."""
+        """Take the top layer off (interpreter/layers.py says how)."""
         layer_fn = self.expr(s.layer, scope)
         span, rule = s.span, self.rule
 
@@ -213,26 +196,9 @@ class Moves(Part):
             layer = layer_fn(rt, env)
             if not isinstance(layer, Placement):
                 raise RuleRuntimeError(f"only a laid shape is lifted, not {label(layer)}", span, rule)
-            grid = grids.grid_of(rt, layer.map)
-            cells = [grid.get(c) for c in layer.coords]
-            for cell in cells:
-                stack = rt.layers.get(cell) if cell is not None else None
-                if not stack or stack[-1] is not layer:
-                    raise RuleRuntimeError(f"{layer} is not the top layer of {layer.map} there", span, rule)
-                if len(stack) == 1 and rt.locs.get(cell):
-                    raise RuleRuntimeError(
-                        f"nothing would be left under the pieces at {cell}: move them first", span, rule
-                    )
-            for cell in cells:
-                assert cell is not None
-                stack = rt.layers[cell]
-                stack.pop()
-                if stack:
-                    below = stack[-1]
-                    rt.faces[cell] = below.rows[below.coords.index((cell.q, cell.r))]
-                else:
-                    del grid[(cell.q, cell.r)], rt.faces[cell], rt.layers[cell], rt.locs[cell]
-                rt.changed(cell)
-            rt.reshaped(layer.map)
+            try:
+                layers.lift(rt, layer)
+            except ShapeError as err:
+                raise RuleRuntimeError(str(err), span, rule) from None
 
         return lift
