@@ -530,7 +530,11 @@ class English:
 
     def _place(self, s: ast.Place) -> Line:
         at = f" at {self.expr(s.at)}" if s.at is not None else ""
-        return Line(f"Place {self.expr(s.shape)} on {self.expr(s.map)}{at}.")
+        over = ", on top of what is there" if s.over else ""
+        return Line(f"Place {self.expr(s.shape)} on {self.expr(s.map)}{at}{over}.")
+
+    def _lift(self, s: ast.Lift) -> Line:
+        return Line(f"Lift {self.expr(s.layer)} off the map: what lies under it shows again.")
 
     def _end(self, s: ast.EndGame) -> Line:
         return Line("The game ends.", kind="end")
@@ -744,6 +748,10 @@ class English:
         parts = [f"{humanise(d.name)}" + (f" for {self.params(d.params)}" if d.params else "")]
         if d.steps is not None:
             parts.append(f"up to {self.expr(d.steps)} steps")
+        if d.step is not None:
+            parts.append(
+                f"each step going from {article(d.step_var)} {self.var(d.step_var)} to {self.expr(d.step)}"
+            )
         if d.straight is not None:
             parts.append(f"in a straight line when {self.cond(d.straight)}")
         if d.backtracks is not None:
@@ -966,6 +974,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Example: English._example,
     ast.Module: English._module,
     ast.Place: English._place,
+    ast.Lift: English._lift,
     ast.MovementDecl: English._movement,
     ast.VariantHeader: English._variant_header,
     ast.ReplaceDecl: English._replace_decl,

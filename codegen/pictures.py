@@ -5,9 +5,10 @@ A rulebook's worked example shows the board; a list of coordinates would not. Th
 the one the example itself builds and plays (interpreter/examples.py runs it: the picture cannot
 differ from what the rules do), and it is drawn with the names players read (names.py):
 
-- a hex grid map as its hexes, pointy-top, each filled with the colour of what its face is (the
-  first column of the placed row that names a row of another table: a terrain), the pieces on it
-  in bold and that row's other marks (an icon, a yes column) in italics, with a legend;
+- a grid map as its cells (pointy-top hexes, or squares with each block of a grid of blocks
+  outlined: a tile), each filled with the colour of what its face is (the first column of the
+  placed row that names a row of another table: a terrain), the pieces on it in bold and that
+  row's other marks (an icon, a yes column) in italics, with a legend;
 - any other place (a zone, a row that holds pieces, a cell) as a box of its pieces, counted.
 
 A colour is the referred row's own `colour` cell when it is a "#rrggbb" text, else one of a
@@ -27,10 +28,13 @@ from typing import Any
 from meeple.codegen.names import Names
 from meeple.interpreter.engine import Game
 from meeple.interpreter.examples import Shown, run_example
+from meeple.interpreter.geometry import Geometry
 from meeple.interpreter.program import Program
 from meeple.interpreter.values import Cell, MapRef, Piece, Player, Row, ZoneLoc
 
 HEX = 34.0  # a hex's radius, in the picture's units
+SQUARE = 60.0  # a square cell's side
+LEGEND_ENTRY = 95.0  # the width a legend entry needs: its swatch and a name
 FONT = 11.0
 FONT_FAMILY = "Libertinus Serif, Georgia, serif"
 BOX_WIDTH = 200.0
@@ -101,7 +105,7 @@ class _Drawer:
                 name = self.names.row(place.table, place.key).one
                 return name[:1].upper() + name[1:]
             case Cell():
-                return f"a hex of {self.title(place.map)}"
+                return f"a {_cell_word(place.map)} of {self.title(place.map)}"
         return str(place)
 
     def _owned(self, name: str, owner: Player | Row | None) -> str:
@@ -152,17 +156,17 @@ class _Drawer:
     def size(self, shown: Sequence[Shown]) -> tuple[float, float, float, float]:
         """The box every picture of a place fits in: (left, top, width, height)."""
         if all(isinstance(s.place, MapRef) for s in shown):
-            points = [self._centre(q, r) for s in shown for q, r, _, _ in s.cells] or [(0.0, 0.0)]
+            geometry = shown[0].place.geometry
+            reach = HEX if geometry.kind == "hex" else SQUARE / 2
+            points = [_centre(geometry, q, r) for s in shown for q, r, _, _ in s.cells] or [(0.0, 0.0)]
             xs, ys = [x for x, _ in points], [y for _, y in points]
-            left, top = min(xs) - HEX - 4, min(ys) - HEX - 4
-            legend = 22 * math.ceil(len(self._legend(shown)) / 3) + (18 if self._marked(shown) else 0)
-            return left, top, max(xs) - min(xs) + 2 * HEX + 8, max(ys) - min(ys) + 2 * HEX + 8 + legend
+            left, top = min(xs) - reach - 4, min(ys) - reach - 4
+            width = max(xs) - min(xs) + 2 * reach + 8
+            rows = math.ceil(len(self._legend(shown)) / _columns(width))
+            legend = 22 * rows + (18 if self._marked(shown) else 0)
+            return left, top, width, max(ys) - min(ys) + 2 * reach + 8 + legend
         lines = max([len(self.pieces(s.pieces)) for s in shown] + [1])
         return 0, 0, BOX_WIDTH, 10 + lines * LINE + 4
-
-    @staticmethod
-    def _centre(q: int, r: int) -> tuple[float, float]:
-        return HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r
 
     def _marked(self, shown: Sequence[Shown]) -> bool:
         """Whether some hex carries marks of its own (written in italics, explained below)."""
@@ -180,18 +184,22 @@ class _Drawer:
         left, top, width, height = size
         parts: list[str] = []
         if isinstance(shown.place, MapRef):
+            geometry = shown.place.geometry
             for q, r, face, pieces in shown.cells:
-                parts.append(self._hex(q, r, face, pieces))
+                parts.append(self._cell(geometry, q, r, face, pieces))
+            parts += _blocks(geometry, [(q, r) for q, r, _, _ in shown.cells])
             marked = 18 if self._marked([shown]) else 0
-            y = top + height - 22 * math.ceil(len(self._legend([shown])) / 3) - marked + 4
+            columns = _columns(width)
+            y = top + height - 22 * math.ceil(len(self._legend([shown])) / columns) - marked + 4
             if marked:
                 parts.append(
                     f'<text x="{left + 4:.1f}" y="{top + height - 6:.1f}" fill="#555">'
                     '<tspan font-weight="bold">bold</tspan>: pieces; '
-                    '<tspan font-style="italic">italics</tspan>: printed on the hex</text>'
+                    '<tspan font-style="italic">italics</tspan>: printed on the '
+                    f"{_cell_word(shown.place)}</text>"
                 )
             for i, what in enumerate(self._legend([shown])):
-                x, row = left + 4 + (i % 3) * (width / 3), y + 22 * (i // 3)
+                x, row = left + 4 + (i % columns) * (width / columns), y + 22 * (i // columns)
                 parts.append(
                     f'<rect x="{x:.1f}" y="{row:.1f}" width="14" height="14" rx="2" '
                     f'fill="{self.colour(what)}" stroke="#777"/><text x="{x + 19:.1f}" y="{row + 11.5:.1f}">'
@@ -212,10 +220,15 @@ class _Drawer:
             f'role="img"><title>{_e(self.title(shown.place))}</title>' + "".join(parts) + "</svg>"
         )
 
-    def _hex(self, q: int, r: int, face: Row | None, pieces: list[Piece]) -> str:
-        x, y = self._centre(q, r)
-        angles = [math.radians(60 * i - 30) for i in range(6)]
-        corners = " ".join(f"{x + HEX * math.cos(a):.1f},{y + HEX * math.sin(a):.1f}" for a in angles)
+    def _cell(self, geometry: Geometry, q: int, r: int, face: Row | None, pieces: list[Piece]) -> str:
+        x, y = _centre(geometry, q, r)
+        if geometry.kind == "hex":
+            angles = [math.radians(60 * i - 30) for i in range(6)]
+            points = [(x + HEX * math.cos(a), y + HEX * math.sin(a)) for a in angles]
+        else:
+            h = SQUARE / 2
+            points = [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
+        corners = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
         what, marks = self.marks(face)
         lines = [(w, "bold") for w in self.pieces(pieces)] + [(m, "italic") for m in marks]
         out = [f'<polygon points="{corners}" fill="{self.colour(what)}" stroke="#555" stroke-width="1"/>']
@@ -228,6 +241,37 @@ class _Drawer:
                 f'font-size="{size:.1f}" {attr}>{_e(word)}</text>'
             )
         return "".join(out)
+
+
+def _columns(width: float) -> int:
+    """How many legend entries a row of the legend holds: three, or fewer on a narrow picture."""
+    return max(1, min(3, int(width // LEGEND_ENTRY)))
+
+
+def _cell_word(grid: MapRef) -> str:
+    return "hex" if grid.geometry.kind == "hex" else "square"
+
+
+def _centre(geometry: Geometry, q: int, r: int) -> tuple[float, float]:
+    if geometry.kind == "hex":
+        return HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r
+    return SQUARE * q, SQUARE * r
+
+
+def _blocks(geometry: Geometry, cells: list[tuple[int, int]]) -> list[str]:
+    """The outline of each block some cell of the picture lies in: the tiles of a tile grid."""
+    k = geometry.block
+    if k == 1:
+        return []
+    side = SQUARE * k
+    out = []
+    for x, y in sorted({geometry.block_of(q, r) for q, r in cells}):
+        left, top = SQUARE * (x * k) - SQUARE / 2, SQUARE * (y * k) - SQUARE / 2
+        out.append(
+            f'<rect x="{left:.1f}" y="{top:.1f}" width="{side:.1f}" height="{side:.1f}" '
+            'fill="none" stroke="#222" stroke-width="3"/>'
+        )
+    return out
 
 
 def _e(text: str) -> str:

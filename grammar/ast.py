@@ -248,12 +248,20 @@ class Draw(Stmt):
 
 
 class Place(Stmt):
-    """`place SHAPE on MAP [at PLACEMENT]`: lay the cells of a shape (rows with q and r columns) on
-    a grid map, where a placement says (or, without one, at the origin unturned)."""
+    """`place SHAPE on MAP [at PLACEMENT] [over]`: lay the cells of a shape (rows with q and r
+    columns) on a grid map, where a placement says (or, without one, at the origin unturned).
+    With `over` it is a layer laid on cells already there, which show its rows until it is lifted."""
 
     shape: Expr
     map: Expr
     at: Expr | None = None
+    over: bool = False
+
+
+class Lift(Stmt):
+    """`lift LAYER`: take a laid shape off its grid; what lay under it shows again."""
+
+    layer: Expr
 
 
 class EndGame(Stmt):
@@ -460,7 +468,8 @@ class MapDecl(Decl):
     edge_from: str | None = None
     edge_to: str | None = None
     per: str | None = None  # one map per player
-    grid: str | None = None  # "hex"
+    grid: str | None = None  # "hex" or "square"
+    block: int = 1  # `blocks K`: shapes are laid on whole K x K blocks of a square grid
     faces: str | None = None  # the table whose rows are placed on grid cells
 
 
@@ -470,12 +479,16 @@ class Param(Node):
 
 
 class MovementDecl(Decl):
-    """A way of moving on a grid, as data: `routes(start, NAME, args...)` lists where it can go.
-    Conditions see the cell being tested (`through c where ...`) and `start`."""
+    """A way of moving over a graph, as data: `routes(start, NAME, args...)` lists where it can go.
+    The graph is a grid's sides, a table map's edges, or what `step a to EXPR` computes (the places
+    one step from `a` reaches). Conditions see the place being tested (`through c where ...`) and
+    `start`."""
 
     name: str
     params: list[Param]
     steps: Expr | None = None
+    step_var: str = "place"
+    step: Expr | None = None  # None: the start's own map says where a step goes
     straight: Expr | None = None
     backtracks: Expr | None = None
     through_var: str = "cell"

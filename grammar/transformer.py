@@ -284,13 +284,18 @@ class Builder(Transformer):  # type: ignore[type-arg]
             if field[0] == "nodes":
                 node.nodes = field[1]
             elif field[0] == "grid":
-                node.grid, node.faces = field[1], field[2]
+                node.grid, node.block, node.faces = field[1], field[2], field[3]
             else:
                 node.edges, node.edge_from, node.edge_to = field[1], field[2], field[3]
         return node
 
-    def map_grid(self, c: list[Token]) -> tuple[str, str, str | None]:
-        return ("grid", str(c[0]), str(c[1]) if c[1] is not None else None)
+    def map_grid(self, c: list[Token]) -> tuple[str, str, int, str | None]:
+        return (
+            "grid",
+            str(c[0]),
+            int(c[1]) if c[1] is not None else 1,
+            str(c[2]) if c[2] is not None else None,
+        )
 
     @v_args(meta=True)
     def movement_decl(self, meta: LarkMeta, c: list[Any]) -> ast.MovementDecl:
@@ -300,6 +305,8 @@ class Builder(Transformer):  # type: ignore[type-arg]
             match field:
                 case ("steps" | "straight" | "backtracks") as key, value:
                     setattr(node, key, value)
+                case "step", var, places:
+                    node.step_var, node.step = var, places
                 case "through", var, cond:
                     node.through_var, node.through = var, cond
                 case "ends", var, cond:
@@ -308,6 +315,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     def mv_steps(self, c: list[Any]) -> tuple[str, Any]:
         return ("steps", c[0])
+
+    def mv_step(self, c: list[Any]) -> tuple[str, str, Any]:
+        return ("step", str(c[0]), c[1])
 
     def mv_straight(self, c: list[Any]) -> tuple[str, Any]:
         return ("straight", c[0])
@@ -520,7 +530,11 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def place_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Place:
-        return ast.Place(span=self._span(meta), shape=c[0], map=c[1], at=c[2])
+        return ast.Place(span=self._span(meta), shape=c[0], map=c[1], at=c[2], over=c[3] is not None)
+
+    @v_args(meta=True)
+    def lift_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Lift:
+        return ast.Lift(span=self._span(meta), layer=c[0])
 
     @v_args(meta=True)
     def end_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.EndGame:

@@ -87,6 +87,9 @@ class Analyzer:
         self.module = module
         self.sym = Symbols(module)
         self.destinations: set[int] = set()  # the expressions that stand where pieces go
+        # The types of the places each movement's routes start on (`routes(start, NAME, ...)`): a
+        # `step` line's place is of that type, so it is checked once every call has been.
+        self.route_starts: dict[str, set[str]] = {}
         self.diags: list[Diagnostic] = []
         self.used: set[str] = set()
 
@@ -363,23 +366,51 @@ class Analyzer:
                 return "int"
             if name == "map":
                 return f"grid:{owner[5:]}"
+            if name == "placed":
+                return f"placement:{owner[5:]}"
             m = s.maps.get(owner[5:])
             faces = m.faces if m is not None else None
             if name == "face":
                 return f"row:{faces}" if faces else "any"
             return self.attr_type(f"row:{faces}", name, node) if faces in s.tables else "any"
+        if owner.startswith("area:"):
+            place = owner[5:]
+            grid = place[5:] if place.startswith("cell:") else ""
+            area = {
+                "cells": f"list:{place}",
+                "first": place,
+                "blocks": f"list:placement:{grid}" if grid else "list:any",
+                "gaps": "list:list:int",
+            }
+            return area[name] if name in area else self.attr_type(place, name, node)
         if owner.startswith("route"):
-            cell = "cell:" + owner[6:] if owner.startswith("route:") else "any"
+            place = owner[6:] if owner.startswith("route:") else "any"  # "route:cell:land": of cells
             routes = {
-                "start": cell,
-                "end": cell,
-                "passed": f"list:{cell}",
-                "path": f"list:{cell}",
+                "start": place,
+                "end": place,
+                "passed": f"list:{place}",
+                "path": f"list:{place}",
                 "steps": "int",
             }
             return routes[name] if name in routes else self._no_attr(node, "a route", name)
-        if owner == "placement":
-            return "list:any" if name == "cells" else self._no_attr(node, "a placement", name)
+        if owner.startswith("placement"):
+            grid = owner[10:]
+            cell = f"cell:{grid}" if grid else "any"
+            faces = s.maps[grid].faces if grid in s.maps else None
+            placement = {
+                "cells": f"list:{cell}",
+                "x": "int",
+                "y": "int",
+                "turns": "int",
+                "shape": f"list:row:{faces}" if faces else "list:any",
+                "under": owner,
+            }
+            return placement[name] if name in placement else self._no_attr(node, "a placement", name)
+        if owner.startswith("border"):
+            grid = owner[7:]
+            faces = s.maps[grid].faces if grid in s.maps else None
+            border = {"new": f"row:{faces}" if faces else "any", "old": f"cell:{grid}" if grid else "any"}
+            return border[name] if name in border else self._no_attr(node, "a border", name)
         if owner == "loc":
             return "any" if name == "owner" else self._no_attr(node, "a zone", name)
         if owner.startswith("list:"):
@@ -397,7 +428,7 @@ class Analyzer:
             return
         if got.startswith(f"{want}:"):
             return  # a refinement: a piece of one kind ("piece:card") is a piece
-        if want == "loc" and got.startswith(("row:", "list:", "cell:")):
+        if want == "loc" and got.startswith(("row:", "list:", "cell:", "area:")):
             return
         if want == "list" and got.startswith("list:"):
             return
@@ -662,6 +693,8 @@ class Analyzer:
                     self.error(s.map, "M014", f"shapes are placed on a grid map, not on {_readable(grid)}")
                 if s.at is not None:
                     self.expect(s.at, self.expr(s.at, scope), "placement", "where the shape goes")
+            case ast.Lift():
+                self.expect(s.layer, self.expr(s.layer, scope), "placement", "the laid shape lifted")
             case ast.Draw():
                 self.expect(s.count, self.expr(s.count, scope), "int", "how many to draw")
                 self.expect(s.src, self.expr(s.src, scope), "loc", "where cards are drawn from")
@@ -839,8 +872,15 @@ class Analyzer:
                 )
             if var.within is not None:
                 self.expect(var.within, self.expr(var.within, {}), "list:int", "a 'within' range")
+        movement_scopes: dict[str, dict[str, str]] = {}
         for movement in s.movements.values():
-            scope = {**self.params(movement.params), "start": "any"}
+            scope = movement_scopes[movement.name] = {**self.params(movement.params), "start": "any"}
+            if movement.step is not None and movement.straight is not None:
+                self.error(
+                    movement.straight,
+                    "M014",
+                    "a straight line follows a grid's directions: the places a 'step' line lists have none",
+                )
             if movement.steps is not None:
                 steps = self.expr(movement.steps, scope)
                 if steps not in {"int", "list:int", "any"}:
@@ -864,10 +904,16 @@ class Analyzer:
                     self.error(m, "M010", f"unknown table '{m.faces}'", self._suggest(m.faces, s.tables))
                 elif m.faces is not None:
                     self.used.add(m.faces)
+                if m.block != 1 and m.grid != "square":
+                    self.error(m, "M010", "only a square grid is laid in blocks")
+                elif m.block < 1:
+                    self.error(m, "M010", "a block is at least 1 cell wide")
                 continue
             if m.nodes not in s.tables:
                 if not m.nodes:
-                    self.error(m, "M010", "a map needs 'nodes TABLE' (with 'edges') or 'grid hex'")
+                    self.error(
+                        m, "M010", "a map needs 'nodes TABLE' (with 'edges'), 'grid hex' or 'grid square'"
+                    )
                 else:
                     self.error(m, "M010", f"unknown node table '{m.nodes}'", self._suggest(m.nodes, s.tables))
             if m.edges is not None:
@@ -900,6 +946,9 @@ class Analyzer:
                 )
         for example in s.examples:
             self.example(example)
+        for movement in s.movements.values():
+            if movement.step is not None:
+                self.step_line(movement, movement_scopes[movement.name])
         self.named_blocks()
         self.unused()
         return s
@@ -926,6 +975,22 @@ class Analyzer:
             if kind not in {"loc", "any"} and not kind.startswith(("grid:", "row:", "cell:")):
                 self.error(shown, "M027", f"an example shows a grid map or a place, not {_readable(kind)}")
         self.used = before | {n for n in self.used if n in self.sym.pieces}
+
+    def step_line(self, movement: ast.MovementDecl, scope: dict[str, str]) -> None:
+        """`step NAME to PLACES`: NAME (and `start`) is a place of the type the movement's routes
+        start on, when every call agrees on one; PLACES is a list of places of that type."""
+        starts = self.route_starts.get(movement.name, set()) - {"any"}
+        place = next(iter(starts)) if len(starts) == 1 else "any"
+        inner = {**scope, "start": place, movement.step_var: place}
+        got = self.expr(movement.step, inner)
+        self.expect(movement.step, got, "list", "a 'step' line (the places one step reaches)")
+        element = got[5:] if got.startswith("list:") else "any"
+        if "any" not in (place, element) and not (element.startswith(place) or place.startswith(element)):
+            self.error(
+                movement.step,
+                "M014",
+                f"a step from {_readable(place)} reaches places of the same kind, not {_readable(got)}",
+            )
 
     def named_blocks(self) -> None:
         """Variants address phases and steps by name, so a name must be unique in its kind."""
@@ -963,6 +1028,9 @@ def _readable(t: str) -> str:
         return f"a row of '{t[4:]}'"
     if t.startswith("piece"):
         return "a piece"
+    for kind in ("cell", "area", "placement", "border", "grid", "route"):
+        if t.startswith(f"{kind}:"):
+            return f"a {kind} of '{t.split(':')[-1]}'" if kind != "grid" else f"the grid '{t[5:]}'"
     return {
         "int": "a number",
         "bool": "yes/no",

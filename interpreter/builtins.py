@@ -16,15 +16,27 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from meeple.grammar import ast
-from meeple.interpreter import grids
+from meeple.interpreter import areas, grids, layers
+from meeple.interpreter.areas import Area
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.interpreter.values import Bottom, Cell, PieceRef, Placement, Player, Route, label
+from meeple.interpreter.values import (
+    Border,
+    Bottom,
+    Cell,
+    MapRef,
+    PieceRef,
+    Placement,
+    Player,
+    Route,
+    Row,
+    label,
+)
 
 if TYPE_CHECKING:
     from meeple.codegen.english import English
     from meeple.interpreter.analysis import Analyzer
     from meeple.interpreter.compiler import Compiler
-    from meeple.interpreter.program import Fn
+    from meeple.interpreter.program import Fn, Movement
 
 MANY = 99  # `most` of a built-in that takes any number of arguments
 
@@ -114,7 +126,9 @@ def _args(compiler: Compiler, call: ast.Call, scope: set[str]) -> list[Fn]:
 
 
 def locations(value: Any) -> list[Any]:
-    """A location, or a list of them (what `pieces`, `count` and `move ... from` accept)."""
+    """A location, a list of them or an area (what `pieces`, `count` and `move ... from` accept)."""
+    if type(value) is Area:
+        return value.cells
     return value if isinstance(value, list) else [value]
 
 
@@ -347,6 +361,39 @@ class Abs(Builtin):
 
 
 @register
+class Flat(Builtin):
+    name = "flat"
+    fewest, most = 1, 1
+    pure = True
+    usage = "`flat(lists)`"
+    value = "a list of lists joined into one list, in order"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        given = types[0]
+        if given != "any" and not given.startswith("list:list:") and given != "list:any":
+            analyzer.error(
+                call.args[0], "M014", f"flat joins a list of lists, not {given.replace(':', ' of ')}"
+            )
+        return given[5:] if given.startswith("list:list:") else "list:any"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0, span, rule = compiler.expr(call.args[0], scope), call.span, compiler.rule
+
+        def flat(rt: Any, env: dict[str, Any]) -> list[Any]:
+            out: list[Any] = []
+            for part in a0(rt, env):
+                if not isinstance(part, list):
+                    raise RuleRuntimeError(f"flat joins lists, and {label(part)} is none", span, rule)
+                out += part
+            return out
+
+        return flat
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"{words[0]}, joined into one list"
+
+
+@register
 class Pieces(Builtin):
     name = "pieces"
     fewest, most = 1, 3
@@ -552,6 +599,157 @@ class Regions(_Regions):
         return f"the regions of {words[0]} with one {speaker.named(call.args[1])} each"
 
 
+class _Areas(Builtin):
+    """`area` and `areas`: connected places sharing an attribute, as values (interpreter/areas.py).
+    On a grid the attribute is a column of the rows laid on its cells, and the areas are kept
+    until the grid changes; on a map it may be anything a node has, and they are found anew."""
+
+    fewest, most = 2, 2
+    names_attribute = True
+    walks_graph = True
+    many: ClassVar[bool]  # areas: all of a grid's, or of a list of nodes
+
+    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, str]) -> list[str]:
+        return [analyzer.expr(call.args[0], scope)]  # the second names an attribute
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        given, attr = types[0], call.args[1]
+        if self.many and given.startswith("grid:"):
+            place = f"cell:{given[5:]}"
+        elif self.many:
+            place = given[5:] if given.startswith("list:row:") else "any" if given == "any" else ""
+        else:
+            # A piece's location is some place: a cell, at run time, or it is refused there.
+            place = given if given.startswith(("row:", "cell:")) else "any" if given in ("any", "loc") else ""
+        if not place:
+            what = "a grid map or a list of a map's nodes" if self.many else "a cell of a grid or a map node"
+            analyzer.error(call.args[0], "M014", f"{self.name}'s first argument is {what}")
+            place = "any"
+        if not isinstance(attr, ast.Name):
+            analyzer.error(
+                attr, "M014", f"{self.name}'s second argument names the attribute that joins places"
+            )
+        elif place.startswith("cell:"):
+            grid = analyzer.sym.maps.get(place[5:])
+            faces = analyzer.sym.tables.get(grid.faces or "") if grid is not None else None
+            if faces is not None and not any(c.name == attr.id for c in faces.columns):
+                analyzer.error(
+                    attr,
+                    "M014",
+                    f"areas of a grid join cells by a column of '{faces.name}', and it has no '{attr.id}'",
+                    analyzer._suggest(attr.id, [c.name for c in faces.columns]),
+                )
+        elif place.startswith("row:"):
+            analyzer.attr_type(place, attr.id, attr)
+        return f"list:area:{place}" if self.many else f"area:{place}"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        first = compiler.expr(call.args[0], scope)
+        column = call.args[1].id if isinstance(call.args[1], ast.Name) else ""
+        key_of = compiler.attr(lambda rt, env: env["node"], column, call.span)
+        adjacency = compiler.adjacency_for(call, call.args[0])
+        many, span, rule = self.many, call.span, compiler.rule
+
+        def labelling(rt: Any, given: Any) -> areas.Labelling:
+            if type(given) is MapRef:
+                return areas.of_grid(rt, given, column)
+            if type(given) is Cell:
+                return areas.of_grid(rt, given.map, column)
+            nodes = given if isinstance(given, list) else list(adjacency)
+            if any(type(n) is Cell for n in nodes):
+                raise RuleRuntimeError(
+                    "the areas of a grid are those of the grid: areas(GRID, ATTR)", span, rule
+                )
+            return areas.of_nodes(nodes, lambda n: key_of(rt, {"node": n}), adjacency)
+
+        def find(rt: Any, env: dict[str, Any]) -> Any:
+            given = first(rt, env)
+            found = labelling(rt, given)
+            if many:
+                return list(found.areas)
+            area = found.of.get(given)
+            if area is None:
+                raise RuleRuntimeError(f"{label(given)} is not a place of this map", span, rule)
+            return area
+
+        return find
+
+
+@register
+class AreaOf(_Areas):
+    name = "area"
+    many = False
+    usage = "`area(place, ATTR)`"
+    value = (
+        "the area holding a cell or a map node: the places joined to it with the same ATTR ([areas](#areas))"
+    )
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the area of {speaker.named(call.args[1])} around {words[0]}"
+
+
+@register
+class AreasOf(_Areas):
+    name = "areas"
+    many = True
+    usage = "`areas(GRID or nodes, ATTR)`"
+    value = "every such area of a grid, or of some nodes of a map, in the order of their first places"
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the areas of one {speaker.named(call.args[1])} each on {words[0]}"
+
+
+class _Beside(Builtin):
+    """`next_to` and `corner_to`: the graph between areas, asked of the areas as the game stands
+    (an area found before the grid changed, and gone since, is an error, not a stale answer)."""
+
+    fewest, most = 1, 1
+    corner: ClassVar[bool]
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        if types[0] != "any" and not types[0].startswith("area"):
+            analyzer.error(call.args[0], "M014", f"{self.name} is asked of an area (from area() or areas())")
+        return f"list:{types[0]}" if types[0].startswith("area") else "list:any"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0, corner, span, rule = compiler.expr(call.args[0], scope), self.corner, call.span, compiler.rule
+
+        def beside(rt: Any, env: dict[str, Any]) -> list[Area]:
+            area = a0(rt, env)
+            if type(area) is not Area:
+                raise RuleRuntimeError(f"{self.name} is asked of an area, not {label(area)}", span, rule)
+            now = area.labelling.again(rt)
+            if not now.holds(area):
+                raise RuleRuntimeError(
+                    f"the area {area} has changed since it was found: find it again", span, rule
+                )
+            return now.corner_to(area) if corner else now.next_to(area)
+
+        return beside
+
+
+@register
+class NextTo(_Beside):
+    name = "next_to"
+    corner = False
+    usage = "`next_to(area)`"
+    value = "the areas with a place sharing a side with one of its places"
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the areas next to {words[0]}"
+
+
+@register
+class CornerTo(_Beside):
+    name = "corner_to"
+    corner = True
+    usage = "`corner_to(area)`"
+    value = "the areas meeting it at a corner of a square grid and nowhere along a side"
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the areas touching {words[0]} only at a corner"
+
+
 # ====================================================================== players
 
 
@@ -636,14 +834,19 @@ class Distance(Builtin):
     name = "distance"
     fewest, most = 2, 2
     usage = "`distance(a, b)`"
-    value = "the number of steps between two hex cells"
+    value = "the number of steps from side to side between two cells of a grid"
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "int"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
         a0, a1 = _args(compiler, call, scope)
-        return lambda rt, env: grids.hex_distance(a0(rt, env), a1(rt, env))
+        return lambda rt, env: grids.distance(a0(rt, env), a1(rt, env))
+
+
+def _grid_map(types: list[str]) -> str:
+    """The map a `grid:NAME` type names, or "" when it is not known."""
+    return types[0][5:] if types and types[0].startswith("grid:") else ""
 
 
 @register
@@ -654,15 +857,20 @@ class Placements(Builtin):
     value = "every distinct way to lay SHAPE on GRID ([grids](#grid-maps))"
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "list:placement"
+        grid = _grid_map(types)
+        return f"list:placement:{grid}" if grid else "list:placement"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
         a0, shape = _args(compiler, call, scope)
+        span, rule = call.span, compiler.rule
 
         def placements(rt: Any, env: dict[str, Any]) -> list[Placement]:
             mapref, rows = a0(rt, env), shape(rt, env)
             local = [(row.values["q"], row.values["r"]) for row in rows]
-            return grids.placements(grids.grid_of(rt, mapref), mapref, rows, local)
+            try:
+                return grids.placements(grids.grid_of(rt, mapref), mapref, rows, local)
+            except grids.ShapeError as err:
+                raise RuleRuntimeError(str(err), span, rule) from None
 
         return placements
 
@@ -672,33 +880,170 @@ class PlacementOf(Builtin):
     name = "placement"
     fewest, most = 5, 5
     usage = "`placement(GRID, SHAPE, q, r, turns)`"
-    value = "one placement: SHAPE turned `turns` sixths, its first cell at (q, r) (for examples)"
+    value = (
+        "one placement: SHAPE turned `turns` times, its first cell at (q, r), or on a grid of "
+        "blocks in the block at (q, r) (for setups and examples)"
+    )
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "placement"
+        grid = _grid_map(types)
+        return f"placement:{grid}" if grid else "placement"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
         a0, shape, q_fn, r_fn, turns_fn = _args(compiler, call, scope)
+        span, rule = call.span, compiler.rule
 
         def placement(rt: Any, env: dict[str, Any]) -> Placement:
-            rows, turns = list(shape(rt, env)), turns_fn(rt, env)
-            turned = [grids.rotate(row.values["q"], row.values["r"], turns) for row in rows]
-            dq, dr = q_fn(rt, env) - turned[0][0], r_fn(rt, env) - turned[0][1]
-            return Placement(a0(rt, env), [(q + dq, r + dr) for q, r in turned], rows, turns % 6)
+            rows = list(shape(rt, env))
+            try:
+                return grids.placement_at(a0(rt, env), rows, q_fn(rt, env), r_fn(rt, env), turns_fn(rt, env))
+            except grids.ShapeError as err:
+                raise RuleRuntimeError(str(err), span, rule) from None
 
         return placement
 
 
 @register
+class Borders(Builtin):
+    name = "borders"
+    fewest, most = 1, 1
+    usage = "`borders(PLACEMENT)`"
+    value = (
+        "the sides a placement would share with cells already there: each a border, whose `new` is "
+        "the row the shape puts on one side and `old` the cell on the other (edge matching)"
+    )
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        if types[0] != "any" and not types[0].startswith("placement"):
+            analyzer.error(call.args[0], "M014", "borders are those of a placement (from placements(...))")
+        grid = types[0][10:] if types[0].startswith("placement:") else ""
+        return f"list:border:{grid}" if grid else "list:border"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+
+        def borders(rt: Any, env: dict[str, Any]) -> list[Border]:
+            spot = a0(rt, env)
+            return grids.borders(grids.grid_of(rt, spot.map), spot)
+
+        return borders
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the sides {words[0]} would share with the cells beside it"
+
+
+@register
+class Corners(Builtin):
+    name = "corners"
+    fewest, most = 1, 1
+    usage = "`corners(cell)`"
+    value = "the cells meeting a cell of a square grid at a corner only"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        cell = types[0]
+        grid = analyzer.sym.maps.get(cell[5:]) if cell.startswith("cell:") else None
+        if cell != "any" and (grid is None or grid.grid != "square"):
+            analyzer.error(call.args[0], "M014", "corners are those of a cell of a square grid")
+        return f"list:{cell}" if cell.startswith("cell:") else "list:any"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+
+        def corners(rt: Any, env: dict[str, Any]) -> list[Cell]:
+            cell = a0(rt, env)
+            return grids.corners(grids.grid_of(rt, cell.map), cell)
+
+        return corners
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the cells at the corners of {words[0]}"
+
+
+@register
+class BlockAt(Builtin):
+    name = "block"
+    fewest, most = 3, 3
+    usage = "`block(GRID, x, y)`"
+    value = "the top layer laid on the block at (x, y) (on a grid without blocks, the cell), or `none`"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        grid = _grid_map(types)
+        return f"placement:{grid}" if grid else "placement"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0, x_fn, y_fn = _args(compiler, call, scope)
+
+        def block(rt: Any, env: dict[str, Any]) -> Placement | None:
+            mapref = a0(rt, env)
+            grid, k = grids.grid_of(rt, mapref), mapref.geometry.block
+            x, y = x_fn(rt, env), y_fn(rt, env)
+            for q in range(x * k, x * k + k):
+                for r in range(y * k, y * k + k):
+                    cell = grid.get((q, r))
+                    if cell is not None:
+                        return rt.layers[cell][-1]
+            return None
+
+        return block
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the shape on top at ({words[1]}, {words[2]}) of {words[0]}"
+
+
+@register
+class AsIfLaid(Builtin):
+    name = "as_if_laid"
+    fewest, most = 2, 2
+    usage = "`as_if_laid(PLACEMENT, x)`"
+    value = (
+        "what x would be were the placement laid (over what is there, where its cells are): "
+        "nothing is laid ([layers](#layers))"
+    )
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        if types[0] != "any" and not types[0].startswith("placement"):
+            analyzer.error(call.args[0], "M014", "as_if_laid supposes a placement (from placements(...))")
+        return types[1]
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        spot_fn, then = _args(compiler, call, scope)
+        span, rule = call.span, compiler.rule
+
+        def as_if_laid(rt: Any, env: dict[str, Any]) -> Any:
+            spot = spot_fn(rt, env)
+            if not isinstance(spot, Placement):
+                raise RuleRuntimeError(f"as_if_laid supposes a placement, not {label(spot)}", span, rule)
+            try:
+                with layers.supposing(rt, spot):
+                    return then(rt, env)
+            except grids.ShapeError as err:
+                raise RuleRuntimeError(str(err), span, rule) from None
+
+        return as_if_laid
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"{words[1]}, were {words[0]} laid"
+
+
+@register
 class Routes(Builtin):
+    """Where a movement can go from a place. One step goes where the movement's `step` line says,
+    or else along the start's own map: a grid's sides, a table map's edges (the adjacency
+    `neighbours` walks)."""
+
     name = "routes"
     fewest, most = 2, MANY
-    usage = "`routes(CELL, MOVEMENT, args...)`"
-    value = "the distinct routes a movement allows from CELL ([movements](#movements))"
+    walks_graph = True
+    usage = "`routes(START, MOVEMENT, args...)`"
+    value = (
+        "the distinct routes a movement allows from START: a cell, a node of a table map, or any "
+        "place its `step` line takes ([movements](#movements))"
+    )
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         movements = analyzer.sym.movements
         movement = call.args[1]
+        decl = None
         if not (isinstance(movement, ast.Name) and movement.id in movements):
             analyzer.error(
                 movement,
@@ -708,7 +1053,8 @@ class Routes(Builtin):
             )
         else:
             analyzer.used.add(movement.id)
-            wanted = len(movements[movement.id].params)
+            decl = movements[movement.id]
+            wanted = len(decl.params)
             if len(call.args) - 2 != wanted:
                 analyzer.error(
                     call,
@@ -716,9 +1062,28 @@ class Routes(Builtin):
                     f"movement '{movement.id}' takes {wanted} argument(s) after it, not {len(call.args) - 2}",
                 )
         start = types[0]
-        if start != "any" and not start.startswith("cell:"):
-            analyzer.error(call.args[0], "M014", "a route starts on a cell of a grid map")
-        return f"list:route:{start[5:]}" if start.startswith("cell:") else "list:route"
+        if decl is not None:
+            analyzer.route_starts.setdefault(decl.name, set()).add(start)
+        nodes = {m.nodes for m in analyzer.sym.maps.values() if m.grid is None}
+        on_node = start.startswith("row:") and start[4:] in nodes
+        if start.startswith("list:"):
+            analyzer.error(call.args[0], "M014", "a route starts on one place, not on a list")
+        elif decl is not None and decl.step is not None:
+            pass  # the `step` line says where a step goes from anything (checked with it)
+        elif start != "any" and not start.startswith("cell:") and not on_node:
+            analyzer.error(
+                call.args[0],
+                "M014",
+                "a route starts on a cell of a grid map or a node of a table map",
+                "elsewhere, say where one step goes: a line 'step NAME to PLACES' in the movement",
+            )
+        elif on_node and decl is not None and decl.straight is not None:
+            analyzer.error(
+                call.args[0],
+                "M014",
+                "a straight line follows a grid's directions: the edges of a table map have none",
+            )
+        return "list:route" if start == "any" or start.startswith("list:") else f"list:route:{start}"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
         """The distinct routes the movement allows from start."""
@@ -726,11 +1091,10 @@ class Routes(Builtin):
         movement = call.args[1].id if isinstance(call.args[1], ast.Name) else ""
         extra = [compiler.expr(a, scope) for a in call.args[2:]]
         movements, span, rule = compiler.p.movements, call.span, compiler.rule
+        adjacency = compiler.adjacency_for(call, call.args[0])
 
         def routes(rt: Any, env: dict[str, Any]) -> list[Route]:
             start = start_fn(rt, env)
-            if type(start) is not Cell:
-                raise RuleRuntimeError(f"routes start on a grid cell, not on {label(start)}", span, rule)
             mv = movements[movement]
             inner = dict(zip(mv.params, [a(rt, env) for a in extra], strict=True))
             inner["start"] = start
@@ -739,21 +1103,72 @@ class Routes(Builtin):
             straight = bool(mv.straight(rt, inner)) if mv.straight else False
             backtracks = bool(mv.backtracks(rt, inner)) if mv.backtracks else False
             through, ends = mv.through, mv.ends
+            if mv.step is not None:
+                if isinstance(start, list):
+                    raise RuleRuntimeError(f"a route starts on one place, not on {label(start)}", span, rule)
+                next_places = _computed_steps(rt, inner, mv, f"movement {movement}")
+            elif type(start) is Cell:
+                grid = grids.grid_of(rt, start.map)
+                next_places = grids.grid_steps(grid, start.map.geometry.directions)
+            elif isinstance(start, Row) and start in adjacency:
+                if straight:
+                    raise RuleRuntimeError(
+                        "a straight line follows a grid's directions: the edges of a table map have none",
+                        span,
+                        rule,
+                    )
+                next_places = _edges(adjacency)
+            else:
+                raise RuleRuntimeError(
+                    f"routes start on a grid cell or a node of a table map, not on {label(start)}"
+                    f" (or movement '{movement}' says where a step goes: 'step NAME to PLACES')",
+                    span,
+                    rule,
+                )
 
-            def may_pass(cell: Cell) -> bool:
-                inner[mv.through_var] = cell
+            def may_pass(place: Any) -> bool:
+                inner[mv.through_var] = place
                 return through is None or bool(through(rt, inner))
 
-            def may_end(cell: Cell) -> bool:
-                inner[mv.ends_var] = cell
+            def may_end(place: Any) -> bool:
+                inner[mv.ends_var] = place
                 return ends is None or bool(ends(rt, inner))
 
-            def occupied(cell: Cell) -> bool:
+            def occupied(place: Any) -> bool:
                 if rt.reads is not None:
-                    rt.reads.add(cell)
-                return bool(rt.locs.get(cell))
+                    rt.reads.add(place)
+                return bool(rt.locs.get(place))
 
-            grid = grids.grid_of(rt, start.map)
-            return grids.routes(grid, start, steps, straight, backtracks, may_pass, may_end, occupied)
+            return grids.routes(start, steps, straight, backtracks, next_places, may_pass, may_end, occupied)
 
         return routes
+
+
+def _edges(adjacency: dict[Row, list[Row]]) -> grids.NextPlaces:
+    """What one step from a node of a table map reaches: the nodes its edges join it to."""
+    return lambda node: [(grids.UNDIRECTED, nb) for nb in adjacency[node]]
+
+
+def _computed_steps(rt: Any, inner: dict[str, Any], mv: Movement, rule: str) -> grids.NextPlaces:
+    """What one step reaches by a movement's `step NAME to PLACES` line: the list PLACES gives with
+    NAME bound to the place stepped from (its places in its order, each once). What PLACES reads is
+    read by whoever asked for the routes (a value remembers it), as the conditions' reads are."""
+    step, var = mv.step, mv.step_var
+    assert step is not None
+
+    def next_places(place: Any) -> list[tuple[int, Any]]:
+        inner[var] = place
+        places = step(rt, inner)
+        if not isinstance(places, list):
+            raise RuleRuntimeError(
+                f"a 'step' line lists the places one step reaches, not {label(places)}", mv.step_span, rule
+            )
+        try:
+            once = dict.fromkeys(places)
+        except TypeError:  # a list among them: a place is one value, found again by equality
+            raise RuleRuntimeError(
+                f"a 'step' line lists places, not lists of them: {label(places)}", mv.step_span, rule
+            ) from None
+        return [(grids.UNDIRECTED, p) for p in once]
+
+    return next_places

@@ -1,74 +1,124 @@
-"""Grid maps: hex geometry, where a shape may be placed, and the routes a movement can take.
+"""Grid maps: where a shape may be placed, the sides it would share, and the routes a movement
+can take, on any grid kind (interpreter/geometry.py).
 
 Everything here is generic: a grid knows cells, coordinates and directions; what a cell *is*
 (its terrain, its icon) is a row of the rules' own table, and what may be passed or where a
-route may end are the rules' own conditions, handed in as functions.
+route may end are the rules' own conditions, handed in as functions. The route search walks any
+graph: it is handed what one step from a place reaches (a grid's sides, a table map's edges, a
+list the rules compute).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from meeple.interpreter.values import Cell, MapRef, Placement, Route, Row
+from meeple.interpreter.geometry import Geometry
+from meeple.interpreter.values import Border, Cell, MapRef, Placement, Route, Row
 
-# Axial coordinates, pointy-top; the six directions in a fixed order: E, NE, NW, W, SW, SE.
-HEX_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+# No direction: a step on a graph that has none (a table map's edges, a list the rules compute).
+UNDIRECTED = -1
 
-
-def rotate(q: int, r: int, turns: int) -> tuple[int, int]:
-    """Turn (q, r) by `turns` sixths of a circle about the origin: (q, r) -> (-r, q + r) each."""
-    for _ in range(turns % 6):
-        q, r = -r, q + r
-    return q, r
+# What one step from a place reaches, in order: (direction, place) pairs, the direction an index
+# into the grid's directions (its Geometry), or UNDIRECTED.
+NextPlaces = Callable[[Any], Sequence[tuple[int, Any]]]
 
 
-def hex_distance(a: Cell, b: Cell) -> int:
+class ShapeError(ValueError):
+    """A shape that cannot be laid on a grid as it is (the caller says where in the rules)."""
+
+
+def distance(a: Cell, b: Cell) -> int:
+    """The fewest steps from side to side between two cells of one grid, present or not."""
     dq, dr = a.q - b.q, a.r - b.r
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    if a.map.geometry.kind == "hex":
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    return abs(dq) + abs(dr)
 
 
 def neighbours(grid: dict[tuple[int, int], Cell], cell: Cell) -> list[Cell]:
+    """The cells sharing a side with `cell`, in the order of its grid's directions."""
+    return _around(grid, cell, cell.map.geometry.directions)
+
+
+def corners(grid: dict[tuple[int, int], Cell], cell: Cell) -> list[Cell]:
+    """The cells meeting `cell` at a corner only (a square grid's diagonals)."""
+    return _around(grid, cell, cell.map.geometry.corners)
+
+
+def _around(
+    grid: dict[tuple[int, int], Cell], cell: Cell, offsets: tuple[tuple[int, int], ...]
+) -> list[Cell]:
     out = []
-    for dq, dr in HEX_DIRECTIONS:
+    for dq, dr in offsets:
         nb = grid.get((cell.q + dq, cell.r + dr))
         if nb is not None:
             out.append(nb)
     return out
 
 
+def grid_steps(grid: dict[tuple[int, int], Cell], directions: tuple[tuple[int, int], ...]) -> NextPlaces:
+    """What one step from a cell of `grid` reaches: the cells next to it, with the index of the
+    direction each lies in (what a straight line keeps)."""
+
+    def steps(cell: Cell) -> list[tuple[int, Cell]]:
+        out = []
+        for direction, (dq, dr) in enumerate(directions):
+            nb = grid.get((cell.q + dq, cell.r + dr))
+            if nb is not None:
+                out.append((direction, nb))
+        return out
+
+    return steps
+
+
+def _look(coords: list[tuple[int, int]], rows: list[Row]) -> frozenset[tuple[tuple[int, int], Any]]:
+    """What a placement puts where, as a player sees it: each cell with its row's values apart
+    from the row's own coordinates. Two turns of a symmetric tile look the same."""
+    return frozenset(
+        (c, tuple((k, v) for k, v in row.values.items() if k not in ("q", "r")))
+        for c, row in zip(coords, rows, strict=True)
+    )
+
+
 def placements(
     grid: dict[tuple[int, int], Cell], mapref: MapRef, rows: list[Row], local: list[tuple[int, int]]
 ) -> list[Placement]:
     """Every distinct way to lay a shape (rows at local coordinates) on the grid, turned freely,
-    covering no cell and touching at least one. On an empty grid: at the origin, unturned."""
+    covering no cell and touching at least one by a side. On an empty grid: at the origin,
+    unturned. On a grid of blocks, only on a free block beside a taken one (`_on_blocks`)."""
+    geo = mapref.geometry
+    if geo.block > 1:
+        return _on_blocks(grid, mapref, rows, local)
     if not grid:
         return [Placement(mapref, list(local), rows, 0)]
     frontier = sorted(
         {
             (c.q + dq, c.r + dr)
             for c in grid.values()
-            for dq, dr in HEX_DIRECTIONS
+            for dq, dr in geo.directions
             if (c.q + dq, c.r + dr) not in grid
         }
     )
-    seen: set[frozenset[tuple[tuple[int, int], int]]] = set()
+    seen: set[Any] = set()
     out: list[Placement] = []
     ids = [row.index for row in rows]
     taken = grid.keys()
     # Two different (turn, shift) pairs put the rows of a shape of two or more distinct cells on
-    # different cells, so only a one-cell shape can produce the same placement twice.
+    # different cells, so on hexes only a one-cell shape can produce the same placement twice. On
+    # squares, turns that look the same (a symmetric tile) are offered once.
     single = len(set(local)) < 2
-    for turns in range(6):
-        turned = [rotate(q, r, turns) for q, r in local]
-        # Each shift that puts some cell of the shape on a frontier hex, once.
+    alike = geo.kind != "hex"
+    for turns in range(geo.turns):
+        turned = [geo.rotate(q, r, turns) for q, r in local]
+        # Each shift that puts some cell of the shape on a frontier cell, once.
         shifts = sorted({(fq - sq, fr - sr) for fq, fr in frontier for sq, sr in turned})
         for dq, dr in shifts:
             coords = [(q + dq, r + dr) for q, r in turned]
             if not taken.isdisjoint(coords):
                 continue
-            if single:  # one cell lands the same way whatever the turn
-                key = frozenset(zip(coords, ids, strict=True))
+            if alike or single:
+                key: Any = _look(coords, rows) if alike else frozenset(zip(coords, ids, strict=True))
                 if key in seen:
                     continue
                 seen.add(key)
@@ -76,65 +126,133 @@ def placements(
     return out
 
 
+def _check_block(geo: Geometry, local: list[tuple[int, int]]) -> None:
+    k = geo.block
+    outside = [(q, r) for q, r in local if not (0 <= q < k and 0 <= r < k)]
+    if outside:
+        q, r = outside[0]
+        raise ShapeError(f"a shape laid in {k} x {k} blocks has its cells at 0 to {k - 1}, not at ({q},{r})")
+
+
+def _on_blocks(
+    grid: dict[tuple[int, int], Cell], mapref: MapRef, rows: list[Row], local: list[tuple[int, int]]
+) -> list[Placement]:
+    """Placements on a grid of K x K blocks: on each free block sharing a side with a taken one
+    (a block is taken when any of its cells is there), in reading order (north to south, west to
+    east), each way the shape turns about the block's centre that looks different."""
+    geo = mapref.geometry
+    _check_block(geo, local)
+    k = geo.block
+    if not grid:
+        return [Placement(mapref, list(local), rows, 0)]
+    taken = {geo.block_of(q, r) for q, r in grid}
+    free = {(x + dx, y + dy) for x, y in taken for dx, dy in geo.directions} - taken
+    out: list[Placement] = []
+    turned = [[geo.rotate(q, r, t) for q, r in local] for t in range(geo.turns)]
+    for x, y in sorted(free, key=lambda b: (b[1], b[0])):
+        seen: set[Any] = set()
+        for t, cells in enumerate(turned):
+            coords = [(x * k + q, y * k + r) for q, r in cells]
+            key = _look(coords, rows)
+            if key not in seen:
+                seen.add(key)
+                out.append(Placement(mapref, coords, rows, t))
+    return out
+
+
+def placement_at(mapref: MapRef, rows: list[Row], q: int, r: int, turns: int) -> Placement:
+    """One placement, as an example names it: the shape turned `turns` times with its first cell
+    at (q, r) -- on a grid of blocks, in the block at (q, r)."""
+    geo = mapref.geometry
+    local = [(row.values["q"], row.values["r"]) for row in rows]
+    turned = [geo.rotate(lq, lr, turns) for lq, lr in local]
+    if geo.block > 1:
+        _check_block(geo, local)
+        coords = [(q * geo.block + lq, r * geo.block + lr) for lq, lr in turned]
+    else:
+        dq, dr = q - turned[0][0], r - turned[0][1]
+        coords = [(lq + dq, lr + dr) for lq, lr in turned]
+    return Placement(mapref, coords, rows, turns % geo.turns)
+
+
+def borders(grid: dict[tuple[int, int], Cell], spot: Placement) -> list[Border]:
+    """The sides a placement would share with cells already on the grid: for each of its cells,
+    in the order of its rows, each side facing a cell it does not cover."""
+    mine = set(spot.coords)
+    out = []
+    for (q, r), row in zip(spot.coords, spot.rows, strict=True):
+        for dq, dr in spot.map.geometry.directions:
+            there = (q + dq, r + dr)
+            if there not in mine:
+                cell = grid.get(there)
+                if cell is not None:
+                    out.append(Border(row, cell))
+    return out
+
+
 def routes(
-    grid: dict[tuple[int, int], Cell],
-    start: Cell,
+    start: Hashable,
     steps: list[int],
     straight: bool,
     backtracks: bool,
-    may_pass: Callable[[Cell], bool],
-    may_end: Callable[[Cell], bool],
-    occupied: Callable[[Cell], bool],
+    next_places: NextPlaces,
+    may_pass: Callable[[Any], bool],
+    may_end: Callable[[Any], bool],
+    occupied: Callable[[Any], bool],
 ) -> list[Route]:
-    """The distinct routes from `start`: one per end cell and set of occupied cells passed (two
+    """The distinct routes from `start`: one per end place and set of occupied places passed (two
     paths that end in the same place having passed the same pieces are the same choice).
 
-    Breadth first, so the route kept for each outcome is a shortest one. A route may pass a cell
-    only if `may_pass` holds for it (the start excepted: the mover has left it), may end only where
-    `may_end` holds, and revisits cells only if it `backtracks`."""
+    Breadth first, so the route kept for each outcome is a shortest one. `next_places` says where
+    one step from a place goes, in a fixed order (the order routes are found in); a `straight`
+    route keeps the direction of its first step. A route may pass a place only if `may_pass`
+    holds for it (the start excepted: the mover has left it), may end only where `may_end`
+    holds, and revisits places only if it `backtracks`."""
     if not steps:
         return []
     low, high = min(steps), max(steps)
     wanted = set(steps)
-    found: dict[tuple[Cell, frozenset[Cell]], Route] = {}
-    # The conditions look at cells, which do not change during the search: ask once per cell.
-    passable: dict[Cell, bool] = {}
-    endable: dict[Cell, bool] = {}
-    full: dict[Cell, bool] = {}
+    found: dict[tuple[Any, frozenset[Any]], Route] = {}
+    # The graph and the conditions look at places, which do not change during the search: ask
+    # once per place.
+    passable: dict[Any, bool] = {}
+    endable: dict[Any, bool] = {}
+    full: dict[Any, bool] = {}
+    onward: dict[Any, Sequence[tuple[int, Any]]] = {}
 
-    def check(cache: dict[Cell, bool], test: Callable[[Cell], bool], cell: Cell) -> bool:
-        answer = cache.get(cell)
+    def check(cache: dict[Any, Any], test: Callable[[Any], Any], place: Any) -> Any:
+        answer = cache.get(place)
         if answer is None:
-            answer = cache[cell] = test(cell)
+            answer = cache[place] = test(place)
         return answer
 
     if low == 0 and check(endable, may_end, start):
         found[(start, frozenset())] = Route(start, ())
     # A state: the path so far, the direction of its last step (for straight lines) and the
-    # occupied cells it has passed (what makes two routes different outcomes).
-    layer: list[tuple[tuple[Cell, ...], int, frozenset[Cell]]] = [((), -1, frozenset())]
-    # With backtracking only the cell, the pieces passed and the heading matter for what can still
-    # happen, so a state met again later is dropped -- unless short routes are not wanted, when
-    # the depth matters too.
-    seen: set[tuple[Cell, frozenset[Cell], int, int]] = set()
+    # occupied places it has passed (what makes two routes different outcomes).
+    layer: list[tuple[tuple[Any, ...], int, frozenset[Any]]] = [((), UNDIRECTED, frozenset())]
+    # With backtracking only the place, the pieces passed and the heading matter for what can
+    # still happen, so a state met again later is dropped -- unless short routes are not wanted,
+    # when the depth matters too.
+    seen: set[tuple[Any, frozenset[Any], int, int]] = set()
     for depth in range(1, high + 1):
         next_layer = []
         for path, last, occupied_passed in layer:
             here = path[-1] if path else start
             passing = occupied_passed
-            if path and here is not start:
+            if path and here != start:
                 if not check(passable, may_pass, here):
-                    continue  # `here` would become a passed cell: the route cannot go on from it
+                    continue  # `here` would become a passed place: the route cannot go on from it
                 if check(full, occupied, here):
                     passing = occupied_passed | {here}
-            for direction, (dq, dr) in enumerate(HEX_DIRECTIONS):
-                if straight and last >= 0 and direction != last:
+            for direction, nxt in check(onward, next_places, here):
+                if straight and last != UNDIRECTED and direction != last:
                     continue
-                nxt = grid.get((here.q + dq, here.r + dr))
-                if nxt is None or (not backtracks and (nxt is start or nxt in path)):
+                if not backtracks and (nxt == start or nxt in path):
                     continue
                 if backtracks:
-                    state = (nxt, passing, direction if straight else -1, depth if low > 1 else 0)
+                    heading = direction if straight else UNDIRECTED
+                    state = (nxt, passing, heading, depth if low > 1 else 0)
                     if state in seen:
                         continue
                     seen.add(state)

@@ -35,6 +35,9 @@ class Movement:
 
     params: list[str]
     steps: Fn
+    step_var: str
+    step: Fn | None  # the places one step from `step_var` reaches; None: the start's map says
+    step_span: ast.Span | None
     straight: Fn | None
     backtracks: Fn | None
     through_var: str

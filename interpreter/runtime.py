@@ -12,13 +12,14 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from meeple.grammar.ast import Span
-from meeple.interpreter.values import Cell, Location, MapRef, Piece, Player, Row, label
+from meeple.interpreter.values import Cell, Location, MapRef, Piece, Placement, Player, Row, label
 
 # Whose turn it is, as a part of the position values may read (see Runtime.reads); no variable
 # can have this name.
 CURRENT = "<current player>"
 
 if TYPE_CHECKING:
+    from meeple.interpreter.areas import Labelling
     from meeple.interpreter.program import Program
 
 
@@ -150,6 +151,11 @@ class RuleRuntimeError(Exception):
         super().__init__(f"{where}{message}{in_rule}")
 
 
+# Read by a value whose answer describes a position that is only supposed (`as_if_laid`): such an
+# answer is never remembered, nor any answer built on it (compiler/memo.py).
+VOLATILE = object()
+
+
 class Runtime:
     """Everything that changes during one game."""
 
@@ -161,7 +167,9 @@ class Runtime:
         self.owned: dict[tuple[str, str], dict[Any, Any]] = {}
         self.locs: dict[Location, list[Piece]] = {loc: [] for loc in program.all_locations(players)}
         self.grids: dict[MapRef, dict[tuple[int, int], Cell]] = {}  # grid map -> (q, r) -> cell
-        self.faces: dict[Cell, Row] = {}  # what was placed on each grid cell
+        self.faces: dict[Cell, Row] = {}  # what each grid cell shows: the row its top layer put there
+        self.layers: dict[Cell, list[Placement]] = {}  # the shapes laid on each cell, the top one last
+        self.areas: dict[tuple[MapRef, str], Labelling] = {}  # each grid's areas, kept until it changes
         self.log: list[str] = []
         self.logging = True  # simulations switch the readable log off
         self.scripted = False  # an example scripts random outcomes: chance must be asked of the driver
@@ -209,6 +217,12 @@ class Runtime:
                 users = self.readers.pop(key, None)
                 if users:
                     todo.extend(users)
+
+    def reshaped(self, mapref: MapRef) -> None:
+        """A grid's cells or what they show changed: forget what read the grid, and its areas."""
+        self.changed(mapref)
+        for key in [k for k in self.areas if k[0] is mapref]:
+            del self.areas[key]
 
     def moved(self, loc: Location, pieces: list[Piece]) -> None:
         """Pieces arrived at or left a location (or it was shuffled). A value that asked only for

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.interpreter.geometry import HEX, Geometry
+
 
 class Player:
     """A seat at the table. Seats are 0-based in data; shown 1-based to people."""
@@ -153,13 +155,15 @@ class Bottom:
 
 
 class MapRef:
-    """One grid map: a map declared `per player` has one per player."""
+    """One grid map: a map declared `per player` has one per player. It carries its geometry,
+    which every question about its cells asks."""
 
-    __slots__ = ("name", "owner")
+    __slots__ = ("geometry", "name", "owner")
 
-    def __init__(self, name: str, owner: Player | None) -> None:
+    def __init__(self, name: str, owner: Player | None, geometry: Geometry = HEX) -> None:
         self.name = name
         self.owner = owner
+        self.geometry = geometry
 
     def __str__(self) -> str:
         return self.name if self.owner is None else f"{self.name} of {self.owner}"
@@ -185,7 +189,8 @@ class Cell:
 
 
 class Placement:
-    """Where a shape could go on a grid: its cells' coordinates and the turn it was given."""
+    """Where a shape could go on a grid: its cells' coordinates, in the order of its rows, and the
+    turn it was given. Once laid (`place`), the same object stands for the layer on the grid."""
 
     __slots__ = ("coords", "map", "rotation", "rows")
 
@@ -195,30 +200,54 @@ class Placement:
         self.rows = rows
         self.rotation = rotation
 
-    def __str__(self) -> str:
+    @property
+    def block(self) -> tuple[int, int]:
+        """The block of its first cell: on a grid of blocks, the block it covers."""
         q, r = self.coords[0]
-        return f"({q},{r}) turned {self.rotation * 60}°"
+        return self.map.geometry.block_of(q, r)
+
+    def __str__(self) -> str:
+        x, y = self.block
+        return f"({x},{y}) turned {self.map.geometry.degrees(self.rotation)}°"
+
+    __repr__ = __str__
+
+
+class Border:
+    """A side a placement would share with the grid: the row the shape puts on one side of it
+    and the cell already on the other. Edge matching (tiles whose touching sides must agree) is a
+    test over a placement's borders."""
+
+    __slots__ = ("new", "old")
+
+    def __init__(self, new: Row, old: Cell) -> None:
+        self.new = new
+        self.old = old
+
+    def __str__(self) -> str:
+        return f"{self.new} against {self.old}"
 
     __repr__ = __str__
 
 
 class Route:
-    """A way a `movement` can go: where it starts and ends and the cells it passes in between."""
+    """A way a `movement` can go: where it starts and ends and the places it passes in between.
+    Places are grid cells, table-map nodes, or whatever a movement's `step` line lists."""
 
     __slots__ = ("end", "passed", "path", "start")
 
-    def __init__(self, start: Cell, path: tuple[Cell, ...]) -> None:
+    def __init__(self, start: Any, path: tuple[Any, ...]) -> None:
         self.start = start
-        self.path = path  # every cell entered, in order; the last is the end
+        self.path = path  # every place entered, in order; the last is the end
         self.end = path[-1] if path else start
-        self.passed = list(dict.fromkeys(c for c in path[:-1] if c is not start))
+        self.passed = list(dict.fromkeys(c for c in path[:-1] if c != start))
 
     def __str__(self) -> str:
         """`from (0,0) to (2,0) via (1,0)`; `from (0,0) via (1,0) back to (0,0)`; `stay at (0,0)`."""
         if not self.path:
             return f"stay at {self.start}"
         via = f" via {', '.join(str(c) for c in self.passed)}" if self.passed else ""
-        if self.end is self.start:
+        if self.end == self.start:
             return f"from {self.start}{via} back to {self.start}"
         return f"from {self.start} to {self.end}{via}"
 

@@ -113,6 +113,9 @@ def snapshot(state: State) -> tuple[Any, ...]:
         {loc: list(pieces) for loc, pieces in rt.locs.items()},
         dict(rt.vars),
         {key: dict(store) for key, store in rt.owned.items()},
+        {grid: dict(cells) for grid, cells in rt.grids.items()},
+        dict(rt.faces),
+        {cell: list(layers) for cell, layers in rt.layers.items()},
         rt.rng.getstate(),
     )
 

@@ -169,7 +169,7 @@ def test_the_compiler_and_the_flow_checks_read_the_same_purity(
 def test_the_purity_of_the_builtins() -> None:
     pure = {name for name, b in BUILTINS.items() if b.pure}
     steady = {name for name, b in BUILTINS.items() if b.steady}
-    assert pure == {"count", "sum", "min", "max", "any", "all", "abs", "bottom"}
+    assert pure == {"count", "sum", "min", "max", "any", "all", "abs", "flat", "bottom"}
     assert steady == {"neighbours", "players_from", "next_player"}
 
 

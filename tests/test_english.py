@@ -65,6 +65,7 @@ STATEMENTS = [
     ("move all", "move all cube of p from p.hand to reserve", "Move all cube of p from p's hand to reserve."),
     ("move pieces", "move pieces(p.hand) to reserve", "Move the pieces in p's hand to reserve."),
     ("set", "set p.gold to 3", "Set p's gold to 3."),
+    ("lift", "lift n", "Lift n off the map: what lies under it shows again."),
     ("set as add", "set round to round + 1", "Add 1 to round."),
     ("set as subtract", "set p.gold to p.gold - n", "Subtract n from p's gold."),
     ("add", "add 2 to p.gold", "Add 2 to p's gold."),

@@ -9,6 +9,7 @@ import pytest
 
 import meeple
 from meeple.interpreter import grids
+from meeple.interpreter.geometry import HEX
 from meeple.interpreter.values import Cell, MapRef
 
 HERE = Path(__file__).parent
@@ -62,14 +63,14 @@ def routes_of(state: meeple.State, reach: int, line: bool, back: bool) -> list[s
 
 def test_rotating_a_hex_six_times_is_the_identity() -> None:
     for q, r in [(1, 0), (2, -1), (0, 3)]:
-        assert grids.rotate(q, r, 6) == (q, r)
-        assert grids.rotate(q, r, 1) == (-r, q + r)
+        assert HEX.rotate(q, r, 6) == (q, r)
+        assert HEX.rotate(q, r, 1) == (-r, q + r)
 
 
 def test_hex_distance_counts_steps() -> None:
     m = MapRef("m", None)
-    assert grids.hex_distance(Cell(m, 0, 0), Cell(m, 2, -1)) == 2
-    assert grids.hex_distance(Cell(m, 0, 0), Cell(m, -3, 3)) == 3
+    assert grids.distance(Cell(m, 0, 0), Cell(m, 2, -1)) == 2
+    assert grids.distance(Cell(m, 0, 0), Cell(m, -3, 3)) == 3
 
 
 def test_a_shape_placed_without_a_spot_lies_at_the_origin_unturned(tmp_path: Path) -> None:
@@ -147,7 +148,7 @@ def test_placements_touch_the_grid_and_cover_nothing(tmp_path: Path) -> None:
     grid = state.rt.grids[game.program.map_refs[("land", state.rt.players[0])]]
     for placement in decision.values:
         assert not any(c in grid for c in placement.coords)
-        assert any((q + dq, r + dr) in grid for q, r in placement.coords for dq, dr in grids.HEX_DIRECTIONS)
+        assert any((q + dq, r + dr) in grid for q, r in placement.coords for dq, dr in HEX.directions)
     assert len({frozenset(p.coords) for p in decision.values}) > 1
 
 

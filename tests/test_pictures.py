@@ -138,3 +138,19 @@ def test_the_markdown_rulebook_links_the_pictures_written_beside_it(tmp_path: Pa
     text = (out / "pebbles.md").read_text()
     name = f"pebbles-example-1-1-{where}.svg"
     assert f"]({name})" in text and (out / name).is_file()
+
+
+def test_a_square_grid_is_drawn_as_squares_with_each_tile_outlined() -> None:
+    path = Path(__file__).parent / "grids" / "quads.rules"
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (land,) = next(e for e in game.book.examples if e.pictures).pictures
+    tree = ET.fromstring(land.after)
+    cells = [p.attrib["points"].split() for p in tree.iter("{http://www.w3.org/2000/svg}polygon")]
+    assert len(cells) == 8 and all(len(corners) == 4 for corners in cells)  # two tiles of four quarters
+    tiles = [r for r in tree.iter("{http://www.w3.org/2000/svg}rect") if r.attrib.get("stroke-width") == "3"]
+    assert len(tiles) == 2
+    assert "follower (Player 2)" in texts(land.after) and "town" in texts(land.after)

@@ -49,6 +49,8 @@ rule asking(p: player):
 play:
   shuffle bag
   place spot on board
+  place spot on board at placement(board, spot, 0, 0, 0) over
+  lift cell(board, 0, 0).placed
   let n = 2
   set total to n
   add 1 to total

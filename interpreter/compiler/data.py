@@ -14,6 +14,7 @@ from meeple.interpreter.compiler.base import (
     Part,
     _Fixed,
 )
+from meeple.interpreter.geometry import geometry
 from meeple.interpreter.program import Fn, Movement
 from meeple.interpreter.runtime import (
     RuleRuntimeError,
@@ -63,7 +64,7 @@ class Data(Part):
             if m.grid is not None:
                 owners: list[Any] = p.players if m.per == "player" else [None]
                 for owner in owners:
-                    p.map_refs[(m.name, owner)] = MapRef(m.name, owner)
+                    p.map_refs[(m.name, owner)] = MapRef(m.name, owner, geometry(m.grid, m.block))
                 continue
             nodes = p.rows.get(m.nodes, [])
             p.map_nodes[m.name] = nodes
@@ -90,6 +91,9 @@ class Data(Part):
         return Movement(
             params=params,
             steps=optional(decl.steps) or (lambda rt, env: [1]),
+            step_var=decl.step_var,
+            step=optional(decl.step, decl.step_var),
+            step_span=decl.step.span if decl.step is not None else None,
             straight=optional(decl.straight),
             backtracks=optional(decl.backtracks),
             through_var=decl.through_var,

@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from meeple.grammar import ast
-from meeple.interpreter import grids
+from meeple.interpreter import areas, grids
+from meeple.interpreter.areas import Area
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.compiler.base import (
     _ERRORS,
@@ -25,6 +26,7 @@ from meeple.interpreter.runtime import (
     RuleRuntimeError,
 )
 from meeple.interpreter.values import (
+    Border,
     Cell,
     PieceRef,
     Placement,
@@ -38,6 +40,27 @@ from meeple.interpreter.values import (
 from meeple.limits import MAX_LIST, MAX_NUMBER
 
 ROUTE_ATTRS = {"start", "end", "passed", "path", "steps"}
+PLACEMENT_ATTRS = {"cells", "x", "y", "turns", "shape", "under"}
+
+
+def placement_attr(rt: Any, spot: Placement, name: str) -> Any:
+    """An attribute of a placement, laid or not. `under` is the layer it lies on at its first
+    cell (for one not laid, the layer it would lie on): none where there is nothing below."""
+    if name == "x" or name == "y":
+        return spot.block[0 if name == "x" else 1]
+    if name == "turns":
+        return spot.rotation
+    if name == "shape":
+        return list(spot.rows)
+    grid = grids.grid_of(rt, spot.map)
+    if name == "cells":
+        return [grid[c] for c in spot.coords if c in grid]
+    first = grid.get(spot.coords[0])
+    stack = rt.layers.get(first, []) if first is not None else []
+    if spot in stack:
+        below = stack.index(spot)
+        return stack[below - 1] if below > 0 else None
+    return stack[-1] if stack else None
 
 
 class Expressions(Part):
@@ -295,6 +318,11 @@ class Expressions(Part):
         def get(rt: Any, env: dict[str, Any]) -> Any:
             o = obj(rt, env)
             t = type(o)
+            if t is Area:
+                if name in areas.ATTRIBUTES:
+                    return areas.attribute(rt, o, name)
+                o = o.first  # what its places share: the first one's
+                t = type(o)
             if t is Row:
                 return of_row(rt, o)
             if t is Player:
@@ -331,13 +359,17 @@ class Expressions(Part):
                     return o.map
                 if rt.reads is not None:
                     rt.reads.add(o)
+                if name == "placed":
+                    stack = rt.layers.get(o)
+                    return stack[-1] if stack else None
                 face = rt.faces[o]
                 return face if name == "face" else of_row(rt, face)
             elif t is Route and name in ROUTE_ATTRS:
                 return len(o.path) if name == "steps" else getattr(o, name)
-            elif t is Placement and name == "cells":
-                grid = grids.grid_of(rt, o.map)
-                return [grid[c] for c in o.coords if c in grid]
+            elif t is Placement and name in PLACEMENT_ATTRS:
+                return placement_attr(rt, o, name)
+            elif t is Border and name in ("new", "old"):
+                return o.new if name == "new" else o.old
             raise RuleRuntimeError(f"{label(o)} ({type_name(o)}) has no '{name}'", span, rule)
 
         return get

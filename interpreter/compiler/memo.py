@@ -11,6 +11,7 @@ from meeple.interpreter.compiler.base import (
     Part,
 )
 from meeple.interpreter.program import Fn
+from meeple.interpreter.runtime import VOLATILE
 
 _MISSING = object()  # not in the memo (None is an answer like any other)
 
@@ -23,6 +24,10 @@ def _compute(rt: Any, key: tuple[Any, ...], fn: Fn, env: dict[str, Any]) -> Any:
         result = fn(rt, env)
     finally:
         rt.reads = caller
+    if VOLATILE in reads:  # about a supposed position: not remembered, nor what uses it
+        if caller is not None:
+            caller.add(VOLATILE)
+        return result
     rt.remember(key, result, reads)
     if caller is not None:
         caller.add(key)

@@ -1,4 +1,5 @@
-"""Statements that move pieces (`move`, `draw`) or place shapes on a grid (`place`). A move runs
+"""Statements that move pieces (`move`, `draw`) or lay shapes on a grid and lift them (`place`,
+`lift`). A move runs
 the triggers that watch the pieces it moves: it then suspends, since a trigger's body may ask."""
 
 from __future__ import annotations
@@ -7,21 +8,22 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from meeple.grammar import ast
-from meeple.interpreter import grids
+from meeple.interpreter import layers
 from meeple.interpreter.builtins import locations
 from meeple.interpreter.compiler.base import (
     Part,
 )
+from meeple.interpreter.grids import ShapeError
 from meeple.interpreter.program import Fn
 from meeple.interpreter.runtime import (
     RuleRuntimeError,
 )
 from meeple.interpreter.values import (
     Bottom,
-    Cell,
     MapRef,
     Piece,
     PieceRef,
+    Placement,
     label,
     type_name,
 )
@@ -164,7 +166,7 @@ class Moves(Part):
     def place(self, s: ast.Place, scope: set[str]) -> Fn:
         shape, target = self.expr(s.shape, scope), self.expr(s.map, scope)
         at = self.expr(s.at, scope) if s.at is not None else None
-        span, rule = s.span, self.rule
+        span, rule, over = s.span, self.rule, s.over
 
         def place(rt: Any, env: dict[str, Any]) -> None:
             mapref, rows = target(rt, env), list(shape(rt, env))
@@ -175,15 +177,28 @@ class Moves(Part):
             spot = at(rt, env) if at is not None else None
             if spot is not None and [r.index for r in spot.rows] != [r.index for r in rows]:
                 raise RuleRuntimeError("that placement was made for another shape", span, rule)
+            if spot is not None and spot.map is not mapref:
+                raise RuleRuntimeError(f"that placement was made for {spot.map}, not {mapref}", span, rule)
             coords = spot.coords if spot is not None else [(r.values["q"], r.values["r"]) for r in rows]
-            grid = grids.grid_of(rt, mapref)
-            if any(c in grid for c in coords):
-                raise RuleRuntimeError(f"the shape would cover cells of {mapref} already there", span, rule)
-            for (q, r), row in zip(coords, rows, strict=True):
-                cell = grid[(q, r)] = Cell(mapref, q, r)
-                rt.faces[cell] = row
-                rt.locs[cell] = []
-                rt.changed(cell)
-            rt.changed(mapref)
+            try:
+                layers.lay(rt, mapref, coords, rows, spot.rotation if spot is not None else 0, over)
+            except ShapeError as err:
+                raise RuleRuntimeError(str(err), span, rule) from None
 
         return place
+
+    def lift(self, s: ast.Lift, scope: set[str]) -> Fn:
+        """Take the top layer off (interpreter/layers.py says how)."""
+        layer_fn = self.expr(s.layer, scope)
+        span, rule = s.span, self.rule
+
+        def lift(rt: Any, env: dict[str, Any]) -> None:
+            layer = layer_fn(rt, env)
+            if not isinstance(layer, Placement):
+                raise RuleRuntimeError(f"only a laid shape is lifted, not {label(layer)}", span, rule)
+            try:
+                layers.lift(rt, layer)
+            except ShapeError as err:
+                raise RuleRuntimeError(str(err), span, rule) from None
+
+        return lift

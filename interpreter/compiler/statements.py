@@ -141,6 +141,8 @@ class Statements(Part):
                 return self.draw(s, scope)
             case ast.Place():
                 return self.place(s, scope)
+            case ast.Lift():
+                return self.lift(s, scope)
             case ast.EndGame():
 
                 def end(rt: Any, env: dict[str, Any]) -> None:

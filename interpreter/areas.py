@@ -1,0 +1,176 @@
+"""Areas: the connected cells of a grid (or nodes of a map) that share an attribute, as values.
+
+A city of joined tiles, a region of one terrain, a field of like quarters: an area is found by
+joining neighbours whose attribute is equal. It is a value with an identity (equal by its cells,
+so it can be a key, and a value that takes it is remembered), it stands wherever a list of places
+is taken (`pieces(a)`), and it knows the areas beside it.
+
+On a grid the attribute is a column of the rows laid on the cells, so the areas depend only on
+which rows lie where: the labelling of a whole grid is made once after each change of the grid
+and kept (`Runtime.areas`), and a value that asks for areas reads the grid alone (its MapRef) --
+one read, where reading each cell would tie the value to hundreds of them. The graph between the
+areas is made when first asked, once per labelling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from meeple.interpreter import grids
+from meeple.interpreter.values import Cell, MapRef, label
+
+
+class Area:
+    """Connected places sharing one value of an attribute; `cells` in reading order (north to
+    south, then west to east, on a grid), so `first` is the north-west-most and names it."""
+
+    __slots__ = ("_hash", "cells", "labelling", "value")
+
+    def __init__(self, cells: list[Any], value: Any, labelling: Labelling) -> None:
+        self.cells = cells
+        self.value = value
+        self.labelling = labelling
+        self._hash = hash(frozenset(cells))
+
+    @property
+    def first(self) -> Any:
+        return self.cells[0]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Area) and self._hash == other._hash and set(self.cells) == set(other.cells)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __str__(self) -> str:
+        return f"{label(self.value)} at {label(self.first)}"
+
+    __repr__ = __str__
+
+
+class Labelling:
+    """Every area of some places under one attribute, and the graph between the areas.
+
+    `again` gives the labelling as the game stands now (the kept one of a grid, or a new one of a
+    map whose attribute may be a variable): an area found earlier is asked about through it, so
+    that an answer never comes from a grid that has changed since."""
+
+    def __init__(
+        self,
+        places: list[Any],
+        key: Callable[[Any], Hashable],
+        sides: Callable[[Any], list[Any]],
+        corners: Callable[[Any], list[Any]] | None,
+        again: Callable[[Any], Labelling],
+    ) -> None:
+        self.sides, self.corners, self.again = sides, corners, again
+        self.of: dict[Any, Area] = {}
+        self.areas: list[Area] = []
+        inside = set(places)
+        order = {place: i for i, place in enumerate(places)}
+        for start in places:
+            if start in self.of:
+                continue
+            want = key(start)
+            found, todo = [start], [start]
+            seen = {start}
+            while todo:
+                for nb in sides(todo.pop()):
+                    if nb in inside and nb not in seen and key(nb) == want:
+                        seen.add(nb)
+                        found.append(nb)
+                        todo.append(nb)
+            area = Area(sorted(found, key=order.__getitem__), want, self)
+            self.areas.append(area)
+            for place in found:
+                self.of[place] = area
+        self._next: dict[Area, list[Area]] | None = None
+        self._corner: dict[Area, list[Area]] | None = None
+
+    def holds(self, area: Area) -> bool:
+        """Whether `area` is still one of these areas, cell for cell."""
+        mine = self.of.get(area.first)
+        return mine is not None and mine == area
+
+    def next_to(self, area: Area) -> list[Area]:
+        """The areas with a place sharing a side with one of `area`'s, in the order of their
+        first places."""
+        if self._next is None:
+            self._next = {a: self._beside(a, self.sides) for a in self.areas}
+        return self._next[self.of[area.first]]
+
+    def corner_to(self, area: Area) -> list[Area]:
+        """The areas meeting `area` at a corner and nowhere along a side."""
+        if self.corners is None:
+            return []
+        if self._corner is None:
+            corners = self.corners
+            self._corner = {
+                a: [b for b in self._beside(a, corners) if b not in self.next_to(a)] for a in self.areas
+            }
+        return self._corner[self.of[area.first]]
+
+    def _beside(self, area: Area, around: Callable[[Any], list[Any]]) -> list[Area]:
+        found = {self.of[nb] for place in area.cells for nb in around(place) if nb in self.of}
+        found.discard(area)
+        rank = {a: i for i, a in enumerate(self.areas)}
+        return sorted(found, key=rank.__getitem__)
+
+
+def reading_order(cells: list[Cell]) -> list[Cell]:
+    """A grid's cells north to south, then west to east."""
+    return sorted(cells, key=lambda c: (c.r, c.q))
+
+
+def of_grid(rt: Any, mapref: MapRef, column: str) -> Labelling:
+    """The areas of a grid joined by a column of the rows laid on its cells: kept until the grid
+    changes (`Runtime.reshaped`). Asking reads the grid itself, which every change announces."""
+    grid = grids.grid_of(rt, mapref)
+    kept = rt.areas.get((mapref, column))
+    if kept is None:
+        faces = rt.faces
+        corners = (lambda c: grids.corners(grid, c)) if mapref.geometry.corners else None
+        kept = rt.areas[(mapref, column)] = Labelling(
+            reading_order(list(grid.values())),
+            lambda c: faces[c].values.get(column),
+            lambda c: grids.neighbours(grid, c),
+            corners,
+            lambda now: of_grid(now, mapref, column),
+        )
+    return kept
+
+
+def of_nodes(nodes: list[Any], key: Callable[[Any], Hashable], adjacency: dict[Any, list[Any]]) -> Labelling:
+    """The areas of some nodes of a map, joined by its edges through those nodes only. The
+    attribute may be a variable, so the labelling is made anew each time it is asked for (the
+    reads of the attribute go to the asking value, as they are made)."""
+    return Labelling(
+        nodes, key, lambda n: adjacency.get(n, []), None, lambda now: of_nodes(nodes, key, adjacency)
+    )
+
+
+def attribute(rt: Any, area: Area, name: str) -> Any:
+    """`a.cells`, `a.first`, `a.blocks` (the top layers its cells lie on) and `a.gaps` (the
+    places beside it holding no cell, as [x, y] of blocks on a grid of blocks, else of cells)."""
+    if name == "cells":
+        return list(area.cells)
+    if name == "first":
+        return area.first
+    cells = [c for c in area.cells if type(c) is Cell]
+    if not cells:
+        return []
+    grid = grids.grid_of(rt, cells[0].map)
+    if name == "blocks":
+        return list(dict.fromkeys(rt.layers[c][-1] for c in cells))
+    geo = cells[0].map.geometry
+    gaps = {
+        geo.block_of(c.q + dq, c.r + dr)
+        for c in cells
+        for dq, dr in geo.directions
+        if (c.q + dq, c.r + dr) not in grid
+    }
+    return [[x, y] for x, y in sorted(gaps, key=lambda b: (b[1], b[0]))]
+
+
+ATTRIBUTES = ("cells", "first", "blocks", "gaps")

@@ -1,0 +1,106 @@
+"""Laying a shape on a grid and lifting it off: the one place a grid's cells, the layers on each
+cell and what each cell shows change (`place`, `lift`, and `as_if_laid`, which lays a shape for a
+moment to ask a question and lifts it again).
+
+A layer is the placement it was laid at: the same spot laid twice is two layers. A cell shows the
+row its top layer puts there (`Runtime.faces`); lifting the top layer shows the one under it, and
+a cell with no layer left goes, which it may only do empty, so pieces are never lost with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from meeple.interpreter import grids
+from meeple.interpreter.grids import ShapeError
+from meeple.interpreter.runtime import VOLATILE
+from meeple.interpreter.values import Cell, MapRef, Placement, Row
+
+
+def lay(
+    rt: Any, mapref: MapRef, coords: list[tuple[int, int]], rows: list[Row], turns: int, over: bool
+) -> Placement:
+    """Lay rows on cells: new cells, or (`over`) a layer on cells that are all there."""
+    grid = grids.grid_of(rt, mapref)
+    there = [c in grid for c in coords]
+    if over and not all(there):
+        raise ShapeError(f"a layer is laid over cells of {mapref} that are there, and some are not")
+    if not over and any(there):
+        raise ShapeError(f"the shape would cover cells of {mapref} already there")
+    layer = Placement(mapref, list(coords), rows, turns)
+    for (q, r), row in zip(coords, rows, strict=True):
+        cell = grid.get((q, r))
+        if cell is None:
+            cell = grid[(q, r)] = Cell(mapref, q, r)
+            rt.locs[cell] = []
+            rt.layers[cell] = []
+        rt.layers[cell].append(layer)
+        rt.faces[cell] = row
+        rt.changed(cell)
+    rt.reshaped(mapref)
+    return layer
+
+
+def lift(rt: Any, layer: Placement) -> None:
+    """Take the top layer off (refused, changing nothing, if it is not on top everywhere, or if a
+    cell it alone holds up has pieces on it)."""
+    grid = grids.grid_of(rt, layer.map)
+    cells = [grid.get(c) for c in layer.coords]
+    for cell in cells:
+        stack = rt.layers.get(cell) if cell is not None else None
+        if not stack or stack[-1] is not layer:
+            raise ShapeError(f"{layer} is not the top layer of {layer.map} there")
+        if len(stack) == 1 and rt.locs.get(cell):
+            raise ShapeError(f"nothing would be left under the pieces at {cell}: move them first")
+    for cell in cells:
+        assert cell is not None
+        stack = rt.layers[cell]
+        stack.pop()
+        if stack:
+            below = stack[-1]
+            rt.faces[cell] = below.rows[below.coords.index((cell.q, cell.r))]
+        else:
+            del grid[(cell.q, cell.r)], rt.faces[cell], rt.layers[cell], rt.locs[cell]
+        rt.changed(cell)
+    rt.reshaped(layer.map)
+
+
+@contextmanager
+def supposing(rt: Any, spot: Placement) -> Iterator[None]:
+    """The grid as if `spot` were laid (over what is there, when its cells all are), for as long
+    as the block runs; then exactly as it was.
+
+    Answers computed meanwhile describe a position that never happens: they go to a memo of
+    their own, thrown away after, and the value that asked is marked VOLATILE, so that neither it
+    nor anything built on it is remembered (memo.py)."""
+    grid = grids.grid_of(rt, spot.map)
+    if rt.reads is not None:
+        rt.reads.add(VOLATILE)
+    over = any(c in grid for c in spot.coords)
+    kept = rt.memo, rt.readers, rt.areas
+    rt.memo, rt.readers, rt.areas = {}, {}, {}
+    try:
+        layer = lay(rt, spot.map, spot.coords, spot.rows, spot.rotation, over)
+        try:
+            yield
+        finally:
+            _unlay(rt, layer)
+    finally:
+        rt.memo, rt.readers, rt.areas = kept
+
+
+def _unlay(rt: Any, layer: Placement) -> None:
+    """Lift a layer laid for a moment, pieces or not: nothing can have moved onto it, since a
+    question changes nothing."""
+    grid = grids.grid_of(rt, layer.map)
+    for q, r in layer.coords:
+        cell = grid[(q, r)]
+        stack = rt.layers[cell]
+        stack.pop()
+        if stack:
+            below = stack[-1]
+            rt.faces[cell] = below.rows[below.coords.index((q, r))]
+        else:
+            del grid[(q, r)], rt.faces[cell], rt.layers[cell], rt.locs[cell]
