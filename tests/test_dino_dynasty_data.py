@@ -6,6 +6,8 @@ against it. Quotes are from ../shared/rulebooks/dino-dynasty.txt (RB:line)."""
 
 from __future__ import annotations
 
+import csv
+
 import json
 from collections import Counter
 from functools import cache
@@ -35,6 +37,21 @@ def tables() -> dict[str, list[Row]]:
         for decl in checked.module.decls
         if isinstance(decl, ast.Table)
     }
+
+
+def csv_rows(name: str) -> list[Row]:
+    """The rows of a data file no table of the base game reads (the Stasis Variant's), its
+    numbers as numbers and `-` as none, as meeple would read them."""
+    with (RULES.parent / "dino_dynasty" / f"{name}.csv").open(encoding="utf-8") as f:
+        return [{k: _cell(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def _cell(text: str) -> object:
+    if text == "-":
+        return None
+    if text in ("yes", "no"):
+        return text == "yes"
+    return int(text) if text.lstrip("-").isdigit() else text
 
 
 def keyed(table: str) -> dict[str, Row]:
@@ -642,8 +659,8 @@ def test_challenges_match_the_component_data(components: dict[str, Any]) -> None
 
 def test_the_stasis_deck_matches_the_component_data(components: dict[str, Any]) -> None:
     stasis = components["stasis"]
-    card = keyed("stasis_card")
-    steps = {(s["card"], s["order"]): s for s in tables()["stasis_step"]}
+    card = {row["name"]: row for row in csv_rows("stasis_card")}
+    steps = {(s["card"], s["order"]): s for s in csv_rows("stasis_step")}
     for c in stasis["deck"]:
         assert card[c["id"]]["first"] == c["type"] == c["actions"][0]["action"]
         for i, a in enumerate(c["actions"], start=1):
@@ -654,7 +671,7 @@ def test_the_stasis_deck_matches_the_component_data(components: dict[str, Any]) 
             bonus = [(f"more_{k}", v) for k, v in a.get("modifier", {}).items()] or [(None, None)]
             assert [(mine["bonus"], mine["amount"])] == bonus
     assert len(steps) == sum(len(c["actions"]) for c in stasis["deck"]) and len(card) == len(stasis["deck"])
-    herds = {(h["size_from"], h["size_to"], h["herd"]): h["dinos"] for h in tables()["stasis_start_herd"]}
+    herds = {(h["size_from"], h["size_to"], h["herd"]): h["dinos"] for h in csv_rows("stasis_start_herd")}
     for (low, high), key in (((1, 3), "size_1_3"), ((4, 6), "size_4_6")):
         assert [herds[(low, high, i)] for i in (1, 2, 3)] == stasis["starting_herds"][key]
 
