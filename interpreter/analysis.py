@@ -538,6 +538,8 @@ class Analyzer:
             self.expect(e.left, left, "list", "the left side of '+' (lists are joined)")
             self.expect(e.right, right, "list", "the right side of '+' (lists are joined)")
             return left if left == right else "list:any"
+        if e.op == "+" and left == right == "any":
+            return "any"  # numbers added or lists joined: not known yet
         if e.op in {"+", "-", "*", "//", "%"}:
             self.expect(e.left, left, "int", f"the left side of '{e.op}'")
             self.expect(e.right, right, "int", f"the right side of '{e.op}'")

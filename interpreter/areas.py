@@ -23,14 +23,16 @@ from meeple.interpreter.values import Cell, MapRef, label
 
 class Area:
     """Connected places sharing one value of an attribute; `cells` in reading order (north to
-    south, then west to east, on a grid), so `first` is the north-west-most and names it."""
+    south, then west to east, on a grid), so `first` is the north-west-most and names it.
+    `order` is its place among the areas of its labelling."""
 
-    __slots__ = ("_hash", "cells", "labelling", "value")
+    __slots__ = ("_hash", "cells", "labelling", "order", "value")
 
-    def __init__(self, cells: list[Any], value: Any, labelling: Labelling) -> None:
+    def __init__(self, cells: list[Any], value: Any, labelling: Labelling, order: int) -> None:
         self.cells = cells
         self.value = value
         self.labelling = labelling
+        self.order = order
         self._hash = hash(frozenset(cells))
 
     @property
@@ -38,6 +40,8 @@ class Area:
         return self.cells[0]
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         return isinstance(other, Area) and self._hash == other._hash and set(self.cells) == set(other.cells)
 
     def __hash__(self) -> int:
@@ -54,7 +58,8 @@ class Labelling:
 
     `again` gives the labelling as the game stands now (the kept one of a grid, or a new one of a
     map whose attribute may be a variable): an area found earlier is asked about through it, so
-    that an answer never comes from a grid that has changed since."""
+    that an answer never comes from a grid that has changed since. Each area's neighbours are
+    found when first asked, from the sides of its places, which the labelling found already."""
 
     def __init__(
         self,
@@ -64,29 +69,31 @@ class Labelling:
         corners: Callable[[Any], list[Any]] | None,
         again: Callable[[Any], Labelling],
     ) -> None:
-        self.sides, self.corners, self.again = sides, corners, again
+        self.corners, self.again = corners, again
         self.of: dict[Any, Area] = {}
         self.areas: list[Area] = []
         inside = set(places)
+        keys = {place: key(place) for place in places}
+        self.sides = {place: [nb for nb in sides(place) if nb in inside] for place in places}
         order = {place: i for i, place in enumerate(places)}
         for start in places:
             if start in self.of:
                 continue
-            want = key(start)
+            want = keys[start]
             found, todo = [start], [start]
             seen = {start}
             while todo:
-                for nb in sides(todo.pop()):
-                    if nb in inside and nb not in seen and key(nb) == want:
+                for nb in self.sides[todo.pop()]:
+                    if nb not in seen and keys[nb] == want:
                         seen.add(nb)
                         found.append(nb)
                         todo.append(nb)
-            area = Area(sorted(found, key=order.__getitem__), want, self)
+            area = Area(sorted(found, key=order.__getitem__), want, self, len(self.areas))
             self.areas.append(area)
             for place in found:
                 self.of[place] = area
-        self._next: dict[Area, list[Area]] | None = None
-        self._corner: dict[Area, list[Area]] | None = None
+        self._next: dict[int, list[Area]] = {}
+        self._corner: dict[int, list[Area]] = {}
 
     def holds(self, area: Area) -> bool:
         """Whether `area` is still one of these areas, cell for cell."""
@@ -96,26 +103,31 @@ class Labelling:
     def next_to(self, area: Area) -> list[Area]:
         """The areas with a place sharing a side with one of `area`'s, in the order of their
         first places."""
-        if self._next is None:
-            self._next = {a: self._beside(a, self.sides) for a in self.areas}
-        return self._next[self.of[area.first]]
+        mine = self.of[area.first]
+        found = self._next.get(mine.order)
+        if found is None:
+            sides = self.sides
+            found = self._next[mine.order] = self._ranked(mine, (nb for c in mine.cells for nb in sides[c]))
+        return found
 
     def corner_to(self, area: Area) -> list[Area]:
         """The areas meeting `area` at a corner and nowhere along a side."""
         if self.corners is None:
             return []
-        if self._corner is None:
-            corners = self.corners
-            self._corner = {
-                a: [b for b in self._beside(a, corners) if b not in self.next_to(a)] for a in self.areas
-            }
-        return self._corner[self.of[area.first]]
+        mine = self.of[area.first]
+        found = self._corner.get(mine.order)
+        if found is None:
+            corners, of = self.corners, self.of
+            beside = {a.order for a in self.next_to(mine)}
+            touching = (nb for c in mine.cells for nb in corners(c) if nb in of)
+            found = [a for a in self._ranked(mine, touching) if a.order not in beside]
+            self._corner[mine.order] = found
+        return found
 
-    def _beside(self, area: Area, around: Callable[[Any], list[Any]]) -> list[Area]:
-        found = {self.of[nb] for place in area.cells for nb in around(place) if nb in self.of}
-        found.discard(area)
-        rank = {a: i for i, a in enumerate(self.areas)}
-        return sorted(found, key=rank.__getitem__)
+    def _ranked(self, area: Area, places: Any) -> list[Area]:
+        of = self.of
+        found = {of[nb].order for nb in places} - {area.order}
+        return [self.areas[i] for i in sorted(found)]
 
 
 def reading_order(cells: list[Cell]) -> list[Cell]:

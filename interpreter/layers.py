@@ -73,14 +73,16 @@ def supposing(rt: Any, spot: Placement) -> Iterator[None]:
     as the block runs; then exactly as it was.
 
     Answers computed meanwhile describe a position that never happens: they go to a memo of
-    their own, thrown away after, and the value that asked is marked VOLATILE, so that neither it
-    nor anything built on it is remembered (memo.py)."""
+    their own, thrown away after, and the value that asked is marked VOLATILE, so that it and
+    what is built on it are kept only while the real position lasts (memo.py). The position is
+    the same one afterwards, so what was kept before is good again."""
     grid = grids.grid_of(rt, spot.map)
     if rt.reads is not None:
         rt.reads.add(VOLATILE)
     over = any(c in grid for c in spot.coords)
-    kept = rt.memo, rt.readers, rt.areas
+    kept = rt.memo, rt.readers, rt.areas, rt.position
     rt.memo, rt.readers, rt.areas = {}, {}, {}
+    rt.supposing += 1
     try:
         layer = lay(rt, spot.map, spot.coords, spot.rows, spot.rotation, over)
         try:
@@ -88,7 +90,8 @@ def supposing(rt: Any, spot: Placement) -> Iterator[None]:
         finally:
             _unlay(rt, layer)
     finally:
-        rt.memo, rt.readers, rt.areas = kept
+        rt.memo, rt.readers, rt.areas, rt.position = kept
+        rt.supposing -= 1
 
 
 def _unlay(rt: Any, layer: Placement) -> None:

@@ -170,6 +170,13 @@ class Runtime:
         self.faces: dict[Cell, Row] = {}  # what each grid cell shows: the row its top layer put there
         self.layers: dict[Cell, list[Placement]] = {}  # the shapes laid on each cell, the top one last
         self.areas: dict[tuple[MapRef, str], Labelling] = {}  # each grid's areas, kept until it changes
+        # Which position the game is in: a new number after every change. Answers about supposed
+        # positions (VOLATILE) are kept only while the position they were asked in lasts.
+        self.changes = 0
+        self.position = 0
+        self.supposing = 0  # how many `as_if_laid` are under way: a supposed position keeps nothing
+        self.volatile: dict[tuple[Any, ...], Any] = {}
+        self.volatile_at = -1
         self.log: list[str] = []
         self.logging = True  # simulations switch the readable log off
         self.scripted = False  # an example scripts random outcomes: chance must be asked of the driver
@@ -206,6 +213,8 @@ class Runtime:
         """A part of the position changed: forget the answers that read it, then the answers that
         used those, and so on. An answer no longer in the memo has no users left in it: they were
         forgotten with it, and a new user can only come after it is computed again."""
+        self.changes += 1
+        self.position = self.changes
         readers = self.readers.pop(part, None)
         if not readers:
             return
@@ -240,6 +249,8 @@ class Runtime:
         tool setting up a position by hand), or wholesale (the start of a game)."""
         self.memo.clear()
         self.readers.clear()
+        self.changes += 1
+        self.position = self.changes
 
     def roll(self, weights: list[int] | None, size: int) -> int:
         """A random outcome from the seeded generator: weighted, or uniform over `size` options."""

@@ -800,3 +800,14 @@ def test_every_diagnostic_has_a_position_in_the_file(tmp_path: Path) -> None:
         assert 1 <= diag.line <= lines
         assert diag.column >= 1
         assert diag.render(source).startswith(f"{diag.file}:{diag.line}:{diag.column}: {diag.severity}:")
+
+
+def test_adding_two_values_of_unknown_type_may_join_lists(tmp_path: Path) -> None:
+    """`a() + b()` of values whose answers are not known yet may be a sum or two lists joined:
+    going through it is no error (it once was typed a number)."""
+    source = BASE + (
+        "value some() = [1, 2]\nvalue more() = [3]\n"
+        "value all_of() = [x for each x in some() + more()]\n"
+        "value total() = sum(all_of())\n"
+    )
+    assert "M014" not in codes(check(tmp_path, source))

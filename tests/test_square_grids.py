@@ -8,11 +8,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from helpers import assert_same_game, only, play_random, play_refusing_bad_answers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
+from meeple.interpreter import layers
 from meeple.interpreter.examples import run_examples
 from meeple.interpreter.geometry import geometry
 
@@ -293,3 +295,28 @@ play:
     grid = next(iter(state.rt.grids.values()))
     assert len(grid) == 8 and {state.rt.faces[c].values["ground"].key for c in grid.values()} == {"grass"}
     assert all(len(layers) == 1 for layers in state.rt.layers.values())
+
+
+def test_a_supposed_answer_is_kept_while_the_position_lasts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked twice in one position, an answer about a supposed layer is worked out once; once the
+    grid changes, it is worked out again."""
+    supposed: list[object] = []
+    real = layers.supposing
+    monkeypatch.setattr(layers, "supposing", lambda rt, spot: supposed.append(spot) or real(rt, spot))
+    source = LAYERS.replace(
+        'play:\n  log "nothing"\n',
+        """value flood() = placement(world, shape(flood), 0, 0, 0)
+value if_flooded() = as_if_laid(flood(), count(areas(world, ground)))
+
+play:
+  place shape(land) on world
+  log "{if_flooded()} {if_flooded()}"
+  place shape(land) on world at placement(world, shape(land), 1, 0, 0)
+  log "{if_flooded()}"
+""",
+    )
+    state = meeple.load(layers_game(tmp_path, source[: source.index("example")])).new_game(1)
+    assert state.log[-2:] == ["1 1", "2"]
+    assert len(supposed) == 2

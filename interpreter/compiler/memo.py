@@ -17,14 +17,26 @@ _MISSING = object()  # not in the memo (None is an answer like any other)
 
 
 def _compute(rt: Any, key: tuple[Any, ...], fn: Fn, env: dict[str, Any]) -> Any:
-    """Compute a value's answer, recording what it reads, and remember it (see value_call below)."""
+    """Compute a value's answer, recording what it reads, and remember it (see value_call below).
+
+    An answer built on a supposed position (`as_if_laid`: it read VOLATILE) cannot say what it
+    depends on, so it is kept only while the position it was asked in lasts (Runtime.position):
+    the questions of one decision share it, and any change forgets it."""
     caller = rt.reads
+    if rt.volatile_at == rt.position and key in rt.volatile:
+        if caller is not None:
+            caller.add(VOLATILE)
+        return rt.volatile[key]
     rt.reads = reads = set()
     try:
         result = fn(rt, env)
     finally:
         rt.reads = caller
-    if VOLATILE in reads:  # about a supposed position: not remembered, nor what uses it
+    if VOLATILE in reads:
+        if not rt.supposing:
+            if rt.volatile_at != rt.position:
+                rt.volatile, rt.volatile_at = {}, rt.position
+            rt.volatile[key] = result
         if caller is not None:
             caller.add(VOLATILE)
         return result
