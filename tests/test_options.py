@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import meeple
 from meeple.cli import app
+from meeple.interpreter.checks import CheckOptions, run_checks
 
 GAME = """\
 game "Sizes":
@@ -111,3 +112,29 @@ def test_the_rulebook_says_what_to_choose_before_the_game(tmp_path: Path) -> Non
     assert (
         "## Options" in text and "**Board**: small (unless you choose large). Play on a small board" in text
     )
+
+
+def test_setup_is_checked_under_every_value_of_an_option_from_a_table(tmp_path: Path) -> None:
+    """A setup step that only the large board needs is not 'never run', and a setup that breaks
+    only on the large board is reported, naming the option."""
+    path = tmp_path / "sizes.rules"
+    path.write_text(
+        GAME.replace(
+            "  move board.tiles tile from box to board_tiles\n",
+            "  move board.tiles tile from box to board_tiles\n"
+            "  if board == large:\n"
+            '    log "a large board"\n',
+        )
+    )
+    report = run_checks(meeple.check(path), str(path), CheckOptions())
+    assert not [d for d in report.diagnostics if d.code == "M060"]
+    path.write_text(
+        GAME.replace(
+            "  move board.tiles tile from box to board_tiles\n",
+            "  move board.tiles tile from box to board_tiles\n  move [1, 2, 3][board.tiles] tile from box to board_tiles\n",
+        )
+    )
+    (broken,) = [
+        d for d in run_checks(meeple.check(path), str(path), CheckOptions()).diagnostics if d.code == "M045"
+    ]
+    assert broken.message.endswith("(with board=large)")

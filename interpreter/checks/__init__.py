@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from meeple.diagnostics import Diagnostic
+from meeple.grammar import ast
 from meeple.interpreter.checks.assumptions import list_assumptions
 from meeple.interpreter.checks.findings import CODES, Finding, as_json
 from meeple.interpreter.checks.flow import check_flow
@@ -94,6 +95,31 @@ class Report:
         return {**self.files, str(self.path): self.source}
 
 
+def _option_games(checked: Checked, rules: str) -> list[tuple[str, Game]]:
+    """The game under each other value of each option chosen from a table (a scenario, a board
+    size): setup is run under every one of them too, since a setup step may serve only some.
+    Options of numbers, texts and yes/no have too many values to try."""
+    from meeple.loader import check  # the loader runs the checks: imported when they run
+
+    module = checked.module
+    if module is None:
+        return []
+    tables = {d.name: d for d in module.decls if isinstance(d, ast.Table)}
+    out = []
+    for decl in module.decls:
+        if not isinstance(decl, ast.OptionDecl) or decl.type.name not in tables:
+            continue
+        for row in tables[decl.type.name].rows:
+            value = str(row.cells[0])
+            if value == checked.options.get(decl.name):
+                continue
+            other = check(checked.path, {**checked.options, decl.name: value})
+            if other.ok and other.symbols is not None:
+                program = compile_program(other.symbols, coverage=True)
+                out.append((f"{decl.name}={value}", Game(program, rules)))
+    return out
+
+
 def run_checks(checked: Checked, rules: str, options: CheckOptions) -> Report:
     """Every check on a file `meeple.check` has read; `rules` names it in reproduce commands."""
     report = Report(rules, checked.path, checked.source, list(checked.diagnostics), files=checked.sources)
@@ -121,7 +147,8 @@ def run_checks(checked: Checked, rules: str, options: CheckOptions) -> Report:
     game = Game(program, rules)
     diags += check_usage(symbols, diags)
     diags += check_flow(symbols, Known(symbols, program.constants), diags)
-    diags += check_setup(game, symbols, rules, options.budget, unrun=not options.play)
+    others = _option_games(checked, rules)
+    diags += check_setup(game, symbols, rules, options.budget, unrun=not options.play, others=others)
     if options.play:
         diags += check_play(game, symbols, rules, options.play, options.budget, diags)
     return report

@@ -9,6 +9,9 @@ of those runs also shows setup statements that run for no player count at all.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.driving import Run, drive
@@ -48,15 +51,30 @@ def place(symbols: Symbols, index: dict[tuple[int, int], Site], key: tuple[int, 
     return symbols.setup or symbols.module
 
 
-def check_setup(game: Game, symbols: Symbols, rules: str, budget: int, unrun: bool) -> list[Finding]:
+def check_setup(
+    game: Game,
+    symbols: Symbols,
+    rules: str,
+    budget: int,
+    unrun: bool,
+    others: Sequence[tuple[str, Game]] = (),
+) -> list[Finding]:
     """Run setup alone for every allowed player count; `unrun` also reports setup statements
     that ran for no count (left to `--play` when it runs). Without a setup block the start of
-    the game (variables, pieces laid out) still runs, and may break."""
+    the game (variables, pieces laid out) still runs, and may break. `others` are the game under
+    other values of its options (`scenario=A`): their setups break and run short like the
+    default's, said with the option, and a statement one of them runs is not unrun."""
     index = site_index(symbols)
     runs = [drive(game, n, 0, budget, setup_only=True) for n in player_counts(game)]
     out = _shortfalls(symbols, index, runs) + _errors(symbols, index, runs, rules)
-    if unrun and symbols.setup is not None and not any(r.error for r in runs):
-        out += _unrun(index, runs, game)
+    covered = list(runs)
+    for option, other in others:
+        theirs = [drive(other, n, 0, budget, setup_only=True) for n in player_counts(other)]
+        found = _shortfalls(symbols, index, theirs) + _errors(symbols, index, theirs, rules)
+        out += [replace(f, message=f"{f.message} (with {option})") for f in found]
+        covered += theirs
+    if unrun and symbols.setup is not None and not any(r.error for r in covered):
+        out += _unrun(index, covered, game)
     return out
 
 
