@@ -231,6 +231,26 @@ def test_a_setup_statement_no_player_count_reaches_is_reported(tmp_path: Path) -
     assert "no player count from 2 to 4" in diag.message
 
 
+def test_a_setup_statement_that_chance_reaches_under_another_seed_is_not_reported(tmp_path: Path) -> None:
+    """What setup serves may be drawn at random (a scenario card): a statement that seed 0 does
+    not reach, but another seed does, is not called unrun."""
+    setup = "setup:\n  pick x at random from [1, 2, 3, 4, 5, 6, 7, 8]:\n    set drawn to x\n"
+    probe = meeple.load(write(tmp_path, CLEAN + "var drawn: int = 0\n" + setup + '\nplay:\n  log "go"\n'))
+    drawn = [probe.new_game(2, seed=seed).rt.vars["drawn"] for seed in range(5)]
+    later = next(d for d in drawn[1:] if d != drawn[0])
+    source = (
+        CLEAN
+        + "var drawn: int = 0\n"
+        + setup
+        + f'  if drawn == {later}:\n    log "rare"\n\nplay:\n  log "go"\n'
+    )
+    assert found(checks(tmp_path, source), "M060") == []
+    never = (
+        CLEAN + "var drawn: int = 0\n" + setup + '  if drawn == 9:\n    log "never"\n\nplay:\n  log "go"\n'
+    )
+    assert "seeds 0 to 4" in only(checks(tmp_path, never), "M060").hint
+
+
 # ===================================================================== flow (M046-M049, M017)
 
 

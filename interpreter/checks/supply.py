@@ -24,6 +24,8 @@ from meeple.limits import MAX_SEATS
 # Statements whose blocks run by chance or by a player's decision: that one seed never reached
 # them proves nothing.
 CHANCY = (ast.Random, ast.Pick, ast.Choose, ast.Ask)
+# Seeds tried before a setup statement is called unrun: chance may pick what it serves.
+UNRUN_SEEDS = 5
 
 
 def player_counts(game: Game) -> range:
@@ -74,6 +76,13 @@ def check_setup(
         out += [replace(f, message=f"{f.message} (with {option})") for f in found]
         covered += theirs
     if unrun and symbols.setup is not None and not any(r.error for r in covered):
+        games = [game, *(other for _, other in others)]
+        for seed in range(1, UNRUN_SEEDS):
+            if not _unrun(index, covered, game):
+                break
+            # Chance may choose what a setup statement serves (a scenario card drawn at random):
+            # before calling it unrun, try other seeds, for its coverage only.
+            covered += [drive(g, n, seed, budget, setup_only=True) for g in games for n in player_counts(g)]
         out += _unrun(index, covered, game)
     return out
 
@@ -157,7 +166,7 @@ def _unrun(index: dict[tuple[int, int], Site], runs: list[Run], game: Game) -> l
                 "M060",
                 f"this statement in setup runs with no player count from {game.min_players} to "
                 f"{game.max_players}",
-                "its condition is never true for an allowed player count (seed 0)",
+                f"its condition is never true for an allowed player count (seeds 0 to {UNRUN_SEEDS - 1})",
             )
         )
     return out
