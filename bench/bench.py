@@ -1,10 +1,13 @@
 """Random games per second for every bundled game and player count.
 
-    python bench/bench.py [--games N] [--game NAME] [--profile]
+    python bench/bench.py [--games N] [--game NAME] [--players 2,4,6] [--option NAME=VALUE] [--profile]
+    python bench/bench.py --game dino_dynasty --every-option scenario --players 2,4,6
     python bench/bench.py --compare [--games N] [--game NAME]
 
-Plays N games with random agents for each allowed player count, with the readable log off (as
-`meeple simulate` does), and prints games per second and decisions per game. Figures are for
+Plays N games with random agents for each allowed player count (or those `--players` names),
+with the readable log off (as `meeple simulate` does), and prints games per second and decisions
+per game. `--option` sets a game option, as `meeple play` does; `--every-option NAME` plays the
+games once under each value of an option chosen from a table (every Scenario size, say). Figures are for
 comparing runs on one machine side by side, not absolute: run before and after a change.
 
 `--compare` measures meeple against the bar the project set for it: the game written by hand in
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import meeple
+from meeple.grammar import ast
 from meeple.loader import bundled_games
 
 # bundled game -> its hand-written version, a module beside this file
@@ -121,6 +125,9 @@ def main() -> None:
         action="store_true",
         help=f"meeple against the game written by hand (the speed bar): {', '.join(HANDWRITTEN)}",
     )
+    parser.add_argument("--players", help="player counts, comma separated (default: every allowed count)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+    parser.add_argument("--every-option", metavar="NAME", help="play under each value of this option")
     args = parser.parse_args()
     if args.compare:
         for name in [args.game] if args.game else list(HANDWRITTEN):
@@ -129,17 +136,36 @@ def main() -> None:
             compare(name, args.games)
         return
     paths = [meeple.resolve(args.game)] if args.game else bundled_games()
-    print(f"{'game':<28} {'players':>7} {'games/s':>9} {'decisions/game':>15}")
+    chosen = dict(o.split("=", 1) for o in args.option)
+    print(f"{'game':<40} {'players':>7} {'games/s':>9} {'decisions/game':>15}")
     for path in paths:
-        game = meeple.load(path)
-        for players in range(game.min_players, game.max_players + 1):
-            if args.profile:
-                profile = cProfile.Profile()
-                profile.runcall(play_many, game, players, args.games)
-                pstats.Stats(profile).sort_stats("tottime").print_stats(20)
-                continue
-            rate, per_game = play_many(game, players, args.games)
-            print(f"{path.stem:<28} {players:>7} {rate:>9.1f} {per_game:>15.1f}")
+        for options in option_sets(path, chosen, args.every_option):
+            game = meeple.load(path, options)
+            label = " ".join([path.stem, *(f"{k}={v}" for k, v in options.items())])
+            counts = range(game.min_players, game.max_players + 1)
+            for players in [int(n) for n in args.players.split(",")] if args.players else counts:
+                if args.profile:
+                    profile = cProfile.Profile()
+                    profile.runcall(play_many, game, players, args.games)
+                    print(f"{label}, {players} players:")
+                    pstats.Stats(profile).sort_stats("tottime").print_stats(20)
+                    continue
+                rate, per_game = play_many(game, players, args.games)
+                print(f"{label:<40} {players:>7} {rate:>9.2f} {per_game:>15.1f}")
+
+
+def option_sets(path: Any, chosen: dict[str, str], every: str | None) -> list[dict[str, str]]:
+    """The options to play under: those chosen, and each value of the `every` option in turn."""
+    if every is None:
+        return [chosen]
+    module = meeple.check(path).module
+    decls = {getattr(d, "name", None): d for d in (module.decls if module else [])}
+    option = decls.get(every)
+    table = decls.get(option.type.name) if isinstance(option, ast.OptionDecl) else None
+    rows = table.rows if isinstance(table, ast.Table) else None
+    if rows is None:
+        raise SystemExit(f"{path.stem} has no option '{every}' chosen from a table")
+    return [{**chosen, every: str(row.cells[0])} for row in rows]
 
 
 if __name__ == "__main__":

@@ -549,13 +549,17 @@ class English:
         return Line(capitalise(f"{rule} for {join(args)}." if args else f"{rule}."))
 
     def _if(self, s: ast.If) -> list[Line]:
-        lines = []
-        for i, (test, body) in enumerate(s.branches):
-            lead = "If" if i == 0 else "Otherwise, if"
-            lines.append(Line(f"{lead} {self.cond(test)}:", children=self.block(body)))
+        lines = [self._branch(b, first=i == 0) for i, b in enumerate(s.branches)]
         if s.orelse:
             lines.append(Line("Otherwise:", children=self.block(s.orelse)))
         return lines
+
+    def _branch(self, b: ast.Branch, first: bool = True) -> Line:
+        lead = "If" if first else "Otherwise, if"
+        return Line(f"{lead} {self.cond(b.cond)}:", children=self.block(b.body))
+
+    def _say_branch(self, b: ast.Branch) -> str:
+        return self._branch(b).flat()
 
     def among(self, name: str, seq: ast.Expr, cond: ast.Expr | None) -> str:
         """What a loop or a choice runs over: "palette where c is bright". A filter over the same
@@ -942,6 +946,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Log: English._log,
     ast.CallStmt: English._call_stmt,
     ast.If: English._if,
+    ast.Branch: English._say_branch,
     ast.ForEach: English._for_each,
     ast.Repeat: English._repeat,
     ast.While: English._while,

@@ -78,7 +78,7 @@ def flow_tree(
                 boxes.append(Box("end", "The game ends"))
             case ast.If():
                 lines = english.stmt(s)
-                bodies = [body for _, body in s.branches] + ([s.orelse] if s.orelse else [])
+                bodies = [b.body for b in s.branches] + ([s.orelse] if s.orelse else [])
                 for line, body in zip(lines, bodies, strict=True):
                     inner = flow_tree(body, english, anchor_of)
                     if inner:  # a branch that only logs has nothing to draw

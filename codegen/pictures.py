@@ -34,6 +34,8 @@ from meeple.interpreter.values import Cell, MapRef, Piece, Player, Row, ZoneLoc
 
 HEX = 34.0  # a hex's radius, in the picture's units
 SQUARE = 60.0  # a square cell's side
+# Words on a cell keep a pale outline, so that they read on a dark ground as on a light one.
+HALO = 'stroke="#ffffff" stroke-width="2.4" stroke-linejoin="round" paint-order="stroke"'
 LEGEND_ENTRY = 95.0  # the width a legend entry needs: its swatch and a name
 FONT = 11.0
 FONT_FAMILY = "Libertinus Serif, Georgia, serif"
@@ -238,7 +240,7 @@ class _Drawer:
             size = FONT if len(word) <= 11 else FONT * 11 / len(word)
             out.append(
                 f'<text x="{x:.1f}" y="{first + i * (FONT + 1):.1f}" text-anchor="middle" '
-                f'font-size="{size:.1f}" {attr}>{_e(word)}</text>'
+                f'font-size="{size:.1f}" {attr} {HALO}>{_e(word)}</text>'
             )
         return "".join(out)
 

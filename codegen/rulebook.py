@@ -306,7 +306,7 @@ class _Builder:
                     continue
                 if isinstance(stmt, ast.CallStmt) and stmt.name in calls:
                     calls[stmt.name].append((owner, covered))
-                for inner in _bodies(stmt):
+                for inner in stmt.blocks():
                     visit(inner, owner, covered)
 
         for name, rule in sym.rules.items():
@@ -540,24 +540,10 @@ class _Builder:
                 continue
             close()
             inner = self.names.block(stmt).one if isinstance(stmt, ast.Named) else where
-            for part in _bodies(stmt):
+            for part in stmt.blocks():
                 out += self._patched(part, inner)
         close()
         return out
-
-
-def _bodies(stmt: ast.Stmt) -> list[list[ast.Stmt]]:
-    """The statement lists directly inside a statement (branches, loop bodies, outcomes)."""
-    out: list[list[ast.Stmt]] = []
-    if isinstance(stmt, ast.If):
-        out += [body for _, body in stmt.branches]
-    if isinstance(stmt, ast.Random):
-        out += [o.body for o in stmt.outcomes]
-    for name in ("body", "orelse"):
-        value = getattr(stmt, name, None)
-        if isinstance(value, list):
-            out.append(value)
-    return out
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")

@@ -157,7 +157,23 @@ class MapComp(Expr):
 
 
 class Stmt(Node):
-    pass
+    def blocks(self) -> list[list[Stmt]]:
+        """The statement lists directly inside this statement: its own (`body`, `orelse`...) and
+        those of the parts it holds (an `if`'s branches, a `random`'s outcomes). Read from the
+        fields, so that a statement added later is walked without anyone listing it."""
+        out: list[list[Stmt]] = []
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if not isinstance(value, list) or not value:
+                continue
+            if all(isinstance(s, Stmt) for s in value):
+                out.append(value)
+                continue
+            for part in value:
+                body = getattr(part, "body", None) if isinstance(part, Node) else None
+                if isinstance(body, list) and body:
+                    out.append(body)
+        return out
 
 
 class Meta(Stmt):
@@ -279,8 +295,15 @@ class CallStmt(Stmt):
     args: list[Expr]
 
 
+class Branch(Node):
+    """One `if` or `elif` of an `if` statement: its condition and its block."""
+
+    cond: Expr
+    body: list[Stmt]
+
+
 class If(Stmt):
-    branches: list[tuple[Expr, list[Stmt]]]
+    branches: list[Branch]
     orelse: list[Stmt] = []
 
 
@@ -617,17 +640,8 @@ def statement_lists(decls: list[Decl]) -> list[list[Stmt]]:
     def walk(body: list[Stmt]) -> None:
         found.append(body)
         for stmt in body:
-            for value in stmt.__dict__.values():
-                if not isinstance(value, list):
-                    continue
-                if value and all(isinstance(s, Stmt) for s in value):
-                    walk(value)
-                    continue
-                for item in value:
-                    if isinstance(item, tuple) and isinstance(item[1], list):
-                        walk(item[1])  # an if-branch: (condition, body)
-                    elif isinstance(item, Outcome):
-                        walk(item.body)
+            for block in stmt.blocks():
+                walk(block)
 
     for decl in decls:
         body = getattr(decl, "body", None)

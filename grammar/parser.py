@@ -305,15 +305,8 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
 def _reposition(expr: ast.Expr, where: Token, file: str) -> ast.Expr:
     """An expression inside a text gets the text's position: its own would count from the text."""
     span = ast.Span(file=file, line=where.line or 0, column=where.column or 0)
-    stack: list[ast.Node] = [expr]
-    while stack:
-        node = stack.pop()
+    for node in list(expr.walk()):
         node.span = span
-        for value in node.__dict__.values():
-            if isinstance(value, ast.Node):
-                stack.append(value)
-            elif isinstance(value, list):
-                stack.extend(v for v in value if isinstance(v, ast.Node))
     return expr
 
 

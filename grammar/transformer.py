@@ -566,7 +566,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def if_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.If:
-        branches = [(c[0], c[1])] + [(clause[1], clause[2]) for clause in c[2:-1]]
+        first = ast.Branch(span=c[0].span, cond=c[0], body=c[1])
+        branches = [first] + [
+            ast.Branch(span=clause[1].span, cond=clause[1], body=clause[2]) for clause in c[2:-1]
+        ]
         orelse = c[-1][1] if c[-1] is not None else []
         return ast.If(span=self._span(meta), branches=branches, orelse=orelse)
 

@@ -710,7 +710,7 @@ class Analyzer:
             case ast.CallStmt():
                 self.call_stmt(s, scope)
             case ast.If():
-                for cond, body in s.branches:
+                for cond, body in ((b.cond, b.body) for b in s.branches):
                     self.expect(cond, self.expr(cond, scope), "bool", "an 'if' condition")
                     self.stmts(body, scope)
                 self.stmts(s.orelse, scope)

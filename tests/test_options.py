@@ -131,7 +131,8 @@ def test_setup_is_checked_under_every_value_of_an_option_from_a_table(tmp_path: 
     path.write_text(
         GAME.replace(
             "  move board.tiles tile from box to board_tiles\n",
-            "  move board.tiles tile from box to board_tiles\n  move [1, 2, 3][board.tiles] tile from box to board_tiles\n",
+            "  move board.tiles tile from box to board_tiles\n"
+            "  move [1, 2, 3][board.tiles] tile from box to board_tiles\n",
         )
     )
     (broken,) = [

@@ -60,7 +60,8 @@ def test_no_letter_stands_for_a_thing(stem: str) -> None:
     module = meeple.check(stem).module
     assert module is not None
     bound = {n for d in module.decls for n in _bound(d) if len(n) == 1 and n not in "aAI"}
-    letters = re.findall(r"(?<!['\u2019])\b([A-Za-z])\b(?!\.)", words(printed(stem)[1]))  # not "player's"
+    # not "player's", nor the plural mark of "Biome(s)"
+    letters = re.findall(r"(?<!['\u2019])(?<!\w\()\b([A-Za-z])\b(?!\.)", words(printed(stem)[1]))
     found = {m for m in letters if m in bound}
     assert found == set()
 
@@ -153,11 +154,8 @@ def _shown_blocks(body: list[ast.Stmt]) -> list[ast.Named]:
             out.append(stmt)
             if any(isinstance(m, ast.Meta) and m.kind == "says" for m in stmt.body):
                 continue
-        for inner in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)):
-            if isinstance(inner, list):
-                out += _shown_blocks(inner)
-        for _, branch in getattr(stmt, "branches", []) if isinstance(stmt, ast.If) else []:
-            out += _shown_blocks(branch)
+        for inner in stmt.blocks():
+            out += _shown_blocks(inner)
     return out
 
 

@@ -226,7 +226,7 @@ class Flow:
         ]
 
     def _if(self, s: ast.If, where: str) -> list[Finding]:
-        for i, (cond, _) in enumerate(s.branches):
+        for i, cond in enumerate(b.cond for b in s.branches):
             value = self.known.value(cond)
             word = "'if'" if i == 0 else "'elif'"
             if value is False:

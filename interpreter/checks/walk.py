@@ -227,7 +227,7 @@ class Site:
 def bodies(stmt: ast.Stmt) -> list[tuple[str, list[ast.Stmt]]]:
     """The statement lists inside a statement, each with the name of its part."""
     if isinstance(stmt, ast.If):
-        parts = [("if" if i == 0 else "elif", body) for i, (_, body) in enumerate(stmt.branches)]
+        parts = [("if" if i == 0 else "elif", b.body) for i, b in enumerate(stmt.branches)]
         return [*parts, ("else", stmt.orelse)]
     if isinstance(stmt, ast.Random):
         return [(f"outcome {o.name}", o.body) for o in stmt.outcomes]

@@ -46,7 +46,7 @@ class Analyses(Part):
             case ast.MoveRefs() | ast.Draw():
                 return bool(self.trigger_kinds)
             case ast.If():
-                return any(self._suspends(b) for _, b in s.branches) or self._suspends(s.orelse)
+                return any(self._suspends(b.body) for b in s.branches) or self._suspends(s.orelse)
             case ast.Offer():
                 return True  # compiled as a generator always: it manages the offers around its body
             case ast.ForEach() | ast.Repeat() | ast.While() | ast.Turn() | ast.Named():

@@ -260,7 +260,7 @@ class Statements(Part):
         return call_plain
 
     def if_(self, s: ast.If, scope: set[str]) -> Callable[..., Any]:
-        branches = [(self.expr(c, scope), self.block(b, scope)) for c, b in s.branches]
+        branches = [(self.expr(b.cond, scope), self.block(b.body, scope)) for b in s.branches]
         orelse = self.block(s.orelse, scope)
         if not self.suspends(s):
             conds = [(c, f) for c, (f, _) in branches]
