@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 import math
 import re
+import textwrap
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ SQUARE = 60.0  # a square cell's side
 # Words on a cell keep a pale outline, so that they read on a dark ground as on a light one.
 HALO = 'stroke="#ffffff" stroke-width="2.4" stroke-linejoin="round" paint-order="stroke"'
 LEGEND_ENTRY = 95.0  # the width a legend entry needs: its swatch and a name
+CELL_LINE = 11  # letters a line of words on a cell holds at full size
 FONT = 11.0
 FONT_FAMILY = "Libertinus Serif, Georgia, serif"
 BOX_WIDTH = 200.0
@@ -232,17 +234,24 @@ class _Drawer:
             points = [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
         corners = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
         what, marks = self.marks(face)
-        lines = [(w, "bold") for w in self.pieces(pieces)] + [(m, "italic") for m in marks]
+        lines = [(w, "bold") for p in self.pieces(pieces) for w in _wrap(p)]
+        lines += [(w, "italic") for m in marks for w in _wrap(m)]
         out = [f'<polygon points="{corners}" fill="{self.colour(what)}" stroke="#555" stroke-width="1"/>']
         first = y - (len(lines) - 1) * (FONT + 1) / 2 + FONT / 3
         for i, (word, style) in enumerate(lines):
             attr = 'font-weight="bold"' if style == "bold" else 'font-style="italic" fill="#555"'
-            size = FONT if len(word) <= 11 else FONT * 11 / len(word)
+            size = FONT if len(word) <= CELL_LINE else FONT * CELL_LINE / len(word)
             out.append(
                 f'<text x="{x:.1f}" y="{first + i * (FONT + 1):.1f}" text-anchor="middle" '
                 f'font-size="{size:.1f}" {attr} {HALO}>{_e(word)}</text>'
             )
         return "".join(out)
+
+
+def _wrap(words: str) -> list[str]:
+    """Words on a cell, in lines that fit its width at full size ("3 Dinos (Player 1)" on two):
+    only a single word too long for a line is printed smaller."""
+    return textwrap.wrap(words, CELL_LINE, break_long_words=False) or [words]
 
 
 def _columns(width: float) -> int:
