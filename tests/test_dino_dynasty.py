@@ -148,8 +148,8 @@ def test_random_games_end_with_dinos_kept_and_every_tile_matching(
     assert_same_game(again, state)
 
 
-@pytest.mark.parametrize("size", ["A", "C"])
-@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("size", SIZES)
+@settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=seeds, rnd=answers, data=st.data())
 def test_every_refused_answer_leaves_the_game_as_it_was(
     size: str, players: int, seed: int, rnd: random.Random, data: st.DataObject
