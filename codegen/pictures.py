@@ -249,7 +249,7 @@ class _Drawer:
 
 
 def _wrap(words: str) -> list[str]:
-    """Words on a cell, in lines that fit its width at full size ("3 Dinos (Player 1)" on two):
+    """Words on a cell, in lines that fit its width at full size ("3 stones (Player 1)" on two):
     only a single word too long for a line is printed smaller."""
     return textwrap.wrap(words, CELL_LINE, break_long_words=False) or [words]
 

@@ -7,7 +7,6 @@ against it. Quotes are from ../shared/rulebooks/dino-dynasty.txt (RB:line)."""
 from __future__ import annotations
 
 import csv
-
 import json
 from collections import Counter
 from functools import cache
