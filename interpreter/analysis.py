@@ -23,6 +23,7 @@ from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.results import RESULTS
 
 SCALARS = {"int", "bool", "text", "player"}
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 # Built-in names (values, not calls).
 BUILTIN_NAMES = {"players": "list:player", "current": "player", "player_count": "int", "self": "any"}
@@ -598,7 +599,10 @@ class Analyzer:
             for arg in e.args:
                 self.expr(arg, scope)
             return "any"
-        return builtin.check(self, e, builtin.arg_types(self, e, scope))
+        types = builtin.arg_types(self, e, scope)
+        for i, (want, got) in enumerate(zip(builtin.takes, types, strict=False)):
+            self.expect(e.args[i], got, want, f"the {ORDINALS[i]} argument of {name}")
+        return builtin.check(self, e, types)
 
     def destination(self, e: ast.Expr, scope: dict[str, str]) -> str:
         """The type of where pieces go: a place, or the bottom of one (`bottom(Z)`), which is a
@@ -1042,6 +1046,8 @@ def _readable(t: str) -> str:
         "kind": "a kind of piece",
         "list": "a list",
         "placement": "a placement (from placements(...))",
+        "grid": "a grid map",
+        "cell": "a cell of a grid map",
         "movement": "a movement",
         "any": "anything",
     }.get(t, t)

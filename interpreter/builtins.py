@@ -60,6 +60,9 @@ class Builtin:
     reads_pieces: ClassVar[bool] = False
     # Its second argument names an attribute of the nodes (`region(n, colour)`), not a value.
     names_attribute: ClassVar[bool] = False
+    # The type each argument must have, in order ("any": not checked): analysis refuses a call
+    # whose argument is of another type (M014), before `check` reads the types.
+    takes: ClassVar[tuple[str, ...]] = ()
     # It walks a map's edges: a map built on a table the game uses is then used too.
     walks_graph: ClassVar[bool] = False
     # The language reference's row: how it is called ("`pieces(where)`, ...") and what it gives.
@@ -211,6 +214,7 @@ class Count(Builtin):
 @register
 class Sum(Builtin):
     name = "sum"
+    takes = ("list",)
     fewest, most = 1, 1
     pure = True
     usage = "`sum(list)`"
@@ -323,6 +327,7 @@ class _Test(Builtin):
 @register
 class AnyTrue(_Test):
     name = "any"
+    takes = ("list",)
     test = any
     some, plain = "some", "any of {} holds"
     usage = "`any(list)`"
@@ -332,6 +337,7 @@ class AnyTrue(_Test):
 @register
 class AllTrue(_Test):
     name = "all"
+    takes = ("list",)
     test = all
     some, plain = "every", "all of {} hold"
     usage = "`all(list)`"
@@ -341,6 +347,7 @@ class AllTrue(_Test):
 @register
 class Abs(Builtin):
     name = "abs"
+    takes = ("int",)
     fewest, most = 1, 1
     pure = True
     usage = "`abs(n)`"
@@ -396,6 +403,7 @@ class Flat(Builtin):
 @register
 class Pieces(Builtin):
     name = "pieces"
+    takes = ("loc",)
     fewest, most = 1, 3
     reads_pieces = True
     usage = "`pieces(where)`, `pieces(where, KIND)`, `pieces(where, KIND, OWNER)`"
@@ -756,6 +764,7 @@ class CornerTo(_Beside):
 @register
 class PlayersFrom(Builtin):
     name = "players_from"
+    takes = ("player",)
     fewest, most = 1, 1
     steady = True  # the seating
     usage = "`players_from(p)`"
@@ -780,6 +789,7 @@ class PlayersFrom(Builtin):
 @register
 class NextPlayer(Builtin):
     name = "next_player"
+    takes = ("player",)
     fewest, most = 1, 1
     steady = True  # the seating
     usage = "`next_player(p)`"
@@ -802,6 +812,7 @@ class NextPlayer(Builtin):
 @register
 class Cells(Builtin):
     name = "cells"
+    takes = ("grid",)
     fewest, most = 1, 1
     usage = "`cells(GRID)`"
     value = "the cells of a grid map, in the order they were placed"
@@ -817,6 +828,7 @@ class Cells(Builtin):
 @register
 class CellAt(Builtin):
     name = "cell"
+    takes = ("grid", "int", "int")
     fewest, most = 3, 3
     usage = "`cell(GRID, q, r)`"
     value = "the cell at (q, r), or `none`"
@@ -832,6 +844,7 @@ class CellAt(Builtin):
 @register
 class Distance(Builtin):
     name = "distance"
+    takes = ("cell", "cell")
     fewest, most = 2, 2
     usage = "`distance(a, b)`"
     value = "the number of steps from side to side between two cells of a grid"
@@ -852,6 +865,7 @@ def _grid_map(types: list[str]) -> str:
 @register
 class Placements(Builtin):
     name = "placements"
+    takes = ("grid", "list")
     fewest, most = 2, 2
     usage = "`placements(GRID, SHAPE)`"
     value = "every distinct way to lay SHAPE on GRID ([grids](#grid-maps))"
@@ -878,6 +892,7 @@ class Placements(Builtin):
 @register
 class PlacementOf(Builtin):
     name = "placement"
+    takes = ("grid", "list", "int", "int", "int")
     fewest, most = 5, 5
     usage = "`placement(GRID, SHAPE, q, r, turns)`"
     value = (
@@ -962,6 +977,7 @@ class Corners(Builtin):
 @register
 class BlockAt(Builtin):
     name = "block"
+    takes = ("grid", "int", "int")
     fewest, most = 3, 3
     usage = "`block(GRID, x, y)`"
     value = "the top layer laid on the block at (x, y) (on a grid without blocks, the cell), or `none`"
@@ -993,6 +1009,7 @@ class BlockAt(Builtin):
 @register
 class AsIfLaid(Builtin):
     name = "as_if_laid"
+    takes = ("placement",)
     fewest, most = 2, 2
     usage = "`as_if_laid(PLACEMENT, x)`"
     value = (

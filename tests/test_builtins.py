@@ -187,3 +187,17 @@ def test_a_rule_named_after_a_statement_word_is_refused(tmp_path: Path, name: st
     checked = meeple.check(write(tmp_path, f"rule {name}():\n  end game\n"))
     refused = [d for d in checked.diagnostics if d.code == "M024"]
     assert [d.message for d in refused] == [f"a rule cannot be called '{name}': the word starts a statement"]
+
+
+WRONG = {"int": "players", "player": "3", "list": "3", "loc": "3", "grid": "3", "cell": "3", "placement": "3"}
+
+
+@pytest.mark.parametrize("name", [n for n, b in BUILTINS.items() if b.takes], ids=str)
+def test_a_builtin_refuses_at_check_time_an_argument_of_the_wrong_type(tmp_path: Path, name: str) -> None:
+    """Each argument a built-in declares a type for is checked before the game runs: a number
+    where a grid map is wanted is an error at the argument, not a failure in the middle of a game."""
+    builtin = BUILTINS[name]
+    args = [WRONG[builtin.takes[0]]] + ["1"] * (builtin.fewest - 1)
+    checked = meeple.check(write(tmp_path, f"value w() = {name}({', '.join(args)})\n"))
+    messages = [d.message for d in checked.diagnostics if d.code == "M014"]
+    assert any(m.startswith(f"the first argument of {name} must be") for m in messages), messages
