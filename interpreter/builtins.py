@@ -499,6 +499,10 @@ class Neighbours(Builtin):
             analyzer.error(
                 call, "M012", f"several maps are built on '{node}': say which, neighbours(node, map)"
             )
+        if types[0] not in ("any", "loc") and not types[0].startswith(("row:", "cell:")):
+            analyzer.error(
+                call.args[0], "M014", "neighbours are those of a node of a table map or a cell of a grid"
+            )
         return f"list:{types[0]}" if types and types[0].startswith(("row:", "cell:")) else "list:any"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:

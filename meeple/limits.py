@@ -25,7 +25,7 @@ MAX_LIST = 100_000
 MAX_PIECES = 1_000_000
 # Steps of one game (rule calls, loop rounds, items gone through by expressions) unless the caller
 # gives another budget: a rules file that loops forever ends with an error naming the rule. The
-# longest bundled games (Dino Dynasty on its largest Map) take up to about a million.
+# longest bundled games (a tile-laying game on its largest map) take up to about a million.
 DEFAULT_BUDGET = 5_000_000
 # Depth of rules and values calling each other, in Python frames: rules may recurse (a rule that
 # calls itself for the next player), and one that never stops ends here with an error naming it.

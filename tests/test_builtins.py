@@ -201,3 +201,10 @@ def test_a_builtin_refuses_at_check_time_an_argument_of_the_wrong_type(tmp_path:
     checked = meeple.check(write(tmp_path, f"value w() = {name}({', '.join(args)})\n"))
     messages = [d.message for d in checked.diagnostics if d.code == "M014"]
     assert any(m.startswith(f"the first argument of {name} must be") for m in messages), messages
+
+
+def test_neighbours_are_asked_of_a_node_or_a_cell(tmp_path: Path) -> None:
+    checked = meeple.check(write(tmp_path, "value w() = neighbours(3)\n"))
+    assert [d.message for d in checked.diagnostics if d.code == "M014"] == [
+        "neighbours are those of a node of a table map or a cell of a grid"
+    ]
