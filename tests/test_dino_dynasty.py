@@ -1,8 +1,9 @@
 """Properties of Dino Dynasty (games/dino_dynasty.rules) that hold in every game, for every
 Scenario size (A to E) and every player count (2 to 6), whatever the seed and the players choose.
 
-The Map is checked from the tiles laid, never with the rules' own test: each tile laid during play
-has a side where a quadrant matches the quadrant across it, as the rulebook says ("At least 1
+The Map is checked from the tiles laid, never with the rules' own test: each tile laid during play,
+placed or flipped, has a side where a quadrant matches the quadrant across it as it is laid, as
+the rulebook says ("At least 1
 General Biome on 1 side of the tile has to match at least 1 General Biome on an adjacent tile";
 "Water on the tile being placed can match any Biome, but Water on tiles already on the board only
 matches Water").
@@ -11,8 +12,11 @@ matches Water").
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from helpers import assert_same_game, play_random, play_refusing_bad_answers
@@ -21,6 +25,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple import State
+from meeple.interpreter import layers
 from meeple.interpreter.examples import run_examples
 
 SIZES = ["A", "B", "C", "D", "E"]
@@ -123,14 +128,42 @@ def conserved(state: State) -> None:
     assert tiles == TILES
 
 
-def checks() -> Any:
+def checks(playing: list[bool]) -> Any:
     watch = MapWatch()
 
     def check(state: State) -> None:
         conserved(state)
         watch(state)
+        playing[0] = watch.before is not None
 
     return check
+
+
+SIDES = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+@contextmanager
+def every_lay_matches(playing: list[bool]) -> Iterator[None]:
+    """Each tile laid in play, placed or flipped, is checked as it is laid: one of its quadrants
+    matches the quadrant across a side (Event tiles laid over a tile excepted)."""
+    real = layers.lay
+
+    def lay(rt: Any, mapref: Any, coords: Any, rows: Any, turns: int, over: bool) -> Any:
+        if playing[0] and not over:
+            grid = rt.grids.get(mapref, {})
+            pairs = [
+                (row.values["biome"], rt.faces[grid[(q + dq, r + dr)]].values["biome"])
+                for (q, r), row in zip(coords, rows, strict=True)
+                for dq, dr in SIDES
+                if (q + dq, r + dr) in grid and (q + dq, r + dr) not in coords
+            ]
+            assert any(pair_matches(new, old) for new, old in pairs), (
+                f"a tile laid at {coords[0]} matches nothing"
+            )
+        return real(rt, mapref, coords, rows, turns, over)
+
+    with patch.object(layers, "lay", lay):
+        yield
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -140,9 +173,11 @@ def checks() -> Any:
 def test_random_games_end_with_dinos_kept_and_every_tile_matching(
     size: str, players: int, seed: int, rnd: random.Random
 ) -> None:
-    state = play_random(
-        game(size), players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=checks()
-    )
+    playing = [False]
+    with every_lay_matches(playing):
+        state = play_random(
+            game(size), players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=checks(playing)
+        )
     assert state.is_over
     again = meeple.replay(game(size), players, seed, state.choices, budget=BUDGET)
     assert_same_game(again, state)
