@@ -56,15 +56,20 @@ def lift(rt: Any, layer: Placement) -> None:
             raise ShapeError(f"nothing would be left under the pieces at {cell}: move them first")
     for cell in cells:
         assert cell is not None
-        stack = rt.layers[cell]
-        stack.pop()
-        if stack:
-            below = stack[-1]
-            rt.faces[cell] = below.rows[below.coords.index((cell.q, cell.r))]
-        else:
-            del grid[(cell.q, cell.r)], rt.faces[cell], rt.layers[cell], rt.locs[cell]
+        _take_off(rt, grid, cell)
         rt.changed(cell)
     rt.reshaped(layer.map)
+
+
+def _take_off(rt: Any, grid: dict[tuple[int, int], Cell], cell: Cell) -> None:
+    """Take a cell's top layer off: it shows the layer under it again, or goes with none left."""
+    stack = rt.layers[cell]
+    stack.pop()
+    if stack:
+        below = stack[-1]
+        rt.faces[cell] = below.rows[below.coords.index((cell.q, cell.r))]
+    else:
+        del grid[(cell.q, cell.r)], rt.faces[cell], rt.layers[cell], rt.locs[cell]
 
 
 @contextmanager
@@ -98,12 +103,5 @@ def _unlay(rt: Any, layer: Placement) -> None:
     """Lift a layer laid for a moment, pieces or not: nothing can have moved onto it, since a
     question changes nothing."""
     grid = grids.grid_of(rt, layer.map)
-    for q, r in layer.coords:
-        cell = grid[(q, r)]
-        stack = rt.layers[cell]
-        stack.pop()
-        if stack:
-            below = stack[-1]
-            rt.faces[cell] = below.rows[below.coords.index((q, r))]
-        else:
-            del grid[(q, r)], rt.faces[cell], rt.layers[cell], rt.locs[cell]
+    for coords in layer.coords:
+        _take_off(rt, grid, grid[coords])
