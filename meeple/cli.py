@@ -14,38 +14,44 @@ bars, prompts for human players and errors go to stderr so that stdout stays par
 
 from __future__ import annotations
 
-import functools
-import json
-import os
-import time
-from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated, Any
 
 import typer
 from pygments import highlight
 from pygments.formatters import TerminalFormatter
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Column, Table
 from rich.text import Text
 
 import meeple
+from meeple.cli_common import (
+    FAILED,
+    OK,
+    OPTIONS,
+    PLAYERS,
+    USAGE,
+    Fail,
+    command,
+    echo_json,
+    load_game,
+    parse_options,
+    plural,
+    stdout,
+)
 from meeple.cli_docs import check_file, docs
+from meeple.cli_simulate import compare, simulate
 from meeple.codegen.lexer import MeepleLexer
 from meeple.interpreter.agents import Agent, HumanAgent, make_agents
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_examples
-from meeple.limits import MAX_NUMBER, MAX_SEATS
+from meeple.limits import MAX_NUMBER
 from meeple.loader import Refused, bundled_dir, resolve_named
 from meeple.logs import LogError, log_rules, read_log, write_log
-from meeple.workers import in_workers
-
-OK, FAILED, USAGE = 0, 1, 2
 
 app = typer.Typer(
     help="meeple: a declarative rules language for board games.",
@@ -54,86 +60,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,  # our own errors never reach Python; a bug should show plainly
 )
 
-# The options every command that plays a game shares.
-PLAYERS = typer.Option(min=1, max=MAX_SEATS, help="Number of players (default: the game's smallest).")
-OPTIONS = typer.Option(
-    "--option", metavar="NAME=VALUE", help="A value for one of the game's options (repeat for several)."
-)
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-class Fail(Exception):
-    """A user error: the message to print and the exit code. Raised anywhere below a command."""
-
-    def __init__(self, message: str, code: int = FAILED) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-
-
-def command(func: Callable[P, R]) -> Callable[P, R]:
-    """Turn `Fail` (and Ctrl-C) into a message and an exit code, so that no command prints a traceback."""
-
-    @functools.wraps(func)
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return func(*args, **kwargs)
-        except Fail as err:
-            typer.echo(err.message, err=True)
-            raise typer.Exit(err.code) from None
-        except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
-            raise typer.Exit(130) from None
-
-    return run
-
-
-def stdout() -> Console:
-    """Made per command (not at import) so that tests capturing stdout and non-tty detection work."""
-    return Console(highlight=False)
-
-
-def stderr() -> Console:
-    return Console(stderr=True, highlight=False)
-
-
-def echo_json(value: Any) -> None:
-    typer.echo(json.dumps(value))
-
-
 # ------------------------------------------------------------------ loading and playing
-
-
-def parse_options(given: list[str]) -> dict[str, str]:
-    """`--option NAME=VALUE`, each given once: by name. A malformed one is a usage error."""
-    out: dict[str, str] = {}
-    for item in given:
-        name, equals, value = item.partition("=")
-        if not equals or not name.strip():
-            raise Fail(f"error: --option takes NAME=VALUE, not '{item}'", USAGE)
-        if name.strip() in out:
-            raise Fail(f"error: option '{name.strip()}' is given twice", USAGE)
-        out[name.strip()] = value.strip()
-    return out
-
-
-def load_game(rules: str, options: dict[str, str] | None = None) -> Game:
-    """`meeple.load` with every way it can fail turned into a `Fail`: a file that cannot be found or
-    read, or an option the game does not have, is a usage error (2), a file with errors is a
-    failure (1) and prints its diagnostics."""
-    try:
-        return meeple.load(rules, options)
-    except meeple.OptionError as err:
-        raise Fail(f"error: {err}", USAGE) from None
-    except FileNotFoundError as err:
-        raise Fail(f"error: {err}", USAGE) from None
-    except meeple.RulesError as err:
-        count = len(err.diagnostics)
-        raise Fail(f"{err.render()}\n{rules}: does not load ({plural(count, 'error')})") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise Fail(f"error: cannot read {rules}: {err}", USAGE) from None
 
 
 def start(
@@ -193,50 +120,6 @@ class Narrated:
             typer.echo(line, err=True)
         self.seen = len(state.log)
         return self.human.choose(state, decision)
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-# Simulations in worker processes: each worker has the game once, then plays batches of seeds.
-_WORKER: dict[str, Game] = {}
-
-
-def _load_in_worker(rules: str, options: dict[str, str]) -> None:
-    """A forked worker already has the game it was forked with; a spawned one loads it."""
-    if "game" not in _WORKER:
-        _WORKER["game"] = meeple.load(rules, options)
-
-
-def _play_seeds(
-    rules: str, players: int | None, seeds: range, game: Game | None = None
-) -> list[dict[str, Any]]:
-    """The results of random games, one per seed (in a worker: with the worker's game)."""
-    game = game or _WORKER["game"]
-    return [play_game(game, rules, players, s, ["random"], logging=False).result() for s in seeds]
-
-
-def simulated(
-    game: Game, rules: str, players: int | None, seeds: range, jobs: int
-) -> Iterator[list[dict[str, Any]]]:
-    """The results of random games, one per seed, in seed order, a batch at a time (for a progress
-    bar). With several jobs the batches are played in worker processes; a game that breaks raises
-    `Fail` from `play_game` at its turn, so the error reported is the first in seed order, as it
-    would be with one job. Short runs stay in this process: starting workers costs a second."""
-    if jobs <= 1 or len(seeds) < 4 * jobs:
-        for s in seeds:
-            yield _play_seeds(rules, players, range(s, s + 1), game)
-        return
-    size = max(1, len(seeds) // (jobs * 8))
-    batches = [seeds[i : i + size] for i in range(0, len(seeds), size)]
-    _WORKER["game"] = game
-    try:
-        play = functools.partial(_play_seeds, rules, players)
-        initargs = (rules, game.options)
-        yield from in_workers(play, batches, jobs, initializer=_load_in_worker, initargs=initargs)
-    finally:
-        _WORKER.clear()
 
 
 def seat_names(state: State) -> list[str]:
@@ -488,87 +371,6 @@ def replay(
     )
 
 
-@app.command()
-@command
-def simulate(
-    rules: Annotated[str, typer.Argument(metavar="FILE", help="A rules file or a bundled game name.")],
-    games: Annotated[int, typer.Option(min=1, help="How many games to play.")],
-    players: Annotated[int | None, PLAYERS] = None,
-    seed: Annotated[int, typer.Option(min=0, max=MAX_NUMBER - 2**32, help="Game i uses seed SEED+i.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print only the statistics, as JSON.")] = False,
-    jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Games played at once (default: one per CPU).")
-    ] = os.cpu_count() or 1,
-    option: Annotated[list[str] | None, OPTIONS] = None,
-) -> None:
-    """Play many games with random agents and report how often each seat wins, its scores and game lengths.
-
-    The games are shared among worker processes, one per CPU: each game depends on its seed only,
-    so the statistics are the same whatever the number of workers."""
-    game = load_game(rules, parse_options(option or []))
-    results: list[dict[str, Any]] = []
-    began = time.perf_counter()
-    err = stderr()
-    columns = (TextColumn(escape(game.name)), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
-        task = progress.add_task("games", total=games)
-        for played in simulated(game, rules, players, range(seed, seed + games), jobs):
-            results.extend(played)
-            progress.advance(task, len(played))
-    elapsed = time.perf_counter() - began
-    seats = results[0]["players"]
-    wins = [0.0] * seats
-    for r in results:
-        for w in r["winners"]:
-            wins[w] += 1 / len(r["winners"])  # a shared win is shared
-    by_seat = [[r["scores"][s] for r in results] for s in range(seats)]
-    stats = {
-        "game": game.name,
-        "rules": rules,
-        "games": games,
-        "players": seats,
-        "seed": seed,
-        "win_rate": [w / games for w in wins],
-        "mean_score": [sum(s) / games for s in by_seat],
-        "min_score": [min(s) for s in by_seat],
-        "max_score": [max(s) for s in by_seat],
-        "mean_turns": sum(r["turns"] for r in results) / games,
-        "shortfalls": shortfalls(results),
-    }
-    if as_json:
-        echo_json(stats)
-        return
-    out = stdout()
-    out.print(escape(f"{game.name}: {games} games, {seats} players, seeds {seed} to {seed + games - 1}"))
-    table = Table("Seat", *(Column(h, justify="right") for h in ("Win rate", "Mean score", "Min", "Max")))
-    for s, name in enumerate(str(p) for p in game.program.players[:seats]):
-        table.add_row(
-            escape(name),
-            f"{stats['win_rate'][s]:.1%}",
-            f"{stats['mean_score'][s]:.2f}",
-            str(stats["min_score"][s]),
-            str(stats["max_score"][s]),
-        )
-    out.print(table)
-    out.print(f"mean length: {stats['mean_turns']:.1f} turns ({games} games in {elapsed:.2f} s)")
-    for what, entry in stats["shortfalls"].items():
-        out.print(
-            escape(f"supply ran short: {what} in {entry['games']} games ({entry['missing']} missing in all)")
-        )
-
-
-def shortfalls(results: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    """How often a move wanted more pieces than there were, and how many were missing in all:
-    the supplies that run out, which a designer wants to know about."""
-    out: dict[str, dict[str, int]] = {}
-    for r in results:
-        for what, missing in r["shortfalls"].items():
-            entry = out.setdefault(what, {"games": 0, "missing": 0})
-            entry["games"] += 1
-            entry["missing"] += missing
-    return out
-
-
 @app.command("test")
 @command
 def test_examples(
@@ -619,6 +421,8 @@ def list_games() -> None:
 
 
 app.command("docs")(command(docs))
+app.command("simulate")(command(simulate))
+app.command("compare")(command(compare))
 
 if __name__ == "__main__":
     app()

@@ -1,0 +1,176 @@
+"""What a simulation says about a game: the figures a designer asks for, read from game records.
+
+Each figure is a `Measure`: one number per finished game (or one per seat), with its name in
+players' words. The summary of one run (`summary`) and the paired comparison of two versions
+(`comparison`) are both made from the same list of measures, so that a figure added here is
+summarised, compared, printed and plotted alike. The statistics themselves are in
+`meeple.statistics`; the records come from `meeple.simulation`.
+
+What counts as what, the same for every game:
+- a **win** is an outright one: the seat alone has the best score (then the best tiebreak);
+- a **shared win** is a best score shared by some seats but not all;
+- a **draw** is a game every seat ends level (only with two or more seats);
+- the **win rate** counts a shared win or a draw as a fraction, 1/k to each of the k seats level,
+  so that the win rates of a game add up to 100% (the rate `simulate` always gave).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meeple.simulation import FINISHED, Plan
+from meeple.statistics import Difference, paired, spread, wilson
+
+Record = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One figure of a game: `value(record, seat)` (seat None for a figure of the whole game)."""
+
+    key: str  # its name in the JSON output
+    label: str  # its name for people
+    per_seat: bool
+    rate: bool  # a yes/no per game: summarised as a rate with Wilson's interval
+    value: Callable[[Record, int | None], float]
+    players: int = 1  # the fewest players it means anything for (a shared win needs three)
+
+
+def _share(r: Record, seat: int | None) -> float:
+    return 1 / len(r["winners"]) if seat in r["winners"] else 0.0
+
+
+def _draw(r: Record, seat: int | None) -> float:
+    return float(r["players"] > 1 and len(r["winners"]) == r["players"])
+
+
+def _outright(r: Record, seat: int | None) -> float:
+    return float(r["winners"] == [seat])
+
+
+def _shared(r: Record, seat: int | None) -> float:
+    return float(seat in r["winners"] and 1 < len(r["winners"]) < r["players"])
+
+
+MEASURES: tuple[Measure, ...] = (
+    Measure("win_rate", "win rate", True, True, _share, players=2),
+    Measure("outright_win_rate", "outright wins", True, True, _outright, players=2),
+    Measure("shared_win_rate", "shared wins", True, True, _shared, players=3),
+    Measure("draw_rate", "draws", False, True, _draw, players=2),
+    Measure("score", "score", True, False, lambda r, seat: r["scores"][seat]),
+    Measure("turns", "turns", False, False, lambda r, seat: r["turns"]),
+    Measure("decisions", "decisions", False, False, lambda r, seat: r["decisions"]),
+)
+
+
+def measures(players: int) -> list[Measure]:
+    """The measures that mean something for this many players."""
+    return [m for m in MEASURES if players >= m.players]
+
+
+def _values(measure: Measure, records: Sequence[Record], seat: int | None) -> list[float]:
+    return [measure.value(r, seat) for r in records]
+
+
+def _seats(measure: Measure, players: int) -> list[int | None]:
+    return list(range(players)) if measure.per_seat else [None]
+
+
+def finished(records: Sequence[Record]) -> list[Record]:
+    return [r for r in records if r["status"] == FINISHED]
+
+
+def unfinished(records: Sequence[Record], plan: Plan) -> list[dict[str, Any]]:
+    """The games that broke, each with the command that plays it again."""
+    return [
+        {**{k: r[k] for k in ("seed", "status", "error")}, "reproduce": plan.reproduce(r["seed"])}
+        for r in records
+        if r["status"] != FINISHED
+    ]
+
+
+def _figure(measure: Measure, values: list[float]) -> dict[str, Any]:
+    if measure.rate:
+        hits = sum(values)
+        low, high = wilson(hits, len(values))
+        return {"n": len(values), "count": hits, "rate": hits / len(values), "interval": [low, high]}
+    return spread(values).as_json()
+
+
+def summary(records: Sequence[Record], plan: Plan, game: str) -> dict[str, Any]:
+    """Every measure over the finished games, with the plain keys `simulate` has always given
+    (`win_rate`, `mean_score`, `min_score`, `max_score`, `mean_turns`) beside the full figures."""
+    done = finished(records)
+    out: dict[str, Any] = {
+        "game": game,
+        "rules": plan.rules,
+        "options": dict(plan.options),
+        "agents": list(plan.agents),
+        "games": len(records),
+        "finished": len(done),
+        "players": plan.players,
+        "seed": min((r["seed"] for r in records), default=0),
+        "unfinished": unfinished(records, plan),
+        "shortfalls": shortfalls(records),
+    }
+    if not done:
+        return out
+    figures: dict[str, Any] = {}
+    for m in measures(plan.players):
+        per = [_figure(m, _values(m, done, seat)) for seat in _seats(m, plan.players)]
+        figures[m.key] = per if m.per_seat else per[0]
+    out["figures"] = figures
+    seats = range(plan.players)
+    total = {m.key: [sum(_values(m, done, seat)) for seat in seats] for m in MEASURES if m.per_seat}
+    out["win_rate"] = [share / len(done) for share in total["win_rate"]]
+    out["wins"] = total["outright_win_rate"]
+    out["shared_wins"] = total["shared_win_rate"]
+    out["draws"] = sum(_draw(r, None) for r in done)
+    out["mean_score"] = [f["mean"] for f in figures["score"]]
+    out["min_score"] = [f["min"] for f in figures["score"]]
+    out["max_score"] = [f["max"] for f in figures["score"]]
+    out["mean_turns"] = figures["turns"]["mean"]
+    return out
+
+
+def shortfalls(records: Sequence[Record]) -> dict[str, dict[str, int]]:
+    """How often a move wanted more pieces than there were, and how many were missing in all:
+    the supplies that run out, which a designer wants to know about."""
+    out: dict[str, dict[str, int]] = {}
+    for r in records:
+        for what, missing in r["shortfalls"].items():
+            entry = out.setdefault(what, {"games": 0, "missing": 0})
+            entry["games"] += 1
+            entry["missing"] += missing
+    return out
+
+
+@dataclass(frozen=True)
+class Row:
+    """One compared figure: what it is, for whom, and the paired difference."""
+
+    measure: Measure
+    seat: int | None
+    difference: Difference
+
+    def as_json(self) -> dict[str, Any]:
+        return {"measure": self.measure.key, "seat": self.seat, **self.difference.as_json()}
+
+
+def comparison(a: Sequence[Record], b: Sequence[Record], players: int) -> tuple[list[Row], int]:
+    """Every measure, B minus A, over the seeds both versions finished; and how many seeds were
+    left out because a game broke on one side or the other."""
+    by_seed = {r["seed"]: r for r in finished(b)}
+    pairs = [(r, by_seed[r["seed"]]) for r in finished(a) if r["seed"] in by_seed]
+    left_out = len(a) - len(pairs)
+    if not pairs:
+        return [], left_out
+    left, right = [p[0] for p in pairs], [p[1] for p in pairs]
+    rows = [
+        Row(m, seat, paired(_values(m, left, seat), _values(m, right, seat)))
+        for m in measures(players)
+        for seat in _seats(m, players)
+    ]
+    return rows, left_out

@@ -1,0 +1,104 @@
+"""What every `meeple` command shares: the exit codes, the user error (`Fail`) and the wrapper that
+turns it into a message, the consoles, and loading a game from the command line.
+
+Kept apart from `meeple/cli.py` so that the modules of single commands (`meeple/cli_simulate.py`)
+can use them without importing the whole command line.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+import meeple
+from meeple.interpreter.engine import Game
+from meeple.limits import MAX_SEATS
+
+OK, FAILED, USAGE = 0, 1, 2
+
+# The options every command that plays a game shares.
+PLAYERS = typer.Option(min=1, max=MAX_SEATS, help="Number of players (default: the game's smallest).")
+OPTIONS = typer.Option(
+    "--option", metavar="NAME=VALUE", help="A value for one of the game's options (repeat for several)."
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Fail(Exception):
+    """A user error: the message to print and the exit code. Raised anywhere below a command."""
+
+    def __init__(self, message: str, code: int = FAILED) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def command(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn `Fail` (and Ctrl-C) into a message and an exit code, so that no command prints a traceback."""
+
+    @functools.wraps(func)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except Fail as err:
+            typer.echo(err.message, err=True)
+            raise typer.Exit(err.code) from None
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(130) from None
+
+    return run
+
+
+def stdout() -> Console:
+    """Made per command (not at import) so that tests capturing stdout and non-tty detection work."""
+    return Console(highlight=False)
+
+
+def stderr() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def echo_json(value: Any) -> None:
+    typer.echo(json.dumps(value))
+
+
+def parse_options(given: list[str]) -> dict[str, str]:
+    """`--option NAME=VALUE`, each given once: by name. A malformed one is a usage error."""
+    out: dict[str, str] = {}
+    for item in given:
+        name, equals, value = item.partition("=")
+        if not equals or not name.strip():
+            raise Fail(f"error: --option takes NAME=VALUE, not '{item}'", USAGE)
+        if name.strip() in out:
+            raise Fail(f"error: option '{name.strip()}' is given twice", USAGE)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def load_game(rules: str, options: dict[str, str] | None = None) -> Game:
+    """`meeple.load` with every way it can fail turned into a `Fail`: a file that cannot be found or
+    read, or an option the game does not have, is a usage error (2), a file with errors is a
+    failure (1) and prints its diagnostics."""
+    try:
+        return meeple.load(rules, options)
+    except meeple.OptionError as err:
+        raise Fail(f"error: {err}", USAGE) from None
+    except FileNotFoundError as err:
+        raise Fail(f"error: {err}", USAGE) from None
+    except meeple.RulesError as err:
+        count = len(err.diagnostics)
+        raise Fail(f"{err.render()}\n{rules}: does not load ({plural(count, 'error')})") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise Fail(f"error: cannot read {rules}: {err}", USAGE) from None
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"

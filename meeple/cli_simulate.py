@@ -1,0 +1,309 @@
+"""`meeple simulate` and `meeple compare`: is my game fair, and what did my change do?
+
+`simulate` plays many games and prints every figure of `meeple.balance` with how far chance
+alone could move it; `compare` plays the same seeds on two versions of a game (a variant and its
+base, or two variants) and says, figure by figure, whether the difference stands out from the
+noise. Both are thin shells over `meeple.simulation` (playing), `meeple.balance` (the figures)
+and `meeple.statistics` (the intervals). Registered by `meeple/cli.py`.
+
+Exit codes as everywhere: 0 when every game finished, 1 when a game broke (the figures of the
+others are still printed, with the command that plays each broken game again), 2 for a wrong
+command line.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Column, Table
+
+from meeple.balance import Measure, Row, comparison, summary
+from meeple.cli_common import (
+    FAILED,
+    OPTIONS,
+    PLAYERS,
+    USAGE,
+    Fail,
+    echo_json,
+    load_game,
+    parse_options,
+    plural,
+    stderr,
+    stdout,
+)
+from meeple.interpreter.engine import Game
+from meeple.limits import MAX_NUMBER
+from meeple.simulation import Plan, plan_for, play_local
+from meeple.statistics import Difference
+
+GAMES = typer.Option(min=1, help="How many games to play.")
+SEED = typer.Option(min=0, max=MAX_NUMBER - 2**32, help="Game i uses seed SEED+i.")
+JOBS = typer.Option("--jobs", "-j", min=1, help="Games played at once (default: one per CPU).")
+AGENTS = typer.Option(help="Comma-separated, one per seat, the last repeats: random, first.")
+
+
+def _plan(game: Game, rules: str, players: int | None, agents: str) -> Plan:
+    names = [n.strip() for n in agents.split(",") if n.strip()]
+    if "human" in names:
+        raise Fail("error: a simulation cannot wait for a human player: name other agents", USAGE)
+    try:
+        return plan_for(game, rules, players, names)
+    except ValueError as err:
+        raise Fail(f"error: {err}", USAGE) from None
+
+
+def _played(games: list[tuple[Game, Plan]], count: int, seed: int, jobs: int) -> list[list[dict[str, Any]]]:
+    """The records of `count` games from `seed` on, for each (game, plan), under one progress bar."""
+    err = stderr()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    out: list[list[dict[str, Any]]] = []
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+        for game, plan in games:
+            task = progress.add_task(escape(game.name), total=count)
+            records: list[dict[str, Any]] = []
+            batches: Iterator[list[dict[str, Any]]] = play_local(game, plan, range(seed, seed + count), jobs)
+            for batch in batches:
+                records.extend(batch)
+                progress.advance(task, len(batch))
+            out.append(records)
+    return out
+
+
+SHOWN_BROKEN = 5  # games that broke, said one by one; the rest are counted
+
+
+def _broken(stats: dict[str, Any]) -> list[str]:
+    """The games that broke, each with the command that plays it again (the first few)."""
+    lines = []
+    for entry in stats["unfinished"][:SHOWN_BROKEN]:
+        what = "ran out of its step budget" if entry["status"] == "out of budget" else "broke"
+        lines.append(f"seed {entry['seed']} {what}: {entry['error']}\n  reproduce with: {entry['reproduce']}")
+    if len(stats["unfinished"]) > SHOWN_BROKEN:
+        lines.append(
+            f"and {plural(len(stats['unfinished']) - SHOWN_BROKEN, 'more game')} that did not finish"
+        )
+    return lines
+
+
+def _rate(f: dict[str, Any]) -> str:
+    return f"{f['rate']:.1%}"
+
+
+def _interval(f: dict[str, Any]) -> str:
+    low, high = f["interval"]
+    return f"{low * 100:.1f} to {high * 100:.1f}"
+
+
+def _mean(f: dict[str, Any]) -> str:
+    return f"{f['mean']:.2f} ± {f['sd']:.2f}"
+
+
+def _quartiles(f: dict[str, Any]) -> str:
+    return ", ".join(f"{f[k]:g}" for k in ("q1", "median", "q3"))
+
+
+def _table(*headers: str) -> Table:
+    """A table that fits 80 columns: no box, the figures right-aligned and never wrapped."""
+    first, *rest = headers
+    columns = [Column(h, justify="right", no_wrap=True) for h in rest]
+    return Table(first, *columns, box=None, padding=(0, 1), pad_edge=False)
+
+
+def simulate(
+    rules: Annotated[str, typer.Argument(metavar="FILE", help="A rules file or a bundled game name.")],
+    games: Annotated[int, GAMES],
+    players: Annotated[int | None, PLAYERS] = None,
+    seed: Annotated[int, SEED] = 0,
+    agents: Annotated[str, AGENTS] = "random",
+    as_json: Annotated[bool, typer.Option("--json", help="Print only the statistics, as JSON.")] = False,
+    jobs: Annotated[int, JOBS] = os.cpu_count() or 1,
+    option: Annotated[list[str] | None, OPTIONS] = None,
+) -> None:
+    """Play many games and report, per seat, wins, shared wins and the win rate with its 95%
+    interval, the spread of scores, draws, and how long games last.
+
+    The games are shared among worker processes, one per CPU: each game depends on its seed only,
+    so the statistics are the same whatever the number of workers."""
+    game = load_game(rules, parse_options(option or []))
+    plan = _plan(game, rules, players, agents)
+    began = time.perf_counter()
+    (records,) = _played([(game, plan)], games, seed, jobs)
+    elapsed = time.perf_counter() - began
+    stats = summary(records, plan, game.name)
+    broken = _broken(stats)
+    if as_json:
+        echo_json(stats)
+    else:
+        _print_summary(stats, game, seed, elapsed)
+    if broken:
+        raise Fail("\n".join(f"error: {line}" for line in broken), FAILED)
+
+
+def _seat_names(game: Game, players: int) -> list[str]:
+    return [str(p) for p in game.program.players[:players]]
+
+
+def _print_summary(stats: dict[str, Any], game: Game, seed: int, elapsed: float) -> None:
+    out = stdout()
+    games, seats = stats["games"], stats["players"]
+    agents = ", ".join(stats["agents"])
+    seeds = f"seeds {seed} to {seed + games - 1}"
+    out.print(escape(f"{game.name}: {plural(games, 'game')}, {plural(seats, 'player')} ({agents}), {seeds}"))
+    if "figures" not in stats:
+        out.print("no game finished: there is nothing to summarise")
+        return
+    f = stats["figures"]
+    wins = [*["Wins", "Shared"][: seats - 1], "Win rate", "95% (in %)"] if seats > 1 else []
+    table = _table("Seat", *wins, "Score ± sd", "Quartiles", "Range")
+    for s, name in enumerate(_seat_names(game, seats)):
+        score = f["score"][s]
+        counts = [f"{stats['wins'][s]:g}", f"{stats['shared_wins'][s]:g}"][: seats - 1]
+        rates = [*counts, _rate(f["win_rate"][s]), _interval(f["win_rate"][s])] if seats > 1 else []
+        score_range = f"{score['min']:g} to {score['max']:g}"
+        table.add_row(escape(name), *rates, _mean(score), _quartiles(score), score_range)
+    out.print(table)
+    if seats > 1:
+        draws = f["draw_rate"]
+        out.print("(the win rate counts a win shared by k seats, or a draw, as 1/k to each of them)")
+        out.print(f"draws: {draws['count']:g}, {_rate(draws)} (95% interval {_interval(draws)}%)")
+    out.print(
+        f"length: {_mean(f['turns'])} turns (quartiles {_quartiles(f['turns'])}), "
+        f"{_mean(f['decisions'])} decisions"
+    )
+    if stats["finished"] < games:
+        out.print(f"{plural(games - stats['finished'], 'game')} did not finish and are left out (see below)")
+    for what, entry in stats["shortfalls"].items():
+        missing = f"{entry['missing']} missing in all"
+        out.print(escape(f"supply ran short: {what} in {plural(entry['games'], 'game')} ({missing})"))
+    out.print(f"({plural(games, 'game')} in {elapsed:.2f} s)")
+
+
+# ------------------------------------------------------------------ compare
+
+
+def compare(
+    first: Annotated[str, typer.Argument(metavar="A", help="A rules file or a bundled game name.")],
+    second: Annotated[str, typer.Argument(metavar="B", help="Another version: a variant, or the same game.")],
+    games: Annotated[int, GAMES],
+    players: Annotated[int | None, PLAYERS] = None,
+    seed: Annotated[int, SEED] = 0,
+    agents: Annotated[str, AGENTS] = "random",
+    as_json: Annotated[bool, typer.Option("--json", help="Print only the comparison, as JSON.")] = False,
+    jobs: Annotated[int, JOBS] = os.cpu_count() or 1,
+    option: Annotated[list[str] | None, OPTIONS] = None,
+) -> None:
+    """Play the same seeds on two versions of a game and say, figure by figure, how B differs
+    from A, with a 95% interval, and whether the difference stands out from chance.
+
+    Pairing the seeds makes the comparison sharp: both versions roll the same dice and, while
+    their games agree, the random players answer alike, so what differs is mostly the change."""
+    options = parse_options(option or [])
+    versions = [load_game(rules, options) for rules in (first, second)]
+    if players is None:
+        players = max(g.min_players for g in versions)
+    plans = [_plan(g, rules, players, agents) for g, rules in zip(versions, (first, second), strict=True)]
+    a, b = _played(list(zip(versions, plans, strict=True)), games, seed, jobs)
+    rows, left_out = comparison(a, b, players)
+    sides = [summary(records, plan, g.name) for records, plan, g in zip((a, b), plans, versions, strict=True)]
+    if as_json:
+        echo_json(
+            {
+                "a": sides[0],
+                "b": sides[1],
+                "games": games,
+                "paired": games - left_out,
+                "players": players,
+                "seed": seed,
+                "differences": [row.as_json() for row in rows],
+            }
+        )
+    else:
+        _print_comparison(rows, versions, (first, second), games, left_out, players, seed)
+    broken = [f"{side}: {line}" for side, s in zip("AB", sides, strict=True) for line in _broken(s)]
+    if broken:
+        raise Fail("\n".join(f"error: {line}" for line in broken), FAILED)
+
+
+def _what(row: Row, names: list[str]) -> str:
+    label = row.measure.label
+    return label if row.seat is None else f"{names[row.seat]}: {label}"
+
+
+def _amount(m: Measure, x: float, signed: bool = False) -> str:
+    if m.rate:
+        return f"{x * 100:+.1f} pts" if signed else f"{x:.1%}"
+    return f"{x:+.2f}" if signed else f"{x:.2f}"
+
+
+def _interval_of(m: Measure, d: Difference) -> str:
+    """A difference's interval, in points for a rate (the unit is said once, in the difference)."""
+    scale = 100 if m.rate else 1
+    digits = 1 if m.rate else 2
+    return f"{d.low * scale:+.{digits}f} to {d.high * scale:+.{digits}f}"
+
+
+def _print_comparison(
+    rows: list[Row],
+    versions: list[Game],
+    files: tuple[str, str],
+    games: int,
+    left_out: int,
+    players: int,
+    seed: int,
+) -> None:
+    out = stdout()
+    seeds = f"seeds {seed} to {seed + games - 1}"
+    out.print(escape(f"{plural(games, 'game')} on each side, {players} players, {seeds}"))
+    for side, game, rules in zip("AB", versions, files, strict=True):
+        out.print(escape(f"  {side}: {game.name} ({rules})"))
+    if left_out:
+        out.print(f"{plural(left_out, 'seed')} left out: a game broke on one side (see below)")
+    if not rows:
+        out.print("no seed finished on both sides: there is nothing to compare")
+        return
+    names = _seat_names(versions[0], players)
+    table = _table("Figure", "A", "B", "B - A", "95% interval", "")
+    for row in rows:
+        d, m = row.difference, row.measure
+        table.add_row(
+            escape(_what(row, names)),
+            _amount(m, d.a),
+            _amount(m, d.b),
+            _amount(m, d.mean, True),
+            _interval_of(m, d),
+            "differs" if d.distinguishable else "chance",
+        )
+    out.print(table)
+    for line in verdict(rows, names, games - left_out):
+        out.print(escape(line))
+
+
+def verdict(rows: list[Row], names: list[str], pairs: int) -> list[str]:
+    """The comparison in plain sentences: what changed beyond chance, and what did not."""
+    real = [r for r in rows if r.difference.distinguishable]
+    if not real:
+        return [f"No difference stands out from chance in {plural(pairs, 'paired game')}."]
+    lines = []
+    for r in real:
+        d, m = r.difference, r.measure
+        whose = m.label if r.seat is None else f"{names[r.seat]}'s {m.label}"
+        lines.append(
+            f"{whose[0].upper()}{whose[1:]}: {_amount(m, d.b)} in B against {_amount(m, d.a)} in A "
+            f"({_amount(m, d.mean, True)}, 95% interval {_interval_of(m, d)}): more than chance explains."
+        )
+    rest = len(rows) - len(real)
+    if rest:
+        games = plural(pairs, "paired game")
+        lines.append(f"The other {plural(rest, 'figure')} do not differ beyond chance in {games}.")
+    if len(rows) >= 10:
+        lines.append(
+            "With this many figures, about 1 in 20 of those that did not change can still look "
+            "different by chance: play more games before trusting a single borderline one."
+        )
+    return lines

@@ -1,0 +1,125 @@
+"""Playing many games for statistics: what to play (a `Plan`), one game's record, and the ways to
+spread the seeds over processes.
+
+Each game depends on its seed alone (the game's dice and every random answer are seeded from
+it), so a batch of seeds gives the same records wherever it is played: in this process, in
+worker processes (`jobs`), or as tasks on a Ray cluster (`meeple.ray_backend`). A record is plain
+JSON-able data, cheap to send back from any of them.
+
+A game that breaks (a rule that does something impossible, or the step budget running out) does
+not stop the others: its record says so, with the error, and the summary lists it with the
+command that plays it again.
+"""
+
+from __future__ import annotations
+
+import functools
+import shlex
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import meeple
+from meeple.interpreter.agents import make_agents
+from meeple.interpreter.agents import play as play_to_end
+from meeple.interpreter.engine import Game, IllegalChoice, State
+from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.workers import in_workers
+
+FINISHED, FAILED, OUT_OF_BUDGET = "finished", "failed", "out of budget"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to play, as a worker or a remote task needs it: which rules, with which options, how
+    many players and which agent in each seat."""
+
+    rules: str
+    players: int
+    agents: tuple[str, ...] = ("random",)
+    options: tuple[tuple[str, str], ...] = ()  # (name, value) pairs: a plan is a key of the workers' cache
+
+    def reproduce(self, seed: int) -> str:
+        """The command that plays one of these games again, answer for answer."""
+        words = ["meeple", "play", self.rules, "--players", str(self.players), "--seed", str(seed)]
+        words += ["--agents", ",".join(self.agents)]
+        for name, value in self.options:
+            words += ["--option", f"{name}={value}"]
+        return shlex.join(words)
+
+
+def record(state: State, status: str = FINISHED, error: str = "") -> dict[str, Any]:
+    """One game, as the statistics read it. A game that did not finish keeps how far it got."""
+    finished = status == FINISHED
+    return {
+        "seed": state.seed,
+        "players": state.players,
+        "status": status,
+        "error": error,
+        "scores": state.scores if finished else [],
+        "winners": state.winners if finished else [],
+        "turns": state.turns,
+        "decisions": len(state.choices),
+        "shortfalls": dict(state.rt.shortfalls),
+    }
+
+
+def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
+    """Play one game to its end and record it; never raises for a game that breaks."""
+    state = game.new_game(plan.players, seed, logging=False, run_setup=False)
+    try:
+        state.run(state.flow())
+        play_to_end(state, make_agents(list(plan.agents), plan.players, seed))
+    except (RuleRuntimeError, IllegalChoice) as err:
+        status = OUT_OF_BUDGET if state.rt.steps > state.rt.budget else FAILED
+        return record(state, status, str(err))
+    return record(state)
+
+
+# ------------------------------------------------------------------ spreading the seeds
+
+# A worker process loads the game once, then plays batch after batch of seeds with it.
+_WORKER: dict[Plan, Game] = {}
+
+
+def _game_for(plan: Plan) -> Game:
+    """The worker's game for a plan (a forked worker already has it; a spawned one loads it)."""
+    if plan not in _WORKER:
+        _WORKER[plan] = meeple.load(plan.rules, dict(plan.options))
+    return _WORKER[plan]
+
+
+def play_batch(plan: Plan, seeds: Sequence[int]) -> list[dict[str, Any]]:
+    """The records of a batch of seeds, in their order, played with the worker's game."""
+    game = _game_for(plan)
+    return [play_one(game, plan, seed) for seed in seeds]
+
+
+def batches(seeds: range, parts: int) -> list[range]:
+    """Seeds cut into about `parts` batches: enough for the workers to share them out evenly
+    and for a progress bar to move, few enough that sending them costs nothing."""
+    size = max(1, len(seeds) // max(1, parts))
+    return [seeds[i : i + size] for i in range(0, len(seeds), size)]
+
+
+def play_local(game: Game, plan: Plan, seeds: range, jobs: int) -> Iterator[list[dict[str, Any]]]:
+    """The records of `seeds`, in seed order, a batch at a time (for a progress bar): in worker
+    processes when there are several jobs, here otherwise. Short runs stay here: starting the
+    workers costs about a second."""
+    if jobs <= 1 or len(seeds) < 4 * jobs:
+        for seed in seeds:
+            yield [play_one(game, plan, seed)]
+        return
+    _WORKER[plan] = game  # forked workers inherit it
+    try:
+        yield from in_workers(functools.partial(play_batch, plan), batches(seeds, jobs * 8), jobs)
+    finally:
+        _WORKER.clear()
+
+
+def plan_for(game: Game, rules: str, players: int | None, agents: Sequence[str]) -> Plan:
+    """A plan for a loaded game, with its player count checked (ValueError if out of range)."""
+    count = game.min_players if players is None else players
+    game.new_game(count, run_setup=False)  # the game's own word on a count out of range
+    make_agents(list(agents), count, 0)  # an unknown agent name is refused before anything is played
+    return Plan(rules, count, tuple(agents) or ("random",), tuple(game.options.items()))
