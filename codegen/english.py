@@ -25,6 +25,7 @@ from meeple.codegen.markup import var as mark_var
 from meeple.grammar import ast
 from meeple.interpreter.analysis import BUILTIN_NAMES, Symbols
 from meeple.interpreter.builtins import BUILTINS, Builtin
+from meeple.interpreter.styles import DEFAULT_WEIGHT
 
 # Binding strength, loosest first, as in the grammar: a looser child of a tighter parent is
 # bracketed so that "a times (b plus c)" keeps its meaning in words.
@@ -543,6 +544,11 @@ class English:
         parts = [p if isinstance(p, str) else f"[{self.expr(p)}]" for p in s.parts]
         return Line(f"Log {quote(''.join(parts))}.", kind="log")
 
+    def _tally(self, s: ast.Tally) -> Line:
+        whose = f" for {self.expr(s.player)}" if s.player is not None else ""
+        amount = f" by {self.expr(s.amount)}" if s.amount is not None else ""
+        return Line(f"Count {self.name(s.name)}{whose}{amount} (for statistics).", kind="log")
+
     def _call_stmt(self, s: ast.CallStmt) -> Line:
         rule = self.name(s.name) if self.sym is not None and s.name in self.sym.rules else self.word(s.name)
         args = [self.expr(a) for a in s.args]
@@ -716,6 +722,26 @@ class English:
         if d.per_player:
             return f"{count} {name} for each player, owned by that player, starting in {zone}"
         return f"{count} {name}, starting in {zone}"
+
+    def _counter(self, d: ast.CounterDecl) -> str:
+        whose = "for each player" if d.per_player else "for the whole game"
+        return f"Counted {whose}, for the statistics of simulated games; the rules never read it."
+
+    def _style(self, d: ast.StyleDecl) -> str:
+        return " ".join(self._preference(p) for p in d.preferences)
+
+    def _preference(self, p: ast.Preference) -> str:
+        rule = f"“{humanise(p.rule)}”"
+        what = {
+            "option": f"the {humanise(p.var or '')} chosen in {rule}",
+            "yes": f"yes in {rule}",
+            "pass": f"passing in {rule}",
+            "offer": f"taking {rule} when it is offered",
+        }[p.target]
+        when = f", when {self.cond(p.cond)}" if p.cond is not None else ""
+        weight = self.expr(p.weight) if p.weight is not None else str(DEFAULT_WEIGHT)
+        how = f"{weight} times less likely" if p.avoid else f"{weight} times as likely"
+        return f"{'Avoids' if p.avoid else 'Prefers'} {what}{when} ({how})."
 
     def _zone(self, d: ast.ZoneDecl) -> str:
         whose = f"one for each {humanise(d.per)}" if d.per else "shared"
@@ -944,6 +970,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Draw: English._draw,
     ast.EndGame: English._end,
     ast.Log: English._log,
+    ast.Tally: English._tally,
     ast.CallStmt: English._call_stmt,
     ast.If: English._if,
     ast.Branch: English._say_branch,
@@ -968,6 +995,9 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Table: English._table,
     ast.PieceDecl: English._piece,
     ast.ZoneDecl: English._zone,
+    ast.CounterDecl: English._counter,
+    ast.StyleDecl: English._style,
+    ast.Preference: English._preference,
     ast.VarDecl: English._var,
     ast.MapDecl: English._map,
     ast.RuleDecl: English._rule,

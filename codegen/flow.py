@@ -67,7 +67,7 @@ def flow_tree(
     boxes: list[Box] = []
     for s in stmts:
         match s:
-            case ast.Meta() | ast.Log() | ast.Let():
+            case ast.Meta() | ast.Log() | ast.Tally() | ast.Let():
                 continue
             case ast.Named():
                 label = f"{s.kind.capitalize()}: {humanise(s.name)}"

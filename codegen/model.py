@@ -136,6 +136,8 @@ class Reference:
     zones: list[Item]
     maps: list[Item]
     variables: list[Item]
+    counters: list[Item]  # counted for statistics (`counter`): never read by the rules
+    styles: list[Item]  # ways to play for simulated players (`style`)
     movements: list[Item]
     constants: list[Item]
     setup: Entry | None
@@ -297,6 +299,7 @@ class _Builder:
         where: dict[int, tuple[str, str]] = {}  # id(decl) -> (its title, its anchor), for the appendix
         base = self.base()
         pieces, zones, maps, variables, movements, constants, others = [], [], [], [], [], [], []
+        counters, styles = [], []
         rules, triggers, values, tables, examples = [], [], [], [], []
         setup = score = tiebreak = None
         play_anchor = self.unique("flow")
@@ -327,6 +330,16 @@ class _Builder:
                         Notes.of(d.meta),
                     )
                     variables.append(item)
+                case ast.CounterDecl():
+                    item = Item(
+                        self.unique(anchor("counter", d.name)), humanise(d.name), en.say(d), Notes.of(d.meta)
+                    )
+                    counters.append(item)
+                case ast.StyleDecl():
+                    item = Item(
+                        self.unique(anchor("style", d.name)), humanise(d.name), en.say(d), Notes.of(d.meta)
+                    )
+                    styles.append(item)
                 case ast.Constant():
                     item = self.constant(d)
                     constants.append(item)
@@ -389,6 +402,8 @@ class _Builder:
             zones=zones,
             maps=maps,
             variables=variables,
+            counters=counters,
+            styles=styles,
             movements=movements,
             constants=constants,
             setup=setup,

@@ -185,6 +185,9 @@ class PlayersEnglish(English):
     def _log(self, s: ast.Log) -> list[Line]:
         return []  # the game's record, not a rule
 
+    def _tally(self, s: ast.Tally) -> list[Line]:
+        return []  # the designer's statistics, not a rule
+
     def _move_count(self, s: ast.MoveCount) -> Line:
         count = s.count.value if isinstance(s.count, ast.Num) else None
         what = self.kind(s.kind, count)

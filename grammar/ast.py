@@ -290,6 +290,14 @@ class Log(Stmt):
     parts: list[str | Expr]
 
 
+class Tally(Stmt):
+    """Adds to a counter (`amount`, 1 if None), the player's own when the counter is per player."""
+
+    name: str
+    player: Expr | None = None
+    amount: Expr | None = None
+
+
 class CallStmt(Stmt):
     name: str
     args: list[Expr]
@@ -471,6 +479,13 @@ class ZoneDecl(Decl):
     flags: list[str] = []
 
 
+class CounterDecl(Decl):
+    """Something to count for statistics: once per game, or for each player."""
+
+    name: str
+    per_player: bool = False
+
+
 class VarDecl(Decl):
     name: str
     type: TypeRef | None = None
@@ -554,6 +569,29 @@ class ScoreDecl(Decl):
     kind: Literal["score", "tiebreak"]
     var: str
     expr: Expr
+
+
+class Preference(Node):
+    """One line of a playing style: options of some decisions made more likely (`prefer`) or
+    less (`avoid`), by `weight` times (10 when it says none), where `cond` holds.
+
+    `target` says which options: "option" (those of a `choose VAR` in `rule`), "yes" (the yes of
+    a `may "..."` in it), "pass" (its no, or the pass of a `may choose`) or "offer" (taking the
+    offered action `rule`)."""
+
+    avoid: bool
+    target: str
+    rule: str
+    var: str | None = None
+    cond: Expr | None = None
+    weight: Expr | None = None
+
+
+class StyleDecl(Decl):
+    """A way to play for simulated players: what it prefers and avoids; the rest is random."""
+
+    name: str
+    preferences: list[Preference]
 
 
 class Example(Decl):

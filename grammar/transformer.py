@@ -256,6 +256,16 @@ class Builder(Transformer):  # type: ignore[type-arg]
         flags = [str(tok) for tok in rest[2:]]
         return ast.ZoneDecl(span=self._span(meta), name=str(rest[0]), per=per, flags=flags, meta=metas)
 
+    @v_args(meta=True)
+    def counter_decl(self, meta: LarkMeta, c: list[Any]) -> ast.CounterDecl:
+        rest, metas = self._split_meta(c)
+        return ast.CounterDecl(
+            span=self._span(meta), name=str(rest[0]), per_player=rest[1] is not None, meta=metas
+        )
+
+    def counter_per(self, c: list[Any]) -> bool:
+        return True
+
     def var_per(self, c: list[Any]) -> tuple[Any, Any]:
         return (c[0], c[1])
 
@@ -393,6 +403,40 @@ class Builder(Transformer):  # type: ignore[type-arg]
             expr=rest[2],
             meta=metas,  # type: ignore[arg-type]
         )
+
+    @v_args(meta=True)
+    def style_decl(self, meta: LarkMeta, c: list[Any]) -> ast.StyleDecl:
+        rest, metas = self._split_meta(c)
+        return ast.StyleDecl(span=self._span(meta), name=str(rest[0]), preferences=rest[1:], meta=metas)
+
+    @v_args(meta=True)
+    def preference(self, meta: LarkMeta, c: list[Any]) -> ast.Preference:
+        target, rule, var = c[1]
+        parts = dict(x for x in c[2:] if x is not None)
+        return ast.Preference(
+            span=self._span(meta),
+            avoid=str(c[0]) == "avoid",
+            target=target,
+            rule=rule,
+            var=var,
+            cond=parts.get("where"),
+            weight=parts.get("weight"),
+        )
+
+    def target_option(self, c: list[Token]) -> tuple[str, str, str | None]:
+        return ("option", str(c[0]), str(c[1]))
+
+    def target_yes(self, c: list[Token]) -> tuple[str, str, str | None]:
+        return ("yes", str(c[0]), None)
+
+    def target_pass(self, c: list[Token]) -> tuple[str, str, str | None]:
+        return ("pass", str(c[0]), None)
+
+    def target_offer(self, c: list[Token]) -> tuple[str, str, str | None]:
+        return ("offer", str(c[0]), None)
+
+    def weight(self, c: list[Any]) -> tuple[str, Any]:
+        return ("weight", c[0])
 
     @v_args(meta=True)
     def example_decl(self, meta: LarkMeta, c: list[Any]) -> ast.Example:
@@ -559,6 +603,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
             parts.append(self.parse_expr(text[open_ + 1 : close], c[0]))
             pos = close + 1
         return ast.Log(span=self._span(meta), parts=parts)
+
+    @v_args(meta=True)
+    def tally_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Tally:
+        return ast.Tally(span=self._span(meta), name=str(c[0]), player=c[1], amount=c[2])
 
     @v_args(meta=True)
     def call_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.CallStmt:

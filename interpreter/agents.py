@@ -1,13 +1,17 @@
-"""Agents: who answers a decision. Choices are the only player agency, so an agent is one method."""
+"""Agents: who answers a decision. Choices are the only player agency, so an agent is one method.
+
+The built-in agents are below; a game's own ways to play are written in its rules (`style NAME:`)
+and played by StyleAgent."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import Decision
+from meeple.interpreter.styles import Style, draw
 
 
 class Agent(Protocol):
@@ -22,6 +26,22 @@ class RandomAgent:
 
     def choose(self, state: State, decision: Decision) -> int:
         return self.rng.randrange(decision.size)
+
+
+class StyleAgent:
+    """Plays a style written in the rules (`style NAME:`): the options its preferences speak of
+    weighed by them, the rest at random. On a decision the style says nothing of it answers as
+    a RandomAgent of the same seed would."""
+
+    def __init__(self, style: Style, seed: int = 0) -> None:
+        self.style = style
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, decision: Decision) -> int:
+        weights = state.evaluate(lambda: self.style.weights(state.rt, decision), f"style '{self.style.name}'")
+        if weights is None:
+            return self.rng.randrange(decision.size)
+        return draw(self.rng, weights)
 
 
 class FirstAgent:
@@ -64,16 +84,25 @@ class HumanAgent:
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent}
 
 
-def make_agents(names: Sequence[str], players: int, seed: int) -> list[Agent]:
-    """One agent per seat; a shorter list repeats its last name. Random agents get distinct seeds."""
+def make_agents(
+    names: Sequence[str], players: int, seed: int, styles: Mapping[str, Style] | None = None
+) -> list[Agent]:
+    """One agent per seat; a shorter list repeats its last name. A name is a built-in agent or one
+    of the game's playing styles (`styles`). Random and style agents get distinct seeds."""
     if not names:
         names = ["random"]
+    styles = styles or {}
     out: list[Agent] = []
     for seat in range(players):
         name = names[min(seat, len(names) - 1)]
-        if name not in AGENTS:
-            raise ValueError(f"unknown agent '{name}' (known: {', '.join(AGENTS)})")
-        out.append(RandomAgent(seed * 1000 + seat) if name == "random" else AGENTS[name]())
+        seed_of_seat = seed * 1000 + seat
+        if name in styles:
+            out.append(StyleAgent(styles[name], seed_of_seat))
+        elif name not in AGENTS:
+            known = ", ".join([*AGENTS, *styles])
+            raise ValueError(f"unknown agent '{name}' (known: {known})")
+        else:
+            out.append(RandomAgent(seed_of_seat) if name == "random" else AGENTS[name]())
     return out
 
 

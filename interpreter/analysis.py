@@ -33,6 +33,21 @@ PIECE_ATTRS = {"owner": "player", "kind": "text", "location": "loc", "row": "any
 STATEMENT_WORDS = statement_words()
 
 
+@dataclass(frozen=True)
+class Site:
+    """A statement that asks a player something: a `choose` or `may choose` ("choose"), a
+    `for each ... chosen by` ("order"), a `may "..."` ("ask"), or an `offer` ("offer", the
+    offered rule's name as `rule`). `scope` is what a style's condition there may read: the
+    names in scope at the statement (the option's name among them), with their types."""
+
+    kind: str
+    rule: str
+    var: str | None
+    optional: bool
+    stmt: ast.Node
+    scope: dict[str, str]
+
+
 @dataclass
 class Symbols:
     """Every declaration of a module, by kind and name: what the compiler and codegen read."""
@@ -48,6 +63,12 @@ class Symbols:
     owned_vars: dict[str, dict[str, ast.VarDecl]] = field(default_factory=dict)  # owner -> name -> decl
     maps: dict[str, ast.MapDecl] = field(default_factory=dict)
     movements: dict[str, ast.MovementDecl] = field(default_factory=dict)
+    counters: dict[str, ast.CounterDecl] = field(default_factory=dict)  # for statistics: never read
+    styles: dict[str, ast.StyleDecl] = field(default_factory=dict)  # ways to play, for simulated players
+    # Every statement that asks a player, with the rule it is in and the names it sees: where a
+    # style's preferences apply, and what their conditions may read.
+    sites: list[Site] = field(default_factory=list)
+    preferred: dict[int, list[Site]] = field(default_factory=dict)  # id(preference) -> where it applies
     rules: dict[str, ast.RuleDecl] = field(default_factory=dict)
     values: dict[str, ast.ValueDecl] = field(default_factory=dict)
     triggers: list[ast.TriggerDecl] = field(default_factory=list)
@@ -93,6 +114,7 @@ class Analyzer:
         self.route_starts: dict[str, set[str]] = {}
         self.diags: list[Diagnostic] = []
         self.used: set[str] = set()
+        self.rule = ""  # the rule whose statements are being analysed ("" in setup, play...)
 
     # -------------------------------------------------------------- reporting
 
@@ -149,6 +171,12 @@ class Analyzer:
                 case ast.ZoneDecl():
                     declare(decl.name, decl, decl.per or "")
                     self.sym.owned_zones.setdefault(decl.per or "", {})[decl.name] = decl
+                case ast.CounterDecl():
+                    declare(decl.name, decl)
+                    self.sym.counters[decl.name] = decl
+                case ast.StyleDecl():
+                    declare(decl.name, decl, "style")
+                    self.sym.styles[decl.name] = decl
                 case ast.VarDecl() if decl.per is None:
                     declare(decl.name, decl)
                     self.sym.vars[decl.name] = decl
@@ -460,6 +488,15 @@ class Analyzer:
                     tables = " and ".join(self.sym.row_keys[name])
                     self.error(e, "M010", f"'{name}' is a row of {tables}", f"write TABLE.{name}")
                     return "any"
+                if found is None and name in self.sym.counters:
+                    self.error(
+                        e,
+                        "M014",
+                        f"'{name}' is a counter: the rules add to it ('tally {name}') but never read it",
+                        "counters are for statistics, so that counting something changes no game; "
+                        "an example's 'expect:' may read it",
+                    )
+                    return "any"
                 if found is None:
                     names = [
                         *scope,
@@ -711,6 +748,8 @@ class Analyzer:
                 for part in s.parts:
                     if isinstance(part, ast.Expr):
                         self.expr(part, scope)
+            case ast.Tally():
+                self.tally(s, scope)
             case ast.CallStmt():
                 self.call_stmt(s, scope)
             case ast.If():
@@ -725,6 +764,7 @@ class Analyzer:
                     self.expect(s.cond, self.expr(s.cond, inner), "bool", "a 'where' condition")
                 if s.chooser is not None:
                     self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses the order")
+                    self.sym.sites.append(Site("order", self.rule, s.var, False, s, inner))
                 self.stmts(s.body, inner)
             case ast.Repeat():
                 self.expect(s.count, self.expr(s.count, scope), "int", "how many times to repeat")
@@ -739,6 +779,8 @@ class Analyzer:
                     self.expect(s.cond, self.expr(s.cond, inner), "bool", "a 'where' condition")
                 if isinstance(s, ast.Choose) and s.chooser is not None:
                     self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
+                if isinstance(s, ast.Choose):
+                    self.sym.sites.append(Site("choose", self.rule, s.var, s.optional, s, inner))
                 if isinstance(s, ast.Choose) and not s.optional and not s.orelse and self._never_options(s):
                     self.error(
                         s,
@@ -751,6 +793,7 @@ class Analyzer:
             case ast.Ask():
                 if s.chooser is not None:
                     self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
+                self.sym.sites.append(Site("ask", self.rule, None, True, s, scope))
                 self.stmts(s.body, scope)
                 self.stmts(s.orelse, scope)
             case ast.Random():
@@ -774,6 +817,10 @@ class Analyzer:
                 self.expect(s.player, self.expr(s.player, scope), "player", "who is offered the action")
                 if s.cond is not None:
                     self.expect(s.cond, self.expr(s.cond, scope), "bool", "when the action is offered")
+                offered = self.sym.rules.get(s.rule)
+                if offered is not None:  # a style's condition reads the offered rule's arguments
+                    arguments = {p.name: type_of_ref(p.type, self.sym) for p in offered.params}
+                    self.sym.sites.append(Site("offer", s.rule, None, False, s, arguments))
                 self.stmts(s.body, scope)
 
     def _check_assignable(self, target: ast.Attr, scope: dict[str, str]) -> None:
@@ -799,6 +846,31 @@ class Analyzer:
         self.used.add(name)
         if name not in self.sym.pieces:
             self.error(node, "M018", f"unknown kind of piece '{name}'", self._suggest(name, self.sym.pieces))
+
+    def tally(self, s: ast.Tally, scope: dict[str, str]) -> None:
+        """`tally NAME [for PLAYER] [by AMOUNT]`: a declared counter, a player exactly when it is
+        counted per player, a whole number."""
+        decl = self.sym.counters.get(s.name)
+        if decl is None:
+            self.error(s, "M010", f"unknown counter '{s.name}'", self._suggest(s.name, self.sym.counters))
+        elif decl.per_player and s.player is None:
+            self.error(
+                s,
+                "M014",
+                f"'{s.name}' is counted per player: say whose",
+                f"write 'tally {s.name} for PLAYER'",
+            )
+        elif not decl.per_player and s.player is not None:
+            self.error(
+                s.player,
+                "M014",
+                f"'{s.name}' is counted for the whole game, not per player",
+                f"declare it 'counter {s.name} per player' to count it for each player",
+            )
+        if s.player is not None:
+            self.expect(s.player, self.expr(s.player, scope), "player", "whose count it is")
+        if s.amount is not None:
+            self.expect(s.amount, self.expr(s.amount, scope), "int", "how much is counted")
 
     def call_stmt(self, s: ast.CallStmt, scope: dict[str, str]) -> None:
         self.used.add(s.name)
@@ -933,7 +1005,9 @@ class Analyzer:
                             self.error(m, "M013", f"table '{m.edges}' has no column '{col}'")
             self.used.add(m.nodes)
         for rule in s.rules.values():
+            self.rule = rule.name
             self.stmts(rule.body, self.params(rule.params))
+        self.rule = ""
         for value in s.values.values():
             self.expr(value.expr, self.params(value.params))
         for trig in s.triggers:
@@ -952,6 +1026,8 @@ class Analyzer:
                 )
         for example in s.examples:
             self.example(example)
+        for style in s.styles.values():
+            self.style(style)
         for movement in s.movements.values():
             if movement.step is not None:
                 self.step_line(movement, movement_scopes[movement.name])
@@ -974,6 +1050,7 @@ class Analyzer:
         for stmt in [*example.given, *example.do]:
             self.stmt(stmt, scope)
         results = {name: result.type for name, result in RESULTS.items()}
+        results |= {name: counter_type(decl) for name, decl in self.sym.counters.items()}
         for expect in example.expect:
             self.expect(expect, self.expr(expect, {**results, **scope}), "bool", "an expectation")
         for shown in example.shows:
@@ -981,6 +1058,58 @@ class Analyzer:
             if kind not in {"loc", "any"} and not kind.startswith(("grid:", "row:", "cell:")):
                 self.error(shown, "M027", f"an example shows a grid map or a place, not {_readable(kind)}")
         self.used = before | {n for n in self.used if n in self.sym.pieces}
+
+    def style(self, style: ast.StyleDecl) -> None:
+        """Each preference names decisions the rules make, and its condition and weight fit every
+        one of them: a condition reads what the asking statement sees (the option by its name)."""
+        from meeple.interpreter.agents import AGENTS  # here: the agents module imports the engine
+
+        if style.name in AGENTS:
+            self.error(
+                style, "M011", f"'{style.name}' is the name of a built-in player", "call the style otherwise"
+            )
+        for pref in style.preferences:
+            sites = self.sym.preferred[id(pref)] = self.style_sites(pref)
+            for site in sites:
+                if pref.cond is not None:
+                    self.expect(
+                        pref.cond, self.expr(pref.cond, site.scope), "bool", "a preference's condition"
+                    )
+                if pref.weight is not None:
+                    self.expect(pref.weight, self.expr(pref.weight, site.scope), "int", "a weight")
+
+    def style_sites(self, pref: ast.Preference) -> list[Site]:
+        """The decisions a preference speaks of; none is an error that says what the rule asks."""
+        if pref.rule not in self.sym.rules:
+            self.error(pref, "M010", f"unknown rule '{pref.rule}'", self._suggest(pref.rule, self.sym.rules))
+            return []
+        self.used.add(pref.rule)
+        in_rule = [site for site in self.sym.sites if site.rule == pref.rule]
+        kinds = {
+            "option": ("choose", "order"),
+            "yes": ("ask",),
+            "pass": ("choose", "ask"),
+            "offer": ("offer",),
+        }
+        found = [
+            site
+            for site in in_rule
+            if site.kind in kinds[pref.target]
+            and (pref.target != "option" or site.var == pref.var)
+            and (pref.target != "pass" or site.optional)
+        ]
+        if not found:
+            asked = sorted({f"{pref.rule}.{site.var}" for site in in_rule if site.var})
+            hint = f"it chooses {', '.join(asked)}" if asked else "it asks nothing"
+            r, v = pref.rule, pref.var
+            message = {
+                "option": f"rule '{r}' has no 'choose {v}' (nor 'for each {v} ... chosen by')",
+                "yes": f"rule '{r}' has no 'may \"...\"'",
+                "pass": f"rule '{r}' has nothing to pass: no 'may choose', no 'may \"...\"'",
+                "offer": f"the rules never offer '{r}'",
+            }[pref.target]
+            self.error(pref, "M010", f"no decision to prefer: {message}", hint)
+        return found
 
     def step_line(self, movement: ast.MovementDecl, scope: dict[str, str]) -> None:
         """`step NAME to PLACES`: NAME (and `start`) is a place of the type the movement's routes
@@ -1019,6 +1148,11 @@ class Analyzer:
             for name, decl in group.items():
                 if name not in self.used:
                     self.warning(decl, "M021", f"{kind} '{name}' is never used")
+
+
+def counter_type(decl: ast.CounterDecl) -> str:
+    """What an example's `expect:` reads a counter as: a number, or one per seat."""
+    return "list:int" if decl.per_player else "int"
 
 
 def is_keyed(table: ast.Table) -> bool:

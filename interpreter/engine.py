@@ -345,6 +345,11 @@ class State:
             },
         }
 
+    def counted(self) -> dict[str, int | list[int]]:
+        """What the counters counted so far: a number, or one per seat for a counter per player."""
+        per_player = {name: decl.per_player for name, decl in self.game.program.symbols.counters.items()}
+        return {name: list(n) if per_player[name] else n[0] for name, n in self.rt.counters.items()}
+
     def result(self) -> dict[str, Any]:
         return {
             "game": self.game.name,
@@ -357,6 +362,7 @@ class State:
             "turns": self.turns,
             "choices": list(self.choices),
             "shortfalls": dict(self.rt.shortfalls),
+            "counters": self.counted(),
         }
 
 

@@ -116,8 +116,9 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
     except RuleRuntimeError as err:
         result.failures.append(f"cannot show what the example shows: {err.message}")
     try:
+        counted = state.counted()
         for name in example.results:
-            env[name] = RESULTS[name].get(state, ended)
+            env[name] = RESULTS[name].get(state, ended) if name in RESULTS else counted[name]
     except RuleRuntimeError as err:
         result.failures.append(f"cannot compute the scores: {err.message}")
         result.log = state.log

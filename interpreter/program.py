@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.values import Kind, Location, MapRef, Player, Row, ZoneLoc
 from meeple.limits import MAX_SEATS
+
+if TYPE_CHECKING:  # styles.py reads this module's Fn
+    from meeple.interpreter.styles import Style
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 Gen = Callable[[Any, dict[str, Any]], Generator[Any, int, None]]
@@ -52,7 +55,9 @@ class CompiledExample:
     given: Gen
     do: Gen
     expect: list[tuple[ast.Expr, Fn, Fn | None, Fn | None]]  # expression, value, and its two sides
-    results: list[str] = field(default_factory=list)  # the results (scores, winners...) expect reads
+    results: list[str] = field(
+        default_factory=list
+    )  # the results (scores, winners...) and counters expect reads
     shows: list[Fn] = field(default_factory=list)  # the maps and places a printed example draws
 
 
@@ -82,6 +87,7 @@ class Program:
     tiebreak: Fn | None = None
     init: Callable[[Any], None] | None = None
     examples: list[CompiledExample] = field(default_factory=list)
+    styles: dict[str, Style] = field(default_factory=dict)  # ways to play, by name (`--agents NAME`)
     # With coverage on: every statement as ((line, column), statement, the rule it is in).
     statements: list[tuple[tuple[int, int], ast.Stmt, str]] = field(default_factory=list)
 

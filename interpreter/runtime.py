@@ -23,13 +23,17 @@ if TYPE_CHECKING:
     from meeple.interpreter.program import Program
 
 
+# Where in the rules a decision is asked: the asking statement's (file, line, column).
+Site = tuple[str, int, int]
+
+
 class Decision:
     """A choice a player must make: the only way players act on a game.
 
     `values` are what the rules chose from; `options` are their readable labels, made only when
     someone looks (a simulation of random agents never needs them)."""
 
-    __slots__ = ("_options", "extra", "offers", "player", "prompt", "rule", "values")
+    __slots__ = ("_options", "env", "extra", "offers", "player", "prompt", "rule", "site", "values", "var")
 
     def __init__(
         self,
@@ -39,6 +43,9 @@ class Decision:
         rule: str = "",
         extra: str = "",
         offers: list[Offer] | None = None,
+        site: Site | None = None,
+        env: dict[str, Any] | None = None,
+        var: str = "",
     ) -> None:
         self.player = player
         self.prompt = prompt
@@ -46,6 +53,11 @@ class Decision:
         self.rule = rule
         self.extra = extra  # a last option that is not a value ("pass"), or ""
         self.offers = offers or []  # actions offered beside the options (`offer`), after them
+        # Where the rules ask, and what they see there: a playing style weighs the options by
+        # conditions on the statement's names, `var` bound to each option in turn.
+        self.site = site
+        self.env = env if env is not None else {}
+        self.var = var
         self._options: list[str] | None = None
 
     @property
@@ -71,11 +83,14 @@ class Decision:
 class Offer:
     """An action offered beside every decision of one player while an `offer` block runs."""
 
-    __slots__ = ("body", "cond", "env", "label", "player", "running")
+    __slots__ = ("body", "cond", "env", "label", "player", "rule", "running")
 
-    def __init__(self, player: Player, label: str, body: Any, cond: Any, env: dict[str, Any]) -> None:
+    def __init__(
+        self, player: Player, label: str, body: Any, cond: Any, env: dict[str, Any], rule: str = ""
+    ) -> None:
         self.player = player
         self.label = label
+        self.rule = rule  # the offered rule's name
         self.body = body  # the rule's generator function
         self.cond = cond  # when it may be taken, or None
         self.env = env  # the rule's arguments, bound when the block began
@@ -185,6 +200,10 @@ class Runtime:
         self.steps = 0
         self.budget = budget
         self.shortfalls: dict[str, int] = {}
+        # What `tally` counted, for statistics: one count per counter, or one per seat.
+        self.counters: dict[str, list[int]] = {
+            name: [0] * (players if decl.per_player else 1) for name, decl in program.symbols.counters.items()
+        }
         self.offers: list[tuple[Offer, dict[str, Any]]] = []  # open `offer` blocks, with their env
         self.covered: set[tuple[int, int]] = set()  # (line, column) of statements that ran, with coverage
         self.last_rule = ""  # the rule called last: names the culprit when rules recurse without end

@@ -1,8 +1,10 @@
 """What a simulation says about a game: the figures a designer asks for, read from game records.
 
 Each figure is a `Measure`: one number per finished game (or one per seat), with its name in
-players' words. The summary of one run (`summary`) and the paired comparison of two versions
-(`comparison`) are both made from the same list of measures, so that a figure added here is
+players' words: the built-in ones below, then the counters the rules declare (`counter NAME`,
+added to with `tally`), so that a designer can ask "do players trade more with my change?"
+without writing Python. The summary of one run (`summary`) and the paired comparison of two
+versions (`comparison`) are both made from the same list of measures, so that a figure added here is
 summarised, compared, printed and plotted alike. The statistics themselves are in
 `meeple.statistics`; the records come from `meeple.simulation`.
 
@@ -11,7 +13,7 @@ What counts as what, the same for every game:
 - a **shared win** is a best score shared by some seats but not all;
 - a **draw** is a game every seat ends level (only with two or more seats);
 - the **win rate** counts a shared win or a draw as a fraction, 1/k to each of the k seats level,
-  so that the win rates of a game add up to 100% (the rate `simulate` always gave).
+  so that the win rate of every seat added up makes 100% (the rate `simulate` always gave).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from meeple.codegen.names import Name, called, humanise
+from meeple.interpreter.engine import Game
 from meeple.simulation import FINISHED, Plan
 from meeple.statistics import Difference, paired, spread, wilson
 
@@ -65,9 +69,29 @@ MEASURES: tuple[Measure, ...] = (
 )
 
 
-def measures(players: int) -> list[Measure]:
-    """The measures that mean something for this many players."""
-    return [m for m in MEASURES if players >= m.players]
+def counters(game: Game) -> list[Measure]:
+    """A measure for each counter the rules declare (`counter NAME`), named as players would
+    name it: the plural of its `called` line, or its name in words (a counter's name already
+    says many of a thing: `hunts`)."""
+    out = []
+    for name, decl in game.program.symbols.counters.items():
+        line = called(decl.meta)
+        label = Name.of(line.value, line.plural).many if line is not None else humanise(name)
+        out.append(Measure(f"counter:{name}", label, decl.per_player, False, _counted(name)))
+    return out
+
+
+def _counted(name: str) -> Callable[[Record, int | None], float]:
+    def value(r: Record, seat: int | None) -> float:
+        counted = r["counters"][name]
+        return counted if seat is None else counted[seat]
+
+    return value
+
+
+def measures(players: int, declared: Sequence[Measure] = ()) -> list[Measure]:
+    """The measures that mean something for this many players, then the game's own counters."""
+    return [m for m in (*MEASURES, *declared) if players >= m.players]
 
 
 def _values(measure: Measure, records: Sequence[Record], seat: int | None) -> list[float]:
@@ -99,7 +123,9 @@ def _figure(measure: Measure, values: list[float]) -> dict[str, Any]:
     return spread(values).as_json()
 
 
-def summary(records: Sequence[Record], plan: Plan, game: str) -> dict[str, Any]:
+def summary(
+    records: Sequence[Record], plan: Plan, game: str, declared: Sequence[Measure] = ()
+) -> dict[str, Any]:
     """Every measure over the finished games, with the plain keys `simulate` has always given
     (`win_rate`, `mean_score`, `min_score`, `max_score`, `mean_turns`) beside the full figures."""
     done = finished(records)
@@ -118,7 +144,7 @@ def summary(records: Sequence[Record], plan: Plan, game: str) -> dict[str, Any]:
     if not done:
         return out
     figures: dict[str, Any] = {}
-    for m in measures(plan.players):
+    for m in measures(plan.players, declared):
         per = [_figure(m, _values(m, done, seat)) for seat in _seats(m, plan.players)]
         figures[m.key] = per if m.per_seat else per[0]
     out["figures"] = figures
@@ -159,9 +185,12 @@ class Row:
         return {"measure": self.measure.key, "seat": self.seat, **self.difference.as_json()}
 
 
-def comparison(a: Sequence[Record], b: Sequence[Record], players: int) -> tuple[list[Row], int]:
+def comparison(
+    a: Sequence[Record], b: Sequence[Record], players: int, declared: Sequence[Measure] = ()
+) -> tuple[list[Row], int]:
     """Every measure, B minus A, over the seeds both versions finished; and how many seeds were
-    left out because a game broke on one side or the other."""
+    left out because a game broke on one side or the other. `declared`: the counters both
+    versions have (a counter only one of them declares has nothing to be compared with)."""
     by_seed = {r["seed"]: r for r in finished(b)}
     pairs = [(r, by_seed[r["seed"]]) for r in finished(a) if r["seed"] in by_seed]
     left_out = len(a) - len(pairs)
@@ -170,7 +199,7 @@ def comparison(a: Sequence[Record], b: Sequence[Record], players: int) -> tuple[
     left, right = [p[0] for p in pairs], [p[1] for p in pairs]
     rows = [
         Row(m, seat, paired(_values(m, left, seat), _values(m, right, seat)))
-        for m in measures(players)
+        for m in measures(players, declared)
         for seat in _seats(m, players)
     ]
     return rows, left_out

@@ -70,7 +70,7 @@ def start(
     players = game.min_players if players is None else players
     try:
         state = game.new_game(players, seed, logging=logging)  # refuses a count out of range first
-        agents = make_agents(agent_names, players, seed)
+        agents = make_agents(agent_names, players, seed, game.program.styles)
     except ValueError as err:  # a player count out of range, an unknown agent name
         raise Fail(f"error: {err}", USAGE) from None
     return state, agents

@@ -23,7 +23,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Column, Table
 
-from meeple.balance import Measure, Row, comparison, summary
+from meeple.balance import Measure, Row, comparison, counters, summary
 from meeple.cli_common import (
     FAILED,
     OPTIONS,
@@ -135,12 +135,13 @@ def simulate(
     began = time.perf_counter()
     (records,) = _played([(game, plan)], games, seed, jobs)
     elapsed = time.perf_counter() - began
-    stats = summary(records, plan, game.name)
+    declared = counters(game)
+    stats = summary(records, plan, game.name, declared)
     broken = _broken(stats)
     if as_json:
         echo_json(stats)
     else:
-        _print_summary(stats, game, seed, elapsed)
+        _print_summary(stats, game, seed, elapsed, declared)
     if broken:
         raise Fail("\n".join(f"error: {line}" for line in broken), FAILED)
 
@@ -149,7 +150,9 @@ def _seat_names(game: Game, players: int) -> list[str]:
     return [str(p) for p in game.program.players[:players]]
 
 
-def _print_summary(stats: dict[str, Any], game: Game, seed: int, elapsed: float) -> None:
+def _print_summary(
+    stats: dict[str, Any], game: Game, seed: int, elapsed: float, declared: list[Measure]
+) -> None:
     out = stdout()
     games, seats = stats["games"], stats["players"]
     agents = ", ".join(stats["agents"])
@@ -164,9 +167,9 @@ def _print_summary(stats: dict[str, Any], game: Game, seed: int, elapsed: float)
     for s, name in enumerate(_seat_names(game, seats)):
         score = f["score"][s]
         counts = [f"{stats['wins'][s]:g}", f"{stats['shared_wins'][s]:g}"][: seats - 1]
-        rates = [*counts, _rate(f["win_rate"][s]), _interval(f["win_rate"][s])] if seats > 1 else []
+        shares = [*counts, _rate(f["win_rate"][s]), _interval(f["win_rate"][s])] if seats > 1 else []
         score_range = f"{score['min']:g} to {score['max']:g}"
-        table.add_row(escape(name), *rates, _mean(score), _quartiles(score), score_range)
+        table.add_row(escape(name), *shares, _mean(score), _quartiles(score), score_range)
     out.print(table)
     if seats > 1:
         draws = f["draw_rate"]
@@ -176,6 +179,22 @@ def _print_summary(stats: dict[str, Any], game: Game, seed: int, elapsed: float)
         f"length: {_mean(f['turns'])} turns (quartiles {_quartiles(f['turns'])}), "
         f"{_mean(f['decisions'])} decisions"
     )
+    if declared:
+        table = _table("Counted per game", "Seat", "Mean ± sd", "95% interval", "Quartiles", "Range")
+        names = _seat_names(game, seats)
+        for m in declared:
+            per = f[m.key] if m.per_seat else [f[m.key]]
+            for seat, figure in enumerate(per):
+                low, high = figure["interval"]
+                table.add_row(
+                    escape(m.label) if seat == 0 else "",
+                    escape(names[seat]) if m.per_seat else "all",
+                    _mean(figure),
+                    f"{low:.2f} to {high:.2f}",
+                    _quartiles(figure),
+                    f"{figure['min']:g} to {figure['max']:g}",
+                )
+        out.print(table)
     if stats["finished"] < games:
         out.print(f"{plural(games - stats['finished'], 'game')} did not finish and are left out (see below)")
     for what, entry in stats["shortfalls"].items():
@@ -209,8 +228,13 @@ def compare(
         players = max(g.min_players for g in versions)
     plans = [_plan(g, rules, players, agents) for g, rules in zip(versions, (first, second), strict=True)]
     a, b = _played(list(zip(versions, plans, strict=True)), games, seed, jobs)
-    rows, left_out = comparison(a, b, players)
-    sides = [summary(records, plan, g.name) for records, plan, g in zip((a, b), plans, versions, strict=True)]
+    in_b = {m.key for m in counters(versions[1])}
+    shared = [m for m in counters(versions[0]) if m.key in in_b]  # what both versions count
+    rows, left_out = comparison(a, b, players, shared)
+    sides = [
+        summary(records, plan, g.name, counters(g))
+        for records, plan, g in zip((a, b), plans, versions, strict=True)
+    ]
     if as_json:
         echo_json(
             {

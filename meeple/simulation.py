@@ -61,6 +61,7 @@ def record(state: State, status: str = FINISHED, error: str = "") -> dict[str, A
         "turns": state.turns,
         "decisions": len(state.choices),
         "shortfalls": dict(state.rt.shortfalls),
+        "counters": state.counted(),
     }
 
 
@@ -69,7 +70,7 @@ def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
     state = game.new_game(plan.players, seed, logging=False, run_setup=False)
     try:
         state.run(state.flow())
-        play_to_end(state, make_agents(list(plan.agents), plan.players, seed))
+        play_to_end(state, make_agents(list(plan.agents), plan.players, seed, game.program.styles))
     except (RuleRuntimeError, IllegalChoice) as err:
         status = OUT_OF_BUDGET if state.rt.steps > state.rt.budget else FAILED
         return record(state, status, str(err))
@@ -121,5 +122,5 @@ def plan_for(game: Game, rules: str, players: int | None, agents: Sequence[str])
     """A plan for a loaded game, with its player count checked (ValueError if out of range)."""
     count = game.min_players if players is None else players
     game.new_game(count, run_setup=False)  # the game's own word on a count out of range
-    make_agents(list(agents), count, 0)  # an unknown agent name is refused before anything is played
+    make_agents(list(agents), count, 0, game.program.styles)  # an unknown agent is refused first
     return Plan(rules, count, tuple(agents) or ("random",), tuple(game.options.items()))

@@ -1,10 +1,10 @@
-"""The arithmetic of balance testing: rates with their intervals, spreads, and paired differences.
+"""The arithmetic of balance testing: proportions with their intervals, spreads, and paired differences.
 
 A designer reads a simulation to decide whether a change mattered, so every figure comes with
 how far chance alone could move it. Three tools, each the usual one for its question:
 
 - a rate (how often a seat wins) gets Wilson's score interval, which stays inside 0..1 and keeps
-  its coverage for rates near 0 or 1 and for a few dozen games, where the textbook "p ± 1.96 se"
+  its coverage for a proportion near 0 or 1 and for a few dozen games, where the textbook "p ± 1.96 se"
   does neither;
 - a mean (scores, lengths, counters) gets Student's t interval;
 - a difference between two versions of a game played on the same seeds is a mean of per-seed

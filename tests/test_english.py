@@ -39,6 +39,7 @@ piece cube: 10 per player in reserve
 piece card: each colour in deck
 var round: int = 0
 var gold: int = 0 per player
+counter trades per player
 value riches(p: player) = p.gold
 value cubes_at(z: any) = pieces(z, cube)
 value is_rich(p: player) = p.gold > 5
@@ -65,6 +66,7 @@ STATEMENTS = [
     ("move all", "move all cube of p from p.hand to reserve", "Move all cube of p from p's hand to reserve."),
     ("move pieces", "move pieces(p.hand) to reserve", "Move the pieces in p's hand to reserve."),
     ("set", "set p.gold to 3", "Set p's gold to 3."),
+    ("tally", "tally trades for p by 2", "Count trades for p by 2 (for statistics)."),
     ("lift", "lift n", "Lift n off the map: what lies under it shows again."),
     ("set as add", "set round to round + 1", "Add 1 to round."),
     ("set as subtract", "set p.gold to p.gold - n", "Subtract n from p's gold."),

@@ -34,6 +34,7 @@ zone hand per player
 piece token: 6 in bag
 var total: int = 0
 var tally: int = 0 per player
+counter rounds
 
 rule extra(p: player):
   add 1 to p.tally
@@ -55,6 +56,7 @@ play:
   set total to n
   add 1 to total
   subtract 1 from total
+  tally rounds
   quiet()
   asking(players[0])
   move 1 token from bag to pile

@@ -95,7 +95,8 @@ class Usage:
         self.owned: dict[str, list[ast.Decl]] = {}
         for decl in self.decls:
             name = getattr(decl, "name", None)
-            if not isinstance(name, str) or isinstance(decl, ast.Example | ast.GameHeader):
+            # A style is used by whoever plays with it (`--agents`), never by the rules.
+            if not isinstance(name, str) or isinstance(decl, ast.Example | ast.GameHeader | ast.StyleDecl):
                 continue
             if getattr(decl, "per", None):
                 self.owned.setdefault(name, []).append(decl)

@@ -16,6 +16,7 @@ walks the AST while a game is played.
 - moves.py: moving pieces (and the triggers that watch them), placing shapes;
 - decisions.py: choices and chance;
 - examples.py: example blocks;
+- styles.py: playing styles (preferences over the options of decisions);
 - base.py: the state the parts share, and the limits of computed values.
 
 `build` below puts the whole program together; `compile_program` is the entry point.
@@ -35,14 +36,15 @@ from meeple.interpreter.compiler.expressions import Expressions
 from meeple.interpreter.compiler.memo import Memo, _memoized
 from meeple.interpreter.compiler.moves import Moves
 from meeple.interpreter.compiler.statements import Statements
+from meeple.interpreter.compiler.styles import Styles
 from meeple.interpreter.program import Fn, Program, Trigger
 from meeple.interpreter.runtime import RuleRuntimeError, describe
 
 
-class Compiler(Data, Analyses, Expressions, Memo, Statements, Moves, Decisions, Examples):
+class Compiler(Data, Analyses, Expressions, Memo, Statements, Moves, Decisions, Examples, Styles):
     """The parts together. `build` runs them in the order each needs the last: the data, then
     the analyses, then constants and values, movements, rules, triggers, setup, play, scores, the
-    initializer, and last the examples."""
+    initializer, the styles, and last the examples."""
 
     def build(self) -> Program:
         p, sym = self.p, self.sym
@@ -86,6 +88,9 @@ class Compiler(Data, Analyses, Expressions, Memo, Statements, Moves, Decisions, 
         if sym.tiebreak is not None:
             p.tiebreak = self._scorer(sym.tiebreak)
         p.init = self.initializer()
+        for style in sym.styles.values():
+            self.rule = f"style {style.name}"
+            p.styles[style.name] = self.style(style)
         self.coverage = False  # examples are not part of the game: their statements are not counted
         for example in sym.examples:
             p.examples.append(self.example(example))

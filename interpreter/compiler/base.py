@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import Any
 
+from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.program import Fn, Gen, Program
+from meeple.interpreter.runtime import Site
 from meeple.limits import DEFAULT_BUDGET, MAX_LIST, MAX_NUMBER
 
 Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
@@ -59,6 +61,11 @@ def as_gen(fn: Callable[..., Any], is_gen: bool) -> Gen:
         yield  # pragma: no cover - makes this a generator
 
     return gen
+
+
+def site_of(stmt: ast.Node) -> Site:
+    """Where a statement that asks stands: how a decision finds the style preferences for it."""
+    return (stmt.span.file, stmt.span.line, stmt.span.column)
 
 
 def snapshot_where(seq: Fn, cond: Fn | None, var: str) -> Fn:

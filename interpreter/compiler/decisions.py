@@ -11,6 +11,7 @@ from meeple.grammar import ast
 from meeple.interpreter.compiler.base import (
     Part,
     as_gen,
+    site_of,
     snapshot_where,
 )
 from meeple.interpreter.program import Fn, Gen
@@ -59,6 +60,7 @@ class Decisions(Part):
         orelse = as_gen(*self.block(s.orelse, scope))
         var, optional, rule, span = s.var, s.optional, self.rule, s.span
         prompt = s.prompt or f"choose {var}"
+        site = site_of(s)
 
         def choose(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             while True:  # asked again after an offered action, which may change the options
@@ -70,7 +72,9 @@ class Decisions(Part):
                     raise RuleRuntimeError(f"no option for '{prompt}', and a choice must be made", span, rule)
                 who = chooser(rt, env)
                 offers = offers_for(rt, who) if rt.offers else None
-                index = yield Decision(who, prompt, opts, rule, "pass" if optional else "", offers)
+                index = yield Decision(
+                    who, prompt, opts, rule, "pass" if optional else "", offers, site, env, var
+                )
                 taken = index - len(opts) - optional
                 if taken < 0:
                     break
@@ -86,13 +90,13 @@ class Decisions(Part):
     def ask(self, s: ast.Ask, scope: set[str]) -> Gen:
         chooser = self._chooser(s.chooser, scope, s.span)
         body, orelse = as_gen(*self.block(s.body, scope)), as_gen(*self.block(s.orelse, scope))
-        prompt, rule = s.prompt, self.rule
+        prompt, rule, site = s.prompt, self.rule, site_of(s)
 
         def ask(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             while True:
                 who = chooser(rt, env)
                 offers = offers_for(rt, who) if rt.offers else None
-                index = yield Decision(who, prompt, [True, False], rule, "", offers)
+                index = yield Decision(who, prompt, [True, False], rule, "", offers, site, env)
                 if index < 2:
                     break
                 yield from take_offer(rt, offers[index - 2])  # type: ignore[index]

@@ -14,11 +14,12 @@ from meeple.interpreter.results import RESULTS
 class Examples(Part):
     def example(self, decl: ast.Example) -> CompiledExample:
         """An example's blocks share one scope: names it lets in `given` are seen by `do` and
-        `expect`; `expect` also sees the results (scores, winners...) it names."""
+        `expect`; `expect` also sees the results (scores, winners...) and the counters it names."""
         self.rule = f"example '{decl.name}'"
         do = decl.do
         lets = {s.name for s in [*decl.given, *do] if isinstance(s, ast.Let)}
-        results = sorted({n.id for e in decl.expect for n in e.find_all(ast.Name) if n.id in RESULTS} - lets)
+        known = RESULTS.keys() | self.sym.counters.keys()
+        results = sorted({n.id for e in decl.expect for n in e.find_all(ast.Name) if n.id in known} - lets)
         scope = lets | set(results)
         expect = []
         for e in decl.expect:

@@ -17,6 +17,7 @@ from meeple.interpreter.compiler.base import (
     _nothing,
     _number,
     as_gen,
+    site_of,
     snapshot_where,
 )
 from meeple.interpreter.compiler.decisions import _distinct
@@ -157,6 +158,8 @@ class Statements(Part):
                         rt.log.append("".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts))
 
                 return log
+            case ast.Tally():
+                return self.tally(s, scope)
             case ast.CallStmt():
                 return self.call_rule(s, scope)
             case ast.If():
@@ -228,6 +231,18 @@ class Statements(Part):
             rt.changed(((per, name), o))
 
         return set_owned
+
+    def tally(self, s: ast.Tally, scope: set[str]) -> Fn:
+        """Adds to a counter. Nothing in the game reads counters, so no answer is forgotten."""
+        name = s.name
+        whose = self.expr(s.player, scope) if s.player is not None else None
+        amount = self.expr(s.amount, scope) if s.amount is not None else None
+
+        def tally(rt: Any, env: dict[str, Any]) -> None:
+            seat = whose(rt, env).seat if whose is not None else 0
+            rt.counters[name][seat] += amount(rt, env) if amount is not None else 1
+
+        return tally
 
     def call_rule(self, s: ast.CallStmt, scope: set[str]) -> Callable[..., Any]:
         args = [self.expr(a, scope) for a in s.args]
@@ -312,6 +327,7 @@ class Statements(Part):
         if s.chooser is not None:
             chooser, gbody, rule = self.expr(s.chooser, scope), as_gen(body, is_gen), self.rule
             prompt = s.prompt or f"which {var} next?"
+            site = site_of(s)
 
             def for_chosen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
                 todo = items(rt, env)
@@ -321,7 +337,7 @@ class Statements(Part):
                     options, index = _distinct(todo), 0
                     while len(options) > 1:  # asked again after an offered action
                         offers = offers_for(rt, who) if rt.offers else None
-                        answer = yield Decision(who, prompt, list(options), rule, "", offers)
+                        answer = yield Decision(who, prompt, list(options), rule, "", offers, site, env, var)
                         if answer < len(options):
                             index = todo.index(options[answer])
                             break
@@ -403,7 +419,7 @@ class Statements(Part):
         def offer(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             params, fn, is_gen = rules[name]
             bound = dict(zip(params, [a(rt, env) for a in args], strict=True))
-            entry = (Offer(player(rt, env), label_text, as_gen(fn, is_gen), cond, bound), env)
+            entry = (Offer(player(rt, env), label_text, as_gen(fn, is_gen), cond, bound, name), env)
             rt.offers.append(entry)
             try:
                 yield from body(rt, env)
