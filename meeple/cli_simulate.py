@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -37,6 +38,7 @@ from meeple.cli_common import (
     stderr,
     stdout,
 )
+from meeple.cli_plots import PLOT, draw_comparison, draw_simulation
 from meeple.interpreter.engine import Game
 from meeple.limits import MAX_NUMBER
 from meeple.simulation import Plan, plan_for, play_local
@@ -124,6 +126,7 @@ def simulate(
     as_json: Annotated[bool, typer.Option("--json", help="Print only the statistics, as JSON.")] = False,
     jobs: Annotated[int, JOBS] = os.cpu_count() or 1,
     option: Annotated[list[str] | None, OPTIONS] = None,
+    plot: Annotated[Path | None, PLOT] = None,
 ) -> None:
     """Play many games and report, per seat, wins, shared wins and the win rate with its 95%
     interval, the spread of scores, draws, and how long games last.
@@ -141,6 +144,8 @@ def simulate(
         echo_json(stats)
     else:
         _print_summary(stats, game, seed, elapsed)
+    if plot is not None:
+        draw_simulation(plot, records, game.name, _seat_names(game, plan.players))
     if broken:
         raise Fail("\n".join(f"error: {line}" for line in broken), FAILED)
 
@@ -197,6 +202,7 @@ def compare(
     as_json: Annotated[bool, typer.Option("--json", help="Print only the comparison, as JSON.")] = False,
     jobs: Annotated[int, JOBS] = os.cpu_count() or 1,
     option: Annotated[list[str] | None, OPTIONS] = None,
+    plot: Annotated[Path | None, PLOT] = None,
 ) -> None:
     """Play the same seeds on two versions of a game and say, figure by figure, how B differs
     from A, with a 95% interval, and whether the difference stands out from chance.
@@ -225,6 +231,8 @@ def compare(
         )
     else:
         _print_comparison(rows, versions, (first, second), games, left_out, players, seed)
+    if plot is not None:
+        draw_comparison(plot, a, b, (versions[0].name, versions[1].name), _seat_names(versions[0], players))
     broken = [f"{side}: {line}" for side, s in zip("AB", sides, strict=True) for line in _broken(s)]
     if broken:
         raise Fail("\n".join(f"error: {line}" for line in broken), FAILED)
