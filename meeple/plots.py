@@ -4,7 +4,8 @@
 Every figure is drawn from the list of `meeple.balance` measures it is given, by the kind of
 measure and never by its name, so that a measure added there (a counter an author declares) is
 drawn with no change here:
-- the rates (wins, draws, ...) in one figure, a panel each, with Wilson's 95% interval;
+- how often something happens (a win, a draw, ...) in one figure, a panel each, with Wilson's
+  95% interval;
 - a number per seat (the score, ...) as box plots per seat, the mean and its interval marked;
 - a number for the whole game (turns, decisions, ...) as a histogram, the mean marked.
 A comparison draws A and B side by side in the same figures (B hatched), and a forest plot of
@@ -115,8 +116,8 @@ def _figures(
     sides: list[Side], chosen: Sequence[Measure], seats: Sequence[str], heading: Heading
 ) -> list[tuple[str, Figure]]:
     """The figures of every chosen measure, each with the file name it is saved under."""
-    rates = [m for m in chosen if m.rate]
-    out = [("rates", _rates(sides, rates, seats, heading))] if rates else []
+    often = [m for m in chosen if m.rate]
+    out = [("how_often", _how_often(sides, often, seats, heading))] if often else []
     for m in chosen:
         if not m.rate:
             draw = _per_seat if m.per_seat else _per_game
@@ -190,17 +191,17 @@ def _seat_ticks(ax: Axes, seats: Sequence[str]) -> None:
 # ------------------------------------------------------------------ the figures
 
 
-def _rates(sides: list[Side], rates: list[Measure], seats: Sequence[str], heading: Heading) -> Figure:
+def _how_often(sides: list[Side], often: list[Measure], seats: Sequence[str], heading: Heading) -> Figure:
     """Every rate, a panel each: a bar per seat (one for a rate of the whole game), per side,
     with its 95% interval and its value written above."""
-    groups = [len(seats) if m.per_seat else 1 for m in rates]
+    groups = [len(seats) if m.per_seat else 1 for m in often]
     bar = 0.8 / len(sides)
     inches = 1.2 + sum(g * (0.3 + 0.4 * len(sides)) for g in groups)
     figure = Figure(figsize=(max(6.0, inches), 4.2), layout="constrained")
-    _title(figure, heading, f"{_capital(_listed([m.label for m in rates]))}, with 95% intervals")
-    panels = figure.subplots(1, len(rates), sharey=True, squeeze=False, width_ratios=groups)[0]
+    _title(figure, heading, f"{_capital(_listed([m.label for m in often]))}, with 95% intervals")
+    panels = figure.subplots(1, len(often), sharey=True, squeeze=False, width_ratios=groups)[0]
     highest = 0.0
-    for ax, m in zip(panels, rates, strict=True):
+    for ax, m in zip(panels, often, strict=True):
         owners: list[int | None] = list(range(len(seats))) if m.per_seat else [None]
         for i, seat in enumerate(owners):
             for k, (side, dx) in enumerate(zip(sides, _offsets(len(sides), bar), strict=True)):
