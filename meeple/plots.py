@@ -101,8 +101,8 @@ def plot_comparison(
     with matplotlib.rc_context(STYLE):
         figures: list[tuple[str, Figure]] = []
         if all(side.records for side in sides):
-            counts = {len(side.records) for side in sides}
-            each = _games(counts.pop()) + " each" if len(counts) == 1 else "A and B"
+            na, nb = (len(side.records) for side in sides)  # a game that broke leaves one side short
+            each = f"{_games(na)} each" if na == nb else f"{na} and {_games(nb)}"
             figures = _figures(sides, chosen, seats, (heading, each))
         if rows:
             figures.append(("differences", _forest(rows, seats, (heading, _games(len(a) - left_out)))))
@@ -110,7 +110,7 @@ def plot_comparison(
 
 
 def _games(n: int) -> str:
-    return f"{n} game{'' if n == 1 else 's'}"
+    return f"{n}\N{NO-BREAK SPACE}game{'' if n == 1 else 's'}"  # kept on one line of a title
 
 
 def _figures(
@@ -178,7 +178,7 @@ def _sides_legend(figure: Figure, sides: list[Side], extra: Sequence[Any] = ()) 
 def _title(figure: Figure, heading: Heading, what: str) -> None:
     """The figure's title, bold, wrapped to its width: the game (or A and B), then what it shows
     over how many games."""
-    characters = int(figure.get_figwidth() * 10)
+    characters = int(figure.get_figwidth() * 11)  # about as many bold characters fit in an inch
     names, games = heading
     lines = textwrap.wrap(names, characters) + textwrap.wrap(f"{what} ({games})", characters)
     figure.suptitle("\n".join(lines), fontweight="bold")
@@ -198,7 +198,7 @@ def _how_often(sides: list[Side], often: list[Measure], seats: Sequence[str], he
     groups = [len(seats) if m.per_seat else 1 for m in often]
     bar = 0.8 / len(sides)
     inches = 1.2 + sum(g * (0.3 + 0.4 * len(sides)) for g in groups)
-    figure = Figure(figsize=(max(6.0, inches), 4.2), layout="constrained")
+    figure = Figure(figsize=(max(6.4, inches), 4.2), layout="constrained")
     _title(figure, heading, f"{_capital(_listed([m.label for m in often]))}, with 95% intervals")
     panels = figure.subplots(1, len(often), sharey=True, squeeze=False, width_ratios=groups)[0]
     highest = 0.0
