@@ -304,7 +304,8 @@ def _bins(values: list[float]) -> numpy.ndarray:
 
 def _per_game(sides: list[Side], m: Measure, seats: Sequence[str], heading: Heading) -> Figure:
     """A number for the whole game: a histogram in % of games, the sides' bars side by side over
-    the same bins, each side's mean a line with its 95% interval shaded."""
+    the same bins, each side's mean a line with its 95% interval shaded. (`seats` is unused: it
+    takes what `_per_seat` takes, so that `_figures` calls either alike.)"""
     figure = Figure(figsize=(6.4, 4.2), layout="constrained")
     _title(figure, heading, f"{_capital(m.label)} per game")
     ax = figure.subplots()

@@ -41,7 +41,8 @@ def figures(folder: Path) -> dict[str, bytes]:
 
 def assert_figures(folder: Path, names: list[str]) -> None:
     """Each figure as a PNG with a picture in it and as an SVG that parses, and nothing else."""
-    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{n}.{e}" for n in names for e in ("png", "svg"))
+    expected = sorted(f"{n}.{e}" for n in names for e in ("png", "svg"))
+    assert sorted(p.name for p in folder.iterdir()) == expected
     for name in names:
         png = (folder / f"{name}.png").read_bytes()
         assert png[:8] == PNG and png[12:16] == b"IHDR"
@@ -63,7 +64,8 @@ def test_simulate_writes_every_figure_once_as_png_and_svg(tmp_path: Path) -> Non
 def test_figures_speak_players_words_and_json_stays_alone_on_stdout(tmp_path: Path) -> None:
     rules = tmp_path / "three.rules"
     rules.write_text(THREE_SEATS, encoding="utf-8")
-    result = run("simulate", str(rules), "--games", "3", "--jobs", "1", "--json", "--plot", str(tmp_path / "f"))
+    args = ("simulate", str(rules), "--games", "3", "--jobs", "1", "--json")
+    result = run(*args, "--plot", str(tmp_path / "f"))
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("{")
     assert_figures(tmp_path / "f", SIMULATION)
