@@ -40,6 +40,7 @@ class Measure:
     rate: bool  # a yes/no per game: summarised as a rate with Wilson's interval
     value: Callable[[Record, int | None], float]
     players: int = 1  # the fewest players it means anything for (a shared win needs three)
+    unit: str = ""  # what one of it is counted in, for an axis ("points"); a rate's is always %
 
 
 def _share(r: Record, seat: int | None) -> float:
@@ -63,9 +64,9 @@ MEASURES: tuple[Measure, ...] = (
     Measure("outright_win_rate", "outright wins", True, True, _outright, players=2),
     Measure("shared_win_rate", "shared wins", True, True, _shared, players=3),
     Measure("draw_rate", "draws", False, True, _draw, players=2),
-    Measure("score", "score", True, False, lambda r, seat: r["scores"][seat]),
-    Measure("turns", "turns", False, False, lambda r, seat: r["turns"]),
-    Measure("decisions", "decisions", False, False, lambda r, seat: r["decisions"]),
+    Measure("score", "score", True, False, lambda r, seat: r["scores"][seat], unit="points"),
+    Measure("turns", "turns", False, False, lambda r, seat: r["turns"], unit="turns"),
+    Measure("decisions", "decisions", False, False, lambda r, seat: r["decisions"], unit="decisions"),
 )
 
 
@@ -77,7 +78,7 @@ def counters(game: Game) -> list[Measure]:
     for name, decl in game.program.symbols.counters.items():
         line = called(decl.meta)
         label = Name.of(line.value, line.plural).many if line is not None else humanise(name)
-        out.append(Measure(f"counter:{name}", label, decl.per_player, False, _counted(name)))
+        out.append(Measure(f"counter_{name}", label, decl.per_player, False, _counted(name)))
     return out
 
 
@@ -186,11 +187,11 @@ class Row:
 
 
 def comparison(
-    a: Sequence[Record], b: Sequence[Record], players: int, declared: Sequence[Measure] = ()
+    a: Sequence[Record], b: Sequence[Record], players: int, among: Sequence[Measure] | None = None
 ) -> tuple[list[Row], int]:
-    """Every measure, B minus A, over the seeds both versions finished; and how many seeds were
-    left out because a game broke on one side or the other. `declared`: the counters both
-    versions have (a counter only one of them declares has nothing to be compared with)."""
+    """Every measure (or those `among`: with the counters both versions declare, or as a plot
+    draws them), B minus A, over the seeds both versions finished; and how many seeds were left
+    out because a game broke on one side or the other."""
     by_seed = {r["seed"]: r for r in finished(b)}
     pairs = [(r, by_seed[r["seed"]]) for r in finished(a) if r["seed"] in by_seed]
     left_out = len(a) - len(pairs)
@@ -199,7 +200,7 @@ def comparison(
     left, right = [p[0] for p in pairs], [p[1] for p in pairs]
     rows = [
         Row(m, seat, paired(_values(m, left, seat), _values(m, right, seat)))
-        for m in measures(players, declared)
+        for m in (measures(players) if among is None else among)
         for seat in _seats(m, players)
     ]
     return rows, left_out

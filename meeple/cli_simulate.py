@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -23,7 +24,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Column, Table
 
-from meeple.balance import Measure, Row, comparison, counters, summary
+from meeple.balance import Measure, Row, comparison, counters, measures, summary
 from meeple.cli_common import (
     FAILED,
     OPTIONS,
@@ -37,6 +38,7 @@ from meeple.cli_common import (
     stderr,
     stdout,
 )
+from meeple.cli_plots import PLOT, draw_comparison, draw_simulation
 from meeple.interpreter.engine import Game
 from meeple.limits import MAX_NUMBER
 from meeple.simulation import Plan, plan_for, play_local
@@ -124,6 +126,7 @@ def simulate(
     as_json: Annotated[bool, typer.Option("--json", help="Print only the statistics, as JSON.")] = False,
     jobs: Annotated[int, JOBS] = os.cpu_count() or 1,
     option: Annotated[list[str] | None, OPTIONS] = None,
+    plot: Annotated[Path | None, PLOT] = None,
 ) -> None:
     """Play many games and report, per seat, wins, shared wins and the win rate with its 95%
     interval, the spread of scores, draws, and how long games last.
@@ -142,6 +145,10 @@ def simulate(
         echo_json(stats)
     else:
         _print_summary(stats, game, seed, elapsed, declared)
+    if plot is not None:
+        draw_simulation(
+            plot, records, measures(plan.players, declared), game.name, _seat_names(game, plan.players)
+        )
     if broken:
         raise Fail("\n".join(f"error: {line}" for line in broken), FAILED)
 
@@ -216,6 +223,7 @@ def compare(
     as_json: Annotated[bool, typer.Option("--json", help="Print only the comparison, as JSON.")] = False,
     jobs: Annotated[int, JOBS] = os.cpu_count() or 1,
     option: Annotated[list[str] | None, OPTIONS] = None,
+    plot: Annotated[Path | None, PLOT] = None,
 ) -> None:
     """Play the same seeds on two versions of a game and say, figure by figure, how B differs
     from A, with a 95% interval, and whether the difference stands out from chance.
@@ -230,7 +238,7 @@ def compare(
     a, b = _played(list(zip(versions, plans, strict=True)), games, seed, jobs)
     in_b = {m.key for m in counters(versions[1])}
     shared = [m for m in counters(versions[0]) if m.key in in_b]  # what both versions count
-    rows, left_out = comparison(a, b, players, shared)
+    rows, left_out = comparison(a, b, players, measures(players, shared))
     sides = [
         summary(records, plan, g.name, counters(g))
         for records, plan, g in zip((a, b), plans, versions, strict=True)
@@ -249,6 +257,9 @@ def compare(
         )
     else:
         _print_comparison(rows, versions, (first, second), games, left_out, players, seed)
+    if plot is not None:
+        titles = (versions[0].name, versions[1].name)
+        draw_comparison(plot, a, b, measures(players, shared), titles, _seat_names(versions[0], players))
     broken = [f"{side}: {line}" for side, s in zip("AB", sides, strict=True) for line in _broken(s)]
     if broken:
         raise Fail("\n".join(f"error: {line}" for line in broken), FAILED)

@@ -173,11 +173,11 @@ def test_simulate_and_compare_report_the_counters(folder: Path) -> None:
     path = str(write(folder, "counting.rules", COUNTING))
     result = CliRunner().invoke(app, ["simulate", path, "--games", "30", "--players", "3", "--json"])
     stats = json.loads(result.stdout)
-    draws = stats["figures"]["counter:draws"]
+    draws = stats["figures"]["counter_draws"]
     assert len(draws) == 3 and sum(seat["mean"] for seat in draws) == pytest.approx(12)
     text = CliRunner().invoke(app, ["simulate", path, "--games", "30", "--players", "3"]).stdout
     assert "cards drawn" in text and "rounds" in text
     more = str(write(folder, "more.rules", COUNTING.replace("var pile: int = 12", "var pile: int = 30")))
     compared = json.loads(CliRunner().invoke(app, ["compare", path, more, "--games", "30", "--json"]).stdout)
-    rounds = next(r for r in compared["differences"] if r["measure"] == "counter:rounds")
+    rounds = next(r for r in compared["differences"] if r["measure"] == "counter_rounds")
     assert rounds["distinguishable"] and rounds["difference"] > 0
