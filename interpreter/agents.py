@@ -30,8 +30,9 @@ class RandomAgent:
 
 class StyleAgent:
     """Plays a style written in the rules (`style NAME:`): the options its preferences speak of
-    weighed by them, the rest at random. On a decision the style says nothing of it answers as
-    a RandomAgent of the same seed would."""
+    weighed by them, the rest at random. Where the style has nothing to prefer (it says nothing
+    of the decision, or its conditions leave every option the same weight) it answers as a
+    RandomAgent of the same seed would."""
 
     def __init__(self, style: Style, seed: int = 0) -> None:
         self.style = style
@@ -39,7 +40,7 @@ class StyleAgent:
 
     def choose(self, state: State, decision: Decision) -> int:
         weights = state.evaluate(lambda: self.style.weights(state.rt, decision), f"style '{self.style.name}'")
-        if weights is None:
+        if weights is None or min(weights) == max(weights):  # nothing to prefer: as random would
             return self.rng.randrange(decision.size)
         return draw(self.rng, weights)
 

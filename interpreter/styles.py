@@ -4,8 +4,8 @@ A style (`style NAME:` in a rules file) is a list of preferences. Each option of
 starts with a weight of 1; every preference that speaks of it and whose condition holds
 multiplies that weight by its own (`prefer`, 10 unless it says) or divides it (`avoid`). The
 option is then drawn at random in proportion to the weights: an option no preference speaks of
-keeps its weight, so what a style does not say stays random, and a decision no preference
-speaks of is answered exactly as a random player would answer it, from the same generator.
+keeps its weight, so what a style does not say stays random, and a decision where every option
+weighs the same is answered exactly as a random player would answer it, from the same generator.
 
 Weighing, not ranking: a style that always took its favourite could loop for ever on an option
 that changes nothing (an action offered again and again); one that only makes it likelier plays
