@@ -220,6 +220,14 @@ def compare(
     players: Annotated[int | None, PLAYERS] = None,
     seed: Annotated[int, SEED] = 0,
     agents: Annotated[str, AGENTS] = "random",
+    b_agents: Annotated[
+        str | None,
+        typer.Option(
+            "--b-agents",
+            metavar="NAMES",
+            help="B's players, when they are not A's: compare a playing style with random players.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print only the comparison, as JSON.")] = False,
     jobs: Annotated[int, JOBS] = os.cpu_count() or 1,
     option: Annotated[list[str] | None, OPTIONS] = None,
@@ -229,12 +237,17 @@ def compare(
     from A, with a 95% interval, and whether the difference stands out from chance.
 
     Pairing the seeds makes the comparison sharp: both versions roll the same dice and, while
-    their games agree, the random players answer alike, so what differs is mostly the change."""
+    their games agree, the random players answer alike, so what differs is mostly the change.
+    B may be the same game played by other players (`--b-agents`): what a style changes."""
     options = parse_options(option or [])
     versions = [load_game(rules, options) for rules in (first, second)]
     if players is None:
         players = max(g.min_players for g in versions)
-    plans = [_plan(g, rules, players, agents) for g, rules in zip(versions, (first, second), strict=True)]
+    sides_agents = (agents, agents if b_agents is None else b_agents)
+    plans = [
+        _plan(g, rules, players, names)
+        for g, rules, names in zip(versions, (first, second), sides_agents, strict=True)
+    ]
     a, b = _played(list(zip(versions, plans, strict=True)), games, seed, jobs)
     in_b = {m.key for m in counters(versions[1])}
     shared = [m for m in counters(versions[0]) if m.key in in_b]  # what both versions count
@@ -256,7 +269,7 @@ def compare(
             }
         )
     else:
-        _print_comparison(rows, versions, (first, second), games, left_out, players, seed)
+        _print_comparison(rows, versions, plans, games, left_out, seed)
     if plot is not None:
         titles = (versions[0].name, versions[1].name)
         draw_comparison(plot, a, b, measures(players, shared), titles, _seat_names(versions[0], players))
@@ -286,17 +299,17 @@ def _interval_of(m: Measure, d: Difference) -> str:
 def _print_comparison(
     rows: list[Row],
     versions: list[Game],
-    files: tuple[str, str],
+    plans: list[Plan],
     games: int,
     left_out: int,
-    players: int,
     seed: int,
 ) -> None:
     out = stdout()
+    players = plans[0].players
     seeds = f"seeds {seed} to {seed + games - 1}"
-    out.print(escape(f"{plural(games, 'game')} on each side, {players} players, {seeds}"))
-    for side, game, rules in zip("AB", versions, files, strict=True):
-        out.print(escape(f"  {side}: {game.name} ({rules})"))
+    out.print(escape(f"{plural(games, 'game')} on each side, {plural(players, 'player')}, {seeds}"))
+    for side, game, plan in zip("AB", versions, plans, strict=True):
+        out.print(escape(f"  {side}: {game.name} ({plan.rules}), played by {', '.join(plan.agents)}"))
     if left_out:
         out.print(f"{plural(left_out, 'seed')} left out: a game broke on one side (see below)")
     if not rows:
