@@ -45,6 +45,14 @@ class GameLog(BaseModel):
     turns: Annotated[int, Field(strict=True, ge=0, le=MAX_NUMBER)]
     choices: Annotated[list[Choice], Field(max_length=MAX_CHOICES)]
     shortfalls: Annotated[dict[str, Number], Field(max_length=10_000)] = {}
+    # what the rules' counters counted (`counter`, `tally`): a number, or one per seat
+    counters: Annotated[
+        dict[
+            Annotated[str, Field(max_length=100)],
+            Number | Annotated[list[Number], Field(max_length=MAX_SEATS)],
+        ],
+        Field(max_length=10_000),
+    ] = {}
     # the values the game's options were played with (loaded with them again to replay)
     options: Annotated[
         dict[Annotated[str, Field(max_length=100)], Annotated[str, Field(max_length=1_000)]],

@@ -78,6 +78,7 @@ RESULT_KEYS = {
     "choices",
     "shortfalls",
     "options",
+    "counters",
 }
 
 
