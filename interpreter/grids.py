@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from meeple.interpreter.geometry import Geometry
-from meeple.interpreter.values import Border, Cell, MapRef, Placement, Route, Row
+from meeple.interpreter.values import Border, Cell, LazyList, MapRef, Placement, Route, Row
 
 # No direction: a step on a graph that has none (a table map's edges, a list the rules compute).
 UNDIRECTED = -1
@@ -83,47 +83,75 @@ def _look(coords: list[tuple[int, int]], rows: list[Row]) -> frozenset[tuple[tup
 
 def placements(
     grid: dict[tuple[int, int], Cell], mapref: MapRef, rows: list[Row], local: list[tuple[int, int]]
-) -> list[Placement]:
+) -> Sequence[Placement]:
     """Every distinct way to lay a shape (rows at local coordinates) on the grid, turned freely,
-    covering no cell and touching at least one by a side. On an empty grid: at the origin,
-    unturned. On a grid of blocks, only on a free block beside a taken one (`_on_blocks`)."""
+    covering no cell and touching at least one by a side: for each turn, the shifts in order of
+    (q, r). On an empty grid: at the origin, unturned. On a grid of blocks, only on a free block
+    beside a taken one (`_on_blocks`).
+
+    The placements are made as they are read (a LazyList): a choice among hundreds of them, of
+    which a random player takes one, makes one. The search itself is over packed coordinates
+    (`_Packing`), whole sets at once: a shift is free when it is none of the shifts that would
+    put a cell of the shape on a taken cell."""
     geo = mapref.geometry
     if geo.block > 1:
         return _on_blocks(grid, mapref, rows, local)
     if not grid:
         return [Placement(mapref, list(local), rows, 0)]
-    frontier = sorted(
-        {
-            (c.q + dq, c.r + dr)
-            for c in grid.values()
-            for dq, dr in geo.directions
-            if (c.q + dq, c.r + dr) not in grid
-        }
-    )
-    seen: set[Any] = set()
-    out: list[Placement] = []
-    ids = [row.index for row in rows]
-    taken = grid.keys()
+    turned = [[geo.rotate(q, r, t) for q, r in local] for t in range(geo.turns)]
+    pack = _Packing(grid, turned)
+    taken = {pack.of(q, r) for q, r in grid}
+    sides = [pack.of(dq, dr) for dq, dr in geo.directions]
+    frontier = {c + d for c in taken for d in sides} - taken
     # Two different (turn, shift) pairs put the rows of a shape of two or more distinct cells on
     # different cells, so on hexes only a one-cell shape can produce the same placement twice. On
     # squares, turns that look the same (a symmetric tile) are offered once.
     single = len(set(local)) < 2
     alike = geo.kind != "hex"
-    for turns in range(geo.turns):
-        turned = [geo.rotate(q, r, turns) for q, r in local]
-        # Each shift that puts some cell of the shape on a frontier cell, once.
-        shifts = sorted({(fq - sq, fr - sr) for fq, fr in frontier for sq, sr in turned})
-        for dq, dr in shifts:
-            coords = [(q + dq, r + dr) for q, r in turned]
-            if not taken.isdisjoint(coords):
-                continue
+    seen: set[Any] = set()
+    ids = [row.index for row in rows]
+    found: list[tuple[int, int, int]] = []  # (turns, dq, dr)
+    for turns, cells in enumerate(turned):
+        packed = [pack.of(q, r) for q, r in cells]
+        # Each shift that puts some cell of the shape on a frontier cell, and none on a taken one.
+        free = {f - c for f in frontier for c in packed} - {t - c for t in taken for c in packed}
+        for shift in sorted(free):
+            dq, dr = pack.unpack(shift)
             if alike or single:
+                coords = [(q + dq, r + dr) for q, r in cells]
                 key: Any = _look(coords, rows) if alike else frozenset(zip(coords, ids, strict=True))
                 if key in seen:
                     continue
                 seen.add(key)
-            out.append(Placement(mapref, coords, rows, turns))
-    return out
+            found.append((turns, dq, dr))
+
+    def make(index: int) -> Placement:
+        turns, dq, dr = found[index]
+        return Placement(mapref, [(q + dq, r + dr) for q, r in turned[turns]], rows, turns)
+
+    return LazyList(len(found), make)
+
+
+class _Packing:
+    """Cells and shifts of one placement search as single numbers, q * width + r, so that sets
+    of them are sets of small integers and a shift is one addition. The width is more than twice
+    any r the search packs (a cell of the grid or its frontier, a shift from a cell of the shape
+    turned to one of those), so two pairs have the same number only if they are the same pair,
+    and numbers sort as their pairs do, by q and then r."""
+
+    __slots__ = ("half", "width")
+
+    def __init__(self, grid: dict[tuple[int, int], Cell], turned: list[list[tuple[int, int]]]) -> None:
+        reach = max(abs(r) for _, r in grid) + max(abs(r) for cells in turned for _, r in cells)
+        self.half = reach + 2  # a frontier cell is one step beyond the grid
+        self.width = 2 * self.half
+
+    def of(self, q: int, r: int) -> int:
+        return q * self.width + r
+
+    def unpack(self, n: int) -> tuple[int, int]:
+        q = (n + self.half) // self.width
+        return q, n - q * self.width
 
 
 def _check_block(geo: Geometry, local: list[tuple[int, int]]) -> None:

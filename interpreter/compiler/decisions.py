@@ -8,6 +8,7 @@ from collections.abc import Generator
 from typing import Any
 
 from meeple.grammar import ast
+from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.compiler.base import (
     Part,
     as_gen,
@@ -36,6 +37,13 @@ def _distinct(items: list[Any]) -> list[Any]:
 
 class Decisions(Part):
     def _options(self, seq_e: ast.Expr, cond_e: ast.Expr | None, var: str, scope: set[str]) -> Fn:
+        """What a choice offers: the items of a list for which the condition holds. A built-in
+        that can give them as they are read (`placements`) gives them so when every item is
+        offered; a player reading one option then makes one."""
+        if cond_e is None and isinstance(seq_e, ast.Call) and seq_e.func not in self.sym.values:
+            lazy = BUILTINS[seq_e.func].compile_options(self, seq_e, scope)
+            if lazy is not None:
+                return lazy
         seq = self.expr(seq_e, scope)
         cond = self.expr(cond_e, scope | {var}) if cond_e is not None else None
         return snapshot_where(seq, cond, var)
