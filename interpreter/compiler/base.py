@@ -100,4 +100,5 @@ class Part:
         self.rule = ""  # the rule being compiled, for error messages
         self.suspending: set[str] = set()
         self.static: set[str] = set()  # values of fixed data (static_values)
+        self.static_memo: dict[str, dict[tuple[Any, ...], Any]] = {}  # their answers (memo.py)
         self.trigger_kinds = {t.kind for t in symbols.triggers}
