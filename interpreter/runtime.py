@@ -62,6 +62,20 @@ class Decision:
             )
         return self._options
 
+    def option(self, index: int) -> str:
+        """The label of one option, `options[index]`, without labelling the others: what the log
+        says was chosen."""
+        if self._options is not None:
+            return self._options[index]
+        if index < len(self.values):
+            return label(self.values[index])
+        index -= len(self.values)
+        if self.extra:
+            if index == 0:
+                return self.extra
+            index -= 1
+        return self.offers[index].label
+
     def __str__(self) -> str:
         return f"{self.player}: {self.prompt}"
 
@@ -121,6 +135,10 @@ class Chance:
         if self._options is None:
             self._options = [label(v) for v in self.values]
         return self._options
+
+    def option(self, index: int) -> str:
+        """The label of one outcome, `options[index]`, without labelling the others."""
+        return self._options[index] if self._options is not None else label(self.values[index])
 
 
 class GameEnded(Exception):
