@@ -110,26 +110,41 @@ def placements(
     alike = geo.kind != "hex"
     seen: set[Any] = set()
     ids = [row.index for row in rows]
-    found: list[tuple[int, int, int]] = []  # (turns, dq, dr)
+    shifts: list[int] = []  # the placements found, packed: each one's shift and turn
+    turns_of: list[int] = []
     for turns, cells in enumerate(turned):
         packed = [pack.of(q, r) for q, r in cells]
         # Each shift that puts some cell of the shape on a frontier cell, and none on a taken one.
-        free = {f - c for f in frontier for c in packed} - {t - c for t in taken for c in packed}
-        for shift in sorted(free):
-            dq, dr = pack.unpack(shift)
-            if alike or single:
-                coords = [(q + dq, r + dr) for q, r in cells]
-                key: Any = _look(coords, rows) if alike else frozenset(zip(coords, ids, strict=True))
-                if key in seen:
-                    continue
-                seen.add(key)
-            found.append((turns, dq, dr))
+        free = sorted({f - c for f in frontier for c in packed} - {t - c for t in taken for c in packed})
+        if alike or single:
+            free = [shift for shift in free if _first_look(seen, cells, pack.unpack(shift), rows, ids, alike)]
+        shifts += free
+        turns_of += [turns] * len(free)
 
     def make(index: int) -> Placement:
-        turns, dq, dr = found[index]
+        turns, (dq, dr) = turns_of[index], pack.unpack(shifts[index])
         return Placement(mapref, [(q + dq, r + dr) for q, r in turned[turns]], rows, turns)
 
-    return LazyList(len(found), make)
+    return LazyList(len(shifts), make)
+
+
+def _first_look(
+    seen: set[Any],
+    cells: list[tuple[int, int]],
+    shift: tuple[int, int],
+    rows: list[Row],
+    ids: list[int],
+    alike: bool,
+) -> bool:
+    """Whether a placement (a shape's cells turned, then shifted) differs from every one in
+    `seen`, which it joins: on squares by its look (`_look`), else by which row lies where."""
+    dq, dr = shift
+    coords = [(q + dq, r + dr) for q, r in cells]
+    key: Any = _look(coords, rows) if alike else frozenset(zip(coords, ids, strict=True))
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 class _Packing:
