@@ -257,20 +257,15 @@ def routes(
     wanted = set(steps)
     found: dict[tuple[Any, frozenset[Any]], Route] = {}
     # The graph and the conditions look at places, which do not change during the search: ask
-    # once per place.
+    # once per place (each answer kept here; none is None).
     passable: dict[Any, bool] = {}
     endable: dict[Any, bool] = {}
     full: dict[Any, bool] = {}
     onward: dict[Any, Sequence[tuple[int, Any]]] = {}
-
-    def check(cache: dict[Any, Any], test: Callable[[Any], Any], place: Any) -> Any:
-        answer = cache.get(place)
-        if answer is None:
-            answer = cache[place] = test(place)
-        return answer
-
-    if low == 0 and check(endable, may_end, start):
-        found[(start, frozenset())] = Route(start, ())
+    if low == 0:
+        endable[start] = may_end(start)
+        if endable[start]:
+            found[(start, frozenset())] = Route(start, ())
     # A state: the path so far, the direction of its last step (for straight lines) and the
     # occupied places it has passed (what makes two routes different outcomes).
     layer: list[tuple[tuple[Any, ...], int, frozenset[Any]]] = [((), UNDIRECTED, frozenset())]
@@ -280,29 +275,44 @@ def routes(
     seen: set[tuple[Any, frozenset[Any], int, int]] = set()
     for depth in range(1, high + 1):
         next_layer = []
+        ending = depth in wanted
+        depth_seen = depth if low > 1 else 0
         for path, last, occupied_passed in layer:
             here = path[-1] if path else start
             passing = occupied_passed
             if path and here != start:
-                if not check(passable, may_pass, here):
+                passes = passable.get(here)
+                if passes is None:
+                    passes = passable[here] = may_pass(here)
+                if not passes:
                     continue  # `here` would become a passed place: the route cannot go on from it
-                if check(full, occupied, here):
+                holds = full.get(here)
+                if holds is None:
+                    holds = full[here] = occupied(here)
+                if holds:
                     passing = occupied_passed | {here}
-            for direction, nxt in check(onward, next_places, here):
+            ways = onward.get(here)
+            if ways is None:
+                ways = onward[here] = next_places(here)
+            for direction, nxt in ways:
                 if straight and last != UNDIRECTED and direction != last:
                     continue
-                if not backtracks and (nxt == start or nxt in path):
-                    continue
                 if backtracks:
-                    heading = direction if straight else UNDIRECTED
-                    state = (nxt, passing, heading, depth if low > 1 else 0)
+                    state = (nxt, passing, direction if straight else UNDIRECTED, depth_seen)
                     if state in seen:
                         continue
                     seen.add(state)
+                elif nxt == start or nxt in path:
+                    continue
                 new = (*path, nxt)
-                key = (nxt, passing)
-                if depth in wanted and key not in found and check(endable, may_end, nxt):
-                    found[key] = Route(start, new)
+                if ending:
+                    key = (nxt, passing)
+                    if key not in found:
+                        ends = endable.get(nxt)
+                        if ends is None:
+                            ends = endable[nxt] = may_end(nxt)
+                        if ends:
+                            found[key] = Route(start, new)
                 next_layer.append((new, direction, passing))
         layer = next_layer
     return list(found.values())
