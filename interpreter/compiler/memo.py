@@ -69,7 +69,7 @@ class Memo(Part):
         # when the same question was asked and nothing it read has changed since. Computing
         # an answer records what it reads (Runtime.reads); using one, computed or
         # remembered, records its key in the caller's reads, so that a change reaches every
-        # answer built on it. Bind no, or one, argument without a list and zip, and find the
+        # answer built on it. Bind no, one or two arguments without a list and zip, and find the
         # value's function only when it must run (measured: a tenth of the time of a game that
         # asks many questions). Values of fixed data have a memo of their own (_memoized).
         # `last_rule` names the value being computed, for the error a recursion without end
@@ -136,6 +136,26 @@ class Memo(Part):
                 return result
 
             return call_value1
+        if len(args) == 2:
+            first, second = args
+
+            def call_value2(rt: Any, env: dict[str, Any]) -> Any:
+                key = (name, first(rt, env), second(rt, env))
+                try:
+                    result = rt.memo.get(key, _MISSING)
+                except TypeError:  # a list argument: not remembered, its reads are the caller's
+                    rt.last_rule = name
+                    params, fn = values[name]
+                    return fn(rt, {params[0]: key[1], params[1]: key[2]})
+                if result is _MISSING:
+                    rt.last_rule = name
+                    params, fn = values[name]
+                    return _compute(rt, key, fn, {params[0]: key[1], params[1]: key[2]})
+                if rt.reads is not None:
+                    rt.reads.add(key)
+                return result
+
+            return call_value2
 
         def call_value(rt: Any, env: dict[str, Any]) -> Any:
             key = (name, *[a(rt, env) for a in args])
