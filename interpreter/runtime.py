@@ -12,7 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from meeple.grammar.ast import Span
-from meeple.interpreter.values import Cell, Location, MapRef, Piece, Placement, Player, Row, label
+from meeple.interpreter.values import Cell, Kind, Location, MapRef, Piece, Placement, Player, Row, label
 
 # Whose turn it is, as a part of the position values may read (see Runtime.reads); no variable
 # can have this name.
@@ -257,10 +257,14 @@ class Runtime:
         another kind leaves its answer standing: tokens moving through an area do not change how
         many cubes it holds."""
         self.changed(loc)
-        for kind in {piece[0] for piece in pieces}:
-            self.changed((loc, kind.name))
-            if kind.row is not None:
-                self.changed((loc, kind.row))
+        kinds: list[Kind] = []  # each once (a loop: a set comprehension costs a frame per move)
+        for piece in pieces:
+            kind = piece[0]
+            if kind not in kinds:
+                kinds.append(kind)
+                self.changed((loc, kind.name))
+                if kind.row is not None:
+                    self.changed((loc, kind.row))
 
     def forget(self) -> None:
         """Forget every answer: after the position was changed other than by the rules (a test or a
