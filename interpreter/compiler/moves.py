@@ -120,6 +120,8 @@ class Moves(Part):
                 if want is not None and len(moved) >= want:
                     break
                 pile = _pile(rt, loc, span, rule)
+                if not pile:  # the commonest case when moving from many places (a whole track)
+                    continue
                 found, taken = [], []  # the pieces taken and where; stop as soon as there are enough
                 for i, pc in enumerate(pile):
                     if (
