@@ -63,6 +63,24 @@ def placement_attr(rt: Any, spot: Placement, name: str) -> Any:
     return stack[-1] if stack else None
 
 
+def _compared_to(op: str, left: Fn, value: Any, var: str | None) -> Fn:
+    """`x == red`, `count(...) > 0`: a comparison with a value known when it is compiled, which is
+    read rather than called for (and a bound x read at once, the commonest left side of `==`)."""
+    if op == "==":
+        if var is not None:
+            return lambda rt, env: env[var] == value
+        return lambda rt, env: left(rt, env) == value
+    if op == "!=":
+        return lambda rt, env: left(rt, env) != value
+    if op == "<":
+        return lambda rt, env: left(rt, env) < value
+    if op == "<=":
+        return lambda rt, env: left(rt, env) <= value
+    if op == ">":
+        return lambda rt, env: left(rt, env) > value
+    return lambda rt, env: left(rt, env) >= value
+
+
 class Expressions(Part):
     def expr(self, e: ast.Expr, scope: set[str]) -> Fn:
         p, sym = self.p, self.sym
@@ -434,14 +452,8 @@ class Expressions(Part):
                 return lambda rt, env: left(rt, env) // right(rt, env)
             case "%":
                 return lambda rt, env: left(rt, env) % right(rt, env)
-            case "==" | "!=" if right in self.known:
-                # `x == red`: the known side is read, not called for (and a bound x read at once)
-                value, var = self.known[right], self.names.get(left)
-                if e.op == "!=":
-                    return lambda rt, env: left(rt, env) != value
-                if var is not None:
-                    return lambda rt, env: env[var] == value
-                return lambda rt, env: left(rt, env) == value
+            case "==" | "!=" | "<" | "<=" | ">" | ">=" if right in self.known:
+                return _compared_to(e.op, left, self.known[right], self.names.get(left))
             case "==":
                 return lambda rt, env: left(rt, env) == right(rt, env)
             case "!=":
