@@ -64,7 +64,7 @@ def placement_attr(rt: Any, spot: Placement, name: str) -> Any:
 
 
 def _compared_to(op: str, left: Fn, value: Any, var: str | None) -> Fn:
-    """`x == red`, `count(...) > 0`: a comparison with a value known when it is compiled, which is
+    """`x == k`, `count(...) > 0`: a comparison with a value known when it is compiled, which is
     read rather than called for (and a bound x read at once, the commonest left side of `==`)."""
     if op == "==":
         if var is not None:

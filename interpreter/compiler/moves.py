@@ -120,7 +120,7 @@ class Moves(Part):
                 if want is not None and len(moved) >= want:
                     break
                 pile = _pile(rt, loc, span, rule)
-                if not pile:  # the commonest case when moving from many places (a whole track)
+                if not pile:  # the commonest case when moving from many places (a map's every node)
                     continue
                 found, taken = [], []  # the pieces taken and where; stop as soon as there are enough
                 for i, pc in enumerate(pile):
