@@ -93,7 +93,10 @@ class Memo(Part):
                 return call_static1
 
             def call_static(rt: Any, env: dict[str, Any]) -> Any:
-                key = tuple([a(rt, env) for a in args])
+                given = []  # a loop: a comprehension makes a function and a frame each time
+                for a in args:
+                    given.append(a(rt, env))
+                key = tuple(given)
                 result = answers.get(key, _MISSING)
                 if result is _MISSING:
                     rt.last_rule = name
@@ -159,7 +162,10 @@ class Memo(Part):
             return call_value2
 
         def call_value(rt: Any, env: dict[str, Any]) -> Any:
-            key = (name, *[a(rt, env) for a in args])
+            given = [name]  # a loop: a comprehension makes a function and a frame each time
+            for a in args:
+                given.append(a(rt, env))
+            key = tuple(given)
             try:
                 result = rt.memo.get(key, _MISSING)
             except TypeError:  # a list argument: not remembered, its reads are the caller's
