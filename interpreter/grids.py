@@ -72,13 +72,16 @@ def grid_steps(grid: dict[tuple[int, int], Cell], directions: tuple[tuple[int, i
     return steps
 
 
-def _look(coords: list[tuple[int, int]], rows: list[Row]) -> frozenset[tuple[tuple[int, int], Any]]:
-    """What a placement puts where, as a player sees it: each cell with its row's values apart
-    from the row's own coordinates. Two turns of a symmetric tile look the same."""
-    return frozenset(
-        (c, tuple((k, v) for k, v in row.values.items() if k not in ("q", "r")))
-        for c, row in zip(coords, rows, strict=True)
-    )
+def _faces(rows: list[Row]) -> list[tuple[tuple[str, Any], ...]]:
+    """What each row of a shape shows, as a player sees it: its values apart from its own
+    coordinates."""
+    return [tuple((k, v) for k, v in row.values.items() if k not in ("q", "r")) for row in rows]
+
+
+def _look(coords: list[tuple[int, int]], marks: list[Any]) -> frozenset[tuple[tuple[int, int], Any]]:
+    """What a placement puts where: each cell with the mark of the row laid there (what the row
+    shows, `_faces`, or which row it is). Two turns of a symmetric tile look the same."""
+    return frozenset(zip(coords, marks, strict=True))
 
 
 def placements(
@@ -109,7 +112,7 @@ def placements(
     single = len(set(local)) < 2
     alike = geo.kind != "hex"
     seen: set[Any] = set()
-    ids = [row.index for row in rows]
+    marks = _faces(rows) if alike else [row.index for row in rows]
     shifts: list[int] = []  # the placements found, packed: each one's shift and turn
     turns_of: list[int] = []
     for turns, cells in enumerate(turned):
@@ -117,7 +120,7 @@ def placements(
         # Each shift that puts some cell of the shape on a frontier cell, and none on a taken one.
         free = sorted({f - c for f in frontier for c in packed} - {t - c for t in taken for c in packed})
         if alike or single:
-            free = [shift for shift in free if _first_look(seen, cells, pack.unpack(shift), rows, ids, alike)]
+            free = [shift for shift in free if _first_look(seen, cells, pack.unpack(shift), marks)]
         shifts += free
         turns_of += [turns] * len(free)
 
@@ -129,18 +132,12 @@ def placements(
 
 
 def _first_look(
-    seen: set[Any],
-    cells: list[tuple[int, int]],
-    shift: tuple[int, int],
-    rows: list[Row],
-    ids: list[int],
-    alike: bool,
+    seen: set[Any], cells: list[tuple[int, int]], shift: tuple[int, int], marks: list[Any]
 ) -> bool:
-    """Whether a placement (a shape's cells turned, then shifted) differs from every one in
-    `seen`, which it joins: on squares by its look (`_look`), else by which row lies where."""
+    """Whether a placement (a shape's cells turned, then shifted) looks different from every one
+    in `seen` (`_look`), which it joins."""
     dq, dr = shift
-    coords = [(q + dq, r + dr) for q, r in cells]
-    key: Any = _look(coords, rows) if alike else frozenset(zip(coords, ids, strict=True))
+    key = _look([(q + dq, r + dr) for q, r in cells], marks)
     if key in seen:
         return False
     seen.add(key)
@@ -190,16 +187,19 @@ def _on_blocks(
         return [Placement(mapref, list(local), rows, 0)]
     taken = {geo.block_of(q, r) for q, r in grid}
     free = {(x + dx, y + dy) for x, y in taken for dx, dy in geo.directions} - taken
-    out: list[Placement] = []
     turned = [[geo.rotate(q, r, t) for q, r in local] for t in range(geo.turns)]
+    # The turns that look different from every turn before them: the same on every block, since
+    # moving two placements to another block keeps them alike or not.
+    faces, seen, distinct = _faces(rows), set(), []
+    for t, cells in enumerate(turned):
+        key = _look(cells, faces)
+        if key not in seen:
+            seen.add(key)
+            distinct.append(t)
+    out: list[Placement] = []
     for x, y in sorted(free, key=lambda b: (b[1], b[0])):
-        seen: set[Any] = set()
-        for t, cells in enumerate(turned):
-            coords = [(x * k + q, y * k + r) for q, r in cells]
-            key = _look(coords, rows)
-            if key not in seen:
-                seen.add(key)
-                out.append(Placement(mapref, coords, rows, t))
+        for t in distinct:
+            out.append(Placement(mapref, [(x * k + q, y * k + r) for q, r in turned[t]], rows, t))
     return out
 
 
