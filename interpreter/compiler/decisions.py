@@ -115,9 +115,17 @@ class Decisions(Part):
         title, span, rule = s.label or "random", s.span, self.rule
 
         def random_(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
-            values = [max(0, w(rt, env)) if w is not None else None for w in weights]
-            given = sum(v for v in values if v is not None)
-            values = [v if v is not None else max(0, 100 - given) for v in values]
+            # Loops, not comprehensions (each of which makes a function and a frame every time):
+            # the weights given, then each outcome without one has what is left of 100.
+            values: list[int | None] = []
+            given = 0
+            for w in weights:
+                value = max(0, w(rt, env)) if w is not None else None
+                values.append(value)
+                given += value or 0
+            for i, value in enumerate(values):
+                if value is None:
+                    values[i] = max(0, 100 - given)
             if sum(values) <= 0:
                 raise RuleRuntimeError(f"every outcome of '{title}' has chance 0", span, rule)
             if rt.scripted:
