@@ -9,6 +9,7 @@ refers to the program's canonical players, rows, zones and piece kinds.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.grammar.ast import Span
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 class Decision:
     """A choice a player must make: the only way players act on a game.
 
-    `values` are what the rules chose from; `options` are their readable labels, made only when
+    `values` are what the rules chose from, a list or a LazyList (a sequence equal to the list,
+    whose items are made when first read); `options` are their readable labels, made only when
     someone looks (a simulation of random agents never needs them)."""
 
     __slots__ = ("_options", "extra", "offers", "player", "prompt", "rule", "values")
@@ -35,7 +37,7 @@ class Decision:
         self,
         player: Player,
         prompt: str,
-        values: list[Any],
+        values: Sequence[Any],
         rule: str = "",
         extra: str = "",
         offers: list[Offer] | None = None,
@@ -120,7 +122,7 @@ class Chance:
 
     __slots__ = ("_options", "label", "values", "weights")
 
-    def __init__(self, label: str, values: list[Any], weights: list[int] | None) -> None:
+    def __init__(self, label: str, values: Sequence[Any], weights: list[int] | None) -> None:
         self.label = label
         self.values = values
         self.weights = weights  # None: all equally likely

@@ -4,7 +4,7 @@ scripts the outcomes, chance draws from the game's generator inline instead of y
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from meeple.grammar import ast
@@ -29,7 +29,7 @@ from meeple.interpreter.values import (
 )
 
 
-def _distinct(items: list[Any]) -> list[Any]:
+def _distinct(items: Sequence[Any]) -> Sequence[Any]:
     """The options of a choice among `items`: identical pieces in one place are one option, since
     which of them is taken makes no difference (the first is)."""
     return list(dict.fromkeys(items)) if items and type(items[0]) is PieceRef else items
