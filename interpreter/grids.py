@@ -154,7 +154,7 @@ class _Packing:
     __slots__ = ("half", "width")
 
     def __init__(self, grid: dict[tuple[int, int], Cell], turned: list[list[tuple[int, int]]]) -> None:
-        reach = max(abs(r) for _, r in grid) + max(abs(r) for cells in turned for _, r in cells)
+        reach = max(abs(r) for _, r in grid) + max((abs(r) for cells in turned for _, r in cells), default=0)
         self.half = reach + 2  # a frontier cell is one step beyond the grid
         self.width = 2 * self.half
 
