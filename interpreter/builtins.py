@@ -12,7 +12,7 @@ The language reference lists the built-ins in the order they are registered here
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from meeple.grammar import ast
@@ -102,6 +102,12 @@ class Builtin:
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
         """The call as a function `(runtime, env) -> value`."""
         raise NotImplementedError(self.name)
+
+    def compile_options(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn | None:
+        """The call as the options of a choice (`choose x from CALL`), as a function giving a
+        sequence whose items are made as they are read (values.LazyList), equal item for item to
+        the list `compile` gives; None: the choice takes that list."""
+        return None
 
     # ------------------------------------------------------------------ words
 
@@ -879,10 +885,14 @@ class Placements(Builtin):
         return f"list:placement:{grid}" if grid else "list:placement"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        lazy = self.compile_options(compiler, call, scope)
+        return lambda rt, env: list(lazy(rt, env))
+
+    def compile_options(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
         a0, shape = _args(compiler, call, scope)
         span, rule = call.span, compiler.rule
 
-        def placements(rt: Any, env: dict[str, Any]) -> list[Placement]:
+        def placements(rt: Any, env: dict[str, Any]) -> Sequence[Placement]:
             mapref, rows = a0(rt, env), shape(rt, env)
             local = [(row.values["q"], row.values["r"]) for row in rows]
             try:

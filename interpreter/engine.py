@@ -171,16 +171,16 @@ class State:
                 if type(request) is Chance:
                     index = self._chance(request)
                     if rt.logging:
-                        rt.log.append(f"  ({request.label}: {request.options[index]})")
+                        rt.log.append(f"  ({request.label}: {request.option(index)})")
                 elif request.size == 1:
                     index = 0
                     if rt.logging:
                         rt.log.append(
-                            f"  {request.player} {request.prompt.lower()}: {request.options[0]} (only option)"
+                            f"  {request.player} {request.prompt.lower()}: {request.option(0)} (only option)"
                         )
                 elif self.script is not None and self.script.answers():
                     index = self.script.next_choice(request.options, request.prompt)
-                    rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.options[index]}")
+                    rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.option(index)}")
                 else:
                     self.decision = request
                     return
@@ -239,7 +239,7 @@ class State:
             raise IllegalChoice(f"{index!r} is not an option: choose a number from 0 to {size - 1}")
         decision = self.decision
         if self.rt.logging:
-            self.rt.log.append(f"  {decision.player} {decision.prompt.lower()}: {decision.options[index]}")
+            self.rt.log.append(f"  {decision.player} {decision.prompt.lower()}: {decision.option(index)}")
         self.choices.append(index)
         self.decision = None
         self._advance(index)

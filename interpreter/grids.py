@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from meeple.interpreter.geometry import Geometry
-from meeple.interpreter.values import Border, Cell, MapRef, Placement, Route, Row
+from meeple.interpreter.values import Border, Cell, LazyList, MapRef, Placement, Route, Row
 
 # No direction: a step on a graph that has none (a table map's edges, a list the rules compute).
 UNDIRECTED = -1
@@ -72,58 +72,98 @@ def grid_steps(grid: dict[tuple[int, int], Cell], directions: tuple[tuple[int, i
     return steps
 
 
-def _look(coords: list[tuple[int, int]], rows: list[Row]) -> frozenset[tuple[tuple[int, int], Any]]:
-    """What a placement puts where, as a player sees it: each cell with its row's values apart
-    from the row's own coordinates. Two turns of a symmetric tile look the same."""
-    return frozenset(
-        (c, tuple((k, v) for k, v in row.values.items() if k not in ("q", "r")))
-        for c, row in zip(coords, rows, strict=True)
-    )
+def _faces(rows: list[Row]) -> list[tuple[tuple[str, Any], ...]]:
+    """What each row of a shape shows, as a player sees it: its values apart from its own
+    coordinates."""
+    return [tuple((k, v) for k, v in row.values.items() if k not in ("q", "r")) for row in rows]
+
+
+def _look(coords: list[tuple[int, int]], marks: list[Any]) -> frozenset[tuple[tuple[int, int], Any]]:
+    """What a placement puts where: each cell with the mark of the row laid there (what the row
+    shows, `_faces`, or which row it is). Two turns of a symmetric tile look the same."""
+    return frozenset(zip(coords, marks, strict=True))
 
 
 def placements(
     grid: dict[tuple[int, int], Cell], mapref: MapRef, rows: list[Row], local: list[tuple[int, int]]
-) -> list[Placement]:
+) -> Sequence[Placement]:
     """Every distinct way to lay a shape (rows at local coordinates) on the grid, turned freely,
-    covering no cell and touching at least one by a side. On an empty grid: at the origin,
-    unturned. On a grid of blocks, only on a free block beside a taken one (`_on_blocks`)."""
+    covering no cell and touching at least one by a side: for each turn, the shifts in order of
+    (q, r). On an empty grid: at the origin, unturned. On a grid of blocks, only on a free block
+    beside a taken one (`_on_blocks`).
+
+    The placements are made as they are read (a LazyList): a choice among hundreds of them, of
+    which a random player takes one, makes one. The search itself is over packed coordinates
+    (`_Packing`), whole sets at once: a shift is free when it is none of the shifts that would
+    put a cell of the shape on a taken cell."""
     geo = mapref.geometry
     if geo.block > 1:
         return _on_blocks(grid, mapref, rows, local)
     if not grid:
         return [Placement(mapref, list(local), rows, 0)]
-    frontier = sorted(
-        {
-            (c.q + dq, c.r + dr)
-            for c in grid.values()
-            for dq, dr in geo.directions
-            if (c.q + dq, c.r + dr) not in grid
-        }
-    )
-    seen: set[Any] = set()
-    out: list[Placement] = []
-    ids = [row.index for row in rows]
-    taken = grid.keys()
+    turned = [[geo.rotate(q, r, t) for q, r in local] for t in range(geo.turns)]
+    pack = _Packing(grid, turned)
+    taken = {pack.of(q, r) for q, r in grid}
+    sides = [pack.of(dq, dr) for dq, dr in geo.directions]
+    frontier = {c + d for c in taken for d in sides} - taken
     # Two different (turn, shift) pairs put the rows of a shape of two or more distinct cells on
     # different cells, so on hexes only a one-cell shape can produce the same placement twice. On
     # squares, turns that look the same (a symmetric tile) are offered once.
     single = len(set(local)) < 2
     alike = geo.kind != "hex"
-    for turns in range(geo.turns):
-        turned = [geo.rotate(q, r, turns) for q, r in local]
-        # Each shift that puts some cell of the shape on a frontier cell, once.
-        shifts = sorted({(fq - sq, fr - sr) for fq, fr in frontier for sq, sr in turned})
-        for dq, dr in shifts:
-            coords = [(q + dq, r + dr) for q, r in turned]
-            if not taken.isdisjoint(coords):
-                continue
-            if alike or single:
-                key: Any = _look(coords, rows) if alike else frozenset(zip(coords, ids, strict=True))
-                if key in seen:
-                    continue
-                seen.add(key)
-            out.append(Placement(mapref, coords, rows, turns))
-    return out
+    seen: set[Any] = set()
+    marks = _faces(rows) if alike else [row.index for row in rows]
+    shifts: list[int] = []  # the placements found, packed: each one's shift and turn
+    turns_of: list[int] = []
+    for turns, cells in enumerate(turned):
+        packed = [pack.of(q, r) for q, r in cells]
+        # Each shift that puts some cell of the shape on a frontier cell, and none on a taken one.
+        free = sorted({f - c for f in frontier for c in packed} - {t - c for t in taken for c in packed})
+        if alike or single:
+            free = [shift for shift in free if _first_look(seen, cells, pack.unpack(shift), marks)]
+        shifts += free
+        turns_of += [turns] * len(free)
+
+    def make(index: int) -> Placement:
+        turns, (dq, dr) = turns_of[index], pack.unpack(shifts[index])
+        return Placement(mapref, [(q + dq, r + dr) for q, r in turned[turns]], rows, turns)
+
+    return LazyList(len(shifts), make)
+
+
+def _first_look(
+    seen: set[Any], cells: list[tuple[int, int]], shift: tuple[int, int], marks: list[Any]
+) -> bool:
+    """Whether a placement (a shape's cells turned, then shifted) looks different from every one
+    in `seen` (`_look`), which it joins."""
+    dq, dr = shift
+    key = _look([(q + dq, r + dr) for q, r in cells], marks)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
+
+
+class _Packing:
+    """Cells and shifts of one placement search as single numbers, q * width + r, so that sets
+    of them are sets of small integers and a shift is one addition. The width is more than twice
+    any r the search packs (a cell of the grid or its frontier, a shift from a cell of the shape
+    turned to one of those), so two pairs have the same number only if they are the same pair,
+    and numbers sort as their pairs do, by q and then r."""
+
+    __slots__ = ("half", "width")
+
+    def __init__(self, grid: dict[tuple[int, int], Cell], turned: list[list[tuple[int, int]]]) -> None:
+        reach = max(abs(r) for _, r in grid) + max((abs(r) for cells in turned for _, r in cells), default=0)
+        self.half = reach + 2  # a frontier cell is one step beyond the grid
+        self.width = 2 * self.half
+
+    def of(self, q: int, r: int) -> int:
+        return q * self.width + r
+
+    def unpack(self, n: int) -> tuple[int, int]:
+        q = (n + self.half) // self.width
+        return q, n - q * self.width
 
 
 def _check_block(geo: Geometry, local: list[tuple[int, int]]) -> None:
@@ -147,16 +187,19 @@ def _on_blocks(
         return [Placement(mapref, list(local), rows, 0)]
     taken = {geo.block_of(q, r) for q, r in grid}
     free = {(x + dx, y + dy) for x, y in taken for dx, dy in geo.directions} - taken
-    out: list[Placement] = []
     turned = [[geo.rotate(q, r, t) for q, r in local] for t in range(geo.turns)]
+    # The turns that look different from every turn before them: the same on every block, since
+    # moving two placements to another block keeps them alike or not.
+    faces, seen, distinct = _faces(rows), set(), []
+    for t, cells in enumerate(turned):
+        key = _look(cells, faces)
+        if key not in seen:
+            seen.add(key)
+            distinct.append(t)
+    out: list[Placement] = []
     for x, y in sorted(free, key=lambda b: (b[1], b[0])):
-        seen: set[Any] = set()
-        for t, cells in enumerate(turned):
-            coords = [(x * k + q, y * k + r) for q, r in cells]
-            key = _look(coords, rows)
-            if key not in seen:
-                seen.add(key)
-                out.append(Placement(mapref, coords, rows, t))
+        for t in distinct:
+            out.append(Placement(mapref, [(x * k + q, y * k + r) for q, r in turned[t]], rows, t))
     return out
 
 
@@ -214,20 +257,15 @@ def routes(
     wanted = set(steps)
     found: dict[tuple[Any, frozenset[Any]], Route] = {}
     # The graph and the conditions look at places, which do not change during the search: ask
-    # once per place.
+    # once per place (each answer kept here; none is None).
     passable: dict[Any, bool] = {}
     endable: dict[Any, bool] = {}
     full: dict[Any, bool] = {}
     onward: dict[Any, Sequence[tuple[int, Any]]] = {}
-
-    def check(cache: dict[Any, Any], test: Callable[[Any], Any], place: Any) -> Any:
-        answer = cache.get(place)
-        if answer is None:
-            answer = cache[place] = test(place)
-        return answer
-
-    if low == 0 and check(endable, may_end, start):
-        found[(start, frozenset())] = Route(start, ())
+    if low == 0:
+        endable[start] = may_end(start)
+        if endable[start]:
+            found[(start, frozenset())] = Route(start, ())
     # A state: the path so far, the direction of its last step (for straight lines) and the
     # occupied places it has passed (what makes two routes different outcomes).
     layer: list[tuple[tuple[Any, ...], int, frozenset[Any]]] = [((), UNDIRECTED, frozenset())]
@@ -237,29 +275,44 @@ def routes(
     seen: set[tuple[Any, frozenset[Any], int, int]] = set()
     for depth in range(1, high + 1):
         next_layer = []
+        ending = depth in wanted
+        depth_seen = depth if low > 1 else 0
         for path, last, occupied_passed in layer:
             here = path[-1] if path else start
             passing = occupied_passed
             if path and here != start:
-                if not check(passable, may_pass, here):
+                passes = passable.get(here)
+                if passes is None:
+                    passes = passable[here] = may_pass(here)
+                if not passes:
                     continue  # `here` would become a passed place: the route cannot go on from it
-                if check(full, occupied, here):
+                holds = full.get(here)
+                if holds is None:
+                    holds = full[here] = occupied(here)
+                if holds:
                     passing = occupied_passed | {here}
-            for direction, nxt in check(onward, next_places, here):
+            ways = onward.get(here)
+            if ways is None:
+                ways = onward[here] = next_places(here)
+            for direction, nxt in ways:
                 if straight and last != UNDIRECTED and direction != last:
                     continue
-                if not backtracks and (nxt == start or nxt in path):
-                    continue
                 if backtracks:
-                    heading = direction if straight else UNDIRECTED
-                    state = (nxt, passing, heading, depth if low > 1 else 0)
+                    state = (nxt, passing, direction if straight else UNDIRECTED, depth_seen)
                     if state in seen:
                         continue
                     seen.add(state)
+                elif nxt == start or nxt in path:
+                    continue
                 new = (*path, nxt)
-                key = (nxt, passing)
-                if depth in wanted and key not in found and check(endable, may_end, nxt):
-                    found[key] = Route(start, new)
+                if ending:
+                    key = (nxt, passing)
+                    if key not in found:
+                        ends = endable.get(nxt)
+                        if ends is None:
+                            ends = endable[nxt] = may_end(nxt)
+                        if ends:
+                            found[key] = Route(start, new)
                 next_layer.append((new, direction, passing))
         layer = next_layer
     return list(found.values())

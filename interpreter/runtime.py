@@ -9,10 +9,11 @@ refers to the program's canonical players, rows, zones and piece kinds.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.grammar.ast import Span
-from meeple.interpreter.values import Cell, Location, MapRef, Piece, Placement, Player, Row, label
+from meeple.interpreter.values import Cell, Kind, Location, MapRef, Piece, Placement, Player, Row, label
 
 # Whose turn it is, as a part of the position values may read (see Runtime.reads); no variable
 # can have this name.
@@ -30,7 +31,8 @@ Site = tuple[str, int, int]
 class Decision:
     """A choice a player must make: the only way players act on a game.
 
-    `values` are what the rules chose from; `options` are their readable labels, made only when
+    `values` are what the rules chose from, a list or a LazyList (a sequence equal to the list,
+    whose items are made when first read); `options` are their readable labels, made only when
     someone looks (a simulation of random agents never needs them)."""
 
     __slots__ = ("_options", "env", "extra", "offers", "player", "prompt", "rule", "site", "values", "var")
@@ -39,7 +41,7 @@ class Decision:
         self,
         player: Player,
         prompt: str,
-        values: list[Any],
+        values: Sequence[Any],
         rule: str = "",
         extra: str = "",
         offers: list[Offer] | None = None,
@@ -73,6 +75,20 @@ class Decision:
                 + [offer.label for offer in self.offers]
             )
         return self._options
+
+    def option(self, index: int) -> str:
+        """The label of one option, `options[index]`, without labelling the others: what the log
+        says was chosen."""
+        if self._options is not None:
+            return self._options[index]
+        if index < len(self.values):
+            return label(self.values[index])
+        index -= len(self.values)
+        if self.extra:
+            if index == 0:
+                return self.extra
+            index -= 1
+        return self.offers[index].label
 
     def __str__(self) -> str:
         return f"{self.player}: {self.prompt}"
@@ -121,7 +137,7 @@ class Chance:
 
     __slots__ = ("_options", "label", "values", "weights")
 
-    def __init__(self, label: str, values: list[Any], weights: list[int] | None) -> None:
+    def __init__(self, label: str, values: Sequence[Any], weights: list[int] | None) -> None:
         self.label = label
         self.values = values
         self.weights = weights  # None: all equally likely
@@ -136,6 +152,10 @@ class Chance:
         if self._options is None:
             self._options = [label(v) for v in self.values]
         return self._options
+
+    def option(self, index: int) -> str:
+        """The label of one outcome, `options[index]`, without labelling the others."""
+        return self._options[index] if self._options is not None else label(self.values[index])
 
 
 class GameEnded(Exception):
@@ -258,10 +278,14 @@ class Runtime:
         another kind leaves its answer standing: tokens moving through an area do not change how
         many cubes it holds."""
         self.changed(loc)
-        for kind in {piece[0] for piece in pieces}:
-            self.changed((loc, kind.name))
-            if kind.row is not None:
-                self.changed((loc, kind.row))
+        kinds: list[Kind] = []  # each once (a loop: a set comprehension costs a frame per move)
+        for piece in pieces:
+            kind = piece[0]
+            if kind not in kinds:
+                kinds.append(kind)
+                self.changed((loc, kind.name))
+                if kind.row is not None:
+                    self.changed((loc, kind.row))
 
     def forget(self) -> None:
         """Forget every answer: after the position was changed other than by the rules (a test or a

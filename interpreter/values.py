@@ -7,6 +7,7 @@ interchangeable, so a piece is the pair (kind, owner) and a location holds a lis
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from meeple.interpreter.geometry import HEX, Geometry
@@ -252,6 +253,43 @@ class Route:
         return f"from {self.start} to {self.end}{via}"
 
     __repr__ = __str__
+
+
+_UNMADE = object()  # an item of a LazyList not made yet
+
+
+class LazyList(Sequence[Any]):
+    """A list whose items are made only when they are read: its length is known at once, and each
+    item is made the first time it is read and kept, so that one index always gives the same
+    object. A choice offers one (`choose spot from placements(...)`): a player who reads a
+    few options, as a random one does, makes a few of the hundreds a large grid offers."""
+
+    __slots__ = ("_made", "_make")
+
+    def __init__(self, size: int, make: Callable[[int], Any]) -> None:
+        self._made: list[Any] = [_UNMADE] * size
+        self._make = make  # index (0 to size - 1) -> item
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._made)))]
+        item = self._made[index]  # an IndexError past the end, as a list's
+        if item is _UNMADE:
+            item = self._made[index] = self._make(index % len(self._made))
+        return item
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, list | LazyList):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, which has no hash either
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 Location = ZoneLoc | Row | Cell

@@ -98,6 +98,20 @@ def test_decision_says_who_decides_what_and_lists_readable_options(game: Game) -
     assert "gv1" in decision.options
 
 
+@pytest.mark.parametrize("name", ["dino_garden", "gods_love_dinosaurs"])
+def test_one_option_label_is_the_label_in_the_list_of_options(name: str) -> None:
+    """The log labels only the option chosen (`Decision.option`): for every index, values, a
+    "pass" and offered actions alike, it is the label the whole list gives."""
+    state = meeple.load(name).new_game(3, seed=2)
+    rnd = random.Random(2)
+    while not state.is_over:
+        decision = state.decision
+        assert decision is not None
+        one_by_one = [decision.option(i) for i in range(decision.size)]
+        assert one_by_one == decision.options
+        state.apply(rnd.randrange(decision.size))
+
+
 # ---------------------------------------------------------------------- answering
 
 

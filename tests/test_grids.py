@@ -4,13 +4,14 @@ from placed tiles and whose pieces move along paths. Each test uses a small neut
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import meeple
 from meeple.interpreter import grids
 from meeple.interpreter.geometry import HEX
-from meeple.interpreter.values import Cell, MapRef
+from meeple.interpreter.values import Cell, LazyList, MapRef
 
 HERE = Path(__file__).parent
 
@@ -150,6 +151,80 @@ def test_placements_touch_the_grid_and_cover_nothing(tmp_path: Path) -> None:
         assert not any(c in grid for c in placement.coords)
         assert any((q + dq, r + dr) in grid for q, r in placement.coords for dq, dr in HEX.directions)
     assert len({frozenset(p.coords) for p in decision.values}) > 1
+
+
+def every_placement(grid: dict[tuple[int, int], Any], local: list[tuple[int, int]]) -> list[tuple[int, Any]]:
+    """What placements must be, by trying every turn and every shift near the grid: (turn, cells)
+    for each that covers no cell and touches one by a side, turn by turn, shifts in order."""
+    reach = max(max(abs(q), abs(r)) for q, r in grid) + 2 * max(max(abs(q), abs(r)) for q, r in local) + 2
+    found = []
+    for turn in range(6):
+        turned = [HEX.rotate(q, r, turn) for q, r in local]
+        for dq in range(-reach, reach + 1):
+            for dr in range(-reach, reach + 1):
+                cells = [(q + dq, r + dr) for q, r in turned]
+                touches = any((q + sq, r + sr) in grid for q, r in cells for sq, sr in HEX.directions)
+                if touches and not any(c in grid for c in cells):
+                    found.append((turn, cells))
+    return found
+
+
+GROWING = """\
+game "Growing":
+  players 1..1
+
+table shape (name):
+  start
+  bend
+
+table tile (shape: shape, q: int, r: int):
+  start, 0, 0
+  bend, 0, 0
+  bend, 1, 0
+  bend, 1, -1
+
+map land:
+  grid hex of tile
+
+play:
+  place [each t in tile where t.shape == start] on land
+  for each p in players:
+    for each i in 1 .. 6:
+      choose spot from placements(land, [each t in tile where t.shape == bend]) by p prompt "Where":
+        place [each t in tile where t.shape == bend] on land at spot
+"""
+
+
+def test_placements_offered_are_every_placement_in_order(tmp_path: Path) -> None:
+    """A choice among placements offers them as they are read (a LazyList): index for index they
+    are the placements a search over every turn and shift finds, on a grid that grows."""
+    path = tmp_path / "growing.rules"
+    path.write_text(GROWING)
+    game = meeple.load(path)
+    state = game.new_game(1, seed=3)
+    grid = state.rt.grids[game.program.map_refs[("land", None)]]
+    while state.decision is not None:
+        decision = state.decision
+        offered = [(spot.rotation, spot.coords) for spot in decision.values]
+        assert offered == every_placement(grid, [(0, 0), (1, 0), (1, -1)])
+        state.apply(len(offered) // 3)
+    assert len(grid) == 1 + 6 * 3
+
+
+def test_a_lazy_list_makes_each_item_once_when_read() -> None:
+    made: list[int] = []
+
+    def make(index: int) -> str:
+        made.append(index)
+        return f"item {index}"
+
+    items = LazyList(4, make)
+    assert len(items) == 4 and made == []
+    assert items[2] is items[2] and items[-1] == "item 3" and made == [2, 3]
+    assert items == ["item 0", "item 1", "item 2", "item 3"] and items[1:3] == ["item 1", "item 2"]
+    assert made == [2, 3, 0, 1]
+    with pytest.raises(IndexError):
+        items[4]
 
 
 def test_a_placed_shape_brings_its_cells_and_their_faces(tmp_path: Path) -> None:

@@ -1827,3 +1827,39 @@ def test_offered_actions_replay_exactly(make_game: MakeGame) -> None:
         state.apply(index)
     again = meeple.replay(game, 2, 3, state.choices)
     assert again.scores == state.scores and again.log == state.log
+
+
+def test_a_comparison_with_a_known_value_answers_as_any_comparison(make_game: MakeGame) -> None:
+    """A comparison with a value known before the game (a number, a constant, a row by its key)
+    reads that value directly, and a bound name at once (compiler `known`, `names`): its answers
+    are those of the same comparison between two computed values."""
+    game = make_game(
+        """
+        table shade (name):
+          pale
+          dark
+
+        constant three = 3
+
+        value known(x: int) = [x == 3, x != 3, x < 3, x <= 3, x > 3, x >= 3, x == three]
+        value computed(x: int) = [x == x - x + 3, x != x - x + 3, x < x - x + 3, x <= x - x + 3, \\
+          x > x - x + 3, x >= x - x + 3, x == x - x + three]
+        value shaded(s: shade) = [s == pale, s != pale, s == dark]
+
+        play:
+          end game
+        """
+    )
+    state = game.new_game(2)
+    program = game.program
+
+    def value(name: str, arg: Any) -> Any:
+        params, fn = program.values[name]
+        return fn(state.rt, {params[0]: arg})
+
+    for x in range(1, 6):
+        expected = [x == 3, x != 3, x < 3, x <= 3, x > 3, x >= 3, x == 3]
+        assert value("known", x) == value("computed", x) == expected
+    pale, dark = program.rows["shade"]
+    assert value("shaded", pale) == [True, False, False]
+    assert value("shaded", dark) == [False, True, True]

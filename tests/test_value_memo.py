@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
+from meeple.interpreter.compiler import Compiler
 from meeple.interpreter.runtime import Runtime
 
 GAMES = [("dino_party", 3), ("gods_love_dinosaurs", 3), ("dino_garden", 3), ("dino_garden_solo", 1)]
@@ -106,3 +107,30 @@ def test_moving_one_kind_keeps_answers_about_another_kind() -> None:
     assert ("about the place",) not in rt.memo
     rt.moved(loc, [(one, None)])
     assert ("about one",) not in rt.memo
+
+
+def test_a_static_value_is_computed_once_per_arguments_in_every_game() -> None:
+    """A value of fixed data (static) is remembered by the program: its calls look the answer up
+    by the arguments and compute it only the first time, whichever game asks."""
+    game = meeple.load("dino_garden")
+    program = game.program
+    static = Compiler(program.symbols).static_values()
+    assert static
+    computed: list[tuple[Any, ...]] = []
+
+    def counting(name: str, params: list[str], fn: Any) -> Any:
+        def value(rt: Any, env: dict[str, Any]) -> Any:
+            computed.append((name, *[env[p] for p in params]))
+            return fn(rt, env)
+
+        return value
+
+    for name in static:
+        params, fn = program.values[name]
+        program.values[name] = (params, counting(name, params, fn))
+    for seed in range(2):
+        state = game.new_game(3, seed=seed, logging=False)
+        rnd = random.Random(seed)
+        while not state.is_over:
+            state.apply(rnd.randrange(state.decision.size))  # type: ignore[union-attr]
+    assert computed and len(computed) == len(set(computed))

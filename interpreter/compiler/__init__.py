@@ -57,7 +57,9 @@ class Compiler(Data, Analyses, Expressions, Memo, Statements, Moves, Decisions, 
             self.rule = value.name
             params = [x.name for x in value.params]
             fn = self.expr(value.expr, set(params))
-            p.values[value.name] = (params, _memoized(fn, params) if value.name in static else fn)
+            if value.name in static:
+                fn = _memoized(fn, params, self.static_answers(value.name))
+            p.values[value.name] = (params, fn)
         for movement in sym.movements.values():
             p.movements[movement.name] = self.movement(movement)
         for rule in sym.rules.values():

@@ -107,4 +107,11 @@ class Part:
         self.rule = ""  # the rule being compiled, for error messages
         self.suspending: set[str] = set()
         self.static: set[str] = set()  # values of fixed data (static_values)
+        self.static_memo: dict[str, dict[tuple[Any, ...], Any]] = {}  # their answers (memo.py)
+        # Compiled expressions whose value is known before any game (a literal, a constant, a row
+        # named by its key), with that value; and those that read a name bound in the rule, with
+        # the name. An operator or attribute on one reads the value or the name itself rather than
+        # calling for it (expressions.py: `fixed`, `bound`).
+        self.known: dict[Fn, Any] = {}
+        self.names: dict[Fn, str] = {}
         self.trigger_kinds = {t.kind for t in symbols.triggers}

@@ -4,10 +4,11 @@ scripts the outcomes, chance draws from the game's generator inline instead of y
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from meeple.grammar import ast
+from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.compiler.base import (
     Part,
     as_gen,
@@ -29,7 +30,7 @@ from meeple.interpreter.values import (
 )
 
 
-def _distinct(items: list[Any]) -> list[Any]:
+def _distinct(items: Sequence[Any]) -> Sequence[Any]:
     """The options of a choice among `items`: identical pieces in one place are one option, since
     which of them is taken makes no difference (the first is)."""
     return list(dict.fromkeys(items)) if items and type(items[0]) is PieceRef else items
@@ -37,6 +38,13 @@ def _distinct(items: list[Any]) -> list[Any]:
 
 class Decisions(Part):
     def _options(self, seq_e: ast.Expr, cond_e: ast.Expr | None, var: str, scope: set[str]) -> Fn:
+        """What a choice offers: the items of a list for which the condition holds. A built-in
+        that can give them as they are read (`placements`) gives them so when every item is
+        offered; a player reading one option then makes one."""
+        if cond_e is None and isinstance(seq_e, ast.Call) and seq_e.func not in self.sym.values:
+            lazy = BUILTINS[seq_e.func].compile_options(self, seq_e, scope)
+            if lazy is not None:
+                return lazy
         seq = self.expr(seq_e, scope)
         cond = self.expr(cond_e, scope | {var}) if cond_e is not None else None
         return snapshot_where(seq, cond, var)
@@ -111,9 +119,17 @@ class Decisions(Part):
         title, span, rule = s.label or "random", s.span, self.rule
 
         def random_(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
-            values = [max(0, w(rt, env)) if w is not None else None for w in weights]
-            given = sum(v for v in values if v is not None)
-            values = [v if v is not None else max(0, 100 - given) for v in values]
+            # Loops, not comprehensions (each of which makes a function and a frame every time):
+            # the weights given, then each outcome without one has what is left of 100.
+            values: list[int | None] = []
+            given = 0
+            for w in weights:
+                value = max(0, w(rt, env)) if w is not None else None
+                values.append(value)
+                given += value or 0
+            for i, value in enumerate(values):
+                if value is None:
+                    values[i] = max(0, 100 - given)
             if sum(values) <= 0:
                 raise RuleRuntimeError(f"every outcome of '{title}' has chance 0", span, rule)
             if rt.scripted:

@@ -63,19 +63,36 @@ def placement_attr(rt: Any, spot: Placement, name: str) -> Any:
     return stack[-1] if stack else None
 
 
+def _compared_to(op: str, left: Fn, value: Any, var: str | None) -> Fn:
+    """`x == k`, `count(...) > 0`: a comparison with a value known when it is compiled, which is
+    read rather than called for (and a bound x read at once, the commonest left side of `==`)."""
+    if op == "==":
+        if var is not None:
+            return lambda rt, env: env[var] == value
+        return lambda rt, env: left(rt, env) == value
+    if op == "!=":
+        return lambda rt, env: left(rt, env) != value
+    if op == "<":
+        return lambda rt, env: left(rt, env) < value
+    if op == "<=":
+        return lambda rt, env: left(rt, env) <= value
+    if op == ">":
+        return lambda rt, env: left(rt, env) > value
+    return lambda rt, env: left(rt, env) >= value
+
+
 class Expressions(Part):
     def expr(self, e: ast.Expr, scope: set[str]) -> Fn:
         p, sym = self.p, self.sym
         match e:
             case ast.Num(value=v) | ast.Text(value=v) | ast.Bool(value=v):
-                return lambda rt, env: v
+                return self.fixed(v)
             case ast.NoneLit():
-                return lambda rt, env: None
+                return self.fixed(None)
             case ast.Name(id=name):
                 return self.name(name, scope)
             case ast.Attr(obj=ast.Name(id=table), name=key) if table in sym.tables and table not in scope:
-                row = p.row_by_key[table][key]
-                return lambda rt, env: row
+                return self.fixed(p.row_by_key[table][key])
             case ast.Attr():
                 obj = self.expr(e.obj, scope)
                 return self.typed_attr(obj, e.name, sym.types.get(id(e.obj), "any")) or self.attr(
@@ -196,16 +213,33 @@ class Expressions(Part):
 
         return items
 
+    def fixed(self, value: Any) -> Fn:
+        """An expression whose value is known now, as a function that gives it (see `known`)."""
+
+        def fn(rt: Any, env: dict[str, Any]) -> Any:
+            return value
+
+        self.known[fn] = value
+        return fn
+
+    def bound(self, name: str) -> Fn:
+        """A name bound in the rule (an argument, a `let`, a loop's variable), as a function that
+        reads it (see `names`)."""
+
+        def fn(rt: Any, env: dict[str, Any]) -> Any:
+            return env[name]
+
+        self.names[fn] = name
+        return fn
+
     def name(self, name: str, scope: set[str]) -> Fn:
         p, sym = self.p, self.sym
         if name in scope:
-            return lambda rt, env: env[name]
+            return self.bound(name)
         if name in p.constants:
-            value = p.constants[name]
-            return lambda rt, env: value
+            return self.fixed(p.constants[name])
         if name in sym.constants:
-            value = self.constant(name)
-            return lambda rt, env: value
+            return self.fixed(self.constant(name))
         if name in sym.vars:
 
             def var(rt: Any, env: dict[str, Any]) -> Any:
@@ -246,8 +280,7 @@ class Expressions(Part):
             return lambda rt, env: env["self"]
         tables = sym.row_keys.get(name, [])
         if len(tables) == 1:
-            row = p.row_by_key[tables[0]][name]
-            return lambda rt, env: row
+            return self.fixed(p.row_by_key[tables[0]][name])
         raise AssertionError(f"unresolved name {name}")  # analysis reports these first
 
     def constant(self, name: str) -> Any:
@@ -288,6 +321,9 @@ class Expressions(Part):
             map_refs = self.p.map_refs
             return lambda rt, env: map_refs[(name, obj(rt, env))]
         if per != "player" and per in sym.tables and any(col.name == name for col in sym.tables[per].columns):
+            var = self.names.get(obj)
+            if var is not None:  # `x.name` of a bound x, the commonest attribute: one call, not two
+                return lambda rt, env: env[var].values[name]
             return lambda rt, env: obj(rt, env).values[name]
         return None
 
@@ -416,6 +452,8 @@ class Expressions(Part):
                 return lambda rt, env: left(rt, env) // right(rt, env)
             case "%":
                 return lambda rt, env: left(rt, env) % right(rt, env)
+            case "==" | "!=" | "<" | "<=" | ">" | ">=" if right in self.known:
+                return _compared_to(e.op, left, self.known[right], self.names.get(left))
             case "==":
                 return lambda rt, env: left(rt, env) == right(rt, env)
             case "!=":

@@ -120,7 +120,9 @@ class Moves(Part):
                 if want is not None and len(moved) >= want:
                     break
                 pile = _pile(rt, loc, span, rule)
-                found = []  # indices of the pieces taken; stop as soon as there are enough
+                if not pile:  # the commonest case when moving from many places (a map's every node)
+                    continue
+                found, taken = [], []  # the pieces taken and where; stop as soon as there are enough
                 for i, pc in enumerate(pile):
                     if (
                         pc[0].name == kind
@@ -128,9 +130,9 @@ class Moves(Part):
                         and (not has_owner or pc[1] is who)
                     ):
                         found.append(i)
+                        taken.append(pc)
                         if want is not None and len(moved) + len(found) >= want:
                             break
-                taken = [pile[i] for i in found]
                 for i in reversed(found):
                     del pile[i]
                 if taken:

@@ -258,7 +258,10 @@ class Statements(Part):
                 )
             rt.last_rule = name
             params, fn, _ = rules[name]
-            return fn, dict(zip(params, [a(rt, env) for a in args], strict=True))
+            inner = {}  # a loop, not a comprehension: a rule is called thousands of times a game
+            for param, arg in zip(params, args, strict=True):
+                inner[param] = arg(rt, env)
+            return fn, inner
 
         if self.suspends(s):
 
