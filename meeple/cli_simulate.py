@@ -24,7 +24,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Column, Table
 
 from meeple.balance import Measure, Row, comparison, counters, measures, summary
@@ -38,7 +37,7 @@ from meeple.cli_common import (
     load_game,
     parse_options,
     plural,
-    stderr,
+    progress_bar,
     stdout,
 )
 from meeple.cli_plots import PLOT, draw_comparison, draw_simulation
@@ -114,19 +113,14 @@ def _played(
 ) -> list[list[dict[str, Any]]]:
     """The records of `count` games from `seed` on, for each (game, plan), in seed order, under
     one progress bar that moves as batches are done (a cluster finishes them in any order)."""
-    err = stderr()
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     out: list[list[dict[str, Any]]] = []
-    with (
-        _backend(backend, address, jobs) as play,
-        Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress,
-    ):
+    with _backend(backend, address, jobs) as play, progress_bar() as progress:
         for game, plan in games:
             task = progress.add_task(escape(game.name), total=count)
             records: list[dict[str, Any]] = []
             for batch in play(game, plan, range(seed, seed + count)):
                 records.extend(batch)
-                progress.advance(task, len(batch))
+                progress.update(task, advance=len(batch), refresh=True)
             out.append(sorted(records, key=lambda r: r["seed"]))
     return out
 
