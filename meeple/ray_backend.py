@@ -37,10 +37,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import signal
 import socket
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -186,6 +188,22 @@ def _ray() -> Any:
     return ray
 
 
+@contextmanager
+def _interrupt_kept() -> Iterator[list[int]]:
+    """A Ctrl-C while a local instance starts is kept (in the list) until it has started, and
+    the caller then stops it: a start cut short leaves Ray processes behind that nothing ends.
+    Its processes block the interrupt themselves."""
+    heard: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield heard
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: heard.append(signum))
+    try:
+        yield heard
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _probe(address: str) -> None:
     """A cluster named by host and port answers a connection within PROBE_SECONDS, or the run
     stops here: Ray itself would retry for many minutes before it gave up."""
@@ -219,13 +237,12 @@ class Cluster:
         shared = self.ray.put(bundle(plan))
         parts = [list(rest[i : i + size]) for i in range(0, len(rest), size)]
         pending = [self.task.remote(shared, plan, part) for part in parts]
-        try:
-            while pending:
-                done, pending = self.ray.wait(pending, num_returns=1)
-                yield self._result(done[0])
-        finally:
-            for ref in pending:  # Ctrl-C, a failed task or a caller that stopped reading
-                self.ray.cancel(ref)
+        # On Ctrl-C, a failed task or a caller that stops reading, the tasks left are not
+        # cancelled one by one (Ray 2.60 can crash when a task it cancels is finishing): the
+        # caller closes the connection, and a job whose driver has gone loses its tasks.
+        while pending:
+            done, pending = self.ray.wait(pending, num_returns=1)
+            yield self._result(done[0])
 
     def _result(self, ref: Any) -> list[dict[str, Any]]:
         try:
@@ -254,15 +271,19 @@ def connect(address: str | None, cpus: int) -> Cluster:
     quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
     if address is None:
         try:
-            ray.init(
-                address="local",  # a new instance, never another run's
-                num_cpus=cpus,
-                include_dashboard=False,
-                object_store_memory=LOCAL_STORE,
-                **quiet,
-            )
+            with _interrupt_kept() as interrupted:
+                ray.init(
+                    address="local",  # a new instance, never another run's
+                    num_cpus=cpus,
+                    include_dashboard=False,
+                    object_store_memory=LOCAL_STORE,
+                    **quiet,
+                )
         except Exception as err:  # Ray says why in its own words: they are passed on
             raise BackendError(f"cannot start a local Ray instance: {err}") from None
+        if interrupted:
+            ray.shutdown()
+            raise KeyboardInterrupt
         return Cluster(ray)
     _probe(address)
     failed: list[BaseException] = []
