@@ -141,7 +141,10 @@ def apply_options(module: ast.Module, options: Mapping[str, str]) -> dict[str, s
     """Put the chosen value of each option into its declaration (the default stays for the
     others) and return every option's value as text, chosen or not, for the game's record. A
     value is read by the option's type: a whole number, `yes`/`no`, a text, or the name of a
-    row of the table. Raises OptionError."""
+    row of the table; a value that is the default's own text (how the record of a game says an
+    option left alone, even a default no text reads back as, such as `1 + 1`) is the default.
+    So a game's record of its options always loads the game again (a replay, a worker process,
+    a task on a cluster). Raises OptionError."""
     declared = {d.name: d for d in module.decls if isinstance(d, ast.OptionDecl)}
     unknown = sorted(set(options) - set(declared))
     if unknown:
@@ -150,9 +153,10 @@ def apply_options(module: ast.Module, options: Mapping[str, str]) -> dict[str, s
     tables = {d.name: d for d in module.decls if isinstance(d, ast.Table)}
     chosen: dict[str, str] = {}
     for name, decl in declared.items():
-        if name in options:
+        default = _shown(decl.default)
+        if name in options and options[name] != default:
             decl.value = _option_value(decl, options[name], tables)
-        chosen[name] = options.get(name, _shown(decl.default))
+        chosen[name] = options.get(name, default)
     return chosen
 
 
