@@ -48,8 +48,9 @@ from pathlib import Path
 from typing import Any
 
 import meeple
+from meeple.diagnostics import RulesError
 from meeple.interpreter.engine import Game
-from meeple.loader import Files, Refused
+from meeple.loader import Files, OptionError, Refused
 from meeple.simulation import Plan, play_one
 
 INSTALL = "pip install 'meeple[ray]'"
@@ -234,7 +235,10 @@ class Cluster:
         yield [play_one(game, plan, seeds[0])]  # played here, to size the batches
         rest = seeds[1:]
         size = batch_size(time.perf_counter() - began, len(rest), self.cpus)
-        shared = self.ray.put(bundle(plan))
+        try:
+            shared = self.ray.put(bundle(plan))
+        except (RulesError, OptionError, OSError, UnicodeDecodeError) as err:  # changed since it was loaded
+            raise TaskError(f"cannot read {plan.rules} again to send it: {err}") from None
         parts = [list(rest[i : i + size]) for i in range(0, len(rest), size)]
         pending = [self.task.remote(shared, plan, part) for part in parts]
         # On Ctrl-C, a failed task or a caller that stops reading, the tasks left are not
