@@ -67,8 +67,8 @@ class BackendError(Exception):
 
 
 class TaskError(Exception):
-    """A task failed on the cluster: not a game that broke (its record says so) but a worker
-    that could not load the game or died."""
+    """The run cannot go on: not a game that broke (its record says so) but a worker that could
+    not load the game or died, or rules that changed since they were loaded."""
 
 
 # ------------------------------------------------------------------ what a task is sent
@@ -153,7 +153,7 @@ class Replayed(Files):
 
 def bundle(plan: Plan) -> Bundle:
     """The files the plan's game reads, read again here as the load reads them. Raises what
-    `meeple.load` raises (the caller has loaded the game already, so it does not)."""
+    `meeple.load` raises: the game was loaded before, but its files may have changed since."""
     files = Recorded()
     meeple.load(plan.rules, dict(plan.options), files)
     texts = tuple(sorted(files.texts.items()))
@@ -234,6 +234,8 @@ class Cluster:
         began = time.perf_counter()
         yield [play_one(game, plan, seeds[0])]  # played here, to size the batches
         rest = seeds[1:]
+        if not rest:
+            return
         size = batch_size(time.perf_counter() - began, len(rest), self.cpus)
         try:
             shared = self.ray.put(bundle(plan))
