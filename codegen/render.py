@@ -445,13 +445,15 @@ def write(
     *,
     workers: int = 1,
     reuse: bool = True,
+    laid_out: Callable[[int, int], None] = lambda done, total: None,
 ) -> list[Path]:
     """Write the `documents` (of DOCUMENTS) of every game in the `formats` into `out` and, for
     several games, an index. Returns the files written, in order. `written_one` hears of each
     as soon as it is written (a long PDF takes seconds), with True when it was kept from the
     last run: with `reuse`, a PDF whose input has not changed since the last run into `out` is
-    not laid out again. `workers`: how many layouts run at once. Raises OSError when `out`
-    cannot be written."""
+    not laid out again. `workers`: how many layouts run at once. `laid_out` hears (PDFs laid
+    out, PDFs to lay out) before the first layout and after each one, for a progress bar.
+    Raises OSError when `out` cannot be written."""
     wanted = [f for f in FORMATS if f in set(formats)]
     which = [d for d in DOCUMENTS if d in set(documents)]
     out.mkdir(parents=True, exist_ok=True)
@@ -502,8 +504,16 @@ def write(
             finished(job, None, kept=True)
         else:  # never made, changed, or a record that cannot be trusted: made again
             todo.append(job)
+    done: list[Job] = []
+
+    def laid(job: Job, data: bytes) -> None:
+        finished(job, data)
+        done.append(job)
+        laid_out(len(done), len(todo))
+
+    laid_out(0, len(todo))
     try:
-        _run_jobs(todo, workers, finished)
+        _run_jobs(todo, workers, laid)
     finally:  # what was made before an interruption need not be made again
         write_atomic(out / CACHE_FILE, json.dumps(made, indent=1, sort_keys=True))
     if len(games) > 1:

@@ -14,6 +14,7 @@ bars, prompts for human players and errors go to stderr so that stdout stays par
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -39,6 +40,8 @@ from meeple.cli_common import (
     load_game,
     parse_options,
     plural,
+    progress_bar,
+    say,
     stdout,
 )
 from meeple.cli_docs import check_file, docs
@@ -48,9 +51,9 @@ from meeple.interpreter.agents import Agent, HumanAgent, make_agents
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
-from meeple.interpreter.examples import run_examples
+from meeple.interpreter.examples import run_example
 from meeple.limits import MAX_NUMBER
-from meeple.loader import Refused, bundled_dir, resolve_named
+from meeple.loader import Checked, Refused, bundled_dir, resolve_named
 from meeple.logs import LogError, log_rules, read_log, write_log
 
 app = typer.Typer(
@@ -177,7 +180,7 @@ def check(
         if checked is None:
             code = USAGE
             continue
-        report = run_checks(checked, name, options)
+        report = _run_checks(checked, name, options)
         problems = report.problems
         errors = sum(d.severity == "error" for d in problems)
         warnings = len(problems) - errors
@@ -202,6 +205,19 @@ def check(
     if fmt is Format.json:
         echo_json(found)
     raise typer.Exit(code)
+
+
+def _run_checks(checked: Checked, name: str, options: CheckOptions) -> Report:
+    """`run_checks`, with a progress bar while `--play` plays its games (the long part)."""
+    if not options.play:
+        return run_checks(checked, name, options)
+    with progress_bar() as progress:
+        task = progress.add_task(escape(f"playing {Path(name).name}"), total=None)
+
+        def played(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total, refresh=True)
+
+        return run_checks(checked, name, replace(options, progress=played))
 
 
 def show_diagnostic(out: Console, d: meeple.Diagnostic, source: str | None) -> None:
@@ -390,15 +406,19 @@ def test_examples(
             typer.echo(err.message, err=True)
             code = max(code, err.code)
             continue
-        results = run_examples(game)
-        if not results:
+        examples = game.program.examples
+        if not examples:
             typer.echo(f"{name}: no examples")
-        for r in results:
-            typer.echo(f"{'PASS' if r.passed else 'FAIL'} {name}:{r.line}: {r.name}")
-            for failure in r.failures:
-                typer.echo(f"    {failure}")
-            passed += r.passed
-            failed += not r.passed
+        with progress_bar() as progress:  # each result is said as it comes, above the bar
+            task = progress.add_task(escape(Path(name).name), total=len(examples))
+            for example in examples:
+                r = run_example(game, example)
+                say(f"{'PASS' if r.passed else 'FAIL'} {name}:{r.line}: {r.name}")
+                for failure in r.failures:
+                    say(f"    {failure}")
+                passed += r.passed
+                failed += not r.passed
+                progress.update(task, advance=1, refresh=True)
     if failed:
         code = max(code, FAILED)
     typer.echo(f"{plural(passed, 'example')} passed, {failed} failed")

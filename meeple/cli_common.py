@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 import meeple
 from meeple.interpreter.engine import Game
@@ -64,6 +66,32 @@ def stdout() -> Console:
 
 def stderr() -> Console:
     return Console(stderr=True, highlight=False)
+
+
+def progress_bar() -> Progress:
+    """The progress bar of a long command: on stderr, and only when stderr is a terminal (a pipe
+    or a file gets nothing of it). What the command prints on stdout meanwhile (with `say`)
+    stays on stdout: above the bar when stdout is the terminal too, untouched when it goes
+    elsewhere (a JSON document stays one). It is drawn when told (`update(..., refresh=True)`),
+    never by a thread of its own: commands fork worker processes while it is shown, and a copy
+    made while that thread writes would inherit its lock."""
+    err = stderr()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    return Progress(
+        *columns,
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+        auto_refresh=False,
+        redirect_stdout=sys.stdout.isatty(),
+    )
+
+
+def say(text: str) -> None:
+    """A line on stdout, that a progress bar drawn on the same terminal makes room for: `print`
+    is what rich moves above the bar (`typer.echo` finds the terminal beneath it, and writes
+    across the bar)."""
+    print(text, flush=True)
 
 
 def echo_json(value: Any) -> None:

@@ -25,6 +25,7 @@ from typing import Annotated
 import typer
 
 import meeple
+from meeple.cli_common import progress_bar, say
 from meeple.codegen import GameDocs, game_docs, pdf_available, write
 from meeple.loader import Checked
 
@@ -117,7 +118,22 @@ def docs(
             typer.echo(f"error: cannot make PDF on this machine ({why}); try --format html", err=True)
             raise typer.Exit(FAILED)
         try:
-            write(games, out, formats, documents, _say_written, workers=jobs, reuse=not force)
+            with progress_bar() as progress:  # over the PDFs' layouts, the slow part
+                task = progress.add_task("laying out PDFs", total=None, visible=False)
+
+                def laid_out(done: int, total: int) -> None:
+                    progress.update(task, completed=done, total=total, visible=total > 0, refresh=True)
+
+                write(
+                    games,
+                    out,
+                    formats,
+                    documents,
+                    _say_written,
+                    workers=jobs,
+                    reuse=not force,
+                    laid_out=laid_out,
+                )
         except OSError as err:
             typer.echo(f"error: cannot write the docs into {out}: {err}", err=True)
             raise typer.Exit(FAILED) from None
@@ -128,4 +144,4 @@ def docs(
 
 
 def _say_written(path: Path, kept: bool) -> None:
-    typer.echo(f"{path} (unchanged)" if kept else str(path))
+    say(f"{path} (unchanged)" if kept else str(path))

@@ -13,15 +13,17 @@ command line.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Column, Table
 
 from meeple.balance import Measure, Row, comparison, counters, measures, summary
@@ -35,7 +37,7 @@ from meeple.cli_common import (
     load_game,
     parse_options,
     plural,
-    stderr,
+    progress_bar,
     stdout,
 )
 from meeple.cli_plots import PLOT, draw_comparison, draw_simulation
@@ -50,6 +52,24 @@ JOBS = typer.Option("--jobs", "-j", min=1, help="Games played at once (default: 
 AGENTS = typer.Option(help="Comma-separated, one per seat, the last repeats: random, first.")
 
 
+class Backend(StrEnum):
+    local = "local"
+    ray = "ray"
+
+
+BACKEND = typer.Option(
+    help="Where the games are played: local (processes on this machine) or ray (a Ray cluster; "
+    "pip install 'meeple[ray]')."
+)
+ADDRESS = typer.Option(
+    metavar="ADDR",
+    help="With --backend ray: the cluster to join, as ray.init takes it (HOST:PORT, auto); "
+    "default: a local instance of --jobs CPUs, started for the run.",
+)
+Batches = Iterator[list[dict[str, Any]]]
+Player = Callable[[Game, Plan, range], Batches]  # how a backend plays a range of seeds
+
+
 def _plan(game: Game, rules: str, players: int | None, agents: str) -> Plan:
     names = [n.strip() for n in agents.split(",") if n.strip()]
     if "human" in names:
@@ -60,20 +80,48 @@ def _plan(game: Game, rules: str, players: int | None, agents: str) -> Plan:
         raise Fail(f"error: {err}", USAGE) from None
 
 
-def _played(games: list[tuple[Game, Plan]], count: int, seed: int, jobs: int) -> list[list[dict[str, Any]]]:
-    """The records of `count` games from `seed` on, for each (game, plan), under one progress bar."""
-    err = stderr()
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+@contextmanager
+def _backend(backend: Backend, address: str | None, jobs: int) -> Iterator[Player]:
+    """How the seeds are played, for one run: `play(game, plan, seeds)` yields batches of records.
+    Ray is imported only here, when asked for; what keeps it from being used is a usage error."""
+    if backend is Backend.local:
+        if address is not None:
+            raise Fail("error: --address names a Ray cluster: give it with --backend ray", USAGE)
+        yield functools.partial(play_local, jobs=jobs)
+        return
+    from meeple import ray_backend
+
+    try:
+        cluster = ray_backend.connect(address, jobs)
+    except ray_backend.BackendError as err:
+        raise Fail(f"error: {err}", USAGE) from None
+    try:
+        yield cluster.play
+    except ray_backend.TaskError as err:
+        raise Fail(f"error: {err}") from None
+    finally:
+        cluster.close()
+
+
+def _played(
+    games: list[tuple[Game, Plan]],
+    count: int,
+    seed: int,
+    jobs: int,
+    backend: Backend = Backend.local,
+    address: str | None = None,
+) -> list[list[dict[str, Any]]]:
+    """The records of `count` games from `seed` on, for each (game, plan), in seed order, under
+    one progress bar that moves as batches are done (a cluster finishes them in any order)."""
     out: list[list[dict[str, Any]]] = []
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
+    with _backend(backend, address, jobs) as play, progress_bar() as progress:
         for game, plan in games:
             task = progress.add_task(escape(game.name), total=count)
             records: list[dict[str, Any]] = []
-            batches: Iterator[list[dict[str, Any]]] = play_local(game, plan, range(seed, seed + count), jobs)
-            for batch in batches:
+            for batch in play(game, plan, range(seed, seed + count)):
                 records.extend(batch)
-                progress.advance(task, len(batch))
-            out.append(records)
+                progress.update(task, advance=len(batch), refresh=True)
+            out.append(sorted(records, key=lambda r: r["seed"]))
     return out
 
 
@@ -127,16 +175,19 @@ def simulate(
     jobs: Annotated[int, JOBS] = os.cpu_count() or 1,
     option: Annotated[list[str] | None, OPTIONS] = None,
     plot: Annotated[Path | None, PLOT] = None,
+    backend: Annotated[Backend, BACKEND] = Backend.local,
+    address: Annotated[str | None, ADDRESS] = None,
 ) -> None:
     """Play many games and report, per seat, wins, shared wins and the win rate with its 95%
     interval, the spread of scores, draws, and how long games last.
 
-    The games are shared among worker processes, one per CPU: each game depends on its seed only,
-    so the statistics are the same whatever the number of workers."""
+    The games are shared among worker processes, one per CPU, or among the CPUs of a Ray cluster
+    (--backend ray): each game depends on its seed only, so the statistics are the same whatever
+    the number of workers and wherever they are."""
     game = load_game(rules, parse_options(option or []))
     plan = _plan(game, rules, players, agents)
     began = time.perf_counter()
-    (records,) = _played([(game, plan)], games, seed, jobs)
+    (records,) = _played([(game, plan)], games, seed, jobs, backend, address)
     elapsed = time.perf_counter() - began
     declared = counters(game)
     stats = summary(records, plan, game.name, declared)
@@ -232,6 +283,8 @@ def compare(
     jobs: Annotated[int, JOBS] = os.cpu_count() or 1,
     option: Annotated[list[str] | None, OPTIONS] = None,
     plot: Annotated[Path | None, PLOT] = None,
+    backend: Annotated[Backend, BACKEND] = Backend.local,
+    address: Annotated[str | None, ADDRESS] = None,
 ) -> None:
     """Play the same seeds on two versions of a game and say, figure by figure, how B differs
     from A, with a 95% interval, and whether the difference stands out from chance.
@@ -248,7 +301,7 @@ def compare(
         _plan(g, rules, players, names)
         for g, rules, names in zip(versions, (first, second), sides_agents, strict=True)
     ]
-    a, b = _played(list(zip(versions, plans, strict=True)), games, seed, jobs)
+    a, b = _played(list(zip(versions, plans, strict=True)), games, seed, jobs, backend, address)
     in_b = {m.key for m in counters(versions[1])}
     shared = [m for m in counters(versions[0]) if m.key in in_b]  # what both versions count
     rows, left_out = comparison(a, b, players, measures(players, shared))

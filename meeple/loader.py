@@ -76,7 +76,35 @@ def resolve_data(name: str, folder: Path) -> Path:
     return candidate
 
 
-def _read_data(module: ast.Module, path: Path) -> None:
+class Files:
+    """Where the loader reads a game's files: here, the disk, under the rules of what a file may
+    name. Every read of a load goes through one of these methods, so that `meeple.ray_backend`
+    can record what a load read and a worker on another machine can load the same game from
+    those texts alone, with the same file names in its messages."""
+
+    def find(self, name_or_path: str | Path) -> Path:
+        """The rules file the user named (see `resolve`)."""
+        return resolve(name_or_path)
+
+    def rules(self, path: Path) -> str:
+        return path.read_text(encoding="utf-8")
+
+    def base(self, name: str, folder: Path) -> Path:
+        """The base game a variant in `folder` names (see `resolve_named`)."""
+        return resolve_named(name, folder, "a variant")
+
+    def data(self, name: str, folder: Path) -> tuple[Path, str]:
+        """The path and text of the data file a table of a rules file in `folder` reads."""
+        data = resolve_data(name, folder)
+        if data.stat().st_size > MAX_DATA_BYTES:
+            raise Refused(f"'{name}' is larger than {MAX_DATA_BYTES // 2**20} MB")
+        return data, data.read_text(encoding="utf-8-sig")
+
+
+DISK = Files()
+
+
+def _read_data(module: ast.Module, path: Path, files: Files) -> None:
     """The rows of every table that reads them from a CSV file, after the rows written inline.
     A file that cannot be read or has a wrong line is an error located in it (or, for a file
     that cannot be opened, at its name in the rules file)."""
@@ -89,10 +117,7 @@ def _read_data(module: ast.Module, path: Path) -> None:
             span.file, span.line, span.column, "error", CSV_CODE, "", end_column=span.end_column
         )
         try:
-            data = resolve_data(table.data_file, path.parent)
-            if data.stat().st_size > MAX_DATA_BYTES:
-                raise Refused(f"'{table.data_file}' is larger than {MAX_DATA_BYTES // 2**20} MB")
-            text = data.read_text(encoding="utf-8-sig")
+            data, text = files.data(table.data_file, path.parent)
         except Refused as err:
             problems.append(replace(where, message=str(err)))
             continue
@@ -116,7 +141,10 @@ def apply_options(module: ast.Module, options: Mapping[str, str]) -> dict[str, s
     """Put the chosen value of each option into its declaration (the default stays for the
     others) and return every option's value as text, chosen or not, for the game's record. A
     value is read by the option's type: a whole number, `yes`/`no`, a text, or the name of a
-    row of the table. Raises OptionError."""
+    row of the table; a value that is the default's own text (how the record of a game says an
+    option left alone, even a default no text reads back as, such as `1 + 1`) is the default.
+    So a game's record of its options always loads the game again (a replay, a worker process,
+    a task on a cluster). Raises OptionError."""
     declared = {d.name: d for d in module.decls if isinstance(d, ast.OptionDecl)}
     unknown = sorted(set(options) - set(declared))
     if unknown:
@@ -125,9 +153,10 @@ def apply_options(module: ast.Module, options: Mapping[str, str]) -> dict[str, s
     tables = {d.name: d for d in module.decls if isinstance(d, ast.Table)}
     chosen: dict[str, str] = {}
     for name, decl in declared.items():
-        if name in options:
+        default = _shown(decl.default)
+        if name in options and options[name] != default:
             decl.value = _option_value(decl, options[name], tables)
-        chosen[name] = options.get(name, _shown(decl.default))
+        chosen[name] = options.get(name, default)
     return chosen
 
 
@@ -207,26 +236,26 @@ def _parsed(source: str, file: str) -> ast.Module:
     return parse(source, file)
 
 
-def read_module(path: Path, seen: tuple[Path, ...] = ()) -> ast.Module:
+def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) -> ast.Module:
     """Parse a rules file; a variant comes back applied to its base game (found beside it, or
     bundled), so that everything after this step sees one module."""
-    source = path.read_text(encoding="utf-8")
+    source = files.rules(path)
     module = copy.deepcopy(_parsed(source, str(path)))  # a copy: callers own what they get
     module.sources = {str(path): source}
-    _read_data(module, path)
+    _read_data(module, path, files)
     header = variant_header(module)
     if header is None:
         return module
     where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M091", "")
     try:
-        base_path = resolve_named(header.base, path.parent, "a variant")
+        base_path = files.base(header.base, path.parent)
     except Refused as err:
         raise RulesError([replace(where, message=str(err))], module.sources) from None
     if base_path.resolve() in seen or base_path.resolve() == path.resolve():
         raise RulesError(
             [replace(where, message=f"'{header.base}' is a variant of this file: a cycle")], module.sources
         )
-    base = read_module(base_path, (*seen, path.resolve()))
+    base = read_module(base_path, (*seen, path.resolve()), files)
     merged, diagnostics = apply_variant(base, module)
     if diagnostics:
         raise RulesError(diagnostics, merged.sources)
@@ -235,14 +264,14 @@ def read_module(path: Path, seen: tuple[Path, ...] = ()) -> ast.Module:
     return merged
 
 
-def check(name_or_path: str | Path, options: Mapping[str, str] | None = None) -> Checked:
+def check(name_or_path: str | Path, options: Mapping[str, str] | None = None, files: Files = DISK) -> Checked:
     """Read, analyse and compile a rules file. `options`: values for its `option`s, by name, as
     text (the others keep their defaults); an unknown option or a value its type cannot take
-    raises OptionError."""
-    path = resolve(name_or_path)
-    source = path.read_text(encoding="utf-8")
+    raises OptionError. `files`: where its files are read (the disk unless told)."""
+    path = files.find(name_or_path)
+    source = files.rules(path)
     try:
-        module = read_module(path)
+        module = read_module(path, files=files)
     except RulesError as err:
         return Checked(path, source, None, None, err.diagnostics, sources={str(path): source, **err.sources})
     chosen = apply_options(module, options or {})
@@ -256,11 +285,11 @@ def check(name_or_path: str | Path, options: Mapping[str, str] | None = None) ->
     return checked
 
 
-def load(name_or_path: str | Path, options: Mapping[str, str] | None = None) -> Game:
+def load(name_or_path: str | Path, options: Mapping[str, str] | None = None, files: Files = DISK) -> Game:
     """Load a rules file (or bundled game name) into a runnable Game, with these values for its
     options (fixed for every game it starts). Raises RulesError on errors, OptionError on an
     option it does not have or a value it cannot take."""
-    checked = check(name_or_path, options)
+    checked = check(name_or_path, options, files)
     if not checked.ok or checked.program is None:
         errors = [d for d in checked.diagnostics if d.severity == "error"]
         raise RulesError(errors, {str(checked.path): checked.source, **checked.sources})

@@ -390,6 +390,15 @@ def test_rules_and_branches_that_never_ran_in_play_are_M060(tmp_path: Path) -> N
     assert line_of(source, 'log "poor"') not in never
 
 
+def test_play_tells_its_progress_once_per_game(tmp_path: Path) -> None:
+    """What `meeple check --play` draws its progress bar from: (games played, games to play)."""
+    heard: list[tuple[int, int]] = []
+    path = write(tmp_path, CLEAN + 'play:\n  for each p in players:\n    log "{p}"\n')
+    options = CheckOptions(play=2, progress=lambda done, total: heard.append((done, total)))
+    run_checks(meeple.check(path), str(path), options)
+    assert heard == [(done, 6) for done in range(1, 7)]  # 2 games with each of 2, 3 and 4 players
+
+
 def test_a_supply_that_runs_short_in_play_is_M061_with_how_often(tmp_path: Path) -> None:
     take = "    move 4 coin of p from reserve to p.hand\n"
     source = CLEAN + "play:\n  for each p in players:\n" + take + take

@@ -12,8 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner, Result
 
+from meeple import cli_common
 from meeple.cli import app
 
 HEADER = 'game "Tiny":\n  players 1..2\n\n'
@@ -384,6 +386,46 @@ def test_test_file_that_does_not_load_exits_1_with_diagnostics(tmp_path: Path) -
     result = run("test", write(tmp_path, "bad.rules", SYNTAX_ERROR))
     assert result.exit_code == 1
     assert ":5:15: error: " in result.stderr
+
+
+def test_test_says_each_example_on_stdout_while_its_progress_bar_is_on_stderr(
+    tmp_path: Path, terminal: None
+) -> None:
+    result = run("test", write(tmp_path, "ex.rules", EXAMPLES))
+    assert "ex.rules" in result.stderr  # the bar, drawn on the (pretend) terminal
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines[:2]] == ["PASS", "FAIL"]
+    assert lines[-1] == "1 example passed, 1 failed"
+
+
+# ------------------------------------------------------------------ progress bars
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """stderr is a terminal (so the progress bars are drawn on it); stdout is not."""
+    monkeypatch.setattr(cli_common, "stderr", lambda: Console(stderr=True, force_terminal=True))
+
+
+def test_check_play_draws_its_progress_bar_on_stderr_and_keeps_json_on_stdout_clean(
+    tmp_path: Path, terminal: None
+) -> None:
+    result = run("check", write(tmp_path, "two.rules", TWO_CHOICES), "--play", "3", "--format", "json")
+    assert "playing" in result.stderr
+    assert isinstance(json.loads(result.stdout), list)
+
+
+def test_simulate_draws_its_progress_bar_on_stderr_and_keeps_json_on_stdout_clean(
+    tmp_path: Path, terminal: None
+) -> None:
+    result = run("simulate", write(tmp_path, "two.rules", TWO_CHOICES), "--games", "5", "--json")
+    assert "Two choices" in result.stderr
+    assert json.loads(result.stdout)["games"] == 5
+
+
+def test_without_a_terminal_no_progress_bar_is_drawn(tmp_path: Path) -> None:
+    result = run("check", write(tmp_path, "two.rules", TWO_CHOICES), "--play", "3", "--format", "json")
+    assert result.stderr == ""
 
 
 # ------------------------------------------------------------------ list

@@ -400,6 +400,15 @@ def test_unchanged_pdfs_are_kept_from_the_last_run(tmp_path: Path, monkeypatch) 
     assert sorted(laid_out) == ["small-aid.pdf", "small.pdf"]
 
 
+def test_writing_tells_how_many_pdfs_are_laid_out_of_how_many(tmp_path: Path, monkeypatch) -> None:
+    """What `meeple docs` draws its progress bar from: before the first layout, then after each."""
+    monkeypatch.setattr(render, "run_job", lambda job: b"%PDF-")  # the layouts themselves are not the point
+    heard: list[tuple[int, int]] = []
+    game = small_docs(tmp_path)
+    render.write([game], tmp_path / "out", ["pdf"], ["rulebook", "aid"], laid_out=lambda *n: heard.append(n))
+    assert heard == [(0, 2), (1, 2), (2, 2)]
+
+
 def test_layouts_in_worker_processes_make_the_same_files(tmp_path: Path) -> None:
     game = small_docs(tmp_path)
     alone, together = tmp_path / "alone", tmp_path / "together"

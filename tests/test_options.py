@@ -61,6 +61,15 @@ def test_the_default_holds_unless_an_option_is_given(tmp_path: Path) -> None:
     assert chosen.new_game(2).result()["options"] == {"board": "large", "bonus": "3", "lucky": "yes"}
 
 
+def test_the_record_of_a_default_no_text_reads_back_as_loads_the_same_game(tmp_path: Path) -> None:
+    """What a log, a worker process or a task on a cluster loads the game with."""
+    rules = path(tmp_path, GAME.replace("bonus: int = 0", "bonus: int = 1 + 1"))
+    game = meeple.load(rules)
+    assert game.options["bonus"] == "?"
+    again = meeple.load(rules, game.options)
+    assert again.new_game(2).scores == game.new_game(2).scores == [4, 4]
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [

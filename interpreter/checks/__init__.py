@@ -24,6 +24,7 @@ on a broken file they would mostly repeat its errors in other words.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -66,6 +67,8 @@ class CheckOptions:
     assumptions: bool = False  # list every assume and conflict
     play: int = 0  # random games per allowed player count
     budget: int = DEFAULT_BUDGET  # step budget of each game (and of each setup run)
+    # Told (games played, games to play) after each game of `play`: a command's progress bar.
+    progress: Callable[[int, int], None] | None = None
 
 
 @dataclass
@@ -150,5 +153,5 @@ def run_checks(checked: Checked, rules: str, options: CheckOptions) -> Report:
     others = _option_games(checked, rules)
     diags += check_setup(game, symbols, rules, options.budget, unrun=not options.play, others=others)
     if options.play:
-        diags += check_play(game, symbols, rules, options.play, options.budget, diags)
+        diags += check_play(game, symbols, rules, options.play, options.budget, diags, options.progress)
     return report

@@ -18,7 +18,7 @@ not reported again.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from meeple.diagnostics import Diagnostic
@@ -47,12 +47,24 @@ class Trouble:
 
 
 def check_play(
-    game: Game, symbols: Symbols, rules: str, games: int, budget: int, earlier: Iterable[Diagnostic]
+    game: Game,
+    symbols: Symbols,
+    rules: str,
+    games: int,
+    budget: int,
+    earlier: Iterable[Diagnostic],
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Finding]:
-    """Play `games` games for each allowed player count and report what they show."""
+    """Play `games` games for each allowed player count and report what they show. `progress`
+    is told (games played, games to play) after each game."""
     earlier = list(earlier)
     began = time.perf_counter()
-    runs = [drive(game, n, seed, budget) for n in player_counts(game) for seed in range(games)]
+    plays = [(n, seed) for n in player_counts(game) for seed in range(games)]
+    runs: list[Run] = []
+    for n, seed in plays:
+        runs.append(drive(game, n, seed, budget))
+        if progress is not None:
+            progress(len(runs), len(plays))
     seconds = time.perf_counter() - began
     index = site_index(symbols)
     compiled = {key for key, _, _ in game.program.statements}
