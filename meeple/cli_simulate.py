@@ -151,18 +151,19 @@ def _interval(f: dict[str, Any]) -> str:
 
 
 def _mean(f: dict[str, Any]) -> str:
-    return f"{f['mean']:.2f} ± {f['sd']:.2f}"
+    """Three significant digits: as precise as a few hundred games make a mean, and narrow."""
+    return f"{f['mean']:.3g} ± {f['sd']:.3g}"
 
 
 def _quartiles(f: dict[str, Any]) -> str:
-    return ", ".join(f"{f[k]:g}" for k in ("q1", "median", "q3"))
+    return ", ".join(f"{round(f[k], 1):g}" for k in ("q1", "median", "q3"))
 
 
 def _table(*headers: str) -> Table:
     """A table that fits 80 columns: no box, the figures right-aligned and never wrapped."""
     first, *rest = headers
     columns = [Column(h, justify="right", no_wrap=True) for h in rest]
-    return Table(first, *columns, box=None, padding=(0, 1), pad_edge=False)
+    return Table(first, *columns, box=None, padding=(0, 1, 0, 0), pad_edge=False)
 
 
 def simulate(
