@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from enum import StrEnum
+from importlib.metadata import version
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -61,7 +62,27 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,  # our own errors never reach Python; a bug should show plainly
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command inherits them
 )
+
+
+def _version(asked: bool) -> None:
+    """`--version`: the installed package's version, read from its metadata so that it cannot
+    drift from the one pip installed."""
+    if asked:
+        typer.echo(f"meeple {version('meeple')}")
+        raise typer.Exit(OK)
+
+
+@app.callback()
+def main(
+    _: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print meeple's version and exit."),
+    ] = False,
+) -> None:
+    """meeple: a declarative rules language for board games."""
+
 
 # ------------------------------------------------------------------ loading and playing
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+import typer
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
@@ -105,6 +107,26 @@ def logged_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
 
 def tampered(tmp_path: Path, entry: dict, **changes: object) -> str:
     return write(tmp_path, "tampered.json", json.dumps({**entry, **changes}))
+
+
+# ------------------------------------------------------------------ the app
+
+
+def test_version_prints_the_installed_version_and_exits_0() -> None:
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"meeple {version('meeple')}\n"
+
+
+COMMANDS = sorted(typer.main.get_group(app).commands)
+
+
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_short_and_long_help_work_on_the_app_and_every_command(command: str | None, flag: str) -> None:
+    result = run(*([command] if command else []), flag)
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.stdout and "Traceback" not in result.output
 
 
 # ------------------------------------------------------------------ check
