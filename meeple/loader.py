@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -33,6 +34,17 @@ def bundled_games() -> list[Path]:
     return sorted(bundled_dir().glob("*.rules"))
 
 
+def _unknown(name: str) -> str:
+    """What follows "no rules file NAME" in a message: the closest bundled game's name when NAME
+    is a bare name one slip of the keyboard away from it (so that a misspelt game is answered
+    with the name to type), then every bundled game's."""
+    games = [p.stem for p in bundled_games()]
+    bare = Path(name).name == name
+    close = difflib.get_close_matches(name.removesuffix(".rules"), games, n=1) if bare else []
+    guess = f": did you mean '{close[0]}'?" if close else ""
+    return f"{guess} (bundled games: {', '.join(games)})"
+
+
 class Refused(ValueError):
     """A file named by another file (a variant's base, a log's rules) that it may not read. The
     message names what was asked for and never shows anything of the file itself."""
@@ -56,8 +68,7 @@ def resolve_named(name: str, folder: Path, by: str) -> Path:
             return bundled
     if not candidate.is_relative_to(inside) or where.suffix not in {"", ".rules"}:
         raise Refused(f"{by} may name a bundled game or a .rules file beside it, not '{name}'")
-    known = ", ".join(p.stem for p in bundled_games())
-    raise Refused(f"no rules file '{name}' beside {by}, and no bundled game of that name (bundled: {known})")
+    raise Refused(f"no rules file '{name}' beside {by}, and no bundled game of that name{_unknown(name)}")
 
 
 def resolve_data(name: str, folder: Path) -> Path:
@@ -202,8 +213,7 @@ def resolve(name_or_path: str | Path) -> Path:
     candidate = bundled_dir() / (path.name if path.suffix == ".rules" else f"{path.name}.rules")
     if candidate.is_file():
         return candidate
-    known = ", ".join(p.stem for p in bundled_games())
-    raise FileNotFoundError(f"no rules file '{name_or_path}' (bundled games: {known})")
+    raise FileNotFoundError(f"no rules file '{name_or_path}'{_unknown(str(name_or_path))}")
 
 
 @dataclass

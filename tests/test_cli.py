@@ -278,6 +278,34 @@ def test_play_unknown_game_names_the_bundled_games() -> None:
     assert "dino_party" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play"],
+        ["check"],
+        ["simulate", "--games", "2"],
+        ["docs", "--format", "md", "-o", "out"],
+        ["test"],
+        ["compare", "dino_party", "--games", "2"],
+    ],
+)
+def test_a_misspelt_bundled_game_is_a_usage_error_that_names_the_closest(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # docs would write into ./out
+    name, *rest = command
+    result = run(name, *rest, "dino_partyy")
+    assert result.exit_code == 2
+    assert "no rules file 'dino_partyy': did you mean 'dino_party'?" in result.stderr
+    assert "Traceback" not in result.output and not (tmp_path / "out").exists()
+
+
+def test_a_path_that_does_not_exist_gets_no_guess(tmp_path: Path) -> None:
+    result = run("play", str(tmp_path / "dino_partyy.rules"))
+    assert result.exit_code == 2
+    assert "did you mean" not in result.stderr and "bundled games:" in result.stderr
+
+
 def test_play_rules_with_errors_prints_diagnostics_and_exits_1(tmp_path: Path) -> None:
     result = run("play", write(tmp_path, "bad.rules", SYNTAX_ERROR))
     assert result.exit_code == 1
@@ -361,6 +389,14 @@ def test_replay_with_a_missing_field_names_it(tmp_path: Path, logged_game: tuple
     result = run("replay", write(tmp_path, "partial.json", json.dumps(partial)))
     assert result.exit_code == 1
     assert "'turns' is missing" in result.stderr
+
+
+def test_replay_of_a_log_naming_a_misspelt_bundled_game_names_the_closest(
+    tmp_path: Path, logged_game: tuple[Path, dict]
+) -> None:
+    result = run("replay", tampered(tmp_path, logged_game[1], rules="dino_partyy"))
+    assert result.exit_code == 1
+    assert "did you mean 'dino_party'?" in result.stderr and "Traceback" not in result.output
 
 
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", ""])
