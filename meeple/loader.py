@@ -274,6 +274,30 @@ def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) ->
     return merged
 
 
+def read_header(path: Path, seen: tuple[Path, ...] = ()) -> ast.GameHeader:
+    """A game's name and player range, from parsing alone: what a list of games shows, without
+    the seconds that analysing and compiling every game would take. The whole file is parsed, so
+    one that does not parse still raises RulesError; a variant that gives no player range has its
+    base game's (as `apply_variant` gives it), read the same way."""
+    module = _parsed(DISK.rules(path), str(path))  # shared with a later load: never changed here
+    header = next((d for d in module.decls if isinstance(d, ast.GameHeader)), None)
+    if header is None:
+        where = Diagnostic(str(path), 1, 1, "error", "M020", "the file has no game header")
+        raise RulesError([where], {str(path): module.source})
+    if not isinstance(header, ast.VariantHeader) or header.has_players:
+        return header
+    where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M091", "")
+    try:
+        base_path = resolve_named(header.base, path.parent, "a variant").resolve()
+    except Refused as err:
+        raise RulesError([replace(where, message=str(err))], {str(path): module.source}) from None
+    if base_path in seen or base_path == path.resolve():
+        message = f"'{header.base}' is a variant of this file: a cycle"
+        raise RulesError([replace(where, message=message)], {str(path): module.source})
+    base = read_header(base_path, (*seen, path.resolve()))
+    return header.model_copy(update={"min_players": base.min_players, "max_players": base.max_players})
+
+
 def check(name_or_path: str | Path, options: Mapping[str, str] | None = None, files: Files = DISK) -> Checked:
     """Read, analyse and compile a rules file. `options`: values for its `option`s, by name, as
     text (the others keep their defaults); an unknown option or a value its type cannot take

@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
-from meeple import cli_common
+from meeple import cli_common, loader
 from meeple.cli import app
 
 HEADER = 'game "Tiny":\n  players 1..2\n\n'
@@ -495,3 +495,21 @@ def test_list_shows_bundled_games_with_player_counts() -> None:
     assert "Dino Party" in result.stdout
     assert "dino_party" in result.stdout
     assert "2-6" in result.stdout
+
+
+def test_list_reads_headers_and_says_which_bundled_file_does_not_parse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What `list` shows comes from parsing alone; a syntax error anywhere in a file (here past its
+    header) still shows, and a variant without a player range shows its base game's."""
+    write(tmp_path, "tiny.rules", VALID)
+    write(tmp_path, "broken.rules", SYNTAX_ERROR)
+    write(tmp_path, "tiny_variant.rules", 'variant "Tiny again" of "tiny":\n  says "The same."\n')
+    monkeypatch.setattr(loader, "bundled_dir", lambda: tmp_path)
+    result = run("list")
+    assert result.exit_code == 0
+    rows = {line.split()[1]: line for line in result.stdout.splitlines() if line.startswith("│")}
+    assert "does not load" in rows["broken"] and "1 error" in rows["broken"]
+    assert "Tiny " in rows["tiny"] and "1-2" in rows["tiny"]
+    assert "Tiny again" in rows["tiny_variant"] and "1-2" in rows["tiny_variant"]
+    assert "Traceback" not in result.output
