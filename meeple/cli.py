@@ -150,6 +150,13 @@ def seat_names(state: State) -> list[str]:
     return [str(p) for p in state.rt.players]
 
 
+def named(seats: list[int], names: list[str]) -> str:
+    """Seats as the tables call them ("Player 1"), not as a result keeps them (0-based indices,
+    which read as one seat off). A seat beyond the table, as a tampered log may give, is said by
+    its number."""
+    return ", ".join(names[s] if s < len(names) else f"seat {s + 1}" for s in seats) or "none"
+
+
 # ------------------------------------------------------------------ commands
 
 
@@ -344,7 +351,7 @@ def play(
     for line in state.log:
         typer.echo(line)
     out = stdout()
-    out.print(escape(f"\n{game.name}: {state.players} players, seed {seed}, {state.turns} turns"))
+    out.print(escape(f"\n{game.name}: {plural(state.players, 'player')}, seed {seed}, {state.turns} turns"))
     table = Table("Seat", Column("Score", justify="right"), "")
     names = seat_names(state)
     for seat, score in enumerate(result["scores"]):
@@ -392,19 +399,24 @@ def replay(
     except meeple.RuleRuntimeError as err:
         raise Fail(f"error: replaying {log}, a rule broke: {err}") from None
     actual = state.result()
-    differences = [
-        f"  {key}: the log says {getattr(entry, key)}, the replay gives {actual[key]}"
-        for key in ("scores", "winners", "turns")
-        if getattr(entry, key) != actual[key]
-    ]
+    names = seat_names(state)
+    differences = []
+    for key in ("scores", "winners", "turns"):
+        logged, replayed = getattr(entry, key), actual[key]
+        if logged != replayed:
+            if key == "winners":
+                logged, replayed = named(logged, names), named(replayed, names)
+            differences.append(f"  {key}: the log says {logged}, the replay gives {replayed}")
     if not state.is_over:
         differences.insert(0, f"  the log's choices end before the game does (next: {state.decision})")
     if differences:
         typer.echo(f"{log}: DIFFERENT from the log\n" + "\n".join(differences))
         raise typer.Exit(FAILED)
+    winners = actual["winners"]
+    won = f"{'winner' if len(winners) == 1 else 'winners'} {named(winners, names)}"
     typer.echo(
-        f"{log}: same: {game.name}, {state.players} players, seed {state.seed}, {state.turns} turns, "
-        f"scores {actual['scores']}, winners {actual['winners']}"
+        f"{log}: same: {game.name}, {plural(state.players, 'player')}, seed {state.seed}, "
+        f"{state.turns} turns, scores {actual['scores']}, {won}"
     )
 
 

@@ -332,6 +332,28 @@ def test_replay_of_a_logged_game_is_the_same(logged_game: tuple[Path, dict]) -> 
     assert "same" in result.stdout
 
 
+def test_replay_names_the_winners_by_their_seats_as_the_tables_do(logged_game: tuple[Path, dict]) -> None:
+    log, entry = logged_game
+    result = run("replay", str(log))
+    assert result.exit_code == 0
+    seats = ", ".join(f"Player {w + 1}" for w in entry["winners"])
+    assert f", 3 players, seed 5, {entry['turns']} turns" in result.stdout
+    assert result.stdout.rstrip().endswith(f"winner{'s' if len(entry['winners']) > 1 else ''} {seats}")
+    assert "winners [" not in result.stdout
+
+
+def test_replay_with_tampered_winners_names_both_by_seat(
+    tmp_path: Path, logged_game: tuple[Path, dict]
+) -> None:
+    _, entry = logged_game
+    other = (entry["winners"][0] + 1) % 3
+    result = run("replay", tampered(tmp_path, entry, winners=[other, 7]))
+    assert result.exit_code == 1
+    replayed = ", ".join(f"Player {w + 1}" for w in entry["winners"])
+    assert f"winners: the log says Player {other + 1}, seat 8, the replay gives {replayed}" in result.stdout
+    assert "Traceback" not in result.output
+
+
 def test_replay_with_tampered_scores_differs(tmp_path: Path, logged_game: tuple[Path, dict]) -> None:
     _, entry = logged_game
     scores = [s + 1 for s in entry["scores"]]
