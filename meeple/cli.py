@@ -430,7 +430,7 @@ def test_examples(
 ) -> None:
     """Run the `example` blocks of rules files: each one's position, choices and expectations."""
     code = OK
-    passed = failed = 0
+    passed = failed = loaded = 0
     chosen = parse_options(option or [])
     for name in files:
         try:
@@ -439,6 +439,7 @@ def test_examples(
             typer.echo(err.message, err=True)
             code = max(code, err.code)
             continue
+        loaded += 1
         examples = game.program.examples
         if not examples:
             typer.echo(f"{name}: no examples")
@@ -454,7 +455,8 @@ def test_examples(
                 progress.update(task, advance=1, refresh=True)
     if failed:
         code = max(code, FAILED)
-    typer.echo(f"{plural(passed, 'example')} passed, {failed} failed")
+    if loaded:  # a tally of nothing would read as a run that found no fault
+        typer.echo(f"{plural(passed, 'example')} passed, {failed} failed")
     raise typer.Exit(code)
 
 

@@ -468,6 +468,20 @@ def test_test_file_that_does_not_load_exits_1_with_diagnostics(tmp_path: Path) -
     assert ":5:15: error: " in result.stderr
 
 
+def test_test_missing_file_is_a_usage_error_with_one_line_and_no_tally(tmp_path: Path) -> None:
+    result = run("test", str(tmp_path / "nowhere.rules"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: no rules file") and result.stderr.count("\n") == 1
+    assert result.stdout == ""
+
+
+def test_test_missing_file_beside_one_that_loads_tests_that_one_and_exits_2(tmp_path: Path) -> None:
+    result = run("test", str(tmp_path / "nowhere.rules"), write(tmp_path, "ex.rules", EXAMPLES))
+    assert result.exit_code == 2
+    assert "nowhere.rules" in result.stderr
+    assert "1 example passed, 1 failed" in result.stdout
+
+
 def test_test_says_each_example_on_stdout_while_its_progress_bar_is_on_stderr(
     tmp_path: Path, terminal: None
 ) -> None:
