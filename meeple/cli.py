@@ -150,7 +150,7 @@ def seat_names(state: State) -> list[str]:
     return [str(p) for p in state.rt.players]
 
 
-def named(seats: list[int], names: list[str]) -> str:
+def seats_named(seats: list[int], names: list[str]) -> str:
     """Seats as the tables call them ("Player 1"), not as a result keeps them (0-based indices,
     which read as one seat off). A seat beyond the table, as a tampered log may give, is said by
     its number."""
@@ -352,13 +352,19 @@ def play(
         typer.echo(line)
     out = stdout()
     out.print(escape(f"\n{game.name}: {plural(state.players, 'player')}, seed {seed}, {state.turns} turns"))
-    table = Table("Seat", Column("Score", justify="right"), "")
     names = seat_names(state)
+    winners = result["winners"]
+    # A solo game has a score, not a winner among players: its own log says whether the score
+    # reached the game's goal, and "winner" beside a score that fell short would contradict it.
+    solo = state.players == 1
+    table = Table("Seat", Column("Score", justify="right"), *([] if solo else [""]))
     for seat, score in enumerate(result["scores"]):
-        table.add_row(escape(names[seat]), str(score), "winner" if seat in result["winners"] else "")
+        table.add_row(
+            escape(names[seat]), str(score), *([] if solo else ["winner" if seat in winners else ""])
+        )
     out.print(table)
-    winners = [names[w] for w in result["winners"]]
-    out.print(escape(f"{'Winner' if len(winners) == 1 else 'Winners'}: {', '.join(winners)}"))
+    if not solo:
+        out.print(escape(f"{'Winner' if len(winners) == 1 else 'Winners'}: {seats_named(winners, names)}"))
     for what, missing in result["shortfalls"].items():
         out.print(escape(f"note: the rules asked for {missing} more {what} than there were"))
 
@@ -405,7 +411,7 @@ def replay(
         logged, replayed = getattr(entry, key), actual[key]
         if logged != replayed:
             if key == "winners":
-                logged, replayed = named(logged, names), named(replayed, names)
+                logged, replayed = seats_named(logged, names), seats_named(replayed, names)
             differences.append(f"  {key}: the log says {logged}, the replay gives {replayed}")
     if not state.is_over:
         differences.insert(0, f"  the log's choices end before the game does (next: {state.decision})")
@@ -413,10 +419,10 @@ def replay(
         typer.echo(f"{log}: DIFFERENT from the log\n" + "\n".join(differences))
         raise typer.Exit(FAILED)
     winners = actual["winners"]
-    won = f"{'winner' if len(winners) == 1 else 'winners'} {named(winners, names)}"
+    won = f", {'winner' if len(winners) == 1 else 'winners'} {seats_named(winners, names)}"
     typer.echo(
         f"{log}: same: {game.name}, {plural(state.players, 'player')}, seed {state.seed}, "
-        f"{state.turns} turns, scores {actual['scores']}, {won}"
+        f"{state.turns} turns, scores {actual['scores']}{won if state.players > 1 else ''}"  # solo: as `play`
     )
 
 

@@ -259,6 +259,27 @@ def test_play_log_file_holds_the_result_and_a_format_version(tmp_path: Path) -> 
     assert written == json.loads(result.stdout)
 
 
+def test_a_solo_game_prints_its_score_and_no_winner() -> None:
+    """One player has a score, not a win over others: its log says how the score measures up."""
+    result = run("play", "dino_garden_solo", "--seed", "0")
+    assert result.exit_code == 0
+    log, _, results = result.stdout.partition("Dino Garden: solo: 1 player, seed 0,")
+    assert "short of the goal" in log
+    assert "Player 1" in results and "Score" in results
+    assert "winner" not in results.lower() and "Traceback" not in result.output
+
+
+def test_a_solo_game_keeps_its_winner_in_json_and_its_replay_names_none(tmp_path: Path) -> None:
+    solo = write(tmp_path, "solo.rules", 'game "Alone":\n  players 1..1\n\nplay:\n  log "hello"\n')
+    log = tmp_path / "solo.json"
+    played = run("play", solo, "--json", "--log", str(log))
+    assert played.exit_code == 0
+    assert json.loads(played.stdout)["winners"] == [0]
+    replayed = run("replay", str(log))
+    assert replayed.exit_code == 0
+    assert ": same: Alone, 1 player, seed 0, " in replayed.stdout and "winner" not in replayed.stdout
+
+
 @pytest.mark.parametrize("players", ["1", "7"])
 def test_play_player_count_out_of_range_is_a_usage_error(players: str) -> None:
     result = run("play", "dino_party", "--players", players)
