@@ -392,6 +392,11 @@ def replay(
             rules = str(resolve_named(entry.rules, log.parent, "a log"))
         except Refused as err:
             raise Fail(f"error: {log}: {err}; name the rules with --rules FILE") from None
+    else:  # rules the user names that are not there are a wrong command line, not a wrong log
+        try:
+            meeple.resolve(rules)
+        except FileNotFoundError as err:
+            raise Fail(f"error: {err}", USAGE) from None
     try:
         game = load_game(rules, entry.options)
     except Fail as err:  # a log naming rules that are gone or broken is a bad log, not a bad command
