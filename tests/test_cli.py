@@ -445,10 +445,7 @@ def test_replay_of_a_log_naming_a_misspelt_bundled_game_names_the_closest(
 def test_replay_with_rules_that_do_not_exist_is_a_usage_error(logged_game: tuple[Path, dict]) -> None:
     result = run("replay", str(logged_game[0]), "--rules", "dino_partyy")
     assert result.exit_code == 2
-    assert (
-        result.stderr
-        == "error: no rules file 'dino_partyy': did you mean 'dino_party'?" + (result.stderr.split("?", 1)[1])
-    )
+    assert result.stderr.startswith("error: no rules file 'dino_partyy': did you mean 'dino_party'?")
     assert "cannot load the rules the log was played with" not in result.stderr
     assert result.stderr.count("\n") == 1 and result.stdout == ""
 
