@@ -81,7 +81,7 @@ def main(
         typer.Option("--version", callback=_version, is_eager=True, help="Print meeple's version and exit."),
     ] = False,
 ) -> None:
-    """meeple: a declarative rules language for board games."""
+    """The options of `meeple` itself, before any command: a callback is where Typer takes them."""
 
 
 # ------------------------------------------------------------------ loading and playing
@@ -476,9 +476,8 @@ def test_examples(
 def list_games() -> None:
     """The games that ship with meeple: play them by name (`meeple play NAME`).
 
-    Each game's header is all it shows, so only that is read (each file is parsed, not analysed
-    or compiled: a second, not the several that loading every game takes); `meeple check` is
-    what says whether a game is sound."""
+    Each game's header is all it shows, so each file is only parsed, not analysed or compiled
+    (half the time that loading every game takes); `meeple check` says whether a game is sound."""
     table = Table("Name", "Game", "Players", title="Bundled games")
     for path in meeple.bundled_games():
         try:
