@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from enum import StrEnum
+from importlib.metadata import version
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -53,7 +54,7 @@ from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_example
 from meeple.limits import MAX_NUMBER
-from meeple.loader import Checked, Refused, bundled_dir, resolve_named
+from meeple.loader import Checked, Refused, bundled_dir, read_header, resolve_named
 from meeple.logs import LogError, log_rules, read_log, write_log
 
 app = typer.Typer(
@@ -61,7 +62,27 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,  # our own errors never reach Python; a bug should show plainly
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command inherits them
 )
+
+
+def _version(asked: bool) -> None:
+    """`--version`: the installed package's version, read from its metadata so that it cannot
+    drift from the one pip installed."""
+    if asked:
+        typer.echo(f"meeple {version('meeple')}")
+        raise typer.Exit(OK)
+
+
+@app.callback()
+def main(
+    _: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print meeple's version and exit."),
+    ] = False,
+) -> None:
+    """The options of `meeple` itself, before any command: a callback is where Typer takes them."""
+
 
 # ------------------------------------------------------------------ loading and playing
 
@@ -127,6 +148,13 @@ class Narrated:
 
 def seat_names(state: State) -> list[str]:
     return [str(p) for p in state.rt.players]
+
+
+def seats_named(seats: list[int], names: list[str]) -> str:
+    """Seats as the tables call them ("Player 1"), not as a result keeps them (0-based indices,
+    which read as one seat off). A seat beyond the table, as a tampered log may give, is said by
+    its number."""
+    return ", ".join(names[s] if s < len(names) else f"seat {s + 1}" for s in seats) or "none"
 
 
 # ------------------------------------------------------------------ commands
@@ -323,14 +351,20 @@ def play(
     for line in state.log:
         typer.echo(line)
     out = stdout()
-    out.print(escape(f"\n{game.name}: {state.players} players, seed {seed}, {state.turns} turns"))
-    table = Table("Seat", Column("Score", justify="right"), "")
+    out.print(escape(f"\n{game.name}: {plural(state.players, 'player')}, seed {seed}, {state.turns} turns"))
     names = seat_names(state)
+    winners = result["winners"]
+    # A solo game has a score, not a winner among players: its own log says whether the score
+    # reached the game's goal, and "winner" beside a score that fell short would contradict it.
+    solo = state.players == 1
+    table = Table("Seat", Column("Score", justify="right"), *([] if solo else [""]))
     for seat, score in enumerate(result["scores"]):
-        table.add_row(escape(names[seat]), str(score), "winner" if seat in result["winners"] else "")
+        table.add_row(
+            escape(names[seat]), str(score), *([] if solo else ["winner" if seat in winners else ""])
+        )
     out.print(table)
-    winners = [names[w] for w in result["winners"]]
-    out.print(escape(f"{'Winner' if len(winners) == 1 else 'Winners'}: {', '.join(winners)}"))
+    if not solo:
+        out.print(escape(f"{'Winner' if len(winners) == 1 else 'Winners'}: {seats_named(winners, names)}"))
     for what, missing in result["shortfalls"].items():
         out.print(escape(f"note: the rules asked for {missing} more {what} than there were"))
 
@@ -358,6 +392,11 @@ def replay(
             rules = str(resolve_named(entry.rules, log.parent, "a log"))
         except Refused as err:
             raise Fail(f"error: {log}: {err}; name the rules with --rules FILE") from None
+    else:  # rules the user names that are not there are a wrong command line, not a wrong log
+        try:
+            meeple.resolve(rules)
+        except FileNotFoundError as err:
+            raise Fail(f"error: {err}", USAGE) from None
     try:
         game = load_game(rules, entry.options)
     except Fail as err:  # a log naming rules that are gone or broken is a bad log, not a bad command
@@ -371,19 +410,24 @@ def replay(
     except meeple.RuleRuntimeError as err:
         raise Fail(f"error: replaying {log}, a rule broke: {err}") from None
     actual = state.result()
-    differences = [
-        f"  {key}: the log says {getattr(entry, key)}, the replay gives {actual[key]}"
-        for key in ("scores", "winners", "turns")
-        if getattr(entry, key) != actual[key]
-    ]
+    names = seat_names(state)
+    differences = []
+    for key in ("scores", "winners", "turns"):
+        logged, replayed = getattr(entry, key), actual[key]
+        if logged != replayed:
+            if key == "winners":
+                logged, replayed = seats_named(logged, names), seats_named(replayed, names)
+            differences.append(f"  {key}: the log says {logged}, the replay gives {replayed}")
     if not state.is_over:
         differences.insert(0, f"  the log's choices end before the game does (next: {state.decision})")
     if differences:
         typer.echo(f"{log}: DIFFERENT from the log\n" + "\n".join(differences))
         raise typer.Exit(FAILED)
+    winners = actual["winners"]
+    won = f", {'winner' if len(winners) == 1 else 'winners'} {seats_named(winners, names)}"
     typer.echo(
-        f"{log}: same: {game.name}, {state.players} players, seed {state.seed}, {state.turns} turns, "
-        f"scores {actual['scores']}, winners {actual['winners']}"
+        f"{log}: same: {game.name}, {plural(state.players, 'player')}, seed {state.seed}, "
+        f"{state.turns} turns, scores {actual['scores']}{won if state.players > 1 else ''}"  # solo: as `play`
     )
 
 
@@ -397,7 +441,7 @@ def test_examples(
 ) -> None:
     """Run the `example` blocks of rules files: each one's position, choices and expectations."""
     code = OK
-    passed = failed = 0
+    passed = failed = loaded = 0
     chosen = parse_options(option or [])
     for name in files:
         try:
@@ -406,6 +450,7 @@ def test_examples(
             typer.echo(err.message, err=True)
             code = max(code, err.code)
             continue
+        loaded += 1
         examples = game.program.examples
         if not examples:
             typer.echo(f"{name}: no examples")
@@ -421,22 +466,29 @@ def test_examples(
                 progress.update(task, advance=1, refresh=True)
     if failed:
         code = max(code, FAILED)
-    typer.echo(f"{plural(passed, 'example')} passed, {failed} failed")
+    if loaded:  # a tally of nothing would read as a run that found no fault
+        typer.echo(f"{plural(passed, 'example')} passed, {failed} failed")
     raise typer.Exit(code)
 
 
 @app.command("list")
 @command
 def list_games() -> None:
-    """The games that ship with meeple: play them by name (`meeple play NAME`)."""
+    """The games that ship with meeple: play them by name (`meeple play NAME`).
+
+    Each game's header is all it shows, so each file is only parsed, not analysed or compiled
+    (half the time that loading every game takes); `meeple check` says whether a game is sound."""
     table = Table("Name", "Game", "Players", title="Bundled games")
     for path in meeple.bundled_games():
         try:
-            game = meeple.load(path)
+            header = read_header(path)
         except meeple.RulesError as err:
             table.add_row(path.stem, "[red]does not load[/red]", plural(len(err.diagnostics), "error"))
             continue
-        table.add_row(path.stem, escape(game.name), f"{game.min_players}-{game.max_players}")
+        except (OSError, UnicodeDecodeError) as err:
+            table.add_row(path.stem, "[red]cannot be read[/red]", escape(str(err)))
+            continue
+        table.add_row(path.stem, escape(header.name), f"{header.min_players}-{header.max_players}")
     stdout().print(table)
 
 

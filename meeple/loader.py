@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -33,6 +34,17 @@ def bundled_games() -> list[Path]:
     return sorted(bundled_dir().glob("*.rules"))
 
 
+def _unknown(name: str) -> str:
+    """What follows "no rules file NAME" in a message: the closest bundled game's name when NAME
+    is a bare name one slip of the keyboard away from it (so that a misspelt game is answered
+    with the name to type), then every bundled game's."""
+    games = [p.stem for p in bundled_games()]
+    bare = Path(name).name == name
+    close = difflib.get_close_matches(name.removesuffix(".rules"), games, n=1) if bare else []
+    guess = f": did you mean '{close[0]}'?" if close else ""
+    return f"{guess} (bundled games: {', '.join(games)})"
+
+
 class Refused(ValueError):
     """A file named by another file (a variant's base, a log's rules) that it may not read. The
     message names what was asked for and never shows anything of the file itself."""
@@ -56,8 +68,7 @@ def resolve_named(name: str, folder: Path, by: str) -> Path:
             return bundled
     if not candidate.is_relative_to(inside) or where.suffix not in {"", ".rules"}:
         raise Refused(f"{by} may name a bundled game or a .rules file beside it, not '{name}'")
-    known = ", ".join(p.stem for p in bundled_games())
-    raise Refused(f"no rules file '{name}' beside {by}, and no bundled game of that name (bundled: {known})")
+    raise Refused(f"no rules file '{name}' beside {by}, and no bundled game of that name{_unknown(name)}")
 
 
 def resolve_data(name: str, folder: Path) -> Path:
@@ -202,8 +213,7 @@ def resolve(name_or_path: str | Path) -> Path:
     candidate = bundled_dir() / (path.name if path.suffix == ".rules" else f"{path.name}.rules")
     if candidate.is_file():
         return candidate
-    known = ", ".join(p.stem for p in bundled_games())
-    raise FileNotFoundError(f"no rules file '{name_or_path}' (bundled games: {known})")
+    raise FileNotFoundError(f"no rules file '{name_or_path}'{_unknown(str(name_or_path))}")
 
 
 @dataclass
@@ -262,6 +272,30 @@ def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) ->
     base_header = next((d for d in base.decls if isinstance(d, ast.GameHeader)), None)
     merged.base = base_header.name if base_header is not None else base_path.stem
     return merged
+
+
+def read_header(path: Path, seen: tuple[Path, ...] = ()) -> ast.GameHeader:
+    """A game's name and player range, from parsing alone: what a list of games shows, without
+    the seconds that analysing and compiling every game would take. The whole file is parsed, so
+    one that does not parse still raises RulesError; a variant that gives no player range has its
+    base game's (as `apply_variant` gives it), read the same way."""
+    module = _parsed(DISK.rules(path), str(path))  # shared with a later load: never changed here
+    header = next((d for d in module.decls if isinstance(d, ast.GameHeader)), None)
+    if header is None:
+        where = Diagnostic(str(path), 1, 1, "error", "M020", "the file has no game header")
+        raise RulesError([where], {str(path): module.source})
+    if not isinstance(header, ast.VariantHeader) or header.has_players:
+        return header
+    where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M091", "")
+    try:
+        base_path = resolve_named(header.base, path.parent, "a variant").resolve()
+    except Refused as err:
+        raise RulesError([replace(where, message=str(err))], {str(path): module.source}) from None
+    if base_path in seen or base_path == path.resolve():
+        message = f"'{header.base}' is a variant of this file: a cycle"
+        raise RulesError([replace(where, message=message)], {str(path): module.source})
+    base = read_header(base_path, (*seen, path.resolve()))
+    return header.model_copy(update={"min_players": base.min_players, "max_players": base.max_players})
 
 
 def check(name_or_path: str | Path, options: Mapping[str, str] | None = None, files: Files = DISK) -> Checked:

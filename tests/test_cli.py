@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+import typer
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
-from meeple import cli_common
+from meeple import cli_common, loader
 from meeple.cli import app
 
 HEADER = 'game "Tiny":\n  players 1..2\n\n'
@@ -105,6 +107,26 @@ def logged_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
 
 def tampered(tmp_path: Path, entry: dict, **changes: object) -> str:
     return write(tmp_path, "tampered.json", json.dumps({**entry, **changes}))
+
+
+# ------------------------------------------------------------------ the app
+
+
+def test_version_prints_the_installed_version_and_exits_0() -> None:
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"meeple {version('meeple')}\n"
+
+
+COMMANDS = sorted(typer.main.get_group(app).commands)
+
+
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_short_and_long_help_work_on_the_app_and_every_command(command: str | None, flag: str) -> None:
+    result = run(*([command] if command else []), flag)
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.stdout and "Traceback" not in result.output
 
 
 # ------------------------------------------------------------------ check
@@ -237,6 +259,27 @@ def test_play_log_file_holds_the_result_and_a_format_version(tmp_path: Path) -> 
     assert written == json.loads(result.stdout)
 
 
+def test_a_solo_game_prints_its_score_and_no_winner() -> None:
+    """One player has a score, not a win over others: its log says how the score measures up."""
+    result = run("play", "dino_garden_solo", "--seed", "0")
+    assert result.exit_code == 0
+    log, _, results = result.stdout.partition("Dino Garden: solo: 1 player, seed 0,")
+    assert "short of the goal" in log
+    assert "Player 1" in results and "Score" in results
+    assert "winner" not in results.lower() and "Traceback" not in result.output
+
+
+def test_a_solo_game_keeps_its_winner_in_json_and_its_replay_names_none(tmp_path: Path) -> None:
+    solo = write(tmp_path, "solo.rules", 'game "Alone":\n  players 1..1\n\nplay:\n  log "hello"\n')
+    log = tmp_path / "solo.json"
+    played = run("play", solo, "--json", "--log", str(log))
+    assert played.exit_code == 0
+    assert json.loads(played.stdout)["winners"] == [0]
+    replayed = run("replay", str(log))
+    assert replayed.exit_code == 0
+    assert ": same: Alone, 1 player, seed 0, " in replayed.stdout and "winner" not in replayed.stdout
+
+
 @pytest.mark.parametrize("players", ["1", "7"])
 def test_play_player_count_out_of_range_is_a_usage_error(players: str) -> None:
     result = run("play", "dino_party", "--players", players)
@@ -254,6 +297,34 @@ def test_play_unknown_game_names_the_bundled_games() -> None:
     result = run("play", "no_such_game")
     assert result.exit_code == 2
     assert "dino_party" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play"],
+        ["check"],
+        ["simulate", "--games", "2"],
+        ["docs", "--format", "md", "-o", "out"],
+        ["test"],
+        ["compare", "dino_party", "--games", "2"],
+    ],
+)
+def test_a_misspelt_bundled_game_is_a_usage_error_that_names_the_closest(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # docs would write into ./out
+    name, *rest = command
+    result = run(name, *rest, "dino_partyy")
+    assert result.exit_code == 2
+    assert "no rules file 'dino_partyy': did you mean 'dino_party'?" in result.stderr
+    assert "Traceback" not in result.output and not (tmp_path / "out").exists()
+
+
+def test_a_path_that_does_not_exist_gets_no_guess(tmp_path: Path) -> None:
+    result = run("play", str(tmp_path / "dino_partyy.rules"))
+    assert result.exit_code == 2
+    assert "did you mean" not in result.stderr and "bundled games:" in result.stderr
 
 
 def test_play_rules_with_errors_prints_diagnostics_and_exits_1(tmp_path: Path) -> None:
@@ -280,6 +351,28 @@ def test_replay_of_a_logged_game_is_the_same(logged_game: tuple[Path, dict]) -> 
     result = run("replay", str(log))
     assert result.exit_code == 0
     assert "same" in result.stdout
+
+
+def test_replay_names_the_winners_by_their_seats_as_the_tables_do(logged_game: tuple[Path, dict]) -> None:
+    log, entry = logged_game
+    result = run("replay", str(log))
+    assert result.exit_code == 0
+    seats = ", ".join(f"Player {w + 1}" for w in entry["winners"])
+    assert f", 3 players, seed 5, {entry['turns']} turns" in result.stdout
+    assert result.stdout.rstrip().endswith(f"winner{'s' if len(entry['winners']) > 1 else ''} {seats}")
+    assert "winners [" not in result.stdout
+
+
+def test_replay_with_tampered_winners_names_both_by_seat(
+    tmp_path: Path, logged_game: tuple[Path, dict]
+) -> None:
+    _, entry = logged_game
+    other = (entry["winners"][0] + 1) % 3
+    result = run("replay", tampered(tmp_path, entry, winners=[other, 7]))
+    assert result.exit_code == 1
+    replayed = ", ".join(f"Player {w + 1}" for w in entry["winners"])
+    assert f"winners: the log says Player {other + 1}, seat 8, the replay gives {replayed}" in result.stdout
+    assert "Traceback" not in result.output
 
 
 def test_replay_with_tampered_scores_differs(tmp_path: Path, logged_game: tuple[Path, dict]) -> None:
@@ -341,6 +434,22 @@ def test_replay_with_a_missing_field_names_it(tmp_path: Path, logged_game: tuple
     assert "'turns' is missing" in result.stderr
 
 
+def test_replay_of_a_log_naming_a_misspelt_bundled_game_names_the_closest(
+    tmp_path: Path, logged_game: tuple[Path, dict]
+) -> None:
+    result = run("replay", tampered(tmp_path, logged_game[1], rules="dino_partyy"))
+    assert result.exit_code == 1
+    assert "did you mean 'dino_party'?" in result.stderr and "Traceback" not in result.output
+
+
+def test_replay_with_rules_that_do_not_exist_is_a_usage_error(logged_game: tuple[Path, dict]) -> None:
+    result = run("replay", str(logged_game[0]), "--rules", "dino_partyy")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: no rules file 'dino_partyy': did you mean 'dino_party'?")
+    assert "cannot load the rules the log was played with" not in result.stderr
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", ""])
 def test_replay_of_a_corrupt_log_exits_1_with_a_message(tmp_path: Path, text: str) -> None:
     result = run("replay", write(tmp_path, "corrupt.json", text))
@@ -386,6 +495,20 @@ def test_test_file_that_does_not_load_exits_1_with_diagnostics(tmp_path: Path) -
     result = run("test", write(tmp_path, "bad.rules", SYNTAX_ERROR))
     assert result.exit_code == 1
     assert ":5:15: error: " in result.stderr
+
+
+def test_test_missing_file_is_a_usage_error_with_one_line_and_no_tally(tmp_path: Path) -> None:
+    result = run("test", str(tmp_path / "nowhere.rules"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: no rules file") and result.stderr.count("\n") == 1
+    assert result.stdout == ""
+
+
+def test_test_missing_file_beside_one_that_loads_tests_that_one_and_exits_2(tmp_path: Path) -> None:
+    result = run("test", str(tmp_path / "nowhere.rules"), write(tmp_path, "ex.rules", EXAMPLES))
+    assert result.exit_code == 2
+    assert "nowhere.rules" in result.stderr
+    assert "1 example passed, 1 failed" in result.stdout
 
 
 def test_test_says_each_example_on_stdout_while_its_progress_bar_is_on_stderr(
@@ -437,3 +560,21 @@ def test_list_shows_bundled_games_with_player_counts() -> None:
     assert "Dino Party" in result.stdout
     assert "dino_party" in result.stdout
     assert "2-6" in result.stdout
+
+
+def test_list_reads_headers_and_says_which_bundled_file_does_not_parse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What `list` shows comes from parsing alone; a syntax error anywhere in a file (here past its
+    header) still shows, and a variant without a player range shows its base game's."""
+    write(tmp_path, "tiny.rules", VALID)
+    write(tmp_path, "broken.rules", SYNTAX_ERROR)
+    write(tmp_path, "tiny_variant.rules", 'variant "Tiny again" of "tiny":\n  says "The same."\n')
+    monkeypatch.setattr(loader, "bundled_dir", lambda: tmp_path)
+    result = run("list")
+    assert result.exit_code == 0
+    rows = {line.split()[1]: line for line in result.stdout.splitlines() if line.startswith("│")}
+    assert "does not load" in rows["broken"] and "1 error" in rows["broken"]
+    assert "Tiny " in rows["tiny"] and "1-2" in rows["tiny"]
+    assert "Tiny again" in rows["tiny_variant"] and "1-2" in rows["tiny_variant"]
+    assert "Traceback" not in result.output
