@@ -109,8 +109,10 @@ def test_yes_and_pass_and_offers_are_targets(folder: Path) -> None:
     assert result["doubles"] == 100  # the yes of the `may "..."`
     assert result["passes"] == 0  # the pass of the `may choose` (the no of the ask is avoided too)
     assert result["extras"] == 0  # the offered action, beside every decision
-    taken = counted(game_with(folder, "prefer offer extra weight 100000", "avoid pass in take_number"))
-    assert taken["extras"] > 100  # offered again after each time it is taken
+    # Weight 4 against the 3 numbers: taken 4 times in 7 at each decision, and offered again after
+    # each time it is taken, so about 1.3 times a decision (some 400 times in 300 decisions).
+    taken = counted(game_with(folder, "prefer offer extra weight 4"))
+    assert 250 < taken["extras"] < 600
 
 
 def test_a_condition_reads_the_names_the_asking_statement_sees(folder: Path) -> None:
