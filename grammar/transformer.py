@@ -120,8 +120,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
                 head.rulebook, head.rulebook_except = field[1], field[2]
         return head
 
-    def players_field(self, c: list[Token]) -> tuple[str, int, int]:
-        return ("players", _int(c[0]), _int(c[1]))
+    def players_field(self, c: list[Token | None]) -> tuple[str, int, int]:
+        low = _int(c[0])  # type: ignore[arg-type]
+        return ("players", low, low if c[1] is None else _int(c[1]))
 
     def rulebook_field(self, c: list[Token | None]) -> tuple[str, str, list[str]]:
         names = [_unquote(t) for t in c if t is not None]

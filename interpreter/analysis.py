@@ -69,6 +69,9 @@ class Symbols:
     # style's preferences apply, and what their conditions may read.
     sites: list[Site] = field(default_factory=list)
     preferred: dict[int, list[Site]] = field(default_factory=dict)  # id(preference) -> where it applies
+    places: set[str] = field(
+        default_factory=set
+    )  # tables whose rows the rules move pieces to: their maps make them places
     rules: dict[str, ast.RuleDecl] = field(default_factory=dict)
     values: dict[str, ast.ValueDecl] = field(default_factory=dict)
     triggers: list[ast.TriggerDecl] = field(default_factory=list)
@@ -646,6 +649,8 @@ class Analyzer:
         place only there: nothing else reads or counts a bottom."""
         self.destinations.add(id(e))
         t = self.expr(e, scope)
+        if t.startswith("row:"):  # a row is a place only on a map of its table
+            self.sym.places.add(t[4:])
         return "loc" if t == "bottom" else t
 
     def arity(self, e: ast.Call | ast.CallStmt, name: str, low: int, high: int) -> None:

@@ -117,6 +117,16 @@ def test_a_map_nothing_uses_is_M040_and_so_are_the_tables_only_it_uses(tmp_path:
         assert message.startswith(f"table '{table}' is used only by ") and "map 'board'" in message
 
 
+def test_a_map_whose_rows_receive_pieces_is_used_though_nothing_names_it(tmp_path: Path) -> None:
+    """Moving a piece to a row of the map's node table needs the map (it makes the rows places):
+    deleting the map, as an M040 would advise, breaks the game at run time."""
+    source = (
+        CLEAN + "table spot (name):\n  a\n  b\nmap board:\n  nodes spot\n\n"
+        "play:\n  choose s from spot by players[0]:\n    move 1 coin of players[0] from reserve to s\n"
+    )
+    assert not [d for d in found(checks(tmp_path, source), "M040") if "map" in d.message]
+
+
 def test_pieces_read_through_their_zone_are_used(tmp_path: Path) -> None:
     source = CLEAN + 'play:\n  log "{count(pieces(reserve))}"\n  move pieces(reserve)[0] to players[0].hand\n'
     assert found(checks(tmp_path, source), "M040") == []

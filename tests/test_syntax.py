@@ -951,3 +951,10 @@ def test_a_column_may_carry_the_heading_players_read() -> None:
         ("meat_a", "First meat"),
         ("b", "Second"),
     ]
+
+
+def test_players_n_is_a_game_for_exactly_n() -> None:
+    """`players 2` reads as `players 2..2`: new users write it, and meant it."""
+    header = parse('game "Duel":\n  players 2\nplay:\n  end game\n').decls[0]
+    assert isinstance(header, ast.GameHeader)
+    assert (header.min_players, header.max_players) == (2, 2)

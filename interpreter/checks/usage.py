@@ -216,6 +216,8 @@ def check_usage(symbols: Symbols, earlier: Iterable[Diagnostic]) -> list[Finding
             hint = "nothing names the map or walks its graph (neighbours, region, regions)"
         if isinstance(decl, ast.ZoneDecl) and any(isinstance(u, ast.PieceDecl) for u in users):
             continue  # pieces start there: the unused piece is the finding
+        if isinstance(decl, ast.MapDecl) and decl.nodes in s.places:
+            continue  # pieces are moved to its rows: the map is what makes them places
         out.append(at(decl, "M040", message, hint))
     out += _variables(usage)
     for decl in [*s.rules.values(), *s.values.values(), *s.constants.values()]:
