@@ -41,6 +41,7 @@ class Measure:
     value: Callable[[Record, int | None], float]
     players: int = 1  # the fewest players it means anything for (a shared win needs three)
     unit: str = ""  # what one of it is counted in, for an axis ("points"); a rate's is always %
+    note: str = ""  # how to read it, where its name does not say: printed under a table or figure
 
 
 def _share(r: Record, seat: int | None) -> float:
@@ -59,8 +60,10 @@ def _shared(r: Record, seat: int | None) -> float:
     return float(seat in r["winners"] and 1 < len(r["winners"]) < r["players"])
 
 
+SHARE_NOTE = "the win rate counts a win shared by k seats, or a draw, as 1/k to each of them"
+
 MEASURES: tuple[Measure, ...] = (
-    Measure("win_rate", "win rate", True, True, _share, players=2),
+    Measure("win_rate", "win rate", True, True, _share, players=2, note=SHARE_NOTE),
     Measure("outright_win_rate", "outright wins", True, True, _outright, players=2),
     Measure("shared_win_rate", "shared wins", True, True, _shared, players=3),
     Measure("draw_rate", "draws", False, True, _draw, players=2),

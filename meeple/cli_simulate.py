@@ -26,7 +26,7 @@ import typer
 from rich.markup import escape
 from rich.table import Column, Table
 
-from meeple.balance import Measure, Row, comparison, counters, measures, summary
+from meeple.balance import SHARE_NOTE, Measure, Row, comparison, counters, measures, summary
 from meeple.cli_common import (
     FAILED,
     OPTIONS,
@@ -232,7 +232,7 @@ def _print_summary(
     out.print(table)
     if seats > 1:
         draws = f["draw_rate"]
-        out.print("(the win rate counts a win shared by k seats, or a draw, as 1/k to each of them)")
+        out.print(f"({SHARE_NOTE})")
         out.print(f"draws: {draws['count']:g}, {_rate(draws)} (95% interval {_interval(draws)}%)")
     out.print(
         f"length: {_mean(f['turns'])} turns (quartiles {_quartiles(f['turns'])}), "

@@ -228,6 +228,9 @@ def _how_often(sides: list[Side], often: list[Measure], seats: Sequence[str], he
     panels[0].yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     panels[0].set_ylim(0, min(1.1, highest * 1.1 + 0.04))  # room for the values above the bars
     _sides_legend(figure, sides)
+    notes = [_capital(m.note) + "." for m in often if m.note]
+    if notes:  # how to read a figure whose name does not say it all, as under the table
+        figure.supxlabel(" ".join(notes), fontsize=8, color="dimgray")
     return figure
 
 
