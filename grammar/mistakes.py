@@ -2,7 +2,8 @@
 
 The parser says what it expected ("expected 'times', found ':'"). For the mistakes people make
 most (`=` for `==`, `else if`, `for p in`, `repeat 3:`, `players 2-4`, `n += 1`, a rule without
-parentheses, `&&`, single quotes) this module says what to write instead.
+parentheses, `&&`, single quotes, two `for each` in one list) this module says what to write
+instead.
 
 Mistakes are given as small example files, in the spirit of Lark's `match_examples`: an error
 matches an example when the parser fails in the same state on the same kind of token. Lark's own
@@ -86,6 +87,12 @@ MISTAKES = [
         "a range of player counts is written with '..'",
         "write: players 2..4",
         ('game "Example":\n  players 2-4\n', 'game "Example":\n  players 2 to 4\n'),
+    ),
+    Mistake(
+        "a list is made with one 'for each'",
+        "for every pair, make a list of lists and flatten it: "
+        "flat([[[x, y] for each y in B] for each x in A])",
+        (_in_play("let pairs = [[x, y] for each x in players for each y in players]"),),
     ),
     Mistake(
         "only one comparison fits in an expression",

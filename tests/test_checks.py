@@ -521,6 +521,7 @@ def test_every_code_is_documented_in_checking_md_and_the_language_reference() ->
         (["repeat 3:", '  log "a"'], "'times'", "repeat <n> times:"),
         (["choose x in [1, 2] by players[0]:", '  log "a"'], "choose <name> from", "'from', not 'in'"),
         (["if 0 < n < 3:", '  log "a"'], "one comparison", "a < b and b < c"),
+        (["let p = [[x, y] for each x in players for each y in players]"], "one 'for each'", "flat("),
         (["let x to 3"], "'let'", "let <name> = <value>"),
         (["if n == 3 then:", '  log "a"'], "followed by ':'", "if <condition>:"),
         (["mvoe 1 coin from reserve to reserve"], "not a statement", "did you mean 'move'?"),
