@@ -733,7 +733,7 @@ class English:
     def _preference(self, p: ast.Preference) -> str:
         rule = f"“{humanise(p.rule)}”"
         what = {
-            "option": f"the {humanise(p.var or '')} chosen in {rule}",
+            "option": f"the option {mark_var(p.var or '')} chosen in {rule}",
             "yes": f"yes in {rule}",
             "pass": f"passing in {rule}",
             "offer": f"taking {rule} when it is offered",
