@@ -76,7 +76,8 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
         replaced by a zone), else the closest name of the kind."""
         other = next((w for d in merged.decls if _name(d) == name and (w := _kind_word(d))), None)
         if other is not None:
-            hint = f"'{name}' is a {other} in the base game: write '{verb} {other} {name}'"
+            article = "an" if other[0] in "aeiou" else "a"
+            hint = f"'{name}' is {article} {other} in the base game: write '{verb} {other} {name}'"
         elif close := difflib.get_close_matches(name, names(kind), n=1):
             hint = f"did you mean '{close[0]}'?"
         else:

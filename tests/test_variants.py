@@ -219,7 +219,7 @@ def test_replacing_a_movement_changes_where_a_piece_can_go(tmp_path: Path) -> No
         "replace piece runner: 2 per player in start\n",
         "replace var at: int = 5 per player\n",
         "replace option laps: int = 2\n",
-        "replace counter strides\n  text \"Strides taken.\"\n",
+        'replace counter strides\n  text "Strides taken."\n',
         "replace map line:\n  nodes place\n",
         "replace style eager:\n  avoid walk.r where r.end > 1\n",
     ],
@@ -230,7 +230,11 @@ def test_replacing_a_declaration_of_any_named_kind(tmp_path: Path, body: str) ->
     assert [d.code for d in checked.diagnostics if d.severity == "error"] == []
     assert checked.module is not None
     name = body.split()[2].rstrip(":")
-    (decl,) = [d for d in checked.module.decls if getattr(d, "name", None) == name and not isinstance(d, ast.GameHeader)]
+    (decl,) = [
+        d
+        for d in checked.module.decls
+        if getattr(d, "name", None) == name and not isinstance(d, ast.GameHeader)
+    ]
     assert Path(decl.span.file).name == "longer.rules"
 
 
@@ -240,3 +244,65 @@ def test_a_replaced_variable_and_option_change_the_game(tmp_path: Path) -> None:
     while not state.is_over:
         state.apply(0)
     assert state.scores == [7, 7]
+
+
+@pytest.mark.parametrize(
+    ("body", "message", "hint"),
+    [
+        (
+            "replace movement strid():\n  steps 1 .. 3\n",
+            "the base game has no movement 'strid' to replace",
+            "did you mean 'stride'?",
+        ),
+        (
+            "replace zone stride\n",
+            "the base game has no zone 'stride' to replace",
+            "'stride' is a movement in the base game: write 'replace movement stride'",
+        ),
+        (
+            "replace constant laps = 2\n",
+            "the base game has no constant 'laps' to replace",
+            "'laps' is an option in the base game: write 'replace option laps'",
+        ),
+        (
+            "remove piece runners\n",
+            "the base game has no piece 'runners' to remove",
+            "did you mean 'runner'?",
+        ),
+        (
+            "remove var stride\n",
+            "the base game has no var 'stride' to remove",
+            "'stride' is a movement in the base game: write 'remove movement stride'",
+        ),
+    ],
+)
+def test_a_replaced_or_removed_declaration_must_be_of_its_kind_in_the_base(
+    tmp_path: Path, body: str, message: str, hint: str
+) -> None:
+    (diag,) = [d for d in meeple.check(walk_variant(tmp_path, body)).diagnostics if d.severity == "error"]
+    located = (Path(diag.file).name, diag.line, diag.column, diag.code)
+    assert (located, diag.message, diag.hint) == (("longer.rules", 3, 1, "M090"), message, hint)
+
+
+def test_removing_a_declaration_of_a_named_kind(tmp_path: Path) -> None:
+    """The declaration goes, and what still uses it is an error (a removed counter still tallied)."""
+    checked = meeple.check(walk_variant(tmp_path, "remove style eager\nremove counter strides\n"))
+    assert [d.code for d in checked.diagnostics if d.severity == "error"] == ["M010"]  # `tally strides`
+    checked = meeple.check(walk_variant(tmp_path, "remove style eager\n"))
+    assert checked.ok and checked.program is not None and "eager" not in checked.program.styles
+
+
+def test_the_kinds_a_variant_changes_are_the_grammars_named_declarations() -> None:
+    """variants.DECL_KINDS, the grammar's `_named_decl` and its REMOVABLE name the same kinds: a
+    declaration kind added to one and not the others would be refused by `replace` or `remove`."""
+    from meeple.grammar.parser import _lark
+    from meeple.interpreter.variants import DECL_KINDS
+
+    lark = _lark()
+    named = {r.expansion[0].name for r in lark.rules if r.origin.name == "_named_decl"}
+    words = {
+        lark.get_terminal(r.expansion[0].name).pattern.value for r in lark.rules if r.origin.name in named
+    }
+    removable = lark.get_terminal("REMOVABLE").pattern.value
+    assert words == set(DECL_KINDS)
+    assert removable == "(?:" + "|".join([*DECL_KINDS, "phase", "step"]) + r")\b"
