@@ -622,7 +622,8 @@ class VariantHeader(GameHeader):
 
 
 class ReplaceDecl(Decl):
-    """`replace rule|value|constant|table ...`: the base game's declaration of that name, replaced."""
+    """`replace constant|zone|movement|rule|... NAME ...`: the base game's declaration of that
+    kind and name, replaced by `decl`."""
 
     decl: Decl
 
@@ -636,7 +637,9 @@ class ReplaceBlock(Decl):
 
 
 class RemoveDecl(Decl):
-    kind: Literal["rule", "value", "constant", "table", "phase", "step"]
+    """`remove KIND NAME`: a named declaration of the base game, or a phase or step of its flow."""
+
+    kind: str  # the grammar's REMOVABLE words
     name: str
 
 

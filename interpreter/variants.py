@@ -14,17 +14,28 @@ from collections.abc import Callable
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 
-# The declarations a variant can replace or remove, by the word that names them.
+# The declarations a variant can replace or remove, by the word that starts them: the grammar's
+# `_named_decl` (and its REMOVABLE, less `phase` and `step`), which a test holds this table to.
+# Kinds match exactly: an option is a constant the player sets, but `replace constant` does not
+# replace an option.
 DECL_KINDS: dict[str, type[ast.Decl]] = {
+    "constant": ast.Constant,
+    "option": ast.OptionDecl,
+    "table": ast.Table,
+    "piece": ast.PieceDecl,
+    "zone": ast.ZoneDecl,
+    "var": ast.VarDecl,
+    "map": ast.MapDecl,
+    "counter": ast.CounterDecl,
+    "movement": ast.MovementDecl,
     "rule": ast.RuleDecl,
     "value": ast.ValueDecl,
-    "constant": ast.Constant,
-    "table": ast.Table,
+    "style": ast.StyleDecl,
 }
 
 
 def _kind_word(decl: ast.Decl) -> str:
-    return next((word for word, cls in DECL_KINDS.items() if isinstance(decl, cls)), "")
+    return next((word for word, cls in DECL_KINDS.items() if type(decl) is cls), "")
 
 
 def _name(decl: ast.Decl) -> str | None:
@@ -54,11 +65,24 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
         diagnostics.append(Diagnostic(span.file, span.line, span.column, "error", "M090", message, hint))
 
     def names(kind: str) -> list[str]:
-        return [n for d in merged.decls if isinstance(d, DECL_KINDS[kind]) and (n := _name(d))]
+        return [n for d in merged.decls if type(d) is DECL_KINDS[kind] and (n := _name(d))]
 
     def base_decl(kind: str, name: str) -> int | None:
         cls = DECL_KINDS[kind]
-        return next((i for i, d in enumerate(merged.decls) if isinstance(d, cls) and _name(d) == name), None)
+        return next((i for i, d in enumerate(merged.decls) if type(d) is cls and _name(d) == name), None)
+
+    def missing(patch: ast.Decl, kind: str, name: str, verb: str) -> None:
+        """No declaration of this kind and name: say which kind the name has, if any (a movement
+        replaced by a zone), else the closest name of the kind."""
+        other = next((w for d in merged.decls if _name(d) == name and (w := _kind_word(d))), None)
+        if other is not None:
+            article = "an" if other[0] in "aeiou" else "a"
+            hint = f"'{name}' is {article} {other} in the base game: write '{verb} {other} {name}'"
+        elif close := difflib.get_close_matches(name, names(kind), n=1):
+            hint = f"did you mean '{close[0]}'?"
+        else:
+            hint = "to add one, leave out 'replace'" if verb == "replace" else ""
+        error(patch, f"the base game has no {kind} '{name}' to {verb}", hint)
 
     handlers: dict[type[ast.Decl], Callable[..., None]] = {}
 
@@ -84,9 +108,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
         kind, name = _kind_word(patch.decl), _name(patch.decl) or ""
         index = base_decl(kind, name)
         if index is None:
-            close = difflib.get_close_matches(name, names(kind), n=1)
-            hint = f"did you mean '{close[0]}'?" if close else "to add one, leave out 'replace'"
-            error(patch, f"the base game has no {kind} '{name}' to replace", hint)
+            missing(patch, kind, name, "replace")
             return
         old = merged.decls[index]
         if isinstance(old, ast.Constant) and isinstance(patch.decl, ast.Constant):
@@ -110,7 +132,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
         if patch.kind in DECL_KINDS:
             index = base_decl(patch.kind, patch.name)
             if index is None:
-                error(patch, f"the base game has no {patch.kind} '{patch.name}' to remove")
+                missing(patch, patch.kind, patch.name, "remove")
             else:
                 del merged.decls[index]
             return

@@ -158,3 +158,151 @@ def test_the_calm_skies_variant_of_dino_party_plays_and_passes_its_own_examples(
     results = run_examples(game)
     assert [r.name for r in results] == ["Calm skies: no card is ever drawn"]
     assert all(r.passed for r in results)
+
+
+# A base game with one of each kind a variant may replace besides rules, values, constants and
+# tables: a runner walks a number line by a movement, chosen each turn.
+WALK = """\
+game "Walk":
+  players 2..2
+option laps: int = 1
+zone start
+zone finish per player
+piece runner: 1 per player in start
+var at: int = 0 per player
+counter strides
+map line:
+  nodes place
+table place (name):
+  origin
+movement stride():
+  steps 1 .. 2
+  step k to [k + 1]
+style eager:
+  prefer walk.r where r.end > 1
+rule walk(p: player):
+  choose r from routes(p.at, stride) by p prompt "How far?":
+    set p.at to r.end
+    tally strides
+play:
+  repeat laps times:
+    for each p in players:
+      turn p:
+        walk(p)
+score p = p.at
+"""
+
+
+def walk_variant(tmp_path: Path, body: str) -> Path:
+    write(tmp_path, "walk.rules", WALK)
+    return write(tmp_path, "longer.rules", 'variant "Longer" of "walk.rules":\n  players 2..2\n' + body)
+
+
+def test_replacing_a_movement_changes_where_a_piece_can_go(tmp_path: Path) -> None:
+    """The variant's game walks by the new movement: up to three where the base allowed two, and
+    the base movement is not left behind unused (no M040)."""
+    base = meeple.load(write(tmp_path, "walk.rules", WALK)).new_game(2)
+    assert base.decision is not None and len(base.decision.options) == 2
+    path = walk_variant(tmp_path, "replace movement stride():\n  steps 1 .. 3\n  step k to [k + 1]\n")
+    assert [d.code for d in meeple.check(path).diagnostics] == []
+    state = meeple.load(path).new_game(2)
+    assert state.decision is not None and len(state.decision.options) == 3
+    while not state.is_over:
+        state.apply(len(state.decision.options) - 1)  # type: ignore[union-attr]
+    assert state.scores == [3, 3]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "replace zone finish\n",
+        "replace piece runner: 2 per player in start\n",
+        "replace var at: int = 5 per player\n",
+        "replace option laps: int = 2\n",
+        'replace counter strides\n  text "Strides taken."\n',
+        "replace map line:\n  nodes place\n",
+        "replace style eager:\n  avoid walk.r where r.end > 1\n",
+    ],
+)
+def test_replacing_a_declaration_of_any_named_kind(tmp_path: Path, body: str) -> None:
+    """The base game's declaration of that kind and name gives way to the variant's, in its place."""
+    checked = meeple.check(walk_variant(tmp_path, body))
+    assert [d.code for d in checked.diagnostics if d.severity == "error"] == []
+    assert checked.module is not None
+    name = body.split()[2].rstrip(":")
+    (decl,) = [
+        d
+        for d in checked.module.decls
+        if getattr(d, "name", None) == name and not isinstance(d, ast.GameHeader)
+    ]
+    assert Path(decl.span.file).name == "longer.rules"
+
+
+def test_a_replaced_variable_and_option_change_the_game(tmp_path: Path) -> None:
+    body = "replace var at: int = 5 per player\nreplace option laps: int = 2\n"
+    state = meeple.load(walk_variant(tmp_path, body)).new_game(2)
+    while not state.is_over:
+        state.apply(0)
+    assert state.scores == [7, 7]
+
+
+@pytest.mark.parametrize(
+    ("body", "message", "hint"),
+    [
+        (
+            "replace movement strid():\n  steps 1 .. 3\n",
+            "the base game has no movement 'strid' to replace",
+            "did you mean 'stride'?",
+        ),
+        (
+            "replace zone stride\n",
+            "the base game has no zone 'stride' to replace",
+            "'stride' is a movement in the base game: write 'replace movement stride'",
+        ),
+        (
+            "replace constant laps = 2\n",
+            "the base game has no constant 'laps' to replace",
+            "'laps' is an option in the base game: write 'replace option laps'",
+        ),
+        (
+            "remove piece runners\n",
+            "the base game has no piece 'runners' to remove",
+            "did you mean 'runner'?",
+        ),
+        (
+            "remove var stride\n",
+            "the base game has no var 'stride' to remove",
+            "'stride' is a movement in the base game: write 'remove movement stride'",
+        ),
+    ],
+)
+def test_a_replaced_or_removed_declaration_must_be_of_its_kind_in_the_base(
+    tmp_path: Path, body: str, message: str, hint: str
+) -> None:
+    (diag,) = [d for d in meeple.check(walk_variant(tmp_path, body)).diagnostics if d.severity == "error"]
+    located = (Path(diag.file).name, diag.line, diag.column, diag.code)
+    assert (located, diag.message, diag.hint) == (("longer.rules", 3, 1, "M090"), message, hint)
+
+
+def test_removing_a_declaration_of_a_named_kind(tmp_path: Path) -> None:
+    """The declaration goes, and what still uses it is an error (a removed counter still tallied)."""
+    checked = meeple.check(walk_variant(tmp_path, "remove style eager\nremove counter strides\n"))
+    assert [d.code for d in checked.diagnostics if d.severity == "error"] == ["M010"]  # `tally strides`
+    checked = meeple.check(walk_variant(tmp_path, "remove style eager\n"))
+    assert checked.ok and checked.program is not None and "eager" not in checked.program.styles
+
+
+def test_the_kinds_a_variant_changes_are_the_grammars_named_declarations() -> None:
+    """variants.DECL_KINDS, the grammar's `_named_decl` and its REMOVABLE name the same kinds: a
+    declaration kind added to one and not the others would be refused by `replace` or `remove`."""
+    from meeple.grammar.parser import _lark
+    from meeple.interpreter.variants import DECL_KINDS
+
+    lark = _lark()
+    named = {r.expansion[0].name for r in lark.rules if r.origin.name == "_named_decl"}
+    words = {
+        lark.get_terminal(r.expansion[0].name).pattern.value for r in lark.rules if r.origin.name in named
+    }
+    removable = lark.get_terminal("REMOVABLE").pattern.value
+    assert words == set(DECL_KINDS)
+    assert removable == "(?:" + "|".join([*DECL_KINDS, "phase", "step"]) + r")\b"
