@@ -71,6 +71,7 @@ class HumanAgent:
     A label may be typed in any case, whole or as a prefix that only one label starts with; an
     answer that fits several options or none is asked again, saying what it fits. Options with
     the very same label cannot be told apart by anyone, so such a label picks the first of them.
+    An answer of digits is always a number, even where the labels are numbers too.
 
     Numbers are stable: an option offered again in the seat's next decision of the same kind
     (the same prompt) keeps its number, so a hand that shrinks leaves gaps rather than renumbering
