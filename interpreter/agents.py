@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import Decision
@@ -65,21 +65,119 @@ class ScriptedAgent:
 
 
 class HumanAgent:
-    """Asks at the terminal with numbered options (1-based for people)."""
+    """Asks at the terminal: shows the position as the deciding seat may see it, lists the options
+    numbered (1-based for people) and takes a number or an option's label.
+
+    A label may be typed in any case, whole or as a prefix that only one label starts with; an
+    answer that fits several options or none is asked again, saying what it fits. Options with
+    the very same label cannot be told apart by anyone, so such a label picks the first of them.
+    An answer of digits is always a number, even where the labels are numbers too.
+
+    Numbers are stable: an option offered again in the seat's next decision of the same kind
+    (the same prompt) keeps its number, so a hand that shrinks leaves gaps rather than renumbering
+    what is left, while the list stays in the order the rules give with the pass option and the
+    offered actions last. A number is reused for another option only when keeping every old
+    number would break that order (an option the rules now put before one it followed)."""
 
     def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print) -> None:
         self.ask = ask
         self.show = show
+        self.numbers: dict[tuple[int, str], dict[str, list[int]]] = {}  # the last numbers per kind
 
     def choose(self, state: State, decision: Decision) -> int:
-        self.show(f"\n{decision.player}: {decision.prompt}")
-        for number, option in enumerate(decision.options, start=1):
+        numbers = self.number(decision)
+        self.show("")
+        for line in position(state.view(decision.player.seat)):
+            self.show(line)
+        self.show(f"{decision.player}: {decision.prompt}")
+        for number, option in zip(numbers, decision.options, strict=True):
             self.show(f"  {number}. {option}")
         while True:
-            answer = self.ask(f"choose 1-{len(decision.options)}: ").strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
-                return int(answer) - 1
-            self.show(f"'{answer}' is not an option: type a number from 1 to {len(decision.options)}")
+            answer = self.ask("choose by number or name: ").strip()
+            found = self.match(answer, numbers, decision.options)
+            if isinstance(found, int):
+                return found
+            self.show(found)
+
+    def number(self, decision: Decision) -> list[int]:
+        """Each option's number: the one it had in the previous decision of the same kind where
+        that keeps the numbers rising, else the next one up."""
+        kind = (decision.player.seat, decision.prompt)
+        before = {label: list(taken) for label, taken in self.numbers.get(kind, {}).items()}
+        numbers: list[int] = []
+        for option in decision.options:
+            last = numbers[-1] if numbers else 0
+            kept = before.get(option, [])
+            while kept and kept[0] <= last:
+                kept.pop(0)
+            numbers.append(kept.pop(0) if kept else last + 1)
+        now: dict[str, list[int]] = {}
+        for option, number in zip(decision.options, numbers, strict=True):
+            now.setdefault(option, []).append(number)
+        self.numbers[kind] = now
+        return numbers
+
+    @staticmethod
+    def match(answer: str, numbers: list[int], options: list[str]) -> int | str:
+        """The index an answer names, or why it names none (to show before asking again)."""
+        if answer.isdigit():
+            if int(answer) in numbers:
+                return numbers.index(int(answer))
+            return f"'{answer}' is not one of the numbers listed"
+        typed = answer.casefold()
+        if not typed:
+            return "type a number or the start of an option's name"
+        exact = [i for i, option in enumerate(options) if option.casefold() == typed]
+        fits = exact or [i for i, option in enumerate(options) if option.casefold().startswith(typed)]
+        if len({options[i] for i in fits}) == 1:
+            return fits[0]
+        if not fits:
+            return f"'{answer}' is not an option"
+        fitting = ", ".join(dict.fromkeys(f"{numbers[i]}. {options[i]}" for i in fits))
+        return f"'{answer}' fits several options: {fitting}; type more of the name, or its number"
+
+
+def position(view: Mapping[str, Any]) -> list[str]:
+    """The position in a few lines, from `State.view` of one seat: the variables, what each player
+    holds in the rules' stores, the zones and map places that hold anything, and the grid cells
+    with pieces or a face. Names are said in words (`first_player` as "first player"); a zone
+    the seat may not look into says how many pieces it holds face down."""
+    lines: list[str] = []
+    values = [f"{words(name)} {value}" for name, value in view["variables"].items()]
+    if values:
+        lines.append(", ".join(values))
+    for store, held in view["owned"].items():
+        per, _, name = store.partition(".")
+        if per == "player" and held:
+            lines.append(f"{words(name)}: " + ", ".join(f"{who} {value}" for who, value in held.items()))
+    places = {**view["zones"], **{p: c for m in view["maps"].values() for p, c in m.items()}}
+    for place, contents in places.items():
+        said = pieces(contents)
+        if said:
+            lines.append(f"{words(place)}: {said}")
+    for grid, cells in view["grids"].items():
+        for cell in cells:
+            said = ", ".join(x for x in [cell["face"] or "", pieces(cell["pieces"])] if x)
+            if said:
+                lines.append(f"{words(grid)} ({cell['q']}, {cell['r']}): {said}")
+    return lines
+
+
+def pieces(contents: Any) -> str:
+    """A zone's contents in words: "3 face down", "2 token, stone", or "" when it is empty."""
+    if isinstance(contents, list):  # an ordered zone, top last
+        return ", ".join(contents)
+    if "hidden" in contents:
+        count = contents["hidden"]
+        if not count:
+            return ""
+        return f"{count} face down" + (f", {contents['top']} on top" if contents.get("top") else "")
+    return ", ".join(f"{n} {piece}" if n > 1 else piece for piece, n in contents.items())
+
+
+def words(name: str) -> str:
+    """A declared name as players say it: `first_player` -> "first player"."""
+    return name.replace("_", " ")
 
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent}

@@ -101,15 +101,22 @@ def start(
 
 
 def play_game(
-    game: Game, rules: str, players: int | None, seed: int, agent_names: list[str], logging: bool = True
+    game: Game,
+    rules: str,
+    players: int | None,
+    seed: int,
+    agent_names: list[str],
+    terminal: Terminal,
+    logging: bool = True,
 ) -> State:
     """Play one whole game. A rule that breaks while running is reported with everything needed to
     reproduce it: the seed, the player count and the choices made so far. Simulations turn the
-    readable log off: nobody reads it, and it costs time."""
+    readable log off: nobody reads it, and it costs time. Human seats talk through `terminal`,
+    which remembers how much of the log they were shown."""
     state: State | None = None
     try:
         state, agents = start(game, players, seed, agent_names, logging)
-        play_to_end(state, [Narrated(a) if isinstance(a, HumanAgent) else a for a in agents])
+        play_to_end(state, [Narrated(a, terminal) if isinstance(a, HumanAgent) else a for a in agents])
         return state
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
         seats = state.players if state is not None else players or game.min_players
@@ -124,13 +131,22 @@ def play_game(
         raise Fail("error: the input ended before the game did") from None
 
 
+class Terminal:
+    """The one terminal the human seats share: how many lines of the log it has shown. Shared, so
+    that with two humans at one keyboard a line is shown once, not once to each of them."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+
 class Narrated:
     """A human agent that talks on stderr (stdout stays the game's record) and, before each of its
-    decisions, shows what happened since its previous one: the other seats' moves and the dice."""
+    decisions, shows what happened since the terminal last showed the log: the other seats' moves
+    and the dice."""
 
-    def __init__(self, human: HumanAgent) -> None:
+    def __init__(self, human: HumanAgent, terminal: Terminal) -> None:
         self.human = human
-        self.seen = 0
+        self.terminal = terminal
         human.show = lambda text: typer.echo(text, err=True)
         human.ask = self.ask
 
@@ -140,9 +156,9 @@ class Narrated:
         return input()
 
     def choose(self, state: State, decision: Any) -> int:
-        for line in state.log[self.seen :]:
+        for line in state.log[self.terminal.seen :]:
             typer.echo(line, err=True)
-        self.seen = len(state.log)
+        self.terminal.seen = len(state.log)
         return self.human.choose(state, decision)
 
 
@@ -333,10 +349,16 @@ def play(
     log: Annotated[Path | None, typer.Option(help="Also write the result, a replayable log, here.")] = None,
     option: Annotated[list[str] | None, OPTIONS] = None,
 ) -> None:
-    """Play one whole game, then print its log and the results."""
+    """Play one whole game, then print its log and the results.
+
+    The log is printed once. Without a human seat stdout holds it all: the game's record. With
+    one, the humans were shown the log on stderr as it happened, up to their last decision, so
+    stdout prints only the rest (what happened after it) before the results; the whole log is
+    in `--json` and in `--log`."""
     game = load_game(rules, parse_options(option or []))
     agent_names = [n.strip() for n in agents.split(",") if n.strip()]
-    state = play_game(game, rules, players, seed, agent_names)
+    terminal = Terminal()
+    state = play_game(game, rules, players, seed, agent_names, terminal)
     result = state.result()
     if log is not None:
         path = meeple.resolve(rules)
@@ -348,7 +370,7 @@ def play(
     if as_json:
         echo_json(result)
         return
-    for line in state.log:
+    for line in state.log[terminal.seen :]:
         typer.echo(line)
     out = stdout()
     out.print(escape(f"\n{game.name}: {plural(state.players, 'player')}, seed {seed}, {state.turns} turns"))

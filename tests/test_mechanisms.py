@@ -763,7 +763,7 @@ def test_choose_without_by_asks_the_player_whose_turn_it_is(make_game: MakeGame)
     )
     assert state.decision is not None
     assert state.decision.player.seat == 2
-    assert state.decision.prompt == "choose x"
+    assert state.decision.prompt == "Choose one"  # no variable letter in a default prompt
 
 
 def test_choose_without_by_outside_a_turn_fails_naming_the_rule(make_game: MakeGame) -> None:

@@ -67,7 +67,7 @@ class Decisions(Part):
         body = as_gen(*self.block(s.body, scope | {s.var}))
         orelse = as_gen(*self.block(s.orelse, scope))
         var, optional, rule, span = s.var, s.optional, self.rule, s.span
-        prompt = s.prompt or f"choose {var}"
+        prompt = s.prompt or "Choose one"  # a player reads no variable names
         site = site_of(s)
 
         def choose(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:

@@ -329,7 +329,7 @@ class Statements(Part):
 
         if s.chooser is not None:
             chooser, gbody, rule = self.expr(s.chooser, scope), as_gen(body, is_gen), self.rule
-            prompt = s.prompt or f"which {var} next?"
+            prompt = s.prompt or "Which one next?"  # a player reads no variable names
             site = site_of(s)
 
             def for_chosen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
