@@ -26,6 +26,7 @@ from meeple.grammar import ast
 from meeple.interpreter.analysis import BUILTIN_NAMES, Symbols
 from meeple.interpreter.builtins import BUILTINS, Builtin
 from meeple.interpreter.styles import DEFAULT_WEIGHT
+from meeple.interpreter.values import humanise
 
 # Binding strength, loosest first, as in the grammar: a looser child of a tighter parent is
 # bracketed so that "a times (b plus c)" keeps its meaning in words.
@@ -94,11 +95,6 @@ ZONE_FLAGS = {
     "ordered": "kept in order",
     "top": "kept in order; only its top piece shows",
 }
-
-
-def humanise(name: str) -> str:
-    """A declared name in words: `magic_caves` -> "magic caves"."""
-    return name.replace("_", " ").strip() or name
 
 
 def slug(name: str) -> str:

@@ -15,15 +15,11 @@ from dataclasses import dataclass
 
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.values import humanise
 
 CALLED_COLUMN = ast.CALLED_COLUMN
 _SIBILANT = re.compile(r"(s|x|z|ch|sh)$", re.IGNORECASE)
 _CONSONANT_Y = re.compile(r"[^aeiou]y$", re.IGNORECASE)
-
-
-def humanise(name: str) -> str:
-    """A declared name in words: `magic_caves` -> "magic caves"."""
-    return name.replace("_", " ").strip() or name
 
 
 def plural(words: str) -> str:

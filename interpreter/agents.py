@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import Decision
 from meeple.interpreter.styles import Style, draw
+from meeple.interpreter.values import humanise
 
 
 class Agent(Protocol):
@@ -143,23 +144,23 @@ def position(view: Mapping[str, Any]) -> list[str]:
     with pieces or a face. Names are said in words (`first_player` as "first player"); a zone
     the seat may not look into says how many pieces it holds face down."""
     lines: list[str] = []
-    values = [f"{words(name)} {value}" for name, value in view["variables"].items()]
+    values = [f"{humanise(name)} {value}" for name, value in view["variables"].items()]
     if values:
         lines.append(", ".join(values))
     for store, held in view["owned"].items():
         per, _, name = store.partition(".")
         if per == "player" and held:
-            lines.append(f"{words(name)}: " + ", ".join(f"{who} {value}" for who, value in held.items()))
+            lines.append(f"{humanise(name)}: " + ", ".join(f"{who} {value}" for who, value in held.items()))
     places = {**view["zones"], **{p: c for m in view["maps"].values() for p, c in m.items()}}
     for place, contents in places.items():
         said = pieces(contents)
         if said:
-            lines.append(f"{words(place)}: {said}")
+            lines.append(f"{humanise(place)}: {said}")
     for grid, cells in view["grids"].items():
         for cell in cells:
             said = ", ".join(x for x in [cell["face"] or "", pieces(cell["pieces"])] if x)
             if said:
-                lines.append(f"{words(grid)} ({cell['q']}, {cell['r']}): {said}")
+                lines.append(f"{humanise(grid)} ({cell['q']}, {cell['r']}): {said}")
     return lines
 
 
@@ -173,11 +174,6 @@ def pieces(contents: Any) -> str:
             return ""
         return f"{count} face down" + (f", {contents['top']} on top" if contents.get("top") else "")
     return ", ".join(f"{n} {piece}" if n > 1 else piece for piece, n in contents.items())
-
-
-def words(name: str) -> str:
-    """A declared name as players say it: `first_player` -> "first player"."""
-    return name.replace("_", " ")
 
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent}

@@ -347,8 +347,8 @@ class State:
 
     def counted(self) -> dict[str, int | list[int]]:
         """What the counters counted so far: a number, or one per seat for a counter per player."""
-        per_player = {name: decl.per_player for name, decl in self.game.program.symbols.counters.items()}
-        return {name: list(n) if per_player[name] else n[0] for name, n in self.rt.counters.items()}
+        counted, declared = self.rt.counters, self.game.program.symbols.counters
+        return {n: list(counted[n]) if d.per_player else counted[n][0] for n, d in declared.items()}
 
     def result(self) -> dict[str, Any]:
         return {

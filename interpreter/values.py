@@ -104,6 +104,12 @@ def label_piece(piece: Piece) -> str:
     return str(kind) if owner is None else f"{kind} of {owner}"
 
 
+def humanise(name: str) -> str:
+    """A declared name in words: `magic_caves` -> "magic caves". Here, beside `label`, so that
+    the engine (a prompt, the position shown to a player) and the printed rules say it alike."""
+    return name.replace("_", " ").strip() or name
+
+
 def label(value: Any) -> str:
     """How a value reads in an option list or a log line."""
     if value is True:

@@ -152,11 +152,10 @@ def summary(
         per = [_figure(m, _values(m, done, seat)) for seat in _seats(m, plan.players)]
         figures[m.key] = per if m.per_seat else per[0]
     out["figures"] = figures
-    seats = range(plan.players)
-    total = {m.key: [sum(_values(m, done, seat)) for seat in seats] for m in MEASURES if m.per_seat}
-    out["win_rate"] = [share / len(done) for share in total["win_rate"]]
-    out["wins"] = total["outright_win_rate"]
-    out["shared_wins"] = total["shared_win_rate"]
+    seats = range(plan.players)  # the win figures exist for one seat too, unlike their Measures
+    out["win_rate"] = [sum(_share(r, seat) for r in done) / len(done) for seat in seats]
+    out["wins"] = [sum(_outright(r, seat) for r in done) for seat in seats]
+    out["shared_wins"] = [sum(_shared(r, seat) for r in done) for seat in seats]
     out["draws"] = sum(_draw(r, None) for r in done)
     out["mean_score"] = [f["mean"] for f in figures["score"]]
     out["min_score"] = [f["min"] for f in figures["score"]]

@@ -56,6 +56,13 @@ def only(report: Report, code: str) -> Diagnostic:
     return hits[0]
 
 
+def write(folder: Path, name: str, text: str) -> Path:
+    """A rules (or any text) file of the test's own, in `folder`."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def line_of(source: str, text: str) -> int:
     return source[: source.index(text)].count("\n") + 1
 

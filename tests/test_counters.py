@@ -19,6 +19,7 @@ from meeple.cli import app
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.examples import run_examples
+from tests.helpers import write
 
 COUNTING = """game "Counting":
   players 2..3
@@ -56,12 +57,6 @@ example "a player's draws are counted for that player":
 
 
 PLAIN = COUNTING.replace("  tally draws for p by n\n", "").replace("    tally rounds\n", "")
-
-
-def write(folder: Path, name: str, text: str) -> Path:
-    path = folder / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 @pytest.fixture(scope="module")

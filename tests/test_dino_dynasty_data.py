@@ -463,16 +463,20 @@ def test_every_frame_of_every_species_matches_the_component_data(components: dic
                     evolve = frame(s["name"], "evolve", at)
                     assert [b for b in (evolve["home_1"], evolve["home_2"]) if b] == board["evolve"][r][c]
                     assert frame(s["name"], "compete", at)["strength"] == board["compete"][r][c]
-            start = board["start"]
-            values = s["start_values"]
-            assert spread(frame(s["name"], "spread", start)) == (
-                values["spread"]["n"],
-                "dino" in values["spread"]["icons"],
-                "egg" in values["spread"]["icons"],
-            )
-            assert frame(s["name"], "migrate", start)["herd_max"] == values["herd_max"]
-            assert homes(frame(s["name"], "evolve", start)) == set(values["evolve"])
-            assert frame(s["name"], "compete", start)["strength"] == values["compete"]
+            assert_frames(s["name"], board["start"], s["start_values"])
+
+
+def assert_frames(species: str, markers: dict[str, int], values: dict[str, Any]) -> None:
+    """The four frames of a species at these marker positions give these values (as the component
+    data writes them: spread with its icons, herd size, the homes it evolves to, strength)."""
+    assert spread(frame(species, "spread", markers)) == (
+        values["spread"]["n"],
+        "dino" in values["spread"]["icons"],
+        "egg" in values["spread"]["icons"],
+    )
+    assert frame(species, "migrate", markers)["herd_max"] == values["herd_max"]
+    assert homes(frame(species, "evolve", markers)) == set(values["evolve"])
+    assert frame(species, "compete", markers)["strength"] == values["compete"]
 
 
 def test_the_frame_index_matches_the_component_data(components: dict[str, Any]) -> None:
@@ -701,14 +705,7 @@ def test_every_example_binding_reads_its_frames_from_the_tables(
     (b,) = [b for b in components["example_bindings"]["list"] if b["where"] == where]
     if "frames" in b:  # Evolve: the frames after each step
         for markers, frames in zip(b["markers"], b["frames"], strict=True):
-            assert spread(frame(b["species"], "spread", markers)) == (
-                frames["spread"]["n"],
-                "dino" in frames["spread"]["icons"],
-                "egg" in frames["spread"]["icons"],
-            )
-            assert frame(b["species"], "migrate", markers)["herd_max"] == frames["herd_max"]
-            assert homes(frame(b["species"], "evolve", markers)) == set(frames["evolve"])
-            assert frame(b["species"], "compete", markers)["strength"] == frames["compete"]
+            assert_frames(b["species"], markers, frames)
     elif "attacker" in b:  # a Compete: the Power of each side
         a = b["attacker"]
         attack = power(a["species"], a["markers"], a["herd"], a["dice"], morphs(a), "attack")

@@ -16,6 +16,7 @@ from meeple import Game
 from meeple.cli import app
 from meeple.interpreter.agents import RandomAgent, StyleAgent, make_agents
 from meeple.interpreter.agents import play as play_to_end
+from tests.helpers import write
 
 GAME = """game "Numbers":
   players 1..2
@@ -55,12 +56,6 @@ style {name}:
   called "Tester"
 {lines}
 """
-
-
-def write(folder: Path, name: str, text: str) -> Path:
-    path = folder / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 @pytest.fixture(scope="module")
