@@ -48,7 +48,7 @@ class Notes:
         notes = cls()
         for m in metas:
             if m.kind == "called":
-                continue  # a name, not a note: codegen/names.py reads it
+                continue  # a name, not a note: interpreter/names.py reads it
             if m.kind == "says":  # the author's words, as `text` is, in the designer's reference
                 notes.text.append(m.value)
             getattr(notes, m.kind).append(meta_words(m))

@@ -26,10 +26,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.codegen.names import Names
 from meeple.interpreter.engine import Game
 from meeple.interpreter.examples import Shown, run_example
 from meeple.interpreter.geometry import Geometry
+from meeple.interpreter.names import Names
 from meeple.interpreter.program import Program
 from meeple.interpreter.values import Cell, MapRef, Piece, Player, Row, ZoneLoc
 

@@ -3,7 +3,7 @@ wrote no `says` for a rule.
 
 The designer's English (codegen/english.py) says exactly what the engine does, in the file's own
 terms: a rule's variables in italics, constants with their names, every log line. A player needs
-none of that. This voice speaks the same nodes with the names players read (codegen/names.py:
+none of that. This voice speaks the same nodes with the names players read (interpreter/names.py:
 "Owner token", "Town Square"), a thing bound by the rules as "the player", "the zone" (or "the other
 zone" beside a first one), numbers as their values, plurals where a count says so, and nothing
 of what only the machine needs: no log lines, no types, no file lines. Only the methods whose
@@ -18,10 +18,10 @@ from typing import Any
 
 from meeple.codegen.english import _ATOM, English, Line, _is_num, always, anchor, article, join, ordinal
 from meeple.codegen.markup import capitalise, ref
-from meeple.codegen.names import Names, humanise, own_lines, plural
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import Builtin
+from meeple.interpreter.names import Names, humanise, own_lines, plural
 
 _BUILTINS = {
     "players": "the players",

@@ -45,6 +45,7 @@ from meeple.files import write_atomic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.program import Program
+from meeple.interpreter.values import first_upper
 from meeple.workers import in_workers
 
 FORMATS = ("md", "html", "pdf")
@@ -104,7 +105,7 @@ def environment() -> jinja2.Environment:
     env.filters["html"] = to_html
     env.filters["plain"] = plain
     env.filters["rules"] = _highlight
-    env.filters["first_upper"] = lambda text: text[:1].upper() + text[1:]
+    env.filters["first_upper"] = first_upper
     env.filters["typ"] = lambda text: typst_escape(str(text))
     env.filters["typm"] = to_typst
     env.filters["typs"] = lambda text: typst_string(str(text))

@@ -6,7 +6,7 @@ game. It follows a rulebook's order (overview, components, setup, how a round go
 what happens when, scoring and the end, worked examples, rulings) and speaks only players' words:
 the author's `says` where a rule has one (it stands for the rule's steps), else the author's
 `text` followed by the steps in players' English (codegen/players.py), with the names players
-read (codegen/names.py). What only the machine needs (values, variables, tuning numbers that
+read (interpreter/names.py). What only the machine needs (values, variables, tuning numbers that
 an `assume` invents, tables nobody describes, log lines, source lines, citations) is left to the
 designer's reference. Nothing here is chosen by a game's name.
 """
@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from meeple.codegen.english import Line, anchor, known_number, players
-from meeple.codegen.names import CALLED_COLUMN, Names, called, humanise, own_lines
 from meeple.codegen.pictures import COLOUR_COLUMN, Picture, pictures
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
 from meeple.interpreter.examples import Shown
+from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, own_lines
 
 
 @dataclass

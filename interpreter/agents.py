@@ -13,7 +13,7 @@ from meeple.interpreter.engine import State
 from meeple.interpreter.geometry import column_letters
 from meeple.interpreter.runtime import Decision
 from meeple.interpreter.styles import Style, draw
-from meeple.interpreter.values import humanise
+from meeple.interpreter.values import first_upper, humanise
 
 
 class Agent(Protocol):
@@ -142,30 +142,37 @@ class HumanAgent:
 def position(view: Mapping[str, Any]) -> list[str]:
     """The position in a few lines, from `State.view` of one seat: the variables, what each player
     holds in the rules' stores, the zones and map places that hold anything, and the grid cells
-    with pieces or a face. Names are said in words (`first_player` as "first player"); a zone
-    the seat may not look into says how many pieces it holds face down."""
+    with pieces or a face, each named as players read it (the view's `names`: a `called` name,
+    else the name in words); a zone the seat may not look into says how many pieces it holds
+    face down."""
     lines: list[str] = []
-    values = [f"{humanise(name)} {value}" for name, value in view["variables"].items()]
+    names = view["names"]
+
+    def name(key: str) -> str:
+        return names.get(key) or humanise(key)
+
+    values = [f"{name(var)}: {value}" for var, value in view["variables"].items()]
     if values:
-        lines.append(", ".join(values))
+        lines.append(first_upper("; ".join(values)))
     for store, held in view["owned"].items():
-        per, _, name = store.partition(".")
+        per, _, _ = store.partition(".")
         if per == "player" and held:
-            lines.append(f"{humanise(name)}: " + ", ".join(f"{who} {value}" for who, value in held.items()))
+            said = ", ".join(f"{who} {value}" for who, value in held.items())
+            lines.append(first_upper(f"{name(store)}: {said}"))
     places = {**view["zones"], **{p: c for m in view["maps"].values() for p, c in m.items()}}
     for place, contents in places.items():
         said = pieces(contents)
         if said:
-            lines.append(f"{humanise(place)}: {said}")
+            lines.append(first_upper(f"{name(place)}: {said}"))
     for grid, cells in view["grids"].items():
         form = view["grid_forms"][grid]
         if form["board"] and all(not c["face"] and len(c["pieces"]) <= 1 for c in cells):
-            lines += picture(humanise(grid), cells, form["kind"] == "hex")
+            lines += picture(first_upper(name(grid)), cells, form["kind"] == "hex")
             continue
         for cell in cells:
             said = ", ".join(x for x in [cell["face"] or "", pieces(cell["pieces"])] if x)
             if said:
-                lines.append(f"{humanise(grid)} {cell['name']}: {said}")
+                lines.append(first_upper(f"{name(grid)} {cell['name']}: {said}"))
     return lines
 
 

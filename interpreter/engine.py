@@ -50,17 +50,23 @@ class Script:
         """Whether the script answers the next decision."""
         return bool(self.choices) or self.then_first
 
-    def next_choice(self, options: list[str], prompt: str) -> int:
-        return self.resolve(self.choices.pop(0), options, prompt) if self.choices else 0
+    def next_choice(self, request: Decision) -> int:
+        return self.resolve(self.choices.pop(0), request, request.prompt) if self.choices else 0
 
     @staticmethod
-    def resolve(answer: int | str, options: list[str], what: str) -> int:
+    def resolve(answer: int | str, request: Decision | Chance, what: str) -> int:
+        """The option an answer names: by number, by its label ("Great Valley 1"), or as the rules
+        file writes it (`gv1`)."""
+        options = request.options
         if isinstance(answer, int):
             if 0 <= answer < len(options):
                 return answer
             raise IllegalChoice(f"{what}: {answer} is not an option number (0 to {len(options) - 1})")
         if answer in options:
             return options.index(answer)
+        written = request.written
+        if answer in written:
+            return written.index(answer)
         raise IllegalChoice(f"{what}: '{answer}' is not one of: {', '.join(options)}")
 
 
@@ -179,7 +185,7 @@ class State:
                             f"  {request.player} {request.prompt.lower()}: {request.option(0)} (only option)"
                         )
                 elif self.script is not None and self.script.answers():
-                    index = self.script.next_choice(request.options, request.prompt)
+                    index = self.script.next_choice(request)
                     rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.option(index)}")
                 else:
                     self.decision = request
@@ -224,7 +230,7 @@ class State:
 
     def _chance(self, request: Chance) -> int:
         if self.script is not None and self.script.outcomes:
-            return Script.resolve(self.script.outcomes.pop(0), request.options, request.label)
+            return Script.resolve(self.script.outcomes.pop(0), request, request.label)
         return self.rt.roll(request.weights, request.size)
 
     def apply(self, index: int) -> None:
@@ -278,7 +284,9 @@ class State:
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """The position as plain JSON-able data, as one seat may see it (None: everything).
 
-        A `hidden` zone shows only how many pieces it holds; a `private` zone shows its contents
+        Keys are the rules' own names (`first_player`, `hand of Player 1`); `names` says what
+        players read for each (its `called` name, else its name in words). A `hidden` zone shows
+        only how many pieces it holds; a `private` zone shows its contents
         to its owner only; a `top` zone (a draw pile with its top face up) shows how many it
         holds and its top piece. Grid maps show every cell: its name, what was placed there and
         the pieces on it. This is what a human or a bot is allowed to look at."""
@@ -309,7 +317,19 @@ class State:
                 not isinstance(loc.owner, Player) or loc.owner.seat < self.players
             ):
                 zones[str(loc)] = contents(loc)
+        called = self.game.program.names
+        assert called is not None
+        names = {name: called.decl(name).one for name in rt.vars}
+        names |= {f"{per}.{name}": called.decl(name).one for per, name in rt.owned}
+        names |= {str(loc): label(loc) for loc in rt.locs if isinstance(loc, ZoneLoc)}
+        names |= {str(node): label(node) for nodes in self.game.program.map_nodes.values() for node in nodes}
+        names |= {
+            str(grid): called.decl(grid.name).one + ("" if grid.owner is None else f" of {grid.owner}")
+            for grid in rt.grids
+        }
         return {
+            # what players read for each variable, store, zone, map place and grid named below
+            "names": names,
             "game": self.game.name,
             "seed": self.seed,
             "turns": rt.turns,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.names import Names
 from meeple.interpreter.values import Kind, Location, MapRef, Player, Row, ZoneLoc
 from meeple.limits import MAX_SEATS
 
@@ -75,6 +76,7 @@ class Program:
     adjacency: dict[str, dict[Row, list[Row]]] = field(default_factory=dict)  # map -> node -> neighbours
     map_of_table: dict[str, str] = field(default_factory=dict)  # node table -> the first map built on it
     map_refs: dict[tuple[str, Any], MapRef] = field(default_factory=dict)  # (grid map, owner) -> its value
+    names: Names | None = None  # what players read: the position shown to a seat says these
     movements: dict[str, Movement] = field(default_factory=dict)
     map_nodes: dict[str, list[Row]] = field(default_factory=dict)
     constants: dict[str, Any] = field(default_factory=dict)

@@ -13,7 +13,18 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.grammar.ast import Span
-from meeple.interpreter.values import Cell, Kind, Location, MapRef, Piece, Placement, Player, Row, label
+from meeple.interpreter.values import (
+    Cell,
+    Kind,
+    Location,
+    MapRef,
+    Piece,
+    Placement,
+    Player,
+    Row,
+    label,
+    written,
+)
 
 # Whose turn it is, as a part of the position values may read (see Runtime.reads); no variable
 # can have this name.
@@ -75,6 +86,16 @@ class Decision:
                 + [offer.label for offer in self.offers]
             )
         return self._options
+
+    @property
+    def written(self) -> list[str]:
+        """The options as a rules file writes them (a row by its key): what an example's
+        `choices` may say instead of a label."""
+        return (
+            [written(v) for v in self.values]
+            + ([self.extra] if self.extra else [])
+            + [offer.label for offer in self.offers]
+        )
 
     def option(self, index: int) -> str:
         """The label of one option, `options[index]`, without labelling the others: what the log
@@ -152,6 +173,11 @@ class Chance:
         if self._options is None:
             self._options = [label(v) for v in self.values]
         return self._options
+
+    @property
+    def written(self) -> list[str]:
+        """The outcomes as a rules file writes them (a row by its key)."""
+        return [written(v) for v in self.values]
 
     def option(self, index: int) -> str:
         """The label of one outcome, `options[index]`, without labelling the others."""

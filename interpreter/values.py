@@ -28,13 +28,16 @@ class Player:
 
 
 class Row:
-    """One row of a table: a piece kind, a zone of a map, a card... Its key is its first cell."""
+    """One row of a table: a piece kind, a zone of a map, a card... Its key is its first cell, as
+    the rules file writes it (`gv1`); its name is what players read (its `called` column, "Great
+    Valley 1", else its key): options, logs and positions show the name."""
 
-    __slots__ = ("index", "key", "table", "values")
+    __slots__ = ("index", "key", "name", "table", "values")
 
     def __init__(self, table: str, key: str, index: int) -> None:
         self.table = table
         self.key = key
+        self.name = key
         self.index = index
         self.values: dict[str, Any] = {}
 
@@ -45,13 +48,15 @@ class Row:
 
 
 class ZoneLoc:
-    """One instance of a declared zone: shared, or owned by a player or a table row."""
+    """One instance of a declared zone: shared, or owned by a player or a table row. Its name is
+    what players read (the zone's `called` line, else its name in words)."""
 
-    __slots__ = ("owner", "zone")
+    __slots__ = ("name", "owner", "zone")
 
-    def __init__(self, zone: str, owner: Player | Row | None) -> None:
+    def __init__(self, zone: str, owner: Player | Row | None, name: str = "") -> None:
         self.zone = zone
         self.owner = owner
+        self.name = name or humanise(zone)
 
     def __str__(self) -> str:
         return self.zone if self.owner is None else f"{self.zone} of {self.owner}"
@@ -60,13 +65,16 @@ class ZoneLoc:
 
 
 class Kind:
-    """A kind of piece. Pieces declared `each TABLE` get one kind per row and read its columns."""
+    """A kind of piece. Pieces declared `each TABLE` get one kind per row and read its columns.
+    `called` is what players read: its row's name, else the piece's `called` line, else its name
+    in words."""
 
-    __slots__ = ("name", "row")
+    __slots__ = ("called", "name", "row")
 
-    def __init__(self, name: str, row: Row | None) -> None:
+    def __init__(self, name: str, row: Row | None, called: str = "") -> None:
         self.name = name
         self.row = row
+        self.called = row.name if row is not None else called or humanise(name)
 
     def __str__(self) -> str:
         return self.row.key if self.row is not None else self.name
@@ -99,15 +107,20 @@ class PieceRef:
 
 
 def label_piece(piece: Piece) -> str:
-    """A piece as people read it: its kind, and its owner if it has one (`token of Player 2`)."""
+    """A piece as people read it: its kind, and its owner if it has one (`Token of Player 2`)."""
     kind, owner = piece
-    return str(kind) if owner is None else f"{kind} of {owner}"
+    return kind.called if owner is None else f"{kind.called} of {owner}"
 
 
 def humanise(name: str) -> str:
     """A declared name in words: `magic_caves` -> "magic caves". Here, beside `label`, so that
     the engine (a prompt, the position shown to a player) and the printed rules say it alike."""
     return name.replace("_", " ").strip() or name
+
+
+def first_upper(text: str) -> str:
+    """A sentence's first letter in capitals (the rest as it is: "Player 2", "the Reserve")."""
+    return text[:1].upper() + text[1:]
 
 
 def label(value: Any) -> str:
@@ -120,7 +133,25 @@ def label(value: Any) -> str:
         return "none"
     if isinstance(value, list):
         return "[" + ", ".join(label(v) for v in value) + "]"
+    if type(value) is Row:
+        return value.name
+    if type(value) is ZoneLoc:
+        return value.name if value.owner is None else f"{value.name} of {label(value.owner)}"
     return str(value)
+
+
+def written(value: Any) -> str:
+    """How a value is written in a rules file: a row by its key (`gv1`), a piece by its kind's
+    name or row key (`dino of Player 2`), anything else as it reads. An example's `choices`
+    may name an option either way."""
+    if type(value) is Row:
+        return value.key
+    if type(value) is PieceRef:
+        kind, owner = value.piece
+        return str(kind) if owner is None else f"{kind} of {owner}"
+    if isinstance(value, list):
+        return "[" + ", ".join(written(v) for v in value) + "]"
+    return label(value)
 
 
 def type_name(value: Any) -> str:

@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.codegen.names import Name, called, humanise
 from meeple.interpreter.engine import Game
+from meeple.interpreter.names import Name, called, humanise
 from meeple.simulation import FINISHED, Plan
 from meeple.statistics import Difference, paired, spread, wilson
 

@@ -167,8 +167,8 @@ def test_terminal_play_draws_a_board_with_a_key() -> None:
     state = TIC_TAC_TOE.new_game(2, seed=0)
     state.apply(4)  # b2
     lines = position(state.view(1))
-    start = lines.index("board:")
-    assert lines[start : start + 5] == ["board:", "    a b c", "  1 . . .", "  2 . A .", "  3 . . ."]
+    start = lines.index("Board:")
+    assert lines[start : start + 5] == ["Board:", "    a b c", "  1 . . .", "  2 . A .", "  3 . . ."]
     assert "  A = mark of Player 1" in lines
 
 

@@ -236,7 +236,7 @@ def test_players_aim_only_at_zones_that_are_not_ocean(players: int, seed: int, r
     def aim(state: State) -> None:
         decision = state.decision
         if decision is not None and decision.prompt == "Aim at a zone":
-            expected = [str(zone) for zone in continent() if terrain(state, zone).values["aim"]]
+            expected = [zone.name for zone in continent() if terrain(state, zone).values["aim"]]
             assert decision.options == expected
 
     play(players, seed, rnd, aim)

@@ -1,4 +1,4 @@
-"""Names players read, and the rules in players' words (codegen/names.py, codegen/players.py).
+"""Names players read, and the rules in players' words (interpreter/names.py, codegen/players.py).
 
 A declaration, a phase or a step is named by `called "Name", "Plural"`; a table names its rows in
 a `called` column. The players' voice speaks a rule with those names, its bound things as "the
@@ -16,9 +16,9 @@ from helpers import only
 
 import meeple
 from meeple.codegen.markup import plain
-from meeple.codegen.names import Name, Names, plural
 from meeple.codegen.players import PlayersEnglish
 from meeple.interpreter.checks import CheckOptions, run_checks
+from meeple.interpreter.names import Name, Names, plural
 
 GAME = """game "Names":
   players 2..4

@@ -3,7 +3,7 @@
 `called "Name"` names the declaration it belongs to, or the phase or step it stands directly in;
 anywhere else (inside an `if`, a loop, an example) it would name nothing, and a second one for
 the same thing would be silently ignored. A table names its rows in a column called `called`,
-whose cells are texts. The printed rulebook reads these names (codegen/names.py).
+whose cells are texts. The printed rulebook reads these names (interpreter/names.py).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from meeple.interpreter.compiler.base import (
     _Fixed,
 )
 from meeple.interpreter.geometry import board, board_cells, cell_names, geometry
+from meeple.interpreter.names import Names
 from meeple.interpreter.program import Fn, Movement
 from meeple.interpreter.runtime import (
     RuleRuntimeError,
@@ -47,19 +48,24 @@ class Data(Part):
                         row.values[col.name] = p.row_by_key[ref][cell]
                     else:
                         row.values[col.name] = cell
+                called = row.values.get("called")
+                if isinstance(called, str) and called:
+                    row.name = called  # the name players read (docs/language.md, "called")
+        names = p.names = Names(sym)  # what players read: options, logs and positions say these
         for piece in sym.pieces.values():
             rows_of = piece.each_row_of or piece.per_row_of
+            called = names.decl(piece.name).one
             if rows_of:
-                p.kinds[piece.name] = [Kind(piece.name, r) for r in p.rows.get(rows_of, [])]
+                p.kinds[piece.name] = [Kind(piece.name, r, called) for r in p.rows.get(rows_of, [])]
             else:
-                p.kinds[piece.name] = [Kind(piece.name, None)]
+                p.kinds[piece.name] = [Kind(piece.name, None, called)]
         for zone in sym.zones.values():
-            p.zone_locs[(zone.name, None)] = ZoneLoc(zone.name, None)
+            p.zone_locs[(zone.name, None)] = ZoneLoc(zone.name, None, names.decl(zone.name).one)
         for per, group in sym.owned_zones.items():
             owners: list[Any] = p.players if per == "player" else p.rows.get(per, [])
             for zone in group.values():
                 for owner in owners:
-                    p.zone_locs[(zone.name, owner)] = ZoneLoc(zone.name, owner)
+                    p.zone_locs[(zone.name, owner)] = ZoneLoc(zone.name, owner, names.decl(zone.name).one)
         for m in sym.maps.values():
             if m.grid is not None:
                 owners: list[Any] = p.players if m.per == "player" else [None]
