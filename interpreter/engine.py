@@ -55,8 +55,8 @@ class Script:
 
     @staticmethod
     def resolve(answer: int | str, request: Decision | Chance, what: str) -> int:
-        """The option an answer names: by number, by its label ("Great Valley 1"), or as the rules
-        file writes it (`gv1`)."""
+        """The option an answer names: by number, by its label ("Headquarters"), or as the rules
+        file writes it (`hq`)."""
         options = request.options
         if isinstance(answer, int):
             if 0 <= answer < len(options):

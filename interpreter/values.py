@@ -29,8 +29,8 @@ class Player:
 
 class Row:
     """One row of a table: a piece kind, a zone of a map, a card... Its key is its first cell, as
-    the rules file writes it (`gv1`); its name is what players read (its `called` column, "Great
-    Valley 1", else its key): options, logs and positions show the name."""
+    the rules file writes it (`hq`); its name is what players read (its `called` column,
+    "Headquarters", else its key): options, logs and positions show the name."""
 
     __slots__ = ("index", "key", "name", "table", "values")
 
@@ -141,8 +141,8 @@ def label(value: Any) -> str:
 
 
 def written(value: Any) -> str:
-    """How a value is written in a rules file: a row by its key (`gv1`), a piece by its kind's
-    name or row key (`dino of Player 2`), anything else as it reads. An example's `choices`
+    """How a value is written in a rules file: a row by its key (`hq`), a piece by its kind's
+    name or row key (`token of Player 2`), anything else as it reads. An example's `choices`
     may name an option either way."""
     if type(value) is Row:
         return value.key
