@@ -738,6 +738,7 @@ class Module(Node):
     sources: dict[str, str] = {}
     base: str | None = None  # a variant's: the name of the game it changes, as its header gives it
     changes: list[ValueChange] = []  # a variant's: the values it changed (apply_variant)
+    table_changes: list[ChangeTable] = []  # a variant's `change table` patches: what its rulebook tells
 
 
 def statement_lists(decls: list[Decl]) -> list[list[Stmt]]:

@@ -172,6 +172,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
             return
         tables = {d.name: d for d in merged.decls if isinstance(d, ast.Table)}
         table.meta.extend(patch.meta)  # the words for players of what changed
+        merged.table_changes.append(patch)
         for change in patch.patches:
             _patch_table(table, change, tables, merged.changes, error)
 
@@ -255,7 +256,9 @@ def _patch_table(
                 return
             if column not in columns:
                 close = difflib.get_close_matches(column, columns, n=1)
-                hint = f"did you mean '{close[0]}'?" if close else "to add one, 'add column NAME: TYPE = VALUE'"
+                hint = (
+                    f"did you mean '{close[0]}'?" if close else "to add one, 'add column NAME: TYPE = VALUE'"
+                )
                 error(patch.column_span, f"table '{name}' has no column '{column}'", hint)
                 return
             index = columns.index(column)
@@ -264,13 +267,20 @@ def _patch_table(
             elif fits(patch.value, patch.is_name, table.columns[index], patch.value_span):
                 old = row.cells[index]
                 row.cells[index], row.names[index] = patch.value, patch.is_name
-                if old != patch.value:
+                # a cell of a column the variant adds had no value in the base game
+                if old != patch.value and table.columns[index].span.file != patch.span.file:
                     changes.append(
-                        ast.ValueChange(span=patch.span, name=column, row=key, table=name, old=old, new=patch.value)
+                        ast.ValueChange(
+                            span=patch.span, name=column, row=key, table=name, old=old, new=patch.value
+                        )
                     )
         case ast.ReplaceRow(row=new) | ast.AddRow(row=new):
             key = new.cells[0] if new.cells else None
-            at = new.span.model_copy(update={"end_column": new.cell_columns[0][1]}) if new.cell_columns else new.span
+            at = (
+                new.span.model_copy(update={"end_column": new.cell_columns[0][1]})
+                if new.cell_columns
+                else new.span
+            )
             if isinstance(patch, ast.AddRow):
                 if key in keys and is_keyed(table):
                     error(at, f"table '{name}' already has a row '{key}'", "write 'replace row' to change it")
@@ -280,11 +290,12 @@ def _patch_table(
             old_row = row_of(str(key), at)
             if old_row is None:
                 return
-            for column, before, after in zip(columns, old_row.cells, new.cells, strict=False):
-                if before != after:
-                    changes.append(
-                        ast.ValueChange(span=patch.span, name=column, row=str(key), table=name, old=before, new=after)
+            for column, before, after in zip(table.columns, old_row.cells, new.cells, strict=False):
+                if before != after and column.span.file != patch.span.file:
+                    change = ast.ValueChange(
+                        span=patch.span, name=column.name, row=str(key), table=name, old=before, new=after
                     )
+                    changes.append(change)
             table.rows[table.rows.index(old_row)] = new
         case ast.RemoveRow(key=key):
             row = row_of(key, patch.key_span)
