@@ -1,4 +1,4 @@
-"""Texts that show a value: `text "Tigers move up to {tiger_reach} hexes"`.
+"""Texts that show a value: `text "A pawn moves up to {pawn_reach} squares"`.
 
 A number the rules declare once (a constant, a table cell) is often stated again in the words
 for players. Written as `{NAME}` (a constant or an option) or `{ROW.COLUMN}` (a cell of a table

@@ -1,6 +1,6 @@
 """Stale numbers (M092): a variant changes a value, and a text of its base game still states the old one.
 
-The base game's words are the variant's too: `text "Tigers move up to 2 hexes"` beside a
+The base game's words are the variant's too: `text "A pawn moves up to 2 squares"` beside a
 constant the variant makes 3 tells players the wrong number. The check is a simple heuristic,
 so that a designer can predict it: a `text` or `says` of the base game warns when
 
