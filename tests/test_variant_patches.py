@@ -216,7 +216,8 @@ def test_a_changed_constant_warns_where_a_base_text_about_it_states_the_old_numb
     line = BASE.split("\n").index('  text "Play 2 rounds."') + 1
     column = len('  text "Play ') + 1  # at the number
     assert (Path(warning.file).name, warning.line, warning.column) == ("base.rules", line, column)
-    assert warning.severity == "warning" and "states 2" in warning.message and "the variant makes it 3" in warning.message
+    assert warning.severity == "warning"
+    assert "states 2" in warning.message and "the variant makes it 3" in warning.message
     assert warning.hint == "write '{rounds}' where the text means it"
 
 

@@ -41,7 +41,8 @@ def check_stale_numbers(module: ast.Module) -> list[Finding]:
                 written = meta.written if meta.written is not None else meta.value
                 found = stated.search(outside_places(written))
                 if found is not None:
-                    known = change.new is not None or change.row is not None  # else a constant given a formula
+                    # None: a constant the variant gives a formula, not a number
+                    known = change.new is not None or change.row is not None
                     now = f"makes it {_shown(change.new)}" if known else "changes it"
                     message = f"this text states {change.old}, the base game's {what}: the variant {now}"
                     where = text_span(module, meta, found.start(), found.end())
