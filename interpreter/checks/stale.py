@@ -36,7 +36,6 @@ def check_stale_numbers(module: ast.Module) -> list[Finding]:
         for change in (c for c in changes if texts and _about(owner, c)):
             stated = re.compile(rf"(?<![\w.]){change.old}(?![\w])")
             place = f"{change.row}.{change.name}" if change.row else change.name
-            what = f"the '{change.name}' of '{change.row}'" if change.row else f"'{change.name}'"
             for meta in texts:
                 written = meta.written if meta.written is not None else meta.value
                 found = stated.search(outside_places(written))
@@ -44,7 +43,7 @@ def check_stale_numbers(module: ast.Module) -> list[Finding]:
                     # None: a constant the variant gives a formula, not a number
                     known = change.new is not None or change.row is not None
                     now = f"makes it {_shown(change.new)}" if known else "changes it"
-                    message = f"this text states {change.old}, the base game's {what}: the variant {now}"
+                    message = f"this text states {change.old}, the base game's '{place}': the variant {now}"
                     where = text_span(module, meta, found.start(), found.end())
                     out.append(at(where, CODE, message, f"write '{{{place}}}' where the text means it"))
     return out
