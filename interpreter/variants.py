@@ -214,7 +214,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
     return merged, diagnostics
 
 
-Report = Callable[..., None]  # error(node or span, message, hint="", code="M090")
+ErrorAt = Callable[..., None]  # error(node or span, message, hint="", code="M090")
 
 
 def _patch_table(
@@ -222,7 +222,7 @@ def _patch_table(
     patch: ast.TablePatch,
     tables: dict[str, ast.Table],
     changes: list[ast.ValueChange],
-    error: Report,
+    error: ErrorAt,
 ) -> None:
     """One line of a `change table`, applied to the merged game's table (or an error at it). A
     cell the patch puts into a base game's row is checked here against its column, since analysis
