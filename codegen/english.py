@@ -874,6 +874,28 @@ class English:
     def _extend_setup(self, d: ast.ExtendSetup) -> str:
         return "Add to the setup: " + "; ".join(line.flat() for line in self.block(d.body))
 
+    def _change_table(self, d: ast.ChangeTable) -> str:
+        return f"Change {humanise(d.name)}: " + "; ".join(self.say(p) for p in d.patches)
+
+    def _set_cell(self, d: ast.SetCell) -> str:
+        return f"the {humanise(d.column)} of {humanise(d.key)} becomes {cell(d.value)}"
+
+    def _replace_row(self, d: ast.ReplaceRow) -> str:
+        return f"the row {self._row(d.row)} instead of the base game's"
+
+    def _add_row(self, d: ast.AddRow) -> str:
+        return f"a new row {self._row(d.row)}"
+
+    def _remove_row(self, d: ast.RemoveRow) -> str:
+        return f"no row {humanise(d.key)}"
+
+    def _add_column(self, d: ast.AddColumn) -> str:
+        return f"a new column {humanise(d.column.name)}, {cell(d.value)} in every row"
+
+    def _value_change(self, d: ast.ValueChange) -> str:
+        what = f"the {humanise(d.name)} of {humanise(d.row)}" if d.row else humanise(d.name)
+        return f"{what}: {cell(d.new)} instead of {cell(d.old)}"
+
     def _module(self, m: ast.Module) -> str:
         header = next((d for d in m.decls if isinstance(d, ast.GameHeader)), None)
         return self._header(header) if header is not None else m.file
@@ -1026,4 +1048,11 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.InsertBlock: English._insert_block,
     ast.ExtendTable: English._extend_table,
     ast.ExtendSetup: English._extend_setup,
+    ast.ChangeTable: English._change_table,
+    ast.SetCell: English._set_cell,
+    ast.ReplaceRow: English._replace_row,
+    ast.AddRow: English._add_row,
+    ast.RemoveRow: English._remove_row,
+    ast.AddColumn: English._add_column,
+    ast.ValueChange: English._value_change,
 }

@@ -497,16 +497,62 @@ class _Builder:
         ]
 
     def _extended(self, table: ast.Table) -> list[Part]:
-        """A table the variant adds to or declares: its own words, and the rows it brings."""
-        rows = [r for r in table.rows if self.changed(r)]
-        if not rows and not self.changed(table):
+        """A table the variant adds to, changes or declares: its own words, the rows it brings
+        (`extend table`, when it says why), and each change of a `change table`."""
+        patches = [p for c in self.module.table_changes if c.name == table.name for p in c.patches]
+        patched = {p.row.span for p in patches if isinstance(p, ast.ReplaceRow | ast.AddRow)}
+        rows = [r for r in table.rows if self.changed(r) and r.span not in patched]
+        if not rows and not patches and not self.changed(table):
             return []
         words = [m.value for m in table.meta if m.kind in ("says", "text") and self.changed(m)]
-        if not words and not self.changed(table):
+        if not words and not patches and not self.changed(table):
             return []
         shown = [", ".join(self._cell(c, n) for c, n in zip(r.cells, r.names, strict=False)) for r in rows]
         steps = [Line(f"Added: {row}.") for row in shown] if words and not self.changed(table) else []
+        steps += [Line(line) for p in patches if (line := self._table_patch(table, p))]
         return [Part(anchor("table", table.name), self.names.decl(table.name).one, words, steps, True)]
+
+    def _table_patch(self, table: ast.Table, patch: ast.TablePatch) -> str:
+        """One change of a `change table`, in players' words: the row by its name, the column by
+        its heading, a changed cell with its value in the base game."""
+        headings = {c.name: c.called or humanise(c.name) for c in table.columns}
+        was = {(c.row, c.name): c.old for c in self.module.changes if c.span == patch.span and c.row}
+
+        def cells(key: str, columns: list[str], values: dict[str, tuple[ast.Cell, bool]]) -> str:
+            said = []
+            for column in columns:
+                value, is_name = values[column]
+                before = (
+                    f" (instead of {self._cell(was[key, column], False)})" if (key, column) in was else ""
+                )
+                said.append(f"{headings[column]} {self._cell(value, is_name)}{before}")
+            return ", ".join(said)
+
+        def row(r: ast.Row) -> dict[str, tuple[ast.Cell, bool]]:
+            return {c.name: (v, n) for c, v, n in zip(table.columns, r.cells, r.names, strict=False)}
+
+        match patch:
+            case ast.SetCell(key=key, column=column):
+                shown = cells(key, [column], {column: (patch.value, patch.is_name)})
+                return f"{self.names.row(table.name, key).one}: {shown}."
+            case ast.ReplaceRow(row=new) if new.cells:
+                key = str(new.cells[0])
+                changed = [column for r, column in was if r == key]
+                return (
+                    f"{self.names.row(table.name, key).one}: {cells(key, changed, row(new))}."
+                    if changed
+                    else ""
+                )
+            case ast.AddRow(row=new) if new.cells:
+                key = str(new.cells[0])
+                shown = cells(key, [c.name for c in table.columns[1:] if c.name != CALLED_COLUMN], row(new))
+                return f"Added: {self.names.row(table.name, key).one}, with {shown}."
+            case ast.RemoveRow(key=key):
+                return f"Removed: {self.names.row(table.name, key).one}."
+            case ast.AddColumn(column=column):
+                value, each = self._cell(patch.value, patch.is_name), self.names.decl(table.name).one
+                return f"New: {headings[column.name]}, {value} for each {each} unless said below."
+        return ""
 
     def _title(self, decl: ast.Decl) -> str:
         if isinstance(decl, ast.SetupDecl):

@@ -185,6 +185,9 @@ class Meta(Stmt):
 
     kind: Literal["cites", "text", "says", "assume", "conflict", "aside", "called"]
     value: str
+    # A `text` or `says` whose `{name}` parts the loader filled in (interpreter/texts.py): the
+    # words as the file wrote them, which the checks read. None: nothing was filled.
+    written: str | None = None
 
 
 class Called(Meta):
@@ -662,6 +665,69 @@ class ExtendTable(Decl):
     rows: list[Row]
 
 
+class SetCell(Node):
+    """`set ROW.COLUMN to VALUE` in a `change table`: one cell of a base game's row."""
+
+    key: str
+    key_span: Span
+    column: str
+    column_span: Span
+    value: Cell
+    is_name: bool  # the value was a bare name (a reference to a row)
+    value_span: Span
+
+
+class ReplaceRow(Node):
+    """`replace row CELLS` in a `change table`: the row its first cell names, written anew."""
+
+    row: Row
+
+
+class AddRow(Node):
+    """`add row CELLS` in a `change table`: a row the base game's table does not have."""
+
+    row: Row
+
+
+class RemoveRow(Node):
+    """`remove row KEY` in a `change table`."""
+
+    key: str
+    key_span: Span
+
+
+class AddColumn(Node):
+    """`add column NAME: TYPE = VALUE` in a `change table`: a new column, VALUE in every row."""
+
+    column: Column
+    value: Cell
+    is_name: bool
+    value_span: Span
+
+
+TablePatch = SetCell | ReplaceRow | AddRow | RemoveRow | AddColumn
+
+
+class ChangeTable(Decl):
+    """`change table NAME:` -- a base game's table changed in place, patch after patch; its
+    `text` lines join the table's, as the words for players of what changed."""
+
+    name: str
+    patches: list[TablePatch]
+
+
+class ValueChange(Node):
+    """A number or other value a variant changed (a constant's, or a table cell's), with its value
+    in the base game: what the stale-number check looks for in the base game's texts. `span` is
+    the variant's patch."""
+
+    name: str  # the constant, or the cell's column
+    row: str | None = None  # a cell's row and table
+    table: str | None = None
+    old: Cell
+    new: Cell
+
+
 class ExtendSetup(Decl):
     body: list[Stmt]
 
@@ -676,6 +742,8 @@ class Module(Node):
     meta: list[Meta] = []
     sources: dict[str, str] = {}
     base: str | None = None  # a variant's: the name of the game it changes, as its header gives it
+    changes: list[ValueChange] = []  # a variant's: the values it changed (apply_variant)
+    table_changes: list[ChangeTable] = []  # a variant's `change table` patches: what its rulebook tells
 
 
 def statement_lists(decls: list[Decl]) -> list[list[Stmt]]:

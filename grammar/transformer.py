@@ -532,6 +532,50 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return ast.ExtendTable(span=self._span(meta), name=str(c[0]), rows=rows, meta=metas)
 
     @v_args(meta=True)
+    def change_table(self, meta: LarkMeta, c: list[Any]) -> ast.ChangeTable:
+        patches = [x for x in c[1:] if not isinstance(x, ast.Meta)]
+        metas = [x for x in c[1:] if isinstance(x, ast.Meta)]
+        return ast.ChangeTable(span=self._span(meta), name=str(c[0]), patches=patches, meta=metas)
+
+    @v_args(meta=True)
+    def patch_cell(self, meta: LarkMeta, c: list[Any]) -> ast.SetCell:
+        (value, is_name), value_span = c[2]
+        return ast.SetCell(
+            span=self._span(meta),
+            key=str(c[0]),
+            key_span=self._span(c[0]),
+            column=str(c[1]),
+            column_span=self._span(c[1]),
+            value=value,
+            is_name=is_name,
+            value_span=value_span,
+        )
+
+    @v_args(meta=True)
+    def patch_row(self, meta: LarkMeta, c: list[Any]) -> ast.ReplaceRow:
+        return ast.ReplaceRow(span=self._span(meta), row=c[0])
+
+    @v_args(meta=True)
+    def patch_add_row(self, meta: LarkMeta, c: list[Any]) -> ast.AddRow:
+        return ast.AddRow(span=self._span(meta), row=c[0])
+
+    @v_args(meta=True)
+    def patch_remove_row(self, meta: LarkMeta, c: list[Token]) -> ast.RemoveRow:
+        return ast.RemoveRow(span=self._span(meta), key=str(c[0]), key_span=self._span(c[0]))
+
+    @v_args(meta=True)
+    def patch_add_column(self, meta: LarkMeta, c: list[Any]) -> ast.AddColumn:
+        (value, is_name), value_span = c[1]
+        return ast.AddColumn(
+            span=self._span(meta), column=c[0], value=value, is_name=is_name, value_span=value_span
+        )
+
+    @v_args(meta=True)
+    def patch_value(self, meta: LarkMeta, c: list[Any]) -> tuple[tuple[Any, bool], ast.Span]:
+        """A cell of a table patch, and where it stands (a cell alone has no position)."""
+        return c[0], self._span(meta)
+
+    @v_args(meta=True)
     def extend_setup(self, meta: LarkMeta, c: list[Any]) -> ast.ExtendSetup:
         return ast.ExtendSetup(span=self._span(meta), body=c[0])
 

@@ -286,35 +286,9 @@ class Analyzer:
         return row.model_copy(update={"span": span})
 
     def _check_cell(self, row: ast.Row, index: int, col: ast.Column) -> None:
-        cell, is_name, where = row.cells[index], row.names[index], self._cell(row, index)
-        if col.type is None or cell is None:
-            if cell is None and col.type is not None and not col.type.optional and col.type.name in SCALARS:
-                self.error(
-                    where, "M015", f"column '{col.name}' needs a value here (or make it '{col.type.name}?')"
-                )
-            return
-        kind = col.type.name
-        ok = {
-            "int": isinstance(cell, int) and not isinstance(cell, bool),
-            "bool": isinstance(cell, bool),
-            "text": isinstance(cell, str),
-        }.get(kind)
-        if ok is not None:
-            if not ok:
-                shown = "yes" if cell is True else "no" if cell is False else cell
-                plural = {"int": "numbers", "bool": "yes or no", "text": "texts"}[kind]
-                self.error(where, "M014", f"column '{col.name}' holds {plural}, not '{shown}'")
-            return
-        target = self.sym.tables.get(kind)
-        if target is None:
-            return
-        if not is_name or not any(r.cells and r.cells[0] == cell for r in target.rows):
-            self.error(
-                where,
-                "M016",
-                f"'{cell}' is not a row of table '{kind}' (column '{col.name}')",
-                self._suggest(str(cell), [str(r.cells[0]) for r in target.rows if r.cells]),
-            )
+        problem = cell_problem(row.cells[index], row.names[index], col, self.sym.tables)
+        if problem is not None:
+            self.error(self._cell(row, index), *problem)
 
     # -------------------------------------------------------------- names and types
 
@@ -1189,6 +1163,39 @@ class Analyzer:
 def counter_type(decl: ast.CounterDecl) -> str:
     """What an example's `expect:` reads a counter as: a number, or one per seat."""
     return "list:int" if decl.per_player else "int"
+
+
+def cell_problem(
+    cell: ast.Cell, is_name: bool, col: ast.Column, tables: dict[str, ast.Table]
+) -> tuple[str, str, str] | None:
+    """What is wrong with a cell of a column (its code, message and hint), or None: the one test
+    of a cell against its column's type, for a table's rows and for a variant's table patches."""
+    if col.type is None or cell is None:
+        if cell is None and col.type is not None and not col.type.optional and col.type.name in SCALARS:
+            return "M015", f"column '{col.name}' needs a value here (or make it '{col.type.name}?')", ""
+        return None
+    kind = col.type.name
+    ok = {
+        "int": isinstance(cell, int) and not isinstance(cell, bool),
+        "bool": isinstance(cell, bool),
+        "text": isinstance(cell, str),
+    }.get(kind)
+    if ok is not None:
+        if not ok:
+            shown = "yes" if cell is True else "no" if cell is False else cell
+            plural = {"int": "numbers", "bool": "yes or no", "text": "texts"}[kind]
+            return "M014", f"column '{col.name}' holds {plural}, not '{shown}'", ""
+        return None
+    target = tables.get(kind)
+    if target is None or (is_name and any(r.cells and r.cells[0] == cell for r in target.rows)):
+        return None
+    keys = [str(r.cells[0]) for r in target.rows if r.cells]
+    close = difflib.get_close_matches(str(cell), keys, n=1)
+    return (
+        "M016",
+        f"'{cell}' is not a row of table '{kind}' (column '{col.name}')",
+        f"did you mean '{close[0]}'?" if close else "",
+    )
 
 
 def is_keyed(table: ast.Table) -> bool:

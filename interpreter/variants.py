@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
+from meeple.interpreter.analysis import cell_problem, is_keyed
 
 # The declarations a variant can replace or remove, by the word that starts them: the grammar's
 # `_named_decl` (and its REMOVABLE, less `phase` and `step`), which a test holds this table to.
@@ -60,9 +61,11 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
     merged.sources = {**base.sources, base.file: base.source, variant.file: variant.source}
     diagnostics: list[Diagnostic] = []
 
-    def error(node: ast.Node, message: str, hint: str = "") -> None:
-        span = node.span
-        diagnostics.append(Diagnostic(span.file, span.line, span.column, "error", "M090", message, hint))
+    def error(node: ast.Node | ast.Span, message: str, hint: str = "", code: str = "M090") -> None:
+        span = node if isinstance(node, ast.Span) else node.span
+        diagnostics.append(
+            Diagnostic(span.file, span.line, span.column, "error", code, message, hint, span.end_column)
+        )
 
     def names(kind: str) -> list[str]:
         return [n for d in merged.decls if type(d) is DECL_KINDS[kind] and (n := _name(d))]
@@ -116,6 +119,9 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
             if was and now and was != now:
                 error(patch.decl.value, f"constant '{name}' is {was} in the base game, not {now}")
                 return
+            before, after = _literal(old.value), _literal(patch.decl.value)
+            if before is not None and before != after:
+                merged.changes.append(ast.ValueChange(span=patch.span, name=name, old=before, new=after))
         merged.decls[index] = patch.decl
 
     def replace_block(patch: ast.ReplaceBlock) -> None:
@@ -159,6 +165,17 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
             table.rows.extend(patch.rows)
             table.meta.extend(patch.meta)  # the new rows' citations and text
 
+    def change_table(patch: ast.ChangeTable) -> None:
+        table = next((d for d in merged.decls if isinstance(d, ast.Table) and d.name == patch.name), None)
+        if table is None:
+            missing(patch, "table", patch.name, "change")
+            return
+        tables = {d.name: d for d in merged.decls if isinstance(d, ast.Table)}
+        table.meta.extend(patch.meta)  # the words for players of what changed
+        merged.table_changes.append(patch)
+        for change in patch.patches:
+            _patch_table(table, change, tables, merged.changes, error)
+
     def extend_setup(patch: ast.ExtendSetup) -> None:
         setup = next((d for d in merged.decls if isinstance(d, ast.SetupDecl)), None)
         if setup is None:
@@ -174,6 +191,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
             ast.RemoveDecl: remove,
             ast.InsertBlock: insert,
             ast.ExtendTable: extend_table,
+            ast.ChangeTable: change_table,
             ast.ExtendSetup: extend_setup,
         }
     )
@@ -194,6 +212,119 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
             merged.decls.append(decl)
     merged.meta = [*merged.meta, *variant.meta]
     return merged, diagnostics
+
+
+ErrorAt = Callable[..., None]  # error(node or span, message, hint="", code="M090")
+
+
+def _patch_table(
+    table: ast.Table,
+    patch: ast.TablePatch,
+    tables: dict[str, ast.Table],
+    changes: list[ast.ValueChange],
+    error: ErrorAt,
+) -> None:
+    """One line of a `change table`, applied to the merged game's table (or an error at it). A
+    cell the patch puts into a base game's row is checked here against its column, since analysis
+    would locate a wrong one in the base file; whole rows the variant writes are its own lines,
+    and analysis checks them where they stand."""
+    name = table.name
+    keys = [r.cells[0] for r in table.rows if r.cells]
+    columns = [c.name for c in table.columns]
+
+    def row_of(key: str, span: ast.Span) -> ast.Row | None:
+        if not is_keyed(table):
+            error(span, f"the rows of table '{name}' have no names to find them by", "replace the table")
+            return None
+        row = next((r for r in table.rows if r.cells and r.cells[0] == key), None)
+        if row is None:
+            close = difflib.get_close_matches(key, [str(k) for k in keys], n=1)
+            error(span, f"table '{name}' has no row '{key}'", f"did you mean '{close[0]}'?" if close else "")
+        return row
+
+    def fits(value: ast.Cell, is_name: bool, column: ast.Column, span: ast.Span) -> bool:
+        problem = cell_problem(value, is_name, column, tables)
+        if problem is not None:
+            code, message, hint = problem
+            error(span, message, hint, code)
+        return problem is None
+
+    match patch:
+        case ast.SetCell(key=key, column=column):
+            row = row_of(key, patch.key_span)
+            if row is None:
+                return
+            if column not in columns:
+                close = difflib.get_close_matches(column, columns, n=1)
+                hint = (
+                    f"did you mean '{close[0]}'?" if close else "to add one, 'add column NAME: TYPE = VALUE'"
+                )
+                error(patch.column_span, f"table '{name}' has no column '{column}'", hint)
+                return
+            index = columns.index(column)
+            if index == 0:
+                error(patch.column_span, f"'{column}' names the rows: write 'replace row' to rename one")
+            elif fits(patch.value, patch.is_name, table.columns[index], patch.value_span):
+                old = row.cells[index]
+                row.cells[index], row.names[index] = patch.value, patch.is_name
+                # a cell of a column the variant adds had no value in the base game
+                if old != patch.value and table.columns[index].span.file != patch.span.file:
+                    changes.append(
+                        ast.ValueChange(
+                            span=patch.span, name=column, row=key, table=name, old=old, new=patch.value
+                        )
+                    )
+        case ast.ReplaceRow(row=new) | ast.AddRow(row=new):
+            key = new.cells[0] if new.cells else None
+            at = (
+                new.span.model_copy(update={"end_column": new.cell_columns[0][1]})
+                if new.cell_columns
+                else new.span
+            )
+            if isinstance(patch, ast.AddRow):
+                if key in keys and is_keyed(table):
+                    error(at, f"table '{name}' already has a row '{key}'", "write 'replace row' to change it")
+                else:
+                    table.rows.append(new)
+                return
+            old_row = row_of(str(key), at)
+            if old_row is None:
+                return
+            for column, before, after in zip(table.columns, old_row.cells, new.cells, strict=False):
+                if before != after and column.span.file != patch.span.file:
+                    change = ast.ValueChange(
+                        span=patch.span, name=column.name, row=str(key), table=name, old=before, new=after
+                    )
+                    changes.append(change)
+            table.rows[table.rows.index(old_row)] = new
+        case ast.RemoveRow(key=key):
+            row = row_of(key, patch.key_span)
+            if row is not None:
+                table.rows.remove(row)
+        case ast.AddColumn(column=column):
+            if column.name in columns:
+                error(
+                    column.span,
+                    f"table '{name}' already has a column '{column.name}'",
+                    f"to change its cells, 'set ROW.{column.name} to VALUE'",
+                )
+            elif fits(patch.value, patch.is_name, column, patch.value_span):
+                table.columns.append(column)
+                for row in table.rows:
+                    row.cells.append(patch.value)
+                    row.names.append(patch.is_name)
+
+
+def _literal(value: ast.Expr) -> ast.Cell:
+    """A constant's value when it is written as a literal (a number, yes/no, a text), else None."""
+    match value:
+        case ast.Num(value=n):
+            return n
+        case ast.Unary(op="-", operand=ast.Num(value=n)):
+            return -n
+        case ast.Bool(value=b) | ast.Text(value=b):
+            return b
+    return None
 
 
 def _literal_kind(value: ast.Expr) -> str:

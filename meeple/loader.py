@@ -19,6 +19,7 @@ from meeple.interpreter.analysis import Symbols, analyse
 from meeple.interpreter.compiler import compile_program
 from meeple.interpreter.engine import Game
 from meeple.interpreter.program import Program
+from meeple.interpreter.texts import fill_texts
 from meeple.interpreter.variants import apply_variant, variant_header
 from meeple.limits import MAX_DATA_BYTES
 
@@ -316,6 +317,8 @@ def check(name_or_path: str | Path, options: Mapping[str, str] | None = None, fi
             checked.program = compile_program(symbols)
         except RulesError as err:
             checked.diagnostics.extend(err.diagnostics)
+    if checked.program is not None:  # the constants' values are known: the texts can show them
+        checked.diagnostics.extend(fill_texts(module, checked.program.constants))
     return checked
 
 

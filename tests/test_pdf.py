@@ -35,12 +35,15 @@ def game_source(texts: list[str]) -> str:
     def q(text: str) -> str:
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
-    rule_texts = "\n".join(f"  text {q(t)}" for t in texts)
+    def shown(text: str) -> str:  # a `text` line shows `{NAME}` values: its braces are doubled
+        return q(text.replace("{", "{{").replace("}", "}}"))
+
+    rule_texts = "\n".join(f"  text {shown(t)}" for t in texts)
     return f"""\
 game {q(texts[0])}:
   players 2..3
   rulebook {q(texts[2])}
-  text {q(texts[3])}
+  text {shown(texts[3])}
 aside {q(texts[4])}
 
 constant rounds = 2

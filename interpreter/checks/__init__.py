@@ -9,6 +9,7 @@ up; `docs/checking.md` documents every one):
 - `supply`: setup run for every allowed player count: counts that do not add up, setups that break;
 - `rulebook`: citations found in the rulebook, and how much of the rulebook the rules cover;
 - `names`: the names players read (`called`), where they stand;
+- `stale`: a variant's changed number that a text of its base game still states;
 - `assumptions`: every `assume` and `conflict`, listed;
 - `play`: random games with coverage: what never ran, supplies that ran short, games that broke;
 - `syntax`: common mistakes named in the designer's words (used by the parser).
@@ -45,6 +46,7 @@ from meeple.interpreter.checks.rulebook import (
     coverage_findings,
     locate_rulebook,
 )
+from meeple.interpreter.checks.stale import check_stale_numbers
 from meeple.interpreter.checks.supply import check_setup
 from meeple.interpreter.checks.usage import Usage, check_usage
 from meeple.interpreter.checks.walk import Known
@@ -132,6 +134,7 @@ def run_checks(checked: Checked, rules: str, options: CheckOptions) -> Report:
     diags = report.diagnostics
     diags += check_quotes(module)
     diags += check_names(module)
+    diags += check_stale_numbers(module)
     book, missing = locate_rulebook(module, options.rulebook)
     diags += missing
     if book is not None:

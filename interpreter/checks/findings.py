@@ -83,6 +83,11 @@ CODES: dict[str, tuple[Severity, str]] = {
     ),
     "M080": ("info", "an assumption (assume) the rules make (--assumptions)"),
     "M081": ("info", "a conflict (conflict) in the rulebook and how the rules settle it (--assumptions)"),
+    "M092": (
+        "warning",
+        "a variant changes a number (a constant, a table cell) that a text of its base game still "
+        "states, in a passage about it, instead of showing it with {name}",
+    ),
 }
 
 
