@@ -184,9 +184,7 @@ def _range(ls: LanguageServer, lines: Sequence[str], line: int, start: int, end:
 def _span_range(ls: LanguageServer, lines: Sequence[str], span: ast.Span) -> lsp.Range:
     """A node's whole span: a declaration's runs to where the next one starts."""
     end_line, end_column = (span.end_line, span.end_column) if span.end_line else (span.line, span.column)
-    return lsp.Range(
-        _position(ls, lines, span.line, span.column), _position(ls, lines, end_line, end_column)
-    )
+    return lsp.Range(_position(ls, lines, span.line, span.column), _position(ls, lines, end_line, end_column))
 
 
 def _word_at(ls: LanguageServer, text: str, position: lsp.Position) -> str | None:
@@ -273,11 +271,10 @@ def _metas(node: ast.Decl | ast.Named) -> list[ast.Meta]:
 
 @dataclass
 class State:
-    """The server's memory: the latest analysis of each open document and the one that parsed
-    last (hover, definition and completion keep working while a line is half typed)."""
+    """The server's memory: the latest analysis of each open document that parsed (hover,
+    definition and completion keep working while a line is half typed)."""
 
     untitled: Path
-    analyses: dict[str, Analysis] = field(default_factory=dict)
     parsed: dict[str, Checked] = field(default_factory=dict)
     wanted: dict[str, int] = field(default_factory=dict)  # the latest version of each document
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one document checked at a time
@@ -323,7 +320,6 @@ async def diagnose(ls: LanguageServer, state: State, uri: str, version: int) -> 
 
 
 def _remember(state: State, uri: str, found: Analysis) -> None:
-    state.analyses[uri] = found
     if found.checked is not None and found.checked.module is not None:
         state.parsed[uri] = found.checked
 
@@ -409,17 +405,15 @@ def completion(ls: LanguageServer, state: State, params: lsp.CompletionParams) -
         kind = _KINDS.get(type(d.node), _KINDS[ast.Named])[2]
         items.setdefault(d.name, lsp.CompletionItem(d.name, kind=kind, detail=d.kind))
     for name, builtin in sorted(BUILTINS.items()):
-        documentation = lsp.MarkupContent(lsp.MarkupKind.Markdown, f"{builtin.usage}: {builtin.value}")
-        item = lsp.CompletionItem(name, kind=lsp.CompletionItemKind.Function, detail="built-in function")
-        items.setdefault(name, replace_documentation(item, documentation))
+        words = lsp.MarkupContent(lsp.MarkupKind.Markdown, f"{builtin.usage}: {builtin.value}")
+        function = lsp.CompletionItemKind.Function
+        items.setdefault(
+            name, lsp.CompletionItem(name, kind=function, detail="built-in function", documentation=words)
+        )
     for word in sorted(keywords()):
-        items.setdefault(word, lsp.CompletionItem(word, kind=lsp.CompletionItemKind.Keyword, detail="keyword"))
+        keyword = lsp.CompletionItemKind.Keyword
+        items.setdefault(word, lsp.CompletionItem(word, kind=keyword, detail="keyword"))
     return lsp.CompletionList(is_incomplete=False, items=list(items.values()))
-
-
-def replace_documentation(item: lsp.CompletionItem, documentation: lsp.MarkupContent) -> lsp.CompletionItem:
-    item.documentation = documentation
-    return item
 
 
 def document_symbols(ls: LanguageServer, state: State, params: lsp.DocumentSymbolParams) -> list[Any]:
@@ -483,8 +477,8 @@ def server() -> LanguageServer:
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        for memory in (state.analyses, state.parsed, state.wanted):
-            memory.pop(uri, None)
+        state.parsed.pop(uri, None)
+        state.wanted.pop(uri, None)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, []))
 
     ls.feature(lsp.TEXT_DOCUMENT_HOVER)(lambda ls, params: hover(ls, state, params))

@@ -16,11 +16,11 @@ from typing import Any, TypeVar
 import pytest
 
 pytest.importorskip("pygls")
-from lsprotocol import types as lsp  # noqa: E402
-from pygls.lsp.client import LanguageClient  # noqa: E402
-from pygls.uris import from_fs_path  # noqa: E402
+from lsprotocol import types as lsp
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
 
-from meeple.loader import bundled_dir  # noqa: E402
+from meeple.loader import bundled_dir
 
 T = TypeVar("T")
 WAIT = 120  # seconds a test waits for an answer before it fails (a busy machine is slow, not wrong)
@@ -171,7 +171,7 @@ def test_a_sound_file_has_no_diagnostics(editor: Editor, tokens: Path) -> None:
     assert editor.diagnostics(uri) == []
 
 
-def test_a_broken_line_gets_its_code_and_place_and_fixing_it_clears_them(editor: Editor, tokens: Path) -> None:
+def test_a_broken_line_gets_its_code_and_place_and_fixing_it_clears_it(editor: Editor, tokens: Path) -> None:
     uri = editor.open(tokens, TOKENS)
     broken = TOKENS.replace("          take(p)", "          tkae(p)")
     editor.change(uri, broken)
@@ -240,7 +240,7 @@ def test_hover_on_a_bundled_game_shows_a_citation(editor: Editor) -> None:
     assert "throw_dinos" in [c.name for c in epoch.children]
 
 
-def test_a_name_and_its_neighbour_get_no_words_of_each_other(editor: Editor, tokens: Path) -> None:
+def test_hover_on_a_keyword_shows_nothing(editor: Editor, tokens: Path) -> None:
     uri = editor.open(tokens, TOKENS)
     editor.diagnostics(uri)
     assert editor.hover(uri, line_of(TOKENS, "end game"), 10) is None  # a keyword declares nothing
@@ -252,26 +252,31 @@ def test_definition_jumps_to_the_declaration(editor: Editor, tokens: Path) -> No
     used = line_of(TOKENS, "if count(pieces(p.store)) >= target")
     where = editor.definition(uri, used, TOKENS.split("\n")[used].index("target") + 2)
     declared = line_of(TOKENS, "constant target")
-    assert where == [
-        lsp.Location(uri, lsp.Range(lsp.Position(declared, 9), lsp.Position(declared, 15)))
-    ]
+    assert where == [lsp.Location(uri, lsp.Range(lsp.Position(declared, 9), lsp.Position(declared, 15)))]
 
 
 def test_definition_in_a_variant_jumps_into_its_base_game(editor: Editor, tokens: Path) -> None:
     variant = tokens.with_name("quick.rules")
-    text = 'variant "Quick" of "tokens.rules":\n  players 2..2\n\nreplace constant target = 2\n'
+    text = (
+        'variant "Quick" of "tokens.rules":\n  players 2..2\n\n'
+        "replace constant target = 2\n\n"
+        'replace rule take(p: player):\n  text "Take two tokens."\n  move 2 token from pool to p.store\n'
+    )
     uri = editor.open(variant, text)
-    assert editor.diagnostics(uri) == []
-    base_uri = from_fs_path(str(tokens))
-    where = editor.definition(uri, 3, len("replace constant ta"))
-    assert [w.uri for w in where] == [uri]  # the variant's own constant replaces the base's
-    symbols = editor.symbols(uri)
-    assert [s.name for s in symbols] == ["Quick", "target"]
-    completion = editor.completion(uri, 3, 0)
-    assert "take" in [i.label for i in completion.items]  # declared in the base game
-    hover = editor.hover(uri, 3, len("replace constant ta"))
-    assert hover is not None and "`target`" in hover.contents.value
-    assert base_uri is not None
+    assert [d.code for d in editor.diagnostics(uri)] == []
+    moved = line_of(text, "move 2 token")
+    where = editor.definition(uri, moved, text.split("\n")[moved].index("pool"))
+    declared = line_of(TOKENS, "zone pool")
+    assert where == [
+        lsp.Location(
+            from_fs_path(str(tokens)), lsp.Range(lsp.Position(declared, 5), lsp.Position(declared, 9))
+        )
+    ]
+    replaced = editor.definition(uri, line_of(text, "constant target"), len("replace constant ta"))
+    assert [w.uri for w in replaced] == [uri]  # the variant's constant stands for the base game's
+    assert [s.name for s in editor.symbols(uri)] == ["Quick", "target", "take"]
+    hover = editor.hover(uri, moved, text.split("\n")[moved].index("token"))
+    assert hover is not None and "**piece** `token`" in hover.contents.value
 
 
 def test_completion_offers_declared_names_keywords_and_functions(editor: Editor, tokens: Path) -> None:
@@ -285,7 +290,7 @@ def test_completion_offers_declared_names_keywords_and_functions(editor: Editor,
     assert items["count"].detail == "built-in function"
 
 
-def test_document_symbols_list_the_declarations_and_the_steps_of_a_phase(editor: Editor, tokens: Path) -> None:
+def test_the_outline_lists_the_declarations_and_the_steps_of_a_phase(editor: Editor, tokens: Path) -> None:
     uri = editor.open(tokens, TOKENS)
     editor.diagnostics(uri)
     symbols = editor.symbols(uri)
