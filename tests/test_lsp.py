@@ -207,6 +207,28 @@ def test_columns_after_characters_beyond_ascii_are_counted_in_utf16(editor: Edit
     assert unknown.range.end.character == characters + 1 + len("nosuch")
 
 
+def test_setup_under_each_option_of_a_table_is_checked_from_the_editors_text(
+    editor: Editor, tokens: Path
+) -> None:
+    """`meeple check` runs setup under every other row of an option's table: the document the
+    editor holds (here never saved) is read again for it, not the disk."""
+    text = (
+        TOKENS.replace(
+            "constant target = 3\n",
+            "table goal (name, n: int):\n  short, 2\n  long, 900\n\n"
+            "option length: goal = long\nconstant target = length.n\n",
+        )
+        .replace("piece token: 10 in pool", "piece token: target in pool")
+        .replace(
+            "play:\n", "setup:\n  for each p in players:\n    move 2 token from pool to p.store\n\nplay:\n"
+        )
+    )
+    uri = editor.open(tokens.with_name("unsaved.rules"), text)
+    found = editor.diagnostics(uri, lambda found: bool(found))
+    assert [d.code for d in found] == ["M044"]
+    assert "(with length=short)" in found[0].message
+
+
 def test_hover_on_a_rule_shows_its_text_its_words_and_its_citation(editor: Editor, tokens: Path) -> None:
     uri = editor.open(tokens, TOKENS)
     editor.diagnostics(uri)
