@@ -229,11 +229,12 @@ def _name_at(source: str, node: ast.Node, name: str) -> tuple[int, int, int]:
     return line, node.span.column, node.span.column + 1
 
 
-def _named_steps(body: Sequence[ast.Stmt]) -> Iterator[tuple[ast.Named, list[ast.Named]]]:
-    """The phases and steps directly in a block (through ifs and loops), each with those in it."""
+def _named_steps(body: Sequence[ast.Stmt]) -> Iterator[ast.Named]:
+    """The phases and steps directly in a block, through the ifs and loops around them (those
+    inside a phase or step are its own)."""
     for stmt in body:
         if isinstance(stmt, ast.Named):
-            yield stmt, [inner for block in stmt.blocks() for inner, _ in _named_steps(block)]
+            yield stmt
         else:
             for block in stmt.blocks():
                 yield from _named_steps(block)
@@ -274,7 +275,7 @@ class State:
     """The server's memory: the latest analysis of each open document that parsed (hover,
     definition and completion keep working while a line is half typed)."""
 
-    untitled: Path
+    folder: tempfile.TemporaryDirectory[str]  # where documents not on disk are (nothing else is)
     parsed: dict[str, Checked] = field(default_factory=dict)
     wanted: dict[str, int] = field(default_factory=dict)  # the latest version of each document
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one document checked at a time
@@ -308,7 +309,7 @@ async def diagnose(ls: LanguageServer, state: State, uri: str, version: int) -> 
         if state.wanted.get(uri) != version:
             return
         document = ls.workspace.get_text_document(uri)
-        text, path = document.source, document_path(uri, state.untitled)
+        text, path = document.source, document_path(uri, Path(state.folder.name))
         found = await asyncio.to_thread(load_stage, path, text)
         if state.wanted.get(uri) != version:
             return
@@ -447,7 +448,7 @@ def _symbol(
         chosen = lsp.Range(whole.start, whole.start)
     body = getattr(node, "body", None)
     children = [
-        _symbol(ls, lines, step, names) for step, _ in _named_steps(body if isinstance(body, list) else [])
+        _symbol(ls, lines, step, names) for step in _named_steps(body if isinstance(body, list) else [])
     ]
     return lsp.DocumentSymbol(
         name=label or word, detail=word, kind=kind, range=whole, selection_range=chosen, children=children
@@ -464,7 +465,7 @@ def _inside(inner: lsp.Range, outer: lsp.Range) -> bool:
 def server() -> LanguageServer:
     """The language server, its features each a function above."""
     ls = LanguageServer("meeple", version("meeple"), text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
-    state = State(Path(tempfile.mkdtemp(prefix="meeple-lsp-")))
+    state = State(tempfile.TemporaryDirectory(prefix="meeple-lsp-"))
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
@@ -490,5 +491,7 @@ def server() -> LanguageServer:
 
 def main() -> None:
     """Serve one editor over stdin and stdout until it says exit."""
-    threading.stack_size(64 * 2**20)  # the worker thread walks deep trees as the main thread does
+    # Checking runs setup, whose rules may call each other MAX_RECURSION deep (engine.py): the
+    # worker thread gets a stack as large as a main thread's, whatever the system gives threads.
+    threading.stack_size(64 * 2**20)
     server().start_io()

@@ -301,6 +301,29 @@ def test_definition_in_a_variant_jumps_into_its_base_game(editor: Editor, tokens
     assert hover is not None and "**piece** `token`" in hover.contents.value
 
 
+def test_a_variant_may_not_make_the_server_read_outside_its_folder(editor: Editor, tokens: Path) -> None:
+    secret = tokens.parent.parent / "secret.rules"
+    text = f'variant "Sneaky" of "{secret}":\n  players 2..2\n'
+    uri = editor.open(tokens.with_name("sneaky.rules"), text)
+    found = editor.diagnostics(uri)
+    assert [d.code for d in found] == ["M091"]
+    assert "not '" in found[0].message
+
+
+def test_a_document_not_on_disk_may_be_a_variant_of_a_bundled_game_only(editor: Editor) -> None:
+    """An editor's new buffer has no folder: nothing is beside it, bundled games are found."""
+    uri = "untitled:Untitled-1"
+    editor.versions[uri] = 1
+    text = 'variant "Short" of "dino_party":\n  players 2..4\n\nreplace constant epochs = 3\n'
+    item = lsp.TextDocumentItem(uri=uri, language_id="meeple", version=1, text=text)
+    editor.client.text_document_did_open(lsp.DidOpenTextDocumentParams(item))
+    assert "M099" not in {d.code for d in editor.diagnostics(uri, lambda found: True)}
+    assert [s.name for s in editor.symbols(uri)] == ["Short", "epochs"]
+    editor.change(uri, text.replace('"dino_party"', '"tokens.rules"'))
+    found = editor.diagnostics(uri)
+    assert [d.code for d in found] == ["M091"]
+
+
 def test_completion_offers_declared_names_keywords_and_functions(editor: Editor, tokens: Path) -> None:
     uri = editor.open(tokens, TOKENS)
     editor.diagnostics(uri)
