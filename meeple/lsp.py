@@ -279,6 +279,7 @@ class State:
     parsed: dict[str, Checked] = field(default_factory=dict)
     wanted: dict[str, int] = field(default_factory=dict)  # the latest version of each document
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one document checked at a time
+    running: set[asyncio.Task[None]] = field(default_factory=set)
 
 
 def _to_lsp(ls: LanguageServer, d: Diagnostic, path: Path, sources: dict[str, str]) -> lsp.Diagnostic:
@@ -315,6 +316,8 @@ async def diagnose(ls: LanguageServer, state: State, uri: str, version: int) -> 
             return
         _remember(state, uri, found)
         _publish(ls, uri, version, path, text, found)
+        if state.wanted.get(uri) != version:  # typed on while the loader ran: skip the long part
+            return
         found = await asyncio.to_thread(checks_stage, found)
         if state.wanted.get(uri) == version:
             _publish(ls, uri, version, path, text, found)
@@ -327,7 +330,9 @@ def _remember(state: State, uri: str, found: Analysis) -> None:
 
 def _schedule(ls: LanguageServer, state: State, uri: str, version: int) -> None:
     state.wanted[uri] = version
-    asyncio.get_running_loop().create_task(diagnose(ls, state, uri, version))
+    task = asyncio.get_running_loop().create_task(diagnose(ls, state, uri, version))
+    state.running.add(task)  # held until done: the loop keeps only a weak reference to a task
+    task.add_done_callback(state.running.discard)
 
 
 def _lookup(ls: LanguageServer, state: State, uri: str, position: lsp.Position) -> list[Declared]:
