@@ -514,6 +514,22 @@ def list_games() -> None:
     stdout().print(table)
 
 
+@app.command("lsp")
+@command
+def lsp() -> None:
+    """A language server for editors: diagnostics, hover, definitions, completion, outline.
+
+    It speaks the Language Server Protocol on stdin and stdout; an editor starts it. It needs the
+    optional `lsp` dependencies (docs/editors.md)."""
+    try:
+        from meeple.lsp import main as serve
+    except ModuleNotFoundError as err:
+        if (err.name or "").split(".")[0] not in {"pygls", "lsprotocol"}:
+            raise
+        raise Fail(f"error: meeple lsp needs {err.name}: pip install 'meeple[lsp]'", USAGE) from None
+    serve()
+
+
 app.command("docs")(command(docs))
 app.command("simulate")(command(simulate))
 app.command("compare")(command(compare))

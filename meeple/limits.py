@@ -37,3 +37,6 @@ MAX_CHOICES = 1_000_000
 MAX_LOG_BYTES = 64 * 1024 * 1024
 # The size of a data file a table reads its rows from (`table ... from "FILE.csv"`).
 MAX_DATA_BYTES = 16 * 1024 * 1024
+# The size of a document `meeple lsp` checks as it is typed (the largest bundled game is about
+# 150 KB): a larger one gets one diagnostic saying so, and `meeple check` still checks it.
+MAX_EDITED_BYTES = 1024 * 1024

@@ -229,6 +229,7 @@ class Checked:
     program: Program | None = None
     sources: dict[str, str] = field(default_factory=dict)  # every file the diagnostics point into
     options: dict[str, str] = field(default_factory=dict)  # every option's value, as text
+    files: Files = DISK  # where it was read: the same game under other options is read there too
 
     @property
     def ok(self) -> bool:
@@ -308,10 +309,13 @@ def check(name_or_path: str | Path, options: Mapping[str, str] | None = None, fi
     try:
         module = read_module(path, files=files)
     except RulesError as err:
-        return Checked(path, source, None, None, err.diagnostics, sources={str(path): source, **err.sources})
+        sources = {str(path): source, **err.sources}
+        return Checked(path, source, None, None, err.diagnostics, sources=sources, files=files)
     chosen = apply_options(module, options or {})
     symbols, diagnostics = analyse(module)
-    checked = Checked(path, source, module, symbols, diagnostics, sources=module.sources, options=chosen)
+    checked = Checked(
+        path, source, module, symbols, diagnostics, sources=module.sources, options=chosen, files=files
+    )
     if checked.ok:
         try:
             checked.program = compile_program(symbols)

@@ -118,6 +118,14 @@ def test_version_prints_the_installed_version_and_exits_0() -> None:
     assert result.stdout == f"meeple {version('meeple')}\n"
 
 
+def test_lsp_without_its_extra_says_what_to_install_and_exits_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, "meeple.lsp", raising=False)
+    monkeypatch.setitem(sys.modules, "pygls", None)  # as if `pip install 'meeple[lsp]'` was not run
+    result = run("lsp")
+    assert result.exit_code == 2
+    assert "pip install 'meeple[lsp]'" in result.stderr
+
+
 COMMANDS = sorted(typer.main.get_group(app).commands)
 
 

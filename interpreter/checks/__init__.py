@@ -118,7 +118,7 @@ def _option_games(checked: Checked, rules: str) -> list[tuple[str, Game]]:
             value = str(row.cells[0])
             if value == checked.options.get(decl.name):
                 continue
-            other = check(checked.path, {**checked.options, decl.name: value})
+            other = check(checked.path, {**checked.options, decl.name: value}, checked.files)
             if other.ok and other.symbols is not None:
                 program = compile_program(other.symbols, coverage=True)
                 out.append((f"{decl.name}={value}", Game(program, rules)))

@@ -1,0 +1,378 @@
+"""`meeple lsp`: the language server, driven over stdio as an editor drives it.
+
+One server for the whole file, started as the `meeple` command of this environment and spoken to
+by pygls' own client; each test opens documents of its own. Skipped without the `lsp` extra.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+pytest.importorskip("pygls")
+from lsprotocol import types as lsp
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+from meeple.loader import bundled_dir
+
+T = TypeVar("T")
+WAIT = 120  # seconds a test waits for an answer before it fails (a busy machine is slow, not wrong)
+
+TOKENS = """\
+game "Tokens":
+  players 2..2
+  rulebook "tokens.txt"
+
+constant target = 3
+
+zone pool, public
+zone store per player, public
+piece token: 10 in pool
+
+rule take(p: player):
+  text "Take one token from the pool."
+  cites "take a token"
+  move 1 token from pool to p.store
+
+play:
+  phase rounds:
+    while yes:
+      for each p in players:
+        step taking:
+          take(p)
+        if count(pieces(p.store)) >= target:
+          end game
+
+score p = count(pieces(p.store))
+"""
+RULEBOOK = "Tokens\n\nOn your turn, take a token from the pool. The first to hold three wins.\n"
+
+
+class Editor:
+    """A client in a thread of its own, so that plain tests can wait for what the server says."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.client = LanguageClient("meeple-tests", "1")
+        self.published: dict[str, list[lsp.PublishDiagnosticsParams]] = {}
+        self.changed = asyncio.Condition()
+        self.versions: dict[str, int] = {}
+
+        @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        async def published(params: lsp.PublishDiagnosticsParams) -> None:
+            async with self.changed:
+                self.published.setdefault(params.uri, []).append(params)
+                self.changed.notify_all()
+
+        command = Path(sys.executable).with_name("meeple")
+        self.run(self.client.start_io(str(command), "lsp"))
+        self.capabilities = self.run(
+            self.client.initialize_async(
+                lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), process_id=None)
+            )
+        ).capabilities
+        self.client.initialized(lsp.InitializedParams())
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(asyncio.wait_for(coroutine, WAIT), self.loop).result()
+
+    def open(self, path: Path, text: str) -> str:
+        uri = from_fs_path(str(path)) or ""
+        self.versions[uri] = 1
+        item = lsp.TextDocumentItem(uri=uri, language_id="meeple", version=1, text=text)
+        self.client.text_document_did_open(lsp.DidOpenTextDocumentParams(item))
+        return uri
+
+    def change(self, uri: str, text: str) -> None:
+        self.versions[uri] += 1
+        document = lsp.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri])
+        change = lsp.TextDocumentContentChangeWholeDocument(text=text)
+        self.client.text_document_did_change(lsp.DidChangeTextDocumentParams(document, [change]))
+
+    def diagnostics(
+        self, uri: str, until: Callable[[list[lsp.Diagnostic]], bool] = lambda found: True
+    ) -> list[lsp.Diagnostic]:
+        """The diagnostics of the latest version, once they are what `until` waits for (the
+        server publishes the loader's first, then those of the checks on top)."""
+
+        async def wait() -> list[lsp.Diagnostic]:
+            def ready() -> bool:
+                sent = self.published.get(uri, [])
+                return bool(sent) and sent[-1].version == self.versions[uri] and until(sent[-1].diagnostics)
+
+            async with self.changed:
+                await self.changed.wait_for(ready)
+                return list(self.published[uri][-1].diagnostics)
+
+        return self.run(wait())
+
+    def hover(self, uri: str, line: int, character: int) -> lsp.Hover | None:
+        params = lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character))
+        return self.run(self.client.text_document_hover_async(params))
+
+    def definition(self, uri: str, line: int, character: int) -> Any:
+        params = lsp.DefinitionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character))
+        return self.run(self.client.text_document_definition_async(params))
+
+    def completion(self, uri: str, line: int, character: int) -> Any:
+        params = lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character))
+        return self.run(self.client.text_document_completion_async(params))
+
+    def symbols(self, uri: str) -> Any:
+        params = lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(uri))
+        return self.run(self.client.text_document_document_symbol_async(params))
+
+    def close(self) -> None:
+        self.run(self.client.shutdown_async(None))
+        self.client.exit(None)
+        self.run(self.client.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=WAIT)
+
+
+@pytest.fixture(scope="module")
+def editor() -> Iterator[Editor]:
+    started = Editor()
+    yield started
+    started.close()
+
+
+@pytest.fixture
+def tokens(tmp_path: Path) -> Path:
+    (tmp_path / "tokens.txt").write_text(RULEBOOK, encoding="utf-8")
+    path = tmp_path / "tokens.rules"
+    path.write_text(TOKENS, encoding="utf-8")
+    return path
+
+
+def line_of(text: str, needle: str) -> int:
+    """The 0-based line of the first line holding `needle`."""
+    return next(n for n, line in enumerate(text.split("\n")) if needle in line)
+
+
+def test_the_server_announces_what_it_offers(editor: Editor) -> None:
+    caps = editor.capabilities
+    assert caps.hover_provider and caps.definition_provider and caps.document_symbol_provider
+    assert caps.completion_provider is not None
+    assert caps.text_document_sync.change == lsp.TextDocumentSyncKind.Full
+
+
+def test_a_sound_file_has_no_diagnostics(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    assert editor.diagnostics(uri) == []
+
+
+def test_a_broken_line_gets_its_code_and_place_and_fixing_it_clears_it(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    broken = TOKENS.replace("          take(p)", "          tkae(p)")
+    editor.change(uri, broken)
+    found = editor.diagnostics(uri, lambda found: any(d.code == "M010" for d in found))
+    unknown = next(d for d in found if d.code == "M010")
+    assert unknown.severity == lsp.DiagnosticSeverity.Error
+    assert "tkae" in unknown.message and "did you mean 'take'" in unknown.message
+    line = line_of(broken, "tkae")
+    assert unknown.range == lsp.Range(lsp.Position(line, 10), lsp.Position(line, 17))
+    editor.change(uri, TOKENS)
+    assert editor.diagnostics(uri, lambda found: not found) == []
+
+
+def test_a_syntax_error_is_located(editor: Editor, tokens: Path) -> None:
+    broken = TOKENS.replace("rule take(p: player):", "rule take(p: player)")
+    uri = editor.open(tokens, broken)
+    found = editor.diagnostics(uri)
+    assert [d.code for d in found] == ["M003"]
+    assert found[0].range.start.line == line_of(broken, "rule take")
+    assert "':'" in found[0].message
+
+
+def test_columns_after_characters_beyond_ascii_are_counted_in_utf16(editor: Editor, tokens: Path) -> None:
+    """é is one UTF-16 unit and one character; 🎲 is two UTF-16 units and one character."""
+    text = TOKENS + 'value label(p: player) = if "é🎲" == "x" then nosuch else 1\n'
+    uri = editor.open(tokens, text)
+    found = editor.diagnostics(uri, lambda found: any(d.code == "M010" for d in found))
+    unknown = next(d for d in found if d.code == "M010")
+    line = text.split("\n")[unknown.range.start.line]
+    assert "nosuch" in line
+    characters = line.index("nosuch")
+    assert unknown.range.start.character == characters + 1  # the die counts twice
+    assert unknown.range.end.character == characters + 1 + len("nosuch")
+
+
+def test_setup_under_each_option_of_a_table_is_checked_from_the_editors_text(
+    editor: Editor, tokens: Path
+) -> None:
+    """`meeple check` runs setup under every other row of an option's table: the document the
+    editor holds (here never saved) is read again for it, not the disk."""
+    text = (
+        TOKENS.replace(
+            "constant target = 3\n",
+            "table goal (name, n: int):\n  short, 2\n  long, 900\n\n"
+            "option length: goal = long\nconstant target = length.n\n",
+        )
+        .replace("piece token: 10 in pool", "piece token: target in pool")
+        .replace(
+            "play:\n", "setup:\n  for each p in players:\n    move 2 token from pool to p.store\n\nplay:\n"
+        )
+    )
+    uri = editor.open(tokens.with_name("unsaved.rules"), text)
+    found = editor.diagnostics(uri, lambda found: bool(found))
+    assert [d.code for d in found] == ["M044"]
+    assert "(with length=short)" in found[0].message
+
+
+def test_hover_on_a_rule_shows_its_text_its_words_and_its_citation(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    editor.diagnostics(uri)
+    line = line_of(TOKENS, "          take(p)")
+    shown = editor.hover(uri, line, 12)
+    assert shown is not None and shown.contents.kind == lsp.MarkupKind.Markdown
+    text = shown.contents.value
+    assert "**rule** `take`" in text
+    assert "Take one token from the pool." in text
+    assert "> take a token" in text
+    assert "Move" in text and "token" in text.split("*In words:*")[1]  # the generated English
+
+
+def test_hover_on_a_bundled_game_shows_a_citation(editor: Editor) -> None:
+    path = bundled_dir() / "dino_party.rules"
+    text = path.read_text(encoding="utf-8")
+    uri = editor.open(path, text)
+    editor.diagnostics(uri)
+    line = line_of(text, "rule throw(p: player):")
+    shown = editor.hover(uri, line, len("rule th"))
+    assert shown is not None
+    assert "**rule** `throw`" in shown.contents.value
+    assert "Aim one Dino from your hand" in shown.contents.value
+    symbols = editor.symbols(uri)
+    names = [s.name for s in symbols]
+    assert {"throw", "epochs", "continent", "play", "setup"} <= set(names)
+    play = symbols[names.index("play")]
+    phases = [c.name for c in play.children]
+    assert "epoch" in phases
+    epoch = play.children[phases.index("epoch")]
+    assert "throw_dinos" in [c.name for c in epoch.children]
+
+
+def test_hover_on_a_keyword_shows_nothing(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    editor.diagnostics(uri)
+    assert editor.hover(uri, line_of(TOKENS, "end game"), 10) is None  # a keyword declares nothing
+
+
+def test_definition_jumps_to_the_declaration(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    editor.diagnostics(uri)
+    used = line_of(TOKENS, "if count(pieces(p.store)) >= target")
+    where = editor.definition(uri, used, TOKENS.split("\n")[used].index("target") + 2)
+    declared = line_of(TOKENS, "constant target")
+    assert where == [lsp.Location(uri, lsp.Range(lsp.Position(declared, 9), lsp.Position(declared, 15)))]
+
+
+def test_definition_in_a_variant_jumps_into_its_base_game(editor: Editor, tokens: Path) -> None:
+    variant = tokens.with_name("quick.rules")
+    text = (
+        'variant "Quick" of "tokens.rules":\n  players 2..2\n\n'
+        "replace constant target = 2\n\n"
+        'replace rule take(p: player):\n  text "Take two tokens."\n  move 2 token from pool to p.store\n'
+    )
+    uri = editor.open(variant, text)
+    assert [d.code for d in editor.diagnostics(uri)] == []
+    moved = line_of(text, "move 2 token")
+    where = editor.definition(uri, moved, text.split("\n")[moved].index("pool"))
+    declared = line_of(TOKENS, "zone pool")
+    assert where == [
+        lsp.Location(
+            from_fs_path(str(tokens)), lsp.Range(lsp.Position(declared, 5), lsp.Position(declared, 9))
+        )
+    ]
+    replaced = editor.definition(uri, line_of(text, "constant target"), len("replace constant ta"))
+    assert [w.uri for w in replaced] == [uri]  # the variant's constant stands for the base game's
+    assert [s.name for s in editor.symbols(uri)] == ["Quick", "target", "take"]
+    hover = editor.hover(uri, moved, text.split("\n")[moved].index("token"))
+    assert hover is not None and "**piece** `token`" in hover.contents.value
+
+
+def test_a_variant_may_not_make_the_server_read_outside_its_folder(editor: Editor, tokens: Path) -> None:
+    secret = tokens.parent.parent / "secret.rules"
+    text = f'variant "Sneaky" of "{secret}":\n  players 2..2\n'
+    uri = editor.open(tokens.with_name("sneaky.rules"), text)
+    found = editor.diagnostics(uri)
+    assert [d.code for d in found] == ["M091"]
+    assert "not '" in found[0].message
+
+
+def test_a_document_not_on_disk_may_be_a_variant_of_a_bundled_game_only(editor: Editor) -> None:
+    """An editor's new buffer has no folder: nothing is beside it, bundled games are found."""
+    uri = "untitled:Untitled-1"
+    editor.versions[uri] = 1
+    text = 'variant "Short" of "dino_party":\n  players 2..4\n\nreplace constant epochs = 3\n'
+    item = lsp.TextDocumentItem(uri=uri, language_id="meeple", version=1, text=text)
+    editor.client.text_document_did_open(lsp.DidOpenTextDocumentParams(item))
+    assert "M099" not in {d.code for d in editor.diagnostics(uri, lambda found: True)}
+    assert [s.name for s in editor.symbols(uri)] == ["Short", "epochs"]
+    editor.change(uri, text.replace('"dino_party"', '"tokens.rules"'))
+    found = editor.diagnostics(uri)
+    assert [d.code for d in found] == ["M091"]
+
+
+def test_completion_offers_declared_names_keywords_and_functions(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    editor.diagnostics(uri)
+    items = {i.label: i for i in editor.completion(uri, line_of(TOKENS, "end game"), 8).items}
+    assert items["target"].kind == lsp.CompletionItemKind.Constant
+    assert items["take"].kind == lsp.CompletionItemKind.Function
+    assert items["move"].kind == lsp.CompletionItemKind.Keyword
+    assert items["count"].kind == lsp.CompletionItemKind.Function
+    assert items["count"].detail == "built-in function"
+
+
+def test_the_outline_lists_the_declarations_and_the_steps_of_a_phase(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    editor.diagnostics(uri)
+    symbols = editor.symbols(uri)
+    outline = [(s.name, s.kind) for s in symbols]
+    assert outline == [
+        ("Tokens", lsp.SymbolKind.Module),
+        ("target", lsp.SymbolKind.Constant),
+        ("pool", lsp.SymbolKind.Array),
+        ("store", lsp.SymbolKind.Array),
+        ("token", lsp.SymbolKind.Object),
+        ("take", lsp.SymbolKind.Function),
+        ("play", lsp.SymbolKind.Module),
+        ("score", lsp.SymbolKind.Field),
+    ]
+    take = symbols[5]
+    line = line_of(TOKENS, "rule take")
+    assert take.selection_range == lsp.Range(lsp.Position(line, 5), lsp.Position(line, 9))
+    play = symbols[6]
+    assert [c.name for c in play.children] == ["rounds"]
+    assert [c.name for c in play.children[0].children] == ["taking"]
+
+
+@pytest.mark.parametrize(
+    ("hostile", "code"),
+    [
+        # brackets of an expression are no levels of the tree: it parses, and the constant is unused
+        pytest.param("constant x = " + "(" * 10_000 + "1" + ")" * 10_000 + "\n", "M021", id="10000-brackets"),
+        pytest.param("constant x = " + "[" * 10_000 + "1" + "]" * 10_000 + "\n", "M007", id="10000-lists"),
+        pytest.param('constant x = "' + "a" * 5_000_000 + '"\n', "M098", id="5MB-line"),
+    ],
+)
+def test_a_hostile_document_gets_a_diagnostic_and_the_server_goes_on(
+    editor: Editor, tokens: Path, hostile: str, code: str
+) -> None:
+    uri = editor.open(tokens.with_name("hostile.rules"), TOKENS + hostile)
+    found = editor.diagnostics(uri, lambda found: bool(found))
+    assert code in {d.code for d in found}
+    other = editor.open(tokens, TOKENS)
+    assert editor.diagnostics(other) == []
+    assert editor.hover(other, line_of(TOKENS, "          take(p)"), 12) is not None
