@@ -36,7 +36,8 @@ from meeple.serve.present import Presenter
 
 HERE = Path(__file__).parent
 TEMPLATES = Environment(
-    loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True, default_for_string=True)
+    loader=FileSystemLoader(HERE / "templates"),
+    autoescape=select_autoescape(default=True, default_for_string=True),
 )
 
 
@@ -99,10 +100,13 @@ class Session:
             if state.is_over or state.decision is None:
                 raise Refused("the game is over: there is no decision to answer")
             if step != len(state.choices):
-                raise Refused("that answer is to a decision already taken: the page now shows the game as it is")
+                raise Refused(
+                    "that answer is to a decision already taken: the page shows the game as it is now"
+                )
             who = state.decision.player
             if seat != who.seat:
-                raise Refused(f"it is {who}'s decision, not {state.rt.players[seat] if 0 <= seat < state.players else 'that seat'}'s")
+                other = f"{state.rt.players[seat]}'s" if 0 <= seat < state.players else "that seat's"
+                raise Refused(f"it is {who}'s decision, not {other}")
             if who.seat not in self.seats.humans:
                 raise Refused(f"{who} is played by an agent")
             try:
@@ -122,7 +126,9 @@ class Session:
             people = [i for i, seat in enumerate(state.choosers) if seat in self.seats.humans]
             if not people:
                 raise Refused("there is no decision of a person to take back")
-            self.state = replay(self.game, state.players, state.seed, state.choices[: people[-1]], complete=False)
+            self.state = replay(
+                self.game, state.players, state.seed, state.choices[: people[-1]], complete=False
+            )
             self.error = ""
 
     def load(self, text: bytes) -> None:
@@ -195,7 +201,9 @@ def create_app(session: Session) -> Starlette:
 
     async def page(request: Request) -> HTMLResponse:
         shown = session.shown()
-        return HTMLResponse(TEMPLATES.get_template("page.html.j2").render(game=shown["html"], name=session.game.name))
+        return HTMLResponse(
+            TEMPLATES.get_template("page.html.j2").render(game=shown["html"], name=session.game.name)
+        )
 
     async def game(request: Request) -> JSONResponse:
         return JSONResponse(session.shown())

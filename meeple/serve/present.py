@@ -1,7 +1,7 @@
 """What the playtest page draws, from what a seat may see (`State.view(seat)`) and the decision.
 
 The view speaks in the rules' identifiers and the engine's labels (`hand of Player 1`, `gv1`,
-`dino of Player 2`); a player reads display names. `Presenter.words` says any such text in the
+`token of Player 2`); a player reads display names. `Presenter.words` says any such text in the
 names the printed rulebook uses (codegen/names.py: a row's `called` cell, a declaration's
 `called` line, else the name in words), so the page and the rulebook name things alike. The
 board is drawn as SVG: each grid map's cells (every cell the view lists, empty or not), each table
@@ -48,7 +48,7 @@ class Chip:
 
     @property
     def text(self) -> str:
-        return f"{self.name} ×{self.count}" if self.count > 1 else self.name
+        return f"{self.name} \u00d7{self.count}" if self.count > 1 else self.name
 
 
 @dataclass
@@ -74,7 +74,9 @@ class Presenter:
         self.symbols = program.symbols
         self.names = Names(program.symbols)
         self.drawer = _Drawer(self.names)
-        self.declared = {d.name for d in self.symbols.module.decls if isinstance(getattr(d, "name", None), str)}
+        self.declared = {
+            d.name for d in self.symbols.module.decls if isinstance(getattr(d, "name", None), str)
+        }
         self.seats = {str(p): p.seat for p in program.players}
 
     # ------------------------------------------------------------------ words
@@ -161,7 +163,7 @@ class Presenter:
             "zones": zones,
             "variables": [(humanise(n), self.words(v)) for n, v in view["variables"].items()],
             **self.stores(view["owned"], names),
-            "log": state.log,
+            "log": [self.words(line) for line in state.log],
         }
 
     def stores(self, owned: dict[str, dict[str, str]], seats: list[str]) -> dict[str, Any]:
@@ -173,7 +175,9 @@ class Presenter:
             if per == "player":
                 per_player.append((humanise(name), [self.words(held.get(s, "")) for s in seats]))
             else:
-                said = [f"{self.words(k)}: {self.words(v)}" for k, v in held.items() if v not in ("none", "no")]
+                said = [
+                    f"{self.words(k)}: {self.words(v)}" for k, v in held.items() if v not in ("none", "no")
+                ]
                 per_row.append((f"{self.words(name)} of each {self.words(per)}", said))
         return {"per_player": per_player, "per_row": per_row}
 
@@ -227,7 +231,10 @@ class Presenter:
         count = max(len(nodes), 1)
         ring = max(120.0, count * (2 * NODE + 18) / (2 * math.pi))
         spots = {
-            id(node): (ring * math.cos(2 * math.pi * i / count - math.pi / 2), ring * math.sin(2 * math.pi * i / count - math.pi / 2))
+            id(node): (
+                ring * math.cos(2 * math.pi * i / count - math.pi / 2),
+                ring * math.sin(2 * math.pi * i / count - math.pi / 2),
+            )
             for i, node in enumerate(nodes)
         }
         parts = []
@@ -236,7 +243,9 @@ class Presenter:
             for other in links:
                 if node.index < other.index:
                     x2, y2 = spots[id(other)]
-                    parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" class="edge"/>')
+                    parts.append(
+                        f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" class="edge"/>'
+                    )
         for node in nodes:
             x, y = spots[id(node)]
             key = place_key({"map": name, "node": str(node)})
@@ -261,7 +270,8 @@ class Presenter:
             y = top + i * (CHIP + 2)
             out.append(
                 f'<g class="chip"><title>{_e(chip.text + (f" ({chip.owner})" if chip.owner else ""))}</title>'
-                f'<rect x="{x - w / 2:.1f}" y="{y:.1f}" width="{w:.1f}" height="{CHIP}" rx="7" fill="{chip.colour}"/>'
+                f'<rect x="{x - w / 2:.1f}" y="{y:.1f}" width="{w:.1f}" height="{CHIP}" rx="7" '
+                f'fill="{chip.colour}"/>'
                 f'<text x="{x:.1f}" y="{y + CHIP - 4:.1f}" text-anchor="middle">{_e(text)}</text></g>'
             )
         return out
