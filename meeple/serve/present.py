@@ -81,15 +81,17 @@ class Presenter:
 
     # ------------------------------------------------------------------ words
 
-    def words(self, text: str) -> str:
-        """A label of the engine in players' words: each identifier that is a table row's key or a
-        declaration's name replaced by its display name (`gv1` -> "Great Valley 1")."""
+    def words(self, text: str, declared: bool = True) -> str:
+        """A label of the engine in players' words: each identifier that is a table row's key or
+        (with `declared`) a declaration's name replaced by its display name (`gv1` -> "Great
+        Valley 1"). A log line is a sentence the rules wrote: only its keys are replaced, so that
+        its words keep the case the author gave them."""
 
         def name(match: re.Match[str]) -> str:
             word = match.group(0)
             if len(self.symbols.row_keys.get(word, [])) == 1:
                 return self.names.key(word).one
-            if word in self.declared:
+            if declared and word in self.declared:
                 return self.names.decl(word).one
             return humanise(word) if "_" in word else word
 
@@ -102,7 +104,7 @@ class Presenter:
         if not owner:
             return own[:1].upper() + own[1:]
         who = self.words(owner)
-        return f"{who}{'' if who.endswith('s') else chr(39) + 's'} {own}"
+        return f"{who[:1].upper()}{who[1:]}{'' if who.endswith('s') else chr(39) + 's'} {own}"
 
     def colour(self, owner: str) -> str:
         seat = self.seats.get(owner)
@@ -163,12 +165,13 @@ class Presenter:
             "zones": zones,
             "variables": [(humanise(n), self.words(v)) for n, v in view["variables"].items()],
             **self.stores(view["owned"], names),
-            "log": [self.words(line) for line in state.log],
+            "log": [self.words(line, declared=False) for line in state.log],
         }
 
     def stores(self, owned: dict[str, dict[str, str]], seats: list[str]) -> dict[str, Any]:
         """The values the rules keep per player (a table, one column per seat) and per table row
-        (listed by store, rows whose value is nothing left out)."""
+        (listed by store, as chips in the colour of the seat they name; rows whose value is
+        nothing left out)."""
         per_player, per_row = [], []
         for store, held in owned.items():
             per, _, name = store.partition(".")
@@ -176,7 +179,9 @@ class Presenter:
                 per_player.append((humanise(name), [self.words(held.get(s, "")) for s in seats]))
             else:
                 said = [
-                    f"{self.words(k)}: {self.words(v)}" for k, v in held.items() if v not in ("none", "no")
+                    Chip(f"{self.words(k)}: {self.words(v)}", 1, self.colour(v))
+                    for k, v in held.items()
+                    if v not in ("none", "no")
                 ]
                 per_row.append((f"{self.words(name)} of each {self.words(per)}", said))
         return {"per_player": per_player, "per_row": per_row}
