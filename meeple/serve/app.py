@@ -63,12 +63,11 @@ class Session:
         self.rules = rules
         self.agent_names = agent_names or ["human"]
         self.lock = threading.Lock()
-        self.error = ""  # a rule that broke while the agents played, shown on the page
         state = game.new_game(players, seed)
         self.seats = self.seat(players, seed)
         self.state = state
         self.presenter = Presenter(state)
-        self.error = self.advance(state, self.seats)
+        self.error = self.advance(state, self.seats)  # a rule that broke, shown on the page
 
     def seat(self, players: int, seed: int) -> Seats:
         agents = make_agents(self.agent_names, players, seed, self.game.program.styles)
