@@ -288,23 +288,27 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture
 def page_of(chromium: Any) -> Iterator[Any]:
-    """Open a session's page; at the end, no script error may have happened on it."""
-    opened: list[tuple[Any, Served, list[str]]] = []
+    """Open a session's page; at the end, no script error may have happened on it, and it may
+    have asked nothing of any other host (no CDN, no web font)."""
+    opened: list[tuple[Any, Served, list[str], list[str]]] = []
 
     def open_page(session: Session) -> Any:
         served = Served(session)
         page = chromium.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
         errors: list[str] = []
+        asked: list[str] = []
         page.on("pageerror", lambda err: errors.append(str(err)))
+        page.on("request", lambda request: asked.append(request.url))
         page.goto(served.url)
-        opened.append((page, served, errors))
+        opened.append((page, served, errors, asked))
         return page
 
     yield open_page
-    for page, served, errors in opened:
+    for page, served, errors, asked in opened:
         page.close()
         served.stop()
         assert errors == []
+        assert [url for url in asked if not url.startswith(served.url)] == []
 
 
 def click(page: Any, target: Any) -> None:
