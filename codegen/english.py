@@ -120,12 +120,17 @@ def article(word: str) -> str:
 
 
 def known_number(e: ast.Expr | None, constants: dict[str, Any]) -> int | None:
-    """A count known before the game: a number, or a constant whose value is one."""
+    """A count known before the game: a number, a constant whose value is one, or such counts
+    added, taken away or multiplied (`size * size per player`)."""
     if isinstance(e, ast.Num):
         return e.value
     if isinstance(e, ast.Name) and isinstance(constants.get(e.id), int):
         value = constants[e.id]
         return None if isinstance(value, bool) else value
+    if isinstance(e, ast.Binary) and e.op in ("+", "-", "*"):
+        left, right = known_number(e.left, constants), known_number(e.right, constants)
+        if left is not None and right is not None:
+            return left + right if e.op == "+" else left - right if e.op == "-" else left * right
     return None
 
 
@@ -759,6 +764,13 @@ class English:
         """What a map is made of, without its name."""
         whose = f"one for each {humanise(d.per)}: " if d.per else ""
         grid = d.grid
+        if grid and d.outline is not None:
+            sizes = [self.expr(term) for term in d.size]
+            cell = "hexes" if grid == "hex" else "squares"
+            if d.outline == "hexagon":
+                return f"{whose}a hexagon of {cell}, {sizes[0]} to a side"
+            shape = "a rhombus" if grid == "hex" else "a grid"
+            return f"{whose}{shape} of {sizes[0]} by {sizes[1]} {cell}"
         if grid:
             cells = f", whose cells read {humanise(d.faces)}" if d.faces else ""
             return f"{whose}a {grid} grid that grows as shapes are placed on it{cells}"

@@ -192,6 +192,10 @@ class _Builder:
                 says = "some"
             words, _ = words_of(piece.meta)
             out.append(Component(name.many, says, words))
+        for board in self.sym.maps.values():  # a board given by its size is a component too
+            if board.outline is not None:
+                words, _ = words_of(board.meta)
+                out.append(Component(self.names.decl(board.name).one, self.en.map_words(board), words))
         return out
 
     def _per_row(self, piece: ast.PieceDecl) -> list[tuple[str, int]] | None:

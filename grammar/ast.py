@@ -497,8 +497,9 @@ class VarDecl(Decl):
 
 
 class MapDecl(Decl):
-    """A graph. Either built from tables (`nodes T`, `edges E (a, b)`), or a grid that grows as
-    shapes are placed on it (`grid hex of T`: cells read their attributes from rows of T)."""
+    """A graph. Either built from tables (`nodes T`, `edges E (a, b)`), a grid that grows as
+    shapes are placed on it (`grid hex of T`: cells read their attributes from rows of T), or a
+    grid of fixed cells given by its size (`grid square 3 by 3`)."""
 
     name: str
     nodes: str = ""
@@ -509,6 +510,10 @@ class MapDecl(Decl):
     grid: str | None = None  # "hex" or "square"
     block: int = 1  # `blocks K`: shapes are laid on whole K x K blocks of a square grid
     faces: str | None = None  # the table whose rows are placed on grid cells
+    # A board of fixed cells (`grid square 7 by 6`, `grid hex hexagon 4`): its outline and sizes,
+    # each a number or a constant's name. None: the grid grows as shapes are placed on it.
+    outline: Literal["by", "hexagon"] | None = None
+    size: list[Expr] = []
 
 
 class Param(Node):

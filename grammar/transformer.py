@@ -295,18 +295,27 @@ class Builder(Transformer):  # type: ignore[type-arg]
             if field[0] == "nodes":
                 node.nodes = field[1]
             elif field[0] == "grid":
-                node.grid, node.block, node.faces = field[1], field[2], field[3]
+                node.grid, node.block, node.faces = field[1], field[2], field[4]
+                if field[3] is not None:
+                    node.outline, node.size = field[3]
             else:
                 node.edges, node.edge_from, node.edge_to = field[1], field[2], field[3]
         return node
 
-    def map_grid(self, c: list[Token]) -> tuple[str, str, int, str | None]:
+    def map_grid(self, c: list[Any]) -> tuple[str, str, int, tuple[str, list[ast.Expr]] | None, str | None]:
         return (
             "grid",
             str(c[0]),
             int(c[1]) if c[1] is not None else 1,
-            str(c[2]) if c[2] is not None else None,
+            c[2],
+            str(c[3]) if c[3] is not None else None,
         )
+
+    def grid_by(self, c: list[ast.Expr]) -> tuple[str, list[ast.Expr]]:
+        return ("by", list(c))
+
+    def grid_hexagon(self, c: list[ast.Expr]) -> tuple[str, list[ast.Expr]]:
+        return ("hexagon", list(c))
 
     @v_args(meta=True)
     def movement_decl(self, meta: LarkMeta, c: list[Any]) -> ast.MovementDecl:

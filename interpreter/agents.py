@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from meeple.interpreter.engine import State
+from meeple.interpreter.geometry import column_letters
 from meeple.interpreter.runtime import Decision
 from meeple.interpreter.styles import Style, draw
 from meeple.interpreter.values import humanise
@@ -157,11 +158,41 @@ def position(view: Mapping[str, Any]) -> list[str]:
         if said:
             lines.append(f"{humanise(place)}: {said}")
     for grid, cells in view["grids"].items():
+        form = view["grid_forms"][grid]
+        if form["board"] and all(not c["face"] and len(c["pieces"]) <= 1 for c in cells):
+            lines += picture(humanise(grid), cells, form["kind"] == "hex")
+            continue
         for cell in cells:
             said = ", ".join(x for x in [cell["face"] or "", pieces(cell["pieces"])] if x)
             if said:
-                lines.append(f"{humanise(grid)} ({cell['q']}, {cell['r']}): {said}")
+                lines.append(f"{humanise(grid)} {cell['name']}: {said}")
     return lines
+
+
+def picture(name: str, cells: list[dict[str, Any]], hexes: bool) -> list[str]:
+    """A board whose cells hold at most one kind of piece each (a board of stones, marks, discs)
+    drawn as text, a letter for each kind with a key below: the position at a glance, as on
+    paper. Rows run north to south, each with its number, under the column letters (the cells'
+    names: `b2`); a hex grid's rows lean as its cells do, half a cell east a row."""
+    kinds = list(dict.fromkeys(kind for c in cells for kind in c["pieces"]))
+    marks = {kind: chr(ord("A") + i) if i < 26 else "*" for i, kind in enumerate(kinds)}
+    west, north = min(c["q"] for c in cells), min(c["r"] for c in cells)
+    east = max(c["q"] for c in cells)
+    rows: dict[int, dict[int, str]] = {}
+    for c in cells:
+        held = next(iter(c["pieces"]), None)
+        count = c["pieces"].get(held, 0)
+        mark = "." if held is None else marks[held] if count == 1 else str(count)
+        rows.setdefault(c["r"], {})[c["q"]] = mark
+    width = len(str(max(rows) - north + 1))
+    letters = [column_letters(q - west) for q in range(west, east + 1)]
+    drawn = [f"{name}:", " " * (width + 3) + " ".join(letters)]
+    for r in sorted(rows):
+        indent = " " * (r - north) if hexes else ""
+        row = " ".join(rows[r].get(q, " ") for q in range(west, east + 1))
+        drawn.append(f"  {indent}{r - north + 1:>{width}} {row}".rstrip())
+    drawn += [f"  {mark} = {kind}" for kind, mark in marks.items()]
+    return drawn
 
 
 def pieces(contents: Any) -> str:

@@ -644,6 +644,31 @@ class Analyzer:
             self.expect(e.args[i], got, want, f"the {ORDINALS[i]} argument of {name}")
         return builtin.check(self, e, types)
 
+    def is_board(self, grid_type: str) -> bool:
+        """Whether a `grid:NAME` type is a board given by its size (whose cells are all there)."""
+        m = self.sym.maps.get(grid_type[5:]) if grid_type.startswith("grid:") else None
+        return m is not None and m.outline is not None
+
+    def board(self, m: ast.MapDecl) -> None:
+        """A board given by its size: sizes known when the file is loaded (numbers or constants:
+        their values are checked once known, by the compiler), and nothing that only a growing
+        grid has."""
+        if m.block != 1 or m.faces is not None:
+            self.error(
+                m, "M010", "a board given by its size has all its cells from the start: no 'blocks' or 'of'"
+            )
+        if m.outline == "hexagon" and m.grid != "hex":
+            self.error(
+                m, "M010", "only a hex grid is laid out as a hexagon: a square one is 'COLUMNS by ROWS'"
+            )
+        for term in m.size:
+            if isinstance(term, ast.Name) and term.id not in self.sym.constants:
+                self.error(
+                    term, "M010", f"a board's size is a number or a constant, and '{term.id}' is not one"
+                )
+            else:
+                self.expect(term, self.expr(term, {}), "int", "a board's size")
+
     def destination(self, e: ast.Expr, scope: dict[str, str]) -> str:
         """The type of where pieces go: a place, or the bottom of one (`bottom(Z)`), which is a
         place only there: nothing else reads or counts a bottom."""
@@ -739,6 +764,10 @@ class Analyzer:
                 grid = self.expr(s.map, scope)
                 if grid != "any" and not grid.startswith("grid:"):
                     self.error(s.map, "M014", f"shapes are placed on a grid map, not on {_readable(grid)}")
+                elif not s.over and self.is_board(grid):
+                    self.error(
+                        s.map, "M014", "a board given by its size has all its cells: lay shapes 'over' it"
+                    )
                 if s.at is not None:
                     self.expect(s.at, self.expr(s.at, scope), "placement", "where the shape goes")
             case ast.Lift():
@@ -991,6 +1020,8 @@ class Analyzer:
                     self.error(m, "M010", "only a square grid is laid in blocks")
                 elif m.block < 1:
                     self.error(m, "M010", "a block is at least 1 cell wide")
+                if m.outline is not None:
+                    self.board(m)
                 continue
             if m.nodes not in s.tables:
                 if not m.nodes:

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
-from meeple.limits import MAX_LIST, MAX_PIECES, MAX_SEATS
+from meeple.interpreter.geometry import board_cells
+from meeple.limits import MAX_CELLS, MAX_LIST, MAX_PIECES, MAX_SEATS
 
 
 def check_bounds(symbols: Symbols) -> list[Diagnostic]:
@@ -53,6 +54,13 @@ def _sizes(symbols: Symbols) -> Iterator[Diagnostic]:
                 "M025",
                 f"{count} pieces is more than a game can hold (at most {MAX_PIECES:,} pieces in all)",
             )
+    for m in symbols.maps.values():
+        sizes = [_number(term) for term in m.size]
+        if m.outline is not None and all(n is not None and n > 0 for n in sizes):
+            cells = board_cells(m.outline, [n for n in sizes if n is not None])
+            if cells > MAX_CELLS:
+                too_many = f"a board of {cells:,} cells is more than a game can hold (at most {MAX_CELLS:,})"
+                yield _at(m, "M025", too_many)
     for decl in symbols.module.decls:
         for node in decl.find_all(ast.Binary):
             low, high = _number(node.left), _number(node.right)

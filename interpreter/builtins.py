@@ -825,7 +825,7 @@ class Cells(Builtin):
     takes = ("grid",)
     fewest, most = 1, 1
     usage = "`cells(GRID)`"
-    value = "the cells of a grid map, in the order they were placed"
+    value = "the cells of a grid map, in the order they were placed (a board's in reading order)"
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return f"list:cell:{types[0][5:]}" if types[0].startswith("grid:") else "list:any"
@@ -881,6 +881,10 @@ class Placements(Builtin):
     value = "every distinct way to lay SHAPE on GRID ([grids](#grid-maps))"
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        if analyzer.is_board(types[0]):
+            analyzer.error(
+                call.args[0], "M014", "placements are found on a grid that grows: a board has all its cells"
+            )
         grid = _grid_map(types)
         return f"list:placement:{grid}" if grid else "list:placement"
 
@@ -986,6 +990,130 @@ class Corners(Builtin):
 
     def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
         return f"the cells at the corners of {words[0]}"
+
+
+def _side_word(call: ast.Call) -> str:
+    """The side `side(GRID, "north")` names: written out, so the checker knows it."""
+    word = call.args[1]
+    return word.value if isinstance(word, ast.Text) else ""
+
+
+@register
+class InARow(Builtin):
+    name = "in_a_row"
+    takes = ("list", "int")
+    fewest, most = 2, 2
+    usage = "`in_a_row(CELLS, n)`"
+    value = (
+        "whether n of the cells lie in a straight line, each next to the one before: along a side, "
+        "or on a square grid a diagonal too"
+    )
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        if types[0] not in ("any", "list:any") and not types[0].startswith("list:cell:"):
+            analyzer.error(call.args[0], "M014", "in_a_row counts cells of a grid in a line")
+        return "bool"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0, a1 = _args(compiler, call, scope)
+        return lambda rt, env: grids.in_a_row(a0(rt, env), a1(rt, env))
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"{words[1]} of {words[0]} in a row"
+
+
+@register
+class Side(Builtin):
+    name = "side"
+    takes = ("grid", "text")
+    fewest, most = 2, 2
+    usage = '`side(GRID, "north")`'
+    value = (
+        'the cells along one side of a grid: `"north"`, `"east"`, `"south"` or `"west"`; on hexes '
+        '`"east"`, `"west"`, `"north"`, `"south"` and the four between (`"north-east"`...) '
+        "([boards](#boards-given-by-size))"
+    )
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        grid = analyzer.sym.maps.get(_grid_map(types))
+        kinds = [grid.grid] if grid is not None and grid.grid else list(grids.SIDES)
+        known = sorted({w for k in kinds for w in grids.SIDES[k]})
+        word = _side_word(call)
+        if not any(word in grids.SIDES[k] for k in kinds):
+            where = f"a {kinds[0]} grid" if len(kinds) == 1 else "a grid"
+            analyzer.error(
+                call.args[1],
+                "M014",
+                f"the sides of {where} are written out: {', '.join(repr(w) for w in known)}",
+                analyzer._suggest(word, known),
+            )
+        return f"list:cell:{grid.name}" if grid is not None else "list:any"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+        word = _side_word(call)
+
+        def side(rt: Any, env: dict[str, Any]) -> list[Cell]:
+            mapref = a0(rt, env)
+            grid = grids.grid_of(rt, mapref)
+            found = rt.sides.get((mapref, word))
+            if found is None:  # kept until the grid changes: a board's, for the whole game
+                found = rt.sides[(mapref, word)] = grids.side(grid, mapref.geometry, word)
+            return found
+
+        return side
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the cells along the {_side_word(call)} side of {words[0]}"
+
+
+@register
+class Connected(Builtin):
+    name = "connected"
+    takes = ("list", "list", "list")
+    fewest, most = 3, 3
+    walks_graph = True
+    usage = "`connected(PLACES, FROM, TO)`"
+    value = (
+        "whether a chain of PLACES, each next to the one before (sharing a side, or an edge of a "
+        "map), runs from one of FROM to one of TO: connecting one side of a board to the other"
+    )
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        for arg, t in zip(call.args, types, strict=True):
+            if t not in ("any", "list:any") and not t.startswith(("list:cell:", "list:row:")):
+                analyzer.error(arg, "M014", "connected joins cells of a grid or nodes of a map")
+        return "bool"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        places, starts, ends = _args(compiler, call, scope)
+        adjacency = compiler.adjacency_for(call, call.args[0])
+
+        def connected(rt: Any, env: dict[str, Any]) -> bool:
+            chain = places(rt, env)
+            inside = set(chain)
+            goal = set(ends(rt, env)) & inside
+            todo = [p for p in starts(rt, env) if p in inside]
+            seen = set(todo)
+            while todo:
+                place = todo.pop()
+                if place in goal:
+                    return True
+                around = (
+                    grids.neighbours(grids.grid_of(rt, place.map), place)
+                    if type(place) is Cell
+                    else adjacency.get(place, ())
+                )
+                for nb in around:
+                    if nb in inside and nb not in seen:
+                        seen.add(nb)
+                        todo.append(nb)
+            return False
+
+        return connected
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"a chain of {words[0]} joins {words[1]} to {words[2]}"
 
 
 @register

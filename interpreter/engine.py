@@ -282,10 +282,10 @@ class State:
 
         A `hidden` zone shows only how many pieces it holds; a `private` zone shows its contents
         to its owner only; a `top` zone (a draw pile with its top face up) shows how many it
-        holds and its top piece. Grid maps show every cell: what was placed there and the
-        pieces on it. The decision gives, beside each option, the place on the board it denotes
-        (`place`), so that a picture of the board can offer it there. This is what a human or a
-        bot is allowed to look at."""
+        holds and its top piece. Grid maps show every cell: its name, what was placed there and
+        the pieces on it. The decision gives, beside each option, the place on the board it
+        denotes (`place`), so that a picture of the board can offer it there. This is what a
+        human or a bot is allowed to look at."""
         rt, symbols = self.rt, self.game.program.symbols
 
         def flags(zone: str, per: str | None) -> list[str]:
@@ -328,9 +328,14 @@ class State:
                 name: {str(node): contents(node) for node in nodes if rt.locs[node]}
                 for name, nodes in self.game.program.map_nodes.items()
             },
+            # each grid's kind ("hex", "square"), and whether it is a board given by its size
+            "grid_forms": {
+                str(grid): {"kind": grid.geometry.kind, "board": grid.board is not None} for grid in rt.grids
+            },
             "grids": {
                 str(grid): [
                     {
+                        "name": cell.name,
                         "q": cell.q,
                         "r": cell.r,
                         "face": None if rt.faces.get(cell) is None else label(rt.faces[cell]),

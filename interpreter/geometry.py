@@ -48,6 +48,48 @@ SQUARE_SIDES: tuple[Offset, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 SQUARE_CORNERS: tuple[Offset, ...] = ((1, -1), (1, 1), (-1, 1), (-1, -1))
 
 
+def board(kind: str, outline: str, sizes: list[int]) -> list[Offset]:
+    """The cells of a board given by its size, in reading order (north to south, then west to
+    east): `COLUMNS by ROWS` from (0, 0), which on hexes is a rhombus leaning as axial rows do
+    (each row half a cell east of the one above: a Hex board); or, on hexes, a `hexagon` of N
+    cells a side centred on (0, 0)."""
+    if outline == "hexagon":
+        reach = sizes[0] - 1
+        return [
+            (q, r)
+            for r in range(-reach, reach + 1)
+            for q in range(max(-reach, -r - reach), min(reach, -r + reach) + 1)
+        ]
+    columns, rows = sizes
+    return [(q, r) for r in range(rows) for q in range(columns)]
+
+
+def board_cells(outline: str, sizes: list[int]) -> int:
+    """How many cells `board` would make, without making them: a hostile size may ask for
+    billions, and is refused by this count first."""
+    if outline == "hexagon":
+        return 3 * sizes[0] * (sizes[0] - 1) + 1
+    return sizes[0] * sizes[1]
+
+
+def cell_names(cells: list[Offset]) -> dict[Offset, str]:
+    """How a player names the cells of a board: a column letter and a row number, as on a chess
+    or Hex board, counted from the board's north-west (a, b, ... z, aa, ab ...; 1, 2, ...)."""
+    west = min(q for q, _ in cells)
+    north = min(r for _, r in cells)
+    return {(q, r): f"{column_letters(q - west)}{r - north + 1}" for q, r in cells}
+
+
+def column_letters(n: int) -> str:
+    """The letters of the n-th column from the west, counted from 0: a, b, ... z, aa, ab ..."""
+    word = ""
+    n += 1
+    while n:
+        n, rest = divmod(n - 1, 26)
+        word = chr(ord("a") + rest) + word
+    return word
+
+
 def geometry(kind: str, block: int = 1) -> Geometry:
     """The geometry a map declaration names (`grid hex`, `grid square blocks 2`)."""
     if kind == "hex":

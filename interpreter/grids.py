@@ -57,6 +57,63 @@ def _around(
     return out
 
 
+def axes(geo: Geometry) -> list[tuple[int, int]]:
+    """The ways a straight line runs on a grid, each once (east, not east and west): along a
+    side, and on a square grid along a corner too (a diagonal)."""
+    out: list[tuple[int, int]] = []
+    for dq, dr in (*geo.directions, *geo.corners):
+        if (-dq, -dr) not in out:
+            out.append((dq, dr))
+    return out
+
+
+def in_a_row(cells: Sequence[Cell], n: int) -> bool:
+    """Whether `n` of the cells lie in a straight line, each next to the one before (`axes`):
+    three in a row, four in a line. Each run is walked once, from its first cell."""
+    if n < 1:
+        raise ValueError(f"cells in a row are counted from 1, not {n}")
+    if not cells:
+        return False
+    at = {(c.q, c.r) for c in cells}
+    if len({c.map for c in cells}) > 1:
+        raise ValueError("cells in a row are cells of one grid")
+    lines = axes(cells[0].map.geometry)
+    for q, r in at:
+        for dq, dr in lines:
+            if (q - dq, r - dr) in at:
+                continue  # not the first cell of its run
+            length = 1
+            while (q + length * dq, r + length * dr) in at:
+                length += 1
+            if length >= n:
+                return True
+    return False
+
+
+# The sides of a grid by name: the directions (as indexes into its geometry's) in which a cell of
+# that side has no cell beyond it. On hexes, north and south are the two northern (southern)
+# directions at once: the top row of a board leaning as axial rows do.
+SIDES: dict[str, dict[str, tuple[int, ...]]] = {
+    "square": {"north": (0,), "east": (1,), "south": (2,), "west": (3,)},
+    "hex": {
+        "east": (0,),
+        "north-east": (1,),
+        "north-west": (2,),
+        "west": (3,),
+        "south-west": (4,),
+        "south-east": (5,),
+        "north": (1, 2),
+        "south": (4, 5),
+    },
+}
+
+
+def side(grid: dict[tuple[int, int], Cell], geo: Geometry, name: str) -> list[Cell]:
+    """The cells along one side of a grid (`SIDES`), in the order of the grid's cells."""
+    beyond = [geo.directions[i] for i in SIDES[geo.kind][name]]
+    return [c for c in grid.values() if all((c.q + dq, c.r + dr) not in grid for dq, dr in beyond)]
+
+
 def grid_steps(grid: dict[tuple[int, int], Cell], directions: tuple[tuple[int, int], ...]) -> NextPlaces:
     """What one step from a cell of `grid` reaches: the cells next to it, with the index of the
     direction each lies in (what a straight line keeps)."""

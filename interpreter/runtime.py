@@ -201,10 +201,19 @@ class Runtime:
         self.vars: dict[str, Any] = {}
         self.owned: dict[tuple[str, str], dict[Any, Any]] = {}
         self.locs: dict[Location, list[Piece]] = {loc: [] for loc in program.all_locations(players)}
-        self.grids: dict[MapRef, dict[tuple[int, int], Cell]] = {}  # grid map -> (q, r) -> cell
+        self.grids: dict[MapRef, dict[tuple[int, int], Cell]] = {  # grid map -> (q, r) -> cell
+            mapref: {at: Cell(mapref, *at, name) for at, name in mapref.board.items()}
+            for mapref in program.map_refs.values()
+            if mapref.board is not None and (mapref.owner is None or mapref.owner in self.players)
+        }
         self.faces: dict[Cell, Row] = {}  # what each grid cell shows: the row its top layer put there
         self.layers: dict[Cell, list[Placement]] = {}  # the shapes laid on each cell, the top one last
         self.areas: dict[tuple[MapRef, str], Labelling] = {}  # each grid's areas, kept until it changes
+        self.sides: dict[tuple[MapRef, str], list[Cell]] = {}  # each grid's sides, kept until it changes
+        for board in self.grids.values():  # a board's cells are places from the start
+            for cell in board.values():
+                self.locs[cell] = []
+                self.layers[cell] = []
         # Which position the game is in: a new number after every change. Answers about supposed
         # positions (VOLATILE) are kept only while the position they were asked in lasts.
         self.changes = 0
@@ -267,10 +276,13 @@ class Runtime:
                     todo.extend(users)
 
     def reshaped(self, mapref: MapRef) -> None:
-        """A grid's cells or what they show changed: forget what read the grid, and its areas."""
+        """A grid's cells or what they show changed: forget what read the grid, its areas and its
+        sides."""
         self.changed(mapref)
         for key in [k for k in self.areas if k[0] is mapref]:
             del self.areas[key]
+        for key in [k for k in self.sides if k[0] is mapref]:
+            del self.sides[key]
 
     def moved(self, loc: Location, pieces: list[Piece]) -> None:
         """Pieces arrived at or left a location (or it was shuffled). A value that asked only for

@@ -163,14 +163,22 @@ class Bottom:
 
 class MapRef:
     """One grid map: a map declared `per player` has one per player. It carries its geometry,
-    which every question about its cells asks."""
+    which every question about its cells asks, and, for a board given by its size, its cells
+    (every game starts with all of them) and their names."""
 
-    __slots__ = ("geometry", "name", "owner")
+    __slots__ = ("board", "geometry", "name", "owner")
 
-    def __init__(self, name: str, owner: Player | None, geometry: Geometry = HEX) -> None:
+    def __init__(
+        self,
+        name: str,
+        owner: Player | None,
+        geometry: Geometry = HEX,
+        board: dict[tuple[int, int], str] | None = None,
+    ) -> None:
         self.name = name
         self.owner = owner
         self.geometry = geometry
+        self.board = board  # (q, r) -> the cell's name, in reading order; None: the grid grows
 
     def __str__(self) -> str:
         return self.name if self.owner is None else f"{self.name} of {self.owner}"
@@ -179,18 +187,21 @@ class MapRef:
 
 
 class Cell:
-    """A cell of a grid map, at axial coordinates (q, r). Cells exist from the moment a shape is
-    placed over them; each game makes its own (they are places that hold pieces)."""
+    """A cell of a grid map, at axial coordinates (q, r). Cells of a growing grid exist from the
+    moment a shape is placed over them, and read as their coordinates; a board's are there from
+    the start and read as a player names them (`b2`). Each game makes its own (they are places
+    that hold pieces)."""
 
-    __slots__ = ("map", "q", "r")
+    __slots__ = ("map", "name", "q", "r")
 
-    def __init__(self, map: MapRef, q: int, r: int) -> None:
+    def __init__(self, map: MapRef, q: int, r: int, name: str = "") -> None:
         self.map = map
         self.q = q
         self.r = r
+        self.name = name or f"({q},{r})"
 
     def __str__(self) -> str:
-        return f"({self.q},{self.r})"
+        return self.name
 
     __repr__ = __str__
 

@@ -23,6 +23,8 @@ MAX_NUMBER = 2**63 - 1
 MAX_LIST = 100_000
 # Pieces in a whole game.
 MAX_PIECES = 1_000_000
+# Cells of one board given by its size (`grid square 19 by 19` has 361): each game makes them all.
+MAX_CELLS = 10_000
 # Steps of one game (rule calls, loop rounds, items gone through by expressions) unless the caller
 # gives another budget: a rules file that loops forever ends with an error naming the rule. The
 # longest bundled games (a tile-laying game on its largest map) take up to about a million.

@@ -14,7 +14,7 @@ from meeple.interpreter.compiler.base import (
     Part,
     _Fixed,
 )
-from meeple.interpreter.geometry import geometry
+from meeple.interpreter.geometry import board, board_cells, cell_names, geometry
 from meeple.interpreter.program import Fn, Movement
 from meeple.interpreter.runtime import (
     RuleRuntimeError,
@@ -25,7 +25,7 @@ from meeple.interpreter.values import (
     Row,
     ZoneLoc,
 )
-from meeple.limits import MAX_PIECES
+from meeple.limits import MAX_CELLS, MAX_PIECES
 
 
 class Data(Part):
@@ -63,8 +63,9 @@ class Data(Part):
         for m in sym.maps.values():
             if m.grid is not None:
                 owners: list[Any] = p.players if m.per == "player" else [None]
+                board = self.board(m)
                 for owner in owners:
-                    p.map_refs[(m.name, owner)] = MapRef(m.name, owner, geometry(m.grid, m.block))
+                    p.map_refs[(m.name, owner)] = MapRef(m.name, owner, geometry(m.grid, m.block), board)
                 continue
             nodes = p.rows.get(m.nodes, [])
             p.map_nodes[m.name] = nodes
@@ -101,6 +102,26 @@ class Data(Part):
             ends_var=decl.ends_var,
             ends=optional(decl.ends, decl.ends_var),
         )
+
+    def board(self, m: ast.MapDecl) -> dict[tuple[int, int], str] | None:
+        """The cells of a board given by its size, with their names; None for a grid that grows.
+        A size may be a constant, so it is known here, once the file is loaded: one that is not
+        a whole number from 1 up, or that makes more cells than a board may have, is refused at
+        the size that says it."""
+        if m.outline is None:
+            return None
+        sizes = []
+        for term in m.size:
+            size = self.expr(term, set())(_Fixed(), {})
+            if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+                raise RuleRuntimeError(f"a board's size is a whole number from 1 up, not {size!r}", term.span)
+            sizes.append(size)
+        count = board_cells(m.outline, sizes)
+        if count > MAX_CELLS:
+            raise RuleRuntimeError(
+                f"a board of {count:,} cells is more than a game can hold (at most {MAX_CELLS:,})", m.span
+            )
+        return cell_names(board(m.grid or "square", m.outline, sizes))
 
     def adjacency_for(self, e: ast.Call, named: ast.Expr) -> dict[Row, list[Row]]:
         """The edges a graph query walks: of the map `named` names (`neighbours(x, m)`,

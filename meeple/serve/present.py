@@ -23,7 +23,6 @@ from markupsafe import Markup
 from meeple.codegen.names import Names
 from meeple.codegen.pictures import _Drawer
 from meeple.interpreter.engine import State
-from meeple.interpreter.geometry import geometry
 from meeple.interpreter.values import Row, humanise
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -160,7 +159,10 @@ class Presenter:
             if decision is None
             else {"seat": decision["player"], "who": names[decision["player"]], "prompt": decision["prompt"]},
             "options": options,
-            "boards": [self.grid(name, cells, chosen) for name, cells in view["grids"].items()]
+            "boards": [
+                self.grid(name, view["grid_forms"][name]["kind"], cells, chosen)
+                for name, cells in view["grids"].items()
+            ]
             + [self.table_map(name, view["maps"].get(name, {}), chosen) for name in self.program.map_nodes],
             "zones": zones,
             "variables": [(humanise(n), self.words(v)) for n, v in view["variables"].items()],
@@ -188,12 +190,11 @@ class Presenter:
 
     # ------------------------------------------------------------------ the board
 
-    def grid(self, name: str, cells: list[dict[str, Any]], chosen: dict[str, list[int]]) -> Markup:
-        """A grid map: every cell the view lists, coloured by what its face is, with its pieces."""
-        decl = self.symbols.maps.get(name.partition(" of ")[0])
-        shape = geometry(decl.grid or "hex", decl.block) if decl is not None else geometry("hex")
-        centres = {(c["q"], c["r"]): _centre(shape.kind, c["q"], c["r"]) for c in cells}
-        reach = HEX if shape.kind == "hex" else SQUARE / 2
+    def grid(self, name: str, kind: str, cells: list[dict[str, Any]], chosen: dict[str, list[int]]) -> Markup:
+        """A grid map of `kind` (hex, square): every cell the view lists, coloured by what its face
+        is, with its name (a board's `b2`) or its coordinates, and its pieces."""
+        centres = {(c["q"], c["r"]): _centre(kind, c["q"], c["r"]) for c in cells}
+        reach = HEX if kind == "hex" else SQUARE / 2
         xs = [x for x, _ in centres.values()] or [0.0]
         ys = [y for _, y in centres.values()] or [0.0]
         box = (min(xs) - reach - 4, min(ys) - reach - 4, max(xs) - min(xs) + 2 * reach + 8)
@@ -203,7 +204,7 @@ class Presenter:
             x, y = centres[(cell["q"], cell["r"])]
             key = place_key({"grid": name, "q": cell["q"], "r": cell["r"]})
             what = self.face(cell["face"])
-            if shape.kind == "hex":
+            if kind == "hex":
                 angles = [math.radians(60 * i - 30) for i in range(6)]
                 points = [(x + HEX * math.cos(a), y + HEX * math.sin(a)) for a in angles]
             else:
@@ -211,9 +212,10 @@ class Presenter:
                 points = [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
             corners = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
             face = self.words(self.names.row(what.table, what.key).one) if what is not None else ""
-            label = f"({cell['q']}, {cell['r']})" + (f" {face}" if face else "")
+            called = cell.get("name") or f"{cell['q']}, {cell['r']}"
+            label = called + (f": {face}" if face else "")
             inner = [f'<polygon points="{corners}" fill="{self.drawer.colour(what)}" class="cell"/>']
-            inner.append(_text(x, y - reach * 0.55, face or f"{cell['q']}, {cell['r']}", "face"))
+            inner.append(_text(x, y - reach * 0.55, face or called, "face"))
             chips, _ = self.chips(cell["pieces"])
             inner += self.draw_chips(chips, x, y - 6, reach * 1.6)
             parts.append(_place(key, chosen, label, "".join(inner)))
