@@ -330,8 +330,9 @@ def test_a_whole_game_of_tic_tac_toe_is_played_undone_saved_and_loaded_by_clicki
     saved = tmp_path / "saved.json"
     download.value.save_as(saved)
     assert GameLog.model_validate_json(saved.read_bytes()).choices == [0, 0]
+    assert page.locator(".cell").count() == 9  # a board given by its size: every square, empty or not
     while not page.locator("#game-over").count():
-        click(page, page.locator(".option").first)
+        click(page, page.locator(".choosable").first)  # a square of the board
     assert "Winner" in page.locator("#game-over").inner_text()
     finished = len(session.state.choices)
     click(page, page.locator("#undo"))
