@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from meeple.grammar.ast import Span
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime, describe
-from meeple.interpreter.values import Player, ZoneLoc, label, label_piece
+from meeple.interpreter.values import Cell, PieceRef, Player, Route, Row, ZoneLoc, label, label_piece
 from meeple.limits import DEFAULT_BUDGET, MAX_RECURSION
 
 T = TypeVar("T")
@@ -133,6 +133,7 @@ class State:
         self.players = players
         self.seed = seed
         self.choices: list[int] = []
+        self.choosers: list[int] = []  # the seat that made each choice: what an undo takes back
         self.script = script
         self.decision: Decision | None = None
         self.is_over = False
@@ -247,6 +248,7 @@ class State:
         if self.rt.logging:
             self.rt.log.append(f"  {decision.player} {decision.prompt.lower()}: {decision.option(index)}")
         self.choices.append(index)
+        self.choosers.append(decision.player.seat)
         self.decision = None
         self._advance(index)
 
@@ -289,7 +291,9 @@ class State:
         only how many pieces it holds; a `private` zone shows its contents
         to its owner only; a `top` zone (a draw pile with its top face up) shows how many it
         holds and its top piece. Grid maps show every cell: its name, what was placed there and
-        the pieces on it. This is what a human or a bot is allowed to look at."""
+        the pieces on it. The decision gives, beside each option, the place on the board it
+        denotes (`place`), so that a picture of the board can offer it there. This is what a
+        human or a bot is allowed to look at."""
         rt, symbols = self.rt, self.game.program.symbols
 
         def flags(zone: str, per: str | None) -> list[str]:
@@ -367,8 +371,26 @@ class State:
                 "player": self.decision.player.seat,
                 "prompt": self.decision.prompt,
                 "options": self.decision.options,
+                "places": [self.place(v) for v in self.decision.values]
+                + [None] * (self.decision.size - len(self.decision.values)),
             },
         }
+
+    def place(self, value: Any) -> dict[str, Any] | None:
+        """The place on the board an option denotes, for a picture of the board to offer it there:
+        a grid cell (its grid and q, r), a node of a table map (its map and node), a piece on one
+        of them, or the end of a route; None for anything else."""
+        if isinstance(value, PieceRef):
+            value = value.loc
+        elif isinstance(value, Route):
+            value = value.end
+        if isinstance(value, Cell):
+            return {"grid": str(value.map), "q": value.q, "r": value.r}
+        if isinstance(value, Row):
+            for name, nodes in self.game.program.map_nodes.items():
+                if any(node is value for node in nodes):
+                    return {"map": name, "node": str(value)}
+        return None
 
     def counted(self) -> dict[str, int | list[int]]:
         """What the counters counted so far: a number, or one per seat for a counter per player."""

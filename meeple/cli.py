@@ -530,6 +530,47 @@ def lsp() -> None:
     serve()
 
 
+@app.command()
+@command
+def serve(
+    rules: Annotated[str, typer.Argument(metavar="FILE", help="A rules file or a bundled game name.")],
+    players: Annotated[int | None, PLAYERS] = None,
+    seed: Annotated[
+        int, typer.Option(min=0, max=MAX_NUMBER, help="Seed of the game's dice and the agents.")
+    ] = 0,
+    agents: Annotated[
+        str,
+        typer.Option(
+            help="One per seat, comma-separated, the last repeats: human (at the page), random, first."
+        ),
+    ] = "human",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="The port to serve the page on.")] = 8000,
+    host: Annotated[
+        str, typer.Option(help="The address to listen on (any but 127.0.0.1 lets others in).")
+    ] = "127.0.0.1",
+    option: Annotated[list[str] | None, OPTIONS] = None,
+) -> None:
+    """Serve a playtest page: people play the game in a browser, against each other and agents."""
+    try:
+        from meeple.serve.app import Session, run
+    except ImportError:
+        raise Fail(
+            "error: `meeple serve` needs the serve extra: pip install 'meeple[serve]'", USAGE
+        ) from None
+    game = load_game(rules, parse_options(option or []))
+    path = meeple.resolve(rules)
+    named = path.stem if path.resolve().parent == bundled_dir() else str(path.resolve())
+    names = [n.strip() for n in agents.split(",") if n.strip()]
+    try:
+        session = Session(game, named, game.min_players if players is None else players, seed, names)
+    except ValueError as err:  # a player count out of range, an unknown agent name
+        raise Fail(f"error: {err}", USAGE) from None
+    except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
+        raise Fail(f"error: {err}") from None
+    say(f"{game.name}: playtest page at http://{host}:{port}/ (Ctrl-C stops it)")
+    run(session, host, port)
+
+
 app.command("docs")(command(docs))
 app.command("simulate")(command(simulate))
 app.command("compare")(command(compare))

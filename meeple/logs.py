@@ -75,10 +75,16 @@ def read_log(path: Path) -> GameLog:
         text = path.read_bytes()
     except OSError as err:
         raise LogError(f"cannot read the log {path}: {err.strerror or err}") from None
+    return parse_log(text, str(path))
+
+
+def parse_log(text: bytes, where: str) -> GameLog:
+    """A log's text (read from `where`, which the message names), or LogError saying what is
+    wrong with it. The caller bounds its size (MAX_LOG_BYTES) before reading it."""
     try:
         return GameLog.model_validate_json(text)
     except ValidationError as err:
-        raise LogError(f"{path} is not a meeple log: {_first_problem(err)}") from None
+        raise LogError(f"{where} is not a meeple log: {_first_problem(err)}") from None
 
 
 def _first_problem(err: ValidationError) -> str:
@@ -106,5 +112,11 @@ def log_rules(rules_path: Path, log: Path, bundled: bool) -> str:
 
 def write_log(path: Path, result: dict[str, Any]) -> None:
     """Write a log, checked against the schema it will be read with, whole or not at all."""
+    write_atomic(path, log_text(result))
+
+
+def log_text(result: dict[str, Any]) -> str:
+    """A game's result (`State.result()` with the rules named) as a log's text, checked against
+    the schema it will be read with."""
     entry = GameLog.model_validate({"meeple": LOG_FORMAT, **result})
-    write_atomic(path, json.dumps(entry.model_dump(mode="json")) + "\n")
+    return json.dumps(entry.model_dump(mode="json")) + "\n"

@@ -59,3 +59,76 @@ def test_a_grid_map_shows_every_cell_its_face_and_its_pieces(tmp_path: Path) -> 
     cells = state(tmp_path).view(1)["grids"]["land"]
     assert [(c["q"], c["r"], c["pieces"]) for c in cells] == [(0, 0, {}), (1, 0, {"stone": 1})]
     assert all(c["face"] and c["face"].startswith("shape_cell") for c in cells)
+
+
+PLACES = """\
+game "Places":
+  players 2..2
+
+table spot (name):
+  near
+  far
+table link (a: spot, b: spot):
+  near, far
+table shape (name):
+  one
+table shape_cell (shape: shape, q: int, r: int):
+  one, 0, 0
+  one, 1, 0
+
+zone box
+piece stone: 4 in box
+piece gem: 4 in box
+map ring:
+  nodes spot
+  edges link (a, b)
+map land:
+  grid hex of shape_cell
+
+value cells_of(s: shape) = [each c in shape_cell where c.shape == s]
+
+setup:
+  place cells_of(one) on land
+  move 1 stone from box to cell(land, 1, 0)
+  move 1 gem from box to cell(land, 1, 0)
+
+play:
+  for each p in players:
+    turn p:
+      choose s from spot by p prompt "Spot":
+        move 1 stone from box to s
+      choose c from [cell(land, 0, 0), cell(land, 1, 0)] by p prompt "Cell":
+        move 1 stone from box to c
+      choose x from pieces(cell(land, 1, 0)) by p prompt "Stone":
+        move x to box
+      choose n from [1, 2] by p prompt "Number":
+        move n stone from box to box
+"""
+
+
+def test_a_decision_names_the_board_place_each_option_denotes(tmp_path: Path) -> None:
+    path = tmp_path / "places.rules"
+    path.write_text(PLACES)
+    game = meeple.load(path).new_game(2)
+    assert game.view(0)["decision"]["places"] == [
+        {"map": "ring", "node": "near"},
+        {"map": "ring", "node": "far"},
+    ]
+    game.apply(1)
+    assert game.view(0)["decision"]["places"] == [
+        {"grid": "land", "q": 0, "r": 0},
+        {"grid": "land", "q": 1, "r": 0},
+    ]
+    game.apply(1)
+    assert game.view(0)["decision"]["places"] == [{"grid": "land", "q": 1, "r": 0}] * 2  # pieces: their cell
+    game.apply(0)
+    assert game.view(0)["decision"]["places"] == [None, None]  # numbers are no place
+
+
+def test_the_state_records_which_seat_made_each_choice(tmp_path: Path) -> None:
+    path = tmp_path / "places.rules"
+    path.write_text(PLACES)
+    game = meeple.load(path).new_game(2)
+    for _ in range(5):
+        game.apply(0)
+    assert game.choosers == [0, 0, 0, 0, 1]

@@ -1,0 +1,1 @@
+"""`meeple serve`: the playtest page (needs the `serve` extra: Starlette and uvicorn)."""

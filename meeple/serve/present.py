@@ -1,0 +1,342 @@
+"""What the playtest page draws, from what a seat may see (`State.view(seat)`) and the decision.
+
+The view speaks in the rules' identifiers and the engine's labels (`hand of Player 1`, `gv1`,
+`token of Player 2`); a player reads display names. `Presenter.words` says any such text in the
+names the printed rulebook uses (codegen/names.py: a row's `called` cell, a declaration's
+`called` line, else the name in words), so the page and the rulebook name things alike. The
+board is drawn as SVG: each grid map's cells (every cell the view lists, empty or not), each table
+map's nodes on a ring with their links; a place that is one of the decision's options
+(`view["decision"]["places"]`) is drawn as a button that answers with it. Nothing here knows a
+game.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+
+from meeple.codegen.names import Names
+from meeple.codegen.pictures import _Drawer
+from meeple.interpreter.engine import State
+from meeple.interpreter.values import Row, humanise
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# One colour per seat, for the pieces a seat owns (dark enough for white words on them).
+SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085", "#d35400", "#555f6e")
+NEUTRAL = "#6b5a45"  # pieces of nobody
+HEX = 46.0  # a hex's radius on the page
+SQUARE = 80.0  # a square cell's side
+NODE = 44.0  # a map node's radius
+CHIP = 15.0  # a piece's height
+FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+
+
+@dataclass
+class Chip:
+    """Some pieces of one kind and owner, as the page shows them."""
+
+    name: str
+    count: int
+    colour: str
+    owner: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.name} \u00d7{self.count}" if self.count > 1 else self.name
+
+
+@dataclass
+class Zone:
+    title: str
+    chips: list[Chip] = field(default_factory=list)
+    hidden: str = ""  # "3 face down", what a seat may not look at
+
+
+@dataclass
+class Option:
+    index: int
+    text: str
+    place: str | None  # the board place it denotes, as `place_key` names it
+
+
+class Presenter:
+    """The page's words and pictures for one game (its names are read once)."""
+
+    def __init__(self, state: State) -> None:
+        program = state.game.program
+        self.program = program
+        self.symbols = program.symbols
+        self.names = Names(program.symbols)
+        self.drawer = _Drawer(self.names)
+        self.declared = {
+            d.name for d in self.symbols.module.decls if isinstance(getattr(d, "name", None), str)
+        }
+        self.seats = {str(p): p.seat for p in program.players}
+
+    # ------------------------------------------------------------------ words
+
+    def words(self, text: str, declared: bool = True) -> str:
+        """A label of the engine in players' words: each identifier that is a table row's key or
+        (with `declared`) a declaration's name replaced by its display name (`gv1` -> "Great
+        Valley 1"). A log line is a sentence the rules wrote: only its keys are replaced, so that
+        its words keep the case the author gave them."""
+
+        def name(match: re.Match[str]) -> str:
+            word = match.group(0)
+            if len(self.symbols.row_keys.get(word, [])) == 1:
+                return self.names.key(word).one
+            if declared and word in self.declared:
+                return self.names.decl(word).one
+            return humanise(word) if "_" in word else word
+
+        return _WORD.sub(name, text)
+
+    def title(self, place: str) -> str:
+        """A zone's key (`hand of Player 1`) as a heading: "Player 1's hand"."""
+        zone, _, owner = place.partition(" of ")
+        own = self.words(zone)
+        if not owner:
+            return own[:1].upper() + own[1:]
+        who = self.words(owner)
+        return f"{who[:1].upper()}{who[1:]}{'' if who.endswith('s') else chr(39) + 's'} {own}"
+
+    def colour(self, owner: str) -> str:
+        seat = self.seats.get(owner)
+        return NEUTRAL if seat is None else SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+    def chips(self, contents: Any) -> tuple[list[Chip], str]:
+        """A place's contents as chips, and what is hidden of it ("3 face down")."""
+        if isinstance(contents, dict) and "hidden" in contents:
+            count = contents["hidden"]
+            top = contents.get("top")
+            chips = [self.chip(top, 1)] if top else []
+            return chips, f"{count} face down" if count else "empty"
+        counted: dict[str, int] = {}
+        for piece in contents if isinstance(contents, list) else []:
+            counted[piece] = counted.get(piece, 0) + 1
+        if isinstance(contents, dict):
+            counted = dict(contents)
+        return [self.chip(piece, n) for piece, n in counted.items()], ""
+
+    def chip(self, piece: str, count: int) -> Chip:
+        kind, _, owner = piece.partition(" of ")
+        name = self.words(kind)
+        return Chip(name[:1].upper() + name[1:], count, self.colour(owner), owner)
+
+    # ------------------------------------------------------------------ the page
+
+    def page(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Everything the game fragment's template shows, as seat `seat` may see it."""
+        view = state.view(seat)
+        decision = view["decision"]
+        options: list[Option] = []
+        if decision is not None:
+            for i, (text, place) in enumerate(zip(decision["options"], decision["places"], strict=True)):
+                options.append(Option(i, self.words(text), place_key(place)))
+        chosen: dict[str, list[int]] = {}
+        for option in options:
+            if option.place is not None:
+                chosen.setdefault(option.place, []).append(option.index)
+        zones = []
+        for key, contents in view["zones"].items():
+            chips, hidden = self.chips(contents)
+            if chips or (hidden and hidden != "empty"):
+                zones.append(Zone(self.title(key), chips, hidden))
+        names = [str(p) for p in state.rt.players]
+        return {
+            "game": view["game"],
+            "seed": view["seed"],
+            "turns": view["turns"],
+            "step": len(state.choices),
+            "seats": names,
+            "colours": [self.colour(n) for n in names],
+            "decision": None
+            if decision is None
+            else {"seat": decision["player"], "who": names[decision["player"]], "prompt": decision["prompt"]},
+            "options": options,
+            "boards": [
+                self.grid(name, view["grid_forms"][name]["kind"], cells, chosen)
+                for name, cells in view["grids"].items()
+            ]
+            + [self.table_map(name, view["maps"].get(name, {}), chosen) for name in self.program.map_nodes],
+            "zones": zones,
+            "variables": [(humanise(n), self.words(v)) for n, v in view["variables"].items()],
+            **self.stores(view["owned"], names),
+            "log": [self.words(line, declared=False) for line in state.log],
+        }
+
+    def stores(self, owned: dict[str, dict[str, str]], seats: list[str]) -> dict[str, Any]:
+        """The values the rules keep per player (a table, one column per seat) and per table row
+        (listed by store, as chips in the colour of the seat they name; rows whose value is
+        nothing left out)."""
+        per_player, per_row = [], []
+        for store, held in owned.items():
+            per, _, name = store.partition(".")
+            if per == "player":
+                per_player.append((humanise(name), [self.words(held.get(s, "")) for s in seats]))
+            else:
+                said = [
+                    Chip(f"{self.words(k)}: {self.words(v)}", 1, self.colour(v))
+                    for k, v in held.items()
+                    if v not in ("none", "no")
+                ]
+                per_row.append((f"{self.words(name)} of each {self.words(per)}", said))
+        return {"per_player": per_player, "per_row": per_row}
+
+    # ------------------------------------------------------------------ the board
+
+    def grid(self, name: str, kind: str, cells: list[dict[str, Any]], chosen: dict[str, list[int]]) -> Markup:
+        """A grid map of `kind` (hex, square): every cell the view lists, coloured by what its face
+        is, with its name (a board's `b2`) or its coordinates, and its pieces."""
+        centres = {(c["q"], c["r"]): _centre(kind, c["q"], c["r"]) for c in cells}
+        reach = HEX if kind == "hex" else SQUARE / 2
+        xs = [x for x, _ in centres.values()] or [0.0]
+        ys = [y for _, y in centres.values()] or [0.0]
+        box = (min(xs) - reach - 4, min(ys) - reach - 4, max(xs) - min(xs) + 2 * reach + 8)
+        height = max(ys) - min(ys) + 2 * reach + 8
+        parts = []
+        for cell in cells:
+            x, y = centres[(cell["q"], cell["r"])]
+            key = place_key({"grid": name, "q": cell["q"], "r": cell["r"]})
+            what = self.face(cell["face"])
+            if kind == "hex":
+                angles = [math.radians(60 * i - 30) for i in range(6)]
+                points = [(x + HEX * math.cos(a), y + HEX * math.sin(a)) for a in angles]
+            else:
+                h = SQUARE / 2
+                points = [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
+            corners = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+            face = self.words(self.names.row(what.table, what.key).one) if what is not None else ""
+            called = cell.get("name") or f"{cell['q']}, {cell['r']}"
+            label = called + (f": {face}" if face else "")
+            inner = [f'<polygon points="{corners}" fill="{self.drawer.colour(what)}" class="cell"/>']
+            inner.append(_text(x, y - reach * 0.55, face or called, "face"))
+            chips, _ = self.chips(cell["pieces"])
+            inner += self.draw_chips(chips, x, y - 6, reach * 1.6)
+            parts.append(_place(key, chosen, label, "".join(inner)))
+        return _svg(self.title(name), box, height, "".join(parts))
+
+    def face(self, face: str | None) -> Row | None:
+        """What a cell's face shows (the row it names, as pictures colour it), or None."""
+        if face is None:
+            return None
+        tables = self.symbols.row_keys.get(face, [])
+        if len(tables) != 1:
+            return None
+        what, _ = self.drawer.marks(self.program.row(tables[0], face))
+        return what
+
+    def table_map(self, name: str, held: dict[str, Any], chosen: dict[str, list[int]]) -> Markup:
+        """A table map: its nodes on a ring (the rules give nodes no positions), linked as its
+        edges link them, each with the pieces on it."""
+        nodes = self.program.map_nodes[name]
+        count = max(len(nodes), 1)
+        ring = max(120.0, count * (2 * NODE + 18) / (2 * math.pi))
+        spots = {
+            id(node): (
+                ring * math.cos(2 * math.pi * i / count - math.pi / 2),
+                ring * math.sin(2 * math.pi * i / count - math.pi / 2),
+            )
+            for i, node in enumerate(nodes)
+        }
+        parts = []
+        for node, links in self.program.adjacency.get(name, {}).items():
+            x1, y1 = spots[id(node)]
+            for other in links:
+                if node.index < other.index:
+                    x2, y2 = spots[id(other)]
+                    parts.append(
+                        f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" class="edge"/>'
+                    )
+        for node in nodes:
+            x, y = spots[id(node)]
+            key = place_key({"map": name, "node": str(node)})
+            title = self.names.row(node.table, node.key).one
+            chips, _ = self.chips(held.get(str(node), {}))
+            inner = [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE}" class="node"/>']
+            inner += [_text(x, y - 18 + 12 * i, line, "face") for i, line in enumerate(_lines(title, 14)[:2])]
+            inner += self.draw_chips(chips, x, y + 8, NODE * 1.8)
+            parts.append(_place(key, chosen, title, "".join(inner)))
+        reach = ring + NODE + 6
+        return _svg(self.title(name), (-reach, -reach, 2 * reach), 2 * reach, "".join(parts))
+
+    def draw_chips(self, chips: list[Chip], x: float, top: float, width: float) -> list[str]:
+        """Pieces as labelled rounded tags, one under another, in their owner's colour."""
+        out = []
+        shown = chips[:3]
+        for i, chip in enumerate(shown):
+            text = chip.text if len(chip.text) <= 14 else chip.text[:13] + "…"
+            if i == 2 and len(chips) > 3:
+                text = f"+{len(chips) - 2} more"
+            w = min(width, 8 + 6.2 * len(text))
+            y = top + i * (CHIP + 2)
+            out.append(
+                f'<g class="chip"><title>{_e(chip.text + (f" ({chip.owner})" if chip.owner else ""))}</title>'
+                f'<rect x="{x - w / 2:.1f}" y="{y:.1f}" width="{w:.1f}" height="{CHIP}" rx="7" '
+                f'fill="{chip.colour}"/>'
+                f'<text x="{x:.1f}" y="{y + CHIP - 4:.1f}" text-anchor="middle">{_e(text)}</text></g>'
+            )
+        return out
+
+
+def place_key(place: dict[str, Any] | None) -> str | None:
+    """A board place as one string, the same for an option and for the place drawn."""
+    if place is None:
+        return None
+    if "grid" in place:
+        return f"grid:{place['grid']}:{place['q']}:{place['r']}"
+    return f"map:{place['map']}:{place['node']}"
+
+
+def _centre(kind: str, q: int, r: int) -> tuple[float, float]:
+    if kind == "hex":
+        return HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r
+    return SQUARE * q, SQUARE * r
+
+
+def _place(key: str | None, chosen: dict[str, list[int]], label: str, inner: str) -> str:
+    """One place of the board: a button when some option is this place."""
+    options = chosen.get(key or "")
+    if not options:
+        return f'<g class="place"><title>{_e(label)}</title>{inner}</g>'
+    indices = ",".join(str(i) for i in options)
+    return (
+        f'<g class="place choosable" role="button" tabindex="0" data-options="{indices}" '
+        f'aria-label="{_e(label)}"><title>{_e(label)}</title>{inner}</g>'
+    )
+
+
+def _svg(title: str, box: tuple[float, float, float], height: float, body: str) -> Markup:
+    left, top, width = box
+    return Markup(
+        f'<figure class="board"><figcaption>{_e(title)}</figcaption>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" '
+        f'width="{width:.0f}" height="{height:.0f}" font-family="{FONT}" role="img" '
+        f'aria-label="{_e(title)}">{body}</svg></figure>'
+    )
+
+
+def _text(x: float, y: float, words: str, kind: str) -> str:
+    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="middle" class="{kind}">{_e(words)}</text>'
+
+
+def _lines(words: str, width: int) -> list[str]:
+    out: list[str] = []
+    for word in words.split():
+        if out and len(out[-1]) + 1 + len(word) <= width:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return out or [words]
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+__all__ = ["Presenter", "place_key"]
