@@ -85,7 +85,7 @@ def pictures(before: Sequence[Shown], after: Sequence[Shown], names: Names) -> l
     """Each shown place before and after, drawn at the same scale (the larger of the two)."""
     out = []
     for first, last in zip(before, after, strict=True):
-        drawer = _Drawer(names)
+        drawer = Drawer(names)
         size = drawer.size([first, last])
         width = min(size[2] * SCALE, FULL_PAGE)
         out.append(
@@ -94,7 +94,7 @@ def pictures(before: Sequence[Shown], after: Sequence[Shown], names: Names) -> l
     return out
 
 
-class _Drawer:
+class Drawer:
     def __init__(self, names: Names) -> None:
         self.names = names
 

@@ -170,7 +170,8 @@ def position(view: Mapping[str, Any]) -> list[str]:
             lines += picture(first_upper(name(grid)), cells, form["kind"] == "hex")
             continue
         for cell in cells:
-            said = ", ".join(x for x in [cell["face"] or "", pieces(cell["pieces"])] if x)
+            face = name(cell["face"]) if cell["face"] else ""
+            said = ", ".join(x for x in [face, pieces(cell["pieces"])] if x)
             if said:
                 lines.append(first_upper(f"{name(grid)} {cell['name']}: {said}"))
     return lines

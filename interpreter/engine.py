@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from meeple.grammar.ast import Span
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime, describe
-from meeple.interpreter.values import Cell, PieceRef, Player, Route, Row, ZoneLoc, label, label_piece
+from meeple.interpreter.values import Cell, PieceRef, Player, Route, Row, ZoneLoc, label, label_piece, written
 from meeple.limits import DEFAULT_BUDGET, MAX_RECURSION
 
 T = TypeVar("T")
@@ -327,6 +327,7 @@ class State:
         names |= {f"{per}.{name}": called.decl(name).one for per, name in rt.owned}
         names |= {str(loc): label(loc) for loc in rt.locs if isinstance(loc, ZoneLoc)}
         names |= {str(node): label(node) for nodes in self.game.program.map_nodes.values() for node in nodes}
+        names |= {written(face): label(face) for face in rt.faces.values()}
         names |= {
             str(grid): called.decl(grid.name).one + ("" if grid.owner is None else f" of {grid.owner}")
             for grid in rt.grids
@@ -358,7 +359,7 @@ class State:
                         "name": cell.name,
                         "q": cell.q,
                         "r": cell.r,
-                        "face": None if rt.faces.get(cell) is None else label(rt.faces[cell]),
+                        "face": None if rt.faces.get(cell) is None else written(rt.faces[cell]),
                         "pieces": dict(Counter(label_piece(p) for p in rt.locs.get(cell, []))),
                     }
                     for cell in cells.values()

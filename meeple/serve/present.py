@@ -1,9 +1,8 @@
 """What the playtest page draws, from what a seat may see (`State.view(seat)`) and the decision.
 
-The view speaks in the rules' identifiers and the engine's labels (`hand of Player 1`, `gv1`,
-`token of Player 2`); a player reads display names. `Presenter.words` says any such text in the
-names the printed rulebook uses (codegen/names.py: a row's `called` cell, a declaration's
-`called` line, else the name in words), so the page and the rulebook name things alike. The
+The view's keys are the rules' identifiers (`hand of Player 1`), its labels and its `names` what
+players read (interpreter/names.py: a row's `called` cell, a declaration's `called` line, else the
+name in words), as the printed rulebook names them: the page shows only those. The
 board is drawn as SVG: each grid map's cells (every cell the view lists, empty or not), each table
 map's nodes on a ring with their links; a place that is one of the decision's options
 (`view["decision"]["places"]`) is drawn as a button that answers with it. Nothing here knows a
@@ -14,18 +13,15 @@ from __future__ import annotations
 
 import html
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup
 
-from meeple.codegen.names import Names
-from meeple.codegen.pictures import _Drawer
+from meeple.codegen.pictures import Drawer
 from meeple.interpreter.engine import State
 from meeple.interpreter.values import Row, humanise
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # One colour per seat, for the pieces a seat owns (dark enough for white words on them).
 SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085", "#d35400", "#555f6e")
 NEUTRAL = "#6b5a45"  # pieces of nobody
@@ -71,39 +67,20 @@ class Presenter:
         program = state.game.program
         self.program = program
         self.symbols = program.symbols
-        self.names = Names(program.symbols)
-        self.drawer = _Drawer(self.names)
-        self.declared = {
-            d.name for d in self.symbols.module.decls if isinstance(getattr(d, "name", None), str)
-        }
+        assert program.names is not None
+        self.names = program.names
+        self.drawer = Drawer(self.names)
         self.seats = {str(p): p.seat for p in program.players}
 
     # ------------------------------------------------------------------ words
 
-    def words(self, text: str, declared: bool = True) -> str:
-        """A label of the engine in players' words: each identifier that is a table row's key or
-        (with `declared`) a declaration's name replaced by its display name (`gv1` -> "Great
-        Valley 1"). A log line is a sentence the rules wrote: only its keys are replaced, so that
-        its words keep the case the author gave them."""
-
-        def name(match: re.Match[str]) -> str:
-            word = match.group(0)
-            if len(self.symbols.row_keys.get(word, [])) == 1:
-                return self.names.key(word).one
-            if declared and word in self.declared:
-                return self.names.decl(word).one
-            return humanise(word) if "_" in word else word
-
-        return _WORD.sub(name, text)
-
-    def title(self, place: str) -> str:
-        """A zone's key (`hand of Player 1`) as a heading: "Player 1's hand"."""
-        zone, _, owner = place.partition(" of ")
-        own = self.words(zone)
+    def title(self, names: dict[str, str], place: str) -> str:
+        """A place's name (the view's `names`: "Hand of Player 1") as a heading: "Player 1's hand"."""
+        said = names.get(place) or humanise(place)
+        own, _, owner = said.partition(" of ")
         if not owner:
             return own[:1].upper() + own[1:]
-        who = self.words(owner)
-        return f"{who[:1].upper()}{who[1:]}{'' if who.endswith('s') else chr(39) + 's'} {own}"
+        return f"{owner}{'' if owner.endswith('s') else chr(39) + 's'} {own[:1].lower() + own[1:]}"
 
     def colour(self, owner: str) -> str:
         seat = self.seats.get(owner)
@@ -124,20 +101,21 @@ class Presenter:
         return [self.chip(piece, n) for piece, n in counted.items()], ""
 
     def chip(self, piece: str, count: int) -> Chip:
+        """Pieces as the view names them ("Token of Player 2"), in their owner's colour."""
         kind, _, owner = piece.partition(" of ")
-        name = self.words(kind)
-        return Chip(name[:1].upper() + name[1:], count, self.colour(owner), owner)
+        return Chip(kind[:1].upper() + kind[1:], count, self.colour(owner), owner)
 
     # ------------------------------------------------------------------ the page
 
     def page(self, state: State, seat: int | None) -> dict[str, Any]:
         """Everything the game fragment's template shows, as seat `seat` may see it."""
         view = state.view(seat)
+        names = view["names"]
         decision = view["decision"]
         options: list[Option] = []
         if decision is not None:
             for i, (text, place) in enumerate(zip(decision["options"], decision["places"], strict=True)):
-                options.append(Option(i, self.words(text), place_key(place)))
+                options.append(Option(i, text, place_key(place)))
         chosen: dict[str, list[int]] = {}
         for option in options:
             if option.place is not None:
@@ -146,51 +124,65 @@ class Presenter:
         for key, contents in view["zones"].items():
             chips, hidden = self.chips(contents)
             if chips or (hidden and hidden != "empty"):
-                zones.append(Zone(self.title(key), chips, hidden))
-        names = [str(p) for p in state.rt.players]
+                zones.append(Zone(self.title(names, key), chips, hidden))
+        seats = [str(p) for p in state.rt.players]
         return {
             "game": view["game"],
             "seed": view["seed"],
             "turns": view["turns"],
             "step": len(state.choices),
-            "seats": names,
-            "colours": [self.colour(n) for n in names],
+            "seats": seats,
+            "colours": [self.colour(n) for n in seats],
             "decision": None
             if decision is None
-            else {"seat": decision["player"], "who": names[decision["player"]], "prompt": decision["prompt"]},
+            else {"seat": decision["player"], "who": seats[decision["player"]], "prompt": decision["prompt"]},
             "options": options,
             "boards": [
-                self.grid(name, view["grid_forms"][name]["kind"], cells, chosen)
+                self.grid(
+                    self.title(names, name), name, view["grid_forms"][name]["kind"], cells, chosen, names
+                )
                 for name, cells in view["grids"].items()
             ]
-            + [self.table_map(name, view["maps"].get(name, {}), chosen) for name in self.program.map_nodes],
+            + [
+                self.table_map(self.title(names, name), name, view["maps"].get(name, {}), chosen)
+                for name in self.program.map_nodes
+            ],
             "zones": zones,
-            "variables": [(humanise(n), self.words(v)) for n, v in view["variables"].items()],
-            **self.stores(view["owned"], names),
-            "log": [self.words(line, declared=False) for line in state.log],
+            "variables": [(names.get(n) or humanise(n), v) for n, v in view["variables"].items()],
+            **self.stores(view["owned"], seats, names),
+            "log": list(state.log),
         }
 
-    def stores(self, owned: dict[str, dict[str, str]], seats: list[str]) -> dict[str, Any]:
+    def stores(
+        self, owned: dict[str, dict[str, str]], seats: list[str], names: dict[str, str]
+    ) -> dict[str, Any]:
         """The values the rules keep per player (a table, one column per seat) and per table row
         (listed by store, as chips in the colour of the seat they name; rows whose value is
         nothing left out)."""
         per_player, per_row = [], []
         for store, held in owned.items():
-            per, _, name = store.partition(".")
+            per, _, _ = store.partition(".")
+            called = names.get(store) or humanise(store)
             if per == "player":
-                per_player.append((humanise(name), [self.words(held.get(s, "")) for s in seats]))
+                per_player.append((called, [held.get(s, "") for s in seats]))
             else:
                 said = [
-                    Chip(f"{self.words(k)}: {self.words(v)}", 1, self.colour(v))
-                    for k, v in held.items()
-                    if v not in ("none", "no")
+                    Chip(f"{k}: {v}", 1, self.colour(v)) for k, v in held.items() if v not in ("none", "no")
                 ]
-                per_row.append((f"{self.words(name)} of each {self.words(per)}", said))
+                per_row.append((f"{called} of each {self.names.decl(per).one}", said))
         return {"per_player": per_player, "per_row": per_row}
 
     # ------------------------------------------------------------------ the board
 
-    def grid(self, name: str, kind: str, cells: list[dict[str, Any]], chosen: dict[str, list[int]]) -> Markup:
+    def grid(
+        self,
+        title: str,
+        name: str,
+        kind: str,
+        cells: list[dict[str, Any]],
+        chosen: dict[str, list[int]],
+        names: dict[str, str],
+    ) -> Markup:
         """A grid map of `kind` (hex, square): every cell the view lists, coloured by what its face
         is, with its name (a board's `b2`) or its coordinates, and its pieces."""
         centres = {(c["q"], c["r"]): _centre(kind, c["q"], c["r"]) for c in cells}
@@ -211,7 +203,7 @@ class Presenter:
                 h = SQUARE / 2
                 points = [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
             corners = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-            face = self.words(self.names.row(what.table, what.key).one) if what is not None else ""
+            face = names.get(cell["face"], "") if what is not None else ""
             called = cell.get("name") or f"{cell['q']}, {cell['r']}"
             label = called + (f": {face}" if face else "")
             inner = [f'<polygon points="{corners}" fill="{self.drawer.colour(what)}" class="cell"/>']
@@ -219,7 +211,7 @@ class Presenter:
             chips, _ = self.chips(cell["pieces"])
             inner += self.draw_chips(chips, x, y - 6, reach * 1.6)
             parts.append(_place(key, chosen, label, "".join(inner)))
-        return _svg(self.title(name), box, height, "".join(parts))
+        return _svg(title, box, height, "".join(parts))
 
     def face(self, face: str | None) -> Row | None:
         """What a cell's face shows (the row it names, as pictures colour it), or None."""
@@ -231,7 +223,7 @@ class Presenter:
         what, _ = self.drawer.marks(self.program.row(tables[0], face))
         return what
 
-    def table_map(self, name: str, held: dict[str, Any], chosen: dict[str, list[int]]) -> Markup:
+    def table_map(self, title: str, name: str, held: dict[str, Any], chosen: dict[str, list[int]]) -> Markup:
         """A table map: its nodes on a ring (the rules give nodes no positions), linked as its
         edges link them, each with the pieces on it."""
         nodes = self.program.map_nodes[name]
@@ -263,7 +255,7 @@ class Presenter:
             inner += self.draw_chips(chips, x, y + 8, NODE * 1.8)
             parts.append(_place(key, chosen, title, "".join(inner)))
         reach = ring + NODE + 6
-        return _svg(self.title(name), (-reach, -reach, 2 * reach), 2 * reach, "".join(parts))
+        return _svg(title, (-reach, -reach, 2 * reach), 2 * reach, "".join(parts))
 
     def draw_chips(self, chips: list[Chip], x: float, top: float, width: float) -> list[str]:
         """Pieces as labelled rounded tags, one under another, in their owner's colour."""
