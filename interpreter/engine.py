@@ -328,6 +328,7 @@ class State:
         names |= {str(loc): label(loc) for loc in rt.locs if isinstance(loc, ZoneLoc)}
         names |= {str(node): label(node) for nodes in self.game.program.map_nodes.values() for node in nodes}
         names |= {written(face): label(face) for face in rt.faces.values()}
+        names |= {m: called.decl(m).one for m in self.game.program.map_nodes}
         names |= {
             str(grid): called.decl(grid.name).one + ("" if grid.owner is None else f" of {grid.owner}")
             for grid in rt.grids

@@ -248,12 +248,12 @@ class Presenter:
         for node in nodes:
             x, y = spots[id(node)]
             key = place_key({"map": name, "node": str(node)})
-            title = self.names.row(node.table, node.key).one
+            said = node.name
             chips, _ = self.chips(held.get(str(node), {}))
             inner = [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE}" class="node"/>']
-            inner += [_text(x, y - 18 + 12 * i, line, "face") for i, line in enumerate(_lines(title, 14)[:2])]
+            inner += [_text(x, y - 18 + 12 * i, line, "face") for i, line in enumerate(_lines(said, 14)[:2])]
             inner += self.draw_chips(chips, x, y + 8, NODE * 1.8)
-            parts.append(_place(key, chosen, title, "".join(inner)))
+            parts.append(_place(key, chosen, said, "".join(inner)))
         reach = ring + NODE + 6
         return _svg(title, (-reach, -reach, 2 * reach), 2 * reach, "".join(parts))
 
