@@ -25,6 +25,7 @@ from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
 from meeple.interpreter.examples import Shown
 from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, own_lines
+from meeple.interpreter.values import first_upper
 
 
 @dataclass
@@ -509,7 +510,7 @@ class _Builder:
             return []
         shown = [", ".join(self._cell(c, n) for c, n in zip(r.cells, r.names, strict=False)) for r in rows]
         steps = [Line(f"Added: {row}.") for row in shown] if words and not self.changed(table) else []
-        steps += [Line(line) for p in patches if (line := self._table_patch(table, p))]
+        steps += [Line(first_upper(line)) for p in patches if (line := self._table_patch(table, p))]
         return [Part(anchor("table", table.name), self.names.decl(table.name).one, words, steps, True)]
 
     def _table_patch(self, table: ast.Table, patch: ast.TablePatch) -> str:
