@@ -161,7 +161,7 @@ def test_a_variants_rulebook_tells_each_table_change_in_players_words(tmp_path: 
     )
     text = rulebook(variant(tmp_path, body))
     assert "Colours are worth more." in text
-    assert "- blue: Worth 5 (instead of 2)." in text
+    assert "- Blue: Worth 5 (instead of 2)." in text
     assert "- New: Bonus, 0 for each colour unless said below." in text
     assert "- Added: green, with Worth 3, Bonus 1." in text
     assert "- Removed: red." in text
