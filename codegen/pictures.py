@@ -94,6 +94,18 @@ def pictures(before: Sequence[Shown], after: Sequence[Shown], names: Names) -> l
     return out
 
 
+def outline(kind: str, x: float, y: float, hex_radius: float, square_side: float) -> str:
+    """The corners of a cell centred on (x, y), as an SVG polygon's points: a pointy-top hex of
+    that radius, or a square of that side (the rulebook's pictures and the playtest page)."""
+    if kind == "hex":
+        angles = [math.radians(60 * i - 30) for i in range(6)]
+        points = [(x + hex_radius * math.cos(a), y + hex_radius * math.sin(a)) for a in angles]
+    else:
+        h = square_side / 2
+        points = [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
+    return " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+
+
 class Drawer:
     def __init__(self, names: Names) -> None:
         self.names = names
@@ -226,13 +238,7 @@ class Drawer:
 
     def _cell(self, geometry: Geometry, q: int, r: int, face: Row | None, pieces: list[Piece]) -> str:
         x, y = _centre(geometry, q, r)
-        if geometry.kind == "hex":
-            angles = [math.radians(60 * i - 30) for i in range(6)]
-            points = [(x + HEX * math.cos(a), y + HEX * math.sin(a)) for a in angles]
-        else:
-            h = SQUARE / 2
-            points = [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
-        corners = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        corners = outline(geometry.kind, x, y, HEX, SQUARE)
         what, marks = self.marks(face)
         lines = [(w, "bold") for p in self.pieces(pieces) for w in _wrap(p)]
         lines += [(w, "italic") for m in marks for w in _wrap(m)]

@@ -489,6 +489,14 @@ class BottomOf(Builtin):
 # ====================================================================== maps
 
 
+def _next_to(rt: Any, place: Any, adjacency: dict[Row, list[Row]]) -> Sequence[Any]:
+    """The places next to a place: a grid cell's neighbours across its sides, as the game stands,
+    or a map node's along its edges (`adjacency`, the map's or maps' the caller walks)."""
+    if type(place) is Cell:
+        return grids.neighbours(grids.grid_of(rt, place.map), place)
+    return adjacency.get(place, ())
+
+
 @register
 class Neighbours(Builtin):
     name = "neighbours"
@@ -515,13 +523,7 @@ class Neighbours(Builtin):
         a0 = compiler.expr(call.args[0], scope)
         adjacency = compiler.adjacency_for(call, call.args[-1])
 
-        def neighbours(rt: Any, env: dict[str, Any]) -> list[Any]:
-            node = a0(rt, env)
-            if type(node) is Cell:
-                return grids.neighbours(grids.grid_of(rt, node.map), node)
-            return list(adjacency.get(node, ()))
-
-        return neighbours
+        return lambda rt, env: list(_next_to(rt, a0(rt, env), adjacency))
 
     def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
         if len(words) == 1:
@@ -568,17 +570,12 @@ class _Regions(Builtin):
         key = compiler.attr(lambda rt, env: env["node"], attr_name, call.span)
         adjacency = compiler.adjacency_for(call, call.args[0])
 
-        def around(rt: Any, node: Any) -> Any:
-            if type(node) is Cell:  # a grid's cells: the sides they share, as the game stands
-                return grids.neighbours(grids.grid_of(rt, node.map), node)
-            return adjacency.get(node, ())
-
         def component(rt: Any, start: Any, seen: set[Any]) -> list[Any]:
             want = key(rt, {"node": start})
             out, todo = [start], [start]
             seen.add(start)
             while todo:
-                for nb in around(rt, todo.pop()):
+                for nb in _next_to(rt, todo.pop(), adjacency):
                     if nb not in seen and key(rt, {"node": nb}) == want:
                         seen.add(nb)
                         out.append(nb)
@@ -1099,12 +1096,7 @@ class Connected(Builtin):
                 place = todo.pop()
                 if place in goal:
                     return True
-                around = (
-                    grids.neighbours(grids.grid_of(rt, place.map), place)
-                    if type(place) is Cell
-                    else adjacency.get(place, ())
-                )
-                for nb in around:
+                for nb in _next_to(rt, place, adjacency):
                     if nb in inside and nb not in seen:
                         seen.add(nb)
                         todo.append(nb)

@@ -18,7 +18,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from meeple.codegen.pictures import Drawer
+from meeple.codegen.pictures import Drawer, outline
 from meeple.interpreter.engine import State
 from meeple.interpreter.values import Row, humanise
 
@@ -196,13 +196,7 @@ class Presenter:
             x, y = centres[(cell["q"], cell["r"])]
             key = place_key({"grid": name, "q": cell["q"], "r": cell["r"]})
             what = self.face(cell["face"])
-            if kind == "hex":
-                angles = [math.radians(60 * i - 30) for i in range(6)]
-                points = [(x + HEX * math.cos(a), y + HEX * math.sin(a)) for a in angles]
-            else:
-                h = SQUARE / 2
-                points = [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
-            corners = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+            corners = outline(kind, x, y, HEX, SQUARE)
             face = names.get(cell["face"], "") if what is not None else ""
             called = cell.get("name") or f"{cell['q']}, {cell['r']}"
             label = called + (f": {face}" if face else "")
