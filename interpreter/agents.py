@@ -161,7 +161,7 @@ def position(view: Mapping[str, Any]) -> list[str]:
             lines.append(first_upper(f"{name(store)}: {said}"))
     places = {**view["zones"], **{p: c for m in view["maps"].values() for p, c in m.items()}}
     for place, contents in places.items():
-        said = pieces(contents)
+        said = pieces(contents, view["plurals"])
         if said:
             lines.append(first_upper(f"{name(place)}: {said}"))
     for grid, cells in view["grids"].items():
@@ -171,7 +171,7 @@ def position(view: Mapping[str, Any]) -> list[str]:
             continue
         for cell in cells:
             face = name(cell["face"]) if cell["face"] else ""
-            said = ", ".join(x for x in [face, pieces(cell["pieces"])] if x)
+            said = ", ".join(x for x in [face, pieces(cell["pieces"], view["plurals"])] if x)
             if said:
                 lines.append(first_upper(f"{name(grid)} {cell['name']}: {said}"))
     return lines
@@ -203,8 +203,9 @@ def picture(name: str, cells: list[dict[str, Any]], hexes: bool) -> list[str]:
     return drawn
 
 
-def pieces(contents: Any) -> str:
-    """A zone's contents in words: "3 face down", "2 token, stone", or "" when it is empty."""
+def pieces(contents: Any, plurals: Mapping[str, str] | None = None) -> str:
+    """A zone's contents in words: "3 face down", "2 Tokens, Stone" (with `plurals`, the view's),
+    or "" when it is empty."""
     if isinstance(contents, list):  # an ordered zone, top last
         return ", ".join(contents)
     if "hidden" in contents:
@@ -212,7 +213,8 @@ def pieces(contents: Any) -> str:
         if not count:
             return ""
         return f"{count} face down" + (f", {contents['top']} on top" if contents.get("top") else "")
-    return ", ".join(f"{n} {piece}" if n > 1 else piece for piece, n in contents.items())
+    many = plurals or {}
+    return ", ".join(f"{n} {many.get(piece, piece)}" if n > 1 else piece for piece, n in contents.items())
 
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent}

@@ -22,7 +22,18 @@ from typing import Any, TypeVar
 from meeple.grammar.ast import Span
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime, describe
-from meeple.interpreter.values import Cell, PieceRef, Player, Route, Row, ZoneLoc, label, label_piece, written
+from meeple.interpreter.values import (
+    Cell,
+    PieceRef,
+    Player,
+    Route,
+    Row,
+    ZoneLoc,
+    label,
+    label_piece,
+    label_pieces,
+    written,
+)
 from meeple.limits import DEFAULT_BUDGET, MAX_RECURSION
 
 T = TypeVar("T")
@@ -333,9 +344,12 @@ class State:
             str(grid): called.decl(grid.name).one + ("" if grid.owner is None else f" of {grid.owner}")
             for grid in rt.grids
         }
+        plurals = {label_piece(p): label_pieces(p) for held in rt.locs.values() for p in held}
         return {
             # what players read for each variable, store, zone, map place and grid named below
             "names": names,
+            # each piece label below, for more than one ("Token of Player 2": "Tokens of Player 2")
+            "plurals": plurals,
             "game": self.game.name,
             "seed": self.seed,
             "turns": rt.turns,

@@ -67,14 +67,15 @@ class ZoneLoc:
 class Kind:
     """A kind of piece. Pieces declared `each TABLE` get one kind per row and read its columns.
     `called` is what players read: its row's name, else the piece's `called` line, else its name
-    in words."""
+    in words; `many` is its plural."""
 
-    __slots__ = ("called", "name", "row")
+    __slots__ = ("called", "many", "name", "row")
 
-    def __init__(self, name: str, row: Row | None, called: str = "") -> None:
+    def __init__(self, name: str, row: Row | None, called: str = "", many: str = "") -> None:
         self.name = name
         self.row = row
         self.called = row.name if row is not None else called or humanise(name)
+        self.many = many or self.called  # the plural players read: "15 Dinos"
 
     def __str__(self) -> str:
         return self.row.key if self.row is not None else self.name
@@ -110,6 +111,12 @@ def label_piece(piece: Piece) -> str:
     """A piece as people read it: its kind, and its owner if it has one (`Token of Player 2`)."""
     kind, owner = piece
     return kind.called if owner is None else f"{kind.called} of {owner}"
+
+
+def label_pieces(piece: Piece) -> str:
+    """Several pieces of one kind and owner, as people read them: `Tokens of Player 2`."""
+    kind, owner = piece
+    return kind.many if owner is None else f"{kind.many} of {owner}"
 
 
 def humanise(name: str) -> str:

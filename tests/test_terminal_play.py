@@ -117,7 +117,11 @@ def test_the_position_is_shown_as_the_deciding_seat_may_see_it(tmp_path: Path) -
     while not state.is_over:
         assert state.decision is not None
         state.apply(human.choose(state, state.decision))
-    assert terminal.shown[1:4] == ["Eaten: 0", "Basket: 2 stone", "Player 1: Eat"]
+    assert terminal.shown[1:4] == [
+        "Eaten: 0",
+        "Basket: 2 stones",
+        "Player 1: Eat",
+    ]  # a plural for more than one
     assert "Hand of Player 2: stone" in terminal.shown  # its own private zone
     assert not any(line.startswith("{") for line in terminal.shown)  # words, not JSON
 

@@ -54,11 +54,13 @@ class Data(Part):
         names = p.names = Names(sym)  # what players read: options, logs and positions say these
         for piece in sym.pieces.values():
             rows_of = piece.each_row_of or piece.per_row_of
-            called = names.decl(piece.name).one
+            called = names.decl(piece.name)
             if rows_of:
-                p.kinds[piece.name] = [Kind(piece.name, r, called) for r in p.rows.get(rows_of, [])]
+                p.kinds[piece.name] = [
+                    Kind(piece.name, r, many=names.row(rows_of, r.key).many) for r in p.rows.get(rows_of, [])
+                ]
             else:
-                p.kinds[piece.name] = [Kind(piece.name, None, called)]
+                p.kinds[piece.name] = [Kind(piece.name, None, called.one, called.many)]
         for zone in sym.zones.values():
             p.zone_locs[(zone.name, None)] = ZoneLoc(zone.name, None, names.decl(zone.name).one)
         for per, group in sym.owned_zones.items():
