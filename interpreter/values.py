@@ -75,7 +75,7 @@ class Kind:
         self.name = name
         self.row = row
         self.called = row.name if row is not None else called or humanise(name)
-        self.many = many or self.called  # the plural players read: "15 Dinos"
+        self.many = many or self.called  # the plural players read: "15 Tokens"
 
     def __str__(self) -> str:
         return self.row.key if self.row is not None else self.name
