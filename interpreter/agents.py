@@ -203,9 +203,9 @@ def picture(name: str, cells: list[dict[str, Any]], hexes: bool) -> list[str]:
     return drawn
 
 
-def pieces(contents: Any, plurals: Mapping[str, str] | None = None) -> str:
-    """A zone's contents in words: "3 face down", "2 Tokens, Stone" (with `plurals`, the view's),
-    or "" when it is empty."""
+def pieces(contents: Any, plurals: Mapping[str, str]) -> str:
+    """A zone's contents in words: "3 face down", "2 Tokens, Stone" (`plurals`: the view's), or ""
+    when it is empty."""
     if isinstance(contents, list):  # an ordered zone, top last
         return ", ".join(contents)
     if "hidden" in contents:
@@ -213,8 +213,7 @@ def pieces(contents: Any, plurals: Mapping[str, str] | None = None) -> str:
         if not count:
             return ""
         return f"{count} face down" + (f", {contents['top']} on top" if contents.get("top") else "")
-    many = plurals or {}
-    return ", ".join(f"{n} {many.get(piece, piece)}" if n > 1 else piece for piece, n in contents.items())
+    return ", ".join(f"{n} {plurals.get(piece, piece)}" if n > 1 else piece for piece, n in contents.items())
 
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent}

@@ -402,10 +402,8 @@ class State:
             value = value.end
         if isinstance(value, Cell):
             return {"grid": str(value.map), "q": value.q, "r": value.r}
-        if isinstance(value, Row):
-            for name, nodes in self.game.program.map_nodes.items():
-                if any(node is value for node in nodes):
-                    return {"map": name, "node": str(value)}
+        if isinstance(value, Row) and value.table in self.game.program.map_of_table:
+            return {"map": self.game.program.map_of_table[value.table], "node": str(value)}
         return None
 
     def counted(self) -> dict[str, int | list[int]]:

@@ -102,7 +102,11 @@ class Names:
 
     def row(self, table: str, key: str) -> Name:
         """A table row's name: its `called` cell, or its key in words."""
-        return self._rows.get((table, key)) or Name.of(humanise(key))
+        return self.called_row(table, key) or Name.of(humanise(key))
+
+    def called_row(self, table: str, key: str) -> Name | None:
+        """A table row's `called` cell, if its table has the column."""
+        return self._rows.get((table, key))
 
     def key(self, key: str) -> Name:
         """A row named by its key alone (`magic_caves`): the row of the one table that has it."""

@@ -9,7 +9,7 @@ refers to the program's canonical players, rows, zones and piece kinds.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.grammar.ast import Span
@@ -80,21 +80,21 @@ class Decision:
     @property
     def options(self) -> list[str]:
         if self._options is None:
-            self._options = (
-                [label(v) for v in self.values]
-                + ([self.extra] if self.extra else [])
-                + [offer.label for offer in self.offers]
-            )
+            self._options = self._said(label)
         return self._options
 
     @property
     def written(self) -> list[str]:
         """The options as a rules file writes them (a row by its key): what an example's
         `choices` may say instead of a label."""
+        return self._said(written)
+
+    def _said(self, say: Callable[[Any], str]) -> list[str]:
+        """Every option in words: the values as `say` says them, then the pass and the offers."""
         return (
-            [written(v) for v in self.values]
+            [say(v) for v in self.values]
             + ([self.extra] if self.extra else [])
-            + [offer.label for offer in self.offers]
+            + [o.label for o in self.offers]
         )
 
     def option(self, index: int) -> str:

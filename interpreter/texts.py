@@ -111,23 +111,22 @@ def fill_texts(module: ast.Module, constants: Mapping[str, Any]) -> list[Diagnos
 def _fill(text: str, values: Mapping[str, Any]) -> tuple[str, list[Problem]]:
     """A text with its places filled from `values`, and the places that cannot be."""
     out, problems, last = [], [], 0
-    for start, end, name in places(text):
+    for start, end, inside in places(text):
         out.append(text[last:start])
         last = end
+        name = inside.strip() if inside is not None else None
         if name is None:
             out.append(text[start])
-        elif not _NAME.fullmatch(name.strip()):
+        elif not _NAME.fullmatch(name):
             message = "braces in a text name a constant, {name}, or a table's cell, {row.column}"
             problems.append((start, end, CODE_UNKNOWN, message, "write '{{' and '}}' for a brace"))
-        elif name.strip() not in values:
-            close = difflib.get_close_matches(name.strip(), list(values), n=1)
+        elif name not in values:
+            close = difflib.get_close_matches(name, list(values), n=1)
             what = "row and column" if "." in name else "constant"
             hint = f"did you mean '{{{close[0]}}}'?" if close else ""
-            problems.append(
-                (start, end, CODE_UNKNOWN, f"no {what} '{name.strip()}' to show in this text", hint)
-            )
-        elif (shown := _shown(values[name.strip()])) is None:
-            message = f"'{name.strip()}' is not a number, yes/no or a text: a text cannot show it"
+            problems.append((start, end, CODE_UNKNOWN, f"no {what} '{name}' to show in this text", hint))
+        elif (shown := _shown(values[name])) is None:
+            message = f"'{name}' is not a number, yes/no or a text: a text cannot show it"
             problems.append((start, end, CODE_KIND, message, ""))
         else:
             out.append(shown)

@@ -248,6 +248,23 @@ def _parsed(source: str, file: str) -> ast.Module:
     return parse(source, file)
 
 
+def _base_path(
+    header: ast.VariantHeader, path: Path, seen: tuple[Path, ...], files: Files, sources: dict[str, str]
+) -> Path:
+    """The base game a variant names, or an error at its header (M091): a name it may not read,
+    or a base that is the variant itself or one of the variants it is read for (a cycle)."""
+    where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M091", "")
+    try:
+        base_path = files.base(header.base, path.parent)
+    except Refused as err:
+        raise RulesError([replace(where, message=str(err))], sources) from None
+    if base_path.resolve() in seen or base_path.resolve() == path.resolve():
+        raise RulesError(
+            [replace(where, message=f"'{header.base}' is a variant of this file: a cycle")], sources
+        )
+    return base_path
+
+
 def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) -> ast.Module:
     """Parse a rules file; a variant comes back applied to its base game (found beside it, or
     bundled), so that everything after this step sees one module."""
@@ -258,15 +275,7 @@ def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) ->
     header = variant_header(module)
     if header is None:
         return module
-    where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M091", "")
-    try:
-        base_path = files.base(header.base, path.parent)
-    except Refused as err:
-        raise RulesError([replace(where, message=str(err))], module.sources) from None
-    if base_path.resolve() in seen or base_path.resolve() == path.resolve():
-        raise RulesError(
-            [replace(where, message=f"'{header.base}' is a variant of this file: a cycle")], module.sources
-        )
+    base_path = _base_path(header, path, seen, files, module.sources)
     base = read_module(base_path, (*seen, path.resolve()), files)
     merged, diagnostics = apply_variant(base, module)
     if diagnostics:
@@ -288,14 +297,7 @@ def read_header(path: Path, seen: tuple[Path, ...] = ()) -> ast.GameHeader:
         raise RulesError([where], {str(path): module.source})
     if not isinstance(header, ast.VariantHeader) or header.has_players:
         return header
-    where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M091", "")
-    try:
-        base_path = resolve_named(header.base, path.parent, "a variant").resolve()
-    except Refused as err:
-        raise RulesError([replace(where, message=str(err))], {str(path): module.source}) from None
-    if base_path in seen or base_path == path.resolve():
-        message = f"'{header.base}' is a variant of this file: a cycle"
-        raise RulesError([replace(where, message=message)], {str(path): module.source})
+    base_path = _base_path(header, path, seen, DISK, {str(path): module.source})
     base = read_header(base_path, (*seen, path.resolve()))
     return header.model_copy(update={"min_players": base.min_players, "max_players": base.max_players})
 

@@ -32,6 +32,7 @@ from meeple.limits import MAX_CELLS, MAX_PIECES
 class Data(Part):
     def build_data(self) -> None:
         p, sym = self.p, self.sym
+        names = p.names = Names(sym)  # what players read: options, logs and positions say these
         for table in sym.tables.values():
             keyed = is_keyed(table)
             rows = [
@@ -48,10 +49,9 @@ class Data(Part):
                         row.values[col.name] = p.row_by_key[ref][cell]
                     else:
                         row.values[col.name] = cell
-                called = row.values.get("called")
-                if isinstance(called, str) and called:
-                    row.name = called  # the name players read (docs/language.md, "called")
-        names = p.names = Names(sym)  # what players read: options, logs and positions say these
+                called = names.called_row(table.name, row.key)
+                if called is not None and called.one:
+                    row.name = called.one  # the name players read (docs/language.md, "called")
         for piece in sym.pieces.values():
             rows_of = piece.each_row_of or piece.per_row_of
             called = names.decl(piece.name)
