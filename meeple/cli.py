@@ -558,11 +558,9 @@ def serve(
             "error: `meeple serve` needs the serve extra: pip install 'meeple[serve]'", USAGE
         ) from None
     game = load_game(rules, parse_options(option or []))
-    path = meeple.resolve(rules)
-    named = path.stem if path.resolve().parent == bundled_dir() else str(path.resolve())
     names = [n.strip() for n in agents.split(",") if n.strip()]
-    try:
-        session = Session(game, named, game.min_players if players is None else players, seed, names)
+    try:  # the page's saved log names the rules as the game does (a bundled one by its name)
+        session = Session(game, game.path, game.min_players if players is None else players, seed, names)
     except ValueError as err:  # a player count out of range, an unknown agent name
         raise Fail(f"error: {err}", USAGE) from None
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
