@@ -64,9 +64,10 @@ except ImportError as err:  # the optional extra: say how to get it rather than 
 DRAWS = (ast.Shuffle, ast.Random, ast.Pick)
 # Zone flags that keep something from some seat.
 SECRET = {"hidden", "private", "top"}
+Options = tuple[tuple[str, str], ...]  # a game's option values, sorted by name: a key
 # Each game loaded, by its rules and options: OpenSpiel makes a game object for every parameter
 # set it reads (a serialized state, `pyspiel.load_game`), and each needs the same meeple game.
-_games: dict[tuple[str, tuple[tuple[str, str], ...]], Game] = {}
+_games: dict[tuple[str, Options], Game] = {}
 # short name -> the class OpenSpiel makes its games with (its registry is global to the process).
 _registered: dict[str, type[MeepleGame]] = {}
 
@@ -80,29 +81,36 @@ def load_game(
     """A meeple game (a bundled game's name or a .rules file) as an OpenSpiel game for `players`
     seats (default: the game's fewest), with these option values and this seed for its draws.
     Raises what `meeple.load` raises for a broken file or an unknown option, and ValueError for a
-    player count the game does not take."""
+    player count the game does not take or a solo game."""
     game = meeple.load(path_or_name, options)
-    _games[game.path, tuple(game.options.items())] = game
+    _games[game.path, _key(game.options)] = game
     params = {"players": game.min_players if players is None else players, "seed": seed}
-    params |= {name: _param(game, name, value) for name, value in game.options.items()}
-    return _registered_class(game)(params)
+    return _registered_class(game)(params | _option_params(game))
 
 
 def _registered_class(game: Game) -> type[MeepleGame]:
     """The class of this file's OpenSpiel games, registered as `meeple_<file name>` the first
-    time. A class, not a function: OpenSpiel's Python games register their classes, and a
-    registered function is freed as the process ends, after Python let go of its lock (the
-    process aborts)."""
+    time. A class, as OpenSpiel's own Python games register: a registered function aborted the
+    process at its end (OpenSpiel frees it after Python has let go of its lock)."""
     short_name = "meeple_" + Path(game.path).stem
     registered = _registered.get(short_name)
     if registered is None:
-        registered = type(short_name, (MeepleGame,), {"rules": game.path})
+        _refuse_solo(game, game.max_players)
         # the defaults OpenSpiel fills in for parameters not given: the file's own option values
-        pyspiel.register_game(game_type(_loaded(game.path, ()), short_name), registered)
+        kind = game_type(_loaded(game.path, ()), short_name)
+        registered = type(short_name, (MeepleGame,), {"rules": game.path, "kind": kind})
+        pyspiel.register_game(kind, registered)
         _registered[short_name] = registered
     elif registered.rules != game.path:
         raise ValueError(f"another game is registered with OpenSpiel as {short_name}: {registered.rules}")
     return registered
+
+
+def _refuse_solo(game: Game, players: int) -> None:
+    if players < 2:
+        raise ValueError(
+            f"{game.name} for one player has no one to win against: OpenSpiel's returns here are wins"
+        )
 
 
 def game_type(game: Game, short_name: str) -> pyspiel.GameType:
@@ -110,8 +118,6 @@ def game_type(game: Game, short_name: str) -> pyspiel.GameType:
     module = game.program.symbols.module
     draws = any(isinstance(node, DRAWS) for node in module.walk())
     secret = any(SECRET & set(decl.flags) for decl in module.find_all(ast.ZoneDecl))
-    params: dict[str, Any] = {"players": game.min_players, "seed": 0}
-    params |= {name: _param(game, name, value) for name, value in game.options.items()}
     return pyspiel.GameType(
         short_name=short_name,
         long_name=game.name,
@@ -130,42 +136,46 @@ def game_type(game: Game, short_name: str) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=False,
-        parameter_specification=params,
+        parameter_specification={"players": max(2, game.min_players), "seed": 0} | _option_params(game),
     )
 
 
-def _param(game: Game, name: str, value: str) -> int | str:
-    """An option's value as an OpenSpiel parameter: a whole number for an `int` option (OpenSpiel
-    reads `size=11` as one), its text for any other."""
-    declared = {d.name: d for d in game.program.symbols.module.find_all(ast.OptionDecl)}
-    return int(value) if declared[name].type.name == "int" else value
+def _option_params(game: Game) -> dict[str, int | str]:
+    """The game's option values as OpenSpiel parameters: a whole number for an `int` option
+    (OpenSpiel reads `size=11` as one), the text for any other."""
+    ints = {d.name for d in game.program.symbols.module.find_all(ast.OptionDecl) if d.type.name == "int"}
+    return {name: int(value) if name in ints else value for name, value in game.options.items()}
 
 
-def _options(params: dict[str, Any]) -> dict[str, str]:
-    """The game's options among OpenSpiel's parameters, as meeple reads them: text."""
-    return {name: str(value) for name, value in params.items() if name not in ("players", "seed")}
+def _key(options: dict[str, str]) -> Options:
+    return tuple(sorted(options.items()))
+
+
+def _loaded(rules: str, options: Options) -> Game:
+    """A game loaded once per process for these rules and options (a key from `_key`)."""
+    if (rules, options) not in _games:
+        _games[rules, options] = meeple.load(rules, dict(options))
+    return _games[rules, options]
 
 
 class MeepleGame(pyspiel.Game):
     """A meeple game for a number of players and a seed (its parameters), with the game's options
     (the others). One subclass per rules file, registered with OpenSpiel, names the file (`rules`:
-    a bundled game's name or a file's path)."""
+    a bundled game's name or a file's path) and its type (`kind`)."""
 
     rules: str
+    kind: pyspiel.GameType
 
     def __init__(self, params: dict[str, Any]) -> None:
-        game = _loaded(self.rules, tuple(_options(params).items()))
+        options = {name: str(value) for name, value in params.items() if name not in ("players", "seed")}
+        game = _loaded(self.rules, _key(options))
         players, seed = params["players"], params["seed"]
         if not game.min_players <= players <= game.max_players:
             raise ValueError(
                 f"{game.name} is for {game.min_players} to {game.max_players} players, not {players}"
             )
-        if players < 2:
-            raise ValueError(
-                f"{game.name} for one player has no one to win against: OpenSpiel's returns here are wins"
-            )
-        module = game.program.symbols.module
-        offers = sum(1 for _ in module.find_all(ast.Offer))
+        _refuse_solo(game, players)
+        offers = sum(1 for _ in game.program.symbols.module.find_all(ast.Offer))
         info = pyspiel.GameInfo(
             num_distinct_actions=MAX_LIST + 1 + offers,
             max_chance_outcomes=0,
@@ -175,7 +185,7 @@ class MeepleGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=MAX_CHOICES,
         )
-        super().__init__(game_type(game, "meeple_" + Path(game.path).stem), info, params)
+        super().__init__(self.kind, info, params)
         self.meeple = game
         self.players = players
         self.seed = seed
@@ -209,24 +219,14 @@ class _Position:
         game = state.game
         return _replayed, (
             game.path,
-            tuple(game.options.items()),
+            _key(game.options),
             state.players,
             state.seed,
             tuple(state.choices),
         )
 
 
-def _loaded(rules: str, options: tuple[tuple[str, str], ...]) -> Game:
-    """A game loaded once per process for these rules and options."""
-    key = (rules, options)
-    if key not in _games:
-        _games[key] = meeple.load(rules, dict(options))
-    return _games[key]
-
-
-def _replayed(
-    path: str, options: tuple[tuple[str, str], ...], players: int, seed: int, choices: tuple[int, ...]
-) -> _Position:
+def _replayed(path: str, options: Options, players: int, seed: int, choices: tuple[int, ...]) -> _Position:
     """A serialized state read back: the game loaded again (once per process) and replayed."""
     return _Position(meeple.replay(_loaded(path, options), players, seed, list(choices), complete=False))
 
