@@ -8,6 +8,7 @@ only played to its end."""
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 
 import pytest
@@ -120,6 +121,18 @@ def test_the_seed_is_not_in_what_a_seat_observes():
     state = game.new_initial_state()
     assert "123456789" not in state.observation_string(0)
     assert "123456789" not in state.information_state_string(0)
+
+
+def test_a_seat_observes_what_its_view_shows_and_no_more():
+    """Dino Party's deck is `hidden` and each player's drawn cards `private`: a seat sees how many
+    cards the deck and another's drawn zone hold, and its own drawn cards."""
+    game = load_game("dino_party", players=2, seed=3)
+    state = game.new_initial_state()
+    zones = json.loads(state.observation_string(0))["zones"]
+    assert set(zones["deck"]) == {"hidden"}
+    assert set(zones["drawn of Player 2"]) == {"hidden"}
+    assert "hidden" not in zones["drawn of Player 1"]
+    assert json.loads(str(state))["zones"]["deck"] != zones["deck"]  # the whole position shows it
 
 
 def test_a_registered_game_loads_by_name_with_its_options():
