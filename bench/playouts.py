@@ -9,7 +9,7 @@ game is loaded), so a machine shared with other work slows the figures less than
 would. The contenders:
 
 - `meeple`: the game in `tests/games/` on meeple's engine (`new_game(..., logging=False)`, as
-  `meeple simulate` plays), Hex with `--option size=11`;
+  `meeple simulate` plays), Hex with `--option size=11`, from the same kind of Python loop;
 - `openspiel`: OpenSpiel's own C++ game driven from its Python loop (`pyspiel.load_game(...)`,
   `state.apply_action(choice(state.legal_actions()))`): what a user of OpenSpiel gets in Python;
 - `openspiel+meeple`: the same OpenSpiel loop over meeple's game through `meeple.openspiel`.
@@ -18,8 +18,8 @@ The table gives playouts per CPU-second, each contender's ratio to OpenSpiel's, 
 playout (the games must be alike for the rates to compare). Ludii's published single-thread
 figures are printed beside them as a reference: published, not measured here.
 
-Another engine of meeple becomes a contender with one line in `MEEPLE_ENGINES` (the keyword
-arguments `meeple.load` takes for it). Needs OpenSpiel: `pip install 'meeple[openspiel]'`.
+Another engine of meeple becomes a contender with one line in `MEEPLE_ENGINES` (how it starts a
+game). Needs OpenSpiel: `pip install 'meeple[openspiel]'`.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,28 +44,32 @@ GAMES: dict[str, tuple[Path, dict[str, str], str]] = {
 }
 # Ludii's published single-thread random playouts per second (not measured here).
 LUDII = {"tic_tac_toe": 131_855, "connect_four": 28_279, "hex": 7_987}
-# meeple's engines: contender name -> the keyword arguments meeple.load takes for it.
-MEEPLE_ENGINES: dict[str, dict[str, Any]] = {"meeple": {}}
+# meeple's engines: contender name -> how it starts a game of two players (a loaded game, a seed),
+# without the readable log, as `meeple simulate` plays. Another engine is one more entry: the
+# native core's `new_game(game, 2, seed=seed, logging=False)`, say.
+MEEPLE_ENGINES: dict[str, Callable[[Any, int], Any]] = {
+    "meeple": lambda game, seed: game.new_game(2, seed=seed, logging=False),
+}
 OPENSPIEL = "openspiel"
 ADAPTER = "openspiel+meeple"
 INSTALL = "pip install 'meeple[openspiel]'"
 
 
-def meeple_playouts(game: str, engine: dict[str, Any], playouts: int) -> tuple[float, int]:
-    """(CPU seconds, moves) for `playouts` random games on a meeple engine."""
+def meeple_playouts(game: str, start: Callable[[Any, int], Any], playouts: int) -> tuple[float, int]:
+    """(CPU seconds, moves) for `playouts` random games on a meeple engine (`start` begins one)."""
     import meeple
 
     rules, options, _ = GAMES[game]
-    loaded = meeple.load(rules, options, **engine)
+    loaded = meeple.load(rules, options)
     moves = 0
-    start = time.process_time()
+    begin = time.process_time()
     for seed in range(playouts):
-        state = loaded.new_game(2, seed=seed, logging=False)
+        state = start(loaded, seed)
         rng = random.Random(seed)
         while not state.is_over:
             state.apply(rng.randrange(state.decision.size))
             moves += 1
-    return time.process_time() - start, moves
+    return time.process_time() - begin, moves
 
 
 def openspiel_playouts(game: str, playouts: int, adapter: bool) -> tuple[float, int]:
