@@ -289,7 +289,9 @@ class MeepleState(pyspiel.State):
 
 
 class Observer:
-    """What a seat observes (its view) and, with perfect recall, every choice made so far."""
+    """What a seat observes (its view) and, with perfect recall, every choice made so far. A seat
+    sees what its meeple view shows, whatever else OpenSpiel's observation type asks (public
+    information only, or every player's): meeple's views are per seat."""
 
     def __init__(self, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
