@@ -43,6 +43,7 @@ with the same small API as meeple's (`decision`, `apply`, `is_over`).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from functools import partial
@@ -241,6 +242,10 @@ MILESTONE_NEED = {
 PAIRS = ("pair_1", "pair_2", "pair_3", "pair_4")
 # The tile spaces in table order: (name, pair, level).
 TILE_SPACES = tuple((f"{pair}_{level}", pair, level) for pair in PAIRS for level in ("upper", "lower"))
+# (tile space, its pair, the other tile space of the pair)
+TILE_SPACES_AND_OTHERS = tuple(
+    (ts, pair, f"{pair}_{'lower' if level == 'upper' else 'upper'}") for ts, pair, level in TILE_SPACES
+)
 CUBE_VP = (6, 4, 3, 2)  # by position in a pair's cube space, from the left
 
 PURCHASE_ACTS = ("buy_volcano", "uncover_lake", "buy_from_wasteland")
@@ -660,29 +665,33 @@ class Game:
 
     # Milestones
 
-    def meets(self, p: Player, m: Milestone) -> bool:
+    def meets(self, p: Player, m: Milestone, counts: Counter[str]) -> bool:
+        """Whether p meets a milestone's condition; `counts` are p's dinosaur tokens by kind."""
         if m.condition == "count_total":
-            return self.tokens_of(p, m.dinosaur) >= m.at_least  # type: ignore[arg-type]
+            return counts[m.dinosaur] >= m.at_least  # type: ignore[index]
         if m.condition == "in_one_area":
             need = MILESTONE_NEED[m.name]
+            if not all(counts[d] for d in need):  # most often: one of them is nowhere yet
+                return False
             return any(all(d in pl.dinos for d in need) for pl in p.plots.values())
         if m.condition == "predator_space_at_least":
             return p.predator >= m.at_least
         if m.condition == "special_tokens_at_least":
-            return self.specials_of(p) >= m.at_least
+            dinos = self.c.dinos
+            return sum(n for d, n in counts.items() if not dinos[d].regular) >= m.at_least
         if m.condition == "funds_at_least":
             return p.funds >= m.at_least
         return self.marker(p) >= m.at_least  # event_sets_at_least
 
     def achievable(self, p: Player) -> list[str]:
+        counts = Counter(d for pl in p.plots.values() for d in pl.dinos)  # once, for every milestone
         out = []
-        for ts, pair, level in TILE_SPACES:
-            other = f"{pair}_{'lower' if level == 'upper' else 'upper'}"
+        for ts, pair, other in TILE_SPACES_AND_OTHERS:
             if (
                 p.seat not in self.cube_on[ts]
                 and p.seat not in self.cube_row[pair]
                 and (p.cubes > 0 or p.seat in self.cube_on[other])
-                and self.meets(p, self.c.milestones[self.tiles[ts]])
+                and self.meets(p, self.c.milestones[self.tiles[ts]], counts)
             ):
                 out.append(self.tiles[ts])
         return out

@@ -16,9 +16,13 @@ with `random.Random(seed)` exactly as meeple shuffles them, so for one seed and 
 answers both play the same game: that is how `bench.py --compare` checks this file against the
 rules. It reads the tiles from the authored component data and does not import meeple.
 
-It is written the way one would write a game by hand, straightforwardly: a game is a Python
-generator that yields a `Decision` whenever a player must choose and receives the index of the
-answer; `State` drives it with the same small API as meeple's (`decision`, `apply`, `is_over`).
+It is written the way a good Python programmer would write this one game by hand: a game is a
+Python generator that yields a `Decision` whenever a player must choose and receives the index of
+the answer; `State` drives it with the same small API as meeple's (`decision`, `apply`,
+`is_over`). Its hot paths use no generality the game does not need: a place is one number (moving
+is adding), each hex links its six neighbours as it is laid, each ecosystem keeps its frontier
+up to date, placements are set differences over those numbers, a predator's and a dinosaur's hunt
+are two searches written for each, and the animals a hunt passed are the bits of one number.
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from collections.abc import Generator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -47,6 +51,22 @@ def components_file() -> Path:
 
 # Axial coordinates, pointy-top, in the order the rules use: E, NE, NW, W, SW, SE.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+# A place (q, r) is the number q * STRIDE + r (an ecosystem spans a few dozen hexes, far less than
+# STRIDE / 2 in any direction): moving is adding, a set of places is a set of numbers, and places
+# sort as their (q, r) pairs do.
+STRIDE = 1 << 10
+STEPS: tuple[int, ...] = tuple(dq * STRIDE + dr for dq, dr in DIRECTIONS)
+
+
+def at(q: int, r: int) -> int:
+    return q * STRIDE + r
+
+
+def where(place: int) -> tuple[int, int]:
+    q = (place + STRIDE // 2) // STRIDE
+    return q, place - q * STRIDE
+
+
 DINOSAUR = "dinosaur"
 PASS = "pass"  # the last option of a choice a player may decline
 
@@ -134,13 +154,17 @@ class Components:
 
 @dataclass(eq=False, slots=True)
 class Hex:
-    """A hex of an ecosystem. Only one animal (or dinosaur) fits on a hex, so it holds a name."""
+    """A hex of an ecosystem. Only one animal (or dinosaur) fits on a hex, so it holds a name.
+    `around` holds its neighbours by direction (None: no hex there yet), linked as hexes are laid,
+    so that a hunt walks from hex to hex without looking coordinates up."""
 
     q: int
     r: int
     terrain: str
     nest: bool
+    bit: int  # its own bit, for the set of hexes a hunt passed as one number
     animal: str | None = None
+    around: list[Hex | None] = field(default_factory=lambda: [None] * 6)
 
     def __str__(self) -> str:
         return f"({self.q},{self.r})"
@@ -149,10 +173,25 @@ class Hex:
 @dataclass(eq=False)
 class Player:
     seat: int
-    hexes: dict[tuple[int, int], Hex]  # in the order they were placed
-    nest: Hex  # the starting mountain, where dinosaurs hatch
+    hexes: dict[int, Hex] = field(default_factory=dict)  # by place, in the order they were laid
+    frontier: set[int] = field(default_factory=set)  # the empty places beside them
+    nest: Hex = field(init=False)  # the starting mountain, where dinosaurs hatch
     eggs: int = 0
     golden: int = 0
+
+    def lay(self, q: int, r: int, terrain: str, nest: bool) -> Hex:
+        """A new hex of the ecosystem, linked to its neighbours, and the frontier kept up."""
+        place = at(q, r)
+        new = self.hexes[place] = Hex(q, r, terrain, nest, 1 << len(self.hexes))
+        self.frontier.discard(place)
+        for direction, step in enumerate(STEPS):
+            there = self.hexes.get(place + step)
+            if there is None:
+                self.frontier.add(place + step)
+            else:
+                new.around[direction] = there
+                there.around[(direction + 3) % 6] = new
+        return new
 
 
 class Route(NamedTuple):
@@ -181,66 +220,90 @@ def rotate(q: int, r: int, turns: int) -> tuple[int, int]:
     return q, r
 
 
-def placements(hexes: dict[tuple[int, int], Hex], tile: Tile) -> list[tuple[tuple[int, int], ...]]:
+Places = tuple[int, int, int]  # where a tile's three hexes go, in the tile's order
+_TURNED: dict[str, tuple[Places, ...]] = {}  # tile -> its faces' places, turned 0 to 5 times
+
+
+def turnings(tile: Tile) -> tuple[Places, ...]:
+    turned = _TURNED.get(tile.name)
+    if turned is None:
+        a, b, c = tile.faces  # every ecosystem tile has three hexes
+        turned = _TURNED[tile.name] = tuple(
+            (at(*rotate(a.q, a.r, t)), at(*rotate(b.q, b.r, t)), at(*rotate(c.q, c.r, t))) for t in range(6)
+        )
+    return turned
+
+
+def placements(player: Player, tile: Tile) -> list[Places]:
     """Every way to lay the tile, turned freely, touching the ecosystem and covering none of it: the
-    coordinates of each of its faces, in the tile's order. Its three hexes are different hexes, so
-    two turns never lay it the same way: every placement is a different outcome."""
-    frontier = sorted({(h.q + dq, h.r + dr) for h in hexes.values() for dq, dr in DIRECTIONS} - hexes.keys())
+    place of each of its faces, in the tile's order. Its three hexes are different hexes, so two
+    turns never lay it the same way: every placement is a different outcome. In the order the
+    rules give them: by turn, then by shift (each shift that puts some hex of the tile on the
+    frontier, once)."""
+    hexes, frontier = player.hexes, player.frontier
     out = []
-    for turns in range(6):
-        turned = [rotate(f.q, f.r, turns) for f in tile.faces]
-        # Each shift that puts some hex of the tile on a frontier hex, once.
-        shifts = sorted({(fq - q, fr - r) for fq, fr in frontier for q, r in turned})
-        for dq, dr in shifts:
-            coords = tuple((q + dq, r + dr) for q, r in turned)
-            if hexes.keys().isdisjoint(coords):
-                out.append(coords)
+    for a, b, c in turnings(tile):
+        shifts = {f - a for f in frontier} | {f - b for f in frontier} | {f - c for f in frontier}
+        shifts -= {h - a for h in hexes}  # minus those that lay a face on a hex already there
+        shifts -= {h - b for h in hexes}
+        shifts -= {h - c for h in hexes}
+        out += [(shift + a, shift + b, shift + c) for shift in sorted(shifts)]
     return out
 
 
-def routes(
-    hexes: dict[tuple[int, int], Hex],
-    start: Hex,
-    steps: range,
-    straight: bool,
-    backtracks: bool,
-    may_pass: Callable[[Hex], bool],
-    may_end: Callable[[Hex], bool],
-) -> list[Route]:
-    """One route per destination and set of animals passed, the shortest found first.
-
-    Breadth first over paths, each carrying the animals it has passed. With backtracking only the
-    hex, the animals passed and the heading matter for what can still happen, so a state met again
-    is not explored twice."""
-    found: dict[tuple[Hex, frozenset[Hex]], Route] = {}
-    if 0 in steps and may_end(start):
-        found[(start, frozenset())] = Route(start, ())
-    layer: list[tuple[tuple[Hex, ...], int, frozenset[Hex]]] = [((), -1, frozenset())]
-    seen: set[tuple[Hex, frozenset[Hex], int]] = set()
-    for depth in range(1, steps.stop):
+def hunts(start: Hex, reach: int, straight: bool, prey: dict[str, str]) -> list[Route]:
+    """Where a predator may hunt: 1 to `reach` steps (in one line if `straight`), never on a hex
+    twice, through empty hexes and prey, to a prey. One route per destination and set of prey
+    passed, the shortest found first (breadth first, directions in the rules' order)."""
+    found: dict[tuple[Hex, int], Route] = {}
+    layer: list[tuple[tuple[Hex, ...], int, int]] = [((), -1, 0)]  # path after start, heading, passed
+    for _ in range(reach):
         next_layer = []
         for path, heading, passed in layer:
-            here = path[-1] if path else start
-            if path and here is not start:
-                if not may_pass(here):
-                    continue  # it may end here, but not go on
+            here = start
+            if path:
+                here = path[-1]
                 if here.animal is not None:
-                    passed = passed | {here}
-            for direction, (dq, dr) in enumerate(DIRECTIONS):
-                if straight and heading >= 0 and direction != heading:
+                    if here.animal not in prey:
+                        continue  # it may end here, but not go on
+                    passed |= here.bit
+            for direction in (heading,) if straight and heading >= 0 else range(6):
+                there = here.around[direction]
+                if there is None or there is start or there in path:
                     continue
-                nxt = hexes.get((here.q + dq, here.r + dr))
-                if nxt is None or (not backtracks and (nxt is start or nxt in path)):
+                if there.animal in prey and (there, passed) not in found:
+                    found[(there, passed)] = Route(there, path)
+                next_layer.append(((*path, there), direction, passed))
+        layer = next_layer
+    return list(found.values())
+
+
+def dinosaur_hunts(start: Hex, reach: int) -> list[Route]:
+    """Where a dinosaur may hunt: up to `reach` steps, back and forth as it likes, through any hex
+    but another dinosaur's, to a mountain without a dinosaur or back to its start, eating
+    something on the way. One route per destination and set of animals passed, the shortest
+    found first. Only the hex and the animals passed so far matter for what can still happen, so
+    a walk that meets them again is not followed twice."""
+    found: dict[tuple[Hex, int], Route] = {}
+    seen: set[tuple[Hex, int]] = set()
+    layer: list[tuple[Hex, tuple[Hex, ...], int]] = [(start, (), 0)]  # here, path after start, passed
+    for _ in range(reach):
+        next_layer = []
+        for here, path, passed in layer:
+            if path and here is not start:
+                if here.animal == DINOSAUR:
                     continue
-                if backtracks:
-                    state = (nxt, passed, direction if straight else -1)
-                    if state in seen:
-                        continue
-                    seen.add(state)
-                key = (nxt, passed)
-                if depth in steps and key not in found and may_end(nxt):
-                    found[key] = Route(nxt, tuple(dict.fromkeys(h for h in path if h is not start)))
-                next_layer.append(((*path, nxt), direction, passed))
+                if here.animal is not None:
+                    passed |= here.bit
+            for there in here.around:
+                if there is None or (there, passed) in seen:
+                    continue
+                seen.add((there, passed))
+                if passed and (there is start or (there.terrain == "mountain" and there.animal != DINOSAUR)):
+                    found[(there, passed)] = Route(
+                        there, tuple(dict.fromkeys(h for h in path if h is not start))
+                    )
+                next_layer.append((there, (*path, there), passed))
         layer = next_layer
     return list(found.values())
 
@@ -276,14 +339,17 @@ class Game:
         for player in self.players:
             for h in self.c.start.faces:
                 if h.icon is not None:
-                    self.put(player.hexes[(h.q, h.r)], h.icon)
+                    self.put(player.hexes[at(h.q, h.r)], h.icon)
             self.put(player.nest, DINOSAUR)
             player.eggs = self.take(self.c.starting_eggs, "egg")
 
     def start_ecosystem(self, seat: int) -> Player:
-        hexes = {(f.q, f.r): Hex(f.q, f.r, f.terrain, f.nest) for f in self.c.start.faces}
-        nest = next(h for h in hexes.values() if h.nest)
-        return Player(seat, hexes, nest)
+        player = Player(seat)
+        for f in self.c.start.faces:
+            laid = player.lay(f.q, f.r, f.terrain, f.nest)
+            if f.nest:
+                player.nest = laid
+        return player
 
     # ------------------------------------------------------------------ the supply
 
@@ -330,13 +396,15 @@ class Game:
         options = [(a, tile) for a in self.c.columns for tile in self.columns[a]]
         column, tile = options[(yield from self.choose(player, "Take a tile", options))]
         self.columns[column].remove(tile)
-        spots = placements(player.hexes, tile)
+        spots = placements(player, tile)
         spot = spots[(yield from self.choose(player, "Place the tile", spots))]
-        for (q, r), face in zip(spot, tile.faces, strict=True):
-            player.hexes[(q, r)] = Hex(q, r, face.terrain, face.nest)
-        for (q, r), face in zip(spot, tile.faces, strict=True):
+        laid = [
+            player.lay(*where(place), face.terrain, face.nest)
+            for place, face in zip(spot, tile.faces, strict=True)
+        ]
+        for hex_, face in zip(laid, tile.faces, strict=True):
             if face.icon is not None:
-                self.put(player.hexes[(q, r)], face.icon)
+                self.put(hex_, face.icon)
         if not self.columns[column]:
             yield from self.activate(column, player.seat)
 
@@ -354,12 +422,12 @@ class Game:
 
     def room(self, player: Player, here: Hex, prey: str) -> list[Hex]:
         """The empty neighbours a prey may expand into: its favoured terrain or wild."""
-        out = []
-        for dq, dr in DIRECTIONS:
-            h = player.hexes.get((here.q + dq, here.r + dr))
-            if h is not None and h.animal is None and h.terrain in (self.c.favours[prey], "wild"):
-                out.append(h)
-        return out
+        favoured = self.c.favours[prey]
+        return [
+            h
+            for h in here.around
+            if h is not None and h.animal is None and (h.terrain == favoured or h.terrain == "wild")
+        ]
 
     def expand(self, player: Player, prey: str) -> Flow:
         # Only the prey there when the activation starts act; offspring wait.
@@ -376,15 +444,7 @@ class Game:
         todo = [h for h in player.hexes.values() if h.animal == predator]
         while todo:
             here = todo.pop((yield from self.choose(player, "which next?", todo)))
-            options = routes(
-                player.hexes,
-                here,
-                range(1, reach + 1),
-                straight,
-                False,
-                lambda h: h.animal is None or h.animal in self.c.favours,
-                lambda h: h.animal in self.c.favours,
-            )
+            options = hunts(here, reach, straight, self.c.favours)
             answer = yield from self.choose(player, "Hunt", [*options, PASS])
             if answer == len(options):  # it starves
                 self.remove(here)
@@ -427,19 +487,7 @@ class Game:
         todo = [h for h in player.hexes.values() if h.animal == DINOSAUR]
         while todo:
             here = todo.pop((yield from self.choose(player, "which next?", todo)))
-            options = [
-                route
-                for route in routes(
-                    player.hexes,
-                    here,
-                    range(self.c.dinosaur_reach + 1),
-                    False,
-                    True,
-                    lambda h: h.animal != DINOSAUR,
-                    lambda h, start=here: h is start or (h.terrain == "mountain" and h.animal != DINOSAUR),
-                )
-                if any(h.animal is not None for h in route.passed)  # it must eat something
-            ]
+            options = dinosaur_hunts(here, self.c.dinosaur_reach)
             answer = yield from self.choose(player, "Dinosaur hunt", [*options, PASS])
             if answer == len(options):  # it starves
                 self.remove(here)

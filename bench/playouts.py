@@ -1,0 +1,152 @@
+"""Random playouts per CPU-second: meeple against OpenSpiel, side by side in one run.
+
+    python bench/playouts.py [--playouts N] [--game tic_tac_toe|connect_four|hex]
+
+For Tic-Tac-Toe, Connect Four and Hex 11x11, each contender plays the same N random playouts
+(random answers, one per decision, from `random.Random(seed)`, seeds 0 to N-1) in a process of
+its own, started one after the other; each reports the CPU time of its playouts only (after its
+game is loaded), so a machine shared with other work slows the figures less than wall time
+would. The contenders:
+
+- `meeple`: the game in `tests/games/` on meeple's engine (`new_game(..., logging=False)`, as
+  `meeple simulate` plays), Hex with `--option size=11`, from the same kind of Python loop;
+- `openspiel`: OpenSpiel's own C++ game driven from its Python loop (`pyspiel.load_game(...)`,
+  `state.apply_action(choice(state.legal_actions()))`): what a user of OpenSpiel gets in Python;
+- `openspiel+meeple`: the same OpenSpiel loop over meeple's game through `meeple.openspiel`.
+
+The table gives playouts per CPU-second, each contender's ratio to OpenSpiel's, and moves per
+playout (the games must be alike for the rates to compare). Ludii's published single-thread
+figures are printed beside them as a reference: published, not measured here.
+
+Another engine of meeple becomes a contender with one line in `MEEPLE_ENGINES` (how it starts a
+game). Needs OpenSpiel: `pip install 'meeple[openspiel]'`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TESTS = Path(__file__).resolve().parent.parent / "tests" / "games"
+# game -> (meeple's rules file and options, OpenSpiel's game string)
+GAMES: dict[str, tuple[Path, dict[str, str], str]] = {
+    "tic_tac_toe": (TESTS / "tic_tac_toe.rules", {}, "tic_tac_toe"),
+    "connect_four": (TESTS / "connect_four.rules", {}, "connect_four"),
+    "hex": (TESTS / "hex.rules", {"size": "11"}, "hex(board_size=11)"),
+}
+# Ludii's published single-thread random playouts per second (not measured here).
+LUDII = {"tic_tac_toe": 131_855, "connect_four": 28_279, "hex": 7_987}
+# meeple's engines: contender name -> how it starts a game of two players (a loaded game, a seed),
+# without the readable log, as `meeple simulate` plays. Another engine is one more entry: the
+# native core's `new_game(game, 2, seed=seed, logging=False)`, say.
+MEEPLE_ENGINES: dict[str, Callable[[Any, int], Any]] = {
+    "meeple": lambda game, seed: game.new_game(2, seed=seed, logging=False),
+}
+OPENSPIEL = "openspiel"
+ADAPTER = "openspiel+meeple"
+INSTALL = "pip install 'meeple[openspiel]'"
+
+
+def meeple_playouts(game: str, start: Callable[[Any, int], Any], playouts: int) -> tuple[float, int]:
+    """(CPU seconds, moves) for `playouts` random games on a meeple engine (`start` begins one)."""
+    import meeple
+
+    rules, options, _ = GAMES[game]
+    loaded = meeple.load(rules, options)
+    moves = 0
+    begin = time.process_time()
+    for seed in range(playouts):
+        state = start(loaded, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.apply(rng.randrange(state.decision.size))
+            moves += 1
+    return time.process_time() - begin, moves
+
+
+def openspiel_playouts(game: str, playouts: int, adapter: bool) -> tuple[float, int]:
+    """(CPU seconds, moves) for `playouts` random games in OpenSpiel's Python loop, over its own
+    C++ game or (`adapter`) over meeple's game."""
+    import pyspiel
+
+    rules, options, name = GAMES[game]
+    if adapter:
+        from meeple.openspiel import load_game
+
+        loaded = load_game(rules, players=2, options=options)
+    else:
+        loaded = pyspiel.load_game(name)
+    moves = 0
+    start = time.process_time()
+    for seed in range(playouts):
+        state = loaded.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+    return time.process_time() - start, moves
+
+
+def run_one(contender: str, game: str, playouts: int) -> None:
+    """One contender on one game, in this process: prints its figures as JSON."""
+    if contender in MEEPLE_ENGINES:
+        seconds, moves = meeple_playouts(game, MEEPLE_ENGINES[contender], playouts)
+    else:
+        seconds, moves = openspiel_playouts(game, playouts, adapter=contender == ADAPTER)
+    print(json.dumps({"seconds": seconds, "moves": moves}))
+
+
+def measure(contender: str, game: str, playouts: int) -> dict[str, float]:
+    """One contender on one game, in a process of its own."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--one", contender, "--game", game, "--playouts", str(playouts)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--playouts", type=int, default=200, help="random playouts per contender and game")
+    parser.add_argument("--game", choices=list(GAMES), help="one game (default: all three)")
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # a contender, in the process measure() starts
+    args = parser.parse_args()
+    if importlib.util.find_spec("pyspiel") is None:
+        print(f"error: this comparison needs OpenSpiel: {INSTALL}", file=sys.stderr)
+        raise SystemExit(2)
+    games = [args.game] if args.game else list(GAMES)
+    if args.one:
+        run_one(args.one, games[0], args.playouts)
+        return
+    contenders = [OPENSPIEL, *MEEPLE_ENGINES, ADAPTER]  # OpenSpiel first: the others' ratios are to it
+    print(f"{args.playouts} random playouts per contender and game, each in its own process, CPU time")
+    print(f"{'game':<14} {'contender':<18} {'playouts/s':>11} {'vs openspiel':>13} {'moves/playout':>14}")
+    for game in games:
+        rates: dict[str, float] = {}
+        for contender in contenders:
+            figures = measure(contender, game, args.playouts)
+            rates[contender] = args.playouts / figures["seconds"]
+            print(
+                f"{game:<14} {contender:<18} {rates[contender]:>11,.0f} "
+                f"{rates[contender] / rates[OPENSPIEL]:>13.4f} {figures['moves'] / args.playouts:>14.1f}",
+                flush=True,
+            )
+        ludii = LUDII[game]
+        reference = f"{ludii:>11,} {ludii / rates[OPENSPIEL]:>13.4f}"
+        print(f"{game:<14} {'Ludii (published)':<18} {reference}  not measured")
+
+
+if __name__ == "__main__":
+    main()
