@@ -90,6 +90,12 @@ class Compiler(Data, Analyses, Expressions, Memo, Statements, Moves, Decisions, 
         if sym.tiebreak is not None:
             p.tiebreak = self._scorer(sym.tiebreak)
         p.init = self.initializer()
+        # carried state (interpreter/carry.py): what a save holds, and each variable's bounds
+        p.carried = sym.carried
+        for c in sym.carried:
+            if isinstance(c.target, ast.VarDecl) and (within := self.within(c.target)) is not None:
+                p.carry_bounds[(c.target.name, c.per)] = within
+        p.sequence = sym.sequence
         for style in sym.styles.values():
             self.rule = f"style {style.name}"
             p.styles[style.name] = self.style(style)
