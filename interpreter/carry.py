@@ -463,6 +463,7 @@ def _place(rt: Any, places: list[tuple[Any, list[SavedPieces], str]], carried_gr
             if back in carried:
                 raise SaveError(
                     f"the save leaves {left} of {label_piece(piece)} with no place: they began in "
-                    f"{label(back)}, which is carried, and the save does not put them there"
+                    f"{label(back)}, which is carried, and the save puts them in no carried place "
+                    "(the rules should carry the place they went to as well)"
                 )
             rt.locs[back].extend([piece] * left)

@@ -576,6 +576,7 @@ def serve(
         str, typer.Option(help="The address to listen on (any but 127.0.0.1 lets others in).")
     ] = "127.0.0.1",
     option: Annotated[list[str] | None, OPTIONS] = None,
+    load: Annotated[Path | None, LOAD] = None,
 ) -> None:
     """Serve a playtest page: people play the game in a browser, against each other and agents."""
     try:
@@ -585,9 +586,13 @@ def serve(
             "error: `meeple serve` needs the serve extra: pip install 'meeple[serve]'", USAGE
         ) from None
     game = load_game(rules, parse_options(option or []))
+    loaded = read_save_or_fail(load) if load is not None else None
     names = [n.strip() for n in agents.split(",") if n.strip()]
+    count = game.min_players if players is None else players
     try:  # the page's saved log names the rules as the game does (a bundled one by its name)
-        session = Session(game, game.path, game.min_players if players is None else players, seed, names)
+        session = Session(game, game.path, count, seed, names, loaded)
+    except SaveError as err:
+        raise Fail(f"error: the save does not fit the rules: {err}") from None
     except ValueError as err:  # a player count out of range, an unknown agent name
         raise Fail(f"error: {err}", USAGE) from None
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:

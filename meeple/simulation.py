@@ -38,6 +38,10 @@ class Plan:
     players: int
     agents: tuple[str, ...] = ("random",)
     options: tuple[tuple[str, str], ...] = ()  # (name, value) pairs: a plan is a key of the workers' cache
+    # carried state: the save every game starts from (its JSON text, checked when loaded), and
+    # the file it was read from, for the command that plays a game again
+    load: str = ""
+    load_file: str = ""
 
     def reproduce(self, seed: int) -> str:
         """The command that plays one of these games again, answer for answer."""
@@ -45,6 +49,8 @@ class Plan:
         words += ["--agents", ",".join(self.agents)]
         for name, value in self.options:
             words += ["--option", f"{name}={value}"]
+        if self.load_file:
+            words += ["--load", self.load_file]
         return shlex.join(words)
 
 
@@ -67,7 +73,7 @@ def record(state: State, status: str = FINISHED, error: str = "") -> dict[str, A
 
 def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
     """Play one game to its end and record it; never raises for a game that breaks."""
-    state = game.new_game(plan.players, seed, logging=False, run_setup=False)
+    state = game.new_game(plan.players, seed, logging=False, run_setup=False, load=plan.load or None)
     try:
         state.run(state.flow())
         play_to_end(state, make_agents(list(plan.agents), plan.players, seed, game.program.styles))
