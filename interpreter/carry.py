@@ -273,6 +273,13 @@ def give(rt: Any, save: Save) -> None:
             f"the save is from a game of {save.players} players; these rules carry what each player has, "
             f"so the game must have {save.players} players, not {len(rt.players)}"
         )
+    for e in save.entries:  # an owner the rules do not have: a seat past the players, a row not there
+        if e.per == "player" and (e.seat is None or e.seat >= len(rt.players)):
+            raise SaveError(f"the save gives {_entry_words(e)}, but the game has {len(rt.players)} players")
+        if e.per not in (None, "player") and (
+            e.row is None or e.row not in program.row_by_key.get(e.per, {})
+        ):
+            raise SaveError(f"the save gives {_entry_words(e)}, but '{e.per}' has no row '{e.row}'")
     places: list[tuple[Location, list[SavedPieces], str]] = []
     laid: list[tuple[MapRef, list[SavedLayer], str]] = []
     for c in program.carried:
@@ -291,13 +298,6 @@ def give(rt: Any, save: Save) -> None:
                 laid.append((mapref, e.layers or [], what))
                 for saved in e.cells or []:
                     places.append((("cell", mapref, saved.cell), saved.pieces, f"{what} at {saved.cell}"))
-    for e in save.entries:  # an owner the rules do not have: a seat past the players, a row not there
-        if e.per == "player" and (e.seat is None or e.seat >= len(rt.players)):
-            raise SaveError(f"the save gives {_entry_words(e)}, but the game has {len(rt.players)} players")
-        if e.per not in (None, "player") and (
-            e.row is None or e.row not in program.row_by_key.get(e.per, {})
-        ):
-            raise SaveError(f"the save gives {_entry_words(e)}, but '{e.per}' has no row '{e.row}'")
     carried_grids = {mapref for mapref, _, _ in laid}
     for mapref, saved_layers, what in laid:
         _lay(rt, mapref, saved_layers, what)
