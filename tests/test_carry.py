@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import assert_same_game, run, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +26,6 @@ from meeple.interpreter import carry
 from meeple.interpreter.engine import State
 from meeple.logs import log_text, parse_log
 from meeple.saves import Save, SaveError, parse_save, read_save, save_text, write_save
-from helpers import assert_same_game, run, write
 
 HERE = Path(__file__).resolve().parent
 PEBBLES = HERE / "carry" / "pebbles.rules"
@@ -120,7 +120,9 @@ def test_a_game_that_carries_nothing_cannot_be_saved(tmp_path: Path) -> None:
 
 
 def _entry(data: dict[str, Any], name: str, **where: Any) -> dict[str, Any]:
-    return next(e for e in data["entries"] if e["carry"] == name and all(e.get(k) == v for k, v in where.items()))
+    return next(
+        e for e in data["entries"] if e["carry"] == name and all(e.get(k) == v for k, v in where.items())
+    )
 
 
 def _set(name: str, field: str, value: Any, **where: Any) -> Any:
@@ -165,7 +167,10 @@ def _pieces(name: str, runs: list[dict[str, Any]], **where: Any) -> Any:
 # Each way a save can fail to fit the rules, and what the error says.
 DOES_NOT_FIT = {
     "another game": (_top("game", "Stone Keep"), "from the game 'Stone Keep'"),
-    "a name the rules do not carry": (_set("rounds", "carry", "turns"), "'turns', which these rules do not carry"),
+    "a name the rules do not carry": (
+        _set("rounds", "carry", "turns"),
+        "'turns', which these rules do not carry",
+    ),
     "a row that does not exist": (_set("guards", "row", "east", row="north"), "no row 'east'"),
     "a value that is no row": (_set("favourite", "value", "green", seat=0), "'green', which is not a colour"),
     "a count out of range": (_set("gold", "value", 99, seat=1), "99, outside 0 to 20"),
@@ -173,8 +178,14 @@ DOES_NOT_FIT = {
     "yes/no that is a number": (_set("fallen", "value", 1, row="south"), "1, which is not yes or no"),
     "no value where one is needed": (_set("rounds", "value", None), "no value, and it must have one"),
     "a player who is not at the table": (_set("last_winner", "value", 7), "7, which is not a seat"),
-    "a seat past the players": (_set("gold", "seat", 5, seat=2), "'gold' of Player 6, but the game has 3 players"),
-    "an owner the game has not": (_extra("gold", seat=5), "gives 'gold' of Player 6, but the game has 3 players"),
+    "a seat past the players": (
+        _set("gold", "seat", 5, seat=2),
+        "'gold' of Player 6, but the game has 3 players",
+    ),
+    "an owner the game has not": (
+        _extra("gold", seat=5),
+        "gives 'gold' of Player 6, but the game has 3 players",
+    ),
     "an entry missing": (_drop("gold", seat=1), "nothing for gold of Player 2"),
     "an entry twice": (_twice("rounds"), "'rounds' twice"),
     "a row missing from a value per row": (
@@ -220,7 +231,10 @@ def test_a_save_that_does_not_fit_the_rules_is_refused_before_anything_runs(
 # Saves the schema refuses: the file is not a save at all.
 NOT_A_SAVE = {
     "not JSON": (b"{not json", "not JSON"),
-    "a field a save has not": (b'{"meeple_save": 1, "game": "x", "players": 2, "entries": [], "run": 1}', "'run'"),
+    "a field a save has not": (
+        b'{"meeple_save": 1, "game": "x", "players": 2, "entries": [], "run": 1}',
+        "'run'",
+    ),
     "a field missing": (b'{"meeple_save": 1, "game": "x", "entries": []}', "'players' is missing"),
     "a count that is yes": (
         b'{"meeple_save": 1, "game": "x", "players": 2, "entries": [{"carry": "a", "kind": "zone",'
@@ -232,7 +246,10 @@ NOT_A_SAVE = {
         b'{"meeple_save": 1, "game": "x", "players": 2, "entries": [{"carry": "a", "kind": "code"}]}',
         "entries.0.kind",
     ),
-    "JSON nested deeper than a save": (b'{"meeple_save": 1, "game": "x", "players": 2, "entries": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "not a meeple save"),
+    "JSON nested deeper than a save": (
+        b'{"meeple_save": 1, "game": "x", "players": 2, "entries": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        "not a meeple save",
+    ),
 }
 
 
@@ -245,7 +262,9 @@ def test_a_file_that_is_not_a_save_is_refused_in_a_sentence(case: str) -> None:
     assert "\n" not in str(err.value)
 
 
-def test_a_save_larger_than_a_save_can_be_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_save_larger_than_a_save_can_be_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(saves, "MAX_SAVE_BYTES", 1000)
     big = tmp_path / "big.json"
     big.write_text(" " * 1001)
@@ -275,7 +294,18 @@ def test_play_saves_and_loads_and_replay_is_exact(tmp_path: Path) -> None:
     result = run("play", str(rules), "--players", "2", "--seed", "3", "--save", str(first))
     assert result.exit_code == 0, result.output
     result = run(
-        "play", str(rules), "--players", "2", "--seed", "4", "--load", str(first), "--save", str(second), "--log", str(log)
+        "play",
+        str(rules),
+        "--players",
+        "2",
+        "--seed",
+        "4",
+        "--load",
+        str(first),
+        "--save",
+        str(second),
+        "--log",
+        str(log),
     )
     assert result.exit_code == 0, result.output
     assert json.loads(log.read_text())["load"]["entries"]  # the log holds the save it started from
@@ -308,14 +338,18 @@ def test_simulate_starts_every_game_from_the_save(game: meeple.Game, tmp_path: P
     write_save(save, played(game, 2, 4).save())
     rules = write(tmp_path, "pebbles.rules", PEBBLES.read_text())
     fresh = run("simulate", str(rules), "--games", "5", "--players", "2", "--jobs", "1", "--json")
-    loaded = run("simulate", str(rules), "--games", "5", "--players", "2", "--jobs", "1", "--json", "--load", str(save))
+    loaded = run(
+        "simulate", str(rules), "--games", "5", "--players", "2", "--jobs", "1", "--json", "--load", str(save)
+    )
     assert fresh.exit_code == loaded.exit_code == 0, loaded.output
     assert json.loads(fresh.output) != json.loads(loaded.output)
 
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 4))
-def test_a_game_started_from_a_save_replays_exactly_from_its_log(game: meeple.Game, seed: int, players: int) -> None:
+def test_a_game_started_from_a_save_replays_exactly_from_its_log(
+    game: meeple.Game, seed: int, players: int
+) -> None:
     save = played(game, players, seed).save()
     original = played(game, players, seed + 1, load=save)
     entry = parse_log(log_text({**original.result(), "rules": "pebbles.rules"}).encode(), "the log")
