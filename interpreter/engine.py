@@ -6,7 +6,8 @@
         state.apply(agent(state.decision))
     state.scores, state.winners, state.log
 
-A game is fully determined by (rules file, players, seed, choices): that tuple is the replay
+A game is fully determined by (rules file, players, seed, choices), and the save it started
+from if it started from one (`new_game(load=...)`, interpreter/carry.py): that is the replay
 format. Random outcomes come from the seeded generator, so they are not part of the choices;
 decisions with a single option are taken automatically and are not recorded either.
 """
