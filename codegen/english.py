@@ -740,11 +740,10 @@ class English:
     # carried state and sequences of games (interpreter/carry.py, interpreter/sequence.py)
 
     def _carry(self, d: ast.CarryDecl) -> str:
-        whose = (
-            "" if d.per is None else " of each player" if d.per == "player" else f" of each {humanise(d.per)}"
-        )
+        whose = "" if d.per is None else f" of each {humanise(d.per)}"
+        when = "" if d.condition is None else f"when {self.cond(d.condition)}, "
         return (
-            f"{humanise(d.name)}{whose} is saved at the end of the game, and a game started from "
+            f"{when}{humanise(d.name)}{whose} is saved at the end of the game, and a game started from "
             "that save begins with it as it was"
         )
 

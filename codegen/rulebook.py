@@ -461,7 +461,8 @@ class _Builder:
                     if d.per is None
                     else f" of each {self.names.decl(d.per).one if d.per != 'player' else 'player'}"
                 )
-                out.append((f"{name}{whose}", words_of(d.meta)[0]))
+                when = "" if d.condition is None else f" (when {self.en.cond(d.condition)})"
+                out.append((f"{name}{whose}{when}", words_of(d.meta)[0]))
         return out
 
     def series(self) -> Series | None:

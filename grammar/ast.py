@@ -742,6 +742,7 @@ class CarryDecl(Decl):
 
     name: str
     per: str | None = None
+    condition: Expr | None = None  # `if CONDITION`: carried only when it holds (an option's value)
 
 
 class SequenceGame(Node):

@@ -263,7 +263,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def carry_decl(self, meta: LarkMeta, c: list[Any]) -> ast.CarryDecl:
         rest, metas = self._split_meta(c)
         per = str(rest[1]) if rest[1] is not None else None
-        return ast.CarryDecl(span=self._span(meta), name=str(rest[0]), per=per, meta=metas)
+        return ast.CarryDecl(span=self._span(meta), name=str(rest[0]), per=per, condition=rest[2], meta=metas)
 
     @v_args(meta=True)
     def sequence_decl(self, meta: LarkMeta, c: list[Any]) -> ast.SequenceDecl:

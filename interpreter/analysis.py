@@ -1245,6 +1245,6 @@ def analyse(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:
 
     analyzer = Analyzer(module)
     symbols = analyzer.run()
-    symbols.carried, carry_diags = resolve(symbols)
+    symbols.carried, carry_diags = resolve(symbols, analyzer)
     symbols.sequence, sequence_diags = check_sequence(symbols)
     return symbols, [*analyzer.diags, *check_bounds(symbols), *carry_diags, *sequence_diags]

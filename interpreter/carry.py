@@ -34,7 +34,7 @@ from typing import Any
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter import grids, layers
-from meeple.interpreter.analysis import Symbols, type_of_ref
+from meeple.interpreter.analysis import Analyzer, Symbols, type_of_ref
 from meeple.interpreter.grids import ShapeError
 from meeple.interpreter.values import (
     Cell,
@@ -67,15 +67,20 @@ class Carried:
 # ---------------------------------------------------------------- analysis
 
 
-def resolve(symbols: Symbols) -> tuple[list[Carried], list[Diagnostic]]:
+def resolve(symbols: Symbols, analyzer: Analyzer) -> tuple[list[Carried], list[Diagnostic]]:
     """Each `carry` line's declaration, and what is wrong with the lines (M010 an unknown name,
-    M011 a line twice, M014 a variable whose type a save cannot hold, M020 two sequences)."""
+    M011 a line twice, M014 a variable whose type a save cannot hold or a condition that is not
+    yes or no; the analyzer reports what is wrong inside a condition)."""
     out: list[Carried] = []
     diags: list[Diagnostic] = []
     seen: set[tuple[str, str | None]] = set()
     for decl in symbols.module.decls:
         if not isinstance(decl, ast.CarryDecl):
             continue
+        if decl.condition is not None:
+            analyzer.expect(
+                decl.condition, analyzer.expr(decl.condition, {}), "bool", "the condition of 'carry'"
+            )
         found = _find(symbols, decl)
         if found is None:
             where = f" per {decl.per}" if decl.per else ""

@@ -198,3 +198,28 @@ def test_a_carry_line_that_names_what_cannot_be_carried_is_an_error(case: str, t
     )
     checked = meeple.check(write(tmp_path, "tiny.rules", text))
     assert any(d.code == code and message in d.message for d in checked.diagnostics), checked.diagnostics
+
+
+def test_a_carry_line_with_a_condition_carries_only_when_the_option_says(year: meeple.Game) -> None:
+    """Dino Dynasty's Campaign alternative B, "If the Map is not saved between games": with the
+    land not kept, each season lays a land anew from all its tiles, and only the points go on."""
+    fresh = meeple.load(SEASONS, {"keep_land": "no"})
+    kept = {e.carry for e in played(year, 2, 6).save().entries}
+    state = played(fresh, 2, 6)
+    assert {e.carry for e in state.save().entries} == {"seasons", "points"}
+    assert kept == {"land", "bag", "aside", "camp", "seasons", "points"}
+    for game in [*state.done, state.current]:  # each season begins with its start tile alone
+        start = game.game.new_game(2, game.seed, run_setup=False, load=game.loaded)
+        assert not start.rt.layers
+    assert state.rt.owned[("player", "points")] != {p: 0 for p in state.rt.players}
+
+
+def test_a_carry_condition_must_be_known_when_the_file_is_loaded(tmp_path: Path) -> None:
+    text = (
+        'game "Tiny":\n  players 2\n\nvar gold: int = 0\nvar kept: bool = no\n\n'
+        'carry gold if kept\n\nplay:\n  log "{gold}"\n'
+    )
+    with pytest.raises(meeple.RulesError, match="M030"):
+        meeple.load(write(tmp_path, "tiny.rules", text))
+    checked = meeple.check(write(tmp_path, "number.rules", text.replace("if kept", "if 3")))
+    assert any(d.code == "M014" and "condition of 'carry'" in d.message for d in checked.diagnostics)
