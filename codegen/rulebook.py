@@ -461,9 +461,24 @@ class _Builder:
                     if d.per is None
                     else f" of each {self.names.decl(d.per).one if d.per != 'player' else 'player'}"
                 )
-                when = "" if d.condition is None else f" (when {self.en.cond(d.condition)})"
+                holds = self._holds(d.condition)
+                if holds is False:  # not carried with the options these rules are printed for
+                    continue
+                when = "" if holds else f" (when {self.en.cond(d.condition)})"
                 out.append((f"{name}{whose}{when}", words_of(d.meta)[0]))
         return out
+
+    def _holds(self, condition: ast.Expr | None) -> bool | None:
+        """Whether a `carry` line's condition holds with the options the rules are printed for:
+        an option or constant, or `not` one (None: a condition said in words instead)."""
+        match condition:
+            case None:
+                return True
+            case ast.Name(id=name) if isinstance(self.constants.get(name), bool):
+                return bool(self.constants[name])
+            case ast.Unary(op="not", operand=ast.Name(id=name)) if isinstance(self.constants.get(name), bool):
+                return not self.constants[name]
+        return None
 
     def series(self) -> Series | None:
         """The sequence the game is played as, each game by the options it is played with."""

@@ -37,13 +37,16 @@ if TYPE_CHECKING:
 
 def check_sequence(symbols: Symbols) -> tuple[ast.SequenceDecl | None, list[Diagnostic]]:
     """The file's sequence, and what is wrong with it: a second one (M011), an option the game
-    does not have (M010) or gives twice in a line (M011), a value left empty (M014)."""
+    does not have (M010) or gives twice in a line (M011), a value left empty (M014). A variant's
+    own sequence replaces its base game's."""
     found: ast.SequenceDecl | None = None
     diags: list[Diagnostic] = []
     options = {name for name, c in symbols.constants.items() if isinstance(c, ast.OptionDecl)}
-    for decl in symbols.module.decls:
-        if not isinstance(decl, ast.SequenceDecl):
-            continue
+    module = symbols.module
+    declared = [d for d in module.decls if isinstance(d, ast.SequenceDecl)]
+    if any(d.span.file == module.file for d in declared):  # a variant's own replaces its base game's
+        declared = [d for d in declared if d.span.file == module.file]
+    for decl in declared:
         if found is not None:
             diags.append(_at(decl, "M011", f"a file has one sequence: '{found.name}' is the first"))
             continue

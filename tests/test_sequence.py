@@ -223,3 +223,21 @@ def test_a_carry_condition_must_be_known_when_the_file_is_loaded(tmp_path: Path)
         meeple.load(write(tmp_path, "tiny.rules", text))
     checked = meeple.check(write(tmp_path, "number.rules", text.replace("if kept", "if 3")))
     assert any(d.code == "M014" and "condition of 'carry'" in d.message for d in checked.diagnostics)
+
+
+@pytest.mark.parametrize("keep", ["yes", "no"])
+def test_the_printed_rules_tell_the_sequence_and_what_is_kept(keep: str) -> None:
+    """The rulebook tells the game as its sequence ("A year": each game with its options, won as
+    the last one is won) and lists what one game keeps for the next, as the options print it."""
+    from meeple.codegen import render
+
+    checked = meeple.check(SEASONS, {"keep_land": keep})
+    assert checked.module and checked.symbols and checked.program
+    docs = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
+    text = render.rulebook_markdown(docs)
+    assert "## A year" in text and "Play 3 games, one after the other, with the same players" in text
+    assert "1. Tiles 1.\n2. Tiles 2, cold yes.\n3. Tiles 3." in text
+    assert "## Kept between games" in text and "- **Points of each player**." in text
+    kept_land = "- **Land**. The land is kept as it lies, with the followers on it." in text
+    assert kept_land == (keep == "yes")
+    assert "**Tiles**: 3 unless" not in text  # the sequence sets it for each game: not an option to agree on
