@@ -177,8 +177,10 @@ def take(state: Any) -> Save:
                 value = store[name] if c.per is None else store[owner]
                 if isinstance(value, dict):
                     base["values"] = {row.key: _out(v) for row, v in value.items()}
+                    base["shows"] = ", ".join(f"{label(row)} {label(v)}" for row, v in value.items())
                 else:
                     base["value"] = _out(value)
+                    base["shows"] = label(value)
             elif c.kind == "zone":
                 base["pieces"] = _runs(rt.locs[program.zone_locs[(name, owner)]])
             else:
@@ -242,7 +244,7 @@ def _laid_order(rt: Any, grid: dict[tuple[int, int], Cell]) -> list[Placement]:
     done: set[int] = set()
     pending = list(found)
     while pending:
-        ready = [k for k in pending if below[k] <= done]
+        ready = [k for k in pending if below[k] <= done] or pending[:1]  # (never empty: see above)
         for k in ready:
             order.append(found[k])
             done.add(k)

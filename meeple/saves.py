@@ -84,6 +84,7 @@ class SavedEntry(_Strict):
     called: Words = ""  # what players read: "Gold of Player 1"
     value: Value = None
     values: Annotated[dict[Name, Value], Field(max_length=MAX_LIST)] | None = None
+    shows: Words = ""  # what players read for the value: "Red", "Red 2, Blue 0"
     pieces: Annotated[list[SavedPieces], Field(max_length=MAX_LIST)] | None = None
     layers: Annotated[list[SavedLayer], Field(max_length=MAX_LIST)] | None = None
     cells: Annotated[list[SavedCell], Field(max_length=MAX_LIST)] | None = None
