@@ -373,3 +373,23 @@ def test_saves_chain_and_pieces_are_conserved(game: meeple.Game, seed: int, play
         start = game.new_game(players, seed, load=save)
         assert pieces(start) == fresh
         assert carry.take(start) == save
+
+
+def test_the_playtest_page_starts_from_a_save_and_keeps_it(game: meeple.Game) -> None:
+    """`meeple serve --load`: the page's game starts from the save; an undo replays from the same
+    save, and the log the page saves holds it, so loading that log plays the same game again."""
+    app = pytest.importorskip("meeple.serve.app")
+    save = played(game, 2, 4).save()
+    session = app.Session(game, game.path, 2, 9, ["human"], save)
+    assert carry.take(session.state) == save  # before any decision, the start is the save
+    state = session.state
+    session.answer(0, state.decision.player.seat, 1)
+    session.answer(1, session.state.decision.player.seat, 0)
+    session.undo()  # takes back the last answer: replayed from the save with the first
+    assert session.state.loaded == save and session.state.choices == [1]
+    text = session.save()
+    assert parse_log(text.encode(), "the page's log").load == save
+    other = app.Session(game, game.path, 2, 9, ["human"])
+    other.load(text.encode())
+    assert other.state.loaded == save and other.state.choices == [1]
+    assert carry.take(other.state) == carry.take(session.state)
