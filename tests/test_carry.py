@@ -393,3 +393,16 @@ def test_the_playtest_page_starts_from_a_save_and_keeps_it(game: meeple.Game) ->
     other.load(text.encode())
     assert other.state.loaded == save and other.state.choices == [1]
     assert carry.take(other.state) == carry.take(session.state)
+
+
+def test_replay_refuses_a_log_whose_save_does_not_fit(tmp_path: Path) -> None:
+    rules = write(tmp_path, "pebbles.rules", PEBBLES.read_text())
+    first, log = tmp_path / "first.json", tmp_path / "log.json"
+    assert run("play", str(rules), "--players", "2", "--save", str(first)).exit_code == 0
+    assert run("play", str(rules), "--players", "2", "--load", str(first), "--log", str(log)).exit_code == 0
+    data = json.loads(log.read_text())
+    next(e for e in data["load"]["entries"] if e["carry"] == "gold")["value"] = 999
+    log.write_text(json.dumps(data))
+    result = run("replay", str(log))
+    assert result.exit_code == 1
+    assert "the save in" in result.output and "999, outside 0 to 20" in result.output
