@@ -148,6 +148,15 @@ def join(items: Sequence[str], last: str = "and") -> str:
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
+def _cell_words(value: ast.Cell) -> str:
+    """A value as a table or a sequence's game line writes it, in words."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return humanise(str(value))
+
+
 def quote(text: str) -> str:
     return f"\u201c{text}\u201d"
 
@@ -728,6 +737,26 @@ class English:
         whose = "for each player" if d.per_player else "for the whole game"
         return f"Counted {whose}, for the statistics of simulated games; the rules never read it."
 
+    # carried state and sequences of games (interpreter/carry.py, interpreter/sequence.py)
+
+    def _carry(self, d: ast.CarryDecl) -> str:
+        whose = "" if d.per is None else f" of each {humanise(d.per)}"
+        when = "" if d.condition is None else f"when {self.cond(d.condition)}, "
+        return (
+            f"{when}{humanise(d.name)}{whose} is saved at the end of the game, and a game started from "
+            "that save begins with it as it was"
+        )
+
+    def _sequence(self, d: ast.SequenceDecl) -> str:
+        games = "; ".join(f"game {n}: {self._sequence_game(g)}" for n, g in enumerate(d.games, 1))
+        return (
+            f"played as {len(d.games)} games, one after the other, each starting from what the one "
+            f"before saved, and won as the last one is won ({games})"
+        )
+
+    def _sequence_game(self, g: ast.SequenceGame) -> str:
+        return ", ".join(f"{humanise(name)} {_cell_words(value)}" for name, value in g.options) or "as it is"
+
     def _style(self, d: ast.StyleDecl) -> str:
         return " ".join(self._preference(p) for p in d.preferences)
 
@@ -1027,6 +1056,9 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.ZoneDecl: English._zone,
     ast.CounterDecl: English._counter,
     ast.StyleDecl: English._style,
+    ast.CarryDecl: English._carry,
+    ast.SequenceDecl: English._sequence,
+    ast.SequenceGame: English._sequence_game,
     ast.Preference: English._preference,
     ast.VarDecl: English._var,
     ast.MapDecl: English._map,

@@ -83,6 +83,16 @@ class Ruling:
 
 
 @dataclass
+class Series:
+    """A sequence of games (`sequence NAME:`), as players read it: its name, its words, and each
+    game with the options it is played with."""
+
+    title: str
+    words: list[str]
+    games: list[str]
+
+
+@dataclass
 class Rulebook:
     stem: str
     title: str
@@ -103,6 +113,9 @@ class Rulebook:
     changes: list[Part] = field(default_factory=list)  # a variant's, in the order of its file
     ends: list[str] = field(default_factory=list)  # the author's sentences on when the game ends
     options: list[Option] = field(default_factory=list)  # what the players choose before the game
+    # carried state: what one game keeps for the next (`carry`), and the sequence the game is played as
+    kept: list[tuple[str, list[str]]] = field(default_factory=list)  # (what, the author's words)
+    sequence: Series | None = None
 
 
 def words_of(metas: list[ast.Meta]) -> tuple[list[str], bool]:
@@ -409,6 +422,10 @@ class _Builder:
         )
         book.ends = self.ends()
         book.options = self.options()
+        book.kept, book.sequence = self.kept(), self.series()
+        if book.sequence is not None:  # the options its games set are told with the games
+            fixed = {self.names.decl(name).one for g in self.sym.sequence.games for name, _ in g.options}
+            book.options = [o for o in book.options if o.name not in fixed]
         if self.variant_file is not None:
             book.base = self.module.base or "the base game"
             book.changes = self.changes()
@@ -432,6 +449,56 @@ class _Builder:
                 choices = [f"{self.en.expr(default)} unless agreed otherwise"]
             out.append(Option(self.names.decl(d.name).one, choices, words_of(d.meta)[0]))
         return out
+
+    def kept(self) -> list[tuple[str, list[str]]]:
+        """What a game keeps for the next (`carry`): each in players' words, with its own text."""
+        out = []
+        for d in self.module.decls:
+            if isinstance(d, ast.CarryDecl):
+                name = self.names.decl(d.name).one
+                whose = (
+                    ""
+                    if d.per is None
+                    else f" of each {self.names.decl(d.per).one if d.per != 'player' else 'player'}"
+                )
+                holds = self._holds(d.condition)
+                if holds is False:  # not carried with the options these rules are printed for
+                    continue
+                when = "" if holds else f" (when {self.en.cond(d.condition)})"
+                out.append((f"{name}{whose}{when}", words_of(d.meta)[0]))
+        return out
+
+    def _holds(self, condition: ast.Expr | None) -> bool | None:
+        """Whether a `carry` line's condition holds with the options the rules are printed for:
+        an option or constant, or `not` one (None: a condition said in words instead)."""
+        match condition:
+            case None:
+                return True
+            case ast.Name(id=name) if isinstance(self.constants.get(name), bool):
+                return bool(self.constants[name])
+            case ast.Unary(op="not", operand=ast.Name(id=name)) if isinstance(self.constants.get(name), bool):
+                return not self.constants[name]
+        return None
+
+    def series(self) -> Series | None:
+        """The sequence the game is played as, each game by the options it is played with."""
+        d = self.sym.sequence
+        if d is None:
+            return None
+        games = []
+        for g in d.games:
+            said = [
+                f"{self.names.decl(name).one} {self._option_value(name, value)}" for name, value in g.options
+            ]
+            games.append(", ".join(said) or "as the options say")
+        return Series(self.names.decl(d.name).one, words_of(d.meta)[0], games)
+
+    def _option_value(self, name: str, value: ast.Cell) -> str:
+        option = self.sym.constants.get(name)
+        kind = option.type.name if isinstance(option, ast.OptionDecl) else ""
+        if kind in self.sym.tables and isinstance(value, str):
+            return self.names.row(kind, value).one
+        return "yes" if value is True else "no" if value is False else str(value)
 
     def ends(self) -> list[str]:
         """When the game ends early, in the author's words: the sentences that speak of an end in

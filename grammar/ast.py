@@ -732,6 +732,33 @@ class ExtendSetup(Decl):
     body: list[Stmt]
 
 
+# ---------------------------------------------------------------- carried state, sequences of games
+
+
+class CarryDecl(Decl):
+    """`carry NAME [per OWNER]`: a variable, zone or grid map that a game's save holds at its end
+    and a loaded save sets at the start (interpreter/carry.py). `per` says which of two
+    declarations with one name (`var gold per player`, `var gold per city`) is meant."""
+
+    name: str
+    per: str | None = None
+    condition: Expr | None = None  # `if CONDITION`: carried only when it holds (an option's value)
+
+
+class SequenceGame(Node):
+    """One `game` line of a sequence: the values its options take, as the command line writes
+    them (a number, yes/no, a text, a row's name)."""
+
+    options: list[tuple[str, Cell]] = []
+
+
+class SequenceDecl(Decl):
+    """`sequence NAME:` the games played one after another as one (interpreter/sequence.py)."""
+
+    name: str
+    games: list[SequenceGame] = []
+
+
 class Module(Node):
     """One parsed `.rules` file, declarations in source order. A variant, once applied to its base,
     is one module too: `sources` then holds the text of every file its spans point into."""

@@ -257,6 +257,29 @@ class Builder(Transformer):  # type: ignore[type-arg]
         flags = [str(tok) for tok in rest[2:]]
         return ast.ZoneDecl(span=self._span(meta), name=str(rest[0]), per=per, flags=flags, meta=metas)
 
+    # ------------------------------------------------------------ carried state, sequences of games
+
+    @v_args(meta=True)
+    def carry_decl(self, meta: LarkMeta, c: list[Any]) -> ast.CarryDecl:
+        rest, metas = self._split_meta(c)
+        per = str(rest[1]) if rest[1] is not None else None
+        return ast.CarryDecl(span=self._span(meta), name=str(rest[0]), per=per, condition=rest[2], meta=metas)
+
+    @v_args(meta=True)
+    def sequence_decl(self, meta: LarkMeta, c: list[Any]) -> ast.SequenceDecl:
+        rest, metas = self._split_meta(c)
+        games = [g for g in rest[1:] if isinstance(g, ast.SequenceGame)]
+        return ast.SequenceDecl(span=self._span(meta), name=str(rest[0]), games=games, meta=metas)
+
+    @v_args(meta=True)
+    def sequence_game(self, meta: LarkMeta, c: list[Any]) -> ast.SequenceGame:
+        return ast.SequenceGame(span=self._span(meta), options=[o for o in c if o is not None])
+
+    def sequence_option(self, c: list[Any]) -> tuple[str, ast.Cell]:
+        return (str(c[0]), c[1][0])
+
+    # ------------------------------------------------------------
+
     @v_args(meta=True)
     def counter_decl(self, meta: LarkMeta, c: list[Any]) -> ast.CounterDecl:
         rest, metas = self._split_meta(c)

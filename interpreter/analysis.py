@@ -15,12 +15,16 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.grammar.words import statement_words
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.results import RESULTS
+
+if TYPE_CHECKING:
+    from meeple.interpreter.carry import Carried
 
 SCALARS = {"int", "bool", "text", "player"}
 ORDINALS = ("first", "second", "third", "fourth", "fifth")
@@ -82,6 +86,9 @@ class Symbols:
     examples: list[ast.Example] = field(default_factory=list)
     row_keys: dict[str, list[str]] = field(default_factory=dict)  # key -> tables that have it
     types: dict[int, str] = field(default_factory=dict)  # id(expression) -> its type, for the compiler
+    # carried state (interpreter/carry.py) and the sequence of games (interpreter/sequence.py)
+    carried: list[Carried] = field(default_factory=list)
+    sequence: ast.SequenceDecl | None = None
 
     def column_type(self, table: str, column: str) -> str:
         decl = self.tables[table]
@@ -1233,7 +1240,11 @@ def _readable(t: str) -> str:
 def analyse(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:
     """Names and types (Analyzer), then the passes that read the symbols it built."""
     from meeple.interpreter.bounds import check_bounds  # a pass over these symbols
+    from meeple.interpreter.carry import resolve  # carried state: a pass over these symbols
+    from meeple.interpreter.sequence import check_sequence
 
     analyzer = Analyzer(module)
     symbols = analyzer.run()
-    return symbols, [*analyzer.diags, *check_bounds(symbols)]
+    symbols.carried, carry_diags = resolve(symbols, analyzer)
+    symbols.sequence, sequence_diags = check_sequence(symbols)
+    return symbols, [*analyzer.diags, *check_bounds(symbols), *carry_diags, *sequence_diags]

@@ -6,7 +6,8 @@
         state.apply(agent(state.decision))
     state.scores, state.winners, state.log
 
-A game is fully determined by (rules file, players, seed, choices): that tuple is the replay
+A game is fully determined by (rules file, players, seed, choices), and the save it started
+from if it started from one (`new_game(load=...)`, interpreter/carry.py): that is the replay
 format. Random outcomes come from the seeded generator, so they are not part of the choices;
 decisions with a single option are taken automatically and are not recorded either.
 """
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from meeple.grammar.ast import Span
+from meeple.interpreter import carry
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime, describe
 from meeple.interpreter.values import (
@@ -35,6 +37,7 @@ from meeple.interpreter.values import (
     written,
 )
 from meeple.limits import DEFAULT_BUDGET, MAX_RECURSION
+from meeple.saves import Save, SaveError, as_save
 
 T = TypeVar("T")
 
@@ -88,6 +91,10 @@ class Game:
     program: Program
     path: str
     options: dict[str, str] = field(default_factory=dict)  # the values its options were given
+    # A file with a `sequence`: its games, each loaded with its options (interpreter/sequence.py);
+    # a game of a sequence: the options its `game` line gives.
+    parts: list[Game] = field(default_factory=list)
+    sequence_options: dict[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -109,14 +116,24 @@ class Game:
         script: Script | None = None,
         run_setup: bool = True,
         logging: bool = True,
+        load: Save | dict[str, Any] | str | bytes | None = None,
     ) -> State:
+        """A new game. `load`: a save (meeple/saves.py) the game starts from (SaveError, before
+        anything runs, if it does not fit the rules). A file that declares a `sequence` starts
+        the whole sequence (interpreter/sequence.py), unless it is run by a script (an example
+        plays one game of it)."""
         n = self.min_players if players is None else _whole("players", players)
         _whole("seed", seed)
         if _whole("budget", budget) < 1:
             raise ValueError(f"the step budget must be at least 1, not {budget}")
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {n}")
-        return State(self, n, seed, budget, script, run_setup, logging)
+        saved = None if load is None else as_save(load)
+        if self.parts and script is None:
+            from meeple.interpreter.sequence import SequenceState
+
+            return SequenceState(self, n, seed, budget, run_setup, logging, saved)  # type: ignore[return-value]
+        return State(self, n, seed, budget, script, run_setup, logging, saved)
 
 
 def _whole(what: str, value: Any) -> int:
@@ -139,6 +156,7 @@ class State:
         script: Script | None,
         run_setup: bool,
         logging: bool = True,
+        load: Save | None = None,
     ) -> None:
         self.game = game
         self.players = players
@@ -157,6 +175,9 @@ class State:
         assert program.init is not None
         init = program.init
         self.evaluate(lambda: init(self.rt), "the start of the game")
+        self.loaded = load  # the save this game started from: its log keeps it, so replays are exact
+        if load is not None:
+            carry.give(self.rt, load)
         self._gen: Generator[Any, int, None] | None = None
         if run_setup:
             self._gen = self.flow()
@@ -411,8 +432,18 @@ class State:
         counted, declared = self.rt.counters, self.game.program.symbols.counters
         return {n: list(counted[n]) if d.per_player else counted[n][0] for n, d in declared.items()}
 
+    def save(self) -> Save:
+        """What the rules carry (`carry`), as the game stands now: what `meeple play --save`
+        writes at the end, and another game starts from (`new_game(load=...)`)."""
+        if not self.game.program.carried:
+            raise SaveError(f"{self.game.name} carries nothing: its rules have no 'carry' line")
+        return carry.take(self)
+
     def result(self) -> dict[str, Any]:
-        return {
+        loaded = (
+            {} if self.loaded is None else {"load": self.loaded.model_dump(mode="json", exclude_none=True)}
+        )
+        return loaded | {
             "game": self.game.name,
             "rules": self.game.path,
             "players": self.players,
@@ -434,13 +465,14 @@ def replay(
     choices: Sequence[int],
     budget: int = DEFAULT_BUDGET,
     complete: bool = True,
+    load: Save | dict[str, Any] | None = None,
 ) -> State:
     """Play a game again from its log. Raises IllegalChoice if the log does not fit the rules, or
     (when `complete`) if it ends before the game does. With complete=False it rebuilds the
     position after those choices: that is how a mid-game state is copied."""
     if isinstance(choices, str | bytes) or not isinstance(choices, Sequence):
         raise TypeError(f"choices must be a list of option numbers, not {choices!r}")
-    state = game.new_game(players, seed, budget)
+    state = game.new_game(players, seed, budget, load=load)
     for step, index in enumerate(choices):
         if state.is_over:
             raise IllegalChoice(f"the log has {len(choices) - step} choice(s) more than the game asks for")
@@ -453,4 +485,4 @@ def replay(
     return state
 
 
-__all__ = ["Game", "IllegalChoice", "RuleRuntimeError", "Script", "State", "replay"]
+__all__ = ["Game", "IllegalChoice", "RuleRuntimeError", "SaveError", "Script", "State", "replay"]

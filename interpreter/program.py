@@ -17,6 +17,7 @@ from meeple.interpreter.values import Kind, Location, MapRef, Player, Row, ZoneL
 from meeple.limits import MAX_SEATS
 
 if TYPE_CHECKING:  # styles.py reads this module's Fn
+    from meeple.interpreter.carry import Carried
     from meeple.interpreter.styles import Style
 
 Fn = Callable[[Any, dict[str, Any]], Any]
@@ -90,6 +91,11 @@ class Program:
     init: Callable[[Any], None] | None = None
     examples: list[CompiledExample] = field(default_factory=list)
     styles: dict[str, Style] = field(default_factory=dict)  # ways to play, by name (`--agents NAME`)
+    # Carried state (interpreter/carry.py): what a save holds, each variable's `within` bounds,
+    # and the sequence of games the file is played as (interpreter/sequence.py), if any.
+    carried: list[Carried] = field(default_factory=list)
+    carry_bounds: dict[tuple[str, str | None], tuple[int, int]] = field(default_factory=dict)
+    sequence: ast.SequenceDecl | None = None
     # With coverage on: every statement as ((line, column), statement, the rule it is in).
     statements: list[tuple[tuple[int, int], ast.Stmt, str]] = field(default_factory=list)
 

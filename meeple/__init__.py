@@ -28,6 +28,8 @@ if TYPE_CHECKING:  # what a type checker sees: the same names, imported at once
     from meeple.loader import check as check
     from meeple.loader import load as load
     from meeple.loader import resolve as resolve
+    from meeple.saves import Save as Save
+    from meeple.saves import SaveError as SaveError
 
 _API = {
     "Diagnostic": "meeple.diagnostics",
@@ -42,6 +44,8 @@ _API = {
     "load": "meeple.loader",
     "OptionError": "meeple.loader",
     "resolve": "meeple.loader",
+    "Save": "meeple.saves",
+    "SaveError": "meeple.saves",
 }
 
 __all__ = sorted(_API)

@@ -31,6 +31,7 @@ from rich.text import Text
 import meeple
 from meeple.cli_common import (
     FAILED,
+    LOAD,
     OK,
     OPTIONS,
     PLAYERS,
@@ -42,6 +43,7 @@ from meeple.cli_common import (
     parse_options,
     plural,
     progress_bar,
+    read_save_or_fail,
     say,
     stdout,
 )
@@ -56,6 +58,7 @@ from meeple.interpreter.examples import run_example
 from meeple.limits import MAX_NUMBER
 from meeple.loader import Checked, Refused, bundled_dir, read_header, resolve_named
 from meeple.logs import LogError, log_rules, read_log, write_log
+from meeple.saves import Save, SaveError, write_save
 
 app = typer.Typer(
     help="meeple: a declarative rules language for board games.",
@@ -88,13 +91,21 @@ def main(
 
 
 def start(
-    game: Game, players: int | None, seed: int, agent_names: list[str], logging: bool
+    game: Game,
+    players: int | None,
+    seed: int,
+    agent_names: list[str],
+    logging: bool,
+    load: Save | None = None,
 ) -> tuple[State, list[Agent]]:
     """A new game and its agents. Setup runs here, so it may raise the errors `play_game` reports."""
     players = game.min_players if players is None else players
     try:
-        state = game.new_game(players, seed, logging=logging)  # refuses a count out of range first
+        # refuses a count out of range first, then a save that does not fit the rules
+        state = game.new_game(players, seed, logging=logging, load=load)
         agents = make_agents(agent_names, players, seed, game.program.styles)
+    except SaveError as err:
+        raise Fail(f"error: the save does not fit the rules: {err}") from None
     except ValueError as err:  # a player count out of range, an unknown agent name
         raise Fail(f"error: {err}", USAGE) from None
     return state, agents
@@ -108,6 +119,7 @@ def play_game(
     agent_names: list[str],
     terminal: Terminal,
     logging: bool = True,
+    load: Save | None = None,
 ) -> State:
     """Play one whole game. A rule that breaks while running is reported with everything needed to
     reproduce it: the seed, the player count and the choices made so far. Simulations turn the
@@ -115,7 +127,7 @@ def play_game(
     which remembers how much of the log they were shown."""
     state: State | None = None
     try:
-        state, agents = start(game, players, seed, agent_names, logging)
+        state, agents = start(game, players, seed, agent_names, logging, load)
         play_to_end(state, [Narrated(a, terminal) if isinstance(a, HumanAgent) else a for a in agents])
         return state
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
@@ -348,18 +360,31 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="Print only the result, as JSON.")] = False,
     log: Annotated[Path | None, typer.Option(help="Also write the result, a replayable log, here.")] = None,
     option: Annotated[list[str] | None, OPTIONS] = None,
+    load: Annotated[Path | None, LOAD] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(metavar="OUT.json", help="At the end, save what the rules carry (`carry`) here."),
+    ] = None,
 ) -> None:
-    """Play one whole game, then print its log and the results.
+    """Play one whole game (or a whole sequence of games), then print its log and the results.
 
     The log is printed once. Without a human seat stdout holds it all: the game's record. With
     one, the humans were shown the log on stderr as it happened, up to their last decision, so
     stdout prints only the rest (what happened after it) before the results; the whole log is
     in `--json` and in `--log`."""
     game = load_game(rules, parse_options(option or []))
+    if save is not None and not game.program.carried:
+        raise Fail(f"error: --save: {game.name} carries nothing (its rules have no 'carry' line)", USAGE)
+    loaded = read_save_or_fail(load) if load is not None else None
     agent_names = [n.strip() for n in agents.split(",") if n.strip()]
     terminal = Terminal()
-    state = play_game(game, rules, players, seed, agent_names, terminal)
+    state = play_game(game, rules, players, seed, agent_names, terminal, load=loaded)
     result = state.result()
+    if save is not None:
+        try:
+            write_save(save, state.save())
+        except OSError as err:
+            raise Fail(f"error: cannot write the save {save}: {err.strerror or err}") from None
     if log is not None:
         path = meeple.resolve(rules)
         named = log_rules(path, log, bundled=path.resolve().parent == bundled_dir())
@@ -424,9 +449,11 @@ def replay(
     except Fail as err:  # a log naming rules that are gone or broken is a bad log, not a bad command
         raise Fail(f"{err.message}\nerror: {log}: cannot load the rules the log was played with") from None
     try:
-        state = meeple.replay(game, entry.players, entry.seed, entry.choices, complete=False)
+        state = meeple.replay(game, entry.players, entry.seed, entry.choices, complete=False, load=entry.load)
     except meeple.IllegalChoice as err:
         raise Fail(f"error: {log} does not fit the rules of {entry.rules}: {err}") from None
+    except SaveError as err:
+        raise Fail(f"error: the save in {log} does not fit the rules of {entry.rules}: {err}") from None
     except ValueError as err:  # a player count the game does not allow
         raise Fail(f"error: {log}: {err}") from None
     except meeple.RuleRuntimeError as err:
@@ -549,6 +576,7 @@ def serve(
         str, typer.Option(help="The address to listen on (any but 127.0.0.1 lets others in).")
     ] = "127.0.0.1",
     option: Annotated[list[str] | None, OPTIONS] = None,
+    load: Annotated[Path | None, LOAD] = None,
 ) -> None:
     """Serve a playtest page: people play the game in a browser, against each other and agents."""
     try:
@@ -558,9 +586,13 @@ def serve(
             "error: `meeple serve` needs the serve extra: pip install 'meeple[serve]'", USAGE
         ) from None
     game = load_game(rules, parse_options(option or []))
+    loaded = read_save_or_fail(load) if load is not None else None
     names = [n.strip() for n in agents.split(",") if n.strip()]
+    count = game.min_players if players is None else players
     try:  # the page's saved log names the rules as the game does (a bundled one by its name)
-        session = Session(game, game.path, game.min_players if players is None else players, seed, names)
+        session = Session(game, game.path, count, seed, names, loaded)
+    except SaveError as err:
+        raise Fail(f"error: the save does not fit the rules: {err}") from None
     except ValueError as err:  # a player count out of range, an unknown agent name
         raise Fail(f"error: {err}", USAGE) from None
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:

@@ -11,6 +11,7 @@ import functools
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import typer
@@ -20,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 import meeple
 from meeple.interpreter.engine import Game
 from meeple.limits import MAX_SEATS
+from meeple.saves import Save, SaveError, read_save
 
 OK, FAILED, USAGE = 0, 1, 2
 
@@ -28,6 +30,20 @@ PLAYERS = typer.Option(min=1, max=MAX_SEATS, help="Number of players (default: t
 OPTIONS = typer.Option(
     "--option", metavar="NAME=VALUE", help="A value for one of the game's options (repeat for several)."
 )
+
+# carried state (meeple/saves.py): a game started from a save
+LOAD = typer.Option(
+    "--load", metavar="IN.json", help="Start from this save (written by `meeple play --save`)."
+)
+
+
+def read_save_or_fail(path: Path) -> Save:
+    """A save named on the command line, or a Fail saying what is wrong with it."""
+    try:
+        return read_save(path)
+    except SaveError as err:
+        raise Fail(f"error: {err}") from None
+
 
 P = ParamSpec("P")
 R = TypeVar("R")

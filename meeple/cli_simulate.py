@@ -18,6 +18,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -29,6 +30,7 @@ from rich.table import Column, Table
 from meeple.balance import SHARE_NOTE, Measure, Row, comparison, counters, measures, summary
 from meeple.cli_common import (
     FAILED,
+    LOAD,
     OPTIONS,
     PLAYERS,
     USAGE,
@@ -38,11 +40,13 @@ from meeple.cli_common import (
     parse_options,
     plural,
     progress_bar,
+    read_save_or_fail,
     stdout,
 )
 from meeple.cli_plots import PLOT, draw_comparison, draw_simulation
 from meeple.interpreter.engine import Game
 from meeple.limits import MAX_NUMBER
+from meeple.saves import SaveError, save_text
 from meeple.simulation import Plan, plan_for, play_local
 from meeple.statistics import Difference
 
@@ -178,6 +182,7 @@ def simulate(
     plot: Annotated[Path | None, PLOT] = None,
     backend: Annotated[Backend, BACKEND] = Backend.local,
     address: Annotated[str | None, ADDRESS] = None,
+    load: Annotated[Path | None, LOAD] = None,
 ) -> None:
     """Play many games and report, per seat, wins, shared wins and the win rate with its 95%
     interval, the spread of scores, draws, and how long games last.
@@ -187,6 +192,13 @@ def simulate(
     the number of workers and wherever they are."""
     game = load_game(rules, parse_options(option or []))
     plan = _plan(game, rules, players, agents)
+    if load is not None:  # every game starts from the save: checked here, before any is played
+        saved = read_save_or_fail(load)
+        try:
+            game.new_game(plan.players, run_setup=False, load=saved)
+        except SaveError as err:
+            raise Fail(f"error: the save does not fit the rules: {err}") from None
+        plan = replace(plan, load=save_text(saved), load_file=str(load))
     began = time.perf_counter()
     (records,) = _played([(game, plan)], games, seed, jobs, backend, address)
     elapsed = time.perf_counter() - began

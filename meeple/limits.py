@@ -40,3 +40,5 @@ MAX_DATA_BYTES = 16 * 1024 * 1024
 # The size of a document `meeple lsp` checks as it is typed (the largest bundled game is about
 # 150 KB): a larger one gets one diagnostic saying so, and `meeple check` still checks it.
 MAX_EDITED_BYTES = 1024 * 1024
+# The size of a save file (`meeple play --load`): far above any game's carried state.
+MAX_SAVE_BYTES = 16 * 1024 * 1024

@@ -336,7 +336,41 @@ def load(name_or_path: str | Path, options: Mapping[str, str] | None = None, fil
     if not checked.ok or checked.program is None:
         errors = [d for d in checked.diagnostics if d.severity == "error"]
         raise RulesError(errors, {str(checked.path): checked.source, **checked.sources})
-    return Game(checked.program, log_name(checked.path), checked.options)
+    game = Game(checked.program, log_name(checked.path), checked.options)
+    if checked.program.sequence is not None:
+        game.parts = _sequence_parts(checked.program.sequence, name_or_path, options or {}, files)
+        # its record names the options the caller may give: the sequence sets the others
+        set_by_games = {name for part in game.parts for name in part.sequence_options}
+        game.options = {k: v for k, v in game.options.items() if k not in set_by_games}
+    return game
+
+
+def _sequence_parts(
+    sequence: ast.SequenceDecl, name_or_path: str | Path, options: Mapping[str, str], files: Files
+) -> list[Game]:
+    """The games of a sequence, each loaded with the options its line gives over the caller's
+    (interpreter/sequence.py); an option the sequence sets is not the caller's to set."""
+    from meeple.interpreter.sequence import game_options, set_options
+
+    taken = sorted(set(options) & set_options(sequence))
+    if taken:
+        raise OptionError(
+            f"the sequence '{sequence.name}' sets the option '{taken[0]}' for each of its games"
+        )
+    loaded: dict[tuple[tuple[str, str], ...], Game] = {}
+    parts = []
+    for line in sequence.games:
+        own = game_options(line)
+        key = tuple(sorted((dict(options) | own).items()))
+        if key not in loaded:
+            checked = check(name_or_path, dict(key), files)
+            if not checked.ok or checked.program is None:
+                errors = [d for d in checked.diagnostics if d.severity == "error"]
+                raise RulesError(errors, {str(checked.path): checked.source, **checked.sources})
+            loaded[key] = Game(checked.program, log_name(checked.path), checked.options)
+        part = loaded[key]
+        parts.append(Game(part.program, part.path, part.options, sequence_options=own))
+    return parts
 
 
 def log_name(path: Path) -> str:

@@ -1,6 +1,7 @@
 """A game's log: what `meeple play --log` writes and `meeple replay` reads.
 
-A log is the replay format (rules, players, seed, choices) and the result it led to, as JSON. A
+A log is the replay format (rules, players, seed, choices, and the save the game started from if
+it was started from one) and the result it led to, as JSON. A
 log arrives attached to a bug report or from a friend, so reading one trusts nothing in it: the
 file's size is bounded before it is read, the schema below fixes every field's type and range
 (a `true` is not a format number, `1.0` is not a seat, a 5,000-digit seed is refused), and the
@@ -18,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from meeple.files import write_atomic
 from meeple.limits import MAX_CHOICES, MAX_LOG_BYTES, MAX_NUMBER, MAX_SEATS
+from meeple.saves import Save
 
 LOG_FORMAT = 1  # the "meeple" field: the version of this schema
 
@@ -28,6 +30,21 @@ Choice = Annotated[int, Field(strict=True, ge=0, lt=2**31)]
 
 class LogError(ValueError):
     """A log that cannot be read, with a message that says why in a sentence."""
+
+
+class SequencePart(BaseModel):
+    """One game of a sequence, as its log records it."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+    options: Annotated[
+        dict[Annotated[str, Field(max_length=100)], Annotated[str, Field(max_length=1_000)]],
+        Field(max_length=1_000),
+    ] = {}
+    seed: Number
+    scores: Annotated[list[Number], Field(max_length=MAX_SEATS)] = []
+    winners: Annotated[list[Seat], Field(max_length=MAX_SEATS)] = []
+    choices: Annotated[int, Field(strict=True, ge=0, le=MAX_CHOICES)] = 0
 
 
 class GameLog(BaseModel):
@@ -58,6 +75,14 @@ class GameLog(BaseModel):
         dict[Annotated[str, Field(max_length=100)], Annotated[str, Field(max_length=1_000)]],
         Field(max_length=1_000),
     ] = {}
+
+    # -------------------------------------------------------- carried state, sequences of games
+    # The save the game started from (`meeple play --load`), whole: replaying the log starts from
+    # it again, so a log alone replays exactly. A save is checked as `--load` checks one.
+    load: Save | None = None
+    # A sequence of games (interpreter/sequence.py): each game's options, seed, scores, winners
+    # and how many of `choices` it took. For people: replaying needs only the fields above.
+    games: Annotated[list[SequencePart], Field(max_length=10_000)] = []
 
     @field_validator("meeple")
     @classmethod
@@ -118,5 +143,7 @@ def write_log(path: Path, result: dict[str, Any]) -> None:
 def log_text(result: dict[str, Any]) -> str:
     """A game's result (`State.result()` with the rules named) as a log's text, checked against
     the schema it will be read with."""
-    entry = GameLog.model_validate({"meeple": LOG_FORMAT, **result})
-    return json.dumps(entry.model_dump(mode="json")) + "\n"
+    # checked as JSON, as `replay` will read it (a saved layer's cells are JSON lists)
+    entry = GameLog.model_validate_json(json.dumps({"meeple": LOG_FORMAT, **result}))
+    unused = {name for name in ("load", "games") if not getattr(entry, name)}  # a plain game's log as before
+    return json.dumps(entry.model_dump(mode="json", exclude=unused)) + "\n"

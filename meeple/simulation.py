@@ -24,6 +24,7 @@ from meeple.interpreter.agents import make_agents
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.engine import Game, IllegalChoice, State
 from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.saves import Save, as_save
 from meeple.workers import in_workers
 
 FINISHED, FAILED, OUT_OF_BUDGET = "finished", "failed", "out of budget"
@@ -38,6 +39,10 @@ class Plan:
     players: int
     agents: tuple[str, ...] = ("random",)
     options: tuple[tuple[str, str], ...] = ()  # (name, value) pairs: a plan is a key of the workers' cache
+    # carried state: the save every game starts from (its JSON text, checked when loaded), and
+    # the file it was read from, for the command that plays a game again
+    load: str = ""
+    load_file: str = ""
 
     def reproduce(self, seed: int) -> str:
         """The command that plays one of these games again, answer for answer."""
@@ -45,6 +50,8 @@ class Plan:
         words += ["--agents", ",".join(self.agents)]
         for name, value in self.options:
             words += ["--option", f"{name}={value}"]
+        if self.load_file:
+            words += ["--load", self.load_file]
         return shlex.join(words)
 
 
@@ -65,9 +72,15 @@ def record(state: State, status: str = FINISHED, error: str = "") -> dict[str, A
     }
 
 
+@functools.lru_cache(maxsize=4)
+def _save(text: str) -> Save | None:
+    """A plan's save, read once per process rather than once per game."""
+    return as_save(text) if text else None
+
+
 def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
     """Play one game to its end and record it; never raises for a game that breaks."""
-    state = game.new_game(plan.players, seed, logging=False, run_setup=False)
+    state = game.new_game(plan.players, seed, logging=False, run_setup=False, load=_save(plan.load))
     try:
         state.run(state.flow())
         play_to_end(state, make_agents(list(plan.agents), plan.players, seed, game.program.styles))

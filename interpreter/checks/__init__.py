@@ -104,6 +104,7 @@ def _option_games(checked: Checked, rules: str) -> list[tuple[str, Game]]:
     """The game under each other value of each option chosen from a table (a scenario, a board
     size): setup is run under every one of them too, since a setup step may serve only some.
     Options of numbers, texts and yes/no have too many values to try."""
+    from meeple.interpreter.sequence import game_options
     from meeple.loader import check  # the loader runs the checks: imported when they run
 
     module = checked.module
@@ -122,6 +123,16 @@ def _option_games(checked: Checked, rules: str) -> list[tuple[str, Game]]:
             if other.ok and other.symbols is not None:
                 program = compile_program(other.symbols, coverage=True)
                 out.append((f"{decl.name}={value}", Game(program, rules)))
+    # a sequence's games (interpreter/sequence.py): each under the options its line gives
+    sequence = next((d for d in module.decls if isinstance(d, ast.SequenceDecl)), None)
+    for line in sequence.games if sequence is not None else []:
+        own = {name: text for name, text in game_options(line).items() if text != checked.options.get(name)}
+        if not own:
+            continue
+        other = check(checked.path, {**checked.options, **own}, checked.files)
+        if other.ok and other.symbols is not None:
+            program = compile_program(other.symbols, coverage=True)
+            out.append((", ".join(f"{k}={v}" for k, v in own.items()), Game(program, rules)))
     return out
 
 

@@ -95,8 +95,11 @@ class Usage:
         self.owned: dict[str, list[ast.Decl]] = {}
         for decl in self.decls:
             name = getattr(decl, "name", None)
-            # A style is used by whoever plays with it (`--agents`), never by the rules.
-            if not isinstance(name, str) or isinstance(decl, ast.Example | ast.GameHeader | ast.StyleDecl):
+            # A style is used by whoever plays with it (`--agents`), never by the rules; a `carry`
+            # line and a sequence name what they use, and nothing names them.
+            if not isinstance(name, str) or isinstance(
+                decl, ast.Example | ast.GameHeader | ast.StyleDecl | ast.CarryDecl | ast.SequenceDecl
+            ):
                 continue
             if getattr(decl, "per", None):
                 self.owned.setdefault(name, []).append(decl)
@@ -246,7 +249,7 @@ def _variables(usage: Usage) -> list[Finding]:
         seen = usage.live_refs(exclude=decl)
         read = name in (seen.attrs if owned else seen.names)
         changed = name in (seen.set_attrs if owned else seen.set_names)
-        if read:
+        if read or any(c.target is decl for c in s.carried):  # a save reads what is carried
             continue
         if changed:
             out.append(

@@ -28,7 +28,7 @@ from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.compiler.analyses import Analyses
-from meeple.interpreter.compiler.base import _ERRORS, as_gen
+from meeple.interpreter.compiler.base import _ERRORS, _Fixed, as_gen
 from meeple.interpreter.compiler.data import Data
 from meeple.interpreter.compiler.decisions import Decisions
 from meeple.interpreter.compiler.examples import Examples
@@ -90,6 +90,16 @@ class Compiler(Data, Analyses, Expressions, Memo, Statements, Moves, Decisions, 
         if sym.tiebreak is not None:
             p.tiebreak = self._scorer(sym.tiebreak)
         p.init = self.initializer()
+        # carried state (interpreter/carry.py): what a save holds, and each variable's bounds
+        p.carried = [
+            c
+            for c in sym.carried
+            if c.decl.condition is None or self.expr(c.decl.condition, set())(_Fixed(), {})
+        ]
+        for c in p.carried:
+            if isinstance(c.target, ast.VarDecl) and (within := self.within(c.target)) is not None:
+                p.carry_bounds[(c.target.name, c.per)] = within
+        p.sequence = sym.sequence
         for style in sym.styles.values():
             self.rule = f"style {style.name}"
             p.styles[style.name] = self.style(style)

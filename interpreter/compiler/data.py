@@ -146,11 +146,18 @@ class Data(Part):
         return merged
 
     def _clamp(self, decl: ast.VarDecl | None) -> Callable[[Any], Any] | None:
+        within = self.within(decl)
+        if within is None:
+            return None
+        low, high = within
+        return lambda v: low if v < low else high if v > high else v
+
+    def within(self, decl: ast.VarDecl | None) -> tuple[int, int] | None:
+        """A variable's `within LOW..HIGH`, known when the file is loaded; None without one."""
         if decl is None or decl.within is None:
             return None
         bounds = self.expr(decl.within, set())(_Fixed(), {})
-        low, high = min(bounds), max(bounds)
-        return lambda v: low if v < low else high if v > high else v
+        return min(bounds), max(bounds)
 
     def initializer(self) -> Callable[[Any], None]:
         """Sets every variable to its start value and puts every piece in its start zone."""

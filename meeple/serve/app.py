@@ -32,6 +32,7 @@ from meeple.interpreter.engine import Game, IllegalChoice, State, replay
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.limits import MAX_LOG_BYTES
 from meeple.logs import LogError, log_text, parse_log
+from meeple.saves import Save, SaveError
 from meeple.serve.present import Presenter
 
 HERE = Path(__file__).parent
@@ -56,14 +57,24 @@ class Seats:
 class Session:
     """The one game of this server: its state, its seats, and the lock every change takes."""
 
-    def __init__(self, game: Game, rules: str, players: int, seed: int, agent_names: list[str]) -> None:
-        """`rules` is how a saved log names the rules (a bundled game's name, else its path).
-        Raises ValueError for a player count or an agent name the game does not have."""
+    def __init__(
+        self,
+        game: Game,
+        rules: str,
+        players: int,
+        seed: int,
+        agent_names: list[str],
+        load: Save | None = None,
+    ) -> None:
+        """`rules` is how a saved log names the rules (a bundled game's name, else its path);
+        `load`, a save the game starts from (`meeple serve --load`). Raises ValueError for a
+        player count or an agent name the game does not have, SaveError for a save that does not
+        fit the rules."""
         self.game = game
         self.rules = rules
         self.agent_names = agent_names or ["human"]
         self.lock = threading.Lock()
-        state = game.new_game(players, seed)
+        state = game.new_game(players, seed, load=load)
         self.seats = self.seat(players, seed)
         self.state = state
         self.presenter = Presenter(state)
@@ -126,7 +137,12 @@ class Session:
             if not people:
                 raise Refused("there is no decision of a person to take back")
             self.state = replay(
-                self.game, state.players, state.seed, state.choices[: people[-1]], complete=False
+                self.game,
+                state.players,
+                state.seed,
+                state.choices[: people[-1]],
+                complete=False,
+                load=state.loaded,
             )
             self.error = ""
 
@@ -145,10 +161,14 @@ class Session:
         if dict(entry.options) != dict(self.game.options):
             raise Refused("the log was played with other options than this game's")
         try:
-            state = replay(self.game, entry.players, entry.seed, entry.choices, complete=False)
+            state = replay(
+                self.game, entry.players, entry.seed, entry.choices, complete=False, load=entry.load
+            )
             seats = self.seat(entry.players, entry.seed)
         except IllegalChoice as err:
             raise Refused(f"the log does not fit the rules of {self.game.name}: {err}") from None
+        except SaveError as err:
+            raise Refused(f"the save in the log does not fit the rules of {self.game.name}: {err}") from None
         except (ValueError, TypeError) as err:
             raise Refused(f"the log cannot be played: {err}") from None
         except RuleRuntimeError as err:
