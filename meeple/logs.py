@@ -59,6 +59,12 @@ class GameLog(BaseModel):
         Field(max_length=1_000),
     ] = {}
 
+    # the teams of a game played in teams (each a list of seats from 0), checked against the
+    # rules when the game is replayed; None: everyone played alone
+    teams: Annotated[
+        list[Annotated[list[Seat], Field(max_length=MAX_SEATS)]] | None, Field(max_length=MAX_SEATS)
+    ] = None
+
     @field_validator("meeple")
     @classmethod
     def _known_format(cls, value: int) -> int:

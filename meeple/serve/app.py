@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 from meeple.interpreter.agents import Agent, HumanAgent, make_agents
 from meeple.interpreter.engine import Game, IllegalChoice, State, replay
 from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.teams import Layout
 from meeple.limits import MAX_LOG_BYTES
 from meeple.logs import LogError, log_text, parse_log
 from meeple.serve.present import Presenter
@@ -56,14 +57,23 @@ class Seats:
 class Session:
     """The one game of this server: its state, its seats, and the lock every change takes."""
 
-    def __init__(self, game: Game, rules: str, players: int, seed: int, agent_names: list[str]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        rules: str,
+        players: int,
+        seed: int,
+        agent_names: list[str],
+        teams: Layout | None = None,
+    ) -> None:
         """`rules` is how a saved log names the rules (a bundled game's name, else its path).
-        Raises ValueError for a player count or an agent name the game does not have."""
+        Raises ValueError for a player count, an agent name or teams the game does not have.
+        Agents play the players alone: a seat the rules play (`automated`) is never asked."""
         self.game = game
         self.rules = rules
         self.agent_names = agent_names or ["human"]
         self.lock = threading.Lock()
-        state = game.new_game(players, seed)
+        state = game.new_game(players, seed, teams=teams)
         self.seats = self.seat(players, seed)
         self.state = state
         self.presenter = Presenter(state)
@@ -104,7 +114,7 @@ class Session:
                 )
             who = state.decision.player
             if seat != who.seat:
-                other = f"{state.rt.players[seat]}'s" if 0 <= seat < state.players else "that seat's"
+                other = f"{state.rt.players[seat]}'s" if 0 <= seat < state.seats else "that seat's"
                 raise Refused(f"it is {who}'s decision, not {other}")
             if who.seat not in self.seats.humans:
                 raise Refused(f"{who} is played by an agent")
@@ -126,7 +136,12 @@ class Session:
             if not people:
                 raise Refused("there is no decision of a person to take back")
             self.state = replay(
-                self.game, state.players, state.seed, state.choices[: people[-1]], complete=False
+                self.game,
+                state.players,
+                state.seed,
+                state.choices[: people[-1]],
+                complete=False,
+                teams=state.layout,
             )
             self.error = ""
 
@@ -145,7 +160,9 @@ class Session:
         if dict(entry.options) != dict(self.game.options):
             raise Refused("the log was played with other options than this game's")
         try:
-            state = replay(self.game, entry.players, entry.seed, entry.choices, complete=False)
+            state = replay(
+                self.game, entry.players, entry.seed, entry.choices, complete=False, teams=entry.teams
+            )
             seats = self.seat(entry.players, entry.seed)
         except IllegalChoice as err:
             raise Refused(f"the log does not fit the rules of {self.game.name}: {err}") from None
@@ -177,7 +194,7 @@ class Session:
                 page["result"] = {
                     "scores": scores,
                     "winners": [page["seats"][w] for w in winners],
-                    "solo": state.players == 1,
+                    "solo": state.seats == 1,
                 }
             page["humans"] = sorted(self.seats.humans)
             page["error"] = self.error
