@@ -728,6 +728,16 @@ class English:
         whose = "for each player" if d.per_player else "for the whole game"
         return f"Counted {whose}, for the statistics of simulated games; the rules never read it."
 
+    def _automated(self, d: ast.AutomatedDecl) -> str:
+        how = f"playing the style {humanise(d.style)} strictly" if d.style else "playing no style"
+        return f"A seat the rules play, after the players, {how}: no agent is ever asked its decisions."
+
+    def _teams(self, d: ast.TeamsDecl) -> str:
+        size = str(d.smallest) if d.smallest == d.largest else f"{d.smallest} to {d.largest}"
+        return (
+            f"The game can be played in teams of {size} players, chosen when it starts; a team wins together."
+        )
+
     def _style(self, d: ast.StyleDecl) -> str:
         return " ".join(self._preference(p) for p in d.preferences)
 
@@ -1027,6 +1037,8 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.ZoneDecl: English._zone,
     ast.CounterDecl: English._counter,
     ast.StyleDecl: English._style,
+    ast.AutomatedDecl: English._automated,
+    ast.TeamsDecl: English._teams,
     ast.Preference: English._preference,
     ast.VarDecl: English._var,
     ast.MapDecl: English._map,

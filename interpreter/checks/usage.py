@@ -95,8 +95,10 @@ class Usage:
         self.owned: dict[str, list[ast.Decl]] = {}
         for decl in self.decls:
             name = getattr(decl, "name", None)
-            # A style is used by whoever plays with it (`--agents`), never by the rules.
-            if not isinstance(name, str) or isinstance(decl, ast.Example | ast.GameHeader | ast.StyleDecl):
+            # A style is used by whoever plays with it (`--agents`), never by the rules; a seat the
+            # rules play (`automated`) is a seat at the table, which the rules never name.
+            seats = ast.StyleDecl | ast.AutomatedDecl
+            if not isinstance(name, str) or isinstance(decl, ast.Example | ast.GameHeader | seats):
                 continue
             if getattr(decl, "per", None):
                 self.owned.setdefault(name, []).append(decl)
