@@ -637,6 +637,7 @@ class Example(Decl):
     outcomes: list[int | str] = []
     expect: list[Expr] = []
     shows: list[Expr] = []  # grid maps and zones the rulebook draws before `do` and after it
+    teams: str | None = None  # `teams "1,2+3"`: the teams it is played in, as `--teams` writes them
 
 
 class VariantHeader(GameHeader):

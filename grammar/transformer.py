@@ -477,6 +477,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def ex_players(self, c: list[Token]) -> tuple[str, int]:
         return ("players", _int(c[0]))
 
+    def ex_teams(self, c: list[Token]) -> tuple[str, str]:
+        return ("teams", _unquote(c[0]))
+
     def ex_seed(self, c: list[Token]) -> tuple[str, int]:
         return ("seed", _int(c[0]))
 

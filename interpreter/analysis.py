@@ -21,6 +21,7 @@ from meeple.grammar import ast
 from meeple.grammar.words import statement_words
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.results import RESULTS
+from meeple.interpreter.teams import check_layout, parse_layout
 from meeple.limits import MAX_SEATS
 
 SCALARS = {"int", "bool", "text", "player"}
@@ -1089,6 +1090,13 @@ class Analyzer:
             self.error(
                 example, "M022", f"the game is for {header.min_players} to {header.max_players} players"
             )
+        if example.teams is not None:  # the teams it is played in fit the game (interpreter/teams.py)
+            name = header.name if header is not None else "the game"
+            players = example.players or (header.min_players if header is not None else 1)
+            try:
+                check_layout(parse_layout(example.teams), self.sym.teams, name, players)
+            except ValueError as err:
+                self.error(example, "M022", f"the example's teams: {err}")
         before = set(self.used)
         scope: dict[str, str] = {}  # given, do and expect share one scope, as they do when run
         for stmt in [*example.given, *example.do]:

@@ -240,3 +240,30 @@ def test_random_games_in_random_teams(
     assert all(set(team) <= winners or not set(team) & winners for team in teams)
     again = meeple.replay(game, n, seed, state.choices, teams=teams)
     assert_same_game(again, state)
+
+
+EXAMPLE = """
+example "Player 2 and Player 3 pull together":
+  players 3
+  teams "1,2+3"
+  do:
+    pull(players[1])
+  choices: "3"
+  expect:
+    scores == [0, 3, 3]
+    teammates(players[1]) == [players[2]]
+"""
+
+
+def test_an_example_is_played_in_the_teams_it_names(tmp_path: Path) -> None:
+    path = write(tmp_path, "tug.rules", TUG.read_text(encoding="utf-8") + EXAMPLE)
+    result = run("test", str(path))
+    assert result.exit_code == 0, result.output
+
+
+def test_an_example_in_teams_that_do_not_fit_is_M022_at_the_example(tmp_path: Path) -> None:
+    source = TUG.read_text(encoding="utf-8") + EXAMPLE.replace('"1,2+3"', '"1,2+2"')
+    report = meeple.check(write(tmp_path, "tug.rules", source))
+    found = [d for d in report.diagnostics if d.code == "M022"]
+    assert len(found) == 1 and "Player 2 is in a team twice" in found[0].message
+    assert found[0].line == source[: source.index("example ")].count("\n") + 1
