@@ -438,7 +438,7 @@ class _Builder:
         teams = self.sym.teams
         if teams is not None:
             low, high = teams.smallest, teams.largest
-            size = str(low) if low == high else f"{low} to {high}"
+            size = str(low) if low == high else f"up to {high}" if low == 1 else f"{low} to {high}"
             words, _ = words_of(teams.meta)
             out.append(
                 " ".join([f"You may play in teams of {size} players: a team wins or loses together.", *words])

@@ -248,3 +248,20 @@ def test_the_printed_rules_tell_the_automated_seat_in_players_words(tmp_path: Pa
     text = (tmp_path / "pacer_race.md").read_text(encoding="utf-8")
     assert "*1 to 3 players and the Pacer*" in text
     assert "The Pacer plays by the rules: nobody at the table plays it. The Pacer always moves two" in text
+
+
+def test_the_playtest_page_never_asks_the_automated_seat(game: meeple.Game) -> None:
+    """A person at the page plays Player 1; the page's game moves on past the Pacer's turns by
+    itself, and only Player 1 is ever to answer."""
+    pytest.importorskip(
+        "starlette", reason="the playtest page needs the serve extra: pip install -e '.[serve]'"
+    )
+    from meeple.serve.app import Session
+
+    session = Session(game, str(PACER), 1, 0, ["human"])
+    while not session.state.is_over:
+        decision = session.state.decision
+        assert decision is not None and decision.player.seat == 0
+        session.answer(len(session.state.choices), 0, 0)
+    assert session.error == ""
+    assert len(session.state.scores) == 2
