@@ -245,6 +245,8 @@ def _print_summary(
     if seats > 1:
         draws = f["draw_rate"]
         out.print(f"({SHARE_NOTE})")
+        if stats["teams"]:
+            out.print("(in teams a side is a team: each of its players counts the team's share of a win)")
         out.print(f"draws: {draws['count']:g}, {_rate(draws)} (95% interval {_interval(draws)}%)")
     out.print(
         f"length: {_mean(f['turns'])} turns (quartiles {_quartiles(f['turns'])}), "
