@@ -265,3 +265,44 @@ def test_the_playtest_page_never_asks_the_automated_seat(game: meeple.Game) -> N
         session.answer(len(session.state.choices), 0, 0)
     assert session.error == ""
     assert len(session.state.scores) == 2
+
+
+OFFERED = """game "Errands":
+  players 1
+
+automated clerk plays diligent
+  called "the Clerk"
+
+var done: int = 0 per player
+
+rule errand(p: player):
+  add 1 to p.done
+
+rule a_turn(p: player):
+  offer errand(p) to p where p.done < 2 as "run an errand":
+    may "Rest?" by p:
+      log "{p} rests"
+
+play:
+  repeat 3 times:
+    for each p in players:
+      turn p:
+        a_turn(p)
+
+score p = p.done
+
+style diligent:
+  prefer offer errand
+  prefer yes in a_turn
+"""
+
+
+def test_an_offered_action_is_taken_while_the_style_prefers_it(tmp_path: Path) -> None:
+    """`offer ... where` adds an action to the Clerk's decisions: its first line prefers it over
+    resting for as long as it is open (2 errands), then it rests."""
+    state = meeple.load(write(tmp_path, "errands.rules", OFFERED)).new_game(players=1, seed=0)
+    while not state.is_over:
+        assert state.decision is not None
+        state.apply(state.decision.options.index("no"))  # Player 1 never runs an errand
+    assert state.scores == [0, 2]
+    assert state.log.count("  the Clerk rest?: run an errand") == 2
