@@ -306,3 +306,16 @@ def test_an_offered_action_is_taken_while_the_style_prefers_it(tmp_path: Path) -
         state.apply(state.decision.options.index("no"))  # Player 1 never runs an errand
     assert state.scores == [0, 2]
     assert state.log.count("  the Clerk rest?: run an errand") == 2
+
+
+def test_check_play_finds_a_decision_the_style_cannot_resolve_at_the_statement(tmp_path: Path) -> None:
+    """Analysis cannot tell whom a `by p` will name; random games can: `meeple check --play`
+    reports the unresolved decision as an error at the statement that asks (M064)."""
+    lines = SOURCE.replace("        if not automated(p):\n          gift(p)", "        gift(p)")
+    path = write(tmp_path, "pacer.rules", lines)
+    result = run("check", str(path), "--play", "5")
+    assert result.exit_code == 1
+    line = line_of(lines, 'may "Give a stone back?"')
+    where = f"pacer.rules:{line}:3: error: a rule broke in gift"
+    assert where in result.output
+    assert "its style 'pacing' says nothing of this decision" in result.output
