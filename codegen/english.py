@@ -757,6 +757,16 @@ class English:
     def _sequence_game(self, g: ast.SequenceGame) -> str:
         return ", ".join(f"{humanise(name)} {_cell_words(value)}" for name, value in g.options) or "as it is"
 
+    def _automated(self, d: ast.AutomatedDecl) -> str:
+        how = f"playing the style {humanise(d.style)} strictly" if d.style else "playing no style"
+        return f"A seat the rules play, after the players, {how}: no agent is ever asked its decisions."
+
+    def _teams(self, d: ast.TeamsDecl) -> str:
+        size = str(d.smallest) if d.smallest == d.largest else f"{d.smallest} to {d.largest}"
+        return (
+            f"The game can be played in teams of {size} players, chosen when it starts; a team wins together."
+        )
+
     def _style(self, d: ast.StyleDecl) -> str:
         return " ".join(self._preference(p) for p in d.preferences)
 
@@ -1059,6 +1069,8 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.CarryDecl: English._carry,
     ast.SequenceDecl: English._sequence,
     ast.SequenceGame: English._sequence_game,
+    ast.AutomatedDecl: English._automated,
+    ast.TeamsDecl: English._teams,
     ast.Preference: English._preference,
     ast.VarDecl: English._var,
     ast.MapDecl: English._map,

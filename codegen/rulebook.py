@@ -403,9 +403,9 @@ class _Builder:
         book = Rulebook(
             stem=path.stem,
             title=header.name,
-            players=players(header.min_players, header.max_players),
+            players=players(header.min_players, header.max_players) + self.automata_named(),
             base=None,
-            overview=overview,
+            overview=overview + self.seats_told(),
             components=self.components(),
             numbers=self.numbers(),
             sheets=self.sheets(),
@@ -430,6 +430,37 @@ class _Builder:
             book.base = self.module.base or "the base game"
             book.changes = self.changes()
         return book
+
+    # ------------------------------------------------------------------ seats the rules play, and teams
+
+    def automata_named(self) -> str:
+        """The seats the rules play after the player count: " and the Pacer"."""
+        return "".join(f" and {self.names.decl(a.name).one}" for a in self.sym.automata)
+
+    def seats_told(self) -> list[str]:
+        """What players read of the seats the rules play and of teams: who plays each seat (its
+        own `text`, in the author's words), and the sizes of teams."""
+        out = []
+        for a in self.sym.automata:
+            name = self.names.decl(a.name).one
+            words, _ = words_of(a.meta)
+            out.append(
+                " ".join(
+                    [
+                        f"{name[:1].upper()}{name[1:]} plays by the rules: nobody at the table plays it.",
+                        *words,
+                    ]
+                )
+            )
+        teams = self.sym.teams
+        if teams is not None:
+            low, high = teams.smallest, teams.largest
+            size = str(low) if low == high else f"up to {high}" if low == 1 else f"{low} to {high}"
+            words, _ = words_of(teams.meta)
+            out.append(
+                " ".join([f"You may play in teams of {size} players: a team wins or loses together.", *words])
+            )
+        return out
 
     def options(self) -> list[Option]:
         """The game's options as players choose them: a table's rows by their names, the default

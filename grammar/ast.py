@@ -602,6 +602,24 @@ class StyleDecl(Decl):
     preferences: list[Preference]
 
 
+# ---------------------------------------------------------------- seats the rules play, and teams
+
+
+class AutomatedDecl(Decl):
+    """A seat the rules play (`automated NAME [plays STYLE]`): a player like the others, seated
+    after them, whose decisions the style answers strictly (interpreter/seats.py)."""
+
+    name: str
+    style: str | None = None
+
+
+class TeamsDecl(Decl):
+    """The game can be played in teams of `smallest` to `largest` seats (`teams of 1..2`)."""
+
+    smallest: int
+    largest: int
+
+
 class Example(Decl):
     """A worked example. It starts from the components as declared, or (`from setup`) from the
     position setup leaves with the example's seed; then `given` changes the position, `do` runs,
@@ -619,6 +637,7 @@ class Example(Decl):
     outcomes: list[int | str] = []
     expect: list[Expr] = []
     shows: list[Expr] = []  # grid maps and zones the rulebook draws before `do` and after it
+    teams: str | None = None  # `teams "1,2+3"`: the teams it is played in, as `--teams` writes them
 
 
 class VariantHeader(GameHeader):

@@ -442,6 +442,21 @@ class Builder(Transformer):  # type: ignore[type-arg]
         rest, metas = self._split_meta(c)
         return ast.StyleDecl(span=self._span(meta), name=str(rest[0]), preferences=rest[1:], meta=metas)
 
+    # ------------------------------------------------------------ seats the rules play, and teams
+
+    @v_args(meta=True)
+    def automated_decl(self, meta: LarkMeta, c: list[Any]) -> ast.AutomatedDecl:
+        rest, metas = self._split_meta(c)
+        style = None if rest[1] is None else str(rest[1])
+        return ast.AutomatedDecl(span=self._span(meta), name=str(rest[0]), style=style, meta=metas)
+
+    @v_args(meta=True)
+    def teams_decl(self, meta: LarkMeta, c: list[Any]) -> ast.TeamsDecl:
+        rest, metas = self._split_meta(c)
+        low = _int(rest[0])
+        high = low if rest[1] is None else _int(rest[1])
+        return ast.TeamsDecl(span=self._span(meta), smallest=low, largest=high, meta=metas)
+
     @v_args(meta=True)
     def preference(self, meta: LarkMeta, c: list[Any]) -> ast.Preference:
         target, rule, var = c[1]
@@ -484,6 +499,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     def ex_players(self, c: list[Token]) -> tuple[str, int]:
         return ("players", _int(c[0]))
+
+    def ex_teams(self, c: list[Token]) -> tuple[str, str]:
+        return ("teams", _unquote(c[0]))
 
     def ex_seed(self, c: list[Token]) -> tuple[str, int]:
         return ("seed", _int(c[0]))

@@ -22,6 +22,8 @@ from meeple.grammar import ast
 from meeple.grammar.words import statement_words
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.results import RESULTS
+from meeple.interpreter.teams import check_layout, parse_layout
+from meeple.limits import MAX_SEATS
 
 if TYPE_CHECKING:
     from meeple.interpreter.carry import Carried
@@ -84,6 +86,9 @@ class Symbols:
     score: ast.ScoreDecl | None = None
     tiebreak: ast.ScoreDecl | None = None
     examples: list[ast.Example] = field(default_factory=list)
+    # Seats the rules play, in seat order after the players; whether the game is played in teams.
+    automata: list[ast.AutomatedDecl] = field(default_factory=list)
+    teams: ast.TeamsDecl | None = None
     row_keys: dict[str, list[str]] = field(default_factory=dict)  # key -> tables that have it
     types: dict[int, str] = field(default_factory=dict)  # id(expression) -> its type, for the compiler
     # carried state (interpreter/carry.py) and the sequence of games (interpreter/sequence.py)
@@ -187,6 +192,15 @@ class Analyzer:
                 case ast.StyleDecl():
                     declare(decl.name, decl, "style")
                     self.sym.styles[decl.name] = decl
+                case ast.AutomatedDecl():  # seats the rules play, and teams: interpreter/seats.py, teams.py
+                    declare(decl.name, decl, "seat")
+                    self.sym.automata.append(decl)
+                case ast.TeamsDecl():
+                    if self.sym.teams is not None:
+                        self.error(decl, "M011", "a file says once whether its game is played in teams")
+                    self.sym.teams = decl
+                    if not 1 <= decl.smallest <= decl.largest:
+                        self.error(decl, "M020", "team sizes must be like 1..2, smallest first, from 1")
                 case ast.VarDecl() if decl.per is None:
                     declare(decl.name, decl)
                     self.sym.vars[decl.name] = decl
@@ -1045,12 +1059,33 @@ class Analyzer:
             self.example(example)
         for style in s.styles.values():
             self.style(style)
+        self.seats()
         for movement in s.movements.values():
             if movement.step is not None:
                 self.step_line(movement, movement_scopes[movement.name])
         self.named_blocks()
         self.unused()
         return s
+
+    def seats(self) -> None:
+        """A seat the rules play names a style the rules declare, and the table has room for it."""
+        header = self.sym.header
+        for decl in self.sym.automata:
+            if decl.style is not None and decl.style not in self.sym.styles:
+                self.error(
+                    decl,
+                    "M010",
+                    f"unknown style '{decl.style}': a seat the rules play plays a `style` the rules declare",
+                    self._suggest(decl.style, self.sym.styles),
+                )
+        automata = len(self.sym.automata)
+        if header is not None and automata and header.max_players + automata > MAX_SEATS:
+            self.error(
+                self.sym.automata[0],
+                "M020",
+                f"{header.max_players} players and {len(self.sym.automata)} seats the rules play: "
+                f"a table has at most {MAX_SEATS} seats",
+            )
 
     def example(self, example: ast.Example) -> None:
         header = self.sym.header
@@ -1062,6 +1097,13 @@ class Analyzer:
             self.error(
                 example, "M022", f"the game is for {header.min_players} to {header.max_players} players"
             )
+        if example.teams is not None:  # the teams it is played in fit the game (interpreter/teams.py)
+            name = header.name if header is not None else "the game"
+            players = example.players or (header.min_players if header is not None else 1)
+            try:
+                check_layout(parse_layout(example.teams), self.sym.teams, name, players)
+            except ValueError as err:
+                self.error(example, "M022", f"the example's teams: {err}")
         before = set(self.used)
         scope: dict[str, str] = {}  # given, do and expect share one scope, as they do when run
         for stmt in [*example.given, *example.do]:

@@ -813,6 +813,75 @@ class NextPlayer(Builtin):
         return f"the player after {words[0]}"
 
 
+# ---------------------------------------------------------------- seats the rules play, and teams
+# (interpreter/seats.py, interpreter/teams.py)
+
+
+@register
+class Automated(Builtin):
+    name = "automated"
+    takes = ("player",)
+    fewest, most = 1, 1
+    steady = True  # the seating
+    usage = "`automated(p)`"
+    value = "yes if p is a seat the rules play (`automated`), no for a player"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "bool"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+        return lambda rt, env: a0(rt, env).automated
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"{words[0]} is played by the rules"
+
+
+@register
+class Team(Builtin):
+    name = "team"
+    takes = ("player",)
+    fewest, most = 1, 1
+    steady = True  # the teams, chosen when the game starts
+    usage = "`team(p)`"
+    value = "p's team: its players in seat order, p among them (p alone when the game is not played in teams)"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "list:player"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+        return lambda rt, env: list(rt.team_of[a0(rt, env)])
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the team of {words[0]}"
+
+
+@register
+class Teammates(Builtin):
+    name = "teammates"
+    takes = ("player",)
+    fewest, most = 1, 1
+    steady = True  # the teams, chosen when the game starts
+    usage = "`teammates(p)`"
+    value = "the other players of p's team, in seat order (none when p plays alone)"
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return "list:player"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        a0 = compiler.expr(call.args[0], scope)
+
+        def teammates(rt: Any, env: dict[str, Any]) -> list[Player]:
+            p = a0(rt, env)
+            return [q for q in rt.team_of[p] if q is not p]
+
+        return teammates
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the teammates of {words[0]}"
+
+
 # ====================================================================== grid maps
 
 

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from meeple.grammar.ast import Span
-from meeple.interpreter import carry
+from meeple.interpreter import carry, seats
+from meeple.interpreter import teams as teams_
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime, describe
 from meeple.interpreter.values import (
@@ -117,11 +118,14 @@ class Game:
         run_setup: bool = True,
         logging: bool = True,
         load: Save | dict[str, Any] | str | bytes | None = None,
+        teams: Sequence[Sequence[int]] | None = None,
     ) -> State:
-        """A new game. `load`: a save (meeple/saves.py) the game starts from (SaveError, before
-        anything runs, if it does not fit the rules). A file that declares a `sequence` starts
-        the whole sequence (interpreter/sequence.py), unless it is run by a script (an example
-        plays one game of it)."""
+        """A game of `players` players (the seats the rules play, `automated`, come in addition).
+        `load`: a save (meeple/saves.py) the game starts from (SaveError, before anything runs, if
+        it does not fit the rules). `teams`: the layout of a game played in teams, each team a
+        list of seats from 0 (`[[0, 2], [1, 3]]`); None: everyone plays alone. A file that declares
+        a `sequence` starts the whole sequence (interpreter/sequence.py), unless it is run by a
+        script (an example plays one game of it)."""
         n = self.min_players if players is None else _whole("players", players)
         _whole("seed", seed)
         if _whole("budget", budget) < 1:
@@ -129,11 +133,14 @@ class Game:
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {n}")
         saved = None if load is None else as_save(load)
+        declared = self.program.symbols.teams
+        layout = None if teams is None else teams_.check_layout(teams, declared, self.name, n)
         if self.parts and script is None:
             from meeple.interpreter.sequence import SequenceState
 
-            return SequenceState(self, n, seed, budget, run_setup, logging, saved)  # type: ignore[return-value]
-        return State(self, n, seed, budget, script, run_setup, logging, saved)
+            state = SequenceState(self, n, seed, budget, run_setup, logging, saved, layout)
+            return state  # type: ignore[return-value]
+        return State(self, n, seed, budget, script, run_setup, logging, saved, layout)
 
 
 def _whole(what: str, value: Any) -> int:
@@ -157,9 +164,11 @@ class State:
         run_setup: bool,
         logging: bool = True,
         load: Save | None = None,
+        layout: teams_.Layout | None = None,
     ) -> None:
         self.game = game
-        self.players = players
+        self.players = players  # the players; `seats` counts the seats the rules play too
+        self.layout = layout  # the teams chosen (interpreter/teams.py), or None
         self.seed = seed
         self.choices: list[int] = []
         self.choosers: list[int] = []  # the seat that made each choice: what an undo takes back
@@ -172,6 +181,12 @@ class State:
         self.rt = Runtime(program, players, seed, budget)
         self.rt.logging = logging
         self.rt.scripted = bool(script and script.outcomes)
+        self.seats = len(self.rt.players)
+        self.teams = teams_.teams_of(layout, self.seats)  # every seat's team, alone where none is chosen
+        for team in self.teams:
+            members = [self.rt.players[s] for s in team]
+            for member in members:
+                self.rt.team_of[member] = members
         assert program.init is not None
         init = program.init
         self.evaluate(lambda: init(self.rt), "the start of the game")
@@ -217,6 +232,10 @@ class State:
                         rt.log.append(
                             f"  {request.player} {request.prompt.lower()}: {request.option(0)} (only option)"
                         )
+                elif request.player.automated:  # a seat the rules play: never asked (seats.py)
+                    index = seats.resolve(self.game.program, rt, request)
+                    if rt.logging:
+                        rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.option(index)}")
                 elif self.script is not None and self.script.answers():
                     index = self.script.next_choice(request)
                     rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.option(index)}")
@@ -304,16 +323,15 @@ class State:
 
     def _per_player(self, fn: Callable[[Any, Player], int] | None, what: str) -> list[int]:
         if fn is None:
-            return [0] * self.players
+            return [0] * self.seats
         decl = getattr(self.game.program.symbols, what.removeprefix("the "))
         return self.evaluate(lambda: [fn(self.rt, p) for p in self.rt.players], what, decl.span)
 
     @property
     def winners(self) -> list[int]:
-        """Seats with the best score (then the best tiebreak); several when they share it."""
-        keys = list(zip(self.scores, self.tiebreaks, strict=True))
-        best = max(keys)
-        return [i for i, k in enumerate(keys) if k == best]
+        """Seats with the best score (then the best tiebreak); several when they share it. In a
+        game played in teams, every member of the teams whose best member is the best."""
+        return teams_.winners(list(zip(self.scores, self.tiebreaks, strict=True)), self.teams)
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """The position as plain JSON-able data, as one seat may see it (None: everything).
@@ -350,7 +368,7 @@ class State:
         zones: dict[str, Any] = {}
         for loc in rt.locs:
             if isinstance(loc, ZoneLoc) and (
-                not isinstance(loc.owner, Player) or loc.owner.seat < self.players
+                not isinstance(loc.owner, Player) or loc.owner.seat < self.seats
             ):
                 zones[str(loc)] = contents(loc)
         called = self.game.program.names
@@ -453,6 +471,7 @@ class State:
             "winners": self.winners,
             "turns": self.turns,
             "choices": list(self.choices),
+            "teams": None if self.layout is None else [list(team) for team in self.layout],
             "shortfalls": dict(self.rt.shortfalls),
             "counters": self.counted(),
         }
@@ -466,13 +485,14 @@ def replay(
     budget: int = DEFAULT_BUDGET,
     complete: bool = True,
     load: Save | dict[str, Any] | None = None,
+    teams: Sequence[Sequence[int]] | None = None,
 ) -> State:
     """Play a game again from its log. Raises IllegalChoice if the log does not fit the rules, or
     (when `complete`) if it ends before the game does. With complete=False it rebuilds the
     position after those choices: that is how a mid-game state is copied."""
     if isinstance(choices, str | bytes) or not isinstance(choices, Sequence):
         raise TypeError(f"choices must be a list of option numbers, not {choices!r}")
-    state = game.new_game(players, seed, budget, load=load)
+    state = game.new_game(players, seed, budget, load=load, teams=teams)
     for step, index in enumerate(choices):
         if state.is_over:
             raise IllegalChoice(f"the log has {len(choices) - step} choice(s) more than the game asks for")

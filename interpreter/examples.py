@@ -18,6 +18,7 @@ from meeple.interpreter.engine import Game, IllegalChoice, Script, State
 from meeple.interpreter.program import CompiledExample
 from meeple.interpreter.results import RESULTS
 from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.teams import parse_layout
 from meeple.interpreter.values import MapRef, Piece, Row, label
 
 
@@ -72,7 +73,8 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
     result = ExampleResult(decl.name, decl.span.line, passed=False)
     players = decl.players or game.min_players
     script = Script(decl.choices, decl.outcomes, then_first=decl.then_first)
-    state = game.new_game(players, seed=decl.seed, script=script, run_setup=False)
+    teams = None if decl.teams is None else parse_layout(decl.teams)  # checked by analysis (M022)
+    state = game.new_game(players, seed=decl.seed, script=script, run_setup=False, teams=teams)
     program = game.program
     env: dict[str, Any] = {}
     parts: list[tuple[str, Callable[[], Generator[Any, int, None]]]] = []

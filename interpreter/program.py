@@ -98,11 +98,21 @@ class Program:
     sequence: ast.SequenceDecl | None = None
     # With coverage on: every statement as ((line, column), statement, the rule it is in).
     statements: list[tuple[tuple[int, int], ast.Stmt, str]] = field(default_factory=list)
+    # Seats the rules play (interpreter/seats.py): their declarations, and their seats for each
+    # number of players (seated after the players).
+    automata: list[ast.AutomatedDecl] = field(default_factory=list)
+    automated: dict[int, list[Player]] = field(default_factory=dict)
+
+    def seated(self, players: int) -> list[Player]:
+        """Everyone at the table of a game of `players` players: the players, then the seats the
+        rules play."""
+        return self.players[:players] + self.automated.get(players, [])
 
     def all_locations(self, players: int) -> list[Location]:
         locs: list[Location] = []
+        seated = set(self.seated(players))
         for (_, owner), loc in self.zone_locs.items():
-            if isinstance(owner, Player) and owner.seat >= players:
+            if isinstance(owner, Player) and owner not in seated:
                 continue
             locs.append(loc)
         for nodes in self.map_nodes.values():

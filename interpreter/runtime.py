@@ -222,7 +222,10 @@ class Runtime:
 
     def __init__(self, program: Program, players: int, seed: int, budget: int) -> None:
         self.program = program
-        self.players: list[Player] = program.players[:players]
+        self.players: list[Player] = program.seated(players)  # the players, then the seats the rules play
+        # Each seat's team, its members in seat order (interpreter/teams.py): alone unless the game
+        # is played in teams.
+        self.team_of: dict[Player, list[Player]] = {p: [p] for p in self.players}
         self.rng = random.Random(seed)
         self.vars: dict[str, Any] = {}
         self.owned: dict[tuple[str, str], dict[Any, Any]] = {}
@@ -257,7 +260,8 @@ class Runtime:
         self.shortfalls: dict[str, int] = {}
         # What `tally` counted, for statistics: one count per counter, or one per seat.
         self.counters: dict[str, list[int]] = {
-            name: [0] * (players if decl.per_player else 1) for name, decl in program.symbols.counters.items()
+            name: [0] * (len(self.players) if decl.per_player else 1)
+            for name, decl in program.symbols.counters.items()
         }
         self.offers: list[tuple[Offer, dict[str, Any]]] = []  # open `offer` blocks, with their env
         self.covered: set[tuple[int, int]] = set()  # (line, column) of statements that ran, with coverage

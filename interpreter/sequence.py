@@ -26,6 +26,7 @@ from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.runtime import Decision
+from meeple.interpreter.teams import Layout
 from meeple.saves import Save
 
 if TYPE_CHECKING:
@@ -111,6 +112,7 @@ class SequenceState:
         run_setup: bool,
         logging: bool,
         load: Save | None,
+        layout: Layout | None = None,
     ) -> None:
         assert game.program.sequence is not None and game.parts, "load the file with meeple.load"
         self.game = game
@@ -119,6 +121,7 @@ class SequenceState:
         self.budget = budget
         self.logging = logging
         self.loaded = load
+        self.layout = layout  # the same teams play every game of the sequence
         self.seeds = seeds(seed, len(game.parts))
         self.done: list[State] = []  # the games played to their end
         self.choices: list[int] = []
@@ -130,7 +133,13 @@ class SequenceState:
     def _start(self, index: int, load: Save | None, run_setup: bool = True) -> State:
         part = self.game.parts[index]
         state = part.new_game(
-            self.players, self.seeds[index], self.budget, run_setup=run_setup, logging=self.logging, load=load
+            self.players,
+            self.seeds[index],
+            self.budget,
+            run_setup=run_setup,
+            logging=self.logging,
+            load=load,
+            teams=self.layout,
         )
         if self.logging:
             options = ", ".join(f"{k} {v}" for k, v in self.game.parts[index].sequence_options.items())
@@ -218,6 +227,15 @@ class SequenceState:
     def winners(self) -> list[int]:
         return self.current.winners
 
+    # Seats and teams are the same in every game of the sequence.
+    @property
+    def seats(self) -> int:
+        return self.current.seats
+
+    @property
+    def teams(self) -> Layout:
+        return self.current.teams
+
     def counted(self) -> dict[str, int | list[int]]:
         """The counters, added up over the games."""
         total: dict[str, Any] = {}
@@ -261,6 +279,7 @@ class SequenceState:
             "winners": self.winners,
             "turns": self.turns,
             "choices": list(self.choices),
+            "teams": None if self.layout is None else [list(team) for team in self.layout],
             "shortfalls": shortfalls,
             "counters": self.counted(),
             # each game of the sequence: its options, seed, scores and winners

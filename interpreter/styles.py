@@ -47,28 +47,45 @@ class Style:
 
     def weights(self, rt: Any, decision: Decision) -> list[float] | None:
         """Each option's weight, or None when no preference speaks of this decision."""
+        said = self.said(rt, decision)
+        if said is None:
+            return None
+        weights = [1.0] * decision.size
+        for clause, index, weight in said:
+            weights[index] = weights[index] / weight if clause.avoid else weights[index] * weight
+        return weights
+
+    def said(self, rt: Any, decision: Decision) -> Said | None:
+        """What each preference says of each option it speaks of and whose condition holds:
+        (the preference, the option's index, its weight), in the order the style's lines and
+        the options come; None when no preference speaks of this decision. A style played by an
+        agent multiplies them into weights; a seat the rules play ranks by them
+        (interpreter/seats.py)."""
         clauses = self.at.get(decision.site, []) if decision.site is not None else []
         offers = [(i, o) for i, o in enumerate(decision.offers) if o.rule in self.offered]
         if not clauses and not offers:
             return None
-        weights = [1.0] * decision.size
+        said: Said = []
         values = decision.values
         for clause in clauses:
             if clause.target == "option":
                 for index, value in enumerate(values):
-                    _weigh(rt, clause, {**decision.env, clause.var: value}, weights, index)  # type: ignore[dict-item]
+                    _weigh(rt, clause, {**decision.env, clause.var: value}, said, index)  # type: ignore[dict-item]
             elif clause.target == "yes":
-                _weigh(rt, clause, decision.env, weights, 0)
+                _weigh(rt, clause, decision.env, said, 0)
             else:  # pass: the no of a `may "..."`, the pass after a `may choose`'s options
-                _weigh(rt, clause, decision.env, weights, 1 if clause.ask else len(values))
+                _weigh(rt, clause, decision.env, said, 1 if clause.ask else len(values))
         first_offer = len(values) + (1 if decision.extra else 0)
         for i, offer in offers:
             for clause in self.offered[offer.rule]:
-                _weigh(rt, clause, offer.env, weights, first_offer + i)
-        return weights
+                _weigh(rt, clause, offer.env, said, first_offer + i)
+        return said
 
 
-def _weigh(rt: Any, clause: Clause, env: dict[str, Any], weights: list[float], index: int) -> None:
+Said = list[tuple["Clause", int, int]]  # what a style's lines say of a decision's options (Style.said)
+
+
+def _weigh(rt: Any, clause: Clause, env: dict[str, Any], said: Said, index: int) -> None:
     if clause.cond is not None and not clause.cond(rt, env):
         return
     weight = clause.weight(rt, env) if clause.weight is not None else DEFAULT_WEIGHT
@@ -79,7 +96,7 @@ def _weigh(rt: Any, clause: Clause, env: dict[str, Any], weights: list[float], i
             else "0 (0: never, if anything else is possible)"
         )
         raise RuleRuntimeError(f"a weight of {weight}: a weight is at least {least}", clause.node.span)
-    weights[index] = weights[index] / weight if clause.avoid else weights[index] * weight
+    said.append((clause, index, weight))
 
 
 def draw(rng: Any, weights: list[float]) -> int:

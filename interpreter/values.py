@@ -14,15 +14,18 @@ from meeple.interpreter.geometry import HEX, Geometry
 
 
 class Player:
-    """A seat at the table. Seats are 0-based in data; shown 1-based to people."""
+    """A seat at the table. Seats are 0-based in data; shown 1-based to people. A seat the rules
+    play (`automated`) is shown by its name, and is never asked a decision (interpreter/seats.py)."""
 
-    __slots__ = ("seat",)
+    __slots__ = ("automated", "name", "seat")
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, name: str = "", automated: bool = False) -> None:
         self.seat = seat
+        self.name = name or f"Player {seat + 1}"
+        self.automated = automated
 
     def __str__(self) -> str:
-        return f"Player {self.seat + 1}"
+        return self.name
 
     __repr__ = __str__
 

@@ -14,10 +14,17 @@ What counts as what, the same for every game:
 - a **draw** is a game every seat ends level (only with two or more seats);
 - the **win rate** counts a shared win or a draw as a fraction, 1/k to each of the k seats level,
   so that the win rate of every seat added up makes 100% (the rate `simulate` always gave).
+
+In a game played in teams (interpreter/teams.py) a side is a team, not a seat: every member of a
+winning team wins, a win is shared when several teams are level, and each member of a winning
+team is counted its team's share (so the win rate of every team, not of every seat, adds up to 100%).
+Each team has its win rate too (`team_measures`). Seats the rules play (`automated`) are seats
+like the others here: "how hard is it to beat?" is its win rate.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,20 +51,26 @@ class Measure:
     note: str = ""  # how to read it, where its name does not say: printed under a table or figure
 
 
+def _won(r: Record) -> list[list[int]]:
+    """The teams that won a game (a seat alone is a team of one)."""
+    return [team for team in r["teams"] if team[0] in r["winners"]]
+
+
 def _share(r: Record, seat: int | None) -> float:
-    return 1 / len(r["winners"]) if seat in r["winners"] else 0.0
+    return 1 / len(_won(r)) if seat in r["winners"] else 0.0
 
 
 def _draw(r: Record, seat: int | None) -> float:
-    return float(r["players"] > 1 and len(r["winners"]) == r["players"])
+    return float(len(r["teams"]) > 1 and len(_won(r)) == len(r["teams"]))
 
 
 def _outright(r: Record, seat: int | None) -> float:
-    return float(r["winners"] == [seat])
+    won = _won(r)
+    return float(len(won) == 1 and seat in won[0])
 
 
 def _shared(r: Record, seat: int | None) -> float:
-    return float(seat in r["winners"] and 1 < len(r["winners"]) < r["players"])
+    return float(seat in r["winners"] and 1 < len(_won(r)) < len(r["teams"]))
 
 
 SHARE_NOTE = "the win rate counts a win shared by k seats, or a draw, as 1/k to each of them"
@@ -71,6 +84,24 @@ MEASURES: tuple[Measure, ...] = (
     Measure("turns", "turns", False, False, lambda r, seat: r["turns"], unit="turns"),
     Measure("decisions", "decisions", False, False, lambda r, seat: r["decisions"], unit="decisions"),
 )
+
+
+def team_measures(plan: Plan, names: Sequence[str]) -> list[Measure]:
+    """A win rate for each team chosen (none without teams): its members' share of the wins."""
+    return [
+        Measure(
+            f"team_{i + 1}_win_rate",
+            f"win rate of the team {' + '.join(names[s] for s in team)}",
+            False,
+            True,
+            functools.partial(_team_share, team[0]),
+        )
+        for i, team in enumerate(plan.teams or ())
+    ]
+
+
+def _team_share(member: int, r: Record, seat: int | None) -> float:
+    return _share(r, member)
 
 
 def counters(game: Game) -> list[Measure]:
@@ -141,6 +172,8 @@ def summary(
         "games": len(records),
         "finished": len(done),
         "players": plan.players,
+        "seats": plan.seats,
+        "teams": None if plan.teams is None else [list(team) for team in plan.teams],
         "seed": min((r["seed"] for r in records), default=0),
         "unfinished": unfinished(records, plan),
         "shortfalls": shortfalls(records),
@@ -148,11 +181,11 @@ def summary(
     if not done:
         return out
     figures: dict[str, Any] = {}
-    for m in measures(plan.players, declared):
-        per = [_figure(m, _values(m, done, seat)) for seat in _seats(m, plan.players)]
+    for m in measures(len(plan.sides), declared):
+        per = [_figure(m, _values(m, done, seat)) for seat in _seats(m, plan.seats)]
         figures[m.key] = per if m.per_seat else per[0]
     out["figures"] = figures
-    seats = range(plan.players)  # the win figures exist for one seat too, unlike their Measures
+    seats = range(plan.seats)  # the win figures exist for one seat too, unlike their Measures
     out["win_rate"] = [sum(_share(r, seat) for r in done) / len(done) for seat in seats]
     out["wins"] = [sum(_outright(r, seat) for r in done) for seat in seats]
     out["shared_wins"] = [sum(_shared(r, seat) for r in done) for seat in seats]
@@ -161,6 +194,8 @@ def summary(
     out["min_score"] = [f["min"] for f in figures["score"]]
     out["max_score"] = [f["max"] for f in figures["score"]]
     out["mean_turns"] = figures["turns"]["mean"]
+    win = MEASURES[0]
+    out["team_win_rate"] = [_figure(win, _values(win, done, team[0])) for team in plan.teams or ()]
     return out
 
 

@@ -35,17 +35,20 @@ from meeple.cli_common import (
     OK,
     OPTIONS,
     PLAYERS,
+    TEAMS,
     USAGE,
     Fail,
     command,
     echo_json,
     load_game,
     parse_options,
+    parse_teams,
     plural,
     progress_bar,
     read_save_or_fail,
     say,
     stdout,
+    teams_named,
 )
 from meeple.cli_docs import check_file, docs
 from meeple.cli_simulate import compare, simulate
@@ -55,6 +58,7 @@ from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_example
+from meeple.interpreter.teams import Layout
 from meeple.limits import MAX_NUMBER
 from meeple.loader import Checked, Refused, bundled_dir, read_header, resolve_named
 from meeple.logs import LogError, log_rules, read_log, write_log
@@ -97,16 +101,18 @@ def start(
     agent_names: list[str],
     logging: bool,
     load: Save | None = None,
+    teams: Layout | None = None,
 ) -> tuple[State, list[Agent]]:
     """A new game and its agents. Setup runs here, so it may raise the errors `play_game` reports."""
     players = game.min_players if players is None else players
     try:
-        # refuses a count out of range first, then a save that does not fit the rules
-        state = game.new_game(players, seed, logging=logging, load=load)
+        # refuses a count out of range first, then teams that do not fit, then a save that does
+        # not fit the rules
+        state = game.new_game(players, seed, logging=logging, load=load, teams=teams)
         agents = make_agents(agent_names, players, seed, game.program.styles)
     except SaveError as err:
         raise Fail(f"error: the save does not fit the rules: {err}") from None
-    except ValueError as err:  # a player count out of range, an unknown agent name
+    except ValueError as err:  # a player count out of range, an unknown agent name, teams that do not fit
         raise Fail(f"error: {err}", USAGE) from None
     return state, agents
 
@@ -120,6 +126,7 @@ def play_game(
     terminal: Terminal,
     logging: bool = True,
     load: Save | None = None,
+    teams: Layout | None = None,
 ) -> State:
     """Play one whole game. A rule that breaks while running is reported with everything needed to
     reproduce it: the seed, the player count and the choices made so far. Simulations turn the
@@ -127,7 +134,7 @@ def play_game(
     which remembers how much of the log they were shown."""
     state: State | None = None
     try:
-        state, agents = start(game, players, seed, agent_names, logging, load)
+        state, agents = start(game, players, seed, agent_names, logging, load, teams)
         play_to_end(state, [Narrated(a, terminal) if isinstance(a, HumanAgent) else a for a in agents])
         return state
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
@@ -137,7 +144,7 @@ def play_game(
             f"error: {err}\n"
             f"  while playing {rules} with {seats} players, seed {seed}, after choices {choices}\n"
             f"  reproduce with: meeple play {rules} --players {seats} --seed {seed} "
-            f"--agents {','.join(agent_names)}"
+            f"--agents {','.join(agent_names)}" + (f" --teams {teams_named(teams)}" if teams else "")
         ) from None
     except EOFError:
         raise Fail("error: the input ended before the game did") from None
@@ -365,6 +372,7 @@ def play(
         Path | None,
         typer.Option(metavar="OUT.json", help="At the end, save what the rules carry (`carry`) here."),
     ] = None,
+    teams: Annotated[str | None, TEAMS] = None,
 ) -> None:
     """Play one whole game (or a whole sequence of games), then print its log and the results.
 
@@ -378,7 +386,8 @@ def play(
     loaded = read_save_or_fail(load) if load is not None else None
     agent_names = [n.strip() for n in agents.split(",") if n.strip()]
     terminal = Terminal()
-    state = play_game(game, rules, players, seed, agent_names, terminal, load=loaded)
+    layout = parse_teams(teams)
+    state = play_game(game, rules, players, seed, agent_names, terminal, load=loaded, teams=layout)
     result = state.result()
     if save is not None:
         try:
@@ -398,18 +407,23 @@ def play(
     for line in state.log[terminal.seen :]:
         typer.echo(line)
     out = stdout()
-    out.print(escape(f"\n{game.name}: {plural(state.players, 'player')}, seed {seed}, {state.turns} turns"))
+    automata = "".join(f" and {p}" for p in state.rt.players if p.automated)
+    who = f"{plural(state.players, 'player')}{automata}"
+    out.print(escape(f"\n{game.name}: {who}, seed {seed}, {state.turns} turns"))
     names = seat_names(state)
     winners = result["winners"]
     # A solo game has a score, not a winner among players: its own log says whether the score
     # reached the game's goal, and "winner" beside a score that fell short would contradict it.
-    solo = state.players == 1
+    # One player against a seat the rules play is not solo: one of them wins.
+    solo = state.seats == 1
     table = Table("Seat", Column("Score", justify="right"), *([] if solo else [""]))
     for seat, score in enumerate(result["scores"]):
         table.add_row(
             escape(names[seat]), str(score), *([] if solo else ["winner" if seat in winners else ""])
         )
     out.print(table)
+    if state.layout is not None:
+        out.print(escape("Teams: " + "; ".join(" + ".join(names[s] for s in team) for team in state.layout)))
     if not solo:
         out.print(escape(f"{'Winner' if len(winners) == 1 else 'Winners'}: {seats_named(winners, names)}"))
     for what, missing in result["shortfalls"].items():
@@ -449,12 +463,20 @@ def replay(
     except Fail as err:  # a log naming rules that are gone or broken is a bad log, not a bad command
         raise Fail(f"{err.message}\nerror: {log}: cannot load the rules the log was played with") from None
     try:
-        state = meeple.replay(game, entry.players, entry.seed, entry.choices, complete=False, load=entry.load)
+        state = meeple.replay(
+            game,
+            entry.players,
+            entry.seed,
+            entry.choices,
+            complete=False,
+            load=entry.load,
+            teams=entry.teams,
+        )
     except meeple.IllegalChoice as err:
         raise Fail(f"error: {log} does not fit the rules of {entry.rules}: {err}") from None
     except SaveError as err:
         raise Fail(f"error: the save in {log} does not fit the rules of {entry.rules}: {err}") from None
-    except ValueError as err:  # a player count the game does not allow
+    except (ValueError, TypeError) as err:  # a player count or teams the game does not allow
         raise Fail(f"error: {log}: {err}") from None
     except meeple.RuleRuntimeError as err:
         raise Fail(f"error: replaying {log}, a rule broke: {err}") from None
@@ -476,7 +498,7 @@ def replay(
     won = f", {'winner' if len(winners) == 1 else 'winners'} {seats_named(winners, names)}"
     typer.echo(
         f"{log}: same: {game.name}, {plural(state.players, 'player')}, seed {state.seed}, "
-        f"{state.turns} turns, scores {actual['scores']}{won if state.players > 1 else ''}"  # solo: as `play`
+        f"{state.turns} turns, scores {actual['scores']}{won if state.seats > 1 else ''}"  # solo: as `play`
     )
 
 
@@ -577,6 +599,7 @@ def serve(
     ] = "127.0.0.1",
     option: Annotated[list[str] | None, OPTIONS] = None,
     load: Annotated[Path | None, LOAD] = None,
+    teams: Annotated[str | None, TEAMS] = None,
 ) -> None:
     """Serve a playtest page: people play the game in a browser, against each other and agents."""
     try:
@@ -590,7 +613,7 @@ def serve(
     names = [n.strip() for n in agents.split(",") if n.strip()]
     count = game.min_players if players is None else players
     try:  # the page's saved log names the rules as the game does (a bundled one by its name)
-        session = Session(game, game.path, count, seed, names, loaded)
+        session = Session(game, game.path, count, seed, names, loaded, parse_teams(teams))
     except SaveError as err:
         raise Fail(f"error: the save does not fit the rules: {err}") from None
     except ValueError as err:  # a player count out of range, an unknown agent name

@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 import meeple
 from meeple.interpreter.engine import Game
+from meeple.interpreter.teams import Layout, parse_layout
 from meeple.limits import MAX_SEATS
 from meeple.saves import Save, SaveError, read_save
 
@@ -43,6 +44,31 @@ def read_save_or_fail(path: Path) -> Save:
         return read_save(path)
     except SaveError as err:
         raise Fail(f"error: {err}") from None
+
+
+# ---------------------------------------------------------------- teams (interpreter/teams.py)
+TEAMS = typer.Option(
+    "--teams",
+    metavar="1+4,2+5,...",
+    help="Play in teams (a game whose rules declare `teams`): seats from 1, + within a team, a comma "
+    "between teams; every player once, a player alone is a team of one.",
+)
+
+
+def parse_teams(text: str | None) -> Layout | None:
+    """`--teams 1+4,2+5,3+6` as seats from 0; None without it. A malformed one is a usage error
+    (one that does not fit the game is refused when the game starts: `Game.new_game`)."""
+    if text is None:
+        return None
+    try:
+        return parse_layout(text)
+    except ValueError as err:
+        raise Fail(f"error: --teams: {err}", USAGE) from None
+
+
+def teams_named(layout: Layout | None) -> str:
+    """A layout as the command line writes it (`1+4,2+5`): what a reproducing command repeats."""
+    return "" if layout is None else ",".join("+".join(str(s + 1) for s in team) for team in layout)
 
 
 P = ParamSpec("P")

@@ -27,17 +27,19 @@ import typer
 from rich.markup import escape
 from rich.table import Column, Table
 
-from meeple.balance import SHARE_NOTE, Measure, Row, comparison, counters, measures, summary
+from meeple.balance import SHARE_NOTE, Measure, Row, comparison, counters, measures, summary, team_measures
 from meeple.cli_common import (
     FAILED,
     LOAD,
     OPTIONS,
     PLAYERS,
+    TEAMS,
     USAGE,
     Fail,
     echo_json,
     load_game,
     parse_options,
+    parse_teams,
     plural,
     progress_bar,
     read_save_or_fail,
@@ -74,12 +76,13 @@ Batches = Iterator[list[dict[str, Any]]]
 Player = Callable[[Game, Plan, range], Batches]  # how a backend plays a range of seeds
 
 
-def _plan(game: Game, rules: str, players: int | None, agents: str) -> Plan:
+def _plan(game: Game, rules: str, players: int | None, agents: str, teams: str | None = None) -> Plan:
     names = [n.strip() for n in agents.split(",") if n.strip()]
     if "human" in names:
         raise Fail("error: a simulation cannot wait for a human player: name other agents", USAGE)
+    layout = parse_teams(teams)
     try:
-        return plan_for(game, rules, players, names)
+        return plan_for(game, rules, players, names, layout)
     except ValueError as err:
         raise Fail(f"error: {err}", USAGE) from None
 
@@ -183,15 +186,16 @@ def simulate(
     backend: Annotated[Backend, BACKEND] = Backend.local,
     address: Annotated[str | None, ADDRESS] = None,
     load: Annotated[Path | None, LOAD] = None,
+    teams: Annotated[str | None, TEAMS] = None,
 ) -> None:
-    """Play many games and report, per seat, wins, shared wins and the win rate with its 95%
+    """Play many games and report, per seat (and per team), wins, shared wins and the win rate with its 95%
     interval, the spread of scores, draws, and how long games last.
 
     The games are shared among worker processes, one per CPU, or among the CPUs of a Ray cluster
     (--backend ray): each game depends on its seed only, so the statistics are the same whatever
     the number of workers and wherever they are."""
     game = load_game(rules, parse_options(option or []))
-    plan = _plan(game, rules, players, agents)
+    plan = _plan(game, rules, players, agents, teams)
     if load is not None:  # every game starts from the save: checked here, before any is played
         saved = read_save_or_fail(load)
         try:
@@ -210,41 +214,51 @@ def simulate(
     else:
         _print_summary(stats, game, seed, elapsed, declared)
     if plot is not None:
-        draw_simulation(
-            plot, records, measures(plan.players, declared), game.name, _seat_names(game, plan.players)
-        )
+        drawn = measures(len(plan.sides), [*team_measures(plan, _seat_names(game, plan.players)), *declared])
+        draw_simulation(plot, records, drawn, game.name, _seat_names(game, plan.players))
     if broken:
         raise Fail("\n".join(f"error: {line}" for line in broken), FAILED)
 
 
 def _seat_names(game: Game, players: int) -> list[str]:
-    return [str(p) for p in game.program.players[:players]]
+    """Every seat's name: the players', then the seats the rules play."""
+    return [str(p) for p in game.program.seated(players)]
 
 
 def _print_summary(
     stats: dict[str, Any], game: Game, seed: int, elapsed: float, declared: list[Measure]
 ) -> None:
     out = stdout()
-    games, seats = stats["games"], stats["players"]
+    games, players, seats = stats["games"], stats["players"], stats["seats"]
     agents = ", ".join(stats["agents"])
     seeds = f"seeds {seed} to {seed + games - 1}"
-    out.print(escape(f"{game.name}: {plural(games, 'game')}, {plural(seats, 'player')} ({agents}), {seeds}"))
+    automata = "".join(f" and {name}" for name in _seat_names(game, players)[players:])
+    who = f"{plural(players, 'player')} ({agents}){automata}"
+    out.print(escape(f"{game.name}: {plural(games, 'game')}, {who}, {seeds}"))
     if "figures" not in stats:
         out.print("no game finished: there is nothing to summarise")
         return
     f = stats["figures"]
     wins = [*["Wins", "Shared"][: seats - 1], "Win rate", "95% (in %)"] if seats > 1 else []
     table = _table("Seat", *wins, "Score ± sd", "Quartiles", "Range")
-    for s, name in enumerate(_seat_names(game, seats)):
+    for s, name in enumerate(_seat_names(game, players)):
         score = f["score"][s]
         counts = [f"{stats['wins'][s]:g}", f"{stats['shared_wins'][s]:g}"][: seats - 1]
         shares = [*counts, _rate(f["win_rate"][s]), _interval(f["win_rate"][s])] if seats > 1 else []
         score_range = f"{score['min']:g} to {score['max']:g}"
         table.add_row(escape(name), *shares, _mean(score), _quartiles(score), score_range)
     out.print(table)
+    if stats["teams"]:
+        names = _seat_names(game, players)
+        table = _table("Team", "Win rate", "95% (in %)")
+        for team, figure in zip(stats["teams"], stats["team_win_rate"], strict=True):
+            table.add_row(escape(" + ".join(names[s] for s in team)), _rate(figure), _interval(figure))
+        out.print(table)
     if seats > 1:
         draws = f["draw_rate"]
         out.print(f"({SHARE_NOTE})")
+        if stats["teams"]:
+            out.print("(in teams a side is a team: each of its players counts the team's share of a win)")
         out.print(f"draws: {draws['count']:g}, {_rate(draws)} (95% interval {_interval(draws)}%)")
     out.print(
         f"length: {_mean(f['turns'])} turns (quartiles {_quartiles(f['turns'])}), "
@@ -252,7 +266,7 @@ def _print_summary(
     )
     if declared:
         table = _table("Counted per game", "Seat", "Mean ± sd", "95% interval", "Quartiles", "Range")
-        names = _seat_names(game, seats)
+        names = _seat_names(game, players)
         for m in declared:
             per = f[m.key] if m.per_seat else [f[m.key]]
             for seat, figure in enumerate(per):
@@ -298,6 +312,7 @@ def compare(
     plot: Annotated[Path | None, PLOT] = None,
     backend: Annotated[Backend, BACKEND] = Backend.local,
     address: Annotated[str | None, ADDRESS] = None,
+    teams: Annotated[str | None, TEAMS] = None,
 ) -> None:
     """Play the same seeds on two versions of a game and say, figure by figure, how B differs
     from A, with a 95% interval, and whether the difference stands out from chance.
@@ -311,13 +326,21 @@ def compare(
         players = max(g.min_players for g in versions)
     sides_agents = (agents, agents if b_agents is None else b_agents)
     plans = [
-        _plan(g, rules, players, names)
+        _plan(g, rules, players, names, teams)
         for g, rules, names in zip(versions, (first, second), sides_agents, strict=True)
     ]
+    if plans[0].automated != plans[1].automated:
+        raise Fail(
+            "error: A and B do not seat the same number of seats the rules play (`automated`): "
+            "their seats cannot be paired",
+            USAGE,
+        )
     a, b = _played(list(zip(versions, plans, strict=True)), games, seed, jobs, backend, address)
     in_b = {m.key for m in counters(versions[1])}
     shared = [m for m in counters(versions[0]) if m.key in in_b]  # what both versions count
-    rows, left_out = comparison(a, b, players, measures(players, shared))
+    names = _seat_names(versions[0], players)
+    compared = measures(len(plans[0].sides), [*team_measures(plans[0], names), *shared])
+    rows, left_out = comparison(a, b, plans[0].seats, compared)
     sides = [
         summary(records, plan, g.name, counters(g))
         for records, plan, g in zip((a, b), plans, versions, strict=True)
@@ -338,7 +361,7 @@ def compare(
         _print_comparison(rows, versions, plans, games, left_out, seed)
     if plot is not None:
         titles = (versions[0].name, versions[1].name)
-        draw_comparison(plot, a, b, measures(players, shared), titles, _seat_names(versions[0], players))
+        draw_comparison(plot, a, b, compared, titles, names)
     broken = [f"{side}: {line}" for side, s in zip("AB", sides, strict=True) for line in _broken(s)]
     if broken:
         raise Fail("\n".join(f"error: {line}" for line in broken), FAILED)

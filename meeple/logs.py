@@ -83,6 +83,11 @@ class GameLog(BaseModel):
     # A sequence of games (interpreter/sequence.py): each game's options, seed, scores, winners
     # and how many of `choices` it took. For people: replaying needs only the fields above.
     games: Annotated[list[SequencePart], Field(max_length=10_000)] = []
+    # the teams of a game played in teams (each a list of seats from 0), checked against the
+    # rules when the game is replayed; None: everyone played alone
+    teams: Annotated[
+        list[Annotated[list[Seat], Field(max_length=MAX_SEATS)]] | None, Field(max_length=MAX_SEATS)
+    ] = None
 
     @field_validator("meeple")
     @classmethod

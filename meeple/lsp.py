@@ -78,6 +78,12 @@ _KINDS: dict[type[ast.Node], tuple[str, lsp.SymbolKind, lsp.CompletionItemKind]]
     ast.PlayDecl: ("play", lsp.SymbolKind.Module, lsp.CompletionItemKind.Module),
     ast.ScoreDecl: ("score", lsp.SymbolKind.Field, lsp.CompletionItemKind.Field),
     ast.StyleDecl: ("style", lsp.SymbolKind.Class, lsp.CompletionItemKind.Class),
+    ast.AutomatedDecl: (
+        "automated",
+        lsp.SymbolKind.Class,
+        lsp.CompletionItemKind.Class,
+    ),  # a seat the rules play
+    ast.TeamsDecl: ("teams", lsp.SymbolKind.Struct, lsp.CompletionItemKind.Struct),
     ast.Example: ("example", lsp.SymbolKind.Key, lsp.CompletionItemKind.Text),
     ast.Named: ("phase", lsp.SymbolKind.Namespace, lsp.CompletionItemKind.Module),
     ast.ReplaceDecl: ("replace", lsp.SymbolKind.Module, lsp.CompletionItemKind.Module),

@@ -24,6 +24,7 @@ from meeple.interpreter.agents import make_agents
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.engine import Game, IllegalChoice, State
 from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.teams import Layout, teams_of
 from meeple.saves import Save, as_save
 from meeple.workers import in_workers
 
@@ -43,6 +44,19 @@ class Plan:
     # the file it was read from, for the command that plays a game again
     load: str = ""
     load_file: str = ""
+    # Teams and seats the rules play (interpreter/teams.py, seats.py): the teams chosen (None:
+    # everyone alone), and how many seats the rules play beside the players.
+    teams: Layout | None = None
+    automated: int = 0
+
+    @property
+    def seats(self) -> int:
+        return self.players + self.automated
+
+    @property
+    def sides(self) -> Layout:
+        """Every seat's team: those chosen, then each seat alone."""
+        return teams_of(self.teams, self.seats)
 
     def reproduce(self, seed: int) -> str:
         """The command that plays one of these games again, answer for answer."""
@@ -52,6 +66,8 @@ class Plan:
             words += ["--option", f"{name}={value}"]
         if self.load_file:
             words += ["--load", self.load_file]
+        if self.teams is not None:
+            words += ["--teams", ",".join("+".join(str(s + 1) for s in team) for team in self.teams)]
         return shlex.join(words)
 
 
@@ -61,6 +77,8 @@ def record(state: State, status: str = FINISHED, error: str = "") -> dict[str, A
     return {
         "seed": state.seed,
         "players": state.players,
+        "seats": state.seats,
+        "teams": [list(team) for team in state.teams],  # every seat's team, alone where none is chosen
         "status": status,
         "error": error,
         "scores": state.scores if finished else [],
@@ -80,7 +98,9 @@ def _save(text: str) -> Save | None:
 
 def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
     """Play one game to its end and record it; never raises for a game that breaks."""
-    state = game.new_game(plan.players, seed, logging=False, run_setup=False, load=_save(plan.load))
+    state = game.new_game(
+        plan.players, seed, logging=False, run_setup=False, load=_save(plan.load), teams=plan.teams
+    )
     try:
         state.run(state.flow())
         play_to_end(state, make_agents(list(plan.agents), plan.players, seed, game.program.styles))
@@ -131,9 +151,20 @@ def play_local(game: Game, plan: Plan, seeds: range, jobs: int) -> Iterator[list
         _WORKER.clear()
 
 
-def plan_for(game: Game, rules: str, players: int | None, agents: Sequence[str]) -> Plan:
-    """A plan for a loaded game, with its player count checked (ValueError if out of range)."""
+def plan_for(
+    game: Game, rules: str, players: int | None, agents: Sequence[str], teams: Layout | None = None
+) -> Plan:
+    """A plan for a loaded game, with its player count and teams checked (ValueError if they do
+    not fit the game)."""
     count = game.min_players if players is None else players
-    game.new_game(count, run_setup=False)  # the game's own word on a count out of range
+    state = game.new_game(count, run_setup=False, teams=teams)  # the game's own word on the count
     make_agents(list(agents), count, 0, game.program.styles)  # an unknown agent is refused first
-    return Plan(rules, count, tuple(agents) or ("random",), tuple(game.options.items()))
+    chosen = tuple(agents) or ("random",)
+    return Plan(
+        rules,
+        count,
+        chosen,
+        tuple(game.options.items()),
+        teams=state.layout,
+        automated=state.seats - count,
+    )

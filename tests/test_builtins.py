@@ -170,7 +170,7 @@ def test_the_purity_of_the_builtins() -> None:
     pure = {name for name, b in BUILTINS.items() if b.pure}
     steady = {name for name, b in BUILTINS.items() if b.steady}
     assert pure == {"count", "sum", "min", "max", "any", "all", "abs", "flat", "bottom"}
-    assert steady == {"neighbours", "players_from", "next_player"}
+    assert steady == {"neighbours", "players_from", "next_player", "automated", "team", "teammates"}
 
 
 # ---------------------------------------------------------------------- statement words

@@ -80,6 +80,7 @@ RESULT_KEYS = {
     "winners",
     "turns",
     "choices",
+    "teams",  # the teams chosen, or None (interpreter/teams.py)
     "shortfalls",
     "options",
     "counters",

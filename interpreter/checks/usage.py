@@ -95,11 +95,11 @@ class Usage:
         self.owned: dict[str, list[ast.Decl]] = {}
         for decl in self.decls:
             name = getattr(decl, "name", None)
-            # A style is used by whoever plays with it (`--agents`), never by the rules; a `carry`
+            # A style is used by whoever plays with it (`--agents`), never by the rules; a seat the
+            # rules play (`automated`) is a seat at the table, which the rules never name; a `carry`
             # line and a sequence name what they use, and nothing names them.
-            if not isinstance(name, str) or isinstance(
-                decl, ast.Example | ast.GameHeader | ast.StyleDecl | ast.CarryDecl | ast.SequenceDecl
-            ):
+            unnamed = ast.StyleDecl | ast.AutomatedDecl | ast.CarryDecl | ast.SequenceDecl
+            if not isinstance(name, str) or isinstance(decl, ast.Example | ast.GameHeader | unnamed):
                 continue
             if getattr(decl, "per", None):
                 self.owned.setdefault(name, []).append(decl)

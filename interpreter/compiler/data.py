@@ -20,6 +20,7 @@ from meeple.interpreter.program import Fn, Movement
 from meeple.interpreter.runtime import (
     RuleRuntimeError,
 )
+from meeple.interpreter.seats import automated_seats
 from meeple.interpreter.values import (
     Kind,
     MapRef,
@@ -33,6 +34,9 @@ class Data(Part):
     def build_data(self) -> None:
         p, sym = self.p, self.sym
         names = p.names = Names(sym)  # what players read: options, logs and positions say these
+        p.automata = list(sym.automata)  # seats the rules play (interpreter/seats.py)
+        p.automated = automated_seats(p.automata, names, p.min_players, p.max_players)
+        every_seat = p.players + [s for seats in p.automated.values() for s in seats]
         for table in sym.tables.values():
             keyed = is_keyed(table)
             rows = [
@@ -64,13 +68,13 @@ class Data(Part):
         for zone in sym.zones.values():
             p.zone_locs[(zone.name, None)] = ZoneLoc(zone.name, None, names.decl(zone.name).one)
         for per, group in sym.owned_zones.items():
-            owners: list[Any] = p.players if per == "player" else p.rows.get(per, [])
+            owners: list[Any] = every_seat if per == "player" else p.rows.get(per, [])
             for zone in group.values():
                 for owner in owners:
                     p.zone_locs[(zone.name, owner)] = ZoneLoc(zone.name, owner, names.decl(zone.name).one)
         for m in sym.maps.values():
             if m.grid is not None:
-                owners: list[Any] = p.players if m.per == "player" else [None]
+                owners: list[Any] = every_seat if m.per == "player" else [None]
                 board = self.board(m)
                 for owner in owners:
                     p.map_refs[(m.name, owner)] = MapRef(m.name, owner, geometry(m.grid, m.block), board)

@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 from meeple.interpreter.agents import Agent, HumanAgent, make_agents
 from meeple.interpreter.engine import Game, IllegalChoice, State, replay
 from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.teams import Layout
 from meeple.limits import MAX_LOG_BYTES
 from meeple.logs import LogError, log_text, parse_log
 from meeple.saves import Save, SaveError
@@ -65,16 +66,18 @@ class Session:
         seed: int,
         agent_names: list[str],
         load: Save | None = None,
+        teams: Layout | None = None,
     ) -> None:
         """`rules` is how a saved log names the rules (a bundled game's name, else its path);
         `load`, a save the game starts from (`meeple serve --load`). Raises ValueError for a
-        player count or an agent name the game does not have, SaveError for a save that does not
-        fit the rules."""
+        player count, an agent name or teams the game does not have, SaveError for a save that
+        does not fit the rules. Agents play the players alone: a seat the rules play
+        (`automated`) is never asked."""
         self.game = game
         self.rules = rules
         self.agent_names = agent_names or ["human"]
         self.lock = threading.Lock()
-        state = game.new_game(players, seed, load=load)
+        state = game.new_game(players, seed, load=load, teams=teams)
         self.seats = self.seat(players, seed)
         self.state = state
         self.presenter = Presenter(state)
@@ -115,7 +118,7 @@ class Session:
                 )
             who = state.decision.player
             if seat != who.seat:
-                other = f"{state.rt.players[seat]}'s" if 0 <= seat < state.players else "that seat's"
+                other = f"{state.rt.players[seat]}'s" if 0 <= seat < state.seats else "that seat's"
                 raise Refused(f"it is {who}'s decision, not {other}")
             if who.seat not in self.seats.humans:
                 raise Refused(f"{who} is played by an agent")
@@ -143,6 +146,7 @@ class Session:
                 state.choices[: people[-1]],
                 complete=False,
                 load=state.loaded,
+                teams=state.layout,
             )
             self.error = ""
 
@@ -162,7 +166,13 @@ class Session:
             raise Refused("the log was played with other options than this game's")
         try:
             state = replay(
-                self.game, entry.players, entry.seed, entry.choices, complete=False, load=entry.load
+                self.game,
+                entry.players,
+                entry.seed,
+                entry.choices,
+                complete=False,
+                load=entry.load,
+                teams=entry.teams,
             )
             seats = self.seat(entry.players, entry.seed)
         except IllegalChoice as err:
@@ -197,7 +207,7 @@ class Session:
                 page["result"] = {
                     "scores": scores,
                     "winners": [page["seats"][w] for w in winners],
-                    "solo": state.players == 1,
+                    "solo": state.seats == 1,
                 }
             page["humans"] = sorted(self.seats.humans)
             page["error"] = self.error

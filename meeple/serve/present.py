@@ -70,7 +70,8 @@ class Presenter:
         assert program.names is not None
         self.names = program.names
         self.drawer = Drawer(self.names)
-        self.seats = {str(p): p.seat for p in program.players}
+        # every seat by its name: a loaded log may seat more players; a seat the rules play by its own
+        self.seats = {str(p): p.seat for p in [*program.players, *state.rt.players]}
 
     # ------------------------------------------------------------------ words
 
