@@ -54,8 +54,9 @@ from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_example
 from meeple.limits import MAX_NUMBER
-from meeple.loader import Checked, Refused, bundled_dir, read_header, resolve_named
+from meeple.loader import Checked, bundled_dir, read_header, resolve_named
 from meeple.logs import LogError, log_rules, read_log, write_log
+from meeple.paths import Refused, resolved
 
 app = typer.Typer(
     help="meeple: a declarative rules language for board games.",
@@ -213,8 +214,13 @@ def check(
 ) -> None:
     """Report every problem in rules files: errors, warnings, with the line and a caret."""
     chosen = parse_options(option or [])
-    if rulebook is not None and not rulebook.exists():
-        raise Fail(f"error: no rulebook or folder at {rulebook}", USAGE)
+    if rulebook is not None:
+        try:
+            there = resolved(rulebook, "a rulebook").exists()
+        except Refused as err:
+            raise Fail(f"error: --rulebook: {err}", USAGE) from None
+        if not there:
+            raise Fail(f"error: no rulebook or folder at {rulebook}", USAGE)
     options = CheckOptions(rulebook=rulebook, coverage=coverage, assumptions=assumptions, play=play_games)
     code = OK
     found: list[dict[str, object]] = []
@@ -507,7 +513,7 @@ def list_games() -> None:
         except meeple.RulesError as err:
             table.add_row(path.stem, "[red]does not load[/red]", plural(len(err.diagnostics), "error"))
             continue
-        except (OSError, UnicodeDecodeError) as err:
+        except Refused as err:
             table.add_row(path.stem, "[red]cannot be read[/red]", escape(str(err)))
             continue
         table.add_row(path.stem, escape(header.name), f"{header.min_players}-{header.max_players}")

@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 import meeple
 from meeple.interpreter.engine import Game
 from meeple.limits import MAX_SEATS
+from meeple.paths import Refused
 
 OK, FAILED, USAGE = 0, 1, 2
 
@@ -124,7 +125,7 @@ def load_game(rules: str, options: dict[str, str] | None = None) -> Game:
     except meeple.RulesError as err:
         count = len(err.diagnostics)
         raise Fail(f"{err.render()}\n{rules}: does not load ({plural(count, 'error')})") from None
-    except (OSError, UnicodeDecodeError) as err:
+    except Refused as err:  # found, but it cannot be read (permissions, a file swapped meanwhile)
         raise Fail(f"error: cannot read {rules}: {err}", USAGE) from None
 
 
