@@ -14,6 +14,7 @@ bars, prompts for human players and errors go to stderr so that stdout stays par
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from enum import StrEnum
 from importlib.metadata import version
@@ -42,8 +43,10 @@ from meeple.cli_common import (
     parse_options,
     plural,
     progress_bar,
+    real_stream,
     say,
     stdout,
+    visible,
 )
 from meeple.cli_docs import check_file, docs
 from meeple.cli_simulate import compare, simulate
@@ -273,7 +276,7 @@ def _run_checks(checked: Checked, name: str, options: CheckOptions) -> Report:
 def show_diagnostic(out: Console, d: meeple.Diagnostic, source: str | None) -> None:
     """`FILE:LINE:COL: severity: message [CODE]`, the line, a caret and the hint; on a terminal the
     severity is in colour."""
-    text = d.render(source)
+    text = visible(d.render(source))  # before the colours: `Text.from_ansi` would act on a code in it
     if not out.is_terminal:
         typer.echo(text)
         return
@@ -533,7 +536,7 @@ def lsp() -> None:
         if (err.name or "").split(".")[0] not in {"pygls", "lsprotocol"}:
             raise
         raise Fail(f"error: meeple lsp needs {err.name}: pip install 'meeple[lsp]'", USAGE) from None
-    serve()
+    serve(sys.stdin.buffer, real_stream(sys.stdout).buffer)  # the protocol's bytes: no terminal's text
 
 
 @app.command()
