@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.segment import Segment
+from rich.text import Text
 
 import meeple
 from meeple.interpreter.engine import Game
@@ -117,8 +118,14 @@ def terminal_safe() -> Iterator[None]:
 
 
 class SafeConsole(Console):
-    """A rich console whose text goes through `visible`: the codes rich adds itself (colours, the
+    """A rich console whose text goes through `visible`: strings as rich reads them, and every
+    segment of text it writes (a `Text` made elsewhere); the codes rich adds itself (colours, the
     cursor moves of a progress bar) are its own segments' styles and controls, and pass."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        """A string printed or put in a table, made visible before rich measures it (a control
+        character is no width to rich, its written-out form four)."""
+        return super().render_str(visible(text), **kwargs)
 
     def render(self, renderable: Any, options: Any = None) -> Iterator[Segment]:
         for segment in super().render(renderable, options):
