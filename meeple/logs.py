@@ -100,7 +100,7 @@ _STRING_OR_BRACKET = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
 def too_deep(text: bytes, limit: int = MAX_JSON_DEPTH) -> int | None:
-    """Where (a byte offset) a JSON text's brackets first nest deeper than `limit`, or None. One
+    """Where (a byte offset) a JSON text's brackets first go deeper than `limit`, or None. One
     pass without recursion, over its strings and brackets only: what a parser would recurse
     through is measured before it does."""
     depth = 0
