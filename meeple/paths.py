@@ -15,7 +15,7 @@ under `/proc`, `/sys` or `/dev` (files that claim no size and hold another proce
 Then `read_bytes(path, limit, what)` reads it: opened without following a link or waiting on a
 FIFO, checked again on the open file, and read to at most `limit + 1` bytes, never the whole file
 first; `read_text` also decodes UTF-8, and a byte that is not UTF-8 is an error at its line and
-column (`NotText`). `read_user_bytes` / `read_user_text` are `user_file` and the read in one call:
+column (`NotText`). `read_user_bytes(path, limit, what)` is `user_file` and the read in one call:
 what a command that takes a file (a log, a save file) needs.
 
 Every odd name (empty, a NUL byte, a part over 255 bytes, a loop of links, a folder where a file
@@ -129,15 +129,6 @@ def named_in(name: str, folder: Path, what: str = "a file") -> Path:
     return openable(candidate, what)
 
 
-def is_named_in(name: str, folder: Path) -> bool:
-    """Whether `named_in` would accept the name (for a search that tries several places)."""
-    try:
-        named_in(name, folder)
-    except Refused:
-        return False
-    return True
-
-
 def user_file(path: str | Path, what: str = "a file") -> Path:
     """A file the user names: anywhere, but resolved and regular (see the module's docstring)."""
     return openable(resolved(Path(path), what), what)
@@ -203,10 +194,6 @@ def read_text(path: Path, limit: int, what: str = "a file") -> str:
 def read_user_bytes(path: str | Path, limit: int, what: str = "a file") -> bytes:
     """A file the user names (a log, a save file), read: `user_file` then `read_bytes`."""
     return read_bytes(user_file(path, what), limit, what)
-
-
-def read_user_text(path: str | Path, limit: int, what: str = "a file") -> str:
-    return decode(read_user_bytes(path, limit, what), Path(path))
 
 
 def size_text(limit: int) -> str:

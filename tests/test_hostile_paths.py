@@ -117,22 +117,32 @@ def _csv_table(folder: Path, name: str) -> Path:
     return write(folder / "t.rules", HEADER + f'table things (name, size: int) from "{name}"\n\n' + PLAY)
 
 
-@pytest.mark.parametrize("odd", ["too long", "a loop of links"])
+ODD = {
+    "too long": "longer than 255 bytes",
+    "a loop of links": "loop of symbolic links",
+    "a FIFO": "not a regular file",
+}
+
+
+@pytest.mark.parametrize("odd", ODD)
 @pytest.mark.parametrize("named_by", ["a variant", "a table"])
 def test_an_odd_name_in_a_rules_file_is_an_error_at_its_line(tmp_path: Path, odd: str, named_by: str) -> None:
     suffix = ".rules" if named_by == "a variant" else ".csv"
-    name = LONG + suffix if odd == "too long" else "loop" + suffix
+    name = LONG + suffix if odd == "too long" else "odd" + suffix
     if odd == "a loop of links":
         loop_of_links(tmp_path, name)
+    elif odd == "a FIFO":
+        os.mkfifo(tmp_path / name)
     rules = _variant(tmp_path, name) if named_by == "a variant" else _csv_table(tmp_path, name)
     for command in ("check", "play"):
-        result = run(command, str(rules))
+        with no_hang(60):
+            result = run(command, str(rules))
         out = said(result)
         assert result.exit_code == 1, out
         assert "Traceback" not in out
         code, line = ("[M091]", ":1:1:") if named_by == "a variant" else ("[M008]", ":4:")
         assert code in out and line in out, out
-        assert ("longer than 255 bytes" if odd == "too long" else "loop of symbolic links") in out
+        assert ODD[odd] in out, out
 
 
 def test_a_nul_byte_in_the_name_of_a_csv_file_is_refused_where_it_is_written(tmp_path: Path) -> None:
