@@ -375,9 +375,11 @@ def play(
     result = state.result()
     if log is not None:
         path = meeple.resolve(rules)
-        named = log_rules(path, log, bundled=path.resolve().parent == bundled_dir())
         try:
+            named = log_rules(path, log, bundled=path.resolve().parent == bundled_dir())
             write_log(log, {**result, "rules": named})
+        except Refused as err:
+            raise Fail(f"error: cannot write the log {log}: {err}") from None
         except OSError as err:
             raise Fail(f"error: cannot write the log {log}: {err.strerror or err}") from None
     if as_json:

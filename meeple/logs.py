@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from meeple.files import write_atomic
 from meeple.limits import MAX_CHOICES, MAX_JSON_DEPTH, MAX_LOG_BYTES, MAX_NUMBER, MAX_SEATS
-from meeple.paths import Refused, read_user_bytes
+from meeple.paths import Refused, read_user_bytes, resolved
 
 LOG_FORMAT = 1  # the "meeple" field: the version of this schema
 
@@ -129,10 +129,12 @@ def _first_problem(err: ValidationError) -> str:
 def log_rules(rules_path: Path, log: Path, bundled: bool) -> str:
     """How a log names its rules: a bundled game by its name; a file in the log's folder (or
     below it) by its path from there, so that the two can move together; any other by its
-    absolute path, which `replay` will not open unless the user names the rules."""
+    absolute path, which `replay` will not open unless the user names the rules. The log's folder
+    is what counts (the log itself is written over whatever is there, a link included); Refused
+    for a folder that cannot be resolved."""
     if bundled:
         return rules_path.stem
-    folder, target = log.resolve().parent, rules_path.resolve()
+    folder, target = resolved(log.absolute().parent, "the log's folder"), rules_path.resolve()
     if target.is_relative_to(folder):
         return target.relative_to(folder).as_posix()
     return str(target)

@@ -165,6 +165,15 @@ def test_an_odd_name_as_a_logs_rules_is_a_message_about_the_log(tmp_path: Path, 
     assert ("longer than 255 bytes" if odd == "too long" else "loop of symbolic links") in out
 
 
+def test_a_log_written_where_a_loop_of_links_stands_replaces_the_link(tmp_path: Path) -> None:
+    rules = write(tmp_path / "g.rules", HEADER + PLAY)
+    loop_of_links(tmp_path, "log.json")
+    result = run("play", str(rules), "--log", str(tmp_path / "log.json"))
+    assert result.exit_code == 0, said(result)
+    assert not (tmp_path / "log.json").is_symlink()
+    assert run("replay", str(tmp_path / "log.json")).exit_code == 0
+
+
 def test_odd_paths_on_the_command_line_are_command_line_errors(tmp_path: Path) -> None:
     loop_of_links(tmp_path, "loop.rules")
     for args in (
