@@ -105,6 +105,9 @@ def resolve_data(name: str, folder: Path) -> Path:
     return candidate
 
 
+TEXT_CODE = "M009"  # a rules file that is not text meeple reads: not UTF-8, or too large
+
+
 def _rules_text(path: Path) -> str:
     """A rules file's text, read through `meeple.paths` (at most MAX_RULES_BYTES). What makes it
     no rules text (too large, a byte that is not UTF-8) is an error located in that file (M009):
@@ -113,16 +116,12 @@ def _rules_text(path: Path) -> str:
     try:
         return read_text(user_file(path, "a rules file"), MAX_RULES_BYTES, "a rules file")
     except NotText as err:
-        message = "the file is not UTF-8 text: a byte here is not"
-        where = Diagnostic(str(path), err.line, err.column, "error", TEXT_CODE, message, "save it as UTF-8")
+        where = Diagnostic(str(path), err.line, err.column, "error", TEXT_CODE, err.here, "save it as UTF-8")
         raise RulesError([where], {str(path): ""}) from None
     except TooLarge as err:
         raise RulesError(
             [Diagnostic(str(path), 1, 1, "error", TEXT_CODE, str(err))], {str(path): ""}
         ) from None
-
-
-TEXT_CODE = "M009"  # a rules file that is not text meeple reads: not UTF-8, or too large
 
 
 class Files:
@@ -169,8 +168,7 @@ def _read_data(module: ast.Module, path: Path, files: Files) -> None:
         try:
             data, text = files.data(table.data_file, path.parent)
         except NotText as err:  # located in the data file, where the byte is
-            message = "the file is not UTF-8 text: a byte here is not"
-            problems.append(Diagnostic(str(err.path), err.line, err.column, "error", CSV_CODE, message))
+            problems.append(Diagnostic(str(err.path), err.line, err.column, "error", CSV_CODE, err.here))
             module.sources.setdefault(str(err.path), "")
             continue
         except Refused as err:

@@ -41,7 +41,10 @@ class Refused(ValueError):
 
 class NotText(Refused):
     """A file that is not UTF-8 text: where the first byte that is not stands (1-based, the column
-    counted in characters of the line up to it, as the parser counts them)."""
+    counted in characters of the line up to it, as the parser counts them). `here` says it for a
+    message shown at that line and column."""
+
+    here = "the file is not UTF-8 text: a byte here is not"
 
     def __init__(self, path: Path, line: int, column: int) -> None:
         self.path, self.line, self.column = path, line, column
