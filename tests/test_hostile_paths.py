@@ -36,6 +36,7 @@ HEADER = 'game "Hostile":\n  players 2..2\n\n'
 PLAY = 'play:\n  log "x"\n'
 LONG = "a" * 300  # over NAME_MAX (255 bytes): the system's "File name too long"
 ERRORS = (meeple.RulesError, meeple.RuleRuntimeError, meeple.IllegalChoice)
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="links and FIFOs as POSIX makes them")
 
 
 @pytest.fixture
@@ -519,5 +520,21 @@ def test_a_mutated_log_is_replayed_or_refused_never_a_traceback(fuzz_folder: Pat
     assert "Traceback" not in said(result)
 
 
-if sys.platform == "win32":  # links and FIFOs as POSIX makes them
-    pytestmark = pytest.mark.skip(reason="POSIX paths")
+DATA = sorted((meeple.loader.bundled_dir() / "dino_dynasty").glob("*.csv"))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.integers(min_value=0, max_value=max(0, len(DATA) - 1)), seed=st.integers(0, 2**32))
+def test_a_mutated_csv_file_of_a_bundled_game_gets_diagnostics_never_a_traceback(
+    fuzz_folder: Path, which: int, seed: int
+) -> None:
+    if not DATA:
+        pytest.skip("no bundled game reads a CSV file")
+    original = DATA[which]
+    copy = fuzz_folder / original.parent.name / original.name
+    copy.write_bytes(_mutate(original.read_bytes(), random.Random(seed)))
+    try:
+        checked = meeple.check(fuzz_folder / f"{original.parent.name}.rules")
+        assert all(d.line >= 0 and d.column >= 0 for d in checked.diagnostics)
+    finally:
+        shutil.copy(original, copy)
