@@ -46,6 +46,7 @@ from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.program import Program
 from meeple.interpreter.values import first_upper
+from meeple.paths import Refused, read_user_bytes
 from meeple.workers import in_workers
 
 FORMATS = ("md", "html", "pdf")
@@ -347,11 +348,8 @@ def _load_cache(out: Path) -> dict[str, dict[str, Any]]:
     """What the last run into `out` made. A missing, unreadable, foreign or hostile file (too
     big, nested too deep to read) is no cache: everything is made again."""
     try:
-        path = out / CACHE_FILE
-        if path.stat().st_size > 16 * 2**20:
-            return {}
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        data = json.loads(read_user_bytes(out / CACHE_FILE, 16 * 2**20, "a record of the docs"))
+    except (Refused, ValueError, RecursionError):  # Refused: missing, too big, not a regular file
         return {}
     return data if isinstance(data, dict) else {}
 

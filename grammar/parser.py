@@ -308,8 +308,3 @@ def _reposition(expr: ast.Expr, where: Token, file: str) -> ast.Expr:
     for node in list(expr.walk()):
         node.span = span
     return expr
-
-
-def parse_file(path: str | Path) -> ast.Module:
-    path = Path(path)
-    return parse(path.read_text(encoding="utf-8"), str(path))

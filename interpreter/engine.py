@@ -127,7 +127,8 @@ class Game:
         a `sequence` starts the whole sequence (interpreter/sequence.py), unless it is run by a
         script (an example plays one game of it)."""
         n = self.min_players if players is None else _whole("players", players)
-        _whole("seed", seed)
+        if _whole("seed", seed) < 0:  # Python's generator would play -5 as 5: a log would lie
+            raise ValueError(f"a seed is a whole number from 0, not {seed}")
         if _whole("budget", budget) < 1:
             raise ValueError(f"the step budget must be at least 1, not {budget}")
         if not self.min_players <= n <= self.max_players:

@@ -10,18 +10,22 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TextIO, TypeVar
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.segment import Segment
+from rich.text import Text
 
 import meeple
 from meeple.interpreter.engine import Game
 from meeple.interpreter.teams import Layout, parse_layout
 from meeple.limits import MAX_SEATS
+from meeple.paths import Refused
 from meeple.saves import Save, SaveError, read_save
 
 OK, FAILED, USAGE = 0, 1, 2
@@ -85,29 +89,101 @@ class Fail(Exception):
 
 
 def command(func: Callable[P, R]) -> Callable[P, R]:
-    """Turn `Fail` (and Ctrl-C) into a message and an exit code, so that no command prints a traceback."""
+    """Turn `Fail` (and Ctrl-C) into a message and an exit code, so that no command prints a
+    traceback; and print every command's words through `Visible` (see `terminal_safe`)."""
 
     @functools.wraps(func)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return func(*args, **kwargs)
-        except Fail as err:
-            typer.echo(err.message, err=True)
-            raise typer.Exit(err.code) from None
-        except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
-            raise typer.Exit(130) from None
+        with terminal_safe():
+            try:
+                return func(*args, **kwargs)
+            except Fail as err:
+                typer.echo(err.message, err=True)
+                raise typer.Exit(err.code) from None
+            except KeyboardInterrupt:
+                typer.echo("interrupted", err=True)
+                raise typer.Exit(130) from None
 
     return run
 
 
+# ------------------------------------------------------------------ what reaches the terminal
+
+# Every C0 and C1 control character but the line break and the tab, as the text that names it: a
+# rules file's title, a log line or a file name holding `ESC [2J` or an OSC title would otherwise
+# clear the screen, retitle the window or hide what follows when printed.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if c not in (0x09, 0x0A)}
+
+
+def visible(text: str) -> str:
+    """`text` with every control character written out (`\\x1b`): printed, it acts on nothing."""
+    return text.translate(_CONTROLS)
+
+
+class Visible:
+    """A text stream that writes through `visible`. It has no `buffer`, so that nothing (click
+    looks for one) writes around it."""
+
+    def __init__(self, raw: TextIO) -> None:
+        self.raw = raw
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError("a Visible stream writes text")
+        self.raw.write(visible(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "buffer":
+            raise AttributeError(name)
+        return getattr(self.raw, name)
+
+
+def real_stream(stream: TextIO) -> TextIO:
+    """The stream under `Visible`: for what is no terminal text (the language server's protocol)."""
+    return stream.raw if isinstance(stream, Visible) else stream
+
+
+@contextmanager
+def terminal_safe() -> Iterator[None]:
+    """The one place where what a command prints is made safe for a terminal: while a command
+    runs, stdout and stderr write through `Visible` (so do `typer.echo`, `print` and prompts),
+    and the rich consoles below write their own colours to the real streams but their text
+    through `visible`. User text (titles, log lines, names of files) reaches the terminal as text
+    that shows its control characters, never as codes the terminal acts on."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Visible(real_stream(out)), Visible(real_stream(err))
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+class SafeConsole(Console):
+    """A rich console whose text goes through `visible`: strings as rich reads them, and every
+    segment of text it writes (a `Text` made elsewhere); the codes rich adds itself (colours, the
+    cursor moves of a progress bar) are its own segments' styles and controls, and pass."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        """A string printed or put in a table, made visible before rich measures it (a control
+        character is no width to rich, its written-out form four)."""
+        return super().render_str(visible(text), **kwargs)
+
+    def render(self, renderable: Any, options: Any = None) -> Iterator[Segment]:
+        for segment in super().render(renderable, options):
+            if segment.control or not segment.text:
+                yield segment
+            else:
+                yield Segment(visible(segment.text), segment.style, segment.control)
+
+
 def stdout() -> Console:
     """Made per command (not at import) so that tests capturing stdout and non-tty detection work."""
-    return Console(highlight=False)
+    return SafeConsole(file=real_stream(sys.stdout), highlight=False)
 
 
 def stderr() -> Console:
-    return Console(stderr=True, highlight=False)
+    return SafeConsole(file=real_stream(sys.stderr), highlight=False)
 
 
 def progress_bar() -> Progress:
@@ -166,7 +242,7 @@ def load_game(rules: str, options: dict[str, str] | None = None) -> Game:
     except meeple.RulesError as err:
         count = len(err.diagnostics)
         raise Fail(f"{err.render()}\n{rules}: does not load ({plural(count, 'error')})") from None
-    except (OSError, UnicodeDecodeError) as err:
+    except Refused as err:  # found, but it cannot be read (permissions, a file swapped meanwhile)
         raise Fail(f"error: cannot read {rules}: {err}", USAGE) from None
 
 

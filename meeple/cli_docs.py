@@ -28,6 +28,7 @@ import meeple
 from meeple.cli_common import progress_bar, say
 from meeple.codegen import GameDocs, game_docs, pdf_available, write
 from meeple.loader import Checked
+from meeple.paths import Refused
 
 OK, FAILED, USAGE = 0, 1, 2
 
@@ -41,7 +42,7 @@ def check_file(name: str, options: dict[str, str] | None = None) -> Checked | No
         typer.echo(f"error: {name}: {err}", err=True)
     except FileNotFoundError as err:
         typer.echo(f"error: {err}", err=True)
-    except (OSError, UnicodeDecodeError) as err:
+    except Refused as err:  # found, but it cannot be read
         typer.echo(f"error: cannot read {name}: {err}", err=True)
     return None
 

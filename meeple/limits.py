@@ -42,3 +42,13 @@ MAX_DATA_BYTES = 16 * 1024 * 1024
 MAX_EDITED_BYTES = 1024 * 1024
 # The size of a save file (`meeple play --load`): far above any game's carried state.
 MAX_SAVE_BYTES = 16 * 1024 * 1024
+
+# --- Files (see meeple/paths.py: every file meeple opens is read through it, to at most these).
+# The size of a rules file (the largest bundled game is about 150 KB). Checking is linear in it,
+# at about 20 s of CPU per MB of the densest file (a declaration a line; measured on the shared
+# development machine): this bounds the wait.
+MAX_RULES_BYTES = 2 * 1024 * 1024
+# The size of a rulebook `meeple check` reads (the longest of ours is about 80 KB).
+MAX_RULEBOOK_BYTES = 4 * 1024 * 1024
+# Nesting of brackets in a replay log (a log's deepest is 3: the log, a field, a list).
+MAX_JSON_DEPTH = 64

@@ -21,7 +21,19 @@ from meeple.interpreter.engine import Game
 from meeple.interpreter.program import Program
 from meeple.interpreter.texts import fill_texts
 from meeple.interpreter.variants import apply_variant, variant_header
-from meeple.limits import MAX_DATA_BYTES
+from meeple.limits import MAX_DATA_BYTES, MAX_RULES_BYTES
+from meeple.paths import (
+    Missing,
+    NotText,
+    Outside,
+    Refused,
+    TooLarge,
+    is_user_file,
+    named_in,
+    read_text,
+    shown,
+    user_file,
+)
 
 
 def bundled_dir() -> Path:
@@ -46,71 +58,96 @@ def _unknown(name: str) -> str:
     return f"{guess} (bundled games: {', '.join(games)})"
 
 
-class Refused(ValueError):
-    """A file named by another file (a variant's base, a log's rules) that it may not read. The
-    message names what was asked for and never shows anything of the file itself."""
-
-
 def resolve_named(name: str, folder: Path, by: str) -> Path:
     """A game named inside a file somebody else may have written (`by`: "a variant", "a log"): a
     `.rules` file in `folder` (the naming file's own) or below it, or a bundled game's name. A
-    rules file from a forum must not be able to make meeple read `/etc/passwd`: nothing outside
-    the folder is opened, symlinks included, and an absolute path is never followed."""
-    where = Path(name)
-    if not name or where.is_absolute() or "\0" in name:
-        raise Refused(f"{by} may name a bundled game or a .rules file beside it, not '{name}'")
-    inside = folder.resolve()
-    candidate = (inside / where).resolve()
-    if candidate.is_relative_to(inside) and candidate.suffix == ".rules" and candidate.is_file():
+    rules file from a forum must not be able to make meeple read `/etc/passwd`: what it names is
+    opened through `meeple.paths.named_in` (inside the folder after every link, a regular file),
+    and an absolute path is never followed. Raises Refused, naming what was asked for."""
+    generic = f"{by} may name a bundled game or a .rules file beside it, not '{shown(name)}'"
+    try:
+        candidate = named_in(name, folder, "a game")
+    except Outside:
+        raise Refused(generic) from None
+    except Missing:
+        candidate = None
+    except Refused as err:  # a name no file can have, a loop of links, a folder
+        raise Refused(f"{by} names '{shown(name)}', which cannot be opened: {err}") from None
+    if candidate is not None and candidate.suffix == ".rules":
         return candidate
+    where = Path(name)
     if where.name == name:
         bundled = bundled_dir() / (name if where.suffix == ".rules" else f"{name}.rules")
-        if bundled.is_file():
+        if is_user_file(bundled):
             return bundled
-    if not candidate.is_relative_to(inside) or where.suffix not in {"", ".rules"}:
-        raise Refused(f"{by} may name a bundled game or a .rules file beside it, not '{name}'")
-    raise Refused(f"no rules file '{name}' beside {by}, and no bundled game of that name{_unknown(name)}")
+    if where.suffix not in {"", ".rules"} or candidate is not None:
+        raise Refused(generic)
+    raise Refused(
+        f"no rules file '{shown(name)}' beside {by}, and no bundled game of that name{_unknown(name)}"
+    )
 
 
 def resolve_data(name: str, folder: Path) -> Path:
     """A data file a rules file names (`table ... from "FILE.csv"`): a `.csv` file in the rules
     file's folder or below it, and nowhere else (no absolute path, no `..` out of it, no symlink
-    that leads out), so that a rules file from elsewhere cannot make meeple read another file."""
-    where = Path(name)
-    inside = folder.resolve()
-    candidate = (inside / where).resolve()
-    if not name or "\0" in name or where.is_absolute() or not candidate.is_relative_to(inside):
-        raise Refused(f"a table may read a .csv file beside its rules file or below it, not '{name}'")
+    that leads out), so that a rules file from elsewhere cannot make meeple read another file.
+    Opened through `meeple.paths.named_in`; raises Refused."""
+    try:
+        candidate = named_in(name, folder, "a data file")
+    except Outside:
+        raise Refused(
+            f"a table may read a .csv file beside its rules file or below it, not '{shown(name)}'"
+        ) from None
+    except Missing:
+        raise Refused(f"no data file '{shown(name)}' beside the rules file") from None
     if candidate.suffix != ".csv":
-        raise Refused(f"a table reads its rows from a .csv file, not '{name}'")
-    if not candidate.is_file():
-        raise Refused(f"no data file '{name}' beside the rules file")
+        raise Refused(f"a table reads its rows from a .csv file, not '{shown(name)}'")
     return candidate
+
+
+TEXT_CODE = "M009"  # a rules file that is not text meeple reads: not UTF-8, or too large
+
+
+def _rules_text(path: Path) -> str:
+    """A rules file's text, read through `meeple.paths` (at most MAX_RULES_BYTES). What makes it
+    no rules text (too large, a byte that is not UTF-8) is an error located in that file (M009):
+    the file a variant names as its base is the one named, not the variant. A file that cannot
+    be opened at all raises Refused."""
+    try:
+        return read_text(user_file(path, "a rules file"), MAX_RULES_BYTES, "a rules file")
+    except NotText as err:
+        where = Diagnostic(str(path), err.line, err.column, "error", TEXT_CODE, err.here, "save it as UTF-8")
+        raise RulesError([where], {str(path): ""}) from None
+    except TooLarge as err:
+        raise RulesError(
+            [Diagnostic(str(path), 1, 1, "error", TEXT_CODE, str(err))], {str(path): ""}
+        ) from None
 
 
 class Files:
     """Where the loader reads a game's files: here, the disk, under the rules of what a file may
-    name. Every read of a load goes through one of these methods, so that `meeple.ray_backend`
-    can record what a load read and a worker on another machine can load the same game from
-    those texts alone, with the same file names in its messages."""
+    name (`meeple.paths`). Every read of a load goes through one of these methods, so that
+    `meeple.ray_backend` can record what a load read and a worker on another machine can load
+    the same game from those texts alone, with the same file names in its messages."""
 
     def find(self, name_or_path: str | Path) -> Path:
         """The rules file the user named (see `resolve`)."""
         return resolve(name_or_path)
 
     def rules(self, path: Path) -> str:
-        return path.read_text(encoding="utf-8")
+        """A rules file's text (see `_rules_text`): RulesError for one that is no rules text,
+        Refused for one that cannot be opened."""
+        return _rules_text(path)
 
     def base(self, name: str, folder: Path) -> Path:
         """The base game a variant in `folder` names (see `resolve_named`)."""
         return resolve_named(name, folder, "a variant")
 
     def data(self, name: str, folder: Path) -> tuple[Path, str]:
-        """The path and text of the data file a table of a rules file in `folder` reads."""
+        """The path and text of the data file a table of a rules file in `folder` reads (at most
+        MAX_DATA_BYTES). Refused for a file it may not read; NotText for one that is not UTF-8."""
         data = resolve_data(name, folder)
-        if data.stat().st_size > MAX_DATA_BYTES:
-            raise Refused(f"'{name}' is larger than {MAX_DATA_BYTES // 2**20} MB")
-        return data, data.read_text(encoding="utf-8-sig")
+        return data, read_text(data, MAX_DATA_BYTES, "a data file")
 
 
 DISK = Files()
@@ -130,11 +167,12 @@ def _read_data(module: ast.Module, path: Path, files: Files) -> None:
         )
         try:
             data, text = files.data(table.data_file, path.parent)
+        except NotText as err:  # located in the data file, where the byte is
+            problems.append(Diagnostic(str(err.path), err.line, err.column, "error", CSV_CODE, err.here))
+            module.sources.setdefault(str(err.path), "")
+            continue
         except Refused as err:
             problems.append(replace(where, message=str(err)))
-            continue
-        except (OSError, UnicodeDecodeError) as err:
-            problems.append(replace(where, message=f"cannot read '{table.data_file}': {err}"))
             continue
         rows, found = read_rows(text, str(data), table)
         module.sources[str(data)] = text
@@ -207,14 +245,25 @@ def _shown(value: ast.Expr) -> str:
 
 def resolve(name_or_path: str | Path) -> Path:
     """A path as the user gave it, or the name of a bundled game (its file name without `.rules`).
-    For names found inside files, see `resolve_named`."""
+    The user may name a file anywhere, but only a regular one (`meeple.paths.user_file`): what
+    cannot be opened as one (a FIFO, a device, a loop of links, a name too long) and is no
+    bundled game is FileNotFoundError saying why. For names found inside files, see
+    `resolve_named`."""
     path = Path(name_or_path)
-    if path.is_file():
+    try:
+        user_file(path, "a rules file")
         return path
+    except Missing:
+        why = ""
+    except Refused as err:
+        why = str(err)
     candidate = bundled_dir() / (path.name if path.suffix == ".rules" else f"{path.name}.rules")
-    if candidate.is_file():
+    if is_user_file(candidate):
         return candidate
-    raise FileNotFoundError(f"no rules file '{name_or_path}'{_unknown(str(name_or_path))}")
+    asked = shown(str(name_or_path))
+    if why:
+        raise FileNotFoundError(f"cannot open the rules file '{asked}': {why}")
+    raise FileNotFoundError(f"no rules file '{asked}'{_unknown(str(name_or_path))}")
 
 
 @dataclass
@@ -276,13 +325,25 @@ def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) ->
     if header is None:
         return module
     base_path = _base_path(header, path, seen, files, module.sources)
-    base = read_module(base_path, (*seen, path.resolve()), files)
+    try:
+        base = read_module(base_path, (*seen, path.resolve()), files)
+    except Refused as err:  # named and found, but it cannot be read (permissions, a race)
+        where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M091", str(err))
+        raise RulesError([where], module.sources) from None
+    base_header = next((d for d in base.decls if isinstance(d, ast.GameHeader)), None)
+    if base_header is None:  # the base alone is an error (M020): so is a variant of it
+        sources = {**base.sources, str(base_path): base.source, **module.sources}
+        raise RulesError([_no_header(base_path, "a variant's base game needs one")], sources)
     merged, diagnostics = apply_variant(base, module)
     if diagnostics:
         raise RulesError(diagnostics, merged.sources)
-    base_header = next((d for d in base.decls if isinstance(d, ast.GameHeader)), None)
-    merged.base = base_header.name if base_header is not None else base_path.stem
+    merged.base = base_header.name
     return merged
+
+
+def _no_header(path: Path, why: str = "") -> Diagnostic:
+    message = "the file has no game header" + (f": {why}" if why else "")
+    return Diagnostic(str(path), 1, 1, "error", "M020", message, 'start with: game "Name":')
 
 
 def read_header(path: Path, seen: tuple[Path, ...] = ()) -> ast.GameHeader:
@@ -293,8 +354,7 @@ def read_header(path: Path, seen: tuple[Path, ...] = ()) -> ast.GameHeader:
     module = _parsed(DISK.rules(path), str(path))  # shared with a later load: never changed here
     header = next((d for d in module.decls if isinstance(d, ast.GameHeader)), None)
     if header is None:
-        where = Diagnostic(str(path), 1, 1, "error", "M020", "the file has no game header")
-        raise RulesError([where], {str(path): module.source})
+        raise RulesError([_no_header(path)], {str(path): module.source})
     if not isinstance(header, ast.VariantHeader) or header.has_players:
         return header
     base_path = _base_path(header, path, seen, DISK, {str(path): module.source})
@@ -307,8 +367,9 @@ def check(name_or_path: str | Path, options: Mapping[str, str] | None = None, fi
     text (the others keep their defaults); an unknown option or a value its type cannot take
     raises OptionError. `files`: where its files are read (the disk unless told)."""
     path = files.find(name_or_path)
-    source = files.rules(path)
+    source = ""
     try:
+        source = files.rules(path)
         module = read_module(path, files=files)
     except RulesError as err:
         sources = {str(path): source, **err.sources}

@@ -12,18 +12,22 @@ file beside the log (`meeple replay LOG --rules FILE` names any other).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from meeple.files import write_atomic
-from meeple.limits import MAX_CHOICES, MAX_LOG_BYTES, MAX_NUMBER, MAX_SEATS
+from meeple.limits import MAX_CHOICES, MAX_JSON_DEPTH, MAX_LOG_BYTES, MAX_NUMBER, MAX_SEATS
+from meeple.paths import Refused, read_user_bytes, resolved
 from meeple.saves import Save
 
 LOG_FORMAT = 1  # the "meeple" field: the version of this schema
 
 Number = Annotated[int, Field(strict=True, ge=-MAX_NUMBER, le=MAX_NUMBER)]
+# A seed is what `Game.new_game` takes: from 0 (Python's generator would play -5 as 5).
+Seed = Annotated[int, Field(strict=True, ge=0, le=MAX_NUMBER)]
 Seat = Annotated[int, Field(strict=True, ge=0, lt=MAX_SEATS)]
 Choice = Annotated[int, Field(strict=True, ge=0, lt=2**31)]
 
@@ -56,7 +60,7 @@ class GameLog(BaseModel):
     game: Annotated[str, Field(max_length=1_000)] = ""
     rules: Annotated[str, Field(min_length=1, max_length=4_096)]
     players: Annotated[int, Field(strict=True, ge=1, le=MAX_SEATS)]
-    seed: Number
+    seed: Seed
     scores: Annotated[list[Number], Field(max_length=MAX_SEATS)]
     winners: Annotated[list[Seat], Field(max_length=MAX_SEATS)]
     turns: Annotated[int, Field(strict=True, ge=0, le=MAX_NUMBER)]
@@ -98,23 +102,47 @@ class GameLog(BaseModel):
 
 
 def read_log(path: Path) -> GameLog:
-    """The log at `path`, or LogError saying what is wrong with it."""
+    """The log at `path` (a file the user names, read through `meeple.paths`: a regular file, at
+    most MAX_LOG_BYTES), or LogError saying what is wrong with it."""
     try:
-        if path.stat().st_size > MAX_LOG_BYTES:
-            raise LogError(f"{path} is larger than a log can be ({MAX_LOG_BYTES // 2**20} MB)")
-        text = path.read_bytes()
-    except OSError as err:
-        raise LogError(f"cannot read the log {path}: {err.strerror or err}") from None
+        text = read_user_bytes(path, MAX_LOG_BYTES, "a log")
+    except Refused as err:
+        raise LogError(f"cannot read the log {path}: {err}") from None
     return parse_log(text, str(path))
 
 
 def parse_log(text: bytes, where: str) -> GameLog:
     """A log's text (read from `where`, which the message names), or LogError saying what is
-    wrong with it. The caller bounds its size (MAX_LOG_BYTES) before reading it."""
+    wrong with it. The caller bounds its size (MAX_LOG_BYTES) before reading it; its nesting is
+    bounded here (MAX_JSON_DEPTH), before any parser recurses into it."""
+    if (deep := too_deep(text)) is not None:
+        raise LogError(
+            f"{where} is not a meeple log: brackets nested more than {MAX_JSON_DEPTH} deep at byte {deep}"
+        )
     try:
         return GameLog.model_validate_json(text)
     except ValidationError as err:
         raise LogError(f"{where} is not a meeple log: {_first_problem(err)}") from None
+
+
+# A JSON string (skipped whole: brackets inside it are text) or a bracket.
+_STRING_OR_BRACKET = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def too_deep(text: bytes, limit: int = MAX_JSON_DEPTH) -> int | None:
+    """Where (a byte offset) a JSON text's brackets first go deeper than `limit`, or None. One
+    pass without recursion, over its strings and brackets only: what a parser would recurse
+    through is measured before it does."""
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        bracket = match.group()
+        if bracket in (b"[", b"{"):
+            depth += 1
+            if depth > limit:
+                return match.start()
+        elif bracket in (b"]", b"}"):
+            depth -= 1
+    return None
 
 
 def _first_problem(err: ValidationError) -> str:
@@ -131,10 +159,12 @@ def _first_problem(err: ValidationError) -> str:
 def log_rules(rules_path: Path, log: Path, bundled: bool) -> str:
     """How a log names its rules: a bundled game by its name; a file in the log's folder (or
     below it) by its path from there, so that the two can move together; any other by its
-    absolute path, which `replay` will not open unless the user names the rules."""
+    absolute path, which `replay` will not open unless the user names the rules. The log's folder
+    is what counts (the log itself is written over whatever is there, a link included); Refused
+    for a folder that cannot be resolved."""
     if bundled:
         return rules_path.stem
-    folder, target = log.resolve().parent, rules_path.resolve()
+    folder, target = resolved(log.absolute().parent, "the log's folder"), rules_path.resolve()
     if target.is_relative_to(folder):
         return target.relative_to(folder).as_posix()
     return str(target)

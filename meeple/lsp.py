@@ -26,11 +26,12 @@ import asyncio
 import re
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, TypeVar
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -50,6 +51,7 @@ TOO_LARGE = "M098"  # a document larger than MAX_EDITED_BYTES: not checked as yo
 INTERNAL = "M099"  # checking raised: a bug in meeple, said in the file rather than killing the server
 DEBOUNCE = 0.2  # seconds of quiet typing before a version is checked
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+T = TypeVar("T")
 
 _SEVERITY: dict[Severity, lsp.DiagnosticSeverity] = {
     "error": lsp.DiagnosticSeverity.Error,
@@ -315,8 +317,10 @@ async def diagnose(ls: LanguageServer, state: State, uri: str, version: int) -> 
     async with state.lock:
         if state.wanted.get(uri) != version:
             return
-        document = ls.workspace.get_text_document(uri)
-        text, path = document.source, document_path(uri, Path(state.folder.name))
+        text = open_text(ls, uri)
+        if text is None:  # closed meanwhile
+            return
+        path = document_path(uri, Path(state.folder.name))
         found = await asyncio.to_thread(load_stage, path, text)
         if state.wanted.get(uri) != version:
             return
@@ -334,6 +338,24 @@ def _remember(state: State, uri: str, found: Analysis) -> None:
         state.parsed[uri] = found.checked
 
 
+def open_text(ls: LanguageServer, uri: str) -> str | None:
+    """The editor's text of a document it has opened, or None. Never the disk: pygls'
+    `get_text_document` reads a file it was not sent, and a request may name any file."""
+    document = ls.workspace.text_documents.get(unquote(uri))
+    return document.source if document is not None else None
+
+
+def answered(ls: LanguageServer, what: str, handler: Callable[[], T], empty: T) -> T:
+    """A request's answer, or `empty` when answering raised (a bug in meeple): the editor gets
+    nothing rather than a traceback in the response's data, and the log says what failed."""
+    try:
+        return handler()
+    except Exception as err:
+        message = f"meeple could not answer {what}: {type(err).__name__}: {err}"
+        ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Error, message))
+        return empty
+
+
 def _schedule(ls: LanguageServer, state: State, uri: str, version: int) -> None:
     state.wanted[uri] = version
     task = asyncio.get_running_loop().create_task(diagnose(ls, state, uri, version))
@@ -343,9 +365,11 @@ def _schedule(ls: LanguageServer, state: State, uri: str, version: int) -> None:
 
 def _lookup(ls: LanguageServer, state: State, uri: str, position: lsp.Position) -> list[Declared]:
     """The declarations of the name under the cursor (a table and a variable may share one)."""
-    checked = state.parsed.get(uri)
-    word = _word_at(ls, ls.workspace.get_text_document(uri).source, position)
-    if checked is None or checked.module is None or word is None:
+    checked, text = state.parsed.get(uri), open_text(ls, uri)
+    if checked is None or checked.module is None or text is None:
+        return []
+    word = _word_at(ls, text, position)
+    if word is None:
         return []
     return [d for d in declared(checked.module) if d.name == word]
 
@@ -493,16 +517,29 @@ def server() -> LanguageServer:
         state.wanted.pop(uri, None)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, []))
 
-    ls.feature(lsp.TEXT_DOCUMENT_HOVER)(lambda ls, params: hover(ls, state, params))
-    ls.feature(lsp.TEXT_DOCUMENT_DEFINITION)(lambda ls, params: definition(ls, state, params))
-    ls.feature(lsp.TEXT_DOCUMENT_COMPLETION)(lambda ls, params: completion(ls, state, params))
-    ls.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(lambda ls, params: document_symbols(ls, state, params))
+    @ls.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def on_hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        return answered(ls, "hover", lambda: hover(ls, state, params), None)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    def on_definition(ls: LanguageServer, params: lsp.DefinitionParams) -> list[lsp.Location]:
+        return answered(ls, "go to definition", lambda: definition(ls, state, params), [])
+
+    @ls.feature(lsp.TEXT_DOCUMENT_COMPLETION)
+    def on_completion(ls: LanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        empty = lsp.CompletionList(is_incomplete=False, items=[])
+        return answered(ls, "completion", lambda: completion(ls, state, params), empty)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def on_symbols(ls: LanguageServer, params: lsp.DocumentSymbolParams) -> list[Any]:
+        return answered(ls, "the outline", lambda: document_symbols(ls, state, params), [])
+
     return ls
 
 
-def main() -> None:
-    """Serve one editor over stdin and stdout until it says exit."""
+def main(stdin: BinaryIO, stdout: BinaryIO) -> None:
+    """Serve one editor over these streams (the command's stdin and stdout) until it says exit."""
     # Checking runs setup, whose rules may call each other MAX_RECURSION deep (engine.py): the
     # worker thread gets a stack as large as a main thread's, whatever the system gives threads.
     threading.stack_size(64 * 2**20)
-    server().start_io()
+    server().start_io(stdin, stdout)

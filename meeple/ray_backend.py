@@ -239,7 +239,7 @@ class Cluster:
         size = batch_size(time.perf_counter() - began, len(rest), self.cpus)
         try:
             shared = self.ray.put(bundle(plan))
-        except (RulesError, OptionError, OSError, UnicodeDecodeError) as err:  # changed since it was loaded
+        except (RulesError, OptionError, OSError, Refused) as err:  # changed since it was loaded
             raise TaskError(f"cannot read {plan.rules} again to send it: {err}") from None
         parts = [list(rest[i : i + size]) for i in range(0, len(rest), size)]
         pending = [self.task.remote(shared, plan, part) for part in parts]

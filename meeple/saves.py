@@ -17,13 +17,12 @@ meeple opens or code it runs.
 from __future__ import annotations
 
 import json
-import os
-import stat
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from meeple import paths
 from meeple.files import write_atomic
 from meeple.limits import MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_SAVE_BYTES, MAX_SEATS
 
@@ -100,22 +99,12 @@ class Save(_Strict):
 
 
 def read_save_bytes(path: Path) -> bytes:
-    """The bytes of a save file: a regular file only (a link is followed to a regular file, never
-    to a device or a pipe), at most MAX_SAVE_BYTES. The one place a save is opened."""
+    """The bytes of a save file the user names, read as every file is (`meeple/paths.py`): a
+    regular file only (never a device, a pipe or a link loop), at most MAX_SAVE_BYTES."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe opens at once, then is refused
-    except OSError as err:
-        raise SaveError(f"cannot read the save {path}: {err.strerror or err}") from None
-    with os.fdopen(fd, "rb") as file:
-        info = os.fstat(file.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise SaveError(f"{path} is not a file")
-        if info.st_size > MAX_SAVE_BYTES:
-            raise SaveError(f"{path} is larger than a save can be ({MAX_SAVE_BYTES // 2**20} MB)")
-        data = file.read(MAX_SAVE_BYTES + 1)
-    if len(data) > MAX_SAVE_BYTES:
-        raise SaveError(f"{path} is larger than a save can be ({MAX_SAVE_BYTES // 2**20} MB)")
-    return data
+        return paths.read_user_bytes(path, MAX_SAVE_BYTES, "the save")
+    except paths.Refused as err:
+        raise SaveError(str(err)) from None
 
 
 def read_save(path: Path) -> Save:

@@ -268,7 +268,7 @@ def test_a_save_larger_than_a_save_can_be_is_not_read(
     monkeypatch.setattr(saves, "MAX_SAVE_BYTES", 1000)
     big = tmp_path / "big.json"
     big.write_text(" " * 1001)
-    with pytest.raises(SaveError, match="larger than a save can be"):
+    with pytest.raises(SaveError, match="larger than the save can be"):
         read_save(big)
 
 
@@ -278,9 +278,9 @@ def test_a_save_is_read_from_a_regular_file_only(tmp_path: Path) -> None:
     (tmp_path / "device.json").symlink_to("/dev/zero")
     os.mkfifo(tmp_path / "pipe.json")
     for name in ["device.json", "pipe.json"]:
-        with pytest.raises(SaveError, match="is not a file"):
+        with pytest.raises(SaveError, match="not the save|not a regular file"):
             read_save(tmp_path / name)
-    with pytest.raises(SaveError, match="cannot read the save"):
+    with pytest.raises(SaveError, match="missing.json"):
         read_save(tmp_path / "missing.json")
 
 

@@ -263,8 +263,9 @@ DEEP = {
     "lists 10,000 deep": game_with(
         "constant big = " + "[" * 10_000 + "]" * 10_000 + '\n\nplay:\n  log "x"\n'
     ),
-    "3,000 nested ifs": game_with(
-        "play:\n" + "".join("  " * (i + 1) + "if yes:\n" for i in range(3000)) + "  " * 3001 + 'log "x"\n'
+    # 1,000: the indentation of 3,000 (9 MB) is over MAX_RULES_BYTES, refused before it is parsed
+    "1,000 nested ifs": game_with(
+        "play:\n" + "".join("  " * (i + 1) + "if yes:\n" for i in range(1000)) + "  " * 1001 + 'log "x"\n'
     ),
     "a chain inside a log text": game_with('play:\n  log "{' + "+".join(["1"] * 5000) + '}"\n'),
 }

@@ -35,6 +35,8 @@ from typing import Any
 from meeple.grammar import ast
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.checks.walk import metas
+from meeple.limits import MAX_RULEBOOK_BYTES
+from meeple.paths import Missing, Refused, is_user_file, named_in, read_user_bytes, resolved, shown, user_file
 
 # Quotes and dashes, straight or typographic: Unicode's dash (Pd) and quote (Pi, Pf) categories,
 # and the few that Unicode files elsewhere (low quotes, the acute accent used as an apostrophe,
@@ -321,13 +323,36 @@ def search_path(rules: Path, explicit: Path | None) -> list[Path]:
 
 
 def find_rulebook(name: str, rules: Path, explicit: Path | None) -> Path | None:
-    for place in search_path(rules, explicit):
-        if place.is_file():
-            return place
-        candidate = place / name
-        if candidate.is_file():
-            return candidate
+    """The rulebook, resolved, or None when no place has it; Refused for one found that may not
+    be read. Every place goes through `meeple.paths`: beside the rules file, the name the file
+    gives is held to its folder (`named_in`: a link out of it is not followed), since the file may
+    come from anyone; a place the user names (`--rulebook`, $MEEPLE_RULEBOOKS) may be anywhere,
+    but what is read there is a regular file (`user_file`: no FIFO, device or /proc file)."""
+    for index, place in enumerate(search_path(rules, explicit)):
+        found = _beside(name, place) if index == 0 and explicit is None else _in_place(name, place)
+        if found is not None:
+            return found
     return None
+
+
+def _beside(name: str, folder: Path) -> Path | None:
+    try:
+        return named_in(name, folder, "a rulebook")
+    except Missing:
+        return None
+
+
+def _in_place(name: str, place: Path) -> Path | None:
+    """The rulebook a place the user names holds: the file of that name in it when it is a
+    folder, else the place itself."""
+    try:
+        folder = resolved(place, "a rulebook").is_dir()
+    except OSError as err:
+        raise Refused(f"cannot open '{shown(str(place))}': {err.strerror or err}") from None
+    try:
+        return user_file(place / name if folder else place, "a rulebook")
+    except Missing:
+        return None
 
 
 # ------------------------------------------------------------------ the checks
@@ -375,7 +400,7 @@ def locate_rulebook(module: ast.Module, explicit: Path | None) -> tuple[Rulebook
     header = _header(module)
     name = header.rulebook if header is not None else None
     rules = Path(module.file)
-    if name is None and explicit is not None and explicit.is_file():
+    if name is None and explicit is not None and is_user_file(explicit):
         path: Path | None = explicit
     elif name is None:
         quotes = [m for m, _ in metas(module) if m.kind in {"cites", "aside"}]
@@ -387,7 +412,11 @@ def locate_rulebook(module: ast.Module, explicit: Path | None) -> tuple[Rulebook
         message = f"the rulebook '{name}' must be a file name, without folders"
         return None, [at(_rulebook_line(module), "M053", message, "say where it is with --rulebook")]
     else:
-        path = find_rulebook(name, rules, explicit)
+        try:
+            path = find_rulebook(name, rules, explicit)
+        except Refused as err:
+            message = f"citations not checked: the rulebook '{name}' is not read: {err}"
+            return None, [at(_rulebook_line(module), "M051", message)]
     if path is None:
         looked = ", ".join(os.path.normpath(p.absolute()) for p in search_path(rules, explicit))
         return None, [
@@ -400,12 +429,15 @@ def locate_rulebook(module: ast.Module, explicit: Path | None) -> tuple[Rulebook
         ]
     try:
         return _load(path), []
-    except (OSError, UnicodeError) as err:
-        return None, [at(_rulebook_line(module), "M051", f"citations not checked: cannot read {path}: {err}")]
+    except Refused as err:
+        return None, [at(_rulebook_line(module), "M051", f"citations not checked: {err}")]
 
 
 def _load(path: Path) -> Rulebook:
-    return read_rulebook(path.resolve(), path.read_text(encoding="utf-8", errors="replace"))
+    """A rulebook's text is the publisher's: a byte that is not UTF-8 is read as a replacement
+    character rather than refused, but its size is bounded (MAX_RULEBOOK_BYTES)."""
+    data = read_user_bytes(path, MAX_RULEBOOK_BYTES, "a rulebook")
+    return read_rulebook(path.resolve(), data.decode("utf-8", errors="replace"))
 
 
 def _conflict_passages(module: ast.Module) -> dict[int, ast.Conflict]:
