@@ -53,6 +53,7 @@ from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_example
+from meeple.interpreter.runtime import short
 from meeple.limits import MAX_NUMBER
 from meeple.loader import Checked, Refused, bundled_dir, read_header, resolve_named
 from meeple.logs import LogError, log_rules, read_log, write_log
@@ -123,7 +124,8 @@ def play_game(
         choices = state.choices if state is not None else []
         raise Fail(
             f"error: {err}\n"
-            f"  while playing {rules} with {seats} players, seed {seed}, after choices {choices}\n"
+            f"  while playing {rules} with {seats} players, seed {seed}, "
+            f"after choices {short(str(choices), 200)}\n"
             f"  reproduce with: meeple play {rules} --players {seats} --seed {seed} "
             f"--agents {','.join(agent_names)}"
         ) from None

@@ -152,10 +152,12 @@ class Statements(Part):
                 return end
             case ast.Log():
                 parts = [self.expr(x, scope) if isinstance(x, ast.Expr) else x for x in s.parts]
+                span, rule = s.span, self.rule
 
                 def log(rt: Any, env: dict[str, Any]) -> None:
                     if rt.logging:
-                        rt.log.append("".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts))
+                        line = "".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts)
+                        rt.write(line, span, rule)
 
                 return log
             case ast.Tally():
