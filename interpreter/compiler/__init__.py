@@ -66,7 +66,7 @@ class Compiler(Data, Analyses, Expressions, Memo, Statements, Moves, Decisions, 
             self.rule = rule.name
             params = [x.name for x in rule.params]
             fn, is_gen = self.block(rule.body, set(params))
-            p.rules[rule.name] = (params, counted(fn, is_gen, rule.name, rule.span), is_gen)
+            p.rules[rule.name] = (params, fn, is_gen)
         for trig in sym.triggers:
             self.rule = f"when {trig.kind} enters"
             inner = {trig.piece_var, trig.loc_var}

@@ -74,11 +74,12 @@ def too_deep(name: str, span: ast.Span | None) -> RuleRuntimeError:
 
 
 def counted(fn: Callable[..., Any], is_gen: bool, name: str, span: ast.Span) -> Callable[..., Any]:
-    """A rule's, a value's or a trigger's body, counting how deeply calls are nested
-    (`Runtime.depth`). The limit is in calls, as the language reference says, so that it is the
-    same whatever Python frames a call takes (and the same for another engine); it stops a
-    recursion without end well before Python's own stack does. A generator body (a rule that
-    asks) stays entered while it waits for an answer: its callers are still under way."""
+    """A value's or a trigger's body, counting how deeply calls are nested (`Runtime.depth`; a
+    rule's call counts itself: statements.py, `call_rule`). The limit is in calls, as the
+    language reference says, so that it is the same whatever Python frames a call takes (and the
+    same for another engine); it stops a recursion without end well before Python's own stack
+    does. A generator body (a trigger's) stays entered while it waits for an answer: what it
+    interrupted is still under way."""
     if is_gen:
 
         def enter_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
