@@ -186,16 +186,15 @@ class State:
         error as any rule's would, wherever the game is played, instead of breaking whoever reads
         the scores afterwards."""
         program = self.game.program
-        if program.setup is not None:
-            yield from program.setup(self.rt, {})
-        if setup_only:
-            return
-        if program.play is not None:
-            try:
+        try:
+            if program.setup is not None:
+                yield from program.setup(self.rt, {})
+            if program.play is not None and not setup_only:
                 yield from program.play(self.rt, {})
-            except GameEnded:
-                self.ended_early = True
-        self.final = (self.scores, self.tiebreaks)
+        except GameEnded:  # `end game`, in setup or in play
+            self.ended_early = True
+        if not setup_only:
+            self.final = (self.scores, self.tiebreaks)
 
     def run(self, gen: Generator[Any, int, None]) -> None:
         """Drive any compiled body (an example's `do:` block) through this state's driver."""

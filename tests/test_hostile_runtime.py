@@ -338,3 +338,16 @@ def test_an_error_quoting_many_options_is_cut_short(tmp_path: Path) -> None:
     with pytest.raises(meeple.RuleRuntimeError) as err:
         raise meeple.RuleRuntimeError("x" * 10 * MAX_MESSAGE)
     assert len(str(err.value)) < MAX_MESSAGE + 100
+
+
+def test_a_game_ended_in_its_setup_is_scored_as_it_ends(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "short.rules",
+        'game "Short":\n  players 2..2\n\nsetup:\n  end game\n\n'
+        'score p = [1, 2][p.seat + 1]\n\nplay:\n  log "never"\n',
+    )
+    with pytest.raises(meeple.RuleRuntimeError, match="index out of range"):
+        meeple.load(path).new_game(2, 0)
+    played = run("play", str(path))
+    assert played.exit_code == 1 and "short.rules:7:1:" in no_traceback(played)
