@@ -202,28 +202,44 @@ def test_calls_without_end_stop_at_the_documented_depth_with_the_place_of_the_de
     assert f"more than {MAX_RECURSION:,} calls deep" in out and "calls itself" in out
 
 
-@pytest.mark.parametrize(
-    "kind",
-    ["value", "rule"],
-)
+def _nested(kind: str, depth: int) -> str:
+    """A game whose calls nest exactly `depth` deep, of one kind."""
+    if kind == "value":  # f(1) .. f(depth), each inside the last
+        return (
+            f'value f(k: int) = if k >= {depth} then k else f(k + 1)\n\nscore p = f(1)\n\nplay:\n  log "."\n'
+        )
+    if kind in ("rule", "rule that asks"):  # go(1) .. go(depth)
+        asks = (
+            '  choose x from [1, 2] by players[0] prompt "Pick":\n    set n to x\n' if "asks" in kind else ""
+        )
+        return (
+            f"var n: int = 0\n\nrule go(k: int):\n{asks}  set n to k\n  if k < {depth}:\n    go(k + 1)\n\n"
+            "play:\n  go(1)\n"
+        )
+    # triggers firing each other: the k-th firing moves the ball on while k < depth
+    body = "var n: int = 0\nzone a\nzone b\npiece ball: 1 in a\n\n"
+    for name, there, back in (("x", "b", "a"), ("y", "a", "b")):
+        body += f"when ball {name} enters {there}:\n  if n < {depth - 1}:\n    add 1 to n\n"
+        body += f"    move 1 ball from {there} to {back}\n\n"
+    return body + "play:\n  move 1 ball from a to b\n"
+
+
+@pytest.mark.parametrize("kind", ["value", "rule", "rule that asks", "triggers"])
 def test_the_recursion_limit_counts_calls_as_the_reference_says(tmp_path: Path, kind: str) -> None:
     """`MAX_RECURSION` nested calls are allowed, one more is the error: the words and the limit
-    agree (calls, not Python frames)."""
+    agree (calls, not Python frames), for each kind of call."""
 
-    def game(depth: int) -> meeple.Game:
-        if kind == "value":  # f(1) .. f(depth): `depth` calls, each inside the last
-            body = f"value f(k: int) = if k >= {depth} then k else f(k + 1)\n\nscore p = f(1)\n"
-            body += 'play:\n  log "end"\n'
-        else:
-            body = (
-                f"var n: int = 0\n\nrule go(k: int):\n  set n to k\n  if k < {depth}:\n    go(k + 1)\n\n"
-                "play:\n  go(1)\n"
-            )
-        return meeple.load(write(tmp_path, f"deep{depth}.rules", 'game "Deep":\n  players 2..2\n\n' + body))
+    def played(depth: int) -> meeple.State:
+        path = write(
+            tmp_path, f"deep{depth}.rules", 'game "Deep":\n  players 2..2\n\n' + _nested(kind, depth)
+        )
+        state = meeple.load(path).new_game(2, 0)
+        play_to_end(state, make_agents(["first"], 2, 0))
+        return state
 
-    assert game(MAX_RECURSION).new_game(2, 0).is_over
+    assert played(MAX_RECURSION).is_over
     with pytest.raises(meeple.RuleRuntimeError, match=f"more than {MAX_RECURSION:,} calls deep"):
-        game(MAX_RECURSION + 1).new_game(2, 0)
+        played(MAX_RECURSION + 1)
 
 
 def _deepest(tmp_path: Path, kind: str) -> Path:
