@@ -568,7 +568,8 @@ def serve(
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
         raise Fail(f"error: {err}") from None
     say(f"{game.name}: playtest page at http://{host}:{port}/ (Ctrl-C stops it)")
-    run(session, host, port)
+    if not run(session, host, port):
+        raise Fail(f"error: cannot serve the page at {host}:{port}")
 
 
 app.command("docs")(command(docs))

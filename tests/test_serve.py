@@ -462,6 +462,21 @@ def test_ctrl_c_stops_serve_with_exit_130() -> None:
     assert "interrupted" in err and "Traceback" not in err
 
 
+def test_serve_says_when_its_address_is_taken_and_exits_1() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "meeple.cli", "serve", str(TIC_TAC_TOE), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 1 and f"cannot serve the page at 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 # ------------------------------------------------------------------ in a browser
 
 

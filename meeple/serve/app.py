@@ -419,10 +419,18 @@ def _is_address(name: str) -> bool:
     return True
 
 
-def run(session: Session, host: str, port: int) -> None:
-    """Serve the page until Ctrl-C. uvicorn's `Server` (not `uvicorn.run`, which swallows it)
-    raises the interrupt again once it has stopped, so that the command exits 130 as any does."""
+def run(session: Session, host: str, port: int) -> bool:
+    """Serve the page until Ctrl-C, which is then raised as KeyboardInterrupt, so that the command
+    exits 130 as any does (`uvicorn.run` would swallow it and return). False if it could not
+    start (the address is taken: uvicorn has said so)."""
     import uvicorn
 
     config = uvicorn.Config(create_app(session, host, port), host=host, port=port, log_level="warning")
-    uvicorn.Server(config).run()
+    server = uvicorn.Server(config)
+    try:
+        server.run()  # raises the interrupt again once it has stopped, unless the signal is ignored
+    except SystemExit:  # uvicorn's way to say it could not start
+        return False
+    if not server.started:
+        return False
+    raise KeyboardInterrupt  # a started server stops only on a signal
