@@ -254,10 +254,8 @@ class State:
         rule = self.rt.last_rule
         program = self.game.program
         decl = program.symbols.rules.get(rule) or program.symbols.values.get(rule)
-        span = decl.span if decl is not None else None
-        for trigger in (t for ts in program.triggers.values() for t in ts if span is None):
-            if trigger.name == rule:
-                span = trigger.span
+        triggers = (t.span for ts in program.triggers.values() for t in ts if t.name == rule)
+        span = decl.span if decl is not None else next(triggers, None)
         return RuleRuntimeError(
             f"'{rule}' calls itself (directly or through other rules, values or triggers) so deeply, "
             f"each call nested in others' expressions, that it runs out of stack before "
