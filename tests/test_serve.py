@@ -608,3 +608,18 @@ def test_one_turn_of_each_bundled_game_is_played_by_clicking(page_of: Any, name:
     assert page.locator(".decision").count() == 1
     click(page, page.locator(".option").first)
     assert session.state.choosers[0] == 0
+
+
+def test_a_page_elsewhere_cannot_frame_the_playtest_page(chromium: Any) -> None:
+    """Clickjacking: a page of another origin that frames this one gets the browser's refusal."""
+    session = Session(meeple.load(TIC_TAC_TOE), str(TIC_TAC_TOE), 2, 1, ["human"])
+    served = Served(session)
+    page = chromium.new_page()
+    try:
+        with page.expect_console_message(lambda m: "frame-ancestors" in m.text) as refused:
+            page.set_content(f'<iframe src="{served.url}"></iframe>')
+        assert "blocked" in refused.value.text
+        assert [frame.url for frame in page.frames if frame.url.startswith(served.url)] == []
+    finally:
+        page.close()
+        served.stop()
