@@ -24,7 +24,7 @@ from meeple.grammar.ast import Span
 from meeple.interpreter import carry, seats
 from meeple.interpreter import teams as teams_
 from meeple.interpreter.program import Program
-from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime, describe
+from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime, describe, short
 from meeple.interpreter.values import (
     Cell,
     PieceRef,
@@ -37,13 +37,20 @@ from meeple.interpreter.values import (
     label_pieces,
     written,
 )
-from meeple.limits import DEFAULT_BUDGET, MAX_RECURSION
+from meeple.limits import DEFAULT_BUDGET, MAX_DECISIONS, MAX_RECURSION
 from meeple.saves import Save, SaveError, as_save
 
 T = TypeVar("T")
 
-# Python's default of 1000 frames would stop a rule calling itself a few hundred calls deep.
-sys.setrecursionlimit(max(sys.getrecursionlimit(), MAX_RECURSION))
+# Python frames for MAX_RECURSION nested calls. A call of a rule, value or trigger takes 3 to 6
+# frames (more when it stands deep in blocks or expressions), so the engine's own count of calls
+# (compiler/base.py: `counted`) stops a recursion without end first, with an error naming the
+# declaration. A call nested so deep in expressions that Python's limit comes first is caught as
+# RecursionError (State._endless). The limit is no higher because Python 3.11 counts C frames
+# (generators resumed, `json`) against the same limit: measured, a chain of about 25,000 resumed
+# generators overflows a main thread's 8 MB C stack and kills the interpreter, and 20,000 do not.
+PYTHON_FRAMES = 10 * MAX_RECURSION
+sys.setrecursionlimit(max(sys.getrecursionlimit(), PYTHON_FRAMES))
 
 
 class IllegalChoice(ValueError):
@@ -82,7 +89,7 @@ class Script:
         written = request.written
         if answer in written:
             return written.index(answer)
-        raise IllegalChoice(f"{what}: '{answer}' is not one of: {', '.join(options)}")
+        raise IllegalChoice(short(f"{what}: '{answer}' is not one of: {', '.join(options)}"))
 
 
 @dataclass
@@ -144,6 +151,12 @@ class Game:
         return State(self, n, seed, budget, script, run_setup, logging, saved, layout)
 
 
+def asked_at(decision: Decision) -> Span | None:
+    """Where the rules ask a decision: the place of an error the decision brings about."""
+    site = decision.site
+    return None if site is None else Span(file=site[0], line=site[1], column=site[2])
+
+
 def _whole(what: str, value: Any) -> int:
     """An argument of the API that must be a whole number (a bool or "3" is not one): said
     plainly, rather than by whatever Python would raise deep inside a game."""
@@ -178,6 +191,7 @@ class State:
         self.is_over = False
         self.ended_early = False
         self.failed: RuleRuntimeError | None = None  # a broken rule stopped the game here
+        self.final: tuple[list[int], list[int]] | None = None  # the scores and tiebreaks it ended with
         program = game.program
         self.rt = Runtime(program, players, seed, budget)
         self.rt.logging = logging
@@ -200,13 +214,24 @@ class State:
             self._advance(None)
 
     def flow(self, setup_only: bool = False) -> Generator[Any, int, None]:
-        """The game as the rules run it: setup, then play. A state made with run_setup=False can
-        be prepared (a checker instruments it) and then started with `state.run(state.flow())`."""
+        """The game as the rules run it: setup, then play, then the scores. A state made with
+        run_setup=False can be prepared (a checker instruments it) and then started with
+        `state.run(state.flow())`.
+
+        The scores are part of the game: they are computed once, as it ends, so that a score that
+        breaks (an index out of range, a value that never stops) stops the game with a located
+        error as any rule's would, wherever the game is played, instead of breaking whoever reads
+        the scores afterwards."""
         program = self.game.program
-        if program.setup is not None:
-            yield from program.setup(self.rt, {})
-        if program.play is not None and not setup_only:
-            yield from program.play(self.rt, {})
+        try:
+            if program.setup is not None:
+                yield from program.setup(self.rt, {})
+            if program.play is not None and not setup_only:
+                yield from program.play(self.rt, {})
+        except GameEnded:  # `end game`, in setup or in play
+            self.ended_early = True
+        if not setup_only:
+            self.final = (self.scores, self.tiebreaks)
 
     def run(self, gen: Generator[Any, int, None]) -> None:
         """Drive any compiled body (an example's `do:` block) through this state's driver."""
@@ -226,21 +251,29 @@ class State:
                 if type(request) is Chance:
                     index = self._chance(request)
                     if rt.logging:
-                        rt.log.append(f"  ({request.label}: {request.option(index)})")
+                        rt.write(f"  ({request.label}: {request.option(index)})")
                 elif request.size == 1:
                     index = 0
                     if rt.logging:
-                        rt.log.append(
-                            f"  {request.player} {request.prompt.lower()}: {request.option(0)} (only option)"
-                        )
+                        line = f"  {request.player} {request.prompt.lower()}: {request.option(0)}"
+                        rt.write(f"{line} (only option)", asked_at(request), request.rule)
                 elif request.player.automated:  # a seat the rules play: never asked (seats.py)
                     index = seats.resolve(self.game.program, rt, request)
                     if rt.logging:
-                        rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.option(index)}")
+                        line = f"  {request.player} {request.prompt.lower()}: {request.option(index)}"
+                        rt.write(line, asked_at(request), request.rule)
                 elif self.script is not None and self.script.answers():
                     index = self.script.next_choice(request)
-                    rt.log.append(f"  {request.player} {request.prompt.lower()}: {request.option(index)}")
+                    line = f"  {request.player} {request.prompt.lower()}: {request.option(index)}"
+                    rt.write(line, asked_at(request), request.rule)
                 else:
+                    if len(self.choices) >= MAX_DECISIONS:
+                        raise RuleRuntimeError(
+                            f"the game asked for more than {MAX_DECISIONS:,} decisions (the limit "
+                            "MAX_DECISIONS): it seems never to end",
+                            asked_at(request),
+                            request.rule,
+                        )
                     self.decision = request
                     return
                 request = gen.send(index)
@@ -258,15 +291,18 @@ class State:
         self.is_over = True
 
     def _endless(self) -> RuleRuntimeError:
-        """The error for rules or values that call each other without end (Python's own limit
-        stops them: see MAX_RECURSION), naming the last one called."""
+        """The error for calls that Python's own stack could not hold before MAX_RECURSION calls
+        (each nested deep in expressions), naming the last rule, value or trigger called."""
         rule = self.rt.last_rule
-        symbols = self.game.program.symbols
-        decl = symbols.rules.get(rule) or symbols.values.get(rule)
+        program = self.game.program
+        decl = program.symbols.rules.get(rule) or program.symbols.values.get(rule)
+        triggers = (t.span for ts in program.triggers.values() for t in ts if t.name == rule)
+        span = decl.span if decl is not None else next(triggers, None)
         return RuleRuntimeError(
-            f"'{rule}' calls itself (directly or through other rules, values or triggers) more deeply "
-            f"than {MAX_RECURSION} levels: it seems never to stop",
-            decl.span if decl is not None else None,
+            f"'{rule}' calls itself (directly or through other rules, values or triggers) so deeply, "
+            f"each call nested in others' expressions, that it runs out of stack before "
+            f"{MAX_RECURSION:,} calls: it seems never to stop",
+            span,
             rule,
         )
 
@@ -298,7 +334,12 @@ class State:
             raise IllegalChoice(f"{index!r} is not an option: choose a number from 0 to {size - 1}")
         decision = self.decision
         if self.rt.logging:
-            self.rt.log.append(f"  {decision.player} {decision.prompt.lower()}: {decision.option(index)}")
+            line = f"  {decision.player} {decision.prompt.lower()}: {decision.option(index)}"
+            try:
+                self.rt.write(line, asked_at(decision), decision.rule)
+            except RuleRuntimeError as err:
+                self.failed = err
+                raise
         self.choices.append(index)
         self.choosers.append(decision.player.seat)
         self.decision = None
@@ -316,10 +357,15 @@ class State:
 
     @property
     def scores(self) -> list[int]:
+        """Each seat's score: as the game ended with it, or as the position gives it now."""
+        if self.final is not None:
+            return list(self.final[0])
         return self._per_player(self.game.program.score, "the score")
 
     @property
     def tiebreaks(self) -> list[int]:
+        if self.final is not None:
+            return list(self.final[1])
         return self._per_player(self.game.program.tiebreak, "the tiebreak")
 
     def _per_player(self, fn: Callable[[Any, Player], int] | None, what: str) -> list[int]:
@@ -459,6 +505,18 @@ class State:
         return carry.take(self)
 
     def result(self) -> dict[str, Any]:
+        """The game as a log records it (with the save it started from, if any). A game stopped
+        by a broken rule (or score) has no scores and no winners; a game under way has the scores
+        of its position, or none while its scores cannot be computed yet (a save in the middle of
+        a game must not fail for that)."""
+        scores: list[int] = []
+        winners: list[int] = []
+        if self.failed is None:
+            try:
+                scores, winners = self.scores, self.winners
+            except RuleRuntimeError:
+                if self.is_over:
+                    raise
         loaded = (
             {} if self.loaded is None else {"load": self.loaded.model_dump(mode="json", exclude_none=True)}
         )
@@ -468,8 +526,8 @@ class State:
             "players": self.players,
             "seed": self.seed,
             "options": dict(self.game.options),
-            "scores": self.scores,
-            "winners": self.winners,
+            "scores": scores,
+            "winners": winners,
             "turns": self.turns,
             "choices": list(self.choices),
             "teams": None if self.layout is None else [list(team) for team in self.layout],

@@ -17,7 +17,7 @@ from typing import Any
 from meeple.interpreter.engine import Game, IllegalChoice, Script, State
 from meeple.interpreter.program import CompiledExample
 from meeple.interpreter.results import RESULTS
-from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.runtime import RuleRuntimeError, short
 from meeple.interpreter.teams import parse_layout
 from meeple.interpreter.values import MapRef, Piece, Row, label
 
@@ -93,8 +93,10 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
             if state.decision is not None:
                 d = state.decision
                 result.failures.append(
-                    f"'{what}' stopped at a decision the example does not answer: {d.player}: {d.prompt} "
-                    f"[{', '.join(d.options)}]"
+                    short(
+                        f"'{what}' stopped at a decision the example does not answer: {d.player}: "
+                        f"{d.prompt} [{', '.join(d.options)}]"
+                    )
                 )
                 result.log = state.log
                 return result

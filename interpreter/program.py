@@ -32,6 +32,7 @@ class Trigger:
     cond: Fn | None
     body: Gen
     name: str  # "when KIND enters": names the trigger in runtime errors
+    span: ast.Span  # and this places it
 
 
 @dataclass

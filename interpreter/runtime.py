@@ -25,6 +25,7 @@ from meeple.interpreter.values import (
     label,
     written,
 )
+from meeple.limits import MAX_LOG_CHARS, MAX_MESSAGE
 
 # Whose turn it is, as a part of the position values may read (see Runtime.reads); no variable
 # can have this name.
@@ -188,6 +189,14 @@ class GameEnded(Exception):
     """Raised by `end game` to stop the flow at once, from wherever it is."""
 
 
+def short(text: str, limit: int = MAX_MESSAGE) -> str:
+    """A message cut to `limit` characters, saying how much was left out: an error quoting a
+    value, the options or the choices of a game must stay a message, not megabytes."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit:,} more characters)"
+
+
 def describe(err: Exception) -> str:
     """Python's error inside a rule, in the designer's words."""
     if isinstance(err, ZeroDivisionError):
@@ -204,6 +213,7 @@ class RuleRuntimeError(Exception):
     is not there, a loop that never ends). Names the rule and the place in the file."""
 
     def __init__(self, message: str, span: Span | None = None, rule: str = "") -> None:
+        message = short(message)
         self.message = message
         self.span = span
         self.rule = rule
@@ -251,6 +261,7 @@ class Runtime:
         self.volatile: dict[tuple[Any, ...], Any] = {}
         self.volatile_at = -1
         self.log: list[str] = []
+        self.log_chars = 0  # characters in the log so far (MAX_LOG_CHARS)
         self.logging = True  # simulations switch the readable log off
         self.scripted = False  # an example scripts random outcomes: chance must be asked of the driver
         self.turns = 0
@@ -266,6 +277,7 @@ class Runtime:
         self.offers: list[tuple[Offer, dict[str, Any]]] = []  # open `offer` blocks, with their env
         self.covered: set[tuple[int, int]] = set()  # (line, column) of statements that ran, with coverage
         self.last_rule = ""  # the rule called last: names the culprit when rules recurse without end
+        self.depth = 0  # rule, value and trigger calls under way, one inside another (MAX_RECURSION)
         # Values already computed, by (value, arguments), kept until a part of the position they
         # read changes. Rules ask the same questions before every decision ("is any free action
         # possible?") while a decision changes one or two parts of the position.
@@ -336,6 +348,19 @@ class Runtime:
         self.readers.clear()
         self.changes += 1
         self.position = self.changes
+
+    def write(self, line: str, span: Span | None = None, rule: str = "") -> None:
+        """Add a line to the readable log, which must stay within MAX_LOG_CHARS: a rule that logs
+        in a loop would otherwise fill the memory long before its step budget runs out."""
+        self.log_chars += len(line)
+        if self.log_chars > MAX_LOG_CHARS:
+            raise RuleRuntimeError(
+                f"the game's log grew beyond {MAX_LOG_CHARS:,} characters (the limit MAX_LOG_CHARS): "
+                "the rules seem to log without end",
+                span,
+                rule,
+            )
+        self.log.append(line)
 
     def roll(self, weights: list[int] | None, size: int) -> int:
         """A random outcome from the seeded generator: weighted, or uniform over `size` options."""

@@ -60,6 +60,7 @@ from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_example
+from meeple.interpreter.runtime import short
 from meeple.interpreter.teams import Layout
 from meeple.limits import MAX_NUMBER
 from meeple.loader import Checked, bundled_dir, read_header, resolve_named
@@ -145,7 +146,8 @@ def play_game(
         choices = state.choices if state is not None else []
         raise Fail(
             f"error: {err}\n"
-            f"  while playing {rules} with {seats} players, seed {seed}, after choices {choices}\n"
+            f"  while playing {rules} with {seats} players, seed {seed}, "
+            f"after choices {short(str(choices), 200)}\n"
             f"  reproduce with: meeple play {rules} --players {seats} --seed {seed} "
             f"--agents {','.join(agent_names)}" + (f" --teams {teams_named(teams)}" if teams else "")
         ) from None
@@ -636,7 +638,8 @@ def serve(
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
         raise Fail(f"error: {err}") from None
     say(f"{game.name}: playtest page at http://{host}:{port}/ (Ctrl-C stops it)")
-    run(session, host, port)
+    if not run(session, host, port):
+        raise Fail(f"error: cannot serve the page at {host}:{port}")
 
 
 app.command("docs")(command(docs))

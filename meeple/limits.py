@@ -31,7 +31,7 @@ MAX_CELLS = 10_000
 DEFAULT_BUDGET = 5_000_000
 # Depth of rules and values calling each other, in Python frames: rules may recurse (a rule that
 # calls itself for the next player), and one that never stops ends here with an error naming it.
-MAX_RECURSION = 20_000
+MAX_RECURSION = 2_000
 # Choices in a replay log, and the size of the log file.
 MAX_CHOICES = 1_000_000
 MAX_LOG_BYTES = 64 * 1024 * 1024
@@ -52,3 +52,18 @@ MAX_RULES_BYTES = 2 * 1024 * 1024
 MAX_RULEBOOK_BYTES = 4 * 1024 * 1024
 # Nesting of brackets in a replay log (a log's deepest is 3: the log, a field, a list).
 MAX_JSON_DEPTH = 64
+
+# What a running game may produce, and what the playtest server reads: the step budget bounds the
+# time of a game, these its memory and its words.
+# Decisions a player answers in one game (a decision with one option is taken without asking and
+# is not counted): a game asking another one stops with an error at that decision.
+MAX_DECISIONS = 100_000
+# Characters of a game's readable log, all lines together: a line that would go beyond it stops
+# the game with an error at the statement that writes it.
+MAX_LOG_CHARS = 16 * 1024 * 1024
+# Characters of an error message: what a message quotes (a value, the options, the choices made)
+# is cut to fit, saying how much was left out.
+MAX_MESSAGE = 2_000
+# The body of a request to the playtest page other than a log (an answer, an undo): a larger one
+# is refused (413) unread. A log's body is bounded by MAX_LOG_BYTES.
+MAX_REQUEST_BYTES = 1024 * 1024

@@ -278,9 +278,9 @@ def test_a_save_is_read_from_a_regular_file_only(tmp_path: Path) -> None:
     (tmp_path / "device.json").symlink_to("/dev/zero")
     os.mkfifo(tmp_path / "pipe.json")
     for name in ["device.json", "pipe.json"]:
-        with pytest.raises(SaveError, match="not the save|not a regular file"):
+        with pytest.raises(SaveError, match=r"not the save|not a regular file"):
             read_save(tmp_path / name)
-    with pytest.raises(SaveError, match="missing.json"):
+    with pytest.raises(SaveError, match=r"missing\.json"):
         read_save(tmp_path / "missing.json")
 
 

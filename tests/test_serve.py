@@ -7,10 +7,13 @@ from __future__ import annotations
 import html
 import json
 import re
+import signal
 import socket
+import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,7 @@ from typing import Any
 import pytest
 
 import meeple
-from meeple.limits import MAX_LOG_BYTES
+from meeple.limits import MAX_LOG_BYTES, MAX_REQUEST_BYTES
 from meeple.logs import GameLog
 from tests.helpers import ROOT, run, write
 
@@ -32,6 +35,8 @@ from meeple.serve.app import Session, create_app
 TIC_TAC_TOE = ROOT / "tests" / "games" / "tic_tac_toe.rules"
 BUNDLED = ["dino_party", "dino_garden", "gods_love_dinosaurs", "dino_dynasty"]
 CHROMIUM = Path("/usr/bin/chromium")
+SERVED = "http://127.0.0.1:8000"  # where create_app serves by default, as `meeple serve` does
+JSON = {"Content-Type": "application/json"}  # what the page's requests say they send
 
 BOARD = """\
 game "Board":
@@ -79,7 +84,7 @@ def client(
     rules: Path | str, agents: list[str], players: int = 2, seed: int = 1
 ) -> tuple[TestClient, Session]:
     session = Session(meeple.load(rules), str(rules), players, seed, agents)
-    return TestClient(create_app(session)), session
+    return TestClient(create_app(session), base_url=SERVED, headers=JSON), session
 
 
 def shown(c: TestClient) -> dict[str, Any]:
@@ -181,7 +186,6 @@ def hostile(log: dict[str, Any]) -> list[tuple[bytes, str]]:
         (text({**log, "players": 3}).encode(), "2 to 2 players, not 3"),
         (text({**log, "meeple": 7}).encode(), "format 7"),
         (b"[" * 100_000, "is not a meeple log"),
-        (b" " * (MAX_LOG_BYTES + 1), "larger than a log can be"),
     ]
 
 
@@ -239,6 +243,240 @@ def test_serve_refuses_an_unknown_agent_before_serving() -> None:
     assert "unknown agent 'wizard'" in result.output
 
 
+# ------------------------------------------------------------------ who may ask, and how much
+
+ROUTES = [("GET", "/"), ("GET", "/api/game"), ("GET", "/api/save"), ("GET", "/static/play.js")]
+CHANGES = [("/api/answer", {"step": 0, "seat": 0, "index": 0}), ("/api/undo", {}), ("/api/load", None)]
+
+
+def posted(c: TestClient, url: str, body: Any, **headers: str) -> Any:
+    """A POST of `body` (a saved log for /api/load) with the headers given."""
+    content = c.get("/api/save").content if body is None else json.dumps(body).encode()
+    return c.post(url, content=content, headers=headers)
+
+
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:8000", "127.0.0.1:9999", "127.0.0.1.evil.example:8000"]
+)
+def test_a_request_addressed_to_another_host_is_refused_dns_rebinding(host: str) -> None:
+    """A page elsewhere that points its own name at 127.0.0.1 sends that name as its Host."""
+    c, session = client(TIC_TAC_TOE, ["human"])
+    answer(c, 0)
+    before = list(session.state.choices)
+    for method, url in ROUTES:
+        refused = c.request(method, url, headers={"Host": host})
+        assert refused.status_code == 403, url
+        assert "answers only as 127.0.0.1:8000" in refused.json()["error"]
+    for url, body in CHANGES:
+        assert posted(c, url, body, Host=host).status_code == 403
+    assert session.state.choices == before
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000", "LOCALHOST:8000", "[::1]:8000"])
+def test_the_served_address_is_answered_by_any_of_its_loopback_names(host: str) -> None:
+    c, _ = client(TIC_TAC_TOE, ["human"])
+    assert c.get("/api/game", headers={"Host": host}).status_code == 200
+
+
+def test_served_on_every_interface_only_addresses_written_as_numbers_are_answered() -> None:
+    session = Session(meeple.load(TIC_TAC_TOE), "t", 2, 1, ["human"])
+    c = TestClient(create_app(session, "0.0.0.0", 8000), base_url="http://192.168.1.20:8000")
+    assert c.get("/api/game").status_code == 200
+    assert c.get("/api/game", headers={"Host": "localhost:8000"}).status_code == 200
+    assert c.get("/api/game", headers={"Host": "evil.example:8000"}).status_code == 403
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "http://evil.example"},
+        {"Origin": "http://127.0.0.1:9999"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},
+        {"Origin": SERVED, "Sec-Fetch-Site": "cross-site"},
+    ],
+)
+def test_a_change_from_another_origin_is_refused_and_changes_nothing(headers: dict[str, str]) -> None:
+    c, session = client(TIC_TAC_TOE, ["human"])
+    answer(c, 0)
+    before = list(session.state.choices)
+    for url, body in CHANGES:
+        refused = posted(c, url, body, **headers)
+        assert refused.status_code == 403, url
+        assert "from the playtest page itself" in refused.json()["error"]
+    assert session.state.choices == before
+
+
+def test_a_change_from_the_page_itself_is_taken() -> None:
+    c, session = client(TIC_TAC_TOE, ["human"])
+    now = shown(c)
+    body = {"step": now["step"], "seat": now["decision"]["seat"], "index": 0}
+    taken = posted(c, "/api/answer", body, Origin=SERVED, **{"Sec-Fetch-Site": "same-origin"})
+    assert taken.status_code == 200 and session.state.choices == [0]
+
+
+@pytest.mark.parametrize(
+    "kind", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data", ""]
+)
+def test_a_cross_site_simple_post_is_refused_text_plain_or_a_form(kind: str) -> None:
+    """What a page elsewhere can send without the browser asking first: a `text/plain` or form
+    POST (its Origin aside, which the browser sends but another client may leave out)."""
+    c, session = client(TIC_TAC_TOE, ["human"])
+    now = shown(c)
+    body = {"step": now["step"], "seat": now["decision"]["seat"], "index": 0}
+    for headers in ({"Origin": "http://evil.example"}, {}):
+        for url, content in CHANGES:
+            refused = posted(
+                c, url, body if content is not None else None, **{"Content-Type": kind}, **headers
+            )
+            assert refused.status_code in (403, 415), url
+    assert session.state.choices == []
+    refused = posted(c, "/api/answer", body, **{"Content-Type": kind})
+    assert refused.status_code == 415 and "sent as JSON" in refused.json()["error"]
+
+
+def test_every_answer_forbids_framing_and_scripts_from_elsewhere() -> None:
+    c, _ = client(TIC_TAC_TOE, ["human"])
+    answers = [c.request(method, url) for method, url in ROUTES]
+    answers += [c.get("/api/game", headers={"Host": "evil.example"}), c.get("/nowhere")]
+    answers += [posted(c, "/api/undo", {}, Origin="http://evil.example")]
+    for response in answers:
+        policy = response.headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy
+        assert "default-src 'none'" in policy
+        assert response.headers["x-frame-options"] == "DENY"
+        assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_page_has_no_inline_script_and_no_style_element_the_policy_would_block() -> None:
+    c, _ = client(TIC_TAC_TOE, ["human"])
+    page = c.get("/").text
+    assert re.findall(r"<script(?![^>]*\bsrc=)", page) == []  # every script is a file
+    assert "<style" not in page and not re.search(r"\son[a-z]+=", page)  # no style element, no onclick=
+
+
+def test_a_body_larger_than_its_limit_is_refused_413_and_changes_nothing() -> None:
+    c, session = client(TIC_TAC_TOE, ["human"])
+    answer(c, 0)
+    before = list(session.state.choices)
+    big = c.post("/api/answer", content=b" " * (MAX_REQUEST_BYTES + 1))
+    assert big.status_code == 413 and f"{MAX_REQUEST_BYTES:,} bytes" in big.json()["error"]
+    assert c.post("/api/undo", content=b" " * (MAX_REQUEST_BYTES + 1)).status_code == 413
+    log = c.post("/api/load", content=b" " * (MAX_LOG_BYTES + 1))
+    assert log.status_code == 413 and f"{MAX_LOG_BYTES:,} bytes" in log.json()["error"]
+    assert session.state.choices == before
+
+
+def test_a_body_that_says_it_is_huge_is_refused_unread() -> None:
+    """200 MB announced: refused from its headers, before a byte of it is read (a served page,
+    over a socket, since the test client reads a body whole before the app sees it)."""
+    session = Session(meeple.load(TIC_TAC_TOE), str(TIC_TAC_TOE), 2, 1, ["human"])
+    served = Served(session)
+    try:
+        with socket.create_connection(("127.0.0.1", served.port), timeout=30) as sock:
+            sock.sendall(
+                f"POST /api/answer HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {200 * 2**20}\r\n\r\n".encode()
+            )
+            sock.sendall(b"{" * 1000)
+            reply = sock.recv(4096).decode("latin-1")
+        assert reply.startswith("HTTP/1.1 413")
+    finally:
+        served.stop()
+    assert session.state.choices == []
+
+
+def test_a_body_sent_in_pieces_is_read_no_further_than_its_limit() -> None:
+    """A body without a length (chunked): refused once what came is larger than its limit."""
+    c, _ = client(TIC_TAC_TOE, ["human"])
+
+    def chunks() -> Iterator[bytes]:
+        for _ in range(1000):
+            yield b" " * 4096
+
+    refused = c.post("/api/answer", content=chunks())
+    assert refused.status_code == 413
+
+
+@pytest.mark.parametrize("body", [b"[" * 100_000, b'{"step": ' + b"[" * 50_000, b"not json", b"\xff\xfe"])
+def test_deep_or_broken_json_is_refused_400_without_a_recursion_error(body: bytes) -> None:
+    """The test client raises any error of the server's: a RecursionError would fail this test."""
+    c, session = client(TIC_TAC_TOE, ["human"])
+    refused = c.post("/api/answer", content=body)
+    assert refused.status_code == 400 and "is not JSON" in refused.json()["error"]
+    assert session.state.choices == []
+
+
+def test_save_names_a_game_in_any_letters_rfc_6266(tmp_path: Path) -> None:
+    rules = TIC_TAC_TOE.read_text(encoding="utf-8").replace('game "Tic-Tac-Toe"', 'game "Τρίλιζα 三目並べ"')
+    c, _ = client(write(tmp_path, "greek.rules", rules), ["human"])
+    saved = c.get("/api/save")
+    assert saved.status_code == 200
+    disposition = saved.headers["content-disposition"]
+    assert disposition.isascii()
+    assert 'filename="' in disposition and "filename*=UTF-8''" in disposition
+    utf8 = disposition.split("filename*=UTF-8''")[1]
+    assert urllib.parse.unquote(utf8) == "τρίλιζα_三目並べ.log.json"
+    assert GameLog.model_validate_json(saved.content).game == "Τρίλιζα 三目並べ"
+
+
+def test_a_game_whose_score_breaks_is_shown_with_the_error_on_every_route(tmp_path: Path) -> None:
+    """Agents play it to its end at once; its score breaks: the page says so, no route fails."""
+    rules = TIC_TAC_TOE.read_text(encoding="utf-8").replace(
+        "score p = if winner == p then 1 else 0", "score p = [1, 2][count(empty()) + 5]"
+    )
+    c, session = client(write(tmp_path, "broken.rules", rules), ["random"])
+    assert session.state.failed is not None
+    for method, url in ROUTES:
+        assert c.request(method, url).status_code == 200, url
+    page = shown(c)
+    assert "index out of range" in page["error"] and "broken.rules:" in page["error"]
+    assert GameLog.model_validate_json(c.get("/api/save").content).scores == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
+def test_ctrl_c_stops_serve_with_exit_130() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", "serve", str(TIC_TAC_TOE), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for _ in range(600):  # up to a minute to start: a guard, not a measure
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+
+
+def test_serve_says_when_its_address_is_taken_and_exits_1() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "meeple.cli", "serve", str(TIC_TAC_TOE), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 1 and f"cannot serve the page at 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 # ------------------------------------------------------------------ in a browser
 
 
@@ -262,7 +500,9 @@ class Served:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        config = uvicorn.Config(create_app(session), host="127.0.0.1", port=self.port, log_level="warning")
+        config = uvicorn.Config(
+            create_app(session, "127.0.0.1", self.port), host="127.0.0.1", port=self.port, log_level="warning"
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -288,8 +528,9 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture
 def page_of(chromium: Any) -> Iterator[Any]:
-    """Open a session's page; at the end, no script error may have happened on it, and it may
-    have asked nothing of any other host (no CDN, no web font)."""
+    """Open a session's page; at the end, no script error may have happened on it, the page's
+    security policy may have blocked nothing of it, and it may have asked nothing of any other
+    host (no CDN, no web font)."""
     opened: list[tuple[Any, Served, list[str], list[str]]] = []
 
     def open_page(session: Session) -> Any:
@@ -298,6 +539,8 @@ def page_of(chromium: Any) -> Iterator[Any]:
         errors: list[str] = []
         asked: list[str] = []
         page.on("pageerror", lambda err: errors.append(str(err)))
+        # what the Content-Security-Policy blocked: nothing of the page's own may be
+        page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
         page.on("request", lambda request: asked.append(request.url))
         page.goto(served.url)
         opened.append((page, served, errors, asked))
@@ -315,7 +558,8 @@ def click(page: Any, target: Any) -> None:
     """Click, then wait for the page to show the game after it."""
     step = page.locator(".layout").get_attribute("data-step")
     target.click()
-    page.wait_for_function(f"document.querySelector('.layout').dataset.step !== '{step}'")
+    # A function, not an expression: the page's policy forbids evaluating strings as script.
+    page.wait_for_function("(step) => document.querySelector('.layout').dataset.step !== step", arg=step)
 
 
 def test_a_whole_game_of_tic_tac_toe_is_played_undone_saved_and_loaded_by_clicking(
@@ -339,7 +583,7 @@ def test_a_whole_game_of_tic_tac_toe_is_played_undone_saved_and_loaded_by_clicki
     assert len(session.state.choices) == finished - 1 and page.locator("#game-over").count() == 0
     click(page, page.locator(".option").last)  # another move than the one taken back
     page.set_input_files("#load", str(saved))
-    page.wait_for_function("document.querySelector('.layout').dataset.step === '2'")
+    page.wait_for_function("() => document.querySelector('.layout').dataset.step === '2'")
     assert session.state.choices == [0, 0]
     page.set_input_files(
         "#load", files=[{"name": "bad.json", "mimeType": "application/json", "buffer": b"{}"}]
@@ -364,3 +608,18 @@ def test_one_turn_of_each_bundled_game_is_played_by_clicking(page_of: Any, name:
     assert page.locator(".decision").count() == 1
     click(page, page.locator(".option").first)
     assert session.state.choosers[0] == 0
+
+
+def test_a_page_elsewhere_cannot_frame_the_playtest_page(chromium: Any) -> None:
+    """Clickjacking: a page of another origin that frames this one gets the browser's refusal."""
+    session = Session(meeple.load(TIC_TAC_TOE), str(TIC_TAC_TOE), 2, 1, ["human"])
+    served = Served(session)
+    page = chromium.new_page()
+    try:
+        with page.expect_console_message(lambda m: "frame-ancestors" in m.text) as refused:
+            page.set_content(f'<iframe src="{served.url}"></iframe>')
+        assert "blocked" in refused.value.text
+        assert [frame.url for frame in page.frames if frame.url.startswith(served.url)] == []
+    finally:
+        page.close()
+        served.stop()

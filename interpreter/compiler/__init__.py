@@ -28,7 +28,7 @@ from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.compiler.analyses import Analyses
-from meeple.interpreter.compiler.base import _ERRORS, _Fixed, as_gen
+from meeple.interpreter.compiler.base import _ERRORS, _Fixed, as_gen, counted
 from meeple.interpreter.compiler.data import Data
 from meeple.interpreter.compiler.decisions import Decisions
 from meeple.interpreter.compiler.examples import Examples
@@ -56,7 +56,7 @@ class Compiler(Data, Analyses, Expressions, Memo, Statements, Moves, Decisions, 
         for value in sym.values.values():
             self.rule = value.name
             params = [x.name for x in value.params]
-            fn = self.expr(value.expr, set(params))
+            fn = counted(self.expr(value.expr, set(params)), False, value.name, value.span)
             if value.name in static:
                 fn = _memoized(fn, params, self.static_answers(value.name))
             p.values[value.name] = (params, fn)
@@ -76,8 +76,9 @@ class Compiler(Data, Analyses, Expressions, Memo, Statements, Moves, Decisions, 
                     piece_var=trig.piece_var,
                     loc_var=trig.loc_var,
                     cond=self.expr(trig.cond, inner) if trig.cond is not None else None,
-                    body=as_gen(*self.block(trig.body, inner)),
+                    body=counted(as_gen(*self.block(trig.body, inner)), True, self.rule, trig.span),
                     name=self.rule,
+                    span=trig.span,
                 )
             )
         self.rule = "setup"

@@ -10,8 +10,8 @@ from typing import Any
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.program import Fn, Gen, Program
-from meeple.interpreter.runtime import Site
-from meeple.limits import DEFAULT_BUDGET, MAX_LIST, MAX_NUMBER
+from meeple.interpreter.runtime import RuleRuntimeError, Site
+from meeple.limits import DEFAULT_BUDGET, MAX_LIST, MAX_NUMBER, MAX_RECURSION
 
 Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
 
@@ -61,6 +61,48 @@ def as_gen(fn: Callable[..., Any], is_gen: bool) -> Gen:
         yield  # pragma: no cover - makes this a generator
 
     return gen
+
+
+def too_deep(name: str, span: ast.Span | None) -> RuleRuntimeError:
+    """The error of calls nested deeper than MAX_RECURSION, placed at the declaration entered."""
+    return RuleRuntimeError(
+        f"'{name}' calls itself (directly or through other rules, values or triggers) more than "
+        f"{MAX_RECURSION:,} calls deep: it seems never to stop",
+        span,
+        name,
+    )
+
+
+def counted(fn: Callable[..., Any], is_gen: bool, name: str, span: ast.Span) -> Callable[..., Any]:
+    """A value's or a trigger's body, counting how deeply calls are nested (`Runtime.depth`; a
+    rule's call counts itself: statements.py, `call_rule`). The limit is in calls, as the
+    language reference says, so that it is the same whatever Python frames a call takes (and the
+    same for another engine); it stops a recursion without end well before Python's own stack
+    does. A generator body (a trigger's) stays entered while it waits for an answer: what it
+    interrupted is still under way."""
+    if is_gen:
+
+        def enter_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
+            if rt.depth >= MAX_RECURSION:
+                raise too_deep(name, span)
+            rt.depth += 1
+            try:
+                yield from fn(rt, env)
+            finally:
+                rt.depth -= 1
+
+        return enter_gen
+
+    def enter(rt: Any, env: dict[str, Any]) -> Any:
+        if rt.depth >= MAX_RECURSION:
+            raise too_deep(name, span)
+        rt.depth += 1
+        try:
+            return fn(rt, env)
+        finally:
+            rt.depth -= 1
+
+    return enter
 
 
 def site_of(stmt: ast.Node) -> Site:

@@ -137,7 +137,7 @@ class Decisions(Part):
             else:
                 index = rt.roll(values, 0)
                 if rt.logging:
-                    rt.log.append(f"  ({title}: {names[index]})")
+                    rt.write(f"  ({title}: {names[index]})", span, rule)
             yield from bodies[index](rt, env)
 
         return random_
@@ -147,7 +147,7 @@ class Decisions(Part):
         body = as_gen(*self.block(s.body, scope | {s.var}))
         orelse = as_gen(*self.block(s.orelse, scope))
         var = s.var
-        title = f"random {var}"
+        title, span, rule = f"random {var}", s.span, self.rule
 
         def pick(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             opts = options(rt, env)
@@ -159,7 +159,7 @@ class Decisions(Part):
             else:
                 index = rt.rng.randrange(len(opts))
                 if rt.logging:
-                    rt.log.append(f"  ({title}: {label(opts[index])})")
+                    rt.write(f"  ({title}: {label(opts[index])})", span, rule)
             env[var] = opts[index]
             yield from body(rt, env)
 

@@ -19,6 +19,7 @@ from meeple.interpreter.compiler.base import (
     as_gen,
     site_of,
     snapshot_where,
+    too_deep,
 )
 from meeple.interpreter.compiler.decisions import _distinct
 from meeple.interpreter.program import Fn, Gen
@@ -37,6 +38,7 @@ from meeple.interpreter.values import (
     Row,
     label,
 )
+from meeple.limits import MAX_RECURSION
 
 
 class Statements(Part):
@@ -152,10 +154,12 @@ class Statements(Part):
                 return end
             case ast.Log():
                 parts = [self.expr(x, scope) if isinstance(x, ast.Expr) else x for x in s.parts]
+                span, rule = s.span, self.rule
 
                 def log(rt: Any, env: dict[str, Any]) -> None:
                     if rt.logging:
-                        rt.log.append("".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts))
+                        line = "".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts)
+                        rt.write(line, span, rule)
 
                 return log
             case ast.Tally():
@@ -245,8 +249,13 @@ class Statements(Part):
         return tally
 
     def call_rule(self, s: ast.CallStmt, scope: set[str]) -> Callable[..., Any]:
+        """A rule's call. It counts how deeply calls are nested (`Runtime.depth`, as `counted`
+        does for values and triggers), here rather than around the rule's body: a rule is called
+        thousands of times a game, and a generator around a generator would be resumed at every
+        decision below it."""
         args = [self.expr(a, scope) for a in s.args]
         rules, name, span, caller = self.p.rules, s.name, s.span, self.rule
+        declared = self.sym.rules[name].span
 
         def bind(rt: Any, env: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
             rt.steps += 1
@@ -256,6 +265,8 @@ class Statements(Part):
                     span,
                     name,
                 )
+            if rt.depth >= MAX_RECURSION:
+                raise too_deep(name, declared)
             rt.last_rule = name
             params, fn, _ = rules[name]
             inner = {}  # a loop, not a comprehension: a rule is called thousands of times a game
@@ -267,13 +278,21 @@ class Statements(Part):
 
             def call_gen(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
                 fn, inner = bind(rt, env)
-                yield from fn(rt, inner)
+                rt.depth += 1
+                try:
+                    yield from fn(rt, inner)
+                finally:
+                    rt.depth -= 1
 
             return call_gen
 
         def call_plain(rt: Any, env: dict[str, Any]) -> None:
             fn, inner = bind(rt, env)
-            fn(rt, inner)
+            rt.depth += 1
+            try:
+                fn(rt, inner)
+            finally:
+                rt.depth -= 1
 
         return call_plain
 

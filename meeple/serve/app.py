@@ -10,28 +10,39 @@ Routes: `GET /` the page; `GET /api/game` the game as JSON (with its HTML); `POS
 `{"step", "seat", "index"}`; `POST /api/undo`; `GET /api/save` the replay log (as `meeple play
 --log` writes it); `POST /api/load` a log's text; `/static/` the page's script and style. The page
 makes no request to any other host.
+
+Who may ask (`Guard`): the server answers only requests addressed to the address it serves (the
+`Host` header), so that a page elsewhere cannot reach it by a name of its own that it points at
+127.0.0.1 (DNS rebinding); it changes the game only for requests from its own page (`Origin`,
+`Sec-Fetch-Site`) that say they send JSON, which a form or a `text/plain` request from another
+site cannot; every answer forbids framing and any script, style or connection from elsewhere
+(the Content-Security-Policy). Bodies are read once, up to their limit, and no further.
 """
 
 from __future__ import annotations
 
-import json
+import ipaddress
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pydantic_core import from_json
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.datastructures import Headers
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meeple.interpreter.agents import Agent, HumanAgent, make_agents
 from meeple.interpreter.engine import Game, IllegalChoice, State, replay
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.teams import Layout
-from meeple.limits import MAX_LOG_BYTES
+from meeple.limits import MAX_LOG_BYTES, MAX_REQUEST_BYTES
 from meeple.logs import LogError, log_text, parse_log
 from meeple.saves import Save, SaveError
 from meeple.serve.present import Presenter
@@ -225,8 +236,9 @@ class Session:
         }
 
 
-def create_app(session: Session) -> Starlette:
-    """The playtest page's web application, around one session."""
+def create_app(session: Session, host: str = "127.0.0.1", port: int = 8000) -> ASGIApp:
+    """The playtest page's web application, around one session, answering only as the page
+    served at `host`:`port` (see `Guard`)."""
 
     async def page(request: Request) -> HTMLResponse:
         shown = session.shown()
@@ -238,26 +250,22 @@ def create_app(session: Session) -> Starlette:
         return JSONResponse(session.shown())
 
     async def answer(request: Request) -> JSONResponse:
-        body = await _json(request)
+        body = _object(await _body(request, MAX_REQUEST_BYTES))
         return _do(lambda: session.answer(body.get("step"), body.get("seat"), body.get("index")))
 
     async def undo(request: Request) -> JSONResponse:
+        await _body(request, MAX_REQUEST_BYTES)
         return _do(session.undo)
 
     async def save(request: Request) -> Response:
-        name = "".join(c if c.isalnum() else "_" for c in session.game.name.lower()) or "game"
         return Response(
             session.save(),
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="{name}.log.json"'},
+            headers={"Content-Disposition": attachment(session.game.name)},
         )
 
     async def load(request: Request) -> JSONResponse:
-        text = b""
-        async for part in request.stream():
-            text += part
-            if len(text) > MAX_LOG_BYTES:
-                break
+        text = await _body(request, MAX_LOG_BYTES)
         return _do(lambda: session.load(text))
 
     def _do(change: Any) -> JSONResponse:
@@ -267,7 +275,7 @@ def create_app(session: Session) -> Starlette:
             return JSONResponse({"error": str(err)}, status_code=409)
         return JSONResponse(session.shown())
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", page),
             Route("/api/game", game),
@@ -276,21 +284,183 @@ def create_app(session: Session) -> Starlette:
             Route("/api/save", save),
             Route("/api/load", load, methods=["POST"]),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-        ]
+        ],
+        exception_handlers={HTTPError: _said},
     )
+    return Guard(app, host, port)
 
 
-async def _json(request: Request) -> dict[str, Any]:
-    """A request's JSON object, or an empty one (then every field is missing, and said so)."""
+def attachment(name: str) -> str:
+    """The Content-Disposition of a saved log named after the game (RFC 6266): the name in
+    UTF-8 (`filename*`), which any letter may be in, and an ASCII one for older browsers. A
+    header is Latin-1, so a game named in Greek or Japanese would not go in `filename` as it is."""
+    stem = "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_") or "game"
+    ascii_stem = "".join(c if c.isascii() else "_" for c in stem)
+    utf8 = quote(f"{stem}.log.json", safe="")
+    return f"attachment; filename=\"{ascii_stem}.log.json\"; filename*=UTF-8''{utf8}"
+
+
+class HTTPError(Exception):
+    """A request refused before the game sees it, with its status and a sentence."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+async def _said(request: Request, err: Exception) -> Response:
+    assert isinstance(err, HTTPError)
+    return JSONResponse({"error": err.message}, status_code=err.status)
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """A request's body, read in one pass and never beyond `limit` bytes: a body that says it is
+    larger is refused unread, one that turns out larger is refused as soon as it does (413)."""
+    too_large = HTTPError(413, f"the request is larger than the {limit:,} bytes it may be")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large
+    chunks: list[bytes] = []
+    size = 0
     try:
-        body = json.loads(await request.body())
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise too_large
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise HTTPError(400, "the request ended before its body did") from None
+    return b"".join(chunks)
+
+
+def _object(body: bytes) -> dict[str, Any]:
+    """A request's JSON object, or an empty one (then every field is missing, and said so). JSON
+    that is not JSON, or is nested deeper than any answer needs, is refused (400): the parser
+    (pydantic's) stops at its own depth limit, without Python's recursion."""
+    try:
+        value = from_json(body)
+    except ValueError as err:
+        raise HTTPError(400, f"the request is not JSON: {str(err)[:200]}") from None
+    return value if isinstance(value, dict) else {}
+
+
+# What every answer says to the browser: no page may frame this one (clickjacking); scripts,
+# styles and connections only from this server; no plugins, forms or base URL elsewhere. The
+# page's one script is a file; its colours are `style` attributes (each a fixed colour, in escaped
+# markup), which `style-src-attr` allows, and its board is inline SVG, which needs no source.
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'none'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+        b"img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+        b"frame-ancestors 'none'",
+    ),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+EVERYWHERE = {"0.0.0.0", "::", ""}
+
+
+class Guard:
+    """Answers only requests meant for this server, and changes the game only for its own page.
+
+    - `Host` must name the address served (with its port): a page on another site that points a
+      name of its own at 127.0.0.1 (DNS rebinding) sends that name, and is refused (403). Served
+      on 127.0.0.1, `localhost` is the same address; served on every interface (0.0.0.0), any
+      address written as numbers is, but no name.
+    - A request that changes the game (any method but GET and HEAD) must come from this page: an
+      `Origin` other than the server's own, or a `Sec-Fetch-Site` other than `same-origin`, is
+      refused (403); and it must say it sends JSON (`Content-Type: application/json`, 415), which
+      a form or a `text/plain` request from another site cannot say without the browser asking
+      first, and this server never agrees to. A request with neither header comes from no browser
+      (a script on this machine), which the first rule does not keep out either.
+    - Every answer carries SECURITY_HEADERS."""
+
+    def __init__(self, app: ASGIApp, host: str, port: int) -> None:
+        self.app = app
+        self.host = host.strip("[]").lower()
+        self.port = port
+
+    def allowed_host(self, value: str) -> bool:
+        name, port = _host_port(value)
+        if not (port or "80").isdigit() or int(port or "80") != self.port:  # no port: HTTP's own
+            return False
+        if self.host in EVERYWHERE:
+            return name == "localhost" or _is_address(name)
+        if self.host in LOOPBACK:
+            return name in LOOPBACK
+        return name == self.host
+
+    def refusal(self, scope: Scope) -> tuple[int, str] | None:
+        headers = Headers(scope=scope)
+        host = headers.get("host", "")
+        if not self.allowed_host(host):
+            return 403, f"this server answers only as {self.host}:{self.port}, not as {host[:100]!r}"
+        if scope["method"] in SAFE_METHODS:
+            return None
+        origin = headers.get("origin")
+        if origin is not None and origin.lower() != f"http://{host.lower()}":
+            return 403, "a change to the game must come from the playtest page itself"
+        site = headers.get("sec-fetch-site")
+        if site is not None and site != "same-origin":
+            return 403, "a change to the game must come from the playtest page itself"
+        kind = headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return 415, "a change to the game is sent as JSON (Content-Type: application/json)"
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        refused = self.refusal(scope)
+        if refused is not None:
+            status, message = refused
+            await JSONResponse({"error": message}, status_code=status)(scope, receive, send_secured)
+            return
+        await self.app(scope, receive, send_secured)
+
+
+def _host_port(value: str) -> tuple[str, str]:
+    """A Host header's name and port ("" where it gives none): `localhost:8000`, `[::1]:8000`."""
+    value = value.lower()
+    if value.startswith("["):
+        name, _, rest = value[1:].partition("]")
+        return name, rest.removeprefix(":") if rest.startswith(":") or not rest else "?"
+    name, _, port = value.partition(":")
+    return name, port
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
     except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
+        return False
+    return True
 
 
-def run(session: Session, host: str, port: int) -> None:
-    """Serve the page until Ctrl-C."""
+def run(session: Session, host: str, port: int) -> bool:
+    """Serve the page until Ctrl-C, which is then raised as KeyboardInterrupt, so that the command
+    exits 130 as any does (`uvicorn.run` would swallow it and return). False if it could not
+    start (the address is taken: uvicorn has said so)."""
     import uvicorn
 
-    uvicorn.run(create_app(session), host=host, port=port, log_level="warning")
+    config = uvicorn.Config(create_app(session, host, port), host=host, port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    try:
+        server.run()  # raises the interrupt again once it has stopped, unless the signal is ignored
+    except SystemExit:  # uvicorn's way to say it could not start
+        return False
+    if not server.started:
+        return False
+    raise KeyboardInterrupt  # a started server stops only on a signal
