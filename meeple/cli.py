@@ -331,7 +331,8 @@ def show_coverage(out: Console, report: Report) -> None:
     missing = len(total.uncovered) + len(total.example_only) + len(total.unreachable_only)
     typer.echo(
         f"\nRulebook coverage of {book.path}: {figures['cited_percent']}% of {total.rule_paragraphs} rule "
-        f"paragraphs covered by the rules, {missing} not; {total.asides} marked as not rules, "
+        f"paragraphs covered by the rules ({len(total.conflict_only)} only by a conflict), {missing} not; "
+        f"{total.asides} marked as not rules, "
         f"{total.excluded} left to other files; the quotes copy {figures['quoted_percent']}% of its words"
     )
     headings = ("Paragraphs", "Covered", "Not rules", "Elsewhere", "Not covered", "Quoted")
@@ -350,6 +351,7 @@ def show_coverage(out: Console, report: Report) -> None:
     out.print(table)
     for word, group in (
         ("uncovered", "uncovered"),
+        ("covered only by a conflict", "conflict_only"),
         ("cited only by an example", "example_only"),
         ("cited only by a declaration the game never reaches", "unreachable_only"),
     ):

@@ -291,6 +291,20 @@ def test_the_passages_of_a_conflict_are_accounted_for(tmp_path: Path) -> None:
     assert (total["cited"], total["in_conflicts"]) == (1, 1)  # both quotes are in one paragraph
 
 
+def test_a_paragraph_quoted_only_by_a_conflict_is_reported_apart(tmp_path: Path) -> None:
+    """A conflict settles a passage without implementing it: the coverage counts the paragraph as
+    covered but lists it apart, in the figures, the JSON and the text."""
+    _, total = coverage(tmp_path, CONFLICT)
+    assert [p["first_words"][:12] for p in total["conflict_only"]] == ["The game end"]
+    cited = 'rule start():\n  cites "The game ends after the fourth round"\n  log "go"\n\n' + CONFLICT
+    _, both = coverage(tmp_path, cited, play="start()")
+    assert both["conflict_only"] == [] and both["in_conflicts"] == 0  # a rule cites it too
+    path = write(tmp_path, rules(CONFLICT))
+    out = run("check", str(path), "--rulebook", str(BOOK), "--coverage").stdout
+    assert "(1 only by a conflict)" in out
+    assert "covered only by a conflict: pebble-race.txt:" in out
+
+
 def test_sections_left_to_other_files_are_not_counted(tmp_path: Path) -> None:
     header = HEADER.replace('"pebble-race.txt"', '"pebble-race.txt" except "Two-Player Variant"')
     _, total = coverage(tmp_path, "", header=header)

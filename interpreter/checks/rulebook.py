@@ -13,7 +13,8 @@ For coverage the rulebook is read as sections (a heading is a short line of its 
 punctuation, or a line the table of contents names) holding paragraphs (a block of lines between
 blank lines; a line that starts a list item starts a paragraph of its own). A paragraph is
 *covered* when something the game runs cites it (a rule, step or phase reached from setup, play,
-a trigger or the score; a declaration the game uses; the header) or a conflict quotes it; *not a
+a trigger or the score; a declaration the game uses; the header) or a conflict quotes it (those
+a conflict alone quotes are listed apart: the rules settle them, but nothing implements them); *not a
 rule* when only an `aside` does; *cited only by an example* or *only by a rule nothing reaches*
 when that is all that cites it; *left to other files* when it is in a section the header names
 with `rulebook "..." except "Section"`; and *uncovered* otherwise. The title and the table of
@@ -581,7 +582,7 @@ class SectionCoverage:
     level: int
     paragraphs: int = 0
     covered: int = 0  # cited by what the game runs, or by a conflict
-    in_conflicts: int = 0  # of those, quoted only by a conflict
+    conflict_only: list[Paragraph] = field(default_factory=list)  # of those, quoted only by a conflict
     asides: int = 0
     excluded: int = 0  # in a section left to other files
     example_only: list[Paragraph] = field(default_factory=list)
@@ -603,7 +604,8 @@ class SectionCoverage:
             "paragraphs": self.paragraphs,
             "rule_paragraphs": self.rule_paragraphs,
             "cited": self.covered,
-            "in_conflicts": self.in_conflicts,
+            "in_conflicts": len(self.conflict_only),
+            "conflict_only": _listed(self.conflict_only),
             "asides": self.asides,
             "excluded": self.excluded,
             "cited_percent": percent(self.covered, self.rule_paragraphs),
@@ -642,7 +644,8 @@ def coverage(book: Rulebook, found: Citations) -> list[SectionCoverage]:
                 target.excluded += 1
             elif i in covering:
                 target.covered += 1
-                target.in_conflicts += i not in found.of(IMPLEMENTED)
+                if i not in found.of(IMPLEMENTED):
+                    target.conflict_only.append(p)
             elif i in found.asides:
                 target.asides += 1
             elif i in found.of(EXAMPLE):
@@ -664,7 +667,8 @@ def coverage_findings(book: Rulebook, sections: list[SectionCoverage], rules: st
         span = ast.Span(file=file, line=s.line, column=1)
         data = {"rules": rules, **s.as_data()}
         summary = (
-            f"{s.rule_paragraphs} rule paragraph(s), {data['cited_percent']}% covered, "
+            f"{s.rule_paragraphs} rule paragraph(s), {data['cited_percent']}% covered "
+            f"({len(s.conflict_only)} only by a conflict), "
             f"{len(s.uncovered) + len(s.example_only) + len(s.unreachable_only)} not covered; "
             f"{s.asides} marked as not rules, {s.excluded} left to other files; "
             f"quotes copy {data['quoted_percent']}% of its words"
