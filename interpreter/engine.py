@@ -50,7 +50,15 @@ T = TypeVar("T")
 # (generators resumed, `json`) against the same limit: measured, a chain of about 25,000 resumed
 # generators overflows a main thread's 8 MB C stack and kills the interpreter, and 20,000 do not.
 PYTHON_FRAMES = 10 * MAX_RECURSION
-sys.setrecursionlimit(max(sys.getrecursionlimit(), PYTHON_FRAMES))
+
+
+def _enough_frames() -> None:
+    """Give Python the frames MAX_RECURSION calls need, whenever rules are about to run: not once
+    at import, since a host may set the limit back afterwards (hypothesis restores the limit it
+    found when one of its tests ends, so a game played after one imported the engine would stop
+    at Python's limit, long before the documented number of calls)."""
+    if sys.getrecursionlimit() < PYTHON_FRAMES:
+        sys.setrecursionlimit(PYTHON_FRAMES)
 
 
 class IllegalChoice(ValueError):
@@ -242,6 +250,7 @@ class State:
     # -------------------------------------------------------------- the driver
 
     def _advance(self, answer: int | None) -> None:
+        _enough_frames()
         gen = self._gen
         assert gen is not None
         rt = self.rt
@@ -310,6 +319,7 @@ class State:
         """Compute something from the position outside the flow of the game (the scores, an
         example's expectation): an error in the rules comes out as a RuleRuntimeError, as it
         would inside the flow, never as Python's own."""
+        _enough_frames()
         try:
             return compute()
         except RecursionError:

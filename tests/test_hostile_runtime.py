@@ -367,3 +367,22 @@ def test_a_game_ended_in_its_setup_is_scored_as_it_ends(tmp_path: Path) -> None:
         meeple.load(path).new_game(2, 0)
     played = run("play", str(path))
     assert played.exit_code == 1 and "short.rules:7:1:" in no_traceback(played)
+
+
+def test_the_documented_depth_holds_when_the_host_lowered_pythons_limit_after_import(
+    tmp_path: Path,
+) -> None:
+    """A host may set Python's recursion limit back after meeple was imported (hypothesis does,
+    when one of its tests ends): a game must still stop at MAX_RECURSION calls, with its words."""
+    import sys
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        body, line = ENDLESS["a value"]
+        path = write(tmp_path, "endless.rules", 'game "Endless":\n  players 2..2\n\n' + body)
+        out = no_traceback(run("play", str(path)))
+    finally:
+        sys.setrecursionlimit(old)
+    assert f"endless.rules:{line}:1:" in out
+    assert f"more than {MAX_RECURSION:,} calls deep" in out
