@@ -23,6 +23,11 @@ def game() -> meeple.Game:
     return meeple.load("dino_dynasty_teams")
 
 
+@cache
+def small_map() -> meeple.Game:
+    return meeple.load("dino_dynasty_teams", {"scenario": "A"})
+
+
 def test_the_team_game_examples_pass() -> None:
     results = run_examples(game())
     assert results and all(r.passed for r in results), [r for r in results if not r.passed]
@@ -47,6 +52,27 @@ def test_a_random_team_game_ends_with_a_team_winning_and_no_attack_within_a_team
     assert all(state.scores[team[0]] == state.scores[s] for team in teams for s in team)
     again = meeple.replay(game(), players, seed, state.choices, teams=teams)
     assert_same_game(again, state)
+
+
+@pytest.mark.parametrize("seed", [0, 8])
+def test_extinct_players_of_three_pairs_on_the_smallest_map_restart_and_the_game_ends(seed: int) -> None:
+    """Rulebook: "Restarting in a Biome with a team mate is allowed". On a Scenario A Map with 6
+    players in 3 pairs, players go Extinct again and again, and some find no Empty Biome and no
+    Biome of their team alone (in seed 8 as the rules stand): every restart finds a place and the
+    game ends. Where the restart goes is the rules file's example ("the Extinct player restarts
+    beside their team-mate"); a random game's path changes with any rule, so it pins no position."""
+    teams = [[0, 3], [1, 4], [2, 5]]
+    state = small_map().new_game(6, seed=seed, teams=teams, budget=5_000_000)
+    rnd = random.Random(seed)
+    for _ in range(4_000):
+        if state.is_over:
+            break
+        assert state.decision is not None
+        state.apply(rnd.randrange(state.decision.size))
+    assert state.is_over
+    restarts = [line for line in state.log if " restarts in " in line]
+    assert restarts, "no player went Extinct"
+    assert not any("finds no land Biome" in line for line in state.log)
 
 
 def test_without_teams_everyone_plays_alone() -> None:
