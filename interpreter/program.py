@@ -88,6 +88,9 @@ class Program:
     score: Fn | None = None
     tiebreak: Fn | None = None
     init: Callable[[Any], None] | None = None
+    # The program lowered for the native core, once asked for (interpreter/native): (what the
+    # Python side keeps, the core's loaded program), or why the core cannot run it.
+    native: Any = None
     examples: list[CompiledExample] = field(default_factory=list)
     styles: dict[str, Style] = field(default_factory=dict)  # ways to play, by name (`--agents NAME`)
     # With coverage on: every statement as ((line, column), statement, the rule it is in).

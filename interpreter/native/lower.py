@@ -1,0 +1,605 @@
+"""The lowering: an analysed, compiled program made into the plain data the native core runs.
+
+It reads the analysed AST and Symbols, and the Program's canonical data (its rows, kinds, zones,
+grids and players, by index), and writes an intermediate representation: names become slots of
+a frame or indexes into the program's lists, types are resolved to what the core asks for, and
+built-ins are named by id. Statements become instructions with jumps (the core runs them in
+explicit frames, a decision suspending nothing but a frame's program counter); expressions stay
+trees, which the core evaluates recursively.
+
+One method per AST node class (`lower_X` for statements, `expr_X` for expressions). A construct
+the core does not run yet raises `Unsupported` naming it and its place in the rules: the game
+then runs on the Python engine, which says why.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from meeple.grammar import ast
+from meeple.interpreter import grids
+from meeple.interpreter.program import Program
+from meeple.interpreter.values import Cell, Kind, MapRef, Player, Row, ZoneLoc
+
+BINARY = {
+    "and": "And",
+    "or": "Or",
+    "+": "Add",
+    "-": "Sub",
+    "*": "Mul",
+    "//": "FloorDiv",
+    "%": "Mod",
+    "==": "Eq",
+    "!=": "Ne",
+    "<": "Lt",
+    "<=": "Le",
+    ">": "Gt",
+    ">=": "Ge",
+    "in": "In",
+    "not in": "NotIn",
+    "..": "Range",
+}
+
+# Built-ins the core runs as they are, by the name the rules call them.
+BUILTINS = {
+    "count": "Count",
+    "sum": "Sum",
+    "min": "Min",
+    "max": "Max",
+    "any": "Any",
+    "all": "All",
+    "abs": "Abs",
+    "pieces": "Pieces",
+    "cells": "Cells",
+    "cell": "Cell",
+    "distance": "Distance",
+    "in_a_row": "InARow",
+    "connected": "Connected",
+    "neighbours": "Neighbours",
+    "next_player": "NextPlayer",
+}
+
+# Attributes the core reads of the values it has.
+ATTRIBUTES = {"q": "Q", "r": "R", "seat": "Seat", "owner": "Owner", "kind": "Kind", "location": "Location"}
+
+
+class Unsupported(Exception):
+    """A construct the native core does not run yet, and where the rules use it."""
+
+    def __init__(self, construct: str, span: ast.Span | None) -> None:
+        self.construct = construct
+        self.span = span
+        where = f" at {span.file}:{span.line}:{span.column}" if span is not None and span.line else ""
+        super().__init__(f"unsupported: {construct}{where}")
+
+
+@dataclass
+class Frame:
+    """The names of one frame (a rule, a value, setup, play), each with its slot."""
+
+    slots: dict[str, int] = field(default_factory=dict)
+
+    def slot(self, name: str) -> int:
+        if name not in self.slots:
+            self.slots[name] = len(self.slots)
+        return self.slots[name]
+
+    def scratch(self) -> int:
+        """A slot no name of the rules uses: a loop's snapshot of its list, its position in it."""
+        return self.slot(f"<{len(self.slots)}>")
+
+    @property
+    def size(self) -> int:
+        return len(self.slots)
+
+
+@dataclass
+class Lowered:
+    """What the Python side keeps of a lowered program: the IR as JSON, and the program's own
+    values for every index the core gives back (to label options and log lines)."""
+
+    ir: str
+    texts: list[str]
+    sites: list[tuple[ast.Span | None, str]]  # each instruction's `at`: its span and its rule
+    codes: list[str]  # each code's rule name
+    players: list[Player]
+    rows: list[Row]
+    zones: dict[int, ZoneLoc]  # location -> zone instance
+    cells: dict[int, Cell]  # location -> board cell
+    grids: list[MapRef]
+    kinds: list[Kind]
+    decls: list[str]  # each piece declaration's name
+    counters: list[str]
+
+
+class Lowering:
+    def __init__(self, program: Program) -> None:
+        self.p = program
+        self.sym = program.symbols
+        self.texts: list[str] = []
+        self.sites: list[tuple[ast.Span | None, str]] = []
+        self.rule = ""
+        self.frame = Frame()
+        self.code: list[dict[str, Any]] = []
+        self.decls = list(program.kinds)
+        self.kinds = [k for name in self.decls for k in program.kinds[name]]
+        self.kind_index = {id(k): i for i, k in enumerate(self.kinds)}
+        self.rows = [r for rows in program.rows.values() for r in rows]
+        self.row_index = {id(r): i for i, r in enumerate(self.rows)}
+        self.locations: list[dict[str, Any]] = []
+        self.zone_index: dict[int, int] = {}
+        self.zones: dict[int, ZoneLoc] = {}
+        self.cells: dict[int, Cell] = {}
+        self.grids: list[MapRef] = []
+        self.grid_index: dict[int, int] = {}
+        self.grid_ir: list[dict[str, Any]] = []
+        self.var_index = {name: i for i, name in enumerate(self.sym.vars)}
+        self.value_index = {name: i for i, name in enumerate(self.sym.values)}
+        self.rule_index = {name: i for i, name in enumerate(self.sym.rules)}
+        self.counter_index = {name: i for i, name in enumerate(self.sym.counters)}
+
+    # ------------------------------------------------------------------ the whole program
+
+    def lower(self) -> Lowered:
+        sym, p = self.sym, self.p
+        self.refuse_whole_program()
+        for (_name, owner), zone in p.zone_locs.items():
+            self.zone_index[id(zone)] = len(self.locations)
+            self.zones[len(self.locations)] = zone
+            self.locations.append({"cell": None, "owner": self.const(owner)})
+        for mapref in p.map_refs.values():
+            self.grid_index[id(mapref)] = len(self.grids)
+            if mapref.board is None:
+                raise Unsupported("a grid that grows", sym.maps[mapref.name].span)
+            g = len(self.grids)
+            self.grids.append(mapref)
+            first = len(self.locations)
+            for (q, r), name in mapref.board.items():
+                self.cells[len(self.locations)] = Cell(mapref, q, r, name)
+                self.locations.append({"cell": [g, q, r], "owner": "None"})
+            self.grid_ir.append(
+                {
+                    "hex": mapref.geometry.kind == "hex",
+                    "first": first,
+                    "cells": list(mapref.board),
+                    "owner": None if mapref.owner is None else mapref.owner.seat,
+                }
+            )
+        init_at = self.site(None, "the start of the game")
+        variables = [self.variable(v) for v in sym.vars.values()]
+        pieces = [self.piece(piece) for piece in sym.pieces.values()]
+        values = [self.value(v) for v in sym.values.values()]
+        for rule in sym.rules.values():
+            self.rule = rule.name
+            self.code.append(self.block_code([x.name for x in rule.params], rule.body))
+        setup = play = None
+        self.code_names = list(sym.rules)
+        if sym.setup is not None:
+            self.rule, setup = "setup", len(self.code)
+            self.code.append(self.block_code([], sym.setup.body))
+            self.code_names.append("setup")
+        if sym.play is not None:
+            self.rule, play = "play", len(self.code)
+            self.code.append(self.block_code([], sym.play.body))
+            self.code_names.append("play")
+        self.rule = "score"
+        ir = {
+            "kinds": [
+                {"decl": self.decls.index(k.name), "row": self.row_index.get(id(k.row))} for k in self.kinds
+            ],
+            "locations": self.locations,
+            "grids": self.grid_ir,
+            "rows": [{col: self.const(v) for col, v in row.values.items()} for row in self.rows],
+            "vars": variables,
+            "pieces": pieces,
+            "values": values,
+            "code": self.code,
+            "setup": setup,
+            "play": play,
+            "score": self.scorer(sym.score),
+            "tiebreak": self.scorer(sym.tiebreak),
+            "texts": self.texts,
+            "counters": [c.per_player for c in sym.counters.values()],
+            "init_at": init_at,
+        }
+        return Lowered(
+            ir=json.dumps(ir),
+            texts=self.texts,
+            sites=self.sites,
+            codes=self.code_names,
+            players=p.players,
+            rows=self.rows,
+            zones=self.zones,
+            cells=self.cells,
+            grids=self.grids,
+            kinds=self.kinds,
+            decls=self.decls,
+            counters=list(sym.counters),
+        )
+
+    def refuse_whole_program(self) -> None:
+        """What the core does not run anywhere yet, found before anything is lowered."""
+        sym = self.sym
+        for per, group in sym.owned_vars.items():
+            for var in group.values():
+                raise Unsupported(f"a variable per {per}", var.span)
+        for trigger in sym.triggers:
+            raise Unsupported("a trigger (`when ... enters`)", getattr(trigger, "span", None))
+        for movement in sym.movements.values():
+            raise Unsupported("a movement", movement.span)
+
+    def site(self, span: ast.Span | None, rule: str | None = None) -> int:
+        self.sites.append((span, self.rule if rule is None else rule))
+        return len(self.sites) - 1
+
+    def text(self, words: str) -> int:
+        if words not in self.texts:
+            self.texts.append(words)
+        return self.texts.index(words)
+
+    def const(self, value: Any) -> Any:
+        """A value of the program as the IR writes it."""
+        if value is None:
+            return "None"
+        if isinstance(value, bool):
+            return {"Bool": value}
+        if isinstance(value, int):
+            return {"Int": value}
+        if isinstance(value, str):
+            return {"Text": value}
+        if isinstance(value, Player):
+            return {"Player": value.seat}
+        if isinstance(value, Row):
+            return {"Row": self.row_index[id(value)]}
+        if isinstance(value, ZoneLoc):
+            return {"Zone": self.zone_index[id(value)]}
+        if isinstance(value, MapRef):
+            return {"Grid": self.grid_index[id(value)]}
+        raise Unsupported(f"a fixed {type(value).__name__}", None)
+
+    def const_expr(self, value: Any) -> Any:
+        if isinstance(value, list):
+            return {"List": [self.const_expr(v) for v in value]}
+        return {"Const": self.const(value)}
+
+    def variable(self, decl: ast.VarDecl) -> dict[str, Any]:
+        self.rule, self.frame = "the start of the game", Frame()
+        if decl.within is not None:
+            raise Unsupported("a variable kept within bounds", decl.span)
+        init = self.expr(decl.init)
+        return {"init": init, "clamp": None, "slots": self.frame.size}
+
+    def piece(self, decl: ast.PieceDecl) -> dict[str, Any]:
+        self.rule, self.frame = "the start of the game", Frame()
+        if decl.each_row_of or decl.per_row_of or decl.count is None:
+            raise Unsupported("pieces made per row of a table", decl.span)
+        zone = decl.zone
+        own_zones = self.sym.owned_zones.get("player", {})
+        own = isinstance(zone, ast.Name) and decl.per_player and zone.id in own_zones
+        count = self.expr(decl.count)
+        return {
+            "kind": self.kind_index[id(self.p.kinds[decl.name][0])],
+            "count": count,
+            "per_player": decl.per_player,
+            "zone": None if own else self.expr(zone),
+            "own_zone": [self.zone_index[id(self.p.zone_locs[(zone.id, pl)])] for pl in self.p.players]
+            if own and isinstance(zone, ast.Name)
+            else None,
+            "at": self.site(decl.span, "the start of the game"),
+        }
+
+    def value(self, decl: ast.ValueDecl) -> dict[str, Any]:  # type: ignore[name-defined]
+        self.rule, self.frame = decl.name, Frame()
+        for param in decl.params:
+            self.frame.slot(param.name)
+        body = self.expr(decl.expr)
+        return {"slots": self.frame.size, "body": body, "at": self.site(decl.span)}
+
+    def scorer(self, decl: ast.ScoreDecl | None) -> dict[str, Any] | None:
+        if decl is None:
+            return None
+        self.frame = Frame()
+        self.frame.slot(decl.var)
+        body = self.expr(decl.expr)
+        return {"slots": self.frame.size, "body": body, "at": self.site(decl.span, "score")}
+
+    # ------------------------------------------------------------------ statements
+
+    def block_code(self, params: list[str], body: list[ast.Stmt]) -> dict[str, Any]:
+        self.frame, self.instrs = Frame(), []
+        for name in params:
+            self.frame.slot(name)
+        self.block(body)
+        self.emit(None, {"Return": None})
+        return {"params": len(params), "slots": self.frame.size, "instrs": self.instrs}
+
+    def emit(self, s: ast.Node | None, op: Any) -> int:
+        self.instrs.append({"at": self.site(s.span if s is not None else None), "op": op})
+        return len(self.instrs) - 1
+
+    def here(self) -> int:
+        return len(self.instrs)
+
+    def patch(self, index: int, key: str, target: int) -> None:
+        (op,) = self.instrs[index]["op"].values()
+        op[key] = target
+
+    def block(self, body: list[ast.Stmt]) -> None:
+        for s in body:
+            if isinstance(s, ast.Meta):
+                continue
+            method = getattr(self, f"lower_{type(s).__name__}", None)
+            if method is None:
+                raise Unsupported(f"the statement `{_said(s)}`", s.span)
+            method(s)
+
+    def lower_Let(self, s: ast.Let) -> None:
+        e = self.expr(s.value)
+        self.emit(s, {"Let": {"slot": self.frame.slot(s.name), "e": e}})
+
+    def lower_SetStmt(self, s: ast.SetStmt) -> None:
+        self.assign(s, s.value, 0)
+
+    def lower_AddStmt(self, s: ast.AddStmt) -> None:
+        self.assign(s, s.amount, s.sign)
+
+    def assign(self, s: ast.Stmt, value: ast.Expr, sign: int) -> None:
+        target = s.target  # type: ignore[attr-defined]
+        if not isinstance(target, ast.Name):
+            raise Unsupported("setting a variable of a player or a row", s.span)
+        if self.sym.vars[target.id].within is not None:
+            raise Unsupported("a variable kept within bounds", s.span)
+        self.emit(s, {"SetVar": {"var": self.var_index[target.id], "e": self.expr(value), "sign": sign}})
+
+    def lower_MoveCount(self, s: ast.MoveCount) -> None:
+        self.move(s, self.expr(s.count))
+
+    def lower_MoveAll(self, s: ast.MoveAll) -> None:
+        self.move(s, None)
+
+    def move(self, s: ast.MoveCount | ast.MoveAll, count: Any) -> None:
+        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
+            raise Unsupported("moving to the bottom of a place", s.span)
+        self.emit(
+            s,
+            {
+                "Move": {
+                    "count": count,
+                    "decl": self.decls.index(s.kind),
+                    "which": self.expr(s.which) if s.which is not None else None,
+                    "owner": self.expr(s.owner) if s.owner is not None else None,
+                    "src": self.expr(s.src),
+                    "dest": self.expr(s.dest),
+                }
+            },
+        )
+
+    def lower_MoveRefs(self, s: ast.MoveRefs) -> None:
+        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
+            raise Unsupported("moving to the bottom of a place", s.span)
+        self.emit(s, {"MoveRefs": {"pieces": self.expr(s.pieces), "dest": self.expr(s.dest)}})
+
+    def lower_If(self, s: ast.If) -> None:
+        ends = []
+        for branch in s.branches:
+            test = self.emit(s, {"JumpUnless": {"cond": self.expr(branch.cond), "to": -1}})
+            self.block(branch.body)
+            ends.append(self.emit(s, {"Jump": {"to": -1}}))
+            self.patch(test, "to", self.here())
+        self.block(s.orelse)
+        for end in ends:
+            self.patch(end, "to", self.here())
+
+    def lower_ForEach(self, s: ast.ForEach) -> None:
+        if s.chooser is not None:
+            raise Unsupported("a loop whose order a player chooses (`chosen by`)", s.span)
+        var = self.frame.slot(s.var)
+        items, index = self.frame.scratch(), self.frame.scratch()
+        seq = self.expr(s.seq)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        self.emit(s, {"ForStart": {"seq": seq, "cond": cond, "var": var, "list": items, "index": index}})
+        top = self.emit(s, {"ForNext": {"var": var, "list": items, "index": index, "end": -1}})
+        self.block(s.body)
+        self.emit(s, {"Jump": {"to": top}})
+        self.patch(top, "end", self.here())
+
+    def lower_While(self, s: ast.While) -> None:
+        top = self.emit(s, {"JumpUnless": {"cond": self.expr(s.cond), "to": -1}})
+        self.emit(s, "Spend")
+        self.block(s.body)
+        self.emit(s, {"Jump": {"to": top}})
+        self.patch(top, "to", self.here())
+
+    def lower_Repeat(self, s: ast.Repeat) -> None:
+        counter = self.frame.scratch()
+        self.emit(s, {"RepeatStart": {"count": self.expr(s.count), "counter": counter}})
+        top = self.emit(s, {"RepeatNext": {"counter": counter, "end": -1}})
+        self.block(s.body)
+        self.emit(s, {"Jump": {"to": top}})
+        self.patch(top, "end", self.here())
+
+    def lower_CallStmt(self, s: ast.CallStmt) -> None:
+        args = [self.expr(a) for a in s.args]
+        self.emit(s, {"Call": {"code": self.rule_index[s.name], "args": args}})
+
+    def lower_Turn(self, s: ast.Turn) -> None:
+        self.emit(s, {"Turn": {"player": self.expr(s.player)}})
+        self.block(s.body)
+
+    def lower_Named(self, s: ast.Named) -> None:
+        self.block(s.body)
+
+    def lower_Choose(self, s: ast.Choose) -> None:
+        var = self.frame.slot(s.var)
+        seq = self.expr(s.seq)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        chooser = self.expr(s.chooser) if s.chooser is not None else None
+        ask = self.emit(
+            s,
+            {
+                "Choose": {
+                    "seq": seq,
+                    "cond": cond,
+                    "var": var,
+                    "chooser": chooser,
+                    "prompt": self.text(s.prompt or "Choose one"),
+                    "optional": s.optional,
+                    "has_orelse": bool(s.orelse),
+                    "orelse": -1,
+                }
+            },
+        )
+        self.block(s.body)
+        end = self.emit(s, {"Jump": {"to": -1}})
+        self.patch(ask, "orelse", self.here())
+        self.block(s.orelse)
+        self.patch(end, "to", self.here())
+
+    def lower_Log(self, s: ast.Log) -> None:
+        parts = [{"Text": self.text(x)} if isinstance(x, str) else {"Expr": self.expr(x)} for x in s.parts]
+        self.emit(s, {"Log": {"parts": parts}})
+
+    def lower_Tally(self, s: ast.Tally) -> None:
+        player = self.expr(s.player) if s.player is not None else None
+        amount = self.expr(s.amount) if s.amount is not None else None
+        self.emit(s, {"Tally": {"counter": self.counter_index[s.name], "player": player, "amount": amount}})
+
+    def lower_EndGame(self, s: ast.EndGame) -> None:
+        self.emit(s, "EndGame")
+
+    # ------------------------------------------------------------------ expressions
+
+    def expr(self, e: ast.Expr) -> Any:
+        method = getattr(self, f"expr_{type(e).__name__}", None)
+        if method is None:
+            raise Unsupported(f"the expression {type(e).__name__}", e.span)
+        return method(e)
+
+    def expr_Num(self, e: ast.Num) -> Any:
+        return self.const_expr(e.value)
+
+    def expr_Text(self, e: ast.Text) -> Any:
+        return self.const_expr(e.value)
+
+    def expr_Bool(self, e: ast.Bool) -> Any:
+        return self.const_expr(e.value)
+
+    def expr_NoneLit(self, e: ast.NoneLit) -> Any:
+        return self.const_expr(None)
+
+    def expr_Name(self, e: ast.Name) -> Any:
+        name, p, sym = e.id, self.p, self.sym
+        if name in self.frame.slots:
+            return {"Local": self.frame.slots[name]}
+        if name in p.constants:
+            return self.const_expr(p.constants[name])
+        if name in sym.vars:
+            return {"Var": self.var_index[name]}
+        if name in sym.zones:
+            return self.const_expr(p.zone_locs[(name, None)])
+        if name in sym.tables:
+            return self.const_expr(p.rows[name])
+        if name in sym.maps and (name, None) in p.map_refs:
+            return self.const_expr(p.map_refs[(name, None)])
+        if name in sym.pieces:
+            return {"Const": {"KindName": self.decls.index(name)}}
+        if name == "players":
+            return "Players"
+        if name == "current":
+            return "Current"
+        if name == "player_count":
+            return "PlayerCount"
+        tables = sym.row_keys.get(name, [])
+        if len(tables) == 1:
+            return self.const_expr(p.row_by_key[tables[0]][name])
+        raise Unsupported(f"the name '{name}'", e.span)
+
+    def expr_Attr(self, e: ast.Attr) -> Any:
+        sym = self.sym
+        if isinstance(e.obj, ast.Name) and e.obj.id in sym.tables and e.obj.id not in self.frame.slots:
+            return self.const_expr(self.p.row_by_key[e.obj.id][e.name])
+        owned = any(e.name in group for group in (*sym.owned_vars.values(), *sym.owned_zones.values()))
+        if owned or (e.name, self.p.players[0]) in self.p.map_refs:
+            raise Unsupported(f"'{e.name}' of a player or a row", e.span)
+        columns = {col.name for table in sym.tables.values() for col in table.columns}
+        if e.name in ATTRIBUTES:
+            attr: Any = ATTRIBUTES[e.name]
+        elif e.name == "row":
+            attr = "Row"
+        elif e.name in columns:
+            attr = {"Column": e.name}
+        else:
+            raise Unsupported(f"the attribute '{e.name}'", e.span)
+        return {"Attr": [self.expr(e.obj), attr]}
+
+    def expr_Index(self, e: ast.Index) -> Any:
+        if self.sym.types.get(id(e.obj), "").startswith("rows:"):
+            raise Unsupported("a variable's value for a row (`x.NAME[row]`)", e.span)
+        return {"Index": [self.expr(e.obj), self.expr(e.index)]}
+
+    def expr_Unary(self, e: ast.Unary) -> Any:
+        return {"Neg" if e.op == "-" else "Not": self.expr(e.operand)}
+
+    def expr_Binary(self, e: ast.Binary) -> Any:
+        return {"Bin": [BINARY[e.op], self.expr(e.left), self.expr(e.right)]}
+
+    def expr_IfExpr(self, e: ast.IfExpr) -> Any:
+        return {"If": [self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)]}
+
+    def expr_ListLit(self, e: ast.ListLit) -> Any:
+        return {"List": [self.expr(i) for i in e.items]}
+
+    def expr_Filter(self, e: ast.Filter) -> Any:
+        if e.keys:
+            raise Unsupported("a list ranked by keys", e.span)
+        seq = self.expr(e.seq)
+        return {"Filter": {"seq": seq, "slot": self.frame.slot(e.var), "cond": self.expr(e.cond)}}
+
+    def expr_MapComp(self, e: ast.MapComp) -> Any:
+        seq = self.expr(e.seq)
+        slot = self.frame.slot(e.var)
+        cond = self.expr(e.cond) if e.cond is not None else None
+        return {"Map": {"seq": seq, "slot": slot, "e": self.expr(e.expr), "cond": cond}}
+
+    def expr_Call(self, e: ast.Call) -> Any:
+        if e.func in self.sym.values:
+            return {"Value": [self.value_index[e.func], [self.expr(a) for a in e.args]]}
+        if e.func == "side":
+            return self.side(e)
+        if e.func in ("connected", "neighbours") and not self.on_cells(e):
+            raise Unsupported(f"{e.func}(...) of the nodes of a map", e.span)
+        if e.func not in BUILTINS:
+            raise Unsupported(f"the built-in {e.func}(...)", e.span)
+        return {"Builtin": [BUILTINS[e.func], [self.expr(a) for a in e.args]]}
+
+    def on_cells(self, e: ast.Call) -> bool:
+        """Whether a graph question walks the cells of a grid (rather than a map's edges): a
+        program without maps of nodes has only cells to walk; otherwise an argument must be
+        known to be cells."""
+        if not self.p.adjacency:
+            return True
+        types = [self.sym.types.get(id(a), "") for a in e.args]
+        if e.func == "neighbours":
+            return len(e.args) == 1 and types[0].startswith("cell:")
+        cells = any(t.startswith("list:cell:") for t in types)
+        return cells and not any(t.startswith("list:row:") for t in types)
+
+    def side(self, e: ast.Call) -> Any:
+        grid_type = self.sym.types.get(id(e.args[0]), "")
+        decl = self.sym.maps.get(grid_type.removeprefix("grid:"))
+        word = e.args[1].value if isinstance(e.args[1], ast.Text) else ""
+        if decl is None or decl.grid is None or word not in grids.SIDES[decl.grid]:
+            raise Unsupported("a side of a grid not known before the game", e.span)
+        return {"Side": [self.expr(e.args[0]), list(grids.SIDES[decl.grid][word])]}
+
+
+def _said(s: ast.Stmt) -> str:
+    """A statement's kind as the rules write it (`ask`, `random`, `offer`...)."""
+    return type(s).__name__.lower()
+
+
+def lower(program: Program) -> Lowered:
+    """The program lowered for the native core; raises Unsupported for what it does not run."""
+    return Lowering(program).lower()

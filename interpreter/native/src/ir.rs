@@ -1,0 +1,282 @@
+//! The intermediate representation a lowered program arrives in (interpreter/native/lower.py
+//! writes it as JSON): plain data, names already resolved to slots and indexes, built-ins by id.
+//! Loaded once per program and shared, read-only, by every game of it.
+
+use crate::value::Value;
+use serde::Deserialize;
+use std::collections::HashMap;
+
+/// The whole program.
+#[derive(Deserialize, Debug)]
+pub struct Program {
+    /// Every kind of piece: the declaration it belongs to, and its row for a piece made per row.
+    pub kinds: Vec<KindIr>,
+    /// Every place that holds pieces: zone instances first, then every board cell.
+    pub locations: Vec<LocIr>,
+    pub grids: Vec<GridIr>,
+    /// Each row's column values, by the row's index among all rows.
+    #[serde(default)]
+    pub rows: Vec<HashMap<String, Value>>,
+    pub vars: Vec<VarIr>,
+    pub pieces: Vec<PieceIr>,
+    pub values: Vec<FuncIr>,
+    pub code: Vec<CodeIr>,
+    pub setup: Option<u32>,
+    pub play: Option<u32>,
+    pub score: Option<FuncIr>,
+    pub tiebreak: Option<FuncIr>,
+    /// Texts the rules show (prompts, log text): statements name them by index.
+    pub texts: Vec<String>,
+    /// How many counters (`tally`) there are, and whether each counts per seat.
+    #[serde(default)]
+    pub counters: Vec<bool>,
+    /// Where the start of the game fails, for errors there (an index the caller maps to a span).
+    pub init_at: u32,
+}
+
+#[derive(Deserialize, Debug)]
+pub struct KindIr {
+    pub decl: u32,
+    pub row: Option<u32>,
+}
+
+/// A place that holds pieces: a zone instance (owned by a seat or not) or a board cell.
+#[derive(Deserialize, Debug)]
+pub struct LocIr {
+    /// The grid and (q, r) of a cell; None for a zone.
+    pub cell: Option<(u32, i64, i64)>,
+    /// A zone's owner (a player, a row), or None.
+    pub owner: Value,
+}
+
+/// A board given by its size: its cells, in reading order, are the locations from `first`.
+#[derive(Deserialize, Debug)]
+pub struct GridIr {
+    pub hex: bool,
+    pub first: u32,
+    pub cells: Vec<(i64, i64)>,
+    /// The seat owning it (a map `per player`), if any: it exists only when that seat plays.
+    pub owner: Option<u32>,
+}
+
+#[derive(Deserialize, Debug)]
+pub struct VarIr {
+    pub init: Expr,
+    pub clamp: Option<(i64, i64)>,
+    pub slots: u32,
+}
+
+/// How the pieces of one declaration are laid out at the start.
+#[derive(Deserialize, Debug)]
+pub struct PieceIr {
+    pub kind: u32,
+    pub count: Expr,
+    pub per_player: bool,
+    /// The zone they start in, or for a zone each player owns, its instance per seat.
+    pub zone: Option<Expr>,
+    pub own_zone: Option<Vec<u32>>,
+    pub at: u32,
+}
+
+/// A function of expressions (a declared value, a score): its parameters are its first slots.
+#[derive(Deserialize, Debug)]
+pub struct FuncIr {
+    pub slots: u32,
+    pub body: Expr,
+    pub at: u32,
+}
+
+/// A block of statements run by a frame (a rule, setup, play): its parameters are its first
+/// slots; `name` is the text index of its name.
+#[derive(Deserialize, Debug)]
+pub struct CodeIr {
+    pub params: u32,
+    pub slots: u32,
+    pub instrs: Vec<Step>,
+}
+
+/// One instruction and where it stands in the rules (an index the Python side maps to a span
+/// and a rule's name).
+#[derive(Deserialize, Debug)]
+pub struct Step {
+    pub at: u32,
+    pub op: Instr,
+}
+
+#[derive(Deserialize, Debug)]
+pub enum LogPart {
+    Text(u32),
+    Expr(Expr),
+}
+
+#[derive(Deserialize, Debug)]
+pub enum Instr {
+    Let {
+        slot: u32,
+        e: Expr,
+    },
+    SetVar {
+        var: u32,
+        e: Expr,
+        sign: i64,
+    },
+    Move {
+        count: Option<Expr>,
+        decl: u32,
+        which: Option<Expr>,
+        owner: Option<Expr>,
+        src: Expr,
+        dest: Expr,
+    },
+    MoveRefs {
+        pieces: Expr,
+        dest: Expr,
+    },
+    Jump {
+        to: u32,
+    },
+    JumpUnless {
+        cond: Expr,
+        to: u32,
+    },
+    /// A loop's items, taken once at its start (with the loop's condition) into `list`.
+    ForStart {
+        seq: Expr,
+        cond: Option<Expr>,
+        var: u32,
+        list: u32,
+        index: u32,
+    },
+    /// The next item into `var`, a step of the budget; past the last, to `end`.
+    ForNext {
+        var: u32,
+        list: u32,
+        index: u32,
+        end: u32,
+    },
+    /// A `while` going round once more: a step of the budget.
+    Spend,
+    RepeatStart {
+        count: Expr,
+        counter: u32,
+    },
+    RepeatNext {
+        counter: u32,
+        end: u32,
+    },
+    Call {
+        code: u32,
+        args: Vec<Expr>,
+    },
+    Turn {
+        player: Expr,
+    },
+    Choose {
+        seq: Expr,
+        cond: Option<Expr>,
+        var: u32,
+        chooser: Option<Expr>,
+        prompt: u32,
+        optional: bool,
+        has_orelse: bool,
+        orelse: u32,
+    },
+    Log {
+        parts: Vec<LogPart>,
+    },
+    Tally {
+        counter: u32,
+        player: Option<Expr>,
+        amount: Option<Expr>,
+    },
+    EndGame,
+    Return,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    And,
+    Or,
+    Add,
+    Sub,
+    Mul,
+    FloorDiv,
+    Mod,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Range,
+}
+
+/// The built-in functions the core runs, by id.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    Count,
+    Sum,
+    Min,
+    Max,
+    Any,
+    All,
+    Abs,
+    Pieces,
+    Cells,
+    Cell,
+    Distance,
+    InARow,
+    Connected,
+    Neighbours,
+    NextPlayer,
+}
+
+/// An attribute, resolved by what the object is at run time.
+#[derive(Deserialize, Debug, Clone, PartialEq, Eq)]
+pub enum AttrIr {
+    Q,
+    R,
+    Seat,
+    Owner,
+    Kind,
+    Location,
+    Row,
+    Column(String),
+}
+
+#[derive(Deserialize, Debug)]
+pub enum Expr {
+    Const(Value),
+    Local(u32),
+    Var(u32),
+    Players,
+    Current,
+    PlayerCount,
+    Attr(Box<Expr>, AttrIr),
+    Index(Box<Expr>, Box<Expr>),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    List(Vec<Expr>),
+    /// `[each x in seq where cond]`, x in the slot.
+    Filter {
+        seq: Box<Expr>,
+        slot: u32,
+        cond: Box<Expr>,
+    },
+    /// `[e for each x in seq where cond]`.
+    Map {
+        seq: Box<Expr>,
+        slot: u32,
+        e: Box<Expr>,
+        cond: Option<Box<Expr>>,
+    },
+    /// A declared value, with its arguments.
+    Value(u32, Vec<Expr>),
+    Builtin(Builtin, Vec<Expr>),
+    /// `side(GRID, word)`: the directions (indexes) a cell of the side has no cell beyond.
+    Side(Box<Expr>, Vec<u32>),
+}
