@@ -595,9 +595,22 @@ class Lowering:
         return {"Side": [self.expr(e.args[0]), list(grids.SIDES[decl.grid][word])]}
 
 
+# Statements as the rules write them, for the message that names one the core does not run.
+KEYWORDS = {
+    "Ask": "may",
+    "Random": "random",
+    "Pick": "pick ... at random",
+    "Shuffle": "shuffle",
+    "Draw": "draw",
+    "Place": "place",
+    "Lift": "lift",
+    "Offer": "offer",
+}
+
+
 def _said(s: ast.Stmt) -> str:
-    """A statement's kind as the rules write it (`ask`, `random`, `offer`...)."""
-    return type(s).__name__.lower()
+    """A statement's kind as the rules write it (`may`, `random`, `offer`...)."""
+    return KEYWORDS.get(type(s).__name__, type(s).__name__.lower())
 
 
 def lower(program: Program) -> Lowered:

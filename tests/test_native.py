@@ -1,0 +1,205 @@
+"""The native engine means what the Python engine means (docs/architecture.md, "The native
+engine"): for every game the core runs, many seeds and every player count, random players make
+the same decisions on both (the same seat, prompt and option labels in order), the same choices,
+the same log, scores and winners; a whole game played inside the core by its own random players
+matches the Python agents' game; a copied state plays on alone. A game the core cannot run yet
+plays on the Python engine, which says which construct kept it there.
+
+These tests skip when the core is not built (meeple installed without Rust); CI sets
+$MEEPLE_REQUIRE_NATIVE, which makes that skip a failure."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meeple
+from meeple import Game
+from meeple.interpreter import native
+from meeple.interpreter.agents import make_agents
+from meeple.interpreter.runtime import RuleRuntimeError
+
+from helpers import ROOT, write
+
+REQUIRE = "MEEPLE_REQUIRE_NATIVE"
+
+
+@pytest.fixture(autouse=True)
+def built() -> None:
+    if native.available():
+        return
+    if os.environ.get(REQUIRE):
+        pytest.fail(f"{native.NOT_BUILT} (${REQUIRE} is set: the native engine must be built)")
+    pytest.skip(native.NOT_BUILT)
+
+
+TEST_GAMES = sorted((ROOT / "tests" / "games").glob("*.rules"))
+BUNDLED = sorted((ROOT / "games").glob("*.rules"))
+# Games the core runs today; each other game is checked to fall back to the Python engine.
+NATIVE = ["connect_four", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
+
+
+def load(path: Path, **options: str) -> Game:
+    return meeple.load(str(path), options=options) if options else meeple.load(str(path))
+
+
+def played(state: Any, agents: list[Any]) -> dict[str, Any]:
+    """A whole game as a player and a reader see it: each decision (seat, prompt, options in
+    words, the choice), then the log, scores, winners and turns; or the rules' error."""
+    decisions = []
+    try:
+        while not state.is_over:
+            decision = state.decision
+            choice = agents[decision.player.seat].choose(state, decision)
+            decisions.append((decision.player.seat, decision.prompt, list(decision.options), choice))
+            state.apply(choice)
+    except RuleRuntimeError as err:
+        return {"decisions": decisions, "error": str(err), "log": state.log}
+    return {
+        "decisions": decisions,
+        "log": state.log,
+        "scores": state.scores,
+        "winners": state.winners,
+        "turns": state.turns,
+        "ended_early": state.ended_early,
+    }
+
+
+def both(game: Game, players: int, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    python = played(game.new_game(players, seed), make_agents(["random"], players, seed))
+    core = played(native.new_game(game, players, seed), make_agents(["random"], players, seed))
+    return python, core
+
+
+@pytest.mark.parametrize("name", NATIVE)
+def test_random_games_are_the_same_game_on_both_engines(name: str) -> None:
+    """Every seat, prompt, option label and choice, the log, the scores and the winners."""
+    game = load(ROOT / "tests" / "games" / f"{name}.rules", **({"size": "5"} if name == "hex" else {}))
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(12):
+            python, core = both(game, players, seed)
+            assert core == python, f"{name}, {players} players, seed {seed}"
+
+
+def test_a_full_size_hex_board_is_the_same_game_on_both_engines() -> None:
+    game = load(ROOT / "tests" / "games" / "hex.rules")
+    for seed in range(3):
+        python, core = both(game, 2, seed)
+        assert core == python
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(min_value=-(2**40), max_value=2**40))
+def test_any_seed_plays_the_same_connect_four(seed: int) -> None:
+    """Seeds of any size and sign: the generator and the agents' seeds (seed * 1000 + seat) are
+    CPython's on both engines."""
+    python, core = both(CONNECT_FOUR, 2, seed)
+    assert core == python
+
+
+CONNECT_FOUR = load(ROOT / "tests" / "games" / "connect_four.rules")
+
+
+@pytest.mark.parametrize("name", ["connect_four", "tic_tac_toe"])
+@pytest.mark.parametrize("agent", ["random", "first"])
+def test_a_game_played_inside_the_core_is_the_python_agents_game(name: str, agent: str) -> None:
+    """`play_out` answers every decision inside the core, as agents.py's agents of the same seeds
+    would: the same choices, log, scores and winners."""
+    game = load(ROOT / "tests" / "games" / f"{name}.rules")
+    for seed in range(10):
+        python = game.new_game(2, seed)
+        played(python, make_agents([agent], 2, seed))
+        core = native.new_game(game, 2, seed)
+        core.play_out([agent, agent])
+        assert core.is_over
+        assert (core.choices, core.log, core.scores, core.winners) == (
+            python.choices,
+            python.log,
+            python.scores,
+            python.winners,
+        )
+
+
+def test_a_copied_state_plays_on_alone() -> None:
+    """A copy is equal to its original (and hashes alike) until one of them moves on; what one
+    does, the other does not see; the same choices from both end the same."""
+    state = native.new_game(CONNECT_FOUR, 2, 3)
+    for choice in [0, 3, 1]:
+        state.apply(choice)
+    copy = state.clone()
+    assert copy.core == state.core and hash(copy.core) == hash(state.core)
+    copy.apply(2)
+    assert copy.core != state.core
+    assert len(state.choices) == 3 and len(copy.choices) == 4
+    state.apply(2)
+    assert copy.core == state.core
+    copy.play_out(["first", "first"])
+    state.play_out(["first", "first"])
+    assert (copy.log, copy.winners) == (state.log, state.winners)
+
+
+@pytest.mark.parametrize("path", [*BUNDLED, *TEST_GAMES], ids=lambda p: p.stem)
+def test_a_game_the_core_cannot_run_plays_on_python_and_says_why(path: Path) -> None:
+    game = load(path)
+    engine, why = native.engine_for(game, "auto")
+    if path.stem in NATIVE:
+        assert (engine, why) == ("native", "")
+        return
+    assert engine == "python"
+    assert why.startswith("unsupported: ")
+    assert f" at {path}:" in why or " at " in why
+
+
+def test_the_construct_that_keeps_a_game_on_python_is_named_with_its_place(tmp_path: Path) -> None:
+    rules = write(
+        tmp_path,
+        "asking.rules",
+        'game "Asking":\n  players 1..1\nzone pool\nvar n: int = 0 per player\n'
+        "play:\n  set players[0].n to 1\n",
+    )
+    game = meeple.load(str(rules))
+    engine, why = native.engine_for(game, "auto")
+    assert engine == "python"
+    assert why == f"unsupported: a variable per player at {rules}:4:1"
+    assert native.engine_for(game, "python") == ("python", "asked for")
+    with pytest.raises(ValueError, match="cannot play this game: unsupported: a variable per player"):
+        native.engine_for(game, "native")
+
+
+def test_an_error_in_the_rules_is_the_same_error_on_both_engines(tmp_path: Path) -> None:
+    """A broken rule stops the game with a RuleRuntimeError naming the statement, never a
+    crash: here an index past the end of a list."""
+    rules = write(
+        tmp_path,
+        "broken.rules",
+        'game "Broken":\n  players 2..2\nzone pool\nvar n: int = 0\n'
+        "play:\n  set n to [1, 2][n + 5]\n",
+    )
+    game = meeple.load(str(rules))
+    with pytest.raises(RuleRuntimeError) as python:
+        game.new_game(2, 0)
+    with pytest.raises(RuleRuntimeError) as core:
+        native.new_game(game, 2, 0)
+    assert str(core.value) == str(python.value)
+
+
+def test_the_step_budget_holds_in_the_core(tmp_path: Path) -> None:
+    rules = write(
+        tmp_path,
+        "endless.rules",
+        'game "Endless":\n  players 1..1\nzone pool\nvar n: int = 0\n'
+        "play:\n  while n == 0:\n    set n to 0\n",
+    )
+    game = meeple.load(str(rules))
+    with pytest.raises(RuleRuntimeError) as python:
+        game.new_game(1, 0, budget=1000)
+    with pytest.raises(RuleRuntimeError) as core:
+        native.new_game(game, 1, 0, budget=1000)
+    assert str(core.value) == str(python.value)
+    assert "step budget (1000) ran out" in str(core.value)
