@@ -406,6 +406,11 @@ class State:
             return {"map": self.game.program.map_of_table[value.table], "node": str(value)}
         return None
 
+    @property
+    def shortfalls(self) -> dict[str, int]:
+        """How many pieces moves wanted and did not find, by what they wanted."""
+        return dict(self.rt.shortfalls)
+
     def counted(self) -> dict[str, int | list[int]]:
         """What the counters counted so far: a number, or one per seat for a counter per player."""
         counted, declared = self.rt.counters, self.game.program.symbols.counters
@@ -422,7 +427,7 @@ class State:
             "winners": self.winners,
             "turns": self.turns,
             "choices": list(self.choices),
-            "shortfalls": dict(self.rt.shortfalls),
+            "shortfalls": self.shortfalls,
             "counters": self.counted(),
         }
 

@@ -14,6 +14,7 @@ bars, prompts for human players and errors go to stderr so that stdout stays par
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from enum import StrEnum
 from importlib.metadata import version
@@ -30,6 +31,7 @@ from rich.text import Text
 
 import meeple
 from meeple.cli_common import (
+    ENGINE,
     FAILED,
     OK,
     OPTIONS,
@@ -39,6 +41,7 @@ from meeple.cli_common import (
     command,
     echo_json,
     load_game,
+    note_engine,
     parse_options,
     plural,
     progress_bar,
@@ -48,6 +51,7 @@ from meeple.cli_common import (
 from meeple.cli_docs import check_file, docs
 from meeple.cli_simulate import compare, simulate
 from meeple.codegen.lexer import MeepleLexer
+from meeple.interpreter import native
 from meeple.interpreter.agents import Agent, HumanAgent, make_agents
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
@@ -56,6 +60,7 @@ from meeple.interpreter.examples import run_example
 from meeple.limits import MAX_NUMBER
 from meeple.loader import Checked, Refused, bundled_dir, read_header, resolve_named
 from meeple.logs import LogError, log_rules, read_log, write_log
+from meeple.simulation import engine_of
 
 app = typer.Typer(
     help="meeple: a declarative rules language for board games.",
@@ -88,12 +93,16 @@ def main(
 
 
 def start(
-    game: Game, players: int | None, seed: int, agent_names: list[str], logging: bool
+    game: Game, players: int | None, seed: int, agent_names: list[str], logging: bool, engine: str = "python"
 ) -> tuple[State, list[Agent]]:
-    """A new game and its agents. Setup runs here, so it may raise the errors `play_game` reports."""
+    """A new game and its agents, on the engine named. Setup runs here, so it may raise the errors
+    `play_game` reports."""
     players = game.min_players if players is None else players
     try:
-        state = game.new_game(players, seed, logging=logging)  # refuses a count out of range first
+        if engine == "native":
+            state = native.new_game(game, players, seed, logging=logging)
+        else:
+            state = game.new_game(players, seed, logging=logging)  # refuses a count out of range first
         agents = make_agents(agent_names, players, seed, game.program.styles)
     except ValueError as err:  # a player count out of range, an unknown agent name
         raise Fail(f"error: {err}", USAGE) from None
@@ -108,6 +117,7 @@ def play_game(
     agent_names: list[str],
     terminal: Terminal,
     logging: bool = True,
+    engine: str = "python",
 ) -> State:
     """Play one whole game. A rule that breaks while running is reported with everything needed to
     reproduce it: the seed, the player count and the choices made so far. Simulations turn the
@@ -115,7 +125,7 @@ def play_game(
     which remembers how much of the log they were shown."""
     state: State | None = None
     try:
-        state, agents = start(game, players, seed, agent_names, logging)
+        state, agents = start(game, players, seed, agent_names, logging, engine)
         play_to_end(state, [Narrated(a, terminal) if isinstance(a, HumanAgent) else a for a in agents])
         return state
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
@@ -348,6 +358,7 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="Print only the result, as JSON.")] = False,
     log: Annotated[Path | None, typer.Option(help="Also write the result, a replayable log, here.")] = None,
     option: Annotated[list[str] | None, OPTIONS] = None,
+    engine: Annotated[str | None, ENGINE] = None,
 ) -> None:
     """Play one whole game, then print its log and the results.
 
@@ -357,8 +368,15 @@ def play(
     in `--json` and in `--log`."""
     game = load_game(rules, parse_options(option or []))
     agent_names = [n.strip() for n in agents.split(",") if n.strip()]
+    asked = engine or os.environ.get("MEEPLE_ENGINE") or "auto"
+    try:
+        played_by, why = engine_of(game, agent_names or ["random"], asked)
+    except ValueError as err:
+        raise Fail(f"error: {err}", USAGE) from None
+    if not as_json:
+        note_engine(played_by, why)
     terminal = Terminal()
-    state = play_game(game, rules, players, seed, agent_names, terminal)
+    state = play_game(game, rules, players, seed, agent_names, terminal, engine=played_by)
     result = state.result()
     if log is not None:
         path = meeple.resolve(rules)
@@ -367,8 +385,9 @@ def play(
             write_log(log, {**result, "rules": named})
         except OSError as err:
             raise Fail(f"error: cannot write the log {log}: {err.strerror or err}") from None
-    if as_json:
-        echo_json(result)
+    if as_json:  # which engine played, and why not the native one
+        because = {"python_because": why} if played_by == "python" else {}
+        echo_json({**result, "engine": played_by, **because})
         return
     for line in state.log[terminal.seen :]:
         typer.echo(line)

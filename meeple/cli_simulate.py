@@ -28,6 +28,7 @@ from rich.table import Column, Table
 
 from meeple.balance import SHARE_NOTE, Measure, Row, comparison, counters, measures, summary
 from meeple.cli_common import (
+    ENGINE,
     FAILED,
     OPTIONS,
     PLAYERS,
@@ -35,6 +36,7 @@ from meeple.cli_common import (
     Fail,
     echo_json,
     load_game,
+    note_engine,
     parse_options,
     plural,
     progress_bar,
@@ -43,7 +45,7 @@ from meeple.cli_common import (
 from meeple.cli_plots import PLOT, draw_comparison, draw_simulation
 from meeple.interpreter.engine import Game
 from meeple.limits import MAX_NUMBER
-from meeple.simulation import Plan, plan_for, play_local
+from meeple.simulation import Plan, engine_of, plan_for, play_local
 from meeple.statistics import Difference
 
 GAMES = typer.Option(min=1, help="How many games to play.")
@@ -70,12 +72,12 @@ Batches = Iterator[list[dict[str, Any]]]
 Player = Callable[[Game, Plan, range], Batches]  # how a backend plays a range of seeds
 
 
-def _plan(game: Game, rules: str, players: int | None, agents: str) -> Plan:
+def _plan(game: Game, rules: str, players: int | None, agents: str, engine: str | None = None) -> Plan:
     names = [n.strip() for n in agents.split(",") if n.strip()]
     if "human" in names:
         raise Fail("error: a simulation cannot wait for a human player: name other agents", USAGE)
     try:
-        return plan_for(game, rules, players, names)
+        return plan_for(game, rules, players, names, engine or os.environ.get("MEEPLE_ENGINE") or "auto")
     except ValueError as err:
         raise Fail(f"error: {err}", USAGE) from None
 
@@ -178,6 +180,7 @@ def simulate(
     plot: Annotated[Path | None, PLOT] = None,
     backend: Annotated[Backend, BACKEND] = Backend.local,
     address: Annotated[str | None, ADDRESS] = None,
+    engine: Annotated[str | None, ENGINE] = None,
 ) -> None:
     """Play many games and report, per seat, wins, shared wins and the win rate with its 95%
     interval, the spread of scores, draws, and how long games last.
@@ -186,12 +189,18 @@ def simulate(
     (--backend ray): each game depends on its seed only, so the statistics are the same whatever
     the number of workers and wherever they are."""
     game = load_game(rules, parse_options(option or []))
-    plan = _plan(game, rules, players, agents)
+    plan = _plan(game, rules, players, agents, engine)
+    played_by, why = engine_of(game, plan.agents, plan.engine)
+    if not as_json:
+        note_engine(played_by, why)
     began = time.perf_counter()
     (records,) = _played([(game, plan)], games, seed, jobs, backend, address)
     elapsed = time.perf_counter() - began
     declared = counters(game)
     stats = summary(records, plan, game.name, declared)
+    stats["engine"] = played_by  # which engine played, and why not the native one
+    if played_by == "python":
+        stats["python_because"] = why
     broken = _broken(stats)
     if as_json:
         echo_json(stats)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import meeple
+from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.engine import Game, IllegalChoice, State
@@ -38,6 +39,7 @@ class Plan:
     players: int
     agents: tuple[str, ...] = ("random",)
     options: tuple[tuple[str, str], ...] = ()  # (name, value) pairs: a plan is a key of the workers' cache
+    engine: str = "auto"  # which engine plays: auto, python or native (interpreter/native)
 
     def reproduce(self, seed: int) -> str:
         """The command that plays one of these games again, answer for answer."""
@@ -60,13 +62,30 @@ def record(state: State, status: str = FINISHED, error: str = "") -> dict[str, A
         "winners": state.winners if finished else [],
         "turns": state.turns,
         "decisions": len(state.choices),
-        "shortfalls": dict(state.rt.shortfalls),
+        "shortfalls": state.shortfalls,
         "counters": state.counted(),
     }
 
 
+# The agents the native core plays inside itself: a game of only these never leaves the core.
+NATIVE_AGENTS = {"random", "first"}
+
+
+def engine_of(game: Game, agents: Sequence[str], asked: str) -> tuple[str, str]:
+    """The engine that plays a game with these agents, when `asked` (auto, python or native) is
+    asked for, and why not the native one when it is not (ValueError: native cannot)."""
+    engine, why = native.engine_for(game, asked)
+    if engine == "native" and not set(agents) <= NATIVE_AGENTS:
+        if asked == "native":
+            raise ValueError("the native engine plays random and first agents only, so far")
+        return "python", "the native engine plays random and first agents only, so far"
+    return engine, why
+
+
 def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
     """Play one game to its end and record it; never raises for a game that breaks."""
+    if engine_of(game, plan.agents, plan.engine)[0] == "native":
+        return play_native(game, plan, seed)
     state = game.new_game(plan.players, seed, logging=False, run_setup=False)
     try:
         state.run(state.flow())
@@ -74,6 +93,19 @@ def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
     except (RuleRuntimeError, IllegalChoice) as err:
         status = OUT_OF_BUDGET if state.rt.steps > state.rt.budget else FAILED
         return record(state, status, str(err))
+    return record(state)
+
+
+def play_native(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
+    """One game played inside the native core, its agents too: the record the Python engine
+    makes of the same seed (tests/test_native.py)."""
+    agents = [plan.agents[min(seat, len(plan.agents) - 1)] for seat in range(plan.players)]
+    state = native.new_game(game, plan.players, seed, logging=False, checked=False)
+    try:
+        state.check()
+        state.play_out(agents)
+    except RuleRuntimeError as err:
+        return record(state, OUT_OF_BUDGET if state.steps > state.budget else FAILED, str(err))
     return record(state)
 
 
@@ -118,9 +150,14 @@ def play_local(game: Game, plan: Plan, seeds: range, jobs: int) -> Iterator[list
         _WORKER.clear()
 
 
-def plan_for(game: Game, rules: str, players: int | None, agents: Sequence[str]) -> Plan:
-    """A plan for a loaded game, with its player count checked (ValueError if out of range)."""
+def plan_for(
+    game: Game, rules: str, players: int | None, agents: Sequence[str], engine: str = "auto"
+) -> Plan:
+    """A plan for a loaded game, with its player count checked (ValueError if out of range), and
+    the engine asked for (ValueError if it cannot play the game)."""
     count = game.min_players if players is None else players
     game.new_game(count, run_setup=False)  # the game's own word on a count out of range
     make_agents(list(agents), count, 0, game.program.styles)  # an unknown agent is refused first
-    return Plan(rules, count, tuple(agents) or ("random",), tuple(game.options.items()))
+    plan = Plan(rules, count, tuple(agents) or ("random",), tuple(game.options.items()), engine)
+    engine_of(game, plan.agents, engine)
+    return plan

@@ -10,11 +10,13 @@ $MEEPLE_REQUIRE_NATIVE, which makes that skip a failure."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import ROOT, run, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,8 +25,7 @@ from meeple import Game
 from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.runtime import RuleRuntimeError
-
-from helpers import ROOT, write
+from meeple.simulation import Plan, play_one
 
 REQUIRE = "MEEPLE_REQUIRE_NATIVE"
 
@@ -178,8 +179,7 @@ def test_an_error_in_the_rules_is_the_same_error_on_both_engines(tmp_path: Path)
     rules = write(
         tmp_path,
         "broken.rules",
-        'game "Broken":\n  players 2..2\nzone pool\nvar n: int = 0\n'
-        "play:\n  set n to [1, 2][n + 5]\n",
+        'game "Broken":\n  players 2..2\nzone pool\nvar n: int = 0\nplay:\n  set n to [1, 2][n + 5]\n',
     )
     game = meeple.load(str(rules))
     with pytest.raises(RuleRuntimeError) as python:
@@ -203,3 +203,27 @@ def test_the_step_budget_holds_in_the_core(tmp_path: Path) -> None:
         native.new_game(game, 1, 0, budget=1000)
     assert str(core.value) == str(python.value)
     assert "step budget (1000) ran out" in str(core.value)
+
+
+@pytest.mark.parametrize("agent", ["random", "first"])
+def test_a_simulation_records_the_same_games_on_both_engines(agent: str) -> None:
+    """`meeple simulate` plays inside the core when every seat is random or first: each game's
+    record (scores, winners, turns, decisions) is the Python engine's."""
+    for seed in range(10):
+        python = play_one(CONNECT_FOUR, Plan("connect_four", 2, (agent,), (), "python"), seed)
+        core = play_one(CONNECT_FOUR, Plan("connect_four", 2, (agent,), (), "native"), seed)
+        assert core == python
+
+
+def test_play_and_simulate_say_which_engine_played() -> None:
+    rules = str(ROOT / "tests" / "games" / "tic_tac_toe.rules")
+    result = json.loads(run("play", rules, "--seed", "3", "--json").stdout)
+    assert result["engine"] == "native" and "python_because" not in result
+    stats = json.loads(run("simulate", rules, "--games", "5", "--json", "--engine", "python").stdout)
+    assert (stats["engine"], stats["python_because"]) == ("python", "asked for")
+    dino = json.loads(run("play", "dino_party", "--json").stdout)
+    assert dino["engine"] == "python"
+    assert dino["python_because"].startswith("unsupported: ")
+    refused = run("play", "dino_party", "--engine", "native")
+    assert refused.exit_code == 2
+    assert "the native engine cannot play this game: unsupported:" in refused.output

@@ -65,10 +65,16 @@ def engine_for(game: Game, asked: str | None = None) -> tuple[str, str]:
 
 
 def new_game(
-    game: Game, players: int | None = None, seed: int = 0, budget: int = DEFAULT_BUDGET, logging: bool = True
+    game: Game,
+    players: int | None = None,
+    seed: int = 0,
+    budget: int = DEFAULT_BUDGET,
+    logging: bool = True,
+    checked: bool = True,
 ) -> Any:
     """A game on the native core (raises Unsupported or ValueError where there is none): checked
-    as Game.new_game checks its arguments."""
+    as Game.new_game checks its arguments. An error in the rules before the first decision is
+    raised here, or with checked=False by the state's `check()`."""
     from meeple.interpreter.native.state import NativeState
 
     if _core is None:
@@ -80,7 +86,10 @@ def new_game(
     if not game.min_players <= n <= game.max_players:
         raise ValueError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {n}")
     low, core = lowered(game)
-    return NativeState(game, low, core, n, seed, budget, logging)
+    state = NativeState(game, low, core, n, seed, budget, logging)
+    if checked:
+        state.check()
+    return state
 
 
 __all__ = ["ENGINES", "NOT_BUILT", "Unsupported", "available", "engine_for", "lowered", "new_game"]

@@ -37,7 +37,7 @@ class NativeState:
         self._seen = 0  # how many of the core's log events are in words in _log
         self._decision: Decision | None = None
         self.core = core.new_game(players, seed, budget, logging)
-        self._settle()
+        self._settle(raising=False)
 
     # -------------------------------------------------------------- values back from the core
 
@@ -64,8 +64,9 @@ class NativeState:
         place = low.cells.get(loc) or low.zones[loc]
         return PieceRef(place, (low.kinds[kind], None if owner is None else low.players[owner]))
 
-    def _settle(self) -> None:
-        """After the core ran: its error as the rules' error, its new log lines in words."""
+    def _settle(self, raising: bool = True) -> None:
+        """After the core ran: its new log lines in words, and its error as the rules' error
+        (raised, unless not `raising`: then by `check`)."""
         self._decision = None
         if self.logging:
             events = self.core.events(self._seen)
@@ -76,7 +77,13 @@ class NativeState:
         except Exception as err:  # the core's NativeError: (kind, detail, at)
             kind, detail, at = err.args
             self.failed = self._error(kind, detail, at)
-            raise self.failed from None
+        if raising:
+            self.check()
+
+    def check(self) -> None:
+        """Raise the error in the rules that stopped the game, if one did."""
+        if self.failed is not None:
+            raise self.failed
 
     def _words(self, events: list[Any]) -> None:
         texts = self.lowered.texts
@@ -208,6 +215,7 @@ class NativeState:
             for i, name in enumerate(self.lowered.counters)
         }
 
+    @property
     def shortfalls(self) -> dict[str, int]:
         """What moves wanted and did not find, keyed as the Python engine keys them."""
         out: dict[str, int] = {}
@@ -238,6 +246,6 @@ class NativeState:
             "winners": self.winners,
             "turns": self.turns,
             "choices": self.choices,
-            "shortfalls": self.shortfalls(),
+            "shortfalls": self.shortfalls,
             "counters": self.counted(),
         }
