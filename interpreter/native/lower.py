@@ -132,6 +132,7 @@ class Lowering:
         self.zone_index: dict[int, int] = {}
         self.zones: dict[int, ZoneLoc] = {}
         self.cells: dict[int, Cell] = {}
+        self.cell_loc: dict[int, int] = {}  # id of a Cell -> its location
         self.grids: list[MapRef] = []
         self.grid_index: dict[int, int] = {}
         self.grid_ir: list[dict[str, Any]] = []
@@ -157,7 +158,8 @@ class Lowering:
             self.grids.append(mapref)
             first = len(self.locations)
             for (q, r), name in mapref.board.items():
-                self.cells[len(self.locations)] = Cell(mapref, q, r, name)
+                cell = self.cells[len(self.locations)] = Cell(mapref, q, r, name)
+                self.cell_loc[id(cell)] = len(self.locations)
                 self.locations.append({"cell": [g, q, r], "owner": "None"})
             self.grid_ir.append(
                 {
@@ -257,11 +259,13 @@ class Lowering:
             return {"Zone": self.zone_index[id(value)]}
         if isinstance(value, MapRef):
             return {"Grid": self.grid_index[id(value)]}
+        if isinstance(value, Cell):
+            return {"Cell": self.cell_loc[id(value)]}
+        if isinstance(value, list):
+            return {"List": [self.const(v) for v in value]}
         raise Unsupported(f"a fixed {type(value).__name__}", None)
 
     def const_expr(self, value: Any) -> Any:
-        if isinstance(value, list):
-            return {"List": [self.const_expr(v) for v in value]}
         return {"Const": self.const(value)}
 
     def variable(self, decl: ast.VarDecl) -> dict[str, Any]:
@@ -592,7 +596,17 @@ class Lowering:
         word = e.args[1].value if isinstance(e.args[1], ast.Text) else ""
         if decl is None or decl.grid is None or word not in grids.SIDES[decl.grid]:
             raise Unsupported("a side of a grid not known before the game", e.span)
-        return {"Side": [self.expr(e.args[0]), list(grids.SIDES[decl.grid][word])]}
+        where = e.args[0]
+        if (
+            isinstance(where, ast.Name)
+            and (where.id, None) in self.p.map_refs
+            and where.id not in self.frame.slots
+        ):
+            # a board's sides never change: found now, once
+            mapref = self.p.map_refs[(where.id, None)]  # type: ignore[union-attr]
+            board = {(c.q, c.r): c for c in self.cells.values() if c.map is mapref}
+            return self.const_expr(grids.side(board, mapref.geometry, word))
+        return {"Side": [self.expr(where), list(grids.SIDES[decl.grid][word])]}
 
 
 # Statements as the rules write them, for the message that names one the core does not run.

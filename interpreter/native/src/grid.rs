@@ -18,10 +18,7 @@ pub const SQUARE_CORNERS: [(i64, i64); 4] = [(1, -1), (1, 1), (-1, 1), (-1, -1)]
 type Offsets = &'static [(i64, i64)];
 
 fn fail<T>(message: &str) -> Result<T, Fail> {
-    Err(Fail {
-        kind: FailKind::Error(message.to_string()),
-        at: None,
-    })
+    Err(Fail { kind: FailKind::Error(message.to_string()), at: None })
 }
 
 /// A board's cells by (q, r): the location of each, over the board's bounding box.
@@ -34,6 +31,8 @@ pub struct GridIndex {
     at: Vec<Option<u32>>,
     pub directions: Offsets,
     pub corners: Offsets,
+    /// Every cell, in reading order: what `cells(GRID)` gives, shared rather than made anew.
+    pub cells: Value,
 }
 
 impl GridIndex {
@@ -47,20 +46,10 @@ impl GridIndex {
         for (i, (q, r)) in grid.cells.iter().enumerate() {
             at[((r - north) * width + (q - west)) as usize] = Some(grid.first + i as u32);
         }
-        let (directions, corners): (Offsets, Offsets) = if grid.hex {
-            (&HEX_SIDES, &[])
-        } else {
-            (&SQUARE_SIDES, &SQUARE_CORNERS)
-        };
-        GridIndex {
-            west,
-            north,
-            width,
-            height,
-            at,
-            directions,
-            corners,
-        }
+        let (directions, corners): (Offsets, Offsets) =
+            if grid.hex { (&HEX_SIDES, &[]) } else { (&SQUARE_SIDES, &SQUARE_CORNERS) };
+        let cells = (0..grid.cells.len() as u32).map(|i| Value::Cell(grid.first + i)).collect();
+        GridIndex { west, north, width, height, at, directions, corners, cells: Value::List(Arc::new(cells)) }
     }
 
     /// The location of the cell at (q, r), if the board has one there.
@@ -75,17 +64,11 @@ impl GridIndex {
 
 pub fn cells(p: &Loaded, g: u32) -> Value {
     let grid = &p.ir.grids[g as usize];
-    Value::List(Arc::new(
-        (0..grid.cells.len() as u32)
-            .map(|i| Value::Cell(grid.first + i))
-            .collect(),
-    ))
+    Value::List(Arc::new((0..grid.cells.len() as u32).map(|i| Value::Cell(grid.first + i)).collect()))
 }
 
 pub fn cell_at(p: &Loaded, g: u32, q: i64, r: i64) -> Value {
-    p.grids[g as usize]
-        .get(q, r)
-        .map_or(Value::None, Value::Cell)
+    p.grids[g as usize].get(q, r).map_or(Value::None, Value::Cell)
 }
 
 fn cell(p: &Loaded, v: &Value) -> Result<(u32, i64, i64), Fail> {
@@ -102,18 +85,11 @@ fn cell(p: &Loaded, v: &Value) -> Result<(u32, i64, i64), Fail> {
 pub fn side(p: &Loaded, g: u32, directions: &[u32]) -> Vec<Value> {
     let grid = &p.ir.grids[g as usize];
     let index = &p.grids[g as usize];
-    let beyond: Vec<(i64, i64)> = directions
-        .iter()
-        .map(|d| index.directions[*d as usize])
-        .collect();
+    let beyond: Vec<(i64, i64)> = directions.iter().map(|d| index.directions[*d as usize]).collect();
     grid.cells
         .iter()
         .enumerate()
-        .filter(|(_, (q, r))| {
-            beyond
-                .iter()
-                .all(|(dq, dr)| index.get(q + dq, r + dr).is_none())
-        })
+        .filter(|(_, (q, r))| beyond.iter().all(|(dq, dr)| index.get(q + dq, r + dr).is_none()))
         .map(|(i, _)| Value::Cell(grid.first + i as u32))
         .collect()
 }
@@ -133,11 +109,7 @@ pub fn distance(p: &Loaded, a: &Value, b: &Value) -> Result<i64, Fail> {
 pub fn neighbours(p: &Loaded, v: &Value) -> Result<Value, Fail> {
     let (g, q, r) = cell(p, v)?;
     let index = &p.grids[g as usize];
-    let around = index
-        .directions
-        .iter()
-        .filter_map(|(dq, dr)| index.get(q + dq, r + dr))
-        .map(Value::Cell);
+    let around = index.directions.iter().filter_map(|(dq, dr)| index.get(q + dq, r + dr)).map(Value::Cell);
     Ok(Value::List(Arc::new(around.collect())))
 }
 
@@ -184,19 +156,10 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
 
 /// Whether a chain of `places`, each next to the one before, runs from one of `starts` to one
 /// of `ends`.
-pub fn connected(
-    p: &Loaded,
-    places: &[Value],
-    starts: &[Value],
-    ends: &[Value],
-) -> Result<bool, Fail> {
+pub fn connected(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value]) -> Result<bool, Fail> {
     let inside: HashSet<&Value> = places.iter().collect();
     let goal: HashSet<&Value> = ends.iter().filter(|e| inside.contains(e)).collect();
-    let mut todo: Vec<Value> = starts
-        .iter()
-        .filter(|s| inside.contains(s))
-        .cloned()
-        .collect();
+    let mut todo: Vec<Value> = starts.iter().filter(|s| inside.contains(s)).cloned().collect();
     let mut seen: HashSet<Value> = todo.iter().cloned().collect();
     while let Some(place) = todo.pop() {
         if goal.contains(&place) {

@@ -81,19 +81,14 @@ struct Program {
 impl Program {
     #[new]
     fn new(ir_json: &str) -> PyResult<Program> {
-        let ir: Ir = serde_json::from_str(ir_json).map_err(|e| {
-            PyValueError::new_err(format!("a lowered program that does not load: {e}"))
-        })?;
-        Ok(Program {
-            loaded: Arc::new(Loaded::new(ir)),
-        })
+        let ir: Ir = serde_json::from_str(ir_json)
+            .map_err(|e| PyValueError::new_err(format!("a lowered program that does not load: {e}")))?;
+        Ok(Program { loaded: Arc::new(Loaded::new(ir)) })
     }
 
     /// A new game, run to its first decision (or its end, or an error: see `Game.failure`).
     fn new_game(&self, players: u32, seed: i128, budget: u64, logging: bool) -> Game {
-        Game {
-            machine: Machine::new(self.loaded.clone(), players, seed, budget, logging),
-        }
+        Game { machine: Machine::new(self.loaded.clone(), players, seed, budget, logging) }
     }
 }
 
@@ -137,15 +132,11 @@ impl Game {
                 "random" => Agent::Random(Mt::new(seed * 1000 + seat as i128)),
                 "first" => Agent::First,
                 other => {
-                    return Err(PyValueError::new_err(format!(
-                        "the native engine has no agent '{other}'"
-                    )))
+                    return Err(PyValueError::new_err(format!("the native engine has no agent '{other}'")))
                 }
             });
         }
-        self.machine
-            .play_out(&mut made)
-            .map_err(PyValueError::new_err)
+        self.machine.play_out(&mut made).map_err(PyValueError::new_err)
     }
 
     /// The error that stopped the game, raised as NativeError; nothing when there is none.
@@ -207,12 +198,7 @@ impl Game {
         let out = PyList::empty(py);
         for event in self.machine.world.events.iter().skip(start) {
             let item = match event {
-                Event::Chose {
-                    seat,
-                    prompt,
-                    option,
-                    only,
-                } => {
+                Event::Chose { seat, prompt, option, only } => {
                     let value = match option {
                         Some(v) => PyTuple::new(py, [to_py(py, v)?])?.into_any(),
                         None => py.None().into_bound(py),
@@ -234,8 +220,7 @@ impl Game {
                             Said::Value(v) => parts.append(PyTuple::new(py, [to_py(py, v)?])?)?,
                         }
                     }
-                    PyTuple::new(py, ["line".into_pyobject(py)?.into_any(), parts.into_any()])?
-                        .into_any()
+                    PyTuple::new(py, ["line".into_pyobject(py)?.into_any(), parts.into_any()])?.into_any()
                 }
             };
             out.append(item)?;

@@ -41,9 +41,7 @@ impl Mt {
         state[0] = s;
         for i in 1..N {
             let prev = state[i - 1];
-            state[i] = 1_812_433_253u32
-                .wrapping_mul(prev ^ (prev >> 30))
-                .wrapping_add(i as u32);
+            state[i] = 1_812_433_253u32.wrapping_mul(prev ^ (prev >> 30)).wrapping_add(i as u32);
         }
         Mt { state, index: N }
     }
@@ -68,8 +66,7 @@ impl Mt {
         }
         for _ in 0..N - 1 {
             let prev = mt[i - 1];
-            mt[i] =
-                (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
             i += 1;
             if i >= N {
                 mt[0] = mt[N - 1];
@@ -158,13 +155,7 @@ mod tests {
         if !out.status.success() {
             return None;
         }
-        Some(
-            String::from_utf8(out.stdout)
-                .ok()?
-                .lines()
-                .map(str::to_string)
-                .collect(),
-        )
+        Some(String::from_utf8(out.stdout).ok()?.lines().map(str::to_string).collect())
     }
 
     const SEEDS: [i128; 7] = [0, 1, 7, -5, 4_294_967_296, 123_456_789_012, 1_000_003];
@@ -177,21 +168,10 @@ mod tests {
         };
         for (seed, line) in SEEDS.iter().zip(expected) {
             let mut mt = Mt::new(*seed);
-            let got: Vec<String> = [
-                1u64,
-                2,
-                3,
-                7,
-                10,
-                100,
-                1000,
-                (1 << 31) + 5,
-                (1 << 40) + 3,
-                5,
-            ]
-            .iter()
-            .map(|n| mt.randbelow(*n).to_string())
-            .collect();
+            let got: Vec<String> = [1u64, 2, 3, 7, 10, 100, 1000, (1 << 31) + 5, (1 << 40) + 3, 5]
+                .iter()
+                .map(|n| mt.randbelow(*n).to_string())
+                .collect();
             assert_eq!(got.join(" "), line, "seed {seed}");
         }
     }

@@ -30,7 +30,6 @@ pub enum Value {
     /// A piece found at a location.
     #[serde(skip)]
     Piece(u32, Piece),
-    #[serde(skip)]
     List(Arc<Vec<Value>>),
 }
 

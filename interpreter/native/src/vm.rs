@@ -8,6 +8,7 @@ use crate::grid::{self, GridIndex};
 use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, Program};
 use crate::rng::Mt;
 use crate::value::{Piece, Value};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// meeple/limits.py: the largest number, list, piece count and depth of rule calls.
@@ -42,10 +43,7 @@ pub struct Fail {
 }
 
 fn error<T>(message: impl Into<String>) -> Result<T, Fail> {
-    Err(Fail {
-        kind: FailKind::Error(message.into()),
-        at: None,
-    })
+    Err(Fail { kind: FailKind::Error(message.into()), at: None })
 }
 
 /// A loaded program with what the machine looks up fast (each board's cells by coordinates).
@@ -74,12 +72,7 @@ impl Loaded {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Event {
     /// A seat chose (`option` None: it passed); `only`: it was the only option.
-    Chose {
-        seat: u32,
-        prompt: u32,
-        option: Option<Value>,
-        only: bool,
-    },
+    Chose { seat: u32, prompt: u32, option: Option<Value>, only: bool },
     /// A `log` statement's line: texts and values.
     Line(Vec<Said>),
 }
@@ -108,9 +101,115 @@ pub struct World {
     pub events: Vec<Event>,
     pub logging: bool,
     depth: u32,
+    memo: Memo,
+}
+
+/// A part of the position an answer may read: a variable, the pieces at a location, whose
+/// turn it is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Part {
+    Var(u32),
+    Loc(u32),
+    Current,
+}
+
+type Key = (u32, Vec<Value>);
+/// An answer and every part of the position it read, while it holds.
+type Answer = Option<(Value, Arc<Vec<Part>>)>;
+
+/// The answers of declared values, by value and arguments, each kept with the parts of the
+/// position it read (and the parts the values it used read) until one of them changes: the
+/// rules ask the same questions again and again while a move changes one or two places (the
+/// Python engine's memo does the same, compiler/memo.py). Not part of the position: a copy
+/// starts without it, and it takes no part in equality or hashing.
+#[derive(Default, Debug)]
+struct Memo {
+    /// Each answer's number in `kept`, by value and arguments.
+    answers: HashMap<Key, usize, Fast>,
+    /// Every answer computed, by its number: its key, and the answer and its reads while it
+    /// holds (None once forgotten). Numbers are not reused, so a reader's list never names
+    /// another answer than the one that read.
+    kept: Vec<(Key, Answer)>,
+    readers: HashMap<Part, Vec<usize>, Fast>,
+    /// What each value being computed has read so far, the innermost last.
+    reading: Vec<Vec<Part>>,
+}
+
+impl Memo {
+    fn read(&mut self, part: Part) {
+        if let Some(top) = self.reading.last_mut() {
+            top.push(part);
+        }
+    }
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Memo {
+        Memo::default()
+    }
+}
+
+impl PartialEq for Memo {
+    fn eq(&self, _: &Memo) -> bool {
+        true
+    }
+}
+
+impl Eq for Memo {}
+
+impl std::hash::Hash for Memo {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// A fast hash for the memo's small keys (the multiply-and-rotate of rustc's own FxHasher):
+/// nothing a player writes chooses these keys.
+#[derive(Default, Clone, Copy, Debug)]
+struct Fast;
+
+impl std::hash::BuildHasher for Fast {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(0)
+    }
+}
+
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl World {
+    /// A part of the position changed: forget every answer that read it.
+    fn changed(&mut self, part: Part) {
+        if let Some(numbers) = self.memo.readers.remove(&part) {
+            for n in numbers {
+                let (key, answer) = &mut self.memo.kept[n];
+                if answer.take().is_some() {
+                    self.memo.answers.remove(key);
+                }
+            }
+        }
+    }
+
     fn spend(&mut self, n: usize, kind: FailKind) -> Result<(), Fail> {
         self.steps += n as u64;
         if self.steps > self.budget {
@@ -211,6 +310,7 @@ impl Game {
             events: Vec::new(),
             logging,
             depth: 0,
+            memo: Memo::default(),
         };
         let mut game = Game {
             program: program.clone(),
@@ -255,11 +355,7 @@ impl Game {
             let mut env = vec![Value::None; 1];
             let n = int(eval(&program, w, &piece.count, &mut env).map_err(|f| at(f, piece.at))?)
                 .map_err(|f| at(f, piece.at))?;
-            let all = if piece.per_player {
-                n.saturating_mul(i64::from(w.players))
-            } else {
-                n
-            };
+            let all = if piece.per_player { n.saturating_mul(i64::from(w.players)) } else { n };
             total = total.saturating_add(all);
             if n < 0 || total > MAX_PIECES {
                 let what = if n < 0 {
@@ -267,16 +363,10 @@ impl Game {
                 } else {
                     format!("more than {} pieces in all", group(MAX_PIECES as u64))
                 };
-                return Err(Fail {
-                    kind: FailKind::Error(format!("asks for {what}")),
-                    at: Some(piece.at),
-                });
+                return Err(Fail { kind: FailKind::Error(format!("asks for {what}")), at: Some(piece.at) });
             }
-            let seats: Vec<Option<u32>> = if piece.per_player {
-                (0..w.players).map(Some).collect()
-            } else {
-                vec![None]
-            };
+            let seats: Vec<Option<u32>> =
+                if piece.per_player { (0..w.players).map(Some).collect() } else { vec![None] };
             for seat in seats {
                 let loc = match (&piece.own_zone, seat, &piece.zone) {
                     (Some(locs), Some(s), _) => locs[s as usize],
@@ -284,20 +374,15 @@ impl Game {
                         let v = eval(&program, w, zone, &mut env).map_err(|f| at(f, piece.at))?;
                         location(&v).map_err(|f| at(f, piece.at))?
                     }
-                    _ => {
-                        return Err(Fail {
-                            kind: FailKind::Error("no zone".into()),
-                            at: Some(piece.at),
-                        })
-                    }
+                    _ => return Err(Fail { kind: FailKind::Error("no zone".into()), at: Some(piece.at) }),
                 };
-                let made = Piece {
-                    kind: piece.kind,
-                    owner: seat,
-                };
+                let made = Piece { kind: piece.kind, owner: seat };
                 w.locs[loc as usize].extend(std::iter::repeat_n(made, n as usize));
             }
         }
+        // Start values may have asked values before the pieces were laid out: nothing of that
+        // is kept. Laying out the position is not a step of the game.
+        w.memo = Memo::default();
         w.steps = 0;
         Ok(())
     }
@@ -323,10 +408,7 @@ impl Game {
         if index >= pending.size() {
             let size = pending.size();
             self.pending = Some(pending);
-            return Err(format!(
-                "{index} is not an option: choose a number from 0 to {}",
-                size - 1
-            ));
+            return Err(format!("{index} is not an option: choose a number from 0 to {}", size - 1));
         }
         if self.world.logging {
             let option = pending.options.get(index).cloned();
@@ -359,10 +441,7 @@ impl Game {
     }
 
     fn resolve(&mut self, pending: Pending, index: usize) {
-        let frame = self
-            .frames
-            .last_mut()
-            .expect("a decision is asked by a running frame");
+        let frame = self.frames.last_mut().expect("a decision is asked by a running frame");
         if index >= pending.options.len() {
             frame.pc = pending.orelse;
         } else {
@@ -373,26 +452,15 @@ impl Game {
     /// Each seat's score (or tiebreak, with `tiebreak`).
     pub fn scores(&mut self, tiebreak: bool) -> Result<Vec<i64>, Fail> {
         let program = self.program.clone();
-        let func = if tiebreak {
-            &program.ir.tiebreak
-        } else {
-            &program.ir.score
-        };
+        let func = if tiebreak { &program.ir.tiebreak } else { &program.ir.score };
         let Some(func) = func else {
             return Ok(vec![0; self.world.players as usize]);
         };
         let mut out = Vec::new();
         for seat in 0..self.world.players {
-            out.push(call_func(
-                &program,
-                &mut self.world,
-                func,
-                vec![Value::Player(seat)],
-            )?);
+            out.push(call_func(&program, &mut self.world, func, vec![Value::Player(seat)])?);
         }
-        out.into_iter()
-            .map(|v| int(v).map_err(|f| at(f, func.at)))
-            .collect()
+        out.into_iter().map(|v| int(v).map_err(|f| at(f, func.at))).collect()
     }
 
     fn run(&mut self) -> Result<(), Fail> {
@@ -423,16 +491,10 @@ impl Game {
                             v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
                         }
                         w.vars[*var as usize] = clamp(v, ir.vars[*var as usize].clamp);
+                        w.changed(Part::Var(*var));
                     }
-                    Instr::Move {
-                        count,
-                        decl,
-                        which,
-                        owner,
-                        src,
-                        dest,
-                    } => {
-                        move_count(
+                    Instr::Move { count, decl, which, owner, src, dest } => {
+                        let moved = move_count(
                             &program,
                             w,
                             env,
@@ -442,32 +504,29 @@ impl Game {
                             owner.as_ref(),
                             src,
                             dest,
-                        )?;
+                        );
+                        for loc in moved? {
+                            w.changed(Part::Loc(loc));
+                        }
                     }
-                    Instr::MoveRefs { pieces, dest } => move_refs(&program, w, env, pieces, dest)?,
+                    Instr::MoveRefs { pieces, dest } => {
+                        let moved = move_refs(&program, w, env, pieces, dest);
+                        for loc in moved? {
+                            w.changed(Part::Loc(loc));
+                        }
+                    }
                     Instr::Jump { to } => frame.pc = *to,
                     Instr::JumpUnless { cond, to } => {
                         if !eval(&program, w, cond, env)?.truthy() {
                             frame.pc = *to;
                         }
                     }
-                    Instr::ForStart {
-                        seq,
-                        cond,
-                        var,
-                        list,
-                        index,
-                    } => {
+                    Instr::ForStart { seq, cond, var, list, index } => {
                         let items = snapshot(&program, w, env, seq, cond.as_ref(), *var)?;
                         env[*list as usize] = Value::List(Arc::new(items));
                         env[*index as usize] = Value::Int(0);
                     }
-                    Instr::ForNext {
-                        var,
-                        list,
-                        index,
-                        end,
-                    } => {
+                    Instr::ForNext { var, list, index, end } => {
                         let i = int(env[*index as usize].clone())? as usize;
                         let next = match &env[*list as usize] {
                             Value::List(items) => items.get(i).cloned(),
@@ -498,6 +557,7 @@ impl Game {
                     Instr::Turn { player } => {
                         w.current = Some(seat(&eval(&program, w, player, env)?)?);
                         w.turns += 1;
+                        w.changed(Part::Current);
                     }
                     Instr::Log { parts } => {
                         if w.logging {
@@ -511,11 +571,7 @@ impl Game {
                             w.events.push(Event::Line(said));
                         }
                     }
-                    Instr::Tally {
-                        counter,
-                        player,
-                        amount,
-                    } => {
+                    Instr::Tally { counter, player, amount } => {
                         let at_seat = match player {
                             Some(p) => seat(&eval(&program, w, p, env)?)? as usize,
                             None => 0,
@@ -543,38 +599,19 @@ impl Game {
                     let callee = &ir.code[*code as usize];
                     let mut slots = vec![Value::None; callee.slots as usize];
                     for (i, arg) in args.iter().enumerate() {
-                        slots[i] =
-                            eval(&program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
+                        slots[i] = eval(&program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
                     }
-                    w.spend(1, FailKind::BudgetCall(*code))
-                        .map_err(|f| at(f, here))?;
+                    w.spend(1, FailKind::BudgetCall(*code)).map_err(|f| at(f, here))?;
                     if self.frames.len() >= MAX_RECURSION {
-                        return Err(Fail {
-                            kind: FailKind::Recursion,
-                            at: Some(here),
-                        });
+                        return Err(Fail { kind: FailKind::Recursion, at: Some(here) });
                     }
-                    self.frames.push(Frame {
-                        code: *code,
-                        pc: 0,
-                        slots,
-                    });
+                    self.frames.push(Frame { code: *code, pc: 0, slots });
                 }
-                Instr::Choose {
-                    seq,
-                    cond,
-                    var,
-                    chooser,
-                    prompt,
-                    optional,
-                    has_orelse,
-                    orelse,
-                } => {
+                Instr::Choose { seq, cond, var, chooser, prompt, optional, has_orelse, orelse } => {
                     let frame = self.frames.last_mut().expect("the choosing frame");
                     let w = &mut self.world;
                     let asked: Result<Option<Pending>, Fail> = (|| {
-                        let mut options =
-                            snapshot(&program, w, &mut frame.slots, seq, cond.as_ref(), *var)?;
+                        let mut options = snapshot(&program, w, &mut frame.slots, seq, cond.as_ref(), *var)?;
                         if matches!(options.first(), Some(Value::Piece(..))) {
                             distinct(&mut options);
                         }
@@ -584,17 +621,13 @@ impl Game {
                                 return Ok(None);
                             }
                             let said = &ir.texts[*prompt as usize];
-                            return error(format!(
-                                "no option for '{said}', and a choice must be made"
-                            ));
+                            return error(format!("no option for '{said}', and a choice must be made"));
                         }
                         let who = match chooser {
                             Some(c) => seat(&eval(&program, w, c, &mut frame.slots)?)?,
                             None => match w.current {
                                 Some(s) => s,
-                                None => {
-                                    return error("nobody's turn: say who chooses with 'by PLAYER'")
-                                }
+                                None => return error("nobody's turn: say who chooses with 'by PLAYER'"),
                             },
                         };
                         Ok(Some(Pending {
@@ -679,10 +712,7 @@ fn int(v: Value) -> Result<i64, Fail> {
     match v {
         Value::Int(n) => Ok(n),
         Value::Bool(b) => Ok(i64::from(b)),
-        other => error(format!(
-            "a number was expected, not a {}",
-            other.type_name()
-        )),
+        other => error(format!("a number was expected, not a {}", other.type_name())),
     }
 }
 
@@ -703,10 +733,7 @@ fn list(v: Value) -> Result<Arc<Vec<Value>>, Fail> {
 fn location(v: &Value) -> Result<u32, Fail> {
     match v.location() {
         Some(loc) => Ok(loc),
-        None => error(format!(
-            "a {} is not a place that holds pieces (a zone or a map node)",
-            v.type_name()
-        )),
+        None => error(format!("a {} is not a place that holds pieces (a zone or a map node)", v.type_name())),
     }
 }
 
@@ -767,7 +794,7 @@ fn move_count(
     owner: Option<&Expr>,
     src: &Expr,
     dest: &Expr,
-) -> Result<(), Fail> {
+) -> Result<Vec<u32>, Fail> {
     let want = match count {
         Some(c) => Some(int(eval(p, w, c, env)?)?),
         None => None,
@@ -789,10 +816,12 @@ fn move_count(
     let to = eval(p, w, dest, env)?;
     let from = eval(p, w, src, env)?;
     let mut moved: Vec<Piece> = Vec::new();
+    let mut touched = Vec::new();
     for loc in locations(&from)? {
         if want.is_some_and(|n| moved.len() as i64 >= n) {
             break;
         }
+        touched.push(loc);
         let pile = &mut w.locs[loc as usize];
         let mut kept = Vec::with_capacity(pile.len());
         for pc in pile.drain(..) {
@@ -811,13 +840,13 @@ fn move_count(
     }
     let to = location(&to)?;
     w.locs[to as usize].extend(moved.iter().copied());
+    touched.push(to);
     if let Some(n) = want {
         if (moved.len() as i64) < n {
-            w.shortfalls
-                .push((decl, row, (n - moved.len() as i64) as u64));
+            w.shortfalls.push((decl, row, (n - moved.len() as i64) as u64));
         }
     }
-    Ok(())
+    Ok(touched)
 }
 
 /// `move PIECES to DEST`: these very pieces.
@@ -827,14 +856,14 @@ fn move_refs(
     env: &mut [Value],
     pieces: &Expr,
     dest: &Expr,
-) -> Result<(), Fail> {
+) -> Result<Vec<u32>, Fail> {
     let what = eval(p, w, pieces, env)?;
     let refs: Vec<Value> = match what {
         Value::List(items) => items.as_ref().clone(),
         one => vec![one],
     };
     let to = location(&eval(p, w, dest, env)?)?;
-    let mut moved = Vec::new();
+    let (mut moved, mut touched) = (Vec::new(), Vec::new());
     for r in refs {
         let Value::Piece(loc, piece) = r else {
             return error(format!("only pieces can move, not {}", r.type_name()));
@@ -847,9 +876,11 @@ fn move_refs(
             None => return error("a piece is no longer where it was"),
         }
         moved.push(piece);
+        touched.push(loc);
     }
     w.locs[to as usize].extend(moved);
-    Ok(())
+    touched.push(to);
+    Ok(touched)
 }
 
 fn call_func(p: &Loaded, w: &mut World, func: &FuncIr, args: Vec<Value>) -> Result<Value, Fail> {
@@ -867,7 +898,14 @@ fn kind_fits(p: &Loaded, pc: &Piece, kind: &Value) -> bool {
     }
 }
 
-fn pieces(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value]) -> Result<Vec<Value>, Fail> {
+/// `pieces(WHERE, KIND, OWNER)`: each piece that fits, or (`counting`) only how many.
+fn pieces(
+    p: &Loaded,
+    w: &mut World,
+    args: &[Expr],
+    env: &mut [Value],
+    counting: bool,
+) -> Result<(Vec<Value>, i64), Fail> {
     let r#where = eval(p, w, &args[0], env)?;
     let kind = match args.get(1) {
         Some(k) => Some(eval(p, w, k, env)?),
@@ -880,30 +918,31 @@ fn pieces(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value]) -> Result
         }),
         None => None,
     };
-    let mut out = Vec::new();
+    let (mut out, mut count) = (Vec::new(), 0);
     for loc in locations(&r#where)? {
-        for pc in &w.locs[loc as usize] {
-            if kind.as_ref().is_none_or(|k| kind_fits(p, pc, k))
-                && owner.is_none_or(|o| pc.owner == o)
-            {
-                out.push(Value::Piece(loc, *pc));
+        w.memo.read(Part::Loc(loc));
+        let pile = &w.locs[loc as usize];
+        if counting && kind.is_none() && owner.is_none() {
+            count += pile.len() as i64;
+            continue;
+        }
+        for pc in pile {
+            if kind.as_ref().is_none_or(|k| kind_fits(p, pc, k)) && owner.is_none_or(|o| pc.owner == o) {
+                count += 1;
+                if !counting {
+                    out.push(Value::Piece(loc, *pc));
+                }
             }
         }
     }
-    Ok(out)
+    Ok((out, count))
 }
 
 fn compare(op: BinOp, l: &Value, r: &Value) -> Result<bool, Fail> {
     let ordering = match (l, r) {
         (Value::Int(a), Value::Int(b)) => a.cmp(b),
         (Value::Text(a), Value::Text(b)) => a.cmp(b),
-        _ => {
-            return error(format!(
-                "a {} and a {} cannot be compared",
-                l.type_name(),
-                r.type_name()
-            ))
-        }
+        _ => return error(format!("a {} and a {} cannot be compared", l.type_name(), r.type_name())),
     };
     Ok(match op {
         BinOp::Lt => ordering.is_lt(),
@@ -958,13 +997,7 @@ fn binary(
                 Value::List(Arc::new(out))
             }
             (Value::Text(a), Value::Text(b)) => Value::Text(format!("{a}{b}").into()),
-            (a, b) => {
-                return error(format!(
-                    "a {} cannot be added to a {}",
-                    b.type_name(),
-                    a.type_name()
-                ))
-            }
+            (a, b) => return error(format!("a {} cannot be added to a {}", b.type_name(), a.type_name())),
         },
         BinOp::Sub => Value::Int(checked(int(left)?.checked_sub(int(right)?))?),
         BinOp::Mul => Value::Int(checked(int(left)?.checked_mul(int(right)?))?),
@@ -1010,21 +1043,15 @@ fn attr(p: &Loaded, w: &World, obj: Value, name: &AttrIr) -> Result<Value, Fail>
                 Value::Zone(*loc)
             }
         }
-        (AttrIr::Row, Value::Piece(_, pc)) => p.ir.kinds[pc.kind as usize]
-            .row
-            .map_or(Value::None, Value::Row),
+        (AttrIr::Row, Value::Piece(_, pc)) => {
+            p.ir.kinds[pc.kind as usize].row.map_or(Value::None, Value::Row)
+        }
         (AttrIr::Column(column), Value::Row(row)) => column_of(p, *row, column)?,
         (AttrIr::Column(column), Value::Piece(_, pc)) => match p.ir.kinds[pc.kind as usize].row {
             Some(row) => column_of(p, row, column)?,
             None => return error(format!("a piece has no '{column}'")),
         },
-        (name, obj) => {
-            return error(format!(
-                "a {} has no '{}'",
-                obj.type_name(),
-                attr_name(name)
-            ))
-        }
+        (name, obj) => return error(format!("a {} has no '{}'", obj.type_name(), attr_name(name))),
     })
 }
 
@@ -1042,12 +1069,7 @@ fn attr_name(name: &AttrIr) -> &str {
 }
 
 fn column_of(p: &Loaded, row: u32, column: &str) -> Result<Value, Fail> {
-    match p
-        .ir
-        .rows
-        .get(row as usize)
-        .and_then(|values| values.get(column))
-    {
+    match p.ir.rows.get(row as usize).and_then(|values| values.get(column)) {
         Some(v) => Ok(v.clone()),
         None => error(format!("a row has no '{column}'")),
     }
@@ -1058,9 +1080,15 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
     Ok(match e {
         Expr::Const(v) => v.clone(),
         Expr::Local(slot) => env[*slot as usize].clone(),
-        Expr::Var(var) => w.vars[*var as usize].clone(),
+        Expr::Var(var) => {
+            w.memo.read(Part::Var(*var));
+            w.vars[*var as usize].clone()
+        }
         Expr::Players => Value::List(Arc::new((0..w.players).map(Value::Player).collect())),
-        Expr::Current => w.current.map_or(Value::None, Value::Player),
+        Expr::Current => {
+            w.memo.read(Part::Current);
+            w.current.map_or(Value::None, Value::Player)
+        }
         Expr::PlayerCount => Value::Int(i64::from(w.players)),
         Expr::Attr(obj, name) => {
             let o = eval(p, w, obj, env)?;
@@ -1069,9 +1097,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         Expr::Index(obj, index) => {
             let i = int(eval(p, w, index, env)?)?;
             if i < 0 {
-                return error(format!(
-                    "there is no item {i} in a list: items are numbered from 0"
-                ));
+                return error(format!("there is no item {i} in a list: items are numbered from 0"));
             }
             match list(eval(p, w, obj, env)?)?.get(i as usize) {
                 Some(v) => v.clone(),
@@ -1113,10 +1139,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let mut out = Vec::new();
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
-                if cond
-                    .as_ref()
-                    .map_or(Ok(true), |c| eval(p, w, c, env).map(|v| v.truthy()))?
-                {
+                if cond.as_ref().map_or(Ok(true), |c| eval(p, w, c, env).map(|v| v.truthy()))? {
                     out.push(eval(p, w, e, env)?);
                 }
             }
@@ -1128,16 +1151,40 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             for a in args {
                 inner.push(eval(p, w, a, env)?);
             }
+            let key = (*index, inner);
+            let found = w.memo.answers.get(&key).and_then(|n| w.memo.kept[*n].1.as_ref());
+            if let Some((known, read)) = found {
+                let (known, read) = (known.clone(), read.clone());
+                if let Some(top) = w.memo.reading.last_mut() {
+                    top.extend(read.iter().copied());
+                }
+                return Ok(known);
+            }
             if w.depth >= MAX_VALUE_DEPTH {
-                return Err(Fail {
-                    kind: FailKind::Recursion,
-                    at: None,
-                });
+                return Err(Fail { kind: FailKind::Recursion, at: None });
             }
             w.depth += 1;
-            let result = call_func(p, w, func, inner);
+            w.memo.reading.push(Vec::new());
+            let result = call_func(p, w, func, key.1.clone());
+            let mut read = w.memo.reading.pop().unwrap_or_default();
             w.depth -= 1;
-            result?
+            let result = result?;
+            read.sort_unstable_by_key(|part| match part {
+                Part::Var(v) => (0, *v),
+                Part::Loc(l) => (1, *l),
+                Part::Current => (2, 0),
+            });
+            read.dedup();
+            if let Some(top) = w.memo.reading.last_mut() {
+                top.extend(read.iter().copied());
+            }
+            let n = w.memo.kept.len();
+            for part in &read {
+                w.memo.readers.entry(*part).or_default().push(n);
+            }
+            w.memo.answers.insert(key.clone(), n);
+            w.memo.kept.push((key, Some((result.clone(), Arc::new(read)))));
+            result
         }
         Expr::Builtin(b, args) => builtin(p, w, *b, args, env)?,
         Expr::Side(g, directions) => {
@@ -1153,13 +1200,7 @@ fn numbers(items: &[Value]) -> Result<Vec<i64>, Fail> {
     items.iter().map(|v| int(v.clone())).collect()
 }
 
-fn builtin(
-    p: &Loaded,
-    w: &mut World,
-    b: Builtin,
-    args: &[Expr],
-    env: &mut [Value],
-) -> Result<Value, Fail> {
+fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Value]) -> Result<Value, Fail> {
     if matches!(b, Builtin::Any | Builtin::All) {
         // Going through a comprehension stops at the first answer, as the Python engine's does.
         let want = b == Builtin::Any;
@@ -1168,9 +1209,7 @@ fn builtin(
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
-                if cond
-                    .as_ref()
-                    .map_or(Ok(true), |c| eval(p, w, c, env).map(|v| v.truthy()))?
+                if cond.as_ref().map_or(Ok(true), |c| eval(p, w, c, env).map(|v| v.truthy()))?
                     && eval(p, w, e, env)?.truthy() == want
                 {
                     return Ok(Value::Bool(want));
@@ -1186,11 +1225,11 @@ fn builtin(
         }));
     }
     if b == Builtin::Pieces {
-        return Ok(Value::List(Arc::new(pieces(p, w, args, env)?)));
+        return Ok(Value::List(Arc::new(pieces(p, w, args, env, false)?.0)));
     }
     if b == Builtin::Count {
         if let Expr::Builtin(Builtin::Pieces, inner) = &args[0] {
-            return Ok(Value::Int(pieces(p, w, inner, env)?.len() as i64));
+            return Ok(Value::Int(pieces(p, w, inner, env, true)?.1));
         }
     }
     let mut values = Vec::with_capacity(args.len());
@@ -1200,7 +1239,11 @@ fn builtin(
     Ok(match b {
         Builtin::Count => match &values[0] {
             Value::List(items) => Value::Int(items.len() as i64),
-            other => Value::Int(w.locs[location(other)? as usize].len() as i64),
+            other => {
+                let loc = location(other)?;
+                w.memo.read(Part::Loc(loc));
+                Value::Int(w.locs[loc as usize].len() as i64)
+            }
         },
         Builtin::Sum => {
             let mut total: i64 = 0;
@@ -1210,16 +1253,9 @@ fn builtin(
             Value::Int(total)
         }
         Builtin::Min | Builtin::Max => {
-            let given = if values.len() == 1 {
-                numbers(&list(values[0].clone())?)?
-            } else {
-                numbers(&values)?
-            };
-            let best = if b == Builtin::Min {
-                given.iter().min()
-            } else {
-                given.iter().max()
-            };
+            let given =
+                if values.len() == 1 { numbers(&list(values[0].clone())?)? } else { numbers(&values)? };
+            let best = if b == Builtin::Min { given.iter().min() } else { given.iter().max() };
             match best {
                 Some(n) => Value::Int(*n),
                 None => {
@@ -1240,11 +1276,9 @@ fn builtin(
         },
         Builtin::Distance => Value::Int(grid::distance(p, &values[0], &values[1])?),
         Builtin::Neighbours => grid::neighbours(p, &values[0])?,
-        Builtin::InARow => Value::Bool(grid::in_a_row(
-            p,
-            &list(values[0].clone())?,
-            int(values[1].clone())?,
-        )?),
+        Builtin::InARow => {
+            Value::Bool(grid::in_a_row(p, &list(values[0].clone())?, int(values[1].clone())?)?)
+        }
         Builtin::Connected => Value::Bool(grid::connected(
             p,
             &list(values[0].clone())?,
