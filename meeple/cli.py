@@ -173,7 +173,7 @@ class Narrated:
 
 
 def seat_names(state: State) -> list[str]:
-    return [str(p) for p in state.rt.players]
+    return [str(p) for p in state.game.program.players[: state.players]]
 
 
 def seats_named(seats: list[int], names: list[str]) -> str:

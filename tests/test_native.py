@@ -227,3 +227,19 @@ def test_play_and_simulate_say_which_engine_played() -> None:
     refused = run("play", "dino_party", "--engine", "native")
     assert refused.exit_code == 2
     assert "the native engine cannot play this game: unsupported:" in refused.output
+
+
+def test_values_nested_beyond_the_cores_depth_stop_with_an_error_not_a_crash(tmp_path: Path) -> None:
+    """The core evaluates values on its own stack: a value nested deeper than MAX_VALUE_DEPTH
+    stops the game with a rule's error (docs/language.md#limits), where Python goes deeper."""
+    rules = write(
+        tmp_path,
+        "deep.rules",
+        'game "Deep":\n  players 1..1\nzone pool\nvar n: int = 0\n'
+        "value down(k: int) = if k == 0 then 0 else down(k - 1)\n"
+        "play:\n  set n to down(5000)\n",
+    )
+    game = meeple.load(str(rules))
+    assert game.new_game(1, 0).is_over  # the Python engine's own limit is higher
+    with pytest.raises(RuleRuntimeError, match="more deeply than 1000 levels, the most the native engine"):
+        native.new_game(game, 1, 0)

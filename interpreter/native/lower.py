@@ -22,6 +22,7 @@ from meeple.grammar import ast
 from meeple.interpreter import grids
 from meeple.interpreter.program import Program
 from meeple.interpreter.values import Cell, Kind, MapRef, Player, Row, ZoneLoc
+from meeple.limits import MAX_LIST, MAX_PIECES, MAX_RECURSION, MAX_VALUE_DEPTH
 
 BINARY = {
     "and": "And",
@@ -205,6 +206,12 @@ class Lowering:
             "texts": self.texts,
             "counters": [c.per_player for c in sym.counters.values()],
             "init_at": init_at,
+            "limits": {
+                "max_list": MAX_LIST,
+                "max_pieces": MAX_PIECES,
+                "max_recursion": MAX_RECURSION,
+                "max_value_depth": MAX_VALUE_DEPTH,
+            },
         }
         return Lowered(
             ir=json.dumps(ir),

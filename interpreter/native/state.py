@@ -14,7 +14,7 @@ from meeple.interpreter.engine import Game, IllegalChoice
 from meeple.interpreter.native.lower import Lowered
 from meeple.interpreter.runtime import Decision, RuleRuntimeError
 from meeple.interpreter.values import PieceRef, label
-from meeple.limits import MAX_RECURSION
+from meeple.limits import MAX_RECURSION, MAX_VALUE_DEPTH
 
 
 class NativeState:
@@ -119,6 +119,11 @@ class NativeState:
             message = (
                 f"'{rule}' calls itself (directly or through other rules, values or triggers) more deeply "
                 f"than {MAX_RECURSION} levels: it seems never to stop"
+            )
+        elif kind == "value_depth":
+            message = (
+                f"values in '{rule}' call one another more deeply than {MAX_VALUE_DEPTH} levels, "
+                "the most the native engine allows (--engine python allows more)"
             )
         else:
             message = detail

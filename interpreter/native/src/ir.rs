@@ -32,6 +32,18 @@ pub struct Program {
     pub counters: Vec<bool>,
     /// Where the start of the game fails, for errors there (an index the caller maps to a span).
     pub init_at: u32,
+    pub limits: Limits,
+}
+
+/// meeple/limits.py's limits, as the lowering hands them over: each is declared there, once.
+#[derive(Deserialize, Debug)]
+pub struct Limits {
+    pub max_list: usize,
+    pub max_pieces: i64,
+    pub max_recursion: usize,
+    /// How deep declared values may call one another: the core evaluates expressions on its own
+    /// stack, which must never overflow.
+    pub max_value_depth: u32,
 }
 
 #[derive(Deserialize, Debug)]

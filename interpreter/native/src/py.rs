@@ -67,6 +67,7 @@ fn raise(fail: &Fail) -> PyErr {
         FailKind::BudgetCall(code) => ("budget_call", code.to_string()),
         FailKind::BudgetList(n) => ("budget_list", n.to_string()),
         FailKind::Recursion => ("recursion", String::new()),
+        FailKind::ValueDepth => ("value_depth", String::new()),
     };
     NativeError::new_err((kind, detail, fail.at))
 }

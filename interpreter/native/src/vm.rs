@@ -11,14 +11,9 @@ use crate::value::{Piece, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// meeple/limits.py: the largest number, list, piece count and depth of rule calls.
+/// The largest number a game may compute (meeple/limits.py's MAX_NUMBER) is the largest of the
+/// machine's numbers; the other limits come with the program (`Program::limits`).
 pub const MAX_NUMBER: i64 = i64::MAX;
-pub const MAX_LIST: usize = 100_000;
-pub const MAX_PIECES: i64 = 1_000_000;
-pub const MAX_RECURSION: usize = 20_000;
-/// How deep declared values may call one another: expressions are evaluated on the machine's
-/// own stack, which must never overflow (Python's engine stops at MAX_RECURSION frames).
-pub const MAX_VALUE_DEPTH: u32 = 1_000;
 
 /// Why a game stopped on an error: the kind the Python side words, and the instruction.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,8 +26,10 @@ pub enum FailKind {
     BudgetCall(u32),
     /// The step budget ran out going through a list of so many items.
     BudgetList(usize),
-    /// Rules or values call one another without end.
+    /// Rules call one another without end.
     Recursion,
+    /// Values call one another deeper than the core's stack allows.
+    ValueDepth,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -357,11 +354,11 @@ impl Game {
                 .map_err(|f| at(f, piece.at))?;
             let all = if piece.per_player { n.saturating_mul(i64::from(w.players)) } else { n };
             total = total.saturating_add(all);
-            if n < 0 || total > MAX_PIECES {
+            if n < 0 || total > ir.limits.max_pieces {
                 let what = if n < 0 {
                     format!("{n} pieces")
                 } else {
-                    format!("more than {} pieces in all", group(MAX_PIECES as u64))
+                    format!("more than {} pieces in all", group(ir.limits.max_pieces as u64))
                 };
                 return Err(Fail { kind: FailKind::Error(format!("asks for {what}")), at: Some(piece.at) });
             }
@@ -602,7 +599,7 @@ impl Game {
                         slots[i] = eval(&program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
                     }
                     w.spend(1, FailKind::BudgetCall(*code)).map_err(|f| at(f, here))?;
-                    if self.frames.len() >= MAX_RECURSION {
+                    if self.frames.len() >= ir.limits.max_recursion {
                         return Err(Fail { kind: FailKind::Recursion, at: Some(here) });
                     }
                     self.frames.push(Frame { code: *code, pc: 0, slots });
@@ -985,11 +982,11 @@ fn binary(
             (Value::Int(a), Value::Int(b)) => Value::Int(checked(a.checked_add(b))?),
             (Value::List(a), Value::List(b)) => {
                 let size = a.len() + b.len();
-                if size > MAX_LIST {
+                if size > p.ir.limits.max_list {
                     return error(format!(
                         "a list of {} items: more than the {} a list may hold",
                         group(size as u64),
-                        group(MAX_LIST as u64)
+                        group(p.ir.limits.max_list as u64)
                     ));
                 }
                 let mut out = a.as_ref().clone();
@@ -1013,11 +1010,11 @@ fn binary(
         BinOp::Range => {
             let (low, high) = (int(left)?, int(right)?);
             let size = high.saturating_sub(low).saturating_add(1).max(0);
-            if size as u64 > MAX_LIST as u64 {
+            if size as u64 > p.ir.limits.max_list as u64 {
                 return error(format!(
                     "a list of {} items: more than the {} a list may hold",
                     group(size as u64),
-                    group(MAX_LIST as u64)
+                    group(p.ir.limits.max_list as u64)
                 ));
             }
             w.spend(size as usize, FailKind::BudgetList(size as usize))?;
@@ -1160,8 +1157,8 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
                 }
                 return Ok(known);
             }
-            if w.depth >= MAX_VALUE_DEPTH {
-                return Err(Fail { kind: FailKind::Recursion, at: None });
+            if w.depth >= p.ir.limits.max_value_depth {
+                return Err(Fail { kind: FailKind::ValueDepth, at: None });
             }
             w.depth += 1;
             w.memo.reading.push(Vec::new());
