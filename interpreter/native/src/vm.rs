@@ -1285,3 +1285,77 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         Builtin::Any | Builtin::All | Builtin::Pieces => unreachable!("answered above"),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! A tiny game, lowered by lower.py from these rules (neutral names):
+    //!
+    //! ```text
+    //! map board: grid square 3 by 1
+    //! zone supply
+    //! piece stone: 3 per player in supply
+    //! var total: int = 0
+    //! value free() = [each c in cells(board) where count(pieces(c)) == 0]
+    //! score p = count(pieces(supply, stone, p))
+    //! play: while count(free()) > 0: for each p in players: if count(free()) > 0:
+    //!   turn p: choose c from free() prompt "Where": move 1 stone of p from supply to c; add 1 to total
+    //! ```
+    use super::{Agent, FailKind, Game, Loaded};
+    use crate::ir::Program;
+    use crate::rng::Mt;
+    use std::sync::Arc;
+
+    fn tiny() -> Arc<Loaded> {
+        let ir: Program =
+            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        Arc::new(Loaded::new(ir))
+    }
+
+    #[test]
+    fn first_agents_fill_the_board_in_turn() {
+        let mut game = Game::new(tiny(), 2, 0, 1_000, true);
+        assert_eq!(game.pending.as_ref().map(|p| (p.seat, p.size())), Some((0, 3)));
+        game.play_out(&mut [Agent::First, Agent::First]).expect("the game plays");
+        assert!(game.over && game.failed.is_none());
+        // The last cell was the only option: taken without a choice.
+        assert_eq!(game.choices, vec![0, 0]);
+        assert_eq!(game.scores(false).expect("scores"), vec![1, 2]);
+        assert_eq!(game.world.turns, 3);
+    }
+
+    #[test]
+    fn a_copy_is_equal_until_one_of_them_moves_on() {
+        let mut game = Game::new(tiny(), 2, 7, 1_000, false);
+        let mut copy = game.clone();
+        assert_eq!(copy, game);
+        copy.apply(2).expect("an option");
+        assert_ne!(copy, game);
+        game.apply(2).expect("an option");
+        assert_eq!(copy, game);
+    }
+
+    #[test]
+    fn an_answer_that_is_no_option_changes_nothing() {
+        let mut game = Game::new(tiny(), 2, 0, 1_000, false);
+        let before = game.clone();
+        assert!(game.apply(3).is_err());
+        assert_eq!(game, before);
+    }
+
+    #[test]
+    fn random_agents_draw_as_cpython_random_random_would() {
+        // Seat 0 draws from Random(seed * 1000), the first of its draws a randrange(3).
+        let mut game = Game::new(tiny(), 2, 5, 1_000, false);
+        let expected = Mt::new(5000).randbelow(3) as u32;
+        game.play_out(&mut [Agent::Random(Mt::new(5000)), Agent::Random(Mt::new(5001))]).expect("plays");
+        assert_eq!(game.choices[0], expected);
+    }
+
+    #[test]
+    fn the_step_budget_stops_a_game_with_an_error() {
+        let game = Game::new(tiny(), 2, 0, 2, false);
+        let failed = game.failed.expect("the budget ran out");
+        assert_eq!(failed.kind, FailKind::BudgetList(3));
+        assert!(failed.at.is_some() && !game.over);
+    }
+}
