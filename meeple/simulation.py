@@ -99,11 +99,10 @@ def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
 def play_native(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
     """One game played inside the native core, its agents too: the record the Python engine
     makes of the same seed (tests/test_native.py)."""
-    agents = [plan.agents[min(seat, len(plan.agents) - 1)] for seat in range(plan.players)]
     state = native.new_game(game, plan.players, seed, logging=False, checked=False)
     try:
         state.check()
-        state.play_out(agents)
+        state.play_out(list(plan.agents))
     except RuleRuntimeError as err:
         return record(state, OUT_OF_BUDGET if state.steps > state.budget else FAILED, str(err))
     return record(state)

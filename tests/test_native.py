@@ -243,3 +243,54 @@ def test_values_nested_beyond_the_cores_depth_stop_with_an_error_not_a_crash(tmp
     assert game.new_game(1, 0).is_over  # the Python engine's own limit is higher
     with pytest.raises(RuleRuntimeError, match="more deeply than 1000 levels, the most the native engine"):
         native.new_game(game, 1, 0)
+
+
+CHANCE = """game "Draws":
+  players 2..4
+table colour (name, points: int):
+  red, 1
+  blue, 2
+  green, 3
+zone deck, ordered
+zone pool
+zone hand per player
+piece card: each colour in deck
+piece token: 3 per player in pool
+score p = count(pieces(p.hand)) + sum([x.points for each x in pieces(p.hand, card)])
+play:
+  shuffle deck
+  for each p in players_from(players[1]):
+    turn p:
+      draw 1 from deck to p.hand
+      random "coin":
+        outcome heads chance 40:
+          log "{p} gets heads"
+        outcome tails otherwise:
+          pick t at random from pieces(pool, token, p):
+            move t to p.hand
+      may choose c from pieces(p.hand) prompt "Piece to show":
+        log "{p} shows {c}"
+  draw 5 from deck to pool
+"""
+
+
+def test_chance_draws_and_zones_of_each_player_are_the_same_on_both_engines(tmp_path: Path) -> None:
+    """`shuffle`, `draw` (and what it wanted more of than there was), `random` outcomes, `pick ...
+    at random`, a zone per player, pieces one per row, `players_from`: the same games, every
+    outcome drawn from the same generator in the same order."""
+    game = meeple.load(str(write(tmp_path, "draws.rules", CHANCE)))
+    assert native.engine_for(game, "auto") == ("native", "")
+    outcomes = set()
+    for players in (2, 3, 4):
+        for seed in range(15):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+            outcomes |= {line.split(":")[1].strip() for line in python["log"] if line.startswith("  (coin")}
+        state = native.new_game(game, players, 0, logging=False)
+        state.play_out(["first"])
+        python_state = game.new_game(players, 0, logging=False)
+        played(python_state, make_agents(["first"], players, 0))
+        assert state.result() == python_state.result()  # the shortfall of the last draw too
+        # each player draws one and the pool five, from three cards
+        assert state.result()["shortfalls"] == {"draw from deck": players + 5 - 3}
+    assert outcomes == {"heads)", "tails)"}  # both outcomes came up

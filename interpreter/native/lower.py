@@ -60,6 +60,7 @@ BUILTINS = {
     "connected": "Connected",
     "neighbours": "Neighbours",
     "next_player": "NextPlayer",
+    "players_from": "PlayersFrom",
 }
 
 # Attributes the core reads of the values it has.
@@ -284,7 +285,18 @@ class Lowering:
 
     def piece(self, decl: ast.PieceDecl) -> dict[str, Any]:
         self.rule, self.frame = "the start of the game", Frame()
-        if decl.each_row_of or decl.per_row_of or decl.count is None:
+        if decl.each_row_of:
+            kinds = [self.kind_index[id(k)] for k in self.p.kinds[decl.name]]
+            return {
+                "kind": kinds[0] if kinds else 0,
+                "each": kinds,
+                "count": self.const_expr(1),
+                "per_player": False,
+                "zone": self.expr(decl.zone),
+                "own_zone": None,
+                "at": self.site(decl.span, "the start of the game"),
+            }
+        if decl.per_row_of or decl.count is None:
             raise Unsupported("pieces made per row of a table", decl.span)
         zone = decl.zone
         own_zones = self.sym.owned_zones.get("player", {})
@@ -468,6 +480,50 @@ class Lowering:
         self.block(s.orelse)
         self.patch(end, "to", self.here())
 
+    def lower_Random(self, s: ast.Random) -> None:
+        weights = [self.expr(o.weight) if o.weight is not None else None for o in s.outcomes]
+        names = [self.text(o.name) for o in s.outcomes]
+        targets: list[int] = []
+        self.emit(
+            s,
+            {
+                "Random": {
+                    "title": self.text(s.label or "random"),
+                    "weights": weights,
+                    "names": names,
+                    "targets": targets,
+                }
+            },
+        )
+        ends = []
+        for outcome in s.outcomes:
+            targets.append(self.here())
+            self.block(outcome.body)
+            ends.append(self.emit(s, {"Jump": {"to": -1}}))
+        for end in ends:
+            self.patch(end, "to", self.here())
+
+    def lower_Pick(self, s: ast.Pick) -> None:
+        var = self.frame.slot(s.var)
+        seq = self.expr(s.seq)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        title = self.text(f"random {s.var}")
+        pick = self.emit(s, {"Pick": {"seq": seq, "cond": cond, "var": var, "title": title, "orelse": -1}})
+        self.block(s.body)
+        end = self.emit(s, {"Jump": {"to": -1}})
+        self.patch(pick, "orelse", self.here())
+        self.block(s.orelse)
+        self.patch(end, "to", self.here())
+
+    def lower_Shuffle(self, s: ast.Shuffle) -> None:
+        self.emit(s, {"Shuffle": {"zone": self.expr(s.zone)}})
+
+    def lower_Draw(self, s: ast.Draw) -> None:
+        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
+            raise Unsupported("drawing to the bottom of a place", s.span)
+        draw = {"count": self.expr(s.count), "src": self.expr(s.src), "dest": self.expr(s.dest)}
+        self.emit(s, {"Draw": draw})
+
     def lower_Log(self, s: ast.Log) -> None:
         parts = [{"Text": self.text(x)} if isinstance(x, str) else {"Expr": self.expr(x)} for x in s.parts]
         self.emit(s, {"Log": {"parts": parts}})
@@ -531,7 +587,9 @@ class Lowering:
         sym = self.sym
         if isinstance(e.obj, ast.Name) and e.obj.id in sym.tables and e.obj.id not in self.frame.slots:
             return self.const_expr(self.p.row_by_key[e.obj.id][e.name])
-        owned = any(e.name in group for group in (*sym.owned_vars.values(), *sym.owned_zones.values()))
+        if any(e.name in group for group in sym.owned_zones.values()):
+            return self.zone_of(e)
+        owned = any(e.name in group for group in sym.owned_vars.values())
         if owned or (e.name, self.p.players[0]) in self.p.map_refs:
             raise Unsupported(f"'{e.name}' of a player or a row", e.span)
         columns = {col.name for table in sym.tables.values() for col in table.columns}
@@ -544,6 +602,19 @@ class Lowering:
         else:
             raise Unsupported(f"the attribute '{e.name}'", e.span)
         return {"Attr": [self.expr(e.obj), attr]}
+
+    def zone_of(self, e: ast.Attr) -> Any:
+        """`OWNER.zone`: the zone's instance of a player (by seat) or of a row (by its index)."""
+        seats: list[int | None] = [None] * len(self.p.players)
+        rows: list[int | None] = [None] * len(self.rows)
+        for (name, owner), zone in self.p.zone_locs.items():
+            if name != e.name:
+                continue
+            if isinstance(owner, Player):
+                seats[owner.seat] = self.zone_index[id(zone)]
+            elif isinstance(owner, Row):
+                rows[self.row_index[id(owner)]] = self.zone_index[id(zone)]
+        return {"ZoneOf": [self.expr(e.obj), seats, rows]}
 
     def expr_Index(self, e: ast.Index) -> Any:
         if self.sym.types.get(id(e.obj), "").startswith("rows:"):

@@ -94,6 +94,10 @@ class NativeState:
                 who = self.lowered.players[seat]
                 only_one = " (only option)" if only else ""
                 self._log.append(f"  {who} {texts[prompt].lower()}: {said}{only_one}")
+            elif event[0] == "chance":
+                _, title, outcome = event
+                said = texts[outcome] if isinstance(outcome, int) else label(self.value(outcome[0]))
+                self._log.append(f"  ({texts[title]}: {said})")
             else:
                 self._log.append(
                     "".join(texts[x] if isinstance(x, int) else label(self.value(x[0])) for x in event[1])
@@ -185,9 +189,10 @@ class NativeState:
         self._settle()
 
     def play_out(self, agents: list[str]) -> None:
-        """Play to the end inside the core, each seat by its agent ("random" or "first"), drawing
-        what interpreter/agents.py's agents of the same seed draw."""
-        self.core.play_out(agents, self.seed)
+        """Play to the end inside the core, each seat by its agent ("random" or "first"; a shorter
+        list repeats its last, as make_agents does), drawing what interpreter/agents.py's agents
+        of the same seed draw."""
+        self.core.play_out([agents[min(seat, len(agents) - 1)] for seat in range(self.players)], self.seed)
         self._settle()
 
     @property
@@ -224,9 +229,12 @@ class NativeState:
     def shortfalls(self) -> dict[str, int]:
         """What moves wanted and did not find, keyed as the Python engine keys them."""
         out: dict[str, int] = {}
-        for decl, row, missing in self.core.shortfalls:
-            kind = self.lowered.decls[decl]
-            key = kind if row is None else f"{kind} {self.lowered.rows[row]}"
+        for decl, where, missing in self.core.shortfalls:
+            if decl is None:  # a draw, from the location `where`
+                key = f"draw from {self.lowered.zones.get(where) or self.lowered.cells[where]}"
+            else:
+                kind = self.lowered.decls[decl]
+                key = kind if where is None else f"{kind} {self.lowered.rows[where]}"
             out[key] = out.get(key, 0) + missing
         return out
 

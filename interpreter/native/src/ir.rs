@@ -82,6 +82,9 @@ pub struct VarIr {
 #[derive(Deserialize, Debug)]
 pub struct PieceIr {
     pub kind: u32,
+    /// For pieces made one per row of a table (`each TABLE`): every kind, one piece of each.
+    #[serde(default)]
+    pub each: Option<Vec<u32>>,
     pub count: Expr,
     pub per_player: bool,
     /// The zone they start in, or for a zone each player owns, its instance per seat.
@@ -196,6 +199,30 @@ pub enum Instr {
     Log {
         parts: Vec<LogPart>,
     },
+    /// `random TITLE:` its outcomes' chances (None: what is left of 100), their names, and where
+    /// each outcome's block starts.
+    Random {
+        title: u32,
+        weights: Vec<Option<Expr>>,
+        names: Vec<u32>,
+        targets: Vec<u32>,
+    },
+    /// `pick VAR at random from SEQ where COND:`, to `orelse` when nothing fits.
+    Pick {
+        seq: Expr,
+        cond: Option<Expr>,
+        var: u32,
+        title: u32,
+        orelse: u32,
+    },
+    Shuffle {
+        zone: Expr,
+    },
+    Draw {
+        count: Expr,
+        src: Expr,
+        dest: Expr,
+    },
     Tally {
         counter: u32,
         player: Option<Expr>,
@@ -243,6 +270,7 @@ pub enum Builtin {
     Connected,
     Neighbours,
     NextPlayer,
+    PlayersFrom,
 }
 
 /// An attribute, resolved by what the object is at run time.
@@ -289,6 +317,9 @@ pub enum Expr {
     /// A declared value, with its arguments.
     Value(u32, Vec<Expr>),
     Builtin(Builtin, Vec<Expr>),
+    /// `OWNER.zone` of a zone each player (or each row of a table) owns: its location by seat,
+    /// and by row index.
+    ZoneOf(Box<Expr>, Vec<Option<u32>>, Vec<Option<u32>>),
     /// `side(GRID, word)`: the directions (indexes) a cell of the side has no cell beyond.
     Side(Box<Expr>, Vec<u32>),
 }

@@ -6,7 +6,7 @@
 use crate::ir::Program as Ir;
 use crate::rng::Mt;
 use crate::value::Value;
-use crate::vm::{Agent, Event, Fail, FailKind, Game as Machine, Loaded, Said};
+use crate::vm::{Agent, Event, Fail, FailKind, Game as Machine, Loaded, Said, Short};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
@@ -183,10 +183,23 @@ impl Game {
         self.machine.world.counters.clone()
     }
 
-    /// Pieces moves wanted and did not find: (declaration, row or None, how many).
+    /// What moves and draws wanted and did not find: (declaration, row or None, how many), or
+    /// for a draw (None, location, how many).
     #[getter]
-    fn shortfalls(&self) -> Vec<(u32, Option<u32>, u64)> {
-        self.machine.world.shortfalls.clone()
+    fn shortfalls(&self) -> Vec<(Option<u32>, Option<u32>, u64)> {
+        let said = |short: &Short| match short {
+            Short::Kind(decl, row) => (Some(*decl), *row),
+            Short::Draw(loc) => (None, Some(*loc)),
+        };
+        self.machine
+            .world
+            .shortfalls
+            .iter()
+            .map(|(short, n)| {
+                let (a, b) = said(short);
+                (a, b, *n)
+            })
+            .collect()
     }
 
     fn scores(&mut self, tiebreak: bool) -> PyResult<Vec<i64>> {
@@ -210,6 +223,18 @@ impl Game {
                         prompt.into_pyobject(py)?.into_any(),
                         value,
                         only.into_pyobject(py)?.to_owned().into_any(),
+                    ];
+                    PyTuple::new(py, parts)?.into_any()
+                }
+                Event::Chance { title, outcome } => {
+                    let out = match outcome {
+                        Said::Text(t) => t.into_pyobject(py)?.into_any(),
+                        Said::Value(v) => PyTuple::new(py, [to_py(py, v)?])?.into_any(),
+                    };
+                    let parts = vec![
+                        "chance".into_pyobject(py)?.into_any(),
+                        title.into_pyobject(py)?.into_any(),
+                        out,
                     ];
                     PyTuple::new(py, parts)?.into_any()
                 }

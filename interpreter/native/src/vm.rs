@@ -72,12 +72,23 @@ pub enum Event {
     Chose { seat: u32, prompt: u32, option: Option<Value>, only: bool },
     /// A `log` statement's line: texts and values.
     Line(Vec<Said>),
+    /// A random outcome (`random`, `pick ... at random`): its title, and what came out.
+    Chance { title: u32, outcome: Said },
 }
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Said {
     Text(u32),
     Value(Value),
+}
+
+/// What a move or a draw wanted more of than there was.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Short {
+    /// Pieces of a declaration (of one row's kind, if given).
+    Kind(u32, Option<u32>),
+    /// Draws from a location.
+    Draw(u32),
 }
 
 /// Everything about a game apart from the frames: what expressions read, and what statements
@@ -93,8 +104,8 @@ pub struct World {
     pub budget: u64,
     pub rng: Mt,
     pub counters: Vec<Vec<i64>>,
-    /// Pieces a move wanted and did not find: (declaration, row, how many).
-    pub shortfalls: Vec<(u32, Option<u32>, u64)>,
+    /// Pieces moves and draws wanted and did not find, and how many.
+    pub shortfalls: Vec<(Short, u64)>,
     pub events: Vec<Event>,
     pub logging: bool,
     depth: u32,
@@ -350,6 +361,16 @@ impl Game {
         let mut total: i64 = 0;
         for piece in &ir.pieces {
             let mut env = vec![Value::None; 1];
+            if let Some(kinds) = &piece.each {
+                let zone = piece
+                    .zone
+                    .as_ref()
+                    .ok_or(Fail { kind: FailKind::Error("no zone".into()), at: Some(piece.at) })?;
+                let v = eval(&program, w, zone, &mut env).map_err(|f| at(f, piece.at))?;
+                let loc = location(&v).map_err(|f| at(f, piece.at))?;
+                w.locs[loc as usize].extend(kinds.iter().map(|k| Piece { kind: *k, owner: None }));
+                continue;
+            }
             let n = int(eval(&program, w, &piece.count, &mut env).map_err(|f| at(f, piece.at))?)
                 .map_err(|f| at(f, piece.at))?;
             let all = if piece.per_player { n.saturating_mul(i64::from(w.players)) } else { n };
@@ -581,6 +602,78 @@ impl Game {
                         match counts.get_mut(at_seat) {
                             Some(c) => *c = checked(c.checked_add(n))?,
                             None => return error("index out of range: the list is shorter"),
+                        }
+                    }
+                    Instr::Random { title, weights, names, targets } => {
+                        let mut values = Vec::with_capacity(weights.len());
+                        let mut given = 0i64;
+                        for weight in weights {
+                            let v = match weight {
+                                Some(e) => Some(int(eval(&program, w, e, env)?)?.max(0)),
+                                None => None,
+                            };
+                            given = given.saturating_add(v.unwrap_or(0));
+                            values.push(v);
+                        }
+                        let values: Vec<i64> =
+                            values.into_iter().map(|v| v.unwrap_or((100 - given).max(0))).collect();
+                        let total: i64 = values.iter().sum();
+                        if total <= 0 {
+                            let said = &ir.texts[*title as usize];
+                            return error(format!("every outcome of '{said}' has chance 0"));
+                        }
+                        // As runtime.py's `roll`: a point in [0, total), each outcome's share off it.
+                        let mut point = w.rng.random() * total as f64;
+                        let mut index = values.len() - 1;
+                        for (i, weight) in values.iter().enumerate() {
+                            point -= *weight as f64;
+                            if point < 0.0 {
+                                index = i;
+                                break;
+                            }
+                        }
+                        if w.logging {
+                            w.events.push(Event::Chance { title: *title, outcome: Said::Text(names[index]) });
+                        }
+                        frame.pc = targets[index];
+                    }
+                    Instr::Pick { seq, cond, var, title, orelse } => {
+                        let options = snapshot(&program, w, env, seq, cond.as_ref(), *var)?;
+                        if options.is_empty() {
+                            frame.pc = *orelse;
+                        } else {
+                            let picked = options[w.rng.randbelow(options.len() as u64) as usize].clone();
+                            if w.logging {
+                                w.events.push(Event::Chance {
+                                    title: *title,
+                                    outcome: Said::Value(picked.clone()),
+                                });
+                            }
+                            env[*var as usize] = picked;
+                        }
+                    }
+                    Instr::Shuffle { zone } => {
+                        let loc = location(&eval(&program, w, zone, env)?)?;
+                        let (pile, rng) = (&mut w.locs[loc as usize], &mut w.rng);
+                        rng.shuffle(pile);
+                        w.changed(Part::Loc(loc));
+                    }
+                    Instr::Draw { count, src, dest } => {
+                        let n = int(eval(&program, w, count, env)?)?;
+                        let source = location(&eval(&program, w, src, env)?)?;
+                        let to = eval(&program, w, dest, env)?;
+                        let pile = &mut w.locs[source as usize];
+                        let take = n.clamp(0, pile.len() as i64) as usize;
+                        let moved: Vec<Piece> = (0..take).filter_map(|_| pile.pop()).collect();
+                        if (moved.len() as i64) < n {
+                            w.shortfalls.push((Short::Draw(source), (n - moved.len() as i64) as u64));
+                        }
+                        let to = location(&to)?;
+                        let drew = !moved.is_empty();
+                        w.locs[to as usize].extend(moved);
+                        if drew {
+                            w.changed(Part::Loc(source));
+                            w.changed(Part::Loc(to));
                         }
                     }
                     // Calls, choices and the end change the frames: below, outside this closure.
@@ -840,7 +933,7 @@ fn move_count(
     touched.push(to);
     if let Some(n) = want {
         if (moved.len() as i64) < n {
-            w.shortfalls.push((decl, row, (n - moved.len() as i64) as u64));
+            w.shortfalls.push((Short::Kind(decl, row), (n - moved.len() as i64) as u64));
         }
     }
     Ok(touched)
@@ -1184,6 +1277,18 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             result
         }
         Expr::Builtin(b, args) => builtin(p, w, *b, args, env)?,
+        Expr::ZoneOf(obj, by_seat, by_row) => {
+            let owner = eval(p, w, obj, env)?;
+            let found = match &owner {
+                Value::Player(s) => by_seat.get(*s as usize).copied().flatten(),
+                Value::Row(r) => by_row.get(*r as usize).copied().flatten(),
+                _ => None,
+            };
+            match found {
+                Some(loc) => Value::Zone(loc),
+                None => return error(format!("a {} has no such zone", owner.type_name())),
+            }
+        }
         Expr::Side(g, directions) => {
             let Value::Grid(g) = eval(p, w, g, env)? else {
                 return error("side(...) is of a grid");
@@ -1263,6 +1368,10 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         }
         Builtin::Abs => Value::Int(checked(int(values[0].clone())?.checked_abs())?),
         Builtin::NextPlayer => Value::Player((seat(&values[0])? + 1) % w.players),
+        Builtin::PlayersFrom => {
+            let first = seat(&values[0])?;
+            Value::List(Arc::new((0..w.players).map(|i| Value::Player((first + i) % w.players)).collect()))
+        }
         Builtin::Cells => match values[0] {
             Value::Grid(g) => grid::cells(p, g),
             _ => return error("cells(...) are a grid's"),
