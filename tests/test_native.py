@@ -161,15 +161,15 @@ def test_the_construct_that_keeps_a_game_on_python_is_named_with_its_place(tmp_p
     rules = write(
         tmp_path,
         "asking.rules",
-        'game "Asking":\n  players 1..1\nzone pool\nvar n: int = 0 per player\n'
-        "play:\n  set players[0].n to 1\n",
+        'game "Asking":\n  players 1..1\nzone pool\nvar n: int = 0\n'
+        'play:\n  may "Go on?" by players[0]:\n    set n to 1\n',
     )
     game = meeple.load(str(rules))
     engine, why = native.engine_for(game, "auto")
     assert engine == "python"
-    assert why == f"unsupported: a variable per player at {rules}:4:1"
+    assert why == f"unsupported: the statement `may` at {rules}:6:3"
     assert native.engine_for(game, "python") == ("python", "asked for")
-    with pytest.raises(ValueError, match="cannot play this game: unsupported: a variable per player"):
+    with pytest.raises(ValueError, match="cannot play this game: unsupported: the statement `may`"):
         native.engine_for(game, "native")
 
 
@@ -294,3 +294,47 @@ def test_chance_draws_and_zones_of_each_player_are_the_same_on_both_engines(tmp_
         # each player draws one and the pool five, from three cards
         assert state.result()["shortfalls"] == {"draw from deck": players + 5 - 3}
     assert outcomes == {"heads)", "tails)"}  # both outcomes came up
+
+
+OWNED = """game "Owners":
+  players 2..3
+table spot (name, base: int):
+  near, 1
+  far, 4
+zone pool
+var coins: int = 2 per player within 0..5
+var heat: int = self.base per spot
+var rounds: int = 0 within 0..2
+piece token: 2 per player in pool
+value richest() = [each p in players where p.coins == max([q.coins for each q in players])]
+score p = p.coins
+play:
+  repeat 4 times:
+    add 1 to rounds
+    for each p in players:
+      turn p:
+        choose s from spot prompt "Spot to warm":
+          add s.heat to p.coins
+          subtract 1 from s.heat
+          if s.heat < 0:
+            set s.heat to s.base
+        may choose q from richest() prompt "Player to tax":
+          subtract 3 from q.coins
+          log "{q} pays, and has {q.coins} left; {rounds} rounds"
+"""
+
+
+def test_variables_of_each_owner_kept_within_bounds_are_the_same_on_both_engines(
+    tmp_path: Path,
+) -> None:
+    """`var ... per player`, `per TABLE` (its start from `self`), `within` on both, `set`, `add`
+    and `subtract` of an owner's variable, and values that read them as they change."""
+    game = meeple.load(str(write(tmp_path, "owners.rules", OWNED)))
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in (2, 3):
+        for seed in range(15):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+    assert any("0 left" in line for line in python["log"]) and any(
+        "2 rounds" in line for line in python["log"]
+    )

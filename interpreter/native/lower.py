@@ -20,7 +20,10 @@ from typing import Any
 
 from meeple.grammar import ast
 from meeple.interpreter import grids
+from meeple.interpreter.compiler import Compiler
+from meeple.interpreter.compiler.base import _ERRORS, _Fixed
 from meeple.interpreter.program import Program
+from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import Cell, Kind, MapRef, Player, Row, ZoneLoc
 from meeple.limits import MAX_LIST, MAX_PIECES, MAX_RECURSION, MAX_VALUE_DEPTH
 
@@ -142,6 +145,8 @@ class Lowering:
         self.value_index = {name: i for i, name in enumerate(self.sym.values)}
         self.rule_index = {name: i for i, name in enumerate(self.sym.rules)}
         self.counter_index = {name: i for i, name in enumerate(self.sym.counters)}
+        owners = [(per, name) for per, group in self.sym.owned_vars.items() for name in group]
+        self.stores = {owner: i for i, owner in enumerate(owners)}
 
     # ------------------------------------------------------------------ the whole program
 
@@ -173,6 +178,7 @@ class Lowering:
             )
         init_at = self.site(None, "the start of the game")
         variables = [self.variable(v) for v in sym.vars.values()]
+        owned = [self.owned_var(per, v) for per, group in sym.owned_vars.items() for v in group.values()]
         pieces = [self.piece(piece) for piece in sym.pieces.values()]
         values = [self.value(v) for v in sym.values.values()]
         for rule in sym.rules.values():
@@ -197,6 +203,7 @@ class Lowering:
             "grids": self.grid_ir,
             "rows": [{col: self.const(v) for col, v in row.values.items()} for row in self.rows],
             "vars": variables,
+            "owned": owned,
             "pieces": pieces,
             "values": values,
             "code": self.code,
@@ -234,7 +241,8 @@ class Lowering:
         sym = self.sym
         for per, group in sym.owned_vars.items():
             for var in group.values():
-                raise Unsupported(f"a variable per {per}", var.span)
+                if var.by is not None:
+                    raise Unsupported(f"a variable per {per} with a value for each row", var.span)
         for trigger in sym.triggers:
             raise Unsupported("a trigger (`when ... enters`)", getattr(trigger, "span", None))
         for movement in sym.movements.values():
@@ -278,10 +286,37 @@ class Lowering:
 
     def variable(self, decl: ast.VarDecl) -> dict[str, Any]:
         self.rule, self.frame = "the start of the game", Frame()
-        if decl.within is not None:
-            raise Unsupported("a variable kept within bounds", decl.span)
         init = self.expr(decl.init)
-        return {"init": init, "clamp": None, "slots": self.frame.size}
+        return {"init": init, "clamp": self.bounds(decl), "slots": self.frame.size}
+
+    def bounds(self, decl: ast.VarDecl) -> list[int] | None:
+        """The bounds a variable is kept within, as the Python engine computes them (data.py's
+        `_clamp`): fixed before any game, so computed here, once."""
+        if decl.within is None:
+            return None
+        compiler = Compiler(self.sym)
+        compiler.p.constants = dict(self.p.constants)
+        try:
+            given = compiler.expr(decl.within, set())(_Fixed(), {})
+            return [min(given), max(given)]
+        except (RuleRuntimeError, *_ERRORS):
+            raise Unsupported("bounds the lowering cannot compute", decl.within.span) from None
+
+    def owned_var(self, per: str, decl: ast.VarDecl) -> dict[str, Any]:
+        self.rule, self.frame = "the start of the game", Frame()
+        self.frame.slot("self")
+        init = self.expr(decl.init)
+        rows = None if per == "player" else [self.row_index[id(r)] for r in self.p.rows.get(per, [])]
+        return {"init": init, "slots": self.frame.size, "rows": rows, "clamp": self.bounds(decl)}
+
+    def owned_ref(self, name: str) -> dict[str, Any]:
+        """Where `OWNER.name` is, for a player and for each row (by index among all rows)."""
+        rows: list[list[int] | None] = [None] * len(self.rows)
+        for (per, var), store in self.stores.items():
+            if var == name and per != "player":
+                for i, row in enumerate(self.p.rows.get(per, [])):
+                    rows[self.row_index[id(row)]] = [store, i]
+        return {"player": self.stores.get(("player", name)), "rows": rows}
 
     def piece(self, decl: ast.PieceDecl) -> dict[str, Any]:
         self.rule, self.frame = "the start of the game", Frame()
@@ -370,10 +405,12 @@ class Lowering:
 
     def assign(self, s: ast.Stmt, value: ast.Expr, sign: int) -> None:
         target = s.target  # type: ignore[attr-defined]
+        if isinstance(target, ast.Attr):
+            owned = {"obj": self.expr(target.obj), "var": self.owned_ref(target.name)}
+            self.emit(s, {"SetOwned": {**owned, "e": self.expr(value), "sign": sign}})
+            return
         if not isinstance(target, ast.Name):
-            raise Unsupported("setting a variable of a player or a row", s.span)
-        if self.sym.vars[target.id].within is not None:
-            raise Unsupported("a variable kept within bounds", s.span)
+            raise Unsupported("setting a variable's value for a row (`x.NAME[row]`)", s.span)
         self.emit(s, {"SetVar": {"var": self.var_index[target.id], "e": self.expr(value), "sign": sign}})
 
     def lower_MoveCount(self, s: ast.MoveCount) -> None:
@@ -589,10 +626,13 @@ class Lowering:
             return self.const_expr(self.p.row_by_key[e.obj.id][e.name])
         if any(e.name in group for group in sym.owned_zones.values()):
             return self.zone_of(e)
-        owned = any(e.name in group for group in sym.owned_vars.values())
-        if owned or (e.name, self.p.players[0]) in self.p.map_refs:
-            raise Unsupported(f"'{e.name}' of a player or a row", e.span)
         columns = {col.name for table in sym.tables.values() for col in table.columns}
+        if any(e.name in group for group in sym.owned_vars.values()):
+            if e.name in columns:
+                raise Unsupported(f"'{e.name}', both a variable and a column", e.span)
+            return {"Owned": [self.expr(e.obj), self.owned_ref(e.name)]}
+        if (e.name, self.p.players[0]) in self.p.map_refs:
+            raise Unsupported(f"'{e.name}' of a player: a grid each player has", e.span)
         if e.name in ATTRIBUTES:
             attr: Any = ATTRIBUTES[e.name]
         elif e.name == "row":

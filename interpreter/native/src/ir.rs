@@ -18,6 +18,9 @@ pub struct Program {
     #[serde(default)]
     pub rows: Vec<HashMap<String, Value>>,
     pub vars: Vec<VarIr>,
+    /// Variables each player, or each row of a table, has (`var NAME: T = E per OWNER`).
+    #[serde(default)]
+    pub owned: Vec<OwnedIr>,
     pub pieces: Vec<PieceIr>,
     pub values: Vec<FuncIr>,
     pub code: Vec<CodeIr>,
@@ -69,6 +72,25 @@ pub struct GridIr {
     pub cells: Vec<(i64, i64)>,
     /// The seat owning it (a map `per player`), if any: it exists only when that seat plays.
     pub owner: Option<u32>,
+}
+
+/// A variable of each owner: its start value, computed for each with `self` in slot 0.
+#[derive(Deserialize, Debug)]
+pub struct OwnedIr {
+    pub init: Expr,
+    pub slots: u32,
+    /// Its owners: every seat (None), or these rows, in their table's order.
+    pub rows: Option<Vec<u32>>,
+    /// The bounds it is kept within (`within`), if any.
+    pub clamp: Option<(i64, i64)>,
+}
+
+/// Where `OWNER.NAME` finds a variable: its store for a player, and for each row (by index
+/// among all rows) its store and the row's place in it.
+#[derive(Deserialize, Debug, Clone)]
+pub struct OwnedRef {
+    pub player: Option<u32>,
+    pub rows: Vec<Option<(u32, u32)>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -132,6 +154,13 @@ pub enum Instr {
     },
     SetVar {
         var: u32,
+        e: Expr,
+        sign: i64,
+    },
+    /// `set OWNER.NAME to E` (`add`, `subtract`: sign 1, -1).
+    SetOwned {
+        obj: Expr,
+        var: OwnedRef,
         e: Expr,
         sign: i64,
     },
@@ -317,6 +346,8 @@ pub enum Expr {
     /// A declared value, with its arguments.
     Value(u32, Vec<Expr>),
     Builtin(Builtin, Vec<Expr>),
+    /// `OWNER.NAME` of a variable each player or row has.
+    Owned(Box<Expr>, OwnedRef),
     /// `OWNER.zone` of a zone each player (or each row of a table) owns: its location by seat,
     /// and by row index.
     ZoneOf(Box<Expr>, Vec<Option<u32>>, Vec<Option<u32>>),

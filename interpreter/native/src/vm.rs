@@ -5,7 +5,7 @@
 //! Every failure is a `Fail`, never a panic: the Python side reports it as a rule's error.
 
 use crate::grid::{self, GridIndex};
-use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, Program};
+use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
 use crate::rng::Mt;
 use crate::value::{Piece, Value};
 use std::collections::HashMap;
@@ -97,6 +97,8 @@ pub enum Short {
 pub struct World {
     pub players: u32,
     pub vars: Vec<Value>,
+    /// Each store of variables per owner: one value per seat, or per row of its table.
+    pub owned: Vec<Vec<Value>>,
     pub locs: Vec<Vec<Piece>>,
     pub current: Option<u32>,
     pub turns: u64,
@@ -117,6 +119,8 @@ pub struct World {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Part {
     Var(u32),
+    /// A variable of one owner: its store, and the owner's place in it.
+    Owned(u32, u32),
     Loc(u32),
     Current,
 }
@@ -303,6 +307,11 @@ impl Game {
         let world = World {
             players,
             vars: vec![Value::None; ir.vars.len()],
+            owned: ir
+                .owned
+                .iter()
+                .map(|o| vec![Value::None; o.rows.as_ref().map_or(players as usize, Vec::len)])
+                .collect(),
             locs: vec![Vec::new(); ir.locations.len()],
             current: None,
             turns: 0,
@@ -357,6 +366,18 @@ impl Game {
             let mut env = vec![Value::None; var.slots as usize];
             let v = eval(&program, w, &var.init, &mut env).map_err(|f| at(f, ir.init_at))?;
             w.vars[i] = clamp(v, var.clamp);
+        }
+        for (store, var) in ir.owned.iter().enumerate() {
+            let owners: Vec<Value> = match &var.rows {
+                Some(rows) => rows.iter().map(|r| Value::Row(*r)).collect(),
+                None => (0..w.players).map(Value::Player).collect(),
+            };
+            for (i, owner) in owners.into_iter().enumerate() {
+                let mut env = vec![Value::None; var.slots.max(1) as usize];
+                env[0] = owner;
+                let v = eval(&program, w, &var.init, &mut env).map_err(|f| at(f, ir.init_at))?;
+                w.owned[store][i] = clamp(v, var.clamp);
+            }
         }
         let mut total: i64 = 0;
         for piece in &ir.pieces {
@@ -510,6 +531,17 @@ impl Game {
                         }
                         w.vars[*var as usize] = clamp(v, ir.vars[*var as usize].clamp);
                         w.changed(Part::Var(*var));
+                    }
+                    Instr::SetOwned { obj, var, e, sign } => {
+                        let owner = eval(&program, w, obj, env)?;
+                        let (store, i) = owned_place(var, &owner)?;
+                        let mut v = eval(&program, w, e, env)?;
+                        if *sign != 0 {
+                            let old = int(w.owned[store as usize][i as usize].clone())?;
+                            v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
+                        }
+                        w.owned[store as usize][i as usize] = clamp(v, ir.owned[store as usize].clamp);
+                        w.changed(Part::Owned(store, i));
                     }
                     Instr::Move { count, decl, which, owner, src, dest } => {
                         let moved = move_count(
@@ -760,6 +792,19 @@ impl Game {
                 _ => {}
             }
         }
+    }
+}
+
+/// Where an owner's variable is: its store and the owner's place in it.
+fn owned_place(var: &OwnedRef, owner: &Value) -> Result<(u32, u32), Fail> {
+    let found = match owner {
+        Value::Player(s) => var.player.map(|store| (store, *s)),
+        Value::Row(r) => var.rows.get(*r as usize).copied().flatten(),
+        _ => None,
+    };
+    match found {
+        Some(place) => Ok(place),
+        None => error(format!("a {} has no such variable", owner.type_name())),
     }
 }
 
@@ -1263,6 +1308,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
                 Part::Var(v) => (0, *v),
                 Part::Loc(l) => (1, *l),
                 Part::Current => (2, 0),
+                Part::Owned(store, i) => (3 + *store, *i),
             });
             read.dedup();
             if let Some(top) = w.memo.reading.last_mut() {
@@ -1277,6 +1323,16 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             result
         }
         Expr::Builtin(b, args) => builtin(p, w, *b, args, env)?,
+        Expr::Owned(obj, var) => {
+            let owner = eval(p, w, obj, env)?;
+            let owner = match owner {
+                Value::Piece(_, pc) => p.ir.kinds[pc.kind as usize].row.map_or(Value::None, Value::Row),
+                other => other,
+            };
+            let (store, i) = owned_place(var, &owner)?;
+            w.memo.read(Part::Owned(store, i));
+            w.owned[store as usize][i as usize].clone()
+        }
         Expr::ZoneOf(obj, by_seat, by_row) => {
             let owner = eval(p, w, obj, env)?;
             let found = match &owner {
