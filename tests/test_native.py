@@ -42,7 +42,7 @@ def built() -> None:
 TEST_GAMES = sorted((ROOT / "tests" / "games").glob("*.rules"))
 BUNDLED = sorted((ROOT / "games").glob("*.rules"))
 # Games the core runs today; each other game is checked to fall back to the Python engine.
-NATIVE = ["connect_four", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
+NATIVE = ["connect_four", "dino_party", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
 
 
 def load(path: Path, **options: str) -> Game:
@@ -86,6 +86,17 @@ def test_random_games_are_the_same_game_on_both_engines(name: str) -> None:
         for seed in range(12):
             python, core = both(game, players, seed)
             assert core == python, f"{name}, {players} players, seed {seed}"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_dino_party_is_the_same_game_on_both_engines(players: int) -> None:
+    """A bundled game: variables per zone and per board, a map of nodes and its regions, a
+    trigger, random throws, cards drawn from a shuffled deck, zones per player and per border."""
+    game = load(ROOT / "games" / "dino_party.rules")
+    assert native.engine_for(game, "auto") == ("native", "")
+    for seed in range(6):
+        python, core = both(game, players, seed)
+        assert core == python, f"{players} players, seed {seed}"
 
 
 def test_a_full_size_hex_board_is_the_same_game_on_both_engines() -> None:
@@ -221,10 +232,10 @@ def test_play_and_simulate_say_which_engine_played() -> None:
     assert result["engine"] == "native" and "python_because" not in result
     stats = json.loads(run("simulate", rules, "--games", "5", "--json", "--engine", "python").stdout)
     assert (stats["engine"], stats["python_because"]) == ("python", "asked for")
-    dino = json.loads(run("play", "dino_party", "--json").stdout)
-    assert dino["engine"] == "python"
-    assert dino["python_because"].startswith("unsupported: ")
-    refused = run("play", "dino_party", "--engine", "native")
+    other = json.loads(run("play", "gods_love_dinosaurs", "--json").stdout)
+    assert other["engine"] == "python"
+    assert other["python_because"].startswith("unsupported: ")
+    refused = run("play", "gods_love_dinosaurs", "--engine", "native")
     assert refused.exit_code == 2
     assert "the native engine cannot play this game: unsupported:" in refused.output
 

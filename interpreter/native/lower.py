@@ -113,6 +113,7 @@ class Lowered:
     rows: list[Row]
     zones: dict[int, ZoneLoc]  # location -> zone instance
     cells: dict[int, Cell]  # location -> board cell
+    nodes: dict[int, Row]  # location -> node of a map of nodes
     grids: list[MapRef]
     kinds: list[Kind]
     decls: list[str]  # each piece declaration's name
@@ -137,6 +138,7 @@ class Lowering:
         self.zone_index: dict[int, int] = {}
         self.zones: dict[int, ZoneLoc] = {}
         self.cells: dict[int, Cell] = {}
+        self.nodes: dict[int, Row] = {}  # location -> the node of a map of nodes
         self.cell_loc: dict[int, int] = {}  # id of a Cell -> its location
         self.grids: list[MapRef] = []
         self.grid_index: dict[int, int] = {}
@@ -157,6 +159,13 @@ class Lowering:
             self.zone_index[id(zone)] = len(self.locations)
             self.zones[len(self.locations)] = zone
             self.locations.append({"cell": None, "owner": self.const(owner)})
+        node_locations: list[int | None] = [None] * len(self.rows)
+        for nodes in p.map_nodes.values():
+            for node in nodes:
+                if node_locations[self.row_index[id(node)]] is None:
+                    node_locations[self.row_index[id(node)]] = len(self.locations)
+                    self.nodes[len(self.locations)] = node
+                    self.locations.append({"cell": None, "owner": "None", "node": self.row_index[id(node)]})
         for mapref in p.map_refs.values():
             self.grid_index[id(mapref)] = len(self.grids)
             if mapref.board is None:
@@ -181,11 +190,17 @@ class Lowering:
         owned = [self.owned_var(per, v) for per, group in sym.owned_vars.items() for v in group.values()]
         pieces = [self.piece(piece) for piece in sym.pieces.values()]
         values = [self.value(v) for v in sym.values.values()]
+        self.code_names = list(sym.rules)
         for rule in sym.rules.values():
             self.rule = rule.name
             self.code.append(self.block_code([x.name for x in rule.params], rule.body))
+        triggers = []
+        for trigger in sym.triggers:
+            self.rule = f"when {trigger.kind} enters"
+            triggers.append([self.decls.index(trigger.kind), len(self.code)])
+            self.code.append(self.trigger_code(trigger))
+            self.code_names.append(self.rule)
         setup = play = None
-        self.code_names = list(sym.rules)
         if sym.setup is not None:
             self.rule, setup = "setup", len(self.code)
             self.code.append(self.block_code([], sym.setup.body))
@@ -201,6 +216,8 @@ class Lowering:
             ],
             "locations": self.locations,
             "grids": self.grid_ir,
+            "node_locations": node_locations,
+            "triggers": triggers,
             "rows": [{col: self.const(v) for col, v in row.values.items()} for row in self.rows],
             "vars": variables,
             "owned": owned,
@@ -230,6 +247,7 @@ class Lowering:
             rows=self.rows,
             zones=self.zones,
             cells=self.cells,
+            nodes=self.nodes,
             grids=self.grids,
             kinds=self.kinds,
             decls=self.decls,
@@ -243,8 +261,6 @@ class Lowering:
             for var in group.values():
                 if var.by is not None:
                     raise Unsupported(f"a variable per {per} with a value for each row", var.span)
-        for trigger in sym.triggers:
-            raise Unsupported("a trigger (`when ... enters`)", getattr(trigger, "span", None))
         for movement in sym.movements.values():
             raise Unsupported("a movement", movement.span)
 
@@ -372,6 +388,21 @@ class Lowering:
         self.block(body)
         self.emit(None, {"Return": None})
         return {"params": len(params), "slots": self.frame.size, "instrs": self.instrs}
+
+    def trigger_code(self, trigger: Any) -> dict[str, Any]:
+        """A trigger's body, run after a move with the piece and its place in the first two
+        slots, its condition asked first."""
+        self.frame, self.instrs = Frame(), []
+        self.frame.slot(trigger.piece_var)
+        self.frame.slot(trigger.loc_var)
+        test = None
+        if trigger.cond is not None:
+            test = self.emit(trigger, {"JumpUnless": {"cond": self.expr(trigger.cond), "to": -1}})
+        self.block(trigger.body)
+        if test is not None:
+            self.patch(test, "to", self.here())
+        self.emit(None, "Return")
+        return {"params": 2, "slots": self.frame.size, "instrs": self.instrs}
 
     def emit(self, s: ast.Node | None, op: Any) -> int:
         self.instrs.append({"at": self.site(s.span if s is not None else None), "op": op})
@@ -607,6 +638,8 @@ class Lowering:
             return self.const_expr(p.rows[name])
         if name in sym.maps and (name, None) in p.map_refs:
             return self.const_expr(p.map_refs[(name, None)])
+        if name in p.map_nodes:
+            return self.const_expr(p.map_nodes[name])
         if name in sym.pieces:
             return {"Const": {"KindName": self.decls.index(name)}}
         if name == "players":
@@ -690,11 +723,44 @@ class Lowering:
             return {"Value": [self.value_index[e.func], [self.expr(a) for a in e.args]]}
         if e.func == "side":
             return self.side(e)
-        if e.func in ("connected", "neighbours") and not self.on_cells(e):
-            raise Unsupported(f"{e.func}(...) of the nodes of a map", e.span)
+        if e.func == "neighbours" and not self.on_cells(e):
+            return {"NextTo": [self.expr(e.args[0]), self.adjacency(e, e.args[-1])]}
+        if e.func in ("region", "regions"):
+            return self.regions(e)
+        if e.func == "connected" and not self.on_cells(e):
+            raise Unsupported("connected(...) of the nodes of a map", e.span)
         if e.func not in BUILTINS:
             raise Unsupported(f"the built-in {e.func}(...)", e.span)
         return {"Builtin": [BUILTINS[e.func], [self.expr(a) for a in e.args]]}
+
+    def adjacency(self, e: ast.Call, named: ast.Expr) -> list[list[int]]:
+        """The edges a graph question walks, each node's neighbours by row index: of the map
+        `named` names, else of the maps built on the table of the first argument (data.py's
+        `adjacency_for`, whose answer this is)."""
+        table = Compiler.adjacency_for(self, e, named)  # type: ignore[arg-type]
+        out: list[list[int]] = [[] for _ in self.rows]
+        for node, nbs in table.items():
+            out[self.row_index[id(node)]] = [self.row_index[id(nb)] for nb in nbs]
+        return out
+
+    def regions(self, e: ast.Call) -> Any:
+        """`region(NODE, ATTR)`, `regions(NODES, ATTR)`: ATTR read of each place as `x.ATTR`."""
+        if not isinstance(e.args[1], ast.Name):
+            raise Unsupported(f"{e.func}(...) of something other than an attribute's name", e.span)
+        seq = self.expr(e.args[0])
+        slot = self.frame.scratch()
+        name = f"<{slot}>"
+        key = self.expr_Attr(ast.Attr(obj=ast.Name(id=name, span=e.span), name=e.args[1].id, span=e.span))
+        adjacency = self.adjacency(e, e.args[0])
+        return {
+            "Regions": {
+                "seq": seq,
+                "slot": slot,
+                "key": key,
+                "adjacency": adjacency,
+                "many": e.func == "regions",
+            }
+        }
 
     def on_cells(self, e: ast.Call) -> bool:
         """Whether a graph question walks the cells of a grid (rather than a map's edges): a

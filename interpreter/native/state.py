@@ -61,7 +61,7 @@ class NativeState:
         if tag == "kind":
             return low.decls[v[1]]
         loc, kind, owner = v[1], v[2], v[3]
-        place = low.cells.get(loc) or low.zones[loc]
+        place = low.cells.get(loc) or low.zones.get(loc) or low.nodes[loc]
         return PieceRef(place, (low.kinds[kind], None if owner is None else low.players[owner]))
 
     def _settle(self, raising: bool = True) -> None:
@@ -231,7 +231,7 @@ class NativeState:
         out: dict[str, int] = {}
         for decl, where, missing in self.core.shortfalls:
             if decl is None:  # a draw, from the location `where`
-                key = f"draw from {self.lowered.zones.get(where) or self.lowered.cells[where]}"
+                key = f"draw from {self.lowered.zones.get(where) or self.lowered.nodes[where]}"
             else:
                 kind = self.lowered.decls[decl]
                 key = kind if where is None else f"{kind} {self.lowered.rows[where]}"

@@ -14,6 +14,13 @@ pub struct Program {
     /// Every place that holds pieces: zone instances first, then every board cell.
     pub locations: Vec<LocIr>,
     pub grids: Vec<GridIr>,
+    /// Each row's location, for the rows that are nodes of a map (by index among all rows).
+    #[serde(default)]
+    pub node_locations: Vec<Option<u32>>,
+    /// The triggers (`when KIND enters`): the piece declaration each watches, and its code, whose
+    /// first two slots are the piece and the place it entered.
+    #[serde(default)]
+    pub triggers: Vec<(u32, u32)>,
     /// Each row's column values, by the row's index among all rows.
     #[serde(default)]
     pub rows: Vec<HashMap<String, Value>>,
@@ -62,6 +69,9 @@ pub struct LocIr {
     pub cell: Option<(u32, i64, i64)>,
     /// A zone's owner (a player, a row), or None.
     pub owner: Value,
+    /// The row a node of a map of nodes is, if it is one.
+    #[serde(default)]
+    pub node: Option<u32>,
 }
 
 /// A board given by its size: its cells, in reading order, are the locations from `first`.
@@ -346,6 +356,18 @@ pub enum Expr {
     /// A declared value, with its arguments.
     Value(u32, Vec<Expr>),
     Builtin(Builtin, Vec<Expr>),
+    /// The places next to a place: a cell's neighbours on its grid, a node's along the edges
+    /// given (each node's neighbours, by row index).
+    NextTo(Box<Expr>, Vec<Vec<u32>>),
+    /// `region(NODE, ATTR)` (`many`: `regions(NODES, ATTR)`): places joined by edges (or sides)
+    /// whose `key`, read with the place in `slot`, is the same.
+    Regions {
+        seq: Box<Expr>,
+        slot: u32,
+        key: Box<Expr>,
+        adjacency: Vec<Vec<u32>>,
+        many: bool,
+    },
     /// `OWNER.NAME` of a variable each player or row has.
     Owned(Box<Expr>, OwnedRef),
     /// `OWNER.zone` of a zone each player (or each row of a table) owns: its location by seat,

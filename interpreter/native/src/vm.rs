@@ -8,7 +8,7 @@ use crate::grid::{self, GridIndex};
 use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
 use crate::rng::Mt;
 use crate::value::{Piece, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// The largest number a game may compute (meeple/limits.py's MAX_NUMBER) is the largest of the
@@ -388,7 +388,7 @@ impl Game {
                     .as_ref()
                     .ok_or(Fail { kind: FailKind::Error("no zone".into()), at: Some(piece.at) })?;
                 let v = eval(&program, w, zone, &mut env).map_err(|f| at(f, piece.at))?;
-                let loc = location(&v).map_err(|f| at(f, piece.at))?;
+                let loc = location(&program, &v).map_err(|f| at(f, piece.at))?;
                 w.locs[loc as usize].extend(kinds.iter().map(|k| Piece { kind: *k, owner: None }));
                 continue;
             }
@@ -411,7 +411,7 @@ impl Game {
                     (Some(locs), Some(s), _) => locs[s as usize],
                     (_, _, Some(zone)) => {
                         let v = eval(&program, w, zone, &mut env).map_err(|f| at(f, piece.at))?;
-                        location(&v).map_err(|f| at(f, piece.at))?
+                        location(&program, &v).map_err(|f| at(f, piece.at))?
                     }
                     _ => return Err(Fail { kind: FailKind::Error("no zone".into()), at: Some(piece.at) }),
                 };
@@ -518,6 +518,8 @@ impl Game {
             let here = step.at;
             let w = &mut self.world;
             let env = &mut frame.slots;
+            // The triggers the statement's moves set off: (code, piece, place), in order.
+            let mut fired: Vec<(u32, Value, Value)> = Vec::new();
             let result: Result<(), Fail> = (|| {
                 match &step.op {
                     Instr::Let { slot, e } => {
@@ -544,7 +546,7 @@ impl Game {
                         w.changed(Part::Owned(store, i));
                     }
                     Instr::Move { count, decl, which, owner, src, dest } => {
-                        let moved = move_count(
+                        let (touched, pieces) = move_count(
                             &program,
                             w,
                             env,
@@ -554,16 +556,18 @@ impl Game {
                             owner.as_ref(),
                             src,
                             dest,
-                        );
-                        for loc in moved? {
-                            w.changed(Part::Loc(loc));
+                        )?;
+                        for loc in &touched {
+                            w.changed(Part::Loc(*loc));
                         }
+                        fire(&program, &pieces, touched.last().copied(), &mut fired);
                     }
                     Instr::MoveRefs { pieces, dest } => {
-                        let moved = move_refs(&program, w, env, pieces, dest);
-                        for loc in moved? {
-                            w.changed(Part::Loc(loc));
+                        let (touched, pieces) = move_refs(&program, w, env, pieces, dest)?;
+                        for loc in &touched {
+                            w.changed(Part::Loc(*loc));
                         }
+                        fire(&program, &pieces, touched.last().copied(), &mut fired);
                     }
                     Instr::Jump { to } => frame.pc = *to,
                     Instr::JumpUnless { cond, to } => {
@@ -685,14 +689,14 @@ impl Game {
                         }
                     }
                     Instr::Shuffle { zone } => {
-                        let loc = location(&eval(&program, w, zone, env)?)?;
+                        let loc = location(&program, &eval(&program, w, zone, env)?)?;
                         let (pile, rng) = (&mut w.locs[loc as usize], &mut w.rng);
                         rng.shuffle(pile);
                         w.changed(Part::Loc(loc));
                     }
                     Instr::Draw { count, src, dest } => {
                         let n = int(eval(&program, w, count, env)?)?;
-                        let source = location(&eval(&program, w, src, env)?)?;
+                        let source = location(&program, &eval(&program, w, src, env)?)?;
                         let to = eval(&program, w, dest, env)?;
                         let pile = &mut w.locs[source as usize];
                         let take = n.clamp(0, pile.len() as i64) as usize;
@@ -700,13 +704,13 @@ impl Game {
                         if (moved.len() as i64) < n {
                             w.shortfalls.push((Short::Draw(source), (n - moved.len() as i64) as u64));
                         }
-                        let to = location(&to)?;
-                        let drew = !moved.is_empty();
-                        w.locs[to as usize].extend(moved);
-                        if drew {
+                        let to = location(&program, &to)?;
+                        w.locs[to as usize].extend(moved.iter().copied());
+                        if !moved.is_empty() {
                             w.changed(Part::Loc(source));
                             w.changed(Part::Loc(to));
                         }
+                        fire(&program, &moved, Some(to), &mut fired);
                     }
                     // Calls, choices and the end change the frames: below, outside this closure.
                     Instr::Call { .. } | Instr::Choose { .. } | Instr::EndGame | Instr::Return => {}
@@ -714,6 +718,17 @@ impl Game {
                 Ok(())
             })();
             result.map_err(|f| at(f, here))?;
+            // Each trigger runs after the move, in turn, its condition asked as it starts (the
+            // first to run on top of the frames).
+            for (code, piece, place) in fired.into_iter().rev() {
+                if self.frames.len() >= ir.limits.max_recursion {
+                    return Err(Fail { kind: FailKind::Recursion, at: Some(here) });
+                }
+                let mut slots = vec![Value::None; ir.code[code as usize].slots as usize];
+                slots[0] = piece;
+                slots[1] = place;
+                self.frames.push(Frame { code, pc: 0, slots });
+            }
             match &step.op {
                 Instr::Call { code, args } => {
                     let frame = self.frames.last_mut().expect("the calling frame");
@@ -865,18 +880,49 @@ fn list(v: Value) -> Result<Arc<Vec<Value>>, Fail> {
     }
 }
 
-fn location(v: &Value) -> Result<u32, Fail> {
-    match v.location() {
+/// The location a value names: a zone, a cell, or a node of a map of nodes (a row).
+fn location(p: &Loaded, v: &Value) -> Result<u32, Fail> {
+    let found = match v {
+        Value::Row(r) => p.ir.node_locations.get(*r as usize).copied().flatten(),
+        other => other.location(),
+    };
+    match found {
         Some(loc) => Ok(loc),
         None => error(format!("a {} is not a place that holds pieces (a zone or a map node)", v.type_name())),
     }
 }
 
+/// The triggers watching each moved piece's kind, in order: (code, the piece, the place).
+fn fire(p: &Loaded, pieces: &[Piece], to: Option<u32>, fired: &mut Vec<(u32, Value, Value)>) {
+    let Some(to) = to else { return };
+    if p.ir.triggers.is_empty() {
+        return;
+    }
+    for pc in pieces {
+        let decl = p.ir.kinds[pc.kind as usize].decl;
+        for (watched, code) in &p.ir.triggers {
+            if *watched == decl {
+                fired.push((*code, Value::Piece(to, *pc), place(p, to)));
+            }
+        }
+    }
+}
+
+/// The value that names a location: what a trigger's place and a piece's `location` are.
+fn place(p: &Loaded, loc: u32) -> Value {
+    let at = &p.ir.locations[loc as usize];
+    match (at.cell, at.node) {
+        (Some(_), _) => Value::Cell(loc),
+        (None, Some(row)) => Value::Row(row),
+        _ => Value::Zone(loc),
+    }
+}
+
 /// A location, a list of them (what `pieces`, `count` and `move ... from` accept).
-fn locations(v: &Value) -> Result<Vec<u32>, Fail> {
+fn locations(p: &Loaded, v: &Value) -> Result<Vec<u32>, Fail> {
     match v {
-        Value::List(items) => items.iter().map(location).collect(),
-        other => Ok(vec![location(other)?]),
+        Value::List(items) => items.iter().map(|item| location(p, item)).collect(),
+        other => Ok(vec![location(p, other)?]),
     }
 }
 
@@ -929,7 +975,7 @@ fn move_count(
     owner: Option<&Expr>,
     src: &Expr,
     dest: &Expr,
-) -> Result<Vec<u32>, Fail> {
+) -> Result<(Vec<u32>, Vec<Piece>), Fail> {
     let want = match count {
         Some(c) => Some(int(eval(p, w, c, env)?)?),
         None => None,
@@ -952,7 +998,7 @@ fn move_count(
     let from = eval(p, w, src, env)?;
     let mut moved: Vec<Piece> = Vec::new();
     let mut touched = Vec::new();
-    for loc in locations(&from)? {
+    for loc in locations(p, &from)? {
         if want.is_some_and(|n| moved.len() as i64 >= n) {
             break;
         }
@@ -973,7 +1019,7 @@ fn move_count(
         }
         *pile = kept;
     }
-    let to = location(&to)?;
+    let to = location(p, &to)?;
     w.locs[to as usize].extend(moved.iter().copied());
     touched.push(to);
     if let Some(n) = want {
@@ -981,7 +1027,7 @@ fn move_count(
             w.shortfalls.push((Short::Kind(decl, row), (n - moved.len() as i64) as u64));
         }
     }
-    Ok(touched)
+    Ok((touched, moved))
 }
 
 /// `move PIECES to DEST`: these very pieces.
@@ -991,13 +1037,13 @@ fn move_refs(
     env: &mut [Value],
     pieces: &Expr,
     dest: &Expr,
-) -> Result<Vec<u32>, Fail> {
+) -> Result<(Vec<u32>, Vec<Piece>), Fail> {
     let what = eval(p, w, pieces, env)?;
     let refs: Vec<Value> = match what {
         Value::List(items) => items.as_ref().clone(),
         one => vec![one],
     };
-    let to = location(&eval(p, w, dest, env)?)?;
+    let to = location(p, &eval(p, w, dest, env)?)?;
     let (mut moved, mut touched) = (Vec::new(), Vec::new());
     for r in refs {
         let Value::Piece(loc, piece) = r else {
@@ -1013,9 +1059,9 @@ fn move_refs(
         moved.push(piece);
         touched.push(loc);
     }
-    w.locs[to as usize].extend(moved);
+    w.locs[to as usize].extend(moved.iter().copied());
     touched.push(to);
-    Ok(touched)
+    Ok((touched, moved))
 }
 
 fn call_func(p: &Loaded, w: &mut World, func: &FuncIr, args: Vec<Value>) -> Result<Value, Fail> {
@@ -1054,7 +1100,7 @@ fn pieces(
         None => None,
     };
     let (mut out, mut count) = (Vec::new(), 0);
-    for loc in locations(&r#where)? {
+    for loc in locations(p, &r#where)? {
         w.memo.read(Part::Loc(loc));
         let pile = &w.locs[loc as usize];
         if counting && kind.is_none() && owner.is_none() {
@@ -1171,13 +1217,7 @@ fn attr(p: &Loaded, w: &World, obj: Value, name: &AttrIr) -> Result<Value, Fail>
         (AttrIr::Owner, Value::Piece(_, pc)) => pc.owner.map_or(Value::None, Value::Player),
         (AttrIr::Owner, Value::Zone(loc)) => p.ir.locations[*loc as usize].owner.clone(),
         (AttrIr::Kind, Value::Piece(_, pc)) => Value::KindName(p.ir.kinds[pc.kind as usize].decl),
-        (AttrIr::Location, Value::Piece(loc, _)) => {
-            if p.ir.locations[*loc as usize].cell.is_some() {
-                Value::Cell(*loc)
-            } else {
-                Value::Zone(*loc)
-            }
-        }
+        (AttrIr::Location, Value::Piece(loc, _)) => place(p, *loc),
         (AttrIr::Row, Value::Piece(_, pc)) => {
             p.ir.kinds[pc.kind as usize].row.map_or(Value::None, Value::Row)
         }
@@ -1333,6 +1373,27 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             w.memo.read(Part::Owned(store, i));
             w.owned[store as usize][i as usize].clone()
         }
+        Expr::NextTo(obj, adjacency) => {
+            let at = eval(p, w, obj, env)?;
+            Value::List(Arc::new(next_to(p, &at, adjacency)?))
+        }
+        Expr::Regions { seq, slot, key, adjacency, many } => {
+            let given = eval(p, w, seq, env)?;
+            let starts: Vec<Value> = if *many { list(given)?.as_ref().clone() } else { vec![given] };
+            let mut seen: HashSet<Value> = HashSet::new();
+            let mut out = Vec::new();
+            for start in starts {
+                if !seen.contains(&start) || !*many {
+                    let joined = component(p, w, env, *slot, key, adjacency, start, &mut seen)?;
+                    out.push(Value::List(Arc::new(joined)));
+                }
+            }
+            if *many {
+                Value::List(Arc::new(out))
+            } else {
+                out.pop().unwrap_or(Value::None)
+            }
+        }
         Expr::ZoneOf(obj, by_seat, by_row) => {
             let owner = eval(p, w, obj, env)?;
             let found = match &owner {
@@ -1352,6 +1413,50 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             Value::List(Arc::new(grid::side(p, g, directions)))
         }
     })
+}
+
+/// The places next to a place: a cell's neighbours across its sides, a node's along its edges.
+fn next_to(p: &Loaded, at: &Value, adjacency: &[Vec<u32>]) -> Result<Vec<Value>, Fail> {
+    match at {
+        Value::Cell(_) => Ok(list(grid::neighbours(p, at)?)?.as_ref().clone()),
+        Value::Row(r) => Ok(adjacency
+            .get(*r as usize)
+            .map_or_else(Vec::new, |nbs| nbs.iter().map(|n| Value::Row(*n)).collect())),
+        other => error(format!("a {} has no neighbours", other.type_name())),
+    }
+}
+
+/// The places joined to `start` by edges (or sides) whose key is the same as its own, in the
+/// order the Python engine finds them (builtins.py's `_Regions`).
+#[allow(clippy::too_many_arguments)]
+fn component(
+    p: &Loaded,
+    w: &mut World,
+    env: &mut [Value],
+    slot: u32,
+    key: &Expr,
+    adjacency: &[Vec<u32>],
+    start: Value,
+    seen: &mut HashSet<Value>,
+) -> Result<Vec<Value>, Fail> {
+    env[slot as usize] = start.clone();
+    let want = eval(p, w, key, env)?;
+    let (mut out, mut todo) = (vec![start.clone()], vec![start.clone()]);
+    seen.insert(start);
+    while let Some(at) = todo.pop() {
+        for nb in next_to(p, &at, adjacency)? {
+            if seen.contains(&nb) {
+                continue;
+            }
+            env[slot as usize] = nb.clone();
+            if eval(p, w, key, env)? == want {
+                seen.insert(nb.clone());
+                out.push(nb.clone());
+                todo.push(nb);
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn numbers(items: &[Value]) -> Result<Vec<i64>, Fail> {
@@ -1398,7 +1503,7 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         Builtin::Count => match &values[0] {
             Value::List(items) => Value::Int(items.len() as i64),
             other => {
-                let loc = location(other)?;
+                let loc = location(p, other)?;
                 w.memo.read(Part::Loc(loc));
                 Value::Int(w.locs[loc as usize].len() as i64)
             }
