@@ -76,16 +76,28 @@ impl Mt {
         mt[0] = 0x8000_0000;
     }
 
+    /// The next 624 words, all at once (the three runs of `genrand_uint32`'s loop, without a
+    /// division for each word).
+    fn twist(&mut self) {
+        let mt = &mut self.state;
+        let mix = |a: u32, b: u32, far: u32| {
+            let y = (a & UPPER_MASK) | (b & LOWER_MASK);
+            far ^ (y >> 1) ^ if y & 1 == 1 { MATRIX_A } else { 0 }
+        };
+        for kk in 0..N - M {
+            mt[kk] = mix(mt[kk], mt[kk + 1], mt[kk + M]);
+        }
+        for kk in N - M..N - 1 {
+            mt[kk] = mix(mt[kk], mt[kk + 1], mt[kk + M - N]);
+        }
+        mt[N - 1] = mix(mt[N - 1], mt[0], mt[M - 1]);
+        self.index = 0;
+    }
+
     /// The next 32 random bits (`genrand_uint32`).
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
-            let mt = &mut self.state;
-            for kk in 0..N {
-                let y = (mt[kk] & UPPER_MASK) | (mt[(kk + 1) % N] & LOWER_MASK);
-                let mag = if y & 1 == 1 { MATRIX_A } else { 0 };
-                mt[kk] = mt[(kk + M) % N] ^ (y >> 1) ^ mag;
-            }
-            self.index = 0;
+            self.twist();
         }
         let mut y = self.state[self.index];
         self.index += 1;
