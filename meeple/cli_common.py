@@ -98,7 +98,7 @@ def note_engine(engine: str, why: str) -> None:
     from meeple.interpreter.native import NOT_BUILT
 
     if engine == "python" and why == NOT_BUILT:
-        stderr().print(f"note: {NOT_BUILT}: games run on the Python engine", markup=False)
+        typer.echo(f"note: {NOT_BUILT}: games run on the Python engine", err=True)
 
 
 def say(text: str) -> None:

@@ -172,15 +172,16 @@ def test_the_construct_that_keeps_a_game_on_python_is_named_with_its_place(tmp_p
     rules = write(
         tmp_path,
         "asking.rules",
-        'game "Asking":\n  players 1..1\nzone pool\nvar n: int = 0\n'
-        'play:\n  may "Go on?" by players[0]:\n    set n to 1\n',
+        'game "Offering":\n  players 1..1\nzone pool\nvar n: int = 0\n'
+        "rule rest(p: player):\n  set n to 2\n"
+        "play:\n  offer rest(players[0]) to players[0]:\n    set n to 1\n",
     )
     game = meeple.load(str(rules))
     engine, why = native.engine_for(game, "auto")
     assert engine == "python"
-    assert why == f"unsupported: the statement `may` at {rules}:6:3"
+    assert why == f"unsupported: the statement `offer` at {rules}:8:3"
     assert native.engine_for(game, "python") == ("python", "asked for")
-    with pytest.raises(ValueError, match="cannot play this game: unsupported: the statement `may`"):
+    with pytest.raises(ValueError, match="cannot play this game: unsupported: the statement `offer`"):
         native.engine_for(game, "native")
 
 
@@ -281,14 +282,18 @@ play:
             move t to p.hand
       may choose c from pieces(p.hand) prompt "Piece to show":
         log "{p} shows {c}"
+      may "Put a token back?":
+        move 1 token of p from p.hand to pool
+      else:
+        log "{p} keeps everything"
   draw 5 from deck to pool
 """
 
 
 def test_chance_draws_and_zones_of_each_player_are_the_same_on_both_engines(tmp_path: Path) -> None:
     """`shuffle`, `draw` (and what it wanted more of than there was), `random` outcomes, `pick ...
-    at random`, a zone per player, pieces one per row, `players_from`: the same games, every
-    outcome drawn from the same generator in the same order."""
+    at random`, a `may` question, a zone per player, pieces one per row, `players_from`: the same
+    games, every outcome drawn from the same generator in the same order."""
     game = meeple.load(str(write(tmp_path, "draws.rules", CHANCE)))
     assert native.engine_for(game, "auto") == ("native", "")
     outcomes = set()
@@ -303,7 +308,7 @@ def test_chance_draws_and_zones_of_each_player_are_the_same_on_both_engines(tmp_
         played(python_state, make_agents(["first"], players, 0))
         assert state.result() == python_state.result()  # the shortfall of the last draw too
         # each player draws one and the pool five, from three cards
-        assert state.result()["shortfalls"] == {"draw from deck": players + 5 - 3}
+        assert state.result()["shortfalls"]["draw from deck"] == players + 5 - 3
     assert outcomes == {"heads)", "tails)"}  # both outcomes came up
 
 
@@ -349,3 +354,21 @@ def test_variables_of_each_owner_kept_within_bounds_are_the_same_on_both_engines
     assert any("0 left" in line for line in python["log"]) and any(
         "2 rounds" in line for line in python["log"]
     )
+
+
+def test_without_the_core_games_play_on_python_and_the_commands_say_so_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A machine without Rust installs meeple without the core: `auto` plays on Python, `play`
+    and `simulate` say why once (on stderr, not in the JSON's place), and `native` is refused."""
+    monkeypatch.setattr(native, "_core", None)
+    rules = str(ROOT / "tests" / "games" / "tic_tac_toe.rules")
+    game = load(ROOT / "tests" / "games" / "tic_tac_toe.rules")
+    assert native.engine_for(game, "auto") == ("python", native.NOT_BUILT)
+    played_text = run("play", rules, "--seed", "1")
+    assert played_text.exit_code == 0
+    assert played_text.stderr.count(native.NOT_BUILT) == 1
+    stats = json.loads(run("simulate", rules, "--games", "3", "--json").stdout)
+    assert (stats["engine"], stats["python_because"]) == ("python", native.NOT_BUILT)
+    refused = run("play", rules, "--engine", "native")
+    assert refused.exit_code == 2 and native.NOT_BUILT in refused.output

@@ -548,6 +548,15 @@ class Lowering:
         self.block(s.orelse)
         self.patch(end, "to", self.here())
 
+    def lower_Ask(self, s: ast.Ask) -> None:
+        chooser = self.expr(s.chooser) if s.chooser is not None else None
+        ask = self.emit(s, {"Ask": {"chooser": chooser, "prompt": self.text(s.prompt), "orelse": -1}})
+        self.block(s.body)
+        end = self.emit(s, {"Jump": {"to": -1}})
+        self.patch(ask, "orelse", self.here())
+        self.block(s.orelse)
+        self.patch(end, "to", self.here())
+
     def lower_Random(self, s: ast.Random) -> None:
         weights = [self.expr(o.weight) if o.weight is not None else None for o in s.outcomes]
         names = [self.text(o.name) for o in s.outcomes]
@@ -795,7 +804,6 @@ class Lowering:
 
 # Statements as the rules write them, for the message that names one the core does not run.
 KEYWORDS = {
-    "Ask": "may",
     "Random": "random",
     "Pick": "pick ... at random",
     "Shuffle": "shuffle",

@@ -238,6 +238,12 @@ pub enum Instr {
     Log {
         parts: Vec<LogPart>,
     },
+    /// `may "PROMPT" [by P]:` a yes-or-no question; "no" goes to `orelse`.
+    Ask {
+        chooser: Option<Expr>,
+        prompt: u32,
+        orelse: u32,
+    },
     /// `random TITLE:` its outcomes' chances (None: what is left of 100), their names, and where
     /// each outcome's block starts.
     Random {

@@ -246,7 +246,9 @@ pub struct Pending {
     pub prompt: u32,
     pub options: Vec<Value>,
     pub optional: bool,
-    var: u32,
+    /// The slot the chosen option goes to; None for a yes-or-no question (`may "..."`), whose
+    /// "no" goes to `orelse`.
+    var: Option<u32>,
     orelse: u32,
 }
 
@@ -481,10 +483,11 @@ impl Game {
 
     fn resolve(&mut self, pending: Pending, index: usize) {
         let frame = self.frames.last_mut().expect("a decision is asked by a running frame");
-        if index >= pending.options.len() {
-            frame.pc = pending.orelse;
-        } else {
-            frame.slots[pending.var as usize] = pending.options[index].clone();
+        match pending.var {
+            _ if index >= pending.options.len() => frame.pc = pending.orelse,
+            Some(var) => frame.slots[var as usize] = pending.options[index].clone(),
+            None if index == 1 => frame.pc = pending.orelse,
+            None => {}
         }
     }
 
@@ -713,7 +716,11 @@ impl Game {
                         fire(&program, &moved, Some(to), &mut fired);
                     }
                     // Calls, choices and the end change the frames: below, outside this closure.
-                    Instr::Call { .. } | Instr::Choose { .. } | Instr::EndGame | Instr::Return => {}
+                    Instr::Call { .. }
+                    | Instr::Choose { .. }
+                    | Instr::Ask { .. }
+                    | Instr::EndGame
+                    | Instr::Return => {}
                 }
                 Ok(())
             })();
@@ -772,7 +779,7 @@ impl Game {
                             prompt: *prompt,
                             options,
                             optional: *optional,
-                            var: *var,
+                            var: Some(*var),
                             orelse: *orelse,
                         }))
                     })();
@@ -794,6 +801,26 @@ impl Game {
                         continue;
                     }
                     self.pending = Some(pending);
+                    return Ok(());
+                }
+                Instr::Ask { chooser, prompt, orelse } => {
+                    let frame = self.frames.last_mut().expect("the asking frame");
+                    let w = &mut self.world;
+                    let who = match chooser {
+                        Some(c) => eval(&program, w, c, &mut frame.slots).and_then(|v| seat(&v)),
+                        None => w.current.ok_or(Fail {
+                            kind: FailKind::Error("nobody's turn: say who chooses with 'by PLAYER'".into()),
+                            at: None,
+                        }),
+                    };
+                    self.pending = Some(Pending {
+                        seat: who.map_err(|f| at(f, here))?,
+                        prompt: *prompt,
+                        options: vec![Value::Bool(true), Value::Bool(false)],
+                        optional: false,
+                        var: None,
+                        orelse: *orelse,
+                    });
                     return Ok(());
                 }
                 Instr::EndGame => {
