@@ -21,7 +21,7 @@ from typing import Any
 
 import meeple
 from meeple.interpreter import native
-from meeple.interpreter.agents import make_agents
+from meeple.interpreter.agents import make_agents, search_iterations
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.engine import Game, IllegalChoice, State
 from meeple.interpreter.runtime import RuleRuntimeError
@@ -67,7 +67,8 @@ def record(state: State, status: str = FINISHED, error: str = "") -> dict[str, A
     }
 
 
-# The agents the native core plays inside itself: a game of only these never leaves the core.
+# The agents the native core plays inside itself (and `mcts`, `mcts:N`): a game of only these
+# never leaves the core.
 NATIVE_AGENTS = {"random", "first"}
 
 
@@ -75,10 +76,13 @@ def engine_of(game: Game, agents: Sequence[str], asked: str) -> tuple[str, str]:
     """The engine that plays a game with these agents, when `asked` (auto, python or native) is
     asked for, and why not the native one when it is not (ValueError: native cannot)."""
     engine, why = native.engine_for(game, asked)
-    if engine == "native" and not set(agents) <= NATIVE_AGENTS:
+    searching = [name for name in agents if search_iterations(name) is not None]
+    if engine == "python" and searching:
+        raise ValueError(f"the {searching[0]} agent plays on the native engine only, and here: {why}")
+    if engine == "native" and not set(agents) - set(searching) <= NATIVE_AGENTS:
         if asked == "native":
-            raise ValueError("the native engine plays random and first agents only, so far")
-        return "python", "the native engine plays random and first agents only, so far"
+            raise ValueError("the native engine plays random, first and mcts agents only, so far")
+        return "python", "the native engine plays random, first and mcts agents only, so far"
     return engine, why
 
 

@@ -25,7 +25,7 @@ from meeple import Game
 from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.simulation import Plan, play_one
+from meeple.simulation import Plan, engine_of, play_one
 
 REQUIRE = "MEEPLE_REQUIRE_NATIVE"
 
@@ -372,3 +372,43 @@ def test_without_the_core_games_play_on_python_and_the_commands_say_so_once(
     assert (stats["engine"], stats["python_because"]) == ("python", native.NOT_BUILT)
     refused = run("play", rules, "--engine", "native")
     assert refused.exit_code == 2 and native.NOT_BUILT in refused.output
+
+
+TIC_TAC_TOE = load(ROOT / "tests" / "games" / "tic_tac_toe.rules")
+
+
+def test_a_searching_player_never_loses_tic_tac_toe_to_a_random_one() -> None:
+    """MCTS (1,000 playouts a decision) from either seat: a win or a draw, never a loss."""
+    for seed in range(8):
+        for seat in (0, 1):
+            agents = ["random", "random"]
+            agents[seat] = "mcts"
+            state = native.new_game(TIC_TAC_TOE, 2, seed, logging=False)
+            state.play_out(agents)
+            assert seat in state.winners, f"seed {seed}, searching seat {seat + 1}: {state.choices}"
+
+
+def test_two_searching_players_draw_tic_tac_toe() -> None:
+    for seed in range(3):
+        state = native.new_game(TIC_TAC_TOE, 2, seed, logging=False)
+        state.play_out(["mcts"])
+        assert state.winners == [0, 1], state.choices
+
+
+def test_a_search_is_the_same_from_python_and_inside_the_core() -> None:
+    """The mcts agent of agents.py and the one play_out runs inside the core seed each search
+    alike: the same answers, so a replay of either is exact."""
+    for seed in range(3):
+        outside = native.new_game(CONNECT_FOUR, 2, seed)
+        played(outside, make_agents(["mcts:50", "random"], 2, seed))
+        inside = native.new_game(CONNECT_FOUR, 2, seed)
+        inside.play_out(["mcts:50", "random"])
+        assert inside.choices == outside.choices
+
+
+def test_a_search_needs_the_native_engine() -> None:
+    other = meeple.load("gods_love_dinosaurs")
+    with pytest.raises(ValueError, match="plays on the native engine only"):
+        engine_of(other, ["mcts"], "auto")
+    with pytest.raises(ValueError, match="'mcts:x': say mcts or mcts:N"):
+        native.new_game(TIC_TAC_TOE, 2, 0).play_out(["mcts:x"])

@@ -72,6 +72,18 @@ fn raise(fail: &Fail) -> PyErr {
     NativeError::new_err((kind, detail, fail.at))
 }
 
+/// The playouts an agent named `mcts` (1,000) or `mcts:N` makes per decision.
+fn iterations(name: &str) -> PyResult<u32> {
+    match name.strip_prefix("mcts") {
+        Some("") => Ok(1_000),
+        Some(rest) => match rest.strip_prefix(':').and_then(|n| n.parse::<u32>().ok()) {
+            Some(n) if n >= 1 => Ok(n),
+            _ => Err(PyValueError::new_err(format!("'{name}': say mcts or mcts:N, N playouts from 1 up"))),
+        },
+        None => Err(PyValueError::new_err(format!("'{name}' is not a search"))),
+    }
+}
+
 /// A lowered program, loaded once and shared by its games.
 #[pyclass(frozen, module = "meeple.interpreter.native._core")]
 struct Program {
@@ -132,12 +144,23 @@ impl Game {
             made.push(match name.as_str() {
                 "random" => Agent::Random(Mt::new(seed * 1000 + seat as i128)),
                 "first" => Agent::First,
+                search if search.starts_with("mcts") => Agent::Mcts {
+                    iterations: iterations(search)?,
+                    seed: seed * 1000 + seat as i128,
+                    asked: 0,
+                },
                 other => {
                     return Err(PyValueError::new_err(format!("the native engine has no agent '{other}'")))
                 }
             });
         }
         self.machine.play_out(&mut made).map_err(PyValueError::new_err)
+    }
+
+    /// The option a search of `iterations` playouts prefers for the pending decision (None when
+    /// nothing is pending), its generator seeded with `seed`.
+    fn mcts(&self, iterations: u32, seed: i128) -> Option<usize> {
+        crate::mcts::choose(&self.machine, iterations, &mut Mt::new(seed))
     }
 
     /// The error that stopped the game, raised as NativeError; nothing when there is none.

@@ -299,6 +299,9 @@ pub enum Agent {
     Random(Mt),
     /// Always the first option.
     First,
+    /// Searches (mcts.rs): so many playouts per decision, its generator for the n-th decision
+    /// it answers seeded with `seed * 1,000,000 + n` (as agents.py's MctsAgent).
+    Mcts { iterations: u32, seed: i128, asked: i128 },
 }
 
 impl Game {
@@ -469,11 +472,15 @@ impl Game {
     /// Play to the end, each decision answered by its seat's agent.
     pub fn play_out(&mut self, agents: &mut [Agent]) -> Result<(), String> {
         while let Some(pending) = &self.pending {
-            let seat = pending.seat as usize;
-            let size = pending.size() as u64;
+            let (seat, size) = (pending.seat as usize, pending.size() as u64);
             let index = match agents.get_mut(seat) {
                 Some(Agent::Random(rng)) => rng.randbelow(size),
                 Some(Agent::First) => 0,
+                Some(Agent::Mcts { iterations, seed, asked }) => {
+                    let mut rng = Mt::new(*seed * 1_000_000 + *asked);
+                    *asked += 1;
+                    crate::mcts::choose(self, *iterations, &mut rng).unwrap_or(0) as u64
+                }
                 None => return Err(format!("no agent for seat {}", seat + 1)),
             };
             self.apply(index as usize)?;
