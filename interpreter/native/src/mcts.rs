@@ -110,3 +110,35 @@ pub fn choose(root: &Game, iterations: u32, rng: &mut Mt) -> Option<usize> {
     let best = nodes[0].children.iter().copied().max_by(|a, b| nodes[*a].visits.total_cmp(&nodes[*b].visits));
     best.map(|n| nodes[n].option)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::choose;
+    use crate::ir::Program;
+    use crate::rng::Mt;
+    use crate::vm::{Game, Loaded};
+    use std::sync::Arc;
+
+    fn tiny() -> Game {
+        let ir: Program =
+            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        Game::new(Arc::new(Loaded::new(ir)), 2, 0, 100_000, false)
+    }
+
+    #[test]
+    fn a_search_answers_with_an_option_and_the_same_one_for_the_same_seed() {
+        let game = tiny();
+        let first = choose(&game, 200, &mut Mt::new(3));
+        assert!(first.is_some_and(|i| i < 3));
+        assert_eq!(choose(&game, 200, &mut Mt::new(3)), first);
+        // The game searched is a copy: the original still waits for its answer.
+        assert_eq!(game.pending.as_ref().map(|p| p.size()), Some(3));
+    }
+
+    #[test]
+    fn nothing_to_search_when_nothing_is_asked() {
+        let mut game = tiny();
+        game.play_out(&mut [crate::vm::Agent::First, crate::vm::Agent::First]).expect("plays");
+        assert_eq!(choose(&game, 10, &mut Mt::new(0)), None);
+    }
+}
