@@ -364,7 +364,7 @@ class Lowering:
             "at": self.site(decl.span, "the start of the game"),
         }
 
-    def value(self, decl: ast.ValueDecl) -> dict[str, Any]:  # type: ignore[name-defined]
+    def value(self, decl: ast.ValueDecl) -> dict[str, Any]:
         self.rule, self.frame = decl.name, Frame()
         for param in decl.params:
             self.frame.slot(param.name)
@@ -389,7 +389,7 @@ class Lowering:
         self.emit(None, {"Return": None})
         return {"params": len(params), "slots": self.frame.size, "instrs": self.instrs}
 
-    def trigger_code(self, trigger: Any) -> dict[str, Any]:
+    def trigger_code(self, trigger: ast.TriggerDecl) -> dict[str, Any]:
         """A trigger's body, run after a move with the piece and its place in the first two
         slots, its condition asked first."""
         self.frame, self.instrs = Frame(), []
