@@ -314,14 +314,15 @@ def test_chance_draws_and_zones_of_each_player_are_the_same_on_both_engines(tmp_
 
 OWNED = """game "Owners":
   players 2..3
-table spot (name, base: int):
-  near, 1
-  far, 4
+table spot (name, base: int, coins: int):
+  near, 1, 7
+  far, 4, 8
 zone pool
 var coins: int = 2 per player within 0..5
 var heat: int = self.base per spot
 var rounds: int = 0 within 0..2
 piece token: 2 per player in pool
+piece chip: self.base per spot in pool
 value richest() = [each p in players where p.coins == max([q.coins for each q in players])]
 score p = p.coins
 play:
@@ -331,6 +332,7 @@ play:
       turn p:
         choose s from spot prompt "Spot to warm":
           add s.heat to p.coins
+          log "{s} warms, {s.coins} coins on it, {count(pieces(pool, s))} chips"
           subtract 1 from s.heat
           if s.heat < 0:
             set s.heat to s.base
@@ -344,7 +346,8 @@ def test_variables_of_each_owner_kept_within_bounds_are_the_same_on_both_engines
     tmp_path: Path,
 ) -> None:
     """`var ... per player`, `per TABLE` (its start from `self`), `within` on both, `set`, `add`
-    and `subtract` of an owner's variable, and values that read them as they change."""
+    and `subtract` of an owner's variable, and values that read them as they change; a row's
+    column named as another owner's variable is; pieces made `per TABLE`, `self` their row."""
     game = meeple.load(str(write(tmp_path, "owners.rules", OWNED)))
     assert native.engine_for(game, "auto") == ("native", "")
     for players in (2, 3):

@@ -332,28 +332,35 @@ class Lowering:
             if var == name and per != "player":
                 for i, row in enumerate(self.p.rows.get(per, [])):
                     rows[self.row_index[id(row)]] = [store, i]
-        return {"player": self.stores.get(("player", name)), "rows": rows}
+        return {"name": name, "player": self.stores.get(("player", name)), "rows": rows}
 
     def piece(self, decl: ast.PieceDecl) -> dict[str, Any]:
         self.rule, self.frame = "the start of the game", Frame()
-        if decl.each_row_of:
+        if decl.each_row_of or decl.per_row_of:
             kinds = [self.kind_index[id(k)] for k in self.p.kinds[decl.name]]
+            self.frame.slot("self")
+            count = (
+                self.expr(decl.count) if decl.per_row_of and decl.count is not None else self.const_expr(1)
+            )
             return {
+                "name": decl.name,
                 "kind": kinds[0] if kinds else 0,
                 "each": kinds,
-                "count": self.const_expr(1),
+                "per_row": bool(decl.per_row_of),
+                "count": count,
                 "per_player": False,
                 "zone": self.expr(decl.zone),
                 "own_zone": None,
                 "at": self.site(decl.span, "the start of the game"),
             }
-        if decl.per_row_of or decl.count is None:
-            raise Unsupported("pieces made per row of a table", decl.span)
+        if decl.count is None:
+            raise Unsupported("pieces without a count", decl.span)
         zone = decl.zone
         own_zones = self.sym.owned_zones.get("player", {})
         own = isinstance(zone, ast.Name) and decl.per_player and zone.id in own_zones
         count = self.expr(decl.count)
         return {
+            "name": decl.name,
             "kind": self.kind_index[id(self.p.kinds[decl.name][0])],
             "count": count,
             "per_player": decl.per_player,
@@ -670,8 +677,6 @@ class Lowering:
             return self.zone_of(e)
         columns = {col.name for table in sym.tables.values() for col in table.columns}
         if any(e.name in group for group in sym.owned_vars.values()):
-            if e.name in columns:
-                raise Unsupported(f"'{e.name}', both a variable and a column", e.span)
             return {"Owned": [self.expr(e.obj), self.owned_ref(e.name)]}
         if (e.name, self.p.players[0]) in self.p.map_refs:
             raise Unsupported(f"'{e.name}' of a player: a grid each player has", e.span)

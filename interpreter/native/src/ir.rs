@@ -99,6 +99,8 @@ pub struct OwnedIr {
 /// among all rows) its store and the row's place in it.
 #[derive(Deserialize, Debug, Clone)]
 pub struct OwnedRef {
+    /// Its name: a row of a table without the variable reads its column of that name.
+    pub name: String,
     pub player: Option<u32>,
     pub rows: Vec<Option<(u32, u32)>>,
 }
@@ -113,10 +115,15 @@ pub struct VarIr {
 /// How the pieces of one declaration are laid out at the start.
 #[derive(Deserialize, Debug)]
 pub struct PieceIr {
+    /// The declaration's name, for the errors of laying its pieces out.
+    pub name: String,
     pub kind: u32,
     /// For pieces made one per row of a table (`each TABLE`): every kind, one piece of each.
     #[serde(default)]
     pub each: Option<Vec<u32>>,
+    /// With `each`: `count` pieces of each row's kind (`per TABLE`), the row in slot 0.
+    #[serde(default)]
+    pub per_row: bool,
     pub count: Expr,
     pub per_player: bool,
     /// The zone they start in, or for a zone each player owns, its instance per seat.

@@ -394,7 +394,29 @@ impl Game {
                     .ok_or(Fail { kind: FailKind::Error("no zone".into()), at: Some(piece.at) })?;
                 let v = eval(&program, w, zone, &mut env).map_err(|f| at(f, piece.at))?;
                 let loc = location(&program, &v).map_err(|f| at(f, piece.at))?;
-                w.locs[loc as usize].extend(kinds.iter().map(|k| Piece { kind: *k, owner: None }));
+                for k in kinds {
+                    // One of each row's kind, or (`per_row`) as many as the count says for it.
+                    let mut n = 1;
+                    if piece.per_row {
+                        env[0] = ir.kinds[*k as usize].row.map_or(Value::None, Value::Row);
+                        n = int(eval(&program, w, &piece.count, &mut env).map_err(|f| at(f, piece.at))?)
+                            .map_err(|f| at(f, piece.at))?;
+                    }
+                    total = total.saturating_add(n);
+                    if n < 0 || total > ir.limits.max_pieces {
+                        let what = if n < 0 {
+                            format!("{n} pieces")
+                        } else {
+                            format!("more than {} pieces in all", group(ir.limits.max_pieces as u64))
+                        };
+                        return Err(Fail {
+                            kind: FailKind::Error(format!("'{}' asks for {what}", piece.name)),
+                            at: Some(piece.at),
+                        });
+                    }
+                    let made = Piece { kind: *k, owner: None };
+                    w.locs[loc as usize].extend(std::iter::repeat_n(made, n as usize));
+                }
                 continue;
             }
             let n = int(eval(&program, w, &piece.count, &mut env).map_err(|f| at(f, piece.at))?)
@@ -407,7 +429,8 @@ impl Game {
                 } else {
                     format!("more than {} pieces in all", group(ir.limits.max_pieces as u64))
                 };
-                return Err(Fail { kind: FailKind::Error(format!("asks for {what}")), at: Some(piece.at) });
+                let said = format!("'{}' asks for {what}", piece.name);
+                return Err(Fail { kind: FailKind::Error(said), at: Some(piece.at) });
             }
             let seats: Vec<Option<u32>> =
                 if piece.per_player { (0..w.players).map(Some).collect() } else { vec![None] };
@@ -841,6 +864,14 @@ impl Game {
                 _ => {}
             }
         }
+    }
+}
+
+/// A row's index among all rows (past the end for any other value).
+fn owner_row(owner: &Value) -> usize {
+    match owner {
+        Value::Row(r) => *r as usize,
+        _ => usize::MAX,
     }
 }
 
@@ -1403,6 +1434,10 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
                 Value::Piece(_, pc) => p.ir.kinds[pc.kind as usize].row.map_or(Value::None, Value::Row),
                 other => other,
             };
+            if let (Value::Row(r), None) = (&owner, var.rows.get(owner_row(&owner)).copied().flatten()) {
+                // A row of a table without the variable: its column of that name, as of_row reads.
+                return column_of(p, *r, &var.name);
+            }
             let (store, i) = owned_place(var, &owner)?;
             w.memo.read(Part::Owned(store, i));
             w.owned[store as usize][i as usize].clone()
