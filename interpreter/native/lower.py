@@ -22,6 +22,7 @@ from meeple.grammar import ast
 from meeple.interpreter import grids
 from meeple.interpreter.compiler import Compiler
 from meeple.interpreter.compiler.base import _ERRORS, _Fixed
+from meeple.interpreter.compiler.data import adjacency_for
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import Cell, Kind, MapRef, Player, Row, ZoneLoc
@@ -751,7 +752,7 @@ class Lowering:
         """The edges a graph question walks, each node's neighbours by row index: of the map
         `named` names, else of the maps built on the table of the first argument (data.py's
         `adjacency_for`, whose answer this is)."""
-        table = Compiler.adjacency_for(self, e, named)  # type: ignore[arg-type]
+        table = adjacency_for(self.p, self.sym, e, named)
         out: list[list[int]] = [[] for _ in self.rows]
         for node, nbs in table.items():
             out[self.row_index[id(node)]] = [self.row_index[id(nb)] for nb in nbs]
