@@ -47,6 +47,35 @@ class StyleAgent:
         return draw(self.rng, weights)
 
 
+class MctsAgent:
+    """Searches before it answers: Monte Carlo tree search over copies of the game, so many
+    random playouts per decision (`mcts`: 1,000; `mcts:N`). It needs states that copy, so it
+    plays on the native engine only. Its n-th answer's search is seeded with
+    seed * 1,000,000 + n, as the same agent inside the native core seeds it."""
+
+    def __init__(self, seed: int = 0, iterations: int = 1000) -> None:
+        self.seed = seed
+        self.iterations = iterations
+        self.asked = 0
+
+    def choose(self, state: State, decision: Decision) -> int:
+        core = getattr(state, "core", None)
+        if core is None:
+            raise ValueError("the mcts agent searches copies of a game: it plays on the native engine only")
+        choice = core.mcts(self.iterations, self.seed * 1_000_000 + self.asked)
+        self.asked += 1
+        return int(choice or 0)
+
+
+def search_iterations(name: str) -> int | None:
+    """The playouts of an agent named `mcts` (1,000) or `mcts:N`; None for any other name."""
+    if name == "mcts":
+        return 1000
+    if name.startswith("mcts:") and name[5:].isdigit() and int(name[5:]) >= 1:
+        return int(name[5:])
+    return None
+
+
 class FirstAgent:
     """Always the first option: a deterministic baseline."""
 
@@ -233,8 +262,10 @@ def make_agents(
         seed_of_seat = seed * 1000 + seat
         if name in styles:
             out.append(StyleAgent(styles[name], seed_of_seat))
+        elif search_iterations(name) is not None:
+            out.append(MctsAgent(seed_of_seat, search_iterations(name) or 1000))
         elif name not in AGENTS:
-            known = ", ".join([*AGENTS, *styles])
+            known = ", ".join([*AGENTS, "mcts[:N]", *styles])
             raise ValueError(f"unknown agent '{name}' (known: {known})")
         else:
             out.append(RandomAgent(seed_of_seat) if name == "random" else AGENTS[name]())

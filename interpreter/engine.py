@@ -502,6 +502,11 @@ class State:
             return {"map": self.game.program.map_of_table[value.table], "node": str(value)}
         return None
 
+    @property
+    def shortfalls(self) -> dict[str, int]:
+        """How many pieces moves wanted and did not find, by what they wanted."""
+        return dict(self.rt.shortfalls)
+
     def counted(self) -> dict[str, int | list[int]]:
         """What the counters counted so far: a number, or one per seat for a counter per player."""
         counted, declared = self.rt.counters, self.game.program.symbols.counters
@@ -541,7 +546,7 @@ class State:
             "turns": self.turns,
             "choices": list(self.choices),
             "teams": None if self.layout is None else [list(team) for team in self.layout],
-            "shortfalls": dict(self.rt.shortfalls),
+            "shortfalls": self.shortfalls,
             "counters": self.counted(),
         }
 

@@ -90,6 +90,9 @@ class Program:
     score: Fn | None = None
     tiebreak: Fn | None = None
     init: Callable[[Any], None] | None = None
+    # The program lowered for the native core, once asked for (interpreter/native): (what the
+    # Python side keeps, the core's loaded program), or why the core cannot run it.
+    native: Any = None
     examples: list[CompiledExample] = field(default_factory=list)
     styles: dict[str, Style] = field(default_factory=dict)  # ways to play, by name (`--agents NAME`)
     # Carried state (interpreter/carry.py): what a save holds, each variable's `within` bounds,

@@ -14,6 +14,7 @@ bars, prompts for human players and errors go to stderr so that stdout stays par
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import replace
 from enum import StrEnum
@@ -30,6 +31,7 @@ from rich.table import Column, Table
 
 import meeple
 from meeple.cli_common import (
+    ENGINE,
     FAILED,
     LOAD,
     OK,
@@ -41,6 +43,7 @@ from meeple.cli_common import (
     command,
     echo_json,
     load_game,
+    note_engine,
     parse_options,
     parse_teams,
     plural,
@@ -55,6 +58,7 @@ from meeple.cli_common import (
 from meeple.cli_docs import check_file, docs
 from meeple.cli_simulate import compare, simulate
 from meeple.codegen.lexer import MeepleLexer
+from meeple.interpreter import native
 from meeple.interpreter.agents import Agent, HumanAgent, make_agents
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
@@ -67,6 +71,7 @@ from meeple.loader import Checked, bundled_dir, read_header, resolve_named
 from meeple.logs import LogError, log_rules, read_log, write_log
 from meeple.paths import Refused, resolved
 from meeple.saves import Save, SaveError, write_save
+from meeple.simulation import engine_of
 
 app = typer.Typer(
     help="meeple: a declarative rules language for board games.",
@@ -106,13 +111,18 @@ def start(
     logging: bool,
     load: Save | None = None,
     teams: Layout | None = None,
+    engine: str = "python",
 ) -> tuple[State, list[Agent]]:
-    """A new game and its agents. Setup runs here, so it may raise the errors `play_game` reports."""
+    """A new game and its agents, on the engine named. Setup runs here, so it may raise the errors
+    `play_game` reports."""
     players = game.min_players if players is None else players
     try:
         # refuses a count out of range first, then teams that do not fit, then a save that does
-        # not fit the rules
-        state = game.new_game(players, seed, logging=logging, load=load, teams=teams)
+        # not fit the rules (the native engine plays neither teams nor saves: see engine_of)
+        if engine == "native":
+            state = native.new_game(game, players, seed, logging=logging)
+        else:
+            state = game.new_game(players, seed, logging=logging, load=load, teams=teams)
         agents = make_agents(agent_names, players, seed, game.program.styles)
     except SaveError as err:
         raise Fail(f"error: the save does not fit the rules: {err}") from None
@@ -131,6 +141,7 @@ def play_game(
     logging: bool = True,
     load: Save | None = None,
     teams: Layout | None = None,
+    engine: str = "python",
 ) -> State:
     """Play one whole game. A rule that breaks while running is reported with everything needed to
     reproduce it: the seed, the player count and the choices made so far. Simulations turn the
@@ -138,7 +149,7 @@ def play_game(
     which remembers how much of the log they were shown."""
     state: State | None = None
     try:
-        state, agents = start(game, players, seed, agent_names, logging, load, teams)
+        state, agents = start(game, players, seed, agent_names, logging, load, teams, engine)
         play_to_end(state, [Narrated(a, terminal) if isinstance(a, HumanAgent) else a for a in agents])
         return state
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
@@ -187,7 +198,7 @@ class Narrated:
 
 
 def seat_names(state: State) -> list[str]:
-    return [str(p) for p in state.rt.players]
+    return [str(p) for p in state.game.program.players[: state.players]]
 
 
 def seats_named(seats: list[int], names: list[str]) -> str:
@@ -390,6 +401,7 @@ def play(
         typer.Option(metavar="OUT.json", help="At the end, save what the rules carry (`carry`) here."),
     ] = None,
     teams: Annotated[str | None, TEAMS] = None,
+    engine: Annotated[str | None, ENGINE] = None,
 ) -> None:
     """Play one whole game (or a whole sequence of games), then print its log and the results.
 
@@ -402,9 +414,18 @@ def play(
         raise Fail(f"error: --save: {game.name} carries nothing (its rules have no 'carry' line)", USAGE)
     loaded = read_save_or_fail(load) if load is not None else None
     agent_names = [n.strip() for n in agents.split(",") if n.strip()]
+    asked = engine or os.environ.get("MEEPLE_ENGINE") or "auto"
+    try:
+        played_by, why = engine_of(game, agent_names or ["random"], asked)
+    except ValueError as err:
+        raise Fail(f"error: {err}", USAGE) from None
+    if not as_json:
+        note_engine(played_by, why)
     terminal = Terminal()
     layout = parse_teams(teams)
-    state = play_game(game, rules, players, seed, agent_names, terminal, load=loaded, teams=layout)
+    state = play_game(
+        game, rules, players, seed, agent_names, terminal, load=loaded, teams=layout, engine=played_by
+    )
     result = state.result()
     if save is not None:
         try:
@@ -420,8 +441,9 @@ def play(
             raise Fail(f"error: cannot write the log {log}: {err}") from None
         except OSError as err:
             raise Fail(f"error: cannot write the log {log}: {err.strerror or err}") from None
-    if as_json:
-        echo_json(result)
+    if as_json:  # which engine played, and why not the native one
+        because = {"python_because": why} if played_by == "python" else {}
+        echo_json({**result, "engine": played_by, **because})
         return
     for line in state.log[terminal.seen :]:
         typer.echo(line)

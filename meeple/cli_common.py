@@ -205,6 +205,20 @@ def progress_bar() -> Progress:
     )
 
 
+ENGINE = typer.Option(
+    help="The engine that plays: auto (the native core where it runs the game and its agents, else "
+    "Python), python or native. Default: $MEEPLE_ENGINE, else auto.",
+)
+
+
+def note_engine(engine: str, why: str) -> None:
+    """Say once, on stderr, that the native engine is not built, when that is why Python plays."""
+    from meeple.interpreter.native import NOT_BUILT
+
+    if engine == "python" and why == NOT_BUILT:
+        typer.echo(f"note: {NOT_BUILT}: games run on the Python engine", err=True)
+
+
 def say(text: str) -> None:
     """A line on stdout, that a progress bar drawn on the same terminal makes room for: `print`
     is what rich moves above the bar (`typer.echo` finds the terminal beneath it, and writes

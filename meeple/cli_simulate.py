@@ -29,6 +29,7 @@ from rich.table import Column, Table
 
 from meeple.balance import SHARE_NOTE, Measure, Row, comparison, counters, measures, summary, team_measures
 from meeple.cli_common import (
+    ENGINE,
     FAILED,
     LOAD,
     OPTIONS,
@@ -38,6 +39,7 @@ from meeple.cli_common import (
     Fail,
     echo_json,
     load_game,
+    note_engine,
     parse_options,
     parse_teams,
     plural,
@@ -49,7 +51,7 @@ from meeple.cli_plots import PLOT, draw_comparison, draw_simulation
 from meeple.interpreter.engine import Game
 from meeple.limits import MAX_NUMBER
 from meeple.saves import SaveError, save_text
-from meeple.simulation import Plan, plan_for, play_local
+from meeple.simulation import Plan, engine_of, plan_for, play_local
 from meeple.statistics import Difference
 
 GAMES = typer.Option(min=1, help="How many games to play.")
@@ -76,13 +78,21 @@ Batches = Iterator[list[dict[str, Any]]]
 Player = Callable[[Game, Plan, range], Batches]  # how a backend plays a range of seeds
 
 
-def _plan(game: Game, rules: str, players: int | None, agents: str, teams: str | None = None) -> Plan:
+def _plan(
+    game: Game,
+    rules: str,
+    players: int | None,
+    agents: str,
+    teams: str | None = None,
+    engine: str | None = None,
+) -> Plan:
     names = [n.strip() for n in agents.split(",") if n.strip()]
     if "human" in names:
         raise Fail("error: a simulation cannot wait for a human player: name other agents", USAGE)
     layout = parse_teams(teams)
     try:
-        return plan_for(game, rules, players, names, layout)
+        asked = engine or os.environ.get("MEEPLE_ENGINE") or "auto"
+        return plan_for(game, rules, players, names, layout, asked)
     except ValueError as err:
         raise Fail(f"error: {err}", USAGE) from None
 
@@ -187,6 +197,7 @@ def simulate(
     address: Annotated[str | None, ADDRESS] = None,
     load: Annotated[Path | None, LOAD] = None,
     teams: Annotated[str | None, TEAMS] = None,
+    engine: Annotated[str | None, ENGINE] = None,
 ) -> None:
     """Play many games and report, per seat (and per team), wins, shared wins and the win rate with its 95%
     interval, the spread of scores, draws, and how long games last.
@@ -195,7 +206,7 @@ def simulate(
     (--backend ray): each game depends on its seed only, so the statistics are the same whatever
     the number of workers and wherever they are."""
     game = load_game(rules, parse_options(option or []))
-    plan = _plan(game, rules, players, agents, teams)
+    plan = _plan(game, rules, players, agents, teams, engine)
     if load is not None:  # every game starts from the save: checked here, before any is played
         saved = read_save_or_fail(load)
         try:
@@ -203,11 +214,17 @@ def simulate(
         except SaveError as err:
             raise Fail(f"error: the save does not fit the rules: {err}") from None
         plan = replace(plan, load=save_text(saved), load_file=str(load))
+    played_by, why = engine_of(game, plan.agents, plan.engine)
+    if not as_json:
+        note_engine(played_by, why)
     began = time.perf_counter()
     (records,) = _played([(game, plan)], games, seed, jobs, backend, address)
     elapsed = time.perf_counter() - began
     declared = counters(game)
     stats = summary(records, plan, game.name, declared)
+    stats["engine"] = played_by  # which engine played, and why not the native one
+    if played_by == "python":
+        stats["python_because"] = why
     broken = _broken(stats)
     if as_json:
         echo_json(stats)

@@ -32,6 +32,9 @@ DEFAULT_BUDGET = 5_000_000
 # Depth of rules and values calling each other, in Python frames: rules may recurse (a rule that
 # calls itself for the next player), and one that never stops ends here with an error naming it.
 MAX_RECURSION = 2_000
+# How deep declared values may call one another on the native engine (interpreter/native), which
+# evaluates them on its own stack (its rules and triggers count against MAX_RECURSION).
+MAX_VALUE_DEPTH = 1_000
 # Choices in a replay log, and the size of the log file.
 MAX_CHOICES = 1_000_000
 MAX_LOG_BYTES = 64 * 1024 * 1024

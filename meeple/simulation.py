@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import meeple
-from meeple.interpreter.agents import make_agents
+from meeple.interpreter import native
+from meeple.interpreter.agents import make_agents, search_iterations
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.engine import Game, IllegalChoice, State
 from meeple.interpreter.runtime import RuleRuntimeError
@@ -58,6 +59,8 @@ class Plan:
         """Every seat's team: those chosen, then each seat alone."""
         return teams_of(self.teams, self.seats)
 
+    engine: str = "auto"  # which engine plays: auto, python or native (interpreter/native)
+
     def reproduce(self, seed: int) -> str:
         """The command that plays one of these games again, answer for answer."""
         words = ["meeple", "play", self.rules, "--players", str(self.players), "--seed", str(seed)]
@@ -85,7 +88,7 @@ def record(state: State, status: str = FINISHED, error: str = "") -> dict[str, A
         "winners": state.winners if finished else [],
         "turns": state.turns,
         "decisions": len(state.choices),
-        "shortfalls": dict(state.rt.shortfalls),
+        "shortfalls": state.shortfalls,
         "counters": state.counted(),
     }
 
@@ -96,8 +99,29 @@ def _save(text: str) -> Save | None:
     return as_save(text) if text else None
 
 
+# The agents the native core plays inside itself (and `mcts`, `mcts:N`): a game of only these
+# never leaves the core.
+NATIVE_AGENTS = {"random", "first"}
+
+
+def engine_of(game: Game, agents: Sequence[str], asked: str) -> tuple[str, str]:
+    """The engine that plays a game with these agents, when `asked` (auto, python or native) is
+    asked for, and why not the native one when it is not (ValueError: native cannot)."""
+    engine, why = native.engine_for(game, asked)
+    searching = [name for name in agents if search_iterations(name) is not None]
+    if engine == "python" and searching:
+        raise ValueError(f"the {searching[0]} agent plays on the native engine only, and here: {why}")
+    if engine == "native" and not set(agents) - set(searching) <= NATIVE_AGENTS:
+        if asked == "native":
+            raise ValueError("the native engine plays random, first and mcts agents only, so far")
+        return "python", "the native engine plays random, first and mcts agents only, so far"
+    return engine, why
+
+
 def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
     """Play one game to its end and record it; never raises for a game that breaks."""
+    if engine_of(game, plan.agents, plan.engine)[0] == "native":
+        return play_native(game, plan, seed)
     state = game.new_game(
         plan.players, seed, logging=False, run_setup=False, load=_save(plan.load), teams=plan.teams
     )
@@ -107,6 +131,18 @@ def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
     except (RuleRuntimeError, IllegalChoice) as err:
         status = OUT_OF_BUDGET if state.rt.steps > state.rt.budget else FAILED
         return record(state, status, str(err))
+    return record(state)
+
+
+def play_native(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
+    """One game played inside the native core, its agents too: the record the Python engine
+    makes of the same seed (tests/test_native.py)."""
+    state = native.new_game(game, plan.players, seed, logging=False, checked=False)
+    try:
+        state.check()
+        state.play_out(list(plan.agents))
+    except RuleRuntimeError as err:
+        return record(state, OUT_OF_BUDGET if state.steps > state.budget else FAILED, str(err))
     return record(state)
 
 
@@ -152,19 +188,26 @@ def play_local(game: Game, plan: Plan, seeds: range, jobs: int) -> Iterator[list
 
 
 def plan_for(
-    game: Game, rules: str, players: int | None, agents: Sequence[str], teams: Layout | None = None
+    game: Game,
+    rules: str,
+    players: int | None,
+    agents: Sequence[str],
+    teams: Layout | None = None,
+    engine: str = "auto",
 ) -> Plan:
     """A plan for a loaded game, with its player count and teams checked (ValueError if they do
-    not fit the game)."""
+    not fit the game), and the engine asked for (ValueError if it cannot play the game)."""
     count = game.min_players if players is None else players
     state = game.new_game(count, run_setup=False, teams=teams)  # the game's own word on the count
     make_agents(list(agents), count, 0, game.program.styles)  # an unknown agent is refused first
-    chosen = tuple(agents) or ("random",)
-    return Plan(
+    plan = Plan(
         rules,
         count,
-        chosen,
+        tuple(agents) or ("random",),
         tuple(game.options.items()),
         teams=state.layout,
         automated=state.seats - count,
+        engine=engine,
     )
+    engine_of(game, plan.agents, engine)
+    return plan

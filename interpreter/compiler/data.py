@@ -9,14 +9,14 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.grammar import ast
-from meeple.interpreter.analysis import is_keyed
+from meeple.interpreter.analysis import Symbols, is_keyed
 from meeple.interpreter.compiler.base import (
     Part,
     _Fixed,
 )
 from meeple.interpreter.geometry import board, board_cells, cell_names, geometry
 from meeple.interpreter.names import Names
-from meeple.interpreter.program import Fn, Movement
+from meeple.interpreter.program import Fn, Movement, Program
 from meeple.interpreter.runtime import (
     RuleRuntimeError,
 )
@@ -28,6 +28,21 @@ from meeple.interpreter.values import (
     ZoneLoc,
 )
 from meeple.limits import MAX_CELLS, MAX_PIECES
+
+
+def adjacency_for(p: Program, sym: Symbols, e: ast.Call, named: ast.Expr) -> dict[Row, list[Row]]:
+    """The edges a graph query walks: of the map `named` names (`neighbours(x, m)`,
+    `regions(m, attr)`), else of the map built on the table of the query's first argument. (The
+    native engine's lowering asks the same.)"""
+    if isinstance(named, ast.Name) and named.id in p.adjacency:
+        return p.adjacency[named.id]
+    owner = sym.types.get(id(e.args[0]), "any")
+    table = owner.removeprefix("list:").removeprefix("row:")
+    merged: dict[Row, list[Row]] = {}
+    for name, adjacency in p.adjacency.items():
+        if p.map_of_table.get(table, name) == name:
+            merged.update(adjacency)
+    return merged
 
 
 class Data(Part):
@@ -136,18 +151,7 @@ class Data(Part):
         return cell_names(board(m.grid or "square", m.outline, sizes))
 
     def adjacency_for(self, e: ast.Call, named: ast.Expr) -> dict[Row, list[Row]]:
-        """The edges a graph query walks: of the map `named` names (`neighbours(x, m)`,
-        `regions(m, attr)`), else of the map built on the table of the query's first argument."""
-        p = self.p
-        if isinstance(named, ast.Name) and named.id in p.adjacency:
-            return p.adjacency[named.id]
-        owner = self.sym.types.get(id(e.args[0]), "any")
-        table = owner.removeprefix("list:").removeprefix("row:")
-        merged: dict[Row, list[Row]] = {}
-        for name, adjacency in p.adjacency.items():
-            if p.map_of_table.get(table, name) == name:
-                merged.update(adjacency)
-        return merged
+        return adjacency_for(self.p, self.sym, e, named)
 
     def _clamp(self, decl: ast.VarDecl | None) -> Callable[[Any], Any] | None:
         within = self.within(decl)

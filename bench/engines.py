@@ -1,0 +1,128 @@
+"""The two engines side by side: random games per CPU-second on the Python engine and on the
+native core, the same seeds on both, checked to be the same games.
+
+    python bench/engines.py [--games N] [--game NAME ...]
+
+Each engine plays in a process of its own (started by this one, one after the other, so that they
+do not share the machine's cores), with the readable log off, as `meeple simulate` does, and
+measures its own CPU time. The Python engine's random agents answer each decision; the native
+core plays the whole game inside itself with its own random agents, which draw what the Python
+agents of the same seed draw (agents.py: seed * 1000 + seat). Every game's choices, scores and
+winners must agree, or the bench says which seed differs. It also measures what a copy of a
+native state costs, taken mid-game (`state.clone()`; the Python engine has no copy but a replay).
+
+Figures are for comparing on one machine, not absolute. A game the core does not run yet is
+listed with the construct that keeps it on Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from typing import Any
+
+import meeple
+from meeple.interpreter import native
+from meeple.interpreter.agents import make_agents
+from meeple.interpreter.agents import play as play_to_end
+
+# (label, rules, options, players)
+GAMES = [
+    ("Tic-Tac-Toe", "tests/games/tic_tac_toe.rules", {}, 2),
+    ("Connect Four", "tests/games/connect_four.rules", {}, 2),
+    ("Hex 11x11", "tests/games/hex.rules", {}, 2),
+    ("Dino Party, 3 players", "dino_party", {}, 3),
+]
+
+
+def play(rules: str, options: dict[str, str], players: int, games: int, engine: str) -> dict[str, Any]:
+    """Play the seeds 0..games-1 on one engine (in this process): CPU seconds and each game."""
+    game = meeple.load(rules, options=options or None)
+    out = []
+    began = time.process_time()
+    for seed in range(games):
+        if engine == "native":
+            state = native.new_game(game, players, seed, logging=False)
+            state.play_out(["random"] * players)
+        else:
+            state = game.new_game(players, seed, logging=False)
+            play_to_end(state, make_agents(["random"], players, seed))
+        out.append((state.choices, state.scores, state.winners))
+    return {"seconds": time.process_time() - began, "games": out}
+
+
+def clone_cost(rules: str, options: dict[str, str], players: int, copies: int = 20_000) -> float:
+    """Microseconds of CPU per copy of a native state taken halfway through a game."""
+    game = meeple.load(rules, options=options or None)
+    whole = native.new_game(game, players, 0, logging=False)
+    whole.play_out(["random"] * players)
+    state = native.new_game(game, players, 0, logging=False)
+    for choice in whole.choices[: len(whole.choices) // 2]:
+        state.core.apply(choice)
+    core = state.core
+    began = time.process_time()
+    for _ in range(copies):
+        core.clone()
+    return (time.process_time() - began) / copies * 1e6
+
+
+def child(args: argparse.Namespace) -> None:
+    _, rules, options, players = GAMES[args.child]
+    result = play(rules, options, players, args.games, args.engine)
+    if args.engine == "native":
+        result["clone_us"] = clone_cost(rules, options, players)
+    print(json.dumps(result))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=200, help="games per engine and game (default 200)")
+    parser.add_argument("--game", action="append", help="only the games whose label starts so")
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--engine", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child is not None:
+        child(args)
+        return
+    if not native.available():
+        sys.exit(native.NOT_BUILT)
+    print(f"{'game':<24} {'python games/s':>15} {'native games/s':>15} {'ratio':>8} {'clone':>9}  same")
+    for index, (label, rules, options, _) in enumerate(GAMES):
+        if args.game and not any(label.startswith(g) for g in args.game):
+            continue
+        engine, why = native.engine_for(meeple.load(rules, options=options or None), "auto")
+        if engine != "native":
+            print(f"{label:<24} (Python only: {why})")
+            continue
+        runs = {}
+        for name in ("python", "native"):
+            command = [
+                sys.executable,
+                __file__,
+                "--child",
+                str(index),
+                "--engine",
+                name,
+                "--games",
+                str(args.games),
+            ]
+            runs[name] = json.loads(
+                subprocess.run(command, check=True, capture_output=True, text=True).stdout
+            )
+        py, nat = runs["python"], runs["native"]
+        differ = [seed for seed, (a, b) in enumerate(zip(py["games"], nat["games"], strict=True)) if a != b]
+        rate_py, rate_nat = args.games / py["seconds"], args.games / max(nat["seconds"], 1e-9)
+        same = "yes" if not differ else f"NO: seeds {differ[:5]}"
+        print(
+            f"{label:<24} {rate_py:>15,.0f} {rate_nat:>15,.0f} {rate_nat / rate_py:>7,.0f}x "
+            f"{nat['clone_us']:>7.2f}µs  {same}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""The native engine: the same games, run by a Rust core (this folder's Cargo crate, built into
+`_core` when meeple is installed on a machine with a Rust toolchain).
+
+`lower.py` lowers a compiled program to the core's plain data; `state.py` wraps a game on the
+core in the engine's API. The Python engine (interpreter/engine.py) stays the executable
+specification and the fallback: a program the core does not run yet (`lower.Unsupported`), or a
+machine where the core was not built, plays on it, and `engine_for` says why.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from meeple.interpreter.engine import Game, _whole
+from meeple.interpreter.native.lower import Lowered, Unsupported, lower
+from meeple.limits import DEFAULT_BUDGET
+
+try:
+    from meeple.interpreter.native import _core
+except ImportError:  # built without Rust: everything runs on the Python engine
+    _core = None
+
+NOT_BUILT = "the native engine is not built (meeple was installed without a Rust toolchain)"
+ENGINES = ("auto", "python", "native")
+
+
+def available() -> bool:
+    return _core is not None
+
+
+def lowered(game: Game) -> tuple[Lowered, Any]:
+    """The game's program lowered and loaded into the core, once per program."""
+    program = game.program
+    if program.native is None:
+        try:
+            low = lower(program)
+            program.native = (low, _core.Program(low.ir) if _core is not None else None)
+        except Unsupported as err:
+            program.native = err
+    if isinstance(program.native, Unsupported):
+        raise program.native
+    return program.native
+
+
+def engine_for(game: Game, asked: str | None = None) -> tuple[str, str]:
+    """Which engine plays the game, and why not the native one when it is not: `asked` (or
+    $MEEPLE_ENGINE) is auto (native when it can), python or native (an error when it cannot)."""
+    asked = asked or os.environ.get("MEEPLE_ENGINE") or "auto"
+    if asked not in ENGINES:
+        raise ValueError(f"unknown engine '{asked}' (known: {', '.join(ENGINES)})")
+    if asked == "python":
+        return "python", "asked for"
+    if _core is None:
+        if asked == "native":
+            raise ValueError(NOT_BUILT)
+        return "python", NOT_BUILT
+    try:
+        lowered(game)
+    except Unsupported as err:
+        if asked == "native":
+            raise ValueError(f"the native engine cannot play this game: {err}") from None
+        return "python", str(err)
+    return "native", ""
+
+
+def new_game(
+    game: Game,
+    players: int | None = None,
+    seed: int = 0,
+    budget: int = DEFAULT_BUDGET,
+    logging: bool = True,
+    checked: bool = True,
+) -> Any:
+    """A game on the native core (raises Unsupported or ValueError where there is none): checked
+    as Game.new_game checks its arguments. An error in the rules before the first decision is
+    raised here, or with checked=False by the state's `check()`."""
+    from meeple.interpreter.native.state import NativeState
+
+    if _core is None:
+        raise ValueError(NOT_BUILT)
+    n = game.min_players if players is None else _whole("players", players)
+    _whole("seed", seed)
+    if _whole("budget", budget) < 1:
+        raise ValueError(f"the step budget must be at least 1, not {budget}")
+    if not game.min_players <= n <= game.max_players:
+        raise ValueError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {n}")
+    low, core = lowered(game)
+    state = NativeState(game, low, core, n, seed, budget, logging)
+    if checked:
+        state.check()
+    return state
+
+
+__all__ = ["ENGINES", "NOT_BUILT", "Unsupported", "available", "engine_for", "lowered", "new_game"]

@@ -1,0 +1,841 @@
+"""The lowering: an analysed, compiled program made into the plain data the native core runs.
+
+It reads the analysed AST and Symbols, and the Program's canonical data (its rows, kinds, zones,
+grids and players, by index), and writes an intermediate representation: names become slots of
+a frame or indexes into the program's lists, types are resolved to what the core asks for, and
+built-ins are named by id. Statements become instructions with jumps (the core runs them in
+explicit frames, a decision suspending nothing but a frame's program counter); expressions stay
+trees, which the core evaluates recursively.
+
+One method per AST node class (`lower_X` for statements, `expr_X` for expressions). A construct
+the core does not run yet raises `Unsupported` naming it and its place in the rules: the game
+then runs on the Python engine, which says why.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from meeple.grammar import ast
+from meeple.interpreter import grids
+from meeple.interpreter.compiler import Compiler
+from meeple.interpreter.compiler.base import _ERRORS, _Fixed
+from meeple.interpreter.compiler.data import adjacency_for
+from meeple.interpreter.program import Program
+from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.values import Cell, Kind, MapRef, Player, Row, ZoneLoc
+from meeple.limits import MAX_LIST, MAX_PIECES, MAX_RECURSION, MAX_VALUE_DEPTH
+
+BINARY = {
+    "and": "And",
+    "or": "Or",
+    "+": "Add",
+    "-": "Sub",
+    "*": "Mul",
+    "//": "FloorDiv",
+    "%": "Mod",
+    "==": "Eq",
+    "!=": "Ne",
+    "<": "Lt",
+    "<=": "Le",
+    ">": "Gt",
+    ">=": "Ge",
+    "in": "In",
+    "not in": "NotIn",
+    "..": "Range",
+}
+
+# Built-ins the core runs as they are, by the name the rules call them.
+BUILTINS = {
+    "count": "Count",
+    "sum": "Sum",
+    "min": "Min",
+    "max": "Max",
+    "any": "Any",
+    "all": "All",
+    "abs": "Abs",
+    "pieces": "Pieces",
+    "cells": "Cells",
+    "cell": "Cell",
+    "distance": "Distance",
+    "in_a_row": "InARow",
+    "connected": "Connected",
+    "neighbours": "Neighbours",
+    "next_player": "NextPlayer",
+    "players_from": "PlayersFrom",
+}
+
+# Attributes the core reads of the values it has.
+ATTRIBUTES = {"q": "Q", "r": "R", "seat": "Seat", "owner": "Owner", "kind": "Kind", "location": "Location"}
+
+
+class Unsupported(Exception):
+    """A construct the native core does not run yet, and where the rules use it."""
+
+    def __init__(self, construct: str, span: ast.Span | None) -> None:
+        self.construct = construct
+        self.span = span
+        where = f" at {span.file}:{span.line}:{span.column}" if span is not None and span.line else ""
+        super().__init__(f"unsupported: {construct}{where}")
+
+
+@dataclass
+class Frame:
+    """The names of one frame (a rule, a value, setup, play), each with its slot."""
+
+    slots: dict[str, int] = field(default_factory=dict)
+
+    def slot(self, name: str) -> int:
+        if name not in self.slots:
+            self.slots[name] = len(self.slots)
+        return self.slots[name]
+
+    def scratch(self) -> int:
+        """A slot no name of the rules uses: a loop's snapshot of its list, its position in it."""
+        return self.slot(f"<{len(self.slots)}>")
+
+    @property
+    def size(self) -> int:
+        return len(self.slots)
+
+
+@dataclass
+class Lowered:
+    """What the Python side keeps of a lowered program: the IR as JSON, and the program's own
+    values for every index the core gives back (to label options and log lines)."""
+
+    ir: str
+    texts: list[str]
+    sites: list[tuple[ast.Span | None, str]]  # each instruction's `at`: its span and its rule
+    codes: list[str]  # each code's rule name
+    players: list[Player]
+    rows: list[Row]
+    zones: dict[int, ZoneLoc]  # location -> zone instance
+    cells: dict[int, Cell]  # location -> board cell
+    nodes: dict[int, Row]  # location -> node of a map of nodes
+    grids: list[MapRef]
+    kinds: list[Kind]
+    decls: list[str]  # each piece declaration's name
+    counters: list[str]
+
+
+class Lowering:
+    def __init__(self, program: Program) -> None:
+        self.p = program
+        self.sym = program.symbols
+        self.texts: list[str] = []
+        self.sites: list[tuple[ast.Span | None, str]] = []
+        self.rule = ""
+        self.frame = Frame()
+        self.code: list[dict[str, Any]] = []
+        self.decls = list(program.kinds)
+        self.kinds = [k for name in self.decls for k in program.kinds[name]]
+        self.kind_index = {id(k): i for i, k in enumerate(self.kinds)}
+        self.rows = [r for rows in program.rows.values() for r in rows]
+        self.row_index = {id(r): i for i, r in enumerate(self.rows)}
+        self.locations: list[dict[str, Any]] = []
+        self.zone_index: dict[int, int] = {}
+        self.zones: dict[int, ZoneLoc] = {}
+        self.cells: dict[int, Cell] = {}
+        self.nodes: dict[int, Row] = {}  # location -> the node of a map of nodes
+        self.cell_loc: dict[int, int] = {}  # id of a Cell -> its location
+        self.grids: list[MapRef] = []
+        self.grid_index: dict[int, int] = {}
+        self.grid_ir: list[dict[str, Any]] = []
+        self.var_index = {name: i for i, name in enumerate(self.sym.vars)}
+        self.value_index = {name: i for i, name in enumerate(self.sym.values)}
+        self.rule_index = {name: i for i, name in enumerate(self.sym.rules)}
+        self.counter_index = {name: i for i, name in enumerate(self.sym.counters)}
+        owners = [(per, name) for per, group in self.sym.owned_vars.items() for name in group]
+        self.stores = {owner: i for i, owner in enumerate(owners)}
+
+    # ------------------------------------------------------------------ the whole program
+
+    def lower(self) -> Lowered:
+        sym, p = self.sym, self.p
+        self.refuse_whole_program()
+        for (_name, owner), zone in p.zone_locs.items():
+            self.zone_index[id(zone)] = len(self.locations)
+            self.zones[len(self.locations)] = zone
+            self.locations.append({"cell": None, "owner": self.const(owner)})
+        node_locations: list[int | None] = [None] * len(self.rows)
+        for nodes in p.map_nodes.values():
+            for node in nodes:
+                if node_locations[self.row_index[id(node)]] is None:
+                    node_locations[self.row_index[id(node)]] = len(self.locations)
+                    self.nodes[len(self.locations)] = node
+                    self.locations.append({"cell": None, "owner": "None", "node": self.row_index[id(node)]})
+        for mapref in p.map_refs.values():
+            self.grid_index[id(mapref)] = len(self.grids)
+            if mapref.board is None:
+                raise Unsupported("a grid that grows", sym.maps[mapref.name].span)
+            g = len(self.grids)
+            self.grids.append(mapref)
+            first = len(self.locations)
+            for (q, r), name in mapref.board.items():
+                cell = self.cells[len(self.locations)] = Cell(mapref, q, r, name)
+                self.cell_loc[id(cell)] = len(self.locations)
+                self.locations.append({"cell": [g, q, r], "owner": "None"})
+            self.grid_ir.append(
+                {
+                    "hex": mapref.geometry.kind == "hex",
+                    "first": first,
+                    "cells": list(mapref.board),
+                    "owner": None if mapref.owner is None else mapref.owner.seat,
+                }
+            )
+        init_at = self.site(None, "the start of the game")
+        variables = [self.variable(v) for v in sym.vars.values()]
+        owned = [self.owned_var(per, v) for per, group in sym.owned_vars.items() for v in group.values()]
+        pieces = [self.piece(piece) for piece in sym.pieces.values()]
+        values = [self.value(v) for v in sym.values.values()]
+        self.code_names = list(sym.rules)
+        for rule in sym.rules.values():
+            self.rule = rule.name
+            self.code.append(self.block_code([x.name for x in rule.params], rule.body))
+        triggers = []
+        for trigger in sym.triggers:
+            self.rule = f"when {trigger.kind} enters"
+            triggers.append([self.decls.index(trigger.kind), len(self.code)])
+            self.code.append(self.trigger_code(trigger))
+            self.code_names.append(self.rule)
+        setup = play = None
+        if sym.setup is not None:
+            self.rule, setup = "setup", len(self.code)
+            self.code.append(self.block_code([], sym.setup.body))
+            self.code_names.append("setup")
+        if sym.play is not None:
+            self.rule, play = "play", len(self.code)
+            self.code.append(self.block_code([], sym.play.body))
+            self.code_names.append("play")
+        self.rule = "score"
+        ir = {
+            "kinds": [
+                {"decl": self.decls.index(k.name), "row": self.row_index.get(id(k.row))} for k in self.kinds
+            ],
+            "locations": self.locations,
+            "grids": self.grid_ir,
+            "node_locations": node_locations,
+            "triggers": triggers,
+            "rows": [{col: self.const(v) for col, v in row.values.items()} for row in self.rows],
+            "vars": variables,
+            "owned": owned,
+            "pieces": pieces,
+            "values": values,
+            "code": self.code,
+            "setup": setup,
+            "play": play,
+            "score": self.scorer(sym.score),
+            "tiebreak": self.scorer(sym.tiebreak),
+            "texts": self.texts,
+            "counters": [c.per_player for c in sym.counters.values()],
+            "init_at": init_at,
+            "limits": {
+                "max_list": MAX_LIST,
+                "max_pieces": MAX_PIECES,
+                "max_recursion": MAX_RECURSION,
+                "max_value_depth": MAX_VALUE_DEPTH,
+            },
+        }
+        return Lowered(
+            ir=json.dumps(ir),
+            texts=self.texts,
+            sites=self.sites,
+            codes=self.code_names,
+            players=p.players,
+            rows=self.rows,
+            zones=self.zones,
+            cells=self.cells,
+            nodes=self.nodes,
+            grids=self.grids,
+            kinds=self.kinds,
+            decls=self.decls,
+            counters=list(sym.counters),
+        )
+
+    def refuse_whole_program(self) -> None:
+        """What the core does not run anywhere yet, found before anything is lowered."""
+        sym = self.sym
+        for per, group in sym.owned_vars.items():
+            for var in group.values():
+                if var.by is not None:
+                    raise Unsupported(f"a variable per {per} with a value for each row", var.span)
+        for movement in sym.movements.values():
+            raise Unsupported("a movement", movement.span)
+        # The mechanisms of seats the rules play, teams, carried state and sequences of games run
+        # on the Python engine alone so far: refused whole, never half run.
+        for seat in sym.automata:
+            raise Unsupported("a seat the rules play (`automated`)", seat.span)
+        if sym.teams is not None:
+            raise Unsupported("a game played in teams (`teams`)", sym.teams.span)
+        for carried in sym.module.decls:
+            if isinstance(carried, ast.CarryDecl):
+                raise Unsupported("carried state (`carry`)", carried.span)
+        if sym.sequence is not None:
+            raise Unsupported("a sequence of games (`sequence`)", sym.sequence.span)
+
+    def site(self, span: ast.Span | None, rule: str | None = None) -> int:
+        self.sites.append((span, self.rule if rule is None else rule))
+        return len(self.sites) - 1
+
+    def text(self, words: str) -> int:
+        if words not in self.texts:
+            self.texts.append(words)
+        return self.texts.index(words)
+
+    def const(self, value: Any) -> Any:
+        """A value of the program as the IR writes it."""
+        if value is None:
+            return "None"
+        if isinstance(value, bool):
+            return {"Bool": value}
+        if isinstance(value, int):
+            return {"Int": value}
+        if isinstance(value, str):
+            return {"Text": value}
+        if isinstance(value, Player):
+            return {"Player": value.seat}
+        if isinstance(value, Row):
+            return {"Row": self.row_index[id(value)]}
+        if isinstance(value, ZoneLoc):
+            return {"Zone": self.zone_index[id(value)]}
+        if isinstance(value, MapRef):
+            return {"Grid": self.grid_index[id(value)]}
+        if isinstance(value, Cell):
+            return {"Cell": self.cell_loc[id(value)]}
+        if isinstance(value, list):
+            return {"List": [self.const(v) for v in value]}
+        raise Unsupported(f"a fixed {type(value).__name__}", None)
+
+    def const_expr(self, value: Any) -> Any:
+        return {"Const": self.const(value)}
+
+    def variable(self, decl: ast.VarDecl) -> dict[str, Any]:
+        self.rule, self.frame = "the start of the game", Frame()
+        init = self.expr(decl.init)
+        return {"init": init, "clamp": self.bounds(decl), "slots": self.frame.size}
+
+    def bounds(self, decl: ast.VarDecl) -> list[int] | None:
+        """The bounds a variable is kept within, as the Python engine computes them (data.py's
+        `_clamp`): fixed before any game, so computed here, once."""
+        if decl.within is None:
+            return None
+        compiler = Compiler(self.sym)
+        compiler.p.constants = dict(self.p.constants)
+        try:
+            given = compiler.expr(decl.within, set())(_Fixed(), {})
+            return [min(given), max(given)]
+        except (RuleRuntimeError, *_ERRORS):
+            raise Unsupported("bounds the lowering cannot compute", decl.within.span) from None
+
+    def owned_var(self, per: str, decl: ast.VarDecl) -> dict[str, Any]:
+        self.rule, self.frame = "the start of the game", Frame()
+        self.frame.slot("self")
+        init = self.expr(decl.init)
+        rows = None if per == "player" else [self.row_index[id(r)] for r in self.p.rows.get(per, [])]
+        return {"init": init, "slots": self.frame.size, "rows": rows, "clamp": self.bounds(decl)}
+
+    def owned_ref(self, name: str) -> dict[str, Any]:
+        """Where `OWNER.name` is, for a player and for each row (by index among all rows)."""
+        rows: list[list[int] | None] = [None] * len(self.rows)
+        for (per, var), store in self.stores.items():
+            if var == name and per != "player":
+                for i, row in enumerate(self.p.rows.get(per, [])):
+                    rows[self.row_index[id(row)]] = [store, i]
+        return {"name": name, "player": self.stores.get(("player", name)), "rows": rows}
+
+    def piece(self, decl: ast.PieceDecl) -> dict[str, Any]:
+        self.rule, self.frame = "the start of the game", Frame()
+        if decl.each_row_of or decl.per_row_of:
+            kinds = [self.kind_index[id(k)] for k in self.p.kinds[decl.name]]
+            self.frame.slot("self")
+            count = (
+                self.expr(decl.count) if decl.per_row_of and decl.count is not None else self.const_expr(1)
+            )
+            return {
+                "name": decl.name,
+                "kind": kinds[0] if kinds else 0,
+                "each": kinds,
+                "per_row": bool(decl.per_row_of),
+                "count": count,
+                "per_player": False,
+                "zone": self.expr(decl.zone),
+                "own_zone": None,
+                "at": self.site(decl.span, "the start of the game"),
+            }
+        if decl.count is None:
+            raise Unsupported("pieces without a count", decl.span)
+        zone = decl.zone
+        own_zones = self.sym.owned_zones.get("player", {})
+        own = isinstance(zone, ast.Name) and decl.per_player and zone.id in own_zones
+        count = self.expr(decl.count)
+        return {
+            "name": decl.name,
+            "kind": self.kind_index[id(self.p.kinds[decl.name][0])],
+            "count": count,
+            "per_player": decl.per_player,
+            "zone": None if own else self.expr(zone),
+            "own_zone": [self.zone_index[id(self.p.zone_locs[(zone.id, pl)])] for pl in self.p.players]
+            if own and isinstance(zone, ast.Name)
+            else None,
+            "at": self.site(decl.span, "the start of the game"),
+        }
+
+    def value(self, decl: ast.ValueDecl) -> dict[str, Any]:
+        self.rule, self.frame = decl.name, Frame()
+        for param in decl.params:
+            self.frame.slot(param.name)
+        body = self.expr(decl.expr)
+        return {"slots": self.frame.size, "body": body, "at": self.site(decl.span)}
+
+    def scorer(self, decl: ast.ScoreDecl | None) -> dict[str, Any] | None:
+        if decl is None:
+            return None
+        self.frame = Frame()
+        self.frame.slot(decl.var)
+        body = self.expr(decl.expr)
+        return {"slots": self.frame.size, "body": body, "at": self.site(decl.span, "score")}
+
+    # ------------------------------------------------------------------ statements
+
+    def block_code(self, params: list[str], body: list[ast.Stmt]) -> dict[str, Any]:
+        self.frame, self.instrs = Frame(), []
+        for name in params:
+            self.frame.slot(name)
+        self.block(body)
+        self.emit(None, {"Return": None})
+        return {"params": len(params), "slots": self.frame.size, "instrs": self.instrs}
+
+    def trigger_code(self, trigger: ast.TriggerDecl) -> dict[str, Any]:
+        """A trigger's body, run after a move with the piece and its place in the first two
+        slots, its condition asked first."""
+        self.frame, self.instrs = Frame(), []
+        self.frame.slot(trigger.piece_var)
+        self.frame.slot(trigger.loc_var)
+        test = None
+        if trigger.cond is not None:
+            test = self.emit(trigger, {"JumpUnless": {"cond": self.expr(trigger.cond), "to": -1}})
+        self.block(trigger.body)
+        if test is not None:
+            self.patch(test, "to", self.here())
+        self.emit(None, "Return")
+        return {"params": 2, "slots": self.frame.size, "instrs": self.instrs}
+
+    def emit(self, s: ast.Node | None, op: Any) -> int:
+        self.instrs.append({"at": self.site(s.span if s is not None else None), "op": op})
+        return len(self.instrs) - 1
+
+    def here(self) -> int:
+        return len(self.instrs)
+
+    def patch(self, index: int, key: str, target: int) -> None:
+        (op,) = self.instrs[index]["op"].values()
+        op[key] = target
+
+    def block(self, body: list[ast.Stmt]) -> None:
+        for s in body:
+            if isinstance(s, ast.Meta):
+                continue
+            method = getattr(self, f"lower_{type(s).__name__}", None)
+            if method is None:
+                raise Unsupported(f"the statement `{_said(s)}`", s.span)
+            method(s)
+
+    def lower_Let(self, s: ast.Let) -> None:
+        e = self.expr(s.value)
+        self.emit(s, {"Let": {"slot": self.frame.slot(s.name), "e": e}})
+
+    def lower_SetStmt(self, s: ast.SetStmt) -> None:
+        self.assign(s, s.value, 0)
+
+    def lower_AddStmt(self, s: ast.AddStmt) -> None:
+        self.assign(s, s.amount, s.sign)
+
+    def assign(self, s: ast.Stmt, value: ast.Expr, sign: int) -> None:
+        target = s.target  # type: ignore[attr-defined]
+        if isinstance(target, ast.Attr):
+            owned = {"obj": self.expr(target.obj), "var": self.owned_ref(target.name)}
+            self.emit(s, {"SetOwned": {**owned, "e": self.expr(value), "sign": sign}})
+            return
+        if not isinstance(target, ast.Name):
+            raise Unsupported("setting a variable's value for a row (`x.NAME[row]`)", s.span)
+        self.emit(s, {"SetVar": {"var": self.var_index[target.id], "e": self.expr(value), "sign": sign}})
+
+    def lower_MoveCount(self, s: ast.MoveCount) -> None:
+        self.move(s, self.expr(s.count))
+
+    def lower_MoveAll(self, s: ast.MoveAll) -> None:
+        self.move(s, None)
+
+    def move(self, s: ast.MoveCount | ast.MoveAll, count: Any) -> None:
+        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
+            raise Unsupported("moving to the bottom of a place", s.span)
+        self.emit(
+            s,
+            {
+                "Move": {
+                    "count": count,
+                    "decl": self.decls.index(s.kind),
+                    "which": self.expr(s.which) if s.which is not None else None,
+                    "owner": self.expr(s.owner) if s.owner is not None else None,
+                    "src": self.expr(s.src),
+                    "dest": self.expr(s.dest),
+                }
+            },
+        )
+
+    def lower_MoveRefs(self, s: ast.MoveRefs) -> None:
+        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
+            raise Unsupported("moving to the bottom of a place", s.span)
+        self.emit(s, {"MoveRefs": {"pieces": self.expr(s.pieces), "dest": self.expr(s.dest)}})
+
+    def lower_If(self, s: ast.If) -> None:
+        ends = []
+        for branch in s.branches:
+            test = self.emit(s, {"JumpUnless": {"cond": self.expr(branch.cond), "to": -1}})
+            self.block(branch.body)
+            ends.append(self.emit(s, {"Jump": {"to": -1}}))
+            self.patch(test, "to", self.here())
+        self.block(s.orelse)
+        for end in ends:
+            self.patch(end, "to", self.here())
+
+    def lower_ForEach(self, s: ast.ForEach) -> None:
+        if s.chooser is not None:
+            raise Unsupported("a loop whose order a player chooses (`chosen by`)", s.span)
+        var = self.frame.slot(s.var)
+        items, index = self.frame.scratch(), self.frame.scratch()
+        seq = self.expr(s.seq)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        self.emit(s, {"ForStart": {"seq": seq, "cond": cond, "var": var, "list": items, "index": index}})
+        top = self.emit(s, {"ForNext": {"var": var, "list": items, "index": index, "end": -1}})
+        self.block(s.body)
+        self.emit(s, {"Jump": {"to": top}})
+        self.patch(top, "end", self.here())
+
+    def lower_While(self, s: ast.While) -> None:
+        top = self.emit(s, {"JumpUnless": {"cond": self.expr(s.cond), "to": -1}})
+        self.emit(s, "Spend")
+        self.block(s.body)
+        self.emit(s, {"Jump": {"to": top}})
+        self.patch(top, "to", self.here())
+
+    def lower_Repeat(self, s: ast.Repeat) -> None:
+        counter = self.frame.scratch()
+        self.emit(s, {"RepeatStart": {"count": self.expr(s.count), "counter": counter}})
+        top = self.emit(s, {"RepeatNext": {"counter": counter, "end": -1}})
+        self.block(s.body)
+        self.emit(s, {"Jump": {"to": top}})
+        self.patch(top, "end", self.here())
+
+    def lower_CallStmt(self, s: ast.CallStmt) -> None:
+        args = [self.expr(a) for a in s.args]
+        self.emit(s, {"Call": {"code": self.rule_index[s.name], "args": args}})
+
+    def lower_Turn(self, s: ast.Turn) -> None:
+        self.emit(s, {"Turn": {"player": self.expr(s.player)}})
+        self.block(s.body)
+
+    def lower_Named(self, s: ast.Named) -> None:
+        self.block(s.body)
+
+    def lower_Choose(self, s: ast.Choose) -> None:
+        var = self.frame.slot(s.var)
+        seq = self.expr(s.seq)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        chooser = self.expr(s.chooser) if s.chooser is not None else None
+        ask = self.emit(
+            s,
+            {
+                "Choose": {
+                    "seq": seq,
+                    "cond": cond,
+                    "var": var,
+                    "chooser": chooser,
+                    "prompt": self.text(s.prompt or "Choose one"),
+                    "optional": s.optional,
+                    "has_orelse": bool(s.orelse),
+                    "orelse": -1,
+                }
+            },
+        )
+        self.block(s.body)
+        end = self.emit(s, {"Jump": {"to": -1}})
+        self.patch(ask, "orelse", self.here())
+        self.block(s.orelse)
+        self.patch(end, "to", self.here())
+
+    def lower_Ask(self, s: ast.Ask) -> None:
+        chooser = self.expr(s.chooser) if s.chooser is not None else None
+        ask = self.emit(s, {"Ask": {"chooser": chooser, "prompt": self.text(s.prompt), "orelse": -1}})
+        self.block(s.body)
+        end = self.emit(s, {"Jump": {"to": -1}})
+        self.patch(ask, "orelse", self.here())
+        self.block(s.orelse)
+        self.patch(end, "to", self.here())
+
+    def lower_Random(self, s: ast.Random) -> None:
+        weights = [self.expr(o.weight) if o.weight is not None else None for o in s.outcomes]
+        names = [self.text(o.name) for o in s.outcomes]
+        targets: list[int] = []
+        self.emit(
+            s,
+            {
+                "Random": {
+                    "title": self.text(s.label or "random"),
+                    "weights": weights,
+                    "names": names,
+                    "targets": targets,
+                }
+            },
+        )
+        ends = []
+        for outcome in s.outcomes:
+            targets.append(self.here())
+            self.block(outcome.body)
+            ends.append(self.emit(s, {"Jump": {"to": -1}}))
+        for end in ends:
+            self.patch(end, "to", self.here())
+
+    def lower_Pick(self, s: ast.Pick) -> None:
+        var = self.frame.slot(s.var)
+        seq = self.expr(s.seq)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        title = self.text(f"random {s.var}")
+        pick = self.emit(s, {"Pick": {"seq": seq, "cond": cond, "var": var, "title": title, "orelse": -1}})
+        self.block(s.body)
+        end = self.emit(s, {"Jump": {"to": -1}})
+        self.patch(pick, "orelse", self.here())
+        self.block(s.orelse)
+        self.patch(end, "to", self.here())
+
+    def lower_Shuffle(self, s: ast.Shuffle) -> None:
+        self.emit(s, {"Shuffle": {"zone": self.expr(s.zone)}})
+
+    def lower_Draw(self, s: ast.Draw) -> None:
+        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
+            raise Unsupported("drawing to the bottom of a place", s.span)
+        draw = {"count": self.expr(s.count), "src": self.expr(s.src), "dest": self.expr(s.dest)}
+        self.emit(s, {"Draw": draw})
+
+    def lower_Log(self, s: ast.Log) -> None:
+        parts = [{"Text": self.text(x)} if isinstance(x, str) else {"Expr": self.expr(x)} for x in s.parts]
+        self.emit(s, {"Log": {"parts": parts}})
+
+    def lower_Tally(self, s: ast.Tally) -> None:
+        player = self.expr(s.player) if s.player is not None else None
+        amount = self.expr(s.amount) if s.amount is not None else None
+        self.emit(s, {"Tally": {"counter": self.counter_index[s.name], "player": player, "amount": amount}})
+
+    def lower_EndGame(self, s: ast.EndGame) -> None:
+        self.emit(s, "EndGame")
+
+    # ------------------------------------------------------------------ expressions
+
+    def expr(self, e: ast.Expr) -> Any:
+        method = getattr(self, f"expr_{type(e).__name__}", None)
+        if method is None:
+            raise Unsupported(f"the expression {type(e).__name__}", e.span)
+        return method(e)
+
+    def expr_Num(self, e: ast.Num) -> Any:
+        return self.const_expr(e.value)
+
+    def expr_Text(self, e: ast.Text) -> Any:
+        return self.const_expr(e.value)
+
+    def expr_Bool(self, e: ast.Bool) -> Any:
+        return self.const_expr(e.value)
+
+    def expr_NoneLit(self, e: ast.NoneLit) -> Any:
+        return self.const_expr(None)
+
+    def expr_Name(self, e: ast.Name) -> Any:
+        name, p, sym = e.id, self.p, self.sym
+        if name in self.frame.slots:
+            return {"Local": self.frame.slots[name]}
+        if name in p.constants:
+            return self.const_expr(p.constants[name])
+        if name in sym.vars:
+            return {"Var": self.var_index[name]}
+        if name in sym.zones:
+            return self.const_expr(p.zone_locs[(name, None)])
+        if name in sym.tables:
+            return self.const_expr(p.rows[name])
+        if name in sym.maps and (name, None) in p.map_refs:
+            return self.const_expr(p.map_refs[(name, None)])
+        if name in p.map_nodes:
+            return self.const_expr(p.map_nodes[name])
+        if name in sym.pieces:
+            return {"Const": {"KindName": self.decls.index(name)}}
+        if name == "players":
+            return "Players"
+        if name == "current":
+            return "Current"
+        if name == "player_count":
+            return "PlayerCount"
+        tables = sym.row_keys.get(name, [])
+        if len(tables) == 1:
+            return self.const_expr(p.row_by_key[tables[0]][name])
+        raise Unsupported(f"the name '{name}'", e.span)
+
+    def expr_Attr(self, e: ast.Attr) -> Any:
+        sym = self.sym
+        if isinstance(e.obj, ast.Name) and e.obj.id in sym.tables and e.obj.id not in self.frame.slots:
+            return self.const_expr(self.p.row_by_key[e.obj.id][e.name])
+        if any(e.name in group for group in sym.owned_zones.values()):
+            return self.zone_of(e)
+        columns = {col.name for table in sym.tables.values() for col in table.columns}
+        if any(e.name in group for group in sym.owned_vars.values()):
+            return {"Owned": [self.expr(e.obj), self.owned_ref(e.name)]}
+        if (e.name, self.p.players[0]) in self.p.map_refs:
+            raise Unsupported(f"'{e.name}' of a player: a grid each player has", e.span)
+        if e.name in ATTRIBUTES:
+            attr: Any = ATTRIBUTES[e.name]
+        elif e.name == "row":
+            attr = "Row"
+        elif e.name in columns:
+            attr = {"Column": e.name}
+        else:
+            raise Unsupported(f"the attribute '{e.name}'", e.span)
+        return {"Attr": [self.expr(e.obj), attr]}
+
+    def zone_of(self, e: ast.Attr) -> Any:
+        """`OWNER.zone`: the zone's instance of a player (by seat) or of a row (by its index)."""
+        seats: list[int | None] = [None] * len(self.p.players)
+        rows: list[int | None] = [None] * len(self.rows)
+        for (name, owner), zone in self.p.zone_locs.items():
+            if name != e.name:
+                continue
+            if isinstance(owner, Player):
+                seats[owner.seat] = self.zone_index[id(zone)]
+            elif isinstance(owner, Row):
+                rows[self.row_index[id(owner)]] = self.zone_index[id(zone)]
+        return {"ZoneOf": [self.expr(e.obj), seats, rows]}
+
+    def expr_Index(self, e: ast.Index) -> Any:
+        if self.sym.types.get(id(e.obj), "").startswith("rows:"):
+            raise Unsupported("a variable's value for a row (`x.NAME[row]`)", e.span)
+        return {"Index": [self.expr(e.obj), self.expr(e.index)]}
+
+    def expr_Unary(self, e: ast.Unary) -> Any:
+        return {"Neg" if e.op == "-" else "Not": self.expr(e.operand)}
+
+    def expr_Binary(self, e: ast.Binary) -> Any:
+        return {"Bin": [BINARY[e.op], self.expr(e.left), self.expr(e.right)]}
+
+    def expr_IfExpr(self, e: ast.IfExpr) -> Any:
+        return {"If": [self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)]}
+
+    def expr_ListLit(self, e: ast.ListLit) -> Any:
+        return {"List": [self.expr(i) for i in e.items]}
+
+    def expr_Filter(self, e: ast.Filter) -> Any:
+        if e.keys:
+            raise Unsupported("a list ranked by keys", e.span)
+        seq = self.expr(e.seq)
+        return {"Filter": {"seq": seq, "slot": self.frame.slot(e.var), "cond": self.expr(e.cond)}}
+
+    def expr_MapComp(self, e: ast.MapComp) -> Any:
+        seq = self.expr(e.seq)
+        slot = self.frame.slot(e.var)
+        cond = self.expr(e.cond) if e.cond is not None else None
+        return {"Map": {"seq": seq, "slot": slot, "e": self.expr(e.expr), "cond": cond}}
+
+    def expr_Call(self, e: ast.Call) -> Any:
+        if e.func in self.sym.values:
+            return {"Value": [self.value_index[e.func], [self.expr(a) for a in e.args]]}
+        if e.func == "side":
+            return self.side(e)
+        if e.func == "neighbours" and not self.on_cells(e):
+            return {"NextTo": [self.expr(e.args[0]), self.adjacency(e, e.args[-1])]}
+        if e.func in ("region", "regions"):
+            return self.regions(e)
+        if e.func == "connected" and not self.on_cells(e):
+            raise Unsupported("connected(...) of the nodes of a map", e.span)
+        if e.func not in BUILTINS:
+            raise Unsupported(f"the built-in {e.func}(...)", e.span)
+        return {"Builtin": [BUILTINS[e.func], [self.expr(a) for a in e.args]]}
+
+    def adjacency(self, e: ast.Call, named: ast.Expr) -> list[list[int]]:
+        """The edges a graph question walks, each node's neighbours by row index: of the map
+        `named` names, else of the maps built on the table of the first argument (data.py's
+        `adjacency_for`, whose answer this is)."""
+        table = adjacency_for(self.p, self.sym, e, named)
+        out: list[list[int]] = [[] for _ in self.rows]
+        for node, nbs in table.items():
+            out[self.row_index[id(node)]] = [self.row_index[id(nb)] for nb in nbs]
+        return out
+
+    def regions(self, e: ast.Call) -> Any:
+        """`region(NODE, ATTR)`, `regions(NODES, ATTR)`: ATTR read of each place as `x.ATTR`."""
+        if not isinstance(e.args[1], ast.Name):
+            raise Unsupported(f"{e.func}(...) of something other than an attribute's name", e.span)
+        seq = self.expr(e.args[0])
+        slot = self.frame.scratch()
+        name = f"<{slot}>"
+        key = self.expr_Attr(ast.Attr(obj=ast.Name(id=name, span=e.span), name=e.args[1].id, span=e.span))
+        adjacency = self.adjacency(e, e.args[0])
+        return {
+            "Regions": {
+                "seq": seq,
+                "slot": slot,
+                "key": key,
+                "adjacency": adjacency,
+                "many": e.func == "regions",
+            }
+        }
+
+    def on_cells(self, e: ast.Call) -> bool:
+        """Whether a graph question walks the cells of a grid (rather than a map's edges): a
+        program without maps of nodes has only cells to walk; otherwise an argument must be
+        known to be cells."""
+        if not self.p.adjacency:
+            return True
+        types = [self.sym.types.get(id(a), "") for a in e.args]
+        if e.func == "neighbours":
+            return len(e.args) == 1 and types[0].startswith("cell:")
+        cells = any(t.startswith("list:cell:") for t in types)
+        return cells and not any(t.startswith("list:row:") for t in types)
+
+    def side(self, e: ast.Call) -> Any:
+        grid_type = self.sym.types.get(id(e.args[0]), "")
+        decl = self.sym.maps.get(grid_type.removeprefix("grid:"))
+        word = e.args[1].value if isinstance(e.args[1], ast.Text) else ""
+        if decl is None or decl.grid is None or word not in grids.SIDES[decl.grid]:
+            raise Unsupported("a side of a grid not known before the game", e.span)
+        where = e.args[0]
+        if (
+            isinstance(where, ast.Name)
+            and (where.id, None) in self.p.map_refs
+            and where.id not in self.frame.slots
+        ):
+            # a board's sides never change: found now, once
+            mapref = self.p.map_refs[(where.id, None)]  # type: ignore[union-attr]
+            board = {(c.q, c.r): c for c in self.cells.values() if c.map is mapref}
+            return self.const_expr(grids.side(board, mapref.geometry, word))
+        return {"Side": [self.expr(where), list(grids.SIDES[decl.grid][word])]}
+
+
+# Statements as the rules write them, for the message that names one the core does not run.
+KEYWORDS = {
+    "Random": "random",
+    "Pick": "pick ... at random",
+    "Shuffle": "shuffle",
+    "Draw": "draw",
+    "Place": "place",
+    "Lift": "lift",
+    "Offer": "offer",
+}
+
+
+def _said(s: ast.Stmt) -> str:
+    """A statement's kind as the rules write it (`may`, `random`, `offer`...)."""
+    return KEYWORDS.get(type(s).__name__, type(s).__name__.lower())
+
+
+def lower(program: Program) -> Lowered:
+    """The program lowered for the native core; raises Unsupported for what it does not run."""
+    return Lowering(program).lower()

@@ -1,0 +1,178 @@
+//! Boards given by their size: their cells by coordinates, and the questions the rules ask of
+//! them (interpreter/grids.py and interpreter/geometry.py say the same for the Python engine).
+//! A grid knows cells, coordinates and directions; nothing here knows what a cell is for.
+
+use crate::ir::GridIr;
+use crate::value::Value;
+use crate::vm::{Fail, FailKind, Loaded};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// Axial coordinates, pointy-top: E, NE, NW, W, SW, SE (geometry.py's HEX).
+pub const HEX_SIDES: [(i64, i64); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+/// North, east, south, west; then the corners NE, SE, SW, NW (geometry.py's squares).
+pub const SQUARE_SIDES: [(i64, i64); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+pub const SQUARE_CORNERS: [(i64, i64); 4] = [(1, -1), (1, 1), (-1, 1), (-1, -1)];
+
+/// Offsets of a grid's neighbours, in its fixed order.
+type Offsets = &'static [(i64, i64)];
+
+fn fail<T>(message: &str) -> Result<T, Fail> {
+    Err(Fail { kind: FailKind::Error(message.to_string()), at: None })
+}
+
+/// A board's cells by (q, r): the location of each, over the board's bounding box.
+#[derive(Debug)]
+pub struct GridIndex {
+    west: i64,
+    north: i64,
+    width: i64,
+    height: i64,
+    at: Vec<Option<u32>>,
+    pub directions: Offsets,
+    pub corners: Offsets,
+    /// Every cell, in reading order: what `cells(GRID)` gives, shared rather than made anew.
+    pub cells: Value,
+}
+
+impl GridIndex {
+    pub fn new(grid: &GridIr) -> GridIndex {
+        let west = grid.cells.iter().map(|c| c.0).min().unwrap_or(0);
+        let east = grid.cells.iter().map(|c| c.0).max().unwrap_or(-1);
+        let north = grid.cells.iter().map(|c| c.1).min().unwrap_or(0);
+        let south = grid.cells.iter().map(|c| c.1).max().unwrap_or(-1);
+        let (width, height) = (east - west + 1, south - north + 1);
+        let mut at = vec![None; (width.max(0) * height.max(0)) as usize];
+        for (i, (q, r)) in grid.cells.iter().enumerate() {
+            at[((r - north) * width + (q - west)) as usize] = Some(grid.first + i as u32);
+        }
+        let (directions, corners): (Offsets, Offsets) =
+            if grid.hex { (&HEX_SIDES, &[]) } else { (&SQUARE_SIDES, &SQUARE_CORNERS) };
+        let cells = (0..grid.cells.len() as u32).map(|i| Value::Cell(grid.first + i)).collect();
+        GridIndex { west, north, width, height, at, directions, corners, cells: Value::List(Arc::new(cells)) }
+    }
+
+    /// The location of the cell at (q, r), if the board has one there.
+    pub fn get(&self, q: i64, r: i64) -> Option<u32> {
+        let (x, y) = (q - self.west, r - self.north);
+        if x < 0 || y < 0 || x >= self.width || y >= self.height {
+            return None;
+        }
+        self.at[(y * self.width + x) as usize]
+    }
+}
+
+pub fn cells(p: &Loaded, g: u32) -> Value {
+    let grid = &p.ir.grids[g as usize];
+    Value::List(Arc::new((0..grid.cells.len() as u32).map(|i| Value::Cell(grid.first + i)).collect()))
+}
+
+pub fn cell_at(p: &Loaded, g: u32, q: i64, r: i64) -> Value {
+    p.grids[g as usize].get(q, r).map_or(Value::None, Value::Cell)
+}
+
+fn cell(p: &Loaded, v: &Value) -> Result<(u32, i64, i64), Fail> {
+    match v {
+        Value::Cell(loc) => match p.ir.locations.get(*loc as usize).and_then(|l| l.cell) {
+            Some(c) => Ok(c),
+            None => fail("not a cell of a grid"),
+        },
+        _ => fail(&format!("a {} is not a cell of a grid", v.type_name())),
+    }
+}
+
+/// The cells along one side: those with no cell beyond them in any of the side's directions.
+pub fn side(p: &Loaded, g: u32, directions: &[u32]) -> Vec<Value> {
+    let grid = &p.ir.grids[g as usize];
+    let index = &p.grids[g as usize];
+    let beyond: Vec<(i64, i64)> = directions.iter().map(|d| index.directions[*d as usize]).collect();
+    grid.cells
+        .iter()
+        .enumerate()
+        .filter(|(_, (q, r))| beyond.iter().all(|(dq, dr)| index.get(q + dq, r + dr).is_none()))
+        .map(|(i, _)| Value::Cell(grid.first + i as u32))
+        .collect()
+}
+
+/// The fewest steps from side to side between two cells of one grid.
+pub fn distance(p: &Loaded, a: &Value, b: &Value) -> Result<i64, Fail> {
+    let ((g, aq, ar), (_, bq, br)) = (cell(p, a)?, cell(p, b)?);
+    let (dq, dr) = (aq - bq, ar - br);
+    Ok(if p.ir.grids[g as usize].hex {
+        (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
+    } else {
+        dq.abs() + dr.abs()
+    })
+}
+
+/// The cells sharing a side with a cell, in the order of its grid's directions.
+pub fn neighbours(p: &Loaded, v: &Value) -> Result<Value, Fail> {
+    let (g, q, r) = cell(p, v)?;
+    let index = &p.grids[g as usize];
+    let around = index.directions.iter().filter_map(|(dq, dr)| index.get(q + dq, r + dr)).map(Value::Cell);
+    Ok(Value::List(Arc::new(around.collect())))
+}
+
+/// Whether `n` of the cells lie in a straight line, each next to the one before.
+pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
+    if n < 1 {
+        return fail(&format!("cells in a row are counted from 1, not {n}"));
+    }
+    let Some(first) = cells.first() else {
+        return Ok(false);
+    };
+    let g = cell(p, first)?.0;
+    let mut at = HashSet::new();
+    for c in cells {
+        let (grid, q, r) = cell(p, c)?;
+        if grid != g {
+            return fail("cells in a row are cells of one grid");
+        }
+        at.insert((q, r));
+    }
+    let index = &p.grids[g as usize];
+    let mut axes: Vec<(i64, i64)> = Vec::new();
+    for &(dq, dr) in index.directions.iter().chain(index.corners) {
+        if !axes.contains(&(-dq, -dr)) {
+            axes.push((dq, dr));
+        }
+    }
+    for &(q, r) in &at {
+        for &(dq, dr) in &axes {
+            if at.contains(&(q - dq, r - dr)) {
+                continue;
+            }
+            let mut length = 1;
+            while at.contains(&(q + length * dq, r + length * dr)) {
+                length += 1;
+            }
+            if length >= n {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// Whether a chain of `places`, each next to the one before, runs from one of `starts` to one
+/// of `ends`.
+pub fn connected(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value]) -> Result<bool, Fail> {
+    let inside: HashSet<&Value> = places.iter().collect();
+    let goal: HashSet<&Value> = ends.iter().filter(|e| inside.contains(e)).collect();
+    let mut todo: Vec<Value> = starts.iter().filter(|s| inside.contains(s)).cloned().collect();
+    let mut seen: HashSet<Value> = todo.iter().cloned().collect();
+    while let Some(place) = todo.pop() {
+        if goal.contains(&place) {
+            return Ok(true);
+        }
+        let Value::List(next) = neighbours(p, &place)? else {
+            continue;
+        };
+        for nb in next.iter() {
+            if inside.contains(nb) && seen.insert(nb.clone()) {
+                todo.push(nb.clone());
+            }
+        }
+    }
+    Ok(false)
+}

@@ -1,0 +1,391 @@
+//! The intermediate representation a lowered program arrives in (interpreter/native/lower.py
+//! writes it as JSON): plain data, names already resolved to slots and indexes, built-ins by id.
+//! Loaded once per program and shared, read-only, by every game of it.
+
+use crate::value::Value;
+use serde::Deserialize;
+use std::collections::HashMap;
+
+/// The whole program.
+#[derive(Deserialize, Debug)]
+pub struct Program {
+    /// Every kind of piece: the declaration it belongs to, and its row for a piece made per row.
+    pub kinds: Vec<KindIr>,
+    /// Every place that holds pieces: zone instances first, then every board cell.
+    pub locations: Vec<LocIr>,
+    pub grids: Vec<GridIr>,
+    /// Each row's location, for the rows that are nodes of a map (by index among all rows).
+    #[serde(default)]
+    pub node_locations: Vec<Option<u32>>,
+    /// The triggers (`when KIND enters`): the piece declaration each watches, and its code, whose
+    /// first two slots are the piece and the place it entered.
+    #[serde(default)]
+    pub triggers: Vec<(u32, u32)>,
+    /// Each row's column values, by the row's index among all rows.
+    #[serde(default)]
+    pub rows: Vec<HashMap<String, Value>>,
+    pub vars: Vec<VarIr>,
+    /// Variables each player, or each row of a table, has (`var NAME: T = E per OWNER`).
+    #[serde(default)]
+    pub owned: Vec<OwnedIr>,
+    pub pieces: Vec<PieceIr>,
+    pub values: Vec<FuncIr>,
+    pub code: Vec<CodeIr>,
+    pub setup: Option<u32>,
+    pub play: Option<u32>,
+    pub score: Option<FuncIr>,
+    pub tiebreak: Option<FuncIr>,
+    /// Texts the rules show (prompts, log text): statements name them by index.
+    pub texts: Vec<String>,
+    /// How many counters (`tally`) there are, and whether each counts per seat.
+    #[serde(default)]
+    pub counters: Vec<bool>,
+    /// Where the start of the game fails, for errors there (an index the caller maps to a span).
+    pub init_at: u32,
+    pub limits: Limits,
+}
+
+/// meeple/limits.py's limits, as the lowering hands them over: each is declared there, once.
+#[derive(Deserialize, Debug)]
+pub struct Limits {
+    pub max_list: usize,
+    pub max_pieces: i64,
+    pub max_recursion: usize,
+    /// How deep declared values may call one another: the core evaluates expressions on its own
+    /// stack, which must never overflow.
+    pub max_value_depth: u32,
+}
+
+#[derive(Deserialize, Debug)]
+pub struct KindIr {
+    pub decl: u32,
+    pub row: Option<u32>,
+}
+
+/// A place that holds pieces: a zone instance (owned by a seat or not) or a board cell.
+#[derive(Deserialize, Debug)]
+pub struct LocIr {
+    /// The grid and (q, r) of a cell; None for a zone.
+    pub cell: Option<(u32, i64, i64)>,
+    /// A zone's owner (a player, a row), or None.
+    pub owner: Value,
+    /// The row a node of a map of nodes is, if it is one.
+    #[serde(default)]
+    pub node: Option<u32>,
+}
+
+/// A board given by its size: its cells, in reading order, are the locations from `first`.
+#[derive(Deserialize, Debug)]
+pub struct GridIr {
+    pub hex: bool,
+    pub first: u32,
+    pub cells: Vec<(i64, i64)>,
+    /// The seat owning it (a map `per player`), if any: it exists only when that seat plays.
+    pub owner: Option<u32>,
+}
+
+/// A variable of each owner: its start value, computed for each with `self` in slot 0.
+#[derive(Deserialize, Debug)]
+pub struct OwnedIr {
+    pub init: Expr,
+    pub slots: u32,
+    /// Its owners: every seat (None), or these rows, in their table's order.
+    pub rows: Option<Vec<u32>>,
+    /// The bounds it is kept within (`within`), if any.
+    pub clamp: Option<(i64, i64)>,
+}
+
+/// Where `OWNER.NAME` finds a variable: its store for a player, and for each row (by index
+/// among all rows) its store and the row's place in it.
+#[derive(Deserialize, Debug, Clone)]
+pub struct OwnedRef {
+    /// Its name: a row of a table without the variable reads its column of that name.
+    pub name: String,
+    pub player: Option<u32>,
+    pub rows: Vec<Option<(u32, u32)>>,
+}
+
+#[derive(Deserialize, Debug)]
+pub struct VarIr {
+    pub init: Expr,
+    pub clamp: Option<(i64, i64)>,
+    pub slots: u32,
+}
+
+/// How the pieces of one declaration are laid out at the start.
+#[derive(Deserialize, Debug)]
+pub struct PieceIr {
+    /// The declaration's name, for the errors of laying its pieces out.
+    pub name: String,
+    pub kind: u32,
+    /// For pieces made one per row of a table (`each TABLE`): every kind, one piece of each.
+    #[serde(default)]
+    pub each: Option<Vec<u32>>,
+    /// With `each`: `count` pieces of each row's kind (`per TABLE`), the row in slot 0.
+    #[serde(default)]
+    pub per_row: bool,
+    pub count: Expr,
+    pub per_player: bool,
+    /// The zone they start in, or for a zone each player owns, its instance per seat.
+    pub zone: Option<Expr>,
+    pub own_zone: Option<Vec<u32>>,
+    pub at: u32,
+}
+
+/// A function of expressions (a declared value, a score): its parameters are its first slots.
+#[derive(Deserialize, Debug)]
+pub struct FuncIr {
+    pub slots: u32,
+    pub body: Expr,
+    pub at: u32,
+}
+
+/// A block of statements run by a frame (a rule, setup, play): its parameters are its first
+/// slots; `name` is the text index of its name.
+#[derive(Deserialize, Debug)]
+pub struct CodeIr {
+    pub params: u32,
+    pub slots: u32,
+    pub instrs: Vec<Step>,
+}
+
+/// One instruction and where it stands in the rules (an index the Python side maps to a span
+/// and a rule's name).
+#[derive(Deserialize, Debug)]
+pub struct Step {
+    pub at: u32,
+    pub op: Instr,
+}
+
+#[derive(Deserialize, Debug)]
+pub enum LogPart {
+    Text(u32),
+    Expr(Expr),
+}
+
+#[derive(Deserialize, Debug)]
+pub enum Instr {
+    Let {
+        slot: u32,
+        e: Expr,
+    },
+    SetVar {
+        var: u32,
+        e: Expr,
+        sign: i64,
+    },
+    /// `set OWNER.NAME to E` (`add`, `subtract`: sign 1, -1).
+    SetOwned {
+        obj: Expr,
+        var: OwnedRef,
+        e: Expr,
+        sign: i64,
+    },
+    Move {
+        count: Option<Expr>,
+        decl: u32,
+        which: Option<Expr>,
+        owner: Option<Expr>,
+        src: Expr,
+        dest: Expr,
+    },
+    MoveRefs {
+        pieces: Expr,
+        dest: Expr,
+    },
+    Jump {
+        to: u32,
+    },
+    JumpUnless {
+        cond: Expr,
+        to: u32,
+    },
+    /// A loop's items, taken once at its start (with the loop's condition) into `list`.
+    ForStart {
+        seq: Expr,
+        cond: Option<Expr>,
+        var: u32,
+        list: u32,
+        index: u32,
+    },
+    /// The next item into `var`, a step of the budget; past the last, to `end`.
+    ForNext {
+        var: u32,
+        list: u32,
+        index: u32,
+        end: u32,
+    },
+    /// A `while` going round once more: a step of the budget.
+    Spend,
+    RepeatStart {
+        count: Expr,
+        counter: u32,
+    },
+    RepeatNext {
+        counter: u32,
+        end: u32,
+    },
+    Call {
+        code: u32,
+        args: Vec<Expr>,
+    },
+    Turn {
+        player: Expr,
+    },
+    Choose {
+        seq: Expr,
+        cond: Option<Expr>,
+        var: u32,
+        chooser: Option<Expr>,
+        prompt: u32,
+        optional: bool,
+        has_orelse: bool,
+        orelse: u32,
+    },
+    Log {
+        parts: Vec<LogPart>,
+    },
+    /// `may "PROMPT" [by P]:` a yes-or-no question; "no" goes to `orelse`.
+    Ask {
+        chooser: Option<Expr>,
+        prompt: u32,
+        orelse: u32,
+    },
+    /// `random TITLE:` its outcomes' chances (None: what is left of 100), their names, and where
+    /// each outcome's block starts.
+    Random {
+        title: u32,
+        weights: Vec<Option<Expr>>,
+        names: Vec<u32>,
+        targets: Vec<u32>,
+    },
+    /// `pick VAR at random from SEQ where COND:`, to `orelse` when nothing fits.
+    Pick {
+        seq: Expr,
+        cond: Option<Expr>,
+        var: u32,
+        title: u32,
+        orelse: u32,
+    },
+    Shuffle {
+        zone: Expr,
+    },
+    Draw {
+        count: Expr,
+        src: Expr,
+        dest: Expr,
+    },
+    Tally {
+        counter: u32,
+        player: Option<Expr>,
+        amount: Option<Expr>,
+    },
+    EndGame,
+    Return,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    And,
+    Or,
+    Add,
+    Sub,
+    Mul,
+    FloorDiv,
+    Mod,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Range,
+}
+
+/// The built-in functions the core runs, by id.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    Count,
+    Sum,
+    Min,
+    Max,
+    Any,
+    All,
+    Abs,
+    Pieces,
+    Cells,
+    Cell,
+    Distance,
+    InARow,
+    Connected,
+    Neighbours,
+    NextPlayer,
+    PlayersFrom,
+}
+
+/// An attribute, resolved by what the object is at run time.
+#[derive(Deserialize, Debug, Clone, PartialEq, Eq)]
+pub enum AttrIr {
+    Q,
+    R,
+    Seat,
+    Owner,
+    Kind,
+    Location,
+    Row,
+    Column(String),
+}
+
+#[derive(Deserialize, Debug)]
+pub enum Expr {
+    Const(Value),
+    Local(u32),
+    Var(u32),
+    Players,
+    Current,
+    PlayerCount,
+    Attr(Box<Expr>, AttrIr),
+    Index(Box<Expr>, Box<Expr>),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    List(Vec<Expr>),
+    /// `[each x in seq where cond]`, x in the slot.
+    Filter {
+        seq: Box<Expr>,
+        slot: u32,
+        cond: Box<Expr>,
+    },
+    /// `[e for each x in seq where cond]`.
+    Map {
+        seq: Box<Expr>,
+        slot: u32,
+        e: Box<Expr>,
+        cond: Option<Box<Expr>>,
+    },
+    /// A declared value, with its arguments.
+    Value(u32, Vec<Expr>),
+    Builtin(Builtin, Vec<Expr>),
+    /// The places next to a place: a cell's neighbours on its grid, a node's along the edges
+    /// given (each node's neighbours, by row index).
+    NextTo(Box<Expr>, Vec<Vec<u32>>),
+    /// `region(NODE, ATTR)` (`many`: `regions(NODES, ATTR)`): places joined by edges (or sides)
+    /// whose `key`, read with the place in `slot`, is the same.
+    Regions {
+        seq: Box<Expr>,
+        slot: u32,
+        key: Box<Expr>,
+        adjacency: Vec<Vec<u32>>,
+        many: bool,
+    },
+    /// `OWNER.NAME` of a variable each player or row has.
+    Owned(Box<Expr>, OwnedRef),
+    /// `OWNER.zone` of a zone each player (or each row of a table) owns: its location by seat,
+    /// and by row index.
+    ZoneOf(Box<Expr>, Vec<Option<u32>>, Vec<Option<u32>>),
+    /// `side(GRID, word)`: the directions (indexes) a cell of the side has no cell beyond.
+    Side(Box<Expr>, Vec<u32>),
+}

@@ -1,0 +1,11 @@
+//! meeple's native engine core: a lowered program (interpreter/native/lower.py) run by a
+//! machine whose games are plain data. See docs/architecture.md, "The native engine".
+pub mod grid;
+pub mod ir;
+pub mod mcts;
+pub mod rng;
+pub mod value;
+pub mod vm;
+
+#[cfg(feature = "python")]
+mod py;

@@ -1,0 +1,144 @@
+//! A player that searches: Monte Carlo tree search (UCT) over copies of a game, each playout
+//! finished by uniformly random answers, seeded and so reproducible.
+//!
+//! A copy of a game carries its generator, so the search sees the dice the game will roll:
+//! for games with chance this is a search of one determinisation, not yet of the odds.
+
+use crate::rng::Mt;
+use crate::vm::Game;
+
+/// One answer explored: where it leads, how often it was tried and what it earned the seat
+/// that chose it.
+struct Node {
+    parent: Option<usize>,
+    /// The option chosen at the parent to get here.
+    option: usize,
+    /// The seat that chose it (whose reward this node sums).
+    seat: Option<u32>,
+    children: Vec<usize>,
+    untried: Vec<usize>,
+    visits: f64,
+    reward: f64,
+}
+
+/// Each seat's share of a finished game: the winners share 1 (a game that failed gives
+/// nobody anything).
+fn rewards(game: &mut Game) -> Vec<f64> {
+    let players = game.world.players as usize;
+    let (Ok(scores), Ok(ties)) = (game.scores(false), game.scores(true)) else {
+        return vec![0.0; players];
+    };
+    let keys: Vec<(i64, i64)> = scores.into_iter().zip(ties).collect();
+    let Some(best) = keys.iter().max().copied() else { return vec![0.0; players] };
+    let winners = keys.iter().filter(|k| **k == best).count() as f64;
+    keys.iter().map(|k| if *k == best { 1.0 / winners } else { 0.0 }).collect()
+}
+
+fn options(game: &Game) -> Vec<usize> {
+    game.pending.as_ref().map_or_else(Vec::new, |p| (0..p.size()).collect())
+}
+
+/// The option the search prefers for the game's pending decision after `iterations` playouts
+/// (the most visited); None when nothing is pending.
+pub fn choose(root: &Game, iterations: u32, rng: &mut Mt) -> Option<usize> {
+    root.pending.as_ref()?;
+    let mut nodes = vec![Node {
+        parent: None,
+        option: 0,
+        seat: None,
+        children: Vec::new(),
+        untried: options(root),
+        visits: 0.0,
+        reward: 0.0,
+    }];
+    if nodes[0].untried.len() == 1 {
+        return Some(0);
+    }
+    for _ in 0..iterations {
+        let mut game = root.clone();
+        let mut at = 0;
+        // Down the tree by UCT while every option of a node has been tried.
+        while nodes[at].untried.is_empty() && !nodes[at].children.is_empty() {
+            let parent_visits = nodes[at].visits.max(1.0).ln();
+            let pick = nodes[at].children.iter().copied().max_by(|a, b| {
+                let score = |n: &Node| n.reward / n.visits + (2.0 * parent_visits / n.visits).sqrt();
+                score(&nodes[*a]).total_cmp(&score(&nodes[*b]))
+            });
+            let Some(next) = pick else { break };
+            if game.apply(nodes[next].option).is_err() {
+                break;
+            }
+            at = next;
+        }
+        // One new option tried.
+        if !nodes[at].untried.is_empty() {
+            let i = rng.randbelow(nodes[at].untried.len() as u64) as usize;
+            let option = nodes[at].untried.swap_remove(i);
+            let chooser = game.pending.as_ref().map(|p| p.seat);
+            if game.apply(option).is_ok() {
+                let child = nodes.len();
+                nodes.push(Node {
+                    parent: Some(at),
+                    option,
+                    seat: chooser,
+                    children: Vec::new(),
+                    untried: options(&game),
+                    visits: 0.0,
+                    reward: 0.0,
+                });
+                nodes[at].children.push(child);
+                at = child;
+            }
+        }
+        // The rest of the game at random.
+        while let Some(pending) = &game.pending {
+            let size = pending.size() as u64;
+            if game.apply(rng.randbelow(size) as usize).is_err() {
+                break;
+            }
+        }
+        let shares = rewards(&mut game);
+        let mut node = Some(at);
+        while let Some(n) = node {
+            nodes[n].visits += 1.0;
+            if let Some(s) = nodes[n].seat {
+                nodes[n].reward += shares.get(s as usize).copied().unwrap_or(0.0);
+            }
+            node = nodes[n].parent;
+        }
+    }
+    let best = nodes[0].children.iter().copied().max_by(|a, b| nodes[*a].visits.total_cmp(&nodes[*b].visits));
+    best.map(|n| nodes[n].option)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::choose;
+    use crate::ir::Program;
+    use crate::rng::Mt;
+    use crate::vm::{Game, Loaded};
+    use std::sync::Arc;
+
+    fn tiny() -> Game {
+        let ir: Program =
+            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        Game::new(Arc::new(Loaded::new(ir)), 2, 0, 100_000, false)
+    }
+
+    #[test]
+    fn a_search_answers_with_an_option_and_the_same_one_for_the_same_seed() {
+        let game = tiny();
+        let first = choose(&game, 200, &mut Mt::new(3));
+        assert!(first.is_some_and(|i| i < 3));
+        assert_eq!(choose(&game, 200, &mut Mt::new(3)), first);
+        // The game searched is a copy: the original still waits for its answer.
+        assert_eq!(game.pending.as_ref().map(|p| p.size()), Some(3));
+    }
+
+    #[test]
+    fn nothing_to_search_when_nothing_is_asked() {
+        let mut game = tiny();
+        game.play_out(&mut [crate::vm::Agent::First, crate::vm::Agent::First]).expect("plays");
+        assert_eq!(choose(&game, 10, &mut Mt::new(0)), None);
+    }
+}

@@ -1,0 +1,307 @@
+//! The Python module `meeple.interpreter.native._core`: a loaded program and its games, as
+//! interpreter/native/state.py uses them. Values cross as Python ints, bools, texts, None,
+//! lists, and tagged tuples (`("cell", location)`) that the Python side maps back to the
+//! program's own values; errors cross as `NativeError(kind, detail, at)`.
+
+use crate::ir::Program as Ir;
+use crate::rng::Mt;
+use crate::value::Value;
+use crate::vm::{Agent, Event, Fail, FailKind, Game as Machine, Loaded, Said, Short};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+create_exception!(_core, NativeError, PyException);
+
+fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::None => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Int(n) => n.into_pyobject(py)?.into_any(),
+        Value::Text(t) => t.as_ref().into_pyobject(py)?.into_any(),
+        Value::Player(s) => tagged(py, "player", &[*s])?,
+        Value::Row(r) => tagged(py, "row", &[*r])?,
+        Value::Zone(l) => tagged(py, "zone", &[*l])?,
+        Value::Cell(l) => tagged(py, "cell", &[*l])?,
+        Value::Grid(g) => tagged(py, "grid", &[*g])?,
+        Value::KindName(d) => tagged(py, "kind", &[*d])?,
+        Value::Piece(loc, pc) => {
+            let owner = match pc.owner {
+                Some(s) => s.into_pyobject(py)?.into_any(),
+                None => py.None().into_bound(py),
+            };
+            let parts = vec![
+                "piece".into_pyobject(py)?.into_any(),
+                loc.into_pyobject(py)?.into_any(),
+                pc.kind.into_pyobject(py)?.into_any(),
+                owner,
+            ];
+            PyTuple::new(py, parts)?.into_any()
+        }
+        Value::List(items) => {
+            let out = PyList::empty(py);
+            for item in items.iter() {
+                out.append(to_py(py, item)?)?;
+            }
+            out.into_any()
+        }
+    })
+}
+
+fn tagged<'py>(py: Python<'py>, tag: &str, ids: &[u32]) -> PyResult<Bound<'py, PyAny>> {
+    let mut parts = vec![tag.into_pyobject(py)?.into_any()];
+    for id in ids {
+        parts.push(id.into_pyobject(py)?.into_any());
+    }
+    Ok(PyTuple::new(py, parts)?.into_any())
+}
+
+fn raise(fail: &Fail) -> PyErr {
+    let (kind, detail) = match &fail.kind {
+        FailKind::Error(message) => ("error", message.clone()),
+        FailKind::BudgetLoop => ("budget_loop", String::new()),
+        FailKind::BudgetCall(code) => ("budget_call", code.to_string()),
+        FailKind::BudgetList(n) => ("budget_list", n.to_string()),
+        FailKind::Recursion => ("recursion", String::new()),
+        FailKind::ValueDepth => ("value_depth", String::new()),
+    };
+    NativeError::new_err((kind, detail, fail.at))
+}
+
+/// The playouts an agent named `mcts` (1,000) or `mcts:N` makes per decision.
+fn iterations(name: &str) -> PyResult<u32> {
+    match name.strip_prefix("mcts") {
+        Some("") => Ok(1_000),
+        Some(rest) => match rest.strip_prefix(':').and_then(|n| n.parse::<u32>().ok()) {
+            Some(n) if n >= 1 => Ok(n),
+            _ => Err(PyValueError::new_err(format!("'{name}': say mcts or mcts:N, N playouts from 1 up"))),
+        },
+        None => Err(PyValueError::new_err(format!("'{name}' is not a search"))),
+    }
+}
+
+/// A lowered program, loaded once and shared by its games.
+#[pyclass(frozen, module = "meeple.interpreter.native._core")]
+struct Program {
+    loaded: Arc<Loaded>,
+}
+
+#[pymethods]
+impl Program {
+    #[new]
+    fn new(ir_json: &str) -> PyResult<Program> {
+        let ir: Ir = serde_json::from_str(ir_json)
+            .map_err(|e| PyValueError::new_err(format!("a lowered program that does not load: {e}")))?;
+        Ok(Program { loaded: Arc::new(Loaded::new(ir)) })
+    }
+
+    /// A new game, run to its first decision (or its end, or an error: see `Game.failure`).
+    fn new_game(&self, players: u32, seed: i128, budget: u64, logging: bool) -> Game {
+        Game { machine: Machine::new(self.loaded.clone(), players, seed, budget, logging) }
+    }
+}
+
+/// One game in progress.
+#[pyclass(module = "meeple.interpreter.native._core")]
+#[derive(Clone)]
+struct Game {
+    machine: Machine,
+}
+
+#[pymethods]
+impl Game {
+    /// The decision waiting for an answer: (seat, prompt text index, option values, optional).
+    fn decision<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let Some(pending) = &self.machine.pending else {
+            return Ok(None);
+        };
+        let options = PyList::empty(py);
+        for v in &pending.options {
+            options.append(to_py(py, v)?)?;
+        }
+        let parts = vec![
+            pending.seat.into_pyobject(py)?.into_any(),
+            pending.prompt.into_pyobject(py)?.into_any(),
+            options.into_any(),
+            pending.optional.into_pyobject(py)?.to_owned().into_any(),
+        ];
+        Ok(Some(PyTuple::new(py, parts)?))
+    }
+
+    fn apply(&mut self, index: usize) -> PyResult<()> {
+        self.machine.apply(index).map_err(PyValueError::new_err)
+    }
+
+    /// Play to the end inside the machine: `agents` names each seat's ("random" or "first");
+    /// random seats draw from `random.Random(seed * 1000 + seat)`, as agents.py's do.
+    fn play_out(&mut self, agents: Vec<String>, seed: i128) -> PyResult<()> {
+        let mut made = Vec::new();
+        for (seat, name) in agents.iter().enumerate() {
+            made.push(match name.as_str() {
+                "random" => Agent::Random(Mt::new(seed * 1000 + seat as i128)),
+                "first" => Agent::First,
+                search if search.starts_with("mcts") => Agent::Mcts {
+                    iterations: iterations(search)?,
+                    seed: seed * 1000 + seat as i128,
+                    asked: 0,
+                },
+                other => {
+                    return Err(PyValueError::new_err(format!("the native engine has no agent '{other}'")))
+                }
+            });
+        }
+        self.machine.play_out(&mut made).map_err(PyValueError::new_err)
+    }
+
+    /// The option a search of `iterations` playouts prefers for the pending decision (None when
+    /// nothing is pending), its generator seeded with `seed`.
+    fn mcts(&self, iterations: u32, seed: i128) -> Option<usize> {
+        crate::mcts::choose(&self.machine, iterations, &mut Mt::new(seed))
+    }
+
+    /// The error that stopped the game, raised as NativeError; nothing when there is none.
+    fn check(&self) -> PyResult<()> {
+        match &self.machine.failed {
+            Some(fail) => Err(raise(fail)),
+            None => Ok(()),
+        }
+    }
+
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.machine.over
+    }
+
+    #[getter]
+    fn ended_early(&self) -> bool {
+        self.machine.ended_early
+    }
+
+    #[getter]
+    fn failed(&self) -> bool {
+        self.machine.failed.is_some()
+    }
+
+    #[getter]
+    fn turns(&self) -> u64 {
+        self.machine.world.turns
+    }
+
+    #[getter]
+    fn steps(&self) -> u64 {
+        self.machine.world.steps
+    }
+
+    #[getter]
+    fn choices(&self) -> Vec<u32> {
+        self.machine.choices.clone()
+    }
+
+    #[getter]
+    fn counters(&self) -> Vec<Vec<i64>> {
+        self.machine.world.counters.clone()
+    }
+
+    /// What moves and draws wanted and did not find: (declaration, row or None, how many), or
+    /// for a draw (None, location, how many).
+    #[getter]
+    fn shortfalls(&self) -> Vec<(Option<u32>, Option<u32>, u64)> {
+        let said = |short: &Short| match short {
+            Short::Kind(decl, row) => (Some(*decl), *row),
+            Short::Draw(loc) => (None, Some(*loc)),
+        };
+        self.machine
+            .world
+            .shortfalls
+            .iter()
+            .map(|(short, n)| {
+                let (a, b) = said(short);
+                (a, b, *n)
+            })
+            .collect()
+    }
+
+    fn scores(&mut self, tiebreak: bool) -> PyResult<Vec<i64>> {
+        self.machine.scores(tiebreak).map_err(|f| raise(&f))
+    }
+
+    /// The log's events from `start`: ("chose", seat, prompt, value or None for a pass, only)
+    /// and ("line", [text index or ("value", v), ...]).
+    fn events<'py>(&self, py: Python<'py>, start: usize) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for event in self.machine.world.events.iter().skip(start) {
+            let item = match event {
+                Event::Chose { seat, prompt, option, only } => {
+                    let value = match option {
+                        Some(v) => PyTuple::new(py, [to_py(py, v)?])?.into_any(),
+                        None => py.None().into_bound(py),
+                    };
+                    let parts = vec![
+                        "chose".into_pyobject(py)?.into_any(),
+                        seat.into_pyobject(py)?.into_any(),
+                        prompt.into_pyobject(py)?.into_any(),
+                        value,
+                        only.into_pyobject(py)?.to_owned().into_any(),
+                    ];
+                    PyTuple::new(py, parts)?.into_any()
+                }
+                Event::Chance { title, outcome } => {
+                    let out = match outcome {
+                        Said::Text(t) => t.into_pyobject(py)?.into_any(),
+                        Said::Value(v) => PyTuple::new(py, [to_py(py, v)?])?.into_any(),
+                    };
+                    let parts = vec![
+                        "chance".into_pyobject(py)?.into_any(),
+                        title.into_pyobject(py)?.into_any(),
+                        out,
+                    ];
+                    PyTuple::new(py, parts)?.into_any()
+                }
+                Event::Line(said) => {
+                    let parts = PyList::empty(py);
+                    for s in said {
+                        match s {
+                            Said::Text(t) => parts.append(t)?,
+                            Said::Value(v) => parts.append(PyTuple::new(py, [to_py(py, v)?])?)?,
+                        }
+                    }
+                    PyTuple::new(py, ["line".into_pyobject(py)?.into_any(), parts.into_any()])?.into_any()
+                }
+            };
+            out.append(item)?;
+        }
+        Ok(out)
+    }
+
+    #[getter]
+    fn event_count(&self) -> usize {
+        self.machine.world.events.len()
+    }
+
+    /// A copy of the game, sharing the program: what a search explores.
+    fn clone(&self) -> Game {
+        Clone::clone(self)
+    }
+
+    fn __eq__(&self, other: &Game) -> bool {
+        self.machine == other.machine
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.machine.hash(&mut h);
+        h.finish()
+    }
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Program>()?;
+    m.add_class::<Game>()?;
+    m.add("NativeError", m.py().get_type::<NativeError>())?;
+    Ok(())
+}

@@ -1,0 +1,235 @@
+//! CPython's random number generator, reimplemented exactly: the Mersenne Twister seeded as
+//! `random.Random(int_seed)` seeds it (`init_by_array` of the seed's 32-bit words), with
+//! `getrandbits`, `randrange` (`_randbelow_with_getrandbits`), `random` (53 bits) and `shuffle`
+//! (CPython 3.11's). A seed and a list of choices must mean the same game on either engine, so
+//! every draw the Python engine makes is made here the same way, from the same state.
+
+const N: usize = 624;
+const M: usize = 397;
+const MATRIX_A: u32 = 0x9908_b0df;
+const UPPER_MASK: u32 = 0x8000_0000;
+const LOWER_MASK: u32 = 0x7fff_ffff;
+
+/// The generator's whole state: 624 words and the position in them (plain data: it is part of a
+/// game's position, copied with it, compared and hashed with it).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Mt {
+    state: Vec<u32>,
+    index: usize,
+}
+
+impl Mt {
+    /// The generator `random.Random(seed)` makes: the absolute value of the seed, cut into
+    /// 32-bit words from the least significant (one word 0 for a seed of 0).
+    pub fn new(seed: i128) -> Mt {
+        let mut n = seed.unsigned_abs();
+        let mut key = Vec::new();
+        while n > 0 {
+            key.push((n & 0xffff_ffff) as u32);
+            n >>= 32;
+        }
+        if key.is_empty() {
+            key.push(0);
+        }
+        let mut mt = Mt::init_genrand(19_650_218);
+        mt.init_by_array(&key);
+        mt
+    }
+
+    fn init_genrand(s: u32) -> Mt {
+        let mut state = vec![0u32; N];
+        state[0] = s;
+        for i in 1..N {
+            let prev = state[i - 1];
+            state[i] = 1_812_433_253u32.wrapping_mul(prev ^ (prev >> 30)).wrapping_add(i as u32);
+        }
+        Mt { state, index: N }
+    }
+
+    fn init_by_array(&mut self, key: &[u32]) {
+        let mt = &mut self.state;
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..N.max(key.len()) {
+            let prev = mt[i - 1];
+            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            let prev = mt[i - 1];
+            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+    }
+
+    /// The next 624 words, all at once (the three runs of `genrand_uint32`'s loop, without a
+    /// division for each word).
+    fn twist(&mut self) {
+        let mt = &mut self.state;
+        let mix = |a: u32, b: u32, far: u32| {
+            let y = (a & UPPER_MASK) | (b & LOWER_MASK);
+            far ^ (y >> 1) ^ if y & 1 == 1 { MATRIX_A } else { 0 }
+        };
+        for kk in 0..N - M {
+            mt[kk] = mix(mt[kk], mt[kk + 1], mt[kk + M]);
+        }
+        for kk in N - M..N - 1 {
+            mt[kk] = mix(mt[kk], mt[kk + 1], mt[kk + M - N]);
+        }
+        mt[N - 1] = mix(mt[N - 1], mt[0], mt[M - 1]);
+        self.index = 0;
+    }
+
+    /// The next 32 random bits (`genrand_uint32`).
+    pub fn next_u32(&mut self) -> u32 {
+        if self.index >= N {
+            self.twist();
+        }
+        let mut y = self.state[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^= y >> 18;
+        y
+    }
+
+    /// `getrandbits(k)` for k up to 64: whole words from the least significant, the last one
+    /// cut to what is left.
+    pub fn getrandbits(&mut self, k: u32) -> u64 {
+        if k == 0 {
+            return 0;
+        }
+        if k <= 32 {
+            return u64::from(self.next_u32() >> (32 - k));
+        }
+        let low = u64::from(self.next_u32());
+        let high = u64::from(self.next_u32() >> (64 - k));
+        (high << 32) | low
+    }
+
+    /// `randrange(n)` for n ≥ 1 (`_randbelow_with_getrandbits`): draws of n's bit length
+    /// until one is below n.
+    pub fn randbelow(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        let k = 64 - n.leading_zeros();
+        loop {
+            let r = self.getrandbits(k);
+            if r < n {
+                return r;
+            }
+        }
+    }
+
+    /// `random()`: a float in [0, 1) from 53 random bits.
+    pub fn random(&mut self) -> f64 {
+        let a = f64::from(self.next_u32() >> 5);
+        let b = f64::from(self.next_u32() >> 6);
+        (a * 67_108_864.0 + b) * (1.0 / 9_007_199_254_740_992.0)
+    }
+
+    /// `shuffle(items)` as CPython 3.11 does it: from the last item down, each swapped with one
+    /// at or before it.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.randbelow(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Mt;
+    use std::process::Command;
+
+    /// What CPython itself draws from `random.Random(seed)`, one line per number: the reference
+    /// these tests compare with (skipped where no `python3` runs).
+    fn cpython(script: &str) -> Option<Vec<String>> {
+        let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string());
+        let out = Command::new(python).arg("-c").arg(script).output().ok()?;
+        if !out.status.success() {
+            return None;
+        }
+        Some(String::from_utf8(out.stdout).ok()?.lines().map(str::to_string).collect())
+    }
+
+    const SEEDS: [i128; 7] = [0, 1, 7, -5, 4_294_967_296, 123_456_789_012, 1_000_003];
+
+    #[test]
+    fn randrange_draws_what_cpython_draws() {
+        let script = "import random\nfor s in [0, 1, 7, -5, 4294967296, 123456789012, 1000003]:\n    r = random.Random(s)\n    print(' '.join(str(r.randrange(n)) for n in [1, 2, 3, 7, 10, 100, 1000, 2**31 + 5, 2**40 + 3, 5]))";
+        let Some(expected) = cpython(script) else {
+            return;
+        };
+        for (seed, line) in SEEDS.iter().zip(expected) {
+            let mut mt = Mt::new(*seed);
+            let got: Vec<String> = [1u64, 2, 3, 7, 10, 100, 1000, (1 << 31) + 5, (1 << 40) + 3, 5]
+                .iter()
+                .map(|n| mt.randbelow(*n).to_string())
+                .collect();
+            assert_eq!(got.join(" "), line, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn random_and_getrandbits_draw_what_cpython_draws() {
+        let script = "import random\nfor s in [0, 1, 7, -5, 4294967296, 123456789012, 1000003]:\n    r = random.Random(s)\n    print(repr(r.random()), r.getrandbits(5), r.getrandbits(32), r.getrandbits(33), r.getrandbits(64), repr(r.random()))";
+        let Some(expected) = cpython(script) else {
+            return;
+        };
+        for (seed, line) in SEEDS.iter().zip(expected) {
+            let mut mt = Mt::new(*seed);
+            let got = format!(
+                "{:?} {} {} {} {} {:?}",
+                mt.random(),
+                mt.getrandbits(5),
+                mt.getrandbits(32),
+                mt.getrandbits(33),
+                mt.getrandbits(64),
+                mt.random()
+            );
+            assert_eq!(got, line, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn shuffle_orders_as_cpython_does() {
+        let script = "import random\nfor s in [0, 1, 7, -5, 4294967296, 123456789012, 1000003]:\n    r = random.Random(s)\n    x = list(range(30))\n    r.shuffle(x)\n    y = list(range(3))\n    r.shuffle(y)\n    print(' '.join(map(str, x + y)))";
+        let Some(expected) = cpython(script) else {
+            return;
+        };
+        for (seed, line) in SEEDS.iter().zip(expected) {
+            let mut mt = Mt::new(*seed);
+            let mut x: Vec<u32> = (0..30).collect();
+            mt.shuffle(&mut x);
+            let mut y: Vec<u32> = (0..3).collect();
+            mt.shuffle(&mut y);
+            x.extend(y);
+            let got: Vec<String> = x.iter().map(u32::to_string).collect();
+            assert_eq!(got.join(" "), line, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn the_first_word_of_seed_zero_is_the_known_one() {
+        // A check that needs no Python: CPython's random.Random(0).getrandbits(32).
+        assert_eq!(Mt::new(0).next_u32(), 3_626_764_237);
+    }
+}

@@ -1,0 +1,74 @@
+//! The values a running game computes with: plain data that refers to the program's players,
+//! rows, kinds and locations by index, so that a position copies, compares and hashes.
+
+use serde::Deserialize;
+use std::sync::Arc;
+
+/// A piece: its kind (an index into the program's kinds) and its owner's seat, if any.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Piece {
+    pub kind: u32,
+    pub owner: Option<u32>,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Deserialize)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Text(Arc<str>),
+    Player(u32),
+    /// A row of a table, by its index among all rows.
+    Row(u32),
+    /// A zone instance, by its location.
+    Zone(u32),
+    /// A board cell, by its location.
+    Cell(u32),
+    Grid(u32),
+    /// A kind of piece as the rules name it (`pieces(c, mark)`): its declaration.
+    KindName(u32),
+    /// A piece found at a location.
+    #[serde(skip)]
+    Piece(u32, Piece),
+    List(Arc<Vec<Value>>),
+}
+
+impl Value {
+    /// Whether the value counts as true in a condition (as Python's truth does).
+    pub fn truthy(&self) -> bool {
+        match self {
+            Value::None => false,
+            Value::Bool(b) => *b,
+            Value::Int(n) => *n != 0,
+            Value::Text(t) => !t.is_empty(),
+            Value::List(items) => !items.is_empty(),
+            _ => true,
+        }
+    }
+
+    /// The language's name for the value's type, for error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::None => "none",
+            Value::Bool(_) => "yes/no",
+            Value::Int(_) => "number",
+            Value::Text(_) => "text",
+            Value::Player(_) => "player",
+            Value::Row(_) => "row",
+            Value::Zone(_) => "zone",
+            Value::Cell(_) => "cell",
+            Value::Grid(_) => "grid",
+            Value::KindName(_) => "kind",
+            Value::Piece(..) => "piece",
+            Value::List(_) => "list",
+        }
+    }
+
+    /// The location of a zone or cell value.
+    pub fn location(&self) -> Option<u32> {
+        match self {
+            Value::Zone(loc) | Value::Cell(loc) => Some(*loc),
+            _ => None,
+        }
+    }
+}

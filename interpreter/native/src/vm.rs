@@ -1,0 +1,1700 @@
+//! The machine that runs a lowered program: a game's position is plain data (variables, the
+//! pieces at every location, the generator, the frames of the rules being run), so a `Game`
+//! copies with `clone`, compares and hashes. Statements run as instructions of explicit frames
+//! and suspend only at a decision; expressions are evaluated recursively (they never suspend).
+//! Every failure is a `Fail`, never a panic: the Python side reports it as a rule's error.
+
+use crate::grid::{self, GridIndex};
+use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
+use crate::rng::Mt;
+use crate::value::{Piece, Value};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// The largest number a game may compute (meeple/limits.py's MAX_NUMBER) is the largest of the
+/// machine's numbers; the other limits come with the program (`Program::limits`).
+pub const MAX_NUMBER: i64 = i64::MAX;
+
+/// Why a game stopped on an error: the kind the Python side words, and the instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FailKind {
+    /// A rule did something impossible: the message says what.
+    Error(String),
+    /// The step budget ran out going round a loop.
+    BudgetLoop,
+    /// The step budget ran out calling a rule (its code index).
+    BudgetCall(u32),
+    /// The step budget ran out going through a list of so many items.
+    BudgetList(usize),
+    /// Rules call one another without end.
+    Recursion,
+    /// Values call one another deeper than the core's stack allows.
+    ValueDepth,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fail {
+    pub kind: FailKind,
+    /// The failing instruction's place (its `at`), once known.
+    pub at: Option<u32>,
+}
+
+fn error<T>(message: impl Into<String>) -> Result<T, Fail> {
+    Err(Fail { kind: FailKind::Error(message.into()), at: None })
+}
+
+/// A loaded program with what the machine looks up fast (each board's cells by coordinates).
+#[derive(Debug)]
+pub struct Loaded {
+    pub ir: Program,
+    pub grids: Vec<GridIndex>,
+}
+
+impl Loaded {
+    pub fn new(ir: Program) -> Loaded {
+        let grids = ir.grids.iter().map(GridIndex::new).collect();
+        Loaded { ir, grids }
+    }
+
+    fn cell_of(&self, loc: u32) -> Result<(u32, i64, i64), Fail> {
+        match self.ir.locations.get(loc as usize).and_then(|l| l.cell) {
+            Some(cell) => Ok(cell),
+            None => error("not a cell of a grid"),
+        }
+    }
+}
+
+/// Something the log says happened, formatted into words by the Python side (one formatter
+/// for both engines).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Event {
+    /// A seat chose (`option` None: it passed); `only`: it was the only option.
+    Chose { seat: u32, prompt: u32, option: Option<Value>, only: bool },
+    /// A `log` statement's line: texts and values.
+    Line(Vec<Said>),
+    /// A random outcome (`random`, `pick ... at random`): its title, and what came out.
+    Chance { title: u32, outcome: Said },
+}
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Said {
+    Text(u32),
+    Value(Value),
+}
+
+/// What a move or a draw wanted more of than there was.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Short {
+    /// Pieces of a declaration (of one row's kind, if given).
+    Kind(u32, Option<u32>),
+    /// Draws from a location.
+    Draw(u32),
+}
+
+/// Everything about a game apart from the frames: what expressions read, and what statements
+/// change.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct World {
+    pub players: u32,
+    pub vars: Vec<Value>,
+    /// Each store of variables per owner: one value per seat, or per row of its table.
+    pub owned: Vec<Vec<Value>>,
+    pub locs: Vec<Vec<Piece>>,
+    pub current: Option<u32>,
+    pub turns: u64,
+    pub steps: u64,
+    pub budget: u64,
+    pub rng: Mt,
+    pub counters: Vec<Vec<i64>>,
+    /// Pieces moves and draws wanted and did not find, and how many.
+    pub shortfalls: Vec<(Short, u64)>,
+    pub events: Vec<Event>,
+    pub logging: bool,
+    depth: u32,
+    memo: Memo,
+}
+
+/// A part of the position an answer may read: a variable, the pieces at a location, whose
+/// turn it is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Part {
+    Var(u32),
+    /// A variable of one owner: its store, and the owner's place in it.
+    Owned(u32, u32),
+    Loc(u32),
+    Current,
+}
+
+type Key = (u32, Vec<Value>);
+/// An answer and every part of the position it read, while it holds.
+type Answer = Option<(Value, Arc<Vec<Part>>)>;
+
+/// The answers of declared values, by value and arguments, each kept with the parts of the
+/// position it read (and the parts the values it used read) until one of them changes: the
+/// rules ask the same questions again and again while a move changes one or two places (the
+/// Python engine's memo does the same, compiler/memo.py). Not part of the position: a copy
+/// starts without it, and it takes no part in equality or hashing.
+#[derive(Default, Debug)]
+struct Memo {
+    /// Each answer's number in `kept`, by value and arguments.
+    answers: HashMap<Key, usize, Fast>,
+    /// Every answer computed, by its number: its key, and the answer and its reads while it
+    /// holds (None once forgotten). Numbers are not reused, so a reader's list never names
+    /// another answer than the one that read.
+    kept: Vec<(Key, Answer)>,
+    readers: HashMap<Part, Vec<usize>, Fast>,
+    /// What each value being computed has read so far, the innermost last.
+    reading: Vec<Vec<Part>>,
+}
+
+impl Memo {
+    fn read(&mut self, part: Part) {
+        if let Some(top) = self.reading.last_mut() {
+            top.push(part);
+        }
+    }
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Memo {
+        Memo::default()
+    }
+}
+
+impl PartialEq for Memo {
+    fn eq(&self, _: &Memo) -> bool {
+        true
+    }
+}
+
+impl Eq for Memo {}
+
+impl std::hash::Hash for Memo {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// A fast hash for the memo's small keys (the multiply-and-rotate of rustc's own FxHasher):
+/// nothing a player writes chooses these keys.
+#[derive(Default, Clone, Copy, Debug)]
+struct Fast;
+
+impl std::hash::BuildHasher for Fast {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(0)
+    }
+}
+
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl World {
+    /// A part of the position changed: forget every answer that read it.
+    fn changed(&mut self, part: Part) {
+        if let Some(numbers) = self.memo.readers.remove(&part) {
+            for n in numbers {
+                let (key, answer) = &mut self.memo.kept[n];
+                if answer.take().is_some() {
+                    self.memo.answers.remove(key);
+                }
+            }
+        }
+    }
+
+    fn spend(&mut self, n: usize, kind: FailKind) -> Result<(), Fail> {
+        self.steps += n as u64;
+        if self.steps > self.budget {
+            return Err(Fail { kind, at: None });
+        }
+        Ok(())
+    }
+}
+
+/// One rule (or setup, or play) being run: which code, where in it, and its names' values.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct Frame {
+    code: u32,
+    pc: u32,
+    slots: Vec<Value>,
+}
+
+/// A decision waiting for its answer.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Pending {
+    pub seat: u32,
+    pub prompt: u32,
+    pub options: Vec<Value>,
+    pub optional: bool,
+    /// The slot the chosen option goes to; None for a yes-or-no question (`may "..."`), whose
+    /// "no" goes to `orelse`.
+    var: Option<u32>,
+    orelse: u32,
+}
+
+impl Pending {
+    pub fn size(&self) -> usize {
+        self.options.len() + usize::from(self.optional)
+    }
+}
+
+/// A game in progress: plain data, cheap to copy (the program is shared).
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub program: Arc<Loaded>,
+    pub world: World,
+    frames: Vec<Frame>,
+    pub pending: Option<Pending>,
+    pub over: bool,
+    pub ended_early: bool,
+    pub failed: Option<Fail>,
+    pub choices: Vec<u32>,
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        Arc::ptr_eq(&self.program, &other.program)
+            && self.world == other.world
+            && self.frames == other.frames
+            && self.pending == other.pending
+            && self.over == other.over
+    }
+}
+
+impl Eq for Game {}
+
+impl std::hash::Hash for Game {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.world.hash(state);
+        self.frames.hash(state);
+        self.pending.hash(state);
+        self.over.hash(state);
+    }
+}
+
+/// Who answers a decision inside the machine.
+#[derive(Clone, Debug)]
+pub enum Agent {
+    /// Uniformly at random, from its own generator (as interpreter/agents.py's RandomAgent).
+    Random(Mt),
+    /// Always the first option.
+    First,
+    /// Searches (mcts.rs): so many playouts per decision, its generator for the n-th decision
+    /// it answers seeded with `seed * 1,000,000 + n` (as agents.py's MctsAgent).
+    Mcts { iterations: u32, seed: i128, asked: i128 },
+}
+
+impl Game {
+    /// A new game: the start of the game laid out, then setup and play run to the first
+    /// decision a player must make (or to the end).
+    pub fn new(program: Arc<Loaded>, players: u32, seed: i128, budget: u64, logging: bool) -> Game {
+        let ir = &program.ir;
+        let world = World {
+            players,
+            vars: vec![Value::None; ir.vars.len()],
+            owned: ir
+                .owned
+                .iter()
+                .map(|o| vec![Value::None; o.rows.as_ref().map_or(players as usize, Vec::len)])
+                .collect(),
+            locs: vec![Vec::new(); ir.locations.len()],
+            current: None,
+            turns: 0,
+            steps: 0,
+            budget,
+            rng: Mt::new(seed),
+            counters: ir
+                .counters
+                .iter()
+                .map(|per_seat| vec![0; if *per_seat { players as usize } else { 1 }])
+                .collect(),
+            shortfalls: Vec::new(),
+            events: Vec::new(),
+            logging,
+            depth: 0,
+            memo: Memo::default(),
+        };
+        let mut game = Game {
+            program: program.clone(),
+            world,
+            frames: Vec::new(),
+            pending: None,
+            over: false,
+            ended_early: false,
+            failed: None,
+            choices: Vec::new(),
+        };
+        if let Err(fail) = game.init() {
+            game.fail(fail);
+            return game;
+        }
+        for code in [ir.play, ir.setup].into_iter().flatten() {
+            let slots = vec![Value::None; ir.code[code as usize].slots as usize];
+            game.frames.push(Frame { code, pc: 0, slots });
+        }
+        game.advance();
+        game
+    }
+
+    fn fail(&mut self, fail: Fail) {
+        self.failed = Some(fail);
+        self.pending = None;
+        self.frames.clear();
+    }
+
+    /// Every variable at its start value, every piece where it starts.
+    fn init(&mut self) -> Result<(), Fail> {
+        let program = self.program.clone();
+        let ir = &program.ir;
+        let w = &mut self.world;
+        for (i, var) in ir.vars.iter().enumerate() {
+            let mut env = vec![Value::None; var.slots as usize];
+            let v = eval(&program, w, &var.init, &mut env).map_err(|f| at(f, ir.init_at))?;
+            w.vars[i] = clamp(v, var.clamp);
+        }
+        for (store, var) in ir.owned.iter().enumerate() {
+            let owners: Vec<Value> = match &var.rows {
+                Some(rows) => rows.iter().map(|r| Value::Row(*r)).collect(),
+                None => (0..w.players).map(Value::Player).collect(),
+            };
+            for (i, owner) in owners.into_iter().enumerate() {
+                let mut env = vec![Value::None; var.slots.max(1) as usize];
+                env[0] = owner;
+                let v = eval(&program, w, &var.init, &mut env).map_err(|f| at(f, ir.init_at))?;
+                w.owned[store][i] = clamp(v, var.clamp);
+            }
+        }
+        let mut total: i64 = 0;
+        for piece in &ir.pieces {
+            let mut env = vec![Value::None; 1];
+            if let Some(kinds) = &piece.each {
+                let zone = piece
+                    .zone
+                    .as_ref()
+                    .ok_or(Fail { kind: FailKind::Error("no zone".into()), at: Some(piece.at) })?;
+                let v = eval(&program, w, zone, &mut env).map_err(|f| at(f, piece.at))?;
+                let loc = location(&program, &v).map_err(|f| at(f, piece.at))?;
+                for k in kinds {
+                    // One of each row's kind, or (`per_row`) as many as the count says for it.
+                    let mut n = 1;
+                    if piece.per_row {
+                        env[0] = ir.kinds[*k as usize].row.map_or(Value::None, Value::Row);
+                        n = int(eval(&program, w, &piece.count, &mut env).map_err(|f| at(f, piece.at))?)
+                            .map_err(|f| at(f, piece.at))?;
+                    }
+                    total = total.saturating_add(n);
+                    if n < 0 || total > ir.limits.max_pieces {
+                        let what = if n < 0 {
+                            format!("{n} pieces")
+                        } else {
+                            format!("more than {} pieces in all", group(ir.limits.max_pieces as u64))
+                        };
+                        return Err(Fail {
+                            kind: FailKind::Error(format!("'{}' asks for {what}", piece.name)),
+                            at: Some(piece.at),
+                        });
+                    }
+                    let made = Piece { kind: *k, owner: None };
+                    w.locs[loc as usize].extend(std::iter::repeat_n(made, n as usize));
+                }
+                continue;
+            }
+            let n = int(eval(&program, w, &piece.count, &mut env).map_err(|f| at(f, piece.at))?)
+                .map_err(|f| at(f, piece.at))?;
+            let all = if piece.per_player { n.saturating_mul(i64::from(w.players)) } else { n };
+            total = total.saturating_add(all);
+            if n < 0 || total > ir.limits.max_pieces {
+                let what = if n < 0 {
+                    format!("{n} pieces")
+                } else {
+                    format!("more than {} pieces in all", group(ir.limits.max_pieces as u64))
+                };
+                let said = format!("'{}' asks for {what}", piece.name);
+                return Err(Fail { kind: FailKind::Error(said), at: Some(piece.at) });
+            }
+            let seats: Vec<Option<u32>> =
+                if piece.per_player { (0..w.players).map(Some).collect() } else { vec![None] };
+            for seat in seats {
+                let loc = match (&piece.own_zone, seat, &piece.zone) {
+                    (Some(locs), Some(s), _) => locs[s as usize],
+                    (_, _, Some(zone)) => {
+                        let v = eval(&program, w, zone, &mut env).map_err(|f| at(f, piece.at))?;
+                        location(&program, &v).map_err(|f| at(f, piece.at))?
+                    }
+                    _ => return Err(Fail { kind: FailKind::Error("no zone".into()), at: Some(piece.at) }),
+                };
+                let made = Piece { kind: piece.kind, owner: seat };
+                w.locs[loc as usize].extend(std::iter::repeat_n(made, n as usize));
+            }
+        }
+        // Start values may have asked values before the pieces were laid out: nothing of that
+        // is kept. Laying out the position is not a step of the game.
+        w.memo = Memo::default();
+        w.steps = 0;
+        Ok(())
+    }
+
+    /// Run until a decision with more than one option, the end, or an error.
+    fn advance(&mut self) {
+        if let Err(fail) = self.run() {
+            self.fail(fail);
+        }
+        if self.frames.is_empty() && self.failed.is_none() {
+            self.over = true;
+        }
+    }
+
+    /// Answer the pending decision with the option at `index`.
+    pub fn apply(&mut self, index: usize) -> Result<(), String> {
+        if self.failed.is_some() {
+            return Err("the game stopped on an error in the rules".into());
+        }
+        let Some(pending) = self.pending.take() else {
+            return Err("the game is over: there is no decision to answer".into());
+        };
+        if index >= pending.size() {
+            let size = pending.size();
+            self.pending = Some(pending);
+            return Err(format!("{index} is not an option: choose a number from 0 to {}", size - 1));
+        }
+        if self.world.logging {
+            let option = pending.options.get(index).cloned();
+            self.world.events.push(Event::Chose {
+                seat: pending.seat,
+                prompt: pending.prompt,
+                option,
+                only: false,
+            });
+        }
+        self.choices.push(index as u32);
+        self.resolve(pending, index);
+        self.advance();
+        Ok(())
+    }
+
+    /// Play to the end, each decision answered by its seat's agent.
+    pub fn play_out(&mut self, agents: &mut [Agent]) -> Result<(), String> {
+        while let Some(pending) = &self.pending {
+            let (seat, size) = (pending.seat as usize, pending.size() as u64);
+            let index = match agents.get_mut(seat) {
+                Some(Agent::Random(rng)) => rng.randbelow(size),
+                Some(Agent::First) => 0,
+                Some(Agent::Mcts { iterations, seed, asked }) => {
+                    let mut rng = Mt::new(*seed * 1_000_000 + *asked);
+                    *asked += 1;
+                    crate::mcts::choose(self, *iterations, &mut rng).unwrap_or(0) as u64
+                }
+                None => return Err(format!("no agent for seat {}", seat + 1)),
+            };
+            self.apply(index as usize)?;
+        }
+        Ok(())
+    }
+
+    fn resolve(&mut self, pending: Pending, index: usize) {
+        let frame = self.frames.last_mut().expect("a decision is asked by a running frame");
+        match pending.var {
+            _ if index >= pending.options.len() => frame.pc = pending.orelse,
+            Some(var) => frame.slots[var as usize] = pending.options[index].clone(),
+            None if index == 1 => frame.pc = pending.orelse,
+            None => {}
+        }
+    }
+
+    /// Each seat's score (or tiebreak, with `tiebreak`).
+    pub fn scores(&mut self, tiebreak: bool) -> Result<Vec<i64>, Fail> {
+        let program = self.program.clone();
+        let func = if tiebreak { &program.ir.tiebreak } else { &program.ir.score };
+        let Some(func) = func else {
+            return Ok(vec![0; self.world.players as usize]);
+        };
+        let mut out = Vec::new();
+        for seat in 0..self.world.players {
+            out.push(call_func(&program, &mut self.world, func, vec![Value::Player(seat)])?);
+        }
+        out.into_iter().map(|v| int(v).map_err(|f| at(f, func.at))).collect()
+    }
+
+    fn run(&mut self) -> Result<(), Fail> {
+        let program = self.program.clone();
+        let ir = &program.ir;
+        loop {
+            let Some(frame) = self.frames.last_mut() else {
+                return Ok(());
+            };
+            let code: &CodeIr = &ir.code[frame.code as usize];
+            let Some(step) = code.instrs.get(frame.pc as usize) else {
+                self.frames.pop();
+                continue;
+            };
+            frame.pc += 1;
+            let here = step.at;
+            let w = &mut self.world;
+            let env = &mut frame.slots;
+            // The triggers the statement's moves set off: (code, piece, place), in order.
+            let mut fired: Vec<(u32, Value, Value)> = Vec::new();
+            let result: Result<(), Fail> = (|| {
+                match &step.op {
+                    Instr::Let { slot, e } => {
+                        env[*slot as usize] = eval(&program, w, e, env)?;
+                    }
+                    Instr::SetVar { var, e, sign } => {
+                        let mut v = eval(&program, w, e, env)?;
+                        if *sign != 0 {
+                            let old = int(w.vars[*var as usize].clone())?;
+                            v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
+                        }
+                        w.vars[*var as usize] = clamp(v, ir.vars[*var as usize].clamp);
+                        w.changed(Part::Var(*var));
+                    }
+                    Instr::SetOwned { obj, var, e, sign } => {
+                        let owner = eval(&program, w, obj, env)?;
+                        let (store, i) = owned_place(var, &owner)?;
+                        let mut v = eval(&program, w, e, env)?;
+                        if *sign != 0 {
+                            let old = int(w.owned[store as usize][i as usize].clone())?;
+                            v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
+                        }
+                        w.owned[store as usize][i as usize] = clamp(v, ir.owned[store as usize].clamp);
+                        w.changed(Part::Owned(store, i));
+                    }
+                    Instr::Move { count, decl, which, owner, src, dest } => {
+                        let (touched, pieces) = move_count(
+                            &program,
+                            w,
+                            env,
+                            count.as_ref(),
+                            *decl,
+                            which.as_ref(),
+                            owner.as_ref(),
+                            src,
+                            dest,
+                        )?;
+                        for loc in &touched {
+                            w.changed(Part::Loc(*loc));
+                        }
+                        fire(&program, &pieces, touched.last().copied(), &mut fired);
+                    }
+                    Instr::MoveRefs { pieces, dest } => {
+                        let (touched, pieces) = move_refs(&program, w, env, pieces, dest)?;
+                        for loc in &touched {
+                            w.changed(Part::Loc(*loc));
+                        }
+                        fire(&program, &pieces, touched.last().copied(), &mut fired);
+                    }
+                    Instr::Jump { to } => frame.pc = *to,
+                    Instr::JumpUnless { cond, to } => {
+                        if !eval(&program, w, cond, env)?.truthy() {
+                            frame.pc = *to;
+                        }
+                    }
+                    Instr::ForStart { seq, cond, var, list, index } => {
+                        let items = snapshot(&program, w, env, seq, cond.as_ref(), *var)?;
+                        env[*list as usize] = Value::List(Arc::new(items));
+                        env[*index as usize] = Value::Int(0);
+                    }
+                    Instr::ForNext { var, list, index, end } => {
+                        let i = int(env[*index as usize].clone())? as usize;
+                        let next = match &env[*list as usize] {
+                            Value::List(items) => items.get(i).cloned(),
+                            _ => None,
+                        };
+                        match next {
+                            Some(item) => {
+                                w.spend(1, FailKind::BudgetLoop)?;
+                                env[*var as usize] = item;
+                                env[*index as usize] = Value::Int(i as i64 + 1);
+                            }
+                            None => frame.pc = *end,
+                        }
+                    }
+                    Instr::Spend => w.spend(1, FailKind::BudgetLoop)?,
+                    Instr::RepeatStart { count, counter } => {
+                        env[*counter as usize] = Value::Int(int(eval(&program, w, count, env)?)?);
+                    }
+                    Instr::RepeatNext { counter, end } => {
+                        let left = int(env[*counter as usize].clone())?;
+                        if left > 0 {
+                            w.spend(1, FailKind::BudgetLoop)?;
+                            env[*counter as usize] = Value::Int(left - 1);
+                        } else {
+                            frame.pc = *end;
+                        }
+                    }
+                    Instr::Turn { player } => {
+                        w.current = Some(seat(&eval(&program, w, player, env)?)?);
+                        w.turns += 1;
+                        w.changed(Part::Current);
+                    }
+                    Instr::Log { parts } => {
+                        if w.logging {
+                            let mut said = Vec::new();
+                            for part in parts {
+                                said.push(match part {
+                                    LogPart::Text(t) => Said::Text(*t),
+                                    LogPart::Expr(e) => Said::Value(eval(&program, w, e, env)?),
+                                });
+                            }
+                            w.events.push(Event::Line(said));
+                        }
+                    }
+                    Instr::Tally { counter, player, amount } => {
+                        let at_seat = match player {
+                            Some(p) => seat(&eval(&program, w, p, env)?)? as usize,
+                            None => 0,
+                        };
+                        let n = match amount {
+                            Some(a) => int(eval(&program, w, a, env)?)?,
+                            None => 1,
+                        };
+                        let counts = &mut w.counters[*counter as usize];
+                        match counts.get_mut(at_seat) {
+                            Some(c) => *c = checked(c.checked_add(n))?,
+                            None => return error("index out of range: the list is shorter"),
+                        }
+                    }
+                    Instr::Random { title, weights, names, targets } => {
+                        let mut values = Vec::with_capacity(weights.len());
+                        let mut given = 0i64;
+                        for weight in weights {
+                            let v = match weight {
+                                Some(e) => Some(int(eval(&program, w, e, env)?)?.max(0)),
+                                None => None,
+                            };
+                            given = given.saturating_add(v.unwrap_or(0));
+                            values.push(v);
+                        }
+                        let values: Vec<i64> =
+                            values.into_iter().map(|v| v.unwrap_or((100 - given).max(0))).collect();
+                        let total: i64 = values.iter().sum();
+                        if total <= 0 {
+                            let said = &ir.texts[*title as usize];
+                            return error(format!("every outcome of '{said}' has chance 0"));
+                        }
+                        // As runtime.py's `roll`: a point in [0, total), each outcome's share off it.
+                        let mut point = w.rng.random() * total as f64;
+                        let mut index = values.len() - 1;
+                        for (i, weight) in values.iter().enumerate() {
+                            point -= *weight as f64;
+                            if point < 0.0 {
+                                index = i;
+                                break;
+                            }
+                        }
+                        if w.logging {
+                            w.events.push(Event::Chance { title: *title, outcome: Said::Text(names[index]) });
+                        }
+                        frame.pc = targets[index];
+                    }
+                    Instr::Pick { seq, cond, var, title, orelse } => {
+                        let options = snapshot(&program, w, env, seq, cond.as_ref(), *var)?;
+                        if options.is_empty() {
+                            frame.pc = *orelse;
+                        } else {
+                            let picked = options[w.rng.randbelow(options.len() as u64) as usize].clone();
+                            if w.logging {
+                                w.events.push(Event::Chance {
+                                    title: *title,
+                                    outcome: Said::Value(picked.clone()),
+                                });
+                            }
+                            env[*var as usize] = picked;
+                        }
+                    }
+                    Instr::Shuffle { zone } => {
+                        let loc = location(&program, &eval(&program, w, zone, env)?)?;
+                        let (pile, rng) = (&mut w.locs[loc as usize], &mut w.rng);
+                        rng.shuffle(pile);
+                        w.changed(Part::Loc(loc));
+                    }
+                    Instr::Draw { count, src, dest } => {
+                        let n = int(eval(&program, w, count, env)?)?;
+                        let source = location(&program, &eval(&program, w, src, env)?)?;
+                        let to = eval(&program, w, dest, env)?;
+                        let pile = &mut w.locs[source as usize];
+                        let take = n.clamp(0, pile.len() as i64) as usize;
+                        let moved: Vec<Piece> = (0..take).filter_map(|_| pile.pop()).collect();
+                        if (moved.len() as i64) < n {
+                            w.shortfalls.push((Short::Draw(source), (n - moved.len() as i64) as u64));
+                        }
+                        let to = location(&program, &to)?;
+                        w.locs[to as usize].extend(moved.iter().copied());
+                        if !moved.is_empty() {
+                            w.changed(Part::Loc(source));
+                            w.changed(Part::Loc(to));
+                        }
+                        fire(&program, &moved, Some(to), &mut fired);
+                    }
+                    // Calls, choices and the end change the frames: below, outside this closure.
+                    Instr::Call { .. }
+                    | Instr::Choose { .. }
+                    | Instr::Ask { .. }
+                    | Instr::EndGame
+                    | Instr::Return => {}
+                }
+                Ok(())
+            })();
+            result.map_err(|f| at(f, here))?;
+            // Each trigger runs after the move, in turn, its condition asked as it starts (the
+            // first to run on top of the frames).
+            for (code, piece, place) in fired.into_iter().rev() {
+                if self.frames.len() >= ir.limits.max_recursion {
+                    return Err(Fail { kind: FailKind::Recursion, at: Some(here) });
+                }
+                let mut slots = vec![Value::None; ir.code[code as usize].slots as usize];
+                slots[0] = piece;
+                slots[1] = place;
+                self.frames.push(Frame { code, pc: 0, slots });
+            }
+            match &step.op {
+                Instr::Call { code, args } => {
+                    let frame = self.frames.last_mut().expect("the calling frame");
+                    let w = &mut self.world;
+                    let callee = &ir.code[*code as usize];
+                    let mut slots = vec![Value::None; callee.slots as usize];
+                    for (i, arg) in args.iter().enumerate() {
+                        slots[i] = eval(&program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
+                    }
+                    w.spend(1, FailKind::BudgetCall(*code)).map_err(|f| at(f, here))?;
+                    if self.frames.len() >= ir.limits.max_recursion {
+                        return Err(Fail { kind: FailKind::Recursion, at: Some(here) });
+                    }
+                    self.frames.push(Frame { code: *code, pc: 0, slots });
+                }
+                Instr::Choose { seq, cond, var, chooser, prompt, optional, has_orelse, orelse } => {
+                    let frame = self.frames.last_mut().expect("the choosing frame");
+                    let w = &mut self.world;
+                    let asked: Result<Option<Pending>, Fail> = (|| {
+                        let mut options = snapshot(&program, w, &mut frame.slots, seq, cond.as_ref(), *var)?;
+                        if matches!(options.first(), Some(Value::Piece(..))) {
+                            distinct(&mut options);
+                        }
+                        if options.is_empty() && !optional {
+                            if *has_orelse {
+                                frame.pc = *orelse;
+                                return Ok(None);
+                            }
+                            let said = &ir.texts[*prompt as usize];
+                            return error(format!("no option for '{said}', and a choice must be made"));
+                        }
+                        let who = match chooser {
+                            Some(c) => seat(&eval(&program, w, c, &mut frame.slots)?)?,
+                            None => match w.current {
+                                Some(s) => s,
+                                None => return error("nobody's turn: say who chooses with 'by PLAYER'"),
+                            },
+                        };
+                        Ok(Some(Pending {
+                            seat: who,
+                            prompt: *prompt,
+                            options,
+                            optional: *optional,
+                            var: Some(*var),
+                            orelse: *orelse,
+                        }))
+                    })();
+                    let Some(pending) = asked.map_err(|f| at(f, here))? else {
+                        continue;
+                    };
+                    if pending.size() == 1 {
+                        if self.world.logging {
+                            let option = pending.options.first().cloned();
+                            let chose = Event::Chose {
+                                seat: pending.seat,
+                                prompt: pending.prompt,
+                                option,
+                                only: true,
+                            };
+                            self.world.events.push(chose);
+                        }
+                        self.resolve(pending, 0);
+                        continue;
+                    }
+                    self.pending = Some(pending);
+                    return Ok(());
+                }
+                Instr::Ask { chooser, prompt, orelse } => {
+                    let frame = self.frames.last_mut().expect("the asking frame");
+                    let w = &mut self.world;
+                    let who = match chooser {
+                        Some(c) => eval(&program, w, c, &mut frame.slots).and_then(|v| seat(&v)),
+                        None => w.current.ok_or(Fail {
+                            kind: FailKind::Error("nobody's turn: say who chooses with 'by PLAYER'".into()),
+                            at: None,
+                        }),
+                    };
+                    self.pending = Some(Pending {
+                        seat: who.map_err(|f| at(f, here))?,
+                        prompt: *prompt,
+                        options: vec![Value::Bool(true), Value::Bool(false)],
+                        optional: false,
+                        var: None,
+                        orelse: *orelse,
+                    });
+                    return Ok(());
+                }
+                Instr::EndGame => {
+                    self.frames.clear();
+                    self.ended_early = true;
+                    return Ok(());
+                }
+                Instr::Return => {
+                    self.frames.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A row's index among all rows (past the end for any other value).
+fn owner_row(owner: &Value) -> usize {
+    match owner {
+        Value::Row(r) => *r as usize,
+        _ => usize::MAX,
+    }
+}
+
+/// Where an owner's variable is: its store and the owner's place in it.
+fn owned_place(var: &OwnedRef, owner: &Value) -> Result<(u32, u32), Fail> {
+    let found = match owner {
+        Value::Player(s) => var.player.map(|store| (store, *s)),
+        Value::Row(r) => var.rows.get(*r as usize).copied().flatten(),
+        _ => None,
+    };
+    match found {
+        Some(place) => Ok(place),
+        None => error(format!("a {} has no such variable", owner.type_name())),
+    }
+}
+
+fn at(mut fail: Fail, here: u32) -> Fail {
+    fail.at.get_or_insert(here);
+    fail
+}
+
+fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn clamp(v: Value, bounds: Option<(i64, i64)>) -> Value {
+    match (v, bounds) {
+        (Value::Int(n), Some((low, high))) => Value::Int(n.clamp(low, high)),
+        (v, _) => v,
+    }
+}
+
+/// A number within the limits, or the error that says it grew beyond them.
+fn checked(n: Option<i64>) -> Result<i64, Fail> {
+    match n {
+        Some(n) if n >= -MAX_NUMBER => Ok(n),
+        _ => error(format!(
+            "a number grew beyond {} (the largest a game may compute)",
+            group(MAX_NUMBER as u64)
+        )),
+    }
+}
+
+fn int(v: Value) -> Result<i64, Fail> {
+    match v {
+        Value::Int(n) => Ok(n),
+        Value::Bool(b) => Ok(i64::from(b)),
+        other => error(format!("a number was expected, not a {}", other.type_name())),
+    }
+}
+
+fn seat(v: &Value) -> Result<u32, Fail> {
+    match v {
+        Value::Player(s) => Ok(*s),
+        other => error(format!("a player was expected, not {}", other.type_name())),
+    }
+}
+
+fn list(v: Value) -> Result<Arc<Vec<Value>>, Fail> {
+    match v {
+        Value::List(items) => Ok(items),
+        other => error(format!("a list was expected, not {}", other.type_name())),
+    }
+}
+
+/// The location a value names: a zone, a cell, or a node of a map of nodes (a row).
+fn location(p: &Loaded, v: &Value) -> Result<u32, Fail> {
+    let found = match v {
+        Value::Row(r) => p.ir.node_locations.get(*r as usize).copied().flatten(),
+        other => other.location(),
+    };
+    match found {
+        Some(loc) => Ok(loc),
+        None => error(format!("a {} is not a place that holds pieces (a zone or a map node)", v.type_name())),
+    }
+}
+
+/// The triggers watching each moved piece's kind, in order: (code, the piece, the place).
+fn fire(p: &Loaded, pieces: &[Piece], to: Option<u32>, fired: &mut Vec<(u32, Value, Value)>) {
+    let Some(to) = to else { return };
+    if p.ir.triggers.is_empty() {
+        return;
+    }
+    for pc in pieces {
+        let decl = p.ir.kinds[pc.kind as usize].decl;
+        for (watched, code) in &p.ir.triggers {
+            if *watched == decl {
+                fired.push((*code, Value::Piece(to, *pc), place(p, to)));
+            }
+        }
+    }
+}
+
+/// The value that names a location: what a trigger's place and a piece's `location` are.
+fn place(p: &Loaded, loc: u32) -> Value {
+    let at = &p.ir.locations[loc as usize];
+    match (at.cell, at.node) {
+        (Some(_), _) => Value::Cell(loc),
+        (None, Some(row)) => Value::Row(row),
+        _ => Value::Zone(loc),
+    }
+}
+
+/// A location, a list of them (what `pieces`, `count` and `move ... from` accept).
+fn locations(p: &Loaded, v: &Value) -> Result<Vec<u32>, Fail> {
+    match v {
+        Value::List(items) => items.iter().map(|item| location(p, item)).collect(),
+        other => Ok(vec![location(p, other)?]),
+    }
+}
+
+/// Pieces of one kind and owner are interchangeable: offered once each, the first of them.
+fn distinct(options: &mut Vec<Value>) {
+    let mut seen: Vec<Value> = Vec::new();
+    options.retain(|v| {
+        if seen.contains(v) {
+            false
+        } else {
+            seen.push(v.clone());
+            true
+        }
+    });
+}
+
+/// The items of a list for which a condition holds, from a snapshot of the list: what a loop
+/// goes through and a choice offers.
+fn snapshot(
+    p: &Loaded,
+    w: &mut World,
+    env: &mut [Value],
+    seq: &Expr,
+    cond: Option<&Expr>,
+    var: u32,
+) -> Result<Vec<Value>, Fail> {
+    let items = list(eval(p, w, seq, env)?)?;
+    let Some(cond) = cond else {
+        return Ok(items.as_ref().clone());
+    };
+    let mut out = Vec::new();
+    for x in items.iter() {
+        env[var as usize] = x.clone();
+        if eval(p, w, cond, env)?.truthy() {
+            out.push(x.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// `move N KIND [of OWNER] from SRC to DEST`: the first pieces that fit, place by place.
+#[allow(clippy::too_many_arguments)]
+fn move_count(
+    p: &Loaded,
+    w: &mut World,
+    env: &mut [Value],
+    count: Option<&Expr>,
+    decl: u32,
+    which: Option<&Expr>,
+    owner: Option<&Expr>,
+    src: &Expr,
+    dest: &Expr,
+) -> Result<(Vec<u32>, Vec<Piece>), Fail> {
+    let want = match count {
+        Some(c) => Some(int(eval(p, w, c, env)?)?),
+        None => None,
+    };
+    let who = match owner {
+        Some(o) => Some(match eval(p, w, o, env)? {
+            Value::None => None,
+            v => Some(seat(&v)?),
+        }),
+        None => None,
+    };
+    let row = match which {
+        Some(r) => match eval(p, w, r, env)? {
+            Value::Row(r) => Some(r),
+            v => return error(format!("a row was expected, not {}", v.type_name())),
+        },
+        None => None,
+    };
+    let to = eval(p, w, dest, env)?;
+    let from = eval(p, w, src, env)?;
+    let mut moved: Vec<Piece> = Vec::new();
+    let mut touched = Vec::new();
+    for loc in locations(p, &from)? {
+        if want.is_some_and(|n| moved.len() as i64 >= n) {
+            break;
+        }
+        touched.push(loc);
+        let pile = &mut w.locs[loc as usize];
+        let mut kept = Vec::with_capacity(pile.len());
+        for pc in pile.drain(..) {
+            let kind = &p.ir.kinds[pc.kind as usize];
+            let fits = kind.decl == decl
+                && (row.is_none() || kind.row == row)
+                && who.is_none_or(|o| pc.owner == o)
+                && want.is_none_or(|n| (moved.len() as i64) < n);
+            if fits {
+                moved.push(pc);
+            } else {
+                kept.push(pc);
+            }
+        }
+        *pile = kept;
+    }
+    let to = location(p, &to)?;
+    w.locs[to as usize].extend(moved.iter().copied());
+    touched.push(to);
+    if let Some(n) = want {
+        if (moved.len() as i64) < n {
+            w.shortfalls.push((Short::Kind(decl, row), (n - moved.len() as i64) as u64));
+        }
+    }
+    Ok((touched, moved))
+}
+
+/// `move PIECES to DEST`: these very pieces.
+fn move_refs(
+    p: &Loaded,
+    w: &mut World,
+    env: &mut [Value],
+    pieces: &Expr,
+    dest: &Expr,
+) -> Result<(Vec<u32>, Vec<Piece>), Fail> {
+    let what = eval(p, w, pieces, env)?;
+    let refs: Vec<Value> = match what {
+        Value::List(items) => items.as_ref().clone(),
+        one => vec![one],
+    };
+    let to = location(p, &eval(p, w, dest, env)?)?;
+    let (mut moved, mut touched) = (Vec::new(), Vec::new());
+    for r in refs {
+        let Value::Piece(loc, piece) = r else {
+            return error(format!("only pieces can move, not {}", r.type_name()));
+        };
+        let pile = &mut w.locs[loc as usize];
+        match pile.iter().position(|pc| *pc == piece) {
+            Some(i) => {
+                pile.remove(i);
+            }
+            None => return error("a piece is no longer where it was"),
+        }
+        moved.push(piece);
+        touched.push(loc);
+    }
+    w.locs[to as usize].extend(moved.iter().copied());
+    touched.push(to);
+    Ok((touched, moved))
+}
+
+fn call_func(p: &Loaded, w: &mut World, func: &FuncIr, args: Vec<Value>) -> Result<Value, Fail> {
+    let mut env = args;
+    env.resize(func.slots as usize, Value::None);
+    eval(p, w, &func.body, &mut env)
+}
+
+fn kind_fits(p: &Loaded, pc: &Piece, kind: &Value) -> bool {
+    let k = &p.ir.kinds[pc.kind as usize];
+    match kind {
+        Value::KindName(d) => k.decl == *d,
+        Value::Row(r) => k.row == Some(*r),
+        _ => false,
+    }
+}
+
+/// `pieces(WHERE, KIND, OWNER)`: each piece that fits, or (`counting`) only how many.
+fn pieces(
+    p: &Loaded,
+    w: &mut World,
+    args: &[Expr],
+    env: &mut [Value],
+    counting: bool,
+) -> Result<(Vec<Value>, i64), Fail> {
+    let r#where = eval(p, w, &args[0], env)?;
+    let kind = match args.get(1) {
+        Some(k) => Some(eval(p, w, k, env)?),
+        None => None,
+    };
+    let owner = match args.get(2) {
+        Some(o) => Some(match eval(p, w, o, env)? {
+            Value::None => None,
+            v => Some(seat(&v)?),
+        }),
+        None => None,
+    };
+    let (mut out, mut count) = (Vec::new(), 0);
+    for loc in locations(p, &r#where)? {
+        w.memo.read(Part::Loc(loc));
+        let pile = &w.locs[loc as usize];
+        if counting && kind.is_none() && owner.is_none() {
+            count += pile.len() as i64;
+            continue;
+        }
+        for pc in pile {
+            if kind.as_ref().is_none_or(|k| kind_fits(p, pc, k)) && owner.is_none_or(|o| pc.owner == o) {
+                count += 1;
+                if !counting {
+                    out.push(Value::Piece(loc, *pc));
+                }
+            }
+        }
+    }
+    Ok((out, count))
+}
+
+fn compare(op: BinOp, l: &Value, r: &Value) -> Result<bool, Fail> {
+    let ordering = match (l, r) {
+        (Value::Int(a), Value::Int(b)) => a.cmp(b),
+        (Value::Text(a), Value::Text(b)) => a.cmp(b),
+        _ => return error(format!("a {} and a {} cannot be compared", l.type_name(), r.type_name())),
+    };
+    Ok(match op {
+        BinOp::Lt => ordering.is_lt(),
+        BinOp::Le => ordering.is_le(),
+        BinOp::Gt => ordering.is_gt(),
+        _ => ordering.is_ge(),
+    })
+}
+
+fn floor_div(a: i64, b: i64) -> Result<(i64, i64), Fail> {
+    if b == 0 {
+        return error("division by zero");
+    }
+    let (mut q, mut r) = (checked(a.checked_div(b))?, a.wrapping_rem(b));
+    if r != 0 && ((r < 0) != (b < 0)) {
+        q -= 1;
+        r += b;
+    }
+    Ok((q, r))
+}
+
+fn binary(
+    p: &Loaded,
+    w: &mut World,
+    op: BinOp,
+    l: &Expr,
+    r: &Expr,
+    env: &mut [Value],
+) -> Result<Value, Fail> {
+    let left = eval(p, w, l, env)?;
+    match op {
+        BinOp::And if !left.truthy() => return Ok(left),
+        BinOp::Or if left.truthy() => return Ok(left),
+        BinOp::And | BinOp::Or => return eval(p, w, r, env),
+        _ => {}
+    }
+    let right = eval(p, w, r, env)?;
+    Ok(match op {
+        BinOp::Add => match (left, right) {
+            (Value::Int(a), Value::Int(b)) => Value::Int(checked(a.checked_add(b))?),
+            (Value::List(a), Value::List(b)) => {
+                let size = a.len() + b.len();
+                if size > p.ir.limits.max_list {
+                    return error(format!(
+                        "a list of {} items: more than the {} a list may hold",
+                        group(size as u64),
+                        group(p.ir.limits.max_list as u64)
+                    ));
+                }
+                let mut out = a.as_ref().clone();
+                out.extend(b.iter().cloned());
+                Value::List(Arc::new(out))
+            }
+            (Value::Text(a), Value::Text(b)) => Value::Text(format!("{a}{b}").into()),
+            (a, b) => return error(format!("a {} cannot be added to a {}", b.type_name(), a.type_name())),
+        },
+        BinOp::Sub => Value::Int(checked(int(left)?.checked_sub(int(right)?))?),
+        BinOp::Mul => Value::Int(checked(int(left)?.checked_mul(int(right)?))?),
+        BinOp::FloorDiv => Value::Int(floor_div(int(left)?, int(right)?)?.0),
+        BinOp::Mod => Value::Int(floor_div(int(left)?, int(right)?)?.1),
+        BinOp::Eq => Value::Bool(left == right),
+        BinOp::Ne => Value::Bool(left != right),
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Value::Bool(compare(op, &left, &right)?),
+        BinOp::In | BinOp::NotIn => {
+            let found = list(right)?.contains(&left);
+            Value::Bool(found == (op == BinOp::In))
+        }
+        BinOp::Range => {
+            let (low, high) = (int(left)?, int(right)?);
+            let size = high.saturating_sub(low).saturating_add(1).max(0);
+            if size as u64 > p.ir.limits.max_list as u64 {
+                return error(format!(
+                    "a list of {} items: more than the {} a list may hold",
+                    group(size as u64),
+                    group(p.ir.limits.max_list as u64)
+                ));
+            }
+            w.spend(size as usize, FailKind::BudgetList(size as usize))?;
+            Value::List(Arc::new((low..=high).map(Value::Int).collect()))
+        }
+        BinOp::And | BinOp::Or => unreachable!("answered above"),
+    })
+}
+
+fn attr(p: &Loaded, w: &World, obj: Value, name: &AttrIr) -> Result<Value, Fail> {
+    let _ = w;
+    Ok(match (name, &obj) {
+        (AttrIr::Q, Value::Cell(loc)) => Value::Int(p.cell_of(*loc)?.1),
+        (AttrIr::R, Value::Cell(loc)) => Value::Int(p.cell_of(*loc)?.2),
+        (AttrIr::Seat, Value::Player(s)) => Value::Int(i64::from(*s)),
+        (AttrIr::Owner, Value::Piece(_, pc)) => pc.owner.map_or(Value::None, Value::Player),
+        (AttrIr::Owner, Value::Zone(loc)) => p.ir.locations[*loc as usize].owner.clone(),
+        (AttrIr::Kind, Value::Piece(_, pc)) => Value::KindName(p.ir.kinds[pc.kind as usize].decl),
+        (AttrIr::Location, Value::Piece(loc, _)) => place(p, *loc),
+        (AttrIr::Row, Value::Piece(_, pc)) => {
+            p.ir.kinds[pc.kind as usize].row.map_or(Value::None, Value::Row)
+        }
+        (AttrIr::Column(column), Value::Row(row)) => column_of(p, *row, column)?,
+        (AttrIr::Column(column), Value::Piece(_, pc)) => match p.ir.kinds[pc.kind as usize].row {
+            Some(row) => column_of(p, row, column)?,
+            None => return error(format!("a piece has no '{column}'")),
+        },
+        (name, obj) => return error(format!("a {} has no '{}'", obj.type_name(), attr_name(name))),
+    })
+}
+
+fn attr_name(name: &AttrIr) -> &str {
+    match name {
+        AttrIr::Q => "q",
+        AttrIr::R => "r",
+        AttrIr::Seat => "seat",
+        AttrIr::Owner => "owner",
+        AttrIr::Kind => "kind",
+        AttrIr::Location => "location",
+        AttrIr::Row => "row",
+        AttrIr::Column(c) => c,
+    }
+}
+
+fn column_of(p: &Loaded, row: u32, column: &str) -> Result<Value, Fail> {
+    match p.ir.rows.get(row as usize).and_then(|values| values.get(column)) {
+        Some(v) => Ok(v.clone()),
+        None => error(format!("a row has no '{column}'")),
+    }
+}
+
+/// The value of an expression. Expressions change nothing but the steps they spend.
+pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Value, Fail> {
+    Ok(match e {
+        Expr::Const(v) => v.clone(),
+        Expr::Local(slot) => env[*slot as usize].clone(),
+        Expr::Var(var) => {
+            w.memo.read(Part::Var(*var));
+            w.vars[*var as usize].clone()
+        }
+        Expr::Players => Value::List(Arc::new((0..w.players).map(Value::Player).collect())),
+        Expr::Current => {
+            w.memo.read(Part::Current);
+            w.current.map_or(Value::None, Value::Player)
+        }
+        Expr::PlayerCount => Value::Int(i64::from(w.players)),
+        Expr::Attr(obj, name) => {
+            let o = eval(p, w, obj, env)?;
+            attr(p, w, o, name)?
+        }
+        Expr::Index(obj, index) => {
+            let i = int(eval(p, w, index, env)?)?;
+            if i < 0 {
+                return error(format!("there is no item {i} in a list: items are numbered from 0"));
+            }
+            match list(eval(p, w, obj, env)?)?.get(i as usize) {
+                Some(v) => v.clone(),
+                None => return error("index out of range: the list is shorter"),
+            }
+        }
+        Expr::Neg(inner) => Value::Int(checked(int(eval(p, w, inner, env)?)?.checked_neg())?),
+        Expr::Not(inner) => Value::Bool(!eval(p, w, inner, env)?.truthy()),
+        Expr::Bin(op, l, r) => binary(p, w, *op, l, r, env)?,
+        Expr::If(c, t, o) => {
+            if eval(p, w, c, env)?.truthy() {
+                eval(p, w, t, env)?
+            } else {
+                eval(p, w, o, env)?
+            }
+        }
+        Expr::List(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for item in items {
+                out.push(eval(p, w, item, env)?);
+            }
+            Value::List(Arc::new(out))
+        }
+        Expr::Filter { seq, slot, cond } => {
+            let items = list(eval(p, w, seq, env)?)?;
+            w.spend(items.len(), FailKind::BudgetList(items.len()))?;
+            let mut out = Vec::new();
+            for x in items.iter() {
+                env[*slot as usize] = x.clone();
+                if eval(p, w, cond, env)?.truthy() {
+                    out.push(x.clone());
+                }
+            }
+            Value::List(Arc::new(out))
+        }
+        Expr::Map { seq, slot, e, cond } => {
+            let items = list(eval(p, w, seq, env)?)?;
+            w.spend(items.len(), FailKind::BudgetList(items.len()))?;
+            let mut out = Vec::new();
+            for x in items.iter() {
+                env[*slot as usize] = x.clone();
+                if cond.as_ref().map_or(Ok(true), |c| eval(p, w, c, env).map(|v| v.truthy()))? {
+                    out.push(eval(p, w, e, env)?);
+                }
+            }
+            Value::List(Arc::new(out))
+        }
+        Expr::Value(index, args) => {
+            let func = &p.ir.values[*index as usize];
+            let mut inner = Vec::with_capacity(func.slots as usize);
+            for a in args {
+                inner.push(eval(p, w, a, env)?);
+            }
+            let key = (*index, inner);
+            let found = w.memo.answers.get(&key).and_then(|n| w.memo.kept[*n].1.as_ref());
+            if let Some((known, read)) = found {
+                let (known, read) = (known.clone(), read.clone());
+                if let Some(top) = w.memo.reading.last_mut() {
+                    top.extend(read.iter().copied());
+                }
+                return Ok(known);
+            }
+            if w.depth >= p.ir.limits.max_value_depth {
+                return Err(Fail { kind: FailKind::ValueDepth, at: None });
+            }
+            w.depth += 1;
+            w.memo.reading.push(Vec::new());
+            let result = call_func(p, w, func, key.1.clone());
+            let mut read = w.memo.reading.pop().unwrap_or_default();
+            w.depth -= 1;
+            let result = result?;
+            read.sort_unstable_by_key(|part| match part {
+                Part::Var(v) => (0, *v),
+                Part::Loc(l) => (1, *l),
+                Part::Current => (2, 0),
+                Part::Owned(store, i) => (3 + *store, *i),
+            });
+            read.dedup();
+            if let Some(top) = w.memo.reading.last_mut() {
+                top.extend(read.iter().copied());
+            }
+            let n = w.memo.kept.len();
+            for part in &read {
+                w.memo.readers.entry(*part).or_default().push(n);
+            }
+            w.memo.answers.insert(key.clone(), n);
+            w.memo.kept.push((key, Some((result.clone(), Arc::new(read)))));
+            result
+        }
+        Expr::Builtin(b, args) => builtin(p, w, *b, args, env)?,
+        Expr::Owned(obj, var) => {
+            let owner = eval(p, w, obj, env)?;
+            let owner = match owner {
+                Value::Piece(_, pc) => p.ir.kinds[pc.kind as usize].row.map_or(Value::None, Value::Row),
+                other => other,
+            };
+            if let (Value::Row(r), None) = (&owner, var.rows.get(owner_row(&owner)).copied().flatten()) {
+                // A row of a table without the variable: its column of that name, as of_row reads.
+                return column_of(p, *r, &var.name);
+            }
+            let (store, i) = owned_place(var, &owner)?;
+            w.memo.read(Part::Owned(store, i));
+            w.owned[store as usize][i as usize].clone()
+        }
+        Expr::NextTo(obj, adjacency) => {
+            let at = eval(p, w, obj, env)?;
+            Value::List(Arc::new(next_to(p, &at, adjacency)?))
+        }
+        Expr::Regions { seq, slot, key, adjacency, many } => {
+            let given = eval(p, w, seq, env)?;
+            let starts: Vec<Value> = if *many { list(given)?.as_ref().clone() } else { vec![given] };
+            let mut seen: HashSet<Value> = HashSet::new();
+            let mut out = Vec::new();
+            for start in starts {
+                if !seen.contains(&start) || !*many {
+                    let joined = component(p, w, env, *slot, key, adjacency, start, &mut seen)?;
+                    out.push(Value::List(Arc::new(joined)));
+                }
+            }
+            if *many {
+                Value::List(Arc::new(out))
+            } else {
+                out.pop().unwrap_or(Value::None)
+            }
+        }
+        Expr::ZoneOf(obj, by_seat, by_row) => {
+            let owner = eval(p, w, obj, env)?;
+            let found = match &owner {
+                Value::Player(s) => by_seat.get(*s as usize).copied().flatten(),
+                Value::Row(r) => by_row.get(*r as usize).copied().flatten(),
+                _ => None,
+            };
+            match found {
+                Some(loc) => Value::Zone(loc),
+                None => return error(format!("a {} has no such zone", owner.type_name())),
+            }
+        }
+        Expr::Side(g, directions) => {
+            let Value::Grid(g) = eval(p, w, g, env)? else {
+                return error("side(...) is of a grid");
+            };
+            Value::List(Arc::new(grid::side(p, g, directions)))
+        }
+    })
+}
+
+/// The places next to a place: a cell's neighbours across its sides, a node's along its edges.
+fn next_to(p: &Loaded, at: &Value, adjacency: &[Vec<u32>]) -> Result<Vec<Value>, Fail> {
+    match at {
+        Value::Cell(_) => Ok(list(grid::neighbours(p, at)?)?.as_ref().clone()),
+        Value::Row(r) => Ok(adjacency
+            .get(*r as usize)
+            .map_or_else(Vec::new, |nbs| nbs.iter().map(|n| Value::Row(*n)).collect())),
+        other => error(format!("a {} has no neighbours", other.type_name())),
+    }
+}
+
+/// The places joined to `start` by edges (or sides) whose key is the same as its own, in the
+/// order the Python engine finds them (builtins.py's `_Regions`).
+#[allow(clippy::too_many_arguments)]
+fn component(
+    p: &Loaded,
+    w: &mut World,
+    env: &mut [Value],
+    slot: u32,
+    key: &Expr,
+    adjacency: &[Vec<u32>],
+    start: Value,
+    seen: &mut HashSet<Value>,
+) -> Result<Vec<Value>, Fail> {
+    env[slot as usize] = start.clone();
+    let want = eval(p, w, key, env)?;
+    let (mut out, mut todo) = (vec![start.clone()], vec![start.clone()]);
+    seen.insert(start);
+    while let Some(at) = todo.pop() {
+        for nb in next_to(p, &at, adjacency)? {
+            if seen.contains(&nb) {
+                continue;
+            }
+            env[slot as usize] = nb.clone();
+            if eval(p, w, key, env)? == want {
+                seen.insert(nb.clone());
+                out.push(nb.clone());
+                todo.push(nb);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn numbers(items: &[Value]) -> Result<Vec<i64>, Fail> {
+    items.iter().map(|v| int(v.clone())).collect()
+}
+
+fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Value]) -> Result<Value, Fail> {
+    if matches!(b, Builtin::Any | Builtin::All) {
+        // Going through a comprehension stops at the first answer, as the Python engine's does.
+        let want = b == Builtin::Any;
+        if let Expr::Map { seq, slot, e, cond } = &args[0] {
+            let items = list(eval(p, w, seq, env)?)?;
+            w.spend(items.len(), FailKind::BudgetList(items.len()))?;
+            for x in items.iter() {
+                env[*slot as usize] = x.clone();
+                if cond.as_ref().map_or(Ok(true), |c| eval(p, w, c, env).map(|v| v.truthy()))?
+                    && eval(p, w, e, env)?.truthy() == want
+                {
+                    return Ok(Value::Bool(want));
+                }
+            }
+            return Ok(Value::Bool(!want));
+        }
+        let items = list(eval(p, w, &args[0], env)?)?;
+        return Ok(Value::Bool(if want {
+            items.iter().any(Value::truthy)
+        } else {
+            items.iter().all(Value::truthy)
+        }));
+    }
+    if b == Builtin::Pieces {
+        return Ok(Value::List(Arc::new(pieces(p, w, args, env, false)?.0)));
+    }
+    if b == Builtin::Count {
+        if let Expr::Builtin(Builtin::Pieces, inner) = &args[0] {
+            return Ok(Value::Int(pieces(p, w, inner, env, true)?.1));
+        }
+    }
+    let mut values = Vec::with_capacity(args.len());
+    for a in args {
+        values.push(eval(p, w, a, env)?);
+    }
+    Ok(match b {
+        Builtin::Count => match &values[0] {
+            Value::List(items) => Value::Int(items.len() as i64),
+            other => {
+                let loc = location(p, other)?;
+                w.memo.read(Part::Loc(loc));
+                Value::Int(w.locs[loc as usize].len() as i64)
+            }
+        },
+        Builtin::Sum => {
+            let mut total: i64 = 0;
+            for n in numbers(&list(values[0].clone())?)? {
+                total = checked(total.checked_add(n))?;
+            }
+            Value::Int(total)
+        }
+        Builtin::Min | Builtin::Max => {
+            let given =
+                if values.len() == 1 { numbers(&list(values[0].clone())?)? } else { numbers(&values)? };
+            let best = if b == Builtin::Min { given.iter().min() } else { given.iter().max() };
+            match best {
+                Some(n) => Value::Int(*n),
+                None => {
+                    let name = if b == Builtin::Min { "min" } else { "max" };
+                    return error(format!("{name}() iterable argument is empty"));
+                }
+            }
+        }
+        Builtin::Abs => Value::Int(checked(int(values[0].clone())?.checked_abs())?),
+        Builtin::NextPlayer => Value::Player((seat(&values[0])? + 1) % w.players),
+        Builtin::PlayersFrom => {
+            let first = seat(&values[0])?;
+            Value::List(Arc::new((0..w.players).map(|i| Value::Player((first + i) % w.players)).collect()))
+        }
+        Builtin::Cells => match values[0] {
+            Value::Grid(g) => grid::cells(p, g),
+            _ => return error("cells(...) are a grid's"),
+        },
+        Builtin::Cell => match values[0] {
+            Value::Grid(g) => grid::cell_at(p, g, int(values[1].clone())?, int(values[2].clone())?),
+            _ => return error("cell(...) is a grid's"),
+        },
+        Builtin::Distance => Value::Int(grid::distance(p, &values[0], &values[1])?),
+        Builtin::Neighbours => grid::neighbours(p, &values[0])?,
+        Builtin::InARow => {
+            Value::Bool(grid::in_a_row(p, &list(values[0].clone())?, int(values[1].clone())?)?)
+        }
+        Builtin::Connected => Value::Bool(grid::connected(
+            p,
+            &list(values[0].clone())?,
+            &list(values[1].clone())?,
+            &list(values[2].clone())?,
+        )?),
+        Builtin::Any | Builtin::All | Builtin::Pieces => unreachable!("answered above"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    //! A tiny game, lowered by lower.py from these rules (neutral names):
+    //!
+    //! ```text
+    //! map board: grid square 3 by 1
+    //! zone supply
+    //! piece stone: 3 per player in supply
+    //! var total: int = 0
+    //! value free() = [each c in cells(board) where count(pieces(c)) == 0]
+    //! score p = count(pieces(supply, stone, p))
+    //! play: while count(free()) > 0: for each p in players: if count(free()) > 0:
+    //!   turn p: choose c from free() prompt "Where": move 1 stone of p from supply to c; add 1 to total
+    //! ```
+    use super::{Agent, FailKind, Game, Loaded};
+    use crate::ir::Program;
+    use crate::rng::Mt;
+    use std::sync::Arc;
+
+    fn tiny() -> Arc<Loaded> {
+        let ir: Program =
+            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        Arc::new(Loaded::new(ir))
+    }
+
+    #[test]
+    fn first_agents_fill_the_board_in_turn() {
+        let mut game = Game::new(tiny(), 2, 0, 1_000, true);
+        assert_eq!(game.pending.as_ref().map(|p| (p.seat, p.size())), Some((0, 3)));
+        game.play_out(&mut [Agent::First, Agent::First]).expect("the game plays");
+        assert!(game.over && game.failed.is_none());
+        // The last cell was the only option: taken without a choice.
+        assert_eq!(game.choices, vec![0, 0]);
+        assert_eq!(game.scores(false).expect("scores"), vec![1, 2]);
+        assert_eq!(game.world.turns, 3);
+    }
+
+    #[test]
+    fn a_copy_is_equal_until_one_of_them_moves_on() {
+        let mut game = Game::new(tiny(), 2, 7, 1_000, false);
+        let mut copy = game.clone();
+        assert_eq!(copy, game);
+        copy.apply(2).expect("an option");
+        assert_ne!(copy, game);
+        game.apply(2).expect("an option");
+        assert_eq!(copy, game);
+    }
+
+    #[test]
+    fn an_answer_that_is_no_option_changes_nothing() {
+        let mut game = Game::new(tiny(), 2, 0, 1_000, false);
+        let before = game.clone();
+        assert!(game.apply(3).is_err());
+        assert_eq!(game, before);
+    }
+
+    #[test]
+    fn random_agents_draw_as_cpython_random_random_would() {
+        // Seat 0 draws from Random(seed * 1000), the first of its draws a randrange(3).
+        let mut game = Game::new(tiny(), 2, 5, 1_000, false);
+        let expected = Mt::new(5000).randbelow(3) as u32;
+        game.play_out(&mut [Agent::Random(Mt::new(5000)), Agent::Random(Mt::new(5001))]).expect("plays");
+        assert_eq!(game.choices[0], expected);
+    }
+
+    #[test]
+    fn the_step_budget_stops_a_game_with_an_error() {
+        let game = Game::new(tiny(), 2, 0, 2, false);
+        let failed = game.failed.expect("the budget ran out");
+        assert_eq!(failed.kind, FailKind::BudgetList(3));
+        assert!(failed.at.is_some() && !game.over);
+    }
+}

@@ -1,0 +1,264 @@
+"""A game on the native core, with the engine's API (interpreter/engine.py's State): `decision`,
+`apply`, `is_over`, `log`, `scores`, `winners`, `result`.
+
+The core gives back indexes and tagged values; this side maps them to the program's own values
+(a Player, a Row, a Cell, a PieceRef...) and words them with the same `values.label` and the
+same log lines as the Python engine: the two engines are compared through one formatter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.interpreter.engine import Game, IllegalChoice
+from meeple.interpreter.native.lower import Lowered
+from meeple.interpreter.runtime import Decision, RuleRuntimeError
+from meeple.interpreter.values import PieceRef, label
+from meeple.limits import MAX_RECURSION, MAX_VALUE_DEPTH
+
+
+class NativeState:
+    """One game in progress on the native core."""
+
+    engine = "native"
+
+    def __init__(
+        self, game: Game, lowered: Lowered, core: Any, players: int, seed: int, budget: int, logging: bool
+    ) -> None:
+        self.game = game
+        self.lowered = lowered
+        self.players = players
+        self.seed = seed
+        self.budget = budget
+        self.logging = logging
+        self.choosers: list[int] = []
+        self.failed: RuleRuntimeError | None = None
+        self._log: list[str] = []
+        self._seen = 0  # how many of the core's log events are in words in _log
+        self._decision: Decision | None = None
+        self.core = core.new_game(players, seed, budget, logging)
+        self._settle(raising=False)
+
+    # -------------------------------------------------------------- values back from the core
+
+    def value(self, v: Any) -> Any:
+        """A value the core gave, as the program's own value."""
+        if isinstance(v, list):
+            return [self.value(x) for x in v]
+        if not isinstance(v, tuple):
+            return v
+        low, tag = self.lowered, v[0]
+        if tag == "player":
+            return low.players[v[1]]
+        if tag == "row":
+            return low.rows[v[1]]
+        if tag == "zone":
+            return low.zones[v[1]]
+        if tag == "cell":
+            return low.cells[v[1]]
+        if tag == "grid":
+            return low.grids[v[1]]
+        if tag == "kind":
+            return low.decls[v[1]]
+        loc, kind, owner = v[1], v[2], v[3]
+        place = low.cells.get(loc) or low.zones.get(loc) or low.nodes[loc]
+        return PieceRef(place, (low.kinds[kind], None if owner is None else low.players[owner]))
+
+    def _settle(self, raising: bool = True) -> None:
+        """After the core ran: its new log lines in words, and its error as the rules' error
+        (raised, unless not `raising`: then by `check`)."""
+        self._decision = None
+        if self.logging:
+            events = self.core.events(self._seen)
+            self._seen += len(events)
+            self._words(events)
+        try:
+            self.core.check()
+        except Exception as err:  # the core's NativeError: (kind, detail, at)
+            kind, detail, at = err.args
+            self.failed = self._error(kind, detail, at)
+        if raising:
+            self.check()
+
+    def check(self) -> None:
+        """Raise the error in the rules that stopped the game, if one did."""
+        if self.failed is not None:
+            raise self.failed
+
+    def _words(self, events: list[Any]) -> None:
+        texts = self.lowered.texts
+        for event in events:
+            if event[0] == "chose":
+                _, seat, prompt, option, only = event
+                said = "pass" if option is None else label(self.value(option[0]))
+                who = self.lowered.players[seat]
+                only_one = " (only option)" if only else ""
+                self._log.append(f"  {who} {texts[prompt].lower()}: {said}{only_one}")
+            elif event[0] == "chance":
+                _, title, outcome = event
+                said = texts[outcome] if isinstance(outcome, int) else label(self.value(outcome[0]))
+                self._log.append(f"  ({texts[title]}: {said})")
+            else:
+                self._log.append(
+                    "".join(texts[x] if isinstance(x, int) else label(self.value(x[0])) for x in event[1])
+                )
+
+    def _error(self, kind: str, detail: str, at: int | None) -> RuleRuntimeError:
+        span, rule = self.lowered.sites[at] if at is not None else (None, "")
+        if kind == "budget_loop":
+            message = (
+                f"the step budget ({self.budget}) ran out: this loop in '{rule or 'the flow'}' "
+                "seems never to end"
+            )
+        elif kind == "budget_call":
+            callee = self.lowered.codes[int(detail)]
+            message = f"the step budget ({self.budget}) ran out: '{rule or callee}' seems to loop forever"
+            rule = callee
+        elif kind == "budget_list":
+            message = (
+                f"the step budget ({self.budget}) ran out going through a list of {int(detail):,} items "
+                f"in '{rule or 'the flow'}'"
+            )
+        elif kind == "recursion":
+            message = (
+                f"'{rule}' calls itself (directly or through other rules, values or triggers) more deeply "
+                f"than {MAX_RECURSION} levels: it seems never to stop"
+            )
+        elif kind == "value_depth":
+            message = (
+                f"values in '{rule}' call one another more deeply than {MAX_VALUE_DEPTH} levels, "
+                "the most the native engine allows (--engine python allows more)"
+            )
+        else:
+            message = detail
+        return RuleRuntimeError(message, span, rule)
+
+    # -------------------------------------------------------------- the engine's API
+
+    @property
+    def decision(self) -> Decision | None:
+        if self._decision is None:
+            asked = self.core.decision()
+            if asked is None:
+                return None
+            seat, prompt, options, optional = asked
+            self._decision = Decision(
+                self.lowered.players[seat],
+                self.lowered.texts[prompt],
+                [self.value(v) for v in options],
+                extra="pass" if optional else "",
+            )
+        return self._decision
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.core.is_over)
+
+    @property
+    def ended_early(self) -> bool:
+        return bool(self.core.ended_early)
+
+    @property
+    def choices(self) -> list[int]:
+        return list(self.core.choices)
+
+    @property
+    def turns(self) -> int:
+        return int(self.core.turns)
+
+    @property
+    def steps(self) -> int:
+        return int(self.core.steps)
+
+    @property
+    def log(self) -> list[str]:
+        return self._log
+
+    def apply(self, index: int) -> None:
+        """Answer the current decision with the option at `index` (as State.apply)."""
+        if self.failed is not None:
+            raise IllegalChoice(f"the game stopped on an error in the rules: {self.failed}")
+        decision = self.decision
+        if self.is_over or decision is None:
+            raise IllegalChoice("the game is over: there is no decision to answer")
+        size = decision.size
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < size:
+            raise IllegalChoice(f"{index!r} is not an option: choose a number from 0 to {size - 1}")
+        self.choosers.append(decision.player.seat)
+        self.core.apply(index)
+        self._settle()
+
+    def play_out(self, agents: list[str]) -> None:
+        """Play to the end inside the core, each seat by its agent ("random" or "first"; a shorter
+        list repeats its last, as make_agents does), drawing what interpreter/agents.py's agents
+        of the same seed draw."""
+        self.core.play_out([agents[min(seat, len(agents) - 1)] for seat in range(self.players)], self.seed)
+        self._settle()
+
+    @property
+    def scores(self) -> list[int]:
+        return self._per_player(False)
+
+    @property
+    def tiebreaks(self) -> list[int]:
+        return self._per_player(True)
+
+    def _per_player(self, tiebreak: bool) -> list[int]:
+        try:
+            return list(self.core.scores(tiebreak))
+        except Exception as err:  # the core's NativeError
+            kind, detail, at = err.args
+            raise self._error(kind, detail, at) from None
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats with the best score (then the best tiebreak); several when they share it."""
+        keys = list(zip(self.scores, self.tiebreaks, strict=True))
+        best = max(keys)
+        return [i for i, k in enumerate(keys) if k == best]
+
+    def counted(self) -> dict[str, int | list[int]]:
+        declared = self.game.program.symbols.counters
+        counts = self.core.counters
+        return {
+            name: list(counts[i]) if declared[name].per_player else counts[i][0]
+            for i, name in enumerate(self.lowered.counters)
+        }
+
+    @property
+    def shortfalls(self) -> dict[str, int]:
+        """What moves wanted and did not find, keyed as the Python engine keys them."""
+        out: dict[str, int] = {}
+        for decl, where, missing in self.core.shortfalls:
+            if decl is None:  # a draw, from the location `where`
+                key = f"draw from {self.lowered.zones.get(where) or self.lowered.nodes[where]}"
+            else:
+                kind = self.lowered.decls[decl]
+                key = kind if where is None else f"{kind} {self.lowered.rows[where]}"
+            out[key] = out.get(key, 0) + missing
+        return out
+
+    def clone(self) -> NativeState:
+        """A copy of the game that plays on alone (the program is shared)."""
+        copy = object.__new__(NativeState)
+        copy.__dict__.update(self.__dict__)
+        copy.core = self.core.clone()
+        copy.choosers = list(self.choosers)
+        copy._log = list(self._log)
+        copy._decision = None
+        return copy
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "game": self.game.name,
+            "rules": self.game.path,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.game.options),
+            "scores": self.scores,
+            "winners": self.winners,
+            "turns": self.turns,
+            "choices": self.choices,
+            "shortfalls": self.shortfalls,
+            "counters": self.counted(),
+        }

@@ -1,0 +1,417 @@
+"""The native engine means what the Python engine means (docs/architecture.md, "The native
+engine"): for every game the core runs, many seeds and every player count, random players make
+the same decisions on both (the same seat, prompt and option labels in order), the same choices,
+the same log, scores and winners; a whole game played inside the core by its own random players
+matches the Python agents' game; a copied state plays on alone. A game the core cannot run yet
+plays on the Python engine, which says which construct kept it there.
+
+These tests skip when the core is not built (meeple installed without Rust); CI sets
+$MEEPLE_REQUIRE_NATIVE, which makes that skip a failure."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import ROOT, run, write
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meeple
+from meeple import Game
+from meeple.interpreter import native
+from meeple.interpreter.agents import make_agents
+from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.simulation import Plan, engine_of, play_one
+
+REQUIRE = "MEEPLE_REQUIRE_NATIVE"
+
+
+@pytest.fixture(autouse=True)
+def built() -> None:
+    if native.available():
+        return
+    if os.environ.get(REQUIRE):
+        pytest.fail(f"{native.NOT_BUILT} (${REQUIRE} is set: the native engine must be built)")
+    pytest.skip(native.NOT_BUILT)
+
+
+TEST_GAMES = sorted((ROOT / "tests" / "games").glob("*.rules"))
+BUNDLED = sorted((ROOT / "games").glob("*.rules"))
+# Games the core runs today; each other game is checked to fall back to the Python engine.
+NATIVE = ["connect_four", "dino_party", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
+
+
+def load(path: Path, **options: str) -> Game:
+    return meeple.load(str(path), options=options) if options else meeple.load(str(path))
+
+
+def played(state: Any, agents: list[Any]) -> dict[str, Any]:
+    """A whole game as a player and a reader see it: each decision (seat, prompt, options in
+    words, the choice), then the log, scores, winners and turns; or the rules' error."""
+    decisions = []
+    try:
+        while not state.is_over:
+            decision = state.decision
+            choice = agents[decision.player.seat].choose(state, decision)
+            decisions.append((decision.player.seat, decision.prompt, list(decision.options), choice))
+            state.apply(choice)
+    except RuleRuntimeError as err:
+        return {"decisions": decisions, "error": str(err), "log": state.log}
+    return {
+        "decisions": decisions,
+        "log": state.log,
+        "scores": state.scores,
+        "winners": state.winners,
+        "turns": state.turns,
+        "ended_early": state.ended_early,
+    }
+
+
+def both(game: Game, players: int, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    python = played(game.new_game(players, seed), make_agents(["random"], players, seed))
+    core = played(native.new_game(game, players, seed), make_agents(["random"], players, seed))
+    return python, core
+
+
+@pytest.mark.parametrize("name", NATIVE)
+def test_random_games_are_the_same_game_on_both_engines(name: str) -> None:
+    """Every seat, prompt, option label and choice, the log, the scores and the winners."""
+    game = load(ROOT / "tests" / "games" / f"{name}.rules", **({"size": "5"} if name == "hex" else {}))
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(12):
+            python, core = both(game, players, seed)
+            assert core == python, f"{name}, {players} players, seed {seed}"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_dino_party_is_the_same_game_on_both_engines(players: int) -> None:
+    """A bundled game: variables per zone and per board, a map of nodes and its regions, a
+    trigger, random throws, cards drawn from a shuffled deck, zones per player and per border."""
+    game = load(ROOT / "games" / "dino_party.rules")
+    assert native.engine_for(game, "auto") == ("native", "")
+    for seed in range(6):
+        python, core = both(game, players, seed)
+        assert core == python, f"{players} players, seed {seed}"
+
+
+def test_a_full_size_hex_board_is_the_same_game_on_both_engines() -> None:
+    game = load(ROOT / "tests" / "games" / "hex.rules")
+    for seed in range(3):
+        python, core = both(game, 2, seed)
+        assert core == python
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(min_value=-(2**40), max_value=2**40))
+def test_any_seed_plays_the_same_connect_four(seed: int) -> None:
+    """Seeds of any size and sign: the generator and the agents' seeds (seed * 1000 + seat) are
+    CPython's on both engines."""
+    python, core = both(CONNECT_FOUR, 2, seed)
+    assert core == python
+
+
+CONNECT_FOUR = load(ROOT / "tests" / "games" / "connect_four.rules")
+
+
+@pytest.mark.parametrize("name", ["connect_four", "tic_tac_toe"])
+@pytest.mark.parametrize("agent", ["random", "first"])
+def test_a_game_played_inside_the_core_is_the_python_agents_game(name: str, agent: str) -> None:
+    """`play_out` answers every decision inside the core, as agents.py's agents of the same seeds
+    would: the same choices, log, scores and winners."""
+    game = load(ROOT / "tests" / "games" / f"{name}.rules")
+    for seed in range(10):
+        python = game.new_game(2, seed)
+        played(python, make_agents([agent], 2, seed))
+        core = native.new_game(game, 2, seed)
+        core.play_out([agent, agent])
+        assert core.is_over
+        assert (core.choices, core.log, core.scores, core.winners) == (
+            python.choices,
+            python.log,
+            python.scores,
+            python.winners,
+        )
+
+
+def test_a_copied_state_plays_on_alone() -> None:
+    """A copy is equal to its original (and hashes alike) until one of them moves on; what one
+    does, the other does not see; the same choices from both end the same."""
+    state = native.new_game(CONNECT_FOUR, 2, 3)
+    for choice in [0, 3, 1]:
+        state.apply(choice)
+    copy = state.clone()
+    assert copy.core == state.core and hash(copy.core) == hash(state.core)
+    copy.apply(2)
+    assert copy.core != state.core
+    assert len(state.choices) == 3 and len(copy.choices) == 4
+    state.apply(2)
+    assert copy.core == state.core
+    copy.play_out(["first", "first"])
+    state.play_out(["first", "first"])
+    assert (copy.log, copy.winners) == (state.log, state.winners)
+
+
+@pytest.mark.parametrize("path", [*BUNDLED, *TEST_GAMES], ids=lambda p: p.stem)
+def test_a_game_the_core_cannot_run_plays_on_python_and_says_why(path: Path) -> None:
+    game = load(path)
+    engine, why = native.engine_for(game, "auto")
+    if path.stem in NATIVE:
+        assert (engine, why) == ("native", "")
+        return
+    assert engine == "python"
+    assert why.startswith("unsupported: ")
+    assert f" at {path}:" in why or " at " in why
+
+
+def test_the_construct_that_keeps_a_game_on_python_is_named_with_its_place(tmp_path: Path) -> None:
+    rules = write(
+        tmp_path,
+        "asking.rules",
+        'game "Offering":\n  players 1..1\nzone pool\nvar n: int = 0\n'
+        "rule rest(p: player):\n  set n to 2\n"
+        "play:\n  offer rest(players[0]) to players[0]:\n    set n to 1\n",
+    )
+    game = meeple.load(str(rules))
+    engine, why = native.engine_for(game, "auto")
+    assert engine == "python"
+    assert why == f"unsupported: the statement `offer` at {rules}:8:3"
+    assert native.engine_for(game, "python") == ("python", "asked for")
+    with pytest.raises(ValueError, match="cannot play this game: unsupported: the statement `offer`"):
+        native.engine_for(game, "native")
+
+
+def test_an_error_in_the_rules_is_the_same_error_on_both_engines(tmp_path: Path) -> None:
+    """A broken rule stops the game with a RuleRuntimeError naming the statement, never a
+    crash: here an index past the end of a list."""
+    rules = write(
+        tmp_path,
+        "broken.rules",
+        'game "Broken":\n  players 2..2\nzone pool\nvar n: int = 0\nplay:\n  set n to [1, 2][n + 5]\n',
+    )
+    game = meeple.load(str(rules))
+    with pytest.raises(RuleRuntimeError) as python:
+        game.new_game(2, 0)
+    with pytest.raises(RuleRuntimeError) as core:
+        native.new_game(game, 2, 0)
+    assert str(core.value) == str(python.value)
+
+
+def test_the_step_budget_holds_in_the_core(tmp_path: Path) -> None:
+    rules = write(
+        tmp_path,
+        "endless.rules",
+        'game "Endless":\n  players 1..1\nzone pool\nvar n: int = 0\n'
+        "play:\n  while n == 0:\n    set n to 0\n",
+    )
+    game = meeple.load(str(rules))
+    with pytest.raises(RuleRuntimeError) as python:
+        game.new_game(1, 0, budget=1000)
+    with pytest.raises(RuleRuntimeError) as core:
+        native.new_game(game, 1, 0, budget=1000)
+    assert str(core.value) == str(python.value)
+    assert "step budget (1000) ran out" in str(core.value)
+
+
+@pytest.mark.parametrize("agent", ["random", "first"])
+def test_a_simulation_records_the_same_games_on_both_engines(agent: str) -> None:
+    """`meeple simulate` plays inside the core when every seat is random or first: each game's
+    record (scores, winners, turns, decisions) is the Python engine's."""
+    for seed in range(10):
+        python = play_one(CONNECT_FOUR, Plan("connect_four", 2, (agent,), (), "python"), seed)
+        core = play_one(CONNECT_FOUR, Plan("connect_four", 2, (agent,), (), "native"), seed)
+        assert core == python
+
+
+def test_play_and_simulate_say_which_engine_played() -> None:
+    rules = str(ROOT / "tests" / "games" / "tic_tac_toe.rules")
+    result = json.loads(run("play", rules, "--seed", "3", "--json").stdout)
+    assert result["engine"] == "native" and "python_because" not in result
+    stats = json.loads(run("simulate", rules, "--games", "5", "--json", "--engine", "python").stdout)
+    assert (stats["engine"], stats["python_because"]) == ("python", "asked for")
+    other = json.loads(run("play", "gods_love_dinosaurs", "--json").stdout)
+    assert other["engine"] == "python"
+    assert other["python_because"].startswith("unsupported: ")
+    refused = run("play", "gods_love_dinosaurs", "--engine", "native")
+    assert refused.exit_code == 2
+    assert "the native engine cannot play this game: unsupported:" in refused.output
+
+
+def test_values_nested_beyond_the_cores_depth_stop_with_an_error_not_a_crash(tmp_path: Path) -> None:
+    """The core evaluates values on its own stack: a value nested deeper than MAX_VALUE_DEPTH
+    stops the game with a rule's error (docs/language.md#limits), where Python goes deeper."""
+    rules = write(
+        tmp_path,
+        "deep.rules",
+        'game "Deep":\n  players 1..1\nzone pool\nvar n: int = 0\n'
+        "value down(k: int) = if k == 0 then 0 else down(k - 1)\n"
+        "play:\n  set n to down(5000)\n",
+    )
+    game = meeple.load(str(rules))
+    assert game.new_game(1, 0).is_over  # the Python engine's own limit is higher
+    with pytest.raises(RuleRuntimeError, match="more deeply than 1000 levels, the most the native engine"):
+        native.new_game(game, 1, 0)
+
+
+CHANCE = """game "Draws":
+  players 2..4
+table colour (name, points: int):
+  red, 1
+  blue, 2
+  green, 3
+zone deck, ordered
+zone pool
+zone hand per player
+piece card: each colour in deck
+piece token: 3 per player in pool
+score p = count(pieces(p.hand)) + sum([x.points for each x in pieces(p.hand, card)])
+play:
+  shuffle deck
+  for each p in players_from(players[1]):
+    turn p:
+      draw 1 from deck to p.hand
+      random "coin":
+        outcome heads chance 40:
+          log "{p} gets heads"
+        outcome tails otherwise:
+          pick t at random from pieces(pool, token, p):
+            move t to p.hand
+      may choose c from pieces(p.hand) prompt "Piece to show":
+        log "{p} shows {c}"
+      may "Put a token back?":
+        move 1 token of p from p.hand to pool
+      else:
+        log "{p} keeps everything"
+  draw 5 from deck to pool
+"""
+
+
+def test_chance_draws_and_zones_of_each_player_are_the_same_on_both_engines(tmp_path: Path) -> None:
+    """`shuffle`, `draw` (and what it wanted more of than there was), `random` outcomes, `pick ...
+    at random`, a `may` question, a zone per player, pieces one per row, `players_from`: the same
+    games, every outcome drawn from the same generator in the same order."""
+    game = meeple.load(str(write(tmp_path, "draws.rules", CHANCE)))
+    assert native.engine_for(game, "auto") == ("native", "")
+    outcomes = set()
+    for players in (2, 3, 4):
+        for seed in range(15):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+            outcomes |= {line.split(":")[1].strip() for line in python["log"] if line.startswith("  (coin")}
+        state = native.new_game(game, players, 0, logging=False)
+        state.play_out(["first"])
+        python_state = game.new_game(players, 0, logging=False)
+        played(python_state, make_agents(["first"], players, 0))
+        assert state.result() == python_state.result()  # the shortfall of the last draw too
+        # each player draws one and the pool five, from three cards
+        assert state.result()["shortfalls"]["draw from deck"] == players + 5 - 3
+    assert outcomes == {"heads)", "tails)"}  # both outcomes came up
+
+
+OWNED = """game "Owners":
+  players 2..3
+table spot (name, base: int, coins: int):
+  near, 1, 7
+  far, 4, 8
+zone pool
+var coins: int = 2 per player within 0..5
+var heat: int = self.base per spot
+var rounds: int = 0 within 0..2
+piece token: 2 per player in pool
+piece chip: self.base per spot in pool
+value richest() = [each p in players where p.coins == max([q.coins for each q in players])]
+score p = p.coins
+play:
+  repeat 4 times:
+    add 1 to rounds
+    for each p in players:
+      turn p:
+        choose s from spot prompt "Spot to warm":
+          add s.heat to p.coins
+          log "{s} warms, {s.coins} coins on it, {count(pieces(pool, s))} chips"
+          subtract 1 from s.heat
+          if s.heat < 0:
+            set s.heat to s.base
+        may choose q from richest() prompt "Player to tax":
+          subtract 3 from q.coins
+          log "{q} pays, and has {q.coins} left; {rounds} rounds"
+"""
+
+
+def test_variables_of_each_owner_kept_within_bounds_are_the_same_on_both_engines(
+    tmp_path: Path,
+) -> None:
+    """`var ... per player`, `per TABLE` (its start from `self`), `within` on both, `set`, `add`
+    and `subtract` of an owner's variable, and values that read them as they change; a row's
+    column named as another owner's variable is; pieces made `per TABLE`, `self` their row."""
+    game = meeple.load(str(write(tmp_path, "owners.rules", OWNED)))
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in (2, 3):
+        for seed in range(15):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+    assert any("0 left" in line for line in python["log"]) and any(
+        "2 rounds" in line for line in python["log"]
+    )
+
+
+def test_without_the_core_games_play_on_python_and_the_commands_say_so_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A machine without Rust installs meeple without the core: `auto` plays on Python, `play`
+    and `simulate` say why once (on stderr, not in the JSON's place), and `native` is refused."""
+    monkeypatch.setattr(native, "_core", None)
+    rules = str(ROOT / "tests" / "games" / "tic_tac_toe.rules")
+    game = load(ROOT / "tests" / "games" / "tic_tac_toe.rules")
+    assert native.engine_for(game, "auto") == ("python", native.NOT_BUILT)
+    played_text = run("play", rules, "--seed", "1")
+    assert played_text.exit_code == 0
+    assert played_text.stderr.count(native.NOT_BUILT) == 1
+    stats = json.loads(run("simulate", rules, "--games", "3", "--json").stdout)
+    assert (stats["engine"], stats["python_because"]) == ("python", native.NOT_BUILT)
+    refused = run("play", rules, "--engine", "native")
+    assert refused.exit_code == 2 and native.NOT_BUILT in refused.output
+
+
+TIC_TAC_TOE = load(ROOT / "tests" / "games" / "tic_tac_toe.rules")
+
+
+def test_a_searching_player_never_loses_tic_tac_toe_to_a_random_one() -> None:
+    """MCTS (1,000 playouts a decision) from either seat: a win or a draw, never a loss."""
+    for seed in range(8):
+        for seat in (0, 1):
+            agents = ["random", "random"]
+            agents[seat] = "mcts"
+            state = native.new_game(TIC_TAC_TOE, 2, seed, logging=False)
+            state.play_out(agents)
+            assert seat in state.winners, f"seed {seed}, searching seat {seat + 1}: {state.choices}"
+
+
+def test_two_searching_players_draw_tic_tac_toe() -> None:
+    for seed in range(3):
+        state = native.new_game(TIC_TAC_TOE, 2, seed, logging=False)
+        state.play_out(["mcts"])
+        assert state.winners == [0, 1], state.choices
+
+
+def test_a_search_is_the_same_from_python_and_inside_the_core() -> None:
+    """The mcts agent of agents.py and the one play_out runs inside the core seed each search
+    alike: the same answers, so a replay of either is exact."""
+    for seed in range(3):
+        outside = native.new_game(CONNECT_FOUR, 2, seed)
+        played(outside, make_agents(["mcts:50", "random"], 2, seed))
+        inside = native.new_game(CONNECT_FOUR, 2, seed)
+        inside.play_out(["mcts:50", "random"])
+        assert inside.choices == outside.choices
+
+
+def test_a_search_needs_the_native_engine() -> None:
+    other = meeple.load("gods_love_dinosaurs")
+    with pytest.raises(ValueError, match="plays on the native engine only"):
+        engine_of(other, ["mcts"], "auto")
+    with pytest.raises(ValueError, match="'mcts:x': say mcts or mcts:N"):
+        native.new_game(TIC_TAC_TOE, 2, 0).play_out(["mcts:x"])
