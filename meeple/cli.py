@@ -198,7 +198,8 @@ class Narrated:
 
 
 def seat_names(state: State) -> list[str]:
-    return [str(p) for p in state.game.program.players[: state.players]]
+    """Every seat by its name: the players, then the seats the rules play (on either engine)."""
+    return [str(p) for p in state.game.program.seated(state.players)]
 
 
 def seats_named(seats: list[int], names: list[str]) -> str:

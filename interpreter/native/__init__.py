@@ -80,7 +80,8 @@ def new_game(
     if _core is None:
         raise ValueError(NOT_BUILT)
     n = game.min_players if players is None else _whole("players", players)
-    _whole("seed", seed)
+    if _whole("seed", seed) < 0:
+        raise ValueError(f"a seed is a whole number from 0, not {seed}")
     if _whole("budget", budget) < 1:
         raise ValueError(f"the step budget must be at least 1, not {budget}")
     if not game.min_players <= n <= game.max_players:

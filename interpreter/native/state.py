@@ -32,7 +32,16 @@ class NativeState:
         self.budget = budget
         self.logging = logging
         self.choosers: list[int] = []
+        # What the Python engine's State also says: the core seats players alone (a game with a
+        # seat the rules play, teams or carried state is not lowered), and starts from no save.
+        self.seats = players
+        self.layout = None
+        self.teams = tuple((seat,) for seat in range(players))
+        self.loaded = None
         self.failed: RuleRuntimeError | None = None
+        # The scores and tiebreaks the game ended with: computed once, as it ends, so that a score
+        # that breaks stops the game with a located error, as on the Python engine (State.flow).
+        self.final: tuple[list[int], list[int]] | None = None
         self._log: list[str] = []
         self._seen = 0  # how many of the core's log events are in words in _log
         self._decision: Decision | None = None
@@ -77,6 +86,11 @@ class NativeState:
         except Exception as err:  # the core's NativeError: (kind, detail, at)
             kind, detail, at = err.args
             self.failed = self._error(kind, detail, at)
+        if self.failed is None and self.final is None and self.core.is_over:
+            try:
+                self.final = (self._per_player(False), self._per_player(True))
+            except RuleRuntimeError as err:
+                self.failed = err
         if raising:
             self.check()
 
@@ -197,11 +211,12 @@ class NativeState:
 
     @property
     def scores(self) -> list[int]:
-        return self._per_player(False)
+        """Each seat's score: as the game ended with it, or as the position gives it now."""
+        return list(self.final[0]) if self.final is not None else self._per_player(False)
 
     @property
     def tiebreaks(self) -> list[int]:
-        return self._per_player(True)
+        return list(self.final[1]) if self.final is not None else self._per_player(True)
 
     def _per_player(self, tiebreak: bool) -> list[int]:
         try:
@@ -249,16 +264,27 @@ class NativeState:
         return copy
 
     def result(self) -> dict[str, Any]:
+        """The game as a log records it, as State.result: a game stopped by a broken rule (or
+        score) has no scores and no winners."""
+        scores: list[int] = []
+        winners: list[int] = []
+        if self.failed is None:
+            try:
+                scores, winners = self.scores, self.winners
+            except RuleRuntimeError:
+                if self.is_over:
+                    raise
         return {
             "game": self.game.name,
             "rules": self.game.path,
             "players": self.players,
             "seed": self.seed,
             "options": dict(self.game.options),
-            "scores": self.scores,
-            "winners": self.winners,
+            "scores": scores,
+            "winners": winners,
             "turns": self.turns,
             "choices": self.choices,
+            "teams": None,
             "shortfalls": self.shortfalls,
             "counters": self.counted(),
         }
