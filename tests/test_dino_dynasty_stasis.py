@@ -9,7 +9,7 @@ import random
 from functools import cache
 
 import pytest
-from helpers import assert_same_game, play_random
+from helpers import assert_same_game, play_random, play_refusing_bad_answers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,6 +64,16 @@ def test_random_games_of_each_mode_end_with_dinos_kept_and_the_stasis_never_aske
     assert len(state.scores) == players + 1
     again = meeple.replay(game(mode), players, seed, state.choices, budget=BUDGET)
     assert_same_game(again, state)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([1, 2]), seed=seeds, rnd=answers, data=st.data())
+def test_every_refused_answer_leaves_the_game_as_it_was(
+    mode: str, players: int, seed: int, rnd: random.Random, data: st.DataObject
+) -> None:
+    state = game(mode).new_game(players, seed=seed, budget=BUDGET)
+    play_refusing_bad_answers(state, rnd, data, rate=0.05, max_decisions=MAX_DECISIONS)
 
 
 def test_the_stasis_is_the_seat_after_the_players() -> None:
