@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from pathlib import Path
 
 import pytest
 from helpers import assert_same_game, play_random, play_refusing_bad_answers
@@ -99,3 +100,36 @@ def test_in_legendary_mode_a_game_where_every_player_is_extinct_is_won_by_the_st
 def test_the_stasis_examples_pass() -> None:
     results = run_examples(game("easy"))
     assert results and all(r.passed for r in results), [(r.name, r.failures) for r in results if not r.passed]
+
+
+CAMOUFLAGED = """variant "The Stasis, one mode" of "dino_dynasty_stasis":
+  players 1..5
+
+replace option mode: stasis_mode = {mode}
+
+example "A Patagotitan in its Home forest, and a Stasis Herd beside it":
+  players 1
+  given:
+    place shape(face_of(T02, side_a)) on world at placement(world, shape(face_of(T02, side_a)), 0, 0, 0)
+    take_species(players[0], patagotitan)
+    set players[1].species_of to utahraptor
+    move 16 dino of players[1] from players[1].reserve to players[1].supply
+    move 1 dino of players[1] from players[1].supply to cell(world, 0, 0)
+    move 1 dino of players[0] from players[0].supply to cell(world, 1, 1)
+  expect:
+    camouflaged(players[0], area(cell(world, 0, 0), biome))
+    attackable(players[1], area(cell(world, 0, 0), biome)) == {attackable}
+"""
+
+
+@pytest.mark.parametrize(
+    ("mode", "attackable"), [("easy", "[]"), ("legendary", "[]"), ("manker", "[players[0]]")]
+)
+def test_only_manker_mode_forbids_camouflage_against_the_stasis(
+    tmp_path: Path, mode: str, attackable: str
+) -> None:
+    """'Manker mode: ... the player(s) can not use the Camouflage ability against the Stasis.'"""
+    path = tmp_path / f"{mode}.rules"
+    path.write_text(CAMOUFLAGED.format(mode=mode, attackable=attackable), encoding="utf-8")
+    results = run_examples(meeple.load(path))
+    assert results and all(r.passed for r in results), [(r.name, r.failures) for r in results]
