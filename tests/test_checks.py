@@ -601,3 +601,23 @@ def test_a_mutated_game_gets_diagnostics_never_a_traceback(tmp_path: Path, game:
         assert d.code in CODES or d.code < "M040"
         if d.file == str(path):
             assert 1 <= d.line <= lines and d.column >= 1, d.render(source)
+
+
+def test_what_only_the_automated_seats_style_reads_is_needed(tmp_path: Path) -> None:
+    """The style an automated seat plays is part of the rules (every game runs it), so a value and
+    a variable its lines alone read are not reported unused (M041, M042); a style only agents may
+    play stays outside the rules, and what it alone reads is still M041."""
+    pacer = (Path(__file__).parent / "games" / "pacer_race.rules").read_text(encoding="utf-8")
+    source = pacer.replace(
+        "style pacing:\n",
+        "value favourite() = 2\nvar mood: int = 0\n\nstyle pacing:\n"
+        "  prefer advance.n where n == favourite() + mood weight 3\n",
+    ).replace("        advance(p)\n", "        advance(p)\n        set mood to 0\n")
+    report = checks(tmp_path, source)
+    assert not [d for d in report.diagnostics if d.code in ("M041", "M042")], report.diagnostics
+    unplayed = (
+        source.replace("plays pacing", "plays calm") + "\nstyle calm:\n  prefer advance.n where n == 1\n"
+    )
+    report = checks(tmp_path, unplayed)
+    assert {d.line for d in found(report, "M041")} == {line_of(unplayed, "value favourite")}
+    assert {d.line for d in found(report, "M042")} == {line_of(unplayed, "var mood")}

@@ -107,6 +107,10 @@ class Usage:
                 self.globals[name] = decl
         roots: list[ast.Decl] = [*s.triggers]
         roots += [d for d in (s.setup, s.play, s.score, s.tiebreak) if d is not None]
+        # The style a seat the rules play plays is part of the rules: every game runs it, so what
+        # its lines read is needed.
+        played = {d.style for d in self.decls if isinstance(d, ast.AutomatedDecl)}
+        roots += [d for d in self.decls if isinstance(d, ast.StyleDecl) and d.name in played]
         self.live: set[int] = set()
         self._spread(roots)
 
