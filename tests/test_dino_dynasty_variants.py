@@ -1,0 +1,173 @@
+"""Dino Dynasty's Dynasty game and Campaign (games/dino_dynasty_dynasty.rules and
+games/dino_dynasty_campaign.rules; the rulebook's "Game Variants"): their worked examples, their
+check against the rulebook, and what holds in every game: random games end, Dinos are conserved,
+the save envelopes written at a game's end are what the next game starts from ("Each player places
+in the SAVE ENVELOPE"), replays with saves are exact, and a whole Campaign ("5 consecutive
+Scenarios from A to E") plays as one game."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import assert_same_game, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meeple
+from meeple.interpreter.examples import run_examples
+
+GAMES = Path(__file__).parents[1] / "games"
+RULEBOOK = Path(os.environ.get("MEEPLE_RULEBOOKS", Path(__file__).parents[2] / "shared" / "rulebooks"))
+VARIANTS = ["dino_dynasty_dynasty", "dino_dynasty_campaign"]
+
+
+@cache
+def dynasty(scenario: str = "A") -> meeple.Game:
+    return meeple.load("dino_dynasty_dynasty", {"scenario": scenario})
+
+
+@cache
+def campaign(map_kept: str) -> meeple.Game:
+    return meeple.load("dino_dynasty_campaign", {"map_kept": map_kept})
+
+
+def played(game: meeple.Game, players: int, seed: int, load: Any = None, watch: Any = None) -> Any:
+    """A game (or a whole sequence) answered at random; `watch(state)` after every decision."""
+    rnd = random.Random(seed)
+    state = game.new_game(players, seed=seed, load=load)
+    for _ in range(200_000):
+        if state.is_over:
+            return state
+        assert state.decision is not None
+        state.apply(rnd.randrange(state.decision.size))
+        if watch is not None:
+            watch(state)
+    pytest.fail(f"no end ({game.name}, {players} players, seed {seed})")
+
+
+def dinos(state: Any) -> Counter[str]:
+    """Every Dino, by its owner: none is made or lost, wherever it stands."""
+    return Counter(
+        str(owner) for held in state.rt.locs.values() for kind, owner in held if str(kind) == "dino"
+    )
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_each_variant_checks_clean_against_the_rulebook(name: str) -> None:
+    result = run("check", str(GAMES / f"{name}.rules"), "--rulebook", str(RULEBOOK / "dino-dynasty.txt"))
+    assert result.exit_code == 0, result.output
+    assert "no problems" in result.output, result.output
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_worked_examples_pass(name: str) -> None:
+    results = run_examples(meeple.load(name))
+    assert results and all(r.passed for r in results), [r for r in results if not r.passed]
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6))
+def test_a_random_dynasty_game_ends_with_its_dinos_conserved_and_its_envelopes_saved(
+    seed: int, players: int
+) -> None:
+    game = dynasty()
+    start = dinos(game.new_game(players, seed=seed))
+
+    def conserved(state: Any) -> None:
+        assert dinos(state) == start
+
+    end = played(game, players, seed, watch=conserved)
+    save = end.save()
+    current = {e.row: e.value for e in save.entries if e.carry == "current"}
+    chosen = {str(p.values["dynasty"].key) for p in (end.rt.owned[("player", "species_of")].values())}
+    assert {row for row, value in current.items() if value is not None} == chosen
+    assert [e.value for e in save.entries if e.carry == "games_played"] == [1]
+
+
+def test_the_next_game_starts_from_the_envelopes_and_replays_exactly() -> None:
+    """'Players choose 1 of the DYNASTY SAVE ENVELOPES': a Dynasty whose envelope holds a species
+    plays that species; the game replays exactly from its log, with the save it loaded."""
+    game = dynasty()
+    first = played(game, 3, 11)
+    save = first.save()
+    at_start: list[Any] = []
+
+    def after_setup(state: Any) -> None:
+        if state.turns >= 1 and not at_start:  # setup is done: no species changed yet
+            at_start.extend(state.rt.owned[("player", "species_of")].values())
+
+    second = played(game, 3, 12, load=save, watch=after_setup)
+    current = {e.row: e.value for e in save.entries if e.carry == "current" and e.value is not None}
+    assert current and at_start
+    for p in at_start:
+        dyn = str(p.values["dynasty"].key)
+        if dyn in current:
+            assert p.key == current[dyn]
+    again = meeple.replay(game, 3, 12, second.choices, load=save)
+    assert_same_game(again, second)
+    assert again.save() == second.save()
+
+
+def test_a_save_round_trips_exactly(tmp_path: Path) -> None:
+    game = dynasty()
+    save = played(game, 4, 5).save()
+    start = game.new_game(4, seed=1, load=save, run_setup=False)
+    assert start.save() == save
+
+
+@pytest.mark.parametrize("map_kept", ["yes", "no"])
+def test_a_whole_campaign_plays_as_one_game_and_replays_exactly(map_kept: str) -> None:
+    """A Campaign is five Scenarios, A to E, one seed and one log; its score is the Campaign
+    tokens ('as many as the number of players they beat'), at most 3 per Scenario with 4 players."""
+    game = campaign(map_kept)
+    state = played(game, 4, 3)
+    result = state.result()
+    assert [g["options"]["scenario"] for g in result["games"]] == ["A", "B", "C", "D", "E"]
+    tokens = [e.value for e in state.save().entries if e.carry == "campaign_tokens"]
+    assert state.scores == tokens and all(0 <= t <= 15 for t in tokens)
+    again = meeple.replay(game, 4, 3, state.choices)
+    assert again.scores == state.scores and again.log == state.log
+
+
+def test_a_kept_map_grows_and_keeps_its_tiles() -> None:
+    """Alternative A: 'the Map is kept with all tiles, Morph tokens and Herds'."""
+    game = campaign("yes")
+    sizes: list[int] = []
+
+    def watch(state: Any) -> None:
+        if len(sizes) < len(state.done):
+            ended, current = state.done[-1], state.current
+            sizes.append(len(ended.rt.layers))
+            assert len(current.rt.layers) >= len(ended.rt.layers)
+
+    played(game, 3, 4, watch=watch)
+    assert len(sizes) == 4
+
+
+def test_play_and_simulate_run_a_campaign(tmp_path: Path) -> None:
+    log = tmp_path / "campaign.json"
+    result = run(
+        "play",
+        "dino_dynasty_campaign",
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--agents",
+        "random",
+        "--log",
+        str(log),
+    )
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(log.read_text())["games"]) == 5
+    result = run(
+        "simulate", "dino_dynasty_campaign", "--players", "3", "--games", "1", "--option", "map_kept=no"
+    )
+    assert result.exit_code == 0, result.output
