@@ -261,11 +261,17 @@ class SequenceState:
     def save(self) -> Save:
         return self.current.save()
 
-    def result(self) -> dict[str, Any]:
+    @property
+    def shortfalls(self) -> dict[str, int]:
+        """What moves wanted and did not find, added up over the games."""
         shortfalls: dict[str, int] = {}
         for state in [*self.done, self.current]:
             for what, n in state.rt.shortfalls.items():
                 shortfalls[what] = shortfalls.get(what, 0) + n
+        return shortfalls
+
+    def result(self) -> dict[str, Any]:
+        shortfalls = self.shortfalls
         loaded = (
             {} if self.loaded is None else {"load": self.loaded.model_dump(mode="json", exclude_none=True)}
         )
