@@ -520,35 +520,38 @@ class State:
         return carry.take(self)
 
     def result(self) -> dict[str, Any]:
-        """The game as a log records it (with the save it started from, if any). A game stopped
-        by a broken rule (or score) has no scores and no winners; a game under way has the scores
-        of its position, or none while its scores cannot be computed yet (a save in the middle of
-        a game must not fail for that)."""
-        scores: list[int] = []
-        winners: list[int] = []
-        if self.failed is None:
-            try:
-                scores, winners = self.scores, self.winners
-            except RuleRuntimeError:
-                if self.is_over:
-                    raise
-        loaded = (
-            {} if self.loaded is None else {"load": self.loaded.model_dump(mode="json", exclude_none=True)}
-        )
-        return loaded | {
-            "game": self.game.name,
-            "rules": self.game.path,
-            "players": self.players,
-            "seed": self.seed,
-            "options": dict(self.game.options),
-            "scores": scores,
-            "winners": winners,
-            "turns": self.turns,
-            "choices": list(self.choices),
-            "teams": None if self.layout is None else [list(team) for team in self.layout],
-            "shortfalls": self.shortfalls,
-            "counters": self.counted(),
-        }
+        return record(self)
+
+
+def record(state: Any) -> dict[str, Any]:
+    """A game as a log records it (with the save it started from, if any), on either engine (a
+    State, a native state: both say what is read here). A game stopped by a broken rule (or
+    score) has no scores and no winners; a game under way has the scores of its position, or
+    none while its scores cannot be computed yet (a save in the middle of a game must not fail
+    for that)."""
+    scores: list[int] = []
+    winners: list[int] = []
+    if state.failed is None:
+        try:
+            scores, winners = state.scores, state.winners
+        except RuleRuntimeError:
+            if state.is_over:
+                raise
+    loaded = {} if state.loaded is None else {"load": state.loaded.model_dump(mode="json", exclude_none=True)}
+    return loaded | {
+        "game": state.game.name,
+        "rules": state.game.path,
+        "players": state.players,
+        "seed": state.seed,
+        "options": dict(state.game.options),
+        "scores": scores,
+        "winners": winners,
+        "turns": state.turns,
+        "choices": list(state.choices),
+        "teams": None if state.layout is None else [list(team) for team in state.layout],
+        "shortfalls": state.shortfalls,
+        "counters": state.counted(),
+    }
 
 
 def replay(

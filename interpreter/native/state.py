@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.interpreter.engine import Game, IllegalChoice
+from meeple.interpreter.engine import Game, IllegalChoice, record
 from meeple.interpreter.native.lower import Lowered
 from meeple.interpreter.runtime import Decision, RuleRuntimeError
 from meeple.interpreter.values import PieceRef, label
@@ -264,27 +264,5 @@ class NativeState:
         return copy
 
     def result(self) -> dict[str, Any]:
-        """The game as a log records it, as State.result: a game stopped by a broken rule (or
-        score) has no scores and no winners."""
-        scores: list[int] = []
-        winners: list[int] = []
-        if self.failed is None:
-            try:
-                scores, winners = self.scores, self.winners
-            except RuleRuntimeError:
-                if self.is_over:
-                    raise
-        return {
-            "game": self.game.name,
-            "rules": self.game.path,
-            "players": self.players,
-            "seed": self.seed,
-            "options": dict(self.game.options),
-            "scores": scores,
-            "winners": winners,
-            "turns": self.turns,
-            "choices": self.choices,
-            "teams": None,
-            "shortfalls": self.shortfalls,
-            "counters": self.counted(),
-        }
+        """The game as a log records it, as State.result (one record for both engines)."""
+        return record(self)
