@@ -23,6 +23,12 @@ from meeple.limits import MAX_SEATS
 Layout = tuple[tuple[int, ...], ...]  # the teams, each its seats (0-based) in seat order
 
 
+def layout_text(layout: Layout) -> str:
+    """A layout as the command line writes it (`1+4,2+5`): what `parse_layout` reads back, and what
+    a command that plays a game again repeats."""
+    return ",".join("+".join(str(s + 1) for s in team) for team in layout)
+
+
 def parse_layout(text: str) -> Layout:
     """A layout as the command line writes it, seats numbered from 1: `1+4,2+5,3` (a team per
     comma, its seats joined by +). ValueError, in plain words, for anything else."""

@@ -70,11 +70,6 @@ def parse_teams(text: str | None) -> Layout | None:
         raise Fail(f"error: --teams: {err}", USAGE) from None
 
 
-def teams_named(layout: Layout | None) -> str:
-    """A layout as the command line writes it (`1+4,2+5`): what a reproducing command repeats."""
-    return "" if layout is None else ",".join("+".join(str(s + 1) for s in team) for team in layout)
-
-
 P = ParamSpec("P")
 R = TypeVar("R")
 

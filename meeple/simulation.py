@@ -25,7 +25,7 @@ from meeple.interpreter.agents import make_agents, search_iterations
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.engine import Game, IllegalChoice, State
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.interpreter.teams import Layout, teams_of
+from meeple.interpreter.teams import Layout, layout_text, teams_of
 from meeple.saves import Save, as_save
 from meeple.workers import in_workers
 
@@ -70,7 +70,7 @@ class Plan:
         if self.load_file:
             words += ["--load", self.load_file]
         if self.teams is not None:
-            words += ["--teams", ",".join("+".join(str(s + 1) for s in team) for team in self.teams)]
+            words += ["--teams", layout_text(self.teams)]
         return shlex.join(words)
 
 
