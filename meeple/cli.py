@@ -52,7 +52,6 @@ from meeple.cli_common import (
     real_stream,
     say,
     stdout,
-    teams_named,
     visible,
 )
 from meeple.cli_docs import check_file, docs
@@ -65,10 +64,10 @@ from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_example
 from meeple.interpreter.runtime import short
-from meeple.interpreter.teams import Layout
+from meeple.interpreter.teams import Layout, layout_text
 from meeple.limits import MAX_NUMBER
 from meeple.loader import Checked, bundled_dir, read_header, resolve_named
-from meeple.logs import LogError, log_rules, read_log, write_log
+from meeple.logs import LogError, log_rules, position, read_log, write_log
 from meeple.paths import Refused, resolved
 from meeple.saves import Save, SaveError, write_save
 from meeple.simulation import engine_of
@@ -160,7 +159,7 @@ def play_game(
             f"  while playing {rules} with {seats} players, seed {seed}, "
             f"after choices {short(str(choices), 200)}\n"
             f"  reproduce with: meeple play {rules} --players {seats} --seed {seed} "
-            f"--agents {','.join(agent_names)}" + (f" --teams {teams_named(teams)}" if teams else "")
+            f"--agents {','.join(agent_names)}" + (f" --teams {layout_text(teams)}" if teams else "")
         ) from None
     except EOFError:
         raise Fail("error: the input ended before the game did") from None
@@ -505,15 +504,7 @@ def replay(
     except Fail as err:  # a log naming rules that are gone or broken is a bad log, not a bad command
         raise Fail(f"{err.message}\nerror: {log}: cannot load the rules the log was played with") from None
     try:
-        state = meeple.replay(
-            game,
-            entry.players,
-            entry.seed,
-            entry.choices,
-            complete=False,
-            load=entry.load,
-            teams=entry.teams,
-        )
+        state = position(game, entry)
     except meeple.IllegalChoice as err:
         raise Fail(f"error: {log} does not fit the rules of {entry.rules}: {err}") from None
     except SaveError as err:

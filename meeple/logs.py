@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -22,6 +22,9 @@ from meeple.files import write_atomic
 from meeple.limits import MAX_CHOICES, MAX_JSON_DEPTH, MAX_LOG_BYTES, MAX_NUMBER, MAX_SEATS
 from meeple.paths import Refused, read_user_bytes, resolved
 from meeple.saves import Save
+
+if TYPE_CHECKING:
+    from meeple.interpreter.engine import Game, State
 
 LOG_FORMAT = 1  # the "meeple" field: the version of this schema
 
@@ -99,6 +102,17 @@ class GameLog(BaseModel):
         if value != LOG_FORMAT:
             raise ValueError(f"this is a log of format {value}; this meeple reads format {LOG_FORMAT}")
         return value
+
+
+def position(game: Game, entry: GameLog) -> State:
+    """The game a log records, played again from its seed, its choices, the save it started from
+    and its teams, up to where the log ends (`meeple replay` and the playtest page's load): an
+    IllegalChoice, SaveError, ValueError or RuleRuntimeError where the log does not fit the rules."""
+    from meeple.interpreter.engine import replay
+
+    return replay(
+        game, entry.players, entry.seed, entry.choices, complete=False, load=entry.load, teams=entry.teams
+    )
 
 
 def read_log(path: Path) -> GameLog:

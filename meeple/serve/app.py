@@ -43,7 +43,7 @@ from meeple.interpreter.engine import Game, IllegalChoice, State, replay
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.teams import Layout
 from meeple.limits import MAX_LOG_BYTES, MAX_REQUEST_BYTES
-from meeple.logs import LogError, log_text, parse_log
+from meeple.logs import LogError, log_text, parse_log, position
 from meeple.saves import Save, SaveError
 from meeple.serve.present import Presenter
 
@@ -176,15 +176,7 @@ class Session:
         if dict(entry.options) != dict(self.game.options):
             raise Refused("the log was played with other options than this game's")
         try:
-            state = replay(
-                self.game,
-                entry.players,
-                entry.seed,
-                entry.choices,
-                complete=False,
-                load=entry.load,
-                teams=entry.teams,
-            )
+            state = position(self.game, entry)
             seats = self.seat(entry.players, entry.seed)
         except IllegalChoice as err:
             raise Refused(f"the log does not fit the rules of {self.game.name}: {err}") from None
