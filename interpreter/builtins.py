@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from meeple import codes
 from meeple.grammar import ast
 from meeple.interpreter import areas, grids, layers
 from meeple.interpreter.areas import Area
@@ -385,7 +386,9 @@ class Flat(Builtin):
         given = types[0]
         if given != "any" and not given.startswith("list:list:") and given != "list:any":
             analyzer.error(
-                call.args[0], "M014", f"flat joins a list of lists, not {given.replace(':', ' of ')}"
+                call.args[0],
+                codes.WRONG_TYPE,
+                f"flat joins a list of lists, not {given.replace(':', ' of ')}",
             )
         return given[5:] if given.startswith("list:list:") else "list:any"
 
@@ -474,7 +477,9 @@ class BottomOf(Builtin):
         analyzer.expect(call.args[0], types[0], "loc", "bottom's argument (a place)")
         if id(call) not in analyzer.destinations:
             analyzer.error(
-                call, "M014", "bottom(...) is where pieces go: only 'move ... to' and 'draw ... to' take it"
+                call,
+                codes.WRONG_TYPE,
+                "bottom(...) is where pieces go: only 'move ... to' and 'draw ... to' take it",
             )
         return "bottom"
 
@@ -511,11 +516,15 @@ class Neighbours(Builtin):
         node = types[0][4:] if types and types[0].startswith("row:") else ""
         if len(call.args) == 1 and tables.count(node) > 1:
             analyzer.error(
-                call, "M012", f"several maps are built on '{node}': say which, neighbours(node, map)"
+                call,
+                codes.WRONG_ARGUMENT_COUNT,
+                f"several maps are built on '{node}': say which, neighbours(node, map)",
             )
         if types[0] not in ("any", "loc") and not types[0].startswith(("row:", "cell:")):
             analyzer.error(
-                call.args[0], "M014", "neighbours are those of a node of a table map or a cell of a grid"
+                call.args[0],
+                codes.WRONG_TYPE,
+                "neighbours are those of a node of a table map or a cell of a grid",
             )
         return f"list:{types[0]}" if types and types[0].startswith(("row:", "cell:")) else "list:any"
 
@@ -552,13 +561,15 @@ class _Regions(Builtin):
             node_type = node_type[5:] if node_type.startswith("list:") else "any"
         attr = call.args[1]
         if not isinstance(attr, ast.Name):
-            analyzer.error(attr, "M014", f"{self.name}'s second argument names the attribute that must match")
+            analyzer.error(
+                attr, codes.WRONG_TYPE, f"{self.name}'s second argument names the attribute that must match"
+            )
         elif node_type.startswith(("row:", "cell:")):
             analyzer.attr_type(node_type, attr.id, attr)
         elif node_type != "any":
             analyzer.error(
                 call.args[0],
-                "M014",
+                codes.WRONG_TYPE,
                 f"{self.name}'s first argument is a node of a table map or a cell of a grid map",
             )
         element = node_type if node_type.startswith(("row:", "cell:")) else "any"
@@ -638,11 +649,11 @@ class _Areas(Builtin):
             place = given if given.startswith(("row:", "cell:")) else "any" if given in ("any", "loc") else ""
         if not place:
             what = "a grid map or a list of a map's nodes" if self.many else "a cell of a grid or a map node"
-            analyzer.error(call.args[0], "M014", f"{self.name}'s first argument is {what}")
+            analyzer.error(call.args[0], codes.WRONG_TYPE, f"{self.name}'s first argument is {what}")
             place = "any"
         if not isinstance(attr, ast.Name):
             analyzer.error(
-                attr, "M014", f"{self.name}'s second argument names the attribute that joins places"
+                attr, codes.WRONG_TYPE, f"{self.name}'s second argument names the attribute that joins places"
             )
         elif place.startswith("cell:"):
             grid = analyzer.sym.maps.get(place[5:])
@@ -650,7 +661,7 @@ class _Areas(Builtin):
             if faces is not None and not any(c.name == attr.id for c in faces.columns):
                 analyzer.error(
                     attr,
-                    "M014",
+                    codes.WRONG_TYPE,
                     f"areas of a grid join cells by a column of '{faces.name}', and it has no '{attr.id}'",
                     analyzer._suggest(attr.id, [c.name for c in faces.columns]),
                 )
@@ -723,7 +734,9 @@ class _Beside(Builtin):
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         if types[0] != "any" and not types[0].startswith("area"):
-            analyzer.error(call.args[0], "M014", f"{self.name} is asked of an area (from area() or areas())")
+            analyzer.error(
+                call.args[0], codes.WRONG_TYPE, f"{self.name} is asked of an area (from area() or areas())"
+            )
         return f"list:{types[0]}" if types[0].startswith("area") else "list:any"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
@@ -949,7 +962,9 @@ class Placements(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         if analyzer.is_board(types[0]):
             analyzer.error(
-                call.args[0], "M014", "placements are found on a grid that grows: a board has all its cells"
+                call.args[0],
+                codes.WRONG_TYPE,
+                "placements are found on a grid that grows: a board has all its cells",
             )
         grid = _grid_map(types)
         return f"list:placement:{grid}" if grid else "list:placement"
@@ -1014,7 +1029,9 @@ class Borders(Builtin):
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         if types[0] != "any" and not types[0].startswith("placement"):
-            analyzer.error(call.args[0], "M014", "borders are those of a placement (from placements(...))")
+            analyzer.error(
+                call.args[0], codes.WRONG_TYPE, "borders are those of a placement (from placements(...))"
+            )
         grid = types[0][10:] if types[0].startswith("placement:") else ""
         return f"list:border:{grid}" if grid else "list:border"
 
@@ -1042,7 +1059,7 @@ class Corners(Builtin):
         cell = types[0]
         grid = analyzer.sym.maps.get(cell[5:]) if cell.startswith("cell:") else None
         if cell != "any" and (grid is None or grid.grid != "square"):
-            analyzer.error(call.args[0], "M014", "corners are those of a cell of a square grid")
+            analyzer.error(call.args[0], codes.WRONG_TYPE, "corners are those of a cell of a square grid")
         return f"list:{cell}" if cell.startswith("cell:") else "list:any"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
@@ -1077,7 +1094,7 @@ class InARow(Builtin):
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         if types[0] not in ("any", "list:any") and not types[0].startswith("list:cell:"):
-            analyzer.error(call.args[0], "M014", "in_a_row counts cells of a grid in a line")
+            analyzer.error(call.args[0], codes.WRONG_TYPE, "in_a_row counts cells of a grid in a line")
         return "bool"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
@@ -1109,7 +1126,7 @@ class Side(Builtin):
             where = f"a {kinds[0]} grid" if len(kinds) == 1 else "a grid"
             analyzer.error(
                 call.args[1],
-                "M014",
+                codes.WRONG_TYPE,
                 f"the sides of {where} are written out: {', '.join(repr(w) for w in known)}",
                 analyzer._suggest(word, known),
             )
@@ -1148,7 +1165,7 @@ class Connected(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         for arg, t in zip(call.args, types, strict=True):
             if t not in ("any", "list:any") and not t.startswith(("list:cell:", "list:row:")):
-                analyzer.error(arg, "M014", "connected joins cells of a grid or nodes of a map")
+                analyzer.error(arg, codes.WRONG_TYPE, "connected joins cells of a grid or nodes of a map")
         return "bool"
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
@@ -1222,7 +1239,9 @@ class AsIfLaid(Builtin):
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         if types[0] != "any" and not types[0].startswith("placement"):
-            analyzer.error(call.args[0], "M014", "as_if_laid supposes a placement (from placements(...))")
+            analyzer.error(
+                call.args[0], codes.WRONG_TYPE, "as_if_laid supposes a placement (from placements(...))"
+            )
         return types[1]
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
@@ -1267,7 +1286,7 @@ class Routes(Builtin):
         if not (isinstance(movement, ast.Name) and movement.id in movements):
             analyzer.error(
                 movement,
-                "M010",
+                codes.UNKNOWN_NAME,
                 "routes' second argument names a movement",
                 analyzer._suggest(getattr(movement, "id", ""), movements),
             )
@@ -1278,7 +1297,7 @@ class Routes(Builtin):
             if len(call.args) - 2 != wanted:
                 analyzer.error(
                     call,
-                    "M012",
+                    codes.WRONG_ARGUMENT_COUNT,
                     f"movement '{movement.id}' takes {wanted} argument(s) after it, not {len(call.args) - 2}",
                 )
         start = types[0]
@@ -1287,20 +1306,20 @@ class Routes(Builtin):
         nodes = {m.nodes for m in analyzer.sym.maps.values() if m.grid is None}
         on_node = start.startswith("row:") and start[4:] in nodes
         if start.startswith("list:"):
-            analyzer.error(call.args[0], "M014", "a route starts on one place, not on a list")
+            analyzer.error(call.args[0], codes.WRONG_TYPE, "a route starts on one place, not on a list")
         elif decl is not None and decl.step is not None:
             pass  # the `step` line says where a step goes from anything (checked with it)
         elif start != "any" and not start.startswith("cell:") and not on_node:
             analyzer.error(
                 call.args[0],
-                "M014",
+                codes.WRONG_TYPE,
                 "a route starts on a cell of a grid map or a node of a table map",
                 "elsewhere, say where one step goes: a line 'step NAME to PLACES' in the movement",
             )
         elif on_node and decl is not None and decl.straight is not None:
             analyzer.error(
                 call.args[0],
-                "M014",
+                codes.WRONG_TYPE,
                 "a straight line follows a grid's directions: the edges of a table map have none",
             )
         return "list:route" if start == "any" or start.startswith("list:") else f"list:route:{start}"

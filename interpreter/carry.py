@@ -31,6 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter import grids, layers
@@ -87,14 +88,14 @@ def resolve(symbols: Symbols, analyzer: Analyzer) -> tuple[list[Carried], list[D
             diags.append(
                 _at(
                     decl,
-                    "M010",
+                    codes.UNKNOWN_NAME,
                     f"nothing to carry called '{decl.name}'{where}",
                     "carry names a variable, a zone or a grid map, with its 'per' if it has one",
                 )
             )
             continue
         if (decl.name, decl.per) in seen:
-            diags.append(_at(decl, "M011", f"'{decl.name}' is carried twice"))
+            diags.append(_at(decl, codes.DECLARED_TWICE, f"'{decl.name}' is carried twice"))
             continue
         seen.add((decl.name, decl.per))
         if isinstance(found.target, ast.VarDecl):
@@ -104,7 +105,7 @@ def resolve(symbols: Symbols, analyzer: Analyzer) -> tuple[list[Carried], list[D
                 diags.append(
                     _at(
                         decl,
-                        "M014",
+                        codes.WRONG_TYPE,
                         f"variable '{var.name}' cannot be carried: a save holds a number, yes/no, a text, "
                         "a player or a row of a table",
                         f"give it one of those types: var {var.name}: int = ...",

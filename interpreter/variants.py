@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import cell_problem, is_keyed
@@ -61,7 +62,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
     merged.sources = {**base.sources, base.file: base.source, variant.file: variant.source}
     diagnostics: list[Diagnostic] = []
 
-    def error(node: ast.Node | ast.Span, message: str, hint: str = "", code: str = "M090") -> None:
+    def error(node: ast.Node | ast.Span, message: str, hint: str = "", code: str = codes.BAD_PATCH) -> None:
         span = node if isinstance(node, ast.Span) else node.span
         diagnostics.append(
             Diagnostic(span.file, span.line, span.column, "error", code, message, hint, span.end_column)
@@ -216,7 +217,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
     return merged, diagnostics
 
 
-ErrorAt = Callable[..., None]  # error(node or span, message, hint="", code="M090")
+ErrorAt = Callable[..., None]  # error(node or span, message, hint="", code=codes.BAD_PATCH)
 
 
 class Rows:
