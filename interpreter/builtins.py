@@ -36,7 +36,7 @@ from meeple.interpreter.values import (
 if TYPE_CHECKING:
     from meeple.codegen.english import English
     from meeple.interpreter.analysis import Analyzer
-    from meeple.interpreter.compiler import Compiler
+    from meeple.interpreter.compiler.base import Part
     from meeple.interpreter.program import Fn, Movement
 
 MANY = 99  # `most` of a built-in that takes any number of arguments
@@ -100,11 +100,11 @@ class Builtin:
 
     # ------------------------------------------------------------------ running
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         """The call as a function `(runtime, env) -> value`."""
         raise NotImplementedError(self.name)
 
-    def compile_options(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn | None:
+    def compile_options(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn | None:
         """The call as the options of a choice (`choose x from CALL`), as a function giving a
         sequence whose items are made as they are read (values.LazyList), equal item for item to
         the list `compile` gives; None: the choice takes that list."""
@@ -131,7 +131,7 @@ def register(cls: type[Builtin]) -> type[Builtin]:
     return cls
 
 
-def _args(compiler: Compiler, call: ast.Call, scope: set[str]) -> list[Fn]:
+def _args(compiler: Part, call: ast.Call, scope: set[str]) -> list[Fn]:
     return [compiler.expr(a, scope) for a in call.args]
 
 
@@ -157,7 +157,7 @@ class Count(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "int"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         inner = call.args[0]
         if isinstance(inner, ast.Call) and inner.func == "pieces":
             return self.count_pieces(compiler, inner, scope)
@@ -174,7 +174,7 @@ class Count(Builtin):
         return count
 
     @staticmethod
-    def count_pieces(compiler: Compiler, e: ast.Call, scope: set[str]) -> Fn:
+    def count_pieces(compiler: Part, e: ast.Call, scope: set[str]) -> Fn:
         """`count(pieces(where, KIND, OWNER))` without making a piece value for each piece: the
         commonest question in rules ("is this hex empty?") asked thousands of times a game."""
         where = compiler.expr(e.args[0], scope)
@@ -230,7 +230,7 @@ class Sum(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "int"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: sum(a0(rt, env))
 
@@ -253,7 +253,7 @@ class _Extreme(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "int"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         args = _args(compiler, call, scope)
         pick = type(self).pick
         if len(args) == 1:
@@ -304,7 +304,7 @@ class _Test(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "bool"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         test = type(self).test
         if isinstance(call.args[0], ast.MapComp):  # stop at the first answer, as a player would
             items = compiler.lazy_map(call.args[0], scope)
@@ -363,7 +363,7 @@ class Abs(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "int"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: abs(a0(rt, env))
 
@@ -392,7 +392,7 @@ class Flat(Builtin):
             )
         return given[5:] if given.startswith("list:list:") else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, span, rule = compiler.expr(call.args[0], scope), call.span, compiler.rule
 
         def flat(rt: Any, env: dict[str, Any]) -> list[Any]:
@@ -435,7 +435,7 @@ class Pieces(Builtin):
     def reads_any_kind(self, call: ast.Call) -> bool:
         return len(call.args) == 1  # `pieces(z, KIND)` names the kind it sees
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         args = _args(compiler, call, scope)
         a0 = args[0]
         kind_fn = args[1] if len(args) > 1 else None
@@ -483,7 +483,7 @@ class BottomOf(Builtin):
             )
         return "bottom"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         where = compiler.expr(call.args[0], scope)
         return lambda rt, env: Bottom(where(rt, env))
 
@@ -528,7 +528,7 @@ class Neighbours(Builtin):
             )
         return f"list:{types[0]}" if types and types[0].startswith(("row:", "cell:")) else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         adjacency = compiler.adjacency_for(call, call.args[-1])
 
@@ -575,7 +575,7 @@ class _Regions(Builtin):
         element = node_type if node_type.startswith(("row:", "cell:")) else "any"
         return f"list:list:{element}" if self.many else f"list:{element}"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         first = compiler.expr(call.args[0], scope)
         attr_name = call.args[1].id if isinstance(call.args[1], ast.Name) else ""
         key = compiler.attr(lambda rt, env: env["node"], attr_name, call.span)
@@ -669,7 +669,7 @@ class _Areas(Builtin):
             analyzer.attr_type(place, attr.id, attr)
         return f"list:area:{place}" if self.many else f"area:{place}"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         first = compiler.expr(call.args[0], scope)
         column = call.args[1].id if isinstance(call.args[1], ast.Name) else ""
         key_of = compiler.attr(lambda rt, env: env["node"], column, call.span)
@@ -739,7 +739,7 @@ class _Beside(Builtin):
             )
         return f"list:{types[0]}" if types[0].startswith("area") else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, corner, span, rule = compiler.expr(call.args[0], scope), self.corner, call.span, compiler.rule
 
         def beside(rt: Any, env: dict[str, Any]) -> list[Area]:
@@ -793,7 +793,7 @@ class PlayersFrom(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "list:player"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
 
         def players_from(rt: Any, env: dict[str, Any]) -> list[Player]:
@@ -818,7 +818,7 @@ class NextPlayer(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "player"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: rt.players[(a0(rt, env).seat + 1) % len(rt.players)]
 
@@ -842,7 +842,7 @@ class Automated(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "bool"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: a0(rt, env).automated
 
@@ -862,7 +862,7 @@ class Team(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "list:player"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: list(rt.team_of[a0(rt, env)])
 
@@ -882,7 +882,7 @@ class Teammates(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "list:player"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
 
         def teammates(rt: Any, env: dict[str, Any]) -> list[Player]:
@@ -909,7 +909,7 @@ class Cells(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return f"list:cell:{types[0][5:]}" if types[0].startswith("grid:") else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: list(grids.grid_of(rt, a0(rt, env)).values())
 
@@ -925,7 +925,7 @@ class CellAt(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return f"cell:{types[0][5:]}" if types[0].startswith("grid:") else "any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, q_fn, r_fn = _args(compiler, call, scope)
         return lambda rt, env: grids.grid_of(rt, a0(rt, env)).get((q_fn(rt, env), r_fn(rt, env)))
 
@@ -941,7 +941,7 @@ class Distance(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "int"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, a1 = _args(compiler, call, scope)
         return lambda rt, env: grids.distance(a0(rt, env), a1(rt, env))
 
@@ -969,11 +969,11 @@ class Placements(Builtin):
         grid = _grid_map(types)
         return f"list:placement:{grid}" if grid else "list:placement"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         lazy = self.compile_options(compiler, call, scope)
         return lambda rt, env: list(lazy(rt, env))
 
-    def compile_options(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile_options(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, shape = _args(compiler, call, scope)
         span, rule = call.span, compiler.rule
 
@@ -1003,7 +1003,7 @@ class PlacementOf(Builtin):
         grid = _grid_map(types)
         return f"placement:{grid}" if grid else "placement"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, shape, q_fn, r_fn, turns_fn = _args(compiler, call, scope)
         span, rule = call.span, compiler.rule
 
@@ -1035,7 +1035,7 @@ class Borders(Builtin):
         grid = types[0][10:] if types[0].startswith("placement:") else ""
         return f"list:border:{grid}" if grid else "list:border"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
 
         def borders(rt: Any, env: dict[str, Any]) -> list[Border]:
@@ -1062,7 +1062,7 @@ class Corners(Builtin):
             analyzer.error(call.args[0], codes.WRONG_TYPE, "corners are those of a cell of a square grid")
         return f"list:{cell}" if cell.startswith("cell:") else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
 
         def corners(rt: Any, env: dict[str, Any]) -> list[Cell]:
@@ -1097,7 +1097,7 @@ class InARow(Builtin):
             analyzer.error(call.args[0], codes.WRONG_TYPE, "in_a_row counts cells of a grid in a line")
         return "bool"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, a1 = _args(compiler, call, scope)
         return lambda rt, env: grids.in_a_row(a0(rt, env), a1(rt, env))
 
@@ -1132,7 +1132,7 @@ class Side(Builtin):
             )
         return f"list:cell:{grid.name}" if grid is not None else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         word = _side_word(call)
 
@@ -1168,7 +1168,7 @@ class Connected(Builtin):
                 analyzer.error(arg, codes.WRONG_TYPE, "connected joins cells of a grid or nodes of a map")
         return "bool"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         places, starts, ends = _args(compiler, call, scope)
         adjacency = compiler.adjacency_for(call, call.args[0])
 
@@ -1206,7 +1206,7 @@ class BlockAt(Builtin):
         grid = _grid_map(types)
         return f"placement:{grid}" if grid else "placement"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, x_fn, y_fn = _args(compiler, call, scope)
 
         def block(rt: Any, env: dict[str, Any]) -> Placement | None:
@@ -1244,7 +1244,7 @@ class AsIfLaid(Builtin):
             )
         return types[1]
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         spot_fn, then = _args(compiler, call, scope)
         span, rule = call.span, compiler.rule
 
@@ -1324,7 +1324,7 @@ class Routes(Builtin):
             )
         return "list:route" if start == "any" or start.startswith("list:") else f"list:route:{start}"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         """The distinct routes the movement allows from start."""
         start_fn = compiler.expr(call.args[0], scope)
         movement = call.args[1].id if isinstance(call.args[1], ast.Name) else ""

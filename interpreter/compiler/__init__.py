@@ -38,7 +38,7 @@ from meeple.interpreter.compiler.memo import Memo, _memoized
 from meeple.interpreter.compiler.moves import Moves
 from meeple.interpreter.compiler.statements import Statements
 from meeple.interpreter.compiler.styles import Styles
-from meeple.interpreter.program import Fn, Program, Trigger
+from meeple.interpreter.program import Program, Scorer, Trigger
 from meeple.interpreter.runtime import RuleRuntimeError, describe
 
 
@@ -110,7 +110,7 @@ class Compiler(Data, Analyses, Expressions, Memo, Statements, Moves, Decisions, 
             p.examples.append(self.example(example))
         return p
 
-    def _scorer(self, decl: ast.ScoreDecl) -> Fn:
+    def _scorer(self, decl: ast.ScoreDecl) -> Scorer:
         fn, var = self.expr(decl.expr, {decl.var}), decl.var
         return lambda rt, player: fn(rt, {var: player})
 
