@@ -141,7 +141,8 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
     better = common_mistake(err, source, _lark)  # (message, hint) for a common mistake
     line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
     if isinstance(err, UnexpectedCharacters):
-        char = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "?"
+        pos = err.pos_in_stream
+        char = source[pos] if pos is not None and pos < len(source) else "?"
         message = f"unexpected character '{char}'"
         hint = "names use letters, digits and _; texts go in double quotes"
         if char == "\t":

@@ -546,11 +546,12 @@ class Analyzer:
             case ast.Attr():
                 owner = self.expr(e.obj, scope)
                 return self.attr_type(owner, e.name, e)
-            case ast.Index() if (seq := self.expr(e.obj, scope)).startswith("rows:"):
-                table, value = seq[5:].split(":", 1)
-                self.expect(e.index, self.expr(e.index, scope), f"row:{table}", f"a row of '{table}'")
-                return value
             case ast.Index():
+                seq = self.expr(e.obj, scope)
+                if seq.startswith("rows:"):
+                    table, value = seq[5:].split(":", 1)
+                    self.expect(e.index, self.expr(e.index, scope), f"row:{table}", f"a row of '{table}'")
+                    return value
                 self.expect(e.index, self.expr(e.index, scope), "int", "an index")
                 self.expect(e.obj, seq, "list", "what is indexed")
                 return seq[5:] if seq.startswith("list:") else "any"
@@ -574,8 +575,8 @@ class Analyzer:
                 self.expect(
                     e.cond, self.expr(e.cond, {**scope, e.var: element}), "bool", "a 'where' condition"
                 )
-                for key in e.keys:
-                    self.expect(key, self.expr(key, {**scope, e.var: element}), "int", "a 'ranked by' key")
+                for rank in e.keys:
+                    self.expect(rank, self.expr(rank, {**scope, e.var: element}), "int", "a 'ranked by' key")
                 return f"list:{element}"
             case ast.MapComp():
                 inner = {**scope, e.var: self.element(e.seq, scope)}
@@ -1139,7 +1140,7 @@ class Analyzer:
         self.seats()
         for movement in s.movements.values():
             if movement.step is not None:
-                self.step_line(movement, movement_scopes[movement.name])
+                self.step_line(movement, movement.step, movement_scopes[movement.name])
         self.named_blocks()
         self.unused()
         return s
@@ -1261,18 +1262,18 @@ class Analyzer:
             self.error(pref, codes.UNKNOWN_NAME, f"no decision to prefer: {message}", hint)
         return found
 
-    def step_line(self, movement: ast.MovementDecl, scope: dict[str, str]) -> None:
+    def step_line(self, movement: ast.MovementDecl, step: ast.Expr, scope: dict[str, str]) -> None:
         """`step NAME to PLACES`: NAME (and `start`) is a place of the type the movement's routes
         start on, when every call agrees on one; PLACES is a list of places of that type."""
         starts = self.route_starts.get(movement.name, set()) - {"any"}
         place = next(iter(starts)) if len(starts) == 1 else "any"
         inner = {**scope, "start": place, movement.step_var: place}
-        got = self.expr(movement.step, inner)
-        self.expect(movement.step, got, "list", "a 'step' line (the places one step reaches)")
+        got = self.expr(step, inner)
+        self.expect(step, got, "list", "a 'step' line (the places one step reaches)")
         element = got[5:] if got.startswith("list:") else "any"
         if "any" not in (place, element) and not (element.startswith(place) or place.startswith(element)):
             self.error(
-                movement.step,
+                step,
                 codes.WRONG_TYPE,
                 f"a step from {_readable(place)} reaches places of the same kind, not {_readable(got)}",
             )

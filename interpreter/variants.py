@@ -311,26 +311,30 @@ def _patch_table(
                         )
                     )
         case ast.ReplaceRow(row=new) | ast.AddRow(row=new):
-            key = new.cells[0] if new.cells else None
+            new_key = new.cells[0] if new.cells else None
             at = (
                 new.span.model_copy(update={"end_column": new.cell_columns[0][1]})
                 if new.cell_columns
                 else new.span
             )
             if isinstance(patch, ast.AddRow):
-                if rows.find(key) is not None and is_keyed(table):
-                    error(at, f"table '{name}' already has a row '{key}'", "write 'replace row' to change it")
+                if rows.find(new_key) is not None and is_keyed(table):
+                    error(
+                        at,
+                        f"table '{name}' already has a row '{new_key}'",
+                        "write 'replace row' to change it",
+                    )
                 else:
                     rows.add(new)
                 return
-            place = place_of(str(key), at)
+            place = place_of(str(new_key), at)
             if place is None:
                 return
             old_row = table.rows[place]
             for column, before, after in zip(table.columns, old_row.cells, new.cells, strict=False):
                 if before != after and column.span.file != patch.span.file:
                     change = ast.ValueChange(
-                        span=patch.span, name=column.name, row=str(key), table=name, old=before, new=after
+                        span=patch.span, name=column.name, row=str(new_key), table=name, old=before, new=after
                     )
                     changes.append(change)
             table.rows[place] = new

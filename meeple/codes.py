@@ -46,7 +46,7 @@ TOO_MANY_DIGITS = _code("M006", "error", "a number with more digits than any gam
 NESTED_TOO_DEEP = _code(
     "M007",
     "error",
-    "blocks, brackets or operators nested more than 200 levels deep (a chain of 5,000 `+` nests 5,000)",
+    "blocks, brackets or operators nested more than 200 levels deep (a chain of 5,000 `+` is 5,000 deep)",
 )
 BAD_TABLE_FILE = _code(
     "M008",

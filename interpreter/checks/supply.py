@@ -92,8 +92,8 @@ def _shortfalls(symbols: Symbols, index: dict[tuple[int, int], Site], runs: list
     by_place: dict[tuple[tuple[int, int] | None, str], dict[int, int]] = {}
     for run in runs:
         for short in run.shorts:
-            counts = by_place.setdefault((short.key, short.what), {})
-            counts[run.players] = counts.get(run.players, 0) + short.missing
+            tally = by_place.setdefault((short.key, short.what), {})
+            tally[run.players] = tally.get(run.players, 0) + short.missing
     out = []
     for (key, what), missing in by_place.items():
         counts = sorted(missing)
