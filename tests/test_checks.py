@@ -74,6 +74,7 @@ def test_dino_party_passes_every_check_statically_and_by_play(dino_party: Report
     assert summary.data["statements_run"] == summary.data["statements"]
 
 
+@pytest.mark.soak  # every check, setup under every player count and option, of every bundled game
 def test_the_checks_find_no_error_in_a_bundled_game_that_analyses_cleanly() -> None:
     for path in GAMES:
         checked = meeple.check(path)
