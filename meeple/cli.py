@@ -30,6 +30,7 @@ from rich.markup import escape
 from rich.table import Column, Table
 
 import meeple
+from meeple import codes
 from meeple.cli_common import (
     ENGINE,
     FAILED,
@@ -280,9 +281,11 @@ def check(
         if coverage:
             show_coverage(out, report)
         if assumptions:
-            show_reports(out, report, {"M080", "M081"}, "Assumptions and conflicts", "none declared")
+            show_reports(
+                out, report, {codes.ASSUMPTION, codes.CONFLICT}, "Assumptions and conflicts", "none declared"
+            )
         if play_games:
-            show_reports(out, report, {"M069"}, "Play", "not played: the file has errors")
+            show_reports(out, report, {codes.PLAY_SUMMARY}, "Play", "not played: the file has errors")
         counts = [plural(errors, "error"), plural(warnings, "warning")]
         notes = f" ({plural(len(report.notes), 'note')})" if report.notes else ""
         typer.echo(f"{name}: {', '.join(counts) if problems else 'no problems'}{notes}")

@@ -129,6 +129,7 @@ class Lowering:
         self.sites: list[tuple[ast.Span | None, str]] = []
         self.rule = ""
         self.frame = Frame()
+        self.instrs: list[dict[str, Any]] = []  # the instructions of the block being lowered
         self.code: list[dict[str, Any]] = []
         self.decls = list(program.kinds)
         self.kinds = [k for name in self.decls for k in program.kinds[name]]
