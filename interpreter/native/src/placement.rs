@@ -11,7 +11,7 @@ use crate::grid::{HEX_SIDES, SQUARE_SIDES};
 use crate::ir::{AttrIr, Program};
 use crate::value::{Spot, Value, Way};
 use crate::vm::{Fail, FailKind, Loaded, Part, World};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
@@ -143,6 +143,25 @@ pub fn shape_rows(shape: &Value) -> Result<Vec<u32>, Fail> {
         .collect()
 }
 
+/// Cells and shifts of one placement search as single numbers, q * width + r, so that a shift
+/// is one addition and sorted numbers are sorted (q, r) pairs (grids.py's `_Packing`): the width
+/// is more than twice any r the search packs.
+struct Packing {
+    half: i64,
+    width: i64,
+}
+
+impl Packing {
+    fn of(&self, (q, r): (i64, i64)) -> i64 {
+        q * self.width + r
+    }
+
+    fn unpack(&self, n: i64) -> (i64, i64) {
+        let q = (n + self.half).div_euclid(self.width);
+        (q, n - q * self.width)
+    }
+}
+
 /// Every distinct way to lay a shape on a grid that grows, turned freely, covering no cell and
 /// touching one by a side: for each turn, the shifts in order of (q, r); on an empty grid, at
 /// the origin unturned (grids.py's `placements`). `faces` gives, on square grids, each row's
@@ -151,57 +170,65 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
     if !grows(p, g) {
         return fail("placements are found on a grid that grows: a board has all its cells");
     }
-    let rows = shape_rows(shape)?;
+    let rows: Arc<[u32]> = shape_rows(shape)?.into();
     let local: Vec<(i64, i64)> = rows.iter().map(|r| local(p, *r)).collect::<Result<_, _>>()?;
     w.read(Part::Grid(g));
-    let taken: HashSet<(i64, i64)> = w.grown.of(g).map(|(_, c)| (c.1, c.2)).collect();
-    let spot = |coords: Vec<(i64, i64)>, turns: u32| {
-        Value::Placement(Arc::new(Spot { grid: g, coords, rows: rows.clone(), turns }))
+    let taken: Vec<(i64, i64)> = w.grown.of(g).map(|(_, c)| (c.1, c.2)).collect();
+    let spot = |turned: &Arc<[(i64, i64)]>, shift: (i64, i64), turns: u32| {
+        let rows = rows.clone();
+        Value::Placement(Arc::new(Spot { grid: g, rows, turned: turned.clone(), shift, turns }))
     };
     if taken.is_empty() {
-        return Ok(Value::List(Arc::new(vec![spot(local, 0)])));
+        return Ok(Value::List(Arc::new(vec![spot(&local.into(), (0, 0), 0)])));
     }
     let hex = p.ir.grids[g as usize].hex;
-    let sides = directions(p, g);
-    let frontier: HashSet<(i64, i64)> = taken
+    let turned: Vec<Arc<[(i64, i64)]>> =
+        (0..if hex { 6 } else { 4 }).map(|t| local.iter().map(|c| rotate(hex, *c, t)).collect()).collect();
+    let reach = taken.iter().map(|c| c.1.abs()).max().unwrap_or(0)
+        + turned.iter().flat_map(|cells| cells.iter().map(|c| c.1.abs())).max().unwrap_or(0);
+    let pack = Packing { half: reach + 2, width: 2 * (reach + 2) };
+    let mut taken_p: Vec<i64> = taken.iter().map(|c| pack.of(*c)).collect();
+    taken_p.sort_unstable();
+    let sides: Vec<i64> = directions(p, g).iter().map(|d| pack.of(*d)).collect();
+    let mut frontier: Vec<i64> = taken_p
         .iter()
-        .flat_map(|(q, r)| sides.iter().map(move |(dq, dr)| (q + dq, r + dr)))
-        .filter(|c| !taken.contains(c))
+        .flat_map(|t| sides.iter().map(move |d| t + d))
+        .filter(|c| taken_p.binary_search(c).is_err())
         .collect();
+    frontier.sort_unstable();
+    frontier.dedup();
     let single = local.iter().collect::<HashSet<_>>().len() < 2;
     let alike = !hex;
     let marks: Vec<u32> = if alike {
         rows.iter().map(|r| faces.get(*r as usize).copied().unwrap_or(*r)).collect()
     } else {
-        rows.clone()
+        rows.to_vec()
     };
     let mut seen: HashSet<Vec<((i64, i64), u32)>> = HashSet::new();
     let mut out = Vec::new();
-    for turns in 0..if hex { 6 } else { 4 } {
-        let cells: Vec<(i64, i64)> = local.iter().map(|c| rotate(hex, *c, turns)).collect();
-        let mut free: BTreeSet<(i64, i64)> = BTreeSet::new();
-        for (fq, fr) in &frontier {
-            for (cq, cr) in &cells {
-                free.insert((fq - cq, fr - cr));
+    for (turns, cells) in turned.iter().enumerate() {
+        let packed: Vec<i64> = cells.iter().map(|c| pack.of(*c)).collect();
+        // Each shift that puts some cell of the shape on a frontier cell, and none on a taken one.
+        let mut free: Vec<i64> = frontier.iter().flat_map(|f| packed.iter().map(move |c| f - c)).collect();
+        free.sort_unstable();
+        free.dedup();
+        let mut blocked: Vec<i64> = taken_p.iter().flat_map(|t| packed.iter().map(move |c| t - c)).collect();
+        blocked.sort_unstable();
+        for shift in free {
+            if blocked.binary_search(&shift).is_ok() {
+                continue;
             }
-        }
-        for (tq, tr) in &taken {
-            for (cq, cr) in &cells {
-                free.remove(&(tq - cq, tr - cr));
-            }
-        }
-        for (dq, dr) in free {
-            let coords: Vec<(i64, i64)> = cells.iter().map(|(q, r)| (q + dq, r + dr)).collect();
+            let (dq, dr) = pack.unpack(shift);
             if alike || single {
                 let mut look: Vec<((i64, i64), u32)> =
-                    coords.iter().copied().zip(marks.iter().copied()).collect();
+                    cells.iter().map(|(q, r)| (q + dq, r + dr)).zip(marks.iter().copied()).collect();
                 look.sort_unstable();
                 look.dedup();
                 if !seen.insert(look) {
                     continue;
                 }
             }
-            out.push(spot(coords, turns));
+            out.push(spot(cells, (dq, dr), turns as u32));
         }
     }
     Ok(Value::List(Arc::new(out)))
@@ -218,17 +245,17 @@ pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&V
         return fail(format!("the shape would cover cells of {name} already there"));
     }
     let rows = shape_rows(shape)?;
-    let coords = match at {
+    let coords: Vec<(i64, i64)> = match at {
         None => rows.iter().map(|r| local(p, *r)).collect::<Result<Vec<_>, _>>()?,
         Some(Value::Placement(spot)) => {
-            if spot.rows != rows {
+            if *spot.rows != *rows {
                 return fail("that placement was made for another shape");
             }
             if spot.grid != g {
                 let other = &p.ir.grids[spot.grid as usize].name;
                 return fail(format!("that placement was made for {other}, not {name}"));
             }
-            spot.coords.clone()
+            spot.coords().collect()
         }
         Some(other) => {
             return fail(format!("a shape is placed at a placement, not at a {}", other.type_name()))
@@ -264,14 +291,16 @@ pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Opt
             }
         }
         (Value::Placement(spot), AttrIr::Shaped(name)) => match name.as_str() {
-            "x" => Value::Int(spot.coords[0].0),
-            "y" => Value::Int(spot.coords[0].1),
+            "x" | "y" => {
+                let (q, r) = spot.coords().next().unwrap_or_default();
+                Value::Int(if name == "x" { q } else { r })
+            }
             "turns" => Value::Int(i64::from(spot.turns)),
             "shape" => Value::List(Arc::new(spot.rows.iter().map(|r| Value::Row(*r)).collect())),
             "cells" => {
                 let mut out = Vec::new();
-                for (q, r) in &spot.coords {
-                    if let Some(loc) = cell_at(p, w, spot.grid, *q, *r) {
+                for (q, r) in spot.coords() {
+                    if let Some(loc) = cell_at(p, w, spot.grid, q, r) {
                         out.push(Value::Cell(loc));
                     }
                 }

@@ -53,8 +53,8 @@ fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
             let parts = vec![
                 "placement".into_pyobject(py)?.into_any(),
                 spot.grid.into_pyobject(py)?.into_any(),
-                PyList::new(py, &spot.coords)?.into_any(),
-                PyList::new(py, &spot.rows)?.into_any(),
+                PyList::new(py, spot.coords().collect::<Vec<_>>())?.into_any(),
+                PyList::new(py, spot.rows.iter())?.into_any(),
                 spot.turns.into_pyobject(py)?.into_any(),
             ];
             PyTuple::new(py, parts)?.into_any()

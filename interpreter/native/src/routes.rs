@@ -6,7 +6,7 @@
 use crate::ir::MovementIr;
 use crate::placement;
 use crate::value::{Value, Way};
-use crate::vm::{eval, Fail, FailKind, Loaded, Part, World};
+use crate::vm::{eval, Fail, FailKind, Fast, Loaded, Part, World};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -18,66 +18,112 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
 }
 
 /// A route search: the movement's slots (its parameters, `start`, the place a condition tests)
-/// and what it has asked of each place, once (the conditions look at places, which do not
-/// change during the search).
+/// and what it has asked of each place, once, by location (the conditions look at places,
+/// which do not change during the search).
 struct Search<'a> {
     p: &'a Loaded,
     mv: &'a MovementIr,
     env: Vec<Value>,
-    passable: HashMap<u32, bool>,
-    endable: HashMap<u32, bool>,
-    full: HashMap<u32, bool>,
-    onward: HashMap<u32, Arc<Vec<(usize, u32)>>>,
+    passable: Vec<Option<bool>>,
+    endable: Vec<Option<bool>>,
+    full: Vec<Option<bool>>,
+    onward: Vec<Option<Arc<Vec<(usize, u32)>>>>,
 }
 
+type Cond = Option<(u32, crate::ir::Expr)>;
+
 impl Search<'_> {
-    fn test(
-        &mut self,
-        w: &mut World,
-        cond: Option<&(u32, crate::ir::Expr)>,
-        place: u32,
-    ) -> Result<bool, Fail> {
+    fn test(&mut self, w: &mut World, cond: &Cond, place: u32) -> Result<bool, Fail> {
         let Some((slot, e)) = cond else { return Ok(true) };
         self.env[*slot as usize] = Value::Cell(place);
         Ok(eval(self.p, w, e, &mut self.env)?.truthy())
     }
 
     fn may_pass(&mut self, w: &mut World, place: u32) -> Result<bool, Fail> {
-        if let Some(known) = self.passable.get(&place) {
-            return Ok(*known);
+        if let Some(known) = self.passable[place as usize] {
+            return Ok(known);
         }
-        let answer = self.test(w, self.mv.through.as_ref(), place)?;
-        self.passable.insert(place, answer);
+        let answer = self.test(w, &self.mv.through, place)?;
+        self.passable[place as usize] = Some(answer);
         Ok(answer)
     }
 
     fn may_end(&mut self, w: &mut World, place: u32) -> Result<bool, Fail> {
-        if let Some(known) = self.endable.get(&place) {
-            return Ok(*known);
+        if let Some(known) = self.endable[place as usize] {
+            return Ok(known);
         }
-        let answer = self.test(w, self.mv.ends.as_ref(), place)?;
-        self.endable.insert(place, answer);
+        let answer = self.test(w, &self.mv.ends, place)?;
+        self.endable[place as usize] = Some(answer);
         Ok(answer)
     }
 
     fn occupied(&mut self, w: &mut World, place: u32) -> bool {
-        if let Some(known) = self.full.get(&place) {
-            return *known;
+        if let Some(known) = self.full[place as usize] {
+            return known;
         }
         w.read(Part::Loc(place));
         let answer = !w.locs[place as usize].is_empty();
-        self.full.insert(place, answer);
+        self.full[place as usize] = Some(answer);
         answer
     }
 
     fn ways(&mut self, w: &mut World, place: u32) -> Result<Arc<Vec<(usize, u32)>>, Fail> {
-        if let Some(known) = self.onward.get(&place) {
+        if let Some(known) = &self.onward[place as usize] {
             return Ok(known.clone());
         }
         let ways = Arc::new(placement::steps(self.p, w, place)?);
-        self.onward.insert(place, ways.clone());
+        self.onward[place as usize] = Some(ways.clone());
         Ok(ways)
     }
+}
+
+/// The sets of occupied places the search's paths have passed, each kept once and named by a
+/// number (what makes two routes different outcomes).
+#[derive(Default)]
+struct Sets {
+    sets: Vec<Vec<u32>>,
+    ids: HashMap<Vec<u32>, u32, Fast>,
+}
+
+impl Sets {
+    fn with(&mut self, set: u32, place: u32) -> u32 {
+        let mut grown = self.sets[set as usize].clone();
+        match grown.binary_search(&place) {
+            Ok(_) => return set,
+            Err(i) => grown.insert(i, place),
+        }
+        self.id(grown)
+    }
+
+    fn id(&mut self, set: Vec<u32>) -> u32 {
+        if let Some(id) = self.ids.get(&set) {
+            return *id;
+        }
+        let id = self.sets.len() as u32;
+        self.sets.push(set.clone());
+        self.ids.insert(set, id);
+        id
+    }
+}
+
+/// One state of the search: the place it reached (by the step from its parent state), the
+/// direction of that step, and the set of occupied places passed before it.
+struct Step {
+    parent: usize,
+    place: u32,
+    last: i64,
+    passing: u32,
+}
+
+/// The places a state's path entered, from the first step.
+fn path_of(states: &[Step], mut at: usize) -> Vec<u32> {
+    let mut path = Vec::new();
+    while at != 0 {
+        path.push(states[at].place);
+        at = states[at].parent;
+    }
+    path.reverse();
+    path
 }
 
 /// `routes(START, MOVEMENT, ARGS...)` from a cell of a grid.
@@ -118,72 +164,69 @@ pub fn routes(
         return Ok(Value::List(Arc::new(Vec::new())));
     }
     let (low, high) = (*steps.iter().min().unwrap_or(&0), *steps.iter().max().unwrap_or(&0));
-    let wanted: HashSet<i64> = steps.iter().copied().collect();
+    let places = w.locs.len();
     let mut search = Search {
         p,
         mv,
         env,
-        passable: HashMap::new(),
-        endable: HashMap::new(),
-        full: HashMap::new(),
-        onward: HashMap::new(),
+        passable: vec![None; places],
+        endable: vec![None; places],
+        full: vec![None; places],
+        onward: vec![None; places],
     };
+    let mut sets = Sets::default();
+    let none = sets.id(Vec::new());
     let mut found: Vec<Value> = Vec::new();
-    let mut keys: HashSet<(u32, Vec<u32>)> = HashSet::new();
-    let way = |path: &[u32]| {
+    let mut keys: HashSet<(u32, u32), Fast> = HashSet::default();
+    let way = |path: Vec<u32>| {
         Value::Route(Arc::new(Way {
             start: Value::Cell(from),
-            path: path.iter().map(|c| Value::Cell(*c)).collect(),
+            path: path.into_iter().map(Value::Cell).collect(),
         }))
     };
     if low == 0 && search.may_end(w, from)? {
-        keys.insert((from, Vec::new()));
-        found.push(way(&[]));
+        keys.insert((from, none));
+        found.push(way(Vec::new()));
     }
-    // A state: the path so far, the direction of its last step, the occupied places passed.
-    let mut layer: Vec<(Vec<u32>, i64, Vec<u32>)> = vec![(Vec::new(), UNDIRECTED, Vec::new())];
-    let mut seen: HashSet<(u32, Vec<u32>, i64, i64)> = HashSet::new();
+    // Every state, the first (at the start, no step taken) at 0; `layer` those of one depth.
+    let mut states = vec![Step { parent: 0, place: from, last: UNDIRECTED, passing: none }];
+    let mut layer: Vec<usize> = vec![0];
+    let mut seen: HashSet<(u32, u32, i64, i64), Fast> = HashSet::default();
     for depth in 1..=high {
         let mut next_layer = Vec::new();
-        let ending = wanted.contains(&depth);
+        let ending = steps.contains(&depth);
         let depth_seen = if low > 1 { depth } else { 0 };
-        for (path, last, occupied_passed) in &layer {
-            let here = path.last().copied().unwrap_or(from);
-            let mut passing = occupied_passed.clone();
-            if !path.is_empty() && here != from {
+        for &at in &layer {
+            let (here, last) = (states[at].place, states[at].last);
+            let mut passing = states[at].passing;
+            if at != 0 && here != from {
                 if !search.may_pass(w, here)? {
-                    continue;
+                    continue; // `here` would become a passed place: the route cannot go on from it
                 }
                 if search.occupied(w, here) {
-                    if let Err(i) = passing.binary_search(&here) {
-                        passing.insert(i, here);
-                    }
+                    passing = sets.with(passing, here);
                 }
             }
             for &(direction, next) in search.ways(w, here)?.iter() {
                 let direction = direction as i64;
-                if straight && *last != UNDIRECTED && direction != *last {
+                if straight && last != UNDIRECTED && direction != last {
                     continue;
                 }
                 if backtracks {
-                    let state =
-                        (next, passing.clone(), if straight { direction } else { UNDIRECTED }, depth_seen);
+                    let state = (next, passing, if straight { direction } else { UNDIRECTED }, depth_seen);
                     if !seen.insert(state) {
                         continue;
                     }
-                } else if next == from || path.contains(&next) {
+                } else if next == from || path_of(&states, at).contains(&next) {
                     continue;
                 }
-                let mut new = path.clone();
-                new.push(next);
-                if ending {
-                    let key = (next, passing.clone());
-                    if !keys.contains(&key) && search.may_end(w, next)? {
-                        keys.insert(key);
-                        found.push(way(&new));
-                    }
+                states.push(Step { parent: at, place: next, last: direction, passing });
+                let new = states.len() - 1;
+                if ending && !keys.contains(&(next, passing)) && search.may_end(w, next)? {
+                    keys.insert((next, passing));
+                    found.push(way(path_of(&states, new)));
                 }
-                next_layer.push((new, direction, passing.clone()));
+                next_layer.push(new);
             }
         }
         layer = next_layer;

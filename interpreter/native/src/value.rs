@@ -39,14 +39,23 @@ pub enum Value {
     Route(Arc<Way>),
 }
 
-/// A placement: the grid, its cells' coordinates in the order of the shape's rows, the rows
-/// (by index among all rows) and the turns it was given (values.py's Placement).
+/// A placement: the grid, the rows of the shape (by index among all rows), the turns it was
+/// given and where it goes: the shape's cells as turned (shared by every placement of that
+/// turn), moved by `shift` (values.py's Placement keeps the cells' coordinates themselves).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Spot {
     pub grid: u32,
-    pub coords: Vec<(i64, i64)>,
-    pub rows: Vec<u32>,
+    pub rows: Arc<[u32]>,
+    pub turned: Arc<[(i64, i64)]>,
+    pub shift: (i64, i64),
     pub turns: u32,
+}
+
+impl Spot {
+    /// Its cells' coordinates, in the order of the shape's rows.
+    pub fn coords(&self) -> impl Iterator<Item = (i64, i64)> + '_ {
+        self.turned.iter().map(|(q, r)| (q + self.shift.0, r + self.shift.1))
+    }
 }
 
 /// A route: where it starts, and every place it enters in order, the last its end (values.py's
