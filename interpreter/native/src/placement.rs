@@ -323,3 +323,33 @@ fn route_attr(way: &Way, name: &str) -> Result<Value, Fail> {
         _ => return fail(format!("a route has no '{name}'")),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{rotate, Packing};
+
+    #[test]
+    fn a_full_circle_of_turns_brings_a_cell_back() {
+        for cell in [(0, 0), (1, 0), (2, -1), (-3, 5)] {
+            assert_eq!(rotate(true, cell, 6), cell);
+            assert_eq!(rotate(false, cell, 4), cell);
+        }
+        // A sixth of a turn on hexes: east to north-east's neighbour order (geometry.py).
+        assert_eq!(rotate(true, (1, 0), 1), (0, 1));
+        assert_eq!(rotate(false, (1, 0), 1), (0, 1));
+    }
+
+    #[test]
+    fn packed_coordinates_unpack_to_themselves_and_sort_as_pairs() {
+        let pack = Packing { half: 7, width: 14 };
+        let cells = [(-3, 5), (-3, -5), (0, 0), (2, -6), (2, 6), (4, -1)];
+        for c in cells {
+            assert_eq!(pack.unpack(pack.of(c)), c);
+        }
+        let mut packed: Vec<i64> = cells.iter().map(|c| pack.of(*c)).collect();
+        packed.sort_unstable();
+        let mut sorted = cells.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(packed.iter().map(|n| pack.unpack(*n)).collect::<Vec<_>>(), sorted);
+    }
+}

@@ -27,10 +27,12 @@ struct Search<'a> {
     passable: Vec<Option<bool>>,
     endable: Vec<Option<bool>>,
     full: Vec<Option<bool>>,
-    onward: Vec<Option<Arc<Vec<(usize, u32)>>>>,
+    onward: Vec<Option<Ways>>,
 }
 
 type Cond = Option<(u32, crate::ir::Expr)>;
+/// What one step from a place reaches: (the index of its direction, the place).
+type Ways = Arc<Vec<(usize, u32)>>;
 
 impl Search<'_> {
     fn test(&mut self, w: &mut World, cond: &Cond, place: u32) -> Result<bool, Fail> {
@@ -67,7 +69,7 @@ impl Search<'_> {
         answer
     }
 
-    fn ways(&mut self, w: &mut World, place: u32) -> Result<Arc<Vec<(usize, u32)>>, Fail> {
+    fn ways(&mut self, w: &mut World, place: u32) -> Result<Ways, Fail> {
         if let Some(known) = &self.onward[place as usize] {
             return Ok(known.clone());
         }
