@@ -547,3 +547,33 @@ def test_a_copied_state_with_grown_grids_plays_on_alone() -> None:
     copy.play_out(["first"])
     state.play_out(["first"])
     assert (copy.log, copy.winners) == (state.log, state.winners)
+
+
+def test_a_shape_laid_over_cells_already_there_is_the_same_error_on_both_engines(tmp_path: Path) -> None:
+    """Bad rules stop with the rule's error, word for word, never a crash of the core."""
+    rules = write(
+        tmp_path,
+        "twice.rules",
+        SQUARES.replace(
+            "    place part(seed) on p.garden\n",
+            "    place part(seed) on p.garden\n    place part(seed) on p.garden\n",
+        ),
+    )
+    game = meeple.load(str(rules))
+    with pytest.raises(RuleRuntimeError) as python:
+        game.new_game(2, 0)
+    with pytest.raises(RuleRuntimeError) as core:
+        native.new_game(game, 2, 0)
+    assert str(core.value) == str(python.value)
+    assert "the shape would cover cells of garden of Player 1 already there" in str(core.value)
+
+
+def test_a_question_the_core_answers_of_boards_only_keeps_a_growing_game_on_python(tmp_path: Path) -> None:
+    rules = write(
+        tmp_path,
+        "far.rules",
+        SQUARES.replace("score p = ", "score p = distance(cell(p.garden, 0, 0), cell(p.garden, 0, 0)) + "),
+    )
+    engine, why = native.engine_for(meeple.load(str(rules)), "auto")
+    assert engine == "python"
+    assert why.startswith("unsupported: distance(...) in a game with a grid that grows at ")

@@ -68,6 +68,9 @@ BUILTINS = {
     "players_from": "PlayersFrom",
 }
 
+# Questions the core answers of boards, not yet of grids that grow.
+GRID_QUESTIONS = ("distance", "in_a_row", "connected", "side", "region", "regions")
+
 # Attributes the core reads of the values it has.
 ATTRIBUTES = {"q": "Q", "r": "R", "seat": "Seat", "owner": "Owner", "kind": "Kind", "location": "Location"}
 
@@ -826,6 +829,11 @@ class Lowering:
     def expr_Call(self, e: ast.Call) -> Any:
         if e.func in self.sym.values:
             return {"Value": [self.value_index[e.func], [self.expr(a) for a in e.args]]}
+        if self.grows and e.func in GRID_QUESTIONS:
+            # asked of a board only, so far: the core's answers there read a board's fixed cells
+            raise Unsupported(f"{e.func}(...) in a game with a grid that grows", e.span)
+        if self.grows and e.func == "neighbours" and not self.on_cells(e):
+            raise Unsupported("neighbours(...) in a game with a grid that grows and a map of nodes", e.span)
         if e.func == "side":
             return self.side(e)
         if e.func == "neighbours" and not self.on_cells(e):
@@ -840,8 +848,6 @@ class Lowering:
             return {"Placements": {"grid": grid, "shape": shape, "faces": faces}}
         if e.func == "routes":
             return self.routes(e)
-        if self.grows and e.func in ("distance", "in_a_row", "connected", "side"):
-            raise Unsupported(f"{e.func}(...) in a game with a grid that grows", e.span)
         if e.func not in BUILTINS:
             raise Unsupported(f"the built-in {e.func}(...)", e.span)
         return {"Builtin": [BUILTINS[e.func], [self.expr(a) for a in e.args]]}
