@@ -236,6 +236,8 @@ def test_play_and_simulate_say_which_engine_played() -> None:
     chosen = json.loads(run("play", rules, "--seed", "3", "--json").stdout)  # auto: native is opt-in
     assert (chosen["engine"], chosen["python_because"]) == ("python", NATIVE_OPT_IN)
     assert chosen["scores"] == result["scores"] and chosen["choices"] == result["choices"]
+    printed = run("play", rules, "--seed", "3", "--engine", "native")  # the log and the table
+    assert printed.exit_code == 0 and "Tic-Tac-Toe: 2 players, seed 3" in printed.output
     stats = json.loads(run("simulate", rules, "--games", "5", "--json", "--engine", "python").stdout)
     assert (stats["engine"], stats["python_because"]) == ("python", "asked for")
     pacers = str(ROOT / "tests" / "games" / "pacer_race.rules")
