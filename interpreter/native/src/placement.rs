@@ -208,17 +208,25 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
     let mut out = Vec::new();
     for (turns, cells) in turned.iter().enumerate() {
         let packed: Vec<i64> = cells.iter().map(|c| pack.of(*c)).collect();
-        // Each shift that puts some cell of the shape on a frontier cell, and none on a taken one.
-        let mut free: Vec<i64> = frontier.iter().flat_map(|f| packed.iter().map(move |c| f - c)).collect();
-        free.sort_unstable();
-        free.dedup();
-        let mut blocked: Vec<i64> = taken_p.iter().flat_map(|t| packed.iter().map(move |c| t - c)).collect();
-        blocked.sort_unstable();
-        for shift in free {
-            if blocked.binary_search(&shift).is_ok() {
-                continue;
+        // Each shift that puts some cell of the shape on a frontier cell, and none on a taken
+        // one: marked in a table of every shift between the least and the greatest, read in order.
+        let (Some(low), Some(high)) = (packed.iter().min(), packed.iter().max()) else { continue };
+        let first = frontier[0] - high;
+        let mut free = vec![false; (frontier[frontier.len() - 1] - low - first + 1) as usize];
+        for f in &frontier {
+            for c in &packed {
+                free[(f - c - first) as usize] = true;
             }
-            let (dq, dr) = pack.unpack(shift);
+        }
+        for t in &taken_p {
+            for c in &packed {
+                if let Some(mark) = free.get_mut((t - c - first) as usize) {
+                    *mark = false;
+                }
+            }
+        }
+        for (i, _) in free.iter().enumerate().filter(|(_, marked)| **marked) {
+            let (dq, dr) = pack.unpack(first + i as i64);
             if alike || single {
                 let mut look: Vec<((i64, i64), u32)> =
                     cells.iter().map(|(q, r)| (q + dq, r + dr)).zip(marks.iter().copied()).collect();
