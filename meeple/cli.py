@@ -451,7 +451,7 @@ def play(
     for line in state.log[terminal.seen :]:
         typer.echo(line)
     out = stdout()
-    automata = "".join(f" and {p}" for p in state.rt.players if p.automated)
+    automata = "".join(f" and {p}" for p in state.game.program.seated(state.players) if p.automated)
     who = f"{plural(state.players, 'player')}{automata}"
     out.print(escape(f"\n{game.name}: {who}, seed {seed}, {state.turns} turns"))
     names = seat_names(state)
