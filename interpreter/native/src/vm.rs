@@ -6,6 +6,7 @@
 
 use crate::grid::{self, GridIndex};
 use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
+use crate::limits::{self, Entered};
 use crate::rng::Mt;
 use crate::value::{Piece, Value};
 use std::collections::{HashMap, HashSet};
@@ -26,8 +27,12 @@ pub enum FailKind {
     BudgetCall(u32),
     /// The step budget ran out going through a list of so many items.
     BudgetList(usize),
-    /// Rules call one another without end.
-    Recursion,
+    /// Calls of rules, values and triggers went deeper than `MAX_RECURSION`: what was entered.
+    Recursion(Entered),
+    /// The game asked more decisions than `MAX_DECISIONS`.
+    Decisions,
+    /// The readable log grew beyond `MAX_LOG_CHARS`.
+    LogChars,
     /// Values call one another deeper than the core's stack allows.
     ValueDepth,
 }
@@ -110,6 +115,10 @@ pub struct World {
     pub shortfalls: Vec<(Short, u64)>,
     pub events: Vec<Event>,
     pub logging: bool,
+    /// Characters of the readable log so far (`MAX_LOG_CHARS`; limits.rs).
+    pub log_chars: u64,
+    /// Calls of rules, values and triggers under way, one inside another (`MAX_RECURSION`).
+    pub calls: u32,
     depth: u32,
     memo: Memo,
 }
@@ -237,6 +246,9 @@ struct Frame {
     code: u32,
     pc: u32,
     slots: Vec<Value>,
+    /// Whether it counts as a call under way (MAX_RECURSION): a rule's from its start, a
+    /// trigger's once its condition is met, setup and play never.
+    entered: bool,
 }
 
 /// A decision waiting for its answer.
@@ -250,6 +262,8 @@ pub struct Pending {
     /// "no" goes to `orelse`.
     var: Option<u32>,
     orelse: u32,
+    /// The asking instruction's place: where an error the answer brings about stands.
+    at: u32,
 }
 
 impl Pending {
@@ -331,6 +345,8 @@ impl Game {
             shortfalls: Vec::new(),
             events: Vec::new(),
             logging,
+            log_chars: 0,
+            calls: 0,
             depth: 0,
             memo: Memo::default(),
         };
@@ -350,7 +366,7 @@ impl Game {
         }
         for code in [ir.play, ir.setup].into_iter().flatten() {
             let slots = vec![Value::None; ir.code[code as usize].slots as usize];
-            game.frames.push(Frame { code, pc: 0, slots });
+            game.frames.push(Frame { code, pc: 0, slots, entered: false });
         }
         game.advance();
         game
@@ -360,6 +376,16 @@ impl Game {
         self.failed = Some(fail);
         self.pending = None;
         self.frames.clear();
+        self.world.calls = 0;
+    }
+
+    /// The top frame's code is done: a call under way fewer (setup and play are no calls).
+    fn leave(&mut self) {
+        if let Some(frame) = self.frames.pop() {
+            if frame.entered {
+                self.world.calls -= 1;
+            }
+        }
     }
 
     /// Every variable at its start value, every piece where it starts.
@@ -479,12 +505,11 @@ impl Game {
         }
         if self.world.logging {
             let option = pending.options.get(index).cloned();
-            self.world.events.push(Event::Chose {
-                seat: pending.seat,
-                prompt: pending.prompt,
-                option,
-                only: false,
-            });
+            let chose = Event::Chose { seat: pending.seat, prompt: pending.prompt, option, only: false };
+            if let Err(fail) = limits::write(&self.program, &mut self.world, chose) {
+                self.fail(at(fail, pending.at));
+                return Ok(());
+            }
         }
         self.choices.push(index as u32);
         self.resolve(pending, index);
@@ -544,7 +569,7 @@ impl Game {
             };
             let code: &CodeIr = &ir.code[frame.code as usize];
             let Some(step) = code.instrs.get(frame.pc as usize) else {
-                self.frames.pop();
+                self.leave();
                 continue;
             };
             frame.pc += 1;
@@ -655,7 +680,7 @@ impl Game {
                                     LogPart::Expr(e) => Said::Value(eval(&program, w, e, env)?),
                                 });
                             }
-                            w.events.push(Event::Line(said));
+                            limits::write(&program, w, Event::Line(said))?;
                         }
                     }
                     Instr::Tally { counter, player, amount } => {
@@ -702,7 +727,8 @@ impl Game {
                             }
                         }
                         if w.logging {
-                            w.events.push(Event::Chance { title: *title, outcome: Said::Text(names[index]) });
+                            let chance = Event::Chance { title: *title, outcome: Said::Text(names[index]) };
+                            limits::write(&program, w, chance)?;
                         }
                         frame.pc = targets[index];
                     }
@@ -713,10 +739,9 @@ impl Game {
                         } else {
                             let picked = options[w.rng.randbelow(options.len() as u64) as usize].clone();
                             if w.logging {
-                                w.events.push(Event::Chance {
-                                    title: *title,
-                                    outcome: Said::Value(picked.clone()),
-                                });
+                                let chance =
+                                    Event::Chance { title: *title, outcome: Said::Value(picked.clone()) };
+                                limits::write(&program, w, chance)?;
                             }
                             env[*var as usize] = picked;
                         }
@@ -745,6 +770,10 @@ impl Game {
                         }
                         fire(&program, &moved, Some(to), &mut fired);
                     }
+                    Instr::Enter => {
+                        limits::enter(&program, w, Entered::Code(frame.code))?;
+                        frame.entered = true;
+                    }
                     // Calls, choices and the end change the frames: below, outside this closure.
                     Instr::Call { .. }
                     | Instr::Choose { .. }
@@ -758,13 +787,10 @@ impl Game {
             // Each trigger runs after the move, in turn, its condition asked as it starts (the
             // first to run on top of the frames).
             for (code, piece, place) in fired.into_iter().rev() {
-                if self.frames.len() >= ir.limits.max_recursion {
-                    return Err(Fail { kind: FailKind::Recursion, at: Some(here) });
-                }
                 let mut slots = vec![Value::None; ir.code[code as usize].slots as usize];
                 slots[0] = piece;
                 slots[1] = place;
-                self.frames.push(Frame { code, pc: 0, slots });
+                self.frames.push(Frame { code, pc: 0, slots, entered: false });
             }
             match &step.op {
                 Instr::Call { code, args } => {
@@ -776,10 +802,8 @@ impl Game {
                         slots[i] = eval(&program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
                     }
                     w.spend(1, FailKind::BudgetCall(*code)).map_err(|f| at(f, here))?;
-                    if self.frames.len() >= ir.limits.max_recursion {
-                        return Err(Fail { kind: FailKind::Recursion, at: Some(here) });
-                    }
-                    self.frames.push(Frame { code: *code, pc: 0, slots });
+                    limits::enter(&program, w, Entered::Code(*code)).map_err(|f| at(f, here))?;
+                    self.frames.push(Frame { code: *code, pc: 0, slots, entered: true });
                 }
                 Instr::Choose { seq, cond, var, chooser, prompt, optional, has_orelse, orelse } => {
                     let frame = self.frames.last_mut().expect("the choosing frame");
@@ -811,6 +835,7 @@ impl Game {
                             optional: *optional,
                             var: Some(*var),
                             orelse: *orelse,
+                            at: here,
                         }))
                     })();
                     let Some(pending) = asked.map_err(|f| at(f, here))? else {
@@ -825,11 +850,12 @@ impl Game {
                                 option,
                                 only: true,
                             };
-                            self.world.events.push(chose);
+                            limits::write(&program, &mut self.world, chose).map_err(|f| at(f, here))?;
                         }
                         self.resolve(pending, 0);
                         continue;
                     }
+                    limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
                     self.pending = Some(pending);
                     return Ok(());
                 }
@@ -843,24 +869,26 @@ impl Game {
                             at: None,
                         }),
                     };
+                    let seat = who.map_err(|f| at(f, here))?;
+                    limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
                     self.pending = Some(Pending {
-                        seat: who.map_err(|f| at(f, here))?,
+                        seat,
                         prompt: *prompt,
                         options: vec![Value::Bool(true), Value::Bool(false)],
                         optional: false,
                         var: None,
                         orelse: *orelse,
+                        at: here,
                     });
                     return Ok(());
                 }
                 Instr::EndGame => {
                     self.frames.clear();
+                    self.world.calls = 0;
                     self.ended_early = true;
                     return Ok(());
                 }
-                Instr::Return => {
-                    self.frames.pop();
-                }
+                Instr::Return => self.leave(),
                 _ => {}
             }
         }
@@ -1403,11 +1431,13 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             if w.depth >= p.ir.limits.max_value_depth {
                 return Err(Fail { kind: FailKind::ValueDepth, at: None });
             }
+            limits::enter(p, w, Entered::Value(func.at))?;
             w.depth += 1;
             w.memo.reading.push(Vec::new());
             let result = call_func(p, w, func, key.1.clone());
             let mut read = w.memo.reading.pop().unwrap_or_default();
             w.depth -= 1;
+            w.calls -= 1;
             let result = result?;
             read.sort_unstable_by_key(|part| match part {
                 Part::Var(v) => (0, *v),
