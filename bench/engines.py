@@ -35,6 +35,7 @@ GAMES = [
     ("Connect Four", "tests/games/connect_four.rules", {}, 2),
     ("Hex 11x11", "tests/games/hex.rules", {}, 2),
     ("Dino Party, 3 players", "dino_party", {}, 3),
+    ("Dino Garden, 3 players", "dino_garden", {}, 3),
 ]
 
 

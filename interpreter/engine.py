@@ -187,6 +187,8 @@ def _whole(what: str, value: Any) -> int:
 class State:
     """One game in progress: who must decide what, and everything that happened so far."""
 
+    engine = "python"  # which engine plays it (interpreter/native's states say "native")
+
     def __init__(
         self,
         game: Game,

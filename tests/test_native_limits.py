@@ -9,20 +9,23 @@ These tests skip when the core is not built, as tests/test_native.py's do."""
 
 from __future__ import annotations
 
+import json
 import os
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import write
+from helpers import run, write
 
 import meeple
 from meeple import Game
 from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
+from meeple.interpreter.native.state import CORE_LIMIT
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.limits import MAX_DECISIONS, MAX_LOG_CHARS, MAX_RECURSION
+from meeple.simulation import Plan, play_one
 
 
 @pytest.fixture(autouse=True)
@@ -236,3 +239,28 @@ def test_the_core_counts_each_log_line_as_the_python_engine_writes_it(tmp_path: 
         assert play(python, "random", seed) is None and play(core, "random", seed) is None
         assert core.log == python.log
         assert core.core.log_chars == sum(len(line) for line in core.log), f"seed {seed}"
+
+
+# ===================================================================== the core's own limit
+
+DEEP = (
+    'game "Deep":\n  players 2..2\nvar n: int = 0\n'
+    "value down(k: int) = if k == 0 then 0 else down(k - 1)\n"
+    "score p = n\nplay:\n  set n to down(1500)\n"
+)
+
+
+def test_a_game_beyond_the_cores_own_stack_plays_on_python_unless_native_is_asked_for(tmp_path: Path) -> None:
+    """Values 1,500 deep are within MAX_RECURSION but beyond the core's MAX_VALUE_DEPTH: chosen
+    for the user (auto), the engine must not change what the game does, so Python plays it again
+    and says why (as it does a game whose step budget ran out on the core, which counts its steps
+    apart); asked for, the native engine stops with its error."""
+    path = str(write(tmp_path, "deep.rules", DEEP))
+    chosen = json.loads(run("play", path, "--json").stdout)
+    assert (chosen["engine"], chosen["python_because"]) == ("python", CORE_LIMIT)
+    assert chosen["scores"] == [0, 0]
+    asked = run("play", path, "--engine", "native")
+    assert asked.exit_code == 1 and "the most the native engine allows" in asked.output
+    game = meeple.load(path)
+    auto, python = (play_one(game, Plan("deep", 2, ("random",), (), engine=e), 0) for e in ("auto", "python"))
+    assert auto == python and auto["status"] == "finished"

@@ -120,3 +120,38 @@ pub fn value_chars(labels: &Labels, v: &Value) -> u64 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{value_chars, Labels};
+    use crate::value::{Piece, Value};
+    use std::sync::Arc;
+
+    fn labels() -> Labels {
+        // "Player 1", "Player 2"; a kind called "Stone"
+        Labels {
+            players: vec![8, 8],
+            rows: vec![],
+            locations: vec![],
+            grids: vec![],
+            decls: vec![],
+            kinds: vec![5],
+            texts: vec![],
+            lower: vec![],
+        }
+    }
+
+    #[test]
+    fn a_value_counts_as_many_characters_as_its_label() {
+        let l = labels();
+        assert_eq!(value_chars(&l, &Value::Int(-20)), 3); // "-20"
+        assert_eq!(value_chars(&l, &Value::Bool(false)), 2); // "no"
+        assert_eq!(value_chars(&l, &Value::None), 4); // "none"
+        assert_eq!(value_chars(&l, &Value::Text("héllo".into())), 5); // characters, not bytes
+        let owned = Value::Piece(0, Piece { kind: 0, owner: Some(1) });
+        assert_eq!(value_chars(&l, &owned), 17); // "Stone of Player 2"
+        let list =
+            Value::List(Arc::new(vec![Value::Int(1), Value::Player(0), Value::List(Arc::new(vec![]))]));
+        assert_eq!(value_chars(&l, &list), 17); // "[1, Player 1, []]"
+    }
+}

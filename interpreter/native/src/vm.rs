@@ -555,7 +555,9 @@ impl Game {
         };
         let mut out = Vec::new();
         for seat in 0..self.world.players {
-            out.push(call_func(&program, &mut self.world, func, vec![Value::Player(seat)])?);
+            // An error in the score is placed at the score's declaration, as on the Python engine.
+            let score = call_func(&program, &mut self.world, func, vec![Value::Player(seat)]);
+            out.push(score.map_err(|f| at(f, func.at))?);
         }
         out.into_iter().map(|v| int(v).map_err(|f| at(f, func.at))).collect()
     }
