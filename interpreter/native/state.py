@@ -21,7 +21,7 @@ from meeple.limits import MAX_VALUE_DEPTH
 class CoreLimit(RuleRuntimeError):
     """A stop the Python engine may not make alike: values nested beyond the core's own stack
     (MAX_VALUE_DEPTH), which the Python engine does not have, or the step budget, which the core
-    counts apart where its memo keeps other answers (Dino Party takes about 5% more steps on it).
+    counts apart where its memo keeps other answers (docs/architecture.md: a few percent more).
     Where the engine was chosen for the user (`--engine auto`), such a game is played again on
     Python, so that the choice never changes what a game does."""
 
