@@ -41,6 +41,7 @@ GAMES = [
     ("Hex 11x11", "tests/games/hex.rules", {}, 2),
     ("Dino Party, 3 players", "dino_party", {}, 3),
     ("Gods Love Dinosaurs, 3p", "gods_love_dinosaurs", {}, 3),
+    ("Dino Garden, 3 players", "dino_garden", {}, 3),
 ]
 # The games with a program written for them by hand (bench/, beside this file).
 HANDWRITTEN = {"gods_love_dinosaurs": "handwritten_gld"}

@@ -165,6 +165,17 @@ def asked_at(decision: Decision) -> Span | None:
     return None if site is None else Span(file=site[0], line=site[1], column=site[2])
 
 
+def too_many_decisions(span: Span | None, rule: str) -> RuleRuntimeError:
+    """The error of a decision asked after MAX_DECISIONS answers, at the statement that asks it:
+    one wording for both engines (interpreter/native keeps the same count)."""
+    return RuleRuntimeError(
+        f"the game asked for more than {MAX_DECISIONS:,} decisions (the limit MAX_DECISIONS): "
+        "it seems never to end",
+        span,
+        rule,
+    )
+
+
 def _whole(what: str, value: Any) -> int:
     """An argument of the API that must be a whole number (a bool or "3" is not one): said
     plainly, rather than by whatever Python would raise deep inside a game."""
@@ -175,6 +186,8 @@ def _whole(what: str, value: Any) -> int:
 
 class State:
     """One game in progress: who must decide what, and everything that happened so far."""
+
+    engine = "python"  # which engine plays it (interpreter/native's states say "native")
 
     def __init__(
         self,
@@ -277,12 +290,7 @@ class State:
                     rt.write(line, asked_at(request), request.rule)
                 else:
                     if len(self.choices) >= MAX_DECISIONS:
-                        raise RuleRuntimeError(
-                            f"the game asked for more than {MAX_DECISIONS:,} decisions (the limit "
-                            "MAX_DECISIONS): it seems never to end",
-                            asked_at(request),
-                            request.rule,
-                        )
+                        raise too_many_decisions(asked_at(request), request.rule)
                     self.decision = request
                     return
                 request = gen.send(index)

@@ -227,6 +227,17 @@ class RuleRuntimeError(Exception):
 VOLATILE = object()
 
 
+def log_too_long(span: Span | None, rule: str) -> RuleRuntimeError:
+    """The error of a log line beyond MAX_LOG_CHARS, at the statement that writes it: one
+    wording for both engines (interpreter/native keeps the same count)."""
+    return RuleRuntimeError(
+        f"the game's log grew beyond {MAX_LOG_CHARS:,} characters (the limit MAX_LOG_CHARS): "
+        "the rules seem to log without end",
+        span,
+        rule,
+    )
+
+
 class Runtime:
     """Everything that changes during one game."""
 
@@ -354,12 +365,7 @@ class Runtime:
         in a loop would otherwise fill the memory long before its step budget runs out."""
         self.log_chars += len(line)
         if self.log_chars > MAX_LOG_CHARS:
-            raise RuleRuntimeError(
-                f"the game's log grew beyond {MAX_LOG_CHARS:,} characters (the limit MAX_LOG_CHARS): "
-                "the rules seem to log without end",
-                span,
-                rule,
-            )
+            raise log_too_long(span, rule)
         self.log.append(line)
 
     def roll(self, weights: list[int] | None, size: int) -> int:

@@ -64,6 +64,7 @@ from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_example
+from meeple.interpreter.native.state import CORE_LIMIT, CoreLimit
 from meeple.interpreter.runtime import short
 from meeple.interpreter.teams import Layout, layout_text
 from meeple.limits import MAX_NUMBER
@@ -142,17 +143,23 @@ def play_game(
     load: Save | None = None,
     teams: Layout | None = None,
     engine: str = "python",
+    auto: bool = False,
 ) -> State:
     """Play one whole game. A rule that breaks while running is reported with everything needed to
     reproduce it: the seed, the player count and the choices made so far. Simulations turn the
     readable log off: nobody reads it, and it costs time. Human seats talk through `terminal`,
-    which remembers how much of the log they were shown."""
+    which remembers how much of the log they were shown. A game the native core stops on a limit
+    of its own is played again on Python when the engine was not asked for (`auto`): its agents
+    are no humans (engine_of), so it is the same game."""
     state: State | None = None
     try:
         state, agents = start(game, players, seed, agent_names, logging, load, teams, engine)
         play_to_end(state, [Narrated(a, terminal) if isinstance(a, HumanAgent) else a for a in agents])
         return state
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
+        if auto and isinstance(err, CoreLimit):
+            again = (game, rules, players, seed, agent_names, terminal, logging, load, teams)
+            return play_game(*again, engine="python")
         seats = state.players if state is not None else players or game.min_players
         choices = state.choices if state is not None else []
         raise Fail(
@@ -427,8 +434,19 @@ def play(
     terminal = Terminal()
     layout = parse_teams(teams)
     state = play_game(
-        game, rules, players, seed, agent_names, terminal, load=loaded, teams=layout, engine=played_by
+        game,
+        rules,
+        players,
+        seed,
+        agent_names,
+        terminal,
+        load=loaded,
+        teams=layout,
+        engine=played_by,
+        auto=asked == "auto",
     )
+    if state.engine != played_by:  # the core stopped on a limit of its own: Python played the game
+        played_by, why = state.engine, CORE_LIMIT
     result = state.result()
     if save is not None:
         try:
@@ -451,10 +469,10 @@ def play(
     for line in state.log[terminal.seen :]:
         typer.echo(line)
     out = stdout()
-    automata = "".join(f" and {p}" for p in state.game.program.seated(state.players) if p.automated)
+    names = seat_names(state)  # the players, then the seats the rules play (on either engine)
+    automata = "".join(f" and {name}" for name in names[state.players :])
     who = f"{plural(state.players, 'player')}{automata}"
     out.print(escape(f"\n{game.name}: {who}, seed {seed}, {state.turns} turns"))
-    names = seat_names(state)
     winners = result["winners"]
     # A solo game has a score, not a winner among players: its own log says whether the score
     # reached the game's goal, and "winner" beside a score that fell short would contradict it.

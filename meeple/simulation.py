@@ -24,6 +24,7 @@ from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents, search_iterations
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.engine import Game, IllegalChoice, State
+from meeple.interpreter.native.state import CoreLimit
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.teams import Layout, layout_text, teams_of
 from meeple.saves import Save, as_save
@@ -104,18 +105,12 @@ def _save(text: str) -> Save | None:
 NATIVE_AGENTS = {"random", "first"}
 
 
-NATIVE_OPT_IN = "the native engine plays only when asked for (--engine native), so far"
-
-
 def engine_of(game: Game, agents: Sequence[str], asked: str) -> tuple[str, str]:
     """The engine that plays a game with these agents, when `asked` (auto, python or native) is
-    asked for, and why not the native one when it is not (ValueError: native cannot)."""
+    asked for, and why not the native one when it is not (ValueError: native cannot). Auto plays
+    native wherever the core runs the game and its agents: the two engines play the same games
+    (tests/test_native.py), limits included (tests/test_native_limits.py)."""
     searching = [name for name in agents if search_iterations(name) is not None]
-    if asked == "auto" and not searching and native.available():
-        # The core does not yet keep every limit the Python engine keeps (decisions, the log's
-        # size, calls counted as calls, a score that breaks as the game ends): until it does,
-        # it plays only when asked for (--engine native) or when a search needs it.
-        return "python", NATIVE_OPT_IN
     engine, why = native.engine_for(game, asked)
     if engine == "python" and searching:
         raise ValueError(f"the {searching[0]} agent plays on the native engine only, and here: {why}")
@@ -129,7 +124,9 @@ def engine_of(game: Game, agents: Sequence[str], asked: str) -> tuple[str, str]:
 def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
     """Play one game to its end and record it; never raises for a game that breaks."""
     if engine_of(game, plan.agents, plan.engine)[0] == "native":
-        return play_native(game, plan, seed)
+        played = play_native(game, plan, seed)
+        if played is not None:
+            return played
     state = game.new_game(
         plan.players, seed, logging=False, run_setup=False, load=_save(plan.load), teams=plan.teams
     )
@@ -142,14 +139,17 @@ def play_one(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
     return record(state)
 
 
-def play_native(game: Game, plan: Plan, seed: int) -> dict[str, Any]:
+def play_native(game: Game, plan: Plan, seed: int) -> dict[str, Any] | None:
     """One game played inside the native core, its agents too: the record the Python engine
-    makes of the same seed (tests/test_native.py)."""
+    makes of the same seed (tests/test_native.py). None where the core stopped on a limit of its
+    own and the engine was not asked for: the Python engine plays that game."""
     state = native.new_game(game, plan.players, seed, logging=False, checked=False)
     try:
         state.check()
         state.play_out(list(plan.agents))
     except RuleRuntimeError as err:
+        if plan.engine == "auto" and isinstance(err, CoreLimit):
+            return None
         return record(state, OUT_OF_BUDGET if state.steps > state.budget else FAILED, str(err))
     return record(state)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from meeple import Game
 from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.simulation import NATIVE_OPT_IN, Plan, engine_of, play_one
+from meeple.simulation import Plan, engine_of, play_one
 
 REQUIRE = "MEEPLE_REQUIRE_NATIVE"
 
@@ -233,16 +234,19 @@ def test_play_and_simulate_say_which_engine_played() -> None:
     rules = str(ROOT / "tests" / "games" / "tic_tac_toe.rules")
     result = json.loads(run("play", rules, "--seed", "3", "--json", "--engine", "native").stdout)
     assert result["engine"] == "native" and "python_because" not in result
-    chosen = json.loads(run("play", rules, "--seed", "3", "--json").stdout)  # auto: native is opt-in
-    assert (chosen["engine"], chosen["python_because"]) == ("python", NATIVE_OPT_IN)
-    assert chosen["scores"] == result["scores"] and chosen["choices"] == result["choices"]
-    printed = run("play", rules, "--seed", "3", "--engine", "native")  # the log and the table
-    assert printed.exit_code == 0 and "Tic-Tac-Toe: 2 players, seed 3" in printed.output
+    chosen = json.loads(run("play", rules, "--seed", "3", "--json").stdout)  # auto: native where it can
+    assert chosen["engine"] == "native" and "python_because" not in chosen
+    on_python = json.loads(run("play", rules, "--seed", "3", "--json", "--engine", "python").stdout)
+    assert (on_python["engine"], on_python["python_because"]) == ("python", "asked for")
+    assert chosen["scores"] == on_python["scores"] and chosen["choices"] == on_python["choices"]
     stats = json.loads(run("simulate", rules, "--games", "5", "--json", "--engine", "python").stdout)
     assert (stats["engine"], stats["python_because"]) == ("python", "asked for")
+    printed = run("play", rules, "--seed", "3", "--engine", "native")  # the log and the table
+    assert printed.exit_code == 0 and "Tic-Tac-Toe: 2 players, seed 3" in printed.output
     pacers = str(ROOT / "tests" / "games" / "pacer_race.rules")
     other = json.loads(run("play", pacers, "--json").stdout)
-    assert other["engine"] == "python"
+    assert other["engine"] == "python"  # and says the first construct that kept it there, and where
+    assert re.fullmatch(r"unsupported: .+ at .*pacer_race\.rules:\d+:\d+", other["python_because"])
     refused = run("play", pacers, "--engine", "native")
     assert refused.exit_code == 2
     assert "the native engine cannot play this game: unsupported:" in refused.output

@@ -38,6 +38,8 @@ def lowered(game: Game) -> tuple[Lowered, Any]:
             program.native = (low, _core.Program(low.ir) if _core is not None else None)
         except Unsupported as err:
             program.native = err
+        except ValueError as err:  # the core refused to load it: expressions nested too deeply
+            program.native = Unsupported(f"a program the core cannot load ({err})", None)
     if isinstance(program.native, Unsupported):
         raise program.native
     return program.native

@@ -26,8 +26,8 @@ from meeple.interpreter.compiler.data import adjacency_for
 from meeple.interpreter.compiler.expressions import PLACEMENT_ATTRS, ROUTE_ATTRS
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.interpreter.values import Cell, Kind, MapRef, Player, Row, ZoneLoc
-from meeple.limits import MAX_LIST, MAX_PIECES, MAX_RECURSION, MAX_VALUE_DEPTH
+from meeple.interpreter.values import Cell, Kind, MapRef, Player, Row, ZoneLoc, label
+from meeple.limits import MAX_DECISIONS, MAX_LIST, MAX_LOG_CHARS, MAX_PIECES, MAX_RECURSION, MAX_VALUE_DEPTH
 
 BINARY = {
     "and": "And",
@@ -114,6 +114,7 @@ class Lowered:
     texts: list[str]
     sites: list[tuple[ast.Span | None, str]]  # each instruction's `at`: its span and its rule
     codes: list[str]  # each code's rule name
+    declared: list[ast.Span | None]  # each code's declaration: where calls too deep stop
     players: list[Player]
     rows: list[Row]
     zones: dict[int, ZoneLoc]  # location -> zone instance
@@ -214,6 +215,7 @@ class Lowering:
         values = [self.value(v) for v in sym.values.values()]
         movements = [self.movement(m) for m in sym.movements.values()]
         self.code_names = list(sym.rules)
+        declared: list[ast.Span | None] = [rule.span for rule in sym.rules.values()]
         for rule in sym.rules.values():
             self.rule = rule.name
             self.code.append(self.block_code([x.name for x in rule.params], rule.body))
@@ -223,15 +225,18 @@ class Lowering:
             triggers.append([self.decls.index(trigger.kind), len(self.code)])
             self.code.append(self.trigger_code(trigger))
             self.code_names.append(self.rule)
+            declared.append(trigger.span)
         setup = play = None
         if sym.setup is not None:
             self.rule, setup = "setup", len(self.code)
             self.code.append(self.block_code([], sym.setup.body))
             self.code_names.append("setup")
+            declared.append(sym.setup.span)
         if sym.play is not None:
             self.rule, play = "play", len(self.code)
             self.code.append(self.block_code([], sym.play.body))
             self.code_names.append("play")
+            declared.append(sym.play.span)
         self.rule = "score"
         ir = {
             "kinds": [
@@ -260,13 +265,17 @@ class Lowering:
                 "max_pieces": MAX_PIECES,
                 "max_recursion": MAX_RECURSION,
                 "max_value_depth": MAX_VALUE_DEPTH,
+                "max_decisions": MAX_DECISIONS,
+                "max_log_chars": MAX_LOG_CHARS,
             },
+            "labels": self.labels(),
         }
         return Lowered(
             ir=json.dumps(ir),
             texts=self.texts,
             sites=self.sites,
             codes=self.code_names,
+            declared=declared,
             players=p.players,
             rows=self.rows,
             zones=self.zones,
@@ -277,6 +286,22 @@ class Lowering:
             decls=self.decls,
             counters=list(sym.counters),
         )
+
+    def labels(self) -> dict[str, list[int]]:
+        """How many characters each thing a log line names reads as (`values.label`), by its
+        index: the core counts the readable log's characters as the Python engine writes them
+        (MAX_LOG_CHARS), while the lines are put in words on this side (state.py)."""
+        places = [self.zones.get(i) or self.cells.get(i) for i in range(len(self.locations))]
+        return {
+            "players": [len(label(p)) for p in self.p.players],
+            "rows": [len(label(r)) for r in self.rows],
+            "locations": [0 if place is None else len(label(place)) for place in places],
+            "grids": [len(label(g)) for g in self.grids],
+            "decls": [len(label(d)) for d in self.decls],
+            "kinds": [len(k.called) for k in self.kinds],
+            "texts": [len(t) for t in self.texts],
+            "lower": [len(t.lower()) for t in self.texts],
+        }
 
     def refuse_whole_program(self) -> None:
         """What the core does not run anywhere yet, found before anything is lowered."""
@@ -465,6 +490,8 @@ class Lowering:
         test = None
         if trigger.cond is not None:
             test = self.emit(trigger, {"JumpUnless": {"cond": self.expr(trigger.cond), "to": -1}})
+        # Entered once its condition is met, as the Python engine counts a trigger's call.
+        self.emit(trigger, "Enter")
         self.block(trigger.body)
         if test is not None:
             self.patch(test, "to", self.here())

@@ -10,11 +10,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.interpreter.engine import Game, IllegalChoice, record
+from meeple.interpreter.compiler.base import too_deep
+from meeple.interpreter.engine import Game, IllegalChoice, record, too_many_decisions
 from meeple.interpreter.native.lower import Lowered
-from meeple.interpreter.runtime import Decision, RuleRuntimeError
+from meeple.interpreter.runtime import Decision, RuleRuntimeError, log_too_long
 from meeple.interpreter.values import Cell, PieceRef, Placement, Route, label
-from meeple.limits import MAX_RECURSION, MAX_VALUE_DEPTH
+from meeple.limits import MAX_VALUE_DEPTH
+
+
+class CoreLimit(RuleRuntimeError):
+    """A stop the Python engine may not make alike: values nested beyond the core's own stack
+    (MAX_VALUE_DEPTH), which the Python engine does not have, or the step budget, which the core
+    counts apart where its memo keeps other answers (docs/architecture.md: a few percent more).
+    Where the engine was chosen for the user (`--engine auto`), such a game is played again on
+    Python, so that the choice never changes what a game does."""
+
+
+CORE_LIMIT = (
+    "the native engine stopped on a limit it counts apart (values nested beyond MAX_VALUE_DEPTH, "
+    "or the step budget), so the Python engine played the game again"
+)
 
 
 class NativeState:
@@ -154,19 +169,24 @@ class NativeState:
                 f"the step budget ({self.budget}) ran out going through a list of {int(detail):,} items "
                 f"in '{rule or 'the flow'}'"
             )
-        elif kind == "recursion":
-            message = (
-                f"'{rule}' calls itself (directly or through other rules, values or triggers) more deeply "
-                f"than {MAX_RECURSION} levels: it seems never to stop"
-            )
+        elif kind == "recursion_code":  # at the rule or trigger entered, as the Python engine says
+            name = self.lowered.codes[int(detail)]
+            return too_deep(name, self.lowered.declared[int(detail)])
+        elif kind == "recursion_value":  # at the value entered: its declaration's site
+            declared, name = self.lowered.sites[int(detail)]
+            return too_deep(name, declared)
+        elif kind == "decisions":
+            return too_many_decisions(span, rule)
+        elif kind == "log_chars":
+            return log_too_long(span, rule)
         elif kind == "value_depth":
             message = (
                 f"values in '{rule}' call one another more deeply than {MAX_VALUE_DEPTH} levels, "
                 "the most the native engine allows (--engine python allows more)"
             )
         else:
-            message = detail
-        return RuleRuntimeError(message, span, rule)
+            return RuleRuntimeError(detail, span, rule)
+        return CoreLimit(message, span, rule)  # the budget's and the core's stack's: counted apart
 
     # -------------------------------------------------------------- the engine's API
 

@@ -46,6 +46,8 @@ pub struct Program {
     /// Where the start of the game fails, for errors there (an index the caller maps to a span).
     pub init_at: u32,
     pub limits: Limits,
+    /// How many characters each label and text reads as: what the log's limit counts.
+    pub labels: crate::limits::Labels,
 }
 
 /// meeple/limits.py's limits, as the lowering hands them over: each is declared there, once.
@@ -57,6 +59,10 @@ pub struct Limits {
     /// How deep declared values may call one another: the core evaluates expressions on its own
     /// stack, which must never overflow.
     pub max_value_depth: u32,
+    /// Decisions a game may put to its players (two options or more).
+    pub max_decisions: usize,
+    /// Characters of a game's readable log, all its lines together.
+    pub max_log_chars: u64,
 }
 
 #[derive(Deserialize, Debug)]
@@ -324,6 +330,8 @@ pub enum Instr {
     },
     EndGame,
     Return,
+    /// A trigger's body begins, its condition met: a call under way from here (MAX_RECURSION).
+    Enter,
 }
 
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 //! machine whose games are plain data. See docs/architecture.md, "The native engine".
 pub mod grid;
 pub mod ir;
+pub mod limits;
 pub mod mcts;
 pub mod placement;
 pub mod rng;

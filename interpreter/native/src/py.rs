@@ -4,6 +4,7 @@
 //! program's own values; errors cross as `NativeError(kind, detail, at)`.
 
 use crate::ir::Program as Ir;
+use crate::limits::Entered;
 use crate::rng::Mt;
 use crate::value::Value;
 use crate::vm::{Agent, Event, Fail, FailKind, Game as Machine, Loaded, Said, Short};
@@ -84,7 +85,10 @@ fn raise(fail: &Fail) -> PyErr {
         FailKind::BudgetLoop => ("budget_loop", String::new()),
         FailKind::BudgetCall(code) => ("budget_call", code.to_string()),
         FailKind::BudgetList(n) => ("budget_list", n.to_string()),
-        FailKind::Recursion => ("recursion", String::new()),
+        FailKind::Recursion(Entered::Code(code)) => ("recursion_code", code.to_string()),
+        FailKind::Recursion(Entered::Value(at)) => ("recursion_value", at.to_string()),
+        FailKind::Decisions => ("decisions", String::new()),
+        FailKind::LogChars => ("log_chars", String::new()),
         FailKind::ValueDepth => ("value_depth", String::new()),
     };
     NativeError::new_err((kind, detail, fail.at))
@@ -217,6 +221,13 @@ impl Game {
     #[getter]
     fn steps(&self) -> u64 {
         self.machine.world.steps
+    }
+
+    /// The characters of the readable log the core counted (MAX_LOG_CHARS): what the lines in
+    /// words add up to.
+    #[getter]
+    fn log_chars(&self) -> u64 {
+        self.machine.world.log_chars
     }
 
     #[getter]

@@ -6,6 +6,7 @@
 
 use crate::grid::{self, GridIndex};
 use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
+use crate::limits::{self, Entered};
 use crate::placement::{self, Grown};
 use crate::rng::Mt;
 use crate::value::{Piece, Value};
@@ -27,8 +28,12 @@ pub enum FailKind {
     BudgetCall(u32),
     /// The step budget ran out going through a list of so many items.
     BudgetList(usize),
-    /// Rules call one another without end.
-    Recursion,
+    /// Calls of rules, values and triggers went deeper than `MAX_RECURSION`: what was entered.
+    Recursion(Entered),
+    /// The game asked more decisions than `MAX_DECISIONS`.
+    Decisions,
+    /// The readable log grew beyond `MAX_LOG_CHARS`.
+    LogChars,
     /// Values call one another deeper than the core's stack allows.
     ValueDepth,
 }
@@ -113,6 +118,10 @@ pub struct World {
     pub logging: bool,
     /// The cells laid on grids that grow (placement.rs).
     pub grown: Grown,
+    /// Characters of the readable log so far (`MAX_LOG_CHARS`; limits.rs).
+    pub log_chars: u64,
+    /// Calls of rules, values and triggers under way, one inside another (`MAX_RECURSION`).
+    pub calls: u32,
     depth: u32,
     memo: Memo,
 }
@@ -247,6 +256,9 @@ struct Frame {
     code: u32,
     pc: u32,
     slots: Vec<Value>,
+    /// Whether it counts as a call under way (MAX_RECURSION): a rule's from its start, a
+    /// trigger's once its condition is met, setup and play never.
+    entered: bool,
 }
 
 /// A decision waiting for its answer.
@@ -260,6 +272,8 @@ pub struct Pending {
     /// "no" goes to `orelse`.
     var: Option<u32>,
     orelse: u32,
+    /// The asking instruction's place: where an error the answer brings about stands.
+    at: u32,
 }
 
 impl Pending {
@@ -342,6 +356,8 @@ impl Game {
             events: Vec::new(),
             logging,
             grown: Grown::new(ir),
+            log_chars: 0,
+            calls: 0,
             depth: 0,
             memo: Memo::default(),
         };
@@ -361,7 +377,7 @@ impl Game {
         }
         for code in [ir.play, ir.setup].into_iter().flatten() {
             let slots = vec![Value::None; ir.code[code as usize].slots as usize];
-            game.frames.push(Frame { code, pc: 0, slots });
+            game.frames.push(Frame { code, pc: 0, slots, entered: false });
         }
         game.advance();
         game
@@ -371,6 +387,16 @@ impl Game {
         self.failed = Some(fail);
         self.pending = None;
         self.frames.clear();
+        self.world.calls = 0;
+    }
+
+    /// The top frame's code is done: a call under way fewer (setup and play are no calls).
+    fn leave(&mut self) {
+        if let Some(frame) = self.frames.pop() {
+            if frame.entered {
+                self.world.calls -= 1;
+            }
+        }
     }
 
     /// Every variable at its start value, every piece where it starts.
@@ -490,12 +516,11 @@ impl Game {
         }
         if self.world.logging {
             let option = pending.options.get(index).cloned();
-            self.world.events.push(Event::Chose {
-                seat: pending.seat,
-                prompt: pending.prompt,
-                option,
-                only: false,
-            });
+            let chose = Event::Chose { seat: pending.seat, prompt: pending.prompt, option, only: false };
+            if let Err(fail) = limits::write(&self.program, &mut self.world, chose) {
+                self.fail(at(fail, pending.at));
+                return Ok(());
+            }
         }
         self.choices.push(index as u32);
         self.resolve(pending, index);
@@ -541,7 +566,9 @@ impl Game {
         };
         let mut out = Vec::new();
         for seat in 0..self.world.players {
-            out.push(call_func(&program, &mut self.world, func, vec![Value::Player(seat)])?);
+            // An error in the score is placed at the score's declaration, as on the Python engine.
+            let score = call_func(&program, &mut self.world, func, vec![Value::Player(seat)]);
+            out.push(score.map_err(|f| at(f, func.at))?);
         }
         out.into_iter().map(|v| int(v).map_err(|f| at(f, func.at))).collect()
     }
@@ -555,7 +582,7 @@ impl Game {
             };
             let code: &CodeIr = &ir.code[frame.code as usize];
             let Some(step) = code.instrs.get(frame.pc as usize) else {
-                self.frames.pop();
+                self.leave();
                 continue;
             };
             frame.pc += 1;
@@ -666,7 +693,7 @@ impl Game {
                                     LogPart::Expr(e) => Said::Value(eval(&program, w, e, env)?),
                                 });
                             }
-                            w.events.push(Event::Line(said));
+                            limits::write(&program, w, Event::Line(said))?;
                         }
                     }
                     Instr::Tally { counter, player, amount } => {
@@ -713,7 +740,8 @@ impl Game {
                             }
                         }
                         if w.logging {
-                            w.events.push(Event::Chance { title: *title, outcome: Said::Text(names[index]) });
+                            let chance = Event::Chance { title: *title, outcome: Said::Text(names[index]) };
+                            limits::write(&program, w, chance)?;
                         }
                         frame.pc = targets[index];
                     }
@@ -724,10 +752,9 @@ impl Game {
                         } else {
                             let picked = options[w.rng.randbelow(options.len() as u64) as usize].clone();
                             if w.logging {
-                                w.events.push(Event::Chance {
-                                    title: *title,
-                                    outcome: Said::Value(picked.clone()),
-                                });
+                                let chance =
+                                    Event::Chance { title: *title, outcome: Said::Value(picked.clone()) };
+                                limits::write(&program, w, chance)?;
                             }
                             env[*var as usize] = picked;
                         }
@@ -771,6 +798,10 @@ impl Game {
                         }
                         env[*list as usize] = Value::List(Arc::new(items));
                     }
+                    Instr::Enter => {
+                        limits::enter(&program, w, Entered::Code(frame.code))?;
+                        frame.entered = true;
+                    }
                     // Calls, choices and the end change the frames: below, outside this closure.
                     Instr::Call { .. }
                     | Instr::ChooseNext { .. }
@@ -785,13 +816,10 @@ impl Game {
             // Each trigger runs after the move, in turn, its condition asked as it starts (the
             // first to run on top of the frames).
             for (code, piece, place) in fired.into_iter().rev() {
-                if self.frames.len() >= ir.limits.max_recursion {
-                    return Err(Fail { kind: FailKind::Recursion, at: Some(here) });
-                }
                 let mut slots = vec![Value::None; ir.code[code as usize].slots as usize];
                 slots[0] = piece;
                 slots[1] = place;
-                self.frames.push(Frame { code, pc: 0, slots });
+                self.frames.push(Frame { code, pc: 0, slots, entered: false });
             }
             match &step.op {
                 Instr::Call { code, args } => {
@@ -803,10 +831,8 @@ impl Game {
                         slots[i] = eval(&program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
                     }
                     w.spend(1, FailKind::BudgetCall(*code)).map_err(|f| at(f, here))?;
-                    if self.frames.len() >= ir.limits.max_recursion {
-                        return Err(Fail { kind: FailKind::Recursion, at: Some(here) });
-                    }
-                    self.frames.push(Frame { code: *code, pc: 0, slots });
+                    limits::enter(&program, w, Entered::Code(*code)).map_err(|f| at(f, here))?;
+                    self.frames.push(Frame { code: *code, pc: 0, slots, entered: true });
                 }
                 Instr::Choose { seq, cond, var, chooser, prompt, optional, has_orelse, orelse } => {
                     let frame = self.frames.last_mut().expect("the choosing frame");
@@ -838,6 +864,7 @@ impl Game {
                             optional: *optional,
                             var: Some(*var),
                             orelse: *orelse,
+                            at: here,
                         }))
                     })();
                     let Some(pending) = asked.map_err(|f| at(f, here))? else {
@@ -852,11 +879,12 @@ impl Game {
                                 option,
                                 only: true,
                             };
-                            self.world.events.push(chose);
+                            limits::write(&program, &mut self.world, chose).map_err(|f| at(f, here))?;
                         }
                         self.resolve(pending, 0);
                         continue;
                     }
+                    limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
                     self.pending = Some(pending);
                     return Ok(());
                 }
@@ -879,6 +907,7 @@ impl Game {
                         continue;
                     }
                     let chooser = seat(&frame.slots[*who as usize]).map_err(|f| at(f, here))?;
+                    limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
                     self.pending = Some(Pending {
                         seat: chooser,
                         prompt: *prompt,
@@ -886,6 +915,7 @@ impl Game {
                         optional: false,
                         var: Some(*var),
                         orelse: frame.pc,
+                        at: here,
                     });
                     return Ok(());
                 }
@@ -899,24 +929,26 @@ impl Game {
                             at: None,
                         }),
                     };
+                    let seat = who.map_err(|f| at(f, here))?;
+                    limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
                     self.pending = Some(Pending {
-                        seat: who.map_err(|f| at(f, here))?,
+                        seat,
                         prompt: *prompt,
                         options: vec![Value::Bool(true), Value::Bool(false)],
                         optional: false,
                         var: None,
                         orelse: *orelse,
+                        at: here,
                     });
                     return Ok(());
                 }
                 Instr::EndGame => {
                     self.frames.clear();
+                    self.world.calls = 0;
                     self.ended_early = true;
                     return Ok(());
                 }
-                Instr::Return => {
-                    self.frames.pop();
-                }
+                Instr::Return => self.leave(),
                 _ => {}
             }
         }
@@ -1463,11 +1495,13 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             if w.depth >= p.ir.limits.max_value_depth {
                 return Err(Fail { kind: FailKind::ValueDepth, at: None });
             }
+            limits::enter(p, w, Entered::Value(func.at))?;
             w.depth += 1;
             w.memo.reading.push(Vec::new());
             let result = call_func(p, w, func, key.1.clone());
             let mut read = w.memo.reading.pop().unwrap_or_default();
             w.depth -= 1;
+            w.calls -= 1;
             let result = result?;
             read.sort_unstable_by_key(|part| match part {
                 Part::Var(v) => (0, *v),
