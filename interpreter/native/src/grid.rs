@@ -63,8 +63,7 @@ impl GridIndex {
 }
 
 pub fn cells(p: &Loaded, g: u32) -> Value {
-    let grid = &p.ir.grids[g as usize];
-    Value::List(Arc::new((0..grid.cells.len() as u32).map(|i| Value::Cell(grid.first + i)).collect()))
+    p.grids[g as usize].cells.clone()
 }
 
 pub fn cell_at(p: &Loaded, g: u32, q: i64, r: i64) -> Value {

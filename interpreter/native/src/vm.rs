@@ -1165,7 +1165,17 @@ fn pieces(
         None => None,
     };
     let (mut out, mut count) = (Vec::new(), 0);
-    for loc in locations(p, &r#where)? {
+    // One place or a list of them, without making a list of one.
+    let one;
+    let places: &[Value] = match &r#where {
+        Value::List(items) => items,
+        other => {
+            one = [other.clone()];
+            &one
+        }
+    };
+    for place in places {
+        let loc = location(p, place)?;
         w.memo.read(Part::Loc(loc));
         let pile = &w.locs[loc as usize];
         if counting && kind.is_none() && owner.is_none() {
