@@ -126,32 +126,94 @@ pub enum Part {
 }
 
 type Key = (u32, Vec<Value>);
-/// An answer and every part of the position it read, while it holds.
-type Answer = Option<(Value, Arc<Vec<Part>>)>;
 
-/// The answers of declared values, by value and arguments, each kept with the parts of the
-/// position it read (and the parts the values it used read) until one of them changes: the
-/// rules ask the same questions again and again while a move changes one or two places (the
-/// Python engine's memo does the same, compiler/memo.py). Not part of the position: a copy
-/// starts without it, and it takes no part in equality or hashing.
+/// The classes of the parts of the position the memo tells apart: variables, owners'
+/// variables, the pieces at locations, whose turn it is (`Part`, by its class).
+const CLASSES: usize = 4;
+
+impl Part {
+    fn class(self) -> usize {
+        match self {
+            Part::Var(_) => 0,
+            Part::Owned(..) => 1,
+            Part::Loc(_) => 2,
+            Part::Current => 3,
+        }
+    }
+}
+
+/// Which classes of the position an answer read.
+type Reads = [bool; CLASSES];
+
+/// The answers of declared values, by value and arguments, while they hold: an answer holds
+/// until a part of a class it read changes (a variable, an owner's variable, the pieces of a
+/// location, the turn); one that read none holds for the whole game. The rules ask the same
+/// questions again and again about one position (a loop's condition, then the choice it leads
+/// to), and a move changes the board, with it nearly every answer asked again: a memo that kept
+/// each answer until one of the very parts it read changed (as the Python engine's does,
+/// compiler/memo.py) cost more in its bookkeeping than it saved (docs/benchmarks.md). Not part
+/// of the position: a copy starts without it, and it takes no part in equality or hashing.
 #[derive(Default, Debug)]
 struct Memo {
-    /// Each answer's number in `kept`, by value and arguments.
-    answers: HashMap<Key, usize, Fast>,
-    /// Every answer computed, by its number: its key, and the answer and its reads while it
-    /// holds (None once forgotten). Numbers are not reused, so a reader's list never names
-    /// another answer than the one that read.
-    kept: Vec<(Key, Answer)>,
-    readers: HashMap<Part, Vec<usize>, Fast>,
+    /// Each answer, with the generation of each class it read as it was computed (None: it
+    /// did not read that class).
+    answers: HashMap<Key, (Value, [Option<u64>; CLASSES]), Fast>,
+    /// How many times a part of each class changed.
+    generations: [u64; CLASSES],
     /// What each value being computed has read so far, the innermost last.
-    reading: Vec<Vec<Part>>,
+    reading: Vec<Reads>,
+    /// How many answers the memo holds before it forgets those that no longer hold.
+    prune_at: usize,
 }
+
+/// The fewest answers kept before forgetting those that no longer hold.
+const MEMO_PRUNE: usize = 4096;
 
 impl Memo {
     fn read(&mut self, part: Part) {
         if let Some(top) = self.reading.last_mut() {
-            top.push(part);
+            top[part.class()] = true;
         }
+    }
+
+    fn holds(&self, stamps: &[Option<u64>; CLASSES]) -> bool {
+        stamps.iter().zip(&self.generations).all(|(stamp, now)| stamp.is_none_or(|s| s == *now))
+    }
+
+    /// The answer for `key`, if it still holds; what it read counts as read by its caller.
+    fn get(&mut self, key: &Key) -> Option<Value> {
+        let (answer, stamps) = self.answers.get(key)?;
+        if !self.holds(stamps) {
+            return None;
+        }
+        if let Some(top) = self.reading.last_mut() {
+            for (read, stamp) in top.iter_mut().zip(stamps) {
+                *read |= stamp.is_some();
+            }
+        }
+        Some(answer.clone())
+    }
+
+    /// Keep an answer computed with these reads; its caller read them too.
+    fn keep(&mut self, key: Key, answer: Value, read: Reads) {
+        if let Some(top) = self.reading.last_mut() {
+            for (mine, theirs) in top.iter_mut().zip(read) {
+                *mine |= theirs;
+            }
+        }
+        if self.answers.len() >= self.prune_at.max(MEMO_PRUNE) {
+            let now = self.generations;
+            self.answers
+                .retain(|_, (_, stamps)| stamps.iter().zip(&now).all(|(s, n)| s.is_none_or(|s| s == *n)));
+            self.prune_at = 2 * self.answers.len();
+        }
+        let mut stamps = [None; CLASSES];
+        for (class, stamp) in stamps.iter_mut().enumerate() {
+            if read[class] {
+                *stamp = Some(self.generations[class]);
+            }
+        }
+        self.answers.insert(key, (answer, stamps));
     }
 }
 
@@ -210,16 +272,9 @@ impl std::hash::Hasher for FastHasher {
 }
 
 impl World {
-    /// A part of the position changed: forget every answer that read it.
+    /// A part of the position changed: the answers that read its class no longer hold.
     fn changed(&mut self, part: Part) {
-        if let Some(numbers) = self.memo.readers.remove(&part) {
-            for n in numbers {
-                let (key, answer) = &mut self.memo.kept[n];
-                if answer.take().is_some() {
-                    self.memo.answers.remove(key);
-                }
-            }
-        }
+        self.memo.generations[part.class()] += 1;
     }
 
     fn spend(&mut self, n: usize, kind: FailKind) -> Result<(), Fail> {
@@ -1402,39 +1457,19 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
                 inner.push(eval(p, w, a, env)?);
             }
             let key = (*index, inner);
-            let found = w.memo.answers.get(&key).and_then(|n| w.memo.kept[*n].1.as_ref());
-            if let Some((known, read)) = found {
-                let (known, read) = (known.clone(), read.clone());
-                if let Some(top) = w.memo.reading.last_mut() {
-                    top.extend(read.iter().copied());
-                }
+            if let Some(known) = w.memo.get(&key) {
                 return Ok(known);
             }
             if w.depth >= p.ir.limits.max_value_depth {
                 return Err(Fail { kind: FailKind::ValueDepth, at: None });
             }
             w.depth += 1;
-            w.memo.reading.push(Vec::new());
+            w.memo.reading.push(Reads::default());
             let result = call_func(p, w, func, key.1.clone());
-            let mut read = w.memo.reading.pop().unwrap_or_default();
+            let read = w.memo.reading.pop().unwrap_or_default();
             w.depth -= 1;
             let result = result?;
-            read.sort_unstable_by_key(|part| match part {
-                Part::Var(v) => (0, *v),
-                Part::Loc(l) => (1, *l),
-                Part::Current => (2, 0),
-                Part::Owned(store, i) => (3 + *store, *i),
-            });
-            read.dedup();
-            if let Some(top) = w.memo.reading.last_mut() {
-                top.extend(read.iter().copied());
-            }
-            let n = w.memo.kept.len();
-            for part in &read {
-                w.memo.readers.entry(*part).or_default().push(n);
-            }
-            w.memo.answers.insert(key.clone(), n);
-            w.memo.kept.push((key, Some((result.clone(), Arc::new(read)))));
+            w.memo.keep(key, result.clone(), read);
             result
         }
         Expr::Builtin(b, args) => builtin(p, w, *b, args, env)?,
