@@ -1524,7 +1524,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let Value::Grid(g) = eval(p, w, g, env)? else {
                 return error("side(...) is of a grid");
             };
-            Value::List(Arc::new(grid::side(p, g, directions)))
+            grid::side(p, g, directions)?
         }
     })
 }
@@ -1609,10 +1609,18 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             return Ok(Value::Int(pieces(p, w, inner, env, true)?.1));
         }
     }
-    let mut values = Vec::with_capacity(args.len());
-    for a in args {
-        values.push(eval(p, w, a, env)?);
-    }
+    // The arguments' values, on the stack for the few most built-ins take.
+    let (mut few, many): ([Value; 4], Vec<Value>);
+    let values: &[Value] = if args.len() <= 4 {
+        few = [Value::None, Value::None, Value::None, Value::None];
+        for (i, a) in args.iter().enumerate() {
+            few[i] = eval(p, w, a, env)?;
+        }
+        &few[..args.len()]
+    } else {
+        many = args.iter().map(|a| eval(p, w, a, env)).collect::<Result<_, _>>()?;
+        &many
+    };
     Ok(match b {
         Builtin::Count => match &values[0] {
             Value::List(items) => Value::Int(items.len() as i64),
@@ -1631,7 +1639,7 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         }
         Builtin::Min | Builtin::Max => {
             let given =
-                if values.len() == 1 { numbers(&list(values[0].clone())?)? } else { numbers(&values)? };
+                if values.len() == 1 { numbers(&list(values[0].clone())?)? } else { numbers(values)? };
             let best = if b == Builtin::Min { given.iter().min() } else { given.iter().max() };
             match best {
                 Some(n) => Value::Int(*n),
