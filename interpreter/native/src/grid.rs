@@ -4,7 +4,7 @@
 
 use crate::ir::GridIr;
 use crate::value::Value;
-use crate::vm::{Fail, FailKind, Loaded};
+use crate::vm::{Fail, FailKind, Fast, Loaded};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -146,7 +146,7 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
         return Ok(false);
     };
     let g = cell(p, first)?.0;
-    let mut at = HashSet::new();
+    let mut at = HashSet::with_hasher(Fast);
     for c in cells {
         let (grid, q, r) = cell(p, c)?;
         if grid != g {
@@ -181,10 +181,10 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
 /// Whether a chain of `places`, each next to the one before, runs from one of `starts` to one
 /// of `ends`.
 pub fn connected(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value]) -> Result<bool, Fail> {
-    let inside: HashSet<&Value> = places.iter().collect();
-    let goal: HashSet<&Value> = ends.iter().filter(|e| inside.contains(e)).collect();
+    let inside: HashSet<&Value, Fast> = places.iter().collect();
+    let goal: HashSet<&Value, Fast> = ends.iter().filter(|e| inside.contains(e)).collect();
     let mut todo: Vec<Value> = starts.iter().filter(|s| inside.contains(s)).cloned().collect();
-    let mut seen: HashSet<Value> = todo.iter().cloned().collect();
+    let mut seen: HashSet<Value, Fast> = todo.iter().cloned().collect();
     while let Some(place) = todo.pop() {
         if goal.contains(&place) {
             return Ok(true);

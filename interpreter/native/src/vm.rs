@@ -235,10 +235,10 @@ impl std::hash::Hash for Memo {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
-/// A fast hash for the memo's small keys (the multiply-and-rotate of rustc's own FxHasher):
-/// nothing a player writes chooses these keys.
+/// A fast hash for the memo's small keys and the grids' sets of cells (the multiply-and-rotate
+/// of rustc's own FxHasher): nothing a player writes chooses these keys.
 #[derive(Default, Clone, Copy, Debug)]
-struct Fast;
+pub(crate) struct Fast;
 
 impl std::hash::BuildHasher for Fast {
     type Hasher = FastHasher;
@@ -247,7 +247,7 @@ impl std::hash::BuildHasher for Fast {
     }
 }
 
-struct FastHasher(u64);
+pub(crate) struct FastHasher(u64);
 
 impl std::hash::Hasher for FastHasher {
     fn write(&mut self, bytes: &[u8]) {
