@@ -125,7 +125,28 @@ pub enum Part {
     Current,
 }
 
-type Key = (u32, Vec<Value>);
+/// A declared value and its arguments: one argument (the most values take) without a list,
+/// so that asking the memo makes nothing on the heap.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+enum Args {
+    One(Value),
+    Many(Vec<Value>),
+}
+
+impl Args {
+    /// The arguments as the first slots of the value's names.
+    fn slots(&self, size: usize) -> Vec<Value> {
+        let mut env = Vec::with_capacity(size);
+        match self {
+            Args::One(v) => env.push(v.clone()),
+            Args::Many(values) => env.extend(values.iter().cloned()),
+        }
+        env.resize(size, Value::None);
+        env
+    }
+}
+
+type Key = (u32, Args);
 
 /// The classes of the parts of the position the memo tells apart: variables, owners'
 /// variables, the pieces at locations, whose turn it is (`Part`, by its class).
@@ -1452,11 +1473,11 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         }
         Expr::Value(index, args) => {
             let func = &p.ir.values[*index as usize];
-            let mut inner = Vec::with_capacity(func.slots as usize);
-            for a in args {
-                inner.push(eval(p, w, a, env)?);
-            }
-            let key = (*index, inner);
+            let given = match args.as_slice() {
+                [one] => Args::One(eval(p, w, one, env)?),
+                many => Args::Many(many.iter().map(|a| eval(p, w, a, env)).collect::<Result<_, _>>()?),
+            };
+            let key = (*index, given);
             if let Some(known) = w.memo.get(&key) {
                 return Ok(known);
             }
@@ -1465,7 +1486,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             }
             w.depth += 1;
             w.memo.reading.push(Reads::default());
-            let result = call_func(p, w, func, key.1.clone());
+            let result = eval(p, w, &func.body, &mut key.1.slots(func.slots as usize));
             let read = w.memo.reading.pop().unwrap_or_default();
             w.depth -= 1;
             let result = result?;
