@@ -3,8 +3,13 @@
 //!
 //!     cargo run --release --no-default-features --example playouts -- PROGRAM.json PLAYERS GAMES
 //!
-//! PROGRAM.json is a lowered program (`lower(program).ir`, see bench/engines.py --ir). Each game
-//! plays seed 0, 1, ... with random agents, as `NativeState.play_out(["random"])` does.
+//! PROGRAM.json is a lowered program, as the Python side writes it for the core:
+//!
+//!     python -c "import meeple; from meeple.interpreter import native; \
+//!       print(native.lowered(meeple.load('tests/games/hex.rules'))[0].ir)" > hex.json
+//!
+//! Each game plays seed 0, 1, ... with random agents, as `NativeState.play_out(["random"])`
+//! does; the time printed is wall time (run it under `time` for CPU time).
 
 use _core::ir::Program;
 use _core::rng::Mt;
