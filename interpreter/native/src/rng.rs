@@ -61,18 +61,22 @@ impl Mt {
         self.init_by_array(&key);
     }
 
+    /// CPython's `init_by_array`, each word's predecessor carried from the step before rather
+    /// than read back from the state (a chain of 1,248 dependent steps: it is most of a
+    /// seeding's time).
     fn init_by_array(&mut self, key: &[u32]) {
         let mt = &mut self.state;
         let (mut i, mut j) = (1usize, 0usize);
+        let mut prev = mt[0];
         for _ in 0..N.max(key.len()) {
-            let prev = mt[i - 1];
-            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525))
+            prev = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525))
                 .wrapping_add(key[j])
                 .wrapping_add(j as u32);
+            mt[i] = prev;
             i += 1;
             j += 1;
             if i >= N {
-                mt[0] = mt[N - 1];
+                mt[0] = prev;
                 i = 1;
             }
             if j >= key.len() {
@@ -80,11 +84,11 @@ impl Mt {
             }
         }
         for _ in 0..N - 1 {
-            let prev = mt[i - 1];
-            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            prev = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            mt[i] = prev;
             i += 1;
             if i >= N {
-                mt[0] = mt[N - 1];
+                mt[0] = prev;
                 i = 1;
             }
         }
