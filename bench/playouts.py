@@ -8,10 +8,13 @@ its own, started one after the other; each reports the CPU time of its playouts 
 game is loaded), so a machine shared with other work slows the figures less than wall time
 would. The contenders:
 
-- `meeple`: the game in `tests/games/` on meeple's engine (`new_game(..., logging=False)`, as
-  `meeple simulate` plays), Hex with `--option size=11`, from the same kind of Python loop;
+- `meeple`: the game in `tests/games/` on meeple's Python engine (`new_game(...,
+  logging=False)`), Hex with `--option size=11`, from the same kind of Python loop;
 - `openspiel`: OpenSpiel's own C++ game driven from its Python loop (`pyspiel.load_game(...)`,
   `state.apply_action(choice(state.legal_actions()))`): what a user of OpenSpiel gets in Python;
+- `meeple native`: the same games on the native core (interpreter/native/), the same loop;
+- `meeple native, inside`: the native core playing each whole playout inside itself, its own
+  random agents answering (as `meeple simulate` plays): no Python per decision;
 - `openspiel+meeple`: the same OpenSpiel loop over meeple's game through `meeple.openspiel`.
 
 The table gives playouts per CPU-second, each contender's ratio to OpenSpiel's, and moves per
@@ -49,7 +52,12 @@ LUDII = {"tic_tac_toe": 131_855, "connect_four": 28_279, "hex": 7_987}
 # native core's `new_game(game, 2, seed=seed, logging=False)`, say.
 MEEPLE_ENGINES: dict[str, Callable[[Any, int], Any]] = {
     "meeple": lambda game, seed: game.new_game(2, seed=seed, logging=False),
+    "meeple native": lambda game, seed: native_game(game, seed),
 }
+# The native core playing each whole playout inside itself (`play_out`, as `meeple simulate`
+# plays): its random agents draw from Random(seed * 1000 + seat), as agents.py's do, so its
+# games are other random games than the Python loop's, of the same kind.
+INSIDE = "meeple native, inside"
 OPENSPIEL = "openspiel"
 ADAPTER = "openspiel+meeple"
 INSTALL = "pip install 'meeple[openspiel]'"
@@ -61,6 +69,7 @@ def meeple_playouts(game: str, start: Callable[[Any, int], Any], playouts: int) 
 
     rules, options, _ = GAMES[game]
     loaded = meeple.load(rules, options)
+    start(loaded, 0)  # what is done once per program (the native core's lowering) is loading
     moves = 0
     begin = time.process_time()
     for seed in range(playouts):
@@ -69,6 +78,29 @@ def meeple_playouts(game: str, start: Callable[[Any, int], Any], playouts: int) 
         while not state.is_over:
             state.apply(rng.randrange(state.decision.size))
             moves += 1
+    return time.process_time() - begin, moves
+
+
+def native_game(game: Any, seed: int) -> Any:
+    """A game on the native core, without the readable log."""
+    from meeple.interpreter import native
+
+    return native.new_game(game, 2, seed=seed, logging=False)
+
+
+def inside_playouts(game: str, playouts: int) -> tuple[float, int]:
+    """(CPU seconds, moves) for `playouts` random games each played whole inside the core."""
+    import meeple
+
+    rules, options, _ = GAMES[game]
+    loaded = meeple.load(rules, options)
+    native_game(loaded, 0)  # the lowering, once per program, is loading
+    moves = 0
+    begin = time.process_time()
+    for seed in range(playouts):
+        state = native_game(loaded, seed)
+        state.play_out(["random"])
+        moves += len(state.choices)
     return time.process_time() - begin, moves
 
 
@@ -99,6 +131,8 @@ def run_one(contender: str, game: str, playouts: int) -> None:
     """One contender on one game, in this process: prints its figures as JSON."""
     if contender in MEEPLE_ENGINES:
         seconds, moves = meeple_playouts(game, MEEPLE_ENGINES[contender], playouts)
+    elif contender == INSIDE:
+        seconds, moves = inside_playouts(game, playouts)
     else:
         seconds, moves = openspiel_playouts(game, playouts, adapter=contender == ADAPTER)
     print(json.dumps({"seconds": seconds, "moves": moves}))
@@ -130,22 +164,23 @@ def main() -> None:
     if args.one:
         run_one(args.one, games[0], args.playouts)
         return
-    contenders = [OPENSPIEL, *MEEPLE_ENGINES, ADAPTER]  # OpenSpiel first: the others' ratios are to it
+    # OpenSpiel first: the others' ratios are to it.
+    contenders = [OPENSPIEL, *MEEPLE_ENGINES, INSIDE, ADAPTER]
     print(f"{args.playouts} random playouts per contender and game, each in its own process, CPU time")
-    print(f"{'game':<14} {'contender':<18} {'playouts/s':>11} {'vs openspiel':>13} {'moves/playout':>14}")
+    print(f"{'game':<14} {'contender':<22} {'playouts/s':>11} {'vs openspiel':>13} {'moves/playout':>14}")
     for game in games:
         rates: dict[str, float] = {}
         for contender in contenders:
             figures = measure(contender, game, args.playouts)
             rates[contender] = args.playouts / figures["seconds"]
             print(
-                f"{game:<14} {contender:<18} {rates[contender]:>11,.0f} "
+                f"{game:<14} {contender:<22} {rates[contender]:>11,.0f} "
                 f"{rates[contender] / rates[OPENSPIEL]:>13.4f} {figures['moves'] / args.playouts:>14.1f}",
                 flush=True,
             )
         ludii = LUDII[game]
         reference = f"{ludii:>11,} {ludii / rates[OPENSPIEL]:>13.4f}"
-        print(f"{game:<14} {'Ludii (published)':<18} {reference}  not measured")
+        print(f"{game:<14} {'Ludii (published)':<22} {reference}  not measured")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ import meeple
 from meeple import Game
 from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
+from meeple.interpreter.engine import IllegalChoice
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.simulation import Plan, engine_of, play_one
 
@@ -157,6 +158,24 @@ def test_a_copied_state_plays_on_alone() -> None:
     copy.play_out(["first", "first"])
     state.play_out(["first", "first"])
     assert (copy.log, copy.winners) == (state.log, state.winners)
+
+
+def test_an_answer_that_is_no_option_is_refused_alike_on_both_engines_and_changes_nothing() -> None:
+    """The core checks the answer itself (NativeState.apply crosses into it once): what it
+    refuses is worded as the Python engine words it, and the game is as it was."""
+    for answer in [9, -1, 10**30, True, "1", 1.0]:
+        said = []
+        for state in (CONNECT_FOUR.new_game(2, 3), native.new_game(CONNECT_FOUR, 2, 3)):
+            state.apply(0)
+            with pytest.raises(IllegalChoice) as refused:
+                state.apply(answer)  # type: ignore[arg-type]
+            assert state.choices == [0] and state.decision.player.seat == 1
+            said.append(str(refused.value))
+        assert said[0] == said[1] == f"{answer!r} is not an option: choose a number from 0 to 6"
+    over = native.new_game(CONNECT_FOUR, 2, 3)
+    over.play_out(["first", "first"])
+    with pytest.raises(IllegalChoice, match="the game is over: there is no decision to answer"):
+        over.apply(0)
 
 
 @pytest.mark.parametrize("path", [*BUNDLED, *TEST_GAMES], ids=lambda p: p.stem)

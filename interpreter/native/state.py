@@ -14,7 +14,7 @@ from meeple.interpreter.compiler.base import too_deep
 from meeple.interpreter.engine import Game, IllegalChoice, record, too_many_decisions
 from meeple.interpreter.native.lower import Lowered
 from meeple.interpreter.runtime import Decision, RuleRuntimeError, log_too_long
-from meeple.interpreter.values import Cell, PieceRef, Placement, Route, label
+from meeple.interpreter.values import Cell, LazyList, PieceRef, Placement, Route, label
 from meeple.limits import MAX_VALUE_DEPTH
 
 
@@ -61,6 +61,7 @@ class NativeState:
         self._seen = 0  # how many of the core's log events are in words in _log
         self._decision: Decision | None = None
         self._grown: dict[tuple[int, int, int, int], Cell] = {}  # cells of grids that grow, made once
+        self._over = False
         self.core = core.new_game(players, seed, budget, logging)
         self._settle(raising=False)
 
@@ -122,7 +123,8 @@ class NativeState:
         except Exception as err:  # the core's NativeError: (kind, detail, at)
             kind, detail, at = err.args
             self.failed = self._error(kind, detail, at)
-        if self.failed is None and self.final is None and self.core.is_over:
+        self._over = over = self.core.is_over
+        if self.failed is None and self.final is None and over:
             try:
                 self.final = (self._per_player(False), self._per_player(True))
             except RuleRuntimeError as err:
@@ -200,14 +202,14 @@ class NativeState:
             self._decision = Decision(
                 self.lowered.players[seat],
                 self.lowered.texts[prompt],
-                [self.value(v) for v in options],
+                LazyList(len(options), lambda i: self.value(options[i])),
                 extra="pass" if optional else "",
             )
         return self._decision
 
     @property
     def is_over(self) -> bool:
-        return bool(self.core.is_over)
+        return self._over  # as the core said when it last ran (_settle)
 
     @property
     def ended_early(self) -> bool:
@@ -230,17 +232,23 @@ class NativeState:
         return self._log
 
     def apply(self, index: int) -> None:
-        """Answer the current decision with the option at `index` (as State.apply)."""
+        """Answer the current decision with the option at `index` (as State.apply). The core
+        checks the answer: a random playout crosses into it once per decision, with no
+        Decision made here (docs/benchmarks.md)."""
         if self.failed is not None:
             raise IllegalChoice(f"the game stopped on an error in the rules: {self.failed}")
-        decision = self.decision
-        if self.is_over or decision is None:
-            raise IllegalChoice("the game is over: there is no decision to answer")
-        size = decision.size
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < size:
-            raise IllegalChoice(f"{index!r} is not an option: choose a number from 0 to {size - 1}")
-        self.choosers.append(decision.player.seat)
-        self.core.apply(index)
+        try:
+            if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+                raise ValueError
+            seat = self.core.apply(index)  # the seat that answered
+        except (ValueError, OverflowError):  # no option of that number, or the game is over
+            decision = self.decision
+            if decision is None:
+                raise IllegalChoice("the game is over: there is no decision to answer") from None
+            raise IllegalChoice(
+                f"{index!r} is not an option: choose a number from 0 to {decision.size - 1}"
+            ) from None
+        self.choosers.append(seat)
         self._settle()
 
     def play_out(self, agents: list[str]) -> None:

@@ -4,7 +4,7 @@
 
 use crate::ir::GridIr;
 use crate::value::Value;
-use crate::vm::{Fail, FailKind, Loaded};
+use crate::vm::{Fail, FailKind, Fast, Loaded};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -33,6 +33,9 @@ pub struct GridIndex {
     pub corners: Offsets,
     /// Every cell, in reading order: what `cells(GRID)` gives, shared rather than made anew.
     pub cells: Value,
+    /// The cells along each side, by the set of directions (a bit each) the side has no cell
+    /// beyond: what `side(GRID, word)` gives, found once rather than at every asking.
+    sides: Vec<Value>,
 }
 
 impl GridIndex {
@@ -49,7 +52,29 @@ impl GridIndex {
         let (directions, corners): (Offsets, Offsets) =
             if grid.hex { (&HEX_SIDES, &[]) } else { (&SQUARE_SIDES, &SQUARE_CORNERS) };
         let cells = (0..grid.cells.len() as u32).map(|i| Value::Cell(grid.first + i)).collect();
-        GridIndex { west, north, width, height, at, directions, corners, cells: Value::List(Arc::new(cells)) }
+        let mut index = GridIndex {
+            west,
+            north,
+            width,
+            height,
+            at,
+            directions,
+            corners,
+            cells: Value::List(Arc::new(cells)),
+            sides: Vec::new(),
+        };
+        index.sides = (0..1u32 << directions.len())
+            .map(|mask| {
+                let beyond: Vec<(i64, i64)> =
+                    (0..directions.len()).filter(|d| mask & (1 << d) != 0).map(|d| directions[d]).collect();
+                let along =
+                    grid.cells.iter().enumerate().filter(|(_, (q, r))| {
+                        beyond.iter().all(|(dq, dr)| index.get(q + dq, r + dr).is_none())
+                    });
+                Value::List(Arc::new(along.map(|(i, _)| Value::Cell(grid.first + i as u32)).collect()))
+            })
+            .collect();
+        index
     }
 
     /// The location of the cell at (q, r), if the board has one there.
@@ -63,8 +88,7 @@ impl GridIndex {
 }
 
 pub fn cells(p: &Loaded, g: u32) -> Value {
-    let grid = &p.ir.grids[g as usize];
-    Value::List(Arc::new((0..grid.cells.len() as u32).map(|i| Value::Cell(grid.first + i)).collect()))
+    p.grids[g as usize].cells.clone()
 }
 
 pub fn cell_at(p: &Loaded, g: u32, q: i64, r: i64) -> Value {
@@ -82,16 +106,16 @@ fn cell(p: &Loaded, v: &Value) -> Result<(u32, i64, i64), Fail> {
 }
 
 /// The cells along one side: those with no cell beyond them in any of the side's directions.
-pub fn side(p: &Loaded, g: u32, directions: &[u32]) -> Vec<Value> {
-    let grid = &p.ir.grids[g as usize];
+pub fn side(p: &Loaded, g: u32, directions: &[u32]) -> Result<Value, Fail> {
     let index = &p.grids[g as usize];
-    let beyond: Vec<(i64, i64)> = directions.iter().map(|d| index.directions[*d as usize]).collect();
-    grid.cells
-        .iter()
-        .enumerate()
-        .filter(|(_, (q, r))| beyond.iter().all(|(dq, dr)| index.get(q + dq, r + dr).is_none()))
-        .map(|(i, _)| Value::Cell(grid.first + i as u32))
-        .collect()
+    let mut mask = 0usize;
+    for d in directions {
+        if *d as usize >= index.directions.len() {
+            return fail("a side of a grid is along its own directions");
+        }
+        mask |= 1 << d;
+    }
+    Ok(index.sides[mask].clone())
 }
 
 /// The fewest steps from side to side between two cells of one grid.
@@ -122,7 +146,7 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
         return Ok(false);
     };
     let g = cell(p, first)?.0;
-    let mut at = HashSet::new();
+    let mut at = HashSet::with_hasher(Fast);
     for c in cells {
         let (grid, q, r) = cell(p, c)?;
         if grid != g {
@@ -157,10 +181,10 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
 /// Whether a chain of `places`, each next to the one before, runs from one of `starts` to one
 /// of `ends`.
 pub fn connected(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value]) -> Result<bool, Fail> {
-    let inside: HashSet<&Value> = places.iter().collect();
-    let goal: HashSet<&Value> = ends.iter().filter(|e| inside.contains(e)).collect();
+    let inside: HashSet<&Value, Fast> = places.iter().collect();
+    let goal: HashSet<&Value, Fast> = ends.iter().filter(|e| inside.contains(e)).collect();
     let mut todo: Vec<Value> = starts.iter().filter(|s| inside.contains(s)).cloned().collect();
-    let mut seen: HashSet<Value> = todo.iter().cloned().collect();
+    let mut seen: HashSet<Value, Fast> = todo.iter().cloned().collect();
     while let Some(place) = todo.pop() {
         if goal.contains(&place) {
             return Ok(true);

@@ -127,6 +127,26 @@ impl Program {
     }
 }
 
+/// A decision's options, as they were when it was asked: each crosses into Python when read.
+#[pyclass(frozen, module = "meeple.interpreter.native._core")]
+struct Options {
+    values: Vec<Value>,
+}
+
+#[pymethods]
+impl Options {
+    fn __len__(&self) -> usize {
+        self.values.len()
+    }
+
+    fn __getitem__<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyAny>> {
+        match self.values.get(index) {
+            Some(v) => to_py(py, v),
+            None => Err(pyo3::exceptions::PyIndexError::new_err("no such option")),
+        }
+    }
+}
+
 /// One game in progress.
 #[pyclass(module = "meeple.interpreter.native._core")]
 #[derive(Clone)]
@@ -136,26 +156,27 @@ struct Game {
 
 #[pymethods]
 impl Game {
-    /// The decision waiting for an answer: (seat, prompt text index, option values, optional).
+    /// The decision waiting for an answer: (seat, prompt text index, its options, optional). The
+    /// options cross one by one, when read (`Options`): a random player reads one of hundreds.
     fn decision<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
         let Some(pending) = &self.machine.pending else {
             return Ok(None);
         };
-        let options = PyList::empty(py);
-        for v in &pending.options {
-            options.append(to_py(py, v)?)?;
-        }
+        let options = Options { values: pending.options.clone() };
         let parts = vec![
             pending.seat.into_pyobject(py)?.into_any(),
             pending.prompt.into_pyobject(py)?.into_any(),
-            options.into_any(),
+            Bound::new(py, options)?.into_any(),
             pending.optional.into_pyobject(py)?.to_owned().into_any(),
         ];
         Ok(Some(PyTuple::new(py, parts)?))
     }
 
-    fn apply(&mut self, index: usize) -> PyResult<()> {
-        self.machine.apply(index).map_err(PyValueError::new_err)
+    /// Answer the pending decision with the option at `index`: the seat that answered.
+    fn apply(&mut self, index: usize) -> PyResult<u32> {
+        let seat = self.machine.pending.as_ref().map_or(0, |p| p.seat);
+        self.machine.apply(index).map_err(PyValueError::new_err)?;
+        Ok(seat)
     }
 
     /// Play to the end inside the machine: `agents` names each seat's ("random" or "first");
@@ -336,6 +357,7 @@ impl Game {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Program>()?;
     m.add_class::<Game>()?;
+    m.add_class::<Options>()?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     Ok(())
 }

@@ -4,6 +4,8 @@
 //! (CPython 3.11's). A seed and a list of choices must mean the same game on either engine, so
 //! every draw the Python engine makes is made here the same way, from the same state.
 
+use std::sync::OnceLock;
+
 const N: usize = 624;
 const M: usize = 397;
 const MATRIX_A: u32 = 0x9908_b0df;
@@ -14,8 +16,26 @@ const LOWER_MASK: u32 = 0x7fff_ffff;
 /// game's position, copied with it, compared and hashed with it).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Mt {
+    /// Empty until the first draw: seeding goes three times over the 624 words, and many games
+    /// (and each copy a search makes) never draw.
     state: Vec<u32>,
     index: usize,
+    /// The seed's 32-bit words, from which the state is made at the first draw.
+    key: Vec<u32>,
+}
+
+/// The state `init_genrand(19650218)` makes, where every seeding starts: made once.
+fn start() -> &'static [u32] {
+    static START: OnceLock<Vec<u32>> = OnceLock::new();
+    START.get_or_init(|| {
+        let mut state = vec![0u32; N];
+        state[0] = 19_650_218;
+        for i in 1..N {
+            let prev = state[i - 1];
+            state[i] = 1_812_433_253u32.wrapping_mul(prev ^ (prev >> 30)).wrapping_add(i as u32);
+        }
+        state
+    })
 }
 
 impl Mt {
@@ -31,33 +51,32 @@ impl Mt {
         if key.is_empty() {
             key.push(0);
         }
-        let mut mt = Mt::init_genrand(19_650_218);
-        mt.init_by_array(&key);
-        mt
+        Mt { state: Vec::new(), index: N, key }
     }
 
-    fn init_genrand(s: u32) -> Mt {
-        let mut state = vec![0u32; N];
-        state[0] = s;
-        for i in 1..N {
-            let prev = state[i - 1];
-            state[i] = 1_812_433_253u32.wrapping_mul(prev ^ (prev >> 30)).wrapping_add(i as u32);
-        }
-        Mt { state, index: N }
+    /// The state the seed makes (`init_by_array`), at the first draw.
+    fn seed_now(&mut self) {
+        self.state = start().to_vec();
+        let key = std::mem::take(&mut self.key);
+        self.init_by_array(&key);
     }
 
+    /// CPython's `init_by_array`, each word's predecessor carried from the step before rather
+    /// than read back from the state (a chain of 1,248 dependent steps: it is most of a
+    /// seeding's time).
     fn init_by_array(&mut self, key: &[u32]) {
         let mt = &mut self.state;
         let (mut i, mut j) = (1usize, 0usize);
+        let mut prev = mt[0];
         for _ in 0..N.max(key.len()) {
-            let prev = mt[i - 1];
-            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525))
+            prev = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525))
                 .wrapping_add(key[j])
                 .wrapping_add(j as u32);
+            mt[i] = prev;
             i += 1;
             j += 1;
             if i >= N {
-                mt[0] = mt[N - 1];
+                mt[0] = prev;
                 i = 1;
             }
             if j >= key.len() {
@@ -65,11 +84,11 @@ impl Mt {
             }
         }
         for _ in 0..N - 1 {
-            let prev = mt[i - 1];
-            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            prev = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            mt[i] = prev;
             i += 1;
             if i >= N {
-                mt[0] = mt[N - 1];
+                mt[0] = prev;
                 i = 1;
             }
         }
@@ -97,6 +116,9 @@ impl Mt {
     /// The next 32 random bits (`genrand_uint32`).
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
+            if self.state.is_empty() {
+                self.seed_now();
+            }
             self.twist();
         }
         let mut y = self.state[self.index];

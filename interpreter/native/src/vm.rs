@@ -139,33 +139,118 @@ pub enum Part {
     Grid(u32),
 }
 
-type Key = (u32, Vec<Value>);
-/// An answer and every part of the position it read, while it holds.
-type Answer = Option<(Value, Arc<Vec<Part>>)>;
+/// A declared value and its arguments: one argument (the most values take) without a list,
+/// so that asking the memo makes nothing on the heap.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+enum Args {
+    One(Value),
+    Many(Vec<Value>),
+}
 
-/// The answers of declared values, by value and arguments, each kept with the parts of the
-/// position it read (and the parts the values it used read) until one of them changes: the
-/// rules ask the same questions again and again while a move changes one or two places (the
-/// Python engine's memo does the same, compiler/memo.py). Not part of the position: a copy
-/// starts without it, and it takes no part in equality or hashing.
+impl Args {
+    /// The arguments as the first slots of the value's names.
+    fn slots(&self, size: usize) -> Vec<Value> {
+        let mut env = Vec::with_capacity(size);
+        match self {
+            Args::One(v) => env.push(v.clone()),
+            Args::Many(values) => env.extend(values.iter().cloned()),
+        }
+        env.resize(size, Value::None);
+        env
+    }
+}
+
+type Key = (u32, Args);
+
+/// The classes of the parts of the position the memo tells apart: variables, owners'
+/// variables, the pieces at locations, whose turn it is, the cells of grids that grow (`Part`,
+/// by its class).
+const CLASSES: usize = 5;
+
+impl Part {
+    fn class(self) -> usize {
+        match self {
+            Part::Var(_) => 0,
+            Part::Owned(..) => 1,
+            Part::Loc(_) => 2,
+            Part::Current => 3,
+            Part::Grid(_) => 4,
+        }
+    }
+}
+
+/// Which classes of the position an answer read.
+type Reads = [bool; CLASSES];
+
+/// The answers of declared values, by value and arguments, while they hold: an answer holds
+/// until a part of a class it read changes (a variable, an owner's variable, the pieces of a
+/// location, the turn, the cells of a grid that grows); one that read none holds for the whole game. The rules ask the same
+/// questions again and again about one position (a loop's condition, then the choice it leads
+/// to), and a move changes the board, with it nearly every answer asked again: a memo that kept
+/// each answer until one of the very parts it read changed (as the Python engine's does,
+/// compiler/memo.py) cost more in its bookkeeping than it saved (docs/benchmarks.md). Not part
+/// of the position: a copy starts without it, and it takes no part in equality or hashing.
 #[derive(Default, Debug)]
 struct Memo {
-    /// Each answer's number in `kept`, by value and arguments.
-    answers: HashMap<Key, usize, Fast>,
-    /// Every answer computed, by its number: its key, and the answer and its reads while it
-    /// holds (None once forgotten). Numbers are not reused, so a reader's list never names
-    /// another answer than the one that read.
-    kept: Vec<(Key, Answer)>,
-    readers: HashMap<Part, Vec<usize>, Fast>,
+    /// Each answer, with the generation of each class it read as it was computed (None: it
+    /// did not read that class).
+    answers: HashMap<Key, (Value, [Option<u64>; CLASSES]), Fast>,
+    /// How many times a part of each class changed.
+    generations: [u64; CLASSES],
     /// What each value being computed has read so far, the innermost last.
-    reading: Vec<Vec<Part>>,
+    reading: Vec<Reads>,
+    /// How many answers the memo holds before it forgets those that no longer hold.
+    prune_at: usize,
 }
+
+/// The fewest answers kept before forgetting those that no longer hold.
+const MEMO_PRUNE: usize = 4096;
 
 impl Memo {
     fn read(&mut self, part: Part) {
         if let Some(top) = self.reading.last_mut() {
-            top.push(part);
+            top[part.class()] = true;
         }
+    }
+
+    fn holds(&self, stamps: &[Option<u64>; CLASSES]) -> bool {
+        stamps.iter().zip(&self.generations).all(|(stamp, now)| stamp.is_none_or(|s| s == *now))
+    }
+
+    /// The answer for `key`, if it still holds; what it read counts as read by its caller.
+    fn get(&mut self, key: &Key) -> Option<Value> {
+        let (answer, stamps) = self.answers.get(key)?;
+        if !self.holds(stamps) {
+            return None;
+        }
+        if let Some(top) = self.reading.last_mut() {
+            for (read, stamp) in top.iter_mut().zip(stamps) {
+                *read |= stamp.is_some();
+            }
+        }
+        Some(answer.clone())
+    }
+
+    /// Keep an answer computed with these reads; its caller read them too.
+    fn keep(&mut self, key: Key, answer: Value, read: Reads) {
+        if let Some(top) = self.reading.last_mut() {
+            for (mine, theirs) in top.iter_mut().zip(read) {
+                *mine |= theirs;
+            }
+        }
+        if self.answers.len() >= self.prune_at.max(MEMO_PRUNE) {
+            let now = self.generations;
+            self.answers
+                .retain(|_, (_, stamps)| stamps.iter().zip(&now).all(|(s, n)| s.is_none_or(|s| s == *n)));
+            self.prune_at = 2 * self.answers.len();
+        }
+        let mut stamps = [None; CLASSES];
+        for (class, stamp) in stamps.iter_mut().enumerate() {
+            if read[class] {
+                *stamp = Some(self.generations[class]);
+            }
+        }
+        self.answers.insert(key, (answer, stamps));
     }
 }
 
@@ -187,8 +272,8 @@ impl std::hash::Hash for Memo {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
-/// A fast hash for the memo's small keys (the multiply-and-rotate of rustc's own FxHasher):
-/// nothing a player writes chooses these keys.
+/// A fast hash for the memo's small keys and the grids' sets of cells (the multiply-and-rotate
+/// of rustc's own FxHasher): nothing a player writes chooses these keys.
 #[derive(Default, Clone, Copy, Debug)]
 pub(crate) struct Fast;
 
@@ -229,16 +314,9 @@ impl World {
         self.memo.read(part);
     }
 
-    /// A part of the position changed: forget every answer that read it.
+    /// A part of the position changed: the answers that read its class no longer hold.
     pub(crate) fn changed(&mut self, part: Part) {
-        if let Some(numbers) = self.memo.readers.remove(&part) {
-            for n in numbers {
-                let (key, answer) = &mut self.memo.kept[n];
-                if answer.take().is_some() {
-                    self.memo.answers.remove(key);
-                }
-            }
-        }
+        self.memo.generations[part.class()] += 1;
     }
 
     fn spend(&mut self, n: usize, kind: FailKind) -> Result<(), Fail> {
@@ -1255,7 +1333,17 @@ fn pieces(
         None => None,
     };
     let (mut out, mut count) = (Vec::new(), 0);
-    for loc in locations(p, &r#where)? {
+    // One place or a list of them, without making a list of one.
+    let one;
+    let places: &[Value] = match &r#where {
+        Value::List(items) => items,
+        other => {
+            one = [other.clone()];
+            &one
+        }
+    };
+    for place in places {
+        let loc = location(p, place)?;
         w.memo.read(Part::Loc(loc));
         let pile = &w.locs[loc as usize];
         if counting && kind.is_none() && owner.is_none() {
@@ -1479,17 +1567,12 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         }
         Expr::Value(index, args) => {
             let func = &p.ir.values[*index as usize];
-            let mut inner = Vec::with_capacity(func.slots as usize);
-            for a in args {
-                inner.push(eval(p, w, a, env)?);
-            }
-            let key = (*index, inner);
-            let found = w.memo.answers.get(&key).and_then(|n| w.memo.kept[*n].1.as_ref());
-            if let Some((known, read)) = found {
-                let (known, read) = (known.clone(), read.clone());
-                if let Some(top) = w.memo.reading.last_mut() {
-                    top.extend(read.iter().copied());
-                }
+            let given = match args.as_slice() {
+                [one] => Args::One(eval(p, w, one, env)?),
+                many => Args::Many(many.iter().map(|a| eval(p, w, a, env)).collect::<Result<_, _>>()?),
+            };
+            let key = (*index, given);
+            if let Some(known) = w.memo.get(&key) {
                 return Ok(known);
             }
             if w.depth >= p.ir.limits.max_value_depth {
@@ -1497,29 +1580,13 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             }
             limits::enter(p, w, Entered::Value(func.at))?;
             w.depth += 1;
-            w.memo.reading.push(Vec::new());
-            let result = call_func(p, w, func, key.1.clone());
-            let mut read = w.memo.reading.pop().unwrap_or_default();
+            w.memo.reading.push(Reads::default());
+            let result = eval(p, w, &func.body, &mut key.1.slots(func.slots as usize));
+            let read = w.memo.reading.pop().unwrap_or_default();
             w.depth -= 1;
             w.calls -= 1;
             let result = result?;
-            read.sort_unstable_by_key(|part| match part {
-                Part::Var(v) => (0, *v),
-                Part::Loc(l) => (1, *l),
-                Part::Current => (2, 0),
-                Part::Grid(g) => (2, 1 + *g),
-                Part::Owned(store, i) => (3 + *store, *i),
-            });
-            read.dedup();
-            if let Some(top) = w.memo.reading.last_mut() {
-                top.extend(read.iter().copied());
-            }
-            let n = w.memo.kept.len();
-            for part in &read {
-                w.memo.readers.entry(*part).or_default().push(n);
-            }
-            w.memo.answers.insert(key.clone(), n);
-            w.memo.kept.push((key, Some((result.clone(), Arc::new(read)))));
+            w.memo.keep(key, result.clone(), read);
             result
         }
         Expr::Builtin(b, args) => builtin(p, w, *b, args, env)?,
@@ -1574,7 +1641,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let Value::Grid(g) = eval(p, w, g, env)? else {
                 return error("side(...) is of a grid");
             };
-            Value::List(Arc::new(grid::side(p, g, directions)))
+            grid::side(p, g, directions)?
         }
         Expr::GridOf(obj, by_seat) => match eval(p, w, obj, env)? {
             Value::Player(s) if by_seat.get(s as usize).copied().flatten().is_some() => {
@@ -1680,10 +1747,18 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             return Ok(Value::Int(pieces(p, w, inner, env, true)?.1));
         }
     }
-    let mut values = Vec::with_capacity(args.len());
-    for a in args {
-        values.push(eval(p, w, a, env)?);
-    }
+    // The arguments' values, on the stack for the few most built-ins take.
+    let (mut few, many): ([Value; 4], Vec<Value>);
+    let values: &[Value] = if args.len() <= 4 {
+        few = [Value::None, Value::None, Value::None, Value::None];
+        for (i, a) in args.iter().enumerate() {
+            few[i] = eval(p, w, a, env)?;
+        }
+        &few[..args.len()]
+    } else {
+        many = args.iter().map(|a| eval(p, w, a, env)).collect::<Result<_, _>>()?;
+        &many
+    };
     Ok(match b {
         Builtin::Count => match &values[0] {
             Value::List(items) => Value::Int(items.len() as i64),
@@ -1702,7 +1777,7 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         }
         Builtin::Min | Builtin::Max => {
             let given =
-                if values.len() == 1 { numbers(&list(values[0].clone())?)? } else { numbers(&values)? };
+                if values.len() == 1 { numbers(&list(values[0].clone())?)? } else { numbers(values)? };
             let best = if b == Builtin::Min { given.iter().min() } else { given.iter().max() };
             match best {
                 Some(n) => Value::Int(*n),
