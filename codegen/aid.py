@@ -98,6 +98,10 @@ def aid(book: Rulebook) -> Aid:
     setup_words = setup.words if setup is not None else []
     setup_steps = [plain(x.flat()) + "." for x in setup.steps] if setup is not None else []
     scoring = [w for p in book.scoring for w in (p.words or [plain(x.flat()) for x in p.steps])]
+    flow = [Line(_opening(w), "text") for w in book.flow_words] + _outline(book.flow)
+    actions = [(p.title, _gist(p)) for p in [*book.rules, *book.whenever]]
+    # An end the flow or an action already tells is told once (a refill rule is both).
+    told = " ".join([*(gist for _, gist in actions), *(plain(line.flat()) for line in flow)])
     return Aid(
         stem=book.stem,
         title=book.title,
@@ -105,9 +109,9 @@ def aid(book: Rulebook) -> Aid:
         goal=_goal(book),
         setup=setup_words,
         setup_steps=setup_steps,
-        flow=[Line(_opening(w), "text") for w in book.flow_words] + _outline(book.flow),
-        actions=[(p.title, _gist(p)) for p in [*book.rules, *book.whenever]],
+        flow=flow,
+        actions=actions,
         numbers=[(name, value) for name, value, _ in book.numbers],
         scoring=scoring,
-        ends=book.ends,
+        ends=[end for end in book.ends if end not in told],
     )
