@@ -11,6 +11,10 @@ agents of the same seed draw (agents.py: seed * 1000 + seat). Every game's choic
 winners must agree, or the bench says which seed differs. It also measures what a copy of a
 native state costs, taken mid-game (`state.clone()`; the Python engine has no copy but a replay).
 
+Where a game has a plain Python program written for it by hand (`handwritten_gld.py`), that is
+timed too, in a third process, on the same seeds: its random players draw from one generator of
+the seed, not one per seat, so its games are other games of the same rules, and are not checked.
+
 Figures are for comparing on one machine, not absolute. A game the core does not run yet is
 listed with the construct that keeps it on Python.
 """
@@ -18,6 +22,7 @@ listed with the construct that keeps it on Python.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import subprocess
 import sys
@@ -35,11 +40,21 @@ GAMES = [
     ("Connect Four", "tests/games/connect_four.rules", {}, 2),
     ("Hex 11x11", "tests/games/hex.rules", {}, 2),
     ("Dino Party, 3 players", "dino_party", {}, 3),
+    ("Gods Love Dinosaurs, 3p", "gods_love_dinosaurs", {}, 3),
 ]
+# The games with a program written for them by hand (bench/, beside this file).
+HANDWRITTEN = {"gods_love_dinosaurs": "handwritten_gld"}
 
 
 def play(rules: str, options: dict[str, str], players: int, games: int, engine: str) -> dict[str, Any]:
     """Play the seeds 0..games-1 on one engine (in this process): CPU seconds and each game."""
+    if engine == "handwritten":
+        handwritten = importlib.import_module(HANDWRITTEN[rules])
+        handwritten.default_components()  # read before the clock starts, as meeple.load is
+        began = time.process_time()
+        for seed in range(games):
+            handwritten.play_random(players, seed)
+        return {"seconds": time.process_time() - began, "games": []}
     game = meeple.load(rules, options=options or None)
     out = []
     began = time.process_time()
@@ -91,7 +106,10 @@ def main() -> None:
         return
     if not native.available():
         sys.exit(native.NOT_BUILT)
-    print(f"{'game':<24} {'python games/s':>15} {'native games/s':>15} {'ratio':>8} {'clone':>9}  same")
+    print(
+        f"{'game':<24} {'python games/s':>15} {'native games/s':>15} {'ratio':>8} {'clone':>9}  same"
+        f"  {'hand-written games/s':>20}"
+    )
     for index, (label, rules, options, _) in enumerate(GAMES):
         if args.game and not any(label.startswith(g) for g in args.game):
             continue
@@ -100,7 +118,7 @@ def main() -> None:
             print(f"{label:<24} (Python only: {why})")
             continue
         runs = {}
-        for name in ("python", "native"):
+        for name in ("python", "native", "handwritten") if rules in HANDWRITTEN else ("python", "native"):
             command = [
                 sys.executable,
                 __file__,
@@ -118,9 +136,10 @@ def main() -> None:
         differ = [seed for seed, (a, b) in enumerate(zip(py["games"], nat["games"], strict=True)) if a != b]
         rate_py, rate_nat = args.games / py["seconds"], args.games / max(nat["seconds"], 1e-9)
         same = "yes" if not differ else f"NO: seeds {differ[:5]}"
+        hand = f"  {args.games / runs['handwritten']['seconds']:>20,.0f}" if "handwritten" in runs else ""
         print(
             f"{label:<24} {rate_py:>15,.0f} {rate_nat:>15,.0f} {rate_nat / rate_py:>7,.0f}x "
-            f"{nat['clone_us']:>7.2f}µs  {same}"
+            f"{nat['clone_us']:>7.2f}µs  {same}{hand}"
         )
 
 

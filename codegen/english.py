@@ -203,9 +203,9 @@ class English:
         self.constants = constants or {}
         # Every name a declaration gives (kinds analysis may not list yet, such as movements).
         self.declared = {
-            str(d.name)
+            name
             for d in (symbols.module.decls if symbols else [])
-            if isinstance(getattr(d, "name", None), str)
+            if isinstance(name := getattr(d, "name", None), str)
         }
         self.anchors = anchors or {}  # id(phase or step) -> its anchor, made unique by the caller
 
@@ -550,11 +550,11 @@ class English:
     def _end(self, s: ast.EndGame) -> Line:
         return Line("The game ends.", kind="end")
 
-    def _log(self, s: ast.Log) -> Line:
+    def _log(self, s: ast.Log) -> Line | list[Line]:  # a voice may say nothing of it: players.py
         parts = [p if isinstance(p, str) else f"[{self.expr(p)}]" for p in s.parts]
         return Line(f"Log {quote(''.join(parts))}.", kind="log")
 
-    def _tally(self, s: ast.Tally) -> Line:
+    def _tally(self, s: ast.Tally) -> Line | list[Line]:
         whose = f" for {self.expr(s.player)}" if s.player is not None else ""
         amount = f" by {self.expr(s.amount)}" if s.amount is not None else ""
         return Line(f"Count {self.name(s.name)}{whose}{amount} (for statistics).", kind="log")
@@ -581,7 +581,7 @@ class English:
         """What a loop or a choice runs over: "palette where c is bright". A filter over the same
         name (`for each c in [each c in S where C]`) reads as its list and condition."""
         if cond is None and isinstance(seq, ast.Filter) and seq.var == name:
-            seq, cond = seq.seq, seq.cond
+            cond, seq = seq.cond, seq.seq
         words = self.expr(seq)
         return f"{words} where {self.cond(cond)}" if cond is not None else words
 

@@ -12,7 +12,7 @@ words differ are here; the rest are English's.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -108,7 +108,8 @@ class PlayersEnglish(English):
             tables = self.sym.row_keys[name]
             place = any(m.nodes in tables for m in self.sym.maps.values())
             return f"the {self.names.key(name).one}" if place else self.names.key(name).one
-        for owned in (*self.sym.owned_zones.values(), *self.sym.owned_vars.values()):
+        groups: list[Mapping[str, object]] = [*self.sym.owned_zones.values(), *self.sym.owned_vars.values()]
+        for owned in groups:
             if name in owned:
                 return self.names.decl(name).one
         return humanise(name)

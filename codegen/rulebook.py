@@ -403,7 +403,7 @@ class _Builder:
         out: list[Ruling] = []
         seen: set[tuple[int, int, str]] = set()
         data = (ast.Table, ast.Constant, ast.PieceDecl, ast.ZoneDecl, ast.VarDecl, ast.MapDecl, ast.Example)
-        kept = [m for m in self.module.meta if isinstance(m, ast.Conflict)]
+        kept: list[ast.Meta] = [m for m in self.module.meta if isinstance(m, ast.Conflict)]
         kept += [
             n
             for d in self.module.decls
@@ -464,7 +464,7 @@ class _Builder:
         book.options = self.options()
         book.kept, book.sequence = self.kept(), self.series()
         book.terms = self.terms()
-        if book.sequence is not None:  # the options its games set are told with the games
+        if self.sym.sequence is not None:  # the options its games set are told with the games
             fixed = {self.names.decl(name).one for g in self.sym.sequence.games for name, _ in g.options}
             book.options = [o for o in book.options if o.name not in fixed]
         if self.variant_file is not None:
@@ -536,7 +536,7 @@ class _Builder:
                 holds = self._holds(d.condition)
                 if holds is False:  # not carried with the options these rules are printed for
                     continue
-                when = "" if holds else f" (when {self.en.cond(d.condition)})"
+                when = "" if holds or d.condition is None else f" (when {self.en.cond(d.condition)})"
                 out.append((f"{name}{whose}{when}", words_of(d.meta)[0]))
         return out
 

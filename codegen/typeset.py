@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 MAIN = "main.typ"
 PAGES_LABEL = "<meeple-pages>"  # the templates end with a metadata of this label: the page count
@@ -87,7 +88,7 @@ def has_compiled() -> bool:
 
 
 def _compile(
-    source: str, files: Mapping[str, str | bytes], fmt: str, ppi: float | None = None
+    source: str, files: Mapping[str, str | bytes], fmt: Literal["pdf", "png"], ppi: float | None = None
 ) -> tuple[bytes | list[bytes], int]:
     import typst
 

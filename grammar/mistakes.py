@@ -229,7 +229,8 @@ def common_mistake(err: UnexpectedInput, source: str, grammar: Callable[[], Lark
     words = lines[line - 1].split() if 0 < line <= len(lines) else []
     first = words[0] if words else ""
     if isinstance(err, UnexpectedCharacters):
-        char = source[err.pos_in_stream] if err.pos_in_stream < len(source) else ""
+        pos = err.pos_in_stream
+        char = source[pos] if pos is not None and pos < len(source) else ""
         return CHARACTERS.get(char)
     if not isinstance(err, UnexpectedToken):
         return None

@@ -18,6 +18,7 @@ from lark import __version__ as lark_version
 from lark.exceptions import VisitError
 from lark.indenter import DedentError, Indenter
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.grammar.transformer import Builder, NumberTooLong
@@ -140,13 +141,14 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
     better = common_mistake(err, source, _lark)  # (message, hint) for a common mistake
     line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
     if isinstance(err, UnexpectedCharacters):
-        char = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "?"
+        pos = err.pos_in_stream
+        char = source[pos] if pos is not None and pos < len(source) else "?"
         message = f"unexpected character '{char}'"
         hint = "names use letters, digits and _; texts go in double quotes"
         if char == "\t":
             hint = "indent with spaces"
         message, hint = better or (message, hint)
-        return Diagnostic(file, line, column, "error", "M001", message, hint)
+        return Diagnostic(file, line, column, "error", codes.BAD_CHARACTER, message, hint)
     if isinstance(err, UnexpectedEOF):
         lines = source.rstrip("\n").split("\n")
         return Diagnostic(
@@ -154,7 +156,7 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
             len(lines),
             len(lines[-1]) + 1,
             "error",
-            "M002",
+            codes.UNEXPECTED_END,
             f"the file ends too early: expected {_expected(set(err.expected))}",
         )
     assert isinstance(err, UnexpectedToken)
@@ -178,7 +180,9 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str) -> Diagnost
         hint = "did you forget the ':' at the end of the line?"
     if better is not None and (better[0] or not hint):  # no message: only a hint, if there is none
         message, hint = better[0] or message, better[1]
-    return Diagnostic(file, line, column, "error", "M003", message, hint, end_column=column + len(str(token)))
+    return Diagnostic(
+        file, line, column, "error", codes.UNEXPECTED_WORD, message, hint, end_column=column + len(str(token))
+    )
 
 
 def _next_code_line(source: str, after: int) -> tuple[int, int] | None:
@@ -211,11 +215,11 @@ def _dedent_diagnostic(file: str, source: str) -> Diagnostic:
                 number,
                 len(lead) + 1,
                 "error",
-                "M004",
+                codes.BAD_INDENT,
                 "this line's indentation matches no enclosing block",
                 "indent it like the block it belongs to",
             )
-    return Diagnostic(file, 1, 1, "error", "M004", "inconsistent indentation")
+    return Diagnostic(file, 1, 1, "error", codes.BAD_INDENT, "inconsistent indentation")
 
 
 def _too_deep(tree: Tree[Token], file: str) -> Diagnostic | None:
@@ -235,7 +239,7 @@ def _too_deep(tree: Tree[Token], file: str) -> Diagnostic | None:
                 line,
                 column,
                 "error",
-                "M007",
+                codes.NESTED_TOO_DEEP,
                 f"this is nested too deeply: more than {MAX_DEPTH} levels of blocks, brackets or operators",
                 "give a part a name of its own: a 'let', a 'value' or a 'rule'",
             )
@@ -246,7 +250,7 @@ def _too_deep(tree: Tree[Token], file: str) -> Diagnostic | None:
 def _too_long(err: NumberTooLong, file: str) -> Diagnostic:
     token = err.token
     message = f"this number has {len(str(token))} digits: no game needs more than {MAX_DIGITS}"
-    return Diagnostic(file, token.line or 0, token.column or 0, "error", "M006", message)
+    return Diagnostic(file, token.line or 0, token.column or 0, "error", codes.TOO_MANY_DIGITS, message)
 
 
 def parse(source: str, file: str = "<rules>") -> ast.Module:
@@ -271,7 +275,7 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
         except UnexpectedInput:
             message = f"cannot read '{{{shown}}}' in this text as an expression"
             raise RulesError(
-                [Diagnostic(file, line, column, "error", "M005", message)], {file: source}
+                [Diagnostic(file, line, column, "error", codes.BAD_TEXT_EXPRESSION, message)], {file: source}
             ) from None
         if (deep := _too_deep(sub, file)) is not None:
             raise RulesError([replace(deep, line=line, column=column)], {file: source})

@@ -19,11 +19,12 @@ from __future__ import annotations
 import csv
 import re
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.limits import MAX_DIGITS, MAX_LIST
 
-CODE = "M008"
+CODE = codes.BAD_TABLE_FILE
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _INT = re.compile(r"-?[0-9]+")
 

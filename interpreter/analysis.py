@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.grammar.words import statement_words
@@ -159,7 +160,9 @@ class Analyzer:
             key = f"{namespace}:{name}"
             if key in seen:
                 prev = seen[key].span
-                self.error(node, "M011", f"'{name}' is declared twice (first at line {prev.line})")
+                self.error(
+                    node, codes.DECLARED_TWICE, f"'{name}' is declared twice (first at line {prev.line})"
+                )
             else:
                 seen[key] = node
 
@@ -167,10 +170,14 @@ class Analyzer:
             match decl:
                 case ast.GameHeader():
                     if self.sym.header is not None:
-                        self.error(decl, "M011", "a file has one game header")
+                        self.error(decl, codes.DECLARED_TWICE, "a file has one game header")
                     self.sym.header = decl
                     if not 1 <= decl.min_players <= decl.max_players:
-                        self.error(decl, "M020", "the player range must be like 2..5, smallest first, from 1")
+                        self.error(
+                            decl,
+                            codes.BAD_HEADER,
+                            "the player range must be like 2..5, smallest first, from 1",
+                        )
                 case ast.Constant():
                     declare(decl.name, decl)
                     self.sym.constants[decl.name] = decl
@@ -197,15 +204,23 @@ class Analyzer:
                     self.sym.automata.append(decl)
                 case ast.TeamsDecl():
                     if self.sym.teams is not None:
-                        self.error(decl, "M011", "a file says once whether its game is played in teams")
+                        self.error(
+                            decl, codes.DECLARED_TWICE, "a file says once whether its game is played in teams"
+                        )
                     self.sym.teams = decl
                     if not 1 <= decl.smallest <= decl.largest:
-                        self.error(decl, "M020", "team sizes must be like 1..2, smallest first, from 1")
+                        self.error(
+                            decl, codes.BAD_HEADER, "team sizes must be like 1..2, smallest first, from 1"
+                        )
                 case ast.VarDecl() if decl.per is None:
                     declare(decl.name, decl)
                     self.sym.vars[decl.name] = decl
                     if decl.by is not None:
-                        self.error(decl, "M014", "'per OWNER, TABLE' names an owner first: per player, TABLE")
+                        self.error(
+                            decl,
+                            codes.WRONG_TYPE,
+                            "'per OWNER, TABLE' names an owner first: per player, TABLE",
+                        )
                 case ast.VarDecl():
                     declare(decl.name, decl, decl.per or "")
                     self.sym.owned_vars.setdefault(decl.per or "", {})[decl.name] = decl
@@ -220,7 +235,7 @@ class Analyzer:
                     if decl.name in STATEMENT_WORDS:
                         self.error(
                             decl,
-                            "M024",
+                            codes.RULE_NAMED_LIKE_STATEMENT,
                             f"a rule cannot be called '{decl.name}': the word starts a statement",
                             f"call it e.g. '{decl.name}_rule'",
                         )
@@ -232,34 +247,40 @@ class Analyzer:
                     self.sym.triggers.append(decl)
                 case ast.SetupDecl():
                     if self.sym.setup is not None:
-                        self.error(decl, "M011", "a file has one setup block")
+                        self.error(decl, codes.DECLARED_TWICE, "a file has one setup block")
                     self.sym.setup = decl
                 case ast.PlayDecl():
                     if self.sym.play is not None:
-                        self.error(decl, "M011", "a file has one play block")
+                        self.error(decl, codes.DECLARED_TWICE, "a file has one play block")
                     self.sym.play = decl
                 case ast.ScoreDecl():
                     if getattr(self.sym, decl.kind) is not None:
-                        self.error(decl, "M011", f"a file has one {decl.kind} line")
+                        self.error(decl, codes.DECLARED_TWICE, f"a file has one {decl.kind} line")
                     setattr(self.sym, decl.kind, decl)
                 case ast.Example():
                     declare(decl.name, decl, "example")
                     self.sym.examples.append(decl)
         if self.sym.header is None:
-            self.error(self.module, "M020", "the file has no game header", 'start with: game "Name":')
+            self.error(
+                self.module, codes.BAD_HEADER, "the file has no game header", 'start with: game "Name":'
+            )
         if self.sym.play is None:
-            self.error(self.module, "M023", "the file has no play block", "add 'play:' with the game's flow")
+            self.error(
+                self.module, codes.NO_PLAY, "the file has no play block", "add 'play:' with the game's flow"
+            )
         for name in list(self.sym.owned_zones) + list(self.sym.owned_vars):
             if name != "player" and name not in self.sym.tables:
                 for decl in [
                     *self.sym.owned_zones.get(name, {}).values(),
                     *self.sym.owned_vars.get(name, {}).values(),
                 ]:
-                    self.error(decl, "M010", f"'per {name}': expected 'player' or a table name")
+                    self.error(decl, codes.UNKNOWN_NAME, f"'per {name}': expected 'player' or a table name")
         for group in self.sym.owned_vars.values():
             for decl in group.values():
                 if decl.by is not None and decl.by not in self.sym.tables:
-                    self.error(decl, "M010", f"'per {decl.per}, {decl.by}': '{decl.by}' is not a table")
+                    self.error(
+                        decl, codes.UNKNOWN_NAME, f"'per {decl.per}, {decl.by}': '{decl.by}' is not a table"
+                    )
         for table in self.sym.tables.values():
             for row in table.rows if is_keyed(table) else []:
                 if row.cells and isinstance(row.cells[0], str):
@@ -272,7 +293,7 @@ class Analyzer:
                 if col.type and col.type.name not in SCALARS and col.type.name not in self.sym.tables:
                     self.error(
                         col.type,
-                        "M010",
+                        codes.UNKNOWN_NAME,
                         f"unknown column type '{col.type.name}'",
                         "use int, bool, text or the name of a table",
                     )
@@ -281,16 +302,16 @@ class Analyzer:
                 if len(row.cells) != len(table.columns):
                     self.error(
                         row,
-                        "M015",
+                        codes.BAD_ROW,
                         f"this row of '{table.name}' has {len(row.cells)} values, "
                         f"the table has {len(table.columns)} columns",
                     )
                     continue
                 key = row.cells[0]
                 if keyed and (not isinstance(key, str) or not row.names[0]):
-                    self.error(row, "M015", "a row starts with its name (a plain word)")
+                    self.error(row, codes.BAD_ROW, "a row starts with its name (a plain word)")
                 elif keyed and key in keys:
-                    self.error(row, "M011", f"'{key}' is a row of '{table.name}' twice")
+                    self.error(row, codes.DECLARED_TWICE, f"'{key}' is a row of '{table.name}' twice")
                 elif keyed:
                     keys.add(str(key))
                 start = 1 if keyed else 0
@@ -359,7 +380,7 @@ class Analyzer:
                 return f"grid:{name}"
             self.error(
                 node,
-                "M013",
+                codes.UNKNOWN_ATTRIBUTE,
                 f"a player has no '{name}'",
                 self._suggest(name, [*s.owned_zones.get("player", {}), *s.owned_vars.get("player", {})]),
             )
@@ -375,7 +396,12 @@ class Analyzer:
             if any(c.name == name for c in s.tables[table].columns):
                 return s.column_type(table, name)
             candidates = [c.name for c in s.tables[table].columns] + list(s.owned_vars.get(table, {}))
-            self.error(node, "M013", f"a row of '{table}' has no '{name}'", self._suggest(name, candidates))
+            self.error(
+                node,
+                codes.UNKNOWN_ATTRIBUTE,
+                f"a row of '{table}' has no '{name}'",
+                self._suggest(name, candidates),
+            )
             return "any"
         if owner.startswith("piece"):
             kind = owner[6:] if owner.startswith("piece:") else ""
@@ -447,7 +473,7 @@ class Analyzer:
         return "any"
 
     def _no_attr(self, node: ast.Node, what: str, name: str, hint: str = "") -> str:
-        self.error(node, "M013", f"{what} has no '{name}'", hint)
+        self.error(node, codes.UNKNOWN_ATTRIBUTE, f"{what} has no '{name}'", hint)
         return "any"
 
     def expect(self, node: ast.Node, got: str, want: str, what: str) -> None:
@@ -459,7 +485,7 @@ class Analyzer:
             return
         if want == "list" and got.startswith("list:"):
             return
-        self.error(node, "M014", f"{what} must be {_readable(want)}, not {_readable(got)}")
+        self.error(node, codes.WRONG_TYPE, f"{what} must be {_readable(want)}, not {_readable(got)}")
 
     def expr(self, e: ast.Expr, scope: dict[str, str]) -> str:
         """The type of an expression; recorded so that the compiler can specialise attribute access."""
@@ -484,12 +510,12 @@ class Analyzer:
                 found = self.global_type(name)
                 if found == "ambiguous":
                     tables = " and ".join(self.sym.row_keys[name])
-                    self.error(e, "M010", f"'{name}' is a row of {tables}", f"write TABLE.{name}")
+                    self.error(e, codes.UNKNOWN_NAME, f"'{name}' is a row of {tables}", f"write TABLE.{name}")
                     return "any"
                 if found is None and name in self.sym.counters:
                     self.error(
                         e,
-                        "M014",
+                        codes.WRONG_TYPE,
                         f"'{name}' is a counter: the rules add to it ('tally {name}') but never read it",
                         "counters are for statistics, so that counting something changes no game; "
                         "an example's 'expect:' may read it",
@@ -507,7 +533,7 @@ class Analyzer:
                         *BUILTIN_NAMES,
                         *self.sym.row_keys,
                     ]
-                    self.error(e, "M010", f"unknown name '{name}'", self._suggest(name, names))
+                    self.error(e, codes.UNKNOWN_NAME, f"unknown name '{name}'", self._suggest(name, names))
                     return "any"
                 return found
             case ast.Attr(obj=ast.Name(id=table), name=key) if (
@@ -515,16 +541,17 @@ class Analyzer:
             ):
                 self.used.add(table)
                 if not any(r.cells and r.cells[0] == key for r in self.sym.tables[table].rows):
-                    self.error(e, "M016", f"'{key}' is not a row of table '{table}'")
+                    self.error(e, codes.NOT_A_ROW, f"'{key}' is not a row of table '{table}'")
                 return f"row:{table}"
             case ast.Attr():
                 owner = self.expr(e.obj, scope)
                 return self.attr_type(owner, e.name, e)
-            case ast.Index() if (seq := self.expr(e.obj, scope)).startswith("rows:"):
-                table, value = seq[5:].split(":", 1)
-                self.expect(e.index, self.expr(e.index, scope), f"row:{table}", f"a row of '{table}'")
-                return value
             case ast.Index():
+                seq = self.expr(e.obj, scope)
+                if seq.startswith("rows:"):
+                    table, value = seq[5:].split(":", 1)
+                    self.expect(e.index, self.expr(e.index, scope), f"row:{table}", f"a row of '{table}'")
+                    return value
                 self.expect(e.index, self.expr(e.index, scope), "int", "an index")
                 self.expect(e.obj, seq, "list", "what is indexed")
                 return seq[5:] if seq.startswith("list:") else "any"
@@ -548,8 +575,8 @@ class Analyzer:
                 self.expect(
                     e.cond, self.expr(e.cond, {**scope, e.var: element}), "bool", "a 'where' condition"
                 )
-                for key in e.keys:
-                    self.expect(key, self.expr(key, {**scope, e.var: element}), "int", "a 'ranked by' key")
+                for rank in e.keys:
+                    self.expect(rank, self.expr(rank, {**scope, e.var: element}), "int", "a 'ranked by' key")
                 return f"list:{element}"
             case ast.MapComp():
                 inner = {**scope, e.var: self.element(e.seq, scope)}
@@ -565,7 +592,7 @@ class Analyzer:
         if t.startswith("list:"):
             return t[5:]
         if t != "any":
-            self.error(seq, "M014", f"expected a list to go through, not {_readable(t)}")
+            self.error(seq, codes.WRONG_TYPE, f"expected a list to go through, not {_readable(t)}")
         return "any"
 
     def binary(self, e: ast.Binary, scope: dict[str, str]) -> str:
@@ -596,7 +623,9 @@ class Analyzer:
             self.expect(e.right, right, "int", "a range's end")
             return "list:int"
         if {left, right} <= SCALARS and left != right and "any" not in (left, right):
-            self.warning(e, "M014", f"comparing {_readable(left)} with {_readable(right)} is never true")
+            self.warning(
+                e, codes.WRONG_TYPE, f"comparing {_readable(left)} with {_readable(right)} is never true"
+            )
         return "bool"
 
     def call(self, e: ast.Call, scope: dict[str, str]) -> str:
@@ -614,14 +643,14 @@ class Analyzer:
             if name in self.sym.rules:
                 self.error(
                     e,
-                    "M014",
+                    codes.WRONG_TYPE,
                     f"'{name}' is a rule: it does things and gives no value",
                     "call it on a line of its own, or declare a 'value'",
                 )
             else:
                 self.error(
                     e,
-                    "M010",
+                    codes.UNKNOWN_NAME,
                     f"unknown function '{name}'",
                     self._suggest(name, [*BUILTINS, *self.sym.values]),
                 )
@@ -650,16 +679,22 @@ class Analyzer:
         grid has."""
         if m.block != 1 or m.faces is not None:
             self.error(
-                m, "M010", "a board given by its size has all its cells from the start: no 'blocks' or 'of'"
+                m,
+                codes.UNKNOWN_NAME,
+                "a board given by its size has all its cells from the start: no 'blocks' or 'of'",
             )
         if m.outline == "hexagon" and m.grid != "hex":
             self.error(
-                m, "M010", "only a hex grid is laid out as a hexagon: a square one is 'COLUMNS by ROWS'"
+                m,
+                codes.UNKNOWN_NAME,
+                "only a hex grid is laid out as a hexagon: a square one is 'COLUMNS by ROWS'",
             )
         for term in m.size:
             if isinstance(term, ast.Name) and term.id not in self.sym.constants:
                 self.error(
-                    term, "M010", f"a board's size is a number or a constant, and '{term.id}' is not one"
+                    term,
+                    codes.UNKNOWN_NAME,
+                    f"a board's size is a number or a constant, and '{term.id}' is not one",
                 )
             else:
                 self.expect(term, self.expr(term, {}), "int", "a board's size")
@@ -677,7 +712,7 @@ class Analyzer:
         n = len(e.args)
         if not low <= n <= high:
             want = str(low) if low == high else f"{low} to {high}"
-            self.error(e, "M012", f"'{name}' takes {want} argument(s), not {n}")
+            self.error(e, codes.WRONG_ARGUMENT_COUNT, f"'{name}' takes {want} argument(s), not {n}")
 
     # -------------------------------------------------------------- statements
 
@@ -700,7 +735,7 @@ class Analyzer:
                 ):
                     self.error(
                         s.pieces,
-                        "M014",
+                        codes.WRONG_TYPE,
                         f"'move ... to' moves pieces, not {_readable(t)}",
                         "to move by count write: move N KIND from ZONE to ZONE",
                     )
@@ -715,7 +750,9 @@ class Analyzer:
                     which = self.expr(s.which, scope)
                     if decl is not None and rows_of is None:
                         self.error(
-                            s.which, "M014", f"'{s.kind}' is not made from a table: it has no kinds to pick"
+                            s.which,
+                            codes.WRONG_TYPE,
+                            f"'{s.kind}' is not made from a table: it has no kinds to pick",
                         )
                     elif rows_of is not None:
                         self.expect(s.which, which, f"row:{rows_of}", f"which kind of {s.kind}")
@@ -728,7 +765,7 @@ class Analyzer:
                 if isinstance(target, ast.Name) and target.id not in self.sym.vars:
                     self.error(
                         target,
-                        "M019",
+                        codes.CANNOT_CHANGE,
                         f"'{target.id}' is not a variable that can change",
                         "declare it with 'var'; 'let' names are fixed",
                     )
@@ -736,10 +773,16 @@ class Analyzer:
                     self._check_assignable(target.obj, scope)
                     if not self.expr(target.obj, scope).startswith("rows:"):
                         self.error(
-                            target, "M019", "only a variable per owner and row (x.NAME[row]) changes by row"
+                            target,
+                            codes.CANNOT_CHANGE,
+                            "only a variable per owner and row (x.NAME[row]) changes by row",
                         )
                 elif not isinstance(target, ast.Name | ast.Attr):
-                    self.error(target, "M019", "only a variable or a variable attribute (x.NAME) can change")
+                    self.error(
+                        target,
+                        codes.CANNOT_CHANGE,
+                        "only a variable or a variable attribute (x.NAME) can change",
+                    )
                 elif isinstance(target, ast.Attr):
                     self._check_assignable(target, scope)
                 t = self.expr(target, scope)
@@ -749,7 +792,7 @@ class Analyzer:
                     self.expect(value, vt, "int", "what is added")
                     self.expect(target, t, "int", "what is added to")
                 elif t != "any" and vt != "any" and t != vt and not (t == "int" and vt == "int"):
-                    self.error(value, "M014", f"cannot set {_readable(t)} to {_readable(vt)}")
+                    self.error(value, codes.WRONG_TYPE, f"cannot set {_readable(t)} to {_readable(vt)}")
             case ast.Let():
                 scope[s.name] = self.expr(s.value, scope)
             case ast.Shuffle():
@@ -758,10 +801,14 @@ class Analyzer:
                 self.expect(s.shape, self.expr(s.shape, scope), "list", "the shape placed (a list of rows)")
                 grid = self.expr(s.map, scope)
                 if grid != "any" and not grid.startswith("grid:"):
-                    self.error(s.map, "M014", f"shapes are placed on a grid map, not on {_readable(grid)}")
+                    self.error(
+                        s.map, codes.WRONG_TYPE, f"shapes are placed on a grid map, not on {_readable(grid)}"
+                    )
                 elif not s.over and self.is_board(grid):
                     self.error(
-                        s.map, "M014", "a board given by its size has all its cells: lay shapes 'over' it"
+                        s.map,
+                        codes.WRONG_TYPE,
+                        "a board given by its size has all its cells: lay shapes 'over' it",
                     )
                 if s.at is not None:
                     self.expect(s.at, self.expr(s.at, scope), "placement", "where the shape goes")
@@ -813,7 +860,7 @@ class Analyzer:
                 if isinstance(s, ast.Choose) and not s.optional and not s.orelse and self._never_options(s):
                     self.error(
                         s,
-                        "M017",
+                        codes.CHOICE_WITHOUT_OPTION,
                         "this 'choose' can never have an option, and it must be made",
                         "give it options, write 'may choose', or add an 'else:' block",
                     )
@@ -829,10 +876,10 @@ class Analyzer:
                 names: set[str] = set()
                 for i, outcome in enumerate(s.outcomes):
                     if outcome.name in names:
-                        self.error(outcome, "M011", f"two outcomes are called '{outcome.name}'")
+                        self.error(outcome, codes.DECLARED_TWICE, f"two outcomes are called '{outcome.name}'")
                     names.add(outcome.name)
                     if outcome.weight is None and i != len(s.outcomes) - 1:
-                        self.error(outcome, "M014", "'otherwise' must be the last outcome")
+                        self.error(outcome, codes.WRONG_TYPE, "'otherwise' must be the last outcome")
                     if outcome.weight is not None:
                         self.expect(outcome.weight, self.expr(outcome.weight, scope), "int", "a chance")
                     self.stmts(outcome.body, scope)
@@ -855,11 +902,13 @@ class Analyzer:
     def _check_assignable(self, target: ast.Attr, scope: dict[str, str]) -> None:
         owner = self.expr(target.obj, scope)
         if owner == "player" and target.name not in self.sym.owned_vars.get("player", {}):
-            self.error(target, "M019", f"'{target.name}' of a player is not a variable that can change")
+            self.error(
+                target, codes.CANNOT_CHANGE, f"'{target.name}' of a player is not a variable that can change"
+            )
         elif owner.startswith("row:") and target.name not in self.sym.owned_vars.get(owner[4:], {}):
             self.error(
                 target,
-                "M019",
+                codes.CANNOT_CHANGE,
                 f"'{target.name}' of a row of '{owner[4:]}' is table data and cannot change",
                 f"declare 'var {target.name} = ... per {owner[4:]}'",
             )
@@ -874,25 +923,32 @@ class Analyzer:
     def kind(self, node: ast.Node, name: str) -> None:
         self.used.add(name)
         if name not in self.sym.pieces:
-            self.error(node, "M018", f"unknown kind of piece '{name}'", self._suggest(name, self.sym.pieces))
+            self.error(
+                node,
+                codes.UNKNOWN_PIECE_KIND,
+                f"unknown kind of piece '{name}'",
+                self._suggest(name, self.sym.pieces),
+            )
 
     def tally(self, s: ast.Tally, scope: dict[str, str]) -> None:
         """`tally NAME [for PLAYER] [by AMOUNT]`: a declared counter, a player exactly when it is
         counted per player, a whole number."""
         decl = self.sym.counters.get(s.name)
         if decl is None:
-            self.error(s, "M010", f"unknown counter '{s.name}'", self._suggest(s.name, self.sym.counters))
+            self.error(
+                s, codes.UNKNOWN_NAME, f"unknown counter '{s.name}'", self._suggest(s.name, self.sym.counters)
+            )
         elif decl.per_player and s.player is None:
             self.error(
                 s,
-                "M014",
+                codes.WRONG_TYPE,
                 f"'{s.name}' is counted per player: say whose",
                 f"write 'tally {s.name} for PLAYER'",
             )
         elif not decl.per_player and s.player is not None:
             self.error(
                 s.player,
-                "M014",
+                codes.WRONG_TYPE,
                 f"'{s.name}' is counted for the whole game, not per player",
                 f"declare it 'counter {s.name} per player' to count it for each player",
             )
@@ -908,12 +964,14 @@ class Analyzer:
             if s.name in self.sym.values:
                 self.error(
                     s,
-                    "M014",
+                    codes.WRONG_TYPE,
                     f"'{s.name}' is a value: it gives a value and does nothing on its own",
                     "use it in an expression, e.g. 'let x = ...' or 'if ...:'",
                 )
             else:
-                self.error(s, "M010", f"unknown rule '{s.name}'", self._suggest(s.name, self.sym.rules))
+                self.error(
+                    s, codes.UNKNOWN_NAME, f"unknown rule '{s.name}'", self._suggest(s.name, self.sym.rules)
+                )
             for arg in s.args:
                 self.expr(arg, scope)
             return
@@ -927,11 +985,11 @@ class Analyzer:
         scope: dict[str, str] = {}
         for p in params:
             if p.name in scope:
-                self.error(p, "M011", f"two parameters are called '{p.name}'")
+                self.error(p, codes.DECLARED_TWICE, f"two parameters are called '{p.name}'")
             if p.type is not None and type_of_ref(p.type, self.sym) == "any" and p.type.name != "any":
                 self.error(
                     p.type,
-                    "M010",
+                    codes.UNKNOWN_NAME,
                     f"unknown type '{p.type.name}'",
                     "use int, bool, text, player, piece, zone or a table name",
                 )
@@ -950,7 +1008,9 @@ class Analyzer:
                 want = type_of_ref(const.type, s)
                 if want == "any":
                     self.error(
-                        const.type, "M014", "an option is a number, yes/no, a text or a row of a table"
+                        const.type,
+                        codes.WRONG_TYPE,
+                        "an option is a number, yes/no, a text or a row of a table",
                     )
                 else:
                     self.expect(const.value, got, want, f"option '{const.name}'")
@@ -960,7 +1020,9 @@ class Analyzer:
                 scope = {"self": f"row:{rows_of}"} if piece.per_row_of else {}
                 self.expect(piece.count, self.expr(piece.count, scope), "int", "a number of pieces")
             if rows_of is not None and rows_of not in s.tables:
-                self.error(piece, "M010", f"unknown table '{rows_of}'", self._suggest(rows_of, s.tables))
+                self.error(
+                    piece, codes.UNKNOWN_NAME, f"unknown table '{rows_of}'", self._suggest(rows_of, s.tables)
+                )
             zone = piece.zone
             if isinstance(zone, ast.Name) and piece.per_player and zone.id in s.owned_zones.get("player", {}):
                 continue  # each player's pieces start in their own zone
@@ -972,10 +1034,12 @@ class Analyzer:
             got = self.expr(var.init, scope)
             want = type_of_ref(var.type, s)
             if var.type is not None and want == "any" and var.type.name != "any":
-                self.error(var.type, "M010", f"unknown type '{var.type.name}'")
+                self.error(var.type, codes.UNKNOWN_NAME, f"unknown type '{var.type.name}'")
             elif got != "any" and want != "any" and got != want:
                 self.error(
-                    var.init, "M014", f"'{var.name}' is {_readable(want)} but starts as {_readable(got)}"
+                    var.init,
+                    codes.WRONG_TYPE,
+                    f"'{var.name}' is {_readable(want)} but starts as {_readable(got)}",
                 )
             if var.within is not None:
                 self.expect(var.within, self.expr(var.within, {}), "list:int", "a 'within' range")
@@ -985,13 +1049,13 @@ class Analyzer:
             if movement.step is not None and movement.straight is not None:
                 self.error(
                     movement.straight,
-                    "M014",
+                    codes.WRONG_TYPE,
                     "a straight line follows a grid's directions: the places a 'step' line lists have none",
                 )
             if movement.steps is not None:
                 steps = self.expr(movement.steps, scope)
                 if steps not in {"int", "list:int", "any"}:
-                    self.error(movement.steps, "M014", "steps are a number or a range such as 1..3")
+                    self.error(movement.steps, codes.WRONG_TYPE, "steps are a number or a range such as 1..3")
             for flag in (movement.straight, movement.backtracks):
                 if flag is not None:
                     self.expect(flag, self.expr(flag, scope), "bool", "yes or no")
@@ -1006,34 +1070,48 @@ class Analyzer:
         for m in s.maps.values():
             if m.grid is not None:
                 if m.per not in (None, "player"):
-                    self.error(m, "M010", "a grid map is shared or 'per player'")
+                    self.error(m, codes.UNKNOWN_NAME, "a grid map is shared or 'per player'")
                 if m.faces is not None and m.faces not in s.tables:
-                    self.error(m, "M010", f"unknown table '{m.faces}'", self._suggest(m.faces, s.tables))
+                    self.error(
+                        m, codes.UNKNOWN_NAME, f"unknown table '{m.faces}'", self._suggest(m.faces, s.tables)
+                    )
                 elif m.faces is not None:
                     self.used.add(m.faces)
                 if m.block != 1 and m.grid != "square":
-                    self.error(m, "M010", "only a square grid is laid in blocks")
+                    self.error(m, codes.UNKNOWN_NAME, "only a square grid is laid in blocks")
                 elif m.block < 1:
-                    self.error(m, "M010", "a block is at least 1 cell wide")
+                    self.error(m, codes.UNKNOWN_NAME, "a block is at least 1 cell wide")
                 if m.outline is not None:
                     self.board(m)
                 continue
             if m.nodes not in s.tables:
                 if not m.nodes:
                     self.error(
-                        m, "M010", "a map needs 'nodes TABLE' (with 'edges'), 'grid hex' or 'grid square'"
+                        m,
+                        codes.UNKNOWN_NAME,
+                        "a map needs 'nodes TABLE' (with 'edges'), 'grid hex' or 'grid square'",
                     )
                 else:
-                    self.error(m, "M010", f"unknown node table '{m.nodes}'", self._suggest(m.nodes, s.tables))
+                    self.error(
+                        m,
+                        codes.UNKNOWN_NAME,
+                        f"unknown node table '{m.nodes}'",
+                        self._suggest(m.nodes, s.tables),
+                    )
             if m.edges is not None:
                 table = s.tables.get(m.edges)
                 if table is None:
-                    self.error(m, "M010", f"unknown edge table '{m.edges}'", self._suggest(m.edges, s.tables))
+                    self.error(
+                        m,
+                        codes.UNKNOWN_NAME,
+                        f"unknown edge table '{m.edges}'",
+                        self._suggest(m.edges, s.tables),
+                    )
                 else:
                     self.used.add(m.edges)
                     for col in (m.edge_from, m.edge_to):
                         if not any(c.name == col for c in table.columns):
-                            self.error(m, "M013", f"table '{m.edges}' has no column '{col}'")
+                            self.error(m, codes.UNKNOWN_ATTRIBUTE, f"table '{m.edges}' has no column '{col}'")
             self.used.add(m.nodes)
         for rule in s.rules.values():
             self.rule = rule.name
@@ -1062,7 +1140,7 @@ class Analyzer:
         self.seats()
         for movement in s.movements.values():
             if movement.step is not None:
-                self.step_line(movement, movement_scopes[movement.name])
+                self.step_line(movement, movement.step, movement_scopes[movement.name])
         self.named_blocks()
         self.unused()
         return s
@@ -1074,7 +1152,7 @@ class Analyzer:
             if decl.style is not None and decl.style not in self.sym.styles:
                 self.error(
                     decl,
-                    "M010",
+                    codes.UNKNOWN_NAME,
                     f"unknown style '{decl.style}': a seat the rules play plays a `style` the rules declare",
                     self._suggest(decl.style, self.sym.styles),
                 )
@@ -1082,7 +1160,7 @@ class Analyzer:
         if header is not None and automata and header.max_players + automata > MAX_SEATS:
             self.error(
                 self.sym.automata[0],
-                "M020",
+                codes.BAD_HEADER,
                 f"{header.max_players} players and {len(self.sym.automata)} seats the rules play: "
                 f"a table has at most {MAX_SEATS} seats",
             )
@@ -1095,7 +1173,9 @@ class Analyzer:
             and not (header.min_players <= example.players <= header.max_players)
         ):
             self.error(
-                example, "M022", f"the game is for {header.min_players} to {header.max_players} players"
+                example,
+                codes.EXAMPLE_PLAYERS_NOT_ALLOWED,
+                f"the game is for {header.min_players} to {header.max_players} players",
             )
         if example.teams is not None:  # the teams it is played in fit the game (interpreter/teams.py)
             name = header.name if header is not None else "the game"
@@ -1103,7 +1183,7 @@ class Analyzer:
             try:
                 check_layout(parse_layout(example.teams), self.sym.teams, name, players)
             except ValueError as err:
-                self.error(example, "M022", f"the example's teams: {err}")
+                self.error(example, codes.EXAMPLE_PLAYERS_NOT_ALLOWED, f"the example's teams: {err}")
         before = set(self.used)
         scope: dict[str, str] = {}  # given, do and expect share one scope, as they do when run
         for stmt in [*example.given, *example.do]:
@@ -1115,7 +1195,11 @@ class Analyzer:
         for shown in example.shows:
             kind = self.expr(shown, scope)
             if kind not in {"loc", "any"} and not kind.startswith(("grid:", "row:", "cell:")):
-                self.error(shown, "M027", f"an example shows a grid map or a place, not {_readable(kind)}")
+                self.error(
+                    shown,
+                    codes.NOTHING_TO_SHOW,
+                    f"an example shows a grid map or a place, not {_readable(kind)}",
+                )
         self.used = before | {n for n in self.used if n in self.sym.pieces}
 
     def style(self, style: ast.StyleDecl) -> None:
@@ -1125,7 +1209,10 @@ class Analyzer:
 
         if style.name in AGENTS:
             self.error(
-                style, "M011", f"'{style.name}' is the name of a built-in player", "call the style otherwise"
+                style,
+                codes.DECLARED_TWICE,
+                f"'{style.name}' is the name of a built-in player",
+                "call the style otherwise",
             )
         for pref in style.preferences:
             sites = self.sym.preferred[id(pref)] = self.style_sites(pref)
@@ -1140,7 +1227,12 @@ class Analyzer:
     def style_sites(self, pref: ast.Preference) -> list[Site]:
         """The decisions a preference speaks of; none is an error that says what the rule asks."""
         if pref.rule not in self.sym.rules:
-            self.error(pref, "M010", f"unknown rule '{pref.rule}'", self._suggest(pref.rule, self.sym.rules))
+            self.error(
+                pref,
+                codes.UNKNOWN_NAME,
+                f"unknown rule '{pref.rule}'",
+                self._suggest(pref.rule, self.sym.rules),
+            )
             return []
         self.used.add(pref.rule)
         in_rule = [site for site in self.sym.sites if site.rule == pref.rule]
@@ -1167,22 +1259,22 @@ class Analyzer:
                 "pass": f"rule '{r}' has nothing to pass: no 'may choose', no 'may \"...\"'",
                 "offer": f"the rules never offer '{r}'",
             }[pref.target]
-            self.error(pref, "M010", f"no decision to prefer: {message}", hint)
+            self.error(pref, codes.UNKNOWN_NAME, f"no decision to prefer: {message}", hint)
         return found
 
-    def step_line(self, movement: ast.MovementDecl, scope: dict[str, str]) -> None:
+    def step_line(self, movement: ast.MovementDecl, step: ast.Expr, scope: dict[str, str]) -> None:
         """`step NAME to PLACES`: NAME (and `start`) is a place of the type the movement's routes
         start on, when every call agrees on one; PLACES is a list of places of that type."""
         starts = self.route_starts.get(movement.name, set()) - {"any"}
         place = next(iter(starts)) if len(starts) == 1 else "any"
         inner = {**scope, "start": place, movement.step_var: place}
-        got = self.expr(movement.step, inner)
-        self.expect(movement.step, got, "list", "a 'step' line (the places one step reaches)")
+        got = self.expr(step, inner)
+        self.expect(step, got, "list", "a 'step' line (the places one step reaches)")
         element = got[5:] if got.startswith("list:") else "any"
         if "any" not in (place, element) and not (element.startswith(place) or place.startswith(element)):
             self.error(
-                movement.step,
-                "M014",
+                step,
+                codes.WRONG_TYPE,
                 f"a step from {_readable(place)} reaches places of the same kind, not {_readable(got)}",
             )
 
@@ -1196,7 +1288,7 @@ class Analyzer:
                     if first is not stmt:
                         self.error(
                             stmt,
-                            "M011",
+                            codes.DECLARED_TWICE,
                             f"two {stmt.kind}s are called '{stmt.name}' (first at line {first.span.line})",
                             "a variant could not tell them apart",
                         )
@@ -1206,7 +1298,7 @@ class Analyzer:
         for kind, group in (("rule", s.rules), ("value", s.values), ("constant", s.constants)):
             for name, decl in group.items():
                 if name not in self.used:
-                    self.warning(decl, "M021", f"{kind} '{name}' is never used")
+                    self.warning(decl, codes.UNUSED_RULE, f"{kind} '{name}' is never used")
 
 
 def counter_type(decl: ast.CounterDecl) -> str:
@@ -1221,7 +1313,11 @@ def cell_problem(
     of a cell against its column's type, for a table's rows and for a variant's table patches."""
     if col.type is None or cell is None:
         if cell is None and col.type is not None and not col.type.optional and col.type.name in SCALARS:
-            return "M015", f"column '{col.name}' needs a value here (or make it '{col.type.name}?')", ""
+            return (
+                codes.BAD_ROW,
+                f"column '{col.name}' needs a value here (or make it '{col.type.name}?')",
+                "",
+            )
         return None
     kind = col.type.name
     ok = {
@@ -1233,7 +1329,7 @@ def cell_problem(
         if not ok:
             shown = "yes" if cell is True else "no" if cell is False else cell
             plural = {"int": "numbers", "bool": "yes or no", "text": "texts"}[kind]
-            return "M014", f"column '{col.name}' holds {plural}, not '{shown}'", ""
+            return codes.WRONG_TYPE, f"column '{col.name}' holds {plural}, not '{shown}'", ""
         return None
     target = tables.get(kind)
     if target is None or (is_name and any(r.cells and r.cells[0] == cell for r in target.rows)):
@@ -1241,7 +1337,7 @@ def cell_problem(
     keys = [str(r.cells[0]) for r in target.rows if r.cells]
     close = difflib.get_close_matches(str(cell), keys, n=1)
     return (
-        "M016",
+        codes.NOT_A_ROW,
         f"'{cell}' is not a row of table '{kind}' (column '{col.name}')",
         f"did you mean '{close[0]}'?" if close else "",
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
@@ -32,7 +33,9 @@ def _at(node: ast.Node, code: str, message: str, hint: str = "") -> Diagnostic:
 def _player_counts(symbols: Symbols) -> Iterator[Diagnostic]:
     header = symbols.header
     if header is not None and header.max_players > MAX_SEATS:
-        yield _at(header, "M020", f"a game is for at most {MAX_SEATS} players, not {header.max_players}")
+        yield _at(
+            header, codes.BAD_HEADER, f"a game is for at most {MAX_SEATS} players, not {header.max_players}"
+        )
 
 
 def _number(e: ast.Expr | None) -> int | None:
@@ -51,7 +54,7 @@ def _sizes(symbols: Symbols) -> Iterator[Diagnostic]:
         if count is not None and count > MAX_PIECES:
             yield _at(
                 piece.count or piece,
-                "M025",
+                codes.COUNT_TOO_LARGE,
                 f"{count} pieces is more than a game can hold (at most {MAX_PIECES:,} pieces in all)",
             )
     for m in symbols.maps.values():
@@ -60,14 +63,14 @@ def _sizes(symbols: Symbols) -> Iterator[Diagnostic]:
             cells = board_cells(m.outline, [n for n in sizes if n is not None])
             if cells > MAX_CELLS:
                 too_many = f"a board of {cells:,} cells is more than a game can hold (at most {MAX_CELLS:,})"
-                yield _at(m, "M025", too_many)
+                yield _at(m, codes.COUNT_TOO_LARGE, too_many)
     for decl in symbols.module.decls:
         for node in decl.find_all(ast.Binary):
             low, high = _number(node.left), _number(node.right)
             if node.op == ".." and low is not None and high is not None and high - low + 1 > MAX_LIST:
                 yield _at(
                     node,
-                    "M025",
+                    codes.COUNT_TOO_LARGE,
                     f"the range {low}..{high} holds {high - low + 1:,} numbers: "
                     f"a list holds at most {MAX_LIST:,}",
                 )
@@ -115,7 +118,7 @@ def _endless_values(symbols: Symbols) -> Iterator[Diagnostic]:
             through = "" if len(path) == 1 else f" (through {', '.join(repr(p) for p in path[:-1])})"
             yield _at(
                 decl,
-                "M026",
+                codes.VALUE_NEEDS_ITSELF,
                 f"value '{name}' always calls itself{through}: it can never give an answer",
                 "give it a case that answers without calling itself: if ... then ... else",
             )

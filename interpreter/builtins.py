@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from meeple import codes
 from meeple.grammar import ast
 from meeple.interpreter import areas, grids, layers
 from meeple.interpreter.areas import Area
@@ -35,7 +36,7 @@ from meeple.interpreter.values import (
 if TYPE_CHECKING:
     from meeple.codegen.english import English
     from meeple.interpreter.analysis import Analyzer
-    from meeple.interpreter.compiler import Compiler
+    from meeple.interpreter.compiler.base import Part
     from meeple.interpreter.program import Fn, Movement
 
 MANY = 99  # `most` of a built-in that takes any number of arguments
@@ -99,11 +100,11 @@ class Builtin:
 
     # ------------------------------------------------------------------ running
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         """The call as a function `(runtime, env) -> value`."""
         raise NotImplementedError(self.name)
 
-    def compile_options(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn | None:
+    def compile_options(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn | None:
         """The call as the options of a choice (`choose x from CALL`), as a function giving a
         sequence whose items are made as they are read (values.LazyList), equal item for item to
         the list `compile` gives; None: the choice takes that list."""
@@ -130,7 +131,7 @@ def register(cls: type[Builtin]) -> type[Builtin]:
     return cls
 
 
-def _args(compiler: Compiler, call: ast.Call, scope: set[str]) -> list[Fn]:
+def _args(compiler: Part, call: ast.Call, scope: set[str]) -> list[Fn]:
     return [compiler.expr(a, scope) for a in call.args]
 
 
@@ -156,7 +157,7 @@ class Count(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "int"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         inner = call.args[0]
         if isinstance(inner, ast.Call) and inner.func == "pieces":
             return self.count_pieces(compiler, inner, scope)
@@ -173,7 +174,7 @@ class Count(Builtin):
         return count
 
     @staticmethod
-    def count_pieces(compiler: Compiler, e: ast.Call, scope: set[str]) -> Fn:
+    def count_pieces(compiler: Part, e: ast.Call, scope: set[str]) -> Fn:
         """`count(pieces(where, KIND, OWNER))` without making a piece value for each piece: the
         commonest question in rules ("is this hex empty?") asked thousands of times a game."""
         where = compiler.expr(e.args[0], scope)
@@ -229,7 +230,7 @@ class Sum(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "int"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: sum(a0(rt, env))
 
@@ -252,7 +253,7 @@ class _Extreme(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "int"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         args = _args(compiler, call, scope)
         pick = type(self).pick
         if len(args) == 1:
@@ -303,7 +304,7 @@ class _Test(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "bool"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         test = type(self).test
         if isinstance(call.args[0], ast.MapComp):  # stop at the first answer, as a player would
             items = compiler.lazy_map(call.args[0], scope)
@@ -362,7 +363,7 @@ class Abs(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "int"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: abs(a0(rt, env))
 
@@ -385,11 +386,13 @@ class Flat(Builtin):
         given = types[0]
         if given != "any" and not given.startswith("list:list:") and given != "list:any":
             analyzer.error(
-                call.args[0], "M014", f"flat joins a list of lists, not {given.replace(':', ' of ')}"
+                call.args[0],
+                codes.WRONG_TYPE,
+                f"flat joins a list of lists, not {given.replace(':', ' of ')}",
             )
         return given[5:] if given.startswith("list:list:") else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, span, rule = compiler.expr(call.args[0], scope), call.span, compiler.rule
 
         def flat(rt: Any, env: dict[str, Any]) -> list[Any]:
@@ -432,7 +435,7 @@ class Pieces(Builtin):
     def reads_any_kind(self, call: ast.Call) -> bool:
         return len(call.args) == 1  # `pieces(z, KIND)` names the kind it sees
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         args = _args(compiler, call, scope)
         a0 = args[0]
         kind_fn = args[1] if len(args) > 1 else None
@@ -474,11 +477,13 @@ class BottomOf(Builtin):
         analyzer.expect(call.args[0], types[0], "loc", "bottom's argument (a place)")
         if id(call) not in analyzer.destinations:
             analyzer.error(
-                call, "M014", "bottom(...) is where pieces go: only 'move ... to' and 'draw ... to' take it"
+                call,
+                codes.WRONG_TYPE,
+                "bottom(...) is where pieces go: only 'move ... to' and 'draw ... to' take it",
             )
         return "bottom"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         where = compiler.expr(call.args[0], scope)
         return lambda rt, env: Bottom(where(rt, env))
 
@@ -511,15 +516,19 @@ class Neighbours(Builtin):
         node = types[0][4:] if types and types[0].startswith("row:") else ""
         if len(call.args) == 1 and tables.count(node) > 1:
             analyzer.error(
-                call, "M012", f"several maps are built on '{node}': say which, neighbours(node, map)"
+                call,
+                codes.WRONG_ARGUMENT_COUNT,
+                f"several maps are built on '{node}': say which, neighbours(node, map)",
             )
         if types[0] not in ("any", "loc") and not types[0].startswith(("row:", "cell:")):
             analyzer.error(
-                call.args[0], "M014", "neighbours are those of a node of a table map or a cell of a grid"
+                call.args[0],
+                codes.WRONG_TYPE,
+                "neighbours are those of a node of a table map or a cell of a grid",
             )
         return f"list:{types[0]}" if types and types[0].startswith(("row:", "cell:")) else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         adjacency = compiler.adjacency_for(call, call.args[-1])
 
@@ -552,19 +561,21 @@ class _Regions(Builtin):
             node_type = node_type[5:] if node_type.startswith("list:") else "any"
         attr = call.args[1]
         if not isinstance(attr, ast.Name):
-            analyzer.error(attr, "M014", f"{self.name}'s second argument names the attribute that must match")
+            analyzer.error(
+                attr, codes.WRONG_TYPE, f"{self.name}'s second argument names the attribute that must match"
+            )
         elif node_type.startswith(("row:", "cell:")):
             analyzer.attr_type(node_type, attr.id, attr)
         elif node_type != "any":
             analyzer.error(
                 call.args[0],
-                "M014",
+                codes.WRONG_TYPE,
                 f"{self.name}'s first argument is a node of a table map or a cell of a grid map",
             )
         element = node_type if node_type.startswith(("row:", "cell:")) else "any"
         return f"list:list:{element}" if self.many else f"list:{element}"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         first = compiler.expr(call.args[0], scope)
         attr_name = call.args[1].id if isinstance(call.args[1], ast.Name) else ""
         key = compiler.attr(lambda rt, env: env["node"], attr_name, call.span)
@@ -638,11 +649,11 @@ class _Areas(Builtin):
             place = given if given.startswith(("row:", "cell:")) else "any" if given in ("any", "loc") else ""
         if not place:
             what = "a grid map or a list of a map's nodes" if self.many else "a cell of a grid or a map node"
-            analyzer.error(call.args[0], "M014", f"{self.name}'s first argument is {what}")
+            analyzer.error(call.args[0], codes.WRONG_TYPE, f"{self.name}'s first argument is {what}")
             place = "any"
         if not isinstance(attr, ast.Name):
             analyzer.error(
-                attr, "M014", f"{self.name}'s second argument names the attribute that joins places"
+                attr, codes.WRONG_TYPE, f"{self.name}'s second argument names the attribute that joins places"
             )
         elif place.startswith("cell:"):
             grid = analyzer.sym.maps.get(place[5:])
@@ -650,7 +661,7 @@ class _Areas(Builtin):
             if faces is not None and not any(c.name == attr.id for c in faces.columns):
                 analyzer.error(
                     attr,
-                    "M014",
+                    codes.WRONG_TYPE,
                     f"areas of a grid join cells by a column of '{faces.name}', and it has no '{attr.id}'",
                     analyzer._suggest(attr.id, [c.name for c in faces.columns]),
                 )
@@ -658,7 +669,7 @@ class _Areas(Builtin):
             analyzer.attr_type(place, attr.id, attr)
         return f"list:area:{place}" if self.many else f"area:{place}"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         first = compiler.expr(call.args[0], scope)
         column = call.args[1].id if isinstance(call.args[1], ast.Name) else ""
         key_of = compiler.attr(lambda rt, env: env["node"], column, call.span)
@@ -723,10 +734,12 @@ class _Beside(Builtin):
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         if types[0] != "any" and not types[0].startswith("area"):
-            analyzer.error(call.args[0], "M014", f"{self.name} is asked of an area (from area() or areas())")
+            analyzer.error(
+                call.args[0], codes.WRONG_TYPE, f"{self.name} is asked of an area (from area() or areas())"
+            )
         return f"list:{types[0]}" if types[0].startswith("area") else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, corner, span, rule = compiler.expr(call.args[0], scope), self.corner, call.span, compiler.rule
 
         def beside(rt: Any, env: dict[str, Any]) -> list[Area]:
@@ -780,7 +793,7 @@ class PlayersFrom(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "list:player"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
 
         def players_from(rt: Any, env: dict[str, Any]) -> list[Player]:
@@ -805,7 +818,7 @@ class NextPlayer(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "player"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: rt.players[(a0(rt, env).seat + 1) % len(rt.players)]
 
@@ -829,7 +842,7 @@ class Automated(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "bool"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: a0(rt, env).automated
 
@@ -849,7 +862,7 @@ class Team(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "list:player"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: list(rt.team_of[a0(rt, env)])
 
@@ -869,7 +882,7 @@ class Teammates(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "list:player"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
 
         def teammates(rt: Any, env: dict[str, Any]) -> list[Player]:
@@ -896,7 +909,7 @@ class Cells(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return f"list:cell:{types[0][5:]}" if types[0].startswith("grid:") else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: list(grids.grid_of(rt, a0(rt, env)).values())
 
@@ -912,7 +925,7 @@ class CellAt(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return f"cell:{types[0][5:]}" if types[0].startswith("grid:") else "any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, q_fn, r_fn = _args(compiler, call, scope)
         return lambda rt, env: grids.grid_of(rt, a0(rt, env)).get((q_fn(rt, env), r_fn(rt, env)))
 
@@ -928,7 +941,7 @@ class Distance(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return "int"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, a1 = _args(compiler, call, scope)
         return lambda rt, env: grids.distance(a0(rt, env), a1(rt, env))
 
@@ -949,16 +962,18 @@ class Placements(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         if analyzer.is_board(types[0]):
             analyzer.error(
-                call.args[0], "M014", "placements are found on a grid that grows: a board has all its cells"
+                call.args[0],
+                codes.WRONG_TYPE,
+                "placements are found on a grid that grows: a board has all its cells",
             )
         grid = _grid_map(types)
         return f"list:placement:{grid}" if grid else "list:placement"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         lazy = self.compile_options(compiler, call, scope)
         return lambda rt, env: list(lazy(rt, env))
 
-    def compile_options(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile_options(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, shape = _args(compiler, call, scope)
         span, rule = call.span, compiler.rule
 
@@ -988,7 +1003,7 @@ class PlacementOf(Builtin):
         grid = _grid_map(types)
         return f"placement:{grid}" if grid else "placement"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, shape, q_fn, r_fn, turns_fn = _args(compiler, call, scope)
         span, rule = call.span, compiler.rule
 
@@ -1014,11 +1029,13 @@ class Borders(Builtin):
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         if types[0] != "any" and not types[0].startswith("placement"):
-            analyzer.error(call.args[0], "M014", "borders are those of a placement (from placements(...))")
+            analyzer.error(
+                call.args[0], codes.WRONG_TYPE, "borders are those of a placement (from placements(...))"
+            )
         grid = types[0][10:] if types[0].startswith("placement:") else ""
         return f"list:border:{grid}" if grid else "list:border"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
 
         def borders(rt: Any, env: dict[str, Any]) -> list[Border]:
@@ -1042,10 +1059,10 @@ class Corners(Builtin):
         cell = types[0]
         grid = analyzer.sym.maps.get(cell[5:]) if cell.startswith("cell:") else None
         if cell != "any" and (grid is None or grid.grid != "square"):
-            analyzer.error(call.args[0], "M014", "corners are those of a cell of a square grid")
+            analyzer.error(call.args[0], codes.WRONG_TYPE, "corners are those of a cell of a square grid")
         return f"list:{cell}" if cell.startswith("cell:") else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
 
         def corners(rt: Any, env: dict[str, Any]) -> list[Cell]:
@@ -1077,10 +1094,10 @@ class InARow(Builtin):
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         if types[0] not in ("any", "list:any") and not types[0].startswith("list:cell:"):
-            analyzer.error(call.args[0], "M014", "in_a_row counts cells of a grid in a line")
+            analyzer.error(call.args[0], codes.WRONG_TYPE, "in_a_row counts cells of a grid in a line")
         return "bool"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, a1 = _args(compiler, call, scope)
         return lambda rt, env: grids.in_a_row(a0(rt, env), a1(rt, env))
 
@@ -1109,13 +1126,13 @@ class Side(Builtin):
             where = f"a {kinds[0]} grid" if len(kinds) == 1 else "a grid"
             analyzer.error(
                 call.args[1],
-                "M014",
+                codes.WRONG_TYPE,
                 f"the sides of {where} are written out: {', '.join(repr(w) for w in known)}",
                 analyzer._suggest(word, known),
             )
         return f"list:cell:{grid.name}" if grid is not None else "list:any"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
         word = _side_word(call)
 
@@ -1148,10 +1165,10 @@ class Connected(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         for arg, t in zip(call.args, types, strict=True):
             if t not in ("any", "list:any") and not t.startswith(("list:cell:", "list:row:")):
-                analyzer.error(arg, "M014", "connected joins cells of a grid or nodes of a map")
+                analyzer.error(arg, codes.WRONG_TYPE, "connected joins cells of a grid or nodes of a map")
         return "bool"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         places, starts, ends = _args(compiler, call, scope)
         adjacency = compiler.adjacency_for(call, call.args[0])
 
@@ -1189,7 +1206,7 @@ class BlockAt(Builtin):
         grid = _grid_map(types)
         return f"placement:{grid}" if grid else "placement"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, x_fn, y_fn = _args(compiler, call, scope)
 
         def block(rt: Any, env: dict[str, Any]) -> Placement | None:
@@ -1222,10 +1239,12 @@ class AsIfLaid(Builtin):
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         if types[0] != "any" and not types[0].startswith("placement"):
-            analyzer.error(call.args[0], "M014", "as_if_laid supposes a placement (from placements(...))")
+            analyzer.error(
+                call.args[0], codes.WRONG_TYPE, "as_if_laid supposes a placement (from placements(...))"
+            )
         return types[1]
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         spot_fn, then = _args(compiler, call, scope)
         span, rule = call.span, compiler.rule
 
@@ -1267,7 +1286,7 @@ class Routes(Builtin):
         if not (isinstance(movement, ast.Name) and movement.id in movements):
             analyzer.error(
                 movement,
-                "M010",
+                codes.UNKNOWN_NAME,
                 "routes' second argument names a movement",
                 analyzer._suggest(getattr(movement, "id", ""), movements),
             )
@@ -1278,7 +1297,7 @@ class Routes(Builtin):
             if len(call.args) - 2 != wanted:
                 analyzer.error(
                     call,
-                    "M012",
+                    codes.WRONG_ARGUMENT_COUNT,
                     f"movement '{movement.id}' takes {wanted} argument(s) after it, not {len(call.args) - 2}",
                 )
         start = types[0]
@@ -1287,25 +1306,25 @@ class Routes(Builtin):
         nodes = {m.nodes for m in analyzer.sym.maps.values() if m.grid is None}
         on_node = start.startswith("row:") and start[4:] in nodes
         if start.startswith("list:"):
-            analyzer.error(call.args[0], "M014", "a route starts on one place, not on a list")
+            analyzer.error(call.args[0], codes.WRONG_TYPE, "a route starts on one place, not on a list")
         elif decl is not None and decl.step is not None:
             pass  # the `step` line says where a step goes from anything (checked with it)
         elif start != "any" and not start.startswith("cell:") and not on_node:
             analyzer.error(
                 call.args[0],
-                "M014",
+                codes.WRONG_TYPE,
                 "a route starts on a cell of a grid map or a node of a table map",
                 "elsewhere, say where one step goes: a line 'step NAME to PLACES' in the movement",
             )
         elif on_node and decl is not None and decl.straight is not None:
             analyzer.error(
                 call.args[0],
-                "M014",
+                codes.WRONG_TYPE,
                 "a straight line follows a grid's directions: the edges of a table map have none",
             )
         return "list:route" if start == "any" or start.startswith("list:") else f"list:route:{start}"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         """The distinct routes the movement allows from start."""
         start_fn = compiler.expr(call.args[0], scope)
         movement = call.args[1].id if isinstance(call.args[1], ast.Name) else ""

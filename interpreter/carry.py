@@ -31,6 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter import grids, layers
@@ -52,6 +53,8 @@ from meeple.saves import SAVE_FORMAT, Save, SavedCell, SavedEntry, SavedLayer, S
 
 # What a carried variable may hold: a value a file can write down and read back.
 CARRIED_TYPES = {"int", "bool", "text", "player"}
+# A cell of a carried grid, by its coordinates: found once the grid's saved layers are laid.
+CellAt = tuple[str, MapRef, tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -87,14 +90,14 @@ def resolve(symbols: Symbols, analyzer: Analyzer) -> tuple[list[Carried], list[D
             diags.append(
                 _at(
                     decl,
-                    "M010",
+                    codes.UNKNOWN_NAME,
                     f"nothing to carry called '{decl.name}'{where}",
                     "carry names a variable, a zone or a grid map, with its 'per' if it has one",
                 )
             )
             continue
         if (decl.name, decl.per) in seen:
-            diags.append(_at(decl, "M011", f"'{decl.name}' is carried twice"))
+            diags.append(_at(decl, codes.DECLARED_TWICE, f"'{decl.name}' is carried twice"))
             continue
         seen.add((decl.name, decl.per))
         if isinstance(found.target, ast.VarDecl):
@@ -104,7 +107,7 @@ def resolve(symbols: Symbols, analyzer: Analyzer) -> tuple[list[Carried], list[D
                 diags.append(
                     _at(
                         decl,
-                        "M014",
+                        codes.WRONG_TYPE,
                         f"variable '{var.name}' cannot be carried: a save holds a number, yes/no, a text, "
                         "a player or a row of a table",
                         f"give it one of those types: var {var.name}: int = ...",
@@ -287,23 +290,23 @@ def give(rt: Any, save: Save) -> None:
             e.row is None or e.row not in program.row_by_key.get(e.per, {})
         ):
             raise SaveError(f"the save gives {_entry_words(e)}, but '{e.per}' has no row '{e.row}'")
-    places: list[tuple[Location, list[SavedPieces], str]] = []
+    places: list[tuple[Location | CellAt, list[SavedPieces], str]] = []
     laid: list[tuple[MapRef, list[SavedLayer], str]] = []
     for c in program.carried:
         for owner in owners(rt, c.per):
             key_owner = None if owner is None else owner.seat if isinstance(owner, Player) else owner.key
-            e = entries.get((c.decl.name, c.per, key_owner))
+            entry = entries.get((c.decl.name, c.per, key_owner))
             what = c.decl.name if owner is None else f"{c.decl.name} of {label(owner)}"
-            if e is None:
+            if entry is None:
                 raise SaveError(f"the save has nothing for {what}")
             if c.kind == "variable":
-                _set_variable(rt, c, owner, e, what)
+                _set_variable(rt, c, owner, entry, what)
             elif c.kind == "zone":
-                places.append((program.zone_locs[(c.decl.name, owner)], e.pieces or [], what))
+                places.append((program.zone_locs[(c.decl.name, owner)], entry.pieces or [], what))
             else:
                 mapref = program.map_refs[(c.decl.name, owner)]
-                laid.append((mapref, e.layers or [], what))
-                for saved in e.cells or []:
+                laid.append((mapref, entry.layers or [], what))
+                for saved in entry.cells or []:
                     places.append((("cell", mapref, saved.cell), saved.pieces, f"{what} at {saved.cell}"))
     carried_grids = {mapref for mapref, _, _ in laid}
     for mapref, saved_layers, what in laid:
@@ -392,7 +395,7 @@ def _lay(rt: Any, mapref: MapRef, saved_layers: list[SavedLayer], what: str) -> 
             if key not in faces:
                 raise SaveError(f"layer {n} of {what} shows '{key}', which is not a {decl.faces}")
             rows.append(faces[key])
-        coords = [tuple(c) for c in saved.cells]
+        coords = [(q, r) for q, r in saved.cells]
         if len(set(coords)) != len(coords):
             raise SaveError(f"layer {n} of {what} covers a cell twice")
         if mapref.board is not None and any(c not in mapref.board for c in coords):
@@ -404,7 +407,9 @@ def _lay(rt: Any, mapref: MapRef, saved_layers: list[SavedLayer], what: str) -> 
             raise SaveError(f"layer {n} of {what}: {err}") from None
 
 
-def _place(rt: Any, places: list[tuple[Any, list[SavedPieces], str]], carried_grids: set[MapRef]) -> None:
+def _place(
+    rt: Any, places: list[tuple[Location | CellAt, list[SavedPieces], str]], carried_grids: set[MapRef]
+) -> None:
     """Put the saved pieces in the carried places, taking each from where it began."""
     program = rt.program
     kinds: dict[tuple[str, str | None], Kind] = {}

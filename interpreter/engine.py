@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from meeple.grammar.ast import Span
 from meeple.interpreter import carry, seats
 from meeple.interpreter import teams as teams_
-from meeple.interpreter.program import Program
+from meeple.interpreter.program import Program, Scorer
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime, describe, short
 from meeple.interpreter.values import (
     Cell,
@@ -197,11 +197,11 @@ class State:
         self.script = script
         self.decision: Decision | None = None
         self.is_over = False
-        self.ended_early = False
+        self.ended_early: bool = False
         self.failed: RuleRuntimeError | None = None  # a broken rule stopped the game here
         self.final: tuple[list[int], list[int]] | None = None  # the scores and tiebreaks it ended with
         program = game.program
-        self.rt = Runtime(program, players, seed, budget)
+        self.rt: Runtime = Runtime(program, players, seed, budget)
         self.rt.logging = logging
         self.rt.scripted = bool(script and script.outcomes)
         self.seats = len(self.rt.players)
@@ -378,7 +378,7 @@ class State:
             return list(self.final[1])
         return self._per_player(self.game.program.tiebreak, "the tiebreak")
 
-    def _per_player(self, fn: Callable[[Any, Player], int] | None, what: str) -> list[int]:
+    def _per_player(self, fn: Scorer | None, what: str) -> list[int]:
         if fn is None:
             return [0] * self.seats
         decl = getattr(self.game.program.symbols, what.removeprefix("the "))

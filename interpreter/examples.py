@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from meeple.interpreter.engine import Game, IllegalChoice, Script, State
@@ -47,7 +48,7 @@ def _shown(state: State, example: CompiledExample, env: dict[str, Any]) -> list[
     """The example's `shows`, as they stand now: copies, since the game goes on changing them."""
     rt, out = state.rt, []
     for fn in example.shows:
-        place = state.evaluate(lambda fn=fn: fn(rt, env), "what an example shows")
+        place = state.evaluate(partial(fn, rt, env), "what an example shows")
         if isinstance(place, MapRef):
             cells = [
                 (c.q, c.r, rt.faces.get(c), list(rt.locs.get(c, [])))
@@ -130,13 +131,12 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
     for expr, value, left, right in example.expect:
         text = _source(game, expr.span.file, expr.span.line, expr.span.column, expr.span.end_column)
         try:
-            if state.evaluate(lambda v=value: v(state.rt, env), "an expectation", expr.span):
+            if state.evaluate(partial(value, state.rt, env), "an expectation", expr.span):
                 continue
             detail = ""
             if left is not None and right is not None:
                 sides = [
-                    label(state.evaluate(lambda f=f: f(state.rt, env), "an expectation"))
-                    for f in (left, right)
+                    label(state.evaluate(partial(f, state.rt, env), "an expectation")) for f in (left, right)
                 ]
                 detail = f" (left side is {sides[0]}, right side is {sides[1]})"
             result.failures.append(f"line {expr.span.line}: expected {text}{detail}")

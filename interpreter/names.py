@@ -86,8 +86,12 @@ class Names:
                 continue
             at = columns.index(CALLED_COLUMN)
             for row in table.rows:
-                if len(row.cells) > at and isinstance(row.cells[0], str) and isinstance(row.cells[at], str):
-                    self._rows[(table.name, row.cells[0])] = Name.of(row.cells[at])
+                if (
+                    len(row.cells) > at
+                    and isinstance(row.cells[0], str)
+                    and isinstance(cell := row.cells[at], str)
+                ):
+                    self._rows[(table.name, row.cells[0])] = Name.of(cell)
         self._blocks: dict[int, Name] = {}
         for body in ast.statement_lists(symbols.module.decls):
             for stmt in body:

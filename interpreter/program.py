@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # styles.py reads this module's Fn
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 Gen = Callable[[Any, dict[str, Any]], Generator[Any, int, None]]
+Scorer = Callable[[Any, Player], int]  # a score or tiebreak: (runtime, the player scored) -> its number
 
 
 @dataclass
@@ -87,8 +88,8 @@ class Program:
     triggers: dict[str, list[Trigger]] = field(default_factory=dict)
     setup: Gen | None = None
     play: Gen | None = None
-    score: Fn | None = None
-    tiebreak: Fn | None = None
+    score: Scorer | None = None
+    tiebreak: Scorer | None = None
     init: Callable[[Any], None] | None = None
     # The program lowered for the native core, once asked for (interpreter/native): (what the
     # Python side keeps, the core's loaded program), or why the core cannot run it.

@@ -22,6 +22,7 @@ import random
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
@@ -49,7 +50,9 @@ def check_sequence(symbols: Symbols) -> tuple[ast.SequenceDecl | None, list[Diag
         declared = [d for d in declared if d.span.file == module.file]
     for decl in declared:
         if found is not None:
-            diags.append(_at(decl, "M011", f"a file has one sequence: '{found.name}' is the first"))
+            diags.append(
+                _at(decl, codes.DECLARED_TWICE, f"a file has one sequence: '{found.name}' is the first")
+            )
             continue
         found = decl
         for game in decl.games:
@@ -57,13 +60,23 @@ def check_sequence(symbols: Symbols) -> tuple[ast.SequenceDecl | None, list[Diag
             for name, value in game.options:
                 if name not in options:
                     known = ", ".join(sorted(options)) or "none"
-                    diags.append(_at(game, "M010", f"the game has no option '{name}' (its options: {known})"))
+                    diags.append(
+                        _at(
+                            game,
+                            codes.UNKNOWN_NAME,
+                            f"the game has no option '{name}' (its options: {known})",
+                        )
+                    )
                 elif name in seen:
                     diags.append(
-                        _at(game, "M011", f"option '{name}' is given twice in one game of the sequence")
+                        _at(
+                            game,
+                            codes.DECLARED_TWICE,
+                            f"option '{name}' is given twice in one game of the sequence",
+                        )
                     )
                 elif value is None:
-                    diags.append(_at(game, "M014", f"option '{name}' needs a value"))
+                    diags.append(_at(game, codes.WRONG_TYPE, f"option '{name}' needs a value"))
                 seen.add(name)
     return found, diags
 

@@ -17,13 +17,14 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.grammar.transformer import ESCAPES
 from meeple.interpreter.analysis import is_keyed
 
-CODE_UNKNOWN = "M010"  # an unknown name, as anywhere else in the rules
-CODE_KIND = "M014"  # a value of the wrong kind
+CODE_UNKNOWN = codes.UNKNOWN_NAME  # an unknown name, as anywhere else in the rules
+CODE_KIND = codes.WRONG_TYPE  # a value of the wrong kind
 KINDS = ("text", "says")  # the metadata whose words may show values
 _PLACE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import cell_problem, is_keyed
@@ -61,7 +62,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
     merged.sources = {**base.sources, base.file: base.source, variant.file: variant.source}
     diagnostics: list[Diagnostic] = []
 
-    def error(node: ast.Node | ast.Span, message: str, hint: str = "", code: str = "M090") -> None:
+    def error(node: ast.Node | ast.Span, message: str, hint: str = "", code: str = codes.BAD_PATCH) -> None:
         span = node if isinstance(node, ast.Span) else node.span
         diagnostics.append(
             Diagnostic(span.file, span.line, span.column, "error", code, message, hint, span.end_column)
@@ -216,7 +217,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
     return merged, diagnostics
 
 
-ErrorAt = Callable[..., None]  # error(node or span, message, hint="", code="M090")
+ErrorAt = Callable[..., None]  # error(node or span, message, hint="", code=codes.BAD_PATCH)
 
 
 class Rows:
@@ -310,26 +311,30 @@ def _patch_table(
                         )
                     )
         case ast.ReplaceRow(row=new) | ast.AddRow(row=new):
-            key = new.cells[0] if new.cells else None
+            new_key = new.cells[0] if new.cells else None
             at = (
                 new.span.model_copy(update={"end_column": new.cell_columns[0][1]})
                 if new.cell_columns
                 else new.span
             )
             if isinstance(patch, ast.AddRow):
-                if rows.find(key) is not None and is_keyed(table):
-                    error(at, f"table '{name}' already has a row '{key}'", "write 'replace row' to change it")
+                if rows.find(new_key) is not None and is_keyed(table):
+                    error(
+                        at,
+                        f"table '{name}' already has a row '{new_key}'",
+                        "write 'replace row' to change it",
+                    )
                 else:
                     rows.add(new)
                 return
-            place = place_of(str(key), at)
+            place = place_of(str(new_key), at)
             if place is None:
                 return
             old_row = table.rows[place]
             for column, before, after in zip(table.columns, old_row.cells, new.cells, strict=False):
                 if before != after and column.span.file != patch.span.file:
                     change = ast.ValueChange(
-                        span=patch.span, name=column.name, row=str(key), table=name, old=before, new=after
+                        span=patch.span, name=column.name, row=str(new_key), table=name, old=before, new=after
                     )
                     changes.append(change)
             table.rows[place] = new

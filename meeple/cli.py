@@ -30,6 +30,7 @@ from rich.markup import escape
 from rich.table import Column, Table
 
 import meeple
+from meeple import codes
 from meeple.cli_common import (
     ENGINE,
     FAILED,
@@ -280,9 +281,11 @@ def check(
         if coverage:
             show_coverage(out, report)
         if assumptions:
-            show_reports(out, report, {"M080", "M081"}, "Assumptions and conflicts", "none declared")
+            show_reports(
+                out, report, {codes.ASSUMPTION, codes.CONFLICT}, "Assumptions and conflicts", "none declared"
+            )
         if play_games:
-            show_reports(out, report, {"M069"}, "Play", "not played: the file has errors")
+            show_reports(out, report, {codes.PLAY_SUMMARY}, "Play", "not played: the file has errors")
         counts = [plural(errors, "error"), plural(warnings, "warning")]
         notes = f" ({plural(len(report.notes), 'note')})" if report.notes else ""
         typer.echo(f"{name}: {', '.join(counts) if problems else 'no problems'}{notes}")
@@ -448,7 +451,7 @@ def play(
     for line in state.log[terminal.seen :]:
         typer.echo(line)
     out = stdout()
-    automata = "".join(f" and {p}" for p in state.rt.players if p.automated)
+    automata = "".join(f" and {p}" for p in state.game.program.seated(state.players) if p.automated)
     who = f"{plural(state.players, 'player')}{automata}"
     out.print(escape(f"\n{game.name}: {who}, seed {seed}, {state.turns} turns"))
     names = seat_names(state)

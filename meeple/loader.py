@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.grammar.parser import parse
@@ -105,7 +106,7 @@ def resolve_data(name: str, folder: Path) -> Path:
     return candidate
 
 
-TEXT_CODE = "M009"  # a rules file that is not text meeple reads: not UTF-8, or too large
+TEXT_CODE = codes.BAD_RULES_FILE  # a rules file that is not text meeple reads: not UTF-8, or too large
 
 
 def _rules_text(path: Path) -> str:
@@ -302,7 +303,7 @@ def _base_path(
 ) -> Path:
     """The base game a variant names, or an error at its header (M091): a name it may not read,
     or a base that is the variant itself or one of the variants it is read for (a cycle)."""
-    where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M091", "")
+    where = Diagnostic(str(path), header.span.line, header.span.column, "error", codes.NO_BASE_GAME, "")
     try:
         base_path = files.base(header.base, path.parent)
     except Refused as err:
@@ -328,7 +329,9 @@ def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) ->
     try:
         base = read_module(base_path, (*seen, path.resolve()), files)
     except Refused as err:  # named and found, but it cannot be read (permissions, a race)
-        where = Diagnostic(str(path), header.span.line, header.span.column, "error", "M091", str(err))
+        where = Diagnostic(
+            str(path), header.span.line, header.span.column, "error", codes.NO_BASE_GAME, str(err)
+        )
         raise RulesError([where], module.sources) from None
     base_header = next((d for d in base.decls if isinstance(d, ast.GameHeader)), None)
     if base_header is None:  # the base alone is an error (M020): so is a variant of it
@@ -343,7 +346,7 @@ def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) ->
 
 def _no_header(path: Path, why: str = "") -> Diagnostic:
     message = "the file has no game header" + (f": {why}" if why else "")
-    return Diagnostic(str(path), 1, 1, "error", "M020", message, 'start with: game "Name":')
+    return Diagnostic(str(path), 1, 1, "error", codes.BAD_HEADER, message, 'start with: game "Name":')
 
 
 def read_header(path: Path, seen: tuple[Path, ...] = ()) -> ast.GameHeader:

@@ -37,6 +37,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from meeple import codes
 from meeple.codegen.english import English, Line
 from meeple.codegen.markup import markdown, md_escape
 from meeple.diagnostics import Diagnostic, Severity
@@ -47,8 +48,9 @@ from meeple.interpreter.checks import CheckOptions, run_checks
 from meeple.limits import MAX_EDITED_BYTES
 from meeple.loader import Checked, Files, check
 
-TOO_LARGE = "M098"  # a document larger than MAX_EDITED_BYTES: not checked as you type
-INTERNAL = "M099"  # checking raised: a bug in meeple, said in the file rather than killing the server
+TOO_LARGE = codes.DOCUMENT_TOO_LARGE  # a document larger than MAX_EDITED_BYTES: not checked as you type
+# Checking raised: a bug in meeple, said in the file rather than killing the server.
+INTERNAL = codes.CHECK_FAILED
 DEBOUNCE = 0.2  # seconds of quiet typing before a version is checked
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 T = TypeVar("T")

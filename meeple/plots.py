@@ -200,7 +200,8 @@ def _how_often(sides: list[Side], often: list[Measure], seats: Sequence[str], he
     inches = 1.2 + sum(g * (0.3 + 0.4 * len(sides)) for g in groups)
     figure = Figure(figsize=(max(6.4, inches), 4.2), layout="constrained")
     _title(figure, heading, f"{_capital(_listed([m.label for m in often]))}, with 95% intervals")
-    panels = figure.subplots(1, len(often), sharey=True, squeeze=False, width_ratios=groups)[0]
+    grid = figure.subplots(1, len(often), sharey=True, squeeze=False, width_ratios=groups)
+    panels: list[Axes] = list(grid[0])
     highest = 0.0
     for ax, m in zip(panels, often, strict=True):
         owners: list[int | None] = list(range(len(seats))) if m.per_seat else [None]
@@ -270,8 +271,9 @@ def _per_seat(sides: list[Side], m: Measure, seats: Sequence[str], heading: Head
     ax.set_ylabel(_unit(m))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     shape = f"bar width: % of games with that {m.label}" if few else "box: middle half, line: median"
-    diamond = {"marker": "D", "color": "black", "markerfacecolor": "white", "ls": ""}
-    mean = Line2D([], [], **diamond, label="mean (95% interval)")
+    mean = Line2D(
+        [], [], marker="D", color="black", markerfacecolor="white", ls="", label="mean (95% interval)"
+    )
     marks = [Patch(facecolor="#dddddd", edgecolor="black", label=shape), mean]
     _sides_legend(figure, sides, marks)
     return figure
@@ -348,8 +350,9 @@ def _forest(rows: list[Row], seats: Sequence[str], heading: Heading) -> Figure:
         units.setdefault("percentage points" if row.measure.rate else _unit(row.measure), []).append(row)
     figure = Figure(figsize=(8.0, 1.6 + 0.32 * len(rows) + 0.75 * len(units)), layout="constrained")
     _title(figure, heading, f"{B_MINUS_A}, paired seed by seed, with 95% intervals")
-    panels = figure.subplots(len(units), 1, squeeze=False, height_ratios=[len(g) for g in units.values()])
-    for ax, (unit, group) in zip(panels[:, 0], units.items(), strict=True):
+    grid = figure.subplots(len(units), 1, squeeze=False, height_ratios=[len(g) for g in units.values()])
+    panels: list[Axes] = list(grid[:, 0])
+    for ax, (unit, group) in zip(panels, units.items(), strict=True):
         scale = 100 if group[0].measure.rate else 1
         ys = list(range(len(group)))[::-1]
         for y, row in zip(ys, group, strict=True):
@@ -370,7 +373,7 @@ def _forest(rows: list[Row], seats: Sequence[str], heading: Heading) -> Figure:
             for label, row in zip(labels, group, strict=True):
                 label.set_color(DIFFERS if row.difference.distinguishable else "black")
         ax.set_ylim(-0.6, len(group) - 0.4)
-        if ax is panels[0, 0]:
+        if ax is panels[0]:
             ax.annotate(
                 f"{B_MINUS_A} (95% interval)", (1, 1), xycoords="axes fraction", xytext=(8, 4),
                 textcoords="offset points", ha="left", va="bottom", fontweight="bold",

@@ -80,7 +80,7 @@ class Spread:
     q3: float
     maximum: float
 
-    def as_json(self) -> dict[str, float | int]:
+    def as_json(self) -> dict[str, float | int | list[float]]:
         return {
             "n": self.n,
             "mean": self.mean,

@@ -166,6 +166,7 @@ def every_lay_matches(playing: list[bool]) -> Iterator[None]:
         yield
 
 
+@pytest.mark.soak  # 25 whole games, up to a million steps each: CI runs it, `-m soak` here
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 @settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -183,6 +184,7 @@ def test_random_games_end_with_dinos_kept_and_every_tile_matching(
     assert_same_game(again, state)
 
 
+@pytest.mark.soak  # a whole game per size, each answer refused and tried again: CI runs it
 @pytest.mark.parametrize("size", SIZES)
 @settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=seeds, rnd=answers, data=st.data())

@@ -43,6 +43,8 @@ TEST_GAMES = sorted((ROOT / "tests" / "games").glob("*.rules"))
 BUNDLED = sorted((ROOT / "games").glob("*.rules"))
 # Games the core runs today; each other game is checked to fall back to the Python engine.
 NATIVE = ["connect_four", "dino_party", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
+# Games the core runs that are checked by tests of their own below (grids that grow).
+NATIVE_TOO = ["gods_love_dinosaurs", "hunt", "tigers_three"]
 
 
 def load(path: Path, **options: str) -> Game:
@@ -160,7 +162,7 @@ def test_a_copied_state_plays_on_alone() -> None:
 def test_a_game_the_core_cannot_run_plays_on_python_and_says_why(path: Path) -> None:
     game = load(path)
     engine, why = native.engine_for(game, "auto")
-    if path.stem in NATIVE:
+    if path.stem in NATIVE or path.stem in NATIVE_TOO:
         assert (engine, why) == ("native", "")
         return
     assert engine == "python"
@@ -234,11 +236,14 @@ def test_play_and_simulate_say_which_engine_played() -> None:
     chosen = json.loads(run("play", rules, "--seed", "3", "--json").stdout)  # auto: native is opt-in
     assert (chosen["engine"], chosen["python_because"]) == ("python", NATIVE_OPT_IN)
     assert chosen["scores"] == result["scores"] and chosen["choices"] == result["choices"]
+    printed = run("play", rules, "--seed", "3", "--engine", "native")  # the log and the table
+    assert printed.exit_code == 0 and "Tic-Tac-Toe: 2 players, seed 3" in printed.output
     stats = json.loads(run("simulate", rules, "--games", "5", "--json", "--engine", "python").stdout)
     assert (stats["engine"], stats["python_because"]) == ("python", "asked for")
-    other = json.loads(run("play", "gods_love_dinosaurs", "--json").stdout)
+    pacers = str(ROOT / "tests" / "games" / "pacer_race.rules")
+    other = json.loads(run("play", pacers, "--json").stdout)
     assert other["engine"] == "python"
-    refused = run("play", "gods_love_dinosaurs", "--engine", "native")
+    refused = run("play", pacers, "--engine", "native")
     assert refused.exit_code == 2
     assert "the native engine cannot play this game: unsupported:" in refused.output
 
@@ -412,8 +417,165 @@ def test_a_search_is_the_same_from_python_and_inside_the_core() -> None:
 
 
 def test_a_search_needs_the_native_engine() -> None:
-    other = meeple.load("gods_love_dinosaurs")
+    other = load(ROOT / "tests" / "games" / "pacer_race.rules")
     with pytest.raises(ValueError, match="plays on the native engine only"):
         engine_of(other, ["mcts"], "auto")
     with pytest.raises(ValueError, match="'mcts:x': say mcts or mcts:N"):
         native.new_game(TIC_TAC_TOE, 2, 0).play_out(["mcts:x"])
+
+
+# ---------------------------------------------------------------------- grids that grow
+
+
+GODS_LOVE_DINOSAURS = load(ROOT / "games" / "gods_love_dinosaurs.rules")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_gods_love_dinosaurs_is_the_same_game_on_both_engines(players: int) -> None:
+    """A bundled game on grids that grow: each player's ecosystem laid tile by tile (every way a
+    tile fits, turned, in the Python engine's order), predators' and dinosaurs' routes (straight
+    lines, backtracking, the occupied hexes passed), the order of the hunts chosen by the player,
+    stacks shuffled and drawn, and the game's early end."""
+    assert native.engine_for(GODS_LOVE_DINOSAURS, "auto") == ("native", "")
+    for seed in range(6):
+        python, core = both(GODS_LOVE_DINOSAURS, players, seed)
+        assert core == python, f"{players} players, seed {seed}"
+
+
+def test_a_variant_of_gods_love_dinosaurs_is_the_same_game_on_both_engines() -> None:
+    """tests/variants/tigers_three.rules: tigers reach 3 hexes, a movement's steps from the table."""
+    game = load(ROOT / "tests" / "variants" / "tigers_three.rules")
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(3):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+
+
+SQUARES = """game "Squares":
+  players 2..3
+table ground (name, wet: bool):
+  stone, no
+  moss, yes
+table shape (name):
+  seed
+  pair
+  bend
+table square (shape: shape, q: int, r: int, ground: ground):
+  seed, 0, 0, stone
+  pair, 0, 0, moss
+  pair, 1, 0, moss
+  bend, 0, 0, moss
+  bend, 1, 0, stone
+  bend, 0, 1, moss
+map garden per player:
+  grid square of square
+zone pool
+piece snail: 4 per player in pool
+movement crawl():
+  steps 0 .. 3
+  backtracks yes
+  through c where c.ground.wet
+  ends c where count(pieces(c)) == 0 or c == start
+value part(s: shape) = [each h in square where h.shape == s]
+rule lay(p: player, s: shape):
+  choose spot from placements(p.garden, part(s)) by p prompt "Lay":
+    place part(s) on p.garden at spot
+    log "{p} lays at {spot.x},{spot.y} turned {spot.turns}, over {count(spot.cells)} squares"
+play:
+  for each p in players:
+    place part(seed) on p.garden
+    move 1 snail of p from pool to cell(p.garden, 0, 0)
+  repeat 3 times:
+    for each p in players:
+      turn p:
+        lay(p, pair)
+        lay(p, bend)
+        if count(pieces(pool, snail, p)) > 0:
+          choose c from [each c in cells(p.garden) where count(pieces(c)) == 0] prompt "Drop":
+            move 1 snail of p from pool to c
+        for each c in cells(p.garden) where count(pieces(c)) > 0 chosen by p:
+          may choose r from routes(c, crawl) prompt "Crawl":
+            log "{p} crawls {r} in {r.steps} steps past {count(r.passed)}"
+            move pieces(c) to r.end
+value snug(c: any) = c.ground.wet and count(pieces(c)) > 0
+score p = count(cells(p.garden)) + count([each c in cells(p.garden) where snug(c)])
+"""
+
+
+@pytest.mark.parametrize("rules", ["hunt", "squares"])
+def test_grids_that_grow_placements_and_routes_are_the_same_on_both_engines(
+    rules: str, tmp_path: Path
+) -> None:
+    """Neutral games: a hex grid per player that grows (tests/grids/hunt.rules: straight hunts
+    that end on prey) and a square one (turns of a symmetric shape offered once, routes that may
+    stay, backtrack and pass pieces, a loop whose order the player chooses, a placement's and a
+    route's attributes in the log)."""
+    path = ROOT / "tests" / "grids" / "hunt.rules" if rules == "hunt" else write(tmp_path, "s.rules", SQUARES)
+    game = load(path)
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(10):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+
+
+def test_a_gods_love_dinosaurs_game_played_inside_the_core_is_the_python_agents_game() -> None:
+    for seed in range(3):
+        python = GODS_LOVE_DINOSAURS.new_game(3, seed)
+        played(python, make_agents(["random"], 3, seed))
+        core = native.new_game(GODS_LOVE_DINOSAURS, 3, seed)
+        core.play_out(["random"])
+        assert (core.choices, core.log, core.scores, core.winners) == (
+            python.choices,
+            python.log,
+            python.scores,
+            python.winners,
+        )
+
+
+def test_a_copied_state_with_grown_grids_plays_on_alone() -> None:
+    """A copy taken mid-game (grids grown, routes to come) is equal to its original until one
+    moves on; each lays its own cells, and the same choices end both the same."""
+    state = native.new_game(GODS_LOVE_DINOSAURS, 3, 1)
+    for _ in range(12):
+        state.apply(0)
+    copy = state.clone()
+    assert copy.core == state.core and hash(copy.core) == hash(state.core)
+    copy.apply(state.decision.size - 1)
+    assert copy.core != state.core
+    state.apply(state.decision.size - 1)
+    assert copy.core == state.core
+    copy.play_out(["first"])
+    state.play_out(["first"])
+    assert (copy.log, copy.winners) == (state.log, state.winners)
+
+
+def test_a_shape_laid_over_cells_already_there_is_the_same_error_on_both_engines(tmp_path: Path) -> None:
+    """Bad rules stop with the rule's error, word for word, never a crash of the core."""
+    rules = write(
+        tmp_path,
+        "twice.rules",
+        SQUARES.replace(
+            "    place part(seed) on p.garden\n",
+            "    place part(seed) on p.garden\n    place part(seed) on p.garden\n",
+        ),
+    )
+    game = meeple.load(str(rules))
+    with pytest.raises(RuleRuntimeError) as python:
+        game.new_game(2, 0)
+    with pytest.raises(RuleRuntimeError) as core:
+        native.new_game(game, 2, 0)
+    assert str(core.value) == str(python.value)
+    assert "the shape would cover cells of garden of Player 1 already there" in str(core.value)
+
+
+def test_a_question_the_core_answers_of_boards_only_keeps_a_growing_game_on_python(tmp_path: Path) -> None:
+    rules = write(
+        tmp_path,
+        "far.rules",
+        SQUARES.replace("score p = ", "score p = distance(cell(p.garden, 0, 0), cell(p.garden, 0, 0)) + "),
+    )
+    engine, why = native.engine_for(meeple.load(str(rules)), "auto")
+    assert engine == "python"
+    assert why.startswith("unsupported: distance(...) in a game with a grid that grows at ")

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.checks.assumptions import list_assumptions
-from meeple.interpreter.checks.findings import CODES, Finding, as_json
+from meeple.interpreter.checks.findings import Finding, as_json
 from meeple.interpreter.checks.flow import check_flow
 from meeple.interpreter.checks.names import check_names
 from meeple.interpreter.checks.play import check_play
@@ -57,7 +57,7 @@ from meeple.limits import DEFAULT_BUDGET
 if TYPE_CHECKING:
     from meeple.loader import Checked
 
-__all__ = ["CODES", "CheckOptions", "Finding", "Report", "as_json", "run_checks"]
+__all__ = ["CheckOptions", "Finding", "Report", "as_json", "run_checks"]
 
 
 @dataclass

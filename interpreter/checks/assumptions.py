@@ -8,12 +8,13 @@ place; the doc generators print the same list as an appendix.
 
 from __future__ import annotations
 
+from meeple import codes
 from meeple.grammar import ast
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.checks.usage import describe
 from meeple.interpreter.checks.walk import metas
 
-CODES = {"assume": "M080", "conflict": "M081"}
+CODES = {"assume": codes.ASSUMPTION, "conflict": codes.CONFLICT}
 
 
 def where(owner: ast.Node) -> str:

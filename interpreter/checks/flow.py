@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
@@ -151,7 +152,11 @@ class Flow:
         for owner in owners(self.sym):
             if owner.kind == "trigger" and self.known.value(getattr(owner.decl, "cond", None)) is False:
                 out.append(
-                    at(owner.decl, "M047", f"{owner.label} never fires: its 'where' condition is always no")
+                    at(
+                        owner.decl,
+                        codes.NEVER_RUNS,
+                        f"{owner.label} never fires: its 'where' condition is always no",
+                    )
                 )
             out += self._after_end(owner.body, owner)
             for site in sites(owner.body, owner):
@@ -170,12 +175,18 @@ class Flow:
             case ast.Repeat():
                 n = known.value(s.count)
                 if isinstance(n, int) and not isinstance(n, bool) and n <= 0:
-                    return [at(s, "M047", f"this 'repeat'{where} never runs its block: it repeats {n} times")]
+                    return [
+                        at(
+                            s,
+                            codes.NEVER_RUNS,
+                            f"this 'repeat'{where} never runs its block: it repeats {n} times",
+                        )
+                    ]
             case ast.ForEach() if known.empty(s.seq, s.cond):
                 return [
                     at(
                         s,
-                        "M047",
+                        codes.NEVER_RUNS,
                         f"this 'for each'{where} never runs its block: there is never anything to go through",
                     )
                 ]
@@ -183,7 +194,7 @@ class Flow:
                 return [
                     at(
                         s,
-                        "M047",
+                        codes.NEVER_RUNS,
                         f"this 'pick'{where} never runs its block: there is never anything to pick from",
                     )
                 ]
@@ -196,7 +207,13 @@ class Flow:
     def _while(self, s: ast.While, where: str) -> list[Finding]:
         cond = self.known.value(s.cond)
         if cond is False:
-            return [at(s, "M047", f"this 'while'{where} never runs its block: its condition is always no")]
+            return [
+                at(
+                    s,
+                    codes.NEVER_RUNS,
+                    f"this 'while'{where} never runs its block: its condition is always no",
+                )
+            ]
         changed = self.writes(s.body)
         if ENDS in changed or ANY in changed:
             return []
@@ -204,7 +221,7 @@ class Flow:
             return [
                 at(
                     s,
-                    "M046",
+                    codes.ENDLESS_WHILE,
                     f"this 'while'{where} never ends: its condition is always yes and nothing in it "
                     "ends the game",
                     "add 'end game' in its block, or a condition that its block changes",
@@ -218,7 +235,7 @@ class Flow:
         return [
             at(
                 s,
-                "M046",
+                codes.ENDLESS_WHILE,
                 f"this 'while'{where} never ends once it starts: nothing in its block (nor the rules "
                 "it calls) changes what its condition reads",
                 f"its condition reads {what}; change one of them in the block, or end the game there",
@@ -230,12 +247,18 @@ class Flow:
             value = self.known.value(cond)
             word = "'if'" if i == 0 else "'elif'"
             if value is False:
-                return [at(cond, "M047", f"this {word} condition{where} is always no: its branch never runs")]
+                return [
+                    at(
+                        cond,
+                        codes.NEVER_RUNS,
+                        f"this {word} condition{where} is always no: its branch never runs",
+                    )
+                ]
             if value is True and (i + 1 < len(s.branches) or s.orelse):
                 return [
                     at(
                         cond,
-                        "M047",
+                        codes.NEVER_RUNS,
                         f"this {word} condition{where} is always yes: the branches after it never run",
                     )
                 ]
@@ -247,18 +270,20 @@ class Flow:
                 return [
                     at(
                         s,
-                        "M017",
+                        codes.CHOICE_WITHOUT_OPTION,
                         "this 'choose' can never have an option, and it must be made",
                         "give it options, write 'may choose', or add an 'else:' block",
                         severity="error",
                     )
                 ]
-            return [at(s, "M047", f"this 'choose'{where} never runs its block: it never has an option")]
+            return [
+                at(s, codes.NEVER_RUNS, f"this 'choose'{where} never runs its block: it never has an option")
+            ]
         if not s.optional and s.cond is None and self.known.length(s.seq) == 1:
             return [
                 at(
                     s,
-                    "M048",
+                    codes.SINGLE_OPTION,
                     f"this 'choose'{where} always has exactly one option: it is taken without asking anyone",
                     "if nobody should decide, write the statements without 'choose'",
                 )
@@ -273,13 +298,17 @@ class Flow:
         for outcome, w in zip(s.outcomes, weights, strict=True):
             if isinstance(w, int) and w <= 0:
                 out.append(
-                    at(outcome, "M047", f"outcome '{outcome.name}'{where} never happens: its chance is {w}")
+                    at(
+                        outcome,
+                        codes.NEVER_RUNS,
+                        f"outcome '{outcome.name}'{where} never happens: its chance is {w}",
+                    )
                 )
             elif w is None and all_known and sum(max(0, v) for v in fixed) >= 100:
                 out.append(
                     at(
                         outcome,
-                        "M047",
+                        codes.NEVER_RUNS,
                         f"outcome '{outcome.name}'{where} never happens: the chances before it add up "
                         "to 100 or more",
                     )
@@ -291,7 +320,7 @@ class Flow:
                 return [
                     at(
                         s,
-                        "M049",
+                        codes.NO_CHANCE,
                         f"every outcome of this 'random'{where} has a chance of 0",
                         "give one a chance",
                     )
@@ -305,7 +334,7 @@ class Flow:
                 return [
                     at(
                         statements[i + 1],
-                        "M047",
+                        codes.NEVER_RUNS,
                         f"this statement in {owner.label} never runs: 'end game' just above ends the game",
                     )
                 ]
@@ -325,6 +354,8 @@ def _readable(token: Token) -> str:
 
 def check_flow(symbols: Symbols, known: Known, earlier: Iterable[Diagnostic]) -> list[Finding]:
     """M046-M049 and the M017 cases analysis leaves, for a file that analysed without errors."""
-    reported = {(d.line, d.column) for d in earlier if d.code == "M017"}
+    reported = {(d.line, d.column) for d in earlier if d.code == codes.CHOICE_WITHOUT_OPTION}
     found = Flow(symbols, known).check()
-    return [f for f in found if not (f.code == "M017" and (f.line, f.column) in reported)]
+    return [
+        f for f in found if not (f.code == codes.CHOICE_WITHOUT_OPTION and (f.line, f.column) in reported)
+    ]

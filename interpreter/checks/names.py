@@ -8,6 +8,7 @@ whose cells are texts. The printed rulebook reads these names (interpreter/names
 
 from __future__ import annotations
 
+from meeple import codes
 from meeple.grammar import ast
 from meeple.interpreter.checks.findings import Finding, at
 
@@ -33,7 +34,7 @@ def check_names(module: ast.Module) -> list[Finding]:
         out.append(
             at(
                 line,
-                "M056",
+                codes.BAD_CALLED,
                 "this 'called' names nothing: it names the declaration it belongs to, or the phase or "
                 "step it stands in",
                 "move it among the declaration's lines, or to the first lines of the phase or step",
@@ -47,7 +48,7 @@ def check_names(module: ast.Module) -> list[Finding]:
 def _once(lines: list[ast.Called], placed: set[int]) -> list[Finding]:
     placed.update(id(line) for line in lines)
     return [
-        at(line, "M056", f"a second name for the same thing (the first is '{lines[0].value}')")
+        at(line, codes.BAD_CALLED, f"a second name for the same thing (the first is '{lines[0].value}')")
         for line in lines[1:]
     ]
 
@@ -61,6 +62,10 @@ def _column(table: ast.Table) -> list[Finding]:
     for row in table.rows:
         if index < len(row.cells) and (not isinstance(row.cells[index], str) or row.names[index]):
             out.append(
-                at(row, "M056", f"a row of '{table.name}' is named in its '{COLUMN}' column by a quoted text")
+                at(
+                    row,
+                    codes.BAD_CALLED,
+                    f"a row of '{table.name}' is named in its '{COLUMN}' column by a quoted text",
+                )
             )
     return out

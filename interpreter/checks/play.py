@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
@@ -33,7 +34,16 @@ from meeple.interpreter.runtime import RuleRuntimeError
 
 SHOWN_CHOICES = 30  # choices printed in a hint; the JSON data holds them all
 # Codes of static findings that already say a place never runs.
-NEVER_RUNS = {"M017", "M021", "M041", "M043", "M046", "M047", "M049", "M060"}
+NEVER_RUNS = {
+    codes.CHOICE_WITHOUT_OPTION,
+    codes.UNUSED_RULE,
+    codes.UNREACHABLE,
+    codes.TRIGGER_NEVER_FIRES,
+    codes.ENDLESS_WHILE,
+    codes.NEVER_RUNS,
+    codes.NO_CHANCE,
+    codes.NEVER_RAN,
+}
 
 
 @dataclass
@@ -71,7 +81,9 @@ def check_play(
     index = {key: site for key, site in index.items() if key in compiled}
     quiet = {d.line for d in earlier if d.code in NEVER_RUNS and d.file == symbols.module.file}
     setup_shorts = {
-        (d.line, d.column, d.data.get("what")) for d in earlier if d.code == "M044" and isinstance(d, Finding)
+        (d.line, d.column, d.data.get("what"))
+        for d in earlier
+        if d.code == codes.SETUP_SHORT and isinstance(d, Finding)
     }
     out = _never_ran(symbols, index, runs, quiet)
     out += _shortfalls(index, runs, setup_shorts)
@@ -82,7 +94,7 @@ def check_play(
     out.append(
         at(
             _header(symbols),
-            "M069",
+            codes.PLAY_SUMMARY,
             f"played {len(runs)} game(s): {games} with each of {counts_text(counts)} "
             f"player{'s' if counts != [1] else ''}; "
             f"{len(runs) - broken} ended, {broken} broke",
@@ -121,7 +133,7 @@ def _never_ran(symbols: Symbols, index: dict[Key, Site], runs: list[Run], quiet:
             out.append(
                 at(
                     owner.decl,
-                    "M060",
+                    codes.NEVER_RAN,
                     f"{owner.label} never {verb} in {total} game(s)",
                     _why(owner),
                     data={"games": total},
@@ -133,7 +145,7 @@ def _never_ran(symbols: Symbols, index: dict[Key, Site], runs: list[Run], quiet:
             parent_ran = parent is None or (parent.span.line, parent.span.column) in ran
             said = {site.stmt.span.line, parent.span.line if parent is not None else 0} & quiet
             if site.key not in ran and parent_ran and not said:
-                out.append(at(site.stmt, "M060", _unrun(site, total), data={"games": total}))
+                out.append(at(site.stmt, codes.NEVER_RAN, _unrun(site, total), data={"games": total}))
     return out
 
 
@@ -183,7 +195,7 @@ def _shortfalls(
         out.append(
             at(
                 site.stmt,
-                "M061",
+                codes.SUPPLY_SHORT,
                 f"the supply ran short: this statement in {site.owner.label} {wanted(what)} in {len(hits)} "
                 f"of {len(runs)} game(s) ({counts_text(counts)} players), {missing} missing in all",
                 'a move takes what there is: if the rulebook expects the supply to run out ("if there '
@@ -213,18 +225,18 @@ def _troubles(symbols: Symbols, index: dict[Key, Site], runs: list[Run]) -> list
         if isinstance(err, RuleRuntimeError) and err.span is not None and err.span.line:
             where = err.span
         if run.out_of_budget:
-            code = "M062"
+            code = codes.ENDLESS_GAME
             text = (
                 f"the game asked for {MAX_DECISIONS} decisions without ending"
                 if run.too_many_decisions
                 else str(getattr(err, "message", err))
             )
         elif isinstance(err, RuleRuntimeError) and _no_option(err, index):
-            code, text = "M063", err.message
+            code, text = codes.NO_OPTION, err.message
         elif isinstance(err, RuleRuntimeError | IllegalChoice):
-            code, text = "M064", getattr(err, "message", str(err))
+            code, text = codes.RULE_BROKE, getattr(err, "message", str(err))
         else:
-            code, text = "M065", f"{type(err).__name__}: {err}"
+            code, text = codes.ENGINE_BROKE, f"{type(err).__name__}: {err}"
         span = where if isinstance(where, ast.Span) else where.span
         trouble = grouped.setdefault((code, (span.line, span.column), text), Trouble(code, where, text))
         trouble.runs.append(run)
@@ -246,10 +258,10 @@ def _report(t: Trouble, rules: str, total: int) -> Finding:
     more = f" ... ({len(first.choices)} in all)" if len(first.choices) > SHOWN_CHOICES else ""
     counts = sorted({r.players for r in t.runs})
     what = {
-        "M062": "a game never ended",
-        "M063": "a choice had to be made with no option",
-        "M064": "a rule broke",
-        "M065": "the engine failed (a bug in meeple: please report it)",
+        codes.ENDLESS_GAME: "a game never ended",
+        codes.NO_OPTION: "a choice had to be made with no option",
+        codes.RULE_BROKE: "a rule broke",
+        codes.ENGINE_BROKE: "the engine failed (a bug in meeple: please report it)",
     }[t.code]
     rule = getattr(first.error, "rule", "") or first.last_rule
     in_rule = f" in {rule}" if rule else ""

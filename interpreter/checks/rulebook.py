@@ -33,6 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from meeple import codes
 from meeple.grammar import ast
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.checks.walk import metas
@@ -408,22 +409,36 @@ def locate_rulebook(module: ast.Module, explicit: Path | None) -> tuple[Rulebook
         if not quotes:
             return None, []
         message = "this file quotes a rulebook, but its header names none"
-        return None, [at(quotes[0], "M053", message, 'add to the game header: rulebook "FILE.txt"')]
+        return None, [
+            at(
+                quotes[0],
+                codes.RULEBOOK_NAMED_WRONGLY,
+                message,
+                'add to the game header: rulebook "FILE.txt"',
+            )
+        ]
     elif Path(name).name != name:
         message = f"the rulebook '{name}' must be a file name, without folders"
-        return None, [at(_rulebook_line(module), "M053", message, "say where it is with --rulebook")]
+        return None, [
+            at(
+                _rulebook_line(module),
+                codes.RULEBOOK_NAMED_WRONGLY,
+                message,
+                "say where it is with --rulebook",
+            )
+        ]
     else:
         try:
             path = find_rulebook(name, rules, explicit)
         except Refused as err:
             message = f"citations not checked: the rulebook '{name}' is not read: {err}"
-            return None, [at(_rulebook_line(module), "M051", message)]
+            return None, [at(_rulebook_line(module), codes.RULEBOOK_NOT_CHECKED, message)]
     if path is None:
         looked = ", ".join(os.path.normpath(p.absolute()) for p in search_path(rules, explicit))
         return None, [
             at(
                 _rulebook_line(module),
-                "M051",
+                codes.RULEBOOK_NOT_CHECKED,
                 f"citations not checked: no rulebook '{name}' found (looked in {looked})",
                 "say where it is with --rulebook PATH_OR_FOLDER, or in $MEEPLE_RULEBOOKS",
             )
@@ -431,7 +446,7 @@ def locate_rulebook(module: ast.Module, explicit: Path | None) -> tuple[Rulebook
     try:
         return _load(path), []
     except Refused as err:
-        return None, [at(_rulebook_line(module), "M051", f"citations not checked: {err}")]
+        return None, [at(_rulebook_line(module), codes.RULEBOOK_NOT_CHECKED, f"citations not checked: {err}")]
 
 
 def _load(path: Path) -> Rulebook:
@@ -455,7 +470,7 @@ def check_quotes(module: ast.Module) -> list[Finding]:
             out.append(
                 at(
                     meta,
-                    "M054",
+                    codes.CITATION_TOO_LONG,
                     f"this {_word(meta)} quotes {quote_words(meta.value)} words: a citation quotes at most "
                     f"{MAX_QUOTE_WORDS}, enough to find the passage",
                     "keep the words that locate the passage; say the rule in your own words with text",
@@ -485,7 +500,7 @@ def _conflict_shape(conflict: ast.Conflict) -> list[Finding]:
     message = (
         f"a conflict quotes the two passages that disagree and says the reading followed: {'; '.join(wrong)}"
     )
-    return [at(conflict, "M055", message, hint)]
+    return [at(conflict, codes.BAD_CONFLICT, message, hint)]
 
 
 def check_citations(
@@ -503,7 +518,7 @@ def check_citations(
             out.findings.append(
                 at(
                     _rulebook_line(module),
-                    "M050",
+                    codes.CITATION_NOT_FOUND,
                     f"there is no section '{title}' in {book.path.name}",
                     "name a heading of the rulebook, as its table of contents writes it",
                 )
@@ -528,7 +543,7 @@ def check_citations(
             out.findings.append(
                 at(
                     meta,
-                    "M052",
+                    codes.CITATION_IN_SEVERAL_PLACES,
                     f"this {_word(meta)} is found in {len(rules_text)} places of {book.path.name} "
                     f"(lines {lines})",
                     "quote a few more words, so that it names one passage",
@@ -564,8 +579,14 @@ def _not_found(meta: ast.Meta, book: Rulebook, in_conflict: bool) -> Finding:
         data |= {"closest": passage, "closest_line": paragraph.line, "similarity": round(ratio, 2)}
     if in_conflict:
         message = f"this passage of a conflict is not in the rulebook {book.path.name}: both must be"
-        return at(meta, "M055", message, hint, data=data)
-    return at(meta, "M050", f"this {_word(meta)} is not in the rulebook {book.path.name}", hint, data=data)
+        return at(meta, codes.BAD_CONFLICT, message, hint, data=data)
+    return at(
+        meta,
+        codes.CITATION_NOT_FOUND,
+        f"this {_word(meta)} is not in the rulebook {book.path.name}",
+        hint,
+        data=data,
+    )
 
 
 def _word(meta: ast.Meta) -> str:
@@ -674,25 +695,25 @@ def coverage_findings(book: Rulebook, sections: list[SectionCoverage], rules: st
             f"quotes copy {data['quoted_percent']}% of its words"
         )
         if s is sections[-1]:
-            out.append(at(span, "M072", f"rulebook coverage: {summary}", data=data))
+            out.append(at(span, codes.RULEBOOK_COVERAGE, f"rulebook coverage: {summary}", data=data))
             continue
-        out.append(at(span, "M070", f"section '{s.title}': {summary}", data=data))
+        out.append(at(span, codes.SECTION_COVERAGE, f"section '{s.title}': {summary}", data=data))
         for group, code, message, hint in (
             (
                 s.uncovered,
-                "M071",
+                codes.PARAGRAPH_NOT_COVERED,
                 "not covered by any citation or aside",
                 "cite the rule it states, or mark it with aside if it is not a rule",
             ),
             (
                 s.example_only,
-                "M073",
+                codes.PARAGRAPH_BARELY_COVERED,
                 "cited only by an example",
                 "cite it where the rule that implements it is written",
             ),
             (
                 s.unreachable_only,
-                "M073",
+                codes.PARAGRAPH_BARELY_COVERED,
                 "cited only by a declaration the game never reaches",
                 "make the rule part of the game, or cite the paragraph where it is implemented",
             ),

@@ -18,11 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from meeple import codes
 from meeple.grammar import ast
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.texts import KINDS, outside_places, text_span
 
-CODE = "M092"
+CODE = codes.STALE_NUMBER
 
 
 def check_stale_numbers(module: ast.Module) -> list[Finding]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from meeple import codes
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.driving import Run, drive
@@ -91,8 +92,8 @@ def _shortfalls(symbols: Symbols, index: dict[tuple[int, int], Site], runs: list
     by_place: dict[tuple[tuple[int, int] | None, str], dict[int, int]] = {}
     for run in runs:
         for short in run.shorts:
-            counts = by_place.setdefault((short.key, short.what), {})
-            counts[run.players] = counts.get(run.players, 0) + short.missing
+            tally = by_place.setdefault((short.key, short.what), {})
+            tally[run.players] = tally.get(run.players, 0) + short.missing
     out = []
     for (key, what), missing in by_place.items():
         counts = sorted(missing)
@@ -106,7 +107,7 @@ def _shortfalls(symbols: Symbols, index: dict[tuple[int, int], Site], runs: list
         out.append(
             at(
                 place(symbols, index, key),
-                "M044",
+                codes.SETUP_SHORT,
                 f"with {counts_text(counts)} players, setup {wanted(what)} (missing: {per})",
                 hint,
                 data={"what": what, "missing": {str(n): missing[n] for n in counts}},
@@ -138,7 +139,7 @@ def _errors(
         out.append(
             at(
                 where,  # type: ignore[arg-type]
-                "M045",
+                codes.SETUP_BREAKS,
                 f"with {counts_text(counts)} players, setup breaks: {text}",
                 f"reproduce with: {command}",
                 data={"players": counts, "seed": 0, "choices": first.choices, "command": command},
@@ -163,7 +164,7 @@ def _unrun(index: dict[tuple[int, int], Site], runs: list[Run], game: Game) -> l
         out.append(
             at(
                 site.stmt,
-                "M060",
+                codes.NEVER_RAN,
                 f"this statement in setup runs with no player count from {game.min_players} to "
                 f"{game.max_players}",
                 f"its condition is never true for an allowed player count (seeds 0 to {UNRUN_SEEDS - 1})",

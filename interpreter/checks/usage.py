@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
@@ -204,7 +205,7 @@ def check_usage(symbols: Symbols, earlier: Iterable[Diagnostic]) -> list[Finding
     """M040-M043 for a file that analysed without errors. `earlier` holds analysis's diagnostics,
     so that a rule analysis already calls unused (M021) is not reported twice."""
     usage = Usage(symbols)
-    already = {(d.line, d.column) for d in earlier if d.code == "M021"}
+    already = {(d.line, d.column) for d in earlier if d.code == codes.UNUSED_RULE}
     out: list[Finding] = []
     s = symbols
     named = [*usage.globals.values(), *(d for group in usage.owned.values() for d in group)]
@@ -225,7 +226,7 @@ def check_usage(symbols: Symbols, earlier: Iterable[Diagnostic]) -> list[Finding
             continue  # pieces start there: the unused piece is the finding
         if isinstance(decl, ast.MapDecl) and decl.nodes in s.places:
             continue  # pieces are moved to its rows: the map is what makes them places
-        out.append(at(decl, "M040", message, hint))
+        out.append(at(decl, codes.UNUSED, message, hint))
     out += _variables(usage)
     for decl in [*s.rules.values(), *s.values.values(), *s.constants.values()]:
         if usage.is_live(decl) or (decl.span.line, decl.span.column) in already:
@@ -235,7 +236,7 @@ def check_usage(symbols: Symbols, earlier: Iterable[Diagnostic]) -> list[Finding
         out.append(
             at(
                 decl,
-                "M041",
+                codes.UNREACHABLE,
                 f"{describe(decl)} {verb}: nothing reached from setup, play, a trigger or the score uses it",
                 f"it is {how}",
             )
@@ -259,7 +260,7 @@ def _variables(usage: Usage) -> list[Finding]:
             out.append(
                 at(
                     decl,
-                    "M042",
+                    codes.NEVER_READ,
                     f"{describe(decl)} is changed but never read",
                     "nothing the game runs, nor the score, looks at it: read it, or delete it and the "
                     "statements that change it",
@@ -267,7 +268,9 @@ def _variables(usage: Usage) -> list[Finding]:
             )
         else:
             how = _used_by(usage.users(decl))
-            out.append(at(decl, "M040", f"{describe(decl)} is {how or 'never used'}", "delete it, or use it"))
+            out.append(
+                at(decl, codes.UNUSED, f"{describe(decl)} is {how or 'never used'}", "delete it, or use it")
+            )
     return out
 
 
@@ -292,7 +295,7 @@ def _dead_triggers(usage: Usage) -> list[Finding]:
             out.append(
                 at(
                     trig,
-                    "M043",
+                    codes.TRIGGER_NEVER_FIRES,
                     f"{describe(trig)} can never fire: nothing the game runs moves a {trig.kind}",
                     f"a trigger fires when a {trig.kind} arrives somewhere by a move or a draw",
                 )

@@ -24,6 +24,7 @@ walks the AST while a game is played.
 
 from __future__ import annotations
 
+from meeple import codes
 from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
@@ -37,7 +38,7 @@ from meeple.interpreter.compiler.memo import Memo, _memoized
 from meeple.interpreter.compiler.moves import Moves
 from meeple.interpreter.compiler.statements import Statements
 from meeple.interpreter.compiler.styles import Styles
-from meeple.interpreter.program import Fn, Program, Trigger
+from meeple.interpreter.program import Program, Scorer, Trigger
 from meeple.interpreter.runtime import RuleRuntimeError, describe
 
 
@@ -109,7 +110,7 @@ class Compiler(Data, Analyses, Expressions, Memo, Statements, Moves, Decisions, 
             p.examples.append(self.example(example))
         return p
 
-    def _scorer(self, decl: ast.ScoreDecl) -> Fn:
+    def _scorer(self, decl: ast.ScoreDecl) -> Scorer:
         fn, var = self.expr(decl.expr, {decl.var}), decl.var
         return lambda rt, player: fn(rt, {var: player})
 
@@ -120,13 +121,18 @@ def compile_program(symbols: Symbols, coverage: bool = False) -> Program:
         return Compiler(symbols, coverage).build()
     except RuleRuntimeError as err:
         span = err.span or ast.Span(file=symbols.module.file)
-        diag = Diagnostic(span.file, span.line, span.column, "error", "M030", err.message)
+        diag = Diagnostic(span.file, span.line, span.column, "error", codes.CANNOT_BUILD, err.message)
         raise RulesError(
             [diag], {symbols.module.file: symbols.module.source, **symbols.module.sources}
         ) from None
     except _ERRORS as err:
         diag = Diagnostic(
-            symbols.module.file, 1, 1, "error", "M030", f"cannot compute a constant: {describe(err)}"
+            symbols.module.file,
+            1,
+            1,
+            "error",
+            codes.CANNOT_BUILD,
+            f"cannot compute a constant: {describe(err)}",
         )
         raise RulesError(
             [diag], {symbols.module.file: symbols.module.source, **symbols.module.sources}

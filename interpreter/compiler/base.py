@@ -4,13 +4,14 @@ reported as, and the limits a computed value must keep (meeple/limits.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
-from typing import Any
+from collections.abc import Callable, Generator, Iterator
+from typing import Any, Protocol
 
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.program import Fn, Gen, Program
 from meeple.interpreter.runtime import RuleRuntimeError, Site
+from meeple.interpreter.values import Row
 from meeple.limits import DEFAULT_BUDGET, MAX_LIST, MAX_NUMBER, MAX_RECURSION
 
 Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
@@ -132,7 +133,48 @@ def _nothing(rt: Any, env: dict[str, Any]) -> None:
     return None
 
 
-class Part:
+class Parts(Protocol):
+    """What one part of the compiler (or a built-in compiling its call: interpreter/builtins.py)
+    calls on another: each is defined by the part named beside it, and `Compiler` has them all.
+    Declared here so that a part type-checks alone (a part that calls a method no part defines is
+    an error, not a surprise at run time)."""
+
+    def expr(self, e: ast.Expr, scope: set[str]) -> Fn: ...  # expressions.py
+
+    def attr(self, obj: Fn, name: str, span: ast.Span) -> Fn: ...  # expressions.py
+
+    def lazy_map(self, e: ast.MapComp, scope: set[str]) -> Callable[[Any, dict[str, Any]], Iterator[Any]]: ...
+
+    def value_call(self, name: str, args: list[Fn]) -> Fn: ...  # memo.py
+
+    def block(self, body: list[ast.Stmt], scope: set[str]) -> Compiled: ...  # statements.py
+
+    def suspends(self, s: ast.Stmt) -> bool: ...  # analyses.py
+
+    def _clamp(self, decl: ast.VarDecl | None) -> Callable[[Any], Any] | None: ...  # data.py
+
+    def adjacency_for(self, e: ast.Call, named: ast.Expr) -> dict[Row, list[Row]]: ...  # data.py
+
+    def move_refs(self, s: ast.MoveRefs, scope: set[str]) -> Callable[..., Any]: ...  # moves.py
+
+    def move_count(self, s: ast.MoveCount | ast.MoveAll, scope: set[str]) -> Callable[..., Any]: ...
+
+    def draw(self, s: ast.Draw, scope: set[str]) -> Callable[..., Any]: ...  # moves.py
+
+    def place(self, s: ast.Place, scope: set[str]) -> Fn: ...  # moves.py
+
+    def lift(self, s: ast.Lift, scope: set[str]) -> Fn: ...  # moves.py
+
+    def choose(self, s: ast.Choose, scope: set[str]) -> Gen: ...  # decisions.py
+
+    def ask(self, s: ast.Ask, scope: set[str]) -> Gen: ...  # decisions.py
+
+    def random(self, s: ast.Random, scope: set[str]) -> Gen: ...  # decisions.py
+
+    def pick(self, s: ast.Pick, scope: set[str]) -> Gen: ...  # decisions.py
+
+
+class Part(Parts):
     """The compiler's state, which every part reads: the symbols, the program being built, the
     rule being compiled (for error messages) and what the analyses found."""
 

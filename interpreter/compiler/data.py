@@ -13,6 +13,7 @@ from meeple.interpreter.analysis import Symbols, is_keyed
 from meeple.interpreter.compiler.base import (
     Part,
     _Fixed,
+    _nothing,
 )
 from meeple.interpreter.geometry import board, board_cells, cell_names, geometry
 from meeple.interpreter.names import Names
@@ -89,7 +90,7 @@ class Data(Part):
                     p.zone_locs[(zone.name, owner)] = ZoneLoc(zone.name, owner, names.decl(zone.name).one)
         for m in sym.maps.values():
             if m.grid is not None:
-                owners: list[Any] = every_seat if m.per == "player" else [None]
+                owners = every_seat if m.per == "player" else [None]
                 board = self.board(m)
                 for owner in owners:
                     p.map_refs[(m.name, owner)] = MapRef(m.name, owner, geometry(m.grid, m.block), board)
@@ -177,16 +178,18 @@ class Data(Part):
             for per, group in sym.owned_vars.items()
             for v in group.values()
         ]
-        placements = []
+        # Each piece with its count (none for one piece per row: `_nothing`) and its zone (none
+        # when each player's pieces start in their own zone, named by its last item).
+        placements: list[tuple[ast.PieceDecl, Fn, Fn, str | None]] = []
         for piece in sym.pieces.values():
-            count = self.expr(piece.count, {"self"}) if piece.count is not None else None
+            count = self.expr(piece.count, {"self"}) if piece.count is not None else _nothing
             zone = piece.zone
             own_zone = (
                 isinstance(zone, ast.Name)
                 and piece.per_player
                 and zone.id in sym.owned_zones.get("player", {})
             )
-            where = None if own_zone else self.expr(zone, set())
+            where = _nothing if own_zone else self.expr(zone, set())
             placements.append(
                 (piece, count, where, zone.id if own_zone and isinstance(zone, ast.Name) else None)
             )

@@ -121,14 +121,14 @@ class Decisions(Part):
         def random_(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             # Loops, not comprehensions (each of which makes a function and a frame every time):
             # the weights given, then each outcome without one has what is left of 100.
-            values: list[int | None] = []
+            values: list[int] = []
             given = 0
             for w in weights:
-                value = max(0, w(rt, env)) if w is not None else None
+                value = max(0, w(rt, env)) if w is not None else -1  # -1: none given
                 values.append(value)
-                given += value or 0
+                given += max(0, value)
             for i, value in enumerate(values):
-                if value is None:
+                if value < 0:
                     values[i] = max(0, 100 - given)
             if sum(values) <= 0:
                 raise RuleRuntimeError(f"every outcome of '{title}' has chance 0", span, rule)

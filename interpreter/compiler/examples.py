@@ -7,7 +7,7 @@ from meeple.interpreter.compiler.base import (
     Part,
     as_gen,
 )
-from meeple.interpreter.program import CompiledExample
+from meeple.interpreter.program import CompiledExample, Fn
 from meeple.interpreter.results import RESULTS
 
 
@@ -21,9 +21,9 @@ class Examples(Part):
         known = RESULTS.keys() | self.sym.counters.keys()
         results = sorted({n.id for e in decl.expect for n in e.find_all(ast.Name) if n.id in known} - lets)
         scope = lets | set(results)
-        expect = []
+        expect: list[tuple[ast.Expr, Fn, Fn | None, Fn | None]] = []
         for e in decl.expect:
-            sides = (None, None)
+            sides: tuple[Fn | None, Fn | None] = (None, None)
             if isinstance(e, ast.Binary) and e.op not in {"and", "or"}:
                 sides = (self.expr(e.left, scope), self.expr(e.right, scope))
             expect.append((e, self.expr(e, scope), *sides))

@@ -156,14 +156,14 @@ class Expressions(Part):
 
                 return ranked
             case ast.MapComp():
-                seq, var, fn, cond = self.comprehension(e, scope)
+                seq, var, fn, where = self.comprehension(e, scope)
                 spend = self._spending(e.span)
 
                 def map_(rt: Any, env: dict[str, Any]) -> list[Any]:
                     out = []
                     for x in spend(rt, seq(rt, env)):
                         env[var] = x
-                        if cond is None or cond(rt, env):
+                        if where is None or where(rt, env):
                             out.append(fn(rt, env))
                     return out
 

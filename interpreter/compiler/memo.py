@@ -27,7 +27,7 @@ def _compute(rt: Any, key: tuple[Any, ...], fn: Fn, env: dict[str, Any]) -> Any:
         if caller is not None:
             caller.add(VOLATILE)
         return rt.volatile[key]
-    rt.reads = reads = set()
+    rt.reads = reads = set[Any]()
     try:
         result = fn(rt, env)
     finally:

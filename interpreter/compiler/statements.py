@@ -212,7 +212,9 @@ class Statements(Part):
             row, target = self.expr(target.index, scope), target.obj
         assert isinstance(target, ast.Attr)
         obj, name = self.expr(target.obj, scope), target.name
-        clamps = {per: self._clamp(group.get(name)) for per, group in sym.owned_vars.items()}
+        clamps: dict[str | None, Callable[[Any], Any] | None] = {
+            per: self._clamp(group.get(name)) for per, group in sym.owned_vars.items()
+        }
 
         def set_owned(rt: Any, env: dict[str, Any]) -> None:
             o = obj(rt, env)

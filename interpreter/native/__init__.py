@@ -17,7 +17,7 @@ from meeple.interpreter.native.lower import Lowered, Unsupported, lower
 from meeple.limits import DEFAULT_BUDGET
 
 try:
-    from meeple.interpreter.native import _core
+    import meeple.interpreter.native._core as _core
 except ImportError:  # built without Rust: everything runs on the Python engine
     _core = None
 

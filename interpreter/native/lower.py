@@ -23,6 +23,7 @@ from meeple.interpreter import grids
 from meeple.interpreter.compiler import Compiler
 from meeple.interpreter.compiler.base import _ERRORS, _Fixed
 from meeple.interpreter.compiler.data import adjacency_for
+from meeple.interpreter.compiler.expressions import PLACEMENT_ATTRS, ROUTE_ATTRS
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import Cell, Kind, MapRef, Player, Row, ZoneLoc
@@ -66,6 +67,9 @@ BUILTINS = {
     "next_player": "NextPlayer",
     "players_from": "PlayersFrom",
 }
+
+# Questions the core answers of boards, not yet of grids that grow.
+GRID_QUESTIONS = ("distance", "in_a_row", "connected", "side", "region", "regions")
 
 # Attributes the core reads of the values it has.
 ATTRIBUTES = {"q": "Q", "r": "R", "seat": "Seat", "owner": "Owner", "kind": "Kind", "location": "Location"}
@@ -129,6 +133,7 @@ class Lowering:
         self.sites: list[tuple[ast.Span | None, str]] = []
         self.rule = ""
         self.frame = Frame()
+        self.instrs: list[dict[str, Any]] = []  # the instructions of the block being lowered
         self.code: list[dict[str, Any]] = []
         self.decls = list(program.kinds)
         self.kinds = [k for name in self.decls for k in program.kinds[name]]
@@ -148,6 +153,8 @@ class Lowering:
         self.value_index = {name: i for i, name in enumerate(self.sym.values)}
         self.rule_index = {name: i for i, name in enumerate(self.sym.rules)}
         self.counter_index = {name: i for i, name in enumerate(self.sym.counters)}
+        self.movement_index = {name: i for i, name in enumerate(self.sym.movements)}
+        self.grows = False  # whether a grid grows: known once the grids are lowered
         owners = [(per, name) for per, group in self.sym.owned_vars.items() for name in group]
         self.stores = {owner: i for i, owner in enumerate(owners)}
 
@@ -169,10 +176,22 @@ class Lowering:
                     self.locations.append({"cell": None, "owner": "None", "node": self.row_index[id(node)]})
         for mapref in p.map_refs.values():
             self.grid_index[id(mapref)] = len(self.grids)
-            if mapref.board is None:
-                raise Unsupported("a grid that grows", sym.maps[mapref.name].span)
             g = len(self.grids)
             self.grids.append(mapref)
+            if mapref.geometry.block > 1:
+                raise Unsupported("a grid laid in blocks", sym.maps[mapref.name].span)
+            if mapref.board is None:
+                self.grid_ir.append(
+                    {
+                        "hex": mapref.geometry.kind == "hex",
+                        "first": len(self.locations),
+                        "cells": [],
+                        "owner": None if mapref.owner is None else mapref.owner.seat,
+                        "grows": True,
+                        "name": str(mapref),
+                    }
+                )
+                continue
             first = len(self.locations)
             for (q, r), name in mapref.board.items():
                 cell = self.cells[len(self.locations)] = Cell(mapref, q, r, name)
@@ -184,13 +203,16 @@ class Lowering:
                     "first": first,
                     "cells": list(mapref.board),
                     "owner": None if mapref.owner is None else mapref.owner.seat,
+                    "name": str(mapref),
                 }
             )
+        self.grows = any(m.board is None for m in self.grids)
         init_at = self.site(None, "the start of the game")
         variables = [self.variable(v) for v in sym.vars.values()]
         owned = [self.owned_var(per, v) for per, group in sym.owned_vars.items() for v in group.values()]
         pieces = [self.piece(piece) for piece in sym.pieces.values()]
         values = [self.value(v) for v in sym.values.values()]
+        movements = [self.movement(m) for m in sym.movements.values()]
         self.code_names = list(sym.rules)
         for rule in sym.rules.values():
             self.rule = rule.name
@@ -225,6 +247,7 @@ class Lowering:
             "pieces": pieces,
             "values": values,
             "code": self.code,
+            "movements": movements,
             "setup": setup,
             "play": play,
             "score": self.scorer(sym.score),
@@ -263,7 +286,8 @@ class Lowering:
                 if var.by is not None:
                     raise Unsupported(f"a variable per {per} with a value for each row", var.span)
         for movement in sym.movements.values():
-            raise Unsupported("a movement", movement.span)
+            if movement.step is not None:
+                raise Unsupported("a movement whose steps the rules compute (`step`)", movement.span)
         # The mechanisms of seats the rules play, teams, carried state and sequences of games run
         # on the Python engine alone so far: refused whole, never half run.
         for seat in sym.automata:
@@ -390,6 +414,30 @@ class Lowering:
         body = self.expr(decl.expr)
         return {"slots": self.frame.size, "body": body, "at": self.site(decl.span)}
 
+    def movement(self, decl: ast.MovementDecl) -> dict[str, Any]:
+        """A movement's conditions in a frame of their own: its parameters, then `start`, then
+        the place `through` and `ends` test (data.py's `movement` compiles the same)."""
+        self.rule, self.frame = f"movement {decl.name}", Frame()
+        for param in decl.params:
+            self.frame.slot(param.name)
+        start = self.frame.slot("start")
+
+        def tested(var: str, e: ast.Expr | None) -> list[Any] | None:
+            if e is None:
+                return None
+            slot = self.frame.slot(var)
+            return [slot, self.expr(e)]
+
+        lowered = {
+            "start": start,
+            "steps": self.expr(decl.steps) if decl.steps is not None else self.const_expr([1]),
+            "straight": self.expr(decl.straight) if decl.straight is not None else None,
+            "backtracks": self.expr(decl.backtracks) if decl.backtracks is not None else None,
+            "through": tested(decl.through_var, decl.through),
+            "ends": tested(decl.ends_var, decl.ends),
+        }
+        return {**lowered, "slots": self.frame.size}
+
     def scorer(self, decl: ast.ScoreDecl | None) -> dict[str, Any] | None:
         if decl is None:
             return None
@@ -504,7 +552,8 @@ class Lowering:
 
     def lower_ForEach(self, s: ast.ForEach) -> None:
         if s.chooser is not None:
-            raise Unsupported("a loop whose order a player chooses (`chosen by`)", s.span)
+            self.for_chosen(s)
+            return
         var = self.frame.slot(s.var)
         items, index = self.frame.scratch(), self.frame.scratch()
         seq = self.expr(s.seq)
@@ -514,6 +563,31 @@ class Lowering:
         self.block(s.body)
         self.emit(s, {"Jump": {"to": top}})
         self.patch(top, "end", self.here())
+
+    def for_chosen(self, s: ast.ForEach) -> None:
+        """`for each X in SEQ chosen by P`: the items taken once, then the seat, as the Python
+        engine takes them; each round the seat picks the next of those left."""
+        assert s.chooser is not None
+        var = self.frame.slot(s.var)
+        items, index, who = self.frame.scratch(), self.frame.scratch(), self.frame.scratch()
+        seq = self.expr(s.seq)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        self.emit(s, {"ForStart": {"seq": seq, "cond": cond, "var": var, "list": items, "index": index}})
+        self.emit(s, {"Let": {"slot": who, "e": self.expr(s.chooser)}})
+        prompt = self.text(s.prompt or "Which one next?")
+        top = self.emit(
+            s, {"ChooseNext": {"var": var, "list": items, "who": who, "prompt": prompt, "end": -1}}
+        )
+        self.emit(s, {"Chosen": {"var": var, "list": items}})
+        self.block(s.body)
+        self.emit(s, {"Jump": {"to": top}})
+        self.patch(top, "end", self.here())
+
+    def lower_Place(self, s: ast.Place) -> None:
+        if s.over:
+            raise Unsupported("a layer laid over cells (`place ... over`)", s.span)
+        at = self.expr(s.at) if s.at is not None else None
+        self.emit(s, {"Place": {"shape": self.expr(s.shape), "grid": self.expr(s.map), "at": at}})
 
     def lower_While(self, s: ast.While) -> None:
         top = self.emit(s, {"JumpUnless": {"cond": self.expr(s.cond), "to": -1}})
@@ -685,13 +759,22 @@ class Lowering:
         sym = self.sym
         if isinstance(e.obj, ast.Name) and e.obj.id in sym.tables and e.obj.id not in self.frame.slots:
             return self.const_expr(self.p.row_by_key[e.obj.id][e.name])
+        columns = {col.name for table in sym.tables.values() for col in table.columns}
+        if sym.types.get(id(e.obj), "").startswith("cell") and e.name in columns and e.name not in ("q", "r"):
+            # what a cell shows is a row: its columns, before any zone or variable of that name
+            return {"Attr": [self.expr(e.obj), {"Column": e.name}]}
         if any(e.name in group for group in sym.owned_zones.values()):
             return self.zone_of(e)
-        columns = {col.name for table in sym.tables.values() for col in table.columns}
         if any(e.name in group for group in sym.owned_vars.values()):
             return {"Owned": [self.expr(e.obj), self.owned_ref(e.name)]}
         if (e.name, self.p.players[0]) in self.p.map_refs:
-            raise Unsupported(f"'{e.name}' of a player: a grid each player has", e.span)
+            seats = [self.grid_index[id(self.p.map_refs[(e.name, pl)])] for pl in self.p.players]
+            return {"GridOf": [self.expr(e.obj), seats]}
+        shaped = self.sym.types.get(id(e.obj), "").split(":")[0]
+        if e.name in {"route": ROUTE_ATTRS, "placement": PLACEMENT_ATTRS}.get(shaped, ()):
+            if e.name == "under":
+                raise Unsupported("the layer a placement lies on (`under`)", e.span)
+            return {"Attr": [self.expr(e.obj), {"Shaped": e.name}]}
         if e.name in ATTRIBUTES:
             attr: Any = ATTRIBUTES[e.name]
         elif e.name == "row":
@@ -747,6 +830,11 @@ class Lowering:
     def expr_Call(self, e: ast.Call) -> Any:
         if e.func in self.sym.values:
             return {"Value": [self.value_index[e.func], [self.expr(a) for a in e.args]]}
+        if self.grows and e.func in GRID_QUESTIONS:
+            # asked of a board only, so far: the core's answers there read a board's fixed cells
+            raise Unsupported(f"{e.func}(...) in a game with a grid that grows", e.span)
+        if self.grows and e.func == "neighbours" and not self.on_cells(e):
+            raise Unsupported("neighbours(...) in a game with a grid that grows and a map of nodes", e.span)
         if e.func == "side":
             return self.side(e)
         if e.func == "neighbours" and not self.on_cells(e):
@@ -755,9 +843,33 @@ class Lowering:
             return self.regions(e)
         if e.func == "connected" and not self.on_cells(e):
             raise Unsupported("connected(...) of the nodes of a map", e.span)
+        if e.func == "placements":
+            faces = self.faces() if self.sym.types.get(id(e.args[0]), "").startswith("grid:") else []
+            grid, shape = self.expr(e.args[0]), self.expr(e.args[1])
+            return {"Placements": {"grid": grid, "shape": shape, "faces": faces}}
+        if e.func == "routes":
+            return self.routes(e)
         if e.func not in BUILTINS:
             raise Unsupported(f"the built-in {e.func}(...)", e.span)
         return {"Builtin": [BUILTINS[e.func], [self.expr(a) for a in e.args]]}
+
+    def faces(self) -> list[int]:
+        """Each row's look apart from its coordinates, as a number (grids.py's `_faces`): rows
+        that look alike have the same one."""
+        looks: dict[Any, int] = {}
+        faces = [tuple((k, v) for k, v in row.values.items() if k not in ("q", "r")) for row in self.rows]
+        return [looks.setdefault(face, len(looks)) for face in faces]
+
+    def routes(self, e: ast.Call) -> Any:
+        """`routes(START, MOVEMENT, ARGS...)` from a cell: what starts elsewhere (a node of a table
+        map) runs on the Python engine."""
+        if not self.sym.types.get(id(e.args[0]), "").startswith("cell"):
+            raise Unsupported("routes(...) from something other than a cell", e.span)
+        movement = e.args[1]
+        assert isinstance(movement, ast.Name)
+        start = self.expr(e.args[0])
+        args = [self.expr(a) for a in e.args[2:]]
+        return {"Routes": {"movement": self.movement_index[movement.id], "start": start, "args": args}}
 
     def adjacency(self, e: ast.Call, named: ast.Expr) -> list[list[int]]:
         """The edges a graph question walks, each node's neighbours by row index: of the map

@@ -13,7 +13,7 @@ from typing import Any
 from meeple.interpreter.engine import Game, IllegalChoice, record
 from meeple.interpreter.native.lower import Lowered
 from meeple.interpreter.runtime import Decision, RuleRuntimeError
-from meeple.interpreter.values import PieceRef, label
+from meeple.interpreter.values import Cell, PieceRef, Placement, Route, label
 from meeple.limits import MAX_RECURSION, MAX_VALUE_DEPTH
 
 
@@ -45,6 +45,7 @@ class NativeState:
         self._log: list[str] = []
         self._seen = 0  # how many of the core's log events are in words in _log
         self._decision: Decision | None = None
+        self._grown: dict[tuple[int, int, int, int], Cell] = {}  # cells of grids that grow, made once
         self.core = core.new_game(players, seed, budget, logging)
         self._settle(raising=False)
 
@@ -64,14 +65,34 @@ class NativeState:
         if tag == "zone":
             return low.zones[v[1]]
         if tag == "cell":
-            return low.cells[v[1]]
+            return self._place(v[1])
         if tag == "grid":
             return low.grids[v[1]]
         if tag == "kind":
             return low.decls[v[1]]
+        if tag == "placement":
+            _, grid, coords, rows, turns = v
+            return Placement(low.grids[grid], [tuple(c) for c in coords], [low.rows[r] for r in rows], turns)
+        if tag == "route":
+            return Route(self.value(v[1]), tuple(self.value(x) for x in v[2]))
         loc, kind, owner = v[1], v[2], v[3]
-        place = low.cells.get(loc) or low.zones.get(loc) or low.nodes[loc]
-        return PieceRef(place, (low.kinds[kind], None if owner is None else low.players[owner]))
+        return PieceRef(self._place(loc), (low.kinds[kind], None if owner is None else low.players[owner]))
+
+    def _place(self, loc: int) -> Any:
+        """The place at a location: a zone, a board's cell, a map's node, or a cell of a grid
+        that grows (made as the Python engine makes it: read by its coordinates)."""
+        low = self.lowered
+        place = low.cells.get(loc) or low.zones.get(loc) or low.nodes.get(loc)
+        if place is not None:
+            return place
+        # One Cell object per cell, as on the Python engine, where a route that ends where it
+        # started is told by the cell being the same one. Keyed by coordinates too: a copy of the
+        # game shares this, and may lay another cell at the same location.
+        key = (loc, *self.core.grown_cell(loc))
+        cell = self._grown.get(key)
+        if cell is None:
+            cell = self._grown[key] = Cell(low.grids[key[1]], key[2], key[3])
+        return cell
 
     def _settle(self, raising: bool = True) -> None:
         """After the core ran: its new log lines in words, and its error as the rules' error

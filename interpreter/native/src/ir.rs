@@ -31,6 +31,9 @@ pub struct Program {
     pub pieces: Vec<PieceIr>,
     pub values: Vec<FuncIr>,
     pub code: Vec<CodeIr>,
+    /// The movements `routes(START, MOVEMENT, ...)` names, by index (routes.rs).
+    #[serde(default)]
+    pub movements: Vec<MovementIr>,
     pub setup: Option<u32>,
     pub play: Option<u32>,
     pub score: Option<FuncIr>,
@@ -82,6 +85,25 @@ pub struct GridIr {
     pub cells: Vec<(i64, i64)>,
     /// The seat owning it (a map `per player`), if any: it exists only when that seat plays.
     pub owner: Option<u32>,
+    /// A grid that grows: it starts with no cell, and `place` lays them (placement.rs).
+    #[serde(default)]
+    pub grows: bool,
+    /// Its name as players read it (`ecosystem of Player 1`), for errors.
+    #[serde(default)]
+    pub name: String,
+}
+
+/// A `movement`: its parameters are its first slots, then `start`; `through` and `ends` test
+/// the place in their slot.
+#[derive(Deserialize, Debug)]
+pub struct MovementIr {
+    pub slots: u32,
+    pub start: u32,
+    pub steps: Expr,
+    pub straight: Option<Expr>,
+    pub backtracks: Option<Expr>,
+    pub through: Option<(u32, Expr)>,
+    pub ends: Option<(u32, Expr)>,
 }
 
 /// A variable of each owner: its start value, computed for each with `self` in slot 0.
@@ -275,6 +297,26 @@ pub enum Instr {
         src: Expr,
         dest: Expr,
     },
+    /// `place SHAPE on GRID [at PLACEMENT]` on a grid that grows.
+    Place {
+        shape: Expr,
+        grid: Expr,
+        at: Option<Expr>,
+    },
+    /// The next item of a loop whose order a player chooses (`for each ... chosen by P`): the
+    /// items left are in `list`, the seat in `who`; past the last, to `end`. The item chosen
+    /// goes to `var`, and `Chosen` takes it off the list.
+    ChooseNext {
+        var: u32,
+        list: u32,
+        who: u32,
+        prompt: u32,
+        end: u32,
+    },
+    Chosen {
+        var: u32,
+        list: u32,
+    },
     Tally {
         counter: u32,
         player: Option<Expr>,
@@ -336,6 +378,8 @@ pub enum AttrIr {
     Location,
     Row,
     Column(String),
+    /// An attribute of a placement or a route, by name (placement.rs).
+    Shaped(String),
 }
 
 #[derive(Deserialize, Debug)]
@@ -388,4 +432,19 @@ pub enum Expr {
     ZoneOf(Box<Expr>, Vec<Option<u32>>, Vec<Option<u32>>),
     /// `side(GRID, word)`: the directions (indexes) a cell of the side has no cell beyond.
     Side(Box<Expr>, Vec<u32>),
+    /// `OWNER.grid` of a grid map each player has: the grid by seat.
+    GridOf(Box<Expr>, Vec<Option<u32>>),
+    /// `placements(GRID, SHAPE)`; `faces`: each row's look apart from its coordinates (by index
+    /// among all rows), which square grids compare.
+    Placements {
+        grid: Box<Expr>,
+        shape: Box<Expr>,
+        faces: Vec<u32>,
+    },
+    /// `routes(START, MOVEMENT, ARGS...)`.
+    Routes {
+        movement: u32,
+        start: Box<Expr>,
+        args: Vec<Expr>,
+    },
 }

@@ -3,7 +3,9 @@
 pub mod grid;
 pub mod ir;
 pub mod mcts;
+pub mod placement;
 pub mod rng;
+pub mod routes;
 pub mod value;
 pub mod vm;
 

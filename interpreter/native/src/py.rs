@@ -49,6 +49,24 @@ fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
             }
             out.into_any()
         }
+        Value::Placement(spot) => {
+            let parts = vec![
+                "placement".into_pyobject(py)?.into_any(),
+                spot.grid.into_pyobject(py)?.into_any(),
+                PyList::new(py, spot.coords().collect::<Vec<_>>())?.into_any(),
+                PyList::new(py, spot.rows.iter())?.into_any(),
+                spot.turns.into_pyobject(py)?.into_any(),
+            ];
+            PyTuple::new(py, parts)?.into_any()
+        }
+        Value::Route(way) => {
+            let path = PyList::empty(py);
+            for place in &way.path {
+                path.append(to_py(py, place)?)?;
+            }
+            let parts = vec!["route".into_pyobject(py)?.into_any(), to_py(py, &way.start)?, path.into_any()];
+            PyTuple::new(py, parts)?.into_any()
+        }
     })
 }
 
@@ -161,6 +179,11 @@ impl Game {
     /// nothing is pending), its generator seeded with `seed`.
     fn mcts(&self, iterations: u32, seed: i128) -> Option<usize> {
         crate::mcts::choose(&self.machine, iterations, &mut Mt::new(seed))
+    }
+
+    /// A cell of a grid that grows, by its location: (grid, q, r); None for any other location.
+    fn grown_cell(&self, loc: u32) -> Option<(u32, i64, i64)> {
+        self.machine.world.grown.cell(loc).map(|(g, q, r, _)| (g, q, r))
     }
 
     /// The error that stopped the game, raised as NativeError; nothing when there is none.

@@ -31,6 +31,56 @@ pub enum Value {
     #[serde(skip)]
     Piece(u32, Piece),
     List(Arc<Vec<Value>>),
+    /// Where a shape could go on a grid that grows (placement.rs).
+    #[serde(skip)]
+    Placement(Arc<Spot>),
+    /// A way a movement can go (routes.rs).
+    #[serde(skip)]
+    Route(Arc<Way>),
+}
+
+/// A placement: the grid, the rows of the shape (by index among all rows), the turns it was
+/// given and where it goes: the shape's cells as turned (shared by every placement of that
+/// turn), moved by `shift` (values.py's Placement keeps the cells' coordinates themselves).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Spot {
+    pub grid: u32,
+    pub rows: Arc<[u32]>,
+    pub turned: Arc<[(i64, i64)]>,
+    pub shift: (i64, i64),
+    pub turns: u32,
+}
+
+impl Spot {
+    /// Its cells' coordinates, in the order of the shape's rows.
+    pub fn coords(&self) -> impl Iterator<Item = (i64, i64)> + '_ {
+        self.turned.iter().map(|(q, r)| (q + self.shift.0, r + self.shift.1))
+    }
+}
+
+/// A route: where it starts, and every place it enters in order, the last its end (values.py's
+/// Route).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Way {
+    pub start: Value,
+    pub path: Vec<Value>,
+}
+
+impl Way {
+    pub fn end(&self) -> Value {
+        self.path.last().unwrap_or(&self.start).clone()
+    }
+
+    /// The places passed between start and end, each once, the start left out.
+    pub fn passed(&self) -> Vec<Value> {
+        let mut out: Vec<Value> = Vec::new();
+        for place in self.path.iter().take(self.path.len().saturating_sub(1)) {
+            if *place != self.start && !out.contains(place) {
+                out.push(place.clone());
+            }
+        }
+        out
+    }
 }
 
 impl Value {
@@ -61,6 +111,8 @@ impl Value {
             Value::KindName(_) => "kind",
             Value::Piece(..) => "piece",
             Value::List(_) => "list",
+            Value::Placement(_) => "placement",
+            Value::Route(_) => "route",
         }
     }
 

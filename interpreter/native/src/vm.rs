@@ -6,6 +6,7 @@
 
 use crate::grid::{self, GridIndex};
 use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
+use crate::placement::{self, Grown};
 use crate::rng::Mt;
 use crate::value::{Piece, Value};
 use std::collections::{HashMap, HashSet};
@@ -110,6 +111,8 @@ pub struct World {
     pub shortfalls: Vec<(Short, u64)>,
     pub events: Vec<Event>,
     pub logging: bool,
+    /// The cells laid on grids that grow (placement.rs).
+    pub grown: Grown,
     depth: u32,
     memo: Memo,
 }
@@ -123,6 +126,8 @@ pub enum Part {
     Owned(u32, u32),
     Loc(u32),
     Current,
+    /// Which cells a grid that grows has.
+    Grid(u32),
 }
 
 type Key = (u32, Vec<Value>);
@@ -176,7 +181,7 @@ impl std::hash::Hash for Memo {
 /// A fast hash for the memo's small keys (the multiply-and-rotate of rustc's own FxHasher):
 /// nothing a player writes chooses these keys.
 #[derive(Default, Clone, Copy, Debug)]
-struct Fast;
+pub(crate) struct Fast;
 
 impl std::hash::BuildHasher for Fast {
     type Hasher = FastHasher;
@@ -185,7 +190,7 @@ impl std::hash::BuildHasher for Fast {
     }
 }
 
-struct FastHasher(u64);
+pub(crate) struct FastHasher(u64);
 
 impl std::hash::Hasher for FastHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -210,8 +215,13 @@ impl std::hash::Hasher for FastHasher {
 }
 
 impl World {
+    /// A part of the position was read by the value being computed, if any.
+    pub(crate) fn read(&mut self, part: Part) {
+        self.memo.read(part);
+    }
+
     /// A part of the position changed: forget every answer that read it.
-    fn changed(&mut self, part: Part) {
+    pub(crate) fn changed(&mut self, part: Part) {
         if let Some(numbers) = self.memo.readers.remove(&part) {
             for n in numbers {
                 let (key, answer) = &mut self.memo.kept[n];
@@ -331,6 +341,7 @@ impl Game {
             shortfalls: Vec::new(),
             events: Vec::new(),
             logging,
+            grown: Grown::new(ir),
             depth: 0,
             memo: Memo::default(),
         };
@@ -745,8 +756,24 @@ impl Game {
                         }
                         fire(&program, &moved, Some(to), &mut fired);
                     }
+                    Instr::Place { shape, grid, at } => {
+                        let (shape, grid) = (eval(&program, w, shape, env)?, eval(&program, w, grid, env)?);
+                        let at = match at {
+                            Some(e) => Some(eval(&program, w, e, env)?),
+                            None => None,
+                        };
+                        placement::lay(&program, w, &grid, &shape, at.as_ref())?;
+                    }
+                    Instr::Chosen { var, list } => {
+                        let mut items = self::list(env[*list as usize].clone())?.as_ref().clone();
+                        if let Some(i) = items.iter().position(|x| *x == env[*var as usize]) {
+                            items.remove(i);
+                        }
+                        env[*list as usize] = Value::List(Arc::new(items));
+                    }
                     // Calls, choices and the end change the frames: below, outside this closure.
                     Instr::Call { .. }
+                    | Instr::ChooseNext { .. }
                     | Instr::Choose { .. }
                     | Instr::Ask { .. }
                     | Instr::EndGame
@@ -831,6 +858,35 @@ impl Game {
                         continue;
                     }
                     self.pending = Some(pending);
+                    return Ok(());
+                }
+                Instr::ChooseNext { var, list, who, prompt, end } => {
+                    // The items left, each once; a choice only between two or more (as the
+                    // Python engine's `for_chosen`, which asks nothing with one item left).
+                    let frame = self.frames.last_mut().expect("the looping frame");
+                    let items = self::list(frame.slots[*list as usize].clone()).map_err(|f| at(f, here))?;
+                    if items.is_empty() {
+                        frame.pc = *end;
+                        continue;
+                    }
+                    self.world.spend(1, FailKind::BudgetLoop).map_err(|f| at(f, here))?;
+                    let mut options = items.as_ref().clone();
+                    if matches!(options.first(), Some(Value::Piece(..))) {
+                        distinct(&mut options);
+                    }
+                    if options.len() < 2 {
+                        frame.slots[*var as usize] = options.swap_remove(0);
+                        continue;
+                    }
+                    let chooser = seat(&frame.slots[*who as usize]).map_err(|f| at(f, here))?;
+                    self.pending = Some(Pending {
+                        seat: chooser,
+                        prompt: *prompt,
+                        options,
+                        optional: false,
+                        var: Some(*var),
+                        orelse: frame.pc,
+                    });
                     return Ok(());
                 }
                 Instr::Ask { chooser, prompt, orelse } => {
@@ -975,7 +1031,9 @@ fn fire(p: &Loaded, pieces: &[Piece], to: Option<u32>, fired: &mut Vec<(u32, Val
 
 /// The value that names a location: what a trigger's place and a piece's `location` are.
 fn place(p: &Loaded, loc: u32) -> Value {
-    let at = &p.ir.locations[loc as usize];
+    let Some(at) = p.ir.locations.get(loc as usize) else {
+        return Value::Cell(loc); // a cell of a grid that grows
+    };
     match (at.cell, at.node) {
         (Some(_), _) => Value::Cell(loc),
         (None, Some(row)) => Value::Row(row),
@@ -1273,8 +1331,10 @@ fn binary(
     })
 }
 
-fn attr(p: &Loaded, w: &World, obj: Value, name: &AttrIr) -> Result<Value, Fail> {
-    let _ = w;
+fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, Fail> {
+    if let Some(v) = placement::attr(p, w, &obj, name)? {
+        return Ok(v);
+    }
     Ok(match (name, &obj) {
         (AttrIr::Q, Value::Cell(loc)) => Value::Int(p.cell_of(*loc)?.1),
         (AttrIr::R, Value::Cell(loc)) => Value::Int(p.cell_of(*loc)?.2),
@@ -1304,7 +1364,7 @@ fn attr_name(name: &AttrIr) -> &str {
         AttrIr::Kind => "kind",
         AttrIr::Location => "location",
         AttrIr::Row => "row",
-        AttrIr::Column(c) => c,
+        AttrIr::Column(c) | AttrIr::Shaped(c) => c,
     }
 }
 
@@ -1413,6 +1473,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
                 Part::Var(v) => (0, *v),
                 Part::Loc(l) => (1, *l),
                 Part::Current => (2, 0),
+                Part::Grid(g) => (2, 1 + *g),
                 Part::Owned(store, i) => (3 + *store, *i),
             });
             read.dedup();
@@ -1480,6 +1541,27 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
                 return error("side(...) is of a grid");
             };
             Value::List(Arc::new(grid::side(p, g, directions)))
+        }
+        Expr::GridOf(obj, by_seat) => match eval(p, w, obj, env)? {
+            Value::Player(s) if by_seat.get(s as usize).copied().flatten().is_some() => {
+                Value::Grid(by_seat[s as usize].unwrap_or_default())
+            }
+            other => return error(format!("a {} has no such grid", other.type_name())),
+        },
+        Expr::Placements { grid, shape, faces } => {
+            let Value::Grid(g) = eval(p, w, grid, env)? else {
+                return error("placements(...) are found on a grid");
+            };
+            let shape = eval(p, w, shape, env)?;
+            placement::placements(p, w, g, &shape, faces)?
+        }
+        Expr::Routes { movement, start, args } => {
+            let from = eval(p, w, start, env)?;
+            let mut given = Vec::with_capacity(args.len());
+            for a in args {
+                given.push(eval(p, w, a, env)?);
+            }
+            crate::routes::routes(p, w, &p.ir.movements[*movement as usize], from, given)?
         }
     })
 }
@@ -1603,15 +1685,22 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             Value::List(Arc::new((0..w.players).map(|i| Value::Player((first + i) % w.players)).collect()))
         }
         Builtin::Cells => match values[0] {
+            Value::Grid(g) if p.ir.grids[g as usize].grows => placement::cells(w, g),
             Value::Grid(g) => grid::cells(p, g),
             _ => return error("cells(...) are a grid's"),
         },
         Builtin::Cell => match values[0] {
-            Value::Grid(g) => grid::cell_at(p, g, int(values[1].clone())?, int(values[2].clone())?),
+            Value::Grid(g) => {
+                let (q, r) = (int(values[1].clone())?, int(values[2].clone())?);
+                placement::cell_at(p, w, g, q, r).map_or(Value::None, Value::Cell)
+            }
             _ => return error("cell(...) is a grid's"),
         },
         Builtin::Distance => Value::Int(grid::distance(p, &values[0], &values[1])?),
-        Builtin::Neighbours => grid::neighbours(p, &values[0])?,
+        Builtin::Neighbours => match placement::neighbours(p, w, &values[0])? {
+            Some(around) => around,
+            None => grid::neighbours(p, &values[0])?,
+        },
         Builtin::InARow => {
             Value::Bool(grid::in_a_row(p, &list(values[0].clone())?, int(values[1].clone())?)?)
         }

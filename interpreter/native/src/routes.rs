@@ -1,0 +1,237 @@
+//! Where a `movement` can go from a cell: the distinct routes, found breadth first in the order
+//! interpreter/grids.py's `routes` finds them (one per end place and set of occupied places
+//! passed, the first found kept). What may be passed and where a route may end are the rules'
+//! own conditions, evaluated here with the place being tested in their slot.
+
+use crate::ir::MovementIr;
+use crate::placement;
+use crate::value::{Value, Way};
+use crate::vm::{eval, Fail, FailKind, Fast, Loaded, Part, World};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// No direction: the first step of a route.
+const UNDIRECTED: i64 = -1;
+
+fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
+    Err(Fail { kind: FailKind::Error(message.into()), at: None })
+}
+
+/// A route search: the movement's slots (its parameters, `start`, the place a condition tests)
+/// and what it has asked of each place, once, by location (the conditions look at places,
+/// which do not change during the search).
+struct Search<'a> {
+    p: &'a Loaded,
+    mv: &'a MovementIr,
+    env: Vec<Value>,
+    passable: Vec<Option<bool>>,
+    endable: Vec<Option<bool>>,
+    full: Vec<Option<bool>>,
+    onward: Vec<Option<Ways>>,
+}
+
+type Cond = Option<(u32, crate::ir::Expr)>;
+/// What one step from a place reaches: (the index of its direction, the place).
+type Ways = Arc<Vec<(usize, u32)>>;
+
+impl Search<'_> {
+    fn test(&mut self, w: &mut World, cond: &Cond, place: u32) -> Result<bool, Fail> {
+        let Some((slot, e)) = cond else { return Ok(true) };
+        self.env[*slot as usize] = Value::Cell(place);
+        Ok(eval(self.p, w, e, &mut self.env)?.truthy())
+    }
+
+    fn may_pass(&mut self, w: &mut World, place: u32) -> Result<bool, Fail> {
+        if let Some(known) = self.passable[place as usize] {
+            return Ok(known);
+        }
+        let answer = self.test(w, &self.mv.through, place)?;
+        self.passable[place as usize] = Some(answer);
+        Ok(answer)
+    }
+
+    fn may_end(&mut self, w: &mut World, place: u32) -> Result<bool, Fail> {
+        if let Some(known) = self.endable[place as usize] {
+            return Ok(known);
+        }
+        let answer = self.test(w, &self.mv.ends, place)?;
+        self.endable[place as usize] = Some(answer);
+        Ok(answer)
+    }
+
+    fn occupied(&mut self, w: &mut World, place: u32) -> bool {
+        if let Some(known) = self.full[place as usize] {
+            return known;
+        }
+        w.read(Part::Loc(place));
+        let answer = !w.locs[place as usize].is_empty();
+        self.full[place as usize] = Some(answer);
+        answer
+    }
+
+    fn ways(&mut self, w: &mut World, place: u32) -> Result<Ways, Fail> {
+        if let Some(known) = &self.onward[place as usize] {
+            return Ok(known.clone());
+        }
+        let ways = Arc::new(placement::steps(self.p, w, place)?);
+        self.onward[place as usize] = Some(ways.clone());
+        Ok(ways)
+    }
+}
+
+/// The sets of occupied places the search's paths have passed, each kept once and named by a
+/// number (what makes two routes different outcomes).
+#[derive(Default)]
+struct Sets {
+    sets: Vec<Vec<u32>>,
+    ids: HashMap<Vec<u32>, u32, Fast>,
+}
+
+impl Sets {
+    fn with(&mut self, set: u32, place: u32) -> u32 {
+        let mut grown = self.sets[set as usize].clone();
+        match grown.binary_search(&place) {
+            Ok(_) => return set,
+            Err(i) => grown.insert(i, place),
+        }
+        self.id(grown)
+    }
+
+    fn id(&mut self, set: Vec<u32>) -> u32 {
+        if let Some(id) = self.ids.get(&set) {
+            return *id;
+        }
+        let id = self.sets.len() as u32;
+        self.sets.push(set.clone());
+        self.ids.insert(set, id);
+        id
+    }
+}
+
+/// One state of the search: the place it reached (by the step from its parent state), the
+/// direction of that step, and the set of occupied places passed before it.
+struct Step {
+    parent: usize,
+    place: u32,
+    last: i64,
+    passing: u32,
+}
+
+/// The places a state's path entered, from the first step.
+fn path_of(states: &[Step], mut at: usize) -> Vec<u32> {
+    let mut path = Vec::new();
+    while at != 0 {
+        path.push(states[at].place);
+        at = states[at].parent;
+    }
+    path.reverse();
+    path
+}
+
+/// `routes(START, MOVEMENT, ARGS...)` from a cell of a grid.
+pub fn routes(
+    p: &Loaded,
+    w: &mut World,
+    mv: &MovementIr,
+    start: Value,
+    args: Vec<Value>,
+) -> Result<Value, Fail> {
+    let mut env = vec![Value::None; mv.slots as usize];
+    for (i, arg) in args.into_iter().enumerate() {
+        env[i] = arg;
+    }
+    env[mv.start as usize] = start.clone();
+    let steps: Vec<i64> = match eval(p, w, &mv.steps, &mut env)? {
+        Value::Int(n) => vec![n],
+        Value::List(items) => {
+            items.iter().filter_map(|v| if let Value::Int(n) = v { Some(*n) } else { None }).collect()
+        }
+        other => return fail(format!("a movement's steps are numbers, not a {}", other.type_name())),
+    };
+    let straight = match &mv.straight {
+        Some(e) => eval(p, w, e, &mut env)?.truthy(),
+        None => false,
+    };
+    let backtracks = match &mv.backtracks {
+        Some(e) => eval(p, w, e, &mut env)?.truthy(),
+        None => false,
+    };
+    let Value::Cell(from) = start else {
+        return fail(format!("routes start on a grid cell, not on a {}", start.type_name()));
+    };
+    if placement::coords(p, w, from).is_none() {
+        return fail("routes start on a grid cell");
+    }
+    if steps.is_empty() {
+        return Ok(Value::List(Arc::new(Vec::new())));
+    }
+    let (low, high) = (*steps.iter().min().unwrap_or(&0), *steps.iter().max().unwrap_or(&0));
+    let places = w.locs.len();
+    let mut search = Search {
+        p,
+        mv,
+        env,
+        passable: vec![None; places],
+        endable: vec![None; places],
+        full: vec![None; places],
+        onward: vec![None; places],
+    };
+    let mut sets = Sets::default();
+    let none = sets.id(Vec::new());
+    let mut found: Vec<Value> = Vec::new();
+    let mut keys: HashSet<(u32, u32), Fast> = HashSet::default();
+    let way = |path: Vec<u32>| {
+        Value::Route(Arc::new(Way {
+            start: Value::Cell(from),
+            path: path.into_iter().map(Value::Cell).collect(),
+        }))
+    };
+    if low == 0 && search.may_end(w, from)? {
+        keys.insert((from, none));
+        found.push(way(Vec::new()));
+    }
+    // Every state, the first (at the start, no step taken) at 0; `layer` those of one depth.
+    let mut states = vec![Step { parent: 0, place: from, last: UNDIRECTED, passing: none }];
+    let mut layer: Vec<usize> = vec![0];
+    let mut seen: HashSet<(u32, u32, i64, i64), Fast> = HashSet::default();
+    for depth in 1..=high {
+        let mut next_layer = Vec::new();
+        let ending = steps.contains(&depth);
+        let depth_seen = if low > 1 { depth } else { 0 };
+        for &at in &layer {
+            let (here, last) = (states[at].place, states[at].last);
+            let mut passing = states[at].passing;
+            if at != 0 && here != from {
+                if !search.may_pass(w, here)? {
+                    continue; // `here` would become a passed place: the route cannot go on from it
+                }
+                if search.occupied(w, here) {
+                    passing = sets.with(passing, here);
+                }
+            }
+            for &(direction, next) in search.ways(w, here)?.iter() {
+                let direction = direction as i64;
+                if straight && last != UNDIRECTED && direction != last {
+                    continue;
+                }
+                if backtracks {
+                    let state = (next, passing, if straight { direction } else { UNDIRECTED }, depth_seen);
+                    if !seen.insert(state) {
+                        continue;
+                    }
+                } else if next == from || path_of(&states, at).contains(&next) {
+                    continue;
+                }
+                states.push(Step { parent: at, place: next, last: direction, passing });
+                let new = states.len() - 1;
+                if ending && !keys.contains(&(next, passing)) && search.may_end(w, next)? {
+                    keys.insert((next, passing));
+                    found.push(way(path_of(&states, new)));
+                }
+                next_layer.push(new);
+            }
+        }
+        layer = next_layer;
+    }
+    Ok(Value::List(Arc::new(found)))
+}
