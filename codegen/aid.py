@@ -9,6 +9,7 @@ since the aid reminds and the rulebook explains.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from meeple.codegen.english import Line
@@ -37,6 +38,18 @@ class Aid:
 
 def first_sentence(text: str) -> str:
     return (sentences(text) or [""])[0]
+
+
+def _opening(text: str) -> str:
+    """The first sentences of a text, as many as fit in LONGEST words (at least the first): the
+    flow's words tell a round and how it ends in two sentences more often than in one."""
+    said = sentences(text)
+    kept = said[:1]
+    for more in said[1:]:
+        if len(" ".join([*kept, more]).split()) > LONGEST:
+            break
+        kept.append(more)
+    return " ".join(kept)
 
 
 def _gist(part: Part) -> str:
@@ -69,21 +82,36 @@ def _outline(lines: list[Line]) -> list[Line]:
     return out
 
 
+def _goal(book: Rulebook) -> list[str]:
+    """What the game is, in a line or two: the overview's first sentence and each later one that
+    tells when the game ends (the aid is asked how long a game lasts). A variant's overview is
+    its own words, which say what it changes: the aid keeps them all, since the variant's game
+    is the one on the table."""
+    if book.base is not None:
+        return list(book.overview)
+    said = [s for w in book.overview[:1] for s in sentences(w)]
+    return [" ".join(said[:1] + [s for s in said[1:] if re.search(r"\bend", s)])] if said else []
+
+
 def aid(book: Rulebook) -> Aid:
     setup = book.setup
     setup_words = setup.words if setup is not None else []
     setup_steps = [plain(x.flat()) + "." for x in setup.steps] if setup is not None else []
     scoring = [w for p in book.scoring for w in (p.words or [plain(x.flat()) for x in p.steps])]
+    flow = [Line(_opening(w), "text") for w in book.flow_words] + _outline(book.flow)
+    actions = [(p.title, _gist(p)) for p in [*book.rules, *book.whenever]]
+    # An end the flow or an action already tells is told once (a refill rule is both).
+    told = " ".join([*(gist for _, gist in actions), *(plain(line.flat()) for line in flow)])
     return Aid(
         stem=book.stem,
         title=book.title,
         players=book.players,
-        goal=[first_sentence(w) for w in book.overview[:1]],
+        goal=_goal(book),
         setup=setup_words,
         setup_steps=setup_steps,
-        flow=[Line(first_sentence(w), "text") for w in book.flow_words] + _outline(book.flow),
-        actions=[(p.title, _gist(p)) for p in [*book.rules, *book.whenever]],
+        flow=flow,
+        actions=actions,
         numbers=[(name, value) for name, value, _ in book.numbers],
         scoring=scoring,
-        ends=book.ends,
+        ends=[end for end in book.ends if end not in told],
     )

@@ -12,7 +12,7 @@ words differ are here; the rest are English's.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -177,6 +177,27 @@ class PlayersEnglish(English):
         return builtin.players(self, e, words)
 
     # ------------------------------------------------------------------ statements
+
+    def block(self, stmts: Sequence[ast.Stmt], meta: bool = True) -> list[Line]:
+        """The sentences of a block, where a `says` standing among its statements (as a variant's
+        `insert` or `extend` brings one) stands for the statements after it, as a rule's `says`
+        stands for its steps: they are not told again, up to the next phase or step, which keeps
+        its name. `meta=False` leaves out the metadata lines a block opens with, which its
+        declaration shows in its heading (the parser keeps them in both places)."""
+        lines: list[Line] = []
+        told, opening = False, True
+        for s in stmts:
+            if isinstance(s, ast.Meta):
+                if meta or not opening:
+                    told = told or s.kind == "says"
+                    lines.extend(self.stmt(s))
+                continue
+            opening = False
+            if told and not any(True for _ in s.find_all(ast.Named)):
+                continue
+            told = False
+            lines.extend(self.stmt(s))
+        return lines
 
     def _meta(self, s: ast.Meta) -> list[Line]:
         """Only the author's words for players stand among the steps; citations, assumptions and

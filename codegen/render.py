@@ -14,7 +14,8 @@ nothing outside, not even the machine's fonts. Markdown is for code hosts: it li
 diagram as an SVG file written beside it, since code hosts do not show inline SVG.
 
 The player aid must fit on two A4 pages: it is laid out at its full size first and, if it runs
-over, again with smaller type and then in two columns, down to a floor of 10 pt. An aid that does
+over, again with smaller type and then in two columns, down to a floor of 10 pt. An aid that type
+one size smaller fits on one page is printed on one page, not with a few lines on the back. An aid that does
 not fit even then is printed on more pages, never in smaller type.
 """
 
@@ -56,6 +57,9 @@ AID_PAGES = 2
 # points, columns). Large type first, then two columns. Never under 10 pt: the last is printed
 # however many pages it takes.
 AID_LAYOUTS = ((13.0, 1), (12.0, 1), (11.0, 1), (10.0, 1), (11.0, 2), (10.0, 2))
+# The first layouts tried on one page before any is tried on two: an aid that type one size
+# smaller fits on the front is printed so, rather than with a few lines run over onto the back.
+AID_ONE_SIDE = 2
 # The flow diagram in the PDF: drawn this wide (in the SVG's units, whose font is 13) and shown
 # across the text, so that its words print at about 10 pt; one taller than a page is drawn in
 # several diagrams (flow.split), one up to FLOW_SLACK too tall is shown a little smaller instead.
@@ -293,13 +297,24 @@ def pdf(document: Typst) -> bytes:
 
 
 def fit(candidates: Sequence[Typst], pages: int = AID_PAGES) -> tuple[int, bytes, int]:
-    """The first of some layouts of a document that fits on `pages` pages, or else the last:
-    its index, its PDF and its page count, as Typst counts them. Each layout is compiled in
-    turn (a two-page aid takes a few hundredths of a second), so the one chosen is surely the
-    largest that fits."""
+    """The first of the first AID_ONE_SIDE layouts that fits on one page; else the first of all
+    that fits on `pages` pages, or else the last: its index, its PDF and its page count, as
+    Typst counts them. Each layout is compiled in turn (a two-page aid takes a few hundredths of
+    a second), so the one chosen is surely the largest that fits."""
+    laid: dict[int, tuple[bytes, int]] = {}
+
+    def lay(index: int) -> tuple[bytes, int]:
+        if index not in laid:
+            laid[index] = typeset.compile_pdf(candidates[index].source, candidates[index].files)
+        return laid[index]
+
+    for index in range(min(AID_ONE_SIDE, len(candidates))):
+        data, count = lay(index)
+        if count == 1:
+            return index, data, count
     index = 0
     while True:
-        data, count = typeset.compile_pdf(candidates[index].source, candidates[index].files)
+        data, count = lay(index)
         if count <= pages or index == len(candidates) - 1:
             return index, data, count
         index += 1

@@ -46,14 +46,34 @@ class Component:
     words: list[str]
 
 
+MOST_COLUMNS = 7  # a table printed wider than this is split into parts, each with the rows' names
+
+
 @dataclass
 class Sheet:
-    """A table players look things up in: its rows named as players name them."""
+    """A table players look things up in: its rows named as players name them, and the columns
+    the author gave a heading (a column without one is the machine's: a flag, a measure)."""
 
     title: str
     words: list[str]
     columns: list[str]
     rows: list[list[str]]
+
+    def parts(self) -> list[tuple[list[str], list[list[str]]]]:
+        """The table as printed: whole, or, wider than MOST_COLUMNS, in parts that each repeat
+        its first column (the rows' names), so that no heading is squeezed over another. A table
+        left with no column but the rows' names prints none: its words say what it holds."""
+        if len(self.columns) < 2:
+            return []
+        first, rest = self.columns[:1], self.columns[1:]
+        step = MOST_COLUMNS - 1
+        count = -(-len(rest) // step)  # as few parts as it takes, as even as they can be
+        size = -(-len(rest) // count)
+        out = []
+        for at in range(0, len(rest), size):
+            chosen = [0, *range(1 + at, 1 + min(at + size, len(rest)))]
+            out.append((first + rest[at : at + size], [[row[i] for i in chosen] for row in self.rows]))
+        return out
 
 
 @dataclass
@@ -116,6 +136,7 @@ class Rulebook:
     # carried state: what one game keeps for the next (`carry`), and the sequence the game is played as
     kept: list[tuple[str, list[str]]] = field(default_factory=list)  # (what, the author's words)
     sequence: Series | None = None
+    terms: list[tuple[str, list[str]]] = field(default_factory=list)  # the words the rules use, defined
 
 
 def words_of(metas: list[ast.Meta]) -> tuple[list[str], bool]:
@@ -248,14 +269,21 @@ class _Builder:
         return out
 
     def sheets(self) -> list[Sheet]:
-        """The tables the author describes for players (a `says` or a `text`), rows by name."""
+        """The tables the author describes for players (a `says` or a `text`), rows by name, with
+        the columns the author heads for players: a column without a heading of its own (a flag,
+        a measure, a colour for the pictures) is the machine's and is left to the reference."""
         out = []
         for t in self.sym.tables.values():
             words, _ = words_of(t.meta)
             if not words:
                 continue
-            keep = [i for i, c in enumerate(t.columns) if c.name not in (CALLED_COLUMN, COLOUR_COLUMN)]
             keyed = is_keyed(t)
+            machine = (CALLED_COLUMN, COLOUR_COLUMN)
+            keep = [
+                i
+                for i, c in enumerate(t.columns)
+                if (i == 0 and keyed) or (c.called is not None and c.name not in machine)
+            ]
             columns = [t.columns[i].called or humanise(t.columns[i].name) for i in keep]
             if keyed and t.columns[0].called is None:  # the rows' own column: what they are
                 columns[0] = self.names.decl(t.name).one
@@ -284,6 +312,18 @@ class _Builder:
         if isinstance(value, str):
             return self.names.key(value).one if is_name else value
         return str(value)
+
+    def terms(self) -> list[tuple[str, list[str]]]:
+        """The words the rules use for a condition or a measure (a `value` that `says` what it
+        is, under the name players read), as a glossary defines them, in the order of the file. A
+        value's `text` is the designer's description and stays in the reference."""
+        out = []
+        for d in self.module.decls:
+            if isinstance(d, ast.ValueDecl):
+                words, stands = words_of(d.meta)
+                if stands:
+                    out.append((self.names.decl(d.name).one, words))
+        return out
 
     # ------------------------------------------------------------------ the order rules come in
 
@@ -423,6 +463,7 @@ class _Builder:
         book.ends = self.ends()
         book.options = self.options()
         book.kept, book.sequence = self.kept(), self.series()
+        book.terms = self.terms()
         if self.sym.sequence is not None:  # the options its games set are told with the games
             fixed = {self.names.decl(name).one for g in self.sym.sequence.games for name, _ in g.options}
             book.options = [o for o in book.options if o.name not in fixed]

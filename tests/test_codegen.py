@@ -196,6 +196,21 @@ def test_the_player_aid_takes_the_largest_layout_that_fits(built) -> None:
 
 
 @pytest.mark.parametrize("stem", STEMS)
+def test_an_aid_that_type_a_size_smaller_fits_on_one_page_leaves_nothing_on_the_back(
+    stem: str, built
+) -> None:
+    """Dino Party's and Gods Love Dinosaurs' aids ran two or three lines onto a second page."""
+    _, game = built[stem]
+    candidates = render.aid_candidates(game)
+    index, _, count = render.fit(candidates)
+    if count > 1:
+        for smaller in candidates[: render.AID_ONE_SIDE]:
+            assert render.typeset.compile_pdf(smaller.source)[1] > 1
+    else:
+        assert index < render.AID_ONE_SIDE
+
+
+@pytest.mark.parametrize("stem", STEMS)
 def test_the_rulebook_pdf_prints_every_part_in_readable_type(stem: str, built) -> None:
     _, game = built[stem]
     document = render.rulebook_typst(game)
@@ -537,5 +552,5 @@ def test_the_player_aid_says_when_the_game_ends_early_in_the_authors_words(tmp_p
         'rule take(p: player):\n  says "Take a coin. Once a purse holds 5 coins, the game ends at once."\n',
     )
     game = small_docs(tmp_path, source)
-    assert game.aid.ends == ["Once a purse holds 5 coins, the game ends at once."]
-    assert "the game ends at once" in render.aid_markdown(game)
+    assert render.aid_markdown(game).count("Once a purse holds 5 coins, the game ends at once.") == 1
+    assert game.aid.ends == []  # the rule's own line on the aid tells it: not told twice

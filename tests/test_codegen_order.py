@@ -1,0 +1,201 @@
+"""The rulebook in the order a player needs it, and a player aid right for the game it is printed for.
+
+A rulebook says what the game is, the components, setup, a turn, the actions, scoring and the
+end; the tables a player looks things up in come at the back, with only the columns the author
+headed for players, and a table too wide for the page is printed in parts (issue 25, section 1).
+A variant's aid is the variant's game: it names no player count the variant does not allow, and
+tells each rule once (section 2).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import meeple
+from meeple.codegen import render
+from meeple.codegen.rulebook import MOST_COLUMNS
+from meeple.loader import bundled_games
+
+GAMES = [path.stem for path in bundled_games()]
+
+SHELF = """\
+game "Small Things":
+  players 2..3
+  text "Take coins; the richest wins."
+
+constant rounds = 3
+zone bag, hidden
+zone purse per player, private
+piece coin: 5 per player in bag
+
+table jar (name, called, size: int "Size", secret: bool, a: int "Red", b: int "Green", c: int "Blue", \\
+  d: int "Grey", e: int "Pink", f: int "Gold", g: int "Jade"):
+  says "The jars, each with its colours."
+  small, "small jar", 1, no, 1, 2, 3, 4, 5, 6, 7
+  large, "large jar", 3, yes, 2, 3, 4, 5, 6, 7, 8
+
+value rich(p: player) = count(pieces(p.purse)) > 2
+  called "rich player"
+  says "A player with 3 coins or more in their purse."
+value poor(p: player) = count(pieces(p.purse)) == 0
+  called "poor player"
+  text "Whether the purse is empty: the designer's note."
+
+rule take(p: player):
+  move 1 coin of p from bag to p.purse
+  if rich(p):
+    move 1 coin of p from bag to p.purse
+    says "Give back a coin, and another unless you are poor."
+    move 1 coin of p from p.purse to bag
+    if not poor(p):
+      move 1 coin of p from p.purse to bag
+
+setup:
+  says "Each player puts their coins in the bag."
+
+play:
+  repeat rounds times:
+    for each p in players:
+      turn p:
+        take(p)
+
+score p = count(pieces(p.purse)) + count([each j in jar where j.size > 1])
+  says "The player with the most coins wins."
+"""
+
+
+def docs(tmp_path: Path, source: str = SHELF) -> render.GameDocs:
+    path = tmp_path / "shelf.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    return render.game_docs(path, checked.module, checked.symbols, checked.program.constants)
+
+
+def game_docs(stem: str, full: bool = False) -> render.GameDocs:
+    checked = meeple.check(stem)
+    assert checked.module is not None and checked.symbols is not None and checked.program is not None
+    return render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants, full)
+
+
+def headings(markdown: str) -> list[str]:
+    return re.findall(r"^#{2,3} (.+)$", markdown, flags=re.MULTILINE)
+
+
+@pytest.mark.parametrize("stem", GAMES)
+def test_no_reference_table_comes_before_setup_and_the_rules(stem: str) -> None:
+    """Setup on the first pages: the tables of the components and the numbers come at the back,
+    after scoring, the examples and the rulings (a variant's own rulebook prints no table; the
+    game it makes, `--full`, is checked)."""
+    game = game_docs(stem, full=True)
+    book = game.book
+    said = headings(render.rulebook_markdown(game))
+    if book.sheets or book.numbers:
+        reference = said.index("Reference")
+        assert said.index("Scoring and the end of the game") < reference
+        assert "Setup" not in said or said.index("Setup") < reference
+        tables = [s.title[:1].upper() + s.title[1:] for s in book.sheets]
+        assert all(said.index(title, reference) > reference for title in tables)
+        assert "Numbers" not in said[:reference]
+
+
+def test_a_column_without_a_heading_of_its_own_does_not_print(tmp_path: Path) -> None:
+    """A column the author heads is for players; one without a heading (a flag, a measure) is
+    the machine's, and only the designer's reference shows it."""
+    sheet = docs(tmp_path).book.sheets[0]
+    assert sheet.columns[:2] == ["jar", "Size"] and "Secret" not in sheet.columns
+    assert sheet.rows[0][:2] == ["small jar", "1"] and "no" not in sheet.rows[0]
+
+
+def test_a_table_wider_than_the_page_is_printed_in_parts_each_with_the_rows_names(tmp_path: Path) -> None:
+    sheet = docs(tmp_path).book.sheets[0]
+    assert len(sheet.columns) > MOST_COLUMNS
+    parts = sheet.parts()
+    assert len(parts) == 2 and all(len(columns) <= MOST_COLUMNS for columns, _ in parts)
+    assert all(columns[0] == "jar" and rows[1][0] == "large jar" for columns, rows in parts)
+    assert [c for columns, _ in parts for c in columns[1:]] == sheet.columns[1:]  # every column once
+    assert [c for _, rows in parts for c in rows[1][1:]] == sheet.rows[1][1:]
+
+
+def test_a_value_that_says_what_it_is_is_in_the_glossary_and_one_with_only_a_text_is_not(
+    tmp_path: Path,
+) -> None:
+    game = docs(tmp_path)
+    assert game.book.terms == [("rich player", ["A player with 3 coins or more in their purse."])]
+    text = render.rulebook_markdown(game)
+    assert "## Glossary" in text and "**Rich player**: A player with 3 coins" in text
+    assert "designer's note" not in text
+
+
+def test_a_says_among_statements_stands_for_the_statements_after_it(tmp_path: Path) -> None:
+    """As a rule's `says` stands for its steps: the statements after it are not told again, the
+    ones before it are (a variant's `insert` or `extend` brings such a `says`)."""
+    take = docs(tmp_path).book.rules[0]
+    assert take.words == [] and len(take.steps) == 2
+    told = [line.text for line in take.steps[1].children]
+    assert told == [
+        "Move a coin of the player from the bag to the player's purse.",
+        "Give back a coin, and another unless you are poor.",
+    ]
+
+
+def test_the_glossary_and_the_reference_print_in_every_format(tmp_path: Path) -> None:
+    game = docs(tmp_path)
+    html = render.rulebook_html(game)
+    assert html.index('id="glossary"') < html.index('id="reference"')
+    assert html.count("<th>Jar</th>") == 2  # the wide table, in two parts
+    typst = render.rulebook_typst(game).source
+    assert typst.index("= Glossary") < typst.index("= Reference") and typst.count("[Jar], ") == 2
+
+
+VARIANTS = [stem for stem in GAMES if game_docs(stem).book.base is not None]
+
+
+def counts_named(text: str) -> set[int]:
+    """The player counts a text names: "3 players", "3 or 4 players", "a 3-player game"."""
+    named = set()
+    for first, second in re.findall(r"\b(\d+)(?: or (\d+))? players\b", text):
+        named |= {int(first), *([int(second)] if second else [])}
+    named |= {int(n) for n in re.findall(r"\b(\d+)-player game\b", text)}
+    return named
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_a_variants_aid_never_names_a_player_count_it_does_not_allow(stem: str) -> None:
+    """Dino Garden's two-player aid said "For 3 or 4 players" and "3 rounds with 3 players and 4
+    rounds with 4": the variant's game is the one on the table."""
+    checked = meeple.check(stem)
+    header = checked.symbols.header if checked.symbols else None
+    assert header is not None
+    allowed = set(range(header.min_players, header.max_players + 1))
+    aid = render.aid_markdown(game_docs(stem))
+    assert counts_named(aid) <= allowed, stem
+
+
+def test_the_player_counts_a_text_names_are_read_as_players_write_them() -> None:
+    assert counts_named("For 3 or 4 players; 3 rounds with 3 players, as in a 5-player game.") == {3, 4, 5}
+    assert counts_named("without the 3-4 player mark, above the two players' tokens") == set()
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_a_variants_aid_opens_with_the_variants_own_words(stem: str) -> None:
+    """What the variant changes, in its own words, heads its aid: how long it lasts among them."""
+    game = game_docs(stem)
+    assert game.aid.goal == game.book.overview
+
+
+@pytest.mark.parametrize("stem", GAMES)
+def test_the_aid_tells_each_end_of_the_game_once(stem: str) -> None:
+    """An end an action or the flow already tells is not told again under scoring (Gods Love
+    Dinosaurs' aid printed its refill rule twice)."""
+    aid = game_docs(stem).aid
+    actions = " ".join(gist for _, gist in aid.actions)
+    assert not [end for end in aid.ends if end in actions]
+    sentences = [
+        s for gist in [*aid.ends, *(g for _, g in aid.actions)] for s in re.split(r"(?<=[.!?])\s+", gist)
+    ]
+    long = [s for s in sentences if len(s.split()) > 6]
+    assert len(long) == len(set(long))
