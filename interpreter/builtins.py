@@ -1246,6 +1246,48 @@ class AsIfLaid(Builtin):
 
 
 @register
+class AsIfMoved(Builtin):
+    """A look-ahead: a question about the position some moves would make ("would this Event make
+    me win?"), asked of the rules' own values, without making the moves."""
+
+    name = "as_if_moved"
+    fewest, most = 3, 3
+    reads_pieces = True
+    usage = "`as_if_moved(PIECES, PLACE, x)`"
+    value = (
+        "what x would be were the pieces (a list from `pieces(...)`, or one) moved to PLACE: "
+        "nothing moves, and no trigger runs ([look-ahead](#look-ahead))"
+    )
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return types[2]
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        what, dest, then = _args(compiler, call, scope)
+        span, rule = call.span, compiler.rule
+
+        def as_if_moved(rt: Any, env: dict[str, Any]) -> Any:
+            refs, to = what(rt, env), dest(rt, env)
+            refs = refs if isinstance(refs, list) else [refs]
+            for ref in refs:
+                if not isinstance(ref, PieceRef):
+                    raise RuleRuntimeError(f"only pieces can move, not {label(ref)}", span, rule)
+            if isinstance(to, (list, bool)) or to not in rt.locs:
+                raise RuleRuntimeError(f"as_if_moved moves pieces to one place, not {label(to)}", span, rule)
+            try:
+                layers.check_there(rt, refs)
+            except layers.NotThere as err:
+                raise RuleRuntimeError(f"as_if_moved: {err}", span, rule) from None
+            with layers.supposing_moved(rt, refs, to):
+                return then(rt, env)
+
+        return as_if_moved
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"{words[2]}, were {words[0]} moved to {words[1]}"
+
+
+@register
 class Routes(Builtin):
     """Where a movement can go from a place. One step goes where the movement's `step` line says,
     or else along the start's own map: a grid's sides, a table map's edges (the adjacency
