@@ -9,6 +9,7 @@ from pathlib import Path
 
 import meeple
 from meeple import Diagnostic
+from meeple.codegen import render
 from meeple.interpreter.checks import CheckOptions, run_checks
 
 THEATRE = """\
@@ -83,3 +84,13 @@ def test_a_second_line_is_a_warning(tmp_path: Path) -> None:
     source = THEATRE.replace("  stalls, 0, 7\n", '  called each "seat {self.number}"\n  stalls, 0, 7\n')
     [warning] = errors(tmp_path, source)
     assert warning.code == "M056" and warning.message.startswith("a second name for each row")
+
+
+def test_the_printed_rules_are_made_and_the_line_is_a_name_not_a_note(tmp_path: Path) -> None:
+    path = tmp_path / "theatre.rules"
+    path.write_text(THEATRE, encoding="utf-8")
+    checked = meeple.check(path)
+    assert checked.ok and checked.module is not None and checked.symbols is not None
+    docs = render.game_docs(path, checked.module, checked.symbols, checked.program.constants)
+    assert "row {self.row + 1}" not in render.reference_html(docs)
+    assert "chooses a seat" in render.rulebook_markdown(docs)

@@ -27,8 +27,8 @@ answers = seeds.map(random.Random)
 
 
 @cache
-def game(mode: str) -> meeple.Game:
-    return meeple.load("dino_dynasty_stasis", {"scenario": "A", "mode": mode})
+def game(mode: str, scenario: str = "A") -> meeple.Game:
+    return meeple.load("dino_dynasty_stasis", {"scenario": scenario, "mode": mode})
 
 
 def kept_and_unasked(state: State) -> None:
@@ -54,16 +54,19 @@ def kept_and_unasked(state: State) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.sampled_from([1, 2]), seed=seeds, rnd=answers)
+@given(players=st.sampled_from([1, 2]), scenario=st.sampled_from(["A", "B"]), seed=seeds, rnd=answers)
 def test_random_games_of_each_mode_end_with_dinos_kept_and_the_stasis_never_asked(
-    mode: str, players: int, seed: int, rnd: random.Random
+    mode: str, players: int, scenario: str, seed: int, rnd: random.Random
 ) -> None:
+    """In each mode, on both Scenario types the rulebook suits to the Stasis ("A= Short & Hard,
+    B = Longer & Medium")."""
+    rules = game(mode, scenario)
     state = play_random(
-        game(mode), players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=kept_and_unasked
+        rules, players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=kept_and_unasked
     )
     assert state.is_over
     assert len(state.scores) == players + 1
-    again = meeple.replay(game(mode), players, seed, state.choices, budget=BUDGET)
+    again = meeple.replay(rules, players, seed, state.choices, budget=BUDGET)
     assert_same_game(again, state)
 
 
