@@ -199,7 +199,7 @@ class Called(Meta):
 
 
 class CalledEach(Meta):
-    """`called each "{self.species}: {self.action} frame"` -- among a table's lines, the name
+    """`called each "{self.hall}, row {self.row + 1}"` -- among a table's lines, the name
     players read for each of its rows, made of its cells as a log line is made: each `{expr}` part
     is filled in with `self` the row. It names rows that have no name of their own (a relation
     table's), or whose names are a machine's."""
