@@ -486,6 +486,8 @@ class English:
         if isinstance(s, ast.Called):
             plural = f" (plural {quote(s.plural)})" if s.plural else ""
             return [Line(f"Called {quote(s.value)}{plural} by players.", kind="text")]
+        if isinstance(s, ast.CalledEach):
+            return [Line(f"Each row called {quote(s.value)} by players.", kind="text")]
         return [Line(meta_words(s), kind="text" if s.kind == "says" else s.kind)]
 
     def _owner(self, kind: str, which: ast.Expr | None, owner: ast.Expr | None) -> str:
@@ -1029,6 +1031,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Meta: English._meta,
     ast.Conflict: English._meta,
     ast.Called: English._meta,
+    ast.CalledEach: English._meta,
     ast.MoveRefs: English._move_refs,
     ast.MoveCount: English._move_count,
     ast.MoveAll: English._move_all,

@@ -47,8 +47,8 @@ class Notes:
     def of(cls, metas: Sequence[ast.Meta]) -> Notes:
         notes = cls()
         for m in metas:
-            if m.kind == "called":
-                continue  # a name, not a note: interpreter/names.py reads it
+            if m.kind in ("called", "called_each"):
+                continue  # a name, not a note: interpreter/names.py and the compiler read it
             if m.kind == "says":  # the author's words, as `text` is, in the designer's reference
                 notes.text.append(m.value)
             getattr(notes, m.kind).append(meta_words(m))

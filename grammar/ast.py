@@ -183,7 +183,7 @@ class Meta(Stmt):
     (flavour, a fact box, an example, a caption), so that rulebook coverage can tell it from a
     rule nobody wrote."""
 
-    kind: Literal["cites", "text", "says", "assume", "conflict", "aside", "called"]
+    kind: Literal["cites", "text", "says", "assume", "conflict", "aside", "called", "called_each"]
     value: str
     # A `text` or `says` whose `{name}` parts the loader filled in (interpreter/texts.py): the
     # words as the file wrote them, which the checks read. None: nothing was filled.
@@ -196,6 +196,16 @@ class Called(Meta):
 
     kind: Literal["called"] = "called"
     plural: str | None = None
+
+
+class CalledEach(Meta):
+    """`called each "{self.hall}, row {self.row + 1}"` -- among a table's lines, the name
+    players read for each of its rows, made of its cells as a log line is made: each `{expr}` part
+    is filled in with `self` the row. It names rows that have no name of their own (a relation
+    table's), or whose names are a machine's."""
+
+    kind: Literal["called_each"] = "called_each"
+    parts: list[str | Expr] = []
 
 
 class Conflict(Meta):

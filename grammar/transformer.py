@@ -88,6 +88,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return ast.Called(span=self._span(meta), value=_unquote(c[1]), plural=plural)  # type: ignore[arg-type]
 
     @v_args(meta=True)
+    def called_each(self, meta: LarkMeta, c: list[Token]) -> ast.CalledEach:
+        return ast.CalledEach(span=self._span(meta), value=_unquote(c[1]), parts=self._text_parts(c[1]))
+
+    @v_args(meta=True)
     def conflict_line(self, meta: LarkMeta, c: list[Token]) -> ast.Conflict:
         return ast.Conflict(span=self._span(meta), value=_unquote(c[1]))
 
@@ -681,7 +685,11 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def log_stmt(self, meta: LarkMeta, c: list[Token]) -> ast.Log:
-        text = _unquote(c[0])
+        return ast.Log(span=self._span(meta), parts=self._text_parts(c[0]))
+
+    def _text_parts(self, token: Token) -> list[str | ast.Expr]:
+        """A text with `{expr}` parts: its words and its expressions, in order."""
+        text = _unquote(token)
         parts: list[str | ast.Expr] = []
         pos = 0
         while pos < len(text):
@@ -695,9 +703,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
                 break
             if open_ > pos:
                 parts.append(text[pos:open_])
-            parts.append(self.parse_expr(text[open_ + 1 : close], c[0]))
+            parts.append(self.parse_expr(text[open_ + 1 : close], token))
             pos = close + 1
-        return ast.Log(span=self._span(meta), parts=parts)
+        return parts
 
     @v_args(meta=True)
     def tally_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Tally:

@@ -297,6 +297,7 @@ class Analyzer:
                         f"unknown column type '{col.type.name}'",
                         "use int, bool, text or the name of a table",
                     )
+            self._check_called_each(table)
             keyed = is_keyed(table)
             for row in table.rows:
                 if len(row.cells) != len(table.columns):
@@ -317,6 +318,13 @@ class Analyzer:
                 start = 1 if keyed else 0
                 for index in range(start, len(table.columns)):
                     self._check_cell(row, index, table.columns[index])
+
+    def _check_called_each(self, table: ast.Table) -> None:
+        """The `{...}` parts of a table's `called each` line, which see the row as `self`."""
+        for line in (m for m in table.meta if isinstance(m, ast.CalledEach)):
+            for part in line.parts:
+                if isinstance(part, ast.Expr):
+                    self.expr(part, {"self": f"row:{table.name}"})
 
     @staticmethod
     def _cell(row: ast.Row, index: int) -> ast.Node:

@@ -1265,6 +1265,48 @@ class AsIfLaid(Builtin):
 
 
 @register
+class AsIfMoved(Builtin):
+    """A look-ahead: a question about the position some moves would make ("would this Event make
+    me win?"), asked of the rules' own values, without making the moves."""
+
+    name = "as_if_moved"
+    fewest, most = 3, 3
+    reads_pieces = True
+    usage = "`as_if_moved(PIECES, PLACE, x)`"
+    value = (
+        "what x would be were the pieces (a list from `pieces(...)`, or one) moved to PLACE: "
+        "nothing moves, and no trigger runs ([look-ahead](#look-ahead))"
+    )
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        return types[2]
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        what, dest, then = _args(compiler, call, scope)
+        span, rule = call.span, compiler.rule
+
+        def as_if_moved(rt: Any, env: dict[str, Any]) -> Any:
+            refs, to = what(rt, env), dest(rt, env)
+            refs = refs if isinstance(refs, list) else [refs]
+            for ref in refs:
+                if not isinstance(ref, PieceRef):
+                    raise RuleRuntimeError(f"only pieces can move, not {label(ref)}", span, rule)
+            if isinstance(to, (list, bool)) or to not in rt.locs:
+                raise RuleRuntimeError(f"as_if_moved moves pieces to one place, not {label(to)}", span, rule)
+            try:
+                layers.check_there(rt, refs)
+            except layers.NotThere as err:
+                raise RuleRuntimeError(f"as_if_moved: {err}", span, rule) from None
+            with layers.supposing_moved(rt, refs, to):
+                return then(rt, env)
+
+        return as_if_moved
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"{words[2]}, were {words[0]} moved to {words[1]}"
+
+
+@register
 class Routes(Builtin):
     """Where a movement can go from a place. One step goes where the movement's `step` line says,
     or else along the start's own map: a grid's sides, a table map's edges (the adjacency
@@ -1341,37 +1383,8 @@ class Routes(Builtin):
             steps = steps if isinstance(steps, list) else [steps]
             straight = bool(mv.straight(rt, inner)) if mv.straight else False
             backtracks = bool(mv.backtracks(rt, inner)) if mv.backtracks else False
-            through, ends = mv.through, mv.ends
-            if mv.step is not None:
-                if isinstance(start, list):
-                    raise RuleRuntimeError(f"a route starts on one place, not on {label(start)}", span, rule)
-                next_places = _computed_steps(rt, inner, mv, f"movement {movement}")
-            elif type(start) is Cell:
-                grid = grids.grid_of(rt, start.map)
-                next_places = grids.grid_steps(grid, start.map.geometry.directions)
-            elif isinstance(start, Row) and start in adjacency:
-                if straight:
-                    raise RuleRuntimeError(
-                        "a straight line follows a grid's directions: the edges of a table map have none",
-                        span,
-                        rule,
-                    )
-                next_places = _edges(adjacency)
-            else:
-                raise RuleRuntimeError(
-                    f"routes start on a grid cell or a node of a table map, not on {label(start)}"
-                    f" (or movement '{movement}' says where a step goes: 'step NAME to PLACES')",
-                    span,
-                    rule,
-                )
-
-            def may_pass(place: Any) -> bool:
-                inner[mv.through_var] = place
-                return through is None or bool(through(rt, inner))
-
-            def may_end(place: Any) -> bool:
-                inner[mv.ends_var] = place
-                return ends is None or bool(ends(rt, inner))
+            next_places = _next_places(rt, inner, mv, movement, start, straight, adjacency, span, rule)
+            may_pass, may_end = _conditions(rt, inner, mv)
 
             def occupied(place: Any) -> bool:
                 if rt.reads is not None:
@@ -1381,6 +1394,142 @@ class Routes(Builtin):
             return grids.routes(start, steps, straight, backtracks, next_places, may_pass, may_end, occupied)
 
         return routes
+
+
+@register
+class FewestSteps(Builtin):
+    """How far a movement has to go: the length of its shortest route to any of the places wanted,
+    however long (the graph is the game's, so the search ends). It answers "the closest" as the
+    rules count closeness, by their own movement and its conditions, where `min` of `routes`
+    would only see as far as the movement's `steps` allow."""
+
+    name = "fewest_steps"
+    fewest, most = 3, MANY
+    walks_graph = True
+    usage = "`fewest_steps(START, PLACES, MOVEMENT, args...)`"
+    value = (
+        "the fewest steps MOVEMENT takes from START to any of PLACES, past places its `through` "
+        "allows and to one its `ends` allows, whatever its `steps` line (0 when START is among "
+        "them); `none` when none can be reached ([movements](#movements))"
+    )
+
+    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, str]) -> list[str]:
+        """The third argument names a movement, and is not a value: only its name is checked."""
+        return [analyzer.expr(a, scope) if i != 2 else "any" for i, a in enumerate(call.args)]
+
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+        movements = analyzer.sym.movements
+        movement = call.args[2]
+        if not (isinstance(movement, ast.Name) and movement.id in movements):
+            analyzer.error(
+                movement,
+                "M010",
+                "fewest_steps' third argument names a movement",
+                analyzer._suggest(getattr(movement, "id", ""), movements),
+            )
+            return "int"
+        analyzer.used.add(movement.id)
+        decl = movements[movement.id]
+        if len(call.args) - 3 != len(decl.params):
+            analyzer.error(
+                call,
+                "M012",
+                f"movement '{movement.id}' takes {len(decl.params)} argument(s) after it, "
+                f"not {len(call.args) - 3}",
+            )
+        if decl.straight is not None:
+            analyzer.error(
+                movement, "M014", "fewest_steps counts steps in any direction: a straight movement has one"
+            )
+        if types[1] != "any" and not types[1].startswith("list"):
+            analyzer.error(call.args[1], "M014", "fewest_steps' second argument is a list of places")
+        if types[0].startswith("list:"):
+            analyzer.error(call.args[0], "M014", "a route starts on one place, not on a list")
+        else:
+            analyzer.route_starts.setdefault(decl.name, set()).add(types[0])
+        return "int"
+
+    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+        start_fn, goals_fn = compiler.expr(call.args[0], scope), compiler.expr(call.args[1], scope)
+        movement = call.args[2].id if isinstance(call.args[2], ast.Name) else ""
+        extra = [compiler.expr(a, scope) for a in call.args[3:]]
+        movements, span, rule = compiler.p.movements, call.span, compiler.rule
+        adjacency = compiler.adjacency_for(call, call.args[0])
+
+        def fewest_steps(rt: Any, env: dict[str, Any]) -> int | None:
+            start, goals = start_fn(rt, env), goals_fn(rt, env)
+            if not isinstance(goals, list):
+                raise RuleRuntimeError(
+                    f"fewest_steps counts to a list of places, not {label(goals)}", span, rule
+                )
+            mv = movements[movement]
+            inner = dict(zip(mv.params, [a(rt, env) for a in extra], strict=True))
+            inner["start"] = start
+            next_places = _next_places(rt, inner, mv, movement, start, False, adjacency, span, rule)
+            may_pass, may_end = _conditions(rt, inner, mv)
+            try:
+                wanted = set(goals)
+            except TypeError:  # a list among them: a place is one value
+                raise RuleRuntimeError(
+                    f"fewest_steps counts to places, not {label(goals)}", span, rule
+                ) from None
+            return grids.fewest_steps(start, wanted, next_places, may_pass, may_end)
+
+        return fewest_steps
+
+    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+        return f"the fewest steps from {words[0]} to any of {words[1]} by {speaker.expr(call.args[2])}"
+
+
+def _next_places(
+    rt: Any,
+    inner: dict[str, Any],
+    mv: Movement,
+    movement: str,
+    start: Any,
+    straight: bool,
+    adjacency: dict[Row, list[Row]],
+    span: ast.Span,
+    rule: str,
+) -> grids.NextPlaces:
+    """Where one step of a movement goes from a place: where its `step` line says, else along the
+    start's own map (a grid's sides, a table map's edges)."""
+    if mv.step is not None:
+        if isinstance(start, list):
+            raise RuleRuntimeError(f"a route starts on one place, not on {label(start)}", span, rule)
+        return _computed_steps(rt, inner, mv, f"movement {movement}")
+    if type(start) is Cell:
+        grid = grids.grid_of(rt, start.map)
+        return grids.grid_steps(grid, start.map.geometry.directions)
+    if isinstance(start, Row) and start in adjacency:
+        if straight:
+            raise RuleRuntimeError(
+                "a straight line follows a grid's directions: the edges of a table map have none", span, rule
+            )
+        return _edges(adjacency)
+    raise RuleRuntimeError(
+        f"routes start on a grid cell or a node of a table map, not on {label(start)}"
+        f" (or movement '{movement}' says where a step goes: 'step NAME to PLACES')",
+        span,
+        rule,
+    )
+
+
+def _conditions(
+    rt: Any, inner: dict[str, Any], mv: Movement
+) -> tuple[Callable[[Any], bool], Callable[[Any], bool]]:
+    """A movement's `through` and `ends` conditions, as tests of one place each."""
+    through, ends = mv.through, mv.ends
+
+    def may_pass(place: Any) -> bool:
+        inner[mv.through_var] = place
+        return through is None or bool(through(rt, inner))
+
+    def may_end(place: Any) -> bool:
+        inner[mv.ends_var] = place
+        return ends is None or bool(ends(rt, inner))
+
+    return may_pass, may_end
 
 
 def _edges(adjacency: dict[Row, list[Row]]) -> grids.NextPlaces:

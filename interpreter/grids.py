@@ -375,6 +375,39 @@ def routes(
     return list(found.values())
 
 
+def fewest_steps(
+    start: Hashable,
+    wanted: set[Any],
+    next_places: NextPlaces,
+    may_pass: Callable[[Any], bool],
+    may_end: Callable[[Any], bool],
+) -> int | None:
+    """The length of a shortest path from `start` to a place of `wanted` where `may_end` holds,
+    passing only places where `may_pass` holds (the start excepted: the mover has left it); 0 when
+    the start is such a place, None when none is reached. Breadth first over every place reachable
+    however far: each place is entered once, so it ends on any finite graph."""
+    if start in wanted and may_end(start):
+        return 0
+    seen = {start}
+    layer = [start]
+    depth = 0
+    while layer:
+        depth += 1
+        next_layer = []
+        for here in layer:
+            if here != start and not may_pass(here):
+                continue
+            for _, nxt in next_places(here):
+                if nxt in seen:
+                    continue
+                seen.add(nxt)
+                if nxt in wanted and may_end(nxt):
+                    return depth
+                next_layer.append(nxt)
+        layer = next_layer
+    return None
+
+
 def grid_of(rt: Any, mapref: MapRef) -> dict[tuple[int, int], Cell]:
     """The cells of one grid map in one game (made empty on first use). Which cells exist is a
     part of the position a value may read: `place` changes it."""

@@ -1,6 +1,7 @@
 """Laying a shape on a grid and lifting it off: the one place a grid's cells, the layers on each
 cell and what each cell shows change (`place`, `lift`, and `as_if_laid`, which lays a shape for a
-moment to ask a question and lifts it again).
+moment to ask a question and lifts it again); and the other supposition of a position,
+`as_if_moved`, which moves pieces for a moment to ask a question and puts them back.
 
 A layer is the placement it was laid at: the same spot laid twice is two layers. A cell shows the
 row its top layer puts there (`Runtime.faces`); lifting the top layer shows the one under it, and
@@ -16,7 +17,7 @@ from typing import Any
 from meeple.interpreter import grids
 from meeple.interpreter.grids import ShapeError
 from meeple.interpreter.runtime import VOLATILE
-from meeple.interpreter.values import Cell, MapRef, Placement, Row
+from meeple.interpreter.values import Cell, MapRef, Piece, PieceRef, Placement, Row
 
 
 def lay(
@@ -72,31 +73,74 @@ def _take_off(rt: Any, grid: dict[tuple[int, int], Cell], cell: Cell) -> None:
         del grid[(cell.q, cell.r)], rt.faces[cell], rt.layers[cell], rt.locs[cell]
 
 
-@contextmanager
-def supposing(rt: Any, spot: Placement) -> Iterator[None]:
-    """The grid as if `spot` were laid (over what is there, when its cells all are), for as long
-    as the block runs; then exactly as it was.
+class NotThere(Exception):
+    """A piece a supposition would move is not where its reference says."""
 
-    Answers computed meanwhile describe a position that never happens: they go to a memo of
-    their own, thrown away after, and the value that asked is marked VOLATILE, so that it and
-    what is built on it are kept only while the real position lasts (memo.py). The position is
-    the same one afterwards, so what was kept before is good again."""
-    grid = grids.grid_of(rt, spot.map)
+
+@contextmanager
+def _apart(rt: Any) -> Iterator[None]:
+    """A question about a position that never happens, for as long as the block runs.
+
+    Answers computed meanwhile go to a memo of their own, thrown away after, and the value that
+    asked is marked VOLATILE, so that it and what is built on it are kept only while the real
+    position lasts (memo.py). The block puts the position back as it was, so what was kept before
+    is good again."""
     if rt.reads is not None:
         rt.reads.add(VOLATILE)
-    over = any(c in grid for c in spot.coords)
     kept = rt.memo, rt.readers, rt.areas, rt.position
     rt.memo, rt.readers, rt.areas = {}, {}, {}
     rt.supposing += 1
     try:
+        yield
+    finally:
+        rt.memo, rt.readers, rt.areas, rt.position = kept
+        rt.supposing -= 1
+
+
+@contextmanager
+def supposing(rt: Any, spot: Placement) -> Iterator[None]:
+    """The grid as if `spot` were laid (over what is there, when its cells all are), for as long
+    as the block runs; then exactly as it was."""
+    grid = grids.grid_of(rt, spot.map)
+    over = any(c in grid for c in spot.coords)
+    with _apart(rt):
         layer = lay(rt, spot.map, spot.coords, spot.rows, spot.rotation, over)
         try:
             yield
         finally:
             _unlay(rt, layer)
-    finally:
-        rt.memo, rt.readers, rt.areas, rt.position = kept
-        rt.supposing -= 1
+
+
+def check_there(rt: Any, refs: list[PieceRef]) -> None:
+    """Each piece is where its reference says, once (NotThere if not): so they can all move."""
+    left: dict[Any, list[Piece]] = {}
+    for ref in refs:
+        pieces = left.setdefault(ref.loc, list(rt.locs.get(ref.loc, ())))
+        if ref.piece not in pieces:
+            raise NotThere(f"{ref} is not in {ref.loc}, or is named twice")
+        pieces.remove(ref.piece)
+
+
+@contextmanager
+def supposing_moved(rt: Any, refs: list[PieceRef], to: Any) -> Iterator[None]:
+    """The position as if the pieces `refs` found had moved to the location `to`, for as long as
+    the block runs; then every location they touched holds exactly what it held, in its order.
+    Each piece must be where its reference says (`check_there`)."""
+    saved: dict[Any, list[Piece]] = {}
+    for ref in refs:
+        saved.setdefault(ref.loc, list(rt.locs[ref.loc]))
+    saved.setdefault(to, list(rt.locs[to]))
+    with _apart(rt):
+        try:
+            for ref in refs:
+                rt.locs[ref.loc].remove(ref.piece)
+                rt.moved(ref.loc, [ref.piece])
+            rt.locs[to].extend(ref.piece for ref in refs)
+            rt.moved(to, [ref.piece for ref in refs])
+            yield
+        finally:
+            for loc, pieces in saved.items():
+                rt.locs[loc][:] = pieces
 
 
 def _unlay(rt: Any, layer: Placement) -> None:

@@ -3,7 +3,8 @@
 A rules file names things for a machine (`owner_token`, `magic_caves`, `st1`); the printed
 rulebook names them as the publisher does ("Owner token", "Magic Caves"). A declaration, a phase
 or a step is given its players' name by a `called "Name", "Plural"` line among its metadata; a
-table gives its rows theirs in a column named `called`. Anything not named so is called by its
+table gives its rows theirs in a column named `called`, or makes each row's name of its cells by a
+`called each "{self.column} ..."` line. Anything not named so is called by its
 name in words (`owner_token` reads "owner token"), and plurals are made by English's rules
 unless the `called` line gives one. Nothing here knows a game: the names come from the file.
 """
@@ -55,6 +56,11 @@ class Name:
         """A kind named by a table row: `25 pebbles`, but `17 Gold`: a capitalised row name is a
         label (a brand, a size), printed as it is."""
         return f"{n} {self.one}" if self.one[:1].isupper() else self.count(n)
+
+
+def called_each(table: ast.Table) -> ast.CalledEach | None:
+    """The `called each` line among a table's lines, which names each of its rows from its cells."""
+    return next((m for m in table.meta if isinstance(m, ast.CalledEach)), None)
 
 
 def called(metas: list[ast.Meta]) -> ast.Called | None:

@@ -109,6 +109,9 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
             merged.decls[index] = new
 
     def replace(patch: ast.ReplaceDecl) -> None:
+        if isinstance(patch.decl, ast.ScoreDecl):
+            _replace_score_line(merged, patch.decl, error)
+            return
         kind, name = _kind_word(patch.decl), _name(patch.decl) or ""
         index = base_decl(kind, name)
         if index is None:
@@ -205,7 +208,13 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
             continue
         name, kind = _name(decl), type(decl)
         clash = name is not None and any(type(d) is kind and _name(d) == name for d in merged.decls)
-        if clash:
+        if isinstance(decl, ast.ScoreDecl) and _score_line(merged, decl.kind) is not None:
+            error(
+                decl,
+                f"the base game already has a {decl.kind} line",
+                f"write 'replace {decl.kind}' to change it",
+            )
+        elif clash:
             error(
                 decl,
                 f"the base game already has '{name}'",
@@ -218,6 +227,24 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
 
 
 ErrorAt = Callable[..., None]  # error(node or span, message, hint="", code=codes.BAD_PATCH)
+
+
+def _score_line(module: ast.Module, kind: str) -> int | None:
+    """Where the module's `score` or `tiebreak` line is (kind says which), if it has one."""
+    return next(
+        (i for i, d in enumerate(module.decls) if isinstance(d, ast.ScoreDecl) and d.kind == kind), None
+    )
+
+
+def _replace_score_line(merged: ast.Module, line: ast.ScoreDecl, error: ErrorAt) -> None:
+    """`replace score|tiebreak p = EXPR`: a variant that changes how players score, or how ties
+    are broken, writes the line anew. A score line is declared once and has no name, so it is found
+    by its kind; a base game without one has nothing to replace (a variant adds one plainly)."""
+    index = _score_line(merged, line.kind)
+    if index is None:
+        error(line, f"the base game has no {line.kind} line to replace", "to add one, leave out 'replace'")
+    else:
+        merged.decls[index] = line
 
 
 class Rows:

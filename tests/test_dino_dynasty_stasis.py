@@ -27,8 +27,8 @@ answers = seeds.map(random.Random)
 
 
 @cache
-def game(mode: str) -> meeple.Game:
-    return meeple.load("dino_dynasty_stasis", {"scenario": "A", "mode": mode})
+def game(mode: str, scenario: str = "A") -> meeple.Game:
+    return meeple.load("dino_dynasty_stasis", {"scenario": scenario, "mode": mode})
 
 
 def kept_and_unasked(state: State) -> None:
@@ -54,16 +54,19 @@ def kept_and_unasked(state: State) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.sampled_from([1, 2]), seed=seeds, rnd=answers)
+@given(players=st.sampled_from([1, 2]), scenario=st.sampled_from(["A", "B"]), seed=seeds, rnd=answers)
 def test_random_games_of_each_mode_end_with_dinos_kept_and_the_stasis_never_asked(
-    mode: str, players: int, seed: int, rnd: random.Random
+    mode: str, players: int, scenario: str, seed: int, rnd: random.Random
 ) -> None:
+    """In each mode, on both Scenario types the rulebook suits to the Stasis ("A= Short & Hard,
+    B = Longer & Medium")."""
+    rules = game(mode, scenario)
     state = play_random(
-        game(mode), players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=kept_and_unasked
+        rules, players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=kept_and_unasked
     )
     assert state.is_over
     assert len(state.scores) == players + 1
-    again = meeple.replay(game(mode), players, seed, state.choices, budget=BUDGET)
+    again = meeple.replay(rules, players, seed, state.choices, budget=BUDGET)
     assert_same_game(again, state)
 
 
@@ -131,5 +134,46 @@ def test_only_manker_mode_forbids_camouflage_against_the_stasis(
     """'Manker mode: ... the player(s) can not use the Camouflage ability against the Stasis.'"""
     path = tmp_path / f"{mode}.rules"
     path.write_text(CAMOUFLAGED.format(mode=mode, attackable=attackable), encoding="utf-8")
+    results = run_examples(meeple.load(path))
+    assert results and all(r.passed for r in results), [(r.name, r.failures) for r in results]
+
+
+TO_WIN = """variant "The Stasis, one mode" of "dino_dynasty_stasis":
+  players 1..5
+
+replace option mode: stasis_mode = {mode}
+
+example "An Event on the forest tile would leave the player nothing on the Map":
+  players 1
+  given:
+    place shape(face_of(T24, side_a)) on world at placement(world, shape(face_of(T24, side_a)), 0, 1, 0)
+    place shape(face_of(T02, side_a)) on world at placement(world, shape(face_of(T02, side_a)), 1, 1, 0)
+    place shape(face_of(T22, side_a)) on world at placement(world, shape(face_of(T22, side_a)), 2, 1, 0)
+    place shape(face_of(T54, side_b)) on world at placement(world, shape(face_of(T54, side_b)), 3, 1, 0)
+    take_species(players[0], deinonychus)
+    set players[1].species_of to utahraptor
+    move 16 dino of players[1] from players[1].reserve to players[1].supply
+    move 1 dino of players[0] from players[0].supply to cell(world, 0, 2)
+    move {swamp} dino of players[0] from players[0].supply to cell(world, 6, 2)
+  expect:
+    event_wins(block(world, 1, 1), face_of(V01, side_b)) == {wins}
+    event_wins(block(world, 3, 1), face_of(V01, side_b)) == no
+    count(pieces(cells(world), dino, players[0])) == 1 + {swamp}
+"""
+
+
+@pytest.mark.parametrize(
+    ("mode", "swamp", "wins"),
+    [("easy", 0, "no"), ("legendary", 0, "yes"), ("manker", 0, "yes"), ("legendary", 3, "no")],
+)
+def test_the_stasis_places_an_event_to_win_the_game(tmp_path: Path, mode: str, swamp: int, wins: str) -> None:
+    """'Which Biome to place on: To win the game > ...': a mountain on the forest tile in the
+    second column would take the player's only Dino, in the rainforest wholly inside its square,
+    and in the Legendary and Manker modes make them Extinct, out of the game: the Stasis wins. Not
+    in Easy mode (the player restarts), nor with a Herd in the swamp that stretches outside the
+    square, nor on the last tile, whose square leaves the rainforest out. The supposition moves
+    nothing: the Dino is still there afterwards."""
+    path = tmp_path / f"{mode}.rules"
+    path.write_text(TO_WIN.format(mode=mode, swamp=swamp, wins=wins), encoding="utf-8")
     results = run_examples(meeple.load(path))
     assert results and all(r.passed for r in results), [(r.name, r.failures) for r in results]

@@ -3,7 +3,8 @@
 `called "Name"` names the declaration it belongs to, or the phase or step it stands directly in;
 anywhere else (inside an `if`, a loop, an example) it would name nothing, and a second one for
 the same thing would be silently ignored. A table names its rows in a column called `called`,
-whose cells are texts. The printed rulebook reads these names (interpreter/names.py).
+whose cells are texts, or of their cells by one `called each` line. The printed rulebook reads
+these names (interpreter/names.py).
 """
 
 from __future__ import annotations
@@ -40,9 +41,30 @@ def check_names(module: ast.Module) -> list[Finding]:
                 "move it among the declaration's lines, or to the first lines of the phase or step",
             )
         )
-    for table in (d for d in module.decls if isinstance(d, ast.Table)):
+    tables = [d for d in module.decls if isinstance(d, ast.Table)]
+    for table in tables:
         out += _column(table)
+        out += _called_each(table)
+    owned = {id(m) for table in tables for m in table.meta if isinstance(m, ast.CalledEach)}
+    every_each = [m for m in module.meta if isinstance(m, ast.CalledEach)]
+    every_each += [n for d in module.decls for n in d.find_all(ast.CalledEach) if id(n) not in owned]
+    for line in every_each:
+        out.append(
+            at(
+                line,
+                "M056",
+                "this 'called each' names nothing: it names the rows of the table it belongs to",
+                "move it among the table's lines",
+            )
+        )
     return out
+
+
+def _called_each(table: ast.Table) -> list[Finding]:
+    """A table has one `called each` line (analysis checks that its parts are its columns)."""
+    lines = [m for m in table.meta if isinstance(m, ast.CalledEach)]
+    first = lines[0].value if lines else ""
+    return [at(line, "M056", f"a second name for each row (the first is '{first}')") for line in lines[1:]]
 
 
 def _once(lines: list[ast.Called], placed: set[int]) -> list[Finding]:

@@ -16,7 +16,7 @@ from meeple.interpreter.compiler.base import (
     _nothing,
 )
 from meeple.interpreter.geometry import board, board_cells, cell_names, geometry
-from meeple.interpreter.names import Names
+from meeple.interpreter.names import Names, called_each
 from meeple.interpreter.program import Fn, Movement, Program
 from meeple.interpreter.runtime import (
     RuleRuntimeError,
@@ -27,6 +27,7 @@ from meeple.interpreter.values import (
     MapRef,
     Row,
     ZoneLoc,
+    label,
 )
 from meeple.limits import MAX_CELLS, MAX_PIECES
 
@@ -72,6 +73,17 @@ class Data(Part):
                 called = names.called_row(table.name, row.key)
                 if called is not None and called.one:
                     row.name = called.one  # the name players read (docs/language.md, "called")
+        # Rows named of their cells (`called each`), once every row has its own name to be shown by.
+        for table in sym.tables.values():
+            each = called_each(table)
+            if each is not None:
+                self.rule = f"the rows of table {table.name}"
+                parts = [part if isinstance(part, str) else self.expr(part, {"self"}) for part in each.parts]
+                for row in p.rows[table.name]:
+                    env = {"self": row}
+                    row.name = "".join(
+                        part if isinstance(part, str) else label(part(_Fixed(), env)) for part in parts
+                    )
         for piece in sym.pieces.values():
             rows_of = piece.each_row_of or piece.per_row_of
             called = names.decl(piece.name)
