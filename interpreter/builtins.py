@@ -1281,7 +1281,7 @@ class AsIfMoved(Builtin):
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
         return types[2]
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         what, dest, then = _args(compiler, call, scope)
         span, rule = call.span, compiler.rule
 
@@ -1423,7 +1423,7 @@ class FewestSteps(Builtin):
         if not (isinstance(movement, ast.Name) and movement.id in movements):
             analyzer.error(
                 movement,
-                "M010",
+                codes.UNKNOWN_NAME,
                 "fewest_steps' third argument names a movement",
                 analyzer._suggest(getattr(movement, "id", ""), movements),
             )
@@ -1433,23 +1433,23 @@ class FewestSteps(Builtin):
         if len(call.args) - 3 != len(decl.params):
             analyzer.error(
                 call,
-                "M012",
+                codes.WRONG_ARGUMENT_COUNT,
                 f"movement '{movement.id}' takes {len(decl.params)} argument(s) after it, "
                 f"not {len(call.args) - 3}",
             )
         if decl.straight is not None:
-            analyzer.error(
-                movement, "M014", "fewest_steps counts steps in any direction: a straight movement has one"
-            )
+            straight = "fewest_steps counts steps in any direction: a straight movement has one"
+            analyzer.error(movement, codes.WRONG_TYPE, straight)
         if types[1] != "any" and not types[1].startswith("list"):
-            analyzer.error(call.args[1], "M014", "fewest_steps' second argument is a list of places")
+            places = "fewest_steps' second argument is a list of places"
+            analyzer.error(call.args[1], codes.WRONG_TYPE, places)
         if types[0].startswith("list:"):
-            analyzer.error(call.args[0], "M014", "a route starts on one place, not on a list")
+            analyzer.error(call.args[0], codes.WRONG_TYPE, "a route starts on one place, not on a list")
         else:
             analyzer.route_starts.setdefault(decl.name, set()).add(types[0])
         return "int"
 
-    def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
+    def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         start_fn, goals_fn = compiler.expr(call.args[0], scope), compiler.expr(call.args[1], scope)
         movement = call.args[2].id if isinstance(call.args[2], ast.Name) else ""
         extra = [compiler.expr(a, scope) for a in call.args[3:]]

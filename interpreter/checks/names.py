@@ -48,11 +48,11 @@ def check_names(module: ast.Module) -> list[Finding]:
     owned = {id(m) for table in tables for m in table.meta if isinstance(m, ast.CalledEach)}
     every_each = [m for m in module.meta if isinstance(m, ast.CalledEach)]
     every_each += [n for d in module.decls for n in d.find_all(ast.CalledEach) if id(n) not in owned]
-    for line in every_each:
+    for each in every_each:
         out.append(
             at(
-                line,
-                "M056",
+                each,
+                codes.BAD_CALLED,
                 "this 'called each' names nothing: it names the rows of the table it belongs to",
                 "move it among the table's lines",
             )
@@ -64,7 +64,8 @@ def _called_each(table: ast.Table) -> list[Finding]:
     """A table has one `called each` line (analysis checks that its parts are its columns)."""
     lines = [m for m in table.meta if isinstance(m, ast.CalledEach)]
     first = lines[0].value if lines else ""
-    return [at(line, "M056", f"a second name for each row (the first is '{first}')") for line in lines[1:]]
+    again = f"a second name for each row (the first is '{first}')"
+    return [at(line, codes.BAD_CALLED, again) for line in lines[1:]]
 
 
 def _once(lines: list[ast.Called], placed: set[int]) -> list[Finding]:
