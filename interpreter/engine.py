@@ -23,11 +23,13 @@ from typing import Any, TypeVar
 from meeple.grammar.ast import Span
 from meeple.interpreter import carry, seats
 from meeple.interpreter import teams as teams_
+from meeple.interpreter.areas import Area
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime, describe, short
 from meeple.interpreter.values import (
     Cell,
     PieceRef,
+    Placement,
     Player,
     Route,
     Row,
@@ -491,11 +493,34 @@ class State:
     def place(self, value: Any) -> dict[str, Any] | None:
         """The place on the board an option denotes, for a picture of the board to offer it there:
         a grid cell (its grid and q, r), a node of a table map (its map and node), a piece on one
-        of them, or the end of a route; None for anything else."""
+        of them, the end of a route, an area (its first place, and every place of it in `cells`
+        or `nodes`), or a placement of a shape (`lay`: the cell or block it is laid at, as q, r,
+        its turn in degrees, and every cell it would cover); None
+        for anything else."""
         if isinstance(value, PieceRef):
             value = value.loc
         elif isinstance(value, Route):
             value = value.end
+        if isinstance(value, Area):
+            first = self.place(value.first)
+            if first is None:
+                return None
+            if "grid" in first:
+                return first | {"cells": [[c.q, c.r] for c in value.cells]}
+            return first | {"nodes": [str(n) for n in value.cells]}
+        if isinstance(value, Placement):
+            geometry = value.map.geometry
+            q, r = value.block if geometry.block > 1 else value.coords[0]
+            return {
+                "grid": str(value.map),
+                "q": q,
+                "r": r,
+                "lay": {
+                    "block": geometry.block,
+                    "turn": geometry.degrees(value.rotation),
+                    "cells": [[cq, cr] for cq, cr in value.coords],
+                },
+            }
         if isinstance(value, Cell):
             return {"grid": str(value.map), "q": value.q, "r": value.r}
         if isinstance(value, Row) and value.table in self.game.program.map_of_table:

@@ -567,8 +567,8 @@ def test_a_whole_game_of_tic_tac_toe_is_played_undone_saved_and_loaded_by_clicki
 ) -> None:
     session = Session(meeple.load(TIC_TAC_TOE), str(TIC_TAC_TOE), 2, 1, ["human"])
     page = page_of(session)
-    click(page, page.locator(".option").first)
-    click(page, page.locator(".option").first)
+    click(page, page.locator(".choosable").first)
+    click(page, page.locator(".choosable").first)
     with page.expect_download() as download:
         page.click("#save")
     saved = tmp_path / "saved.json"
@@ -581,7 +581,7 @@ def test_a_whole_game_of_tic_tac_toe_is_played_undone_saved_and_loaded_by_clicki
     finished = len(session.state.choices)
     click(page, page.locator("#undo"))
     assert len(session.state.choices) == finished - 1 and page.locator("#game-over").count() == 0
-    click(page, page.locator(".option").last)  # another move than the one taken back
+    click(page, page.locator(".choosable").last)  # another move than the one taken back
     page.set_input_files("#load", str(saved))
     page.wait_for_function("() => document.querySelector('.layout').dataset.step === '2'")
     assert session.state.choices == [0, 0]
@@ -600,13 +600,115 @@ def test_a_place_on_the_board_answers_when_clicked(page_of: Any, tmp_path: Path)
     assert session.state.choices == [1]  # the second cell offered
 
 
-@pytest.mark.parametrize("name", BUNDLED)
-def test_one_turn_of_each_bundled_game_is_played_by_clicking(page_of: Any, name: str) -> None:
+LAYING = """\
+game "Laying":
+  players 1..1
+
+table ground (name, called, colour):
+  wet, "Wet ground", "#3366cc"
+  dry, "Dry ground", "#cc9933"
+table shape (name):
+  start
+  bend
+table tile (shape: shape, q: int, r: int, ground: ground):
+  start, 0, 0, wet
+  start, 1, 0, wet
+  start, 0, 1, dry
+  bend, 0, 0, dry
+  bend, 1, 0, wet
+
+map land:
+  grid hex of tile
+
+setup:
+  place [each t in tile where t.shape == start] on land
+
+play:
+  for each p in players:
+    choose a from areas(land, ground) by p prompt "Area":
+      log "{p} points at {a}"
+    choose spot from placements(land, [each t in tile where t.shape == bend]) by p prompt "Where":
+      place [each t in tile where t.shape == bend] on land at spot
+"""
+
+
+def test_an_area_is_chosen_by_clicking_any_cell_of_it(page_of: Any, tmp_path: Path) -> None:
+    session = Session(meeple.load(write(tmp_path, "laying.rules", LAYING)), "laying", 1, 1, ["human"])
+    page = page_of(session)
+    assert page.locator(".choosable").count() == 3  # the wet area's two cells, the dry area's one
+    assert page.locator(".option").count() == 2 and not page.locator(".option").first.is_visible()
+    click(page, page.locator('.choosable[aria-label^="(1,0)"]'))
+    assert session.state.choices == [0]  # the wet area, at its second cell
+
+
+def test_a_shape_is_laid_by_pointing_turning_its_ghost_and_clicking(page_of: Any, tmp_path: Path) -> None:
+    """Issue 26: the tile under the pointer as a ghost at the places it may go, a control to turn
+    it offering only the turns legal there, and a click to lay it."""
+    session = Session(meeple.load(write(tmp_path, "laying.rules", LAYING)), "laying", 1, 1, ["human"])
+    page = page_of(session)
+    click(page, page.locator(".choosable").first)
+    spots = session.state.decision.values
+    places = page.locator(".lay")
+    assert places.count() == len({spot.coords[0] for spot in spots})  # one place per first cell
+    place = max(places.all(), key=lambda p: len(json.loads(p.get_attribute("data-ghosts"))))
+    place.hover()
+    ghosts = json.loads(place.get_attribute("data-ghosts"))
+    assert len(ghosts) > 1  # a place where the bend may lie turned more than one way
+    assert page.locator(".ghost-cell").count() == 2  # the bend's two cells, under the pointer
+    turns = [g[1] for g in ghosts]
+    assert page.locator(".turn").all_inner_texts() == [f"{t}\u00b0" for t in turns]
+    page.locator(".turn").last.click()  # the pointer leaves the board: the ghost stays, turned
+    assert page.locator(".turn.on").inner_text() == f"{turns[-1]}\u00b0"
+    assert page.locator(".ghost-cell").first.get_attribute("points") == ghosts[-1][2][0][0]
+    click(page, place)
+    laid = spots[ghosts[-1][0]]
+    assert session.state.choices[-1] == ghosts[-1][0]
+    assert laid.rotation * 60 == turns[-1] and session.state.rt.faces  # laid as it was shown
+    assert page.locator('.cell[fill="#3366cc"]').count() >= 2  # cells coloured as their ground
+
+
+def play_on_the_board(page: Any) -> str:
+    """One decision as a person makes it: on the board where its options are places (a shape to
+    lay: pointed at, then clicked), else by a button. Says which it was."""
+    lay = page.locator(".lay")
+    if lay.count():
+        lay.first.hover()
+        click(page, lay.first)
+        return "laid"
+    place = page.locator(".choosable").first
+    if place.count():
+        if "," in (place.get_attribute("data-options") or ""):  # several options there: say which
+            place.click()
+            click(page, page.locator(".option.picked").first)
+            return "board and list"
+        click(page, place)
+        return "board"
+    click(page, page.locator(".option").first)
+    return "button"
+
+
+@pytest.mark.parametrize(
+    ("name", "decisions", "needs"),
+    [
+        ("dino_party", 6, {"board"}),
+        ("dino_garden", 6, {"button"}),
+        ("gods_love_dinosaurs", 4, {"laid", "button"}),
+        ("dino_dynasty", 12, {"board"}),
+    ],
+)
+def test_a_few_turns_of_each_bundled_game_are_played_by_clicking_the_board(
+    page_of: Any, name: str, decisions: int, needs: set[str]
+) -> None:
+    """Issue 26: every option that names a place is chosen on the board; buttons stay for the
+    others. The board's places are where the page lets a person choose them."""
     game = meeple.load(name)
     session = Session(game, name, game.min_players, 1, ["human", "random"])
     page = page_of(session)
-    assert page.locator(".decision").count() == 1
-    click(page, page.locator(".option").first)
+    done: list[str] = []
+    while len(done) < decisions and page.locator(".decision").count():
+        done.append(play_on_the_board(page))
+        assert page.locator("body").bounding_box()["height"] < 4000  # no page of hundreds of buttons
+    assert needs <= set(done), done
     assert session.state.choosers[0] == 0
 
 

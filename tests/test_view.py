@@ -132,3 +132,58 @@ def test_the_state_records_which_seat_made_each_choice(tmp_path: Path) -> None:
     for _ in range(5):
         game.apply(0)
     assert game.choosers == [0, 0, 0, 0, 1]
+
+
+LAYING = """\
+game "Laying":
+  players 1..1
+
+table ground (name):
+  wet
+  dry
+table shape (name):
+  start
+  bend
+table tile (shape: shape, q: int, r: int, ground: ground):
+  start, 0, 0, wet
+  start, 1, 0, wet
+  start, 0, 1, dry
+  bend, 0, 0, dry
+  bend, 1, 0, wet
+
+map land:
+  grid hex of tile
+
+setup:
+  place [each t in tile where t.shape == start] on land
+
+play:
+  for each p in players:
+    choose a from areas(land, ground) by p prompt "Area":
+      log "{p} points at {a}"
+    choose spot from placements(land, [each t in tile where t.shape == bend]) by p prompt "Where":
+      place [each t in tile where t.shape == bend] on land at spot
+"""
+
+
+def test_an_area_is_offered_at_every_cell_of_it_and_a_placement_at_its_first_cell(tmp_path: Path) -> None:
+    """A playtest page offers an area at each of its cells, and a placement of a shape where its
+    first cell would go, turned as it would be, with every cell it would cover."""
+    path = tmp_path / "laying.rules"
+    path.write_text(LAYING)
+    state = meeple.load(path).new_game(1)
+    assert state.view(0)["decision"]["places"] == [
+        {"grid": "land", "q": 0, "r": 0, "cells": [[0, 0], [1, 0]]},
+        {"grid": "land", "q": 0, "r": 1, "cells": [[0, 1]]},
+    ]
+    state.apply(0)
+    places = state.view(0)["decision"]["places"]
+    spots = state.decision.values
+    assert len(places) == len(spots) > 6
+    for place, spot in zip(places, spots, strict=True):
+        assert place == {
+            "grid": "land",
+            "q": spot.coords[0][0],
+            "r": spot.coords[0][1],
+            "lay": {"block": 1, "turn": spot.rotation * 60, "cells": [list(c) for c in spot.coords]},
+        }

@@ -12,6 +12,7 @@ game.
 from __future__ import annotations
 
 import html
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,6 +59,18 @@ class Option:
     index: int
     text: str
     place: str | None  # the board place it denotes, as `place_key` names it
+
+
+@dataclass
+class Lay:
+    """An option that lays a shape on a grid: where (the cell or block the page offers it at),
+    its turn, and each cell it would cover with the colour that cell would show."""
+
+    index: int
+    anchor: tuple[int, int]
+    block: int
+    turn: int
+    cells: list[tuple[int, int, str]]
 
 
 class Presenter:
@@ -114,19 +127,25 @@ class Presenter:
         names = view["names"]
         decision = view["decision"]
         options: list[Option] = []
+        chosen: dict[str, list[int]] = {}  # a place's key -> the options it answers
+        lays: dict[str, list[Lay]] = {}  # a grid -> the placements offered on it
         if decision is not None:
             for i, (text, place) in enumerate(zip(decision["options"], decision["places"], strict=True)):
                 options.append(Option(i, text, place_key(place)))
-        chosen: dict[str, list[int]] = {}
-        for option in options:
-            if option.place is not None:
-                chosen.setdefault(option.place, []).append(option.index)
+                if place is not None and "lay" in place:
+                    lays.setdefault(place["grid"], []).append(self.lay(state, i, place))
+                    continue
+                for key in place_keys(place):
+                    chosen.setdefault(key, []).append(i)
         zones = []
         for key, contents in view["zones"].items():
             chips, hidden = self.chips(contents)
             if chips or (hidden and hidden != "empty"):
                 zones.append(Zone(self.title(names, key), chips, hidden))
         seats = [str(p) for p in state.rt.players]
+        faces: dict[str, dict[tuple[int, int], Row]] = {}  # what each grid's cells show
+        for cell, row in state.rt.faces.items():
+            faces.setdefault(str(cell.map), {})[(cell.q, cell.r)] = row
         return {
             "game": view["game"],
             "seed": view["seed"],
@@ -138,9 +157,17 @@ class Presenter:
             if decision is None
             else {"seat": decision["player"], "who": seats[decision["player"]], "prompt": decision["prompt"]},
             "options": options,
+            "listed": [o for o in options if o.place is None],
+            "placed": [o for o in options if o.place is not None],
             "boards": [
                 self.grid(
-                    self.title(names, name), name, view["grid_forms"][name]["kind"], cells, chosen, names
+                    self.title(names, name),
+                    name,
+                    view["grid_forms"][name]["kind"],
+                    cells,
+                    chosen,
+                    lays.get(name, []),
+                    faces.get(name, {}),
                 )
                 for name, cells in view["grids"].items()
             ]
@@ -182,23 +209,26 @@ class Presenter:
         kind: str,
         cells: list[dict[str, Any]],
         chosen: dict[str, list[int]],
-        names: dict[str, str],
+        lays: list[Lay],
+        faces: dict[tuple[int, int], Row],
     ) -> Markup:
         """A grid map of `kind` (hex, square): every cell the view lists, coloured by what its face
-        is, with its name (a board's `b2`) or its coordinates, and its pieces."""
-        centres = {(c["q"], c["r"]): _centre(kind, c["q"], c["r"]) for c in cells}
+        is, with its name (a board's `b2`) or its coordinates, and its pieces; then, where a shape
+        may be laid, a place to lay it (see `spots`)."""
         reach = HEX if kind == "hex" else SQUARE / 2
-        xs = [x for x, _ in centres.values()] or [0.0]
-        ys = [y for _, y in centres.values()] or [0.0]
+        around = [(c["q"], c["r"]) for c in cells] + [(q, r) for lay in lays for q, r, _ in lay.cells]
+        centres = [_centre(kind, q, r) for q, r in around]
+        xs = [x for x, _ in centres] or [0.0]
+        ys = [y for _, y in centres] or [0.0]
         box = (min(xs) - reach - 4, min(ys) - reach - 4, max(xs) - min(xs) + 2 * reach + 8)
         height = max(ys) - min(ys) + 2 * reach + 8
         parts = []
         for cell in cells:
-            x, y = centres[(cell["q"], cell["r"])]
+            x, y = _centre(kind, cell["q"], cell["r"])
             key = place_key({"grid": name, "q": cell["q"], "r": cell["r"]})
-            what = self.face(cell["face"])
+            what = self.what(faces.get((cell["q"], cell["r"])))
             corners = outline(kind, x, y, HEX, SQUARE)
-            face = names.get(cell["face"], "") if what is not None else ""
+            face = "" if what is None else self.names.row(what.table, what.key).one
             called = cell.get("name") or f"{cell['q']}, {cell['r']}"
             label = called + (f": {face}" if face else "")
             inner = [f'<polygon points="{corners}" fill="{self.drawer.colour(what)}" class="cell"/>']
@@ -206,16 +236,60 @@ class Presenter:
             chips, _ = self.chips(cell["pieces"])
             inner += self.draw_chips(chips, x, y - 6, reach * 1.6)
             parts.append(_place(key, chosen, label, "".join(inner)))
+        parts += self.spots(kind, lays)
+        parts.append('<g class="ghost" pointer-events="none"></g>')
         return _svg(title, box, height, "".join(parts))
 
-    def face(self, face: str | None) -> Row | None:
-        """What a cell's face shows (the row it names, as pictures colour it), or None."""
-        if face is None:
-            return None
-        tables = self.symbols.row_keys.get(face, [])
-        if len(tables) != 1:
-            return None
-        what, _ = self.drawer.marks(self.program.row(tables[0], face))
+    def spots(self, kind: str, lays: list[Lay]) -> list[str]:
+        """Where a shape may be laid: one place per cell (or block) it may be laid at, outlined,
+        holding each legal turn there as a ghost the page draws under the pointer (`data-ghosts`:
+        the option, its turn in degrees, and each cell's corners and colour)."""
+        at: dict[tuple[int, int], list[Lay]] = {}
+        for lay in lays:
+            at.setdefault(lay.anchor, []).append(lay)
+        out = []
+        for (q, r), here in at.items():
+            block = here[0].block
+            if block > 1:
+                x0, y0 = _centre(kind, q * block, r * block)
+                x1, y1 = _centre(kind, q * block + block - 1, r * block + block - 1)
+                side = x1 - x0 + SQUARE
+                corners = outline(kind, (x0 + x1) / 2, (y0 + y1) / 2, HEX, side)
+            else:
+                corners = outline(kind, *_centre(kind, q, r), HEX, SQUARE)
+            ghosts = [
+                [
+                    lay.index,
+                    lay.turn,
+                    [[outline(kind, *_centre(kind, x, y), HEX, SQUARE), fill] for x, y, fill in lay.cells],
+                ]
+                for lay in here
+            ]
+            indices = ",".join(str(lay.index) for lay in here)
+            turns = ", ".join(f"{lay.turn}\u00b0" for lay in here)
+            label = f"lay it here ({q}, {r}): turned {turns}"
+            out.append(
+                f'<g class="place choosable lay" role="button" tabindex="0" data-options="{indices}" '
+                f'data-ghosts="{_e(json.dumps(ghosts, separators=(",", ":")))}" aria-label="{_e(label)}">'
+                f'<title>{_e(label)}</title><polygon points="{corners}" class="spot"/></g>'
+            )
+        return out
+
+    def lay(self, state: State, index: int, place: dict[str, Any]) -> Lay:
+        """A placement option as the page offers it: its cells coloured as the rows it lays would
+        colour them (the placement itself is the decision's option)."""
+        placement = state.decision.values[index] if state.decision is not None else None
+        rows = getattr(placement, "rows", [])
+        spec = place["lay"]
+        cells = [
+            (q, r, self.drawer.colour(self.what(rows[i] if i < len(rows) else None)))
+            for i, (q, r) in enumerate(spec["cells"])
+        ]
+        return Lay(index, (place["q"], place["r"]), spec["block"], spec["turn"], cells)
+
+    def what(self, face: Row | None) -> Row | None:
+        """What a cell's face is (the row pictures colour it by), or None."""
+        what, _ = self.drawer.marks(face)
         return what
 
     def table_map(self, title: str, name: str, held: dict[str, Any], chosen: dict[str, list[int]]) -> Markup:
@@ -269,6 +343,18 @@ class Presenter:
                 f'<text x="{x:.1f}" y="{y + CHIP - 4:.1f}" text-anchor="middle">{_e(text)}</text></g>'
             )
         return out
+
+
+def place_keys(place: dict[str, Any] | None) -> list[str]:
+    """Every place of the board an option may be chosen at: its place, or each place of an area."""
+    if place is None:
+        return []
+    if "cells" in place:
+        return [f"grid:{place['grid']}:{q}:{r}" for q, r in place["cells"]]
+    if "nodes" in place:
+        return [f"map:{place['map']}:{node}" for node in place["nodes"]]
+    key = place_key(place)
+    return [] if key is None else [key]
 
 
 def place_key(place: dict[str, Any] | None) -> str | None:
