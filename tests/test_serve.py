@@ -223,6 +223,39 @@ def test_every_grid_cell_and_map_node_is_drawn_and_the_options_are_places_on_the
     assert "Near Spot" in drawn and 'data-options="0"' in drawn  # the nodes, by their names
 
 
+def test_hot_seat_the_next_person_sees_their_turn_only_once_they_have_the_screen(tmp_path: Path) -> None:
+    """Issue 26: between two people at one screen, a hand-off screen hides the next player's
+    private information until that player says they have the screen."""
+    c, session = client(write(tmp_path, "board.rules", BOARD), ["human"])
+    assert "Pass the screen" not in shown(c)["html"]  # the first player has it from the start
+    assert answer(c, 0).status_code == 200
+    assert "Pass the screen" not in shown(c)["html"]  # the same player decides again
+    assert answer(c, 0).status_code == 200
+    handing = shown(c)["html"]
+    assert "Pass the screen to" in handing and "Player 2" in handing
+    assert "s hand" not in handing and "Stone" not in handing  # nothing of the position
+    refused = c.post("/api/ready", json={"seat": 0})
+    assert refused.status_code == 409 and "not the one to decide" in refused.json()["error"]
+    assert c.post("/api/ready", json={"seat": "1"}).status_code == 409
+    taken = c.post("/api/ready", json={"seat": 1})
+    assert taken.status_code == 200 and "Pass the screen" not in taken.json()["html"]
+    assert "Player 2&#39;s hand" in taken.json()["html"] and len(session.state.choices) == 2
+
+
+def test_no_hand_off_screen_when_the_other_seats_are_agents(tmp_path: Path) -> None:
+    c, _ = client(write(tmp_path, "board.rules", BOARD), ["human", "random"])
+    answer(c, 0)
+    answer(c, 0)
+    assert "Pass the screen" not in shown(c)["html"]
+
+
+def test_live_scores_and_whose_turn_are_shown_for_every_seat() -> None:
+    c, session = client(TIC_TAC_TOE, ["human"])
+    drawn = shown(c)["html"]
+    assert drawn.count("<th>Score</th>") == 1 and "(their turn)" in drawn
+    assert '<tr class="current"><td><span class="seat"' in drawn and session.state.rt.current.seat == 0
+
+
 def test_the_game_over_screen_gives_the_scores_and_the_winners_by_seat_name() -> None:
     c, _ = client(TIC_TAC_TOE, ["first"])
     page = shown(c)
@@ -554,6 +587,13 @@ def page_of(chromium: Any) -> Iterator[Any]:
         assert [url for url in asked if not url.startswith(served.url)] == []
 
 
+def hand_over(page: Any) -> None:
+    """The next person takes the screen, where the page asks for it (hot seat)."""
+    if page.locator("#ready").count():
+        page.click("#ready")
+        page.wait_for_selector(".hand-off", state="detached")
+
+
 def click(page: Any, target: Any) -> None:
     """Click, then wait for the page to show the game after it."""
     step = page.locator(".layout").get_attribute("data-step")
@@ -568,7 +608,10 @@ def test_a_whole_game_of_tic_tac_toe_is_played_undone_saved_and_loaded_by_clicki
     session = Session(meeple.load(TIC_TAC_TOE), str(TIC_TAC_TOE), 2, 1, ["human"])
     page = page_of(session)
     click(page, page.locator(".choosable").first)
+    assert "Pass the screen to Player 2" in page.locator(".hand-off").inner_text()
+    hand_over(page)
     click(page, page.locator(".choosable").first)
+    hand_over(page)
     with page.expect_download() as download:
         page.click("#save")
     saved = tmp_path / "saved.json"
@@ -577,6 +620,7 @@ def test_a_whole_game_of_tic_tac_toe_is_played_undone_saved_and_loaded_by_clicki
     assert page.locator(".cell").count() == 9  # a board given by its size: every square, empty or not
     while not page.locator("#game-over").count():
         click(page, page.locator(".choosable").first)  # a square of the board
+        hand_over(page)
     assert "Winner" in page.locator("#game-over").inner_text()
     finished = len(session.state.choices)
     click(page, page.locator("#undo"))

@@ -7,7 +7,8 @@ log, is a clear error on the page and leaves the game as it was. After a person 
 agents' seats move at once, up to the next person's decision or the end.
 
 Routes: `GET /` the page; `GET /api/game` the game as JSON (with its HTML); `POST /api/answer`
-`{"step", "seat", "index"}`; `POST /api/undo`; `GET /api/save` the replay log (as `meeple play
+`{"step", "seat", "index"}`; `POST /api/ready` `{"seat"}` (the next person has the screen);
+`POST /api/undo`; `GET /api/save` the replay log (as `meeple play
 --log` writes it); `POST /api/load` a log's text; `/static/` the page's script and style. The page
 makes no request to any other host.
 
@@ -93,6 +94,7 @@ class Session:
         self.state = state
         self.presenter = Presenter(state)
         self.error = self.advance(state, self.seats)  # a rule that broke, shown on the page
+        self.at_screen = self.deciding()  # the person the page was last shown to (hot seat)
 
     def seat(self, players: int, seed: int) -> Seats:
         agents = make_agents(self.agent_names, players, seed, self.game.program.styles)
@@ -112,7 +114,26 @@ class Session:
             return f"a rule broke: {err}"
         return ""
 
+    def deciding(self) -> int | None:
+        """The seat of the person who must decide now, if a person must."""
+        decision = self.state.decision
+        if self.state.is_over or decision is None or decision.player.seat not in self.seats.humans:
+            return None
+        return decision.player.seat
+
     # ------------------------------------------------------------------ changes
+
+    def ready(self, seat: Any) -> None:
+        """The person at `seat` has the screen: the page shows the game as they may see it. Until
+        then, when the decision passes from one person to another, the page shows only whose turn
+        it is, so that the next player's private information is not on the screen while the
+        last one still looks at it (hot seat)."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise Refused("the seat must be a whole number")
+        with self.lock:
+            if seat != self.deciding():
+                raise Refused("that seat is not the one to decide now")
+            self.at_screen = seat
 
     def answer(self, step: Any, seat: Any, index: Any) -> None:
         """A person's answer to the decision at `step` (the number of choices made before it)."""
@@ -213,9 +234,14 @@ class Session:
                     "solo": state.seats == 1,
                 }
             page["humans"] = sorted(self.seats.humans)
+            deciding = self.deciding()
+            page["hand_off"] = (
+                len(self.seats.humans) > 1 and deciding is not None and deciding != self.at_screen
+            )
             page["error"] = self.error
             page["undo"] = any(s in self.seats.humans for s in state.choosers)
-        html = TEMPLATES.get_template("game.html.j2").render(page)
+        template = "hand_off.html.j2" if page["hand_off"] else "game.html.j2"
+        html = TEMPLATES.get_template(template).render(page)
         decision = page["decision"]
         return {
             "html": html,
@@ -249,6 +275,10 @@ def create_app(session: Session, host: str = "127.0.0.1", port: int = 8000) -> A
         await _body(request, MAX_REQUEST_BYTES)
         return _do(session.undo)
 
+    async def ready(request: Request) -> JSONResponse:
+        body = _object(await _body(request, MAX_REQUEST_BYTES))
+        return _do(lambda: session.ready(body.get("seat")))
+
     async def save(request: Request) -> Response:
         return Response(
             session.save(),
@@ -273,6 +303,7 @@ def create_app(session: Session, host: str = "127.0.0.1", port: int = 8000) -> A
             Route("/api/game", game),
             Route("/api/answer", answer, methods=["POST"]),
             Route("/api/undo", undo, methods=["POST"]),
+            Route("/api/ready", ready, methods=["POST"]),
             Route("/api/save", save),
             Route("/api/load", load, methods=["POST"]),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),

@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from meeple.codegen.pictures import Drawer, outline
 from meeple.interpreter.engine import State
+from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import Row, humanise
 
 # One colour per seat, for the pieces a seat owns (dark enough for white words on them).
@@ -147,6 +148,8 @@ class Presenter:
         for cell, row in state.rt.faces.items():
             faces.setdefault(str(cell.map), {})[(cell.q, cell.r)] = row
         return {
+            "standings": self.standings(state),
+            "current": view["current"],
             "game": view["game"],
             "seed": view["seed"],
             "turns": view["turns"],
@@ -180,6 +183,17 @@ class Presenter:
             **self.stores(view["owned"], seats, names),
             "log": list(state.log),
         }
+
+    def standings(self, state: State) -> dict[str, Any]:
+        """Every seat's score as the position gives it now, and its tiebreak where the rules have
+        one: the figures the winner is decided by. A score the rules cannot give yet (it reads
+        something setup has not made) is left out rather than shown wrong."""
+        try:
+            scores = state.scores
+            tiebreaks = state.tiebreaks if self.program.tiebreak is not None else []
+        except RuleRuntimeError:
+            return {"scores": [], "tiebreaks": []}
+        return {"scores": scores, "tiebreaks": tiebreaks}
 
     def stores(
         self, owned: dict[str, dict[str, str]], seats: list[str], names: dict[str, str]

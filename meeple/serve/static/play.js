@@ -116,6 +116,11 @@ function choosePlace(place) {
 }
 
 game.addEventListener("click", (event) => {
+  const ready = event.target.closest("#ready");
+  if (ready) {
+    send("/api/ready", JSON.stringify({ seat: Number(ready.dataset.seat) }));
+    return;
+  }
   const turn = event.target.closest(".turn");
   if (turn) {
     wanted = Number(turn.dataset.turn);
