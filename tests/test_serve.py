@@ -256,6 +256,41 @@ def test_live_scores_and_whose_turn_are_shown_for_every_seat() -> None:
     assert '<tr class="current"><td><span class="seat"' in drawn and session.state.rt.current.seat == 0
 
 
+def test_history_shows_the_board_as_it_was_and_changes_nothing(tmp_path: Path) -> None:
+    """Issue 26: step back and forward through the game and see the board as it was."""
+    c, session = client(write(tmp_path, "board.rules", BOARD), ["human", "random"])
+    answer(c, 1)  # a stone on the cell (1, 0)
+    answer(c, 0)
+    now = shown(c)
+    now = shown(c)  # Player 2's agent has played: the game is over
+    assert now["at"] == now["step"] == 4 and "the game as it was" not in now["html"]
+    back = c.post("/api/history", json={"at": 1}).json()
+    assert back["at"] == 1 and back["step"] == 4 and back["decision"] is None
+    assert "Decision 1 of 4: the game as it was" in back["html"] and "Game over" not in back["html"]
+    assert back["html"].count("<li>") < now["html"].count("<li>")  # the log as it was then
+    assert ">Stone</text>" in back["html"]  # the stone laid by the first decision, on its cell
+    for bad in (-1, 5, "2", None, True):
+        refused = c.post("/api/history", json={"at": bad})
+        assert refused.status_code == 409, bad
+    assert len(session.state.choices) == 4 and session.state.is_over  # the game is where it was
+    forward = c.post("/api/history", json={"at": 4}).json()
+    assert forward["html"] == now["html"]
+
+
+def test_an_agent_takes_a_seat_or_plays_a_step_or_to_the_end_from_the_page() -> None:
+    c, session = client(TIC_TAC_TOE, ["human"])
+    one = c.post("/api/agent", json={"agent": "first", "to_end": False})
+    assert one.status_code == 200 and session.state.choices == [0]
+    assert c.post("/api/agent", json={"agent": "human", "to_end": False}).status_code == 409
+    assert c.post("/api/agent", json={"agent": "nobody", "to_end": True}).status_code == 409
+    assert c.post("/api/seat", json={"seat": 5, "agent": "random"}).status_code == 409
+    assert c.post("/api/seat", json={"seat": 1, "agent": "first"}).status_code == 200
+    assert session.seats.names == ["human", "first"] and len(session.state.choices) == 2  # it played
+    assert "selected>first</option>" in shown(c)["html"]
+    end = c.post("/api/agent", json={"agent": "random", "to_end": True})
+    assert end.status_code == 200 and end.json()["over"] and session.state.is_over
+
+
 def test_the_game_over_screen_gives_the_scores_and_the_winners_by_seat_name() -> None:
     c, _ = client(TIC_TAC_TOE, ["first"])
     page = shown(c)
@@ -635,6 +670,26 @@ def test_a_whole_game_of_tic_tac_toe_is_played_undone_saved_and_loaded_by_clicki
     page.wait_for_selector("#error:not([hidden])")
     assert "is not a meeple log" in page.locator("#error").inner_text()
     assert session.state.choices == [0, 0]
+
+
+def test_history_and_agents_are_used_from_the_page(page_of: Any) -> None:
+    """Step back through the game and forward again; give a seat to an agent; let an agent play
+    the rest of the game."""
+    session = Session(meeple.load(TIC_TAC_TOE), str(TIC_TAC_TOE), 2, 1, ["human"])
+    page = page_of(session)
+    click(page, page.locator(".choosable").first)
+    hand_over(page)
+    page.click('.back-to[title="One decision back"]')
+    page.wait_for_selector("text=Decision 0 of 1: the game as it was")
+    assert page.locator(".choosable").count() == 0 and page.locator(".decision").count() == 0
+    page.click('.back-to[title="The game as it is now"]')
+    page.wait_for_selector(".decision")
+    page.select_option('.seat-agent[data-seat="1"]', "first")  # Player 2's decision, now an agent's
+    page.wait_for_function("() => document.querySelector('.layout').dataset.step === '2'")
+    assert session.seats.names == ["human", "first"]  # and it has played its turn at once
+    page.click('.let-agent[data-to-end="yes"]')
+    page.wait_for_selector("#game-over")
+    assert session.state.is_over
 
 
 def test_a_place_on_the_board_answers_when_clicked(page_of: Any, tmp_path: Path) -> None:

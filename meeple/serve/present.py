@@ -122,11 +122,12 @@ class Presenter:
 
     # ------------------------------------------------------------------ the page
 
-    def page(self, state: State, seat: int | None) -> dict[str, Any]:
-        """Everything the game fragment's template shows, as seat `seat` may see it."""
+    def page(self, state: State, seat: int | None, offer: bool = True) -> dict[str, Any]:
+        """Everything the game fragment's template shows, as seat `seat` may see it; with its
+        decision offered (`offer`), or none (a position of the past, looked at)."""
         view = state.view(seat)
         names = view["names"]
-        decision = view["decision"]
+        decision = view["decision"] if offer else None
         options: list[Option] = []
         chosen: dict[str, list[int]] = {}  # a place's key -> the options it answers
         lays: dict[str, list[Lay]] = {}  # a grid -> the placements offered on it

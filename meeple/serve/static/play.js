@@ -116,6 +116,17 @@ function choosePlace(place) {
 }
 
 game.addEventListener("click", (event) => {
+  const back = event.target.closest(".back-to");
+  if (back) {
+    send("/api/history", JSON.stringify({ at: Number(back.dataset.at) }));
+    return;
+  }
+  const agent = event.target.closest(".let-agent");
+  if (agent) {
+    const helper = document.getElementById("helper");
+    send("/api/agent", JSON.stringify({ agent: helper.value, to_end: Boolean(agent.dataset.toEnd) }));
+    return;
+  }
   const ready = event.target.closest("#ready");
   if (ready) {
     send("/api/ready", JSON.stringify({ seat: Number(ready.dataset.seat) }));
@@ -134,6 +145,11 @@ game.addEventListener("click", (event) => {
   }
   const place = event.target.closest(".choosable");
   if (place) choosePlace(place);
+});
+
+game.addEventListener("change", (event) => {
+  const seat = event.target.closest(".seat-agent");
+  if (seat) send("/api/seat", JSON.stringify({ seat: Number(seat.dataset.seat), agent: seat.value }));
 });
 
 game.addEventListener("focusin", (event) => {
