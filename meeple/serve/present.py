@@ -29,7 +29,7 @@ SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085"
 NEUTRAL = "#6b5a45"  # pieces of nobody
 HEX = 46.0  # a hex's radius on the page
 SQUARE = 80.0  # a square cell's side
-NODE = 44.0  # a map node's radius
+NODE = 50.0  # a map node's radius
 CHIP = 15.0  # a piece's height
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 
@@ -335,28 +335,38 @@ class Presenter:
             said = node.name
             chips, _ = self.chips(held.get(str(node), {}))
             inner = [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE}" class="node"/>']
-            inner += [_text(x, y - 18 + 12 * i, line, "face") for i, line in enumerate(_lines(said, 14)[:2])]
+            lines = _lines(said, 15)
+            lines = [*lines[:2], _shorten(" ".join(lines[2:]), 15)] if len(lines) > 3 else lines
+            inner += [_text(x, y - 26 + 11 * i, line, "face") for i, line in enumerate(lines)]
             inner += self.draw_chips(chips, x, y + 8, NODE * 1.8)
             parts.append(_place(key, chosen, said, "".join(inner)))
         reach = ring + NODE + 6
         return _svg(title, (-reach, -reach, 2 * reach), 2 * reach, "".join(parts))
 
     def draw_chips(self, chips: list[Chip], x: float, top: float, width: float) -> list[str]:
-        """Pieces as labelled rounded tags, one under another, in their owner's colour."""
+        """Pieces as labelled rounded tags, one under another, in their owner's colour; a name
+        too long for one line wraps onto a second (and only then is shortened, at its end)."""
         out = []
-        shown = chips[:3]
-        for i, chip in enumerate(shown):
-            text = chip.text if len(chip.text) <= 14 else chip.text[:13] + "…"
-            if i == 2 and len(chips) > 3:
-                text = f"+{len(chips) - 2} more"
-            w = min(width, 8 + 6.2 * len(text))
-            y = top + i * (CHIP + 2)
+        y = top
+        fits = max(4, int((width - 8) / 6.2))  # characters a line of a tag holds
+        for i, chip in enumerate(chips[:3]):
+            text = f"+{len(chips) - 2} more" if i == 2 and len(chips) > 3 else chip.text
+            lines = _lines(text, fits)
+            if len(lines) > 2:
+                lines = [lines[0], _shorten(" ".join(lines[1:]), fits)]
+            lines = [_shorten(line, fits) for line in lines]
+            w = min(width, 8 + 6.2 * max(len(line) for line in lines))
+            h = CHIP + 11 * (len(lines) - 1)
+            words = "".join(
+                f'<tspan x="{x:.1f}" y="{y + CHIP - 4 + 11 * n:.1f}">{_e(line)}</tspan>'
+                for n, line in enumerate(lines)
+            )
             out.append(
                 f'<g class="chip"><title>{_e(chip.text + (f" ({chip.owner})" if chip.owner else ""))}</title>'
-                f'<rect x="{x - w / 2:.1f}" y="{y:.1f}" width="{w:.1f}" height="{CHIP}" rx="7" '
-                f'fill="{chip.colour}"/>'
-                f'<text x="{x:.1f}" y="{y + CHIP - 4:.1f}" text-anchor="middle">{_e(text)}</text></g>'
+                f'<rect x="{x - w / 2:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h}" rx="7" '
+                f'fill="{chip.colour}"/><text text-anchor="middle">{words}</text></g>'
             )
+            y += h + 2
         return out
 
 
@@ -421,6 +431,11 @@ def _lines(words: str, width: int) -> list[str]:
         else:
             out.append(word)
     return out or [words]
+
+
+def _shorten(line: str, width: int) -> str:
+    """A line cut to `width` characters at its end, with an ellipsis where it was cut."""
+    return line if len(line) <= width else line[: width - 1] + "\u2026"
 
 
 def _e(text: str) -> str:
