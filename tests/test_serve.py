@@ -291,6 +291,36 @@ def test_an_agent_takes_a_seat_or_plays_a_step_or_to_the_end_from_the_page() -> 
     assert end.status_code == 200 and end.json()["over"] and session.state.is_over
 
 
+DRAWING = """\
+game "Drawing":
+  players 1..1
+
+table colour (name, called):
+  red, "Red"
+  blue, "Blue"
+
+var token_of: colour? = none per player, colour
+  called "token of each colour"
+
+play:
+  for each p in players:
+    pick c at random from colour:
+      log "{p} draws {c}"
+      choose k from colour by p prompt "Keep":
+        log "{p} keeps {k}"
+"""
+
+
+def test_the_log_shows_the_rules_sentences_not_the_engines_record_of_a_pick(tmp_path: Path) -> None:
+    """Issue 26: log lines as the rules say them, without "(random c: ...)"; a value per row is
+    said by the rows' names, not as `{red: None}`."""
+    c, session = client(write(tmp_path, "drawing.rules", DRAWING), ["human"], players=1)
+    drawn = shown(c)["html"]
+    assert any(line.strip().startswith("(random c:") for line in session.state.log)  # kept for replays
+    assert "(random c:" not in drawn and "Player 1 draws" in drawn
+    assert "Red: none, Blue: none" in drawn and "None" not in drawn
+
+
 def test_the_game_over_screen_gives_the_scores_and_the_winners_by_seat_name() -> None:
     c, _ = client(TIC_TAC_TOE, ["first"])
     page = shown(c)
@@ -729,6 +759,23 @@ play:
     choose spot from placements(land, [each t in tile where t.shape == bend]) by p prompt "Where":
       place [each t in tile where t.shape == bend] on land at spot
 """
+
+
+TAKING = LAYING.replace("map land:", "zone box\npiece tile_piece: each shape in box\n\nmap land:").replace(
+    '    choose a from areas(land, ground) by p prompt "Area":\n',
+    '    choose t from pieces(box) by p prompt "Take":\n      log "{p} takes {t}"\n'
+    '    choose a from areas(land, ground) by p prompt "Area":\n',
+)
+
+
+def test_a_tile_offered_before_it_is_taken_shows_what_it_holds(tmp_path: Path) -> None:
+    """Issue 26: "tile 35" says nothing; the option shows the tile's cells, coloured."""
+    c, session = client(write(tmp_path, "taking.rules", TAKING), ["human"], players=1)
+    assert [str(v) for v in session.state.decision.values] == ["start", "bend"]
+    drawn = shown(c)["html"]
+    pictures = re.findall(r'<svg class="holds".*?</svg>', drawn)
+    assert [p.count("<polygon") for p in pictures] == [3, 2]  # the start's three cells, the bend's two
+    assert pictures[1].count('fill="#cc9933"') == 1 and pictures[1].count('fill="#3366cc"') == 1
 
 
 def test_an_area_is_chosen_by_clicking_any_cell_of_it(page_of: Any, tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ from markupsafe import Markup
 from meeple.codegen.pictures import Drawer, outline
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.interpreter.values import Row, humanise
+from meeple.interpreter.values import PieceRef, Row, humanise
 
 # One colour per seat, for the pieces a seat owns (dark enough for white words on them).
 SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085", "#d35400", "#555f6e")
@@ -31,6 +32,9 @@ HEX = 46.0  # a hex's radius on the page
 SQUARE = 80.0  # a square cell's side
 NODE = 50.0  # a map node's radius
 CHIP = 15.0  # a piece's height
+# The line the engine logs for a `random x from LIST` pick (interpreter/compiler/decisions.py):
+# a record for replaying the game, not a sentence of the rules; the saved log keeps it.
+DRAWN = re.compile(r"\s+\(random \w+: .*\)")
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 
 
@@ -60,6 +64,7 @@ class Option:
     index: int
     text: str
     place: str | None  # the board place it denotes, as `place_key` names it
+    holds: Markup | None = None  # a picture of what it holds (a tile's cells), before it is taken
 
 
 @dataclass
@@ -133,7 +138,9 @@ class Presenter:
         lays: dict[str, list[Lay]] = {}  # a grid -> the placements offered on it
         if decision is not None:
             for i, (text, place) in enumerate(zip(decision["options"], decision["places"], strict=True)):
-                options.append(Option(i, text, place_key(place)))
+                values = state.decision.values if state.decision is not None else []
+                held = self.holds(values[i]) if place is None and i < len(values) else None
+                options.append(Option(i, text, place_key(place), held))
                 if place is not None and "lay" in place:
                     lays.setdefault(place["grid"], []).append(self.lay(state, i, place))
                     continue
@@ -182,8 +189,47 @@ class Presenter:
             "zones": zones,
             "variables": [(names.get(n) or humanise(n), v) for n, v in view["variables"].items()],
             **self.stores(view["owned"], seats, names),
-            "log": list(state.log),
+            "log": [line for line in state.log if not DRAWN.fullmatch(line)],
         }
+
+    def holds(self, value: Any) -> Markup | None:
+        """A small picture of what a piece or a row holds, for an option that takes one before it
+        is laid: the rows of a grid's shape table that name it in their first column (a tile's
+        hexes, as `grid hex of tile_hex` lays them), each cell coloured as the board colours it.
+        None for anything that is no shape."""
+        row = value.piece[0].row if isinstance(value, PieceRef) else value
+        if not isinstance(row, Row):
+            return None
+        for grid in self.symbols.maps.values():
+            if grid.faces is None or grid.grid is None:
+                continue
+            cells = [
+                face
+                for face in self.program.row_by_key.get(grid.faces, {}).values()
+                if next(iter(face.values.values()), None) is row and "q" in face.values and "r" in face.values
+            ]
+            if cells:
+                return self.miniature(grid.grid, cells)
+        return None
+
+    def miniature(self, kind: str, cells: list[Row]) -> Markup:
+        """A shape's cells at a small size, as an inline picture in an option's button."""
+        centres = [_centre(kind, face.values["q"], face.values["r"]) for face in cells]
+        reach = HEX if kind == "hex" else SQUARE / 2
+        left = min(x for x, _ in centres) - reach - 2
+        top = min(y for _, y in centres) - reach - 2
+        width = max(x for x, _ in centres) - left + reach + 2
+        height = max(y for _, y in centres) - top + reach + 2
+        polygons = "".join(
+            f'<polygon points="{outline(kind, x, y, HEX, SQUARE)}" '
+            f'fill="{self.drawer.colour(self.what(face))}" class="cell"/>'
+            for (x, y), face in zip(centres, cells, strict=True)
+        )
+        box = f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}"
+        return Markup(
+            f'<svg class="holds" xmlns="http://www.w3.org/2000/svg" viewBox="{box}" width="{width * 0.4:.0f}" '
+            f'height="{height * 0.4:.0f}" aria-hidden="true">{polygons}</svg>'
+        )
 
     def standings(self, state: State) -> dict[str, Any]:
         """Every seat's score as the position gives it now, and its tiebreak where the rules have
