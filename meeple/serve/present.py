@@ -227,8 +227,8 @@ class Presenter:
         )
         box = f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}"
         return Markup(
-            f'<svg class="holds" xmlns="http://www.w3.org/2000/svg" viewBox="{box}" width="{width * 0.4:.0f}" '
-            f'height="{height * 0.4:.0f}" aria-hidden="true">{polygons}</svg>'
+            f'<svg class="holds" xmlns="http://www.w3.org/2000/svg" viewBox="{box}" '
+            f'width="{width * 0.4:.0f}" height="{height * 0.4:.0f}" aria-hidden="true">{polygons}</svg>'
         )
 
     def standings(self, state: State) -> dict[str, Any]:
