@@ -242,6 +242,18 @@ def test_hot_seat_the_next_person_sees_their_turn_only_once_they_have_the_screen
     assert "Player 2&#39;s hand" in taken.json()["html"] and len(session.state.choices) == 2
 
 
+def test_an_agent_playing_for_one_person_does_not_show_the_next_persons_turn(tmp_path: Path) -> None:
+    """Player 1 lets an agent take their decisions: Player 2's view still waits for Player 2."""
+    c, _ = client(write(tmp_path, "board.rules", BOARD), ["human"])
+    c.post("/api/agent", json={"agent": "first", "to_end": False})
+    c.post("/api/agent", json={"agent": "first", "to_end": False})
+    assert "Pass the screen to" in shown(c)["html"]
+    c.post("/api/ready", json={"seat": 1})
+    c.post("/api/seat", json={"seat": 1, "agent": "random"})  # and Player 2 leaves: an agent plays
+    c.post("/api/seat", json={"seat": 0, "agent": "human"})
+    assert "Pass the screen" not in shown(c)["html"]  # one person left at the page
+
+
 def test_no_hand_off_screen_when_the_other_seats_are_agents(tmp_path: Path) -> None:
     c, _ = client(write(tmp_path, "board.rules", BOARD), ["human", "random"])
     answer(c, 0)

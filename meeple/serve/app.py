@@ -175,13 +175,12 @@ class Session:
             self.seats = self.seat(len(names), state.seed, names)
             self.looking = None
             self.error = self.advance(state, self.seats)
-            if self.at_screen not in self.seats.humans:
-                self.at_screen = self.deciding()
 
     def let_agent_play(self, name: Any, to_end: Any) -> None:
         """The agent `name` answers the decision now, whoever's it is (a person's included), and
         with `to_end` every decision after it until the game ends; the agents at their seats
-        reply as always."""
+        reply as always. The person at the screen stays who it was: if the next decision is
+        another person's, the page hands over first (hot seat)."""
         if name not in self.agent_choices or name == "human":
             raise Refused(f"there is no agent called {str(name)[:40]!r}")
         if not isinstance(to_end, bool):
@@ -200,11 +199,13 @@ class Session:
                     state.apply(helper[decision.player.seat].choose(state, decision))
                     if not to_end:
                         break
+            except IllegalChoice as err:
+                self.error = f"the agent could not play on: {err}"
+                return
             except RuleRuntimeError as err:
                 self.error = f"a rule broke: {err}"
                 return
             self.error = self.advance(state, self.seats)
-            self.at_screen = self.deciding()
 
     def ready(self, seat: Any) -> None:
         """The person at `seat` has the screen: the page shows the game as they may see it. Until
