@@ -292,8 +292,10 @@ class Presenter:
             face = "" if what is None else self.names.row(what.table, what.key).one
             called = cell.get("name") or f"{cell['q']}, {cell['r']}"
             label = called + (f": {face}" if face else "")
-            inner = [f'<polygon points="{corners}" fill="{self.drawer.colour(what)}" class="cell"/>']
-            inner.append(_text(x, y - reach * 0.55, face or called, "face"))
+            fill = self.drawer.colour(what)
+            inner = [f'<polygon points="{corners}" fill="{fill}" class="cell"/>']
+            words = "face on-dark" if _dark(fill) else "face"
+            inner.append(_text(x, y - reach * 0.55, face or called, words))
             chips, _ = self.chips(cell["pieces"])
             inner += self.draw_chips(chips, x, y - 6, reach * 1.6)
             parts.append(_place(key, chosen, label, "".join(inner)))
@@ -477,6 +479,12 @@ def _lines(words: str, width: int) -> list[str]:
         else:
             out.append(word)
     return out or [words]
+
+
+def _dark(fill: str) -> bool:
+    """Whether a "#rrggbb" colour is dark enough that words on it are written in white."""
+    red, green, blue = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * red + 0.587 * green + 0.114 * blue < 110
 
 
 def _shorten(line: str, width: int) -> str:
