@@ -344,6 +344,9 @@ class Choose(Stmt):
     cond: Expr | None = None
     chooser: Expr | None = None
     prompt: str | None = None
+    # `shown at PLACE`: where on the board a picture of the game offers each option (PLACE may
+    # read the option, by its name): for options that are no place themselves
+    shown_at: Expr | None = None
     body: list[Stmt]
     orelse: list[Stmt] = []
 

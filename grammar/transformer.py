@@ -734,6 +734,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def prompt(self, c: list[Token]) -> tuple[str, str]:
         return ("prompt", _unquote(c[0]))
 
+    def shown_at(self, c: list[Any]) -> tuple[str, Any]:
+        return ("shown_at", c[0])
+
     @staticmethod
     def _opt(clause: tuple[str, Any] | None, default: Any = None) -> Any:
         """The value of an optional clause (`where ...`, `by ...`, `else: ...`), or the default."""
@@ -762,7 +765,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def choose_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Choose:
-        may, var, seq, where, chooser, prompt, body, orelse = c
+        may, var, seq, where, chooser, prompt, shown_at, body, orelse = c
         return ast.Choose(
             span=self._span(meta),
             optional=may is not None,
@@ -771,6 +774,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
             cond=self._opt(where),
             chooser=self._opt(chooser),
             prompt=self._opt(prompt),
+            shown_at=self._opt(shown_at),
             body=body,
             orelse=self._opt(orelse, []),
         )

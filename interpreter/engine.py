@@ -485,10 +485,23 @@ class State:
                 "player": self.decision.player.seat,
                 "prompt": self.decision.prompt,
                 "options": self.decision.options,
-                "places": [self.place(v) for v in self.decision.values]
+                "places": [self.place(self.shown(v)) for v in self.decision.values]
                 + [None] * (self.decision.size - len(self.decision.values)),
             },
         }
+
+    def shown(self, value: Any) -> Any:
+        """Where the decision's rules show an option (`shown at PLACE`), or the option itself. A
+        place the rules cannot give for it (a rule that breaks there) is no place: the option
+        is still offered, as a button."""
+        decision = self.decision
+        if decision is None or decision.shown_at is None:
+            return value
+        at = decision.shown_at
+        try:
+            return self.evaluate(lambda: at(self.rt, {**decision.env, decision.var: value}), "a 'shown at'")
+        except RuleRuntimeError:
+            return None
 
     def place(self, value: Any) -> dict[str, Any] | None:
         """The place on the board an option denotes, for a picture of the board to offer it there:

@@ -849,7 +849,7 @@ def play_on_the_board(page: Any) -> str:
     ("name", "decisions", "needs"),
     [
         ("dino_party", 6, {"board"}),
-        ("dino_garden", 6, {"button"}),
+        ("dino_garden", 8, {"board", "button"}),
         ("gods_love_dinosaurs", 4, {"laid", "button"}),
         ("dino_dynasty", 12, {"board"}),
     ],

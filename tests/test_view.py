@@ -187,3 +187,54 @@ def test_an_area_is_offered_at_every_cell_of_it_and_a_placement_at_its_first_cel
             "r": spot.coords[0][1],
             "lay": {"block": 1, "turn": spot.rotation * 60, "cells": [list(c) for c in spot.coords]},
         }
+
+
+SHOWN_AT = """\
+game "Shown":
+  players 2..2
+
+table kind (name, called):
+  low, "Low"
+  high, "High"
+table spot (name, seat: int, kind: kind):
+  low_1, 0, low
+  high_1, 0, high
+  low_2, 1, low
+  high_2, 1, high
+table link (a: spot, b: spot):
+  low_1, high_1
+
+zone box
+piece stone: 4 in box
+map yard:
+  nodes spot
+  edges link (a, b)
+
+value spot_of(p: player, k: kind) = [each s in spot where s.seat == p.seat and s.kind == k][0]
+
+play:
+  for each p in players:
+    choose k from kind by p prompt "Kind" shown at spot_of(p, k):
+      move 1 stone from box to spot_of(p, k)
+    choose n from [1, 2] by p prompt "Number" shown at spot_of(p, low):
+      log "{p} says {n}"
+"""
+
+
+def test_an_option_that_is_no_place_is_shown_where_the_rules_say(tmp_path: Path) -> None:
+    """`choose ... shown at PLACE`: a kind of spot is offered at the deciding player's spot of
+    that kind, so a picture of the board offers it there."""
+    path = tmp_path / "shown.rules"
+    path.write_text(SHOWN_AT)
+    state = meeple.load(path).new_game(2)
+    assert state.view(0)["decision"]["places"] == [
+        {"map": "yard", "node": "low_1"},
+        {"map": "yard", "node": "high_1"},
+    ]
+    state.apply(1)
+    assert state.view(0)["decision"]["places"] == [{"map": "yard", "node": "low_1"}] * 2
+    state.apply(0)
+    assert state.view(1)["decision"]["places"] == [
+        {"map": "yard", "node": "low_2"},
+        {"map": "yard", "node": "high_2"},
+    ]
