@@ -500,6 +500,9 @@ class VarDecl(Decl):
     # `per player, TABLE`: a value for each owner and each row of TABLE (`p.NAME[row]`)
     by: str | None = None
     within: Expr | None = None
+    # `bookkeeping`: a value the rules keep for themselves (a step's progress, dice kept between
+    # two rules), not game state a player reads: what shows the position to players leaves it out
+    bookkeeping: bool = False
 
 
 class MapDecl(Decl):

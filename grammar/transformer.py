@@ -296,7 +296,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def var_decl(self, meta: LarkMeta, c: list[Any]) -> ast.VarDecl:
         rest, metas = self._split_meta(c)
-        name, type_, init, owners, within = rest
+        name, type_, init, owners, within, bookkeeping = rest
         per, by = owners if owners is not None else (None, None)
         return ast.VarDecl(
             span=self._span(meta),
@@ -306,6 +306,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
             per=str(per) if per is not None else None,
             by=str(by) if by is not None else None,
             within=within,
+            bookkeeping=bookkeeping is not None,
             meta=metas,
         )
 

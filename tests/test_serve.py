@@ -333,6 +333,21 @@ def test_the_log_shows_the_rules_sentences_not_the_engines_record_of_a_pick(tmp_
     assert "Red: none, Blue: none" in drawn and "None" not in drawn
 
 
+def test_a_bookkeeping_variable_is_not_shown_to_players(tmp_path: Path) -> None:
+    """Issue 26: the engine's bookkeeping values are not game state a player reads; the rules
+    say which are (`bookkeeping`)."""
+    rules = DRAWING.replace(
+        "play:",
+        "var gold: int = 3 per player\nvar steps_taken: int = 7 per player bookkeeping\n"
+        "var phase_open: bool = yes bookkeeping\nvar round_number: int = 1\n\nplay:",
+    )
+    c, session = client(write(tmp_path, "drawing.rules", rules), ["human"], players=1)
+    words = re.sub(r"<[^>]*>", " ", shown(c)["html"])
+    assert "gold" in words and "round number" in words
+    assert "steps taken" not in words and "phase open" not in words
+    assert session.state.view(0)["variables"]["phase_open"] == "yes"  # still in the view agents read
+
+
 def test_the_game_over_screen_gives_the_scores_and_the_winners_by_seat_name() -> None:
     c, _ = client(TIC_TAC_TOE, ["first"])
     page = shown(c)

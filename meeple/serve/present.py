@@ -187,7 +187,11 @@ class Presenter:
                 for name in self.program.map_nodes
             ],
             "zones": zones,
-            "variables": [(names.get(n) or humanise(n), v) for n, v in view["variables"].items()],
+            "variables": [
+                (names.get(n) or humanise(n), v)
+                for n, v in view["variables"].items()
+                if not self.bookkeeping(self.symbols.vars.get(n))
+            ],
             **self.stores(view["owned"], seats, names),
             "log": [line for line in state.log if not DRAWN.fullmatch(line)],
         }
@@ -242,6 +246,11 @@ class Presenter:
             return {"scores": [], "tiebreaks": []}
         return {"scores": scores, "tiebreaks": tiebreaks}
 
+    @staticmethod
+    def bookkeeping(decl: Any) -> bool:
+        """Whether the rules keep a variable for themselves (`bookkeeping`): not shown."""
+        return decl is not None and decl.bookkeeping
+
     def stores(
         self, owned: dict[str, dict[str, str]], seats: list[str], names: dict[str, str]
     ) -> dict[str, Any]:
@@ -250,7 +259,9 @@ class Presenter:
         nothing left out)."""
         per_player, per_row = [], []
         for store, held in owned.items():
-            per, _, _ = store.partition(".")
+            per, _, name = store.partition(".")
+            if self.bookkeeping(self.symbols.owned_vars.get(per, {}).get(name)):
+                continue
             called = names.get(store) or humanise(store)
             if per == "player":
                 per_player.append((called, [held.get(s, "") for s in seats]))
