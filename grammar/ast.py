@@ -354,6 +354,9 @@ class Choose(Stmt):
     cond: Expr | None = None
     chooser: Expr | None = None
     prompt: str | None = None
+    # `shown at PLACE`: where on the board a picture of the game offers each option (PLACE may
+    # read the option, by its name): for options that are no place themselves
+    shown_at: Expr | None = None
     body: list[Stmt]
     orelse: list[Stmt] = []
 
@@ -507,6 +510,9 @@ class VarDecl(Decl):
     # `per player, TABLE`: a value for each owner and each row of TABLE (`p.NAME[row]`)
     by: str | None = None
     within: Expr | None = None
+    # `bookkeeping`: a value the rules keep for themselves (a step's progress, dice kept between
+    # two rules), not game state a player reads: what shows the position to players leaves it out
+    bookkeeping: bool = False
 
 
 class MapDecl(Decl):

@@ -300,7 +300,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def var_decl(self, meta: LarkMeta, c: list[Any]) -> ast.VarDecl:
         rest, metas = self._split_meta(c)
-        name, type_, init, owners, within = rest
+        name, type_, init, owners, within, bookkeeping = rest
         per, by = owners if owners is not None else (None, None)
         return ast.VarDecl(
             span=self._span(meta),
@@ -310,6 +310,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
             per=str(per) if per is not None else None,
             by=str(by) if by is not None else None,
             within=within,
+            bookkeeping=bookkeeping is not None,
             meta=metas,
         )
 
@@ -742,6 +743,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def prompt(self, c: list[Token]) -> tuple[str, str]:
         return ("prompt", _unquote(c[0]))
 
+    def shown_at(self, c: list[Any]) -> tuple[str, Any]:
+        return ("shown_at", c[0])
+
     @staticmethod
     def _opt(clause: tuple[str, Any] | None, default: Any = None) -> Any:
         """The value of an optional clause (`where ...`, `by ...`, `else: ...`), or the default."""
@@ -770,7 +774,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def choose_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Choose:
-        may, var, seq, where, chooser, prompt, body, orelse = c
+        may, var, seq, where, chooser, prompt, shown_at, body, orelse = c
         return ast.Choose(
             span=self._span(meta),
             optional=may is not None,
@@ -779,6 +783,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
             cond=self._opt(where),
             chooser=self._opt(chooser),
             prompt=self._opt(prompt),
+            shown_at=self._opt(shown_at),
             body=body,
             orelse=self._opt(orelse, []),
         )

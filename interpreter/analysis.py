@@ -863,6 +863,8 @@ class Analyzer:
                     self.expect(s.cond, self.expr(s.cond, inner), "bool", "a 'where' condition")
                 if isinstance(s, ast.Choose) and s.chooser is not None:
                     self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
+                if isinstance(s, ast.Choose) and s.shown_at is not None:
+                    self.expr(s.shown_at, inner)
                 if isinstance(s, ast.Choose):
                     self.sym.sites.append(Site("choose", self.rule, s.var, s.optional, s, inner))
                 if isinstance(s, ast.Choose) and not s.optional and not s.orelse and self._never_options(s):

@@ -47,7 +47,19 @@ class Decision:
     whose items are made when first read); `options` are their readable labels, made only when
     someone looks (a simulation of random agents never needs them)."""
 
-    __slots__ = ("_options", "env", "extra", "offers", "player", "prompt", "rule", "site", "values", "var")
+    __slots__ = (
+        "_options",
+        "env",
+        "extra",
+        "offers",
+        "player",
+        "prompt",
+        "rule",
+        "shown_at",
+        "site",
+        "values",
+        "var",
+    )
 
     def __init__(
         self,
@@ -60,8 +72,12 @@ class Decision:
         site: Site | None = None,
         env: dict[str, Any] | None = None,
         var: str = "",
+        shown_at: Callable[[Any, dict[str, Any]], Any] | None = None,
     ) -> None:
         self.player = player
+        # `shown at PLACE`: where a picture of the board offers each option, from the position
+        # and the statement's names with `var` bound to the option
+        self.shown_at = shown_at
         self.prompt = prompt
         self.values = values
         self.rule = rule

@@ -143,6 +143,8 @@ def label(value: Any) -> str:
         return "none"
     if isinstance(value, list):
         return "[" + ", ".join(label(v) for v in value) + "]"
+    if isinstance(value, dict):  # a value per row (`var x per player, TABLE`), by the rows' names
+        return ", ".join(f"{label(k)}: {label(v)}" for k, v in value.items())
     if type(value) is Row:
         return value.name
     if type(value) is ZoneLoc:

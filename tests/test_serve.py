@@ -223,6 +223,131 @@ def test_every_grid_cell_and_map_node_is_drawn_and_the_options_are_places_on_the
     assert "Near Spot" in drawn and 'data-options="0"' in drawn  # the nodes, by their names
 
 
+def test_hot_seat_the_next_person_sees_their_turn_only_once_they_have_the_screen(tmp_path: Path) -> None:
+    """Issue 26: between two people at one screen, a hand-off screen hides the next player's
+    private information until that player says they have the screen."""
+    c, session = client(write(tmp_path, "board.rules", BOARD), ["human"])
+    assert "Pass the screen" not in shown(c)["html"]  # the first player has it from the start
+    assert answer(c, 0).status_code == 200
+    assert "Pass the screen" not in shown(c)["html"]  # the same player decides again
+    assert answer(c, 0).status_code == 200
+    handing = shown(c)["html"]
+    assert "Pass the screen to" in handing and "Player 2" in handing
+    assert "s hand" not in handing and "Stone" not in handing  # nothing of the position
+    refused = c.post("/api/ready", json={"seat": 0})
+    assert refused.status_code == 409 and "not the one to decide" in refused.json()["error"]
+    assert c.post("/api/ready", json={"seat": "1"}).status_code == 409
+    taken = c.post("/api/ready", json={"seat": 1})
+    assert taken.status_code == 200 and "Pass the screen" not in taken.json()["html"]
+    assert "Player 2&#39;s hand" in taken.json()["html"] and len(session.state.choices) == 2
+
+
+def test_an_agent_playing_for_one_person_does_not_show_the_next_persons_turn(tmp_path: Path) -> None:
+    """Player 1 lets an agent take their decisions: Player 2's view still waits for Player 2."""
+    c, _ = client(write(tmp_path, "board.rules", BOARD), ["human"])
+    c.post("/api/agent", json={"agent": "first", "to_end": False})
+    c.post("/api/agent", json={"agent": "first", "to_end": False})
+    assert "Pass the screen to" in shown(c)["html"]
+    c.post("/api/ready", json={"seat": 1})
+    c.post("/api/seat", json={"seat": 1, "agent": "random"})  # and Player 2 leaves: an agent plays
+    c.post("/api/seat", json={"seat": 0, "agent": "human"})
+    assert "Pass the screen" not in shown(c)["html"]  # one person left at the page
+
+
+def test_no_hand_off_screen_when_the_other_seats_are_agents(tmp_path: Path) -> None:
+    c, _ = client(write(tmp_path, "board.rules", BOARD), ["human", "random"])
+    answer(c, 0)
+    answer(c, 0)
+    assert "Pass the screen" not in shown(c)["html"]
+
+
+def test_live_scores_and_whose_turn_are_shown_for_every_seat() -> None:
+    c, session = client(TIC_TAC_TOE, ["human"])
+    drawn = shown(c)["html"]
+    assert drawn.count("<th>Score</th>") == 1 and "(their turn)" in drawn
+    assert '<tr class="current"><td><span class="seat"' in drawn and session.state.rt.current.seat == 0
+
+
+def test_history_shows_the_board_as_it_was_and_changes_nothing(tmp_path: Path) -> None:
+    """Issue 26: step back and forward through the game and see the board as it was."""
+    c, session = client(write(tmp_path, "board.rules", BOARD), ["human", "random"])
+    answer(c, 1)  # a stone on the cell (1, 0)
+    answer(c, 0)
+    now = shown(c)
+    now = shown(c)  # Player 2's agent has played: the game is over
+    assert now["at"] == now["step"] == 4 and "the game as it was" not in now["html"]
+    back = c.post("/api/history", json={"at": 1}).json()
+    assert back["at"] == 1 and back["step"] == 4 and back["decision"] is None
+    assert "Decision 1 of 4: the game as it was" in back["html"] and "Game over" not in back["html"]
+    assert back["html"].count("<li>") < now["html"].count("<li>")  # the log as it was then
+    assert ">Stone</tspan>" in back["html"]  # the stone laid by the first decision, on its cell
+    for bad in (-1, 5, "2", None, True):
+        refused = c.post("/api/history", json={"at": bad})
+        assert refused.status_code == 409, bad
+    assert len(session.state.choices) == 4 and session.state.is_over  # the game is where it was
+    forward = c.post("/api/history", json={"at": 4}).json()
+    assert forward["html"] == now["html"]
+
+
+def test_an_agent_takes_a_seat_or_plays_a_step_or_to_the_end_from_the_page() -> None:
+    c, session = client(TIC_TAC_TOE, ["human"])
+    one = c.post("/api/agent", json={"agent": "first", "to_end": False})
+    assert one.status_code == 200 and session.state.choices == [0]
+    assert c.post("/api/agent", json={"agent": "human", "to_end": False}).status_code == 409
+    assert c.post("/api/agent", json={"agent": "nobody", "to_end": True}).status_code == 409
+    assert c.post("/api/seat", json={"seat": 5, "agent": "random"}).status_code == 409
+    assert c.post("/api/seat", json={"seat": 1, "agent": "first"}).status_code == 200
+    assert session.seats.names == ["human", "first"] and len(session.state.choices) == 2  # it played
+    assert "selected>first</option>" in shown(c)["html"]
+    end = c.post("/api/agent", json={"agent": "random", "to_end": True})
+    assert end.status_code == 200 and end.json()["over"] and session.state.is_over
+
+
+DRAWING = """\
+game "Drawing":
+  players 1..1
+
+table colour (name, called):
+  red, "Red"
+  blue, "Blue"
+
+var token_of: colour? = none per player, colour
+  called "token of each colour"
+
+play:
+  for each p in players:
+    pick c at random from colour:
+      log "{p} draws {c}"
+      choose k from colour by p prompt "Keep":
+        log "{p} keeps {k}"
+"""
+
+
+def test_the_log_shows_the_rules_sentences_not_the_engines_record_of_a_pick(tmp_path: Path) -> None:
+    """Issue 26: log lines as the rules say them, without "(random c: ...)"; a value per row is
+    said by the rows' names, not as `{red: None}`."""
+    c, session = client(write(tmp_path, "drawing.rules", DRAWING), ["human"], players=1)
+    drawn = shown(c)["html"]
+    assert any(line.strip().startswith("(random c:") for line in session.state.log)  # kept for replays
+    assert "(random c:" not in drawn and "Player 1 draws" in drawn
+    assert "Red: none, Blue: none" in drawn and "None" not in drawn
+
+
+def test_a_bookkeeping_variable_is_not_shown_to_players(tmp_path: Path) -> None:
+    """Issue 26: the engine's bookkeeping values are not game state a player reads; the rules
+    say which are (`bookkeeping`)."""
+    rules = DRAWING.replace(
+        "play:",
+        "var gold: int = 3 per player\nvar steps_taken: int = 7 per player bookkeeping\n"
+        "var phase_open: bool = yes bookkeeping\nvar round_number: int = 1\n\nplay:",
+    )
+    c, session = client(write(tmp_path, "drawing.rules", rules), ["human"], players=1)
+    words = re.sub(r"<[^>]*>", " ", shown(c)["html"])
+    assert "gold" in words and "round number" in words
+    assert "steps taken" not in words and "phase open" not in words
+    assert session.state.view(0)["variables"]["phase_open"] == "yes"  # still in the view agents read
+
+
 def test_the_game_over_screen_gives_the_scores_and_the_winners_by_seat_name() -> None:
     c, _ = client(TIC_TAC_TOE, ["first"])
     page = shown(c)
@@ -554,6 +679,13 @@ def page_of(chromium: Any) -> Iterator[Any]:
         assert [url for url in asked if not url.startswith(served.url)] == []
 
 
+def hand_over(page: Any) -> None:
+    """The next person takes the screen, where the page asks for it (hot seat)."""
+    if page.locator("#ready").count():
+        page.click("#ready")
+        page.wait_for_selector(".hand-off", state="detached")
+
+
 def click(page: Any, target: Any) -> None:
     """Click, then wait for the page to show the game after it."""
     step = page.locator(".layout").get_attribute("data-step")
@@ -567,8 +699,11 @@ def test_a_whole_game_of_tic_tac_toe_is_played_undone_saved_and_loaded_by_clicki
 ) -> None:
     session = Session(meeple.load(TIC_TAC_TOE), str(TIC_TAC_TOE), 2, 1, ["human"])
     page = page_of(session)
-    click(page, page.locator(".option").first)
-    click(page, page.locator(".option").first)
+    click(page, page.locator(".choosable").first)
+    assert "Pass the screen to Player 2" in page.locator(".hand-off").inner_text()
+    hand_over(page)
+    click(page, page.locator(".choosable").first)
+    hand_over(page)
     with page.expect_download() as download:
         page.click("#save")
     saved = tmp_path / "saved.json"
@@ -577,11 +712,12 @@ def test_a_whole_game_of_tic_tac_toe_is_played_undone_saved_and_loaded_by_clicki
     assert page.locator(".cell").count() == 9  # a board given by its size: every square, empty or not
     while not page.locator("#game-over").count():
         click(page, page.locator(".choosable").first)  # a square of the board
+        hand_over(page)
     assert "Winner" in page.locator("#game-over").inner_text()
     finished = len(session.state.choices)
     click(page, page.locator("#undo"))
     assert len(session.state.choices) == finished - 1 and page.locator("#game-over").count() == 0
-    click(page, page.locator(".option").last)  # another move than the one taken back
+    click(page, page.locator(".choosable").last)  # another move than the one taken back
     page.set_input_files("#load", str(saved))
     page.wait_for_function("() => document.querySelector('.layout').dataset.step === '2'")
     assert session.state.choices == [0, 0]
@@ -593,6 +729,26 @@ def test_a_whole_game_of_tic_tac_toe_is_played_undone_saved_and_loaded_by_clicki
     assert session.state.choices == [0, 0]
 
 
+def test_history_and_agents_are_used_from_the_page(page_of: Any) -> None:
+    """Step back through the game and forward again; give a seat to an agent; let an agent play
+    the rest of the game."""
+    session = Session(meeple.load(TIC_TAC_TOE), str(TIC_TAC_TOE), 2, 1, ["human"])
+    page = page_of(session)
+    click(page, page.locator(".choosable").first)
+    hand_over(page)
+    page.click('.back-to[title="One decision back"]')
+    page.wait_for_selector("text=Decision 0 of 1: the game as it was")
+    assert page.locator(".choosable").count() == 0 and page.locator(".decision").count() == 0
+    page.click('.back-to[title="The game as it is now"]')
+    page.wait_for_selector(".decision")
+    page.select_option('.seat-agent[data-seat="1"]', "first")  # Player 2's decision, now an agent's
+    page.wait_for_function("() => document.querySelector('.layout').dataset.step === '2'")
+    assert session.seats.names == ["human", "first"]  # and it has played its turn at once
+    page.click('.let-agent[data-to-end="yes"]')
+    page.wait_for_selector("#game-over")
+    assert session.state.is_over
+
+
 def test_a_place_on_the_board_answers_when_clicked(page_of: Any, tmp_path: Path) -> None:
     session = Session(meeple.load(write(tmp_path, "board.rules", BOARD)), "board", 2, 1, ["human"])
     page = page_of(session)
@@ -600,13 +756,133 @@ def test_a_place_on_the_board_answers_when_clicked(page_of: Any, tmp_path: Path)
     assert session.state.choices == [1]  # the second cell offered
 
 
-@pytest.mark.parametrize("name", BUNDLED)
-def test_one_turn_of_each_bundled_game_is_played_by_clicking(page_of: Any, name: str) -> None:
+LAYING = """\
+game "Laying":
+  players 1..1
+
+table ground (name, called, colour):
+  wet, "Wet ground", "#3366cc"
+  dry, "Dry ground", "#cc9933"
+table shape (name):
+  start
+  bend
+table tile (shape: shape, q: int, r: int, ground: ground):
+  start, 0, 0, wet
+  start, 1, 0, wet
+  start, 0, 1, dry
+  bend, 0, 0, dry
+  bend, 1, 0, wet
+
+map land:
+  grid hex of tile
+
+setup:
+  place [each t in tile where t.shape == start] on land
+
+play:
+  for each p in players:
+    choose a from areas(land, ground) by p prompt "Area":
+      log "{p} points at {a}"
+    choose spot from placements(land, [each t in tile where t.shape == bend]) by p prompt "Where":
+      place [each t in tile where t.shape == bend] on land at spot
+"""
+
+
+TAKING = LAYING.replace("map land:", "zone box\npiece tile_piece: each shape in box\n\nmap land:").replace(
+    '    choose a from areas(land, ground) by p prompt "Area":\n',
+    '    choose t from pieces(box) by p prompt "Take":\n      log "{p} takes {t}"\n'
+    '    choose a from areas(land, ground) by p prompt "Area":\n',
+)
+
+
+def test_a_tile_offered_before_it_is_taken_shows_what_it_holds(tmp_path: Path) -> None:
+    """Issue 26: "tile 35" says nothing; the option shows the tile's cells, coloured."""
+    c, session = client(write(tmp_path, "taking.rules", TAKING), ["human"], players=1)
+    assert [str(v) for v in session.state.decision.values] == ["start", "bend"]
+    drawn = shown(c)["html"]
+    pictures = re.findall(r'<svg class="holds".*?</svg>', drawn)
+    assert [p.count("<polygon") for p in pictures] == [3, 2]  # the start's three cells, the bend's two
+    assert pictures[1].count('fill="#cc9933"') == 1 and pictures[1].count('fill="#3366cc"') == 1
+
+
+def test_an_area_is_chosen_by_clicking_any_cell_of_it(page_of: Any, tmp_path: Path) -> None:
+    session = Session(meeple.load(write(tmp_path, "laying.rules", LAYING)), "laying", 1, 1, ["human"])
+    page = page_of(session)
+    assert page.locator(".choosable").count() == 3  # the wet area's two cells, the dry area's one
+    assert page.locator(".option").count() == 2 and not page.locator(".option").first.is_visible()
+    click(page, page.locator('.choosable[aria-label^="(1,0)"]'))
+    assert session.state.choices == [0]  # the wet area, at its second cell
+
+
+def test_a_shape_is_laid_by_pointing_turning_its_ghost_and_clicking(page_of: Any, tmp_path: Path) -> None:
+    """Issue 26: the tile under the pointer as a ghost at the places it may go, a control to turn
+    it offering only the turns legal there, and a click to lay it."""
+    session = Session(meeple.load(write(tmp_path, "laying.rules", LAYING)), "laying", 1, 1, ["human"])
+    page = page_of(session)
+    click(page, page.locator(".choosable").first)
+    spots = session.state.decision.values
+    places = page.locator(".lay")
+    assert places.count() == len({spot.coords[0] for spot in spots})  # one place per first cell
+    place = max(places.all(), key=lambda p: len(json.loads(p.get_attribute("data-ghosts"))))
+    place.hover()
+    ghosts = json.loads(place.get_attribute("data-ghosts"))
+    assert len(ghosts) > 1  # a place where the bend may lie turned more than one way
+    assert page.locator(".ghost-cell").count() == 2  # the bend's two cells, under the pointer
+    turns = [g[1] for g in ghosts]
+    assert page.locator(".turn").all_inner_texts() == [f"{t}\u00b0" for t in turns]
+    page.locator(".turn").last.click()  # the pointer leaves the board: the ghost stays, turned
+    assert page.locator(".turn.on").inner_text() == f"{turns[-1]}\u00b0"
+    assert page.locator(".ghost-cell").first.get_attribute("points") == ghosts[-1][2][0][0]
+    click(page, place)
+    laid = spots[ghosts[-1][0]]
+    assert session.state.choices[-1] == ghosts[-1][0]
+    assert laid.rotation * 60 == turns[-1] and session.state.rt.faces  # laid as it was shown
+    assert page.locator('.cell[fill="#3366cc"]').count() >= 2  # cells coloured as their ground
+
+
+def play_on_the_board(page: Any) -> str:
+    """One decision as a person makes it: on the board where its options are places (a shape to
+    lay: pointed at, then clicked), else by a button. Says which it was."""
+    lay = page.locator(".lay")
+    if lay.count():
+        lay.first.hover()
+        click(page, lay.first)
+        return "laid"
+    place = page.locator(".choosable").first
+    if place.count():
+        if "," in (place.get_attribute("data-options") or ""):  # several options there: say which
+            place.click()
+            click(page, page.locator(".option.picked").first)
+            return "board and list"
+        click(page, place)
+        return "board"
+    click(page, page.locator(".option").first)
+    return "button"
+
+
+@pytest.mark.parametrize(
+    ("name", "decisions", "needs"),
+    [
+        ("dino_party", 6, {"board"}),
+        ("dino_garden", 8, {"board", "button"}),
+        ("gods_love_dinosaurs", 4, {"laid", "button"}),
+        ("dino_dynasty", 12, {"board"}),
+    ],
+)
+def test_a_few_turns_of_each_bundled_game_are_played_by_clicking_the_board(
+    page_of: Any, name: str, decisions: int, needs: set[str]
+) -> None:
+    """Issue 26: every option that names a place is chosen on the board; buttons stay for the
+    others. The board's places are where the page lets a person choose them."""
     game = meeple.load(name)
     session = Session(game, name, game.min_players, 1, ["human", "random"])
     page = page_of(session)
-    assert page.locator(".decision").count() == 1
-    click(page, page.locator(".option").first)
+    done: list[str] = []
+    while len(done) < decisions and page.locator(".decision").count():
+        done.append(play_on_the_board(page))
+        shown_buttons = [b for b in page.locator(".option").all() if b.is_visible()]
+        assert len(shown_buttons) <= 30  # places are on the board, not a page of hundreds of buttons
+    assert needs <= set(done), done
     assert session.state.choosers[0] == 0
 
 

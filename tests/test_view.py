@@ -132,3 +132,109 @@ def test_the_state_records_which_seat_made_each_choice(tmp_path: Path) -> None:
     for _ in range(5):
         game.apply(0)
     assert game.choosers == [0, 0, 0, 0, 1]
+
+
+LAYING = """\
+game "Laying":
+  players 1..1
+
+table ground (name):
+  wet
+  dry
+table shape (name):
+  start
+  bend
+table tile (shape: shape, q: int, r: int, ground: ground):
+  start, 0, 0, wet
+  start, 1, 0, wet
+  start, 0, 1, dry
+  bend, 0, 0, dry
+  bend, 1, 0, wet
+
+map land:
+  grid hex of tile
+
+setup:
+  place [each t in tile where t.shape == start] on land
+
+play:
+  for each p in players:
+    choose a from areas(land, ground) by p prompt "Area":
+      log "{p} points at {a}"
+    choose spot from placements(land, [each t in tile where t.shape == bend]) by p prompt "Where":
+      place [each t in tile where t.shape == bend] on land at spot
+"""
+
+
+def test_an_area_is_offered_at_every_cell_of_it_and_a_placement_at_its_first_cell(tmp_path: Path) -> None:
+    """A playtest page offers an area at each of its cells, and a placement of a shape where its
+    first cell would go, turned as it would be, with every cell it would cover."""
+    path = tmp_path / "laying.rules"
+    path.write_text(LAYING)
+    state = meeple.load(path).new_game(1)
+    assert state.view(0)["decision"]["places"] == [
+        {"grid": "land", "q": 0, "r": 0, "cells": [[0, 0], [1, 0]]},
+        {"grid": "land", "q": 0, "r": 1, "cells": [[0, 1]]},
+    ]
+    state.apply(0)
+    places = state.view(0)["decision"]["places"]
+    spots = state.decision.values
+    assert len(places) == len(spots) > 6
+    for place, spot in zip(places, spots, strict=True):
+        assert place == {
+            "grid": "land",
+            "q": spot.coords[0][0],
+            "r": spot.coords[0][1],
+            "lay": {"block": 1, "turn": spot.rotation * 60, "cells": [list(c) for c in spot.coords]},
+        }
+
+
+SHOWN_AT = """\
+game "Shown":
+  players 2..2
+
+table kind (name, called):
+  low, "Low"
+  high, "High"
+table spot (name, seat: int, kind: kind):
+  low_1, 0, low
+  high_1, 0, high
+  low_2, 1, low
+  high_2, 1, high
+table link (a: spot, b: spot):
+  low_1, high_1
+
+zone box
+piece stone: 4 in box
+map yard:
+  nodes spot
+  edges link (a, b)
+
+value spot_of(p: player, k: kind) = [each s in spot where s.seat == p.seat and s.kind == k][0]
+
+play:
+  for each p in players:
+    choose k from kind by p prompt "Kind" shown at spot_of(p, k):
+      move 1 stone from box to spot_of(p, k)
+    choose n from [1, 2] by p prompt "Number" shown at spot_of(p, low):
+      log "{p} says {n}"
+"""
+
+
+def test_an_option_that_is_no_place_is_shown_where_the_rules_say(tmp_path: Path) -> None:
+    """`choose ... shown at PLACE`: a kind of spot is offered at the deciding player's spot of
+    that kind, so a picture of the board offers it there."""
+    path = tmp_path / "shown.rules"
+    path.write_text(SHOWN_AT)
+    state = meeple.load(path).new_game(2)
+    assert state.view(0)["decision"]["places"] == [
+        {"map": "yard", "node": "low_1"},
+        {"map": "yard", "node": "high_1"},
+    ]
+    state.apply(1)
+    assert state.view(0)["decision"]["places"] == [{"map": "yard", "node": "low_1"}] * 2
+    state.apply(0)
+    assert state.view(1)["decision"]["places"] == [
+        {"map": "yard", "node": "low_2"},
+        {"map": "yard", "node": "high_2"},
+    ]

@@ -69,6 +69,7 @@ class Decisions(Part):
         var, optional, rule, span = s.var, s.optional, self.rule, s.span
         prompt = s.prompt or "Choose one"  # a player reads no variable names
         site = site_of(s)
+        shown_at = None if s.shown_at is None else self.expr(s.shown_at, scope | {s.var})
 
         def choose(rt: Any, env: dict[str, Any]) -> Generator[Any, int, None]:
             while True:  # asked again after an offered action, which may change the options
@@ -81,7 +82,7 @@ class Decisions(Part):
                 who = chooser(rt, env)
                 offers = offers_for(rt, who) if rt.offers else None
                 index = yield Decision(
-                    who, prompt, opts, rule, "pass" if optional else "", offers, site, env, var
+                    who, prompt, opts, rule, "pass" if optional else "", offers, site, env, var, shown_at
                 )
                 taken = index - len(opts) - optional
                 if taken < 0:

@@ -7,7 +7,10 @@ log, is a clear error on the page and leaves the game as it was. After a person 
 agents' seats move at once, up to the next person's decision or the end.
 
 Routes: `GET /` the page; `GET /api/game` the game as JSON (with its HTML); `POST /api/answer`
-`{"step", "seat", "index"}`; `POST /api/undo`; `GET /api/save` the replay log (as `meeple play
+`{"step", "seat", "index"}`; `POST /api/ready` `{"seat"}` (the next person has the screen);
+`POST /api/history` `{"at"}` (show the position after that many decisions); `POST /api/seat`
+`{"seat", "agent"}` (who plays a seat); `POST /api/agent` `{"agent", "to_end"}` (an agent answers
+the decision, or every one to the end); `POST /api/undo`; `GET /api/save` the replay log (as `meeple play
 --log` writes it); `POST /api/load` a log's text; `/static/` the page's script and style. The page
 makes no request to any other host.
 
@@ -38,7 +41,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from meeple.interpreter.agents import Agent, HumanAgent, make_agents
+from meeple.interpreter.agents import AGENTS, Agent, HumanAgent, make_agents
 from meeple.interpreter.engine import Game, IllegalChoice, State, replay
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.teams import Layout
@@ -60,8 +63,9 @@ class Refused(ValueError):
 
 @dataclass
 class Seats:
-    """Who plays each seat: the agents, and which seats are people at the page."""
+    """Who plays each seat: the agents by name, and which seats are people at the page."""
 
+    names: list[str]
     agents: list[Agent]
     humans: set[int]
 
@@ -93,10 +97,19 @@ class Session:
         self.state = state
         self.presenter = Presenter(state)
         self.error = self.advance(state, self.seats)  # a rule that broke, shown on the page
+        self.at_screen = self.deciding()  # the person the page was last shown to (hot seat)
+        self.looking: State | None = None  # a position of the past the page shows (history)
 
-    def seat(self, players: int, seed: int) -> Seats:
-        agents = make_agents(self.agent_names, players, seed, self.game.program.styles)
-        return Seats(agents, {i for i, a in enumerate(agents) if isinstance(a, HumanAgent)})
+    def seat(self, players: int, seed: int, names: list[str] | None = None) -> Seats:
+        given = names or self.agent_names
+        names = [given[min(seat, len(given) - 1)] for seat in range(players)]
+        agents = make_agents(names, players, seed, self.game.program.styles)
+        return Seats(names, agents, {i for i, a in enumerate(agents) if isinstance(a, HumanAgent)})
+
+    @property
+    def agent_choices(self) -> list[str]:
+        """Who may play a seat from the page: a person, the built-in agents, the rules' styles."""
+        return ["human", *(name for name in AGENTS if name != "human"), *self.game.program.styles]
 
     @staticmethod
     def advance(state: State, seats: Seats) -> str:
@@ -112,7 +125,99 @@ class Session:
             return f"a rule broke: {err}"
         return ""
 
+    def deciding(self) -> int | None:
+        """The seat of the person who must decide now, if a person must."""
+        decision = self.state.decision
+        if self.state.is_over or decision is None or decision.player.seat not in self.seats.humans:
+            return None
+        return decision.player.seat
+
     # ------------------------------------------------------------------ changes
+
+    def look(self, at: Any) -> None:
+        """Show the position after the first `at` choices of this game (history); the game itself
+        stays where it is, and any change to it returns the page to it. `at` at the number of
+        choices made shows the game as it is."""
+        if isinstance(at, bool) or not isinstance(at, int):
+            raise Refused("the position to look at must be a whole number of decisions")
+        with self.lock:
+            state = self.state
+            if not 0 <= at <= len(state.choices):
+                raise Refused(f"the game has had {len(state.choices)} decisions: there is no position {at}")
+            if at == len(state.choices):
+                self.looking = None
+                return
+            self.looking = replay(
+                self.game,
+                state.players,
+                state.seed,
+                state.choices[:at],
+                complete=False,
+                load=state.loaded,
+                teams=state.layout,
+            )
+
+    def play_seat(self, seat: Any, name: Any) -> None:
+        """From now on `name` (a person, an agent or a style) plays `seat`; an agent whose decision
+        it is plays at once, as agents do."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise Refused("the seat must be a whole number")
+        if name not in self.agent_choices:
+            raise Refused(
+                f"there is no player called {str(name)[:40]!r}: choose {', '.join(self.agent_choices)}"
+            )
+        with self.lock:
+            state = self.state
+            if not 0 <= seat < len(self.seats.names):
+                raise Refused(f"there is no seat {seat} among the players")
+            names = list(self.seats.names)
+            names[seat] = name
+            self.seats = self.seat(len(names), state.seed, names)
+            self.looking = None
+            self.error = self.advance(state, self.seats)
+
+    def let_agent_play(self, name: Any, to_end: Any) -> None:
+        """The agent `name` answers the decision now, whoever's it is (a person's included), and
+        with `to_end` every decision after it until the game ends; the agents at their seats
+        reply as always. The person at the screen stays who it was: if the next decision is
+        another person's, the page hands over first (hot seat)."""
+        if name not in self.agent_choices or name == "human":
+            raise Refused(f"there is no agent called {str(name)[:40]!r}")
+        if not isinstance(to_end, bool):
+            raise Refused("say whether the agent plays to the end (yes or no)")
+        with self.lock:
+            state = self.state
+            if state.is_over or state.decision is None:
+                raise Refused("the game is over: there is no decision to answer")
+            helper = make_agents(
+                [name], state.seats, state.seed + len(state.choices), self.game.program.styles
+            )
+            self.looking = None
+            try:
+                while not state.is_over and state.decision is not None:
+                    decision = state.decision
+                    state.apply(helper[decision.player.seat].choose(state, decision))
+                    if not to_end:
+                        break
+            except IllegalChoice as err:
+                self.error = f"the agent could not play on: {err}"
+                return
+            except RuleRuntimeError as err:
+                self.error = f"a rule broke: {err}"
+                return
+            self.error = self.advance(state, self.seats)
+
+    def ready(self, seat: Any) -> None:
+        """The person at `seat` has the screen: the page shows the game as they may see it. Until
+        then, when the decision passes from one person to another, the page shows only whose turn
+        it is, so that the next player's private information is not on the screen while the
+        last one still looks at it (hot seat)."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise Refused("the seat must be a whole number")
+        with self.lock:
+            if seat != self.deciding():
+                raise Refused("that seat is not the one to decide now")
+            self.at_screen = seat
 
     def answer(self, step: Any, seat: Any, index: Any) -> None:
         """A person's answer to the decision at `step` (the number of choices made before it)."""
@@ -138,8 +243,9 @@ class Session:
             except IllegalChoice as err:
                 raise Refused(str(err)) from None
             except RuleRuntimeError as err:
-                self.error = f"a rule broke: {err}"
+                self.looking, self.error = None, f"a rule broke: {err}"
                 return
+            self.looking = None
             self.error = self.advance(state, self.seats)
 
     def undo(self) -> None:
@@ -159,6 +265,7 @@ class Session:
                 load=state.loaded,
                 teams=state.layout,
             )
+            self.looking = None
             self.error = ""
 
     def load(self, text: bytes) -> None:
@@ -188,6 +295,7 @@ class Session:
             raise Refused(f"replaying the log, a rule broke: {err}") from None
         with self.lock:
             self.state, self.seats = state, seats
+            self.looking = None
             self.error = self.advance(state, seats)
 
     def save(self) -> str:
@@ -203,9 +311,21 @@ class Session:
         with self.lock:
             state = self.state
             seat = state.decision.player.seat if state.decision is not None else None
-            page = self.presenter.page(state, None if state.is_over else seat)
+            past = self.looking
+            if past is None:
+                page = self.presenter.page(state, None if state.is_over else seat)
+            else:  # as the person at the screen may see it, with nothing to decide there
+                viewer = None if state.is_over or not self.seats.humans else self.at_screen
+                page = self.presenter.page(past, viewer, offer=False)
+                page["step"] = len(state.choices)
+            page["history"] = {
+                "at": len(state.choices if past is None else past.choices),
+                "of": len(state.choices),
+            }
+            page["agents"] = self.seats.names
+            page["agent_choices"] = self.agent_choices
             over = state.is_over
-            if over:
+            if over and past is None:
                 scores, winners = state.scores, state.winners
                 page["result"] = {
                     "scores": scores,
@@ -213,13 +333,22 @@ class Session:
                     "solo": state.seats == 1,
                 }
             page["humans"] = sorted(self.seats.humans)
+            deciding = self.deciding()
+            page["hand_off"] = (
+                past is None
+                and len(self.seats.humans) > 1
+                and deciding is not None
+                and deciding != self.at_screen
+            )
             page["error"] = self.error
             page["undo"] = any(s in self.seats.humans for s in state.choosers)
-        html = TEMPLATES.get_template("game.html.j2").render(page)
+        template = "hand_off.html.j2" if page["hand_off"] else "game.html.j2"
+        html = TEMPLATES.get_template(template).render(page)
         decision = page["decision"]
         return {
             "html": html,
             "step": page["step"],
+            "at": page["history"]["at"],
             "over": over,
             "decision": None
             if decision is None
@@ -249,6 +378,22 @@ def create_app(session: Session, host: str = "127.0.0.1", port: int = 8000) -> A
         await _body(request, MAX_REQUEST_BYTES)
         return _do(session.undo)
 
+    async def history(request: Request) -> JSONResponse:
+        body = _object(await _body(request, MAX_REQUEST_BYTES))
+        return _do(lambda: session.look(body.get("at")))
+
+    async def seat(request: Request) -> JSONResponse:
+        body = _object(await _body(request, MAX_REQUEST_BYTES))
+        return _do(lambda: session.play_seat(body.get("seat"), body.get("agent")))
+
+    async def agent(request: Request) -> JSONResponse:
+        body = _object(await _body(request, MAX_REQUEST_BYTES))
+        return _do(lambda: session.let_agent_play(body.get("agent"), body.get("to_end")))
+
+    async def ready(request: Request) -> JSONResponse:
+        body = _object(await _body(request, MAX_REQUEST_BYTES))
+        return _do(lambda: session.ready(body.get("seat")))
+
     async def save(request: Request) -> Response:
         return Response(
             session.save(),
@@ -273,6 +418,10 @@ def create_app(session: Session, host: str = "127.0.0.1", port: int = 8000) -> A
             Route("/api/game", game),
             Route("/api/answer", answer, methods=["POST"]),
             Route("/api/undo", undo, methods=["POST"]),
+            Route("/api/ready", ready, methods=["POST"]),
+            Route("/api/history", history, methods=["POST"]),
+            Route("/api/seat", seat, methods=["POST"]),
+            Route("/api/agent", agent, methods=["POST"]),
             Route("/api/save", save),
             Route("/api/load", load, methods=["POST"]),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),

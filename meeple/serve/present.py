@@ -12,7 +12,9 @@ game.
 from __future__ import annotations
 
 import html
+import json
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,15 +22,19 @@ from markupsafe import Markup
 
 from meeple.codegen.pictures import Drawer, outline
 from meeple.interpreter.engine import State
-from meeple.interpreter.values import Row, humanise
+from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.values import PieceRef, Row, humanise
 
 # One colour per seat, for the pieces a seat owns (dark enough for white words on them).
 SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085", "#d35400", "#555f6e")
 NEUTRAL = "#6b5a45"  # pieces of nobody
 HEX = 46.0  # a hex's radius on the page
 SQUARE = 80.0  # a square cell's side
-NODE = 44.0  # a map node's radius
+NODE = 50.0  # a map node's radius
 CHIP = 15.0  # a piece's height
+# The line the engine logs for a `random x from LIST` pick (interpreter/compiler/decisions.py):
+# a record for replaying the game, not a sentence of the rules; the saved log keeps it.
+DRAWN = re.compile(r"\s+\(random \w+: .*\)")
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 
 
@@ -58,6 +64,19 @@ class Option:
     index: int
     text: str
     place: str | None  # the board place it denotes, as `place_key` names it
+    holds: Markup | None = None  # a picture of what it holds (a tile's cells), before it is taken
+
+
+@dataclass
+class Lay:
+    """An option that lays a shape on a grid: where (the cell or block the page offers it at),
+    its turn, and each cell it would cover with the colour that cell would show."""
+
+    index: int
+    anchor: tuple[int, int]
+    block: int
+    turn: int
+    cells: list[tuple[int, int, str]]
 
 
 class Presenter:
@@ -108,26 +127,37 @@ class Presenter:
 
     # ------------------------------------------------------------------ the page
 
-    def page(self, state: State, seat: int | None) -> dict[str, Any]:
-        """Everything the game fragment's template shows, as seat `seat` may see it."""
+    def page(self, state: State, seat: int | None, offer: bool = True) -> dict[str, Any]:
+        """Everything the game fragment's template shows, as seat `seat` may see it; with its
+        decision offered (`offer`), or none (a position of the past, looked at)."""
         view = state.view(seat)
         names = view["names"]
-        decision = view["decision"]
+        decision = view["decision"] if offer else None
         options: list[Option] = []
+        chosen: dict[str, list[int]] = {}  # a place's key -> the options it answers
+        lays: dict[str, list[Lay]] = {}  # a grid -> the placements offered on it
         if decision is not None:
             for i, (text, place) in enumerate(zip(decision["options"], decision["places"], strict=True)):
-                options.append(Option(i, text, place_key(place)))
-        chosen: dict[str, list[int]] = {}
-        for option in options:
-            if option.place is not None:
-                chosen.setdefault(option.place, []).append(option.index)
+                values = state.decision.values if state.decision is not None else []
+                held = self.holds(values[i]) if place is None and i < len(values) else None
+                options.append(Option(i, text, place_key(place), held))
+                if place is not None and "lay" in place:
+                    lays.setdefault(place["grid"], []).append(self.lay(state, i, place))
+                    continue
+                for key in place_keys(place):
+                    chosen.setdefault(key, []).append(i)
         zones = []
         for key, contents in view["zones"].items():
             chips, hidden = self.chips(contents)
             if chips or (hidden and hidden != "empty"):
                 zones.append(Zone(self.title(names, key), chips, hidden))
         seats = [str(p) for p in state.rt.players]
+        faces: dict[str, dict[tuple[int, int], Row]] = {}  # what each grid's cells show
+        for cell, row in state.rt.faces.items():
+            faces.setdefault(str(cell.map), {})[(cell.q, cell.r)] = row
         return {
+            "standings": self.standings(state),
+            "current": view["current"],
             "game": view["game"],
             "seed": view["seed"],
             "turns": view["turns"],
@@ -138,9 +168,17 @@ class Presenter:
             if decision is None
             else {"seat": decision["player"], "who": seats[decision["player"]], "prompt": decision["prompt"]},
             "options": options,
+            "listed": [o for o in options if o.place is None],
+            "placed": [o for o in options if o.place is not None],
             "boards": [
                 self.grid(
-                    self.title(names, name), name, view["grid_forms"][name]["kind"], cells, chosen, names
+                    self.title(names, name),
+                    name,
+                    view["grid_forms"][name]["kind"],
+                    cells,
+                    chosen,
+                    lays.get(name, []),
+                    faces.get(name, {}),
                 )
                 for name, cells in view["grids"].items()
             ]
@@ -149,10 +187,69 @@ class Presenter:
                 for name in self.program.map_nodes
             ],
             "zones": zones,
-            "variables": [(names.get(n) or humanise(n), v) for n, v in view["variables"].items()],
+            "variables": [
+                (names.get(n) or humanise(n), v)
+                for n, v in view["variables"].items()
+                if not self.bookkeeping(self.symbols.vars.get(n))
+            ],
             **self.stores(view["owned"], seats, names),
-            "log": list(state.log),
+            "log": [line for line in state.log if not DRAWN.fullmatch(line)],
         }
+
+    def holds(self, value: Any) -> Markup | None:
+        """A small picture of what a piece or a row holds, for an option that takes one before it
+        is laid: the rows of a grid's shape table that name it in their first column (a tile's
+        hexes, as `grid hex of tile_hex` lays them), each cell coloured as the board colours it.
+        None for anything that is no shape."""
+        row = value.piece[0].row if isinstance(value, PieceRef) else value
+        if not isinstance(row, Row):
+            return None
+        for grid in self.symbols.maps.values():
+            if grid.faces is None or grid.grid is None:
+                continue
+            cells = [
+                face
+                for face in self.program.row_by_key.get(grid.faces, {}).values()
+                if next(iter(face.values.values()), None) is row and "q" in face.values and "r" in face.values
+            ]
+            if cells:
+                return self.miniature(grid.grid, cells)
+        return None
+
+    def miniature(self, kind: str, cells: list[Row]) -> Markup:
+        """A shape's cells at a small size, as an inline picture in an option's button."""
+        centres = [_centre(kind, face.values["q"], face.values["r"]) for face in cells]
+        reach = HEX if kind == "hex" else SQUARE / 2
+        left = min(x for x, _ in centres) - reach - 2
+        top = min(y for _, y in centres) - reach - 2
+        width = max(x for x, _ in centres) - left + reach + 2
+        height = max(y for _, y in centres) - top + reach + 2
+        polygons = "".join(
+            f'<polygon points="{outline(kind, x, y, HEX, SQUARE)}" '
+            f'fill="{self.drawer.colour(self.what(face))}" class="cell"/>'
+            for (x, y), face in zip(centres, cells, strict=True)
+        )
+        box = f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}"
+        return Markup(
+            f'<svg class="holds" xmlns="http://www.w3.org/2000/svg" viewBox="{box}" '
+            f'width="{width * 0.4:.0f}" height="{height * 0.4:.0f}" aria-hidden="true">{polygons}</svg>'
+        )
+
+    def standings(self, state: State) -> dict[str, Any]:
+        """Every seat's score as the position gives it now, and its tiebreak where the rules have
+        one: the figures the winner is decided by. A score the rules cannot give yet (it reads
+        something setup has not made) is left out rather than shown wrong."""
+        try:
+            scores = state.scores
+            tiebreaks = state.tiebreaks if self.program.tiebreak is not None else []
+        except RuleRuntimeError:
+            return {"scores": [], "tiebreaks": []}
+        return {"scores": scores, "tiebreaks": tiebreaks}
+
+    @staticmethod
+    def bookkeeping(decl: Any) -> bool:
+        """Whether the rules keep a variable for themselves (`bookkeeping`): not shown."""
+        return decl is not None and decl.bookkeeping
 
     def stores(
         self, owned: dict[str, dict[str, str]], seats: list[str], names: dict[str, str]
@@ -162,7 +259,9 @@ class Presenter:
         nothing left out)."""
         per_player, per_row = [], []
         for store, held in owned.items():
-            per, _, _ = store.partition(".")
+            per, _, name = store.partition(".")
+            if self.bookkeeping(self.symbols.owned_vars.get(per, {}).get(name)):
+                continue
             called = names.get(store) or humanise(store)
             if per == "player":
                 per_player.append((called, [held.get(s, "") for s in seats]))
@@ -182,40 +281,89 @@ class Presenter:
         kind: str,
         cells: list[dict[str, Any]],
         chosen: dict[str, list[int]],
-        names: dict[str, str],
+        lays: list[Lay],
+        faces: dict[tuple[int, int], Row],
     ) -> Markup:
         """A grid map of `kind` (hex, square): every cell the view lists, coloured by what its face
-        is, with its name (a board's `b2`) or its coordinates, and its pieces."""
-        centres = {(c["q"], c["r"]): _centre(kind, c["q"], c["r"]) for c in cells}
+        is, with its name (a board's `b2`) or its coordinates, and its pieces; then, where a shape
+        may be laid, a place to lay it (see `spots`)."""
         reach = HEX if kind == "hex" else SQUARE / 2
-        xs = [x for x, _ in centres.values()] or [0.0]
-        ys = [y for _, y in centres.values()] or [0.0]
+        around = [(c["q"], c["r"]) for c in cells] + [(q, r) for lay in lays for q, r, _ in lay.cells]
+        centres = [_centre(kind, q, r) for q, r in around]
+        xs = [x for x, _ in centres] or [0.0]
+        ys = [y for _, y in centres] or [0.0]
         box = (min(xs) - reach - 4, min(ys) - reach - 4, max(xs) - min(xs) + 2 * reach + 8)
         height = max(ys) - min(ys) + 2 * reach + 8
         parts = []
         for cell in cells:
-            x, y = centres[(cell["q"], cell["r"])]
+            x, y = _centre(kind, cell["q"], cell["r"])
             key = place_key({"grid": name, "q": cell["q"], "r": cell["r"]})
-            what = self.face(cell["face"])
+            what = self.what(faces.get((cell["q"], cell["r"])))
             corners = outline(kind, x, y, HEX, SQUARE)
-            face = names.get(cell["face"], "") if what is not None else ""
+            face = "" if what is None else self.names.row(what.table, what.key).one
             called = cell.get("name") or f"{cell['q']}, {cell['r']}"
             label = called + (f": {face}" if face else "")
-            inner = [f'<polygon points="{corners}" fill="{self.drawer.colour(what)}" class="cell"/>']
-            inner.append(_text(x, y - reach * 0.55, face or called, "face"))
+            fill = self.drawer.colour(what)
+            inner = [f'<polygon points="{corners}" fill="{fill}" class="cell"/>']
+            words = "face on-dark" if _dark(fill) else "face"
+            inner.append(_text(x, y - reach * 0.55, face or called, words))
             chips, _ = self.chips(cell["pieces"])
             inner += self.draw_chips(chips, x, y - 6, reach * 1.6)
             parts.append(_place(key, chosen, label, "".join(inner)))
+        parts += self.spots(kind, lays)
+        parts.append('<g class="ghost" pointer-events="none"></g>')
         return _svg(title, box, height, "".join(parts))
 
-    def face(self, face: str | None) -> Row | None:
-        """What a cell's face shows (the row it names, as pictures colour it), or None."""
-        if face is None:
-            return None
-        tables = self.symbols.row_keys.get(face, [])
-        if len(tables) != 1:
-            return None
-        what, _ = self.drawer.marks(self.program.row(tables[0], face))
+    def spots(self, kind: str, lays: list[Lay]) -> list[str]:
+        """Where a shape may be laid: one place per cell (or block) it may be laid at, outlined,
+        holding each legal turn there as a ghost the page draws under the pointer (`data-ghosts`:
+        the option, its turn in degrees, and each cell's corners and colour)."""
+        at: dict[tuple[int, int], list[Lay]] = {}
+        for lay in lays:
+            at.setdefault(lay.anchor, []).append(lay)
+        out = []
+        for (q, r), here in at.items():
+            block = here[0].block
+            if block > 1:
+                x0, y0 = _centre(kind, q * block, r * block)
+                x1, y1 = _centre(kind, q * block + block - 1, r * block + block - 1)
+                side = x1 - x0 + SQUARE
+                corners = outline(kind, (x0 + x1) / 2, (y0 + y1) / 2, HEX, side)
+            else:
+                corners = outline(kind, *_centre(kind, q, r), HEX, SQUARE)
+            ghosts = [
+                [
+                    lay.index,
+                    lay.turn,
+                    [[outline(kind, *_centre(kind, x, y), HEX, SQUARE), fill] for x, y, fill in lay.cells],
+                ]
+                for lay in here
+            ]
+            indices = ",".join(str(lay.index) for lay in here)
+            turns = ", ".join(f"{lay.turn}\u00b0" for lay in here)
+            label = f"lay it here ({q}, {r}): turned {turns}"
+            out.append(
+                f'<g class="place choosable lay" role="button" tabindex="0" data-options="{indices}" '
+                f'data-ghosts="{_e(json.dumps(ghosts, separators=(",", ":")))}" aria-label="{_e(label)}">'
+                f'<title>{_e(label)}</title><polygon points="{corners}" class="spot"/></g>'
+            )
+        return out
+
+    def lay(self, state: State, index: int, place: dict[str, Any]) -> Lay:
+        """A placement option as the page offers it: its cells coloured as the rows it lays would
+        colour them (the placement itself is the decision's option)."""
+        placement = state.decision.values[index] if state.decision is not None else None
+        rows = getattr(placement, "rows", [])
+        spec = place["lay"]
+        cells = [
+            (q, r, self.drawer.colour(self.what(rows[i] if i < len(rows) else None)))
+            for i, (q, r) in enumerate(spec["cells"])
+        ]
+        return Lay(index, (place["q"], place["r"]), spec["block"], spec["turn"], cells)
+
+    def what(self, face: Row | None) -> Row | None:
+        """What a cell's face is (the row pictures colour it by), or None."""
+        what, _ = self.drawer.marks(face)
         return what
 
     def table_map(self, title: str, name: str, held: dict[str, Any], chosen: dict[str, list[int]]) -> Markup:
@@ -246,29 +394,51 @@ class Presenter:
             said = node.name
             chips, _ = self.chips(held.get(str(node), {}))
             inner = [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{NODE}" class="node"/>']
-            inner += [_text(x, y - 18 + 12 * i, line, "face") for i, line in enumerate(_lines(said, 14)[:2])]
+            lines = _lines(said, 15)
+            lines = [*lines[:2], _shorten(" ".join(lines[2:]), 15)] if len(lines) > 3 else lines
+            inner += [_text(x, y - 26 + 11 * i, line, "face") for i, line in enumerate(lines)]
             inner += self.draw_chips(chips, x, y + 8, NODE * 1.8)
             parts.append(_place(key, chosen, said, "".join(inner)))
         reach = ring + NODE + 6
         return _svg(title, (-reach, -reach, 2 * reach), 2 * reach, "".join(parts))
 
     def draw_chips(self, chips: list[Chip], x: float, top: float, width: float) -> list[str]:
-        """Pieces as labelled rounded tags, one under another, in their owner's colour."""
+        """Pieces as labelled rounded tags, one under another, in their owner's colour; a name
+        too long for one line wraps onto a second (and only then is shortened, at its end)."""
         out = []
-        shown = chips[:3]
-        for i, chip in enumerate(shown):
-            text = chip.text if len(chip.text) <= 14 else chip.text[:13] + "…"
-            if i == 2 and len(chips) > 3:
-                text = f"+{len(chips) - 2} more"
-            w = min(width, 8 + 6.2 * len(text))
-            y = top + i * (CHIP + 2)
+        y = top
+        fits = max(4, int((width - 8) / 6.2))  # characters a line of a tag holds
+        for i, chip in enumerate(chips[:3]):
+            text = f"+{len(chips) - 2} more" if i == 2 and len(chips) > 3 else chip.text
+            lines = _lines(text, fits)
+            if len(lines) > 2:
+                lines = [lines[0], _shorten(" ".join(lines[1:]), fits)]
+            lines = [_shorten(line, fits) for line in lines]
+            w = min(width, 8 + 6.2 * max(len(line) for line in lines))
+            h = CHIP + 11 * (len(lines) - 1)
+            words = "".join(
+                f'<tspan x="{x:.1f}" y="{y + CHIP - 4 + 11 * n:.1f}">{_e(line)}</tspan>'
+                for n, line in enumerate(lines)
+            )
             out.append(
                 f'<g class="chip"><title>{_e(chip.text + (f" ({chip.owner})" if chip.owner else ""))}</title>'
-                f'<rect x="{x - w / 2:.1f}" y="{y:.1f}" width="{w:.1f}" height="{CHIP}" rx="7" '
-                f'fill="{chip.colour}"/>'
-                f'<text x="{x:.1f}" y="{y + CHIP - 4:.1f}" text-anchor="middle">{_e(text)}</text></g>'
+                f'<rect x="{x - w / 2:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h}" rx="7" '
+                f'fill="{chip.colour}"/><text text-anchor="middle">{words}</text></g>'
             )
+            y += h + 2
         return out
+
+
+def place_keys(place: dict[str, Any] | None) -> list[str]:
+    """Every place of the board an option may be chosen at: its place, or each place of an area."""
+    if place is None:
+        return []
+    if "cells" in place:
+        return [f"grid:{place['grid']}:{q}:{r}" for q, r in place["cells"]]
+    if "nodes" in place:
+        return [f"map:{place['map']}:{node}" for node in place["nodes"]]
+    key = place_key(place)
+    return [] if key is None else [key]
 
 
 def place_key(place: dict[str, Any] | None) -> str | None:
@@ -320,6 +490,17 @@ def _lines(words: str, width: int) -> list[str]:
         else:
             out.append(word)
     return out or [words]
+
+
+def _dark(fill: str) -> bool:
+    """Whether a "#rrggbb" colour is dark enough that words on it are written in white."""
+    red, green, blue = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * red + 0.587 * green + 0.114 * blue < 110
+
+
+def _shorten(line: str, width: int) -> str:
+    """A line cut to `width` characters at its end, with an ellipsis where it was cut."""
+    return line if len(line) <= width else line[: width - 1] + "\u2026"
 
 
 def _e(text: str) -> str:
