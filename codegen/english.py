@@ -890,7 +890,7 @@ class English:
 
     def _variant_header(self, d: ast.VariantHeader) -> str:
         counts = f", for {players(d.min_players, d.max_players)}" if d.has_players else ""
-        return f"{d.name}: a variant of {d.base}{counts}"
+        return f"{d.name}: a variant of {' and '.join([d.base, *d.combines])}{counts}"
 
     def _replace_decl(self, d: ast.ReplaceDecl) -> str:
         return f"Instead of the base game's: {self.say(d.decl)}"

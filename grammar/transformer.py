@@ -540,8 +540,11 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def variant_decl(self, meta: LarkMeta, c: list[Any]) -> ast.VariantHeader:
-        head = ast.VariantHeader(span=self._span(meta), name=_unquote(c[0]), base=_unquote(c[1]))
-        self._header_fields(head, c[2:])
+        bases = [t for t in c[1:] if isinstance(t, Token) and t.type == "STRING"]
+        head = ast.VariantHeader(span=self._span(meta), name=_unquote(c[0]), base=_unquote(bases[0]))
+        head.combines = [_unquote(t) for t in bases[1:]]
+        head.combines_spans = [self._span(t) for t in bases[1:]]
+        self._header_fields(head, c[1 + len(bases) :])
         return head
 
     @v_args(meta=True)
