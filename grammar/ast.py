@@ -277,6 +277,16 @@ class Place(Stmt):
     over: bool = False
 
 
+class Shift(Stmt):
+    """`shift MAP by DQ, DR`: every cell of a growing grid moved by an offset (in blocks, on a grid
+    laid in blocks), with its layers and its pieces, as a map is slid across the table to make
+    room on one side (interpreter/layers.py, `shift`)."""
+
+    map: Expr
+    dq: Expr
+    dr: Expr
+
+
 class Lift(Stmt):
     """`lift LAYER`: take a laid shape off its grid; what lay under it shows again."""
 

@@ -679,6 +679,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return ast.Lift(span=self._span(meta), layer=c[0])
 
     @v_args(meta=True)
+    def shift_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Shift:
+        return ast.Shift(span=self._span(meta), map=c[0], dq=c[1], dr=c[2])
+
+    @v_args(meta=True)
     def end_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.EndGame:
         return ast.EndGame(span=self._span(meta))
 

@@ -827,6 +827,7 @@ KEYWORDS = {
     "Draw": "draw",
     "Place": "place",
     "Lift": "lift",
+    "Shift": "shift",
     "Offer": "offer",
 }
 
