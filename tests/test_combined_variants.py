@@ -172,3 +172,9 @@ def test_the_language_server_shows_a_conflict_at_the_header(tmp_path: Path) -> N
     path = folder(tmp_path, more, **{"also.rules": ALSO})
     found = load_stage(path, more).diagnostics
     assert [(d.line, d.column, d.code) for d in found] == [(1, 43, "M093")]
+
+
+def test_a_file_that_combines_itself_is_a_cycle_not_a_crash(tmp_path: Path) -> None:
+    path = folder(tmp_path, combining("X", "longer.rules", "both.rules"))
+    found = errors(path)
+    assert [e[:3] for e in found] == [("both.rules", 1, "M091")] and "cycle" in found[0][3]
