@@ -2,12 +2,15 @@
 
     python bench/bench.py [--games N] [--game NAME] [--players 2,4,6] [--option NAME=VALUE] [--profile]
     python bench/bench.py --game dino_dynasty --every-option scenario --players 2,4,6
+    python bench/bench.py --game dino_dynasty_campaign_teams --players 4 --teams 1+3,2+4 --games 3
     python bench/bench.py --compare [--games N] [--game NAME]
 
 Plays N games with random agents for each allowed player count (or those `--players` names),
 with the readable log off (as `meeple simulate` does), and prints games per second and decisions
 per game. `--option` sets a game option, as `meeple play` does; `--every-option NAME` plays the
-games once under each value of an option chosen from a table (every Scenario size, say). Figures are for
+games once under each value of an option chosen from a table (every Scenario size, say); `--teams`
+plays them in teams, as `meeple play --teams` does. A game that is a sequence (the Campaign) counts
+as one game. Figures are for
 comparing runs on one machine side by side, not absolute: run before and after a change.
 
 `--compare` measures meeple against the bar the project set for it: the game written by hand in
@@ -33,18 +36,21 @@ from typing import Any
 
 import meeple
 from meeple.grammar import ast
+from meeple.interpreter.teams import Layout, parse_layout
 from meeple.loader import bundled_games
 
 # bundled game -> its hand-written version, a module beside this file
 HANDWRITTEN = {"gods_love_dinosaurs": "handwritten_gld", "dino_garden": "handwritten_dg"}
 
 
-def play_many(game: meeple.Game, players: int, games: int) -> tuple[float, float]:
+def play_many(
+    game: meeple.Game, players: int, games: int, teams: Layout | None = None
+) -> tuple[float, float]:
     """(games per second, decisions per game) for `games` random games."""
     decisions = 0
     start = time.perf_counter()
     for seed in range(games):
-        state = game.new_game(players, seed=seed, logging=False)
+        state = game.new_game(players, seed=seed, logging=False, teams=teams)
         rng = random.Random(seed)
         while not state.is_over:
             state.apply(rng.randrange(state.decision.size))  # type: ignore[union-attr]
@@ -128,6 +134,7 @@ def main() -> None:
     parser.add_argument("--players", help="player counts, comma separated (default: every allowed count)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     parser.add_argument("--every-option", metavar="NAME", help="play under each value of this option")
+    parser.add_argument("--teams", metavar="1+3,2+4", help="the teams the games are played in")
     args = parser.parse_args()
     if args.compare:
         for name in [args.game] if args.game else list(HANDWRITTEN):
@@ -137,6 +144,7 @@ def main() -> None:
         return
     paths = [meeple.resolve(args.game)] if args.game else bundled_games()
     chosen = dict(o.split("=", 1) for o in args.option)
+    teams = parse_layout(args.teams) if args.teams else None
     print(f"{'game':<40} {'players':>7} {'games/s':>9} {'decisions/game':>15}")
     for path in paths:
         for options in option_sets(path, chosen, args.every_option):
@@ -146,11 +154,11 @@ def main() -> None:
             for players in [int(n) for n in args.players.split(",")] if args.players else counts:
                 if args.profile:
                     profile = cProfile.Profile()
-                    profile.runcall(play_many, game, players, args.games)
+                    profile.runcall(play_many, game, players, args.games, teams)
                     print(f"{label}, {players} players:")
                     pstats.Stats(profile).sort_stats("tottime").print_stats(20)
                     continue
-                rate, per_game = play_many(game, players, args.games)
+                rate, per_game = play_many(game, players, args.games, teams)
                 print(f"{label:<40} {players:>7} {rate:>9.2f} {per_game:>15.1f}")
 
 

@@ -546,6 +546,10 @@ class English:
         over = ", on top of what is there" if s.over else ""
         return Line(f"Place {self.expr(s.shape)} on {self.expr(s.map)}{at}{over}.")
 
+    def _shift(self, s: ast.Shift) -> Line:
+        east, south = self.expr(s.dq), self.expr(s.dr)
+        return Line(f"Slide {self.expr(s.map)}, with everything on it, {east} east and {south} south.")
+
     def _lift(self, s: ast.Lift) -> Line:
         return Line(f"Lift {self.expr(s.layer)} off the map: what lies under it shows again.")
 
@@ -892,7 +896,7 @@ class English:
 
     def _variant_header(self, d: ast.VariantHeader) -> str:
         counts = f", for {players(d.min_players, d.max_players)}" if d.has_players else ""
-        return f"{d.name}: a variant of {d.base}{counts}"
+        return f"{d.name}: a variant of {' and '.join([d.base, *d.combines])}{counts}"
 
     def _replace_decl(self, d: ast.ReplaceDecl) -> str:
         return f"Instead of the base game's: {self.say(d.decl)}"
@@ -1087,6 +1091,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Module: English._module,
     ast.Place: English._place,
     ast.Lift: English._lift,
+    ast.Shift: English._shift,
     ast.MovementDecl: English._movement,
     ast.VariantHeader: English._variant_header,
     ast.ReplaceDecl: English._replace_decl,

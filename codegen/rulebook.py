@@ -117,7 +117,7 @@ class Rulebook:
     stem: str
     title: str
     players: str
-    base: str | None  # a variant: the file of the game it changes
+    base: str | None  # a variant: the game it changes ("A and B": the variants of one game it combines)
     overview: list[str]
     components: list[Component]
     numbers: list[tuple[str, str, list[str]]]  # (name, value, words)
@@ -137,6 +137,7 @@ class Rulebook:
     kept: list[tuple[str, list[str]]] = field(default_factory=list)  # (what, the author's words)
     sequence: Series | None = None
     terms: list[tuple[str, list[str]]] = field(default_factory=list)  # the words the rules use, defined
+    combined: bool = False  # a variant of more than one game: "their rules hold"
 
 
 def words_of(metas: list[ast.Meta]) -> tuple[list[str], bool]:
@@ -469,6 +470,7 @@ class _Builder:
             book.options = [o for o in book.options if o.name not in fixed]
         if self.variant_file is not None:
             book.base = self.module.base or "the base game"
+            book.combined = bool(self.module.combines)
             book.changes = self.changes()
         return book
 

@@ -287,6 +287,16 @@ class Place(Stmt):
     over: bool = False
 
 
+class Shift(Stmt):
+    """`shift MAP by DQ, DR`: every cell of a growing grid moved by an offset (in blocks, on a grid
+    laid in blocks), with its layers and its pieces, as a map is slid across the table to make
+    room on one side (interpreter/layers.py, `shift`)."""
+
+    map: Expr
+    dq: Expr
+    dr: Expr
+
+
 class Lift(Stmt):
     """`lift LAYER`: take a laid shape off its grid; what lay under it shows again."""
 
@@ -658,9 +668,12 @@ class Example(Decl):
 
 class VariantHeader(GameHeader):
     """`variant "Name" of "base.rules":` -- this file changes another game. Player counts and the
-    rulebook, when given, replace the base game's."""
+    rulebook, when given, replace the base game's. `of "a.rules", "b.rules"` combines two variants
+    of one game: b's own patches are applied to a (interpreter/variants.py, `combine_conflicts`)."""
 
     base: str
+    combines: list[str] = []  # the further variants whose own patches follow the base's, in order
+    combines_spans: list[Span] = []  # where each is named, for an error about it
     has_players: bool = False
 
 
@@ -804,6 +817,10 @@ class Module(Node):
     meta: list[Meta] = []
     sources: dict[str, str] = {}
     base: str | None = None  # a variant's: the name of the game it changes, as its header gives it
+    # (of the games: "A and B", when it combines variants of one game)
+    combines: list[str] = []  # a variant's: the names of the variants it combines with its base
+    # every declaration a patch replaced, removed or changed, by "kind name": where the last did
+    patched: dict[str, Span] = {}
     changes: list[ValueChange] = []  # a variant's: the values it changed (apply_variant)
     table_changes: list[ChangeTable] = []  # a variant's `change table` patches: what its rulebook tells
 

@@ -545,8 +545,11 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     @v_args(meta=True)
     def variant_decl(self, meta: LarkMeta, c: list[Any]) -> ast.VariantHeader:
-        head = ast.VariantHeader(span=self._span(meta), name=_unquote(c[0]), base=_unquote(c[1]))
-        self._header_fields(head, c[2:])
+        bases = [t for t in c[1:] if isinstance(t, Token) and t.type == "STRING"]
+        head = ast.VariantHeader(span=self._span(meta), name=_unquote(c[0]), base=_unquote(bases[0]))
+        head.combines = [_unquote(t) for t in bases[1:]]
+        head.combines_spans = [self._span(t) for t in bases[1:]]
+        self._header_fields(head, c[1 + len(bases) :])
         return head
 
     @v_args(meta=True)
@@ -679,6 +682,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
     @v_args(meta=True)
     def lift_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Lift:
         return ast.Lift(span=self._span(meta), layer=c[0])
+
+    @v_args(meta=True)
+    def shift_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Shift:
+        return ast.Shift(span=self._span(meta), map=c[0], dq=c[1], dr=c[2])
 
     @v_args(meta=True)
     def end_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.EndGame:

@@ -822,6 +822,18 @@ class Analyzer:
                     self.expect(s.at, self.expr(s.at, scope), "placement", "where the shape goes")
             case ast.Lift():
                 self.expect(s.layer, self.expr(s.layer, scope), "placement", "the laid shape lifted")
+            case ast.Shift():
+                grid = self.expr(s.map, scope)
+                if grid != "any" and not grid.startswith("grid:"):
+                    self.error(s.map, "M014", f"a grid map is shifted, not {_readable(grid)}")
+                elif self.is_board(grid):
+                    self.error(
+                        s.map,
+                        "M014",
+                        "a board given by its size has its cells where they are: it cannot shift",
+                    )
+                self.expect(s.dq, self.expr(s.dq, scope), "int", "how far the map shifts east")
+                self.expect(s.dr, self.expr(s.dr, scope), "int", "how far the map shifts south")
             case ast.Draw():
                 self.expect(s.count, self.expr(s.count, scope), "int", "how many to draw")
                 self.expect(s.src, self.expr(s.src, scope), "loc", "where cards are drawn from")

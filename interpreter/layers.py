@@ -1,7 +1,8 @@
-"""Laying a shape on a grid and lifting it off: the one place a grid's cells, the layers on each
-cell and what each cell shows change (`place`, `lift`, and `as_if_laid`, which lays a shape for a
-moment to ask a question and lifts it again); and the other supposition of a position,
-`as_if_moved`, which moves pieces for a moment to ask a question and puts them back.
+"""Laying a shape on a grid, lifting it off and shifting the grid: the one place a grid's cells,
+the layers on each cell and what each cell shows change (`place`, `lift`, `shift`, and
+`as_if_laid`, which lays a shape for a moment to ask a question and lifts it again); and the other
+supposition of a position, `as_if_moved`, which moves pieces for a moment to ask a question and
+puts them back.
 
 A layer is the placement it was laid at: the same spot laid twice is two layers. A cell shows the
 row its top layer puts there (`Runtime.faces`); lifting the top layer shows the one under it, and
@@ -71,6 +72,35 @@ def _take_off(rt: Any, grid: dict[tuple[int, int], Cell], cell: Cell) -> None:
         rt.faces[cell] = below.rows[below.coords.index((cell.q, cell.r))]
     else:
         del grid[(cell.q, cell.r)], rt.faces[cell], rt.layers[cell], rt.locs[cell]
+
+
+def shift(rt: Any, mapref: MapRef, dq: int, dr: int) -> None:
+    """Move every cell of a growing grid by (dq, dr), in the grid's units (blocks, on a grid laid
+    in blocks, so that its shapes still lie on whole blocks), as one slides a map across the table
+    to make room on one side. The cells, the layers and the pieces stay the same objects, each at
+    its new place: whatever the rules hold of them (a layer in a variable, pieces on a cell) holds
+    still. A board given by its size has its cells where they are, and cannot shift."""
+    if mapref.board is not None:
+        raise ShapeError(f"{mapref} is a board given by its size: its cells cannot shift")
+    if type(dq) is not int or type(dr) is not int:
+        raise ShapeError(f"{mapref} shifts by whole numbers, not {dq}, {dr}")
+    block = mapref.geometry.block
+    dq, dr = dq * block, dr * block
+    grid = grids.grid_of(rt, mapref)
+    moved: dict[int, Placement] = {}
+    for cell in grid.values():
+        for layer in rt.layers.get(cell, []):
+            moved.setdefault(id(layer), layer)
+    for layer in moved.values():
+        layer.coords = [(q + dq, r + dr) for q, r in layer.coords]
+    cells = list(grid.values())
+    grid.clear()
+    for cell in cells:
+        cell.q, cell.r = cell.q + dq, cell.r + dr
+        cell.name = f"({cell.q},{cell.r})"
+        grid[(cell.q, cell.r)] = cell
+    rt.reshaped(mapref)
+    rt.forget()  # every answer that read a cell's coordinates, wherever it read them
 
 
 class NotThere(Exception):

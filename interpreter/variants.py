@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
+from pathlib import Path
 
 from meeple import codes
 from meeple.diagnostics import Diagnostic
@@ -408,3 +409,62 @@ def _literal_kind(value: ast.Expr) -> str:
 def variant_header(module: ast.Module) -> ast.VariantHeader | None:
     """The variant header of a module, if it is a variant."""
     return next((d for d in module.decls if isinstance(d, ast.VariantHeader)), None)
+
+
+# ------------------------------------------------------------------ combining variants
+
+# The patches that make a declaration what it is: two variants that both make one declaration are
+# at odds. Insertions and additions (`insert`, `extend table`, `extend setup`) are not: in order,
+# both apply.
+_DECIDING = (ast.ReplaceDecl, ast.ReplaceBlock, ast.RemoveDecl, ast.ChangeTable)
+
+
+def patch_targets(variant: ast.Module) -> dict[str, ast.Span]:
+    """The declarations a variant's own patches replace, remove or change, by "kind name" (as a
+    designer writes them: `rule restart`), each with where its patch stands."""
+    found: dict[str, ast.Span] = {}
+    for decl in variant.decls:
+        match decl:
+            case ast.ReplaceDecl():
+                found[f"{_kind_word(decl.decl)} {_name(decl.decl)}"] = decl.span
+            case ast.ReplaceBlock() | ast.RemoveDecl():
+                found[f"{decl.kind} {decl.name}"] = decl.span
+            case ast.ChangeTable():
+                found[f"table {decl.name}"] = decl.span
+    return found
+
+
+def combine_conflicts(
+    merged: ast.Module,
+    other: ast.Module,
+    shared: set[Path],
+    waived: set[str],
+    named_at: ast.Span,
+) -> list[Diagnostic]:
+    """Where a variant combined into `merged` (`variant ... of "a.rules", "b.rules"`) patches a
+    declaration that another file of `merged` already patched, when that file is not one `other`
+    builds on (`shared`): which of the two the combined game should play is the designer's to say,
+    by replacing the declaration in the combining file itself (`waived`). Otherwise the later patch
+    would silently win, and a rule of the first variant would be lost without anyone seeing it.
+    Each is an error at the place the combining file names `other`, naming both patches."""
+    found = []
+    for key, span in patch_targets(other).items():
+        earlier = merged.patched.get(key)
+        if earlier is None or Path(earlier.file).resolve() in shared or key in waived:
+            continue
+        first = f"'{Path(earlier.file).name}' (line {earlier.line})"
+        second = f"'{Path(span.file).name}' (line {span.line})"
+        kind, name = key.split(" ", 1)
+        found.append(
+            Diagnostic(
+                named_at.file,
+                named_at.line,
+                named_at.column,
+                "error",
+                "M093",
+                f"{first} and {second} both change {kind} '{name}'",
+                f"write 'replace {key}' in this file to say what the combined game plays",
+                named_at.end_column,
+            )
+        )
+    return found

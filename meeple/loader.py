@@ -21,7 +21,7 @@ from meeple.interpreter.compiler import compile_program
 from meeple.interpreter.engine import Game
 from meeple.interpreter.program import Program
 from meeple.interpreter.texts import fill_texts
-from meeple.interpreter.variants import apply_variant, variant_header
+from meeple.interpreter.variants import apply_variant, combine_conflicts, patch_targets, variant_header
 from meeple.limits import MAX_DATA_BYTES, MAX_RULES_BYTES
 from meeple.paths import (
     Missing,
@@ -315,13 +315,20 @@ def _base_path(
     return base_path
 
 
-def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) -> ast.Module:
-    """Parse a rules file; a variant comes back applied to its base game (found beside it, or
-    bundled), so that everything after this step sees one module."""
+def _own_module(path: Path, files: Files) -> ast.Module:
+    """One file parsed, with its tables' data: a variant not yet applied to anything."""
     source = files.rules(path)
     module = copy.deepcopy(_parsed(source, str(path)))  # a copy: callers own what they get
     module.sources = {str(path): source}
     _read_data(module, path, files)
+    return module
+
+
+def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) -> ast.Module:
+    """Parse a rules file; a variant comes back applied to its base game (found beside it, or
+    bundled), and to the variants it combines with it, so that everything after this step sees
+    one module."""
+    module = _own_module(path, files)
     header = variant_header(module)
     if header is None:
         return module
@@ -337,11 +344,64 @@ def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) ->
     if base_header is None:  # the base alone is an error (M020): so is a variant of it
         sources = {**base.sources, str(base_path): base.source, **module.sources}
         raise RulesError([_no_header(base_path, "a variant's base game needs one")], sources)
+    names = [base_header.name]
+    for name, named_at in zip(header.combines, header.combines_spans, strict=True):
+        header_of = ast.VariantHeader(span=named_at, name=header.name, base=name)
+        other_path = _base_path(header_of, path, seen, files, module.sources)
+        base, other = _combined(base, other_path, module, named_at, (*seen, path.resolve()), files)
+        names.append(other.name)
     merged, diagnostics = apply_variant(base, module)
     if diagnostics:
         raise RulesError(diagnostics, merged.sources)
-    merged.base = base_header.name
+    merged.base = " and ".join(names)
+    merged.combines = names[1:]
+    merged.patched = {**base.patched, **patch_targets(module)}
     return merged
+
+
+def _combined(
+    base: ast.Module,
+    other_path: Path,
+    combining: ast.Module,
+    named_at: ast.Span,
+    seen: tuple[Path, ...],
+    files: Files,
+) -> tuple[ast.Module, ast.GameHeader]:
+    """`base` with the own patches of another variant of the same game applied (the `"b.rules"`
+    of `variant ... of "a.rules", "b.rules"`), and that variant's header; or a located error: it is
+    not a variant, it builds on a game `base` does not, or it changes what `base` already changed
+    (unless the combining file itself replaces that declaration)."""
+    sources = {**base.sources, **combining.sources}
+
+    def refuse(message: str, code: str = "M091") -> RulesError:
+        where = Diagnostic(named_at.file, named_at.line, named_at.column, "error", code, message)
+        return RulesError([replace(where, end_column=named_at.end_column)], sources)
+
+    try:
+        other = _own_module(other_path, files)
+        whole = read_module(other_path, seen, files)  # what it builds on, and that it reads
+    except Refused as err:
+        raise refuse(str(err)) from None
+    other_header = variant_header(other)
+    if other_header is None:
+        raise refuse(f"'{other_path.name}' is a game, not a variant: only variants of the base game combine")
+    have = {Path(f).resolve() for f in base.sources}
+    needs = {Path(f).resolve() for f in whole.sources} - {other_path.resolve()}
+    if not needs <= have:
+        missing = sorted(p.name for p in needs - have if p.suffix == ".rules")
+        raise refuse(
+            f"'{other_path.name}' builds on {', '.join(repr(m) for m in missing) or 'files'}, "
+            "which the base game does not: only variants of the same game combine"
+        )
+    waived = set(patch_targets(combining))
+    conflicts = combine_conflicts(base, other, needs, waived, named_at)
+    if conflicts:
+        raise RulesError(conflicts, sources)
+    merged, diagnostics = apply_variant(base, other)
+    if diagnostics:
+        raise RulesError(diagnostics, merged.sources)
+    merged.patched = {**base.patched, **patch_targets(other)}
+    return merged, other_header
 
 
 def _no_header(path: Path, why: str = "") -> Diagnostic:

@@ -23,7 +23,15 @@ import meeple
 from meeple.interpreter.examples import run_examples
 
 GAMES = Path(__file__).parents[1] / "games"
-VARIANTS = ["dino_dynasty_dynasty", "dino_dynasty_campaign"]
+VARIANTS = ["dino_dynasty_dynasty", "dino_dynasty_campaign", "dino_dynasty_campaign_teams"]
+# the teams a Campaign in teams is played in, by player count: team-mates seated apart
+LAYOUTS = {
+    2: [[0], [1]],
+    3: [[0], [1, 2]],
+    4: [[0, 2], [1, 3]],
+    5: [[0, 3], [1, 4], [2]],
+    6: [[0, 3], [1, 4], [2, 5]],
+}
 
 
 @cache
@@ -32,14 +40,17 @@ def dynasty(scenario: str = "A") -> meeple.Game:
 
 
 @cache
-def campaign(map_kept: str) -> meeple.Game:
-    return meeple.load("dino_dynasty_campaign", {"map_kept": map_kept})
+def campaign(map_kept: str, teams: bool = False, same_name: str = "no") -> meeple.Game:
+    name = "dino_dynasty_campaign_teams" if teams else "dino_dynasty_campaign"
+    return meeple.load(name, {"map_kept": map_kept, "same_name": same_name})
 
 
-def played(game: meeple.Game, players: int, seed: int, load: Any = None, watch: Any = None) -> Any:
+def played(
+    game: meeple.Game, players: int, seed: int, load: Any = None, watch: Any = None, teams: Any = None
+) -> Any:
     """A game (or a whole sequence) answered at random; `watch(state)` after every decision."""
     rnd = random.Random(seed)
-    state = game.new_game(players, seed=seed, load=load)
+    state = game.new_game(players, seed=seed, load=load, teams=teams)
     for _ in range(200_000):
         if state.is_over:
             return state
@@ -133,6 +144,54 @@ def test_a_whole_campaign_plays_as_one_game_and_replays_exactly(map_kept: str) -
     assert state.scores == tokens and all(0 <= t <= 15 for t in tokens)
     again = meeple.replay(game, 4, 3, state.choices)
     assert again.scores == state.scores and again.log == state.log
+
+
+@settings(max_examples=3, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 6),
+    map_kept=st.sampled_from(["yes", "no"]),
+    teams=st.booleans(),
+)
+def test_a_random_campaign_ends_with_its_dinos_conserved_and_replays_exactly(
+    seed: int, players: int, map_kept: str, teams: bool
+) -> None:
+    """Any Campaign, alone or in teams ('the teams remain the same through all 5 Scenarios'),
+    ends after its fifth Scenario; no Dino is made or lost, in any Scenario; and it replays
+    exactly from its seed and choices."""
+    game, layout = campaign(map_kept, teams), LAYOUTS[players] if teams else None
+    counts: list[Counter[str]] = []
+
+    def conserved(state: Any) -> None:
+        if len(counts) <= len(state.done):  # a new Scenario: its own Dinos, kept from then on
+            counts.append(dinos(state))
+        assert dinos(state) == counts[-1]
+
+    end = played(game, players, seed, watch=conserved, teams=layout)
+    assert len(end.done) == 4 and end.is_over
+    again = meeple.replay(game, players, seed, end.choices, teams=layout)
+    assert again.scores == end.scores and again.log == end.log
+
+
+def test_a_campaign_in_teams_shares_its_tokens_and_its_victory() -> None:
+    """'Their victory positions are counted as a team': team-mates end with as many Campaign
+    tokens as each other, and win or lose together."""
+    layout = LAYOUTS[4]
+    state = played(campaign("no", teams=True), 4, 8, teams=layout)
+    assert state.scores[0] == state.scores[2] and state.scores[1] == state.scores[3]
+    winners = state.winners
+    assert sorted(winners) in ([0, 2], [1, 3], [0, 1, 2, 3])
+
+
+def test_a_campaign_with_the_same_name_plays_all_five_scenarios_under_it() -> None:
+    """'Players can draw Scenarios at random or continue with the same name for all 5 Scenarios':
+    with the same name, every Scenario is played on the side of its size with the first one's
+    name, a name printed in every size."""
+    state = played(campaign("no", same_name="yes"), 3, 6)
+    sides = [part.rt.vars["played"] for part in [*state.done, state.current]]
+    names = {str(side.values["campaign_name"].key) for side in sides}
+    assert len(names) == 1 and names <= {"laurasia", "gondwana", "western_interior_seaway", "tethys"}
+    assert [str(side.values["card"].values["size"].key) for side in sides] == ["A", "B", "C", "D", "E"]
 
 
 def test_a_kept_map_grows_and_keeps_its_tiles() -> None:

@@ -204,3 +204,19 @@ class Moves(Part):
                 raise RuleRuntimeError(str(err), span, rule) from None
 
         return lift
+
+    def shift(self, s: ast.Shift, scope: set[str]) -> Fn:
+        """Move a grid's cells by an offset (interpreter/layers.py says how)."""
+        target, dq_fn, dr_fn = self.expr(s.map, scope), self.expr(s.dq, scope), self.expr(s.dr, scope)
+        span, rule = s.span, self.rule
+
+        def shift(rt: Any, env: dict[str, Any]) -> None:
+            mapref, dq, dr = target(rt, env), dq_fn(rt, env), dr_fn(rt, env)
+            if not isinstance(mapref, MapRef):
+                raise RuleRuntimeError(f"{label(mapref)} is not a grid map: only a grid shifts", span, rule)
+            try:
+                layers.shift(rt, mapref, dq, dr)
+            except ShapeError as err:
+                raise RuleRuntimeError(str(err), span, rule) from None
+
+        return shift

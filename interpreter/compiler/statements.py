@@ -146,6 +146,8 @@ class Statements(Part):
                 return self.place(s, scope)
             case ast.Lift():
                 return self.lift(s, scope)
+            case ast.Shift():
+                return self.shift(s, scope)
             case ast.EndGame():
 
                 def end(rt: Any, env: dict[str, Any]) -> None:

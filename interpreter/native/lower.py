@@ -966,6 +966,7 @@ KEYWORDS = {
     "Draw": "draw",
     "Place": "place",
     "Lift": "lift",
+    "Shift": "shift",
     "Offer": "offer",
 }
 
