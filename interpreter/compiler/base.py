@@ -165,6 +165,8 @@ class Parts(Protocol):
 
     def lift(self, s: ast.Lift, scope: set[str]) -> Fn: ...  # moves.py
 
+    def shift(self, s: ast.Shift, scope: set[str]) -> Fn: ...  # moves.py
+
     def choose(self, s: ast.Choose, scope: set[str]) -> Gen: ...  # decisions.py
 
     def ask(self, s: ast.Ask, scope: set[str]) -> Gen: ...  # decisions.py
