@@ -146,6 +146,7 @@ def test_a_whole_campaign_plays_as_one_game_and_replays_exactly(map_kept: str) -
     assert again.scores == state.scores and again.log == state.log
 
 
+@pytest.mark.soak  # whole Campaigns of every size: minutes (CI runs it: .ci/run)
 @settings(max_examples=3, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
