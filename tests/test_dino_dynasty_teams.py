@@ -10,7 +10,9 @@ import re
 from functools import cache
 
 import pytest
-from helpers import assert_same_game, play_random
+from helpers import assert_same_game, play_random, play_refusing_bad_answers
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import meeple
 from meeple.interpreter.examples import run_examples
@@ -79,3 +81,12 @@ def test_without_teams_everyone_plays_alone() -> None:
     """The variant played without --teams is the base game's victory count, each player alone."""
     state = play_random(game(), 2, 3, random.Random(3), budget=5_000_000, max_decisions=4_000)
     assert state.layout is None and len(state.scores) == 2
+
+
+@settings(max_examples=1, deadline=None)
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_every_refused_answer_leaves_a_team_game_as_it_was(seed: int, data: st.DataObject) -> None:
+    """An answer that is not an option changes nothing, in the team's own decisions too (how a
+    team divides its losses, a restart beside a team-mate)."""
+    state = small_map().new_game(4, seed=seed, teams=[[0, 2], [1, 3]], budget=5_000_000)
+    play_refusing_bad_answers(state, random.Random(seed), data, rate=0.05, max_decisions=20_000)

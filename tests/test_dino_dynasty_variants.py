@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import assert_same_game, run, shared_file
+from helpers import assert_same_game, play_refusing_bad_answers, run, shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -230,3 +230,14 @@ def test_play_and_simulate_run_a_campaign(tmp_path: Path) -> None:
         "simulate", "dino_dynasty_campaign", "--players", "3", "--games", "1", "--option", "map_kept=no"
     )
     assert result.exit_code == 0, result.output
+
+
+@settings(max_examples=1, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4), data=st.data())
+def test_every_refused_answer_leaves_a_dynasty_game_as_it_was(
+    seed: int, players: int, data: st.DataObject
+) -> None:
+    """An answer that is not an option (`IllegalChoice`) changes nothing, in the Dynasty game's
+    own decisions too (a species changed, an envelope's Morph tokens kept)."""
+    state = dynasty().new_game(players, seed=seed)
+    play_refusing_bad_answers(state, random.Random(seed), data, rate=0.05, max_decisions=20_000)
