@@ -825,11 +825,11 @@ class Analyzer:
             case ast.Shift():
                 grid = self.expr(s.map, scope)
                 if grid != "any" and not grid.startswith("grid:"):
-                    self.error(s.map, "M014", f"a grid map is shifted, not {_readable(grid)}")
+                    self.error(s.map, codes.WRONG_TYPE, f"a grid map is shifted, not {_readable(grid)}")
                 elif self.is_board(grid):
                     self.error(
                         s.map,
-                        "M014",
+                        codes.WRONG_TYPE,
                         "a board given by its size has its cells where they are: it cannot shift",
                     )
                 self.expect(s.dq, self.expr(s.dq, scope), "int", "how far the map shifts east")

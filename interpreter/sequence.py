@@ -116,6 +116,8 @@ def seeds(seed: int, games: int) -> list[int]:
 class SequenceState:
     """A sequence of games in progress, answering as one game's State does."""
 
+    engine = "python"  # each game of a sequence is played by the Python engine (as State's)
+
     def __init__(
         self,
         game: Game,

@@ -461,7 +461,7 @@ def combine_conflicts(
                 named_at.line,
                 named_at.column,
                 "error",
-                "M093",
+                codes.PATCHES_CLASH,
                 f"{first} and {second} both change {kind} '{name}'",
                 f"write 'replace {key}' in this file to say what the combined game plays",
                 named_at.end_column,

@@ -243,13 +243,20 @@ NO_BASE_GAME = _code(
     "error",
     "a variant's base game cannot be found or opened (outside the variant's folder after every "
     "link, a name too long, a loop of links, not a regular file), or the variant is its own "
-    "base",
+    "base; a second base that is not a variant of the game the first builds on",
 )
 STALE_NUMBER = _code(
     "M092",
     "warning",
     "a variant changes a number (a constant, a table cell) that a base game's `text` or `says` "
     "about it still states, instead of showing it with `{NAME}`",
+)
+PATCHES_CLASH = _code(
+    "M093",
+    "error",
+    'two variants a file combines (`of "a.rules", "b.rules"`) both replace, remove or change one '
+    "declaration, and the combining file does not replace it: which one the game plays is the "
+    "designer's to say",
 )
 DOCUMENT_TOO_LARGE = _code(
     "M098",

@@ -373,7 +373,7 @@ def _combined(
     (unless the combining file itself replaces that declaration)."""
     sources = {**base.sources, **combining.sources}
 
-    def refuse(message: str, code: str = "M091") -> RulesError:
+    def refuse(message: str, code: str = codes.NO_BASE_GAME) -> RulesError:
         where = Diagnostic(named_at.file, named_at.line, named_at.column, "error", code, message)
         return RulesError([replace(where, end_column=named_at.end_column)], sources)
 

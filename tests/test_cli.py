@@ -121,7 +121,9 @@ def test_version_prints_the_installed_version_and_exits_0() -> None:
 
 def test_lsp_without_its_extra_says_what_to_install_and_exits_2(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(sys.modules, "meeple.lsp", raising=False)
-    monkeypatch.setitem(sys.modules, "pygls", None)  # as if `pip install 'meeple[lsp]'` was not run
+    # as if `pip install 'meeple[lsp]'` was not run, even where a test before it imported pygls
+    for name in [m for m in sys.modules if m == "pygls" or m.startswith("pygls.")] or ["pygls"]:
+        monkeypatch.setitem(sys.modules, name, None)
     result = run("lsp")
     assert result.exit_code == 2
     assert "pip install 'meeple[lsp]'" in result.stderr

@@ -272,18 +272,18 @@ def test_move_a_piece_reference_that_is_gone_fails_naming_the_rule(make_game: Ma
         zone hand per player, public
         piece token: 1 per player in hand
 
-        rule shift(p: player):
+        rule hand_over(p: player):
           let t = pieces(p.hand)[0]
           move t to bag
           move t to box
 
         play:
-          shift(players[0])
+          hand_over(players[0])
         """
     )
     with pytest.raises(RuleRuntimeError, match="no longer in") as err:
         game.new_game(2, seed=0)
-    assert err.value.rule == "shift"
+    assert err.value.rule == "hand_over"
 
 
 # ---------------------------------------------------------------------- triggers

@@ -52,6 +52,7 @@ play:
   place spot on board
   place spot on board at placement(board, spot, 0, 0, 0) over
   lift cell(board, 0, 0).placed
+  shift board by 1, 0
   let n = 2
   set total to n
   add 1 to total
