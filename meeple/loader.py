@@ -425,15 +425,23 @@ def read_header(path: Path, seen: tuple[Path, ...] = ()) -> ast.GameHeader:
     return header.model_copy(update={"min_players": base.min_players, "max_players": base.max_players})
 
 
-def check(name_or_path: str | Path, options: Mapping[str, str] | None = None, files: Files = DISK) -> Checked:
+def check(
+    name_or_path: str | Path,
+    options: Mapping[str, str] | None = None,
+    files: Files = DISK,
+    module: ast.Module | None = None,
+) -> Checked:
     """Read, analyse and compile a rules file. `options`: values for its `option`s, by name, as
     text (the others keep their defaults); an unknown option or a value its type cannot take
-    raises OptionError. `files`: where its files are read (the disk unless told)."""
+    raises OptionError. `files`: where its files are read (the disk unless told). `module`: the
+    file as `read_module` gave it, when the caller read it already (the games of a sequence are
+    one file under other options); it is this check's own, to change."""
     path = files.find(name_or_path)
     source = ""
     try:
         source = files.rules(path)
-        module = read_module(path, files=files)
+        if module is None:
+            module = read_module(path, files=files)
     except RulesError as err:
         sources = {str(path): source, **err.sources}
         return Checked(path, source, None, None, err.diagnostics, sources=sources, files=files)
@@ -456,21 +464,36 @@ def load(name_or_path: str | Path, options: Mapping[str, str] | None = None, fil
     """Load a rules file (or bundled game name) into a runnable Game, with these values for its
     options (fixed for every game it starts). Raises RulesError on errors, OptionError on an
     option it does not have or a value it cannot take."""
-    checked = check(name_or_path, options, files)
+    try:
+        read: ast.Module | None = read_module(files.find(name_or_path), files=files)
+    except (RulesError, Refused):  # check says it, at its place
+        read = None
+    # A sequence's games are the same file under other options: they start from the file as read
+    # (a variant's reading copies and patches its bases, seconds for a variant of a variant).
+    pristine = read.model_copy(deep=True) if read is not None and _has_sequence(read) else None
+    checked = check(name_or_path, options, files, module=read)
     if not checked.ok or checked.program is None:
         errors = [d for d in checked.diagnostics if d.severity == "error"]
         raise RulesError(errors, {str(checked.path): checked.source, **checked.sources})
     game = Game(checked.program, log_name(checked.path), checked.options)
-    if checked.program.sequence is not None:
-        game.parts = _sequence_parts(checked.program.sequence, name_or_path, options or {}, files)
+    if checked.program.sequence is not None and pristine is not None:
+        game.parts = _sequence_parts(checked.program.sequence, name_or_path, options or {}, files, pristine)
         # its record names the options the caller may give: the sequence sets the others
         set_by_games = {name for part in game.parts for name in part.sequence_options}
         game.options = {k: v for k, v in game.options.items() if k not in set_by_games}
     return game
 
 
+def _has_sequence(module: ast.Module) -> bool:
+    return any(isinstance(d, ast.SequenceDecl) for d in module.decls)
+
+
 def _sequence_parts(
-    sequence: ast.SequenceDecl, name_or_path: str | Path, options: Mapping[str, str], files: Files
+    sequence: ast.SequenceDecl,
+    name_or_path: str | Path,
+    options: Mapping[str, str],
+    files: Files,
+    read: ast.Module,
 ) -> list[Game]:
     """The games of a sequence, each loaded with the options its line gives over the caller's
     (interpreter/sequence.py); an option the sequence sets is not the caller's to set."""
@@ -487,7 +510,7 @@ def _sequence_parts(
         own = game_options(line)
         key = tuple(sorted((dict(options) | own).items()))
         if key not in loaded:
-            checked = check(name_or_path, dict(key), files)
+            checked = check(name_or_path, dict(key), files, module=read.model_copy(deep=True))
             if not checked.ok or checked.program is None:
                 errors = [d for d in checked.diagnostics if d.severity == "error"]
                 raise RulesError(errors, {str(checked.path): checked.source, **checked.sources})
