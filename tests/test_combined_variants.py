@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import meeple
 from meeple.codegen import render
-from meeple.lsp import load_stage
 
 BASE = """\
 game "Base":
@@ -168,6 +169,9 @@ def test_the_rulebook_of_a_combined_variant_names_both_games(tmp_path: Path) -> 
 
 
 def test_the_language_server_shows_a_conflict_at_the_header(tmp_path: Path) -> None:
+    pytest.importorskip("pygls", reason="the language server needs the lsp extra: pip install -e '.[lsp]'")
+    from meeple.lsp import load_stage
+
     more = combining("Richer twice", "richer.rules", "also.rules")
     path = folder(tmp_path, more, **{"also.rules": ALSO})
     found = load_stage(path, more).diagnostics
