@@ -129,10 +129,7 @@ def test_a_game_played_inside_the_core_is_the_python_agents_game(name: str, agen
     would: the same choices, log, scores and winners."""
     game = load(ROOT / "tests" / "games" / f"{name}.rules")
     for seed in range(10):
-        python = game.new_game(2, seed)
-        played(python, make_agents([agent], 2, seed))
-        core = native.new_game(game, 2, seed)
-        core.play_out([agent, agent])
+        python, core = played_out_both(game, 2, seed, agent)
         assert core.is_over
         assert (core.choices, core.log, core.scores, core.winners) == (
             python.choices,
@@ -140,6 +137,16 @@ def test_a_game_played_inside_the_core_is_the_python_agents_game(name: str, agen
             python.scores,
             python.winners,
         )
+
+
+def played_out_both(game: Game, players: int, seed: int, agent: str) -> tuple[Any, Any]:
+    """The same game played to its end twice: by the Python engine's agents, and inside the core
+    (`play_out`), each seat by `agent`."""
+    python = game.new_game(players, seed)
+    played(python, make_agents([agent], players, seed))
+    core = native.new_game(game, players, seed)
+    core.play_out([agent])
+    return python, core
 
 
 def test_a_copied_state_plays_on_alone() -> None:
@@ -545,10 +552,7 @@ def test_grids_that_grow_placements_and_routes_are_the_same_on_both_engines(
 
 def test_a_gods_love_dinosaurs_game_played_inside_the_core_is_the_python_agents_game() -> None:
     for seed in range(3):
-        python = GODS_LOVE_DINOSAURS.new_game(3, seed)
-        played(python, make_agents(["random"], 3, seed))
-        core = native.new_game(GODS_LOVE_DINOSAURS, 3, seed)
-        core.play_out(["random"])
+        python, core = played_out_both(GODS_LOVE_DINOSAURS, 3, seed, "random")
         assert (core.choices, core.log, core.scores, core.winners) == (
             python.choices,
             python.log,

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run, write
+from helpers import ROOT, run, write
 
 import meeple
 from meeple import Game
@@ -26,8 +26,6 @@ from meeple.interpreter.native.state import CORE_LIMIT
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.limits import MAX_DECISIONS, MAX_LOG_CHARS, MAX_RECURSION
 from meeple.simulation import Plan, play_one
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(autouse=True)
