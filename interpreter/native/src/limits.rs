@@ -10,7 +10,7 @@
 //! counts every line as the Python engine would write it.
 
 use crate::ir::GridIr;
-use crate::placement::Grown;
+use crate::placement::{full_turn, Grown};
 use crate::value::Value;
 use crate::vm::{Event, Fail, FailKind, Loaded, Said, World};
 use serde::Deserialize;
@@ -140,7 +140,7 @@ pub fn value_chars(r: &Reading, v: &Value) -> u64 {
         Value::Placement(spot) => {
             let (x, y) = spot.coords().next().unwrap_or((0, 0));
             let hex = r.grids.get(spot.grid as usize).is_some_and(|g| g.hex);
-            let degrees = spot.turns * 360 / if hex { 6 } else { 4 };
+            let degrees = spot.turns * 360 / full_turn(hex);
             chars(&format!("({x},{y}) turned {degrees}°"))
         }
         // "stay at S", "from S via P, Q back to S", "from S to E via P, Q" (values.Route).

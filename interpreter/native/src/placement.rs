@@ -61,10 +61,20 @@ fn directions(p: &Loaded, g: u32) -> &'static [(i64, i64)] {
     }
 }
 
+/// How many turns make a full circle (geometry.py's `Geometry.turns`): six for hexes, four for
+/// squares.
+pub fn full_turn(hex: bool) -> u32 {
+    if hex {
+        6
+    } else {
+        4
+    }
+}
+
 /// (q, r) turned `turns` times (geometry.py's `rotate`): hexes by sixths about the origin,
 /// squares by quarters.
 fn rotate(hex: bool, (mut q, mut r): (i64, i64), turns: u32) -> (i64, i64) {
-    for _ in 0..turns % if hex { 6 } else { 4 } {
+    for _ in 0..turns % full_turn(hex) {
         (q, r) = if hex { (-r, q + r) } else { (-r, q) };
     }
     (q, r)
@@ -183,7 +193,7 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
     }
     let hex = p.ir.grids[g as usize].hex;
     let turned: Vec<Arc<[(i64, i64)]>> =
-        (0..if hex { 6 } else { 4 }).map(|t| local.iter().map(|c| rotate(hex, *c, t)).collect()).collect();
+        (0..full_turn(hex)).map(|t| local.iter().map(|c| rotate(hex, *c, t)).collect()).collect();
     let reach = taken.iter().map(|c| c.1.abs()).max().unwrap_or(0)
         + turned.iter().flat_map(|cells| cells.iter().map(|c| c.1.abs())).max().unwrap_or(0);
     let pack = Packing { half: reach + 2, width: 2 * (reach + 2) };
