@@ -23,7 +23,7 @@ token); they are Ray's business and pass through untouched.
 development machine, and a game from a third of a millisecond (the smallest test game) to a
 tenth of a second (the longest bundled one), so no fixed number of games per task suits every
 game: the first game is played here, timed, and a batch is as many games as take about
-`TASK_SECONDS`, but never so many that there are fewer than `SPREAD` batches per CPU of the
+`TASK_SECONDS`, but never so many that there are fewer than `simulation.SPREAD` batches per CPU of the
 cluster (for the work to spread evenly and the progress bar to move). The first game's record
 is kept: each game depends on its seed only, wherever it is played.
 
@@ -51,13 +51,12 @@ import meeple
 from meeple.diagnostics import RulesError
 from meeple.interpreter.engine import Game
 from meeple.loader import Files, OptionError, Refused
-from meeple.simulation import Plan, play_one
+from meeple.simulation import Plan, batch_size, play_one
 
 INSTALL = "pip install 'meeple[ray]'"
 CONNECT_SECONDS = 30  # to reach and join a cluster named by --address, before giving up
 PROBE_SECONDS = 5  # to open a connection to its host and port, before Ray is asked to
 TASK_SECONDS = 0.5  # of games per task: the task's cost is then a fraction of a percent
-SPREAD = 4  # batches per CPU of the cluster, at least
 LOCAL_STORE = 128 * 2**20  # object store of a local instance: only records and texts go through it
 
 
@@ -236,7 +235,7 @@ class Cluster:
         rest = seeds[1:]
         if not rest:
             return
-        size = batch_size(time.perf_counter() - began, len(rest), self.cpus)
+        size = batch_size(time.perf_counter() - began, len(rest), self.cpus, TASK_SECONDS)
         try:
             shared = self.ray.put(bundle(plan))
         except (RulesError, OptionError, OSError, Refused) as err:  # changed since it was loaded
@@ -260,13 +259,6 @@ class Cluster:
     def close(self) -> None:
         """Leave the cluster; a local instance started for the run stops with it."""
         self.ray.shutdown()
-
-
-def batch_size(seconds: float, games: int, cpus: int) -> int:
-    """Games per task, for games that take about `seconds` each: see the module's docstring."""
-    by_time = int(TASK_SECONDS / max(seconds, 1e-6))
-    by_spread = games // (cpus * SPREAD)
-    return max(1, min(by_time, by_spread))
 
 
 def connect(address: str | None, cpus: int) -> Cluster:

@@ -21,7 +21,7 @@ import meeple
 from meeple import ray_backend
 from meeple.cli import app
 from meeple.loader import Refused
-from meeple.simulation import plan_for, play_one
+from meeple.simulation import batch_size, plan_for, play_one
 
 GAMES = Path(__file__).parent / "games"
 TIC_TAC_TOE = str(GAMES / "tic_tac_toe.rules")
@@ -110,10 +110,11 @@ def test_a_bundle_answers_no_question_its_load_did_not_ask(tmp_path: Path) -> No
 
 
 def test_a_batch_is_sized_by_the_time_of_a_game_and_spread_over_the_cpus() -> None:
-    assert ray_backend.batch_size(0.1, 1000, 2) == 5  # half a second of games each
-    assert ray_backend.batch_size(0.0001, 1000, 2) == 125  # fast games: 4 batches per CPU
-    assert ray_backend.batch_size(10, 1000, 2) == 1
-    assert ray_backend.batch_size(0.0001, 3, 64) == 1
+    task = ray_backend.TASK_SECONDS
+    assert batch_size(0.1, 1000, 2, task) == 5  # half a second of games each
+    assert batch_size(0.0001, 1000, 2, task) == 125  # fast games: 4 batches per CPU
+    assert batch_size(10, 1000, 2, task) == 1
+    assert batch_size(0.0001, 3, 64, task) == 1
 
 
 # ------------------------------------------------------------------ what keeps Ray from being used
