@@ -112,6 +112,8 @@ def _backend(backend: Backend, address: str | None, jobs: int) -> Iterator[Playe
         cluster = ray_backend.connect(address, jobs)
     except ray_backend.BackendError as err:
         raise Fail(f"error: {err}", USAGE) from None
+    if cluster.notice:
+        typer.echo(f"note: {cluster.notice}", err=True)
     try:
         yield cluster.play
     except ray_backend.TaskError as err:
