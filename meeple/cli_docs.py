@@ -178,4 +178,5 @@ def _summary(out: Path, heard: list[tuple[Path, bool]]) -> str:
     again = f" ({kept} unchanged since the last run, kept)" if kept else ""
     ranked = sorted(heard, key=lambda h: (h[0].name != "index.html", _OPEN_FIRST.get(h[0].suffix, 9)))
     first = ranked[0][0]
-    return f"wrote {plural(len(heard), 'file')} into {out}: {counted}{again}\nopen {first} (--list names every file)"
+    wrote = f"wrote {plural(len(heard), 'file')} into {out}: {counted}{again}"
+    return f"{wrote}\nopen {first} (--list names every file)"

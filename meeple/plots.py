@@ -261,7 +261,7 @@ def _per_seat(sides: list[Side], m: Measure, seats: Sequence[str], heading: Head
                 )  # fmt: skip
                 for box in boxes["boxes"]:
                     box.set(**look)
-            s = spread(vs)
+            s = spread(vs, count=m.count)
             ax.errorbar(
                 seat + dx, s.mean, [[s.mean - s.low], [s.high - s.mean]], fmt="D", color="black",
                 markerfacecolor="white", markersize=5, capsize=3, zorder=3,
@@ -323,7 +323,7 @@ def _per_game(sides: list[Side], m: Measure, seats: Sequence[str], heading: Head
         counts, _ = numpy.histogram(vs, edges)
         centres = (edges[:-1] + edges[1:]) / 2
         ax.bar(centres + dx, counts / len(vs), bar, color=GAME_COLOUR, edgecolor="white", hatch=HATCHES[k])
-        s = spread(vs)
+        s = spread(vs, count=m.count)
         style = ("--", ":")[k]
         ax.axvline(s.mean, color="black", ls=style, lw=1.2)
         ax.axvspan(s.low, s.high, color="black", alpha=0.12, lw=0, zorder=0)
@@ -357,10 +357,10 @@ def _forest(rows: list[Row], seats: Sequence[str], heading: Heading) -> Figure:
         ys = list(range(len(group)))[::-1]
         for y, row in zip(ys, group, strict=True):
             d = row.difference
-            colour = DIFFERS if d.distinguishable else CHANCE
+            colour = DIFFERS if row.stands_out else CHANCE
             ax.errorbar(
                 d.mean * scale, y, xerr=[[(d.mean - d.low) * scale], [(d.high - d.mean) * scale]],
-                fmt="o", color=colour, markerfacecolor=colour if d.distinguishable else "white",
+                fmt="o", color=colour, markerfacecolor=colour if row.stands_out else "white",
                 capsize=3, markersize=5,
             )  # fmt: skip
         ax.axvline(0, color="black", lw=0.8)
@@ -371,7 +371,7 @@ def _forest(rows: list[Row], seats: Sequence[str], heading: Heading) -> Figure:
         right.tick_params(length=0)
         for labels in (ax.get_yticklabels(), right.get_yticklabels()):
             for label, row in zip(labels, group, strict=True):
-                label.set_color(DIFFERS if row.difference.distinguishable else "black")
+                label.set_color(DIFFERS if row.stands_out else "black")
         ax.set_ylim(-0.6, len(group) - 0.4)
         if ax is panels[0]:
             ax.annotate(
@@ -384,7 +384,7 @@ def _forest(rows: list[Row], seats: Sequence[str], heading: Heading) -> Figure:
         reach = max(abs(low), abs(high)) * 1.1 or 1.0
         ax.set_xlim(-reach, reach)  # zero in the middle: which way each one goes is seen at once
     marks = [
-        Line2D([], [], marker="o", color=DIFFERS, ls="", label="differs: the interval leaves out 0"),
+        Line2D([], [], marker="o", color=DIFFERS, ls="", label="differs beyond chance (Holm's correction)"),
         Line2D([], [], marker="o", color=CHANCE, markerfacecolor="white", ls="", label="within chance"),
     ]
     figure.legend(handles=marks, loc="outside lower center", ncols=2)
