@@ -450,6 +450,9 @@ def _typst(document: str, docs: GameDocs) -> list[Typst]:
     raise ValueError(f"no document {document}")
 
 
+WRITING, LAYING_OUT = "writing the documents", "laying out PDFs"  # the stages `write` reports
+
+
 def write(
     games: Sequence[GameDocs],
     out: Path,
@@ -459,14 +462,15 @@ def write(
     *,
     workers: int = 1,
     reuse: bool = True,
-    laid_out: Callable[[int, int], None] = lambda done, total: None,
+    progress: Callable[[str, int, int], None] = lambda stage, done, total: None,
 ) -> list[Path]:
     """Write the `documents` (of DOCUMENTS) of every game in the `formats` into `out` and, for
     several games, an index. Returns the files written, in order. `written_one` hears of each
     as soon as it is written (a long PDF takes seconds), with True when it was kept from the
     last run: with `reuse`, a PDF whose input has not changed since the last run into `out` is
-    not laid out again. `workers`: how many layouts run at once. `laid_out` hears (PDFs laid
-    out, PDFs to lay out) before the first layout and after each one, for a progress bar.
+    not laid out again. `workers`: how many layouts run at once. `progress` hears (stage, done,
+    of how many) at the start of each stage and after each step of it, for a progress bar: the
+    games whose text documents are written, then the PDFs laid out.
     Raises OSError when `out` cannot be written."""
     wanted = [f for f in FORMATS if f in set(formats)]
     which = [d for d in DOCUMENTS if d in set(documents)]
@@ -484,7 +488,8 @@ def write(
 
     entries: list[dict[str, Any]] = []
     jobs: list[Job] = []
-    for docs, stem in zip(games, _stems(g.path for g in games), strict=True):
+    progress(WRITING, 0, len(games))
+    for count, (docs, stem) in enumerate(zip(games, _stems(g.path for g in games), strict=True), 1):
         files: dict[str, dict[str, str]] = {}
         for document in which:
             files[document] = {}
@@ -504,6 +509,7 @@ def write(
         entries.append(
             {"title": book.title, "players": book.players, "file": docs.reference.file, "files": files}
         )
+        progress(WRITING, count, len(games))
 
     def finished(job: Job, data: bytes | None, kept: bool = False) -> None:
         """A job is done (or was done before, when `kept`): write what it made, and only then
@@ -523,9 +529,9 @@ def write(
     def laid(job: Job, data: bytes) -> None:
         finished(job, data)
         done.append(job)
-        laid_out(len(done), len(todo))
+        progress(LAYING_OUT, len(done), len(todo))
 
-    laid_out(0, len(todo))
+    progress(LAYING_OUT, 0, len(todo))
     try:
         _run_jobs(todo, workers, laid)
     finally:  # what was made before an interruption need not be made again

@@ -32,7 +32,7 @@ from typing import Any
 from meeple.interpreter.engine import Game
 from meeple.interpreter.names import Name, called, humanise
 from meeple.simulation import FINISHED, Plan
-from meeple.statistics import Difference, paired, spread, wilson
+from meeple.statistics import Difference, holm, paired, spread, wilson
 
 Record = dict[str, Any]
 
@@ -49,6 +49,7 @@ class Measure:
     players: int = 1  # the fewest players it means anything for (a shared win needs three)
     unit: str = ""  # what one of it is counted in, for an axis ("points"); a rate's is always %
     note: str = ""  # how to read it, where its name does not say: printed under a table or figure
+    count: bool = False  # counts something (never below zero): its mean gets a count's interval
 
 
 def _won(r: Record) -> list[list[int]]:
@@ -81,8 +82,10 @@ MEASURES: tuple[Measure, ...] = (
     Measure("shared_win_rate", "shared wins", True, True, _shared, players=3),
     Measure("draw_rate", "draws", False, True, _draw, players=2),
     Measure("score", "score", True, False, lambda r, seat: r["scores"][seat], unit="points"),
-    Measure("turns", "turns", False, False, lambda r, seat: r["turns"], unit="turns"),
-    Measure("decisions", "decisions", False, False, lambda r, seat: r["decisions"], unit="decisions"),
+    Measure("turns", "turns", False, False, lambda r, seat: r["turns"], unit="turns", count=True),
+    Measure(
+        "decisions", "decisions", False, False, lambda r, seat: r["decisions"], unit="decisions", count=True
+    ),
 )
 
 
@@ -112,7 +115,7 @@ def counters(game: Game) -> list[Measure]:
     for name, decl in game.program.symbols.counters.items():
         line = called(decl.meta)
         label = Name.of(line.value, line.plural).many if line is not None else humanise(name)
-        out.append(Measure(f"counter_{name}", label, decl.per_player, False, _counted(name)))
+        out.append(Measure(f"counter_{name}", label, decl.per_player, False, _counted(name), count=True))
     return out
 
 
@@ -155,7 +158,7 @@ def _figure(measure: Measure, values: list[float]) -> dict[str, Any]:
         hits = sum(values)
         low, high = wilson(hits, len(values))
         return {"n": len(values), "count": hits, "rate": hits / len(values), "interval": [low, high]}
-    return spread(values).as_json()
+    return spread(values, count=measure.count).as_json()
 
 
 def summary(
@@ -213,14 +216,22 @@ def shortfalls(records: Sequence[Record]) -> dict[str, dict[str, int]]:
 
 @dataclass(frozen=True)
 class Row:
-    """One compared figure: what it is, for whom, and the paired difference."""
+    """One compared figure: what it is, for whom, the paired difference, and whether it stands
+    out from chance among all the figures compared (`holm`), which its own interval alone does
+    not say: one figure in 20 leaves out zero by chance."""
 
     measure: Measure
     seat: int | None
     difference: Difference
+    stands_out: bool = False
 
     def as_json(self) -> dict[str, Any]:
-        return {"measure": self.measure.key, "seat": self.seat, **self.difference.as_json()}
+        return {
+            "measure": self.measure.key,
+            "seat": self.seat,
+            **self.difference.as_json(),
+            "stands_out": self.stands_out,
+        }
 
 
 def comparison(
@@ -235,9 +246,11 @@ def comparison(
     if not pairs:
         return [], left_out
     left, right = [p[0] for p in pairs], [p[1] for p in pairs]
-    rows = [
-        Row(m, seat, paired(_values(m, left, seat), _values(m, right, seat)))
+    found = [
+        (m, seat, paired(_values(m, left, seat), _values(m, right, seat)))
         for m in (measures(players) if among is None else among)
         for seat in _seats(m, players)
     ]
+    standing = holm([d for _, _, d in found])
+    rows = [Row(m, seat, d, out) for (m, seat, d), out in zip(found, standing, strict=True)]
     return rows, left_out

@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 import meeple
-from meeple.cli_common import progress_bar, say
+from meeple.cli_common import plural, progress_bar, say
 from meeple.codegen import GameDocs, game_docs, pdf_available, write
 from meeple.loader import Checked
 from meeple.paths import Refused
@@ -82,6 +83,10 @@ def docs(
         bool,
         typer.Option("--force", help="Lay out every PDF again, even those unchanged."),
     ] = False,
+    listed: Annotated[
+        bool,
+        typer.Option("--list", help="Name every file written, as it is written, instead of a summary."),
+    ] = False,
 ) -> None:
     """Write the rulebook of each game (and its player aid, its reference) as Markdown, HTML, PDF.
 
@@ -89,60 +94,89 @@ def docs(
     is (laying out pages is the slow part); --force makes them all again."""
     code = OK
     games: list[GameDocs] = []
-    for name in files:
-        checked = check_file(name)
-        if checked is None:
-            code = USAGE
-            continue
-        if not checked.ok or checked.module is None or checked.symbols is None or checked.program is None:
-            errors = [d for d in checked.diagnostics if d.severity == "error"]
-            for d in errors:
-                typer.echo(checked.render(d), err=True)  # a variant's errors may be in its base game
-            count = f"{len(errors)} error{'' if len(errors) == 1 else 's'}"
-            typer.echo(f"{name}: {count}, no docs written for it", err=True)
-            code = max(code, FAILED)
-            continue
-        games.append(
-            game_docs(
-                checked.path,
-                checked.module,
-                checked.symbols,
-                checked.program.constants,
-                full,
-                program=checked.program,
-            )
-        )
-    formats = ["md", "html", "pdf"] if fmt is DocFormat.all else [fmt.value]
-    documents = ["rulebook", *(["aid"] if summary else []), *(["reference"] if reference else [])]
-    if games:
-        if "pdf" in formats and (why := pdf_available()) is not None:
-            typer.echo(f"error: cannot make PDF on this machine ({why}); try --format html", err=True)
-            raise typer.Exit(FAILED)
-        try:
-            with progress_bar() as progress:  # over the PDFs' layouts, the slow part
-                task = progress.add_task("laying out PDFs", total=None, visible=False)
+    heard: list[tuple[Path, bool]] = []
+    with progress_bar() as progress:  # over every stage: the checks, the texts, the PDFs' layouts
+        task = progress.add_task("checking the rules", total=len(files))
 
-                def laid_out(done: int, total: int) -> None:
-                    progress.update(task, completed=done, total=total, visible=total > 0, refresh=True)
+        def stage(what: str, done: int, total: int) -> None:
+            progress.update(task, description=what, completed=done, total=total, refresh=True)
 
+        for count, name in enumerate(files):
+            stage(f"checking {escape(name)}", count, len(files))
+            code = max(code, _checked_docs(name, full, games))
+        formats = ["md", "html", "pdf"] if fmt is DocFormat.all else [fmt.value]
+        documents = ["rulebook", *(["aid"] if summary else []), *(["reference"] if reference else [])]
+        if games:
+            if "pdf" in formats and (why := pdf_available()) is not None:
+                typer.echo(f"error: cannot make PDF on this machine ({why}); try --format html", err=True)
+                raise typer.Exit(FAILED)
+            try:
                 write(
                     games,
                     out,
                     formats,
                     documents,
-                    _say_written,
+                    lambda path, kept: _written(path, kept, heard, listed),
                     workers=jobs,
                     reuse=not force,
-                    laid_out=laid_out,
+                    progress=stage,
                 )
-        except OSError as err:
-            typer.echo(f"error: cannot write the docs into {out}: {err}", err=True)
-            raise typer.Exit(FAILED) from None
-        except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
-            raise typer.Exit(130) from None
+            except OSError as err:
+                typer.echo(f"error: cannot write the docs into {out}: {err}", err=True)
+                raise typer.Exit(FAILED) from None
+            except KeyboardInterrupt:
+                typer.echo("interrupted", err=True)
+                raise typer.Exit(130) from None
+    if heard and not listed:
+        say(_summary(out, heard))
     raise typer.Exit(code)
 
 
-def _say_written(path: Path, kept: bool) -> None:
-    say(f"{path} (unchanged)" if kept else str(path))
+def _checked_docs(name: str, full: bool, games: list[GameDocs]) -> int:
+    """Check one file and add its docs to `games`; the exit code it earns (its errors printed)."""
+    checked = check_file(name)
+    if checked is None:
+        return USAGE
+    if not checked.ok or checked.module is None or checked.symbols is None or checked.program is None:
+        errors = [d for d in checked.diagnostics if d.severity == "error"]
+        for d in errors:
+            typer.echo(checked.render(d), err=True)  # a variant's errors may be in its base game
+        count = f"{len(errors)} error{'' if len(errors) == 1 else 's'}"
+        typer.echo(f"{name}: {count}, no docs written for it", err=True)
+        return FAILED
+    games.append(
+        game_docs(
+            checked.path,
+            checked.module,
+            checked.symbols,
+            checked.program.constants,
+            full,
+            program=checked.program,
+        )
+    )
+    return OK
+
+
+def _written(path: Path, kept: bool, heard: list[tuple[Path, bool]], listed: bool) -> None:
+    """A file is written (or kept from the last run): said at once with --list, else counted."""
+    heard.append((path, kept))
+    if listed:
+        say(f"{path} (unchanged)" if kept else str(path))
+
+
+_OPEN_FIRST = {".pdf": 0, ".html": 1, ".md": 2}  # the file a summary says to open: the one to print
+
+
+def _summary(out: Path, heard: list[tuple[Path, bool]]) -> str:
+    """What a run wrote, in two lines rather than a line per file: how many files of each kind,
+    how many PDFs were kept unchanged, and the file to open first."""
+    kinds: dict[str, int] = {}
+    for path, _ in heard:
+        kinds[path.suffix.lstrip(".").upper()] = kinds.get(path.suffix.lstrip(".").upper(), 0) + 1
+    counted = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+    kept = sum(1 for _, k in heard if k)
+    again = f" ({kept} unchanged since the last run, kept)" if kept else ""
+    ranked = sorted(heard, key=lambda h: (h[0].name != "index.html", _OPEN_FIRST.get(h[0].suffix, 9)))
+    first = ranked[0][0]
+    wrote = f"wrote {plural(len(heard), 'file')} into {out}: {counted}{again}"
+    return f"{wrote}\nopen {first} (--list names every file)"

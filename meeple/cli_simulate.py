@@ -112,6 +112,8 @@ def _backend(backend: Backend, address: str | None, jobs: int) -> Iterator[Playe
         cluster = ray_backend.connect(address, jobs)
     except ray_backend.BackendError as err:
         raise Fail(f"error: {err}", USAGE) from None
+    if cluster.notice:
+        typer.echo(f"note: {cluster.notice}", err=True)
     try:
         yield cluster.play
     except ray_backend.TaskError as err:
@@ -431,7 +433,7 @@ def _print_comparison(
             _amount(m, d.b),
             _amount(m, d.mean, True),
             _interval_of(m, d),
-            "differs" if d.distinguishable else "chance",
+            "differs" if row.stands_out else "chance",
         )
     out.print(table)
     for line in verdict(rows, names, games - left_out):
@@ -440,7 +442,7 @@ def _print_comparison(
 
 def verdict(rows: list[Row], names: list[str], pairs: int) -> list[str]:
     """The comparison in plain sentences: what changed beyond chance, and what did not."""
-    real = [r for r in rows if r.difference.distinguishable]
+    real = [r for r in rows if r.stands_out]
     if not real:
         return [f"No difference stands out from chance in {plural(pairs, 'paired game')}."]
     lines = []
@@ -455,9 +457,9 @@ def verdict(rows: list[Row], names: list[str], pairs: int) -> list[str]:
     if rest:
         games = plural(pairs, "paired game")
         lines.append(f"The other {plural(rest, 'figure')} do not differ beyond chance in {games}.")
-    if len(rows) >= 10:
+    if len(rows) > 1:
         lines.append(
-            "With this many figures, about 1 in 20 of those that did not change can still look "
-            "different by chance: play more games before trusting a single borderline one."
+            f"A figure stands out only if it does among all {len(rows)} compared (Holm's correction): "
+            "chance alone makes any of them stand out in fewer than 1 comparison in 20."
         )
     return lines

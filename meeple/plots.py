@@ -60,6 +60,9 @@ MOST_BINS = 40  # a histogram of more values than this groups them
 FEW_VALUES = 25  # a number per seat that takes fewer whole values is drawn value by value
 LEAST_SPAN = 7  # a histogram spans at least this many units, so that one value is not a wall
 LABELLED = 6  # and with each value's share written, when it takes this few
+LEGEND_CHARACTERS = 15  # about as many legend characters fit in an inch of figure
+ONE_COLUMN_ROWS = 16  # a comparison of more figures than this is drawn in two columns
+ROW_INCHES, PANEL_INCHES = 0.3, 0.7  # a figure's row, and a panel's own axis and margins
 
 
 Heading = tuple[str, str]  # the game's name (or A's and B's) and how many games the figures are of
@@ -162,17 +165,29 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _sides_legend(figure: Figure, sides: list[Side], extra: Sequence[Any] = ()) -> None:
-    """Below the figure: which side is which (when there are two) and any marker explained."""
+def _sides_legend(figure: Figure, sides: list[Side], extra: Sequence[Any] = (), note: str = "") -> None:
+    """Below the figure: which side is which (when there are two), any marker explained, and a
+    note on how to read the figure. The note is the legend's title when there is a legend (two
+    things placed at the bottom of the same figure would be drawn over each other)."""
     handles = list(extra)
     if len(sides) > 1:
         handles = [
             Patch(facecolor="white", edgecolor="#444444", hatch=HATCHES[k], label=s.label)
             for k, s in enumerate(sides)
         ] + handles
-    if handles:  # two sides: A above B in the first column, the markers in the second
-        columns = 2 if len(sides) > 1 and extra else len(handles)
-        figure.legend(handles=handles, loc="outside lower center", ncols=columns)
+    if not handles:
+        if note:
+            figure.supxlabel(note, fontsize=8, color="dimgray")
+        return
+    # two sides: A above B in the first column, the markers in the second; one column where a
+    # row of them would be wider than the figure (a long name is cut at the figure's edge)
+    columns = 2 if len(sides) > 1 and extra else len(handles)
+    widest = max(len(str(h.get_label())) for h in handles)
+    if (widest + 6) * columns > figure.get_figwidth() * LEGEND_CHARACTERS:
+        columns = 1
+    legend = figure.legend(handles=handles, loc="outside lower center", ncols=columns, title=note or None)
+    if note:
+        legend.get_title().set(fontsize=8, color="dimgray")
 
 
 def _title(figure: Figure, heading: Heading, what: str) -> None:
@@ -228,10 +243,8 @@ def _how_often(sides: list[Side], often: list[Measure], seats: Sequence[str], he
     panels[0].set_ylabel("% of games")
     panels[0].yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     panels[0].set_ylim(0, min(1.1, highest * 1.1 + 0.04))  # room for the values above the bars
-    _sides_legend(figure, sides)
-    notes = [_capital(m.note) + "." for m in often if m.note]
-    if notes:  # how to read a figure whose name does not say it all, as under the table
-        figure.supxlabel(" ".join(notes), fontsize=8, color="dimgray")
+    notes = [_capital(m.note) + "." for m in often if m.note]  # as under the table
+    _sides_legend(figure, sides, note=" ".join(notes))
     return figure
 
 
@@ -239,7 +252,8 @@ def _per_seat(sides: list[Side], m: Measure, seats: Sequence[str], heading: Head
     """A number per seat, a column per seat and side: when it takes few whole values (a score of
     0 or 1, of 0 to 20) a bar for each value, as wide as the share of games that gave it, since
     quartiles of so few values hide more than they show; otherwise a box plot. The mean and its
-    95% interval are a diamond over either."""
+    95% interval are a diamond over either, or beside the bars where their shares are written,
+    so as not to hide them."""
     width = 0.8 / len(sides)
     inches = 1.5 + len(seats) * (0.5 + 0.55 * len(sides))
     figure = Figure(figsize=(max(6.4, inches), 4.4), layout="constrained")
@@ -249,11 +263,14 @@ def _per_seat(sides: list[Side], m: Measure, seats: Sequence[str], heading: Head
     pooled = [v for per_seat in values for vs in per_seat for v in vs]
     few = _whole(pooled) and max(pooled) - min(pooled) < FEW_VALUES
     widest = max(max(Counter(vs).values()) / len(vs) for per_seat in values for vs in per_seat)
+    labelled = few and len(set(pooled)) <= LABELLED
+    aside = width * 0.4 if labelled else 0.0  # where the mean goes, right of the column's centre
     for seat, per_seat in enumerate(values):
         for k, (vs, dx) in enumerate(zip(per_seat, _offsets(len(sides), width), strict=True)):
             look = {"facecolor": _colour(seat), "edgecolor": "black", "hatch": HATCHES[k], "alpha": 0.85}
             if few:
-                _value_bars(ax, vs, seat + dx, width * 0.85 / widest, look, len(set(pooled)) <= LABELLED)
+                shift, share = (width * 0.08, 0.7) if labelled else (0.0, 0.85)
+                _value_bars(ax, vs, seat + dx - shift, width * share / widest, look, labelled)
             else:
                 boxes = ax.boxplot(
                     [vs], positions=[seat + dx], widths=width * 0.85, patch_artist=True,
@@ -261,9 +278,9 @@ def _per_seat(sides: list[Side], m: Measure, seats: Sequence[str], heading: Head
                 )  # fmt: skip
                 for box in boxes["boxes"]:
                     box.set(**look)
-            s = spread(vs)
+            s = spread(vs, count=m.count)
             ax.errorbar(
-                seat + dx, s.mean, [[s.mean - s.low], [s.high - s.mean]], fmt="D", color="black",
+                seat + dx + aside, s.mean, [[s.mean - s.low], [s.high - s.mean]], fmt="D", color="black",
                 markerfacecolor="white", markersize=5, capsize=3, zorder=3,
             )  # fmt: skip
     _seat_ticks(ax, seats)
@@ -323,7 +340,7 @@ def _per_game(sides: list[Side], m: Measure, seats: Sequence[str], heading: Head
         counts, _ = numpy.histogram(vs, edges)
         centres = (edges[:-1] + edges[1:]) / 2
         ax.bar(centres + dx, counts / len(vs), bar, color=GAME_COLOUR, edgecolor="white", hatch=HATCHES[k])
-        s = spread(vs)
+        s = spread(vs, count=m.count)
         style = ("--", ":")[k]
         ax.axvline(s.mean, color="black", ls=style, lw=1.2)
         ax.axvspan(s.low, s.high, color="black", alpha=0.12, lw=0, zorder=0)
@@ -343,52 +360,83 @@ def _per_game(sides: list[Side], m: Measure, seats: Sequence[str], heading: Head
 
 def _forest(rows: list[Row], seats: Sequence[str], heading: Heading) -> Figure:
     """The paired differences B - A with their 95% intervals, a panel per unit (a rate's in
-    percentage points), a line at zero; those whose interval leaves out zero in colour, with
-    their figures written on the right."""
+    percentage points), a line at zero; those that stand out from chance in colour, with their
+    figures written on the right. Many figures (a game with counters, four seats: 40 and more)
+    are laid out in two columns of panels, not one strip a screen cannot show whole."""
     units: dict[str, list[Row]] = {}
     for row in rows:
         units.setdefault("percentage points" if row.measure.rate else _unit(row.measure), []).append(row)
-    figure = Figure(figsize=(8.0, 1.6 + 0.32 * len(rows) + 0.75 * len(units)), layout="constrained")
+    columns = _columns(list(units.values()), 2 if len(rows) > ONE_COLUMN_ROWS else 1)
+    tallest = max(sum(len(g) * ROW_INCHES + PANEL_INCHES for g in column) for column in columns)
+    figure = Figure(figsize=(7.5 * len(columns), 1.3 + tallest), layout="constrained")
     _title(figure, heading, f"{B_MINUS_A}, paired seed by seed, with 95% intervals")
-    grid = figure.subplots(len(units), 1, squeeze=False, height_ratios=[len(g) for g in units.values()])
-    panels: list[Axes] = list(grid[:, 0])
-    for ax, (unit, group) in zip(panels, units.items(), strict=True):
-        scale = 100 if group[0].measure.rate else 1
-        ys = list(range(len(group)))[::-1]
-        for y, row in zip(ys, group, strict=True):
-            d = row.difference
-            colour = DIFFERS if d.distinguishable else CHANCE
-            ax.errorbar(
-                d.mean * scale, y, xerr=[[(d.mean - d.low) * scale], [(d.high - d.mean) * scale]],
-                fmt="o", color=colour, markerfacecolor=colour if d.distinguishable else "white",
-                capsize=3, markersize=5,
-            )  # fmt: skip
-        ax.axvline(0, color="black", lw=0.8)
-        ax.set_yticks(ys, [_what(row, seats) for row in group])
-        right = ax.secondary_yaxis("right")
-        right.set_yticks(ys, [_numbers(row, scale) for row in group])
-        right.spines["right"].set_visible(False)
-        right.tick_params(length=0)
-        for labels in (ax.get_yticklabels(), right.get_yticklabels()):
-            for label, row in zip(labels, group, strict=True):
-                label.set_color(DIFFERS if row.difference.distinguishable else "black")
-        ax.set_ylim(-0.6, len(group) - 0.4)
-        if ax is panels[0]:
-            ax.annotate(
-                f"{B_MINUS_A} (95% interval)", (1, 1), xycoords="axes fraction", xytext=(8, 4),
-                textcoords="offset points", ha="left", va="bottom", fontweight="bold",
-            )  # fmt: skip
-        ax.set_xlabel(f"{B_MINUS_A} ({unit})")
-        low = min(r.difference.low for r in group) * scale
-        high = max(r.difference.high for r in group) * scale
-        reach = max(abs(low), abs(high)) * 1.1 or 1.0
-        ax.set_xlim(-reach, reach)  # zero in the middle: which way each one goes is seen at once
+    parts = figure.subfigures(1, len(columns), squeeze=False)[0] if len(columns) > 1 else [figure]
+    for part, column in zip(parts, columns, strict=True):
+        heights = [len(g) * ROW_INCHES + PANEL_INCHES for g in column]
+        room = tallest - sum(heights)
+        ratios = heights + ([room] if room > 0 else [])
+        grid = part.subplots(len(ratios), 1, squeeze=False, height_ratios=ratios)
+        panels: list[Axes] = list(grid[:, 0])
+        if room > 0:
+            panels.pop().set_axis_off()  # the shorter column's panels keep the other's heights
+        for ax, group in zip(panels, column, strict=True):
+            _forest_panel(ax, group, seats, first=ax is panels[0])
     marks = [
-        Line2D([], [], marker="o", color=DIFFERS, ls="", label="differs: the interval leaves out 0"),
+        Line2D([], [], marker="o", color=DIFFERS, ls="", label="differs beyond chance (Holm's correction)"),
         Line2D([], [], marker="o", color=CHANCE, markerfacecolor="white", ls="", label="within chance"),
     ]
     figure.legend(handles=marks, loc="outside lower center", ncols=2)
     return figure
+
+
+def _columns(groups: list[list[Row]], count: int) -> list[list[list[Row]]]:
+    """The panels (groups of rows) in `count` columns, in their order, the columns as even in
+    height as a cut between two panels makes them."""
+    if count == 1:
+        return [groups]
+    heights = [len(g) * ROW_INCHES + PANEL_INCHES for g in groups]
+    total, above, cut = sum(heights), 0.0, len(groups)
+    for i, h in enumerate(heights):
+        if above + h / 2 >= total / 2:
+            cut = max(1, i)
+            break
+        above += h
+    return [groups[:cut], groups[cut:]] if cut < len(groups) else [groups]
+
+
+def _forest_panel(ax: Axes, group: list[Row], seats: Sequence[str], first: bool) -> None:
+    """One unit's differences: a row each, its figures on the right."""
+    scale = 100 if group[0].measure.rate else 1
+    unit = "percentage points" if group[0].measure.rate else _unit(group[0].measure)
+    ys = list(range(len(group)))[::-1]
+    for y, row in zip(ys, group, strict=True):
+        d = row.difference
+        colour = DIFFERS if row.stands_out else CHANCE
+        ax.errorbar(
+            d.mean * scale, y, xerr=[[(d.mean - d.low) * scale], [(d.high - d.mean) * scale]],
+            fmt="o", color=colour, markerfacecolor=colour if row.stands_out else "white",
+            capsize=3, markersize=5,
+        )  # fmt: skip
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(ys, [_what(row, seats) for row in group])
+    right = ax.secondary_yaxis("right")
+    right.set_yticks(ys, [_numbers(row, scale) for row in group])
+    right.spines["right"].set_visible(False)
+    right.tick_params(length=0)
+    for labels in (ax.get_yticklabels(), right.get_yticklabels()):
+        for label, row in zip(labels, group, strict=True):
+            label.set_color(DIFFERS if row.stands_out else "black")
+    ax.set_ylim(-0.6, len(group) - 0.4)
+    if first:
+        ax.annotate(
+            f"{B_MINUS_A} (95% interval)", (1, 1), xycoords="axes fraction", xytext=(8, 4),
+            textcoords="offset points", ha="left", va="bottom", fontweight="bold",
+        )  # fmt: skip
+    ax.set_xlabel(f"{B_MINUS_A} ({unit})")
+    low = min(r.difference.low for r in group) * scale
+    high = max(r.difference.high for r in group) * scale
+    reach = max(abs(low), abs(high)) * 1.1 or 1.0
+    ax.set_xlim(-reach, reach)  # zero in the middle: which way each one goes is seen at once
 
 
 def _what(row: Row, seats: Sequence[str]) -> str:

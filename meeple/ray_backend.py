@@ -14,16 +14,18 @@ the same parser as here, and sends back plain records (dicts of numbers, strings
 them). The bundle is put into Ray's object store once per run and shared by every task; a
 worker process loads the game once per bundle and keeps it for the tasks that follow.
 
-The meeple *code* is not sent: every node needs meeple installed (the same version: the records
-are the engine's), as for any Ray program. A Ray cluster runs whatever code its clients send it,
-so connect only to a cluster you trust, with Ray's own settings for it (`RAY_AUTH_MODE`, its
-token); they are Ray's business and pass through untouched.
+The meeple *code* is sent only to workers that have none (`meeple.ray_shipping`: this machine's
+meeple as a `py_module`, its dependencies through Ray's `pip`); a worker that runs another meeple
+stops the run in one line (the records are the engine's), and the driver's working directory
+never shadows the installed package. A Ray cluster runs whatever code its clients send it, so
+connect only to a cluster you trust, with Ray's own settings for it (`RAY_AUTH_MODE`, its
+token); they are Ray's business and pass through untouched (docs/ray.md).
 
 **Batches.** A task costs about a millisecond and a half to send and collect on the 2-core
 development machine, and a game from a third of a millisecond (the smallest test game) to a
 tenth of a second (the longest bundled one), so no fixed number of games per task suits every
 game: the first game is played here, timed, and a batch is as many games as take about
-`TASK_SECONDS`, but never so many that there are fewer than `SPREAD` batches per CPU of the
+`TASK_SECONDS`, but never so many that there are fewer than `simulation.SPREAD` batches per CPU of the
 cluster (for the work to spread evenly and the progress bar to move). The first game's record
 is kept: each game depends on its seed only, wherever it is played.
 
@@ -37,8 +39,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import shutil
 import signal
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -48,16 +52,17 @@ from pathlib import Path
 from typing import Any
 
 import meeple
+from meeple import ray_shipping
 from meeple.diagnostics import RulesError
 from meeple.interpreter.engine import Game
 from meeple.loader import Files, OptionError, Refused
-from meeple.simulation import Plan, play_one
+from meeple.simulation import Plan, batch_size, play_one
 
 INSTALL = "pip install 'meeple[ray]'"
 CONNECT_SECONDS = 30  # to reach and join a cluster named by --address, before giving up
 PROBE_SECONDS = 5  # to open a connection to its host and port, before Ray is asked to
 TASK_SECONDS = 0.5  # of games per task: the task's cost is then a fraction of a percent
-SPREAD = 4  # batches per CPU of the cluster, at least
+PROBE_TASK_SECONDS = 600  # for a worker to say which meeple it runs (Ray's pip may install it first)
 LOCAL_STORE = 128 * 2**20  # object store of a local instance: only records and texts go through it
 
 
@@ -205,7 +210,7 @@ def _interrupt_kept() -> Iterator[list[int]]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _probe(address: str) -> None:
+def _reachable(address: str) -> None:
     """A cluster named by host and port answers a connection within PROBE_SECONDS, or the run
     stops here: Ray itself would retry for many minutes before it gave up."""
     host, colon, port = address.removeprefix("ray://").rpartition(":")
@@ -219,10 +224,13 @@ def _probe(address: str) -> None:
 
 
 class Cluster:
-    """A connection to Ray for one run: `play` sends batches of seeds and yields their records."""
+    """A connection to Ray for one run: `play` sends batches of seeds and yields their records.
+    `notice`: what the run should tell its user about the workers (meeple sent to them), or ""."""
 
-    def __init__(self, ray: Any) -> None:
+    def __init__(self, ray: Any, empty: Path, notice: str = "") -> None:
         self.ray = ray
+        self.empty = empty  # the run's scratch folder: the job's working directory, meeple staged
+        self.notice = notice
         self.task = ray.remote(play_bundled)
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
@@ -236,7 +244,7 @@ class Cluster:
         rest = seeds[1:]
         if not rest:
             return
-        size = batch_size(time.perf_counter() - began, len(rest), self.cpus)
+        size = batch_size(time.perf_counter() - began, len(rest), self.cpus, TASK_SECONDS)
         try:
             shared = self.ray.put(bundle(plan))
         except (RulesError, OptionError, OSError, Refused) as err:  # changed since it was loaded
@@ -254,27 +262,83 @@ class Cluster:
         try:
             return list(self.ray.get(ref))
         except self.ray.exceptions.RayError as err:
-            first = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
-            raise TaskError(f"a Ray task failed: {first}") from None
+            raise TaskError(f"a Ray task failed: {_last_line(err)}") from None
 
     def close(self) -> None:
         """Leave the cluster; a local instance started for the run stops with it."""
         self.ray.shutdown()
+        shutil.rmtree(self.empty, ignore_errors=True)
 
 
-def batch_size(seconds: float, games: int, cpus: int) -> int:
-    """Games per task, for games that take about `seconds` each: see the module's docstring."""
-    by_time = int(TASK_SECONDS / max(seconds, 1e-6))
-    by_spread = games // (cpus * SPREAD)
-    return max(1, min(by_time, by_spread))
+def _last_line(err: BaseException) -> str:
+    """The last line of a Ray error: the worker's own exception, without Ray's traceback."""
+    text = str(err).strip()
+    return text.splitlines()[-1] if text else type(err).__name__
 
 
 def connect(address: str | None, cpus: int) -> Cluster:
     """A connection to the cluster at `address` (anything `ray.init` takes: "HOST:PORT", "auto",
     "ray://HOST:PORT"), or to a local instance of `cpus` CPUs started for the run when there is
-    none. Raises BackendError when Ray is missing or the cluster cannot be reached in time."""
+    none, its workers' meeple checked (`meeple.ray_shipping`). Raises BackendError
+    when Ray is missing, the cluster cannot be reached in time, or its workers cannot play."""
     ray = _ray()
-    quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
+    # The job's own working directory, empty: Ray puts it on the workers' import path instead of
+    # the driver's folder, which may hold a `meeple/` directory that is not the package.
+    empty = Path(tempfile.mkdtemp(prefix="meeple-ray-"))
+    (empty / "job").mkdir()
+    env: dict[str, Any] = {"working_dir": str(empty / "job")}
+    try:
+        _join(ray, address, cpus, env)
+        try:
+            notice = _workers_meeple(ray, address, cpus, env, empty)
+        except BaseException:
+            ray.shutdown()
+            raise
+        return Cluster(ray, empty, notice)
+    except BaseException:
+        shutil.rmtree(empty, ignore_errors=True)
+        raise
+
+
+def _workers_meeple(ray: Any, address: str | None, cpus: int, env: dict[str, Any], scratch: Path) -> str:
+    """Check the meeple a worker imports before any game is sent: the same as here, or none, in
+    which case the job is started again with this one sent along (what to tell the user then;
+    "" otherwise). Raises BackendError when a worker runs another meeple, or sending it failed."""
+    driver = ray_shipping.here()
+    worker = _probe_workers(ray)
+    if worker.version:
+        if not worker.same(driver):
+            raise BackendError(ray_shipping.mismatch(driver, worker))
+        return ""
+    ray.shutdown()  # Ray sends a folder of modules only with a job, when it starts
+    _join(ray, address, cpus, env | ray_shipping.shipment(ray_shipping.stage(scratch / "shipped")))
+    shipped = _probe_workers(ray)
+    if not shipped.same(driver):
+        raise BackendError(f"the Ray workers have no meeple, and sending it failed: {shipped.where}")
+    return (
+        f"the Ray workers have no meeple ({worker.where}): this machine's meeple {driver.version} "
+        "is sent with the job, and its dependencies installed by Ray's pip"
+    )
+
+
+def _probe_workers(ray: Any) -> ray_shipping.Installed:
+    """The meeple a worker of the cluster imports (`ray_shipping.probe`, sent by value)."""
+    ray.cloudpickle.register_pickle_by_value(ray_shipping)
+    try:
+        version, digest, where = ray.get(ray.remote(ray_shipping.probe).remote(), timeout=PROBE_TASK_SECONDS)
+    except ray.exceptions.GetTimeoutError:
+        raise BackendError(f"no Ray worker answered within {PROBE_TASK_SECONDS} s") from None
+    except ray.exceptions.RayError as err:
+        raise BackendError(f"a Ray worker cannot run meeple's check: {_last_line(err)}") from None
+    finally:
+        ray.cloudpickle.unregister_pickle_by_value(ray_shipping)
+    return ray_shipping.Installed(version, digest, where)
+
+
+def _join(ray: Any, address: str | None, cpus: int, env: dict[str, Any]) -> None:
+    """Start a local instance (no `address`) or join the cluster at `address`, for a job with
+    the runtime environment `env`."""
+    quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False, "runtime_env": env}
     if address is None:
         try:
             with _interrupt_kept() as interrupted:
@@ -290,8 +354,8 @@ def connect(address: str | None, cpus: int) -> Cluster:
         if interrupted:
             ray.shutdown()
             raise KeyboardInterrupt
-        return Cluster(ray)
-    _probe(address)
+        return
+    _reachable(address)
     failed: list[BaseException] = []
 
     def join() -> None:
@@ -307,4 +371,3 @@ def connect(address: str | None, cpus: int) -> Cluster:
         raise BackendError(f"the Ray cluster at {address} did not answer within {CONNECT_SECONDS} s")
     if failed:
         raise BackendError(f"cannot join the Ray cluster at {address}: {failed[0]}")
-    return Cluster(ray)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import shlex
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -173,24 +174,40 @@ def play_batch(plan: Plan, seeds: Sequence[int]) -> list[dict[str, Any]]:
     return [play_one(game, plan, seed) for seed in seeds]
 
 
-def batches(seeds: range, parts: int) -> list[range]:
-    """Seeds cut into about `parts` batches: enough for the workers to share them out evenly
-    and for a progress bar to move, few enough that sending them costs nothing."""
-    size = max(1, len(seeds) // max(1, parts))
-    return [seeds[i : i + size] for i in range(0, len(seeds), size)]
+BATCH_SECONDS = 0.25  # of games per batch: the progress bar moves about four times a second
+SPREAD = 4  # batches per worker, at least: the work spreads evenly to the end
+
+
+def batch_size(seconds: float, games: int, workers: int, target: float = BATCH_SECONDS) -> int:
+    """Games per batch, for games that take about `seconds` each: as many as take about `target`
+    seconds (a batch sent to a local worker costs a fraction of a millisecond; a Ray task, more),
+    but never so many that there are fewer than SPREAD batches per worker."""
+    by_time = int(target / max(seconds, 1e-6))
+    by_spread = games // (workers * SPREAD)
+    return max(1, min(by_time, by_spread))
 
 
 def play_local(game: Game, plan: Plan, seeds: range, jobs: int) -> Iterator[list[dict[str, Any]]]:
-    """The records of `seeds`, in seed order, a batch at a time (for a progress bar): in worker
-    processes when there are several jobs, here otherwise. Short runs stay here: starting the
-    workers costs about a second."""
-    if jobs <= 1 or len(seeds) < 4 * jobs:
-        for seed in seeds:
+    """The records of `seeds` a batch at a time, as the batches are done (in any order: the
+    caller puts them in seed order), in worker processes when there are several jobs, here
+    otherwise. The first game is played here at once, so that a progress bar moves from the
+    start, and timed, to size the batches by time rather than by count: a fixed count makes
+    a long game's bar sit still for many seconds and then jump. Short runs stay here: starting
+    the workers costs about a second."""
+    if not seeds:
+        return
+    began = time.process_time()
+    yield [play_one(game, plan, seeds[0])]
+    rest = seeds[1:]
+    if jobs <= 1 or len(rest) < 4 * jobs:
+        for seed in rest:
             yield [play_one(game, plan, seed)]
         return
+    size = batch_size(time.process_time() - began, len(rest), jobs)
+    parts = [rest[i : i + size] for i in range(0, len(rest), size)]
     _WORKER[plan] = game  # forked workers inherit it
     try:
-        yield from in_workers(functools.partial(play_batch, plan), batches(seeds, jobs * 8), jobs)
+        yield from in_workers(functools.partial(play_batch, plan), parts, jobs, ordered=False)
     finally:
         _WORKER.clear()
 

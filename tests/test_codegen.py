@@ -415,13 +415,15 @@ def test_unchanged_pdfs_are_kept_from_the_last_run(tmp_path: Path, monkeypatch) 
     assert sorted(laid_out) == ["small-aid.pdf", "small.pdf"]
 
 
-def test_writing_tells_how_many_pdfs_are_laid_out_of_how_many(tmp_path: Path, monkeypatch) -> None:
-    """What `meeple docs` draws its progress bar from: before the first layout, then after each."""
+def test_writing_tells_each_stage_and_how_far_it_is(tmp_path: Path, monkeypatch) -> None:
+    """What `meeple docs` draws its progress bar from: each stage (the games' text documents,
+    then the PDFs' layouts) at its start and after each step of it."""
     monkeypatch.setattr(render, "run_job", lambda job: b"%PDF-")  # the layouts themselves are not the point
-    heard: list[tuple[int, int]] = []
+    heard: list[tuple[str, int, int]] = []
     game = small_docs(tmp_path)
-    render.write([game], tmp_path / "out", ["pdf"], ["rulebook", "aid"], laid_out=lambda *n: heard.append(n))
-    assert heard == [(0, 2), (1, 2), (2, 2)]
+    render.write([game], tmp_path / "out", ["pdf"], ["rulebook", "aid"], progress=lambda *n: heard.append(n))
+    writing, laying = render.WRITING, render.LAYING_OUT
+    assert heard == [(writing, 0, 1), (writing, 1, 1), (laying, 0, 2), (laying, 1, 2), (laying, 2, 2)]
 
 
 def test_layouts_in_worker_processes_make_the_same_files(tmp_path: Path) -> None:
@@ -469,6 +471,7 @@ def test_docs_writes_every_format_of_the_rulebook_the_aid_and_the_reference(tmp_
         "all",
         "--summary",
         "--reference",
+        "--list",
         "-o",
         str(tmp_path / "out"),
     )
@@ -495,11 +498,12 @@ def test_docs_writes_every_format_of_the_rulebook_the_aid_and_the_reference(tmp_
 def test_docs_again_keeps_unchanged_pdfs_unless_forced(tmp_path: Path) -> None:
     (tmp_path / "small.rules").write_text(SMALL)
     args = [str(tmp_path / "small.rules"), "--format", "pdf", "-o", str(tmp_path / "out"), "--jobs", "1"]
-    assert run(*args)[0] == 0
     code, out, _ = run(*args)
-    assert code == 0 and out.split("\n")[0].endswith("small.pdf (unchanged)")
-    code, out, _ = run(*args, "--force")
-    assert code == 0 and "unchanged" not in out
+    assert code == 0 and out.startswith(f"wrote 1 file into {tmp_path / 'out'}: 1 PDF\n")
+    code, out, _ = run(*args)
+    assert code == 0 and "(1 unchanged since the last run, kept)" in out
+    code, out, _ = run(*args, "--force", "--list")
+    assert code == 0 and out.strip() == str(tmp_path / "out" / "small.pdf")  # every file, no summary
     assert run(*args[:-1], "0")[0] == 2  # --jobs 0
 
 

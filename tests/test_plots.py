@@ -8,11 +8,19 @@ import struct
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from typer.testing import CliRunner, Result
 
 from meeple.cli import app
+
+if TYPE_CHECKING:  # matplotlib is imported only where it is there (importorskip below)
+    from matplotlib.backend_bases import RendererBase
+    from matplotlib.figure import Figure
+
+    from meeple.balance import Measure
+    from meeple.plots import Side
 
 pytest.importorskip("matplotlib")
 
@@ -118,3 +126,92 @@ def test_a_write_that_fails_later_is_an_error_too(tmp_path: Path, monkeypatch: p
     result = run("simulate", TIC_TAC_TOE, "--games", "2", "--plot", str(tmp_path))
     assert result.exit_code == 1
     assert "cannot write the figures" in result.stderr and "No space left" in result.stderr
+
+
+# ------------------------------------------------------------------ what a designer sees
+
+
+def _drawn(figure: Figure) -> RendererBase:
+    """A figure laid out as saved, for its artists' places on the page."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(figure).draw()
+    return figure.canvas.get_renderer()
+
+
+def _sides(values: list[list[int]]) -> list[Side]:
+    from meeple import plots
+
+    return [
+        plots.Side(f"{k}: a rather long name of a version of the game", [{"v": v} for v in vs])
+        for k, vs in zip("AB", values, strict=True)
+    ]
+
+
+def _seatless(name: str, note: str = "", rate: bool = False, per_seat: bool = False) -> Measure:
+    from meeple.balance import Measure
+
+    return Measure(
+        name, name.replace("_", " "), per_seat, rate, lambda r, seat: r["v"], note=note, count=not rate
+    )
+
+
+def test_a_figures_note_and_its_legend_are_not_drawn_over_each_other() -> None:
+    """Plots: "a legend over the footnote". The note of how to read a figure is the legend's title
+    when there is a legend."""
+    from meeple import plots
+
+    sides = _sides([[1, 0, 1, 1], [0, 0, 1, 0]])
+    figure = plots._how_often(
+        sides, [_seatless("draws", note="a draw counts half")], ["P1"], ("G", "4 games")
+    )
+    renderer = _drawn(figure)
+    legend = figure.legends[0]
+    assert legend.get_title().get_text() == "A draw counts half."
+    assert figure._supxlabel is None or not figure._supxlabel.get_text()
+    assert figure.bbox.contains(*legend.get_window_extent(renderer).p0)
+
+
+def test_a_long_legend_is_stacked_rather_than_cut_at_the_figures_edge() -> None:
+    """Plots: "legends clipped (counter_*)"."""
+    from meeple import plots
+
+    measure = _seatless("counter_dinosaurs_that_went_hungry_on_the_plains", per_seat=True)
+    figure = plots._per_seat(_sides([[1, 2, 2, 3], [0, 1, 2, 2]]), measure, ["P1"], ("G", "4 games"))
+    renderer = _drawn(figure)
+    box = figure.legends[0].get_window_extent(renderer)
+    assert box.x0 >= 0 and box.x1 <= figure.bbox.width
+
+
+def test_the_mean_is_drawn_beside_the_shares_it_would_hide() -> None:
+    """Plots: "the mean marker over percentage labels"."""
+    from meeple import plots
+
+    measure = _seatless("eggs", per_seat=True)
+    figure = plots._per_seat(
+        _sides([[0, 0, 1, 1, 2], [0, 1, 1, 1, 2]]), measure, ["P1", "P2"], ("G", "5 games")
+    )
+    renderer = _drawn(figure)
+    ax = figure.axes[0]
+    shares = [t.get_window_extent(renderer) for t in ax.texts if t.get_text().endswith("%")]
+    means = [line for line in ax.lines if line.get_marker() == "D"]
+    assert shares and means
+    for line in means:
+        x, y = ax.transData.transform((line.get_xdata()[0], line.get_ydata()[0]))
+        assert not any(box.x0 - 4 <= x <= box.x1 + 4 and box.y0 - 4 <= y <= box.y1 + 4 for box in shares)
+
+
+def test_many_differences_are_laid_out_in_two_columns_not_one_long_strip() -> None:
+    """Plots: "a 2,359 px tall differences plot": 4 seats and counters make 40 figures and more."""
+    from meeple import plots
+    from meeple.balance import Row
+    from meeple.statistics import paired
+
+    rows = [
+        Row(_seatless(f"counter_{i}", per_seat=True), seat, paired([1, 2, 3], [2, 2, 4]))
+        for i in range(10)
+        for seat in range(4)
+    ]
+    figure = plots._forest(rows, ["P1", "P2", "P3", "P4"], ("G", "3 games"))
+    assert len(figure.subfigs) == 2
+    assert figure.get_figheight() * plots.DPI < 1600

@@ -9,19 +9,21 @@ The tests that play on Ray start a local instance of two CPUs through the comman
 from __future__ import annotations
 
 import importlib.util
+import json
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from typer.testing import CliRunner, Result
 
 import meeple
-from meeple import ray_backend
+from meeple import ray_backend, ray_shipping
 from meeple.cli import app
 from meeple.loader import Refused
-from meeple.simulation import plan_for, play_one
+from meeple.simulation import batch_size, plan_for, play_one
 
 GAMES = Path(__file__).parent / "games"
 TIC_TAC_TOE = str(GAMES / "tic_tac_toe.rules")
@@ -110,10 +112,11 @@ def test_a_bundle_answers_no_question_its_load_did_not_ask(tmp_path: Path) -> No
 
 
 def test_a_batch_is_sized_by_the_time_of_a_game_and_spread_over_the_cpus() -> None:
-    assert ray_backend.batch_size(0.1, 1000, 2) == 5  # half a second of games each
-    assert ray_backend.batch_size(0.0001, 1000, 2) == 125  # fast games: 4 batches per CPU
-    assert ray_backend.batch_size(10, 1000, 2) == 1
-    assert ray_backend.batch_size(0.0001, 3, 64) == 1
+    task = ray_backend.TASK_SECONDS
+    assert batch_size(0.1, 1000, 2, task) == 5  # half a second of games each
+    assert batch_size(0.0001, 1000, 2, task) == 125  # fast games: 4 batches per CPU
+    assert batch_size(10, 1000, 2, task) == 1
+    assert batch_size(0.0001, 3, 64, task) == 1
 
 
 # ------------------------------------------------------------------ what keeps Ray from being used
@@ -179,7 +182,15 @@ def _both(*args: str) -> tuple[Result, Result]:
 
 
 @needs_ray
-def test_simulate_on_ray_gives_the_statistics_of_a_local_run_of_the_same_seeds() -> None:
+def test_simulate_on_ray_gives_the_statistics_of_a_local_run_of_the_same_seeds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run, as a user with a clone would, from a folder that holds a `meeple/` directory that is
+    not the package: Ray puts the driver's folder on the workers' import path, and every task
+    failed with "module 'meeple' has no attribute 'load'" before the job had a folder of its own."""
+    (tmp_path / "meeple").mkdir()
+    (tmp_path / "meeple" / "__init__.py").write_text("")
+    monkeypatch.chdir(tmp_path)
     args = ["simulate", "dino_party", "--games", "30", "--players", "3", "--seed", "7", "--json"]
     local, on_ray = _both(*args)
     assert local.exit_code == on_ray.exit_code == 0, on_ray.stderr
@@ -198,3 +209,77 @@ def test_games_that_break_on_ray_are_reported_as_a_local_run_reports_them(tmp_pa
     local, on_ray = _both("simulate", str(boom(tmp_path)), "--games", "40", "--json")
     assert local.exit_code == on_ray.exit_code == 1
     assert on_ray.stdout == local.stdout and on_ray.stderr == local.stderr
+
+
+# ------------------------------------------------------------------ the workers' meeple
+
+
+def _bare_python(code: str, folder: Path, *path: Path) -> subprocess.CompletedProcess[str]:
+    """`code` in a Python that does not import this checkout's meeple: no site processing (the
+    editable install's finder is a .pth), only the installed libraries' folder and `path`, run
+    in `folder` (not the checkout, whose own `meeple/` a `-c` would import)."""
+    import sysconfig
+
+    where = [str(p) for p in path] + [sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    setup = f"import sys; sys.path[:0] = {where!r}\n"
+    return subprocess.run(
+        [sys.executable, "-S", "-c", setup + code], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_the_subpackages_shipped_are_those_pyproject_installs() -> None:
+    import tomllib
+
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    assert set(ray_shipping.SUBPACKAGES) == {p.split(".")[1] for p in packages if p.count(".") == 1}
+
+
+def test_a_staged_meeple_is_one_package_folder_that_loads_and_plays_its_games(tmp_path: Path) -> None:
+    """What is sent to workers without meeple: the package as installed here, laid out as a
+    wheel lays it out, with the same digest, playing the same games; no Rust build or sources."""
+    staged = ray_shipping.stage(tmp_path)
+    assert not list(staged.rglob("target")) and not list(staged.rglob("*.rs"))
+    code = (
+        "import meeple, json\n"
+        "from meeple import ray_shipping\n"
+        "from meeple.simulation import plan_for, play_one\n"
+        "game = meeple.load('dino_party')\n"
+        "record = play_one(game, plan_for(game, 'dino_party', 3, ['random']), 5)\n"
+        "print(json.dumps([meeple.__file__, ray_shipping.here().digest, record['scores']]))\n"
+    )
+    done = _bare_python(code, tmp_path, tmp_path)
+    assert done.returncode == 0, done.stderr
+    where, digest, scores = json.loads(done.stdout)
+    assert Path(where).is_relative_to(staged)
+    assert digest == ray_shipping.here().digest
+    game = meeple.load("dino_party")
+    assert scores == play_one(game, plan_for(game, "dino_party", 3, ["random"]), 5)["scores"]
+
+
+@needs_ray
+def test_the_probe_runs_where_meeple_is_missing_and_says_why(tmp_path: Path) -> None:
+    """The probe is sent by value: a worker without meeple can run it, and it answers that it has
+    none rather than failing to unpickle the task."""
+    import ray.cloudpickle as cloudpickle
+
+    cloudpickle.register_pickle_by_value(ray_shipping)
+    try:
+        sent = cloudpickle.dumps(ray_shipping.probe)
+    finally:
+        cloudpickle.unregister_pickle_by_value(ray_shipping)
+    code = f"import ray.cloudpickle as c; print(c.loads({sent!r})())"
+    done = _bare_python(code, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("('', '', \"ModuleNotFoundError: No module named 'meeple")  # or 'meeple.X'
+
+
+def test_a_worker_that_runs_another_meeple_is_said_in_one_line() -> None:
+    here = ray_shipping.Installed("0.2.0", "abc", "/here/meeple")
+    older = ray_shipping.Installed("0.1.0", "def", "/there/meeple")
+    rebuilt = ray_shipping.Installed("0.2.0", "def", "/there/meeple")
+    assert ray_shipping.mismatch(here, older) == (
+        "the Ray workers run meeple 0.1.0 and this machine meeple 0.2.0: "
+        "install the same version on every node"
+    )
+    assert "another build of meeple 0.2.0 (/there/meeple)" in ray_shipping.mismatch(here, rebuilt)
+    assert not here.same(rebuilt) and here.same(ray_shipping.Installed("0.2.0", "abc", "/elsewhere"))

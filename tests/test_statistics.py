@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from meeple.statistics import paired, spread, t_quantile, wilson
+from meeple.statistics import Difference, holm, paired, spread, t_quantile, wilson
 
 
 @pytest.mark.parametrize(
@@ -97,3 +97,56 @@ def test_paired_difference_of_noise_is_usually_not_distinguishable() -> None:
         b = [rng.random() for _ in range(30)]
         found += paired(a, b).distinguishable
     assert found / 400 <= 0.08  # about 5%: one false alarm in twenty
+
+
+@given(st.lists(st.integers(min_value=0, max_value=50), min_size=1, max_size=60))
+def test_a_mean_of_counts_has_an_interval_that_never_goes_below_zero(counts: list[int]) -> None:
+    s = spread(counts, count=True)
+    assert 0 <= s.low <= s.mean <= s.high
+
+
+def test_a_rare_count_gets_room_above_not_a_bound_below_zero() -> None:
+    """A counter that fires in 3 games of 100: the t interval would reach below zero; the count's
+    interval is above zero and wider above its mean than below."""
+    counts = [1, 1, 1] + [0] * 97
+    assert spread(counts).low < 0
+    s = spread(counts, count=True)
+    assert 0 < s.low < s.mean < s.high and s.high - s.mean > s.mean - s.low
+
+
+def test_a_common_count_gets_about_the_t_interval() -> None:
+    rng = random.Random(2)
+    counts = [rng.randint(20, 40) for _ in range(400)]
+    assert spread(counts, count=True).low == pytest.approx(spread(counts).low, rel=0.01)
+    assert spread(counts, count=True).high == pytest.approx(spread(counts).high, rel=0.01)
+
+
+def _null_differences(rng: random.Random, figures: int, pairs: int) -> list[Difference]:
+    return [
+        paired([rng.random() for _ in range(pairs)], [rng.random() for _ in range(pairs)])
+        for _ in range(figures)
+    ]
+
+
+def test_holm_keeps_the_chance_that_any_of_thirty_figures_stands_out_under_one_in_twenty() -> None:
+    """`compare` prints 30 figures and more: unadjusted, chance makes one of them stand out in most
+    comparisons (1 - 0.95^30 = 79%); with Holm's correction, in fewer than 1 in 20."""
+    rng = random.Random(7)
+    trials, any_alone, any_together = 200, 0, 0
+    for _ in range(trials):
+        found = _null_differences(rng, 30, 40)
+        any_alone += any(d.distinguishable for d in found)
+        any_together += any(holm(found))
+    assert any_alone / trials > 0.6
+    assert any_together / trials <= 0.08
+
+
+def test_holm_still_finds_a_real_difference_among_noise_and_steps_down() -> None:
+    rng = random.Random(3)
+    a = [rng.gauss(50, 10) for _ in range(200)]
+    real = paired(a, [x + 3 + rng.gauss(0, 1) for x in a])
+    noise = _null_differences(rng, 29, 200)
+    flags = holm([*noise, real])
+    assert flags[-1] and not any(flags[:-1])
+    weak = paired(a, [x + rng.gauss(0.1, 5) for x in a])  # the strongest is not enough: none is
+    assert holm([weak, *noise]) == [False] * 30
