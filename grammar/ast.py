@@ -9,7 +9,7 @@ variant patch and walked by the doc generators without knowing the parser.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar
 
@@ -54,6 +54,38 @@ class Node(BaseModel):
         for node in self.walk():
             if isinstance(node, kind):
                 yield node
+
+
+class Unhandled(Exception):
+    """A pass met a kind of node it has no handler for: a fault of meeple, not of the rules. It
+    says where the node stands, so that the rules that showed the fault can be found."""
+
+    def __init__(self, node: Node, what: str) -> None:
+        span = node.span
+        super().__init__(
+            f"{span.file}:{span.line}:{span.column}: internal error: {what} has no handler for "
+            f"{type(node).__name__}"
+        )
+
+
+def handler(owner: object, prefix: str, node: Node, what: str) -> Callable[..., Any]:
+    """The method of `owner` for this node: `prefix` and the name of the node's class, or of its
+    nearest ancestor that has one (`stmt_Meta` for a `Called`), as jinja2's visitors find
+    `visit_X`. A pass thus has one method per kind of node, and a kind it lacks is an error
+    (`Unhandled`), never a node silently skipped."""
+    method = find_handler(owner, prefix, type(node))
+    if method is None:
+        raise Unhandled(node, what)
+    return method
+
+
+def find_handler(owner: object, prefix: str, kind: type[Node]) -> Callable[..., Any] | None:
+    """The method `handler` finds for a kind of node, or None."""
+    for cls in kind.__mro__:
+        method = getattr(owner, prefix + cls.__name__, None)
+        if method is not None:
+            return method  # type: ignore[no-any-return]
+    return None
 
 
 def nodes_in(value: Any) -> Iterator[Node]:

@@ -155,25 +155,25 @@ class Parts(Protocol):
 
     def adjacency_for(self, e: ast.Call, named: ast.Expr) -> dict[Row, list[Row]]: ...  # data.py
 
-    def move_refs(self, s: ast.MoveRefs, scope: set[str]) -> Callable[..., Any]: ...  # moves.py
+    def compile_MoveRefs(self, s: ast.MoveRefs, scope: set[str]) -> Callable[..., Any]: ...  # moves.py
 
-    def move_count(self, s: ast.MoveCount | ast.MoveAll, scope: set[str]) -> Callable[..., Any]: ...
+    def compile_MoveCount(self, s: ast.MoveCount | ast.MoveAll, scope: set[str]) -> Callable[..., Any]: ...
 
-    def draw(self, s: ast.Draw, scope: set[str]) -> Callable[..., Any]: ...  # moves.py
+    def compile_Draw(self, s: ast.Draw, scope: set[str]) -> Callable[..., Any]: ...  # moves.py
 
-    def place(self, s: ast.Place, scope: set[str]) -> Fn: ...  # moves.py
+    def compile_Place(self, s: ast.Place, scope: set[str]) -> Fn: ...  # moves.py
 
-    def lift(self, s: ast.Lift, scope: set[str]) -> Fn: ...  # moves.py
+    def compile_Lift(self, s: ast.Lift, scope: set[str]) -> Fn: ...  # moves.py
 
-    def shift(self, s: ast.Shift, scope: set[str]) -> Fn: ...  # moves.py
+    def compile_Shift(self, s: ast.Shift, scope: set[str]) -> Fn: ...  # moves.py
 
-    def choose(self, s: ast.Choose, scope: set[str]) -> Gen: ...  # decisions.py
+    def compile_Choose(self, s: ast.Choose, scope: set[str]) -> Gen: ...  # decisions.py
 
-    def ask(self, s: ast.Ask, scope: set[str]) -> Gen: ...  # decisions.py
+    def compile_Ask(self, s: ast.Ask, scope: set[str]) -> Gen: ...  # decisions.py
 
-    def random(self, s: ast.Random, scope: set[str]) -> Gen: ...  # decisions.py
+    def compile_Random(self, s: ast.Random, scope: set[str]) -> Gen: ...  # decisions.py
 
-    def pick(self, s: ast.Pick, scope: set[str]) -> Gen: ...  # decisions.py
+    def compile_Pick(self, s: ast.Pick, scope: set[str]) -> Gen: ...  # decisions.py
 
 
 class Part(Parts):
