@@ -145,6 +145,11 @@ def _refs(node: ast.Node, out: Refs, top: bool = False) -> None:
             out.kinds.add(node.kind)
         case ast.PieceDecl() if isinstance(node.zone, ast.Name):
             out.attrs.add(node.zone.id)  # `in hand`: each player's own zone, by its bare name
+    _field_refs(node, out, top)
+
+
+def _field_refs(node: ast.Node, out: Refs, top: bool) -> None:
+    """What a node's fields mention: its strings that may be names, and its children's mentions."""
     for name, value in fields(node):
         if isinstance(value, str) and not _skip(node, name, top):
             out.names.add(value)
