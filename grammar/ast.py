@@ -373,6 +373,16 @@ class SetStmt(Stmt):
     value: Expr
 
 
+class Swap(Stmt):
+    """`swap X with Y`: two variables exchange their values (both read before either changes), as
+    a player swaps two scores or two markers' positions on a track."""
+
+    facts = Facts(forms=("swap X with Y",), targets=("first", "second"))
+
+    first: Expr
+    second: Expr
+
+
 class AddStmt(Stmt):
     """`add N to X` and `subtract N from X` (sign = -1)."""
 

@@ -821,6 +821,12 @@ class Analyzer:
 
     stmt_AddStmt = stmt_SetStmt
 
+    def stmt_Swap(self, s: ast.Swap, scope: dict[str, str]) -> None:
+        """Two variables that can change, of one type: each takes the other's value."""
+        first, second = self.target(s.first, scope), self.target(s.second, scope)
+        if "any" not in (first, second) and first != second:
+            self.error(s.second, codes.WRONG_TYPE, f"cannot swap {_readable(first)} with {_readable(second)}")
+
     def target(self, target: ast.Expr, scope: dict[str, str]) -> str:
         """The type of a variable a statement changes (`set X to ...`), which must be one."""
         if isinstance(target, ast.Name) and target.id not in self.sym.vars:

@@ -35,7 +35,7 @@ STEPS = [kind for kind in KINDS if not issubclass(kind, ast.Meta)]
 # Statements the native core does not run yet: a game that uses one is played by the Python
 # engine (the lowering raises `Unsupported` for it, interpreter/native/lower.py). Once the core
 # runs one, its `lower_X` method exists and it leaves this list (a test below insists).
-PYTHON_ENGINE_ONLY = {ast.Lift, ast.Shift, ast.Offer}
+PYTHON_ENGINE_ONLY = {ast.Lift, ast.Shift, ast.Offer, ast.Swap}
 # Statements the printed rules leave out (codegen/players.py): a log line is the game's record,
 # a tally the designer's statistics; neither is a rule.
 NOT_FOR_PLAYERS = {ast.Log, ast.Tally}
@@ -89,7 +89,7 @@ def test_every_word_that_starts_a_statement_has_a_form() -> None:
 
 
 def test_the_syntax_hints_are_the_forms() -> None:
-    assert FORMS["shuffle"] == "shuffle <zone>"  # the reference's `shuffle ZONE`
+    assert FORMS["swap"] == "swap <x> with <y>"  # the reference's `swap X with Y`
     assert FORMS["move"].count("move ") == 3  # move PIECES, move N, move all
     assert FORMS["table"].startswith("table <name>")  # declarations keep their own forms
 

@@ -40,6 +40,9 @@ from meeple.interpreter.values import (
 )
 from meeple.limits import MAX_RECURSION
 
+# Where `swap` holds the two values it read (compile_Swap): no name a rule writes has a space.
+_FIRST, _SECOND = "swapped first", "swapped second"
+
 
 class Statements(Part):
     def block(self, body: list[ast.Stmt], scope: set[str]) -> Compiled:
@@ -207,6 +210,26 @@ class Statements(Part):
         return set_owned
 
     compile_AddStmt = compile_SetStmt
+
+    def compile_Swap(self, s: ast.Swap, scope: set[str]) -> Fn:
+        """Both values are read first; then each variable is set, as `set` sets it (clamped to
+        its range, the change recorded), to the value read from the other. The values are held
+        under names no rule can write (they hold a space)."""
+        first, second = self.expr(s.first, scope), self.expr(s.second, scope)
+        held = scope | {_FIRST, _SECOND}
+        set_first = self.compile_SetStmt(
+            ast.SetStmt(span=s.span, target=s.first, value=ast.Name(span=s.span, id=_SECOND)), held
+        )
+        set_second = self.compile_SetStmt(
+            ast.SetStmt(span=s.span, target=s.second, value=ast.Name(span=s.span, id=_FIRST)), held
+        )
+
+        def swap(rt: Any, env: dict[str, Any]) -> None:
+            values = {**env, _FIRST: first(rt, env), _SECOND: second(rt, env)}
+            set_first(rt, values)
+            set_second(rt, values)
+
+        return swap
 
     def compile_Tally(self, s: ast.Tally, scope: set[str]) -> Fn:
         """Adds to a counter. Nothing in the game reads counters, so no answer is forgotten."""
