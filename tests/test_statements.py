@@ -25,6 +25,7 @@ from meeple.grammar import ast
 from meeple.grammar.mistakes import FORMS
 from meeple.grammar.words import statement_words
 from meeple.interpreter.analysis import Analyzer
+from meeple.interpreter.checks import CheckOptions, run_checks
 from meeple.interpreter.compiler import Compiler
 from meeple.interpreter.native.lower import Lowering
 
@@ -135,6 +136,40 @@ def test_every_statement_of_a_game_that_uses_them_all_is_said_in_players_words(t
             said = any(plain(line.flat()).strip() for line in speaker.stmt(stmt))
             assert said == (type(stmt) not in NOT_FOR_PLAYERS), name(type(stmt))
     assert seen == set(STEPS)
+
+
+# ------------------------------------------------------------------ the facts at work
+
+UNNAMED = """\
+game "Unnamed":
+  players 2..2
+
+zone deck, ordered
+zone hand per player
+piece card: 3 in deck
+piece chip: 3 in deck
+
+play:
+  {statement}
+"""
+
+
+@pytest.mark.parametrize("statement", ["draw 1 from deck to players[0].hand", "shuffle deck"])
+def test_pieces_a_statement_sees_without_naming_their_kind_are_used(tmp_path: Path, statement: str) -> None:
+    """`draw` and `shuffle` handle whatever lies in a zone (Facts.any_kind): the pieces that start
+    in the zone are used though no line names their kind."""
+    path = tmp_path / "unnamed.rules"
+    path.write_text(UNNAMED.format(statement=statement))
+    report = run_checks(meeple.check(path), str(path), CheckOptions())
+    assert [d.message for d in report.diagnostics if d.message.startswith("piece")] == []
+
+
+def test_pieces_no_statement_sees_are_unused(tmp_path: Path) -> None:
+    path = tmp_path / "unnamed.rules"
+    path.write_text(UNNAMED.format(statement="move 1 card from deck to players[0].hand"))
+    report = run_checks(meeple.check(path), str(path), CheckOptions())
+    unused = [d.message for d in report.diagnostics if d.code == "M040" and d.message.startswith("piece")]
+    assert unused == ["piece 'chip' is never used"]
 
 
 # ------------------------------------------------------------------ the language reference
