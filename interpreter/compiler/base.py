@@ -76,7 +76,7 @@ def too_deep(name: str, span: ast.Span | None) -> RuleRuntimeError:
 
 def counted(fn: Callable[..., Any], is_gen: bool, name: str, span: ast.Span) -> Callable[..., Any]:
     """A value's or a trigger's body, counting how deeply calls are nested (`Runtime.depth`; a
-    rule's call counts itself: statements.py, `call_rule`). The limit is in calls, as the
+    rule's call counts itself: statements.py, `compile_CallStmt`). The limit is in calls, as the
     language reference says, so that it is the same whatever Python frames a call takes (and the
     same for another engine); it stops a recursion without end well before Python's own stack
     does. A generator body (a trigger's) stays entered while it waits for an answer: what it
