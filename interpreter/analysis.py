@@ -120,6 +120,20 @@ def type_of_ref(ref: ast.TypeRef | None, symbols: Symbols) -> str:
     return "any"
 
 
+# The kinds of value whose attributes `Analyzer.attr_type` knows, by how their type starts ("piece"
+# and "piece:card", "route" and "route:cell:land"), in the order they are tried, with the method
+# that knows them.
+_ATTR_OWNERS = (
+    ("row:", "row"),
+    ("piece", "piece"),
+    ("cell:", "cell"),
+    ("area:", "area"),
+    ("route", "route"),
+    ("placement", "placement"),
+    ("border", "border"),
+)
+
+
 class Analyzer:
     def __init__(self, module: ast.Module) -> None:
         self.module = module
@@ -400,104 +414,14 @@ class Analyzer:
         return value if decl.by is None else f"rows:{decl.by}:{value}"
 
     def attr_type(self, owner: str, name: str, node: ast.Node) -> str:
-        s = self.sym
+        """The type of `x.NAME` where x is of type `owner`, by the kind of owner."""
         if owner == "any":
             return "any"
         if owner == "player":
-            if name in s.owned_zones.get("player", {}):
-                return "loc"
-            if name in s.owned_vars.get("player", {}):
-                return self.var_type(s.owned_vars["player"][name])
-            if name == "seat":
-                return "int"
-            if name in s.maps and s.maps[name].per == "player":
-                return f"grid:{name}"
-            self.error(
-                node,
-                codes.UNKNOWN_ATTRIBUTE,
-                f"a player has no '{name}'",
-                self._suggest(name, [*s.owned_zones.get("player", {}), *s.owned_vars.get("player", {})]),
-            )
-            return "any"
-        if owner.startswith("row:"):
-            table = owner[4:]
-            if table not in s.tables:
-                return "any"
-            if name in s.owned_vars.get(table, {}):
-                return self.var_type(s.owned_vars[table][name])
-            if name in s.owned_zones.get(table, {}):
-                return "loc"
-            if any(c.name == name for c in s.tables[table].columns):
-                return s.column_type(table, name)
-            candidates = [c.name for c in s.tables[table].columns] + list(s.owned_vars.get(table, {}))
-            self.error(
-                node,
-                codes.UNKNOWN_ATTRIBUTE,
-                f"a row of '{table}' has no '{name}'",
-                self._suggest(name, candidates),
-            )
-            return "any"
-        if owner.startswith("piece"):
-            kind = owner[6:] if owner.startswith("piece:") else ""
-            decl = s.pieces.get(kind)
-            rows_of = decl.each_row_of or decl.per_row_of if decl is not None else None
-            if name == "row" and rows_of:
-                return f"row:{rows_of}"
-            if name in PIECE_ATTRS:
-                return PIECE_ATTRS[name]
-            if rows_of in s.tables:
-                return self.attr_type(f"row:{rows_of}", name, node)
-            return "any"
-        if owner.startswith("cell:"):
-            if name in {"q", "r"}:
-                return "int"
-            if name == "map":
-                return f"grid:{owner[5:]}"
-            if name == "placed":
-                return f"placement:{owner[5:]}"
-            m = s.maps.get(owner[5:])
-            faces = m.faces if m is not None else None
-            if name == "face":
-                return f"row:{faces}" if faces else "any"
-            return self.attr_type(f"row:{faces}", name, node) if faces in s.tables else "any"
-        if owner.startswith("area:"):
-            place = owner[5:]
-            grid = place[5:] if place.startswith("cell:") else ""
-            area = {
-                "cells": f"list:{place}",
-                "first": place,
-                "blocks": f"list:placement:{grid}" if grid else "list:any",
-                "gaps": "list:list:int",
-            }
-            return area[name] if name in area else self.attr_type(place, name, node)
-        if owner.startswith("route"):
-            place = owner[6:] if owner.startswith("route:") else "any"  # "route:cell:land": of cells
-            routes = {
-                "start": place,
-                "end": place,
-                "passed": f"list:{place}",
-                "path": f"list:{place}",
-                "steps": "int",
-            }
-            return routes[name] if name in routes else self._no_attr(node, "a route", name)
-        if owner.startswith("placement"):
-            grid = owner[10:]
-            cell = f"cell:{grid}" if grid else "any"
-            faces = s.maps[grid].faces if grid in s.maps else None
-            placement = {
-                "cells": f"list:{cell}",
-                "x": "int",
-                "y": "int",
-                "turns": "int",
-                "shape": f"list:row:{faces}" if faces else "list:any",
-                "under": owner,
-            }
-            return placement[name] if name in placement else self._no_attr(node, "a placement", name)
-        if owner.startswith("border"):
-            grid = owner[7:]
-            faces = s.maps[grid].faces if grid in s.maps else None
-            border = {"new": f"row:{faces}" if faces else "any", "old": f"cell:{grid}" if grid else "any"}
-            return border[name] if name in border else self._no_attr(node, "a border", name)
+            return self.attr_of_player(owner, name, node)
+        for start, kind in _ATTR_OWNERS:
+            if owner.startswith(start):
+                return getattr(self, f"attr_of_{kind}")(owner, name, node)  # type: ignore[no-any-return]
         if owner == "loc":
             return "any" if name == "owner" else self._no_attr(node, "a zone", name)
         if owner.startswith("list:"):
@@ -505,6 +429,123 @@ class Analyzer:
         if owner in {"int", "bool", "text"}:
             return self._no_attr(node, _readable(owner), name)
         return "any"
+
+    def attr_of_player(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a player's: its own zones and variables, its seat, its grid map."""
+        s = self.sym
+        if name in s.owned_zones.get("player", {}):
+            return "loc"
+        if name in s.owned_vars.get("player", {}):
+            return self.var_type(s.owned_vars["player"][name])
+        if name == "seat":
+            return "int"
+        if name in s.maps and s.maps[name].per == "player":
+            return f"grid:{name}"
+        self.error(
+            node,
+            codes.UNKNOWN_ATTRIBUTE,
+            f"a player has no '{name}'",
+            self._suggest(name, [*s.owned_zones.get("player", {}), *s.owned_vars.get("player", {})]),
+        )
+        return "any"
+
+    def attr_of_row(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a row's: its own variables and zones, its columns."""
+        s = self.sym
+        table = owner[4:]
+        if table not in s.tables:
+            return "any"
+        if name in s.owned_vars.get(table, {}):
+            return self.var_type(s.owned_vars[table][name])
+        if name in s.owned_zones.get(table, {}):
+            return "loc"
+        if any(c.name == name for c in s.tables[table].columns):
+            return s.column_type(table, name)
+        candidates = [c.name for c in s.tables[table].columns] + list(s.owned_vars.get(table, {}))
+        self.error(
+            node,
+            codes.UNKNOWN_ATTRIBUTE,
+            f"a row of '{table}' has no '{name}'",
+            self._suggest(name, candidates),
+        )
+        return "any"
+
+    def attr_of_piece(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a piece's: its own, and its row's for a piece made from a table."""
+        s = self.sym
+        kind = owner[6:] if owner.startswith("piece:") else ""
+        decl = s.pieces.get(kind)
+        rows_of = decl.each_row_of or decl.per_row_of if decl is not None else None
+        if name == "row" and rows_of:
+            return f"row:{rows_of}"
+        if name in PIECE_ATTRS:
+            return PIECE_ATTRS[name]
+        if rows_of in s.tables:
+            return self.attr_type(f"row:{rows_of}", name, node)
+        return "any"
+
+    def attr_of_cell(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a grid cell's: its place, its map, its layer, its face's columns."""
+        s = self.sym
+        if name in {"q", "r"}:
+            return "int"
+        if name == "map":
+            return f"grid:{owner[5:]}"
+        if name == "placed":
+            return f"placement:{owner[5:]}"
+        m = s.maps.get(owner[5:])
+        faces = m.faces if m is not None else None
+        if name == "face":
+            return f"row:{faces}" if faces else "any"
+        return self.attr_type(f"row:{faces}", name, node) if faces in s.tables else "any"
+
+    def attr_of_area(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes an area's: its cells, blocks and gaps, or its places'."""
+        place = owner[5:]
+        grid = place[5:] if place.startswith("cell:") else ""
+        area = {
+            "cells": f"list:{place}",
+            "first": place,
+            "blocks": f"list:placement:{grid}" if grid else "list:any",
+            "gaps": "list:list:int",
+        }
+        return area[name] if name in area else self.attr_type(place, name, node)
+
+    def attr_of_route(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a route's: its ends, the places it passes, its steps."""
+        place = owner[6:] if owner.startswith("route:") else "any"  # "route:cell:land": of cells
+        routes = {
+            "start": place,
+            "end": place,
+            "passed": f"list:{place}",
+            "path": f"list:{place}",
+            "steps": "int",
+        }
+        return routes[name] if name in routes else self._no_attr(node, "a route", name)
+
+    def attr_of_placement(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a placement's: its cells, place, turns and shape, the layer under it."""
+        s = self.sym
+        grid = owner[10:]
+        cell = f"cell:{grid}" if grid else "any"
+        faces = s.maps[grid].faces if grid in s.maps else None
+        placement = {
+            "cells": f"list:{cell}",
+            "x": "int",
+            "y": "int",
+            "turns": "int",
+            "shape": f"list:row:{faces}" if faces else "list:any",
+            "under": owner,
+        }
+        return placement[name] if name in placement else self._no_attr(node, "a placement", name)
+
+    def attr_of_border(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a border's: the new face and the old cell."""
+        s = self.sym
+        grid = owner[7:]
+        faces = s.maps[grid].faces if grid in s.maps else None
+        border = {"new": f"row:{faces}" if faces else "any", "old": f"cell:{grid}" if grid else "any"}
+        return border[name] if name in border else self._no_attr(node, "a border", name)
 
     def _no_attr(self, node: ast.Node, what: str, name: str, hint: str = "") -> str:
         self.error(node, codes.UNKNOWN_ATTRIBUTE, f"{what} has no '{name}'", hint)
