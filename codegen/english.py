@@ -512,6 +512,9 @@ class English:
         what = self._owner(s.kind, s.which, s.owner)
         return Line(f"Move all {what} from {self.expr(s.src)} to {self.expr(s.dest)}.")
 
+    def _swap(self, s: ast.Swap) -> Line:
+        return Line(f"Swap {self.expr(s.first)} with {self.expr(s.second)}.")
+
     def _set(self, s: ast.SetStmt) -> Line:
         target = self.expr(s.target)
         value = s.value
@@ -1040,6 +1043,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.MoveCount: English._move_count,
     ast.MoveAll: English._move_all,
     ast.SetStmt: English._set,
+    ast.Swap: English._swap,
     ast.AddStmt: English._add,
     ast.Let: English._let,
     ast.Shuffle: English._shuffle,

@@ -8,8 +8,10 @@ variant patch and walked by the doc generators without knowing the parser.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Literal, TypeVar
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -52,6 +54,38 @@ class Node(BaseModel):
         for node in self.walk():
             if isinstance(node, kind):
                 yield node
+
+
+class Unhandled(Exception):
+    """A pass met a kind of node it has no handler for: a fault of meeple, not of the rules. It
+    says where the node stands, so that the rules that showed the fault can be found."""
+
+    def __init__(self, node: Node, what: str) -> None:
+        span = node.span
+        super().__init__(
+            f"{span.file}:{span.line}:{span.column}: internal error: {what} has no handler for "
+            f"{type(node).__name__}"
+        )
+
+
+def handler(owner: object, prefix: str, node: Node, what: str) -> Callable[..., Any]:
+    """The method of `owner` for this node: `prefix` and the name of the node's class, or of its
+    nearest ancestor that has one (`stmt_Meta` for a `Called`), as jinja2's visitors find
+    `visit_X`. A pass thus has one method per kind of node, and a kind it lacks is an error
+    (`Unhandled`), never a node silently skipped."""
+    method = find_handler(owner, prefix, type(node))
+    if method is None:
+        raise Unhandled(node, what)
+    return method
+
+
+def find_handler(owner: object, prefix: str, kind: type[Node]) -> Callable[..., Any] | None:
+    """The method `handler` finds for a kind of node, or None."""
+    for cls in kind.__mro__:
+        method = getattr(owner, prefix + cls.__name__, None)
+        if method is not None:
+            return method  # type: ignore[no-any-return]
+    return None
 
 
 def nodes_in(value: Any) -> Iterator[Node]:
@@ -156,7 +190,56 @@ class MapComp(Expr):
 # ---------------------------------------------------------------- statements
 
 
+# When a statement can suspend the game (wait for a decision or a random outcome), and so is
+# compiled as a generator function (interpreter/compiler/analyses.py, `suspends`):
+#   "never", "always";
+#   "inside": when a statement of one of its blocks can;
+#   "call": when the rule it calls can (a fixpoint over the call graph);
+#   "moves": when a trigger watches the pieces it moves (see `Facts.moves`).
+Suspends = Literal["never", "always", "inside", "call", "moves"]
+# What a statement itself changes, for the checks that prove a loop cannot end (checks/flow.py):
+#   "pieces": where pieces are; "current": whose turn it is; "ends": it ends the game;
+#   "bound": the local name it binds (`Facts.binds`); the variables it sets are `Facts.targets`;
+#   "anything": something the checks do not follow (a grid's cells, an offered action...).
+Write = Literal["pieces", "current", "ends", "bound", "anything"]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What is known of a kind of statement without running it, declared once on its node class
+    (`facts`) and read by every pass that used to keep a list of its own: the syntax hints
+    (grammar/mistakes.py), the compiler's `suspends`, the checks' walkers (checks/walk.py,
+    usage.py, flow.py). A pass that meets a statement reads its facts; it never lists
+    statements, so a new statement is known everywhere once its facts are written."""
+
+    # How it is written, as the language reference's table of statements writes it (one row each,
+    # docs/language.md): the hint after a syntax error on a line that starts with its first word.
+    forms: tuple[str, ...] = ()
+    suspends: Suspends = "never"
+    writes: frozenset[Write] = frozenset()
+    # The fields that hold the variables it changes (`set X to V`: X), as `set` writes them.
+    targets: tuple[str, ...] = ()
+    # The pieces it moves from place to place, which fire `when ... enters` triggers: "" none,
+    # "kind" those of the kind its `kind` field names, "any" pieces of any kind.
+    moves: Literal["", "kind", "any"] = ""
+    # It sees or moves pieces without naming their kind (`draw`, `shuffle`, `move PIECES to`):
+    # then every piece whose zone the game reads is used (checks/usage.py).
+    any_kind: bool = False
+    binds: str | None = None  # the field that holds the name it binds for its block (or after it)
+    calls: str | None = None  # the field that names the rule it runs
+    # String fields that are words for players or names it gives (a prompt, a label, a phase's
+    # name), never a mention of a declaration (checks/walk.py).
+    texts: tuple[str, ...] = ()
+
+
 class Stmt(Node):
+    # Declared by every kind of statement (tests/test_statements.py checks each has them).
+    facts: ClassVar[Facts]
+
+    def suspension(self) -> Suspends:
+        """When this statement can suspend: its kind's fact, unless one of its options changes it."""
+        return self.facts.suspends
+
     def blocks(self) -> list[list[Stmt]]:
         """The statement lists directly inside this statement: its own (`body`, `orelse`...) and
         those of the parts it holds (an `if`'s branches, a `random`'s outcomes). Read from the
@@ -183,6 +266,11 @@ class Meta(Stmt):
     (flavour, a fact box, an example, a caption), so that rulebook coverage can tell it from a
     rule nobody wrote."""
 
+    facts = Facts(
+        forms=('text "..."', 'says "..."', 'cites "..."', 'assume "..."', 'aside "..."'),
+        texts=("kind", "value", "written"),
+    )
+
     kind: Literal["cites", "text", "says", "assume", "conflict", "aside", "called", "called_each"]
     value: str
     # A `text` or `says` whose `{name}` parts the loader filled in (interpreter/texts.py): the
@@ -194,6 +282,10 @@ class Called(Meta):
     """`called "Goose", "Geese"` -- the name players read for the declaration (or the phase or
     step) it stands in, and its plural when English would not make it by adding an s."""
 
+    facts = Facts(
+        forms=('called "Name"', 'called "Name", "Plural"'), texts=("kind", "value", "written", "plural")
+    )
+
     kind: Literal["called"] = "called"
     plural: str | None = None
 
@@ -203,6 +295,8 @@ class CalledEach(Meta):
     players read for each of its rows, made of its cells as a log line is made: each `{expr}` part
     is filled in with `self` the row. It names rows that have no name of their own (a relation
     table's), or whose names are a machine's."""
+
+    facts = Facts(forms=('called each "..."',), texts=("kind", "value", "written"))
 
     kind: Literal["called_each"] = "called_each"
     parts: list[str | Expr] = []
@@ -215,6 +309,8 @@ class Conflict(Meta):
     account for their paragraphs in the coverage without counting as the rule that implements
     them (the rule that follows the reading cites that)."""
 
+    facts = Facts(forms=('conflict "...":',), texts=("kind", "value", "written"))
+
     kind: Literal["conflict"] = "conflict"
     passages: list[Meta] = []  # the `cites` lines
     reading: list[Meta] = []  # the `text` line (one; a checker error otherwise)
@@ -224,6 +320,14 @@ class Conflict(Meta):
 class MoveRefs(Stmt):
     """`move PIECES to LOC`: move particular pieces (a piece or a list of pieces)."""
 
+    facts = Facts(
+        forms=("move PIECES to LOC",),
+        suspends="moves",
+        writes=frozenset({"pieces"}),
+        moves="any",
+        any_kind=True,
+    )
+
     pieces: Expr
     dest: Expr
 
@@ -231,6 +335,13 @@ class MoveRefs(Stmt):
 class MoveCount(Stmt):
     """`move N KIND [WHICH] [of OWNER] from SRC to DEST`: as many as there are, up to N. WHICH is a
     row of the table the kind is made from (`move 1 animal c.icon from supply to c`)."""
+
+    facts = Facts(
+        forms=("move N KIND [ROW] [of OWNER] from SRC to DEST",),
+        suspends="moves",
+        writes=frozenset({"pieces"}),
+        moves="kind",
+    )
 
     count: Expr
     kind: str
@@ -241,6 +352,13 @@ class MoveCount(Stmt):
 
 
 class MoveAll(Stmt):
+    facts = Facts(
+        forms=("move all KIND [ROW] [of OWNER] from SRC to DEST",),
+        suspends="moves",
+        writes=frozenset({"pieces"}),
+        moves="kind",
+    )
+
     kind: str
     which: Expr | None = None
     owner: Expr | None = None
@@ -249,12 +367,29 @@ class MoveAll(Stmt):
 
 
 class SetStmt(Stmt):
+    facts = Facts(forms=("set X to V",), targets=("target",))
+
     target: Expr
     value: Expr
 
 
+class Swap(Stmt):
+    """`swap X with Y`: two variables exchange their values (both read before either changes), as
+    a player swaps two scores or two markers' positions on a track."""
+
+    facts = Facts(forms=("swap X with Y",), targets=("first", "second"))
+
+    first: Expr
+    second: Expr
+
+
 class AddStmt(Stmt):
     """`add N to X` and `subtract N from X` (sign = -1)."""
+
+    facts = Facts(
+        forms=("add N to X", "subtract N from X"),
+        targets=("target",),
+    )
 
     amount: Expr
     target: Expr
@@ -262,15 +397,27 @@ class AddStmt(Stmt):
 
 
 class Let(Stmt):
+    facts = Facts(forms=("let NAME = V",), writes=frozenset({"bound"}), binds="name")
+
     name: str
     value: Expr
 
 
 class Shuffle(Stmt):
+    facts = Facts(forms=("shuffle ZONE",), writes=frozenset({"pieces"}), any_kind=True)
+
     zone: Expr
 
 
 class Draw(Stmt):
+    facts = Facts(
+        forms=("draw N from SRC to DEST",),
+        suspends="moves",
+        writes=frozenset({"pieces"}),
+        moves="any",
+        any_kind=True,
+    )
+
     count: Expr
     src: Expr
     dest: Expr
@@ -280,6 +427,8 @@ class Place(Stmt):
     """`place SHAPE on MAP [at PLACEMENT] [over]`: lay the cells of a shape (rows with q and r
     columns) on a grid map, where a placement says (or, without one, at the origin unturned).
     With `over` it is a layer laid on cells already there, which show its rows until it is lifted."""
+
+    facts = Facts(forms=("place SHAPE on GRID [at PLACEMENT] [over]",), writes=frozenset({"anything"}))
 
     shape: Expr
     map: Expr
@@ -292,6 +441,8 @@ class Shift(Stmt):
     laid in blocks), with its layers and its pieces, as a map is slid across the table to make
     room on one side (interpreter/layers.py, `shift`)."""
 
+    facts = Facts(forms=("shift GRID by DQ, DR",), writes=frozenset({"anything"}))
+
     map: Expr
     dq: Expr
     dr: Expr
@@ -300,15 +451,21 @@ class Shift(Stmt):
 class Lift(Stmt):
     """`lift LAYER`: take a laid shape off its grid; what lay under it shows again."""
 
+    facts = Facts(forms=("lift LAYER",), writes=frozenset({"anything"}))
+
     layer: Expr
 
 
 class EndGame(Stmt):
+    facts = Facts(forms=("end game",), writes=frozenset({"ends"}))
+
     pass
 
 
 class Log(Stmt):
     """A line for the readable game log; `{expr}` parts are filled in when it runs."""
+
+    facts = Facts(forms=('log "TEXT {EXPR} ..."',))
 
     parts: list[str | Expr]
 
@@ -316,12 +473,16 @@ class Log(Stmt):
 class Tally(Stmt):
     """Adds to a counter (`amount`, 1 if None), the player's own when the counter is per player."""
 
+    facts = Facts(forms=("tally COUNTER [for PLAYER] [by AMOUNT]",))
+
     name: str
     player: Expr | None = None
     amount: Expr | None = None
 
 
 class CallStmt(Stmt):
+    facts = Facts(forms=("NAME(ARGS)",), suspends="call", calls="name")
+
     name: str
     args: list[Expr]
 
@@ -334,11 +495,21 @@ class Branch(Node):
 
 
 class If(Stmt):
+    facts = Facts(forms=("if COND:", "elif COND:", "else:"), suspends="inside")
+
     branches: list[Branch]
     orelse: list[Stmt] = []
 
 
 class ForEach(Stmt):
+    facts = Facts(
+        forms=('for each x in LIST [where COND] [chosen by P [prompt "..."]]:',),
+        suspends="inside",
+        writes=frozenset({"bound"}),
+        binds="var",
+        texts=("prompt",),
+    )
+
     var: str
     seq: Expr
     cond: Expr | None = None
@@ -346,18 +517,37 @@ class ForEach(Stmt):
     prompt: str | None = None  # what P is asked then
     body: list[Stmt]
 
+    def suspension(self) -> Suspends:
+        """`chosen by P` asks P before each item: then it always suspends."""
+        return "always" if self.chooser is not None else self.facts.suspends
+
 
 class Repeat(Stmt):
+    facts = Facts(forms=("repeat N times:",), suspends="inside")
+
     count: Expr
     body: list[Stmt]
 
 
 class While(Stmt):
+    facts = Facts(forms=("while COND:",), suspends="inside")
+
     cond: Expr
     body: list[Stmt]
 
 
 class Choose(Stmt):
+    facts = Facts(
+        forms=(
+            'choose x from LIST [where COND] [by P] [prompt "..."] [shown at PLACE]:',
+            "may choose x from ...:",
+        ),
+        suspends="always",
+        writes=frozenset({"bound"}),
+        binds="var",
+        texts=("prompt",),
+    )
+
     optional: bool
     var: str
     seq: Expr
@@ -374,6 +564,8 @@ class Choose(Stmt):
 class Ask(Stmt):
     """`may "prompt" [by P]:` a yes/no decision."""
 
+    facts = Facts(forms=('may "question" [by P]:',), suspends="always", texts=("prompt",))
+
     prompt: str
     chooser: Expr | None = None
     body: list[Stmt]
@@ -387,11 +579,24 @@ class Outcome(Node):
 
 
 class Random(Stmt):
+    facts = Facts(
+        forms=('random ["label"]:', "outcome NAME chance N:", "outcome NAME otherwise:"),
+        suspends="always",
+        texts=("label",),
+    )
+
     label: str | None = None
     outcomes: list[Outcome]
 
 
 class Pick(Stmt):
+    facts = Facts(
+        forms=("pick x at random from LIST [where COND]:",),
+        suspends="always",
+        writes=frozenset({"bound"}),
+        binds="var",
+    )
+
     var: str
     seq: Expr
     cond: Expr | None = None
@@ -400,6 +605,8 @@ class Pick(Stmt):
 
 
 class Turn(Stmt):
+    facts = Facts(forms=("turn PLAYER:",), suspends="inside", writes=frozenset({"current"}))
+
     player: Expr
     body: list[Stmt]
 
@@ -408,6 +615,14 @@ class Offer(Stmt):
     """`offer RULE(args) to P [where COND] [as "label"]:` -- while the block runs, every decision
     P makes also offers the rule (an action allowed "at any time"); taking it runs the rule and
     asks the decision again."""
+
+    facts = Facts(
+        forms=('offer RULE(ARGS) to P [where COND] [as "..."]:',),
+        suspends="always",  # compiled as a generator always: it manages the offers around its body
+        writes=frozenset({"anything"}),
+        calls="rule",
+        texts=("label",),
+    )
 
     rule: str
     args: list[Expr]
@@ -419,6 +634,9 @@ class Offer(Stmt):
 
 class Named(Stmt):
     """A named phase or step of the flow: variants and docs address it by name."""
+
+    # No form for `step`: a movement's `step` line starts with the word too, and means another thing.
+    facts = Facts(forms=("phase NAME:",), suspends="inside", texts=("kind", "name"))
 
     kind: Literal["phase", "step"]
     name: str
@@ -841,3 +1059,37 @@ def statement_lists(decls: list[Decl]) -> list[list[Stmt]]:
         if isinstance(body, list):
             walk(body)
     return found
+
+
+def statement_kinds() -> list[type[Stmt]]:
+    """Every kind of statement the language has: the subclasses of Stmt, in the order they are
+    declared here (a kind's subclasses after it)."""
+    out: list[type[Stmt]] = []
+    todo: list[type[Stmt]] = [Stmt]
+    while todo:
+        kind = todo.pop(0)
+        out += [sub for sub in kind.__subclasses__() if sub not in out]
+        todo += kind.__subclasses__()
+    return out
+
+
+def statement_forms() -> dict[str, str]:
+    """Each word that starts a statement, with the forms of the statements it starts, from their
+    facts, as a hint says them: a part to fill in, written `COND` in the reference, is `<cond>`
+    there (a word in capitals reads as a token's name). A form that starts with no keyword (a
+    rule's call) has no word."""
+    found: dict[str, list[str]] = {}
+    for kind in statement_kinds():
+        for form in vars(kind).get("facts", Facts()).forms:
+            word = form.split()[0].rstrip(":")
+            if word.isalpha() and word.islower():
+                found.setdefault(word, []).append(_PART.sub(lambda m: f"<{m[0].lower()}>", form))
+    return {word: _either(forms) for word, forms in found.items()}
+
+
+_PART = re.compile(r"\b[A-Z][A-Z_]*\b")  # a part of a form to fill in: N, COND, SRC
+
+
+def _either(forms: list[str]) -> str:
+    """ "A", "A or B", "A, B or C"."""
+    return forms[0] if len(forms) == 1 else ", ".join(forms[:-1]) + " or " + forms[-1]

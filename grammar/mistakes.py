@@ -22,6 +22,8 @@ from functools import cache
 
 from lark import Lark, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from meeple.grammar.ast import statement_forms
+
 _HEAD = 'game "Example":\n  players 1..2\n\nvar n: int = 0\n\n'
 
 
@@ -140,28 +142,9 @@ MISTAKES = [
     ),
 ]
 
-# Forms of the statements and declarations, for a hint when nothing more specific is known.
-FORMS = {
-    "set": "set <name> to <value>",
-    "add": "add <amount> to <name>",
-    "subtract": "subtract <amount> from <name>",
-    "move": "move <n> <kind> [of <owner>] from <place> to <place>, move all <kind> from <place> to "
-    "<place>, or move <pieces> to <place>",
-    "draw": "draw <n> from <zone> to <zone>",
-    "shuffle": "shuffle <zone>",
-    "let": "let <name> = <value>",
-    "log": 'log "<text> with {<expressions>}"',
-    "choose": 'choose <name> from <list> [where <condition>] [by <player>] [prompt "..."]:',
-    "pick": "pick <name> at random from <list> [where <condition>]:",
-    "for": "for each <name> in <list> [where <condition>] [chosen by <player>]:",
-    "repeat": "repeat <n> times:",
-    "while": "while <condition>:",
-    "if": "if <condition>:",
-    "elif": "elif <condition>:",
-    "turn": "turn <player>:",
-    "random": 'random ["<label>"]: then lines of outcome <name> chance <n>: (or otherwise:)',
-    "outcome": "outcome <name> chance <n>: or outcome <name> otherwise:",
-    "end": "end game",
+# Forms of the declarations, for a hint when nothing more specific is known; a statement's form
+# is one of its facts (ast.Facts.forms), read from its node class.
+DECLARATION_FORMS = {
     "constant": "constant <name> = <value>",
     "table": "table <name> (<column>[: <type>], ...): then one row per line",
     "zone": "zone <name> [per player | per <table>] [, public | private | hidden | ordered]",
@@ -177,6 +160,7 @@ FORMS = {
     "rulebook": 'rulebook "<file>.txt"',
     "example": 'example "<name>": then players, seed, given:, do:, choices:, outcomes:, expect:',
 }
+FORMS = statement_forms() | DECLARATION_FORMS
 
 # Characters that cannot start anything, and what was probably meant.
 CHARACTERS = {

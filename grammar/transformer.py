@@ -656,6 +656,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return ast.SetStmt(span=self._span(meta), target=c[0], value=c[1])
 
     @v_args(meta=True)
+    def swap_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Swap:
+        return ast.Swap(span=self._span(meta), first=c[0], second=c[1])
+
+    @v_args(meta=True)
     def add_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.AddStmt:
         return ast.AddStmt(span=self._span(meta), amount=c[0], target=c[1])
 

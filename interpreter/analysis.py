@@ -120,6 +120,20 @@ def type_of_ref(ref: ast.TypeRef | None, symbols: Symbols) -> str:
     return "any"
 
 
+# The kinds of value whose attributes `Analyzer.attr_type` knows, by how their type starts ("piece"
+# and "piece:card", "route" and "route:cell:land"), in the order they are tried, with the method
+# that knows them.
+_ATTR_OWNERS = (
+    ("row:", "row"),
+    ("piece", "piece"),
+    ("cell:", "cell"),
+    ("area:", "area"),
+    ("route", "route"),
+    ("placement", "placement"),
+    ("border", "border"),
+)
+
+
 class Analyzer:
     def __init__(self, module: ast.Module) -> None:
         self.module = module
@@ -131,6 +145,9 @@ class Analyzer:
         self.diags: list[Diagnostic] = []
         self.used: set[str] = set()
         self.rule = ""  # the rule whose statements are being analysed ("" in setup, play...)
+        self.seen: dict[str, ast.Node] = {}  # "namespace:name" -> where it was declared first
+        # Each movement's parameters and `start`: the scope its `step` line is checked in, last.
+        self.movement_scopes: dict[str, dict[str, str]] = {}
 
     # -------------------------------------------------------------- reporting
 
@@ -154,112 +171,10 @@ class Analyzer:
     # -------------------------------------------------------------- declarations
 
     def collect(self) -> None:
-        seen: dict[str, ast.Node] = {}
-
-        def declare(name: str, node: ast.Node, namespace: str = "") -> None:
-            key = f"{namespace}:{name}"
-            if key in seen:
-                prev = seen[key].span
-                self.error(
-                    node, codes.DECLARED_TWICE, f"'{name}' is declared twice (first at line {prev.line})"
-                )
-            else:
-                seen[key] = node
-
+        """Every declaration into the symbols, by its kind's `collect_X` method; then what
+        needs them all (the owners named by `per`, the keys of the tables' rows)."""
         for decl in self.module.decls:
-            match decl:
-                case ast.GameHeader():
-                    if self.sym.header is not None:
-                        self.error(decl, codes.DECLARED_TWICE, "a file has one game header")
-                    self.sym.header = decl
-                    if not 1 <= decl.min_players <= decl.max_players:
-                        self.error(
-                            decl,
-                            codes.BAD_HEADER,
-                            "the player range must be like 2..5, smallest first, from 1",
-                        )
-                case ast.Constant():
-                    declare(decl.name, decl)
-                    self.sym.constants[decl.name] = decl
-                case ast.Table():
-                    declare(decl.name, decl)
-                    self.sym.tables[decl.name] = decl
-                case ast.PieceDecl():
-                    declare(decl.name, decl)
-                    self.sym.pieces[decl.name] = decl
-                case ast.ZoneDecl() if decl.per is None:
-                    declare(decl.name, decl)
-                    self.sym.zones[decl.name] = decl
-                case ast.ZoneDecl():
-                    declare(decl.name, decl, decl.per or "")
-                    self.sym.owned_zones.setdefault(decl.per or "", {})[decl.name] = decl
-                case ast.CounterDecl():
-                    declare(decl.name, decl)
-                    self.sym.counters[decl.name] = decl
-                case ast.StyleDecl():
-                    declare(decl.name, decl, "style")
-                    self.sym.styles[decl.name] = decl
-                case ast.AutomatedDecl():  # seats the rules play, and teams: interpreter/seats.py, teams.py
-                    declare(decl.name, decl, "seat")
-                    self.sym.automata.append(decl)
-                case ast.TeamsDecl():
-                    if self.sym.teams is not None:
-                        self.error(
-                            decl, codes.DECLARED_TWICE, "a file says once whether its game is played in teams"
-                        )
-                    self.sym.teams = decl
-                    if not 1 <= decl.smallest <= decl.largest:
-                        self.error(
-                            decl, codes.BAD_HEADER, "team sizes must be like 1..2, smallest first, from 1"
-                        )
-                case ast.VarDecl() if decl.per is None:
-                    declare(decl.name, decl)
-                    self.sym.vars[decl.name] = decl
-                    if decl.by is not None:
-                        self.error(
-                            decl,
-                            codes.WRONG_TYPE,
-                            "'per OWNER, TABLE' names an owner first: per player, TABLE",
-                        )
-                case ast.VarDecl():
-                    declare(decl.name, decl, decl.per or "")
-                    self.sym.owned_vars.setdefault(decl.per or "", {})[decl.name] = decl
-                case ast.MapDecl():
-                    declare(decl.name, decl)
-                    self.sym.maps[decl.name] = decl
-                case ast.MovementDecl():
-                    declare(decl.name, decl)
-                    self.sym.movements[decl.name] = decl
-                case ast.RuleDecl():
-                    declare(decl.name, decl)
-                    if decl.name in STATEMENT_WORDS:
-                        self.error(
-                            decl,
-                            codes.RULE_NAMED_LIKE_STATEMENT,
-                            f"a rule cannot be called '{decl.name}': the word starts a statement",
-                            f"call it e.g. '{decl.name}_rule'",
-                        )
-                    self.sym.rules[decl.name] = decl
-                case ast.ValueDecl():
-                    declare(decl.name, decl)
-                    self.sym.values[decl.name] = decl
-                case ast.TriggerDecl():
-                    self.sym.triggers.append(decl)
-                case ast.SetupDecl():
-                    if self.sym.setup is not None:
-                        self.error(decl, codes.DECLARED_TWICE, "a file has one setup block")
-                    self.sym.setup = decl
-                case ast.PlayDecl():
-                    if self.sym.play is not None:
-                        self.error(decl, codes.DECLARED_TWICE, "a file has one play block")
-                    self.sym.play = decl
-                case ast.ScoreDecl():
-                    if getattr(self.sym, decl.kind) is not None:
-                        self.error(decl, codes.DECLARED_TWICE, f"a file has one {decl.kind} line")
-                    setattr(self.sym, decl.kind, decl)
-                case ast.Example():
-                    declare(decl.name, decl, "example")
-                    self.sym.examples.append(decl)
+            ast.handler(self, "collect_", decl, "the collection of declarations")(decl)
         if self.sym.header is None:
             self.error(
                 self.module, codes.BAD_HEADER, "the file has no game header", 'start with: game "Name":'
@@ -285,6 +200,131 @@ class Analyzer:
             for row in table.rows if is_keyed(table) else []:
                 if row.cells and isinstance(row.cells[0], str):
                     self.sym.row_keys.setdefault(row.cells[0], []).append(table.name)
+
+    def declare(self, name: str, node: ast.Node, namespace: str = "") -> None:
+        """A name declared once in its namespace; a second declaration is an error."""
+        key = f"{namespace}:{name}"
+        if key in self.seen:
+            prev = self.seen[key].span
+            self.error(node, codes.DECLARED_TWICE, f"'{name}' is declared twice (first at line {prev.line})")
+        else:
+            self.seen[key] = node
+
+    def collect_GameHeader(self, decl: ast.GameHeader) -> None:
+        if self.sym.header is not None:
+            self.error(decl, codes.DECLARED_TWICE, "a file has one game header")
+        self.sym.header = decl
+        if not 1 <= decl.min_players <= decl.max_players:
+            self.error(
+                decl,
+                codes.BAD_HEADER,
+                "the player range must be like 2..5, smallest first, from 1",
+            )
+
+    def collect_Constant(self, decl: ast.Constant) -> None:
+        self.declare(decl.name, decl)
+        self.sym.constants[decl.name] = decl
+
+    def collect_Table(self, decl: ast.Table) -> None:
+        self.declare(decl.name, decl)
+        self.sym.tables[decl.name] = decl
+
+    def collect_PieceDecl(self, decl: ast.PieceDecl) -> None:
+        self.declare(decl.name, decl)
+        self.sym.pieces[decl.name] = decl
+
+    def collect_ZoneDecl(self, decl: ast.ZoneDecl) -> None:
+        if decl.per is None:
+            self.declare(decl.name, decl)
+            self.sym.zones[decl.name] = decl
+        else:
+            self.declare(decl.name, decl, decl.per or "")
+            self.sym.owned_zones.setdefault(decl.per or "", {})[decl.name] = decl
+
+    def collect_CounterDecl(self, decl: ast.CounterDecl) -> None:
+        self.declare(decl.name, decl)
+        self.sym.counters[decl.name] = decl
+
+    def collect_StyleDecl(self, decl: ast.StyleDecl) -> None:
+        self.declare(decl.name, decl, "style")
+        self.sym.styles[decl.name] = decl
+
+    def collect_AutomatedDecl(self, decl: ast.AutomatedDecl) -> None:
+        """A seat the rules play (interpreter/seats.py)."""
+        self.declare(decl.name, decl, "seat")
+        self.sym.automata.append(decl)
+
+    def collect_TeamsDecl(self, decl: ast.TeamsDecl) -> None:
+        if self.sym.teams is not None:
+            self.error(decl, codes.DECLARED_TWICE, "a file says once whether its game is played in teams")
+        self.sym.teams = decl
+        if not 1 <= decl.smallest <= decl.largest:
+            self.error(decl, codes.BAD_HEADER, "team sizes must be like 1..2, smallest first, from 1")
+
+    def collect_VarDecl(self, decl: ast.VarDecl) -> None:
+        if decl.per is None:
+            self.declare(decl.name, decl)
+            self.sym.vars[decl.name] = decl
+            if decl.by is not None:
+                self.error(
+                    decl,
+                    codes.WRONG_TYPE,
+                    "'per OWNER, TABLE' names an owner first: per player, TABLE",
+                )
+        else:
+            self.declare(decl.name, decl, decl.per or "")
+            self.sym.owned_vars.setdefault(decl.per or "", {})[decl.name] = decl
+
+    def collect_MapDecl(self, decl: ast.MapDecl) -> None:
+        self.declare(decl.name, decl)
+        self.sym.maps[decl.name] = decl
+
+    def collect_MovementDecl(self, decl: ast.MovementDecl) -> None:
+        self.declare(decl.name, decl)
+        self.sym.movements[decl.name] = decl
+
+    def collect_RuleDecl(self, decl: ast.RuleDecl) -> None:
+        self.declare(decl.name, decl)
+        if decl.name in STATEMENT_WORDS:
+            self.error(
+                decl,
+                codes.RULE_NAMED_LIKE_STATEMENT,
+                f"a rule cannot be called '{decl.name}': the word starts a statement",
+                f"call it e.g. '{decl.name}_rule'",
+            )
+        self.sym.rules[decl.name] = decl
+
+    def collect_ValueDecl(self, decl: ast.ValueDecl) -> None:
+        self.declare(decl.name, decl)
+        self.sym.values[decl.name] = decl
+
+    def collect_TriggerDecl(self, decl: ast.TriggerDecl) -> None:
+        self.sym.triggers.append(decl)
+
+    def collect_SetupDecl(self, decl: ast.SetupDecl) -> None:
+        if self.sym.setup is not None:
+            self.error(decl, codes.DECLARED_TWICE, "a file has one setup block")
+        self.sym.setup = decl
+
+    def collect_PlayDecl(self, decl: ast.PlayDecl) -> None:
+        if self.sym.play is not None:
+            self.error(decl, codes.DECLARED_TWICE, "a file has one play block")
+        self.sym.play = decl
+
+    def collect_ScoreDecl(self, decl: ast.ScoreDecl) -> None:
+        if getattr(self.sym, decl.kind) is not None:
+            self.error(decl, codes.DECLARED_TWICE, f"a file has one {decl.kind} line")
+        setattr(self.sym, decl.kind, decl)
+
+    def collect_Example(self, decl: ast.Example) -> None:
+        self.declare(decl.name, decl, "example")
+        self.sym.examples.append(decl)
+
+    def collect_CarryDecl(self, decl: ast.CarryDecl) -> None:
+        """Carried state is resolved once the symbols are whole (interpreter/carry.py)."""
+
+    def collect_SequenceDecl(self, decl: ast.SequenceDecl) -> None:
+        """A sequence is checked once the symbols are whole (interpreter/sequence.py)."""
 
     def check_tables(self) -> None:
         for table in self.sym.tables.values():
@@ -374,104 +414,14 @@ class Analyzer:
         return value if decl.by is None else f"rows:{decl.by}:{value}"
 
     def attr_type(self, owner: str, name: str, node: ast.Node) -> str:
-        s = self.sym
+        """The type of `x.NAME` where x is of type `owner`, by the kind of owner."""
         if owner == "any":
             return "any"
         if owner == "player":
-            if name in s.owned_zones.get("player", {}):
-                return "loc"
-            if name in s.owned_vars.get("player", {}):
-                return self.var_type(s.owned_vars["player"][name])
-            if name == "seat":
-                return "int"
-            if name in s.maps and s.maps[name].per == "player":
-                return f"grid:{name}"
-            self.error(
-                node,
-                codes.UNKNOWN_ATTRIBUTE,
-                f"a player has no '{name}'",
-                self._suggest(name, [*s.owned_zones.get("player", {}), *s.owned_vars.get("player", {})]),
-            )
-            return "any"
-        if owner.startswith("row:"):
-            table = owner[4:]
-            if table not in s.tables:
-                return "any"
-            if name in s.owned_vars.get(table, {}):
-                return self.var_type(s.owned_vars[table][name])
-            if name in s.owned_zones.get(table, {}):
-                return "loc"
-            if any(c.name == name for c in s.tables[table].columns):
-                return s.column_type(table, name)
-            candidates = [c.name for c in s.tables[table].columns] + list(s.owned_vars.get(table, {}))
-            self.error(
-                node,
-                codes.UNKNOWN_ATTRIBUTE,
-                f"a row of '{table}' has no '{name}'",
-                self._suggest(name, candidates),
-            )
-            return "any"
-        if owner.startswith("piece"):
-            kind = owner[6:] if owner.startswith("piece:") else ""
-            decl = s.pieces.get(kind)
-            rows_of = decl.each_row_of or decl.per_row_of if decl is not None else None
-            if name == "row" and rows_of:
-                return f"row:{rows_of}"
-            if name in PIECE_ATTRS:
-                return PIECE_ATTRS[name]
-            if rows_of in s.tables:
-                return self.attr_type(f"row:{rows_of}", name, node)
-            return "any"
-        if owner.startswith("cell:"):
-            if name in {"q", "r"}:
-                return "int"
-            if name == "map":
-                return f"grid:{owner[5:]}"
-            if name == "placed":
-                return f"placement:{owner[5:]}"
-            m = s.maps.get(owner[5:])
-            faces = m.faces if m is not None else None
-            if name == "face":
-                return f"row:{faces}" if faces else "any"
-            return self.attr_type(f"row:{faces}", name, node) if faces in s.tables else "any"
-        if owner.startswith("area:"):
-            place = owner[5:]
-            grid = place[5:] if place.startswith("cell:") else ""
-            area = {
-                "cells": f"list:{place}",
-                "first": place,
-                "blocks": f"list:placement:{grid}" if grid else "list:any",
-                "gaps": "list:list:int",
-            }
-            return area[name] if name in area else self.attr_type(place, name, node)
-        if owner.startswith("route"):
-            place = owner[6:] if owner.startswith("route:") else "any"  # "route:cell:land": of cells
-            routes = {
-                "start": place,
-                "end": place,
-                "passed": f"list:{place}",
-                "path": f"list:{place}",
-                "steps": "int",
-            }
-            return routes[name] if name in routes else self._no_attr(node, "a route", name)
-        if owner.startswith("placement"):
-            grid = owner[10:]
-            cell = f"cell:{grid}" if grid else "any"
-            faces = s.maps[grid].faces if grid in s.maps else None
-            placement = {
-                "cells": f"list:{cell}",
-                "x": "int",
-                "y": "int",
-                "turns": "int",
-                "shape": f"list:row:{faces}" if faces else "list:any",
-                "under": owner,
-            }
-            return placement[name] if name in placement else self._no_attr(node, "a placement", name)
-        if owner.startswith("border"):
-            grid = owner[7:]
-            faces = s.maps[grid].faces if grid in s.maps else None
-            border = {"new": f"row:{faces}" if faces else "any", "old": f"cell:{grid}" if grid else "any"}
-            return border[name] if name in border else self._no_attr(node, "a border", name)
+            return self.attr_of_player(owner, name, node)
+        for start, kind in _ATTR_OWNERS:
+            if owner.startswith(start):
+                return getattr(self, f"attr_of_{kind}")(owner, name, node)  # type: ignore[no-any-return]
         if owner == "loc":
             return "any" if name == "owner" else self._no_attr(node, "a zone", name)
         if owner.startswith("list:"):
@@ -479,6 +429,123 @@ class Analyzer:
         if owner in {"int", "bool", "text"}:
             return self._no_attr(node, _readable(owner), name)
         return "any"
+
+    def attr_of_player(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a player's: its own zones and variables, its seat, its grid map."""
+        s = self.sym
+        if name in s.owned_zones.get("player", {}):
+            return "loc"
+        if name in s.owned_vars.get("player", {}):
+            return self.var_type(s.owned_vars["player"][name])
+        if name == "seat":
+            return "int"
+        if name in s.maps and s.maps[name].per == "player":
+            return f"grid:{name}"
+        self.error(
+            node,
+            codes.UNKNOWN_ATTRIBUTE,
+            f"a player has no '{name}'",
+            self._suggest(name, [*s.owned_zones.get("player", {}), *s.owned_vars.get("player", {})]),
+        )
+        return "any"
+
+    def attr_of_row(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a row's: its own variables and zones, its columns."""
+        s = self.sym
+        table = owner[4:]
+        if table not in s.tables:
+            return "any"
+        if name in s.owned_vars.get(table, {}):
+            return self.var_type(s.owned_vars[table][name])
+        if name in s.owned_zones.get(table, {}):
+            return "loc"
+        if any(c.name == name for c in s.tables[table].columns):
+            return s.column_type(table, name)
+        candidates = [c.name for c in s.tables[table].columns] + list(s.owned_vars.get(table, {}))
+        self.error(
+            node,
+            codes.UNKNOWN_ATTRIBUTE,
+            f"a row of '{table}' has no '{name}'",
+            self._suggest(name, candidates),
+        )
+        return "any"
+
+    def attr_of_piece(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a piece's: its own, and its row's for a piece made from a table."""
+        s = self.sym
+        kind = owner[6:] if owner.startswith("piece:") else ""
+        decl = s.pieces.get(kind)
+        rows_of = decl.each_row_of or decl.per_row_of if decl is not None else None
+        if name == "row" and rows_of:
+            return f"row:{rows_of}"
+        if name in PIECE_ATTRS:
+            return PIECE_ATTRS[name]
+        if rows_of in s.tables:
+            return self.attr_type(f"row:{rows_of}", name, node)
+        return "any"
+
+    def attr_of_cell(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a grid cell's: its place, its map, its layer, its face's columns."""
+        s = self.sym
+        if name in {"q", "r"}:
+            return "int"
+        if name == "map":
+            return f"grid:{owner[5:]}"
+        if name == "placed":
+            return f"placement:{owner[5:]}"
+        m = s.maps.get(owner[5:])
+        faces = m.faces if m is not None else None
+        if name == "face":
+            return f"row:{faces}" if faces else "any"
+        return self.attr_type(f"row:{faces}", name, node) if faces in s.tables else "any"
+
+    def attr_of_area(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes an area's: its cells, blocks and gaps, or its places'."""
+        place = owner[5:]
+        grid = place[5:] if place.startswith("cell:") else ""
+        area = {
+            "cells": f"list:{place}",
+            "first": place,
+            "blocks": f"list:placement:{grid}" if grid else "list:any",
+            "gaps": "list:list:int",
+        }
+        return area[name] if name in area else self.attr_type(place, name, node)
+
+    def attr_of_route(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a route's: its ends, the places it passes, its steps."""
+        place = owner[6:] if owner.startswith("route:") else "any"  # "route:cell:land": of cells
+        routes = {
+            "start": place,
+            "end": place,
+            "passed": f"list:{place}",
+            "path": f"list:{place}",
+            "steps": "int",
+        }
+        return routes[name] if name in routes else self._no_attr(node, "a route", name)
+
+    def attr_of_placement(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a placement's: its cells, place, turns and shape, the layer under it."""
+        s = self.sym
+        grid = owner[10:]
+        cell = f"cell:{grid}" if grid else "any"
+        faces = s.maps[grid].faces if grid in s.maps else None
+        placement = {
+            "cells": f"list:{cell}",
+            "x": "int",
+            "y": "int",
+            "turns": "int",
+            "shape": f"list:row:{faces}" if faces else "list:any",
+            "under": owner,
+        }
+        return placement[name] if name in placement else self._no_attr(node, "a placement", name)
+
+    def attr_of_border(self, owner: str, name: str, node: ast.Node) -> str:
+        """The attributes a border's: the new face and the old cell."""
+        s = self.sym
+        grid = owner[7:]
+        faces = s.maps[grid].faces if grid in s.maps else None
+        border = {"new": f"row:{faces}" if faces else "any", "old": f"cell:{grid}" if grid else "any"}
+        return border[name] if name in border else self._no_attr(node, "a border", name)
 
     def _no_attr(self, node: ast.Node, what: str, name: str, hint: str = "") -> str:
         self.error(node, codes.UNKNOWN_ATTRIBUTE, f"{what} has no '{name}'", hint)
@@ -502,98 +569,104 @@ class Analyzer:
         return t
 
     def _expr(self, e: ast.Expr, scope: dict[str, str]) -> str:
-        match e:
-            case ast.Num():
-                return "int"
-            case ast.Text():
-                return "text"
-            case ast.Bool():
-                return "bool"
-            case ast.NoneLit():
-                return "any"
-            case ast.Name(id=name):
-                if name in scope:
-                    return scope[name]
-                self.used.add(name)
-                found = self.global_type(name)
-                if found == "ambiguous":
-                    tables = " and ".join(self.sym.row_keys[name])
-                    self.error(e, codes.UNKNOWN_NAME, f"'{name}' is a row of {tables}", f"write TABLE.{name}")
-                    return "any"
-                if found is None and name in self.sym.counters:
-                    self.error(
-                        e,
-                        codes.WRONG_TYPE,
-                        f"'{name}' is a counter: the rules add to it ('tally {name}') but never read it",
-                        "counters are for statistics, so that counting something changes no game; "
-                        "an example's 'expect:' may read it",
-                    )
-                    return "any"
-                if found is None:
-                    names = [
-                        *scope,
-                        *self.sym.constants,
-                        *self.sym.vars,
-                        *self.sym.zones,
-                        *self.sym.tables,
-                        *self.sym.maps,
-                        *self.sym.pieces,
-                        *BUILTIN_NAMES,
-                        *self.sym.row_keys,
-                    ]
-                    self.error(e, codes.UNKNOWN_NAME, f"unknown name '{name}'", self._suggest(name, names))
-                    return "any"
-                return found
-            case ast.Attr(obj=ast.Name(id=table), name=key) if (
-                table in self.sym.tables and table not in scope
-            ):
-                self.used.add(table)
-                if not any(r.cells and r.cells[0] == key for r in self.sym.tables[table].rows):
-                    self.error(e, codes.NOT_A_ROW, f"'{key}' is not a row of table '{table}'")
-                return f"row:{table}"
-            case ast.Attr():
-                owner = self.expr(e.obj, scope)
-                return self.attr_type(owner, e.name, e)
-            case ast.Index():
-                seq = self.expr(e.obj, scope)
-                if seq.startswith("rows:"):
-                    table, value = seq[5:].split(":", 1)
-                    self.expect(e.index, self.expr(e.index, scope), f"row:{table}", f"a row of '{table}'")
-                    return value
-                self.expect(e.index, self.expr(e.index, scope), "int", "an index")
-                self.expect(e.obj, seq, "list", "what is indexed")
-                return seq[5:] if seq.startswith("list:") else "any"
-            case ast.Unary(op="-"):
-                self.expect(e.operand, self.expr(e.operand, scope), "int", "what '-' negates")
-                return "int"
-            case ast.Unary():
-                self.expect(e.operand, self.expr(e.operand, scope), "bool", "what 'not' negates")
-                return "bool"
-            case ast.Binary():
-                return self.binary(e, scope)
-            case ast.IfExpr():
-                self.expect(e.cond, self.expr(e.cond, scope), "bool", "an 'if' condition")
-                then, orelse = self.expr(e.then, scope), self.expr(e.orelse, scope)
-                return then if then == orelse else "any"
-            case ast.ListLit():
-                types = {self.expr(item, scope) for item in e.items}
-                return f"list:{types.pop()}" if len(types) == 1 else "list:any"
-            case ast.Filter():
-                element = self.element(e.seq, scope)
-                self.expect(
-                    e.cond, self.expr(e.cond, {**scope, e.var: element}), "bool", "a 'where' condition"
-                )
-                for rank in e.keys:
-                    self.expect(rank, self.expr(rank, {**scope, e.var: element}), "int", "a 'ranked by' key")
-                return f"list:{element}"
-            case ast.MapComp():
-                inner = {**scope, e.var: self.element(e.seq, scope)}
-                if e.cond is not None:
-                    self.expect(e.cond, self.expr(e.cond, inner), "bool", "a 'where' condition")
-                return f"list:{self.expr(e.expr, inner)}"
-            case ast.Call():
-                return self.call(e, scope)
+        """The type of an expression, by its kind's `expr_X` method."""
+        return ast.handler(self, "expr_", e, "analysis")(e, scope)  # type: ignore[no-any-return]
+
+    def expr_Num(self, e: ast.Num, scope: dict[str, str]) -> str:
+        return "int"
+
+    def expr_Text(self, e: ast.Text, scope: dict[str, str]) -> str:
+        return "text"
+
+    def expr_Bool(self, e: ast.Bool, scope: dict[str, str]) -> str:
+        return "bool"
+
+    def expr_NoneLit(self, e: ast.NoneLit, scope: dict[str, str]) -> str:
         return "any"
+
+    def expr_Name(self, e: ast.Name, scope: dict[str, str]) -> str:
+        name = e.id
+        if name in scope:
+            return scope[name]
+        self.used.add(name)
+        found = self.global_type(name)
+        if found == "ambiguous":
+            tables = " and ".join(self.sym.row_keys[name])
+            self.error(e, codes.UNKNOWN_NAME, f"'{name}' is a row of {tables}", f"write TABLE.{name}")
+            return "any"
+        if found is None and name in self.sym.counters:
+            self.error(
+                e,
+                codes.WRONG_TYPE,
+                f"'{name}' is a counter: the rules add to it ('tally {name}') but never read it",
+                "counters are for statistics, so that counting something changes no game; "
+                "an example's 'expect:' may read it",
+            )
+            return "any"
+        if found is None:
+            names = [
+                *scope,
+                *self.sym.constants,
+                *self.sym.vars,
+                *self.sym.zones,
+                *self.sym.tables,
+                *self.sym.maps,
+                *self.sym.pieces,
+                *BUILTIN_NAMES,
+                *self.sym.row_keys,
+            ]
+            self.error(e, codes.UNKNOWN_NAME, f"unknown name '{name}'", self._suggest(name, names))
+            return "any"
+        return found
+
+    def expr_Attr(self, e: ast.Attr, scope: dict[str, str]) -> str:
+        if isinstance(e.obj, ast.Name) and e.obj.id in self.sym.tables and e.obj.id not in scope:
+            table, key = e.obj.id, e.name  # `TABLE.KEY`: a row of a table, by its key
+            self.used.add(table)
+            if not any(r.cells and r.cells[0] == key for r in self.sym.tables[table].rows):
+                self.error(e, codes.NOT_A_ROW, f"'{key}' is not a row of table '{table}'")
+            return f"row:{table}"
+        owner = self.expr(e.obj, scope)
+        return self.attr_type(owner, e.name, e)
+
+    def expr_Index(self, e: ast.Index, scope: dict[str, str]) -> str:
+        seq = self.expr(e.obj, scope)
+        if seq.startswith("rows:"):
+            table, value = seq[5:].split(":", 1)
+            self.expect(e.index, self.expr(e.index, scope), f"row:{table}", f"a row of '{table}'")
+            return value
+        self.expect(e.index, self.expr(e.index, scope), "int", "an index")
+        self.expect(e.obj, seq, "list", "what is indexed")
+        return seq[5:] if seq.startswith("list:") else "any"
+
+    def expr_Unary(self, e: ast.Unary, scope: dict[str, str]) -> str:
+        if e.op == "-":
+            self.expect(e.operand, self.expr(e.operand, scope), "int", "what '-' negates")
+            return "int"
+        self.expect(e.operand, self.expr(e.operand, scope), "bool", "what 'not' negates")
+        return "bool"
+
+    def expr_IfExpr(self, e: ast.IfExpr, scope: dict[str, str]) -> str:
+        self.expect(e.cond, self.expr(e.cond, scope), "bool", "an 'if' condition")
+        then, orelse = self.expr(e.then, scope), self.expr(e.orelse, scope)
+        return then if then == orelse else "any"
+
+    def expr_ListLit(self, e: ast.ListLit, scope: dict[str, str]) -> str:
+        types = {self.expr(item, scope) for item in e.items}
+        return f"list:{types.pop()}" if len(types) == 1 else "list:any"
+
+    def expr_Filter(self, e: ast.Filter, scope: dict[str, str]) -> str:
+        element = self.element(e.seq, scope)
+        self.expect(e.cond, self.expr(e.cond, {**scope, e.var: element}), "bool", "a 'where' condition")
+        for rank in e.keys:
+            self.expect(rank, self.expr(rank, {**scope, e.var: element}), "int", "a 'ranked by' key")
+        return f"list:{element}"
+
+    def expr_MapComp(self, e: ast.MapComp, scope: dict[str, str]) -> str:
+        inner = {**scope, e.var: self.element(e.seq, scope)}
+        if e.cond is not None:
+            self.expect(e.cond, self.expr(e.cond, inner), "bool", "a 'where' condition")
+        return f"list:{self.expr(e.expr, inner)}"
 
     def element(self, seq: ast.Expr, scope: dict[str, str]) -> str:
         t = self.expr(seq, scope)
@@ -603,7 +676,7 @@ class Analyzer:
             self.error(seq, codes.WRONG_TYPE, f"expected a list to go through, not {_readable(t)}")
         return "any"
 
-    def binary(self, e: ast.Binary, scope: dict[str, str]) -> str:
+    def expr_Binary(self, e: ast.Binary, scope: dict[str, str]) -> str:
         left, right = self.expr(e.left, scope), self.expr(e.right, scope)
         if e.op == "+" and (left.startswith("list") or right.startswith("list")):
             self.expect(e.left, left, "list", "the left side of '+' (lists are joined)")
@@ -636,7 +709,7 @@ class Analyzer:
             )
         return "bool"
 
-    def call(self, e: ast.Call, scope: dict[str, str]) -> str:
+    def expr_Call(self, e: ast.Call, scope: dict[str, str]) -> str:
         name = e.func
         if name in self.sym.values:
             self.used.add(name)
@@ -730,196 +803,233 @@ class Analyzer:
             self.stmt(stmt, scope)
 
     def stmt(self, s: ast.Stmt, scope: dict[str, str]) -> None:
-        match s:
-            case ast.Meta():
-                return
-            case ast.MoveRefs():
-                t = self.expr(s.pieces, scope)
-                if (
-                    t not in {"any", "piece"}
-                    and not t.startswith("piece")
-                    and not t.startswith("list:piece")
-                    and t != "list:any"
-                ):
-                    self.error(
-                        s.pieces,
-                        codes.WRONG_TYPE,
-                        f"'move ... to' moves pieces, not {_readable(t)}",
-                        "to move by count write: move N KIND from ZONE to ZONE",
-                    )
-                self.expect(s.dest, self.destination(s.dest, scope), "loc", "where pieces move to")
-            case ast.MoveCount() | ast.MoveAll():
-                if isinstance(s, ast.MoveCount):
-                    self.expect(s.count, self.expr(s.count, scope), "int", "how many to move")
-                self.kind(s, s.kind)
-                if s.which is not None:
-                    decl = self.sym.pieces.get(s.kind)
-                    rows_of = decl.each_row_of or decl.per_row_of if decl is not None else None
-                    which = self.expr(s.which, scope)
-                    if decl is not None and rows_of is None:
-                        self.error(
-                            s.which,
-                            codes.WRONG_TYPE,
-                            f"'{s.kind}' is not made from a table: it has no kinds to pick",
-                        )
-                    elif rows_of is not None:
-                        self.expect(s.which, which, f"row:{rows_of}", f"which kind of {s.kind}")
-                if s.owner is not None:
-                    self.expect(s.owner, self.expr(s.owner, scope), "player", "the owner of the pieces")
-                self.expect(s.src, self.expr(s.src, scope), "loc", "where pieces move from")
-                self.expect(s.dest, self.destination(s.dest, scope), "loc", "where pieces move to")
-            case ast.SetStmt() | ast.AddStmt():
-                target = s.target
-                if isinstance(target, ast.Name) and target.id not in self.sym.vars:
-                    self.error(
-                        target,
-                        codes.CANNOT_CHANGE,
-                        f"'{target.id}' is not a variable that can change",
-                        "declare it with 'var'; 'let' names are fixed",
-                    )
-                elif isinstance(target, ast.Index) and isinstance(target.obj, ast.Attr):
-                    self._check_assignable(target.obj, scope)
-                    if not self.expr(target.obj, scope).startswith("rows:"):
-                        self.error(
-                            target,
-                            codes.CANNOT_CHANGE,
-                            "only a variable per owner and row (x.NAME[row]) changes by row",
-                        )
-                elif not isinstance(target, ast.Name | ast.Attr):
-                    self.error(
-                        target,
-                        codes.CANNOT_CHANGE,
-                        "only a variable or a variable attribute (x.NAME) can change",
-                    )
-                elif isinstance(target, ast.Attr):
-                    self._check_assignable(target, scope)
-                t = self.expr(target, scope)
-                value = s.value if isinstance(s, ast.SetStmt) else s.amount
-                vt = self.expr(value, scope)
-                if isinstance(s, ast.AddStmt):
-                    self.expect(value, vt, "int", "what is added")
-                    self.expect(target, t, "int", "what is added to")
-                elif t != "any" and vt != "any" and t != vt and not (t == "int" and vt == "int"):
-                    self.error(value, codes.WRONG_TYPE, f"cannot set {_readable(t)} to {_readable(vt)}")
-            case ast.Let():
-                scope[s.name] = self.expr(s.value, scope)
-            case ast.Shuffle():
-                self.expect(s.zone, self.expr(s.zone, scope), "loc", "what is shuffled")
-            case ast.Place():
-                self.expect(s.shape, self.expr(s.shape, scope), "list", "the shape placed (a list of rows)")
-                grid = self.expr(s.map, scope)
-                if grid != "any" and not grid.startswith("grid:"):
-                    self.error(
-                        s.map, codes.WRONG_TYPE, f"shapes are placed on a grid map, not on {_readable(grid)}"
-                    )
-                elif not s.over and self.is_board(grid):
-                    self.error(
-                        s.map,
-                        codes.WRONG_TYPE,
-                        "a board given by its size has all its cells: lay shapes 'over' it",
-                    )
-                if s.at is not None:
-                    self.expect(s.at, self.expr(s.at, scope), "placement", "where the shape goes")
-            case ast.Lift():
-                self.expect(s.layer, self.expr(s.layer, scope), "placement", "the laid shape lifted")
-            case ast.Shift():
-                grid = self.expr(s.map, scope)
-                if grid != "any" and not grid.startswith("grid:"):
-                    self.error(s.map, codes.WRONG_TYPE, f"a grid map is shifted, not {_readable(grid)}")
-                elif self.is_board(grid):
-                    self.error(
-                        s.map,
-                        codes.WRONG_TYPE,
-                        "a board given by its size has its cells where they are: it cannot shift",
-                    )
-                self.expect(s.dq, self.expr(s.dq, scope), "int", "how far the map shifts east")
-                self.expect(s.dr, self.expr(s.dr, scope), "int", "how far the map shifts south")
-            case ast.Draw():
-                self.expect(s.count, self.expr(s.count, scope), "int", "how many to draw")
-                self.expect(s.src, self.expr(s.src, scope), "loc", "where cards are drawn from")
-                self.expect(s.dest, self.destination(s.dest, scope), "loc", "where drawn cards go")
-            case ast.EndGame():
-                return
-            case ast.Log():
-                for part in s.parts:
-                    if isinstance(part, ast.Expr):
-                        self.expr(part, scope)
-            case ast.Tally():
-                self.tally(s, scope)
-            case ast.CallStmt():
-                self.call_stmt(s, scope)
-            case ast.If():
-                for cond, body in ((b.cond, b.body) for b in s.branches):
-                    self.expect(cond, self.expr(cond, scope), "bool", "an 'if' condition")
-                    self.stmts(body, scope)
-                self.stmts(s.orelse, scope)
-            case ast.ForEach():
-                element = self.element(s.seq, scope)
-                inner = {**scope, s.var: element}
-                if s.cond is not None:
-                    self.expect(s.cond, self.expr(s.cond, inner), "bool", "a 'where' condition")
-                if s.chooser is not None:
-                    self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses the order")
-                    self.sym.sites.append(Site("order", self.rule, s.var, False, s, inner))
-                self.stmts(s.body, inner)
-            case ast.Repeat():
-                self.expect(s.count, self.expr(s.count, scope), "int", "how many times to repeat")
-                self.stmts(s.body, scope)
-            case ast.While():
-                self.expect(s.cond, self.expr(s.cond, scope), "bool", "a 'while' condition")
-                self.stmts(s.body, scope)
-            case ast.Choose() | ast.Pick():
-                element = self.element(s.seq, scope)
-                inner = {**scope, s.var: element}
-                if s.cond is not None:
-                    self.expect(s.cond, self.expr(s.cond, inner), "bool", "a 'where' condition")
-                if isinstance(s, ast.Choose) and s.chooser is not None:
-                    self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
-                if isinstance(s, ast.Choose) and s.shown_at is not None:
-                    self.expr(s.shown_at, inner)
-                if isinstance(s, ast.Choose):
-                    self.sym.sites.append(Site("choose", self.rule, s.var, s.optional, s, inner))
-                if isinstance(s, ast.Choose) and not s.optional and not s.orelse and self._never_options(s):
-                    self.error(
-                        s,
-                        codes.CHOICE_WITHOUT_OPTION,
-                        "this 'choose' can never have an option, and it must be made",
-                        "give it options, write 'may choose', or add an 'else:' block",
-                    )
-                self.stmts(s.body, inner)
-                self.stmts(s.orelse, scope)
-            case ast.Ask():
-                if s.chooser is not None:
-                    self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
-                self.sym.sites.append(Site("ask", self.rule, None, True, s, scope))
-                self.stmts(s.body, scope)
-                self.stmts(s.orelse, scope)
-            case ast.Random():
-                names: set[str] = set()
-                for i, outcome in enumerate(s.outcomes):
-                    if outcome.name in names:
-                        self.error(outcome, codes.DECLARED_TWICE, f"two outcomes are called '{outcome.name}'")
-                    names.add(outcome.name)
-                    if outcome.weight is None and i != len(s.outcomes) - 1:
-                        self.error(outcome, codes.WRONG_TYPE, "'otherwise' must be the last outcome")
-                    if outcome.weight is not None:
-                        self.expect(outcome.weight, self.expr(outcome.weight, scope), "int", "a chance")
-                    self.stmts(outcome.body, scope)
-            case ast.Turn():
-                self.expect(s.player, self.expr(s.player, scope), "player", "whose turn it is")
-                self.stmts(s.body, scope)
-            case ast.Named():
-                self.stmts(s.body, scope)
-            case ast.Offer():
-                self.call_stmt(ast.CallStmt(span=s.span, name=s.rule, args=s.args), scope)
-                self.expect(s.player, self.expr(s.player, scope), "player", "who is offered the action")
-                if s.cond is not None:
-                    self.expect(s.cond, self.expr(s.cond, scope), "bool", "when the action is offered")
-                offered = self.sym.rules.get(s.rule)
-                if offered is not None:  # a style's condition reads the offered rule's arguments
-                    arguments = {p.name: type_of_ref(p.type, self.sym) for p in offered.params}
-                    self.sym.sites.append(Site("offer", s.rule, None, False, s, arguments))
-                self.stmts(s.body, scope)
+        """Check one statement, by its kind's `stmt_X` method. `scope` is the block's: a `let`
+        adds its name to it for the statements after it."""
+        ast.handler(self, "stmt_", s, "analysis")(s, scope)
+
+    def stmt_Meta(self, s: ast.Meta, scope: dict[str, str]) -> None:
+        """Words for players and the checker: nothing here to type."""
+
+    def stmt_MoveRefs(self, s: ast.MoveRefs, scope: dict[str, str]) -> None:
+        t = self.expr(s.pieces, scope)
+        if (
+            t not in {"any", "piece"}
+            and not t.startswith("piece")
+            and not t.startswith("list:piece")
+            and t != "list:any"
+        ):
+            self.error(
+                s.pieces,
+                codes.WRONG_TYPE,
+                f"'move ... to' moves pieces, not {_readable(t)}",
+                "to move by count write: move N KIND from ZONE to ZONE",
+            )
+        self.expect(s.dest, self.destination(s.dest, scope), "loc", "where pieces move to")
+
+    def stmt_MoveCount(self, s: ast.MoveCount | ast.MoveAll, scope: dict[str, str]) -> None:
+        if isinstance(s, ast.MoveCount):
+            self.expect(s.count, self.expr(s.count, scope), "int", "how many to move")
+        self.kind(s, s.kind)
+        if s.which is not None:
+            decl = self.sym.pieces.get(s.kind)
+            rows_of = decl.each_row_of or decl.per_row_of if decl is not None else None
+            which = self.expr(s.which, scope)
+            if decl is not None and rows_of is None:
+                self.error(
+                    s.which,
+                    codes.WRONG_TYPE,
+                    f"'{s.kind}' is not made from a table: it has no kinds to pick",
+                )
+            elif rows_of is not None:
+                self.expect(s.which, which, f"row:{rows_of}", f"which kind of {s.kind}")
+        if s.owner is not None:
+            self.expect(s.owner, self.expr(s.owner, scope), "player", "the owner of the pieces")
+        self.expect(s.src, self.expr(s.src, scope), "loc", "where pieces move from")
+        self.expect(s.dest, self.destination(s.dest, scope), "loc", "where pieces move to")
+
+    stmt_MoveAll = stmt_MoveCount
+
+    def stmt_SetStmt(self, s: ast.SetStmt | ast.AddStmt, scope: dict[str, str]) -> None:
+        target = s.target
+        t = self.target(target, scope)
+        value = s.value if isinstance(s, ast.SetStmt) else s.amount
+        vt = self.expr(value, scope)
+        if isinstance(s, ast.AddStmt):
+            self.expect(value, vt, "int", "what is added")
+            self.expect(target, t, "int", "what is added to")
+        elif t != "any" and vt != "any" and t != vt and not (t == "int" and vt == "int"):
+            self.error(value, codes.WRONG_TYPE, f"cannot set {_readable(t)} to {_readable(vt)}")
+
+    stmt_AddStmt = stmt_SetStmt
+
+    def stmt_Swap(self, s: ast.Swap, scope: dict[str, str]) -> None:
+        """Two variables that can change, of one type: each takes the other's value."""
+        first, second = self.target(s.first, scope), self.target(s.second, scope)
+        if "any" not in (first, second) and first != second:
+            self.error(s.second, codes.WRONG_TYPE, f"cannot swap {_readable(first)} with {_readable(second)}")
+
+    def target(self, target: ast.Expr, scope: dict[str, str]) -> str:
+        """The type of a variable a statement changes (`set X to ...`), which must be one."""
+        if isinstance(target, ast.Name) and target.id not in self.sym.vars:
+            self.error(
+                target,
+                codes.CANNOT_CHANGE,
+                f"'{target.id}' is not a variable that can change",
+                "declare it with 'var'; 'let' names are fixed",
+            )
+        elif isinstance(target, ast.Index) and isinstance(target.obj, ast.Attr):
+            self._check_assignable(target.obj, scope)
+            if not self.expr(target.obj, scope).startswith("rows:"):
+                self.error(
+                    target,
+                    codes.CANNOT_CHANGE,
+                    "only a variable per owner and row (x.NAME[row]) changes by row",
+                )
+        elif not isinstance(target, ast.Name | ast.Attr):
+            self.error(
+                target,
+                codes.CANNOT_CHANGE,
+                "only a variable or a variable attribute (x.NAME) can change",
+            )
+        elif isinstance(target, ast.Attr):
+            self._check_assignable(target, scope)
+        return self.expr(target, scope)
+
+    def stmt_Let(self, s: ast.Let, scope: dict[str, str]) -> None:
+        scope[s.name] = self.expr(s.value, scope)
+
+    def stmt_Shuffle(self, s: ast.Shuffle, scope: dict[str, str]) -> None:
+        self.expect(s.zone, self.expr(s.zone, scope), "loc", "what is shuffled")
+
+    def stmt_Place(self, s: ast.Place, scope: dict[str, str]) -> None:
+        self.expect(s.shape, self.expr(s.shape, scope), "list", "the shape placed (a list of rows)")
+        grid = self.expr(s.map, scope)
+        if grid != "any" and not grid.startswith("grid:"):
+            self.error(s.map, codes.WRONG_TYPE, f"shapes are placed on a grid map, not on {_readable(grid)}")
+        elif not s.over and self.is_board(grid):
+            self.error(
+                s.map,
+                codes.WRONG_TYPE,
+                "a board given by its size has all its cells: lay shapes 'over' it",
+            )
+        if s.at is not None:
+            self.expect(s.at, self.expr(s.at, scope), "placement", "where the shape goes")
+
+    def stmt_Lift(self, s: ast.Lift, scope: dict[str, str]) -> None:
+        self.expect(s.layer, self.expr(s.layer, scope), "placement", "the laid shape lifted")
+
+    def stmt_Shift(self, s: ast.Shift, scope: dict[str, str]) -> None:
+        grid = self.expr(s.map, scope)
+        if grid != "any" and not grid.startswith("grid:"):
+            self.error(s.map, codes.WRONG_TYPE, f"a grid map is shifted, not {_readable(grid)}")
+        elif self.is_board(grid):
+            self.error(
+                s.map,
+                codes.WRONG_TYPE,
+                "a board given by its size has its cells where they are: it cannot shift",
+            )
+        self.expect(s.dq, self.expr(s.dq, scope), "int", "how far the map shifts east")
+        self.expect(s.dr, self.expr(s.dr, scope), "int", "how far the map shifts south")
+
+    def stmt_Draw(self, s: ast.Draw, scope: dict[str, str]) -> None:
+        self.expect(s.count, self.expr(s.count, scope), "int", "how many to draw")
+        self.expect(s.src, self.expr(s.src, scope), "loc", "where cards are drawn from")
+        self.expect(s.dest, self.destination(s.dest, scope), "loc", "where drawn cards go")
+
+    def stmt_EndGame(self, s: ast.EndGame, scope: dict[str, str]) -> None:
+        """`end game` reads nothing."""
+
+    def stmt_Log(self, s: ast.Log, scope: dict[str, str]) -> None:
+        for part in s.parts:
+            if isinstance(part, ast.Expr):
+                self.expr(part, scope)
+
+    def stmt_CallStmt(self, s: ast.CallStmt, scope: dict[str, str]) -> None:
+        self.call_stmt(s, scope)
+
+    def stmt_If(self, s: ast.If, scope: dict[str, str]) -> None:
+        for cond, body in ((b.cond, b.body) for b in s.branches):
+            self.expect(cond, self.expr(cond, scope), "bool", "an 'if' condition")
+            self.stmts(body, scope)
+        self.stmts(s.orelse, scope)
+
+    def stmt_ForEach(self, s: ast.ForEach, scope: dict[str, str]) -> None:
+        element = self.element(s.seq, scope)
+        inner = {**scope, s.var: element}
+        if s.cond is not None:
+            self.expect(s.cond, self.expr(s.cond, inner), "bool", "a 'where' condition")
+        if s.chooser is not None:
+            self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses the order")
+            self.sym.sites.append(Site("order", self.rule, s.var, False, s, inner))
+        self.stmts(s.body, inner)
+
+    def stmt_Repeat(self, s: ast.Repeat, scope: dict[str, str]) -> None:
+        self.expect(s.count, self.expr(s.count, scope), "int", "how many times to repeat")
+        self.stmts(s.body, scope)
+
+    def stmt_While(self, s: ast.While, scope: dict[str, str]) -> None:
+        self.expect(s.cond, self.expr(s.cond, scope), "bool", "a 'while' condition")
+        self.stmts(s.body, scope)
+
+    def stmt_Choose(self, s: ast.Choose | ast.Pick, scope: dict[str, str]) -> None:
+        element = self.element(s.seq, scope)
+        inner = {**scope, s.var: element}
+        if s.cond is not None:
+            self.expect(s.cond, self.expr(s.cond, inner), "bool", "a 'where' condition")
+        if isinstance(s, ast.Choose) and s.chooser is not None:
+            self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
+        if isinstance(s, ast.Choose) and s.shown_at is not None:
+            self.expr(s.shown_at, inner)
+        if isinstance(s, ast.Choose):
+            self.sym.sites.append(Site("choose", self.rule, s.var, s.optional, s, inner))
+        if isinstance(s, ast.Choose) and not s.optional and not s.orelse and self._never_options(s):
+            self.error(
+                s,
+                codes.CHOICE_WITHOUT_OPTION,
+                "this 'choose' can never have an option, and it must be made",
+                "give it options, write 'may choose', or add an 'else:' block",
+            )
+        self.stmts(s.body, inner)
+        self.stmts(s.orelse, scope)
+
+    stmt_Pick = stmt_Choose
+
+    def stmt_Ask(self, s: ast.Ask, scope: dict[str, str]) -> None:
+        if s.chooser is not None:
+            self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
+        self.sym.sites.append(Site("ask", self.rule, None, True, s, scope))
+        self.stmts(s.body, scope)
+        self.stmts(s.orelse, scope)
+
+    def stmt_Random(self, s: ast.Random, scope: dict[str, str]) -> None:
+        names: set[str] = set()
+        for i, outcome in enumerate(s.outcomes):
+            if outcome.name in names:
+                self.error(outcome, codes.DECLARED_TWICE, f"two outcomes are called '{outcome.name}'")
+            names.add(outcome.name)
+            if outcome.weight is None and i != len(s.outcomes) - 1:
+                self.error(outcome, codes.WRONG_TYPE, "'otherwise' must be the last outcome")
+            if outcome.weight is not None:
+                self.expect(outcome.weight, self.expr(outcome.weight, scope), "int", "a chance")
+            self.stmts(outcome.body, scope)
+
+    def stmt_Turn(self, s: ast.Turn, scope: dict[str, str]) -> None:
+        self.expect(s.player, self.expr(s.player, scope), "player", "whose turn it is")
+        self.stmts(s.body, scope)
+
+    def stmt_Named(self, s: ast.Named, scope: dict[str, str]) -> None:
+        self.stmts(s.body, scope)
+
+    def stmt_Offer(self, s: ast.Offer, scope: dict[str, str]) -> None:
+        self.call_stmt(ast.CallStmt(span=s.span, name=s.rule, args=s.args), scope)
+        self.expect(s.player, self.expr(s.player, scope), "player", "who is offered the action")
+        if s.cond is not None:
+            self.expect(s.cond, self.expr(s.cond, scope), "bool", "when the action is offered")
+        offered = self.sym.rules.get(s.rule)
+        if offered is not None:  # a style's condition reads the offered rule's arguments
+            arguments = {p.name: type_of_ref(p.type, self.sym) for p in offered.params}
+            self.sym.sites.append(Site("offer", s.rule, None, False, s, arguments))
+        self.stmts(s.body, scope)
 
     def _check_assignable(self, target: ast.Attr, scope: dict[str, str]) -> None:
         owner = self.expr(target.obj, scope)
@@ -952,7 +1062,7 @@ class Analyzer:
                 self._suggest(name, self.sym.pieces),
             )
 
-    def tally(self, s: ast.Tally, scope: dict[str, str]) -> None:
+    def stmt_Tally(self, s: ast.Tally, scope: dict[str, str]) -> None:
         """`tally NAME [for PLAYER] [by AMOUNT]`: a declared counter, a player exactly when it is
         counted per player, a whole number."""
         decl = self.sym.counters.get(s.name)
@@ -1021,120 +1131,39 @@ class Analyzer:
     # -------------------------------------------------------------- the whole module
 
     def run(self) -> Symbols:
+        """Every check of the module, declarations by kind, then the bodies of statements."""
         self.collect()
         self.check_tables()
         s = self.sym
         for const in s.constants.values():
-            got = self.expr(const.value, {})
-            if isinstance(const, ast.OptionDecl):
-                want = type_of_ref(const.type, s)
-                if want == "any":
-                    self.error(
-                        const.type,
-                        codes.WRONG_TYPE,
-                        "an option is a number, yes/no, a text or a row of a table",
-                    )
-                else:
-                    self.expect(const.value, got, want, f"option '{const.name}'")
+            self.check_constant(const)
         for piece in s.pieces.values():
-            rows_of = piece.each_row_of or piece.per_row_of
-            if piece.count is not None:
-                scope = {"self": f"row:{rows_of}"} if piece.per_row_of else {}
-                self.expect(piece.count, self.expr(piece.count, scope), "int", "a number of pieces")
-            if rows_of is not None and rows_of not in s.tables:
-                self.error(
-                    piece, codes.UNKNOWN_NAME, f"unknown table '{rows_of}'", self._suggest(rows_of, s.tables)
-                )
-            zone = piece.zone
-            if isinstance(zone, ast.Name) and piece.per_player and zone.id in s.owned_zones.get("player", {}):
-                continue  # each player's pieces start in their own zone
-            self.expect(zone, self.expr(zone, {}), "loc", "where the pieces start")
+            self.check_piece(piece)
         for var in [*s.vars.values(), *(v for group in s.owned_vars.values() for v in group.values())]:
-            scope = (
-                {"self": f"row:{var.per}" if var.per and var.per != "player" else "player"} if var.per else {}
-            )
-            got = self.expr(var.init, scope)
-            want = type_of_ref(var.type, s)
-            if var.type is not None and want == "any" and var.type.name != "any":
-                self.error(var.type, codes.UNKNOWN_NAME, f"unknown type '{var.type.name}'")
-            elif got != "any" and want != "any" and got != want:
-                self.error(
-                    var.init,
-                    codes.WRONG_TYPE,
-                    f"'{var.name}' is {_readable(want)} but starts as {_readable(got)}",
-                )
-            if var.within is not None:
-                self.expect(var.within, self.expr(var.within, {}), "list:int", "a 'within' range")
-        movement_scopes: dict[str, dict[str, str]] = {}
+            self.check_var(var)
         for movement in s.movements.values():
-            scope = movement_scopes[movement.name] = {**self.params(movement.params), "start": "any"}
-            if movement.step is not None and movement.straight is not None:
-                self.error(
-                    movement.straight,
-                    codes.WRONG_TYPE,
-                    "a straight line follows a grid's directions: the places a 'step' line lists have none",
-                )
-            if movement.steps is not None:
-                steps = self.expr(movement.steps, scope)
-                if steps not in {"int", "list:int", "any"}:
-                    self.error(movement.steps, codes.WRONG_TYPE, "steps are a number or a range such as 1..3")
-            for flag in (movement.straight, movement.backtracks):
-                if flag is not None:
-                    self.expect(flag, self.expr(flag, scope), "bool", "yes or no")
-            if movement.through is not None:
-                inner = {**scope, movement.through_var: "any"}
-                self.expect(
-                    movement.through, self.expr(movement.through, inner), "bool", "a 'through' condition"
-                )
-            if movement.ends is not None:
-                inner = {**scope, movement.ends_var: "any"}
-                self.expect(movement.ends, self.expr(movement.ends, inner), "bool", "an 'ends' condition")
+            self.check_movement(movement)
         for m in s.maps.values():
             if m.grid is not None:
-                if m.per not in (None, "player"):
-                    self.error(m, codes.UNKNOWN_NAME, "a grid map is shared or 'per player'")
-                if m.faces is not None and m.faces not in s.tables:
-                    self.error(
-                        m, codes.UNKNOWN_NAME, f"unknown table '{m.faces}'", self._suggest(m.faces, s.tables)
-                    )
-                elif m.faces is not None:
-                    self.used.add(m.faces)
-                if m.block != 1 and m.grid != "square":
-                    self.error(m, codes.UNKNOWN_NAME, "only a square grid is laid in blocks")
-                elif m.block < 1:
-                    self.error(m, codes.UNKNOWN_NAME, "a block is at least 1 cell wide")
-                if m.outline is not None:
-                    self.board(m)
-                continue
-            if m.nodes not in s.tables:
-                if not m.nodes:
-                    self.error(
-                        m,
-                        codes.UNKNOWN_NAME,
-                        "a map needs 'nodes TABLE' (with 'edges'), 'grid hex' or 'grid square'",
-                    )
-                else:
-                    self.error(
-                        m,
-                        codes.UNKNOWN_NAME,
-                        f"unknown node table '{m.nodes}'",
-                        self._suggest(m.nodes, s.tables),
-                    )
-            if m.edges is not None:
-                table = s.tables.get(m.edges)
-                if table is None:
-                    self.error(
-                        m,
-                        codes.UNKNOWN_NAME,
-                        f"unknown edge table '{m.edges}'",
-                        self._suggest(m.edges, s.tables),
-                    )
-                else:
-                    self.used.add(m.edges)
-                    for col in (m.edge_from, m.edge_to):
-                        if not any(c.name == col for c in table.columns):
-                            self.error(m, codes.UNKNOWN_ATTRIBUTE, f"table '{m.edges}' has no column '{col}'")
-            self.used.add(m.nodes)
+                self.check_grid_map(m)
+            else:
+                self.check_graph_map(m)
+        self.check_bodies()
+        for example in s.examples:
+            self.example(example)
+        for style in s.styles.values():
+            self.style(style)
+        self.seats()
+        for movement in s.movements.values():
+            if movement.step is not None:
+                self.step_line(movement, movement.step, self.movement_scopes[movement.name])
+        self.named_blocks()
+        self.unused()
+        return s
+
+    def check_bodies(self) -> None:
+        """What the game runs: rules, values, triggers, setup, play and the score."""
+        s = self.sym
         for rule in s.rules.values():
             self.rule = rule.name
             self.stmts(rule.body, self.params(rule.params))
@@ -1142,11 +1171,7 @@ class Analyzer:
         for value in s.values.values():
             self.expr(value.expr, self.params(value.params))
         for trig in s.triggers:
-            self.kind(trig, trig.kind)
-            scope = {trig.piece_var: f"piece:{trig.kind}", trig.loc_var: "any"}
-            if trig.cond is not None:
-                self.expect(trig.cond, self.expr(trig.cond, scope), "bool", "a 'when' condition")
-            self.stmts(trig.body, scope)
+            self.check_trigger(trig)
         for block in (s.setup, s.play):
             if block is not None:
                 self.stmts(block.body, {})
@@ -1155,17 +1180,134 @@ class Analyzer:
                 self.expect(
                     score.expr, self.expr(score.expr, {score.var: "player"}), "int", f"a {score.kind}"
                 )
-        for example in s.examples:
-            self.example(example)
-        for style in s.styles.values():
-            self.style(style)
-        self.seats()
-        for movement in s.movements.values():
-            if movement.step is not None:
-                self.step_line(movement, movement.step, movement_scopes[movement.name])
-        self.named_blocks()
-        self.unused()
-        return s
+
+    def check_trigger(self, trig: ast.TriggerDecl) -> None:
+        """A trigger names a kind of piece; its body sees the piece and where it arrived."""
+        self.kind(trig, trig.kind)
+        scope = {trig.piece_var: f"piece:{trig.kind}", trig.loc_var: "any"}
+        if trig.cond is not None:
+            self.expect(trig.cond, self.expr(trig.cond, scope), "bool", "a 'when' condition")
+        self.stmts(trig.body, scope)
+
+    def check_constant(self, const: ast.Constant) -> None:
+        """A constant's value has a type; an option's default is of the option's type."""
+        s = self.sym
+        got = self.expr(const.value, {})
+        if isinstance(const, ast.OptionDecl):
+            want = type_of_ref(const.type, s)
+            if want == "any":
+                self.error(
+                    const.type,
+                    codes.WRONG_TYPE,
+                    "an option is a number, yes/no, a text or a row of a table",
+                )
+            else:
+                self.expect(const.value, got, want, f"option '{const.name}'")
+
+    def check_piece(self, piece: ast.PieceDecl) -> None:
+        """A count of pieces is a number; the pieces start in a place."""
+        s = self.sym
+        rows_of = piece.each_row_of or piece.per_row_of
+        if piece.count is not None:
+            scope = {"self": f"row:{rows_of}"} if piece.per_row_of else {}
+            self.expect(piece.count, self.expr(piece.count, scope), "int", "a number of pieces")
+        if rows_of is not None and rows_of not in s.tables:
+            self.error(
+                piece, codes.UNKNOWN_NAME, f"unknown table '{rows_of}'", self._suggest(rows_of, s.tables)
+            )
+        zone = piece.zone
+        if isinstance(zone, ast.Name) and piece.per_player and zone.id in s.owned_zones.get("player", {}):
+            return  # each player's pieces start in their own zone
+        self.expect(zone, self.expr(zone, {}), "loc", "where the pieces start")
+
+    def check_var(self, var: ast.VarDecl) -> None:
+        """A variable starts as a value of its type, within its range."""
+        s = self.sym
+        scope = {"self": f"row:{var.per}" if var.per and var.per != "player" else "player"} if var.per else {}
+        got = self.expr(var.init, scope)
+        want = type_of_ref(var.type, s)
+        if var.type is not None and want == "any" and var.type.name != "any":
+            self.error(var.type, codes.UNKNOWN_NAME, f"unknown type '{var.type.name}'")
+        elif got != "any" and want != "any" and got != want:
+            self.error(
+                var.init,
+                codes.WRONG_TYPE,
+                f"'{var.name}' is {_readable(want)} but starts as {_readable(got)}",
+            )
+        if var.within is not None:
+            self.expect(var.within, self.expr(var.within, {}), "list:int", "a 'within' range")
+
+    def check_movement(self, movement: ast.MovementDecl) -> None:
+        """A movement's lines, each in the scope of its parameters and the place it tests."""
+        scope = self.movement_scopes[movement.name] = {**self.params(movement.params), "start": "any"}
+        if movement.step is not None and movement.straight is not None:
+            self.error(
+                movement.straight,
+                codes.WRONG_TYPE,
+                "a straight line follows a grid's directions: the places a 'step' line lists have none",
+            )
+        if movement.steps is not None:
+            steps = self.expr(movement.steps, scope)
+            if steps not in {"int", "list:int", "any"}:
+                self.error(movement.steps, codes.WRONG_TYPE, "steps are a number or a range such as 1..3")
+        for flag in (movement.straight, movement.backtracks):
+            if flag is not None:
+                self.expect(flag, self.expr(flag, scope), "bool", "yes or no")
+        if movement.through is not None:
+            inner = {**scope, movement.through_var: "any"}
+            self.expect(movement.through, self.expr(movement.through, inner), "bool", "a 'through' condition")
+        if movement.ends is not None:
+            inner = {**scope, movement.ends_var: "any"}
+            self.expect(movement.ends, self.expr(movement.ends, inner), "bool", "an 'ends' condition")
+
+    def check_grid_map(self, m: ast.MapDecl) -> None:
+        """A grid map: shared or per player, its faces' table, its blocks and its outline."""
+        s = self.sym
+        if m.per not in (None, "player"):
+            self.error(m, codes.UNKNOWN_NAME, "a grid map is shared or 'per player'")
+        if m.faces is not None and m.faces not in s.tables:
+            self.error(m, codes.UNKNOWN_NAME, f"unknown table '{m.faces}'", self._suggest(m.faces, s.tables))
+        elif m.faces is not None:
+            self.used.add(m.faces)
+        if m.block != 1 and m.grid != "square":
+            self.error(m, codes.UNKNOWN_NAME, "only a square grid is laid in blocks")
+        elif m.block < 1:
+            self.error(m, codes.UNKNOWN_NAME, "a block is at least 1 cell wide")
+        if m.outline is not None:
+            self.board(m)
+
+    def check_graph_map(self, m: ast.MapDecl) -> None:
+        """A map of nodes and edges: its tables, and the columns its edges join."""
+        s = self.sym
+        if m.nodes not in s.tables:
+            if not m.nodes:
+                self.error(
+                    m,
+                    codes.UNKNOWN_NAME,
+                    "a map needs 'nodes TABLE' (with 'edges'), 'grid hex' or 'grid square'",
+                )
+            else:
+                self.error(
+                    m,
+                    codes.UNKNOWN_NAME,
+                    f"unknown node table '{m.nodes}'",
+                    self._suggest(m.nodes, s.tables),
+                )
+        if m.edges is not None:
+            table = s.tables.get(m.edges)
+            if table is None:
+                self.error(
+                    m,
+                    codes.UNKNOWN_NAME,
+                    f"unknown edge table '{m.edges}'",
+                    self._suggest(m.edges, s.tables),
+                )
+            else:
+                self.used.add(m.edges)
+                for col in (m.edge_from, m.edge_to):
+                    if not any(c.name == col for c in table.columns):
+                        self.error(m, codes.UNKNOWN_ATTRIBUTE, f"table '{m.edges}' has no column '{col}'")
+        self.used.add(m.nodes)
 
     def seats(self) -> None:
         """A seat the rules play names a style the rules declare, and the table has room for it."""

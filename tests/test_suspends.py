@@ -33,6 +33,7 @@ zone pile
 zone hand per player
 piece token: 6 in bag
 var total: int = 0
+var other: int = 0
 var tally: int = 0 per player
 counter rounds
 
@@ -55,6 +56,7 @@ play:
   shift board by 1, 0
   let n = 2
   set total to n
+  swap total with other
   add 1 to total
   subtract 1 from total
   tally rounds

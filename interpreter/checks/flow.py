@@ -24,7 +24,6 @@ from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks.findings import Finding, at
-from meeple.interpreter.checks.usage import KNOWN_STATEMENTS
 from meeple.interpreter.checks.walk import Known, Owner, bodies, owners, sites, walk
 
 Token = tuple[str, str]  # what a condition reads or a body changes: ("var", name), ("pieces", "")...
@@ -33,7 +32,6 @@ ENDS: Token = ("ends", "")  # `end game`: the loop can stop
 PIECES: Token = ("pieces", "")
 CURRENT: Token = ("current", "")
 _FIXED_NAMES = {"players", "player_count", "self"}  # built-in names that do not change during a game
-_BINDS = (ast.ForEach, ast.Choose, ast.Pick)
 
 
 def _reads_only_arguments(func: str) -> bool:
@@ -115,8 +113,8 @@ class Flow:
         out: set[Token] = set()
         calls: list[str] = []
         for stmt in body:
-            if isinstance(stmt, ast.CallStmt):
-                calls.append(stmt.name)
+            if stmt.facts.calls is not None:
+                calls.append(getattr(stmt, stmt.facts.calls))
             out |= self._stmt_writes(stmt)
             for _, inner in bodies(stmt):
                 more, called = self._direct(inner)
@@ -125,25 +123,31 @@ class Flow:
         return out, calls
 
     def _stmt_writes(self, stmt: ast.Stmt) -> set[Token]:
-        match stmt:
-            case ast.SetStmt() | ast.AddStmt():
-                target = stmt.target
-                if isinstance(target, ast.Name):
-                    return {("var", target.id), ("local", target.id)}
-                return {("attr", target.name)} if isinstance(target, ast.Attr) else {ANY}
-            case ast.Let():
-                return {("local", stmt.name)}
-            case ast.MoveRefs() | ast.MoveCount() | ast.MoveAll() | ast.Draw() | ast.Shuffle():
+        """What a statement changes itself, from its facts (the rules it calls are followed by
+        `writes`)."""
+        out: set[Token] = set()
+        for write in stmt.facts.writes:
+            out |= self._tokens(stmt, write)
+        for field in stmt.facts.targets:
+            target = getattr(stmt, field)
+            if isinstance(target, ast.Name):
+                out |= {("var", target.id), ("local", target.id)}
+            else:
+                out |= {("attr", target.name)} if isinstance(target, ast.Attr) else {ANY}
+        return out
+
+    @staticmethod
+    def _tokens(stmt: ast.Stmt, write: ast.Write) -> set[Token]:
+        match write:
+            case "bound":
+                return {("local", getattr(stmt, stmt.facts.binds or ""))}
+            case "pieces":
                 return {PIECES}
-            case ast.Turn():
+            case "current":
                 return {CURRENT}
-            case ast.EndGame():
+            case "ends":
                 return {ENDS}
-            case ast.CallStmt():
-                return set()  # followed by `writes`
-        if isinstance(stmt, _BINDS):
-            return {("local", stmt.var)}
-        return set() if isinstance(stmt, KNOWN_STATEMENTS) else {ANY}
+        return {ANY}
 
     # -------------------------------------------------------------- the checks
 

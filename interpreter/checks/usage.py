@@ -22,32 +22,6 @@ from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.checks.walk import Owner, Refs, owners, refs, sites, walk
 
-# Statements whose effect on pieces the checks know; any other may move anything.
-KNOWN_STATEMENTS = (
-    ast.Meta,
-    ast.MoveRefs,
-    ast.MoveCount,
-    ast.MoveAll,
-    ast.SetStmt,
-    ast.AddStmt,
-    ast.Let,
-    ast.Shuffle,
-    ast.Draw,
-    ast.EndGame,
-    ast.Log,
-    ast.CallStmt,
-    ast.If,
-    ast.ForEach,
-    ast.Repeat,
-    ast.While,
-    ast.Choose,
-    ast.Ask,
-    ast.Random,
-    ast.Pick,
-    ast.Turn,
-    ast.Named,
-)
-
 
 def describe(decl: ast.Node) -> str:
     """A declaration as a designer would name it in a sentence."""
@@ -183,12 +157,10 @@ def _reads_any_kind(decl: ast.Decl) -> bool:
     `count(z)`, `draw`, `shuffle`, `move PIECES to`): then pieces are used through their zone."""
     for node in walk(decl):
         match node:
-            case ast.Draw() | ast.Shuffle() | ast.MoveRefs():
+            case ast.Stmt() if node.facts.any_kind:
                 return True
             case ast.Call(func=func) if func in BUILTINS and BUILTINS[func].reads_any_kind(node):
                 return True
-        if isinstance(node, ast.Stmt) and not isinstance(node, KNOWN_STATEMENTS):
-            return True
     return False
 
 
@@ -306,14 +278,9 @@ def _dead_triggers(usage: Usage) -> list[Finding]:
 def _kinds_moved(stmt: ast.Stmt, symbols: Symbols) -> set[str] | None:
     """The kinds of piece a statement itself may move (not those of the statements inside it);
     None when it may move any kind."""
-    match stmt:
-        case ast.MoveCount() | ast.MoveAll():
-            return {stmt.kind}
-        case ast.MoveRefs():
-            t = symbols.types.get(id(stmt.pieces), "any").removeprefix("list:")
-            return {t[6:]} if t.startswith("piece:") else None
-        case ast.Draw():
-            return None
-    if not isinstance(stmt, KNOWN_STATEMENTS):
-        return None
-    return set()
+    if isinstance(stmt, ast.MoveRefs):  # the pieces' type may say their kind
+        t = symbols.types.get(id(stmt.pieces), "any").removeprefix("list:")
+        return {t[6:]} if t.startswith("piece:") else None
+    if stmt.facts.moves == "kind" and isinstance(kind := getattr(stmt, "kind", None), str):
+        return {kind}
+    return set() if stmt.facts.moves == "" else None

@@ -19,25 +19,17 @@ from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import BUILTINS
 
 # String fields that name nothing declared elsewhere: texts, labels, the names a statement binds,
-# operators. Every other string field is read as a possible reference.
+# operators. Every other string field is read as a possible reference. A statement's are its facts
+# (`texts`, `binds`).
 _NOT_REFERENCES: set[tuple[type[ast.Node], str]] = {
-    (ast.Meta, "kind"),
-    (ast.Meta, "value"),
+    *((kind, name) for kind in ast.statement_kinds() for name in kind.facts.texts),
+    *((kind, kind.facts.binds) for kind in ast.statement_kinds() if kind.facts.binds is not None),
     (ast.Text, "value"),
     (ast.Unary, "op"),
     (ast.Binary, "op"),
     (ast.Filter, "var"),
     (ast.MapComp, "var"),
-    (ast.ForEach, "var"),
-    (ast.Choose, "var"),
-    (ast.Choose, "prompt"),
-    (ast.Pick, "var"),
-    (ast.Ask, "prompt"),
-    (ast.Random, "label"),
     (ast.Outcome, "name"),
-    (ast.Named, "kind"),
-    (ast.Named, "name"),
-    (ast.Let, "name"),
     (ast.Param, "name"),
     (ast.Column, "name"),
     (ast.Column, "called"),
@@ -55,10 +47,11 @@ _NOT_REFERENCES: set[tuple[type[ast.Node], str]] = {
     (ast.Module, "file"),
     (ast.Module, "source"),
 }
-# String fields that name a global declaration (a rule, a function, a table).
+# String fields that name a global declaration (a rule, a function, a table); a statement's, the
+# rule it runs (`calls`).
 _NAMING_FIELDS: set[tuple[type[ast.Node], str]] = {
+    *((kind, kind.facts.calls) for kind in ast.statement_kinds() if kind.facts.calls is not None),
     (ast.Call, "func"),
-    (ast.CallStmt, "name"),
     (ast.TypeRef, "name"),
     (ast.PieceDecl, "each_row_of"),
     (ast.ZoneDecl, "per"),
@@ -140,21 +133,23 @@ def _refs(node: ast.Node, out: Refs, top: bool = False) -> None:
                 else:
                     _refs(arg, out)
             return
-        case ast.SetStmt() | ast.AddStmt():
-            target = node.target
-            if isinstance(target, ast.Name):
-                out.set_names.add(target.id)
-            elif isinstance(target, ast.Attr):
-                out.set_attrs.add(target.name)
-                _refs(target.obj, out)
-            else:
-                _refs(target, out)
-            _refs(node.value if isinstance(node, ast.SetStmt) else node.amount, out)
+        case ast.Stmt() if node.facts.targets:  # `set X to V`...: X is changed, not read
+            for name, value in fields(node):
+                if name in node.facts.targets:
+                    _set_refs(value, out)
+                else:
+                    for child in ast.nodes_in(value):
+                        _refs(child, out)
             return
         case ast.MoveCount() | ast.MoveAll() | ast.TriggerDecl():
             out.kinds.add(node.kind)
         case ast.PieceDecl() if isinstance(node.zone, ast.Name):
             out.attrs.add(node.zone.id)  # `in hand`: each player's own zone, by its bare name
+    _field_refs(node, out, top)
+
+
+def _field_refs(node: ast.Node, out: Refs, top: bool) -> None:
+    """What a node's fields mention: its strings that may be names, and its children's mentions."""
     for name, value in fields(node):
         if isinstance(value, str) and not _skip(node, name, top):
             out.names.add(value)
@@ -162,6 +157,17 @@ def _refs(node: ast.Node, out: Refs, top: bool = False) -> None:
                 out.attrs.add(value)  # a field the checks do not know: it may name anything
         for child in ast.nodes_in(value):
             _refs(child, out)
+
+
+def _set_refs(target: ast.Expr, out: Refs) -> None:
+    """What a variable that a statement changes mentions: the variable as changed."""
+    if isinstance(target, ast.Name):
+        out.set_names.add(target.id)
+    elif isinstance(target, ast.Attr):
+        out.set_attrs.add(target.name)
+        _refs(target.obj, out)
+    else:
+        _refs(target, out)
 
 
 def _skip(node: ast.Node, name: str, top: bool) -> bool:

@@ -34,23 +34,17 @@ class Analyses(Part):
         """Whether a statement can yield a decision or a random outcome, and so is compiled as a
         generator function. The one place that decides it: the fixpoint over the rules asks it, and
         so does `stmt`, which gives every compiled statement this answer as its form."""
-        match s:
-            case ast.Choose() | ast.Ask() | ast.Random() | ast.Pick():
+        match s.suspension():  # the statement's fact (grammar/ast.py, Facts.suspends)
+            case "always":
                 return True
-            case ast.ForEach() if s.chooser is not None:
-                return True
-            case ast.CallStmt():
-                return s.name in self.suspending
-            case ast.MoveCount() | ast.MoveAll():
-                return s.kind in self.trigger_kinds
-            case ast.MoveRefs() | ast.Draw():
+            case "inside":
+                return any(self._suspends(block) for block in s.blocks())
+            case "call":
+                return getattr(s, s.facts.calls or "") in self.suspending
+            case "moves" if s.facts.moves == "kind":
+                return getattr(s, "kind", None) in self.trigger_kinds
+            case "moves":
                 return bool(self.trigger_kinds)
-            case ast.If():
-                return any(self._suspends(b.body) for b in s.branches) or self._suspends(s.orelse)
-            case ast.Offer():
-                return True  # compiled as a generator always: it manages the offers around its body
-            case ast.ForEach() | ast.Repeat() | ast.While() | ast.Turn() | ast.Named():
-                return self._suspends(s.body)
         return False
 
     def static_values(self) -> set[str]:

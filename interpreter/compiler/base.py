@@ -76,7 +76,7 @@ def too_deep(name: str, span: ast.Span | None) -> RuleRuntimeError:
 
 def counted(fn: Callable[..., Any], is_gen: bool, name: str, span: ast.Span) -> Callable[..., Any]:
     """A value's or a trigger's body, counting how deeply calls are nested (`Runtime.depth`; a
-    rule's call counts itself: statements.py, `call_rule`). The limit is in calls, as the
+    rule's call counts itself: statements.py, `compile_CallStmt`). The limit is in calls, as the
     language reference says, so that it is the same whatever Python frames a call takes (and the
     same for another engine); it stops a recursion without end well before Python's own stack
     does. A generator body (a trigger's) stays entered while it waits for an answer: what it
@@ -155,25 +155,25 @@ class Parts(Protocol):
 
     def adjacency_for(self, e: ast.Call, named: ast.Expr) -> dict[Row, list[Row]]: ...  # data.py
 
-    def move_refs(self, s: ast.MoveRefs, scope: set[str]) -> Callable[..., Any]: ...  # moves.py
+    def compile_MoveRefs(self, s: ast.MoveRefs, scope: set[str]) -> Callable[..., Any]: ...  # moves.py
 
-    def move_count(self, s: ast.MoveCount | ast.MoveAll, scope: set[str]) -> Callable[..., Any]: ...
+    def compile_MoveCount(self, s: ast.MoveCount | ast.MoveAll, scope: set[str]) -> Callable[..., Any]: ...
 
-    def draw(self, s: ast.Draw, scope: set[str]) -> Callable[..., Any]: ...  # moves.py
+    def compile_Draw(self, s: ast.Draw, scope: set[str]) -> Callable[..., Any]: ...  # moves.py
 
-    def place(self, s: ast.Place, scope: set[str]) -> Fn: ...  # moves.py
+    def compile_Place(self, s: ast.Place, scope: set[str]) -> Fn: ...  # moves.py
 
-    def lift(self, s: ast.Lift, scope: set[str]) -> Fn: ...  # moves.py
+    def compile_Lift(self, s: ast.Lift, scope: set[str]) -> Fn: ...  # moves.py
 
-    def shift(self, s: ast.Shift, scope: set[str]) -> Fn: ...  # moves.py
+    def compile_Shift(self, s: ast.Shift, scope: set[str]) -> Fn: ...  # moves.py
 
-    def choose(self, s: ast.Choose, scope: set[str]) -> Gen: ...  # decisions.py
+    def compile_Choose(self, s: ast.Choose, scope: set[str]) -> Gen: ...  # decisions.py
 
-    def ask(self, s: ast.Ask, scope: set[str]) -> Gen: ...  # decisions.py
+    def compile_Ask(self, s: ast.Ask, scope: set[str]) -> Gen: ...  # decisions.py
 
-    def random(self, s: ast.Random, scope: set[str]) -> Gen: ...  # decisions.py
+    def compile_Random(self, s: ast.Random, scope: set[str]) -> Gen: ...  # decisions.py
 
-    def pick(self, s: ast.Pick, scope: set[str]) -> Gen: ...  # decisions.py
+    def compile_Pick(self, s: ast.Pick, scope: set[str]) -> Gen: ...  # decisions.py
 
 
 class Part(Parts):

@@ -61,7 +61,7 @@ class Decisions(Part):
 
         return current
 
-    def choose(self, s: ast.Choose, scope: set[str]) -> Gen:
+    def compile_Choose(self, s: ast.Choose, scope: set[str]) -> Gen:
         options = self._options(s.seq, s.cond, s.var, scope)
         chooser = self._chooser(s.chooser, scope, s.span)
         body = as_gen(*self.block(s.body, scope | {s.var}))
@@ -96,7 +96,7 @@ class Decisions(Part):
 
         return choose
 
-    def ask(self, s: ast.Ask, scope: set[str]) -> Gen:
+    def compile_Ask(self, s: ast.Ask, scope: set[str]) -> Gen:
         chooser = self._chooser(s.chooser, scope, s.span)
         body, orelse = as_gen(*self.block(s.body, scope)), as_gen(*self.block(s.orelse, scope))
         prompt, rule, site = s.prompt, self.rule, site_of(s)
@@ -113,7 +113,7 @@ class Decisions(Part):
 
         return ask
 
-    def random(self, s: ast.Random, scope: set[str]) -> Gen:
+    def compile_Random(self, s: ast.Random, scope: set[str]) -> Gen:
         weights = [self.expr(o.weight, scope) if o.weight is not None else None for o in s.outcomes]
         bodies = [as_gen(*self.block(o.body, scope)) for o in s.outcomes]
         names = [o.name for o in s.outcomes]
@@ -143,7 +143,7 @@ class Decisions(Part):
 
         return random_
 
-    def pick(self, s: ast.Pick, scope: set[str]) -> Gen:
+    def compile_Pick(self, s: ast.Pick, scope: set[str]) -> Gen:
         options = self._options(s.seq, s.cond, s.var, scope)
         body = as_gen(*self.block(s.body, scope | {s.var}))
         orelse = as_gen(*self.block(s.orelse, scope))

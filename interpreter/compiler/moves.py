@@ -76,7 +76,7 @@ class Moves(Part):
 
         return moving
 
-    def move_refs(self, s: ast.MoveRefs, scope: set[str]) -> Callable[..., Any]:
+    def compile_MoveRefs(self, s: ast.MoveRefs, scope: set[str]) -> Callable[..., Any]:
         what, dest = self.expr(s.pieces, scope), self.expr(s.dest, scope)
         span, rule = s.span, self.rule
 
@@ -102,7 +102,7 @@ class Moves(Part):
 
         return self._moving(take, self.suspends(s))
 
-    def move_count(self, s: ast.MoveCount | ast.MoveAll, scope: set[str]) -> Callable[..., Any]:
+    def compile_MoveCount(self, s: ast.MoveCount | ast.MoveAll, scope: set[str]) -> Callable[..., Any]:
         count = self.expr(s.count, scope) if isinstance(s, ast.MoveCount) else None
         owner = self.expr(s.owner, scope) if s.owner is not None else None
         src, dest, kind = self.expr(s.src, scope), self.expr(s.dest, scope), s.kind
@@ -147,7 +147,9 @@ class Moves(Part):
 
         return self._moving(take, self.suspends(s))
 
-    def draw(self, s: ast.Draw, scope: set[str]) -> Callable[..., Any]:
+    compile_MoveAll = compile_MoveCount
+
+    def compile_Draw(self, s: ast.Draw, scope: set[str]) -> Callable[..., Any]:
         count, src, dest = self.expr(s.count, scope), self.expr(s.src, scope), self.expr(s.dest, scope)
         span, rule = s.span, self.rule
 
@@ -165,7 +167,7 @@ class Moves(Part):
 
         return self._moving(take, self.suspends(s))
 
-    def place(self, s: ast.Place, scope: set[str]) -> Fn:
+    def compile_Place(self, s: ast.Place, scope: set[str]) -> Fn:
         shape, target = self.expr(s.shape, scope), self.expr(s.map, scope)
         at = self.expr(s.at, scope) if s.at is not None else None
         span, rule, over = s.span, self.rule, s.over
@@ -189,7 +191,7 @@ class Moves(Part):
 
         return place
 
-    def lift(self, s: ast.Lift, scope: set[str]) -> Fn:
+    def compile_Lift(self, s: ast.Lift, scope: set[str]) -> Fn:
         """Take the top layer off (interpreter/layers.py says how)."""
         layer_fn = self.expr(s.layer, scope)
         span, rule = s.span, self.rule
@@ -205,7 +207,7 @@ class Moves(Part):
 
         return lift
 
-    def shift(self, s: ast.Shift, scope: set[str]) -> Fn:
+    def compile_Shift(self, s: ast.Shift, scope: set[str]) -> Fn:
         """Move a grid's cells by an offset (interpreter/layers.py says how)."""
         target, dq_fn, dr_fn = self.expr(s.map, scope), self.expr(s.dq, scope), self.expr(s.dr, scope)
         span, rule = s.span, self.rule

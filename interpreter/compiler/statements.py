@@ -40,6 +40,9 @@ from meeple.interpreter.values import (
 )
 from meeple.limits import MAX_RECURSION
 
+# Where `swap` holds the two values it read (compile_Swap): no name a rule writes has a space.
+_FIRST, _SECOND = "swapped first", "swapped second"
+
 
 class Statements(Part):
     def block(self, body: list[ast.Stmt], scope: set[str]) -> Compiled:
@@ -117,82 +120,48 @@ class Statements(Part):
         return self._stmt(s, scope), self.suspends(s)
 
     def _stmt(self, s: ast.Stmt, scope: set[str]) -> Callable[..., Any]:
-        match s:
-            case ast.MoveRefs():
-                return self.move_refs(s, scope)
-            case ast.MoveCount() | ast.MoveAll():
-                return self.move_count(s, scope)
-            case ast.SetStmt() | ast.AddStmt():
-                return self.assign(s, scope)
-            case ast.Let():
-                value, name = self.expr(s.value, scope), s.name
+        """The statement compiled by its kind's `compile_X` method (here, moves.py, decisions.py)."""
+        return ast.handler(self, "compile_", s, "the compiler")(s, scope)  # type: ignore[no-any-return]
 
-                def let(rt: Any, env: dict[str, Any]) -> None:
-                    env[name] = value(rt, env)
+    def compile_Let(self, s: ast.Let, scope: set[str]) -> Fn:
+        value, name = self.expr(s.value, scope), s.name
 
-                return let
-            case ast.Shuffle():
-                zone = self.expr(s.zone, scope)
+        def let(rt: Any, env: dict[str, Any]) -> None:
+            env[name] = value(rt, env)
 
-                def shuffle(rt: Any, env: dict[str, Any]) -> None:
-                    loc = zone(rt, env)
-                    rt.rng.shuffle(rt.locs[loc])
-                    rt.moved(loc, rt.locs[loc])
+        return let
 
-                return shuffle
-            case ast.Draw():
-                return self.draw(s, scope)
-            case ast.Place():
-                return self.place(s, scope)
-            case ast.Lift():
-                return self.lift(s, scope)
-            case ast.Shift():
-                return self.shift(s, scope)
-            case ast.EndGame():
+    def compile_Shuffle(self, s: ast.Shuffle, scope: set[str]) -> Fn:
+        zone = self.expr(s.zone, scope)
 
-                def end(rt: Any, env: dict[str, Any]) -> None:
-                    raise GameEnded
+        def shuffle(rt: Any, env: dict[str, Any]) -> None:
+            loc = zone(rt, env)
+            rt.rng.shuffle(rt.locs[loc])
+            rt.moved(loc, rt.locs[loc])
 
-                return end
-            case ast.Log():
-                parts = [self.expr(x, scope) if isinstance(x, ast.Expr) else x for x in s.parts]
-                span, rule = s.span, self.rule
+        return shuffle
 
-                def log(rt: Any, env: dict[str, Any]) -> None:
-                    if rt.logging:
-                        line = "".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts)
-                        rt.write(line, span, rule)
+    def compile_EndGame(self, s: ast.EndGame, scope: set[str]) -> Fn:
+        def end(rt: Any, env: dict[str, Any]) -> None:
+            raise GameEnded
 
-                return log
-            case ast.Tally():
-                return self.tally(s, scope)
-            case ast.CallStmt():
-                return self.call_rule(s, scope)
-            case ast.If():
-                return self.if_(s, scope)
-            case ast.ForEach():
-                return self.for_each(s, scope)
-            case ast.Repeat():
-                return self.repeat(s, scope)
-            case ast.While():
-                return self.while_(s, scope)
-            case ast.Choose():
-                return self.choose(s, scope)
-            case ast.Ask():
-                return self.ask(s, scope)
-            case ast.Random():
-                return self.random(s, scope)
-            case ast.Pick():
-                return self.pick(s, scope)
-            case ast.Turn():
-                return self.turn(s, scope)
-            case ast.Named():
-                return self.block(s.body, scope)[0]
-            case ast.Offer():
-                return self.offer(s, scope)
-        raise AssertionError(f"cannot compile {type(s).__name__}")
+        return end
 
-    def assign(self, s: ast.SetStmt | ast.AddStmt, scope: set[str]) -> Fn:
+    def compile_Log(self, s: ast.Log, scope: set[str]) -> Fn:
+        parts = [self.expr(x, scope) if isinstance(x, ast.Expr) else x for x in s.parts]
+        span, rule = s.span, self.rule
+
+        def log(rt: Any, env: dict[str, Any]) -> None:
+            if rt.logging:
+                line = "".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts)
+                rt.write(line, span, rule)
+
+        return log
+
+    def compile_Named(self, s: ast.Named, scope: set[str]) -> Callable[..., Any]:
+        return self.block(s.body, scope)[0]
+
+    def compile_SetStmt(self, s: ast.SetStmt | ast.AddStmt, scope: set[str]) -> Fn:
         sym, span, rule = self.sym, s.span, self.rule
         value = self.expr(s.value if isinstance(s, ast.SetStmt) else s.amount, scope)
         sign = s.sign if isinstance(s, ast.AddStmt) else 0
@@ -240,7 +209,29 @@ class Statements(Part):
 
         return set_owned
 
-    def tally(self, s: ast.Tally, scope: set[str]) -> Fn:
+    compile_AddStmt = compile_SetStmt
+
+    def compile_Swap(self, s: ast.Swap, scope: set[str]) -> Fn:
+        """Both values are read first; then each variable is set, as `set` sets it (clamped to
+        its range, the change recorded), to the value read from the other. The values are held
+        under names no rule can write (they hold a space)."""
+        first, second = self.expr(s.first, scope), self.expr(s.second, scope)
+        held = scope | {_FIRST, _SECOND}
+        set_first = self.compile_SetStmt(
+            ast.SetStmt(span=s.span, target=s.first, value=ast.Name(span=s.span, id=_SECOND)), held
+        )
+        set_second = self.compile_SetStmt(
+            ast.SetStmt(span=s.span, target=s.second, value=ast.Name(span=s.span, id=_FIRST)), held
+        )
+
+        def swap(rt: Any, env: dict[str, Any]) -> None:
+            values = {**env, _FIRST: first(rt, env), _SECOND: second(rt, env)}
+            set_first(rt, values)
+            set_second(rt, values)
+
+        return swap
+
+    def compile_Tally(self, s: ast.Tally, scope: set[str]) -> Fn:
         """Adds to a counter. Nothing in the game reads counters, so no answer is forgotten."""
         name = s.name
         whose = self.expr(s.player, scope) if s.player is not None else None
@@ -252,7 +243,7 @@ class Statements(Part):
 
         return tally
 
-    def call_rule(self, s: ast.CallStmt, scope: set[str]) -> Callable[..., Any]:
+    def compile_CallStmt(self, s: ast.CallStmt, scope: set[str]) -> Callable[..., Any]:
         """A rule's call. It counts how deeply calls are nested (`Runtime.depth`, as `counted`
         does for values and triggers), here rather than around the rule's body: a rule is called
         thousands of times a game, and a generator around a generator would be resumed at every
@@ -300,7 +291,7 @@ class Statements(Part):
 
         return call_plain
 
-    def if_(self, s: ast.If, scope: set[str]) -> Callable[..., Any]:
+    def compile_If(self, s: ast.If, scope: set[str]) -> Callable[..., Any]:
         branches = [(self.expr(b.cond, scope), self.block(b.body, scope)) for b in s.branches]
         orelse = self.block(s.orelse, scope)
         if not self.suspends(s):
@@ -341,7 +332,7 @@ class Statements(Part):
 
         return spend
 
-    def for_each(self, s: ast.ForEach, scope: set[str]) -> Callable[..., Any]:
+    def compile_ForEach(self, s: ast.ForEach, scope: set[str]) -> Callable[..., Any]:
         inner = scope | {s.var}
         seq = self.expr(s.seq, scope)
         cond = self.expr(s.cond, inner) if s.cond is not None else None
@@ -390,7 +381,7 @@ class Statements(Part):
 
         return for_gen
 
-    def repeat(self, s: ast.Repeat, scope: set[str]) -> Callable[..., Any]:
+    def compile_Repeat(self, s: ast.Repeat, scope: set[str]) -> Callable[..., Any]:
         count, (body, _), spend = (
             self.expr(s.count, scope),
             self.block(s.body, scope),
@@ -412,7 +403,7 @@ class Statements(Part):
 
         return repeat_gen
 
-    def while_(self, s: ast.While, scope: set[str]) -> Callable[..., Any]:
+    def compile_While(self, s: ast.While, scope: set[str]) -> Callable[..., Any]:
         cond, (body, _), spend = (
             self.expr(s.cond, scope),
             self.block(s.body, scope),
@@ -434,7 +425,7 @@ class Statements(Part):
 
         return while_gen
 
-    def offer(self, s: ast.Offer, scope: set[str]) -> Gen:
+    def compile_Offer(self, s: ast.Offer, scope: set[str]) -> Gen:
         """While the block runs, the rule is offered beside every decision of the player."""
         args = [self.expr(a, scope) for a in s.args]
         player = self.expr(s.player, scope)
@@ -454,7 +445,7 @@ class Statements(Part):
 
         return offer
 
-    def turn(self, s: ast.Turn, scope: set[str]) -> Callable[..., Any]:
+    def compile_Turn(self, s: ast.Turn, scope: set[str]) -> Callable[..., Any]:
         player, (body, _) = self.expr(s.player, scope), self.block(s.body, scope)
 
         def start(rt: Any, env: dict[str, Any]) -> None:
