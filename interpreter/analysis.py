@@ -319,6 +319,11 @@ class Analyzer:
                 for index in range(start, len(table.columns)):
                     self._check_cell(row, index, table.columns[index])
 
+    def _check_node_positions(self, m: ast.MapDecl) -> None:
+        """`nodes T at X, Y`: whole numbers computed from each node's row, seen as `self`."""
+        for e in m.at:
+            self.expect(e, self.expr(e, {"self": f"row:{m.nodes}"}), "int", "where a node is drawn")
+
     def _check_called_each(self, table: ast.Table) -> None:
         """The `{...}` parts of a table's `called each` line, which see the row as `self`."""
         for line in (m for m in table.meta if isinstance(m, ast.CalledEach)):
@@ -1135,6 +1140,7 @@ class Analyzer:
                         if not any(c.name == col for c in table.columns):
                             self.error(m, codes.UNKNOWN_ATTRIBUTE, f"table '{m.edges}' has no column '{col}'")
             self.used.add(m.nodes)
+            self._check_node_positions(m)
         for rule in s.rules.values():
             self.rule = rule.name
             self.stmts(rule.body, self.params(rule.params))
