@@ -750,6 +750,9 @@ class MapDecl(Decl):
 
     name: str
     nodes: str = ""
+    # `nodes T at X, Y`: where each node is drawn (the playtest page), computed from its row
+    # (`self`); none: the page lays the nodes on a ring.
+    at: list[Expr] = []
     edges: str | None = None
     edge_from: str | None = None
     edge_to: str | None = None

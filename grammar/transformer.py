@@ -321,7 +321,7 @@ class Builder(Transformer):  # type: ignore[type-arg]
         node = ast.MapDecl(span=self._span(meta), name=str(rest[0]), per=per, meta=metas)
         for field in rest[2:]:
             if field[0] == "nodes":
-                node.nodes = field[1]
+                node.nodes, node.at = field[1], field[2]
             elif field[0] == "grid":
                 node.grid, node.block, node.faces = field[1], field[2], field[4]
                 if field[3] is not None:
@@ -379,8 +379,8 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def mv_ends(self, c: list[Any]) -> tuple[str, str, Any]:
         return ("ends", str(c[0]), c[1])
 
-    def map_nodes(self, c: list[Token]) -> tuple[str, str]:
-        return ("nodes", str(c[0]))
+    def map_nodes(self, c: list[Any]) -> tuple[str, str, list[ast.Expr]]:
+        return ("nodes", str(c[0]), [c[1], c[2]] if c[1] is not None else [])
 
     def map_edges(self, c: list[Token]) -> tuple[str, str, str, str]:
         return ("edges", str(c[0]), str(c[1]), str(c[2]))

@@ -359,6 +359,11 @@ class Analyzer:
                 for index in range(start, len(table.columns)):
                     self._check_cell(row, index, table.columns[index])
 
+    def _check_node_positions(self, m: ast.MapDecl) -> None:
+        """`nodes T at X, Y`: whole numbers computed from each node's row, seen as `self`."""
+        for e in m.at:
+            self.expect(e, self.expr(e, {"self": f"row:{m.nodes}"}), "int", "where a node is drawn")
+
     def _check_called_each(self, table: ast.Table) -> None:
         """The `{...}` parts of a table's `called each` line, which see the row as `self`."""
         for line in (m for m in table.meta if isinstance(m, ast.CalledEach)):
@@ -1308,6 +1313,7 @@ class Analyzer:
                     if not any(c.name == col for c in table.columns):
                         self.error(m, codes.UNKNOWN_ATTRIBUTE, f"table '{m.edges}' has no column '{col}'")
         self.used.add(m.nodes)
+        self._check_node_positions(m)
 
     def seats(self) -> None:
         """A seat the rules play names a style the rules declare, and the table has room for it."""

@@ -82,6 +82,7 @@ class Program:
     names: Names | None = None  # what players read: the position shown to a seat says these
     movements: dict[str, Movement] = field(default_factory=dict)
     map_nodes: dict[str, list[Row]] = field(default_factory=dict)
+    node_at: dict[str, dict[Row, tuple[int, int]]] = field(default_factory=dict)  # map -> node -> drawn at
     constants: dict[str, Any] = field(default_factory=dict)
     rules: dict[str, tuple[list[str], Gen | Fn, bool]] = field(default_factory=dict)
     values: dict[str, tuple[list[str], Fn]] = field(default_factory=dict)

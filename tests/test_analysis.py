@@ -13,6 +13,7 @@ import pytest
 
 import meeple
 from meeple import Diagnostic
+from meeple import codes as meeple_codes
 from meeple.interpreter.builtins import BUILTINS
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -811,3 +812,37 @@ def test_adding_two_values_of_unknown_type_may_join_lists(tmp_path: Path) -> Non
         "value total() = sum(all_of())\n"
     )
     assert "M014" not in codes(check(tmp_path, source))
+
+
+NODES_AT = """game "Spots":
+  players 2..2
+
+table spot (name, called, x: int):
+  near, "Near Spot", 0
+  far, "Far Spot", 3
+
+zone box
+piece stone: 2 in box
+map ring:
+  nodes spot at X, Y
+
+play:
+  move 1 stone from box to near
+"""
+
+
+def test_where_a_node_is_drawn_is_a_whole_number_of_its_row(tmp_path: Path) -> None:
+    """`nodes T at X, Y` (docs/language.md, maps): each computed from the node's row as `self`."""
+    assert not codes(check(tmp_path, NODES_AT.replace("X, Y", "self.x * 2, 1")))
+    wrong = NODES_AT.replace("X, Y", "self.called, 1")
+    d = the(check(tmp_path, wrong), meeple_codes.WRONG_TYPE)
+    assert where(d) == at(wrong, "self.called") and "where a node is drawn must be" in d.message
+    unknown = NODES_AT.replace("X, Y", "self.y, 1")
+    assert where(the(check(tmp_path, unknown), meeple_codes.UNKNOWN_ATTRIBUTE)) == at(unknown, "self.y")
+
+
+def test_where_a_node_is_drawn_is_known_before_the_game(tmp_path: Path) -> None:
+    """Computed once, before any game: reading the position there is a located error, not a crash."""
+    source = NODES_AT.replace("X, Y", "count(pieces(box)), 1")
+    d = the(check(tmp_path, source), meeple_codes.CANNOT_BUILD)
+    assert where(d) == at(source, "count(pieces(box))") and "Near Spot is drawn" in d.message

@@ -30,6 +30,7 @@ pytest.importorskip("httpx2", reason="Starlette's test client needs httpx: pip i
 
 from starlette.testclient import TestClient
 
+from meeple.serve import present
 from meeple.serve.app import Session, create_app
 
 TIC_TAC_TOE = ROOT / "tests" / "games" / "tic_tac_toe.rules"
@@ -221,6 +222,32 @@ def test_every_grid_cell_and_map_node_is_drawn_and_the_options_are_places_on_the
     answer(c, 1)
     drawn = shown(c)["html"]
     assert "Near Spot" in drawn and 'data-options="0"' in drawn  # the nodes, by their names
+
+
+def test_nodes_are_drawn_where_the_rules_say_and_on_a_ring_where_they_do_not(tmp_path: Path) -> None:
+    """`nodes T at X, Y`: a board's layout, from each node's row (a Park board's areas in two rows
+    of three, say); without it the page has no layout to follow and lays the nodes on a ring."""
+    laid = BOARD.replace("table spot (name, called):", "table spot (name, called, x: int):")
+    laid = laid.replace('near, "Near Spot"', 'near, "Near Spot", 0').replace(
+        'far, "Far Spot"', 'far, "Far Spot", 3'
+    )
+    laid = laid.replace("  nodes spot\n", "  nodes spot at self.x, 1\n")
+    c, _ = client(write(tmp_path, "laid.rules", laid), ["human"])
+    answer(c, 1)
+    drawn = shown(c)["html"]
+    centres = [
+        (float(x), float(y))
+        for x, y in re.findall(r'<circle cx="([-\d.]+)" cy="([-\d.]+)" r="50.0" class="node"', drawn)
+    ]
+    step = present.SPACING
+    assert sorted(centres) == [(0.0, step), (3 * step, step)]
+    c, _ = client(write(tmp_path, "ring.rules", BOARD), ["human"])
+    answer(c, 1)
+    ring = [
+        float(y)
+        for y in re.findall(r'<circle cx="[-\d.]+" cy="([-\d.]+)" r="50.0" class="node"', shown(c)["html"])
+    ]
+    assert len(ring) == 2 and ring[0] == -ring[1]  # opposite each other on the ring
 
 
 def test_hot_seat_the_next_person_sees_their_turn_only_once_they_have_the_screen(tmp_path: Path) -> None:

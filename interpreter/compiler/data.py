@@ -11,6 +11,7 @@ from typing import Any
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
 from meeple.interpreter.compiler.base import (
+    _ERRORS,
     Part,
     _Fixed,
     _nothing,
@@ -20,6 +21,7 @@ from meeple.interpreter.names import Names, called_each
 from meeple.interpreter.program import Fn, Movement, Program
 from meeple.interpreter.runtime import (
     RuleRuntimeError,
+    describe,
 )
 from meeple.interpreter.seats import automated_seats
 from meeple.interpreter.values import (
@@ -109,6 +111,8 @@ class Data(Part):
                 continue
             nodes = p.rows.get(m.nodes, [])
             p.map_nodes[m.name] = nodes
+            if m.at:
+                p.node_at[m.name] = self.node_positions(m, nodes)
             p.map_of_table.setdefault(m.nodes, m.name)
             adjacency: dict[Row, list[Row]] = {node: [] for node in nodes}
             p.adjacency[m.name] = adjacency
@@ -120,6 +124,22 @@ class Data(Part):
                             adjacency[a].append(b)
                         if a not in adjacency[b]:
                             adjacency[b].append(a)
+
+    def node_positions(self, m: ast.MapDecl, nodes: list[Row]) -> dict[Row, tuple[int, int]]:
+        """`nodes T at X, Y`: where each node is drawn, computed once from its row, before any
+        game (so reading the position is refused, as in a constant)."""
+        self.rule = f"map {m.name}"
+        x, y = (self.expr(e, {"self"}) for e in m.at)
+        out = {}
+        for node in nodes:
+            env = {"self": node}
+            try:
+                out[node] = (int(x(_Fixed(), env)), int(y(_Fixed(), env)))
+            except _ERRORS as err:
+                raise RuleRuntimeError(
+                    f"where {node.name} is drawn must be known before the game: {describe(err)}", m.at[0].span
+                ) from None
+        return out
 
     def movement(self, decl: ast.MovementDecl) -> Movement:
         self.rule = f"movement {decl.name}"

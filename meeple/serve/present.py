@@ -31,6 +31,7 @@ NEUTRAL = "#6b5a45"  # pieces of nobody
 HEX = 46.0  # a hex's radius on the page
 SQUARE = 80.0  # a square cell's side
 NODE = 50.0  # a map node's radius
+SPACING = 2 * NODE + 16  # from one node to the next, where the rules say where nodes are drawn
 CHIP = 15.0  # a piece's height
 # The line the engine logs for a `random x from LIST` pick (interpreter/compiler/decisions.py):
 # a record for replaying the game, not a sentence of the rules; the saved log keeps it.
@@ -367,18 +368,22 @@ class Presenter:
         return what
 
     def table_map(self, title: str, name: str, held: dict[str, Any], chosen: dict[str, list[int]]) -> Markup:
-        """A table map: its nodes on a ring (the rules give nodes no positions), linked as its
-        edges link them, each with the pieces on it."""
+        """A table map: its nodes where the rules draw them (`nodes T at X, Y`), else on a ring,
+        linked as its edges link them, each with the pieces on it."""
         nodes = self.program.map_nodes[name]
-        count = max(len(nodes), 1)
-        ring = max(120.0, count * (2 * NODE + 18) / (2 * math.pi))
-        spots = {
-            id(node): (
-                ring * math.cos(2 * math.pi * i / count - math.pi / 2),
-                ring * math.sin(2 * math.pi * i / count - math.pi / 2),
-            )
-            for i, node in enumerate(nodes)
-        }
+        at = self.program.node_at.get(name)
+        if at:
+            spots = {id(node): (x * SPACING, y * SPACING) for node, (x, y) in at.items()}
+        else:
+            count = max(len(nodes), 1)
+            ring = max(120.0, count * (2 * NODE + 18) / (2 * math.pi))
+            spots = {
+                id(node): (
+                    ring * math.cos(2 * math.pi * i / count - math.pi / 2),
+                    ring * math.sin(2 * math.pi * i / count - math.pi / 2),
+                )
+                for i, node in enumerate(nodes)
+            }
         parts = []
         for node, links in self.program.adjacency.get(name, {}).items():
             x1, y1 = spots[id(node)]
@@ -399,8 +404,10 @@ class Presenter:
             inner += [_text(x, y - 26 + 11 * i, line, "face") for i, line in enumerate(lines)]
             inner += self.draw_chips(chips, x, y + 8, NODE * 1.8)
             parts.append(_place(key, chosen, said, "".join(inner)))
-        reach = ring + NODE + 6
-        return _svg(title, (-reach, -reach, 2 * reach), 2 * reach, "".join(parts))
+        xs, ys = [x for x, _ in spots.values()] or [0.0], [y for _, y in spots.values()] or [0.0]
+        edge = NODE + 6
+        left, top = min(xs) - edge, min(ys) - edge
+        return _svg(title, (left, top, max(xs) + edge - left), max(ys) + edge - top, "".join(parts))
 
     def draw_chips(self, chips: list[Chip], x: float, top: float, width: float) -> list[str]:
         """Pieces as labelled rounded tags, one under another, in their owner's colour; a name
