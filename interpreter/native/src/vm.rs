@@ -720,7 +720,7 @@ impl Game {
                     }
                     Instr::Jump { to } => frame.pc = *to,
                     Instr::JumpUnless { cond, to } => {
-                        if !eval(&program, w, cond, env)?.truthy() {
+                        if !test(&program, w, cond, env)? {
                             frame.pc = *to;
                         }
                     }
@@ -1189,7 +1189,7 @@ fn snapshot(
     let mut out = Vec::new();
     for x in items.iter() {
         env[var as usize] = x.clone();
-        if eval(p, w, cond, env)?.truthy() {
+        if test(p, w, cond, env)? {
             out.push(x.clone());
         }
     }
@@ -1320,13 +1320,13 @@ fn pieces(
     env: &mut [Value],
     counting: bool,
 ) -> Result<(Vec<Value>, i64), Fail> {
-    let r#where = eval(p, w, &args[0], env)?;
+    let r#where = operand(p, w, &args[0], env)?;
     let kind = match args.get(1) {
-        Some(k) => Some(eval(p, w, k, env)?),
+        Some(k) => Some(operand(p, w, k, env)?),
         None => None,
     };
     let owner = match args.get(2) {
-        Some(o) => Some(match eval(p, w, o, env)? {
+        Some(o) => Some(match operand(p, w, o, env)? {
             Value::None => None,
             v => Some(seat(&v)?),
         }),
@@ -1396,14 +1396,19 @@ fn binary(
     r: &Expr,
     env: &mut [Value],
 ) -> Result<Value, Fail> {
-    let left = eval(p, w, l, env)?;
+    let left = operand(p, w, l, env)?;
     match op {
         BinOp::And if !left.truthy() => return Ok(left),
         BinOp::Or if left.truthy() => return Ok(left),
         BinOp::And | BinOp::Or => return eval(p, w, r, env),
         _ => {}
     }
-    let right = eval(p, w, r, env)?;
+    let right = operand(p, w, r, env)?;
+    apply(p, w, op, left, right)
+}
+
+/// A binary operator's value from its operands' (`and` and `or` are answered by `binary`).
+fn apply(p: &Loaded, w: &mut World, op: BinOp, left: Value, right: Value) -> Result<Value, Fail> {
     Ok(match op {
         BinOp::Add => match (left, right) {
             (Value::Int(a), Value::Int(b)) => Value::Int(checked(a.checked_add(b))?),
@@ -1495,6 +1500,90 @@ fn column_of(p: &Loaded, row: u32, column: &str) -> Result<Value, Fail> {
     }
 }
 
+/// `count(E)`: how many pieces `pieces(...)` finds (without listing them), the items of a
+/// list, or the pieces at a place.
+fn count(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<i64, Fail> {
+    if let Expr::Builtin(Builtin::Pieces, inner) = e {
+        return Ok(pieces(p, w, inner, env, true)?.1);
+    }
+    let v = operand(p, w, e, env)?;
+    count_of(p, w, &v)
+}
+
+fn count_of(p: &Loaded, w: &mut World, v: &Value) -> Result<i64, Fail> {
+    Ok(match v {
+        Value::List(items) => items.len() as i64,
+        other => {
+            let loc = location(p, other)?;
+            w.memo.read(Part::Loc(loc));
+            w.locs[loc as usize].len() as i64
+        }
+    })
+}
+
+/// An expression's value, a name's or a constant's read here rather than in a call of `eval`:
+/// for the operands of operators and built-ins, most of which are names and constants.
+#[inline(always)]
+fn operand(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Value, Fail> {
+    match e {
+        Expr::Local(slot) => Ok(env[*slot as usize].clone()),
+        Expr::Const(v) => Ok(v.clone()),
+        _ => eval(p, w, e, env),
+    }
+}
+
+/// Whether a condition holds (its value's truth). Most conditions the rules ask again and again
+/// (per cell, per item) are comparisons of numbers joined by `and`, `or` and `not`, such as
+/// `count(pieces(c)) == 0`: those are answered here without making a value at each step. The
+/// operands are evaluated in the same order as `eval` would, with the same errors.
+pub fn test(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<bool, Fail> {
+    match e {
+        Expr::Bin(BinOp::And, l, r) => Ok(test(p, w, l, env)? && test(p, w, r, env)?),
+        Expr::Bin(BinOp::Or, l, r) => Ok(test(p, w, l, env)? || test(p, w, r, env)?),
+        Expr::Not(inner) => Ok(!test(p, w, inner, env)?),
+        Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => {
+            let Some(a) = number(p, w, l, env)? else {
+                return Ok(eval(p, w, e, env)?.truthy());
+            };
+            let Some(b) = number(p, w, r, env)? else {
+                let right = eval(p, w, r, env)?;
+                return Ok(apply(p, w, *op, Value::Int(a), right)?.truthy());
+            };
+            Ok(match op {
+                BinOp::Eq => a == b,
+                BinOp::Ne => a != b,
+                BinOp::Lt => a < b,
+                BinOp::Le => a <= b,
+                BinOp::Gt => a > b,
+                _ => a >= b,
+            })
+        }
+        _ => Ok(eval(p, w, e, env)?.truthy()),
+    }
+}
+
+/// A number, for the expressions that certainly are one: a constant number, a name or a
+/// variable holding one, a count. None, having done nothing, for any other: the caller
+/// evaluates it.
+fn number(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Option<i64>, Fail> {
+    Ok(match e {
+        Expr::Const(Value::Int(n)) => Some(*n),
+        Expr::Local(slot) => match env[*slot as usize] {
+            Value::Int(n) => Some(n),
+            _ => None,
+        },
+        Expr::Var(var) => match w.vars[*var as usize] {
+            Value::Int(n) => {
+                w.memo.read(Part::Var(*var));
+                Some(n)
+            }
+            _ => None,
+        },
+        Expr::Builtin(Builtin::Count, args) if args.len() == 1 => Some(count(p, w, &args[0], env)?),
+        _ => None,
+    })
+}
+
 /// The value of an expression. Expressions change nothing but the steps they spend.
 pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Value, Fail> {
     Ok(match e {
@@ -1511,7 +1600,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         }
         Expr::PlayerCount => Value::Int(i64::from(w.players)),
         Expr::Attr(obj, name) => {
-            let o = eval(p, w, obj, env)?;
+            let o = operand(p, w, obj, env)?;
             attr(p, w, o, name)?
         }
         Expr::Index(obj, index) => {
@@ -1525,10 +1614,10 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             }
         }
         Expr::Neg(inner) => Value::Int(checked(int(eval(p, w, inner, env)?)?.checked_neg())?),
-        Expr::Not(inner) => Value::Bool(!eval(p, w, inner, env)?.truthy()),
+        Expr::Not(inner) => Value::Bool(!test(p, w, inner, env)?),
         Expr::Bin(op, l, r) => binary(p, w, *op, l, r, env)?,
         Expr::If(c, t, o) => {
-            if eval(p, w, c, env)?.truthy() {
+            if test(p, w, c, env)? {
                 eval(p, w, t, env)?
             } else {
                 eval(p, w, o, env)?
@@ -1547,7 +1636,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let mut out = Vec::new();
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
-                if eval(p, w, cond, env)?.truthy() {
+                if test(p, w, cond, env)? {
                     out.push(x.clone());
                 }
             }
@@ -1559,7 +1648,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let mut out = Vec::new();
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
-                if cond.as_ref().map_or(Ok(true), |c| eval(p, w, c, env).map(|v| v.truthy()))? {
+                if cond.as_ref().map_or(Ok(true), |c| test(p, w, c, env))? {
                     out.push(eval(p, w, e, env)?);
                 }
             }
@@ -1724,9 +1813,7 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
-                if cond.as_ref().map_or(Ok(true), |c| eval(p, w, c, env).map(|v| v.truthy()))?
-                    && eval(p, w, e, env)?.truthy() == want
-                {
+                if cond.as_ref().map_or(Ok(true), |c| test(p, w, c, env))? && test(p, w, e, env)? == want {
                     return Ok(Value::Bool(want));
                 }
             }
@@ -1742,17 +1829,15 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
     if b == Builtin::Pieces {
         return Ok(Value::List(Arc::new(pieces(p, w, args, env, false)?.0)));
     }
-    if b == Builtin::Count {
-        if let Expr::Builtin(Builtin::Pieces, inner) = &args[0] {
-            return Ok(Value::Int(pieces(p, w, inner, env, true)?.1));
-        }
+    if let (Builtin::Count, [one]) = (b, args) {
+        return Ok(Value::Int(count(p, w, one, env)?));
     }
     // The arguments' values, on the stack for the few most built-ins take.
     let (mut few, many): ([Value; 4], Vec<Value>);
     let values: &[Value] = if args.len() <= 4 {
         few = [Value::None, Value::None, Value::None, Value::None];
         for (i, a) in args.iter().enumerate() {
-            few[i] = eval(p, w, a, env)?;
+            few[i] = operand(p, w, a, env)?;
         }
         &few[..args.len()]
     } else {
@@ -1760,14 +1845,7 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         &many
     };
     Ok(match b {
-        Builtin::Count => match &values[0] {
-            Value::List(items) => Value::Int(items.len() as i64),
-            other => {
-                let loc = location(p, other)?;
-                w.memo.read(Part::Loc(loc));
-                Value::Int(w.locs[loc as usize].len() as i64)
-            }
-        },
+        Builtin::Count => Value::Int(count_of(p, w, &values[0])?),
         Builtin::Sum => {
             let mut total: i64 = 0;
             for n in numbers(&list(values[0].clone())?)? {
