@@ -1320,27 +1320,30 @@ fn pieces(
     env: &mut [Value],
     counting: bool,
 ) -> Result<(Vec<Value>, i64), Fail> {
-    let r#where = operand(p, w, &args[0], env)?;
-    let kind = match args.get(1) {
-        Some(k) => Some(operand(p, w, k, env)?),
-        None => None,
+    // Names and constants only (the most common): each read where it is rather than copied;
+    // otherwise each argument evaluated, in order.
+    let given: Vec<Value> = if args.iter().all(plain) {
+        Vec::new()
+    } else {
+        args.iter().map(|a| operand(p, w, a, env)).collect::<Result<_, _>>()?
     };
-    let owner = match args.get(2) {
-        Some(o) => Some(match operand(p, w, o, env)? {
-            Value::None => None,
-            v => Some(seat(&v)?),
-        }),
+    let env: &[Value] = env;
+    let arg = |i: usize| match given.get(i) {
+        Some(v) => Some(v),
+        None => args.get(i).map(|e| in_place(e, env)),
+    };
+    let r#where = arg(0).expect("pieces(...) has a place");
+    let kind = arg(1);
+    let owner = match arg(2) {
+        Some(Value::None) => Some(None),
+        Some(v) => Some(Some(seat(v)?)),
         None => None,
     };
     let (mut out, mut count) = (Vec::new(), 0);
     // One place or a list of them, without making a list of one.
-    let one;
-    let places: &[Value] = match &r#where {
+    let places: &[Value] = match r#where {
         Value::List(items) => items,
-        other => {
-            one = [other.clone()];
-            &one
-        }
+        other => std::slice::from_ref(other),
     };
     for place in places {
         let loc = location(p, place)?;
@@ -1351,7 +1354,7 @@ fn pieces(
             continue;
         }
         for pc in pile {
-            if kind.as_ref().is_none_or(|k| kind_fits(p, pc, k)) && owner.is_none_or(|o| pc.owner == o) {
+            if kind.is_none_or(|k| kind_fits(p, pc, k)) && owner.is_none_or(|o| pc.owner == o) {
                 count += 1;
                 if !counting {
                     out.push(Value::Piece(loc, *pc));
@@ -1360,6 +1363,20 @@ fn pieces(
         }
     }
     Ok((out, count))
+}
+
+/// Whether an expression is a name or a constant: read in place, it needs no evaluation.
+fn plain(e: &Expr) -> bool {
+    matches!(e, Expr::Local(_) | Expr::Const(_))
+}
+
+/// A name's or a constant's value where it is (`plain` says which expressions are).
+fn in_place<'a>(e: &'a Expr, env: &'a [Value]) -> &'a Value {
+    match e {
+        Expr::Local(slot) => &env[*slot as usize],
+        Expr::Const(v) => v,
+        _ => &Value::None,
+    }
 }
 
 fn compare(op: BinOp, l: &Value, r: &Value) -> Result<bool, Fail> {
