@@ -275,7 +275,7 @@ impl std::hash::Hash for Memo {
 /// A fast hash for the memo's small keys and the grids' sets of cells (the multiply-and-rotate
 /// of rustc's own FxHasher): nothing a player writes chooses these keys.
 #[derive(Default, Clone, Copy, Debug)]
-pub(crate) struct Fast;
+pub struct Fast;
 
 impl std::hash::BuildHasher for Fast {
     type Hasher = FastHasher;
@@ -284,7 +284,7 @@ impl std::hash::BuildHasher for Fast {
     }
 }
 
-pub(crate) struct FastHasher(u64);
+pub struct FastHasher(u64);
 
 impl std::hash::Hasher for FastHasher {
     fn write(&mut self, bytes: &[u8]) {
