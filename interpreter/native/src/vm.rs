@@ -1474,8 +1474,13 @@ fn apply(p: &Loaded, w: &mut World, op: BinOp, left: Value, right: Value) -> Res
 }
 
 fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, Fail> {
-    if let Some(v) = placement::attr(p, w, &obj, name)? {
-        return Ok(v);
+    // A cell of a board given by its size is one of the program's locations; any other cell is
+    // of a grid that grows, and placements and routes have attributes of their own.
+    let fixed_cell = matches!(obj, Value::Cell(loc) if (loc as usize) < p.ir.locations.len());
+    if !fixed_cell {
+        if let Some(v) = placement::attr(p, w, &obj, name)? {
+            return Ok(v);
+        }
     }
     Ok(match (name, &obj) {
         (AttrIr::Q, Value::Cell(loc)) => Value::Int(p.cell_of(*loc)?.1),
@@ -1650,7 +1655,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         Expr::Filter { seq, slot, cond } => {
             let items = list(eval(p, w, seq, env)?)?;
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(items.len());
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
                 if test(p, w, cond, env)? {
@@ -1662,7 +1667,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         Expr::Map { seq, slot, e, cond } => {
             let items = list(eval(p, w, seq, env)?)?;
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(items.len());
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
                 if cond.as_ref().map_or(Ok(true), |c| test(p, w, c, env))? {
