@@ -1989,6 +1989,55 @@ mod tests {
     }
 
     #[test]
+    fn a_condition_holds_exactly_when_its_value_is_true() {
+        // `test` answers comparisons of numbers without making values: for every operator, and
+        // operands of every type as constants, names and counts, it must agree with the truth
+        // of `eval`'s value, errors included.
+        use super::{eval, test};
+        use crate::ir::{BinOp, Builtin, Expr};
+        use crate::value::Value;
+        let program = tiny();
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let values = [
+            Value::Int(0),
+            Value::Int(2),
+            Value::Bool(true),
+            Value::None,
+            Value::Text("a".into()),
+            Value::List(Arc::new(vec![Value::Int(1), Value::Int(2)])),
+        ];
+        let operand = |v: &Value, slot: u32, how: usize| match how {
+            0 => Expr::Const(v.clone()),
+            1 => Expr::Local(slot),
+            _ => Expr::Builtin(Builtin::Count, vec![Expr::Const(v.clone())]),
+        };
+        let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::And, BinOp::Or];
+        for op in ops {
+            for l in &values {
+                for r in &values {
+                    for (left, right) in [(0, 0), (1, 1), (2, 0), (0, 2), (1, 2), (2, 2)] {
+                        let compared =
+                            Expr::Bin(op, Box::new(operand(l, 0, left)), Box::new(operand(r, 1, right)));
+                        for e in [
+                            Expr::Not(Box::new(Expr::Bin(
+                                op,
+                                Box::new(operand(l, 0, left)),
+                                Box::new(operand(r, 1, right)),
+                            ))),
+                            compared,
+                        ] {
+                            let mut env = vec![l.clone(), r.clone()];
+                            let by_test = test(&program, &mut game.world, &e, &mut env);
+                            let by_eval = eval(&program, &mut game.world, &e, &mut env).map(|v| v.truthy());
+                            assert_eq!(by_test, by_eval, "{e:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_step_budget_stops_a_game_with_an_error() {
         let game = Game::new(tiny(), 2, 0, 2, false);
         let failed = game.failed.expect("the budget ran out");
