@@ -21,9 +21,10 @@ pub struct Program {
     /// first two slots are the piece and the place it entered.
     #[serde(default)]
     pub triggers: Vec<(u32, u32)>,
-    /// Each row's column values, by the row's index among all rows.
+    /// Each row's column values, by the row's index among all rows (found by name at each
+    /// read: hashed with the core's own fast hash, not SipHash).
     #[serde(default)]
-    pub rows: Vec<HashMap<String, Value>>,
+    pub rows: Vec<HashMap<String, Value, crate::vm::Fast>>,
     pub vars: Vec<VarIr>,
     /// Variables each player, or each row of a table, has (`var NAME: T = E per OWNER`).
     #[serde(default)]

@@ -275,7 +275,7 @@ impl std::hash::Hash for Memo {
 /// A fast hash for the memo's small keys and the grids' sets of cells (the multiply-and-rotate
 /// of rustc's own FxHasher): nothing a player writes chooses these keys.
 #[derive(Default, Clone, Copy, Debug)]
-pub(crate) struct Fast;
+pub struct Fast;
 
 impl std::hash::BuildHasher for Fast {
     type Hasher = FastHasher;
@@ -284,7 +284,7 @@ impl std::hash::BuildHasher for Fast {
     }
 }
 
-pub(crate) struct FastHasher(u64);
+pub struct FastHasher(u64);
 
 impl std::hash::Hasher for FastHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -720,7 +720,7 @@ impl Game {
                     }
                     Instr::Jump { to } => frame.pc = *to,
                     Instr::JumpUnless { cond, to } => {
-                        if !eval(&program, w, cond, env)?.truthy() {
+                        if !test(&program, w, cond, env)? {
                             frame.pc = *to;
                         }
                     }
@@ -1189,7 +1189,7 @@ fn snapshot(
     let mut out = Vec::new();
     for x in items.iter() {
         env[var as usize] = x.clone();
-        if eval(p, w, cond, env)?.truthy() {
+        if test(p, w, cond, env)? {
             out.push(x.clone());
         }
     }
@@ -1320,27 +1320,30 @@ fn pieces(
     env: &mut [Value],
     counting: bool,
 ) -> Result<(Vec<Value>, i64), Fail> {
-    let r#where = eval(p, w, &args[0], env)?;
-    let kind = match args.get(1) {
-        Some(k) => Some(eval(p, w, k, env)?),
-        None => None,
+    // Names and constants only (the most common): each read where it is rather than copied;
+    // otherwise each argument evaluated, in order.
+    let given: Vec<Value> = if args.iter().all(plain) {
+        Vec::new()
+    } else {
+        args.iter().map(|a| operand(p, w, a, env)).collect::<Result<_, _>>()?
     };
-    let owner = match args.get(2) {
-        Some(o) => Some(match eval(p, w, o, env)? {
-            Value::None => None,
-            v => Some(seat(&v)?),
-        }),
+    let env: &[Value] = env;
+    let arg = |i: usize| match given.get(i) {
+        Some(v) => Some(v),
+        None => args.get(i).map(|e| in_place(e, env)),
+    };
+    let r#where = arg(0).expect("pieces(...) has a place");
+    let kind = arg(1);
+    let owner = match arg(2) {
+        Some(Value::None) => Some(None),
+        Some(v) => Some(Some(seat(v)?)),
         None => None,
     };
     let (mut out, mut count) = (Vec::new(), 0);
     // One place or a list of them, without making a list of one.
-    let one;
-    let places: &[Value] = match &r#where {
+    let places: &[Value] = match r#where {
         Value::List(items) => items,
-        other => {
-            one = [other.clone()];
-            &one
-        }
+        other => std::slice::from_ref(other),
     };
     for place in places {
         let loc = location(p, place)?;
@@ -1351,7 +1354,7 @@ fn pieces(
             continue;
         }
         for pc in pile {
-            if kind.as_ref().is_none_or(|k| kind_fits(p, pc, k)) && owner.is_none_or(|o| pc.owner == o) {
+            if kind.is_none_or(|k| kind_fits(p, pc, k)) && owner.is_none_or(|o| pc.owner == o) {
                 count += 1;
                 if !counting {
                     out.push(Value::Piece(loc, *pc));
@@ -1360,6 +1363,20 @@ fn pieces(
         }
     }
     Ok((out, count))
+}
+
+/// Whether an expression is a name or a constant: read in place, it needs no evaluation.
+fn plain(e: &Expr) -> bool {
+    matches!(e, Expr::Local(_) | Expr::Const(_))
+}
+
+/// A name's or a constant's value where it is (`plain` says which expressions are).
+fn in_place<'a>(e: &'a Expr, env: &'a [Value]) -> &'a Value {
+    match e {
+        Expr::Local(slot) => &env[*slot as usize],
+        Expr::Const(v) => v,
+        _ => &Value::None,
+    }
 }
 
 fn compare(op: BinOp, l: &Value, r: &Value) -> Result<bool, Fail> {
@@ -1396,14 +1413,19 @@ fn binary(
     r: &Expr,
     env: &mut [Value],
 ) -> Result<Value, Fail> {
-    let left = eval(p, w, l, env)?;
+    let left = operand(p, w, l, env)?;
     match op {
         BinOp::And if !left.truthy() => return Ok(left),
         BinOp::Or if left.truthy() => return Ok(left),
         BinOp::And | BinOp::Or => return eval(p, w, r, env),
         _ => {}
     }
-    let right = eval(p, w, r, env)?;
+    let right = operand(p, w, r, env)?;
+    apply(p, w, op, left, right)
+}
+
+/// A binary operator's value from its operands' (`and` and `or` are answered by `binary`).
+fn apply(p: &Loaded, w: &mut World, op: BinOp, left: Value, right: Value) -> Result<Value, Fail> {
     Ok(match op {
         BinOp::Add => match (left, right) {
             (Value::Int(a), Value::Int(b)) => Value::Int(checked(a.checked_add(b))?),
@@ -1452,8 +1474,13 @@ fn binary(
 }
 
 fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, Fail> {
-    if let Some(v) = placement::attr(p, w, &obj, name)? {
-        return Ok(v);
+    // A cell of a board given by its size is one of the program's locations; any other cell is
+    // of a grid that grows, and placements and routes have attributes of their own.
+    let fixed_cell = matches!(obj, Value::Cell(loc) if (loc as usize) < p.ir.locations.len());
+    if !fixed_cell {
+        if let Some(v) = placement::attr(p, w, &obj, name)? {
+            return Ok(v);
+        }
     }
     Ok(match (name, &obj) {
         (AttrIr::Q, Value::Cell(loc)) => Value::Int(p.cell_of(*loc)?.1),
@@ -1495,6 +1522,90 @@ fn column_of(p: &Loaded, row: u32, column: &str) -> Result<Value, Fail> {
     }
 }
 
+/// `count(E)`: how many pieces `pieces(...)` finds (without listing them), the items of a
+/// list, or the pieces at a place.
+fn count(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<i64, Fail> {
+    if let Expr::Builtin(Builtin::Pieces, inner) = e {
+        return Ok(pieces(p, w, inner, env, true)?.1);
+    }
+    let v = operand(p, w, e, env)?;
+    count_of(p, w, &v)
+}
+
+fn count_of(p: &Loaded, w: &mut World, v: &Value) -> Result<i64, Fail> {
+    Ok(match v {
+        Value::List(items) => items.len() as i64,
+        other => {
+            let loc = location(p, other)?;
+            w.memo.read(Part::Loc(loc));
+            w.locs[loc as usize].len() as i64
+        }
+    })
+}
+
+/// An expression's value, a name's or a constant's read here rather than in a call of `eval`:
+/// for the operands of operators and built-ins, most of which are names and constants.
+#[inline(always)]
+fn operand(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Value, Fail> {
+    match e {
+        Expr::Local(slot) => Ok(env[*slot as usize].clone()),
+        Expr::Const(v) => Ok(v.clone()),
+        _ => eval(p, w, e, env),
+    }
+}
+
+/// Whether a condition holds (its value's truth). Most conditions the rules ask again and again
+/// (per cell, per item) are comparisons of numbers joined by `and`, `or` and `not`, such as
+/// `count(pieces(c)) == 0`: those are answered here without making a value at each step. The
+/// operands are evaluated in the same order as `eval` would, with the same errors.
+pub fn test(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<bool, Fail> {
+    match e {
+        Expr::Bin(BinOp::And, l, r) => Ok(test(p, w, l, env)? && test(p, w, r, env)?),
+        Expr::Bin(BinOp::Or, l, r) => Ok(test(p, w, l, env)? || test(p, w, r, env)?),
+        Expr::Not(inner) => Ok(!test(p, w, inner, env)?),
+        Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => {
+            let Some(a) = number(p, w, l, env)? else {
+                return Ok(eval(p, w, e, env)?.truthy());
+            };
+            let Some(b) = number(p, w, r, env)? else {
+                let right = eval(p, w, r, env)?;
+                return Ok(apply(p, w, *op, Value::Int(a), right)?.truthy());
+            };
+            Ok(match op {
+                BinOp::Eq => a == b,
+                BinOp::Ne => a != b,
+                BinOp::Lt => a < b,
+                BinOp::Le => a <= b,
+                BinOp::Gt => a > b,
+                _ => a >= b,
+            })
+        }
+        _ => Ok(eval(p, w, e, env)?.truthy()),
+    }
+}
+
+/// A number, for the expressions that certainly are one: a constant number, a name or a
+/// variable holding one, a count. None, having done nothing, for any other: the caller
+/// evaluates it.
+fn number(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Option<i64>, Fail> {
+    Ok(match e {
+        Expr::Const(Value::Int(n)) => Some(*n),
+        Expr::Local(slot) => match env[*slot as usize] {
+            Value::Int(n) => Some(n),
+            _ => None,
+        },
+        Expr::Var(var) => match w.vars[*var as usize] {
+            Value::Int(n) => {
+                w.memo.read(Part::Var(*var));
+                Some(n)
+            }
+            _ => None,
+        },
+        Expr::Builtin(Builtin::Count, args) if args.len() == 1 => Some(count(p, w, &args[0], env)?),
+        _ => None,
+    })
+}
+
 /// The value of an expression. Expressions change nothing but the steps they spend.
 pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Value, Fail> {
     Ok(match e {
@@ -1511,7 +1622,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         }
         Expr::PlayerCount => Value::Int(i64::from(w.players)),
         Expr::Attr(obj, name) => {
-            let o = eval(p, w, obj, env)?;
+            let o = operand(p, w, obj, env)?;
             attr(p, w, o, name)?
         }
         Expr::Index(obj, index) => {
@@ -1525,10 +1636,10 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             }
         }
         Expr::Neg(inner) => Value::Int(checked(int(eval(p, w, inner, env)?)?.checked_neg())?),
-        Expr::Not(inner) => Value::Bool(!eval(p, w, inner, env)?.truthy()),
+        Expr::Not(inner) => Value::Bool(!test(p, w, inner, env)?),
         Expr::Bin(op, l, r) => binary(p, w, *op, l, r, env)?,
         Expr::If(c, t, o) => {
-            if eval(p, w, c, env)?.truthy() {
+            if test(p, w, c, env)? {
                 eval(p, w, t, env)?
             } else {
                 eval(p, w, o, env)?
@@ -1544,10 +1655,10 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         Expr::Filter { seq, slot, cond } => {
             let items = list(eval(p, w, seq, env)?)?;
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(items.len());
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
-                if eval(p, w, cond, env)?.truthy() {
+                if test(p, w, cond, env)? {
                     out.push(x.clone());
                 }
             }
@@ -1556,10 +1667,10 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         Expr::Map { seq, slot, e, cond } => {
             let items = list(eval(p, w, seq, env)?)?;
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(items.len());
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
-                if cond.as_ref().map_or(Ok(true), |c| eval(p, w, c, env).map(|v| v.truthy()))? {
+                if cond.as_ref().map_or(Ok(true), |c| test(p, w, c, env))? {
                     out.push(eval(p, w, e, env)?);
                 }
             }
@@ -1724,9 +1835,7 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
-                if cond.as_ref().map_or(Ok(true), |c| eval(p, w, c, env).map(|v| v.truthy()))?
-                    && eval(p, w, e, env)?.truthy() == want
-                {
+                if cond.as_ref().map_or(Ok(true), |c| test(p, w, c, env))? && test(p, w, e, env)? == want {
                     return Ok(Value::Bool(want));
                 }
             }
@@ -1742,17 +1851,15 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
     if b == Builtin::Pieces {
         return Ok(Value::List(Arc::new(pieces(p, w, args, env, false)?.0)));
     }
-    if b == Builtin::Count {
-        if let Expr::Builtin(Builtin::Pieces, inner) = &args[0] {
-            return Ok(Value::Int(pieces(p, w, inner, env, true)?.1));
-        }
+    if let (Builtin::Count, [one]) = (b, args) {
+        return Ok(Value::Int(count(p, w, one, env)?));
     }
     // The arguments' values, on the stack for the few most built-ins take.
     let (mut few, many): ([Value; 4], Vec<Value>);
     let values: &[Value] = if args.len() <= 4 {
         few = [Value::None, Value::None, Value::None, Value::None];
         for (i, a) in args.iter().enumerate() {
-            few[i] = eval(p, w, a, env)?;
+            few[i] = operand(p, w, a, env)?;
         }
         &few[..args.len()]
     } else {
@@ -1760,14 +1867,7 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         &many
     };
     Ok(match b {
-        Builtin::Count => match &values[0] {
-            Value::List(items) => Value::Int(items.len() as i64),
-            other => {
-                let loc = location(p, other)?;
-                w.memo.read(Part::Loc(loc));
-                Value::Int(w.locs[loc as usize].len() as i64)
-            }
-        },
+        Builtin::Count => Value::Int(count_of(p, w, &values[0])?),
         Builtin::Sum => {
             let mut total: i64 = 0;
             for n in numbers(&list(values[0].clone())?)? {
@@ -1886,6 +1986,55 @@ mod tests {
         let expected = Mt::new(5000).randbelow(3) as u32;
         game.play_out(&mut [Agent::Random(Mt::new(5000)), Agent::Random(Mt::new(5001))]).expect("plays");
         assert_eq!(game.choices[0], expected);
+    }
+
+    #[test]
+    fn a_condition_holds_exactly_when_its_value_is_true() {
+        // `test` answers comparisons of numbers without making values: for every operator, and
+        // operands of every type as constants, names and counts, it must agree with the truth
+        // of `eval`'s value, errors included.
+        use super::{eval, test};
+        use crate::ir::{BinOp, Builtin, Expr};
+        use crate::value::Value;
+        let program = tiny();
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let values = [
+            Value::Int(0),
+            Value::Int(2),
+            Value::Bool(true),
+            Value::None,
+            Value::Text("a".into()),
+            Value::List(Arc::new(vec![Value::Int(1), Value::Int(2)])),
+        ];
+        let operand = |v: &Value, slot: u32, how: usize| match how {
+            0 => Expr::Const(v.clone()),
+            1 => Expr::Local(slot),
+            _ => Expr::Builtin(Builtin::Count, vec![Expr::Const(v.clone())]),
+        };
+        let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::And, BinOp::Or];
+        for op in ops {
+            for l in &values {
+                for r in &values {
+                    for (left, right) in [(0, 0), (1, 1), (2, 0), (0, 2), (1, 2), (2, 2)] {
+                        let compared =
+                            Expr::Bin(op, Box::new(operand(l, 0, left)), Box::new(operand(r, 1, right)));
+                        for e in [
+                            Expr::Not(Box::new(Expr::Bin(
+                                op,
+                                Box::new(operand(l, 0, left)),
+                                Box::new(operand(r, 1, right)),
+                            ))),
+                            compared,
+                        ] {
+                            let mut env = vec![l.clone(), r.clone()];
+                            let by_test = test(&program, &mut game.world, &e, &mut env);
+                            let by_eval = eval(&program, &mut game.world, &e, &mut env).map(|v| v.truthy());
+                            assert_eq!(by_test, by_eval, "{e:?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
