@@ -295,6 +295,25 @@ def test_live_scores_and_whose_turn_are_shown_for_every_seat() -> None:
     assert '<tr class="current"><td><span class="seat"' in drawn and session.state.rt.current.seat == 0
 
 
+@pytest.mark.parametrize(
+    ("score", "hidden"),
+    [
+        ("score p = count(pieces(p.hand))\n", True),  # a private hand, read by the score itself
+        ("value held(p: player) = count(pieces(p.hand))\nscore p = held(p) + 1\n", True),  # through a value
+        ("score p = count(pieces(box))\n", False),  # what everyone sees
+    ],
+)
+def test_a_live_score_that_counts_what_a_seat_may_not_see_waits_for_the_end(
+    tmp_path: Path, score: str, hidden: bool
+) -> None:
+    """Issue 26: "Scores are shown to every seat even where a score reads hidden cards": a score
+    shown at the table would tell everyone what a private hand holds."""
+    c, _ = client(write(tmp_path, "scored.rules", BOARD + score), ["human"])
+    drawn = shown(c)["html"]
+    assert ("<th>Score</th>" not in drawn) == hidden
+    assert ("Scores are shown at the end: they count the hand" in drawn) == hidden
+
+
 def test_history_shows_the_board_as_it_was_and_changes_nothing(tmp_path: Path) -> None:
     """Issue 26: step back and forward through the game and see the board as it was."""
     c, session = client(write(tmp_path, "board.rules", BOARD), ["human", "random"])

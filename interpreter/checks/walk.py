@@ -116,6 +116,18 @@ def refs(node: ast.Node) -> Refs:
     return out
 
 
+def reaches(symbols: Symbols, node: ast.Node) -> Refs:
+    """Everything a piece of rules mentions, and everything the values it computes mention, to
+    the end: what a score really reads, for instance, when it reads it through values."""
+    out = refs(node)
+    done: set[str] = set()
+    while todo := [n for n in out.names if n in symbols.values and n not in done]:
+        for name in todo:
+            done.add(name)
+            out.update(refs(symbols.values[name]))
+    return out
+
+
 def _refs(node: ast.Node, out: Refs, top: bool = False) -> None:
     match node:
         case ast.Name():

@@ -21,6 +21,8 @@ from typing import Any
 from markupsafe import Markup
 
 from meeple.codegen.pictures import Drawer, outline
+from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.checks.walk import Refs, reaches
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import PieceRef, Row, humanise
@@ -89,6 +91,8 @@ class Presenter:
         self.symbols = program.symbols
         assert program.names is not None
         self.names = program.names
+        hidden = hidden_reading(self.symbols)  # what the score reads that a seat may not see
+        self.hidden_scoring = self.names.decl(hidden).one if hidden else ""
         self.drawer = Drawer(self.names)
         # every seat by its name: a loaded log may seat more players; a seat the rules play by its own
         self.seats = {str(p): p.seat for p in [*program.players, *state.rt.players]}
@@ -239,13 +243,17 @@ class Presenter:
     def standings(self, state: State) -> dict[str, Any]:
         """Every seat's score as the position gives it now, and its tiebreak where the rules have
         one: the figures the winner is decided by. A score the rules cannot give yet (it reads
-        something setup has not made) is left out rather than shown wrong."""
+        something setup has not made) is left out rather than shown wrong; so is a score that
+        reads what some seat may not see (a private hand, a face-down pile), which would tell
+        every seat at the table what it holds: the page says so, and shows it at the end."""
+        if self.hidden_scoring:
+            return {"scores": [], "tiebreaks": [], "hidden": self.hidden_scoring}
         try:
             scores = state.scores
             tiebreaks = state.tiebreaks if self.program.tiebreak is not None else []
         except RuleRuntimeError:
             return {"scores": [], "tiebreaks": []}
-        return {"scores": scores, "tiebreaks": tiebreaks}
+        return {"scores": scores, "tiebreaks": tiebreaks, "hidden": ""}
 
     @staticmethod
     def bookkeeping(decl: Any) -> bool:
@@ -434,6 +442,21 @@ class Presenter:
             )
             y += h + 2
         return out
+
+
+def hidden_reading(symbols: Symbols) -> str:
+    """The zone some seat may not see (private or hidden) that the score or the tiebreak reads,
+    through the values it computes (its name in the rules); "" when they read none."""
+    read = Refs()
+    for decl in (symbols.score, symbols.tiebreak):
+        if decl is not None:
+            read.update(reaches(symbols, decl))
+    zones = [*((z, False) for z in symbols.zones.values())]
+    zones += [(z, True) for group in symbols.owned_zones.values() for z in group.values()]
+    for zone, owned in zones:
+        if {"private", "hidden"} & set(zone.flags) and zone.name in (read.attrs if owned else read.names):
+            return zone.name
+    return ""
 
 
 def place_keys(place: dict[str, Any] | None) -> list[str]:
