@@ -488,6 +488,8 @@ class English:
             return [Line(f"Called {quote(s.value)}{plural} by players.", kind="text")]
         if isinstance(s, ast.CalledEach):
             return [Line(f"Each row called {quote(s.value)} by players.", kind="text")]
+        if isinstance(s, ast.Numbered):
+            return [Line(f"Numbered {s.number} in the rulebook.", kind="text")]
         return [Line(meta_words(s), kind="text" if s.kind == "says" else s.kind)]
 
     def _owner(self, kind: str, which: ast.Expr | None, owner: ast.Expr | None) -> str:
@@ -1036,6 +1038,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Conflict: English._meta,
     ast.Called: English._meta,
     ast.CalledEach: English._meta,
+    ast.Numbered: English._meta,
     ast.MoveRefs: English._move_refs,
     ast.MoveCount: English._move_count,
     ast.MoveAll: English._move_all,

@@ -21,7 +21,7 @@ from meeple.codegen.markup import capitalise, ref
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import Builtin
-from meeple.interpreter.names import Names, humanise, own_lines, plural
+from meeple.interpreter.names import Names, humanise, numbered, own_lines, plural
 
 _BUILTINS = {
     "players": "the players",
@@ -157,10 +157,16 @@ class PlayersEnglish(English):
         return f"one of {self.expr(e.obj, _ATOM)}"
 
     def _filter(self, e: ast.Filter) -> str:
-        with self.binding(e.var, self.element(e.seq)) as said:
+        """ "every card of the hand where that card is not a Guard": the kept one is "that card"
+        in its condition (not "the third card" of the names around it), and a filter over every
+        player or a whole table names no group: "every card where ..."."""
+        noun = self.element(e.seq)
+        with self.binding(e.var, noun):
+            self.scope[e.var] = f"that {noun}"
             where = "" if always(e.cond) else f" where {self.cond(e.cond)}"
             ranked = f", highest {join([self.expr(k) for k in e.keys])} first" if e.keys else ""
-            return f"every {said.removeprefix('the ')} of {self.expr(e.seq)}{where}{ranked}"
+            group = "" if _plainly_all(e.seq, self.sym) else f" of {self.expr(e.seq)}"
+            return f"every {noun}{group}{where}{ranked}"
 
     def _mapcomp(self, e: ast.MapComp) -> str:
         with self.binding(e.var, self.element(e.seq)) as said:

@@ -24,8 +24,9 @@ from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
 from meeple.interpreter.examples import Shown
-from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, own_lines
+from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, numbered, own_lines
 from meeple.interpreter.values import first_upper
+from meeple.interpreter.variants import DECL_KINDS
 
 
 @dataclass
@@ -336,10 +337,7 @@ class _Builder:
         order: list[str] = []
 
         def reach(node: ast.Node) -> None:  # depth first: a rule's own rules come right after it
-            for call in node.walk():
-                if not isinstance(call, ast.CallStmt | ast.Offer):
-                    continue
-                name = call.name if isinstance(call, ast.CallStmt) else call.rule
+            for name in _calls_in_print_order(node):
                 if name in self.sym.rules and name not in order:
                     order.append(name)
                     reach(self.sym.rules[name])
@@ -737,6 +735,47 @@ class _Builder:
         close()
         return out
 
+
+def _calls_in_print_order(node: ast.Node) -> list[str]:
+    """The rules a declaration calls (or offers), in the order the rulebook tells them: the order
+    they stand in, except where its phases and steps are `numbered`: a call then goes by the
+    number of the step it stands in, or of the last numbered step before it (what follows step 1
+    up to step 2 belongs to step 1), and by the order it stands in among equals. Steps not
+    numbered count as 0 until the first numbered one."""
+    found: list[tuple[int, str]] = []
+    last = 0
+
+    def visit(body: list[ast.Stmt], within: int | None) -> None:
+        nonlocal last
+        for stmt in body:
+            if isinstance(stmt, ast.Named) and (number := numbered(stmt)) is not None:
+                visit(stmt.body, number)
+                last = number
+                continue
+            if isinstance(stmt, ast.CallStmt | ast.Offer):
+                name = stmt.name if isinstance(stmt, ast.CallStmt) else stmt.rule
+                found.append((last if within is None else within, name))
+            for inner in stmt.blocks():
+                visit(inner, within)
+
+    body = getattr(node, "body", None)
+    if isinstance(body, list):
+        visit(body, None)
+    return [name for _, name in sorted(found, key=lambda pair: pair[0])]  # stable: equals keep their order
+
+
+# The declarations a variant's rulebook tells by their words, or in players' English when they
+# replace the base game's; rules, triggers, tables, the score and the flow are told on their own.
+_DESCRIBED = (
+    ast.Constant,
+    ast.OptionDecl,
+    ast.PieceDecl,
+    ast.ZoneDecl,
+    ast.VarDecl,
+    ast.MapDecl,
+    ast.MovementDecl,
+    ast.ValueDecl,
+)
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
 

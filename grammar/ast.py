@@ -183,7 +183,7 @@ class Meta(Stmt):
     (flavour, a fact box, an example, a caption), so that rulebook coverage can tell it from a
     rule nobody wrote."""
 
-    kind: Literal["cites", "text", "says", "assume", "conflict", "aside", "called", "called_each"]
+    kind: Literal["cites", "text", "says", "assume", "conflict", "aside", "called", "called_each", "numbered"]
     value: str
     # A `text` or `says` whose `{name}` parts the loader filled in (interpreter/texts.py): the
     # words as the file wrote them, which the checks read. None: nothing was filled.
@@ -206,6 +206,16 @@ class CalledEach(Meta):
 
     kind: Literal["called_each"] = "called_each"
     parts: list[str | Expr] = []
+
+
+class Numbered(Meta):
+    """`numbered 2` -- in a phase or step, the number the rulebook gives it among its block's
+    steps. A rulebook may number a turn's steps in an order the rules cannot run them in (a step
+    done "before or after" another is written twice); the printed rules follow the numbers, and
+    two steps may share one."""
+
+    kind: Literal["numbered"] = "numbered"
+    number: int
 
 
 class Conflict(Meta):

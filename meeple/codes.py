@@ -203,7 +203,7 @@ BAD_CALLED = _code(
     "M056",
     "warning",
     "a `called` that names nothing, a second `called` for the same thing, or a `called` column "
-    "cell that is not a text",
+    "cell that is not a text; a `numbered` outside a phase or step, or a second one in it",
 )
 NEVER_RAN = _code(
     "M060",
