@@ -290,9 +290,11 @@ class PlayersEnglish(English):
         return Line(capitalise(f"on {who}'s turn:"), kind="flow", children=self.block(s.body))
 
     def _named(self, s: ast.Named) -> Line:
-        """A phase or step by its players' name; its `says`, where it has one, stands for its
-        statements."""
+        """A phase or step by its players' name, after the number the rulebook gives it (where
+        the file says one); its `says`, where it has one, stands for its statements."""
         title = capitalise(self.names.block(s).one)
+        number = numbered(s)
+        title = title if number is None else f"{number}. {title}"
         says = [Line(m.value, kind="text") for m in own_lines(s) if m.kind == "says"]
         children = says or self.block(s.body)
         return Line(f"{title}:", kind=s.kind, children=children, anchor=self.anchors.get(id(s)))
@@ -311,6 +313,24 @@ class PlayersEnglish(English):
             bound = [(decl.piece_var, self.names.decl(decl.kind).one), (decl.loc_var, "place")]
         with _bound(self, bound):
             return self.block(decl.body, meta=False)
+
+    def definition(self, decl: ast.ValueDecl) -> str:
+        """A value as a definition, its parameters said as "the number", "the player"."""
+        assert self.sym is not None
+        with _bound(self, [(p.name, self.noun(_param_type(p, self.sym))) for p in decl.params]):
+            return self.say(decl)
+
+
+def _some(said: str) -> str:
+    """One of a kind, as a choice or a draw names it, from how the chosen one is then said:
+    "the card" is chosen as "a card", "the other card" as "another card", "the third card" as
+    "a third card", and a thing of no known kind ("the one") as "one"."""
+    noun = said.removeprefix("the ")
+    if noun == "one":
+        return "one"
+    if noun.startswith("other "):
+        return "an" + noun
+    return f"{article(noun)} {noun}"
 
 
 def _param_type(p: ast.Param, symbols: Symbols) -> str:

@@ -615,26 +615,42 @@ class _Builder:
                     rules.append(self.trigger(d))
                 case ast.ScoreDecl() if self.changed(d):
                     scoring += [p for p in self.scoring() if p.anchor == anchor(d.kind, "line")]
-                case ast.PieceDecl() | ast.Constant() | ast.ValueDecl() if self.changed(d):
-                    rules += self._described(d, d.name)
                 case ast.Table():
                     rules += self._extended(d)
-        return [*setup, *flow, *rules, *scoring]
+                case _ if isinstance(d, _DESCRIBED) and self.changed(d):
+                    rules += self._described(d)
+        left_out = [self._left_out(r) for r in self.module.removed if r.span.file == self.variant_file]
+        return [*setup, *flow, *rules, *left_out, *scoring]
 
-    def _described(self, d: ast.Decl, name: str) -> list[Part]:
+    def _described(self, d: ast.Decl) -> list[Part]:
+        """A declaration the variant brings or replaces, by its own words; one that replaces the
+        base game's and has none is said in players' English (a number with the base game's),
+        so that no change goes untold. A new one without words is the rules' own helper: the
+        rules that use it tell it."""
+        name = str(getattr(d, "name", ""))
         words, _ = words_of(d.meta)
+        steps: list[Line] = []
         if not words:
-            return []
+            kind = next(word for word, cls in DECL_KINDS.items() if type(d) is cls)
+            if f"{kind} {name}" not in self.module.patched:  # as the patch names it: `replace value x`
+                return []
+            was = next((c.old for c in self.module.changes if c.name == name and c.row is None), None)
+            if isinstance(d, ast.Constant) and was is not None:
+                now = self.en.expr(d.value)
+                steps = [Line(f"{now} in this variant, instead of {self._cell(was, False)}.")]
+            else:
+                said = self.en.definition(d) if isinstance(d, ast.ValueDecl) else self.en.say(d)
+                steps = [Line(first_upper(said) + ".")]
         title = self.names.decl(name)
-        return [
-            Part(
-                anchor("decl", name),
-                title.many if isinstance(d, ast.PieceDecl) else title.one,
-                words,
-                [],
-                True,
-            )
-        ]
+        heading = title.many if isinstance(d, ast.PieceDecl) else title.one
+        return [Part(anchor("decl", name), heading, words, steps, True)]
+
+    def _left_out(self, removed: ast.Removed) -> Part:
+        """What a variant takes out of the base game, by its name and what the base game says of it."""
+        title = removed.called or humanise(removed.name)
+        said = " ".join(removed.words)
+        line = "Left out of this variant" + (f"; the base game says: \u201c{said}\u201d" if said else ".")
+        return Part(anchor("removed", f"{removed.kind}-{removed.name}"), title, [], [Line(line)], True)
 
     def _extended(self, table: ast.Table) -> list[Part]:
         """A table the variant adds to, changes or declares: its own words, the rows it brings

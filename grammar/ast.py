@@ -786,6 +786,20 @@ class ValueChange(Node):
     new: Cell
 
 
+class Removed(BaseModel):
+    """A declaration, phase or step a variant's `remove` took out of its base game, with what
+    players read of it there (its `called` name, its `says` or `text`): what the variant's
+    rulebook tells as left out. Not a node of the game, and plain texts rather than its metadata
+    lines, so that nothing walking the module meets it (a removed citation counts for nothing).
+    `span` is the variant's patch."""
+
+    span: Span
+    kind: str  # as a designer writes it: "rule", "step"
+    name: str
+    called: str | None = None
+    words: list[str] = []
+
+
 class ExtendSetup(Decl):
     body: list[Stmt]
 
@@ -832,6 +846,7 @@ class Module(Node):
     # every declaration a patch replaced, removed or changed, by "kind name": where the last did
     patched: dict[str, Span] = {}
     changes: list[ValueChange] = []  # a variant's: the values it changed (apply_variant)
+    removed: list[Removed] = []  # a variant's: what its `remove` patches took out (apply_variant)
     table_changes: list[ChangeTable] = []  # a variant's `change table` patches: what its rulebook tells
 
 
