@@ -574,8 +574,9 @@ class English:
 
     def _if(self, s: ast.If) -> list[Line]:
         lines = [self._branch(b, first=i == 0) for i, b in enumerate(s.branches)]
-        if s.orelse:
-            lines.append(Line("Otherwise:", children=self.block(s.orelse)))
+        otherwise = self.block(s.orelse)
+        if otherwise:  # an `else` of nothing a voice tells (a log line) prints no empty bullet
+            lines.append(Line("Otherwise:", children=otherwise))
         return lines
 
     def _branch(self, b: ast.Branch, first: bool = True) -> Line:
@@ -988,8 +989,8 @@ def _mention(label: str, name: str, words: list[str]) -> str:
     if not words:
         return label
     parts = humanise(name).split(" ")
-    if len(words) == 1 and parts[0] in ("is", "has", "can"):
-        return f"{words[0]} {label}"
+    if parts[0] in ("is", "has", "can"):  # `has(a, b)`: "a has b", not "has of a and b"
+        return " ".join([words[0], label, *([join(words[1:])] if len(words) > 1 else [])])
     linked = "" if parts[-1] in _PREPOSITIONS else " of"
     return f"{label}{linked} {join(words)}"
 

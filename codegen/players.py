@@ -93,6 +93,8 @@ class PlayersEnglish(English):
 
     def element(self, seq: ast.Expr) -> str:
         t = self.typed(seq)
+        if t == "any" and isinstance(seq, ast.Call) and self.sym is not None and seq.func in self.sym.values:
+            t = self.typed(self.sym.values[seq.func].expr)  # a value's call: what the value gives
         return self.noun(t[5:] if t.startswith("list:") else t)
 
     def var(self, name: str) -> str:
@@ -174,6 +176,8 @@ class PlayersEnglish(English):
 
     def _call(self, e: ast.Call) -> str:
         bound = next((a for a in e.args if isinstance(a, ast.MapComp | ast.Filter)), None)
+        if bound is None and e.args and self.sym is not None and e.func in self.sym.values:
+            return self._value_call(e)
         if bound is None:
             return super()._call(e)
         with self.binding(bound.var, self.element(bound.seq)):
@@ -181,6 +185,42 @@ class PlayersEnglish(English):
 
     def builtin(self, builtin: Builtin, e: ast.Call, words: list[str]) -> str | None:
         return builtin.players(self, e, words)
+
+    def _value_call(self, e: ast.Call) -> str:
+        """A value the rules define, called, as players read it: a yes/no one named by a verb
+        ("holds", "beats") is a sentence, "the player holds the card" (not "holds of the player
+        and the card"); one that is a thing is "the targets of the player"."""
+        words = [self.expr(a) for a in e.args]
+        said = self._apply(e.func, words)
+        if said.startswith(words[0]):  # already a sentence: "the card is empty"
+            return said
+        verb = humanise(e.func).split(" ")[0]
+        assert self.sym is not None
+        if "bool" in (self.typed(e), self.typed(self.sym.values[e.func].expr)):
+            if verb.endswith("s") and not verb.endswith("ss"):
+                return " ".join([words[0], self.name(e.func), *([join(words[1:])] if len(words) > 1 else [])])
+            return said
+        return f"the {said}" if said[:1].islower() else said
+
+    def among(self, name: str, seq: ast.Expr, cond: ast.Expr | None) -> str:
+        """What a loop or a choice runs over, after "of": a whole table or every player is named
+        by the noun alone, so only its condition is said ("a card where ..."), not "of card"."""
+        if cond is None and isinstance(seq, ast.Filter) and seq.var == name:
+            cond, seq = seq.cond, seq.seq
+        if _plainly_all(seq, self.sym):
+            return "" if cond is None else f"where {self.cond(cond)}"
+        return super().among(name, seq, cond)
+
+    def _of(self, name: str, seq: ast.Expr, cond: ast.Expr | None) -> str:
+        """ " of the hand where ...", " where ..." for a whole table, or nothing."""
+        source = self.among(name, seq, cond)
+        whole = _plainly_all(seq, self.sym) or (
+            cond is None
+            and isinstance(seq, ast.Filter)
+            and seq.var == name
+            and _plainly_all(seq.seq, self.sym)
+        )
+        return f" {source}" if whole and source else "" if whole else f" of {source}"
 
     # ------------------------------------------------------------------ statements
 
@@ -243,8 +283,7 @@ class PlayersEnglish(English):
     def _for_each(self, s: ast.ForEach) -> Line:
         with self.binding(s.var, self.element(s.seq)) as said:
             noun = said.removeprefix("the ")
-            source = self.among(s.var, s.seq, s.cond)
-            lead = f"For each {noun}" if _plainly_all(s.seq, self.sym) else f"For each {noun} of {source}"
+            lead = f"For each {noun}{self._of(s.var, s.seq, s.cond)}"
             if s.chooser is not None:
                 lead += f", in the order {self.expr(s.chooser)} chooses"
             kind = "decide" if s.chooser is not None else "loop"
@@ -259,17 +298,19 @@ class PlayersEnglish(English):
                 options = [self.expr(i) for i in s.seq.items]
                 text = f"{who} {verb} one of {', '.join(options[:-1])} or {options[-1]}"
             else:
-                text = f"{who} {verb} {article(noun)} {noun} of {self.among(s.var, s.seq, s.cond)}"
+                text = f"{who} {verb} {_some(said)}{self._of(s.var, s.seq, s.cond)}"
             lines = [Line(capitalise(text) + ":", kind="decide", children=self.block(s.body))]
         if s.orelse:
-            lead = f"If {who} does not:" if s.optional else f"If there is no {noun} to choose:"
+            nothing = "nothing" if noun == "one" else f"no {noun}"
+            lead = f"If {who} does not:" if s.optional else f"If there is {nothing} to choose:"
             lines.append(Line(capitalise(lead), children=self.block(s.orelse)))
         return lines
 
     def _pick(self, s: ast.Pick) -> list[Line]:
         with self.binding(s.var, self.element(s.seq)) as said:
-            noun = said.removeprefix("the ")
-            text = f"Pick {article(noun)} {noun} at random from {self.among(s.var, s.seq, s.cond)}"
+            text = (
+                f"Pick {_some(said)} at random{self._of(s.var, s.seq, s.cond).replace(' of ', ' from ', 1)}"
+            )
             lines = [Line(text + ":", kind="chance", children=self.block(s.body))]
         if s.orelse:
             lines.append(Line("If there is none:", children=self.block(s.orelse)))

@@ -13,6 +13,7 @@ designers, not a proof system: where it cannot tell, it says nothing.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -38,6 +39,9 @@ PIECE_ATTRS = {"owner": "player", "kind": "text", "location": "loc", "row": "any
 # Words that start a statement (grammar/meeple.lark): a rule named so could never be called, since
 # `NAME(...)` at the start of a line would read as that statement.
 STATEMENT_WORDS = statement_words()
+
+
+_SHOWN = re.compile(r"\{[^{}]*\}")  # a `{...}` part, as a log line writes one
 
 
 @dataclass(frozen=True)
@@ -730,6 +734,14 @@ class Analyzer:
             self.stmt(stmt, scope)
 
     def stmt(self, s: ast.Stmt, scope: dict[str, str]) -> None:
+        prompt = getattr(s, "prompt", None)
+        if isinstance(prompt, str) and (shown := _SHOWN.search(prompt)) is not None:
+            self.error(
+                s,
+                codes.PROMPT_SHOWS_NO_VALUE,
+                f"a prompt shows no values: '{shown.group()}' would be printed as written",
+                "ask without it (the player being asked is the one who reads it); a `log` line shows values",
+            )
         match s:
             case ast.Meta():
                 return

@@ -134,6 +134,12 @@ NOTHING_TO_SHOW = _code(
     "error",
     "an example `shows` something that is neither a grid map nor a place (a number, a player)",
 )
+PROMPT_SHOWS_NO_VALUE = _code(
+    "M028",
+    "error",
+    "a `{...}` in a decision's prompt (`may \"...\"`, a `choose`'s or a `for each`'s `prompt`): a "
+    "prompt is printed as written, so a player would read the braces",
+)
 CANNOT_BUILD = _code(
     "M030",
     "error",
