@@ -619,7 +619,11 @@ class _Builder:
                     rules += self._extended(d)
                 case _ if isinstance(d, _DESCRIBED) and self.changed(d):
                     rules += self._described(d)
-        left_out = [self._left_out(r) for r in self.module.removed if r.span.file == self.variant_file]
+        left_out = [
+            self._left_out(r)
+            for r in self.module.removed
+            if r.span.file == self.variant_file and (r.words or r.kind in _PRINTED_KINDS)
+        ]
         return [*setup, *flow, *rules, *left_out, *scoring]
 
     def _described(self, d: ast.Decl) -> list[Part]:
@@ -779,6 +783,10 @@ def _calls_in_print_order(node: ast.Node) -> list[str]:
         visit(body, None)
     return [name for _, name in sorted(found, key=lambda pair: pair[0])]  # stable: equals keep their order
 
+
+# What the base game's rulebook prints even without words of its own (a rule's steps, a phase, a
+# component): the variant's tells it as left out; a helper without words players never read.
+_PRINTED_KINDS = ("rule", "phase", "step", "piece")
 
 # The declarations a variant's rulebook tells by their words, or in players' English when they
 # replace the base game's; rules, triggers, tables, the score and the flow are told on their own.

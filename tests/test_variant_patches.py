@@ -339,3 +339,12 @@ def test_no_stale_text_warning_for_a_game_or_a_variant_that_replaces_nothing_a_t
     assert stale_texts(variant(tmp_path, "replace constant rounds = 3\n", ROUNDING)) == []
     (tmp_path / "alone.rules").write_text(ROUNDING)
     assert stale_texts(tmp_path / "alone.rules") == []
+
+
+def test_a_removed_helper_players_never_read_is_not_told(tmp_path: Path) -> None:
+    base = ROUNDING.replace(
+        'value half(n: int) = n // 2\n  says "Half of it, rounded down."\n', "value half(n: int) = n // 2\n"
+    )
+    body = "remove value half\nreplace rule gain(p: player):\n  move 1 chip of p from bag to p.pot\n"
+    assert "Left out" not in changes(variant(tmp_path, body, base))
+    assert "### Half\n- Left out of this variant" in changes(variant(tmp_path, body, ROUNDING))
