@@ -488,6 +488,8 @@ class English:
             return [Line(f"Called {quote(s.value)}{plural} by players.", kind="text")]
         if isinstance(s, ast.CalledEach):
             return [Line(f"Each row called {quote(s.value)} by players.", kind="text")]
+        if isinstance(s, ast.Numbered):
+            return [Line(f"Numbered {s.number} in the rulebook.", kind="text")]
         return [Line(meta_words(s), kind="text" if s.kind == "says" else s.kind)]
 
     def _owner(self, kind: str, which: ast.Expr | None, owner: ast.Expr | None) -> str:
@@ -575,8 +577,9 @@ class English:
 
     def _if(self, s: ast.If) -> list[Line]:
         lines = [self._branch(b, first=i == 0) for i, b in enumerate(s.branches)]
-        if s.orelse:
-            lines.append(Line("Otherwise:", children=self.block(s.orelse)))
+        otherwise = self.block(s.orelse)
+        if otherwise:  # an `else` of nothing a voice tells (a log line) prints no empty bullet
+            lines.append(Line("Otherwise:", children=otherwise))
         return lines
 
     def _branch(self, b: ast.Branch, first: bool = True) -> Line:
@@ -989,8 +992,8 @@ def _mention(label: str, name: str, words: list[str]) -> str:
     if not words:
         return label
     parts = humanise(name).split(" ")
-    if len(words) == 1 and parts[0] in ("is", "has", "can"):
-        return f"{words[0]} {label}"
+    if parts[0] in ("is", "has", "can"):  # `has(a, b)`: "a has b", not "has of a and b"
+        return " ".join([words[0], label, *([join(words[1:])] if len(words) > 1 else [])])
     linked = "" if parts[-1] in _PREPOSITIONS else " of"
     return f"{label}{linked} {join(words)}"
 
@@ -1039,6 +1042,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Conflict: English._meta,
     ast.Called: English._meta,
     ast.CalledEach: English._meta,
+    ast.Numbered: English._meta,
     ast.MoveRefs: English._move_refs,
     ast.MoveCount: English._move_count,
     ast.MoveAll: English._move_all,

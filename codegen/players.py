@@ -21,7 +21,7 @@ from meeple.codegen.markup import capitalise, ref
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import Builtin
-from meeple.interpreter.names import Names, humanise, own_lines, plural
+from meeple.interpreter.names import Names, humanise, numbered, own_lines, plural
 
 _BUILTINS = {
     "players": "the players",
@@ -93,6 +93,8 @@ class PlayersEnglish(English):
 
     def element(self, seq: ast.Expr) -> str:
         t = self.typed(seq)
+        if t == "any" and isinstance(seq, ast.Call) and self.sym is not None and seq.func in self.sym.values:
+            t = self.typed(self.sym.values[seq.func].expr)  # a value's call: what the value gives
         return self.noun(t[5:] if t.startswith("list:") else t)
 
     def var(self, name: str) -> str:
@@ -157,10 +159,16 @@ class PlayersEnglish(English):
         return f"one of {self.expr(e.obj, _ATOM)}"
 
     def _filter(self, e: ast.Filter) -> str:
-        with self.binding(e.var, self.element(e.seq)) as said:
+        """ "every card of the hand where that card is not a Guard": the kept one is "that card"
+        in its condition (not "the third card" of the names around it), and a filter over every
+        player or a whole table names no group: "every card where ..."."""
+        noun = self.element(e.seq)
+        with self.binding(e.var, noun):
+            self.scope[e.var] = f"that {noun}"
             where = "" if always(e.cond) else f" where {self.cond(e.cond)}"
             ranked = f", highest {join([self.expr(k) for k in e.keys])} first" if e.keys else ""
-            return f"every {said.removeprefix('the ')} of {self.expr(e.seq)}{where}{ranked}"
+            group = "" if _plainly_all(e.seq, self.sym) else f" of {self.expr(e.seq)}"
+            return f"every {noun}{group}{where}{ranked}"
 
     def _mapcomp(self, e: ast.MapComp) -> str:
         with self.binding(e.var, self.element(e.seq)) as said:
@@ -168,6 +176,8 @@ class PlayersEnglish(English):
 
     def _call(self, e: ast.Call) -> str:
         bound = next((a for a in e.args if isinstance(a, ast.MapComp | ast.Filter)), None)
+        if bound is None and e.args and self.sym is not None and e.func in self.sym.values:
+            return self._value_call(e)
         if bound is None:
             return super()._call(e)
         with self.binding(bound.var, self.element(bound.seq)):
@@ -175,6 +185,42 @@ class PlayersEnglish(English):
 
     def builtin(self, builtin: Builtin, e: ast.Call, words: list[str]) -> str | None:
         return builtin.players(self, e, words)
+
+    def _value_call(self, e: ast.Call) -> str:
+        """A value the rules define, called, as players read it: a yes/no one named by a verb
+        ("holds", "beats") is a sentence, "the player holds the card" (not "holds of the player
+        and the card"); one that is a thing is "the targets of the player"."""
+        words = [self.expr(a) for a in e.args]
+        said = self._apply(e.func, words)
+        if said.startswith(words[0]):  # already a sentence: "the card is empty"
+            return said
+        verb = humanise(e.func).split(" ")[0]
+        assert self.sym is not None
+        if "bool" in (self.typed(e), self.typed(self.sym.values[e.func].expr)):
+            if verb.endswith("s") and not verb.endswith("ss"):
+                return " ".join([words[0], self.name(e.func), *([join(words[1:])] if len(words) > 1 else [])])
+            return said
+        return f"the {said}" if said[:1].islower() else said
+
+    def among(self, name: str, seq: ast.Expr, cond: ast.Expr | None) -> str:
+        """What a loop or a choice runs over, after "of": a whole table or every player is named
+        by the noun alone, so only its condition is said ("a card where ..."), not "of card"."""
+        if cond is None and isinstance(seq, ast.Filter) and seq.var == name:
+            cond, seq = seq.cond, seq.seq
+        if _plainly_all(seq, self.sym):
+            return "" if cond is None else f"where {self.cond(cond)}"
+        return super().among(name, seq, cond)
+
+    def _of(self, name: str, seq: ast.Expr, cond: ast.Expr | None) -> str:
+        """ " of the hand where ...", " where ..." for a whole table, or nothing."""
+        source = self.among(name, seq, cond)
+        whole = _plainly_all(seq, self.sym) or (
+            cond is None
+            and isinstance(seq, ast.Filter)
+            and seq.var == name
+            and _plainly_all(seq.seq, self.sym)
+        )
+        return f" {source}" if whole and source else "" if whole else f" of {source}"
 
     # ------------------------------------------------------------------ statements
 
@@ -237,8 +283,7 @@ class PlayersEnglish(English):
     def _for_each(self, s: ast.ForEach) -> Line:
         with self.binding(s.var, self.element(s.seq)) as said:
             noun = said.removeprefix("the ")
-            source = self.among(s.var, s.seq, s.cond)
-            lead = f"For each {noun}" if _plainly_all(s.seq, self.sym) else f"For each {noun} of {source}"
+            lead = f"For each {noun}{self._of(s.var, s.seq, s.cond)}"
             if s.chooser is not None:
                 lead += f", in the order {self.expr(s.chooser)} chooses"
             kind = "decide" if s.chooser is not None else "loop"
@@ -253,17 +298,19 @@ class PlayersEnglish(English):
                 options = [self.expr(i) for i in s.seq.items]
                 text = f"{who} {verb} one of {', '.join(options[:-1])} or {options[-1]}"
             else:
-                text = f"{who} {verb} {article(noun)} {noun} of {self.among(s.var, s.seq, s.cond)}"
+                text = f"{who} {verb} {_some(said)}{self._of(s.var, s.seq, s.cond)}"
             lines = [Line(capitalise(text) + ":", kind="decide", children=self.block(s.body))]
         if s.orelse:
-            lead = f"If {who} does not:" if s.optional else f"If there is no {noun} to choose:"
+            nothing = "nothing" if noun == "one" else f"no {noun}"
+            lead = f"If {who} does not:" if s.optional else f"If there is {nothing} to choose:"
             lines.append(Line(capitalise(lead), children=self.block(s.orelse)))
         return lines
 
     def _pick(self, s: ast.Pick) -> list[Line]:
         with self.binding(s.var, self.element(s.seq)) as said:
-            noun = said.removeprefix("the ")
-            text = f"Pick {article(noun)} {noun} at random from {self.among(s.var, s.seq, s.cond)}"
+            text = (
+                f"Pick {_some(said)} at random{self._of(s.var, s.seq, s.cond).replace(' of ', ' from ', 1)}"
+            )
             lines = [Line(text + ":", kind="chance", children=self.block(s.body))]
         if s.orelse:
             lines.append(Line("If there is none:", children=self.block(s.orelse)))
@@ -284,9 +331,11 @@ class PlayersEnglish(English):
         return Line(capitalise(f"on {who}'s turn:"), kind="flow", children=self.block(s.body))
 
     def _named(self, s: ast.Named) -> Line:
-        """A phase or step by its players' name; its `says`, where it has one, stands for its
-        statements."""
+        """A phase or step by its players' name, after the number the rulebook gives it (where
+        the file says one); its `says`, where it has one, stands for its statements."""
         title = capitalise(self.names.block(s).one)
+        number = numbered(s)
+        title = title if number is None else f"{number}. {title}"
         says = [Line(m.value, kind="text") for m in own_lines(s) if m.kind == "says"]
         children = says or self.block(s.body)
         return Line(f"{title}:", kind=s.kind, children=children, anchor=self.anchors.get(id(s)))
@@ -305,6 +354,24 @@ class PlayersEnglish(English):
             bound = [(decl.piece_var, self.names.decl(decl.kind).one), (decl.loc_var, "place")]
         with _bound(self, bound):
             return self.block(decl.body, meta=False)
+
+    def definition(self, decl: ast.ValueDecl) -> str:
+        """A value as a definition, its parameters said as "the number", "the player"."""
+        assert self.sym is not None
+        with _bound(self, [(p.name, self.noun(_param_type(p, self.sym))) for p in decl.params]):
+            return self.say(decl)
+
+
+def _some(said: str) -> str:
+    """One of a kind, as a choice or a draw names it, from how the chosen one is then said:
+    "the card" is chosen as "a card", "the other card" as "another card", "the third card" as
+    "a third card", and a thing of no known kind ("the one") as "one"."""
+    noun = said.removeprefix("the ")
+    if noun == "one":
+        return "one"
+    if noun.startswith("other "):
+        return "an" + noun
+    return f"{article(noun)} {noun}"
 
 
 def _param_type(p: ast.Param, symbols: Symbols) -> str:

@@ -24,8 +24,9 @@ from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
 from meeple.interpreter.examples import Shown
-from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, own_lines
+from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, numbered, own_lines
 from meeple.interpreter.values import first_upper
+from meeple.interpreter.variants import DECL_KINDS
 
 
 @dataclass
@@ -336,10 +337,7 @@ class _Builder:
         order: list[str] = []
 
         def reach(node: ast.Node) -> None:  # depth first: a rule's own rules come right after it
-            for call in node.walk():
-                if not isinstance(call, ast.CallStmt | ast.Offer):
-                    continue
-                name = call.name if isinstance(call, ast.CallStmt) else call.rule
+            for name in _calls_in_print_order(node):
                 if name in self.sym.rules and name not in order:
                     order.append(name)
                     reach(self.sym.rules[name])
@@ -617,26 +615,46 @@ class _Builder:
                     rules.append(self.trigger(d))
                 case ast.ScoreDecl() if self.changed(d):
                     scoring += [p for p in self.scoring() if p.anchor == anchor(d.kind, "line")]
-                case ast.PieceDecl() | ast.Constant() | ast.ValueDecl() if self.changed(d):
-                    rules += self._described(d, d.name)
                 case ast.Table():
                     rules += self._extended(d)
-        return [*setup, *flow, *rules, *scoring]
-
-    def _described(self, d: ast.Decl, name: str) -> list[Part]:
-        words, _ = words_of(d.meta)
-        if not words:
-            return []
-        title = self.names.decl(name)
-        return [
-            Part(
-                anchor("decl", name),
-                title.many if isinstance(d, ast.PieceDecl) else title.one,
-                words,
-                [],
-                True,
-            )
+                case _ if isinstance(d, _DESCRIBED) and self.changed(d):
+                    rules += self._described(d)
+        left_out = [
+            self._left_out(r)
+            for r in self.module.removed
+            if r.span.file == self.variant_file and (r.words or r.kind in _PRINTED_KINDS)
         ]
+        return [*setup, *flow, *rules, *left_out, *scoring]
+
+    def _described(self, d: ast.Decl) -> list[Part]:
+        """A declaration the variant brings or replaces, by its own words; one that replaces the
+        base game's and has none is said in players' English (a number with the base game's),
+        so that no change goes untold. A new one without words is the rules' own helper: the
+        rules that use it tell it."""
+        name = str(getattr(d, "name", ""))
+        words, _ = words_of(d.meta)
+        steps: list[Line] = []
+        if not words:
+            kind = next(word for word, cls in DECL_KINDS.items() if type(d) is cls)
+            if f"{kind} {name}" not in self.module.patched:  # as the patch names it: `replace value x`
+                return []
+            was = next((c.old for c in self.module.changes if c.name == name and c.row is None), None)
+            if isinstance(d, ast.Constant) and was is not None:
+                now = self.en.expr(d.value)
+                steps = [Line(f"{now} in this variant, instead of {self._cell(was, False)}.")]
+            else:
+                said = self.en.definition(d) if isinstance(d, ast.ValueDecl) else self.en.say(d)
+                steps = [Line(first_upper(said) + ".")]
+        title = self.names.decl(name)
+        heading = title.many if isinstance(d, ast.PieceDecl) else title.one
+        return [Part(anchor("decl", name), heading, words, steps, True)]
+
+    def _left_out(self, removed: ast.Removed) -> Part:
+        """What a variant takes out of the base game, by its name and what the base game says of it."""
+        title = removed.called or humanise(removed.name)
+        said = " ".join(removed.words)
+        line = "Left out of this variant" + (f"; the base game says: \u201c{said}\u201d" if said else ".")
+        return Part(anchor("removed", f"{removed.kind}-{removed.name}"), title, [], [Line(line)], True)
 
     def _extended(self, table: ast.Table) -> list[Part]:
         """A table the variant adds to, changes or declares: its own words, the rows it brings
@@ -737,6 +755,51 @@ class _Builder:
         close()
         return out
 
+
+def _calls_in_print_order(node: ast.Node) -> list[str]:
+    """The rules a declaration calls (or offers), in the order the rulebook tells them: the order
+    they stand in, except where its phases and steps are `numbered`: a call then goes by the
+    number of the step it stands in, or of the last numbered step before it (what follows step 1
+    up to step 2 belongs to step 1), and by the order it stands in among equals. Steps not
+    numbered count as 0 until the first numbered one."""
+    found: list[tuple[int, str]] = []
+    last = 0
+
+    def visit(body: list[ast.Stmt], within: int | None) -> None:
+        nonlocal last
+        for stmt in body:
+            if isinstance(stmt, ast.Named) and (number := numbered(stmt)) is not None:
+                visit(stmt.body, number)
+                last = number
+                continue
+            if isinstance(stmt, ast.CallStmt | ast.Offer):
+                name = stmt.name if isinstance(stmt, ast.CallStmt) else stmt.rule
+                found.append((last if within is None else within, name))
+            for inner in stmt.blocks():
+                visit(inner, within)
+
+    body = getattr(node, "body", None)
+    if isinstance(body, list):
+        visit(body, None)
+    return [name for _, name in sorted(found, key=lambda pair: pair[0])]  # stable: equals keep their order
+
+
+# What the base game's rulebook prints even without words of its own (a rule's steps, a phase, a
+# component): the variant's tells it as left out; a helper without words players never read.
+_PRINTED_KINDS = ("rule", "phase", "step", "piece")
+
+# The declarations a variant's rulebook tells by their words, or in players' English when they
+# replace the base game's; rules, triggers, tables, the score and the flow are told on their own.
+_DESCRIBED = (
+    ast.Constant,
+    ast.OptionDecl,
+    ast.PieceDecl,
+    ast.ZoneDecl,
+    ast.VarDecl,
+    ast.MapDecl,
+    ast.MovementDecl,
+    ast.ValueDecl,
+)
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
 

@@ -271,7 +271,7 @@ class Meta(Stmt):
         texts=("kind", "value", "written"),
     )
 
-    kind: Literal["cites", "text", "says", "assume", "conflict", "aside", "called", "called_each"]
+    kind: Literal["cites", "text", "says", "assume", "conflict", "aside", "called", "called_each", "numbered"]
     value: str
     # A `text` or `says` whose `{name}` parts the loader filled in (interpreter/texts.py): the
     # words as the file wrote them, which the checks read. None: nothing was filled.
@@ -300,6 +300,16 @@ class CalledEach(Meta):
 
     kind: Literal["called_each"] = "called_each"
     parts: list[str | Expr] = []
+
+
+class Numbered(Meta):
+    """`numbered 2` -- in a phase or step, the number the rulebook gives it among its block's
+    steps. A rulebook may number a turn's steps in an order the rules cannot run them in (a step
+    done "before or after" another is written twice); the printed rules follow the numbers, and
+    two steps may share one."""
+
+    kind: Literal["numbered"] = "numbered"
+    number: int
 
 
 class Conflict(Meta):
@@ -997,6 +1007,20 @@ class ValueChange(Node):
     new: Cell
 
 
+class Removed(BaseModel):
+    """A declaration, phase or step a variant's `remove` took out of its base game, with what
+    players read of it there (its `called` name, its `says` or `text`): what the variant's
+    rulebook tells as left out. Not a node of the game, and plain texts rather than its metadata
+    lines, so that nothing walking the module meets it (a removed citation counts for nothing).
+    `span` is the variant's patch."""
+
+    span: Span
+    kind: str  # as a designer writes it: "rule", "step"
+    name: str
+    called: str | None = None
+    words: list[str] = []
+
+
 class ExtendSetup(Decl):
     body: list[Stmt]
 
@@ -1043,6 +1067,7 @@ class Module(Node):
     # every declaration a patch replaced, removed or changed, by "kind name": where the last did
     patched: dict[str, Span] = {}
     changes: list[ValueChange] = []  # a variant's: the values it changed (apply_variant)
+    removed: list[Removed] = []  # a variant's: what its `remove` patches took out (apply_variant)
     table_changes: list[ChangeTable] = []  # a variant's `change table` patches: what its rulebook tells
 
 

@@ -92,6 +92,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return ast.CalledEach(span=self._span(meta), value=_unquote(c[1]), parts=self._text_parts(c[1]))
 
     @v_args(meta=True)
+    def numbered(self, meta: LarkMeta, c: list[Token]) -> ast.Numbered:
+        return ast.Numbered(span=self._span(meta), value=str(c[1]), number=_int(c[1]))
+
+    @v_args(meta=True)
     def conflict_line(self, meta: LarkMeta, c: list[Token]) -> ast.Conflict:
         return ast.Conflict(span=self._span(meta), value=_unquote(c[1]))
 

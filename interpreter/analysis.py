@@ -13,6 +13,7 @@ designers, not a proof system: where it cannot tell, it says nothing.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -38,6 +39,9 @@ PIECE_ATTRS = {"owner": "player", "kind": "text", "location": "loc", "row": "any
 # Words that start a statement (grammar/meeple.lark): a rule named so could never be called, since
 # `NAME(...)` at the start of a line would read as that statement.
 STATEMENT_WORDS = statement_words()
+
+
+_SHOWN = re.compile(r"\{[^{}]*\}")  # a `{...}` part, as a log line writes one
 
 
 @dataclass(frozen=True)
@@ -810,7 +814,19 @@ class Analyzer:
     def stmt(self, s: ast.Stmt, scope: dict[str, str]) -> None:
         """Check one statement, by its kind's `stmt_X` method. `scope` is the block's: a `let`
         adds its name to it for the statements after it."""
+        self.prompt_shows_no_value(s)
         ast.handler(self, "stmt_", s, "analysis")(s, scope)
+
+    def prompt_shows_no_value(self, s: ast.Stmt) -> None:
+        """A prompt is printed as written: a `{...}` in it would reach the player as braces."""
+        prompt = getattr(s, "prompt", None)
+        if isinstance(prompt, str) and (shown := _SHOWN.search(prompt)) is not None:
+            self.error(
+                s,
+                codes.PROMPT_SHOWS_NO_VALUE,
+                f"a prompt shows no values: '{shown.group()}' would be printed as written",
+                "ask without it (the player being asked is the one who reads it); a `log` line shows values",
+            )
 
     def stmt_Meta(self, s: ast.Meta, scope: dict[str, str]) -> None:
         """Words for players and the checker: nothing here to type."""

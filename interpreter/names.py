@@ -68,6 +68,11 @@ def called(metas: list[ast.Meta]) -> ast.Called | None:
     return next((m for m in metas if isinstance(m, ast.Called)), None)
 
 
+def numbered(block: ast.Named) -> int | None:
+    """The number the rulebook gives a phase or step (`numbered 2`), if the file says it."""
+    return next((m.number for m in own_lines(block) if isinstance(m, ast.Numbered)), None)
+
+
 def own_lines(block: ast.Named) -> list[ast.Meta]:
     """A phase's or step's own metadata lines: those written in it, not those a variant
     inserted into it (they stand in the variant's file, and speak for what they insert)."""

@@ -139,18 +139,27 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
             assert isinstance(old, ast.Named)
             body[index] = ast.Named(span=patch.span, kind=old.kind, name=old.name, body=patch.body)
 
+    def removed(patch: ast.RemoveDecl, metas: list[ast.Meta]) -> ast.Removed:
+        named = next((m.value for m in metas if isinstance(m, ast.Called)), None)
+        said = [m.value for m in metas if m.kind == "says"] or [m.value for m in metas if m.kind == "text"]
+        return ast.Removed(span=patch.span, kind=patch.kind, name=patch.name, called=named, words=said)
+
     def remove(patch: ast.RemoveDecl) -> None:
         if patch.kind in DECL_KINDS:
             index = base_decl(patch.kind, patch.name)
             if index is None:
                 missing(patch, patch.kind, patch.name, "remove")
             else:
+                merged.removed.append(removed(patch, merged.decls[index].meta))
                 del merged.decls[index]
             return
         found = _find_block(merged, patch.kind, patch.name)
         if found is None:
             error(patch, f"the base game has no {patch.kind} '{patch.name}' to remove")
         else:
+            block = found[0][found[1]]
+            assert isinstance(block, ast.Named)
+            merged.removed.append(removed(patch, [s for s in block.body if isinstance(s, ast.Meta)]))
             del found[0][found[1]]
 
     def insert(patch: ast.InsertBlock) -> None:

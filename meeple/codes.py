@@ -3,7 +3,7 @@ it means, in the words of the table in docs/language.md (a test keeps the two eq
 
 A stage that reports a problem names it by the constant below rather than by its number, so that a
 code's number, severity and meaning are written once, here: analysis (M001-M030), the checks of
-`meeple check` (M040-M081), variants (M090-M092) and the language server (M098, M099).
+`meeple check` (M040-M081), variants (M090-M094) and the language server (M098, M099).
 """
 
 from __future__ import annotations
@@ -134,6 +134,12 @@ NOTHING_TO_SHOW = _code(
     "error",
     "an example `shows` something that is neither a grid map nor a place (a number, a player)",
 )
+PROMPT_SHOWS_NO_VALUE = _code(
+    "M028",
+    "error",
+    "a `{...}` in a decision's prompt (`may \"...\"`, a `choose`'s or a `for each`'s `prompt`): a "
+    "prompt is printed as written, so a player would read the braces",
+)
 CANNOT_BUILD = _code(
     "M030",
     "error",
@@ -203,7 +209,7 @@ BAD_CALLED = _code(
     "M056",
     "warning",
     "a `called` that names nothing, a second `called` for the same thing, or a `called` column "
-    "cell that is not a text",
+    "cell that is not a text; a `numbered` outside a phase or step, or a second one in it",
 )
 NEVER_RAN = _code(
     "M060",
@@ -257,6 +263,13 @@ PATCHES_CLASH = _code(
     'two variants a file combines (`of "a.rules", "b.rules"`) both replace, remove or change one '
     "declaration, and the combining file does not replace it: which one the game plays is the "
     "designer's to say",
+)
+STALE_TEXT = _code(
+    "M094",
+    "warning",
+    "a variant replaces or removes, without words of its own, a rule, a value or a movement that "
+    "a base game's `text` or `says` tells players about (it stands where the rules call or read "
+    "it): the words may no longer hold",
 )
 DOCUMENT_TOO_LARGE = _code(
     "M098",

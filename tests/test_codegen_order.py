@@ -199,3 +199,117 @@ def test_the_aid_tells_each_end_of_the_game_once(stem: str) -> None:
     ]
     long = [s for s in sentences if len(s.split()) > 6]
     assert len(long) == len(set(long))
+
+
+# ===================================================================== a turn's steps as numbered
+
+TURN = """\
+game "Numbered Turn":
+  players 2..2
+
+zone bag
+zone hand per player
+piece bead: 9 in bag
+var kept: bool = no per player
+
+rule take_bead(p: player):
+  called "Draw a bead"
+  says "Take a bead from the bag."
+  move 1 bead from bag to p.hand
+
+rule trade(p: player):
+  called "Trade"
+  says "You may put a bead back, before or after drawing."
+  if count(pieces(p.hand)) > 0:
+    move 1 bead from p.hand to bag
+  set p.kept to yes
+
+rule rest(p: player):
+  called "Rest"
+  says "Do nothing more."
+  log "{p} rests"
+
+rule turn_of(p: player):
+  called "Your turn"
+  says "1. Draw a bead; 2. you may trade, before or after; 3. rest."
+  set p.kept to no
+  step early_trade:
+    called "Trade before drawing"
+    numbered 2
+    trade(p)
+  step drawing:
+    called "Draw"
+    numbered 1
+    take_bead(p)
+  if not p.kept:
+    step late_trade:
+      called "Trade after drawing"
+      numbered 2
+      trade(p)
+  step resting:
+    called "Rest"
+    numbered 3
+    rest(p)
+
+play:
+  repeat 2 times:
+    for each p in players:
+      turn p:
+        turn_of(p)
+
+score p = count(pieces(p.hand))
+"""
+
+
+def titles(part_titles: list[str], among: list[str]) -> list[str]:
+    return [t for t in part_titles if t in among]
+
+
+def test_the_rules_a_turn_calls_print_in_the_order_the_rulebook_numbers_its_steps(tmp_path: Path) -> None:
+    """Dino Dynasty's turn: "1. Hatch; 2. take one Action; 3. collect a Morph token, before or
+    after the Action; 4. Attrition" (issue 25: the token printed before the Action). The file runs
+    the token's step before and after the Action; `numbered` gives each step the rulebook's number,
+    and the rules it calls print in the numbers' order, the aid's too."""
+    game = docs(tmp_path, TURN)
+    steps = ["Draw a bead", "Trade", "Rest"]
+    assert titles([p.title for p in game.book.rules], steps) == steps
+    assert titles([name for name, _ in game.aid.actions], steps) == steps
+
+
+def test_a_numbered_step_prints_its_number_before_its_name(tmp_path: Path) -> None:
+    without_says = TURN.replace('  says "1. Draw a bead; 2. you may trade, before or after; 3. rest."\n', "")
+    game = docs(tmp_path, without_says)
+    text = render.rulebook_markdown(game)
+    assert "2. Trade before drawing" in text and "1. Draw" in text and "3. Rest" in text
+
+
+def test_without_numbers_the_rules_print_in_the_order_the_turn_reaches_them(tmp_path: Path) -> None:
+    source = "\n".join(line for line in TURN.splitlines() if "numbered" not in line) + "\n"
+    game = docs(tmp_path, source)
+    printed = titles([p.title for p in game.book.rules], ["Draw a bead", "Trade", "Rest"])
+    assert printed == ["Trade", "Draw a bead", "Rest"]
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("rule take_bead(p: player):\n  numbered 1\n", "numbers nothing"),
+        ('  step drawing:\n    called "Draw"\n    numbered 1\n', "a second number"),
+    ],
+)
+def test_a_number_that_numbers_no_step_is_a_warning_at_its_line(
+    tmp_path: Path, where: str, message: str
+) -> None:
+    from meeple.interpreter.checks import CheckOptions, run_checks
+
+    if where.startswith("rule"):
+        source = TURN.replace("rule take_bead(p: player):\n", where)
+    else:
+        source = TURN.replace('  step drawing:\n    called "Draw"\n', where)
+    path = tmp_path / "turn.rules"
+    path.write_text(source)
+    report = run_checks(meeple.check(path), str(path), CheckOptions())
+    found = [d for d in report.diagnostics if d.code == "M056"]
+    assert len(found) == 1 and message in found[0].message
+    line = source.splitlines()[found[0].line - 1]
+    assert line.strip().startswith("numbered")

@@ -39,6 +39,7 @@ def game_source(texts: list[str]) -> str:
         return q(text.replace("{", "{{").replace("}", "}}"))
 
     rule_texts = "\n".join(f"  text {shown(t)}" for t in texts)
+    # a prompt is printed as written and may hold no `{...}` (M028): it gets the unbalanced text
     return f"""\
 game {q(texts[0])}:
   players 2..3
@@ -55,7 +56,7 @@ var score: int = 0 per player
 rule take(p: player):
 {rule_texts}
   assume {q(texts[6])}
-  may {q(texts[7])} by p:
+  may {q(texts[2])} by p:
     log {q(texts[8])}
     add 1 to p.score
 

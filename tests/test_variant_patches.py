@@ -258,3 +258,93 @@ def test_changing_the_plains_of_dino_party_warns_at_the_base_text_that_states_it
     line = source.split("\n")[warning.line - 1]
     assert Path(warning.file).name == "dino_party.rules" and "1 on the Plains" in line
     assert line[warning.column - 1 :].startswith("1 on the Plains")
+
+
+# ===================================================================== every change told; stale words
+
+ROUNDING = """\
+game "Halves":
+  players 2..2
+zone bag
+zone pot per player
+piece chip: 20 per player in bag
+constant rounds = 2
+  cites "two rounds"
+value half(n: int) = n // 2
+  says "Half of it, rounded down."
+rule gain(p: player):
+  says "Take half your chips again, rounded down."
+  repeat half(count(pieces(p.pot))) + 1 times:
+    move 1 chip of p from bag to p.pot
+rule bonus(p: player):
+  called "Bonus chip"
+  says "Take one more chip."
+  move 1 chip of p from bag to p.pot
+play:
+  repeat rounds times:
+    for each p in players:
+      turn p:
+        gain(p)
+        bonus(p)
+score p = count(pieces(p.pot))
+"""
+
+
+def stale_texts(path: Path) -> list[Diagnostic]:
+    checked = meeple.check(path)
+    report = run_checks(checked, str(path), CheckOptions())
+    return [d for d in report.diagnostics if d.code == "M094"]
+
+
+def changes(path: Path) -> str:
+    text = rulebook(path)
+    return text.split("## Changes from the base game", 1)[1]
+
+
+def test_a_replaced_value_without_words_is_told_among_the_changes(tmp_path: Path) -> None:
+    """Issue 25: a variant rounding up instead of down printed an empty "Changes from the base
+    game"; every replaced declaration is told, here in players' English."""
+    path = variant(tmp_path, "replace value half(n: int) = (n + 1) // 2\n", ROUNDING)
+    told = changes(path)
+    assert "### Half\n- Half of the number is (the number plus 1) divided by 2 (rounded down)." in told
+
+
+def test_a_replaced_constant_without_words_says_its_value_and_the_base_games(tmp_path: Path) -> None:
+    told = changes(variant(tmp_path, "replace constant rounds = 3\n", ROUNDING))
+    assert "3 in this variant, instead of 2." in told
+
+
+def test_a_removed_rule_is_told_as_left_out_with_the_base_games_words(tmp_path: Path) -> None:
+    body = (
+        "remove rule bonus\n"
+        'replace rule gain(p: player):\n  says "Take one chip."\n  move 1 chip of p from bag to p.pot\n'
+    )
+    told = changes(variant(tmp_path, body, ROUNDING.replace("        bonus(p)\n", "")))
+    assert "### Bonus chip" in told
+    assert "Left out of this variant; the base game says: \u201cTake one more chip.\u201d" in told
+
+
+def test_a_base_text_about_a_replaced_value_warns_at_the_text(tmp_path: Path) -> None:
+    """The base game's "rounded down" beside a value the variant rounds up (M094): at the `says`
+    of the rule that reads the value, in the base file; not at the rule that does not."""
+    (warning,) = stale_texts(variant(tmp_path, "replace value half(n: int) = (n + 1) // 2\n", ROUNDING))
+    line = ROUNDING.split("\n")[warning.line - 1]
+    assert Path(warning.file).name == "base.rules" and "Take half your chips again" in line
+    assert warning.severity == "warning" and "half" in warning.message
+
+
+def test_no_stale_text_warning_for_a_game_or_a_variant_that_replaces_nothing_a_text_tells(
+    tmp_path: Path,
+) -> None:
+    assert stale_texts(variant(tmp_path, "replace constant rounds = 3\n", ROUNDING)) == []
+    (tmp_path / "alone.rules").write_text(ROUNDING)
+    assert stale_texts(tmp_path / "alone.rules") == []
+
+
+def test_a_removed_helper_players_never_read_is_not_told(tmp_path: Path) -> None:
+    base = ROUNDING.replace(
+        'value half(n: int) = n // 2\n  says "Half of it, rounded down."\n', "value half(n: int) = n // 2\n"
+    )
+    body = "remove value half\nreplace rule gain(p: player):\n  move 1 chip of p from bag to p.pot\n"
+    assert "Left out" not in changes(variant(tmp_path, body, base))
+    assert "### Half\n- Left out of this variant" in changes(variant(tmp_path, body, ROUNDING))

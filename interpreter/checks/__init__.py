@@ -9,7 +9,8 @@ up; `docs/checking.md` documents every one):
 - `supply`: setup run for every allowed player count: counts that do not add up, setups that break;
 - `rulebook`: citations found in the rulebook, and how much of the rulebook the rules cover;
 - `names`: the names players read (`called`), where they stand;
-- `stale`: a variant's changed number that a text of its base game still states;
+- `stale`: a variant's changed number that a text of its base game still states, and a text
+  of its base game about a rule, value or movement the variant replaces or removes;
 - `assumptions`: every `assume` and `conflict`, listed;
 - `play`: random games with coverage: what never ran, supplies that ran short, games that broke;
 - `syntax`: common mistakes named in the designer's words (used by the parser).
@@ -46,7 +47,7 @@ from meeple.interpreter.checks.rulebook import (
     coverage_findings,
     locate_rulebook,
 )
-from meeple.interpreter.checks.stale import check_stale_numbers
+from meeple.interpreter.checks.stale import check_stale_numbers, check_stale_texts
 from meeple.interpreter.checks.supply import check_setup
 from meeple.interpreter.checks.usage import Usage, check_usage
 from meeple.interpreter.checks.walk import Known
@@ -146,6 +147,7 @@ def run_checks(checked: Checked, rules: str, options: CheckOptions) -> Report:
     diags += check_quotes(module)
     diags += check_names(module)
     diags += check_stale_numbers(module)
+    diags += check_stale_texts(module)
     book, missing = locate_rulebook(module, options.rulebook)
     diags += missing
     if book is not None:

@@ -1,4 +1,4 @@
-"""Names players read (M056): where a `called` line may stand, and a table's `called` column.
+"""Names players read (M056): where a `called` or `numbered` line may stand, and a table's `called` column.
 
 `called "Name"` names the declaration it belongs to, or the phase or step it stands directly in;
 anywhere else (inside an `if`, a loop, an example) it would name nothing, and a second one for
@@ -41,6 +41,7 @@ def check_names(module: ast.Module) -> list[Finding]:
                 "move it among the declaration's lines, or to the first lines of the phase or step",
             )
         )
+    out += _numbers(module)
     tables = [d for d in module.decls if isinstance(d, ast.Table)]
     for table in tables:
         out += _column(table)
@@ -57,6 +58,35 @@ def check_names(module: ast.Module) -> list[Finding]:
                 "move it among the table's lines",
             )
         )
+    return out
+
+
+def _numbers(module: ast.Module) -> list[Finding]:
+    """A `numbered` line numbers the phase or step it stands directly in, once: anywhere else the
+    printed rules would follow no number."""
+    out: list[Finding] = []
+    placed: set[int] = set()
+    for body in ast.statement_lists(module.decls):
+        for stmt in body:
+            if isinstance(stmt, ast.Named):
+                lines = [s for s in stmt.body if isinstance(s, ast.Numbered)]
+                placed.update(id(line) for line in lines)
+                again = f"a second number for the same step (the first is {lines[0].number})" if lines else ""
+                out += [at(line, codes.BAD_CALLED, again) for line in lines[1:]]
+    every = [m for m in module.meta if isinstance(m, ast.Numbered)]
+    every += [n for d in module.decls for n in d.find_all(ast.Numbered)]
+    for line in every:
+        if id(line) not in placed:
+            placed.add(id(line))
+            out.append(
+                at(
+                    line,
+                    codes.BAD_CALLED,
+                    "this 'numbered' numbers nothing: it gives the phase or step it stands in its number "
+                    "in the rulebook",
+                    "move it to the first lines of a phase or step",
+                )
+            )
     return out
 
 

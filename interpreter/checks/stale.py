@@ -78,3 +78,67 @@ def _about(owner: ast.Node, change: ast.ValueChange) -> bool:
     return any(a.name == change.name for a in owner.find_all(ast.Attr)) or any(
         n.id == change.row for n in owner.find_all(ast.Name)
     )
+
+
+# ------------------------------------------------------------------ texts of what a variant replaced
+
+TEXT_CODE = codes.STALE_TEXT
+_TOLD_KINDS = ("rule", "value", "movement")  # what a text tells a player of: what the rules do
+
+
+def check_stale_texts(module: ast.Module) -> list[Finding]:
+    """A base game's text about a rule, a value or a movement that the variant replaces or
+    removes without a word of its own (a `says` or `text` of the replacing declaration, which its
+    rulebook prints among the changes): the base words are then all players read, and they tell
+    what the base game did. A text "is about" it as M092 has it: it stands in a passage (a
+    declaration, or the phase or step it stands directly in) that calls or reads it by name. A
+    text that shows it through `{...}` already follows it."""
+    said = {
+        getattr(d, "name", None) for d in module.decls if d.span.file == module.file and _has_words(d.meta)
+    }
+    replaced = [
+        name
+        for key, span in module.patched.items()
+        if span.file == module.file
+        and (kind_name := key.split(" ", 1))[0] in _TOLD_KINDS
+        and (name := kind_name[1]) not in said
+    ]
+    if not replaced:
+        return []
+    out: list[Finding] = []
+    base = [d for d in module.decls if d.span.file != module.file and not isinstance(d, ast.Example)]
+    for owner, metas in (pair for decl in base for pair in _passages(decl)):
+        texts = [m for m in metas if m.kind in ("says", "text") and m.span.file != module.file]
+        if not texts:
+            continue
+        used = _names_used(owner)
+        for name in (n for n in replaced if n in used):
+            for meta in texts:
+                written = meta.written if meta.written is not None else meta.value
+                if "{" + name in written:
+                    continue
+                out.append(
+                    at(
+                        meta,
+                        TEXT_CODE,
+                        f"this text tells what '{name}' does in the base game, and the variant replaces "
+                        "or removes it",
+                        "check that it still holds, or say it in the variant (a `replace` of this "
+                        "declaration, or the variant's own `says`)",
+                    )
+                )
+    return out
+
+
+def _has_words(metas: list[ast.Meta]) -> bool:
+    return any(m.kind in ("says", "text") for m in metas)
+
+
+def _names_used(owner: ast.Node) -> set[str]:
+    """The names a passage calls or reads (rules, values, movements, constants...)."""
+    found: set[str] = set()
+    for node in owner.walk():
+        match node:
+            case ast.Name(id=name) | ast.CallStmt(name=name) | ast.Call(func=name) | ast.Offer(rule=name):
+                found.add(name)
+    return found
