@@ -308,6 +308,8 @@ class Numbered(Meta):
     done "before or after" another is written twice); the printed rules follow the numbers, and
     two steps may share one."""
 
+    facts = Facts(forms=("numbered N",), texts=("kind", "value", "written"))
+
     kind: Literal["numbered"] = "numbered"
     number: int
 
