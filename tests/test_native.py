@@ -103,6 +103,36 @@ def test_dino_party_is_the_same_game_on_both_engines(players: int) -> None:
         assert core == python, f"{players} players, seed {seed}"
 
 
+COLUMNS = """game "Columns":
+  players 2..2
+table post (name, seat: int, owner: int, q: int):
+  north, 0, 5, 1
+  south, 1, 7, 2
+  east, 0, 3, 2
+zone pool
+zone kept per player
+piece flag: each post in pool
+play:
+  for each p in players:
+    turn p:
+      choose f from pieces(pool) where f.seat == p.seat or f.q == 2 prompt "Flag":
+        log "{p} takes {f} (owner {f.owner}, seat {f.seat}, q {f.q})"
+        move f to p.kept
+score p = sum([x.owner + x.q for each x in post where x.seat == p.seat])
+"""
+
+
+def test_a_column_named_like_an_attribute_is_read_alike_on_both_engines(tmp_path: Path) -> None:
+    """A row's attribute is its column whatever it is called, `seat`, `owner` or `q` too, and so
+    is a piece's made for a row (its own `owner`, `kind`, `location` and `row` aside), as
+    compiler/expressions.py reads them."""
+    game = load(write(tmp_path, "columns.rules", COLUMNS))
+    assert native.engine_for(game, "auto") == ("native", "")
+    for seed in range(4):
+        python, core = both(game, 2, seed)
+        assert "error" not in core and core == python
+
+
 def test_a_full_size_hex_board_is_the_same_game_on_both_engines() -> None:
     game = load(ROOT / "tests" / "games" / "hex.rules")
     for seed in range(3):

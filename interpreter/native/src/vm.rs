@@ -1471,6 +1471,13 @@ fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, F
             Some(row) => column_of(p, row, column)?,
             None => return error(format!("a piece has no '{column}'")),
         },
+        // Any other attribute of a row, or of a piece made for a row, is the row's column of
+        // that name, whatever it is called (`seat`, `q`...): as compiler/expressions.py's `of_row`.
+        (name, Value::Row(row)) => column_of(p, *row, attr_name(name))?,
+        (name, Value::Piece(_, pc)) => match p.ir.kinds[pc.kind as usize].row {
+            Some(row) => column_of(p, row, attr_name(name))?,
+            None => return error(format!("a piece has no '{}'", attr_name(name))),
+        },
         (name, obj) => return error(format!("a {} has no '{}'", obj.type_name(), attr_name(name))),
     })
 }
