@@ -44,9 +44,16 @@ def built() -> None:
 TEST_GAMES = sorted((ROOT / "tests" / "games").glob("*.rules"))
 BUNDLED = sorted((ROOT / "games").glob("*.rules"))
 # Games the core runs today; each other game is checked to fall back to the Python engine.
-NATIVE = ["connect_four", "dino_party", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
-# Games the core runs that are checked by tests of their own below (grids that grow).
-NATIVE_TOO = ["gods_love_dinosaurs", "hunt", "tigers_three"]
+NATIVE = ["connect_four", "dino_party", "errands", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
+# Games the core runs that are checked by tests of their own below.
+NATIVE_TOO = [
+    "dino_garden",
+    "dino_garden_2p",
+    "dino_garden_solo",
+    "gods_love_dinosaurs",
+    "hunt",
+    "tigers_three",
+]
 
 
 def load(path: Path, **options: str) -> Game:
@@ -152,7 +159,7 @@ def test_any_seed_plays_the_same_connect_four(seed: int) -> None:
 CONNECT_FOUR = load(ROOT / "tests" / "games" / "connect_four.rules")
 
 
-@pytest.mark.parametrize("name", ["connect_four", "tic_tac_toe"])
+@pytest.mark.parametrize("name", ["connect_four", "tic_tac_toe", "errands"])
 @pytest.mark.parametrize("agent", ["random", "first"])
 def test_a_game_played_inside_the_core_is_the_python_agents_game(name: str, agent: str) -> None:
     """`play_out` answers every decision inside the core, as agents.py's agents of the same seeds
@@ -197,6 +204,32 @@ def test_a_copied_state_plays_on_alone() -> None:
     assert (copy.log, copy.winners) == (state.log, state.winners)
 
 
+ERRANDS = load(ROOT / "tests" / "games" / "errands.rules")
+
+
+def test_an_offered_action_is_asked_alike_on_both_engines_and_a_copy_carries_it() -> None:
+    """docs/language.md, "Actions at any time": while an `offer` block runs, its action stands
+    after the options of each decision of its player, but not inside itself; taking it runs the
+    rule, then asks the same decision again with its options worked out afresh. A copy taken
+    while the action runs finishes it alone."""
+    python, core = ERRANDS.new_game(2, 1), native.new_game(ERRANDS, 2, 1)
+    copy = None
+    for state in (python, core):
+        assert state.decision.options == ["yes", "no", "run an errand"]
+        state.apply(2)
+        assert (state.decision.prompt, state.decision.options) == ("Tidy your purse too?", ["yes", "no"])
+    copy = core.clone()
+    for state in (python, core, copy):
+        state.apply(1)
+        assert state.decision.options == ["yes", "no", "run an errand"]  # the same question again
+        state.apply(1)  # no rest: take points greater than the coins bought
+        assert state.decision.options == ["2", "3", "4", "run an errand"]
+        state.apply(3)
+        state.apply(0)
+        assert state.decision.options == ["3", "4", "run an errand"]  # afresh, after the action
+    assert copy.core == core.core and copy.log == core.log == python.log
+
+
 def test_an_answer_that_is_no_option_is_refused_alike_on_both_engines_and_changes_nothing() -> None:
     """The core checks the answer itself (NativeState.apply crosses into it once): what it
     refuses is worded as the Python engine words it, and the game is as it was."""
@@ -230,17 +263,17 @@ def test_a_game_the_core_cannot_run_plays_on_python_and_says_why(path: Path) -> 
 def test_the_construct_that_keeps_a_game_on_python_is_named_with_its_place(tmp_path: Path) -> None:
     rules = write(
         tmp_path,
-        "asking.rules",
-        'game "Offering":\n  players 1..1\nzone pool\nvar n: int = 0\n'
-        "rule rest(p: player):\n  set n to 2\n"
-        "play:\n  offer rest(players[0]) to players[0]:\n    set n to 1\n",
+        "sliding.rules",
+        'game "Sliding":\n  players 1..1\ntable tile (q: int, r: int):\n  0, 0\n'
+        "map yard:\n  grid square of tile\n"
+        "play:\n  place tile on yard\n  shift yard by 1, 0\n",
     )
     game = meeple.load(str(rules))
     engine, why = native.engine_for(game, "auto")
     assert engine == "python"
-    assert why == f"unsupported: the statement `offer` at {rules}:8:3"
+    assert why == f"unsupported: the statement `shift` at {rules}:9:3"
     assert native.engine_for(game, "python") == ("python", "asked for")
-    with pytest.raises(ValueError, match="cannot play this game: unsupported: the statement `offer`"):
+    with pytest.raises(ValueError, match="cannot play this game: unsupported: the statement `shift`"):
         native.engine_for(game, "native")
 
 

@@ -677,6 +677,24 @@ class Lowering:
         self.block(s.orelse)
         self.patch(end, "to", self.here())
 
+    def lower_Offer(self, s: ast.Offer) -> None:
+        """The block between an OfferOpen, which binds the rule's arguments and the seat, and an
+        OfferClose; the condition is asked at each decision, with the block's names then."""
+        args = [self.expr(a) for a in s.args]
+        player = self.expr(s.player)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        label = self.text(s.label or s.rule.replace("_", " "))
+        opened = {
+            "code": self.rule_index[s.rule],
+            "args": args,
+            "player": player,
+            "cond": cond,
+            "label": label,
+        }
+        self.emit(s, {"OfferOpen": opened})
+        self.block(s.body)
+        self.emit(s, "OfferClose")
+
     def lower_Random(self, s: ast.Random) -> None:
         weights = [self.expr(o.weight) if o.weight is not None else None for o in s.outcomes]
         names = [self.text(o.name) for o in s.outcomes]

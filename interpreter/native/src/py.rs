@@ -172,6 +172,16 @@ impl Game {
         Ok(Some(PyTuple::new(py, parts)?))
     }
 
+    /// The actions offered beside the pending decision's options, after them (`offer`): each
+    /// one's label (a text index) and its rule's code.
+    fn offers(&self) -> Vec<(u32, u32)> {
+        let Some(pending) = &self.machine.pending else {
+            return Vec::new();
+        };
+        let open = &self.machine.offers;
+        pending.offers.iter().map(|i| (open[*i as usize].label, open[*i as usize].code)).collect()
+    }
+
     /// Answer the pending decision with the option at `index`: the seat that answered.
     fn apply(&mut self, index: usize) -> PyResult<u32> {
         let seat = self.machine.pending.as_ref().map_or(0, |p| p.seat);

@@ -7,6 +7,7 @@
 use crate::grid::{self, GridIndex};
 use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
 use crate::limits::{self, Entered};
+use crate::offers::{Open, Taken};
 use crate::placement::{self, Grown};
 use crate::rng::Mt;
 use crate::value::{Piece, Value};
@@ -330,13 +331,13 @@ impl World {
 
 /// One rule (or setup, or play) being run: which code, where in it, and its names' values.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-struct Frame {
-    code: u32,
-    pc: u32,
-    slots: Vec<Value>,
+pub(crate) struct Frame {
+    pub(crate) code: u32,
+    pub(crate) pc: u32,
+    pub(crate) slots: Vec<Value>,
     /// Whether it counts as a call under way (MAX_RECURSION): a rule's from its start, a
     /// trigger's once its condition is met, setup and play never.
-    entered: bool,
+    pub(crate) entered: bool,
 }
 
 /// A decision waiting for its answer.
@@ -351,12 +352,19 @@ pub struct Pending {
     var: Option<u32>,
     orelse: u32,
     /// The asking instruction's place: where an error the answer brings about stands.
-    at: u32,
+    pub(crate) at: u32,
+    /// The actions offered beside the options, after them (offers.rs): indexes of `Game::offers`.
+    pub offers: Vec<u32>,
+    /// The asking instruction's index in its code, run again after an offered action; or, with
+    /// `same_again`, the same decision asked again (the next item of a loop whose order a
+    /// player chooses).
+    pub(crate) asked: u32,
+    pub(crate) same_again: bool,
 }
 
 impl Pending {
     pub fn size(&self) -> usize {
-        self.options.len() + usize::from(self.optional)
+        self.options.len() + usize::from(self.optional) + self.offers.len()
     }
 }
 
@@ -365,7 +373,11 @@ impl Pending {
 pub struct Game {
     pub program: Arc<Loaded>,
     pub world: World,
-    frames: Vec<Frame>,
+    pub(crate) frames: Vec<Frame>,
+    /// The `offer` blocks under way, the innermost last, and the offered actions being taken
+    /// (offers.rs).
+    pub(crate) offers: Vec<Open>,
+    pub(crate) taken: Vec<Taken>,
     pub pending: Option<Pending>,
     pub over: bool,
     pub ended_early: bool,
@@ -378,6 +390,8 @@ impl PartialEq for Game {
         Arc::ptr_eq(&self.program, &other.program)
             && self.world == other.world
             && self.frames == other.frames
+            && self.offers == other.offers
+            && self.taken == other.taken
             && self.pending == other.pending
             && self.over == other.over
     }
@@ -389,6 +403,8 @@ impl std::hash::Hash for Game {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.world.hash(state);
         self.frames.hash(state);
+        self.offers.hash(state);
+        self.taken.hash(state);
         self.pending.hash(state);
         self.over.hash(state);
     }
@@ -443,6 +459,8 @@ impl Game {
             program: program.clone(),
             world,
             frames: Vec::new(),
+            offers: Vec::new(),
+            taken: Vec::new(),
             pending: None,
             over: false,
             ended_early: false,
@@ -465,6 +483,8 @@ impl Game {
         self.failed = Some(fail);
         self.pending = None;
         self.frames.clear();
+        self.offers.clear();
+        self.taken.clear();
         self.world.calls = 0;
     }
 
@@ -592,6 +612,15 @@ impl Game {
             self.pending = Some(pending);
             return Err(format!("{index} is not an option: choose a number from 0 to {}", size - 1));
         }
+        if index >= pending.options.len() + usize::from(pending.optional) {
+            if let Err(fail) = self.take_offer(pending, index) {
+                self.fail(fail);
+                return Ok(());
+            }
+            self.choices.push(index as u32);
+            self.advance();
+            return Ok(());
+        }
         if self.world.logging {
             let option = pending.options.get(index).cloned();
             let chose = Event::Chose { seat: pending.seat, prompt: pending.prompt, option, only: false };
@@ -661,6 +690,9 @@ impl Game {
             let code: &CodeIr = &ir.code[frame.code as usize];
             let Some(step) = code.instrs.get(frame.pc as usize) else {
                 self.leave();
+                if self.offer_returned()? {
+                    return Ok(());
+                }
                 continue;
             };
             frame.pc += 1;
@@ -885,6 +917,8 @@ impl Game {
                     | Instr::ChooseNext { .. }
                     | Instr::Choose { .. }
                     | Instr::Ask { .. }
+                    | Instr::OfferOpen { .. }
+                    | Instr::OfferClose
                     | Instr::EndGame
                     | Instr::Return => {}
                 }
@@ -943,11 +977,17 @@ impl Game {
                             var: Some(*var),
                             orelse: *orelse,
                             at: here,
+                            offers: Vec::new(),
+                            asked: frame.pc - 1,
+                            same_again: false,
                         }))
                     })();
-                    let Some(pending) = asked.map_err(|f| at(f, here))? else {
+                    let Some(mut pending) = asked.map_err(|f| at(f, here))? else {
                         continue;
                     };
+                    if !self.offers.is_empty() {
+                        pending.offers = self.open_to(pending.seat).map_err(|f| at(f, here))?;
+                    }
                     if pending.size() == 1 {
                         if self.world.logging {
                             let option = pending.options.first().cloned();
@@ -985,6 +1025,13 @@ impl Game {
                         continue;
                     }
                     let chooser = seat(&frame.slots[*who as usize]).map_err(|f| at(f, here))?;
+                    let asked = frame.pc - 1;
+                    let orelse = frame.pc;
+                    let offers = if self.offers.is_empty() {
+                        Vec::new()
+                    } else {
+                        self.open_to(chooser).map_err(|f| at(f, here))?
+                    };
                     limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
                     self.pending = Some(Pending {
                         seat: chooser,
@@ -992,8 +1039,11 @@ impl Game {
                         options,
                         optional: false,
                         var: Some(*var),
-                        orelse: frame.pc,
+                        orelse,
                         at: here,
+                        offers,
+                        asked,
+                        same_again: true,
                     });
                     return Ok(());
                 }
@@ -1008,6 +1058,12 @@ impl Game {
                         }),
                     };
                     let seat = who.map_err(|f| at(f, here))?;
+                    let asked = frame.pc - 1;
+                    let offers = if self.offers.is_empty() {
+                        Vec::new()
+                    } else {
+                        self.open_to(seat).map_err(|f| at(f, here))?
+                    };
                     limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
                     self.pending = Some(Pending {
                         seat,
@@ -1017,16 +1073,43 @@ impl Game {
                         var: None,
                         orelse: *orelse,
                         at: here,
+                        offers,
+                        asked,
+                        same_again: false,
                     });
                     return Ok(());
                 }
                 Instr::EndGame => {
                     self.frames.clear();
+                    self.offers.clear();
+                    self.taken.clear();
                     self.world.calls = 0;
                     self.ended_early = true;
                     return Ok(());
                 }
-                Instr::Return => self.leave(),
+                Instr::Return => {
+                    self.leave();
+                    if self.offer_returned()? {
+                        return Ok(());
+                    }
+                }
+                Instr::OfferOpen { code, args, player, label, .. } => {
+                    let frame = self.frames.last_mut().expect("the offering frame");
+                    let w = &mut self.world;
+                    let opened: Result<(Vec<Value>, u32), Fail> = (|| {
+                        let mut bound = Vec::with_capacity(args.len());
+                        for arg in args {
+                            bound.push(eval(&program, w, arg, &mut frame.slots)?);
+                        }
+                        Ok((bound, seat(&eval(&program, w, player, &mut frame.slots)?)?))
+                    })();
+                    let (bound, to) = opened.map_err(|f| at(f, here))?;
+                    let instr = frame.pc - 1;
+                    self.open_offer(instr, *code, bound, to, *label);
+                }
+                Instr::OfferClose => {
+                    self.offers.pop();
+                }
                 _ => {}
             }
         }
@@ -1054,7 +1137,7 @@ fn owned_place(var: &OwnedRef, owner: &Value) -> Result<(u32, u32), Fail> {
     }
 }
 
-fn at(mut fail: Fail, here: u32) -> Fail {
+pub(crate) fn at(mut fail: Fail, here: u32) -> Fail {
     fail.at.get_or_insert(here);
     fail
 }
