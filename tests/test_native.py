@@ -10,6 +10,7 @@ $MEEPLE_REQUIRE_NATIVE, which makes that skip a failure."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -543,6 +544,62 @@ def test_a_variant_of_gods_love_dinosaurs_is_the_same_game_on_both_engines() -> 
         for seed in range(3):
             python, core = both(game, players, seed)
             assert core == python, f"{players} players, seed {seed}"
+
+
+@functools.cache
+def dino_garden(name: str) -> Game:
+    """A Dino Garden file, loaded once, when a test first plays it."""
+    return load(ROOT / "games" / f"{name}.rules")
+
+
+# Each Dino Garden file at each of its player counts.
+DINO_GARDEN_SEATS = [("dino_garden", 3), ("dino_garden", 4), ("dino_garden_2p", 2), ("dino_garden_solo", 1)]
+
+
+@pytest.mark.parametrize(("name", "players"), DINO_GARDEN_SEATS)
+def test_dino_garden_is_the_same_game_on_both_engines(name: str, players: int) -> None:
+    """A bundled game and its two variants: free actions offered beside every decision of a turn
+    and of a player's carnivores eating (`offer`), maps of nodes (the tracks, the parks' areas,
+    the Wasteland), zones and variables per row of a table, pieces made per row, chips drawn
+    from a shuffled bag, the order of the carnivores chosen by the player."""
+    game = dino_garden(name)
+    assert native.engine_for(game, "auto") == ("native", "")
+    free_actions = 0
+    for seed in range(6):
+        python, core = both(game, players, seed)
+        assert "error" not in python and core == python, f"{name}, {players} players, seed {seed}"
+        free_actions += sum(line.endswith(": free action") for line in python["log"])
+    assert free_actions > 0  # the offered action was taken
+
+
+@pytest.mark.parametrize("agent", ["random", "first"])
+def test_a_dino_garden_game_played_inside_the_core_is_the_python_agents_game(agent: str) -> None:
+    for name, players in DINO_GARDEN_SEATS:
+        for seed in range(2):
+            python, core = played_out_both(dino_garden(name), players, seed, agent)
+            assert core.is_over and (core.choices, core.log, core.scores, core.winners) == (
+                python.choices,
+                python.log,
+                python.scores,
+                python.winners,
+            ), f"{name}, {players} players, seed {seed}"
+
+
+def test_a_copied_dino_garden_state_plays_on_alone() -> None:
+    """A copy taken at every decision of a game, inside offered actions too, ends as the
+    original does when given the same answers."""
+    game = dino_garden("dino_garden")
+    whole = native.new_game(game, 3, 5)
+    whole.play_out(["random"])
+    state = native.new_game(game, 3, 5)
+    for index, choice in enumerate(whole.choices):
+        if index % 7 == 0:
+            copy = state.clone()
+            assert copy.core == state.core and hash(copy.core) == hash(state.core)
+            for later in whole.choices[index:]:
+                copy.apply(later)
+            assert (copy.log, copy.scores) == (whole.log, whole.scores)
+        state.apply(choice)
 
 
 SQUARES = """game "Squares":
