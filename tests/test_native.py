@@ -28,6 +28,7 @@ from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.engine import IllegalChoice
 from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.values import Player
 from meeple.simulation import Plan, engine_of, play_one
 
 REQUIRE = "MEEPLE_REQUIRE_NATIVE"
@@ -583,6 +584,15 @@ def test_a_dino_garden_game_played_inside_the_core_is_the_python_agents_game(age
                 python.scores,
                 python.winners,
             ), f"{name}, {players} players, seed {seed}"
+
+
+def test_the_core_lays_out_the_zones_of_the_seats_a_game_can_have_only() -> None:
+    """The Program makes each zone a player has for every seat a game could ever have
+    (MAX_SEATS): the core lays out those of the game's most players alone, each an empty place
+    in every game otherwise (Dino Garden's nine zones per player: 36 places, not 576)."""
+    lowered, _ = native.lowered(dino_garden("dino_garden"))
+    owners = {zone.owner.seat for zone in lowered.zones.values() if isinstance(zone.owner, Player)}
+    assert owners == {0, 1, 2, 3}
 
 
 def test_a_copied_dino_garden_state_plays_on_alone() -> None:
