@@ -123,7 +123,9 @@ impl Program {
 
     /// A new game, run to its first decision (or its end, or an error: see `Game.failure`).
     fn new_game(&self, players: u32, seed: i128, budget: u64, logging: bool) -> Game {
-        Game { machine: Machine::new(self.loaded.clone(), players, seed, budget, logging) }
+        let mut machine = Machine::new(self.loaded.clone(), players, seed, budget, logging);
+        machine.rest();
+        Game { machine }
     }
 }
 
@@ -186,6 +188,7 @@ impl Game {
     fn apply(&mut self, index: usize) -> PyResult<u32> {
         let seat = self.machine.pending.as_ref().map_or(0, |p| p.seat);
         self.machine.apply(index).map_err(PyValueError::new_err)?;
+        self.machine.rest();
         Ok(seat)
     }
 

@@ -232,6 +232,15 @@ impl Memo {
         Some(answer.clone())
     }
 
+    /// Forget the answers that no longer hold, and the room they took: what a game waiting
+    /// for a decision keeps (bench/memory.py measures a live game).
+    fn settle(&mut self) {
+        let now = self.generations;
+        self.answers.retain(|_, (_, stamps)| stamps.iter().zip(&now).all(|(s, n)| s.is_none_or(|s| s == *n)));
+        self.answers.shrink_to_fit();
+        self.prune_at = 2 * self.answers.len();
+    }
+
     /// Keep an answer computed with these reads; its caller read them too.
     fn keep(&mut self, key: Key, answer: Value, read: Reads) {
         if let Some(top) = self.reading.last_mut() {
@@ -597,6 +606,14 @@ impl Game {
         if self.frames.is_empty() && self.failed.is_none() {
             self.over = true;
         }
+    }
+
+    /// The game comes to rest, handed back to its caller to wait for an answer: its memo keeps
+    /// only the answers that still hold, in no more room than they take (bench/memory.py
+    /// measures the games a program keeps alive). A game played on inside the core (a
+    /// playout, a search's copies) keeps its memo as it is.
+    pub fn rest(&mut self) {
+        self.world.memo.settle();
     }
 
     /// Answer the pending decision with the option at `index`.
@@ -1927,10 +1944,25 @@ mod tests {
     //! play: while count(free()) > 0: for each p in players: if count(free()) > 0:
     //!   turn p: choose c from free() prompt "Where": move 1 stone of p from supply to c; add 1 to total
     //! ```
-    use super::{Agent, FailKind, Game, Loaded};
+    use super::{Agent, FailKind, Game, Loaded, Memo, Part, Value};
     use crate::ir::Program;
     use crate::rng::Mt;
     use std::sync::Arc;
+
+    #[test]
+    fn a_game_at_rest_keeps_only_the_answers_that_hold() {
+        let mut memo = Memo::default();
+        let (board, turn) = ([false, false, true, false, false], [false, false, false, true, false]);
+        memo.keep((0, super::Args::One(Value::Int(1))), Value::Int(10), board);
+        memo.keep((1, super::Args::One(Value::Int(1))), Value::Int(20), turn);
+        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 5]);
+        memo.generations[Part::Loc(0).class()] += 1; // a piece moved
+        memo.settle();
+        assert_eq!(memo.answers.len(), 2);
+        assert_eq!(memo.get(&(0, super::Args::One(Value::Int(1)))), None);
+        assert_eq!(memo.get(&(1, super::Args::One(Value::Int(1)))), Some(Value::Int(20)));
+        assert_eq!(memo.get(&(2, super::Args::Many(vec![]))), Some(Value::Int(30)));
+    }
 
     fn tiny() -> Arc<Loaded> {
         let ir: Program =
