@@ -11,7 +11,8 @@ agents of the same seed draw (agents.py: seed * 1000 + seat). Every game's choic
 winners must agree, or the bench says which seed differs. It also measures what a copy of a
 native state costs, taken mid-game (`state.clone()`; the Python engine has no copy but a replay).
 
-Where a game has a plain Python program written for it by hand (`handwritten_gld.py`), that is
+Where a game has a plain Python program written for it by hand (`handwritten_gld.py`,
+`handwritten_dg.py`), that is
 timed too, in a third process, on the same seeds: its random players draw from one generator of
 the seed, not one per seat, so its games are other games of the same rules, and are not checked.
 
@@ -44,7 +45,7 @@ GAMES = [
     ("Dino Garden, 3 players", "dino_garden", {}, 3),
 ]
 # The games with a program written for them by hand (bench/, beside this file).
-HANDWRITTEN = {"gods_love_dinosaurs": "handwritten_gld"}
+HANDWRITTEN = {"gods_love_dinosaurs": "handwritten_gld", "dino_garden": "handwritten_dg"}
 
 
 def play(rules: str, options: dict[str, str], players: int, games: int, engine: str) -> dict[str, Any]:

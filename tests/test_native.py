@@ -10,6 +10,7 @@ $MEEPLE_REQUIRE_NATIVE, which makes that skip a failure."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -27,6 +28,7 @@ from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.engine import IllegalChoice
 from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.values import Player
 from meeple.simulation import Plan, engine_of, play_one
 
 REQUIRE = "MEEPLE_REQUIRE_NATIVE"
@@ -44,9 +46,16 @@ def built() -> None:
 TEST_GAMES = sorted((ROOT / "tests" / "games").glob("*.rules"))
 BUNDLED = sorted((ROOT / "games").glob("*.rules"))
 # Games the core runs today; each other game is checked to fall back to the Python engine.
-NATIVE = ["connect_four", "dino_party", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
-# Games the core runs that are checked by tests of their own below (grids that grow).
-NATIVE_TOO = ["gods_love_dinosaurs", "hunt", "tigers_three"]
+NATIVE = ["connect_four", "dino_party", "errands", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
+# Games the core runs that are checked by tests of their own below.
+NATIVE_TOO = [
+    "dino_garden",
+    "dino_garden_2p",
+    "dino_garden_solo",
+    "gods_love_dinosaurs",
+    "hunt",
+    "tigers_three",
+]
 
 
 def load(path: Path, **options: str) -> Game:
@@ -103,6 +112,36 @@ def test_dino_party_is_the_same_game_on_both_engines(players: int) -> None:
         assert core == python, f"{players} players, seed {seed}"
 
 
+COLUMNS = """game "Columns":
+  players 2..2
+table post (name, seat: int, owner: int, q: int):
+  north, 0, 5, 1
+  south, 1, 7, 2
+  east, 0, 3, 2
+zone pool
+zone kept per player
+piece flag: each post in pool
+play:
+  for each p in players:
+    turn p:
+      choose f from pieces(pool) where f.seat == p.seat or f.q == 2 prompt "Flag":
+        log "{p} takes {f} (owner {f.owner}, seat {f.seat}, q {f.q})"
+        move f to p.kept
+score p = sum([x.owner + x.q for each x in post where x.seat == p.seat])
+"""
+
+
+def test_a_column_named_like_an_attribute_is_read_alike_on_both_engines(tmp_path: Path) -> None:
+    """A row's attribute is its column whatever it is called, `seat`, `owner` or `q` too, and so
+    is a piece's made for a row (its own `owner`, `kind`, `location` and `row` aside), as
+    compiler/expressions.py reads them."""
+    game = load(write(tmp_path, "columns.rules", COLUMNS))
+    assert native.engine_for(game, "auto") == ("native", "")
+    for seed in range(4):
+        python, core = both(game, 2, seed)
+        assert "error" not in core and core == python
+
+
 def test_a_full_size_hex_board_is_the_same_game_on_both_engines() -> None:
     game = load(ROOT / "tests" / "games" / "hex.rules")
     for seed in range(3):
@@ -122,7 +161,7 @@ def test_any_seed_plays_the_same_connect_four(seed: int) -> None:
 CONNECT_FOUR = load(ROOT / "tests" / "games" / "connect_four.rules")
 
 
-@pytest.mark.parametrize("name", ["connect_four", "tic_tac_toe"])
+@pytest.mark.parametrize("name", ["connect_four", "tic_tac_toe", "errands"])
 @pytest.mark.parametrize("agent", ["random", "first"])
 def test_a_game_played_inside_the_core_is_the_python_agents_game(name: str, agent: str) -> None:
     """`play_out` answers every decision inside the core, as agents.py's agents of the same seeds
@@ -167,6 +206,32 @@ def test_a_copied_state_plays_on_alone() -> None:
     assert (copy.log, copy.winners) == (state.log, state.winners)
 
 
+ERRANDS = load(ROOT / "tests" / "games" / "errands.rules")
+
+
+def test_an_offered_action_is_asked_alike_on_both_engines_and_a_copy_carries_it() -> None:
+    """docs/language.md, "Actions at any time": while an `offer` block runs, its action stands
+    after the options of each decision of its player, but not inside itself; taking it runs the
+    rule, then asks the same decision again with its options worked out afresh. A copy taken
+    while the action runs finishes it alone."""
+    python, core = ERRANDS.new_game(2, 1), native.new_game(ERRANDS, 2, 1)
+    copy = None
+    for state in (python, core):
+        assert state.decision.options == ["yes", "no", "run an errand"]
+        state.apply(2)
+        assert (state.decision.prompt, state.decision.options) == ("Tidy your purse too?", ["yes", "no"])
+    copy = core.clone()
+    for state in (python, core, copy):
+        state.apply(1)
+        assert state.decision.options == ["yes", "no", "run an errand"]  # the same question again
+        state.apply(1)  # no rest: take points greater than the coins bought
+        assert state.decision.options == ["2", "3", "4", "run an errand"]
+        state.apply(3)
+        state.apply(0)
+        assert state.decision.options == ["3", "4", "run an errand"]  # afresh, after the action
+    assert copy.core == core.core and copy.log == core.log == python.log
+
+
 def test_an_answer_that_is_no_option_is_refused_alike_on_both_engines_and_changes_nothing() -> None:
     """The core checks the answer itself (NativeState.apply crosses into it once): what it
     refuses is worded as the Python engine words it, and the game is as it was."""
@@ -200,17 +265,17 @@ def test_a_game_the_core_cannot_run_plays_on_python_and_says_why(path: Path) -> 
 def test_the_construct_that_keeps_a_game_on_python_is_named_with_its_place(tmp_path: Path) -> None:
     rules = write(
         tmp_path,
-        "asking.rules",
-        'game "Offering":\n  players 1..1\nzone pool\nvar n: int = 0\n'
-        "rule rest(p: player):\n  set n to 2\n"
-        "play:\n  offer rest(players[0]) to players[0]:\n    set n to 1\n",
+        "sliding.rules",
+        'game "Sliding":\n  players 1..1\ntable tile (q: int, r: int):\n  0, 0\n'
+        "map yard:\n  grid square of tile\n"
+        "play:\n  place tile on yard\n  shift yard by 1, 0\n",
     )
     game = meeple.load(str(rules))
     engine, why = native.engine_for(game, "auto")
     assert engine == "python"
-    assert why == f"unsupported: the statement `offer` at {rules}:8:3"
+    assert why == f"unsupported: the statement `shift` at {rules}:9:3"
     assert native.engine_for(game, "python") == ("python", "asked for")
-    with pytest.raises(ValueError, match="cannot play this game: unsupported: the statement `offer`"):
+    with pytest.raises(ValueError, match="cannot play this game: unsupported: the statement `shift`"):
         native.engine_for(game, "native")
 
 
@@ -480,6 +545,71 @@ def test_a_variant_of_gods_love_dinosaurs_is_the_same_game_on_both_engines() -> 
         for seed in range(3):
             python, core = both(game, players, seed)
             assert core == python, f"{players} players, seed {seed}"
+
+
+@functools.cache
+def dino_garden(name: str) -> Game:
+    """A Dino Garden file, loaded once, when a test first plays it."""
+    return load(ROOT / "games" / f"{name}.rules")
+
+
+# Each Dino Garden file at each of its player counts.
+DINO_GARDEN_SEATS = [("dino_garden", 3), ("dino_garden", 4), ("dino_garden_2p", 2), ("dino_garden_solo", 1)]
+
+
+@pytest.mark.parametrize(("name", "players"), DINO_GARDEN_SEATS)
+def test_dino_garden_is_the_same_game_on_both_engines(name: str, players: int) -> None:
+    """A bundled game and its two variants: free actions offered beside every decision of a turn
+    and of a player's carnivores eating (`offer`), maps of nodes (the tracks, the parks' areas,
+    the Wasteland), zones and variables per row of a table, pieces made per row, chips drawn
+    from a shuffled bag, the order of the carnivores chosen by the player."""
+    game = dino_garden(name)
+    assert native.engine_for(game, "auto") == ("native", "")
+    free_actions = 0
+    for seed in range(6):
+        python, core = both(game, players, seed)
+        assert "error" not in python and core == python, f"{name}, {players} players, seed {seed}"
+        free_actions += sum(line.endswith(": free action") for line in python["log"])
+    assert free_actions > 0  # the offered action was taken
+
+
+@pytest.mark.parametrize("agent", ["random", "first"])
+def test_a_dino_garden_game_played_inside_the_core_is_the_python_agents_game(agent: str) -> None:
+    for name, players in DINO_GARDEN_SEATS:
+        for seed in range(2):
+            python, core = played_out_both(dino_garden(name), players, seed, agent)
+            assert core.is_over and (core.choices, core.log, core.scores, core.winners) == (
+                python.choices,
+                python.log,
+                python.scores,
+                python.winners,
+            ), f"{name}, {players} players, seed {seed}"
+
+
+def test_the_core_lays_out_the_zones_of_the_seats_a_game_can_have_only() -> None:
+    """The Program makes each zone a player has for every seat a game could ever have
+    (MAX_SEATS): the core lays out those of the game's most players alone, each an empty place
+    in every game otherwise (Dino Garden's nine zones per player: 36 places, not 576)."""
+    lowered, _ = native.lowered(dino_garden("dino_garden"))
+    owners = {zone.owner.seat for zone in lowered.zones.values() if isinstance(zone.owner, Player)}
+    assert owners == {0, 1, 2, 3}
+
+
+def test_a_copied_dino_garden_state_plays_on_alone() -> None:
+    """A copy taken at every decision of a game, inside offered actions too, ends as the
+    original does when given the same answers."""
+    game = dino_garden("dino_garden")
+    whole = native.new_game(game, 3, 5)
+    whole.play_out(["random"])
+    state = native.new_game(game, 3, 5)
+    for index, choice in enumerate(whole.choices):
+        if index % 7 == 0:
+            copy = state.clone()
+            assert copy.core == state.core and hash(copy.core) == hash(state.core)
+            for later in whole.choices[index:]:
+                copy.apply(later)
+            assert (copy.log, copy.scores) == (whole.log, whole.scores)
+        state.apply(choice)
 
 
 SQUARES = """game "Squares":

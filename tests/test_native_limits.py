@@ -149,6 +149,41 @@ def test_a_game_asking_without_end_stops_at_max_decisions_alike(tmp_path: Path) 
     assert len(core.choices) == len(python.choices) == MAX_DECISIONS
 
 
+ERRAND = (
+    'game "Errand":\n  players 2..2\nvar n: int = 0\nrule errand(k: int):\n  add k to n\n'
+    'play:\n  offer errand(1) to players[0] as "run an errand":\n    may "Stop?" by players[0]:\n'
+    "      set n to 0\n"
+)
+
+
+def taking_the_last_option(state: Any, most: int | None = None) -> RuleRuntimeError | None:
+    """Answer each decision with its last option (an offered action, where there is one), at
+    most `most` times: the error the game stopped on, if any."""
+    try:
+        while not state.is_over and (most is None or len(state.choices) < most):
+            state.apply(state.decision.size - 1)
+    except RuleRuntimeError as err:
+        return err
+    return None
+
+
+def test_an_offered_action_taken_without_end_stops_at_max_decisions_alike(tmp_path: Path) -> None:
+    """Taking an action an `offer` adds asks the decision again: each asking counts towards
+    MAX_DECISIONS, and the game stops at the statement that asks; the line saying the action was
+    taken counts towards the log's characters as its label reads."""
+    game = meeple.load(str(write(tmp_path, "errand.rules", ERRAND)))
+    assert native.engine_for(game, "native") == ("native", "")
+    python, core = game.new_game(2, 0, logging=False), native.new_game(game, 2, 0, logging=False)
+    errors = [str(taking_the_last_option(state)) for state in (python, core)]
+    assert errors[0] == errors[1] and "errand.rules:8:5:" in errors[0]
+    assert f"more than {MAX_DECISIONS:,} decisions" in errors[0]
+    assert len(core.choices) == len(python.choices) == MAX_DECISIONS
+    logged = native.new_game(game, 2, 0)
+    assert taking_the_last_option(logged, 3) is None
+    assert logged.log == ["  Player 1 stop?: run an errand"] * 3
+    assert logged.core.log_chars == sum(len(line) for line in logged.log)
+
+
 # ===================================================================== MAX_LOG_CHARS
 
 CHATTY = 'game "Chatty":\n  players 2..2\nplay:\n  repeat 4000000 times:\n    log "' + "x" * 2000 + '"\n'

@@ -130,6 +130,10 @@ class Lowering:
     def __init__(self, program: Program) -> None:
         self.p = program
         self.sym = program.symbols
+        # The seats a game of this program can have: the Program makes zones and maps for every
+        # seat a game could ever have (MAX_SEATS), and each would be a location, an empty list
+        # in every game of the core, were the seats beyond the game's most players laid out.
+        self.seats = program.players[: program.max_players]
         self.texts: list[str] = []
         self.sites: list[tuple[ast.Span | None, str]] = []
         self.rule = ""
@@ -165,6 +169,8 @@ class Lowering:
         sym, p = self.sym, self.p
         self.refuse_whole_program()
         for (_name, owner), zone in p.zone_locs.items():
+            if isinstance(owner, Player) and owner.seat >= len(self.seats):
+                continue
             self.zone_index[id(zone)] = len(self.locations)
             self.zones[len(self.locations)] = zone
             self.locations.append({"cell": None, "owner": self.const(owner)})
@@ -176,6 +182,8 @@ class Lowering:
                     self.nodes[len(self.locations)] = node
                     self.locations.append({"cell": None, "owner": "None", "node": self.row_index[id(node)]})
         for mapref in p.map_refs.values():
+            if mapref.owner is not None and mapref.owner.seat >= len(self.seats):
+                continue
             self.grid_index[id(mapref)] = len(self.grids)
             g = len(self.grids)
             self.grids.append(mapref)
@@ -426,7 +434,7 @@ class Lowering:
             "count": count,
             "per_player": decl.per_player,
             "zone": None if own else self.expr(zone),
-            "own_zone": [self.zone_index[id(self.p.zone_locs[(zone.id, pl)])] for pl in self.p.players]
+            "own_zone": [self.zone_index[id(self.p.zone_locs[(zone.id, pl)])] for pl in self.seats]
             if own and isinstance(zone, ast.Name)
             else None,
             "at": self.site(decl.span, "the start of the game"),
@@ -677,6 +685,24 @@ class Lowering:
         self.block(s.orelse)
         self.patch(end, "to", self.here())
 
+    def lower_Offer(self, s: ast.Offer) -> None:
+        """The block between an OfferOpen, which binds the rule's arguments and the seat, and an
+        OfferClose; the condition is asked at each decision, with the block's names then."""
+        args = [self.expr(a) for a in s.args]
+        player = self.expr(s.player)
+        cond = self.expr(s.cond) if s.cond is not None else None
+        label = self.text(s.label or s.rule.replace("_", " "))
+        opened = {
+            "code": self.rule_index[s.rule],
+            "args": args,
+            "player": player,
+            "cond": cond,
+            "label": label,
+        }
+        self.emit(s, {"OfferOpen": opened})
+        self.block(s.body)
+        self.emit(s, "OfferClose")
+
     def lower_Random(self, s: ast.Random) -> None:
         weights = [self.expr(o.weight) if o.weight is not None else None for o in s.outcomes]
         names = [self.text(o.name) for o in s.outcomes]
@@ -795,7 +821,7 @@ class Lowering:
         if any(e.name in group for group in sym.owned_vars.values()):
             return {"Owned": [self.expr(e.obj), self.owned_ref(e.name)]}
         if (e.name, self.p.players[0]) in self.p.map_refs:
-            seats = [self.grid_index[id(self.p.map_refs[(e.name, pl)])] for pl in self.p.players]
+            seats = [self.grid_index[id(self.p.map_refs[(e.name, pl)])] for pl in self.seats]
             return {"GridOf": [self.expr(e.obj), seats]}
         shaped = self.sym.types.get(id(e.obj), "").split(":")[0]
         if e.name in {"route": ROUTE_ATTRS, "placement": PLACEMENT_ATTRS}.get(shaped, ()):
@@ -814,13 +840,14 @@ class Lowering:
 
     def zone_of(self, e: ast.Attr) -> Any:
         """`OWNER.zone`: the zone's instance of a player (by seat) or of a row (by its index)."""
-        seats: list[int | None] = [None] * len(self.p.players)
+        seats: list[int | None] = [None] * len(self.seats)
         rows: list[int | None] = [None] * len(self.rows)
         for (name, owner), zone in self.p.zone_locs.items():
             if name != e.name:
                 continue
             if isinstance(owner, Player):
-                seats[owner.seat] = self.zone_index[id(zone)]
+                if owner.seat < len(self.seats):
+                    seats[owner.seat] = self.zone_index[id(zone)]
             elif isinstance(owner, Row):
                 rows[self.row_index[id(owner)]] = self.zone_index[id(zone)]
         return {"ZoneOf": [self.expr(e.obj), seats, rows]}

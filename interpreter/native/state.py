@@ -13,7 +13,7 @@ from typing import Any
 from meeple.interpreter.compiler.base import too_deep
 from meeple.interpreter.engine import Game, IllegalChoice, record, too_many_decisions
 from meeple.interpreter.native.lower import Lowered
-from meeple.interpreter.runtime import Decision, RuleRuntimeError, log_too_long
+from meeple.interpreter.runtime import Decision, Offer, RuleRuntimeError, log_too_long
 from meeple.interpreter.values import Cell, LazyList, PieceRef, Placement, Route, label
 from meeple.limits import MAX_VALUE_DEPTH
 
@@ -199,11 +199,18 @@ class NativeState:
             if asked is None:
                 return None
             seat, prompt, options, optional = asked
+            player = self.lowered.players[seat]
+            # the actions an `offer` adds, after the options: labelled as the Python engine's
+            offers = [
+                Offer(player, self.lowered.texts[text], None, None, {}, self.lowered.codes[code])
+                for text, code in self.core.offers()
+            ]
             self._decision = Decision(
-                self.lowered.players[seat],
+                player,
                 self.lowered.texts[prompt],
                 LazyList(len(options), lambda i: self.value(options[i])),
                 extra="pass" if optional else "",
+                offers=offers,
             )
         return self._decision
 

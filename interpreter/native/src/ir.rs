@@ -329,6 +329,19 @@ pub enum Instr {
         player: Option<Expr>,
         amount: Option<Expr>,
     },
+    /// `offer RULE(ARGS) to P [where COND] [as LABEL]:` begins: while its block runs, every
+    /// decision of P also offers the rule `code` (with these arguments, bound now), while `cond`
+    /// holds (read with the names of the offering frame as they are then); `label` is its
+    /// option's text (offers.rs).
+    OfferOpen {
+        code: u32,
+        args: Vec<Expr>,
+        player: Expr,
+        cond: Option<Expr>,
+        label: u32,
+    },
+    /// The innermost `offer` block ends: its action is offered no more.
+    OfferClose,
     EndGame,
     Return,
     /// A trigger's body begins, its condition met: a call under way from here (MAX_RECURSION).

@@ -4,6 +4,7 @@ pub mod grid;
 pub mod ir;
 pub mod limits;
 pub mod mcts;
+pub mod offers;
 pub mod placement;
 pub mod rng;
 pub mod routes;

@@ -123,7 +123,9 @@ impl Program {
 
     /// A new game, run to its first decision (or its end, or an error: see `Game.failure`).
     fn new_game(&self, players: u32, seed: i128, budget: u64, logging: bool) -> Game {
-        Game { machine: Machine::new(self.loaded.clone(), players, seed, budget, logging) }
+        let mut machine = Machine::new(self.loaded.clone(), players, seed, budget, logging);
+        machine.rest();
+        Game { machine }
     }
 }
 
@@ -172,10 +174,21 @@ impl Game {
         Ok(Some(PyTuple::new(py, parts)?))
     }
 
+    /// The actions offered beside the pending decision's options, after them (`offer`): each
+    /// one's label (a text index) and its rule's code.
+    fn offers(&self) -> Vec<(u32, u32)> {
+        let Some(pending) = &self.machine.pending else {
+            return Vec::new();
+        };
+        let open = &self.machine.offers;
+        pending.offers.iter().map(|i| (open[*i as usize].label, open[*i as usize].code)).collect()
+    }
+
     /// Answer the pending decision with the option at `index`: the seat that answered.
     fn apply(&mut self, index: usize) -> PyResult<u32> {
         let seat = self.machine.pending.as_ref().map_or(0, |p| p.seat);
         self.machine.apply(index).map_err(PyValueError::new_err)?;
+        self.machine.rest();
         Ok(seat)
     }
 

@@ -7,6 +7,7 @@
 use crate::grid::{self, GridIndex};
 use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
 use crate::limits::{self, Entered};
+use crate::offers::{Open, Taken};
 use crate::placement::{self, Grown};
 use crate::rng::Mt;
 use crate::value::{Piece, Value};
@@ -231,6 +232,15 @@ impl Memo {
         Some(answer.clone())
     }
 
+    /// Forget the answers that no longer hold, and the room they took: what a game waiting
+    /// for a decision keeps (bench/memory.py measures a live game).
+    fn settle(&mut self) {
+        let now = self.generations;
+        self.answers.retain(|_, (_, stamps)| stamps.iter().zip(&now).all(|(s, n)| s.is_none_or(|s| s == *n)));
+        self.answers.shrink_to_fit();
+        self.prune_at = 2 * self.answers.len();
+    }
+
     /// Keep an answer computed with these reads; its caller read them too.
     fn keep(&mut self, key: Key, answer: Value, read: Reads) {
         if let Some(top) = self.reading.last_mut() {
@@ -330,13 +340,13 @@ impl World {
 
 /// One rule (or setup, or play) being run: which code, where in it, and its names' values.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-struct Frame {
-    code: u32,
-    pc: u32,
-    slots: Vec<Value>,
+pub(crate) struct Frame {
+    pub(crate) code: u32,
+    pub(crate) pc: u32,
+    pub(crate) slots: Vec<Value>,
     /// Whether it counts as a call under way (MAX_RECURSION): a rule's from its start, a
     /// trigger's once its condition is met, setup and play never.
-    entered: bool,
+    pub(crate) entered: bool,
 }
 
 /// A decision waiting for its answer.
@@ -351,12 +361,19 @@ pub struct Pending {
     var: Option<u32>,
     orelse: u32,
     /// The asking instruction's place: where an error the answer brings about stands.
-    at: u32,
+    pub(crate) at: u32,
+    /// The actions offered beside the options, after them (offers.rs): indexes of `Game::offers`.
+    pub offers: Vec<u32>,
+    /// The asking instruction's index in its code, run again after an offered action; or, with
+    /// `same_again`, the same decision asked again (the next item of a loop whose order a
+    /// player chooses).
+    pub(crate) asked: u32,
+    pub(crate) same_again: bool,
 }
 
 impl Pending {
     pub fn size(&self) -> usize {
-        self.options.len() + usize::from(self.optional)
+        self.options.len() + usize::from(self.optional) + self.offers.len()
     }
 }
 
@@ -365,7 +382,11 @@ impl Pending {
 pub struct Game {
     pub program: Arc<Loaded>,
     pub world: World,
-    frames: Vec<Frame>,
+    pub(crate) frames: Vec<Frame>,
+    /// The `offer` blocks under way, the innermost last, and the offered actions being taken
+    /// (offers.rs).
+    pub(crate) offers: Vec<Open>,
+    pub(crate) taken: Vec<Taken>,
     pub pending: Option<Pending>,
     pub over: bool,
     pub ended_early: bool,
@@ -378,6 +399,8 @@ impl PartialEq for Game {
         Arc::ptr_eq(&self.program, &other.program)
             && self.world == other.world
             && self.frames == other.frames
+            && self.offers == other.offers
+            && self.taken == other.taken
             && self.pending == other.pending
             && self.over == other.over
     }
@@ -389,6 +412,8 @@ impl std::hash::Hash for Game {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.world.hash(state);
         self.frames.hash(state);
+        self.offers.hash(state);
+        self.taken.hash(state);
         self.pending.hash(state);
         self.over.hash(state);
     }
@@ -443,6 +468,8 @@ impl Game {
             program: program.clone(),
             world,
             frames: Vec::new(),
+            offers: Vec::new(),
+            taken: Vec::new(),
             pending: None,
             over: false,
             ended_early: false,
@@ -465,6 +492,8 @@ impl Game {
         self.failed = Some(fail);
         self.pending = None;
         self.frames.clear();
+        self.offers.clear();
+        self.taken.clear();
         self.world.calls = 0;
     }
 
@@ -579,6 +608,14 @@ impl Game {
         }
     }
 
+    /// The game comes to rest, handed back to its caller to wait for an answer: its memo keeps
+    /// only the answers that still hold, in no more room than they take (bench/memory.py
+    /// measures the games a program keeps alive). A game played on inside the core (a
+    /// playout, a search's copies) keeps its memo as it is.
+    pub fn rest(&mut self) {
+        self.world.memo.settle();
+    }
+
     /// Answer the pending decision with the option at `index`.
     pub fn apply(&mut self, index: usize) -> Result<(), String> {
         if self.failed.is_some() {
@@ -591,6 +628,15 @@ impl Game {
             let size = pending.size();
             self.pending = Some(pending);
             return Err(format!("{index} is not an option: choose a number from 0 to {}", size - 1));
+        }
+        if index >= pending.options.len() + usize::from(pending.optional) {
+            if let Err(fail) = self.take_offer(pending, index) {
+                self.fail(fail);
+                return Ok(());
+            }
+            self.choices.push(index as u32);
+            self.advance();
+            return Ok(());
         }
         if self.world.logging {
             let option = pending.options.get(index).cloned();
@@ -661,6 +707,9 @@ impl Game {
             let code: &CodeIr = &ir.code[frame.code as usize];
             let Some(step) = code.instrs.get(frame.pc as usize) else {
                 self.leave();
+                if self.offer_returned()? {
+                    return Ok(());
+                }
                 continue;
             };
             frame.pc += 1;
@@ -885,6 +934,8 @@ impl Game {
                     | Instr::ChooseNext { .. }
                     | Instr::Choose { .. }
                     | Instr::Ask { .. }
+                    | Instr::OfferOpen { .. }
+                    | Instr::OfferClose
                     | Instr::EndGame
                     | Instr::Return => {}
                 }
@@ -943,11 +994,17 @@ impl Game {
                             var: Some(*var),
                             orelse: *orelse,
                             at: here,
+                            offers: Vec::new(),
+                            asked: frame.pc - 1,
+                            same_again: false,
                         }))
                     })();
-                    let Some(pending) = asked.map_err(|f| at(f, here))? else {
+                    let Some(mut pending) = asked.map_err(|f| at(f, here))? else {
                         continue;
                     };
+                    if !self.offers.is_empty() {
+                        pending.offers = self.open_to(pending.seat).map_err(|f| at(f, here))?;
+                    }
                     if pending.size() == 1 {
                         if self.world.logging {
                             let option = pending.options.first().cloned();
@@ -985,6 +1042,13 @@ impl Game {
                         continue;
                     }
                     let chooser = seat(&frame.slots[*who as usize]).map_err(|f| at(f, here))?;
+                    let asked = frame.pc - 1;
+                    let orelse = frame.pc;
+                    let offers = if self.offers.is_empty() {
+                        Vec::new()
+                    } else {
+                        self.open_to(chooser).map_err(|f| at(f, here))?
+                    };
                     limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
                     self.pending = Some(Pending {
                         seat: chooser,
@@ -992,8 +1056,11 @@ impl Game {
                         options,
                         optional: false,
                         var: Some(*var),
-                        orelse: frame.pc,
+                        orelse,
                         at: here,
+                        offers,
+                        asked,
+                        same_again: true,
                     });
                     return Ok(());
                 }
@@ -1008,6 +1075,12 @@ impl Game {
                         }),
                     };
                     let seat = who.map_err(|f| at(f, here))?;
+                    let asked = frame.pc - 1;
+                    let offers = if self.offers.is_empty() {
+                        Vec::new()
+                    } else {
+                        self.open_to(seat).map_err(|f| at(f, here))?
+                    };
                     limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
                     self.pending = Some(Pending {
                         seat,
@@ -1017,16 +1090,43 @@ impl Game {
                         var: None,
                         orelse: *orelse,
                         at: here,
+                        offers,
+                        asked,
+                        same_again: false,
                     });
                     return Ok(());
                 }
                 Instr::EndGame => {
                     self.frames.clear();
+                    self.offers.clear();
+                    self.taken.clear();
                     self.world.calls = 0;
                     self.ended_early = true;
                     return Ok(());
                 }
-                Instr::Return => self.leave(),
+                Instr::Return => {
+                    self.leave();
+                    if self.offer_returned()? {
+                        return Ok(());
+                    }
+                }
+                Instr::OfferOpen { code, args, player, label, .. } => {
+                    let frame = self.frames.last_mut().expect("the offering frame");
+                    let w = &mut self.world;
+                    let opened: Result<(Vec<Value>, u32), Fail> = (|| {
+                        let mut bound = Vec::with_capacity(args.len());
+                        for arg in args {
+                            bound.push(eval(&program, w, arg, &mut frame.slots)?);
+                        }
+                        Ok((bound, seat(&eval(&program, w, player, &mut frame.slots)?)?))
+                    })();
+                    let (bound, to) = opened.map_err(|f| at(f, here))?;
+                    let instr = frame.pc - 1;
+                    self.open_offer(instr, *code, bound, to, *label);
+                }
+                Instr::OfferClose => {
+                    self.offers.pop();
+                }
                 _ => {}
             }
         }
@@ -1054,7 +1154,7 @@ fn owned_place(var: &OwnedRef, owner: &Value) -> Result<(u32, u32), Fail> {
     }
 }
 
-fn at(mut fail: Fail, here: u32) -> Fail {
+pub(crate) fn at(mut fail: Fail, here: u32) -> Fail {
     fail.at.get_or_insert(here);
     fail
 }
@@ -1498,6 +1598,13 @@ fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, F
             Some(row) => column_of(p, row, column)?,
             None => return error(format!("a piece has no '{column}'")),
         },
+        // Any other attribute of a row, or of a piece made for a row, is the row's column of
+        // that name, whatever it is called (`seat`, `q`...): as compiler/expressions.py's `of_row`.
+        (name, Value::Row(row)) => column_of(p, *row, attr_name(name))?,
+        (name, Value::Piece(_, pc)) => match p.ir.kinds[pc.kind as usize].row {
+            Some(row) => column_of(p, row, attr_name(name))?,
+            None => return error(format!("a piece has no '{}'", attr_name(name))),
+        },
         (name, obj) => return error(format!("a {} has no '{}'", obj.type_name(), attr_name(name))),
     })
 }
@@ -1937,10 +2044,25 @@ mod tests {
     //! play: while count(free()) > 0: for each p in players: if count(free()) > 0:
     //!   turn p: choose c from free() prompt "Where": move 1 stone of p from supply to c; add 1 to total
     //! ```
-    use super::{Agent, FailKind, Game, Loaded};
+    use super::{Agent, FailKind, Game, Loaded, Memo, Part, Value};
     use crate::ir::Program;
     use crate::rng::Mt;
     use std::sync::Arc;
+
+    #[test]
+    fn a_game_at_rest_keeps_only_the_answers_that_hold() {
+        let mut memo = Memo::default();
+        let (board, turn) = ([false, false, true, false, false], [false, false, false, true, false]);
+        memo.keep((0, super::Args::One(Value::Int(1))), Value::Int(10), board);
+        memo.keep((1, super::Args::One(Value::Int(1))), Value::Int(20), turn);
+        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 5]);
+        memo.generations[Part::Loc(0).class()] += 1; // a piece moved
+        memo.settle();
+        assert_eq!(memo.answers.len(), 2);
+        assert_eq!(memo.get(&(0, super::Args::One(Value::Int(1)))), None);
+        assert_eq!(memo.get(&(1, super::Args::One(Value::Int(1)))), Some(Value::Int(20)));
+        assert_eq!(memo.get(&(2, super::Args::Many(vec![]))), Some(Value::Int(30)));
+    }
 
     fn tiny() -> Arc<Loaded> {
         let ir: Program =
