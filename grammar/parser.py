@@ -258,10 +258,10 @@ def _too_long(err: NumberTooLong, file: str) -> Diagnostic:
 def parse(source: str, file: str = "<rules>") -> ast.Module:
     """Parse a whole `.rules` text. Raises RulesError (with diagnostics) on a syntax error.
 
-    The text is parsed declaration by declaration (`_chunks`), each part's tree kept by its text
-    and first line (`_parsed_part`): a text parsed again after an edit (an editor's, as one
-    types) parses only the declarations that changed, or moved, and copies the others. The
-    module returned is the caller's own (a copy), to change as it likes."""
+    The text is parsed declaration by declaration (`_chunks`), each part's nodes kept by its text
+    (`_parsed_part`, as if it stood at the first line): a text parsed again after an edit (an
+    editor's, as one types) parses only the declarations that changed, and copies the others
+    to where they stand now. The module returned is the caller's own, to change as it likes."""
     source = source.removeprefix("\ufeff")  # a byte-order mark some editors write is not text
     if not source.endswith("\n"):
         source += "\n"
@@ -269,18 +269,19 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
     items: list[ast.Decl | ast.Meta] = []
     for number, (first, text) in enumerate(parts):
         try:
-            items += _parsed_part(text, first, file)
+            items += _copied(_parsed_part(text, file), {}, first - 1)  # a part may be kept twice
         except RulesError as err:
             # The error a parse of the whole text gives: the rest of the text is read, from this
-            # part on (a part cut short may be an error only at the next part's first word).
+            # part on (a part cut short may be an error only at the next part's first word),
+            # where it stands in the text.
             found = err
             try:
-                _parsed_part("".join(t for _, t in parts[number:]), first, file)
+                _parse_part("\n" * (first - 1) + "".join(t for _, t in parts[number:]), file)
             except RulesError as whole:
                 found = whole
             raise RulesError(found.diagnostics, {file: source}) from None
     module = ast.Module(file=file, source=source, decls=[], span=ast.Span(file=file, line=1, column=1))
-    for item in _copied(items, {}):
+    for item in items:
         if isinstance(item, ast.Meta):
             module.meta.append(item)
         else:
@@ -288,25 +289,31 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
     return module
 
 
-def _copied(value: Any, done: dict[int, Any]) -> Any:
-    """A copy of parsed nodes, for a caller to change: each node and list anew (a node the tree
-    holds in two places, such as a conflict's quotes, copied once and held in both, as
-    `copy.deepcopy` does), what cannot change (a span, a text, a number) shared. `deepcopy` took
-    half again as long, the larger part of checking a long file again as one types. Nodes are at
-    most MAX_DEPTH deep (`_too_deep`): the recursion is bounded."""
+def _copied(value: Any, done: dict[int, Any], lines: int) -> Any:
+    """A copy of parsed nodes, for a caller to change, `lines` lines further down the text: each
+    node and list anew (a node the tree holds in two places, such as a conflict's quotes, copied
+    once and held in both, as `copy.deepcopy` does), each span moved, what cannot change (a text,
+    a number) shared. `deepcopy` took half again as long, the larger part of checking a long
+    file again as one types. Nodes are at most MAX_DEPTH deep (`_too_deep`): the recursion is
+    bounded."""
     if isinstance(value, ast.Node | list | dict | tuple) and id(value) in done:
         return done[id(value)]
+    if isinstance(value, ast.Span):
+        if not lines or not value.line:  # where it stood, or nowhere (a span of no text)
+            return value
+        moved = {"line": value.line + lines, "end_line": value.end_line + lines if value.end_line else 0}
+        return ast.Span.model_construct(**(value.__dict__ | moved))
     if isinstance(value, ast.Node):
-        fields = {name: _copied(getattr(value, name), done) for name in type(value).model_fields}
+        fields = {name: _copied(getattr(value, name), done, lines) for name in type(value).model_fields}
         out: Any = type(value).model_construct(_fields_set=value.model_fields_set, **fields)
     elif isinstance(value, list):
-        out = [_copied(item, done) for item in value]
+        out = [_copied(item, done, lines) for item in value]
     elif isinstance(value, dict):
-        out = {key: _copied(item, done) for key, item in value.items()}
+        out = {key: _copied(item, done, lines) for key, item in value.items()}
     elif isinstance(value, tuple):
-        out = tuple(_copied(item, done) for item in value)
+        out = tuple(_copied(item, done, lines) for item in value)
     else:
-        return value  # a Span (frozen), str, int, bool or None
+        return value  # a text, a number, yes or no, or none
     done[id(value)] = out
     return out
 
@@ -344,9 +351,15 @@ def _chunks(source: str) -> list[tuple[int, str]]:
 
 
 @lru_cache(maxsize=4096)
-def _parsed_part(text: str, first: int, file: str) -> tuple[ast.Decl | ast.Meta, ...]:
-    """The declarations of part of a file, starting at line `first` (kept: never change them)."""
-    padded = "\n" * (first - 1) + text  # its lines, columns and errors counted as in the file
+def _parsed_part(text: str, file: str) -> tuple[ast.Decl | ast.Meta, ...]:
+    """The declarations of part of a file, as if it stood at its first line (kept: never change
+    them; `parse` copies them to where the part stands)."""
+    return _parse_part(text, file)
+
+
+def _parse_part(padded: str, file: str) -> tuple[ast.Decl | ast.Meta, ...]:
+    """The declarations of a text (a whole file, part of one, or part of one after as many line
+    ends as there are lines before it, for its errors' lines)."""
     try:
         tree = _lark().parse(padded, start="start")
     except UnexpectedInput as err:

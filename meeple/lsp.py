@@ -1,16 +1,23 @@
 """`meeple lsp`: a Language Server for `.rules` files, spoken over stdin and stdout.
 
 An editor gets what `meeple check` says, as the designer types, and can find its way around a
-file: hover, go to definition, completion and the outline. Nothing here checks anything itself:
-the diagnostics are those of `meeple.loader.check` and `run_checks` (the open document's text
-read through `Buffer`, a `loader.Files` that gives the editor's text for that one file and reads
-everything else, a variant's base and a table's CSV, from disk under the loader's own rules);
-the words of a hover are the designer's reference's (`codegen/english.py`); the keywords come
-from the grammar (`grammar/words.py`), the functions from `interpreter/builtins.py`.
+file and change it: hover, go to definition, find references, rename, quick fixes, completion
+and the outline. Nothing here checks anything itself: the diagnostics are those of
+`meeple.loader.check` and `run_checks` (the open document's text read through `Buffer`, a
+`loader.Files` that gives the editor's text for that one file and reads everything else, a
+variant's base and a table's CSV, from disk under the loader's own rules); the words of a hover
+are the designer's reference's (`codegen/english.py`), the registry's and the language
+reference's (`meeple/lsp_help.py`); the keywords come from the grammar (`grammar/words.py`), the
+functions from `interpreter/builtins.py`. What a request needs of a document (its declarations,
+the names each declaration binds, where a name is written, the type of a name at a cursor) is in
+its index (`meeple/lsp_index.py`), made once per version that parses.
 
 Checking runs in a worker thread, one document at a time, so that the server keeps answering
 while a long file is checked; a version the designer has already typed past is not checked at
-all. What checking raises, a bug in meeple, becomes a diagnostic (M099) and the server goes on.
+all. The loader's part (parse, variant, analysis, compile) runs after each edit; the checks on
+top (seconds on a large game) once typing pauses (`PAUSE`), or at once when the document is
+opened or saved. What checking raises, a bug in meeple, becomes a diagnostic (M099) and the
+server goes on.
 
 Positions: the AST counts lines from 1 and columns from 1 in characters, split at `\\n` only, as
 the parser does; LSP counts both from 0, columns in the units the client and server agreed
@@ -62,6 +69,7 @@ from meeple.lsp_index import (
     expression_words,
     in_scope,
     name_around,
+    name_span,
     named_steps,
     rows_of,
     type_of,
@@ -248,7 +256,6 @@ class State:
     running: set[asyncio.Task[None]] = field(default_factory=set)
     loaded: dict[str, tuple[int, str, Analysis]] = field(default_factory=dict)  # the loader's latest
     finished: dict[str, int] = field(default_factory=dict)  # the version whose checks have run
-    pause: float = PAUSE  # seconds of quiet after an edit before the slow checks run
 
 
 _SUGGESTION = re.compile(r"did you mean '([^']+)'")
@@ -328,7 +335,7 @@ async def diagnose(ls: LanguageServer, state: State, uri: str, version: int, slo
                 state.known[uri] = Known(found.checked, found.index)
             _publish(ls, uri, version, path, text, found)
     if not slow:
-        await asyncio.sleep(state.pause)
+        await asyncio.sleep(PAUSE)
     async with state.lock:
         if state.wanted.get(uri) != version or state.finished.get(uri) == version:
             return  # typed on (the checks wait for the next pause), or checked already
@@ -512,10 +519,11 @@ def references(ls: LanguageServer, state: State, params: lsp.ReferenceParams) ->
 def prepare_rename(ls: LanguageServer, state: State, params: lsp.PrepareRenameParams) -> lsp.Range | None:
     """The name a rename would change: a declared name, in a version of the document that parsed."""
     cursor = _renamable(ls, state, params.text_document.uri, params.position)
-    lines = _lines(cursor.text)
-    start = len(cursor.before) - len(re.search(r"\w*$", cursor.before).group())  # type: ignore[union-attr]
-    assert cursor.word is not None
-    return _range(ls, lines, cursor.line, start + 1, start + 1 + len(cursor.word))
+    line = _lines(cursor.text)[cursor.line - 1]
+    found = name_span(line, cursor.column - 1)
+    if found is None:
+        return None
+    return _range(ls, _lines(cursor.text), cursor.line, found[0] + 1, found[1] + 1)
 
 
 def _renamable(ls: LanguageServer, state: State, uri: str, position: lsp.Position) -> Cursor:
@@ -678,10 +686,10 @@ def _inside(inner: lsp.Range, outer: lsp.Range) -> bool:
     return key(outer.start) <= key(inner.start) and key(inner.end) <= key(outer.end)
 
 
-def server(pause: float = PAUSE) -> LanguageServer:
+def server() -> LanguageServer:
     """The language server, its features each a function above."""
     ls = LanguageServer("meeple", version("meeple"), text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
-    state = State(tempfile.TemporaryDirectory(prefix="meeple-lsp-"), pause=pause)
+    state = State(tempfile.TemporaryDirectory(prefix="meeple-lsp-"))
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:

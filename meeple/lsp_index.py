@@ -184,9 +184,15 @@ class Index:
 
 def name_around(line: str, character: int) -> str | None:
     """The name under a 0-based character of a line (or just before it, where it ends a word)."""
+    found = name_span(line, character)
+    return line[found[0] : found[1]] if found else None
+
+
+def name_span(line: str, character: int) -> tuple[int, int] | None:
+    """Where the name under a 0-based character of a line starts and ends (0-based, end past it)."""
     for match in NAME.finditer(line):
         if match.start() <= character <= match.end():
-            return match.group()
+            return match.start(), match.end()
     return None
 
 

@@ -9,7 +9,7 @@ from helpers import ROOT
 
 from meeple.diagnostics import RulesError
 from meeple.grammar import ast
-from meeple.grammar.parser import _chunks, _parsed_part, parse
+from meeple.grammar.parser import _chunks, _parse_part, _parsed_part, parse
 
 TEXT = """\
 game "Parts":
@@ -33,7 +33,7 @@ play:
 
 def whole(text: str, file: str = "parts.rules") -> tuple[list[ast.Decl], list[ast.Meta]]:
     """The declarations and metadata of a text parsed at once, as one part."""
-    items = _parsed_part(text, 1, file)
+    items = _parse_part(text, file)
     return [i for i in items if not isinstance(i, ast.Meta)], [i for i in items if isinstance(i, ast.Meta)]
 
 
@@ -66,6 +66,23 @@ def test_an_edit_parses_again_only_the_declaration_it_changed() -> None:
     before = _parsed_part.cache_info().misses
     parse(TEXT.replace('log "take {many}"', 'log "take {many} now"'), "edited.rules")
     assert _parsed_part.cache_info().misses == before + 1
+
+
+def test_a_line_added_above_moves_the_declarations_below_without_parsing_them_again() -> None:
+    parse(TEXT, "moved.rules")
+    before = _parsed_part.cache_info().misses
+    moved = parse(TEXT.replace("# a comment at", "\n\n# a comment at"), "moved.rules")
+    assert _parsed_part.cache_info().misses == before + 1  # the part that holds the new lines
+    decls, _ = whole(TEXT.replace("# a comment at", "\n\n# a comment at"), "moved.rules")
+    assert [d.model_dump() for d in moved.decls] == [d.model_dump() for d in decls]
+
+
+def test_a_declaration_written_twice_is_two_declarations_each_where_it_stands() -> None:
+    twice = TEXT + "constant many = 3\n"
+    module = parse(twice, "twice.rules")
+    many = [d for d in module.decls if isinstance(d, ast.Constant) and d.name == "many"]
+    assert [d.span.line for d in many] == [5, len(twice.split("\n")) - 1]
+    assert many[0] is not many[1] and many[0].value is not many[1].value
 
 
 def test_the_module_is_the_callers_own() -> None:
