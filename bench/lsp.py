@@ -3,9 +3,10 @@
     python bench/lsp.py [--game dino_garden] [--requests 50]
 
 Opens a bundled game in the server of this environment (`meeple lsp`), waits for its
-diagnostics, then measures: hover and definition on names spread over the file, completion in an
-expression and after a `.`, and an edit (a name mistyped, then put back) until the loader's
-diagnostics of the new version arrive and until the checks' arrive (`didSave`). Prints the
+diagnostics, then measures: hover, definition, references and completion at names spread over the
+file, and two edits (a space added to a line in the middle; a comment line added at the top),
+each from the change until the loader's diagnostics of the new version arrive and until the
+checks' arrive (the file saved at once). Prints the
 median and the slowest of each, in milliseconds. Figures are for comparing runs on one machine
 side by side (before and after a change), not absolute.
 """
@@ -91,15 +92,20 @@ async def bench(game: str, requests: int) -> None:
     )
     await timed("completion", lambda p: client.text_document_completion_async(lsp.CompletionParams(doc, p)))
 
-    broken = text.replace("\n", "\n# an edit\n", 1)
-    began = time.perf_counter()
-    versioned = lsp.VersionedTextDocumentIdentifier(uri=uri, version=2)
-    change = lsp.TextDocumentContentChangeWholeDocument(text=broken)
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(versioned, [change]))
-    typed = await diagnostics(2, 1, began)
-    client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
-    saved = await diagnostics(2, 2, began)
-    print(f"  an edit: loader's diagnostics {typed:.2f} s, checks' (after save) {saved:.2f} s")
+    middle = len(lines) // 2
+    edits = {
+        "a line changed": "\n".join([*lines[:middle], lines[middle] + " ", *lines[middle + 1 :]]),
+        "a line added at the top": text.replace("\n", "\n# an edit\n", 1),
+    }
+    for version, (what, edited) in enumerate(edits.items(), start=2):
+        began = time.perf_counter()
+        versioned = lsp.VersionedTextDocumentIdentifier(uri=uri, version=version)
+        change = lsp.TextDocumentContentChangeWholeDocument(text=edited)
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(versioned, [change]))
+        typed = await diagnostics(version, 1, began)
+        client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+        saved = await diagnostics(version, 2, began)
+        print(f"  {what}: loader's diagnostics {typed:.2f} s, checks' (saved at once) {saved:.2f} s")
 
     await client.shutdown_async(None)
     client.exit(None)

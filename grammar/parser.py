@@ -271,9 +271,13 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
         try:
             items += _copied(_parsed_part(text, file), {}, first - 1)  # a part may be kept twice
         except RulesError as err:
-            # The error a parse of the whole text gives: the rest of the text is read, from this
-            # part on (a part cut short may be an error only at the next part's first word),
-            # where it stands in the text.
+            # The error a parse of the whole text gives: one inside the part is the same there
+            # (the text before the part ends a declaration, and the whole text reads the same
+            # words up to it); a part cut short may be an error only at the next part's first
+            # word, and the rest of the text is read, from this part on.
+            if not isinstance(err, _CutShort):
+                moved = [replace(d, line=d.line + first - 1) for d in err.diagnostics]
+                raise RulesError(moved, {file: source}) from None
             found = err
             try:
                 _parse_part("\n" * (first - 1) + "".join(t for _, t in parts[number:]), file)
@@ -350,6 +354,10 @@ def _chunks(source: str) -> list[tuple[int, str]]:
     return out
 
 
+class _CutShort(RulesError):
+    """A part of a text ended where a declaration was not finished (`parse`)."""
+
+
 @lru_cache(maxsize=4096)
 def _parsed_part(text: str, file: str) -> tuple[ast.Decl | ast.Meta, ...]:
     """The declarations of part of a file, as if it stood at its first line (kept: never change
@@ -363,7 +371,11 @@ def _parse_part(padded: str, file: str) -> tuple[ast.Decl | ast.Meta, ...]:
     try:
         tree = _lark().parse(padded, start="start")
     except UnexpectedInput as err:
-        raise RulesError([_syntax_diagnostic(err, file, padded)], {file: padded}) from None
+        ended = isinstance(err, UnexpectedEOF) or (
+            isinstance(err, UnexpectedToken) and err.token.type == "$END"
+        )
+        raised = _CutShort if ended else RulesError
+        raise raised([_syntax_diagnostic(err, file, padded)], {file: padded}) from None
     except DedentError:
         raise RulesError([_dedent_diagnostic(file, padded)], {file: padded}) from None
     if (deep := _too_deep(tree, file)) is not None:

@@ -251,11 +251,13 @@ class State:
 
     folder: tempfile.TemporaryDirectory[str]  # where documents not on disk are (nothing else is)
     known: dict[str, Known] = field(default_factory=dict)
-    wanted: dict[str, int] = field(default_factory=dict)  # the latest version of each document
+    wanted: dict[str, int] = field(default_factory=dict)  # the ticket of the latest check asked for
+    versions: dict[str, int] = field(default_factory=dict)  # the latest version of each document
+    tickets: int = 0  # checks asked for so far
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one document checked at a time
     running: set[asyncio.Task[None]] = field(default_factory=set)
     loaded: dict[str, tuple[int, str, Analysis]] = field(default_factory=dict)  # the loader's latest
-    finished: dict[str, int] = field(default_factory=dict)  # the version whose checks have run
+    finished: dict[str, tuple[int, str]] = field(default_factory=dict)  # the version the checks have run on
 
 
 _SUGGESTION = re.compile(r"did you mean '([^']+)'")
@@ -309,39 +311,40 @@ def _publish(ls: LanguageServer, uri: str, version: int, path: Path, text: str, 
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, shown, version))
 
 
-async def diagnose(ls: LanguageServer, state: State, uri: str, version: int, slow: bool) -> None:
-    """Check one version of a document, unless the designer has typed on: the loader's
-    diagnostics first (parse, variant, analysis, compile: what changes as one types), then, after
-    a pause in typing or at once when the document is opened or saved (`slow`), those of the
-    checks on top (unused declarations, loops, setup under every option: seconds on a large game).
-    Each part runs once per version: a save after the pause checks nothing again."""
+async def diagnose(ls: LanguageServer, state: State, uri: str, version: int, ticket: int, slow: bool) -> None:
+    """Check one version of a document, unless something newer was asked for it since (`ticket`:
+    the designer typed on, saved, or closed and opened it again): the loader's diagnostics first
+    (parse, variant, analysis, compile: what changes as one types), then, after a pause in typing
+    or at once when the document is opened or saved (`slow`), those of the checks on top (unused
+    declarations, loops, setup under every option: seconds on a large game). Each part runs once
+    per version and text: a save after the pause checks nothing again."""
     await asyncio.sleep(DEBOUNCE)
     async with state.lock:
-        if state.wanted.get(uri) != version:
-            return
         text = open_text(ls, uri)
-        if text is None:  # closed meanwhile
+        if state.wanted.get(uri) != ticket or text is None:  # asked again, or closed meanwhile
             return
         path = document_path(uri, Path(state.folder.name))
         loaded = state.loaded.get(uri)
         if loaded is not None and loaded[:2] == (version, text):
-            found = loaded[2]
+            found = loaded[2]  # loaded for a check asked for before this one
         else:
             found = await asyncio.to_thread(load_stage, path, text)
-            if state.wanted.get(uri) != version:
-                return
             state.loaded[uri] = (version, text, found)
-            if found.checked is not None and found.index is not None:
-                state.known[uri] = Known(found.checked, found.index)
+        if state.wanted.get(uri) != ticket:
+            return
+        if found.checked is not None and found.index is not None:
+            state.known[uri] = Known(found.checked, found.index)
+        done = state.finished.get(uri) == (version, text)
+        if not done:  # the checks' diagnostics, shown already, hold the loader's
             _publish(ls, uri, version, path, text, found)
     if not slow:
         await asyncio.sleep(PAUSE)
     async with state.lock:
-        if state.wanted.get(uri) != version or state.finished.get(uri) == version:
+        if state.wanted.get(uri) != ticket or state.finished.get(uri) == (version, text):
             return  # typed on (the checks wait for the next pause), or checked already
-        state.finished[uri] = version
         found = await asyncio.to_thread(checks_stage, found)
-        if state.wanted.get(uri) == version:
+        if state.wanted.get(uri) == ticket:
+            state.finished[uri] = (version, text)
             _publish(ls, uri, version, path, text, found)
 
 
@@ -371,8 +374,9 @@ class Refusal(JsonRpcInvalidParams):
 
 
 def _schedule(ls: LanguageServer, state: State, uri: str, version: int, slow: bool = False) -> None:
-    state.wanted[uri] = version
-    task = asyncio.get_running_loop().create_task(diagnose(ls, state, uri, version, slow))
+    state.tickets += 1
+    state.wanted[uri], state.versions[uri] = state.tickets, version
+    task = asyncio.get_running_loop().create_task(diagnose(ls, state, uri, version, state.tickets, slow))
     state.running.add(task)  # held until done: the loop keeps only a weak reference to a task
     task.add_done_callback(state.running.discard)
 
@@ -702,14 +706,15 @@ def server() -> LanguageServer:
     @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
-        if uri in state.wanted:
-            _schedule(ls, state, uri, state.wanted[uri], slow=True)
+        if uri in state.versions:
+            _schedule(ls, state, uri, state.versions[uri], slow=True)
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         state.known.pop(uri, None)
         state.wanted.pop(uri, None)
+        state.versions.pop(uri, None)
         state.loaded.pop(uri, None)
         state.finished.pop(uri, None)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, []))
