@@ -276,9 +276,9 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
             # words up to it); a part cut short may be an error only at the next part's first
             # word, and the rest of the text is read, from this part on.
             if not isinstance(err, _CutShort):
-                moved = [replace(d, line=d.line + first - 1) for d in err.diagnostics]
+                moved = [replace(d, line=d.line + first - 1) if d.line else d for d in err.diagnostics]
                 raise RulesError(moved, {file: source}) from None
-            found = err
+            found: RulesError = err
             try:
                 _parse_part("\n" * (first - 1) + "".join(t for _, t in parts[number:]), file)
             except RulesError as whole:
