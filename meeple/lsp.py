@@ -254,7 +254,8 @@ class State:
     wanted: dict[str, int] = field(default_factory=dict)  # the ticket of the latest check asked for
     versions: dict[str, int] = field(default_factory=dict)  # the latest version of each document
     tickets: int = 0  # checks asked for so far
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one document checked at a time
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one document loaded at a time
+    checking: asyncio.Lock = field(default_factory=asyncio.Lock)  # and one checked at a time
     running: set[asyncio.Task[None]] = field(default_factory=set)
     loaded: dict[str, tuple[int, str, Analysis]] = field(default_factory=dict)  # the loader's latest
     finished: dict[str, tuple[int, str]] = field(default_factory=dict)  # the version the checks have run on
@@ -325,21 +326,21 @@ async def diagnose(ls: LanguageServer, state: State, uri: str, version: int, tic
             return
         path = document_path(uri, Path(state.folder.name))
         loaded = state.loaded.get(uri)
-        if loaded is not None and loaded[:2] == (version, text):
-            found = loaded[2]  # loaded for a check asked for before this one
-        else:
-            found = await asyncio.to_thread(load_stage, path, text)
-            state.loaded[uri] = (version, text, found)
+        again = loaded is not None and loaded[:2] == (version, text)
+        found = loaded[2] if loaded is not None and again else await asyncio.to_thread(load_stage, path, text)
+        state.loaded[uri] = (version, text, found)
         if state.wanted.get(uri) != ticket:
             return
         if found.checked is not None and found.index is not None:
             state.known[uri] = Known(found.checked, found.index)
-        done = state.finished.get(uri) == (version, text)
-        if not done:  # the checks' diagnostics, shown already, hold the loader's
+        if not again:  # loaded for a check asked for before this one, and shown then (or by it)
             _publish(ls, uri, version, path, text, found)
     if not slow:
         await asyncio.sleep(PAUSE)
-    async with state.lock:
+    # The checks hold a lock of their own: the loader's check of a newer version need not wait
+    # for them (Dino Dynasty's take half a minute on a busy machine), and their answer for a
+    # version typed past is not shown.
+    async with state.checking:
         if state.wanted.get(uri) != ticket or state.finished.get(uri) == (version, text):
             return  # typed on (the checks wait for the next pause), or checked already
         found = await asyncio.to_thread(checks_stage, found)
