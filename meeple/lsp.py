@@ -338,7 +338,7 @@ async def diagnose(ls: LanguageServer, state: State, uri: str, version: int, tic
     if not slow:
         await asyncio.sleep(PAUSE)
     # The checks hold a lock of their own: the loader's check of a newer version need not wait
-    # for them (Dino Dynasty's take half a minute on a busy machine), and their answer for a
+    # for them (a large game's take half a minute on a busy machine), and their answer for a
     # version typed past is not shown.
     async with state.checking:
         if state.wanted.get(uri) != ticket or state.finished.get(uri) == (version, text):
