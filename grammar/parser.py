@@ -8,10 +8,12 @@ designer knows ("a name", "an indented block"), never bare token names.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark import __version__ as lark_version
@@ -254,18 +256,130 @@ def _too_long(err: NumberTooLong, file: str) -> Diagnostic:
 
 
 def parse(source: str, file: str = "<rules>") -> ast.Module:
-    """Parse a whole `.rules` text. Raises RulesError (with diagnostics) on a syntax error."""
+    """Parse a whole `.rules` text. Raises RulesError (with diagnostics) on a syntax error.
+
+    The text is parsed declaration by declaration (`_chunks`), each part's nodes kept by its text
+    (`_parsed_part`, as if it stood at the first line): a text parsed again after an edit (an
+    editor's, as one types) parses only the declarations that changed, and copies the others
+    to where they stand now. The module returned is the caller's own, to change as it likes."""
     source = source.removeprefix("\ufeff")  # a byte-order mark some editors write is not text
     if not source.endswith("\n"):
         source += "\n"
+    parts = _chunks(source)
+    items: list[ast.Decl | ast.Meta] = []
+    for number, (first, text) in enumerate(parts):
+        try:
+            items += _copied(_parsed_part(text, file), {}, first - 1)  # a part may be kept twice
+        except RulesError as err:
+            # The error a parse of the whole text gives: one inside the part is the same there
+            # (the text before the part ends a declaration, and the whole text reads the same
+            # words up to it); a part cut short may be an error only at the next part's first
+            # word, and the rest of the text is read, from this part on.
+            if not isinstance(err, _CutShort):
+                moved = [replace(d, line=d.line + first - 1) if d.line else d for d in err.diagnostics]
+                raise RulesError(moved, {file: source}) from None
+            found: RulesError = err
+            try:
+                _parse_part("\n" * (first - 1) + "".join(t for _, t in parts[number:]), file)
+            except RulesError as whole:
+                found = whole
+            raise RulesError(found.diagnostics, {file: source}) from None
+    module = ast.Module(file=file, source=source, decls=[], span=ast.Span(file=file, line=1, column=1))
+    for item in items:
+        if isinstance(item, ast.Meta):
+            module.meta.append(item)
+        else:
+            module.decls.append(item)
+    return module
+
+
+def _copied(value: Any, done: dict[int, Any], lines: int) -> Any:
+    """A copy of parsed nodes, for a caller to change, `lines` lines further down the text: each
+    node and list anew (a node the tree holds in two places, such as a conflict's quotes, copied
+    once and held in both, as `copy.deepcopy` does), each span moved, what cannot change (a text,
+    a number) shared. `deepcopy` took half again as long, the larger part of checking a long
+    file again as one types. Nodes are at most MAX_DEPTH deep (`_too_deep`): the recursion is
+    bounded."""
+    if isinstance(value, ast.Node | list | dict | tuple) and id(value) in done:
+        return done[id(value)]
+    if isinstance(value, ast.Span):
+        if not lines or not value.line:  # where it stood, or nowhere (a span of no text)
+            return value
+        moved = {"line": value.line + lines, "end_line": value.end_line + lines if value.end_line else 0}
+        return ast.Span.model_construct(**(value.__dict__ | moved))
+    if isinstance(value, ast.Node):
+        fields = {name: _copied(getattr(value, name), done, lines) for name in type(value).model_fields}
+        out: Any = type(value).model_construct(_fields_set=value.model_fields_set, **fields)
+    elif isinstance(value, list):
+        out = [_copied(item, done, lines) for item in value]
+    elif isinstance(value, dict):
+        out = {key: _copied(item, done, lines) for key, item in value.items()}
+    elif isinstance(value, tuple):
+        out = tuple(_copied(item, done, lines) for item in value)
+    else:
+        return value  # a text, a number, yes or no, or none
+    done[id(value)] = out
+    return out
+
+
+# A part of a text (`_chunks`): a string, a comment, or a bracket, as far as it matters where the
+# text may be cut.
+_PART_LEXEME = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[()\[\]]')
+
+
+def _chunks(source: str) -> list[tuple[int, str]]:
+    """A text cut where a top-level declaration starts (a line whose first character is neither
+    a space, a tab, a comment nor the end of a line, outside brackets and after no `\\`): each
+    part with its first line. Parts keep their line ends, so that they join into the text."""
+    lines = source.split("\n")[:-1]  # the text ends with a line end
+    out: list[tuple[int, str]] = []
+    start, depth, continued = 0, 0, False
+    for number, line in enumerate(lines):
+        if (
+            number > start
+            and depth == 0
+            and not continued
+            and line[:1] not in ("", " ", "\t", "#", "\f", "\r")
+        ):
+            out.append((start + 1, "".join(f"{text}\n" for text in lines[start:number])))
+            start = number
+        end = len(line.rstrip(" \t\f\r")) - 1  # where a `\\` that continues the line stands
+        continued = line[end:].startswith("\\")
+        for lexeme in _PART_LEXEME.finditer(line):
+            if lexeme.group() in "()[]":
+                depth = max(0, depth + (1 if lexeme.group() in "([" else -1))
+            elif lexeme.start() <= end < lexeme.end():
+                continued = False  # the `\\` is in a text or a comment
+    out.append((start + 1, "".join(f"{text}\n" for text in lines[start:])))
+    return out
+
+
+class _CutShort(RulesError):
+    """A part of a text ended where a declaration was not finished (`parse`)."""
+
+
+@lru_cache(maxsize=4096)
+def _parsed_part(text: str, file: str) -> tuple[ast.Decl | ast.Meta, ...]:
+    """The declarations of part of a file, as if it stood at its first line (kept: never change
+    them; `parse` copies them to where the part stands)."""
+    return _parse_part(text, file)
+
+
+def _parse_part(padded: str, file: str) -> tuple[ast.Decl | ast.Meta, ...]:
+    """The declarations of a text (a whole file, part of one, or part of one after as many line
+    ends as there are lines before it, for its errors' lines)."""
     try:
-        tree = _lark().parse(source, start="start")
+        tree = _lark().parse(padded, start="start")
     except UnexpectedInput as err:
-        raise RulesError([_syntax_diagnostic(err, file, source)], {file: source}) from None
+        ended = isinstance(err, UnexpectedEOF) or (
+            isinstance(err, UnexpectedToken) and err.token.type == "$END"
+        )
+        raised = _CutShort if ended else RulesError
+        raise raised([_syntax_diagnostic(err, file, padded)], {file: padded}) from None
     except DedentError:
-        raise RulesError([_dedent_diagnostic(file, source)], {file: source}) from None
+        raise RulesError([_dedent_diagnostic(file, padded)], {file: padded}) from None
     if (deep := _too_deep(tree, file)) is not None:
-        raise RulesError([deep], {file: source})
+        raise RulesError([deep], {file: padded})
 
     def parse_expr(text: str, where: Token) -> ast.Expr:
         shown = text if len(text) <= 40 else text[:37] + "..."
@@ -275,35 +389,29 @@ def parse(source: str, file: str = "<rules>") -> ast.Module:
         except UnexpectedInput:
             message = f"cannot read '{{{shown}}}' in this text as an expression"
             raise RulesError(
-                [Diagnostic(file, line, column, "error", codes.BAD_TEXT_EXPRESSION, message)], {file: source}
+                [Diagnostic(file, line, column, "error", codes.BAD_TEXT_EXPRESSION, message)], {file: padded}
             ) from None
         if (deep := _too_deep(sub, file)) is not None:
-            raise RulesError([replace(deep, line=line, column=column)], {file: source})
+            raise RulesError([replace(deep, line=line, column=column)], {file: padded})
         try:
             expr: ast.Expr = Builder(file, parse_expr).transform(sub)
         except VisitError as err:
             if not isinstance(err.orig_exc, NumberTooLong):
                 raise
             raise RulesError(
-                [replace(_too_long(err.orig_exc, file), line=line, column=column)], {file: source}
+                [replace(_too_long(err.orig_exc, file), line=line, column=column)], {file: padded}
             ) from None
         return _reposition(expr, where, file)
 
     try:
-        decls = Builder(file, parse_expr, source).transform(tree)
+        items: list[ast.Decl | ast.Meta] = Builder(file, parse_expr, padded).transform(tree)
     except VisitError as err:
         if isinstance(err.orig_exc, RulesError):
             raise err.orig_exc from None
         if isinstance(err.orig_exc, NumberTooLong):
-            raise RulesError([_too_long(err.orig_exc, file)], {file: source}) from None
+            raise RulesError([_too_long(err.orig_exc, file)], {file: padded}) from None
         raise
-    module = ast.Module(file=file, source=source, decls=[], span=ast.Span(file=file, line=1, column=1))
-    for decl in decls:
-        if isinstance(decl, ast.Meta):
-            module.meta.append(decl)
-        else:
-            module.decls.append(decl)
-    return module
+    return tuple(items)
 
 
 def _reposition(expr: ast.Expr, where: Token, file: str) -> ast.Expr:

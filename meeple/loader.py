@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 
 from meeple import codes
@@ -290,14 +288,6 @@ class Checked:
         return diagnostic.render(self.sources.get(diagnostic.file, self.source))
 
 
-@lru_cache(maxsize=16)
-def _parsed(source: str, file: str) -> ast.Module:
-    """Parsing a long file takes a noticeable part of a second, and a command often parses one
-    twice (every variant parses its base game; `meeple docs` of a game and its variants parses the
-    base three times): the same text of the same file is parsed once per process."""
-    return parse(source, file)
-
-
 def _base_path(
     header: ast.VariantHeader, path: Path, seen: tuple[Path, ...], files: Files, sources: dict[str, str]
 ) -> Path:
@@ -318,7 +308,7 @@ def _base_path(
 def _own_module(path: Path, files: Files) -> ast.Module:
     """One file parsed, with its tables' data: a variant not yet applied to anything."""
     source = files.rules(path)
-    module = copy.deepcopy(_parsed(source, str(path)))  # a copy: callers own what they get
+    module = parse(source, str(path))  # ours to change: parse gives a copy of what it keeps
     module.sources = {str(path): source}
     _read_data(module, path, files)
     return module
@@ -414,7 +404,7 @@ def read_header(path: Path, seen: tuple[Path, ...] = ()) -> ast.GameHeader:
     the seconds that analysing and compiling every game would take. The whole file is parsed, so
     one that does not parse still raises RulesError; a variant that gives no player range has its
     base game's (as `apply_variant` gives it), read the same way."""
-    module = _parsed(DISK.rules(path), str(path))  # shared with a later load: never changed here
+    module = parse(DISK.rules(path), str(path))
     header = next((d for d in module.decls if isinstance(d, ast.GameHeader)), None)
     if header is None:
         raise RulesError([_no_header(path)], {str(path): module.source})

@@ -1,16 +1,23 @@
 """`meeple lsp`: a Language Server for `.rules` files, spoken over stdin and stdout.
 
 An editor gets what `meeple check` says, as the designer types, and can find its way around a
-file: hover, go to definition, completion and the outline. Nothing here checks anything itself:
-the diagnostics are those of `meeple.loader.check` and `run_checks` (the open document's text
-read through `Buffer`, a `loader.Files` that gives the editor's text for that one file and reads
-everything else, a variant's base and a table's CSV, from disk under the loader's own rules);
-the words of a hover are the designer's reference's (`codegen/english.py`); the keywords come
-from the grammar (`grammar/words.py`), the functions from `interpreter/builtins.py`.
+file and change it: hover, go to definition, find references, rename, quick fixes, completion
+and the outline. Nothing here checks anything itself: the diagnostics are those of
+`meeple.loader.check` and `run_checks` (the open document's text read through `Buffer`, a
+`loader.Files` that gives the editor's text for that one file and reads everything else, a
+variant's base and a table's CSV, from disk under the loader's own rules); the words of a hover
+are the designer's reference's (`codegen/english.py`), the registry's and the language
+reference's (`meeple/lsp_help.py`); the keywords come from the grammar (`grammar/words.py`), the
+functions from `interpreter/builtins.py`. What a request needs of a document (its declarations,
+the names each declaration binds, where a name is written, the type of a name at a cursor) is in
+its index (`meeple/lsp_index.py`), made once per version that parses.
 
 Checking runs in a worker thread, one document at a time, so that the server keeps answering
 while a long file is checked; a version the designer has already typed past is not checked at
-all. What checking raises, a bug in meeple, becomes a diagnostic (M099) and the server goes on.
+all. The loader's part (parse, variant, analysis, compile) runs after each edit; the checks on
+top (seconds on a large game) once typing pauses (`PAUSE`), or at once when the document is
+opened or saved. What checking raises, a bug in meeple, becomes a diagnostic (M099) and the
+server goes on.
 
 Positions: the AST counts lines from 1 and columns from 1 in characters, split at `\\n` only, as
 the parser does; LSP counts both from 0, columns in the units the client and server agreed
@@ -23,6 +30,7 @@ Requires the `lsp` extra (`pip install 'meeple[lsp]'`): pygls and lsprotocol.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import re
 import tempfile
 import threading
@@ -34,6 +42,7 @@ from typing import Any, BinaryIO, TypeVar
 from urllib.parse import unquote
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -42,17 +51,35 @@ from meeple.codegen.english import English, Line
 from meeple.codegen.markup import markdown, md_escape
 from meeple.diagnostics import Diagnostic, Severity
 from meeple.grammar import ast
-from meeple.grammar.words import keywords
+from meeple.grammar.words import declaration_words, keywords, meta_words, statement_words
+from meeple.interpreter.analysis import BUILTIN_NAMES
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks import CheckOptions, run_checks
 from meeple.limits import MAX_EDITED_BYTES
-from meeple.loader import Checked, Files, check
+from meeple.loader import Checked, Files, bundled_dir, check
+from meeple.lsp_help import builtin_help, keyword_help, signature
+from meeple.lsp_index import (
+    KIND_WORDS,
+    NAME,
+    Declared,
+    Index,
+    Place,
+    attributes,
+    build,
+    expression_words,
+    in_scope,
+    name_around,
+    name_span,
+    named_steps,
+    rows_of,
+    type_of,
+)
 
 TOO_LARGE = codes.DOCUMENT_TOO_LARGE  # a document larger than MAX_EDITED_BYTES: not checked as you type
 # Checking raised: a bug in meeple, said in the file rather than killing the server.
 INTERNAL = codes.CHECK_FAILED
 DEBOUNCE = 0.2  # seconds of quiet typing before a version is checked
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+PAUSE = 1.5  # seconds of quiet typing after that before the slow checks run (at once on save)
 T = TypeVar("T")
 
 _SEVERITY: dict[Severity, lsp.DiagnosticSeverity] = {
@@ -62,40 +89,36 @@ _SEVERITY: dict[Severity, lsp.DiagnosticSeverity] = {
     "info": lsp.DiagnosticSeverity.Hint,
 }
 
-# Each kind of declaration: the word it is shown with, its symbol in an outline, its completion kind.
-_KINDS: dict[type[ast.Node], tuple[str, lsp.SymbolKind, lsp.CompletionItemKind]] = {
-    ast.VariantHeader: ("variant", lsp.SymbolKind.Module, lsp.CompletionItemKind.Module),
-    ast.GameHeader: ("game", lsp.SymbolKind.Module, lsp.CompletionItemKind.Module),
-    ast.OptionDecl: ("option", lsp.SymbolKind.Constant, lsp.CompletionItemKind.Constant),
-    ast.Constant: ("constant", lsp.SymbolKind.Constant, lsp.CompletionItemKind.Constant),
-    ast.Table: ("table", lsp.SymbolKind.Struct, lsp.CompletionItemKind.Struct),
-    ast.PieceDecl: ("piece", lsp.SymbolKind.Object, lsp.CompletionItemKind.Class),
-    ast.ZoneDecl: ("zone", lsp.SymbolKind.Array, lsp.CompletionItemKind.Folder),
-    ast.CounterDecl: ("counter", lsp.SymbolKind.Number, lsp.CompletionItemKind.Value),
-    ast.VarDecl: ("var", lsp.SymbolKind.Variable, lsp.CompletionItemKind.Variable),
-    ast.MapDecl: ("map", lsp.SymbolKind.Namespace, lsp.CompletionItemKind.Module),
-    ast.MovementDecl: ("movement", lsp.SymbolKind.Operator, lsp.CompletionItemKind.Operator),
-    ast.RuleDecl: ("rule", lsp.SymbolKind.Function, lsp.CompletionItemKind.Function),
-    ast.ValueDecl: ("value", lsp.SymbolKind.Function, lsp.CompletionItemKind.Function),
-    ast.TriggerDecl: ("when", lsp.SymbolKind.Event, lsp.CompletionItemKind.Event),
-    ast.SetupDecl: ("setup", lsp.SymbolKind.Constructor, lsp.CompletionItemKind.Constructor),
-    ast.PlayDecl: ("play", lsp.SymbolKind.Module, lsp.CompletionItemKind.Module),
-    ast.ScoreDecl: ("score", lsp.SymbolKind.Field, lsp.CompletionItemKind.Field),
-    ast.StyleDecl: ("style", lsp.SymbolKind.Class, lsp.CompletionItemKind.Class),
-    ast.AutomatedDecl: (
-        "automated",
-        lsp.SymbolKind.Class,
-        lsp.CompletionItemKind.Class,
-    ),  # a seat the rules play
-    ast.TeamsDecl: ("teams", lsp.SymbolKind.Struct, lsp.CompletionItemKind.Struct),
-    ast.Example: ("example", lsp.SymbolKind.Key, lsp.CompletionItemKind.Text),
-    ast.Named: ("phase", lsp.SymbolKind.Namespace, lsp.CompletionItemKind.Module),
-    ast.ReplaceDecl: ("replace", lsp.SymbolKind.Module, lsp.CompletionItemKind.Module),
-    ast.ReplaceBlock: ("replace", lsp.SymbolKind.Namespace, lsp.CompletionItemKind.Module),
-    ast.RemoveDecl: ("remove", lsp.SymbolKind.Null, lsp.CompletionItemKind.Module),
-    ast.InsertBlock: ("insert", lsp.SymbolKind.Namespace, lsp.CompletionItemKind.Module),
-    ast.ExtendTable: ("extend table", lsp.SymbolKind.Struct, lsp.CompletionItemKind.Struct),
-    ast.ExtendSetup: ("extend setup", lsp.SymbolKind.Constructor, lsp.CompletionItemKind.Constructor),
+# Each kind of declaration's symbol in an outline (its word: lsp_index.KIND_WORDS).
+_SYMBOLS: dict[type[ast.Node], lsp.SymbolKind] = {
+    ast.VariantHeader: lsp.SymbolKind.Module,
+    ast.GameHeader: lsp.SymbolKind.Module,
+    ast.OptionDecl: lsp.SymbolKind.Constant,
+    ast.Constant: lsp.SymbolKind.Constant,
+    ast.Table: lsp.SymbolKind.Struct,
+    ast.PieceDecl: lsp.SymbolKind.Object,
+    ast.ZoneDecl: lsp.SymbolKind.Array,
+    ast.CounterDecl: lsp.SymbolKind.Number,
+    ast.VarDecl: lsp.SymbolKind.Variable,
+    ast.MapDecl: lsp.SymbolKind.Namespace,
+    ast.MovementDecl: lsp.SymbolKind.Operator,
+    ast.RuleDecl: lsp.SymbolKind.Function,
+    ast.ValueDecl: lsp.SymbolKind.Function,
+    ast.TriggerDecl: lsp.SymbolKind.Event,
+    ast.SetupDecl: lsp.SymbolKind.Constructor,
+    ast.PlayDecl: lsp.SymbolKind.Module,
+    ast.ScoreDecl: lsp.SymbolKind.Field,
+    ast.StyleDecl: lsp.SymbolKind.Class,
+    ast.AutomatedDecl: lsp.SymbolKind.Class,  # a seat the rules play
+    ast.TeamsDecl: lsp.SymbolKind.Struct,
+    ast.Example: lsp.SymbolKind.Key,
+    ast.Named: lsp.SymbolKind.Namespace,
+    ast.ReplaceDecl: lsp.SymbolKind.Module,
+    ast.ReplaceBlock: lsp.SymbolKind.Namespace,
+    ast.RemoveDecl: lsp.SymbolKind.Null,
+    ast.InsertBlock: lsp.SymbolKind.Namespace,
+    ast.ExtendTable: lsp.SymbolKind.Struct,
+    ast.ExtendSetup: lsp.SymbolKind.Constructor,
 }
 
 
@@ -125,6 +148,7 @@ class Analysis:
 
     diagnostics: list[Diagnostic]
     checked: Checked | None = None  # None: too large, or checking broke
+    index: Index | None = None  # its declarations and words, when it parsed
 
 
 def document_path(uri: str, untitled: Path) -> Path:
@@ -151,7 +175,8 @@ def load_stage(path: Path, text: str) -> Analysis:
         checked = check(path, files=Buffer(path, text))
     except Exception as err:  # a bug in meeple: said in the file, and the server goes on
         return Analysis([_whole_file(path, INTERNAL, f"meeple could not check this file: {err!r}")])
-    return Analysis(_shown(checked.diagnostics), checked)
+    index = build(checked.module) if checked.module is not None else None
+    return Analysis(_shown(checked.diagnostics), checked, index)
 
 
 def checks_stage(analysis: Analysis) -> Analysis:
@@ -197,87 +222,26 @@ def _span_range(ls: LanguageServer, lines: Sequence[str], span: ast.Span) -> lsp
     return lsp.Range(_position(ls, lines, span.line, span.column), _position(ls, lines, end_line, end_column))
 
 
-def _word_at(ls: LanguageServer, text: str, position: lsp.Position) -> str | None:
-    """The name under the cursor (or just before it, where the cursor ends a word)."""
-    lines = _lines(text)
-    if position.line >= len(lines):
-        return None
-    where = ls.workspace.position_codec.position_from_client_units(lines, position)
-    line = lines[where.line]
-    for match in _NAME.finditer(line):
-        if match.start() <= where.character <= match.end():
-            return match.group()
-    return None
-
-
-# ---------------------------------------------------------------------- the declarations
+# ---------------------------------------------------------------------- the server
 
 
 @dataclass
-class Declared:
-    """A name a file declares, where its name stands, and the declaration."""
+class Known:
+    """One version of a document that parsed, and its index: what requests read."""
 
-    name: str
-    kind: str
-    node: ast.Decl | ast.Named
-    file: str
-    line: int
-    start: int  # 1-based columns of the name on its line
-    end: int
+    checked: Checked
+    index: Index
+    speaker: English | None = None  # made on the first hover that needs it
 
+    @property
+    def module(self) -> ast.Module:
+        return self.index.module
 
-def _name_at(source: str, node: ast.Node, name: str) -> tuple[int, int, int]:
-    """Where a declaration writes its name: the first time the name stands as a word on its
-    first line after the first word (`rule NAME`, `var NAME: NAME`), else its first word."""
-    line = node.span.line
-    lines = _lines(source)
-    text = lines[line - 1] if 0 < line <= len(lines) else ""
-    after = text.find(" ", max(0, node.span.column - 1))
-    for match in re.finditer(rf"(?<![\w]){re.escape(name)}(?![\w])", text):
-        if after >= 0 and match.start() >= after:
-            return line, match.start() + 1, match.end() + 1
-    return line, node.span.column, node.span.column + 1
-
-
-def _named_steps(body: Sequence[ast.Stmt]) -> Iterator[ast.Named]:
-    """The phases and steps directly in a block, through the ifs and loops around them (those
-    inside a phase or step are its own)."""
-    for stmt in body:
-        if isinstance(stmt, ast.Named):
-            yield stmt
-        else:
-            for block in stmt.blocks():
-                yield from _named_steps(block)
-
-
-def declared(module: ast.Module) -> list[Declared]:
-    """Every name the module declares (a variant's: its base game's too, where they stand), and
-    every phase and step of its flow."""
-    out: list[Declared] = []
-
-    def add(name: str, kind: str, node: ast.Decl | ast.Named) -> None:
-        source = module.sources.get(node.span.file, module.source if node.span.file == module.file else "")
-        line, start, end = _name_at(source, node, name)
-        out.append(Declared(name, kind, node, node.span.file, line, start, end))
-
-    for decl in module.decls:
-        name = getattr(decl, "name", None)
-        kind = _KINDS.get(type(decl), ("",))[0]
-        if isinstance(name, str) and _NAME.fullmatch(name) and not isinstance(decl, ast.GameHeader):
-            add(name, kind, decl)
-    for named in module.walk():
-        if isinstance(named, ast.Named):
-            add(named.name, named.kind, named)
-    return out
-
-
-def _metas(node: ast.Decl | ast.Named) -> list[ast.Meta]:
-    if isinstance(node, ast.Named):
-        return [s for s in node.body if isinstance(s, ast.Meta)]
-    return node.meta
-
-
-# ---------------------------------------------------------------------- the server
+    def english(self) -> English:
+        if self.speaker is None:
+            program = self.checked.program
+            self.speaker = English(self.checked.symbols, program.constants if program else {})
+        return self.speaker
 
 
 @dataclass
@@ -286,16 +250,25 @@ class State:
     definition and completion keep working while a line is half typed)."""
 
     folder: tempfile.TemporaryDirectory[str]  # where documents not on disk are (nothing else is)
-    parsed: dict[str, Checked] = field(default_factory=dict)
-    wanted: dict[str, int] = field(default_factory=dict)  # the latest version of each document
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one document checked at a time
+    known: dict[str, Known] = field(default_factory=dict)
+    wanted: dict[str, int] = field(default_factory=dict)  # the ticket of the latest check asked for
+    versions: dict[str, int] = field(default_factory=dict)  # the latest version of each document
+    tickets: int = 0  # checks asked for so far
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one document loaded at a time
+    checking: asyncio.Lock = field(default_factory=asyncio.Lock)  # and one checked at a time
     running: set[asyncio.Task[None]] = field(default_factory=set)
+    loaded: dict[str, tuple[int, str, Analysis]] = field(default_factory=dict)  # the loader's latest
+    finished: dict[str, tuple[int, str]] = field(default_factory=dict)  # the version the checks have run on
+
+
+_SUGGESTION = re.compile(r"did you mean '([^']+)'")
 
 
 def _to_lsp(ls: LanguageServer, d: Diagnostic, path: Path, sources: dict[str, str]) -> lsp.Diagnostic:
     """A diagnostic at its place; one in another file (a variant's base game) at the top of this
-    one, saying where it is."""
+    one, saying where it is. A "did you mean" carries the fix (`data`), for its quick fix."""
     message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+    fix = None
     if d.file != str(path):
         message = f"{d.location()}: {message}"
         where = lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
@@ -303,7 +276,34 @@ def _to_lsp(ls: LanguageServer, d: Diagnostic, path: Path, sources: dict[str, st
         lines = _lines(sources.get(d.file, ""))
         end = d.end_column if d.end_column > d.column else d.column + 1
         where = _range(ls, lines, d.line, d.column, end)
-    return lsp.Diagnostic(where, message, _SEVERITY[d.severity], d.code, source="meeple")
+        fix = _fix(ls, lines, d, end)
+    return lsp.Diagnostic(where, message, _SEVERITY[d.severity], d.code, source="meeple", data=fix)
+
+
+def _fix(ls: LanguageServer, lines: Sequence[str], d: Diagnostic, end: int) -> dict[str, Any] | None:
+    """The edit a "did you mean 'X'" proposes: the name the message quotes, where it stands at
+    the diagnostic, replaced by X. None when the diagnostic proposes nothing, or the quoted
+    name is not written there."""
+    suggested = _SUGGESTION.search(f"{d.message} {d.hint}")
+    if suggested is None or not 0 < d.line <= len(lines):
+        return None
+    better = suggested.group(1)
+    text = lines[d.line - 1]
+    quoted = [w for w in re.findall(r"'([^']+)'", d.message) if w != better]
+    wrong = sorted(
+        quoted, key=lambda w: -difflib.SequenceMatcher(None, w, better).ratio()
+    )  # the likeliest first
+    for word in wrong:
+        bare = word.strip("{}")
+        for match in re.finditer(rf"(?<![\w]){re.escape(bare)}(?![\w])", text):
+            if d.column - 1 <= match.start() < end - 1 or not d.end_column:
+                where = _range(ls, lines, d.line, match.start() + 1, match.end() + 1)
+                start, stop = where.start, where.end
+                return {
+                    "range": [start.line, start.character, stop.line, stop.character],
+                    "with": better.strip("{}"),
+                }
+    return None
 
 
 def _publish(ls: LanguageServer, uri: str, version: int, path: Path, text: str, found: Analysis) -> None:
@@ -312,32 +312,41 @@ def _publish(ls: LanguageServer, uri: str, version: int, path: Path, text: str, 
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, shown, version))
 
 
-async def diagnose(ls: LanguageServer, state: State, uri: str, version: int) -> None:
-    """Check one version of a document, unless the designer has typed on: the loader's
-    diagnostics first, then those of the checks on top (which may take seconds on a large game)."""
+async def diagnose(ls: LanguageServer, state: State, uri: str, version: int, ticket: int, slow: bool) -> None:
+    """Check one version of a document, unless something newer was asked for it since (`ticket`:
+    the designer typed on, saved, or closed and opened it again): the loader's diagnostics first
+    (parse, variant, analysis, compile: what changes as one types), then, after a pause in typing
+    or at once when the document is opened or saved (`slow`), those of the checks on top (unused
+    declarations, loops, setup under every option: seconds on a large game). Each part runs once
+    per version and text: a save after the pause checks nothing again."""
     await asyncio.sleep(DEBOUNCE)
     async with state.lock:
-        if state.wanted.get(uri) != version:
-            return
         text = open_text(ls, uri)
-        if text is None:  # closed meanwhile
+        if state.wanted.get(uri) != ticket or text is None:  # asked again, or closed meanwhile
             return
         path = document_path(uri, Path(state.folder.name))
-        found = await asyncio.to_thread(load_stage, path, text)
-        if state.wanted.get(uri) != version:
+        loaded = state.loaded.get(uri)
+        again = loaded is not None and loaded[:2] == (version, text)
+        found = loaded[2] if loaded is not None and again else await asyncio.to_thread(load_stage, path, text)
+        state.loaded[uri] = (version, text, found)
+        if state.wanted.get(uri) != ticket:
             return
-        _remember(state, uri, found)
-        _publish(ls, uri, version, path, text, found)
-        if state.wanted.get(uri) != version:  # typed on while the loader ran: skip the long part
-            return
-        found = await asyncio.to_thread(checks_stage, found)
-        if state.wanted.get(uri) == version:
+        if found.checked is not None and found.index is not None:
+            state.known[uri] = Known(found.checked, found.index)
+        if not again:  # loaded for a check asked for before this one, and shown then (or by it)
             _publish(ls, uri, version, path, text, found)
-
-
-def _remember(state: State, uri: str, found: Analysis) -> None:
-    if found.checked is not None and found.checked.module is not None:
-        state.parsed[uri] = found.checked
+    if not slow:
+        await asyncio.sleep(PAUSE)
+    # The checks hold a lock of their own: the loader's check of a newer version need not wait
+    # for them (a large game's take half a minute on a busy machine), and their answer for a
+    # version typed past is not shown.
+    async with state.checking:
+        if state.wanted.get(uri) != ticket or state.finished.get(uri) == (version, text):
+            return  # typed on (the checks wait for the next pause), or checked already
+        found = await asyncio.to_thread(checks_stage, found)
+        if state.wanted.get(uri) == ticket:
+            state.finished[uri] = (version, text)
+            _publish(ls, uri, version, path, text, found)
 
 
 def open_text(ls: LanguageServer, uri: str) -> str | None:
@@ -352,42 +361,90 @@ def answered(ls: LanguageServer, what: str, handler: Callable[[], T], empty: T) 
     nothing rather than a traceback in the response's data, and the log says what failed."""
     try:
         return handler()
+    except Refusal:
+        raise  # said to the designer as the request's error
     except Exception as err:
         message = f"meeple could not answer {what}: {type(err).__name__}: {err}"
         ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Error, message))
         return empty
 
 
-def _schedule(ls: LanguageServer, state: State, uri: str, version: int) -> None:
-    state.wanted[uri] = version
-    task = asyncio.get_running_loop().create_task(diagnose(ls, state, uri, version))
+class Refusal(JsonRpcInvalidParams):
+    """A request the server will not do, and why, in the designer's words (a rename to a name
+    that is taken): the editor shows the message."""
+
+
+def _schedule(ls: LanguageServer, state: State, uri: str, version: int, slow: bool = False) -> None:
+    state.tickets += 1
+    state.wanted[uri], state.versions[uri] = state.tickets, version
+    task = asyncio.get_running_loop().create_task(diagnose(ls, state, uri, version, state.tickets, slow))
     state.running.add(task)  # held until done: the loop keeps only a weak reference to a task
     task.add_done_callback(state.running.discard)
 
 
+@dataclass
+class Cursor:
+    """A request's document, where its cursor is (the AST's 1-based line and column), the name
+    under it, and the latest version of the document that parsed."""
+
+    known: Known
+    text: str
+    file: str
+    line: int
+    column: int
+    word: str | None
+    before: str  # the line up to the cursor
+
+    @property
+    def local(self) -> bool:
+        """The name is one its declaration binds (a parameter, a loop's variable): not declared."""
+        return self.word is not None and self.known.index.is_local(self.word, self.file, self.line)
+
+
+def _cursor(ls: LanguageServer, state: State, uri: str, position: lsp.Position) -> Cursor | None:
+    known, text = state.known.get(uri), open_text(ls, uri)
+    if known is None or text is None:
+        return None
+    lines = _lines(text)
+    if position.line >= len(lines):
+        return None
+    where = ls.workspace.position_codec.position_from_client_units(lines, position)
+    line = lines[where.line]
+    return Cursor(
+        known,
+        text,
+        str(known.checked.path),
+        where.line + 1,
+        where.character + 1,
+        name_around(line, where.character),
+        line[: where.character],
+    )
+
+
 def _lookup(ls: LanguageServer, state: State, uri: str, position: lsp.Position) -> list[Declared]:
     """The declarations of the name under the cursor (a table and a variable may share one)."""
-    checked, text = state.parsed.get(uri), open_text(ls, uri)
-    if checked is None or checked.module is None or text is None:
+    cursor = _cursor(ls, state, uri, position)
+    if cursor is None or cursor.word is None or cursor.local:
         return []
-    word = _word_at(ls, text, position)
-    if word is None:
-        return []
-    return [d for d in declared(checked.module) if d.name == word]
+    return cursor.known.index.declared(cursor.word)
 
 
 def hover(ls: LanguageServer, state: State, params: lsp.HoverParams) -> lsp.Hover | None:
-    """The declaration's kind and name, its `text` (and `says`), its generated English and its
-    `cites` lines, as Markdown."""
-    uri = params.text_document.uri
-    found = _lookup(ls, state, uri, params.position)
-    if not found:
+    """A declared name: its kind and name, its `text` (and `says`), its generated English and its
+    `cites` lines. A built-in function: its usage and value; a keyword: what the language
+    reference says of it. As Markdown."""
+    cursor = _cursor(ls, state, params.text_document.uri, params.position)
+    if cursor is None or cursor.word is None or cursor.local:
         return None
-    checked = state.parsed[uri]
-    program = checked.program
-    speaker = English(checked.symbols, program.constants if program else {})
-    parts = [_describe(speaker, d) for d in found]
-    return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, "\n\n---\n\n".join(parts)))
+    found = cursor.known.index.declared(cursor.word)
+    if found:
+        speaker = cursor.known.english()
+        words = "\n\n---\n\n".join(_describe(speaker, d) for d in found)
+    else:
+        words = builtin_help(cursor.word) or keyword_help(cursor.word) or ""
+    if not words:
+        return None
+    return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, words))
 
 
 def _describe(speaker: English, d: Declared) -> str:
@@ -399,6 +456,12 @@ def _describe(speaker: English, d: Declared) -> str:
         out.append("*In words:*\n\n" + words)
     out += [f"> {md_escape(m.value)}" for m in notes if m.kind == "cites"]
     return "\n\n".join(out)
+
+
+def _metas(node: ast.Decl | ast.Named) -> list[ast.Meta]:
+    if isinstance(node, ast.Named):
+        return [s for s in node.body if isinstance(s, ast.Meta)]
+    return node.meta
 
 
 def generated(speaker: English, node: ast.Decl | ast.Named) -> str:
@@ -424,68 +487,197 @@ def _bullets(lines: Sequence[Line], depth: int = 0) -> Iterator[str]:
         yield from _bullets(line.children, depth + 1)
 
 
+def _uri(known: Known, file: str, uri: str) -> str:
+    """The address of one of a document's files: the document's own, or a file it includes."""
+    return uri if file == str(known.checked.path) else (from_fs_path(file) or file)
+
+
+def _location(ls: LanguageServer, known: Known, uri: str, place: Place) -> lsp.Location:
+    lines = _lines(known.index.sources.get(place.file, ""))
+    return lsp.Location(_uri(known, place.file, uri), _range(ls, lines, place.line, place.start, place.end))
+
+
 def definition(ls: LanguageServer, state: State, params: lsp.DefinitionParams) -> list[lsp.Location]:
     """Where the name under the cursor is declared: in this file, or in a variant's base game."""
+    uri = params.text_document.uri
+    known = state.known.get(uri)
+    if known is None:
+        return []
+    return [_location(ls, known, uri, d.place) for d in _lookup(ls, state, uri, params.position)]
+
+
+def references(ls: LanguageServer, state: State, params: lsp.ReferenceParams) -> list[lsp.Location]:
+    """Every place the declared name under the cursor is written, in this file and the files it
+    includes (a variant's base game)."""
+    uri = params.text_document.uri
+    cursor = _cursor(ls, state, uri, params.position)
+    if cursor is None or cursor.word is None or cursor.local:
+        return []
+    index = cursor.known.index
+    places = index.references(cursor.word)
+    if not params.context.include_declaration:
+        declared = {d.place for d in index.declared(cursor.word)}
+        places = [p for p in places if p not in declared]
+    return [_location(ls, cursor.known, uri, p) for p in places]
+
+
+def prepare_rename(ls: LanguageServer, state: State, params: lsp.PrepareRenameParams) -> lsp.Range | None:
+    """The name a rename would change: a declared name, in a version of the document that parsed."""
+    cursor = _renamable(ls, state, params.text_document.uri, params.position)
+    line = _lines(cursor.text)[cursor.line - 1]
+    found = name_span(line, cursor.column - 1)
+    if found is None:
+        return None
+    return _range(ls, _lines(cursor.text), cursor.line, found[0] + 1, found[1] + 1)
+
+
+def _renamable(ls: LanguageServer, state: State, uri: str, position: lsp.Position) -> Cursor:
+    cursor = _cursor(ls, state, uri, position)
+    if cursor is None or cursor.word is None:
+        raise Refusal("there is no name here to rename")
+    if cursor.known.index.sources.get(cursor.file) != cursor.text:
+        raise Refusal("the file has changed since it last parsed: fix what does not parse, then rename")
+    if cursor.local or not cursor.known.index.declared(cursor.word):
+        raise Refusal(f"'{cursor.word}' is not declared in this game: only a declared name can be renamed")
+    return cursor
+
+
+def rename(ls: LanguageServer, state: State, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+    """Every place the declared name is written, in this file and in the files it includes, given
+    the new name. Refused for a name that is not a name, a keyword or taken, and for a name
+    written in a game bundled with meeple (its copy is meeple's, not the designer's)."""
+    uri = params.text_document.uri
+    cursor = _renamable(ls, state, uri, params.position)
+    new, index = params.new_name, cursor.known.index
+    if not NAME.fullmatch(new) or new in keywords():
+        raise Refusal(
+            f"'{new}' cannot be a name: a name is a word of letters, digits and _ that is no keyword"
+        )
+    if index.declared(new) or new in BUILTINS or new in BUILTIN_NAMES:
+        raise Refusal(f"'{new}' is already a name in this game")
+    edits: dict[str, list[lsp.TextEdit]] = {}
+    bundled = bundled_dir().resolve()
+    for place in index.references(cursor.word or ""):
+        if place.file != cursor.file and Path(place.file).resolve().is_relative_to(bundled):
+            raise Refusal(
+                f"'{cursor.word}' is also written in {Path(place.file).name}, a game bundled with meeple"
+            )
+        where = _location(ls, cursor.known, uri, place)
+        edits.setdefault(where.uri, []).append(lsp.TextEdit(where.range, new))
+    return lsp.WorkspaceEdit(changes=edits)
+
+
+def code_actions(ls: LanguageServer, state: State, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    """A quick fix for each "did you mean" among the diagnostics the editor sends: the name the
+    diagnostic quotes, replaced by the one it proposes."""
     out = []
-    checked = state.parsed.get(params.text_document.uri)
-    for d in _lookup(ls, state, params.text_document.uri, params.position):
-        source = checked.sources.get(d.file, "") if checked else ""
-        lines = _lines(source)
-        out.append(lsp.Location(from_fs_path(d.file) or d.file, _range(ls, lines, d.line, d.start, d.end)))
+    for d in params.context.diagnostics:
+        fix = d.data if isinstance(d.data, dict) else None
+        if not fix or not isinstance(fix.get("with"), str) or not isinstance(fix.get("range"), list):
+            continue
+        line, start, end_line, end = (int(n) for n in fix["range"])
+        where = lsp.Range(lsp.Position(line, start), lsp.Position(end_line, end))
+        edit = lsp.WorkspaceEdit(changes={params.text_document.uri: [lsp.TextEdit(where, fix["with"])]})
+        title = f"Change to '{fix['with']}'"
+        out.append(
+            lsp.CodeAction(
+                title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[d], edit=edit, is_preferred=True
+            )
+        )
     return out
 
 
+_ATTRIBUTE = re.compile(r"([A-Za-z_]\w*)\s*\.\s*\w*$")
+_LINE_START = re.compile(r"[ \t]*\w*")
+
+
 def completion(ls: LanguageServer, state: State, params: lsp.CompletionParams) -> lsp.CompletionList:
-    """The names the file declares, the language's keywords and the built-in functions."""
+    """What may be written where the cursor is: after `NAME.`, a table's rows or the attributes
+    of what NAME is (a row's columns, a player's zones and variables...); at the start of a line,
+    the words that start a declaration (unindented) or a statement (in a block) and the rules it
+    may call; elsewhere, the names in scope there, the built-in functions with their usage, and
+    the words of an expression."""
+    empty = lsp.CompletionList(is_incomplete=False, items=[])
+    cursor = _cursor(ls, state, params.text_document.uri, params.position)
+    if cursor is None or cursor.known.checked.symbols is None:
+        return empty
+    symbols, index = cursor.known.checked.symbols, cursor.known.index
     items: dict[str, lsp.CompletionItem] = {}
-    checked = state.parsed.get(params.text_document.uri)
-    for d in declared(checked.module) if checked and checked.module else []:
-        kind = _KINDS.get(type(d.node), _KINDS[ast.Named])[2]
-        items.setdefault(d.name, lsp.CompletionItem(d.name, kind=kind, detail=d.kind))
-    for name, builtin in sorted(BUILTINS.items()):
-        words = lsp.MarkupContent(lsp.MarkupKind.Markdown, f"{builtin.usage}: {builtin.value}")
-        function = lsp.CompletionItemKind.Function
+
+    def add(label: str, kind: lsp.CompletionItemKind, detail: str, words: str = "") -> None:
+        documentation = lsp.MarkupContent(lsp.MarkupKind.Markdown, words) if words else None
         items.setdefault(
-            name, lsp.CompletionItem(name, kind=function, detail="built-in function", documentation=words)
+            label, lsp.CompletionItem(label, kind=kind, detail=detail, documentation=documentation)
         )
-    for word in sorted(keywords()):
-        keyword = lsp.CompletionItemKind.Keyword
-        items.setdefault(word, lsp.CompletionItem(word, kind=keyword, detail="keyword"))
+
+    attribute = _ATTRIBUTE.search(cursor.before)
+    if attribute:
+        owner = attribute.group(1)
+        if owner in symbols.tables:
+            for row in rows_of(symbols.tables[owner]):
+                add(row, lsp.CompletionItemKind.EnumMember, f"row of {owner}")
+        else:
+            owner_type = type_of(index, symbols, owner, cursor.file, cursor.line)
+            for name, what in attributes(symbols, owner_type).items():
+                add(name, lsp.CompletionItemKind.Field, what)
+    elif _LINE_START.fullmatch(cursor.before) and not cursor.before[:1].isspace():
+        for word in sorted(declaration_words()):
+            add(word, lsp.CompletionItemKind.Keyword, "declaration")
+    elif _LINE_START.fullmatch(cursor.before):
+        for word in sorted(statement_words() | meta_words()):
+            add(word, lsp.CompletionItemKind.Keyword, "statement")
+        for name in symbols.rules:
+            add(name, lsp.CompletionItemKind.Function, "rule")
+    else:
+        for name, what in in_scope(index, symbols, cursor.file, cursor.line).items():
+            add(name, _COMPLETION_KINDS.get(what, lsp.CompletionItemKind.Variable), what)
+        for name in BUILTINS:
+            add(name, lsp.CompletionItemKind.Function, signature(name), builtin_help(name) or "")
+        for word in sorted(expression_words()):
+            add(word, lsp.CompletionItemKind.Keyword, "keyword")
     return lsp.CompletionList(is_incomplete=False, items=list(items.values()))
+
+
+_COMPLETION_KINDS = {
+    "constant": lsp.CompletionItemKind.Constant,
+    "var": lsp.CompletionItemKind.Variable,
+    "zone": lsp.CompletionItemKind.Folder,
+    "table": lsp.CompletionItemKind.Struct,
+    "map": lsp.CompletionItemKind.Module,
+    "piece": lsp.CompletionItemKind.Class,
+    "value": lsp.CompletionItemKind.Function,
+    "rule": lsp.CompletionItemKind.Function,
+    "movement": lsp.CompletionItemKind.Operator,
+}
 
 
 def document_symbols(ls: LanguageServer, state: State, params: lsp.DocumentSymbolParams) -> list[Any]:
     """The outline: each declaration of this file by its kind, the phases and steps of a flow
     inside it. A variant's outline is its own patches, not its base game's declarations."""
-    uri = params.text_document.uri
-    checked = state.parsed.get(uri)
-    if checked is None or checked.module is None:
+    known = state.known.get(params.text_document.uri)
+    if known is None:
         return []
-    path = str(checked.path)
-    lines = _lines(checked.sources.get(path, checked.source))
-    names = {id(d.node): d for d in declared(checked.module)}
-    symbols = []
-    for decl in checked.module.decls:
-        if decl.span.file == path:
-            symbols.append(_symbol(ls, lines, decl, names))
-    return symbols
+    path = str(known.checked.path)
+    lines = _lines(known.index.sources.get(path, known.checked.source))
+    names = {id(d.node): d for ds in known.index.declarations.values() for d in ds}
+    return [_symbol(ls, lines, decl, names) for decl in known.module.decls if decl.span.file == path]
 
 
 def _symbol(
     ls: LanguageServer, lines: Sequence[str], node: ast.Decl | ast.Named, names: dict[int, Declared]
 ) -> lsp.DocumentSymbol:
-    word, kind, _ = _KINDS.get(type(node), ("", lsp.SymbolKind.Null, None))
+    word, kind = KIND_WORDS.get(type(node), ""), _SYMBOLS.get(type(node), lsp.SymbolKind.Null)
     if isinstance(node, ast.Named):
         word = node.kind
     label = str(getattr(node, "name", "") or getattr(node, "kind", "") or "")
     whole = _span_range(ls, lines, node.span)
     named = names.get(id(node))
-    chosen = _range(ls, lines, named.line, named.start, named.end) if named else whole
+    chosen = _range(ls, lines, named.place.line, named.place.start, named.place.end) if named else whole
     if not _inside(chosen, whole):
         chosen = lsp.Range(whole.start, whole.start)
     body = getattr(node, "body", None)
     children = [
-        _symbol(ls, lines, step, names) for step in _named_steps(body if isinstance(body, list) else [])
+        _symbol(ls, lines, step, names) for step in named_steps(body if isinstance(body, list) else [])
     ]
     return lsp.DocumentSymbol(
         name=label or word, detail=word, kind=kind, range=whole, selection_range=chosen, children=children
@@ -506,17 +698,26 @@ def server() -> LanguageServer:
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        _schedule(ls, state, params.text_document.uri, params.text_document.version)
+        _schedule(ls, state, params.text_document.uri, params.text_document.version, slow=True)
 
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
         _schedule(ls, state, params.text_document.uri, params.text_document.version)
 
+    @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    async def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if uri in state.versions:
+            _schedule(ls, state, uri, state.versions[uri], slow=True)
+
     @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        state.parsed.pop(uri, None)
+        state.known.pop(uri, None)
         state.wanted.pop(uri, None)
+        state.versions.pop(uri, None)
+        state.loaded.pop(uri, None)
+        state.finished.pop(uri, None)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, []))
 
     @ls.feature(lsp.TEXT_DOCUMENT_HOVER)
@@ -527,7 +728,25 @@ def server() -> LanguageServer:
     def on_definition(ls: LanguageServer, params: lsp.DefinitionParams) -> list[lsp.Location]:
         return answered(ls, "go to definition", lambda: definition(ls, state, params), [])
 
-    @ls.feature(lsp.TEXT_DOCUMENT_COMPLETION)
+    @ls.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    def on_references(ls: LanguageServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+        return answered(ls, "find references", lambda: references(ls, state, params), [])
+
+    @ls.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+    def on_prepare_rename(ls: LanguageServer, params: lsp.PrepareRenameParams) -> lsp.Range | None:
+        return answered(ls, "rename", lambda: prepare_rename(ls, state, params), None)
+
+    @ls.feature(lsp.TEXT_DOCUMENT_RENAME)
+    def on_rename(ls: LanguageServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+        return answered(ls, "rename", lambda: rename(ls, state, params), None)
+
+    @ls.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix])
+    )
+    def on_code_action(ls: LanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        return answered(ls, "quick fixes", lambda: code_actions(ls, state, params), [])
+
+    @ls.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
     def on_completion(ls: LanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList:
         empty = lsp.CompletionList(is_incomplete=False, items=[])
         return answered(ls, "completion", lambda: completion(ls, state, params), empty)

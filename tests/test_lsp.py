@@ -87,7 +87,12 @@ class Editor:
 
     def open(self, path: Path, text: str) -> str:
         uri = from_fs_path(str(path)) or ""
+        if uri in self.versions:  # opened by an earlier test: closed first, as an editor does
+            self.client.text_document_did_close(
+                lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri))
+            )
         self.versions[uri] = 1
+        self.published.pop(uri, None)
         item = lsp.TextDocumentItem(uri=uri, language_id="meeple", version=1, text=text)
         self.client.text_document_did_open(lsp.DidOpenTextDocumentParams(item))
         return uri
@@ -127,6 +132,32 @@ class Editor:
         params = lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character))
         return self.run(self.client.text_document_completion_async(params))
 
+    def references(self, uri: str, line: int, character: int, declaration: bool = True) -> Any:
+        context = lsp.ReferenceContext(include_declaration=declaration)
+        params = lsp.ReferenceParams(context, lsp.TextDocumentIdentifier(uri), lsp.Position(line, character))
+        return self.run(self.client.text_document_references_async(params))
+
+    def rename(self, uri: str, line: int, character: int, new: str) -> Any:
+        params = lsp.RenameParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character), new)
+        return self.run(self.client.text_document_rename_async(params))
+
+    def prepare_rename(self, uri: str, line: int, character: int) -> Any:
+        params = lsp.PrepareRenameParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character))
+        return self.run(self.client.text_document_prepare_rename_async(params))
+
+    def code_actions(self, uri: str, diagnostics: list[lsp.Diagnostic]) -> Any:
+        where = diagnostics[0].range if diagnostics else lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
+        context = lsp.CodeActionContext(diagnostics=diagnostics)
+        params = lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), where, context)
+        return self.run(self.client.text_document_code_action_async(params))
+
+    def save(self, uri: str) -> None:
+        self.client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+
+    def published_for(self, uri: str) -> list[list[lsp.Diagnostic]]:
+        """Every publication of the latest version so far, in order."""
+        return [list(p.diagnostics) for p in self.published.get(uri, []) if p.version == self.versions[uri]]
+
     def symbols(self, uri: str) -> Any:
         params = lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(uri))
         return self.run(self.client.text_document_document_symbol_async(params))
@@ -162,7 +193,10 @@ def line_of(text: str, needle: str) -> int:
 def test_the_server_announces_what_it_offers(editor: Editor) -> None:
     caps = editor.capabilities
     assert caps.hover_provider and caps.definition_provider and caps.document_symbol_provider
-    assert caps.completion_provider is not None
+    assert caps.references_provider and caps.rename_provider and caps.code_action_provider
+    assert caps.completion_provider is not None and list(
+        caps.completion_provider.trigger_characters or []
+    ) == ["."]
     assert caps.text_document_sync.change == lsp.TextDocumentSyncKind.Full
 
 
@@ -262,10 +296,32 @@ def test_hover_on_a_bundled_game_shows_a_citation(editor: Editor) -> None:
     assert "throw_dinos" in [c.name for c in epoch.children]
 
 
-def test_hover_on_a_keyword_shows_nothing(editor: Editor, tokens: Path) -> None:
+def test_hover_on_a_keyword_says_what_the_language_reference_says(editor: Editor, tokens: Path) -> None:
     uri = editor.open(tokens, TOKENS)
     editor.diagnostics(uri)
-    assert editor.hover(uri, line_of(TOKENS, "end game"), 10) is None  # a keyword declares nothing
+    shown = editor.hover(uri, line_of(TOKENS, "  move 1 token"), 3)
+    assert shown is not None
+    assert "**keyword** `move`" in shown.contents.value
+    assert "`move N KIND [ROW] [of OWNER] from SRC to DEST`" in shown.contents.value
+
+
+def test_hover_on_a_built_in_gives_its_usage_and_value(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    editor.diagnostics(uri)
+    line = line_of(TOKENS, "if count(")
+    shown = editor.hover(uri, line, TOKENS.split("\n")[line].index("count") + 1)
+    assert shown is not None
+    assert "`count(x)`" in shown.contents.value and "number of pieces in a location" in shown.contents.value
+
+
+def test_hover_on_a_parameter_is_not_the_declaration_of_that_name(editor: Editor, tokens: Path) -> None:
+    """A parameter named like a declaration hides it in its rule (docs/language.md, "Names")."""
+    text = TOKENS + "\nvalue twice(target: int) = target * 2\n"
+    uri = editor.open(tokens, text)
+    editor.diagnostics(uri)
+    line = line_of(text, "value twice")
+    assert editor.hover(uri, line, text.split("\n")[line].rindex("target") + 1) is None
+    assert editor.definition(uri, line, text.split("\n")[line].rindex("target") + 1) == []
 
 
 def test_definition_jumps_to_the_declaration(editor: Editor, tokens: Path) -> None:
@@ -324,15 +380,64 @@ def test_a_document_not_on_disk_may_be_a_variant_of_a_bundled_game_only(editor: 
     assert [d.code for d in found] == ["M091"]
 
 
-def test_completion_offers_declared_names_keywords_and_functions(editor: Editor, tokens: Path) -> None:
+def completion_at(
+    editor: Editor, tokens: Path, text: str, needle: str, line: int | None = None
+) -> dict[str, lsp.CompletionItem]:
+    """What completion offers with the cursor just after `needle` (in a version that does not
+    parse: the names come from the latest one that did)."""
     uri = editor.open(tokens, TOKENS)
     editor.diagnostics(uri)
-    items = {i.label: i for i in editor.completion(uri, line_of(TOKENS, "end game"), 8).items}
+    editor.change(uri, text)
+    line = line_of(text, needle) if line is None else line
+    column = text.split("\n")[line].index(needle) + len(needle)
+    return {i.label: i for i in editor.completion(uri, line, column).items}
+
+
+def test_completion_after_a_players_dot_offers_what_a_player_has(editor: Editor, tokens: Path) -> None:
+    text = TOKENS.replace("  move 1 token from pool to p.store", "  move 1 token from pool to p.")
+    items = completion_at(editor, tokens, text, "to p.")
+    assert set(items) == {"seat", "store"}
+    assert items["store"].kind == lsp.CompletionItemKind.Field and items["store"].detail == "zone per player"
+
+
+def test_completion_after_a_rows_dot_offers_its_columns(editor: Editor, tokens: Path) -> None:
+    table = "table level (name, tokens: int):\n  low, 1\n  high, 2\n\n"
+    text = table + TOKENS.replace(
+        "score p = count(pieces(p.store))", "score p = sum([l.tokens for each l in level])"
+    )
+    typed = text.replace("[l.tokens for", "[l. for")
+    uri = editor.open(tokens, text)
+    assert editor.diagnostics(uri) == []
+    editor.change(uri, typed)
+    line = line_of(typed, "[l. for")
+    items = editor.completion(uri, line, typed.split("\n")[line].index("[l.") + 3).items
+    assert {i.label for i in items} == {"name", "tokens"}
+    rows = typed.replace("[l. for", "[level. for")
+    editor.change(uri, rows)
+    items = editor.completion(uri, line, rows.split("\n")[line].index("level.") + 6).items
+    assert {i.label for i in items} == {"low", "high"}
+
+
+def test_completion_at_the_start_of_a_line_offers_statements_and_rules(editor: Editor, tokens: Path) -> None:
+    text = TOKENS.replace("          take(p)\n", "          take(p)\n          mo\n")
+    items = completion_at(editor, tokens, text, "          mo")
+    assert items["move"].kind == lsp.CompletionItemKind.Keyword and items["take"].detail == "rule"
+    assert "count" not in items and "target" not in items
+    text = TOKENS + "\nru\n"
+    items = completion_at(editor, tokens, text, "ru", line=len(text.split("\n")) - 2)
+    assert {"rule", "table", "zone", "value"} <= set(items) and "move" not in items
+
+
+def test_completion_in_an_expression_offers_the_names_in_scope_and_built_ins(
+    editor: Editor, tokens: Path
+) -> None:
+    text = TOKENS.replace("if count(pieces(p.store)) >= target:", "if count(pieces(p.store)) >= ta")
+    items = completion_at(editor, tokens, text, ">= ta")
+    assert items["p"].detail == "local name"
     assert items["target"].kind == lsp.CompletionItemKind.Constant
-    assert items["take"].kind == lsp.CompletionItemKind.Function
-    assert items["move"].kind == lsp.CompletionItemKind.Keyword
-    assert items["count"].kind == lsp.CompletionItemKind.Function
-    assert items["count"].detail == "built-in function"
+    assert items["count"].kind == lsp.CompletionItemKind.Function and items["count"].detail == "count(x)"
+    assert items["and"].kind == lsp.CompletionItemKind.Keyword
+    assert "move" not in items and "rule" not in items
 
 
 def test_the_outline_lists_the_declarations_and_the_steps_of_a_phase(editor: Editor, tokens: Path) -> None:
@@ -376,3 +481,100 @@ def test_a_hostile_document_gets_a_diagnostic_and_the_server_goes_on(
     other = editor.open(tokens, TOKENS)
     assert editor.diagnostics(other) == []
     assert editor.hover(other, line_of(TOKENS, "          take(p)"), 12) is not None
+
+
+def test_references_are_every_use_of_a_declaration(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    editor.diagnostics(uri)
+    found = editor.references(uri, line_of(TOKENS, "constant target"), len("constant ta"))
+    lines = [(w.uri, w.range.start.line) for w in found]
+    assert lines == [(uri, line_of(TOKENS, "constant target")), (uri, line_of(TOKENS, ">= target"))]
+    used = editor.references(uri, line_of(TOKENS, ">= target"), 38, declaration=False)
+    assert [w.range.start.line for w in used] == [line_of(TOKENS, ">= target")]
+
+
+QUICK = (
+    'variant "Quick" of "tokens.rules":\n  players 2..2\n\n'
+    'replace rule take(p: player):\n  text "Take two tokens."\n  move 2 token from pool to p.store\n'
+)
+
+
+def test_rename_changes_a_variant_and_the_base_game_it_changes(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens.with_name("quick.rules"), QUICK)
+    assert editor.diagnostics(uri) == []
+    line = line_of(QUICK, "move 2 token")
+    column = QUICK.split("\n")[line].index("pool") + 1
+    assert editor.prepare_rename(uri, line, column) == lsp.Range(
+        lsp.Position(line, column - 1), lsp.Position(line, column + 3)
+    )
+    edit = editor.rename(uri, line, column, "supply")
+    base = from_fs_path(str(tokens))
+    assert set(edit.changes) == {uri, base}
+    assert [e.range.start.line for e in edit.changes[uri]] == [line]
+    in_base = sorted((e.range.start.line, e.range.start.character) for e in edit.changes[base])
+    lines = TOKENS.split("\n")
+    assert in_base == [
+        (n, lines[n].index("pool"))
+        for n in (line_of(TOKENS, needle) for needle in ("zone pool", "piece", "move 1"))
+    ]
+    assert all(e.new_text == "supply" for edits in edit.changes.values() for e in edits)
+
+
+def test_rename_refuses_a_keyword_a_taken_name_and_an_undeclared_one(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    editor.diagnostics(uri)
+    line = line_of(TOKENS, "constant target")
+    for new in ("move", "take", "2much", "count"):
+        with pytest.raises(Exception, match="name"):
+            editor.rename(uri, line, len("constant ta"), new)
+    with pytest.raises(Exception, match="not declared"):
+        editor.rename(uri, line_of(TOKENS, "for each p in players"), len("      for each p"), "q")
+
+
+def test_a_did_you_mean_has_a_quick_fix_that_writes_the_name_it_proposes(
+    editor: Editor, tokens: Path
+) -> None:
+    uri = editor.open(tokens, TOKENS)
+    broken = TOKENS.replace("if count(pieces(p.store)) >= target", "if count(pieces(p.stroe)) >= targte")
+    editor.change(uri, broken)
+    found = editor.diagnostics(uri, lambda found: {"M010", "M013"} <= {d.code for d in found})
+    fixes = {}
+    for d in found:
+        if "did you mean" not in d.message:
+            assert not editor.code_actions(uri, [d])
+            continue
+        (action,) = editor.code_actions(uri, [d])
+        assert action.kind == lsp.CodeActionKind.QuickFix
+        (edit,) = action.edit.changes[uri]
+        fixes[edit.new_text] = edit.range
+    line = line_of(broken, "targte")
+    written = broken.split("\n")[line]
+    assert fixes == {
+        "store": lsp.Range(
+            lsp.Position(line, written.index("stroe")), lsp.Position(line, written.index("stroe") + 5)
+        ),
+        "target": lsp.Range(
+            lsp.Position(line, written.index("targte")), lsp.Position(line, written.index("targte") + 6)
+        ),
+    }
+
+
+def test_a_diagnostic_without_a_suggestion_has_no_quick_fix(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    broken = TOKENS.replace("          take(p)", "          zzzzzz(p)")
+    editor.change(uri, broken)
+    found = editor.diagnostics(uri, lambda found: any(d.code == "M010" for d in found))
+    assert not editor.code_actions(uri, found)
+
+
+def test_the_slow_checks_come_after_the_loaders_and_at_once_when_saved(editor: Editor, tokens: Path) -> None:
+    """As one types, the loader's diagnostics (parse, analysis) come first; the checks on top
+    (here: a citation the rulebook does not hold, M050) come once typing pauses, or at once when
+    the file is saved."""
+    uri = editor.open(tokens, TOKENS)
+    editor.diagnostics(uri)
+    editor.change(uri, TOKENS.replace('cites "take a token"', 'cites "take a pebble"'))
+    editor.save(uri)
+    found = editor.diagnostics(uri, lambda found: any(d.code == "M050" for d in found))
+    assert [d.code for d in found] == ["M050"]
+    assert editor.published_for(uri)[0] == []  # the loader's, before the checks'
