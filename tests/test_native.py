@@ -606,3 +606,96 @@ def test_a_question_the_core_answers_of_boards_only_keeps_a_growing_game_on_pyth
     engine, why = native.engine_for(meeple.load(str(rules)), "auto")
     assert engine == "python"
     assert why.startswith("unsupported: distance(...) in a game with a grid that grows at ")
+
+
+# ---------------------------------------------------------------------- Dino Dynasty's constructs
+
+
+TRACKS = """game "Tracks":
+  players 2..3
+table track (name, step: int):
+  speed, 2
+  power, 1
+table post (name):
+  north
+  south
+table badge (name, worth: int):
+  star, 3
+  moon, 1
+var marker: int = 1 per player, track within 0..4
+var pinned: badge? = none per player, track
+var guard: int = 0 per post, track
+value badges(p: player) = [p.pinned[t] for each t in track where p.pinned[t] != none]
+score p = p.marker[speed] + 2 * p.marker[power] + sum([b.worth for each b in badges(p)])
+play:
+  repeat 3 times:
+    for each p in players:
+      turn p:
+        choose t from track prompt "Track to climb":
+          add t.step to p.marker[t]
+          log "{p} climbs {t} to {p.marker[t]}"
+        may choose t from [each t in track where p.pinned[t] == none] prompt "Track to pin":
+          choose b from badge prompt "Badge to pin":
+            set p.pinned[t] to b
+        choose g from post prompt "Post to guard":
+          subtract p.marker[speed] from g.guard[power]
+          log "{g} guards power at {g.guard[power]}"
+"""
+
+
+def test_variables_with_a_value_for_each_row_are_the_same_on_both_engines(tmp_path: Path) -> None:
+    """`var NAME: T = E per player, TABLE` (and per a table's rows, TABLE): each owner's value for
+    each row, read `OWNER.NAME[ROW]`, set, added to and subtracted from by row, `within` holding
+    each value (tests/test_per_row_vars.py says what they mean)."""
+    game = meeple.load(str(write(tmp_path, "tracks.rules", TRACKS)))
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in (2, 3):
+        for seed in range(12):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+    assert any("to 4" in line for line in python["log"])  # the bound held
+
+
+PILES = """game "Piles":
+  players 2..3
+table colour (name, worth: int, size: int):
+  red, 2, 1
+  blue, 3, 2
+  green, 3, 3
+  white, 1, 1
+zone deck, ordered
+zone tray, ordered
+zone hand per player
+piece card: 2 per colour in deck
+piece stone: 2 per player in tray
+value order() = [each c in colour ranked by c.worth, -c.size]
+value heavy(p: player) = [each x in pieces(p.hand, card) where x.row.size > 1 ranked by x.row.worth]
+value all_hands() = flat([pieces(p.hand) for each p in players])
+score p = sum([x.row.worth for each x in pieces(p.hand, card)]) + count(heavy(p))
+play:
+  shuffle deck
+  repeat 3 times:
+    for each p in players:
+      turn p:
+        draw 2 from deck to p.hand
+        choose x from pieces(p.hand, card) prompt "Card to tuck under the deck":
+          move x to bottom(deck)
+        choose c from order() prompt "Colour to bury":
+          move 1 card c from deck to bottom(tray)
+        may "Draw from the bottom of the tray?":
+          move 1 stone of p from tray to bottom(p.hand)
+          draw 1 from tray to bottom(p.hand)
+        log "{p} holds {heavy(p)}; {count(all_hands())} in hands; the tray starts {pieces(tray)[0]}"
+"""
+
+
+def test_bottoms_ranked_lists_and_flat_lists_are_the_same_on_both_engines(tmp_path: Path) -> None:
+    """`move` (of pieces named, and of a count) and `draw` to `bottom(PLACE)` (tests/test_bottom.py),
+    a list `ranked by` two keys, one negated, ties in the list's order (tests/test_ranked.py), and
+    `flat(LISTS)`."""
+    game = meeple.load(str(write(tmp_path, "piles.rules", PILES)))
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in (2, 3):
+        for seed in range(12):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"

@@ -66,6 +66,7 @@ BUILTINS = {
     "neighbours": "Neighbours",
     "next_player": "NextPlayer",
     "players_from": "PlayersFrom",
+    "flat": "Flat",
 }
 
 # Questions the core answers of boards, not yet of grids that grow.
@@ -306,10 +307,6 @@ class Lowering:
     def refuse_whole_program(self) -> None:
         """What the core does not run anywhere yet, found before anything is lowered."""
         sym = self.sym
-        for per, group in sym.owned_vars.items():
-            for var in group.values():
-                if var.by is not None:
-                    raise Unsupported(f"a variable per {per} with a value for each row", var.span)
         for movement in sym.movements.values():
             if movement.step is not None:
                 raise Unsupported("a movement whose steps the rules compute (`step`)", movement.span)
@@ -384,7 +381,8 @@ class Lowering:
         self.frame.slot("self")
         init = self.expr(decl.init)
         rows = None if per == "player" else [self.row_index[id(r)] for r in self.p.rows.get(per, [])]
-        return {"init": init, "slots": self.frame.size, "rows": rows, "clamp": self.bounds(decl)}
+        by = None if decl.by is None else [self.row_index[id(r)] for r in self.p.rows[decl.by]]
+        return {"init": init, "slots": self.frame.size, "rows": rows, "clamp": self.bounds(decl), "by": by}
 
     def owned_ref(self, name: str) -> dict[str, Any]:
         """Where `OWNER.name` is, for a player and for each row (by index among all rows)."""
@@ -530,6 +528,13 @@ class Lowering:
 
     def assign(self, s: ast.Stmt, value: ast.Expr, sign: int) -> None:
         target = s.target  # type: ignore[attr-defined]
+        if isinstance(target, ast.Index) and isinstance(target.obj, ast.Attr):
+            # `set OWNER.NAME[ROW] to E`: the owner, the value, then the row, as Python takes them
+            owned = {"obj": self.expr(target.obj.obj), "var": self.owned_ref(target.obj.name)}
+            e = self.expr(value)
+            row = self.expr(target.index)
+            self.emit(s, {"SetOwnedRow": {**owned, "row": row, "e": e, "sign": sign}})
+            return
         if isinstance(target, ast.Attr):
             owned = {"obj": self.expr(target.obj), "var": self.owned_ref(target.name)}
             self.emit(s, {"SetOwned": {**owned, "e": self.expr(value), "sign": sign}})
@@ -545,8 +550,7 @@ class Lowering:
         self.move(s, None)
 
     def move(self, s: ast.MoveCount | ast.MoveAll, count: Any) -> None:
-        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
-            raise Unsupported("moving to the bottom of a place", s.span)
+        dest, bottom = self.destination(s.dest)
         self.emit(
             s,
             {
@@ -556,15 +560,16 @@ class Lowering:
                     "which": self.expr(s.which) if s.which is not None else None,
                     "owner": self.expr(s.owner) if s.owner is not None else None,
                     "src": self.expr(s.src),
-                    "dest": self.expr(s.dest),
+                    "dest": dest,
+                    "bottom": bottom,
                 }
             },
         )
 
     def lower_MoveRefs(self, s: ast.MoveRefs) -> None:
-        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
-            raise Unsupported("moving to the bottom of a place", s.span)
-        self.emit(s, {"MoveRefs": {"pieces": self.expr(s.pieces), "dest": self.expr(s.dest)}})
+        pieces = self.expr(s.pieces)
+        dest, bottom = self.destination(s.dest)
+        self.emit(s, {"MoveRefs": {"pieces": pieces, "dest": dest, "bottom": bottom}})
 
     def lower_If(self, s: ast.If) -> None:
         ends = []
@@ -716,10 +721,16 @@ class Lowering:
         self.emit(s, {"Shuffle": {"zone": self.expr(s.zone)}})
 
     def lower_Draw(self, s: ast.Draw) -> None:
-        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
-            raise Unsupported("drawing to the bottom of a place", s.span)
-        draw = {"count": self.expr(s.count), "src": self.expr(s.src), "dest": self.expr(s.dest)}
+        dest, bottom = self.destination(s.dest)
+        draw = {"count": self.expr(s.count), "src": self.expr(s.src), "dest": dest, "bottom": bottom}
         self.emit(s, {"Draw": draw})
+
+    def destination(self, dest: ast.Expr) -> tuple[Any, bool]:
+        """Where a move or a draw sends pieces, and whether under the pieces already there
+        (`bottom(PLACE)`, which only a destination takes)."""
+        if isinstance(dest, ast.Call) and dest.func == "bottom":
+            return self.expr(dest.args[0]), True
+        return self.expr(dest), False
 
     def lower_Log(self, s: ast.Log) -> None:
         parts = [{"Text": self.text(x)} if isinstance(x, str) else {"Expr": self.expr(x)} for x in s.parts]
@@ -793,6 +804,8 @@ class Lowering:
         if any(e.name in group for group in sym.owned_zones.values()):
             return self.zone_of(e)
         if any(e.name in group for group in sym.owned_vars.values()):
+            if sym.types.get(id(e), "").startswith("rows:"):
+                raise Unsupported("a variable's values for every row at once (without `[row]`)", e.span)
             return {"Owned": [self.expr(e.obj), self.owned_ref(e.name)]}
         if (e.name, self.p.players[0]) in self.p.map_refs:
             seats = [self.grid_index[id(self.p.map_refs[(e.name, pl)])] for pl in self.p.players]
@@ -826,8 +839,10 @@ class Lowering:
         return {"ZoneOf": [self.expr(e.obj), seats, rows]}
 
     def expr_Index(self, e: ast.Index) -> Any:
-        if self.sym.types.get(id(e.obj), "").startswith("rows:"):
-            raise Unsupported("a variable's value for a row (`x.NAME[row]`)", e.span)
+        if self.sym.types.get(id(e.obj), "").startswith("rows:") and isinstance(e.obj, ast.Attr):
+            # `OWNER.NAME[ROW]`: one row's value of a variable with a value for each row
+            owner, var = self.expr(e.obj.obj), self.owned_ref(e.obj.name)
+            return {"OwnedRow": [owner, var, self.expr(e.index)]}
         return {"Index": [self.expr(e.obj), self.expr(e.index)]}
 
     def expr_Unary(self, e: ast.Unary) -> Any:
@@ -843,10 +858,12 @@ class Lowering:
         return {"List": [self.expr(i) for i in e.items]}
 
     def expr_Filter(self, e: ast.Filter) -> Any:
-        if e.keys:
-            raise Unsupported("a list ranked by keys", e.span)
         seq = self.expr(e.seq)
-        return {"Filter": {"seq": seq, "slot": self.frame.slot(e.var), "cond": self.expr(e.cond)}}
+        slot = self.frame.slot(e.var)
+        kept = {"Filter": {"seq": seq, "slot": slot, "cond": self.expr(e.cond)}}
+        if not e.keys:
+            return kept
+        return {"Ranked": {"items": kept, "slot": slot, "keys": [self.expr(k) for k in e.keys]}}
 
     def expr_MapComp(self, e: ast.MapComp) -> Any:
         seq = self.expr(e.seq)

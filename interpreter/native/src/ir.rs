@@ -121,6 +121,10 @@ pub struct OwnedIr {
     pub rows: Option<Vec<u32>>,
     /// The bounds it is kept within (`within`), if any.
     pub clamp: Option<(i64, i64)>,
+    /// A value for each row of a table as well (`per player, TABLE`): that table's rows, by
+    /// index among all rows; each owner's values follow one another in their order (rows.rs).
+    #[serde(default)]
+    pub by: Option<Vec<u32>>,
 }
 
 /// Where `OWNER.NAME` finds a variable: its store for a player, and for each row (by index
@@ -209,6 +213,14 @@ pub enum Instr {
         e: Expr,
         sign: i64,
     },
+    /// `set OWNER.NAME[ROW] to E` of a variable with a value for each row (rows.rs).
+    SetOwnedRow {
+        obj: Expr,
+        var: OwnedRef,
+        row: Expr,
+        e: Expr,
+        sign: i64,
+    },
     Move {
         count: Option<Expr>,
         decl: u32,
@@ -216,10 +228,15 @@ pub enum Instr {
         owner: Option<Expr>,
         src: Expr,
         dest: Expr,
+        /// Under the pieces already there (`bottom(PLACE)`), not on top of them.
+        #[serde(default)]
+        bottom: bool,
     },
     MoveRefs {
         pieces: Expr,
         dest: Expr,
+        #[serde(default)]
+        bottom: bool,
     },
     Jump {
         to: u32,
@@ -302,6 +319,8 @@ pub enum Instr {
         count: Expr,
         src: Expr,
         dest: Expr,
+        #[serde(default)]
+        bottom: bool,
     },
     /// `place SHAPE on GRID [at PLACEMENT]` on a grid that grows.
     Place {
@@ -373,6 +392,8 @@ pub enum Builtin {
     Neighbours,
     NextPlayer,
     PlayersFrom,
+    /// `flat(LISTS)`: a list of lists joined into one list, in order.
+    Flat,
 }
 
 /// An attribute, resolved by what the object is at run time.
@@ -411,6 +432,13 @@ pub enum Expr {
         slot: u32,
         cond: Box<Expr>,
     },
+    /// `[each x in seq where cond ranked by K1, K2...]`: the filtered `items`, highest K1 first,
+    /// then highest K2, then in the list's order (each key read with the item in `slot`).
+    Ranked {
+        items: Box<Expr>,
+        slot: u32,
+        keys: Vec<Expr>,
+    },
     /// `[e for each x in seq where cond]`.
     Map {
         seq: Box<Expr>,
@@ -435,6 +463,8 @@ pub enum Expr {
     },
     /// `OWNER.NAME` of a variable each player or row has.
     Owned(Box<Expr>, OwnedRef),
+    /// `OWNER.NAME[ROW]` of a variable with a value for each row of a table (rows.rs).
+    OwnedRow(Box<Expr>, OwnedRef, Box<Expr>),
     /// `OWNER.zone` of a zone each player (or each row of a table) owns: its location by seat,
     /// and by row index.
     ZoneOf(Box<Expr>, Vec<Option<u32>>, Vec<Option<u32>>),

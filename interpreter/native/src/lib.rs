@@ -7,6 +7,7 @@ pub mod mcts;
 pub mod placement;
 pub mod rng;
 pub mod routes;
+pub mod rows;
 pub mod value;
 pub mod vm;
 

@@ -417,7 +417,10 @@ impl Game {
             owned: ir
                 .owned
                 .iter()
-                .map(|o| vec![Value::None; o.rows.as_ref().map_or(players as usize, Vec::len)])
+                .map(|o| {
+                    let owners = o.rows.as_ref().map_or(players as usize, Vec::len);
+                    vec![Value::None; owners * o.by.as_ref().map_or(1, Vec::len)]
+                })
                 .collect(),
             locs: vec![Vec::new(); ir.locations.len()],
             current: None,
@@ -492,11 +495,15 @@ impl Game {
                 Some(rows) => rows.iter().map(|r| Value::Row(*r)).collect(),
                 None => (0..w.players).map(Value::Player).collect(),
             };
+            // With a value for each row of a table (rows.rs), the start is computed for each.
+            let each = var.by.as_ref().map_or(1, Vec::len);
             for (i, owner) in owners.into_iter().enumerate() {
-                let mut env = vec![Value::None; var.slots.max(1) as usize];
-                env[0] = owner;
-                let v = eval(&program, w, &var.init, &mut env).map_err(|f| at(f, ir.init_at))?;
-                w.owned[store][i] = clamp(v, var.clamp);
+                for k in 0..each {
+                    let mut env = vec![Value::None; var.slots.max(1) as usize];
+                    env[0] = owner.clone();
+                    let v = eval(&program, w, &var.init, &mut env).map_err(|f| at(f, ir.init_at))?;
+                    w.owned[store][i * each + k] = clamp(v, var.clamp);
+                }
             }
         }
         let mut total: i64 = 0;
@@ -694,7 +701,20 @@ impl Game {
                         w.owned[store as usize][i as usize] = clamp(v, ir.owned[store as usize].clamp);
                         w.changed(Part::Owned(store, i));
                     }
-                    Instr::Move { count, decl, which, owner, src, dest } => {
+                    Instr::SetOwnedRow { obj, var, row, e, sign } => {
+                        // The owner, the value, then the row, as the Python engine takes them.
+                        let owner = eval(&program, w, obj, env)?;
+                        let mut v = eval(&program, w, e, env)?;
+                        let row = eval(&program, w, row, env)?;
+                        let (store, i) = crate::rows::place(&program, var, &owner, &row)?;
+                        if *sign != 0 {
+                            let old = int(w.owned[store as usize][i as usize].clone())?;
+                            v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
+                        }
+                        w.owned[store as usize][i as usize] = clamp(v, ir.owned[store as usize].clamp);
+                        w.changed(Part::Owned(store, i));
+                    }
+                    Instr::Move { count, decl, which, owner, src, dest, bottom } => {
                         let (touched, pieces) = move_count(
                             &program,
                             w,
@@ -704,15 +724,15 @@ impl Game {
                             which.as_ref(),
                             owner.as_ref(),
                             src,
-                            dest,
+                            (dest, *bottom),
                         )?;
                         for loc in &touched {
                             w.changed(Part::Loc(*loc));
                         }
                         fire(&program, &pieces, touched.last().copied(), &mut fired);
                     }
-                    Instr::MoveRefs { pieces, dest } => {
-                        let (touched, pieces) = move_refs(&program, w, env, pieces, dest)?;
+                    Instr::MoveRefs { pieces, dest, bottom } => {
+                        let (touched, pieces) = move_refs(&program, w, env, pieces, (dest, *bottom))?;
                         for loc in &touched {
                             w.changed(Part::Loc(*loc));
                         }
@@ -843,7 +863,7 @@ impl Game {
                         rng.shuffle(pile);
                         w.changed(Part::Loc(loc));
                     }
-                    Instr::Draw { count, src, dest } => {
+                    Instr::Draw { count, src, dest, bottom } => {
                         let n = int(eval(&program, w, count, env)?)?;
                         let source = location(&program, &eval(&program, w, src, env)?)?;
                         let to = eval(&program, w, dest, env)?;
@@ -854,7 +874,7 @@ impl Game {
                             w.shortfalls.push((Short::Draw(source), (n - moved.len() as i64) as u64));
                         }
                         let to = location(&program, &to)?;
-                        w.locs[to as usize].extend(moved.iter().copied());
+                        arrive(&mut w.locs[to as usize], &moved, *bottom);
                         if !moved.is_empty() {
                             w.changed(Part::Loc(source));
                             w.changed(Part::Loc(to));
@@ -1042,7 +1062,7 @@ fn owner_row(owner: &Value) -> usize {
 }
 
 /// Where an owner's variable is: its store and the owner's place in it.
-fn owned_place(var: &OwnedRef, owner: &Value) -> Result<(u32, u32), Fail> {
+pub(crate) fn owned_place(var: &OwnedRef, owner: &Value) -> Result<(u32, u32), Fail> {
     let found = match owner {
         Value::Player(s) => var.player.map(|store| (store, *s)),
         Value::Row(r) => var.rows.get(*r as usize).copied().flatten(),
@@ -1207,7 +1227,7 @@ fn move_count(
     which: Option<&Expr>,
     owner: Option<&Expr>,
     src: &Expr,
-    dest: &Expr,
+    (dest, bottom): (&Expr, bool),
 ) -> Result<(Vec<u32>, Vec<Piece>), Fail> {
     let want = match count {
         Some(c) => Some(int(eval(p, w, c, env)?)?),
@@ -1253,7 +1273,7 @@ fn move_count(
         *pile = kept;
     }
     let to = location(p, &to)?;
-    w.locs[to as usize].extend(moved.iter().copied());
+    arrive(&mut w.locs[to as usize], &moved, bottom);
     touched.push(to);
     if let Some(n) = want {
         if (moved.len() as i64) < n {
@@ -1269,7 +1289,7 @@ fn move_refs(
     w: &mut World,
     env: &mut [Value],
     pieces: &Expr,
-    dest: &Expr,
+    (dest, bottom): (&Expr, bool),
 ) -> Result<(Vec<u32>, Vec<Piece>), Fail> {
     let what = eval(p, w, pieces, env)?;
     let refs: Vec<Value> = match what {
@@ -1292,9 +1312,19 @@ fn move_refs(
         moved.push(piece);
         touched.push(loc);
     }
-    w.locs[to as usize].extend(moved.iter().copied());
+    arrive(&mut w.locs[to as usize], &moved, bottom);
     touched.push(to);
     Ok((touched, moved))
+}
+
+/// Pieces put where a move or a draw sends them: on top of the pile, or (`bottom`) under it,
+/// in their order.
+fn arrive(pile: &mut Vec<Piece>, moved: &[Piece], bottom: bool) {
+    if bottom {
+        pile.splice(0..0, moved.iter().copied());
+    } else {
+        pile.extend(moved.iter().copied());
+    }
 }
 
 fn call_func(p: &Loaded, w: &mut World, func: &FuncIr, args: Vec<Value>) -> Result<Value, Fail> {
@@ -1553,6 +1583,22 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             }
             Value::List(Arc::new(out))
         }
+        Expr::Ranked { items, slot, keys } => {
+            let items = list(eval(p, w, items, env)?)?;
+            let mut ranks: Vec<(Vec<i64>, Value)> = Vec::with_capacity(items.len());
+            for x in items.iter() {
+                env[*slot as usize] = x.clone();
+                let mut key = Vec::with_capacity(keys.len());
+                for k in keys {
+                    key.push(int(eval(p, w, k, env)?)?);
+                }
+                ranks.push((key, x.clone()));
+            }
+            // Highest keys first; a stable sort keeps ties in the list's order (Python's `sorted`
+            // of the keys negated).
+            ranks.sort_by(|a, b| b.0.cmp(&a.0));
+            Value::List(Arc::new(ranks.into_iter().map(|(_, x)| x).collect()))
+        }
         Expr::Map { seq, slot, e, cond } => {
             let items = list(eval(p, w, seq, env)?)?;
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
@@ -1603,6 +1649,10 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let (store, i) = owned_place(var, &owner)?;
             w.memo.read(Part::Owned(store, i));
             w.owned[store as usize][i as usize].clone()
+        }
+        Expr::OwnedRow(obj, var, row) => {
+            let (owner, row) = (eval(p, w, obj, env)?, eval(p, w, row, env)?);
+            crate::rows::read(p, w, var, &owner, &row)?
         }
         Expr::NextTo(obj, adjacency) => {
             let at = eval(p, w, obj, env)?;
@@ -1788,6 +1838,16 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             }
         }
         Builtin::Abs => Value::Int(checked(int(values[0].clone())?.checked_abs())?),
+        Builtin::Flat => {
+            let mut out = Vec::new();
+            for part in list(values[0].clone())?.iter() {
+                match part {
+                    Value::List(items) => out.extend(items.iter().cloned()),
+                    other => return error(format!("flat joins lists, and a {} is none", other.type_name())),
+                }
+            }
+            Value::List(Arc::new(out))
+        }
         Builtin::NextPlayer => Value::Player((seat(&values[0])? + 1) % w.players),
         Builtin::PlayersFrom => {
             let first = seat(&values[0])?;
