@@ -46,7 +46,7 @@ BUNDLED = sorted((ROOT / "games").glob("*.rules"))
 # Games the core runs today; each other game is checked to fall back to the Python engine.
 NATIVE = ["connect_four", "dino_party", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
 # Games the core runs that are checked by tests of their own below (grids that grow).
-NATIVE_TOO = ["gods_love_dinosaurs", "hunt", "tigers_three"]
+NATIVE_TOO = ["gods_love_dinosaurs", "hunt", "quads", "tigers_three"]
 
 
 def load(path: Path, **options: str) -> Game:
@@ -543,6 +543,19 @@ def test_grids_that_grow_placements_and_routes_are_the_same_on_both_engines(
     route's attributes in the log)."""
     path = ROOT / "tests" / "grids" / "hunt.rules" if rules == "hunt" else write(tmp_path, "s.rules", SQUARES)
     game = load(path)
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(10):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+
+
+def test_blocks_areas_borders_and_steps_between_areas_are_the_same_on_both_engines() -> None:
+    """tests/grids/quads.rules: square tiles laid on a grid of 2 x 2 blocks (free blocks beside
+    taken ones, turns about a block's centre that look different, matching `borders`), areas of
+    like quarters across tiles (their cells, first cell, blocks and gaps, their pieces) and a
+    movement whose `step` goes from area to area (`next_to`)."""
+    game = load(ROOT / "tests" / "grids" / "quads.rules")
     assert native.engine_for(game, "auto") == ("native", "")
     for players in range(game.min_players, game.max_players + 1):
         for seed in range(10):

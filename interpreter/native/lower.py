@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.grammar import ast
-from meeple.interpreter import grids
+from meeple.interpreter import areas, grids
 from meeple.interpreter.compiler import Compiler
 from meeple.interpreter.compiler.base import _ERRORS, _Fixed
 from meeple.interpreter.compiler.data import adjacency_for
@@ -67,6 +67,19 @@ BUILTINS = {
     "next_player": "NextPlayer",
     "players_from": "PlayersFrom",
     "flat": "Flat",
+    "next_to": "NextTo",
+    "corner_to": "CornerTo",
+    "borders": "Borders",
+    "placement": "PlacementAt",
+}
+
+# Attributes of the values a grid's questions give, each read by what the value is at run time
+# (`Shaped`): a route's, a placement's, an area's, a border's.
+SHAPED = {
+    "route": ROUTE_ATTRS,
+    "placement": PLACEMENT_ATTRS,
+    "area": set(areas.ATTRIBUTES),
+    "border": {"new", "old"},
 }
 
 # Questions the core answers of boards, not yet of grids that grow.
@@ -180,8 +193,6 @@ class Lowering:
             self.grid_index[id(mapref)] = len(self.grids)
             g = len(self.grids)
             self.grids.append(mapref)
-            if mapref.geometry.block > 1:
-                raise Unsupported("a grid laid in blocks", sym.maps[mapref.name].span)
             if mapref.board is None:
                 self.grid_ir.append(
                     {
@@ -191,6 +202,7 @@ class Lowering:
                         "owner": None if mapref.owner is None else mapref.owner.seat,
                         "grows": True,
                         "name": str(mapref),
+                        "block": mapref.geometry.block,
                     }
                 )
                 continue
@@ -307,9 +319,6 @@ class Lowering:
     def refuse_whole_program(self) -> None:
         """What the core does not run anywhere yet, found before anything is lowered."""
         sym = self.sym
-        for movement in sym.movements.values():
-            if movement.step is not None:
-                raise Unsupported("a movement whose steps the rules compute (`step`)", movement.span)
         # The mechanisms of seats the rules play, teams, carried state and sequences of games run
         # on the Python engine alone so far: refused whole, never half run.
         for seat in sym.automata:
@@ -458,6 +467,7 @@ class Lowering:
             "backtracks": self.expr(decl.backtracks) if decl.backtracks is not None else None,
             "through": tested(decl.through_var, decl.through),
             "ends": tested(decl.ends_var, decl.ends),
+            "step": tested(decl.step_var, decl.step),
         }
         return {**lowered, "slots": self.frame.size}
 
@@ -811,7 +821,8 @@ class Lowering:
             seats = [self.grid_index[id(self.p.map_refs[(e.name, pl)])] for pl in self.p.players]
             return {"GridOf": [self.expr(e.obj), seats]}
         shaped = self.sym.types.get(id(e.obj), "").split(":")[0]
-        if e.name in {"route": ROUTE_ATTRS, "placement": PLACEMENT_ATTRS}.get(shaped, ()):
+        unknown = shaped in ("", "any") and e.name not in columns  # read by the value at run time
+        if e.name in SHAPED.get(shaped, ()) or (unknown and any(e.name in n for n in SHAPED.values())):
             if e.name == "under":
                 raise Unsupported("the layer a placement lies on (`under`)", e.span)
             return {"Attr": [self.expr(e.obj), {"Shaped": e.name}]}
@@ -885,6 +896,8 @@ class Lowering:
             return {"NextTo": [self.expr(e.args[0]), self.adjacency(e, e.args[-1])]}
         if e.func in ("region", "regions"):
             return self.regions(e)
+        if e.func in ("area", "areas"):
+            return self.areas(e)
         if e.func == "connected" and not self.on_cells(e):
             raise Unsupported("connected(...) of the nodes of a map", e.span)
         if e.func == "placements":
@@ -907,10 +920,11 @@ class Lowering:
     def routes(self, e: ast.Call) -> Any:
         """`routes(START, MOVEMENT, ARGS...)` from a cell: what starts elsewhere (a node of a table
         map) runs on the Python engine."""
-        if not self.sym.types.get(id(e.args[0]), "").startswith("cell"):
-            raise Unsupported("routes(...) from something other than a cell", e.span)
         movement = e.args[1]
         assert isinstance(movement, ast.Name)
+        computed = self.sym.movements[movement.id].step is not None  # a step goes where it says
+        if not computed and not self.sym.types.get(id(e.args[0]), "").startswith("cell"):
+            raise Unsupported("routes(...) from something other than a cell", e.span)
         start = self.expr(e.args[0])
         args = [self.expr(a) for a in e.args[2:]]
         return {"Routes": {"movement": self.movement_index[movement.id], "start": start, "args": args}}
@@ -943,6 +957,16 @@ class Lowering:
                 "many": e.func == "regions",
             }
         }
+
+    def areas(self, e: ast.Call) -> Any:
+        """`areas(GRID, COLUMN)`, `area(CELL, COLUMN)` of a grid that grows; the areas of a map's
+        nodes run on the Python engine."""
+        given = self.sym.types.get(id(e.args[0]), "")
+        if not isinstance(e.args[1], ast.Name):
+            raise Unsupported(f"{e.func}(...) of something other than a column's name", e.span)
+        if self.p.adjacency and not given.startswith(("grid:", "cell:")):
+            raise Unsupported(f"{e.func}(...) in a game with a map of nodes", e.span)
+        return {"Areas": {"of": self.expr(e.args[0]), "column": e.args[1].id, "many": e.func == "areas"}}
 
     def on_cells(self, e: ast.Call) -> bool:
         """Whether a graph question walks the cells of a grid (rather than a map's edges): a

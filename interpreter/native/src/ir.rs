@@ -97,6 +97,10 @@ pub struct GridIr {
     /// Its name as players read it (`ecosystem of Player 1`), for errors.
     #[serde(default)]
     pub name: String,
+    /// The side of its blocks on a square grid laid in blocks (`grid square blocks K`): shapes go
+    /// on whole K x K blocks (placement.rs); 0 or 1 for a grid without blocks.
+    #[serde(default)]
+    pub block: u32,
 }
 
 /// A `movement`: its parameters are its first slots, then `start`; `through` and `ends` test
@@ -110,6 +114,9 @@ pub struct MovementIr {
     pub backtracks: Option<Expr>,
     pub through: Option<(u32, Expr)>,
     pub ends: Option<(u32, Expr)>,
+    /// `step NAME to PLACES`: where one step goes, NAME in its slot (steps.rs).
+    #[serde(default)]
+    pub step: Option<(u32, Expr)>,
 }
 
 /// A variable of each owner: its start value, computed for each with `self` in slot 0.
@@ -394,6 +401,12 @@ pub enum Builtin {
     PlayersFrom,
     /// `flat(LISTS)`: a list of lists joined into one list, in order.
     Flat,
+    /// `next_to(AREA)`, `corner_to(AREA)`, `borders(PLACEMENT)`, `placement(GRID, SHAPE, X, Y,
+    /// TURNS)` (areas.rs, placement.rs).
+    NextTo,
+    CornerTo,
+    Borders,
+    PlacementAt,
 }
 
 /// An attribute, resolved by what the object is at run time.
@@ -459,6 +472,12 @@ pub enum Expr {
         slot: u32,
         key: Box<Expr>,
         adjacency: Vec<Vec<u32>>,
+        many: bool,
+    },
+    /// `areas(GRID, COLUMN)` (`many`) or `area(CELL, COLUMN)` on a grid that grows (areas.rs).
+    Areas {
+        of: Box<Expr>,
+        column: std::sync::Arc<str>,
         many: bool,
     },
     /// `OWNER.NAME` of a variable each player or row has.

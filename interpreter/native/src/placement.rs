@@ -27,6 +27,10 @@ pub struct Grown {
     cells: Vec<(u32, i64, i64, u32)>,
     /// Each grown cell's location by (grid, q, r).
     at: BTreeMap<(u32, i64, i64), u32>,
+    /// Every shape laid, in the order laid (a layer: the placement it was laid at), and the
+    /// layer each grown cell lies on, by its location less `base`.
+    layers: Vec<Arc<Spot>>,
+    laid: Vec<u32>,
 }
 
 impl Grown {
@@ -39,13 +43,24 @@ impl Grown {
         loc.checked_sub(self.base).and_then(|i| self.cells.get(i as usize)).copied()
     }
 
-    fn get(&self, g: u32, q: i64, r: i64) -> Option<u32> {
+    /// The layer a grown cell lies on (what `a.blocks` and `c.placed` give).
+    pub fn layer(&self, loc: u32) -> Option<Arc<Spot>> {
+        let i = loc.checked_sub(self.base)?;
+        self.laid.get(i as usize).map(|l| self.layers[*l as usize].clone())
+    }
+
+    pub(crate) fn get(&self, g: u32, q: i64, r: i64) -> Option<u32> {
         self.at.get(&(g, q, r)).copied()
     }
 
     /// A grid's cells in the order they were laid (what `cells(GRID)` gives).
     fn of(&self, g: u32) -> impl Iterator<Item = (usize, &(u32, i64, i64, u32))> {
         self.cells.iter().enumerate().filter(move |(_, c)| c.0 == g)
+    }
+
+    /// A grid's cells in the order they were laid: each one's location, (q, r) and row.
+    pub fn grid_cells(&self, g: u32) -> impl Iterator<Item = (u32, i64, i64, u32)> + '_ {
+        self.of(g).map(|(i, c)| (self.base + i as u32, c.1, c.2, c.3))
     }
 }
 
@@ -72,12 +87,26 @@ pub fn full_turn(hex: bool) -> u32 {
 }
 
 /// (q, r) turned `turns` times (geometry.py's `rotate`): hexes by sixths about the origin,
-/// squares by quarters.
-fn rotate(hex: bool, (mut q, mut r): (i64, i64), turns: u32) -> (i64, i64) {
+/// squares clockwise by quarters about the centre of the block at the origin (`block` its side,
+/// 1 on a grid without blocks), which keeps a block's cells in the block.
+fn rotate(hex: bool, block: i64, (mut q, mut r): (i64, i64), turns: u32) -> (i64, i64) {
     for _ in 0..turns % full_turn(hex) {
-        (q, r) = if hex { (-r, q + r) } else { (-r, q) };
+        (q, r) = if hex { (-r, q + r) } else { (block - 1 - r, q) };
     }
     (q, r)
+}
+
+/// The side of a grid's blocks: 1 on a grid without blocks.
+pub fn block(p: &Loaded, g: u32) -> i64 {
+    i64::from(p.ir.grids.get(g as usize).map_or(1, |grid| grid.block.max(1)))
+}
+
+/// The block a placement's first cell lies in (values.py's `Placement.block`): what its `x`
+/// and `y` say, and its label.
+pub fn block_of(p: &Loaded, spot: &Spot) -> (i64, i64) {
+    let k = block(p, spot.grid);
+    let (q, r) = spot.coords().next().unwrap_or_default();
+    (q.div_euclid(k), r.div_euclid(k))
 }
 
 /// The grid, (q, r) of any cell: a board's (its fixed location) or a grown one.
@@ -182,6 +211,7 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
     }
     let rows: Arc<[u32]> = shape_rows(shape)?.into();
     let local: Vec<(i64, i64)> = rows.iter().map(|r| local(p, *r)).collect::<Result<_, _>>()?;
+    check_block(p, g, &local)?;
     w.read(Part::Grid(g));
     let taken: Vec<(i64, i64)> = w.grown.of(g).map(|(_, c)| (c.1, c.2)).collect();
     let spot = |turned: &Arc<[(i64, i64)]>, shift: (i64, i64), turns: u32| {
@@ -192,8 +222,12 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
         return Ok(Value::List(Arc::new(vec![spot(&local.into(), (0, 0), 0)])));
     }
     let hex = p.ir.grids[g as usize].hex;
+    let k = block(p, g);
     let turned: Vec<Arc<[(i64, i64)]>> =
-        (0..full_turn(hex)).map(|t| local.iter().map(|c| rotate(hex, *c, t)).collect()).collect();
+        (0..full_turn(hex)).map(|t| local.iter().map(|c| rotate(hex, k, *c, t)).collect()).collect();
+    if k > 1 {
+        return on_blocks(p, g, &rows, &turned, &taken, faces, spot);
+    }
     let reach = taken.iter().map(|c| c.1.abs()).max().unwrap_or(0)
         + turned.iter().flat_map(|cells| cells.iter().map(|c| c.1.abs())).max().unwrap_or(0);
     let pack = Packing { half: reach + 2, width: 2 * (reach + 2) };
@@ -252,6 +286,95 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
     Ok(Value::List(Arc::new(out)))
 }
 
+/// Placements on a grid of K x K blocks (grids.py's `_on_blocks`): on each free block sharing a
+/// side with a taken one (a block is taken when any of its cells is there), in reading order
+/// (north to south, west to east), each way the shape turns about the block's centre that looks
+/// different from the turns before it.
+fn on_blocks(
+    p: &Loaded,
+    g: u32,
+    rows: &[u32],
+    turned: &[Arc<[(i64, i64)]>],
+    taken: &[(i64, i64)],
+    faces: &[u32],
+    spot: impl Fn(&Arc<[(i64, i64)]>, (i64, i64), u32) -> Value,
+) -> Result<Value, Fail> {
+    let k = block(p, g);
+    let blocks: HashSet<(i64, i64)> = taken.iter().map(|(q, r)| (q.div_euclid(k), r.div_euclid(k))).collect();
+    let mut free: Vec<(i64, i64)> = blocks
+        .iter()
+        .flat_map(|(x, y)| directions(p, g).iter().map(move |(dx, dy)| (x + dx, y + dy)))
+        .filter(|b| !blocks.contains(b))
+        .collect();
+    free.sort_unstable_by_key(|(x, y)| (*y, *x));
+    free.dedup();
+    let marks: Vec<u32> = rows.iter().map(|r| faces.get(*r as usize).copied().unwrap_or(*r)).collect();
+    let mut seen: HashSet<Vec<((i64, i64), u32)>> = HashSet::new();
+    let mut distinct = Vec::new();
+    for (t, cells) in turned.iter().enumerate() {
+        let mut look: Vec<((i64, i64), u32)> = cells.iter().copied().zip(marks.iter().copied()).collect();
+        look.sort_unstable();
+        look.dedup();
+        if seen.insert(look) {
+            distinct.push(t);
+        }
+    }
+    let mut out = Vec::with_capacity(free.len() * distinct.len());
+    for (x, y) in free {
+        for t in &distinct {
+            out.push(spot(&turned[*t], (x * k, y * k), *t as u32));
+        }
+    }
+    Ok(Value::List(Arc::new(out)))
+}
+
+/// `placement(GRID, SHAPE, X, Y, TURNS)`: one placement, as an example names it: the shape
+/// turned TURNS times with its first cell at (X, Y), or on a grid of blocks in the block at
+/// (X, Y) (grids.py's `placement_at`).
+pub fn placement_at(p: &Loaded, values: &[Value]) -> Result<Value, Fail> {
+    let [grid, shape, x, y, turns] = values else {
+        return fail("placement(...) takes a grid, a shape, x, y and the turns");
+    };
+    let Value::Grid(g) = *grid else {
+        return fail(format!("a placement is made on a grid, not on a {}", grid.type_name()));
+    };
+    let number = |v: &Value| match v {
+        Value::Int(n) => Ok(*n),
+        other => fail(format!("a number was expected, not a {}", other.type_name())),
+    };
+    let (x, y, turns) = (number(x)?, number(y)?, number(turns)?);
+    let rows: Arc<[u32]> = shape_rows(shape)?.into();
+    let local: Vec<(i64, i64)> = rows.iter().map(|r| local(p, *r)).collect::<Result<_, _>>()?;
+    let hex = p.ir.grids[g as usize].hex;
+    let turns = turns.rem_euclid(i64::from(full_turn(hex))) as u32;
+    let k = block(p, g);
+    let turned: Arc<[(i64, i64)]> = local.iter().map(|c| rotate(hex, k, *c, turns)).collect();
+    let shift = if k > 1 {
+        check_block(p, g, &local)?;
+        (x * k, y * k)
+    } else {
+        let (q0, r0) = turned.first().copied().unwrap_or_default();
+        (x - q0, y - r0)
+    };
+    Ok(Value::Placement(Arc::new(Spot { grid: g, rows, turned, shift, turns })))
+}
+
+/// A shape laid in K x K blocks has its cells inside the block at the origin (grids.py's
+/// `_check_block`).
+fn check_block(p: &Loaded, g: u32, local: &[(i64, i64)]) -> Result<(), Fail> {
+    let k = block(p, g);
+    if k < 2 {
+        return Ok(());
+    }
+    match local.iter().find(|(q, r)| !(0..k).contains(q) || !(0..k).contains(r)) {
+        Some((q, r)) => fail(format!(
+            "a shape laid in {k} x {k} blocks has its cells at 0 to {}, not at ({q},{r})",
+            k - 1
+        )),
+        None => Ok(()),
+    }
+}
+
 /// `place SHAPE on GRID [at PLACEMENT]`: new cells showing the shape's rows (layers.py's `lay`,
 /// without `over`, which the lowering does not take).
 pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&Value>) -> Result<(), Fail> {
@@ -263,8 +386,8 @@ pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&V
         return fail(format!("the shape would cover cells of {name} already there"));
     }
     let rows = shape_rows(shape)?;
-    let coords: Vec<(i64, i64)> = match at {
-        None => rows.iter().map(|r| local(p, *r)).collect::<Result<Vec<_>, _>>()?,
+    let (coords, turns): (Vec<(i64, i64)>, u32) = match at {
+        None => (rows.iter().map(|r| local(p, *r)).collect::<Result<Vec<_>, _>>()?, 0),
         Some(Value::Placement(spot)) => {
             if *spot.rows != *rows {
                 return fail("that placement was made for another shape");
@@ -273,7 +396,7 @@ pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&V
                 let other = &p.ir.grids[spot.grid as usize].name;
                 return fail(format!("that placement was made for {other}, not {name}"));
             }
-            spot.coords().collect()
+            (spot.coords().collect(), spot.turns)
         }
         Some(other) => {
             return fail(format!("a shape is placed at a placement, not at a {}", other.type_name()))
@@ -282,9 +405,14 @@ pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&V
     if coords.iter().any(|(q, r)| w.grown.get(g, *q, *r).is_some()) {
         return fail(format!("the shape would cover cells of {name} already there"));
     }
+    let layer = w.grown.layers.len() as u32;
+    let rows_laid: Arc<[u32]> = rows.clone().into();
+    let turned: Arc<[(i64, i64)]> = coords.clone().into();
+    w.grown.layers.push(Arc::new(Spot { grid: g, rows: rows_laid, turned, shift: (0, 0), turns }));
     for ((q, r), row) in coords.into_iter().zip(rows) {
         let loc = w.grown.base + w.grown.cells.len() as u32;
         w.grown.cells.push((g, q, r, row));
+        w.grown.laid.push(layer);
         w.grown.at.insert((g, q, r), loc);
         w.locs.push(Vec::new());
     }
@@ -310,8 +438,8 @@ pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Opt
         }
         (Value::Placement(spot), AttrIr::Shaped(name)) => match name.as_str() {
             "x" | "y" => {
-                let (q, r) = spot.coords().next().unwrap_or_default();
-                Value::Int(if name == "x" { q } else { r })
+                let (x, y) = block_of(p, spot);
+                Value::Int(if name == "x" { x } else { y })
             }
             "turns" => Value::Int(i64::from(spot.turns)),
             "shape" => Value::List(Arc::new(spot.rows.iter().map(|r| Value::Row(*r)).collect())),
@@ -349,12 +477,16 @@ mod tests {
     #[test]
     fn a_full_circle_of_turns_brings_a_cell_back() {
         for cell in [(0, 0), (1, 0), (2, -1), (-3, 5)] {
-            assert_eq!(rotate(true, cell, 6), cell);
-            assert_eq!(rotate(false, cell, 4), cell);
+            assert_eq!(rotate(true, 1, cell, 6), cell);
+            assert_eq!(rotate(false, 1, cell, 4), cell);
+            assert_eq!(rotate(false, 2, cell, 4), cell);
         }
         // A sixth of a turn on hexes: east to north-east's neighbour order (geometry.py).
-        assert_eq!(rotate(true, (1, 0), 1), (0, 1));
-        assert_eq!(rotate(false, (1, 0), 1), (0, 1));
+        assert_eq!(rotate(true, 1, (1, 0), 1), (0, 1));
+        assert_eq!(rotate(false, 1, (1, 0), 1), (0, 1));
+        // A quarter turn takes each quarter of a 2 x 2 block clockwise: north-west to north-east.
+        let quarters = [(0, 0), (1, 0), (1, 1), (0, 1)];
+        assert_eq!(quarters.map(|c| rotate(false, 2, c, 1)), [(1, 0), (1, 1), (0, 1), (0, 0)]);
     }
 
     #[test]

@@ -1175,6 +1175,7 @@ fn place(p: &Loaded, loc: u32) -> Value {
 fn locations(p: &Loaded, v: &Value) -> Result<Vec<u32>, Fail> {
     match v {
         Value::List(items) => items.iter().map(|item| location(p, item)).collect(),
+        Value::Area(area) => Ok(area.cells.clone()),
         other => Ok(vec![location(p, other)?]),
     }
 }
@@ -1364,9 +1365,13 @@ fn pieces(
     };
     let (mut out, mut count) = (Vec::new(), 0);
     // One place or a list of them, without making a list of one.
-    let one;
+    let (one, cells);
     let places: &[Value] = match &r#where {
         Value::List(items) => items,
+        Value::Area(area) => {
+            cells = crate::areas::locations(area);
+            &cells
+        }
         other => {
             one = [other.clone()];
             &one
@@ -1481,8 +1486,11 @@ fn binary(
     })
 }
 
-fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, Fail> {
+pub(crate) fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, Fail> {
     if let Some(v) = placement::attr(p, w, &obj, name)? {
+        return Ok(v);
+    }
+    if let Some(v) = crate::areas::attr(p, w, &obj, name)? {
         return Ok(v);
     }
     Ok(match (name, &obj) {
@@ -1497,10 +1505,18 @@ fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, F
             p.ir.kinds[pc.kind as usize].row.map_or(Value::None, Value::Row)
         }
         (AttrIr::Column(column), Value::Row(row)) => column_of(p, *row, column)?,
+        // A name a grid's values have (`first`, `end`...) read of a row, a piece or a cell is
+        // its column (the lowering leaves to the value what a name of an untyped one means).
+        (AttrIr::Shaped(column), Value::Row(_) | Value::Piece(..) | Value::Cell(_)) => {
+            let column = AttrIr::Column(column.clone());
+            return attr(p, w, obj, &column);
+        }
         (AttrIr::Column(column), Value::Piece(_, pc)) => match p.ir.kinds[pc.kind as usize].row {
             Some(row) => column_of(p, row, column)?,
             None => return error(format!("a piece has no '{column}'")),
         },
+        // A row's column named as a built-in attribute (a table with a column `kind`).
+        (name, Value::Row(row)) => column_of(p, *row, attr_name(name))?,
         (name, obj) => return error(format!("a {} has no '{}'", obj.type_name(), attr_name(name))),
     })
 }
@@ -1649,6 +1665,10 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let (store, i) = owned_place(var, &owner)?;
             w.memo.read(Part::Owned(store, i));
             w.owned[store as usize][i as usize].clone()
+        }
+        Expr::Areas { of, column, many } => {
+            let given = eval(p, w, of, env)?;
+            crate::areas::find(p, w, &given, column, *many)?
         }
         Expr::OwnedRow(obj, var, row) => {
             let (owner, row) = (eval(p, w, obj, env)?, eval(p, w, row, env)?);
@@ -1838,6 +1858,11 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             }
         }
         Builtin::Abs => Value::Int(checked(int(values[0].clone())?.checked_abs())?),
+        Builtin::NextTo | Builtin::CornerTo => {
+            crate::areas::beside(p, w, &values[0], b == Builtin::CornerTo)?
+        }
+        Builtin::Borders => crate::areas::borders(p, w, &values[0])?,
+        Builtin::PlacementAt => placement::placement_at(p, values)?,
         Builtin::Flat => {
             let mut out = Vec::new();
             for part in list(values[0].clone())?.iter() {
