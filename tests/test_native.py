@@ -712,3 +712,78 @@ def test_bottoms_ranked_lists_and_flat_lists_are_the_same_on_both_engines(tmp_pa
         for seed in range(12):
             python, core = both(game, players, seed)
             assert core == python, f"{players} players, seed {seed}"
+
+
+FLOODS = """game "Floods":
+  players 2..3
+table ground (name, wet: bool):
+  grass, no
+  sea, yes
+  ash, no
+table kind (name):
+  land
+  flood
+  burnt
+table quarter (kind: kind, q: int, r: int, ground: ground):
+  land, 0, 0, grass
+  land, 1, 0, grass
+  land, 1, 1, ash
+  land, 0, 1, grass
+  flood, 0, 0, sea
+  flood, 1, 0, sea
+  flood, 1, 1, sea
+  flood, 0, 1, grass
+  burnt, 0, 0, ash
+  burnt, 1, 0, ash
+  burnt, 1, 1, ash
+  burnt, 0, 1, ash
+map world:
+  grid square blocks 2 of quarter
+zone pool
+piece stone: 2 per player in pool
+value shape(k: kind) = [each c in quarter where c.kind == k]
+value dry(a) = not a.ground.wet
+value wet_after(s) = as_if_laid(s, count([each a in areas(world, ground) where a.ground.wet]))
+value areas_after(s) = as_if_laid(s, count(areas(world, ground)))
+value few(s) = areas_after(s) <= count(areas(world, ground)) + 1
+value floodable() = [each b in tops() where b.under == none and b.shape[0].kind == land]
+value liftable() = [each b in tops() where b.under != none and count(pieces(b.cells)) == 0]
+value tops() = [block(world, b.x, b.y) for each b in flat([a.blocks for each a in areas(world, ground)])]
+score p = count([each c in cells(world) where count(pieces(c, stone, p)) > 0 and dry(area(c, ground))])
+setup:
+  place shape(land) on world
+play:
+  repeat 4 times:
+    for each p in players:
+      turn p:
+        choose s from placements(world, shape(land)) where few(s) prompt "Where does the land go?":
+          log "{p} lays land: {areas_after(s)} areas, {wet_after(s)} wet"
+          place shape(land) on world at s
+        may choose b from floodable() prompt "Flood a tile?":
+          choose k from [flood, burnt] prompt "With what?":
+            place shape(k) on world at placement(world, shape(k), b.x, b.y, b.turns) over
+            log "{p} covers {b}: {count(areas(world, ground))} areas, {cells(world)[0].placed} first"
+        may choose b from liftable() prompt "Lift a cover?":
+          lift b
+          log "{p} lifts it: {block(world, b.x, b.y)} shows again"
+        if count(pieces(pool, stone, p)) > 0:
+          choose c from [each c in cells(world) where count(pieces(c)) == 0] prompt "Where does a stone go?":
+            move 1 stone of p from pool to c
+"""
+
+
+def test_layers_laid_over_lifted_and_supposed_are_the_same_on_both_engines(tmp_path: Path) -> None:
+    """`place ... over` (a layer over cells that are there), `lift` (the top layer off, what lay
+    under showing again), a placement's `under`, a cell's `placed`, `block(GRID, X, Y)`, and
+    `as_if_laid` (a question asked of the grid as if a tile were laid, then as it was):
+    tests/test_square_grids.py says what they mean."""
+    game = meeple.load(str(write(tmp_path, "floods.rules", FLOODS)))
+    assert native.engine_for(game, "auto") == ("native", "")
+    lifted = covered = 0
+    for players in (2, 3):
+        for seed in range(10):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+            lifted += sum(" lifts it" in line for line in python["log"])
+            covered += sum(" covers " in line for line in python["log"])
+    assert lifted and covered  # both happened

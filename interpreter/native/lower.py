@@ -71,6 +71,7 @@ BUILTINS = {
     "corner_to": "CornerTo",
     "borders": "Borders",
     "placement": "PlacementAt",
+    "block": "BlockAt",
 }
 
 # Attributes of the values a grid's questions give, each read by what the value is at run time
@@ -626,10 +627,12 @@ class Lowering:
         self.patch(top, "end", self.here())
 
     def lower_Place(self, s: ast.Place) -> None:
-        if s.over:
-            raise Unsupported("a layer laid over cells (`place ... over`)", s.span)
         at = self.expr(s.at) if s.at is not None else None
-        self.emit(s, {"Place": {"shape": self.expr(s.shape), "grid": self.expr(s.map), "at": at}})
+        place = {"shape": self.expr(s.shape), "grid": self.expr(s.map), "at": at, "over": s.over}
+        self.emit(s, {"Place": place})
+
+    def lower_Lift(self, s: ast.Lift) -> None:
+        self.emit(s, {"Lift": {"layer": self.expr(s.layer)}})
 
     def lower_While(self, s: ast.While) -> None:
         top = self.emit(s, {"JumpUnless": {"cond": self.expr(s.cond), "to": -1}})
@@ -823,8 +826,8 @@ class Lowering:
         shaped = self.sym.types.get(id(e.obj), "").split(":")[0]
         unknown = shaped in ("", "any") and e.name not in columns  # read by the value at run time
         if e.name in SHAPED.get(shaped, ()) or (unknown and any(e.name in n for n in SHAPED.values())):
-            if e.name == "under":
-                raise Unsupported("the layer a placement lies on (`under`)", e.span)
+            return {"Attr": [self.expr(e.obj), {"Shaped": e.name}]}
+        if e.name == "placed" and shaped in ("cell", "", "any"):  # a cell's top layer
             return {"Attr": [self.expr(e.obj), {"Shaped": e.name}]}
         if e.name in ATTRIBUTES:
             attr: Any = ATTRIBUTES[e.name]
@@ -898,6 +901,8 @@ class Lowering:
             return self.regions(e)
         if e.func in ("area", "areas"):
             return self.areas(e)
+        if e.func == "as_if_laid":
+            return {"AsIfLaid": [self.expr(e.args[0]), self.expr(e.args[1])]}
         if e.func == "connected" and not self.on_cells(e):
             raise Unsupported("connected(...) of the nodes of a map", e.span)
         if e.func == "placements":

@@ -329,11 +329,18 @@ pub enum Instr {
         #[serde(default)]
         bottom: bool,
     },
-    /// `place SHAPE on GRID [at PLACEMENT]` on a grid that grows.
+    /// `place SHAPE on GRID [at PLACEMENT] [over]` on a grid that grows.
     Place {
         shape: Expr,
         grid: Expr,
         at: Option<Expr>,
+        /// A layer over cells that are all there (layers.rs), not new cells.
+        #[serde(default)]
+        over: bool,
+    },
+    /// `lift LAYER`: the top layer taken off (layers.rs).
+    Lift {
+        layer: Expr,
     },
     /// The next item of a loop whose order a player chooses (`for each ... chosen by P`): the
     /// items left are in `list`, the seat in `who`; past the last, to `end`. The item chosen
@@ -407,6 +414,8 @@ pub enum Builtin {
     CornerTo,
     Borders,
     PlacementAt,
+    /// `block(GRID, X, Y)`: the top layer on a block (layers.rs).
+    BlockAt,
 }
 
 /// An attribute, resolved by what the object is at run time.
@@ -474,6 +483,8 @@ pub enum Expr {
         adjacency: Vec<Vec<u32>>,
         many: bool,
     },
+    /// `as_if_laid(PLACEMENT, X)`: X as if the placement were laid (layers.rs).
+    AsIfLaid(Box<Expr>, Box<Expr>),
     /// `areas(GRID, COLUMN)` (`many`) or `area(CELL, COLUMN)` on a grid that grows (areas.rs).
     Areas {
         of: Box<Expr>,

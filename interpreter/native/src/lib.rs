@@ -3,6 +3,7 @@
 pub mod areas;
 pub mod grid;
 pub mod ir;
+pub mod layers;
 pub mod limits;
 pub mod mcts;
 pub mod placement;

@@ -226,7 +226,8 @@ mod tests {
         let (l, grown, grids) = (labels(), Grown::default(), [hex_grid()]);
         let r = Reading { labels: &l, grown: &grown, grids: &grids };
         let turned: Arc<[(i64, i64)]> = Arc::from(vec![(0, 0), (1, 0)]);
-        let spot = Spot { grid: 0, rows: Arc::from(vec![0, 0]), turned, shift: (2, -1), turns: 1 };
+        let spot =
+            Spot { grid: 0, rows: Arc::from(vec![0, 0]), turned, shift: (2, -1), turns: 1, layer: None };
         assert_eq!(value_chars(&r, &Value::Placement(Arc::new(spot))), 17); // "(2,-1) turned 60°"
         let way = |path: Vec<i64>| {
             Value::Route(Arc::new(Way {

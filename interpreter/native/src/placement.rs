@@ -28,9 +28,10 @@ pub struct Grown {
     /// Each grown cell's location by (grid, q, r).
     at: BTreeMap<(u32, i64, i64), u32>,
     /// Every shape laid, in the order laid (a layer: the placement it was laid at), and the
-    /// layer each grown cell lies on, by its location less `base`.
-    layers: Vec<Arc<Spot>>,
-    laid: Vec<u32>,
+    /// layers each grown cell holds, bottom first, by its location less `base`: the row a cell
+    /// shows is its top layer's, and a cell with no layer left is gone (layers.rs).
+    pub(crate) layers: Vec<Arc<Spot>>,
+    pub(crate) stacks: Vec<Vec<u32>>,
 }
 
 impl Grown {
@@ -43,10 +44,57 @@ impl Grown {
         loc.checked_sub(self.base).and_then(|i| self.cells.get(i as usize)).copied()
     }
 
-    /// The layer a grown cell lies on (what `a.blocks` and `c.placed` give).
+    /// The top layer of a grown cell (what `a.blocks` and `c.placed` give).
     pub fn layer(&self, loc: u32) -> Option<Arc<Spot>> {
         let i = loc.checked_sub(self.base)?;
-        self.laid.get(i as usize).map(|l| self.layers[*l as usize].clone())
+        let top = self.stacks.get(i as usize)?.last()?;
+        Some(self.layers[*top as usize].clone())
+    }
+
+    /// The layers a grown cell holds, bottom first (none for any other location).
+    pub(crate) fn stack(&self, loc: u32) -> &[u32] {
+        loc.checked_sub(self.base).and_then(|i| self.stacks.get(i as usize)).map_or(&[], Vec::as_slice)
+    }
+
+    /// A grown cell shows another row (a layer over it, or lifted off it).
+    pub(crate) fn show(&mut self, loc: u32, row: u32) {
+        if let Some(cell) = loc.checked_sub(self.base).and_then(|i| self.cells.get_mut(i as usize)) {
+            cell.3 = row;
+        }
+    }
+
+    /// Take a cell's top layer off: it shows the layer under it again, or goes with none left.
+    pub(crate) fn take_off(&mut self, loc: u32) {
+        let i = (loc - self.base) as usize;
+        self.stacks[i].pop();
+        let (g, q, r, _) = self.cells[i];
+        match self.stacks[i].last() {
+            Some(below) => {
+                let below = self.layers[*below as usize].clone();
+                let at = below.coords().position(|c| c == (q, r));
+                if let Some(k) = at {
+                    self.cells[i].3 = below.rows[k];
+                }
+            }
+            None => {
+                self.at.remove(&(g, q, r));
+            }
+        }
+    }
+
+    /// How many cells and layers there are: what a supposition puts back (layers.rs).
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        (self.cells.len(), self.layers.len())
+    }
+
+    /// Forget the cells and layers laid since `mark`, for a supposition that is over: they
+    /// are the last ones, and none of them holds a piece.
+    pub(crate) fn truncate(&mut self, (cells, layers): (usize, usize)) {
+        for (g, q, r, _) in self.cells.drain(cells..) {
+            self.at.remove(&(g, q, r));
+        }
+        self.stacks.truncate(cells);
+        self.layers.truncate(layers);
     }
 
     pub(crate) fn get(&self, g: u32, q: i64, r: i64) -> Option<u32> {
@@ -55,7 +103,7 @@ impl Grown {
 
     /// A grid's cells in the order they were laid (what `cells(GRID)` gives).
     fn of(&self, g: u32) -> impl Iterator<Item = (usize, &(u32, i64, i64, u32))> {
-        self.cells.iter().enumerate().filter(move |(_, c)| c.0 == g)
+        self.cells.iter().enumerate().filter(move |(i, c)| c.0 == g && !self.stacks[*i].is_empty())
     }
 
     /// A grid's cells in the order they were laid: each one's location, (q, r) and row.
@@ -216,7 +264,7 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
     let taken: Vec<(i64, i64)> = w.grown.of(g).map(|(_, c)| (c.1, c.2)).collect();
     let spot = |turned: &Arc<[(i64, i64)]>, shift: (i64, i64), turns: u32| {
         let rows = rows.clone();
-        Value::Placement(Arc::new(Spot { grid: g, rows, turned: turned.clone(), shift, turns }))
+        Value::Placement(Arc::new(Spot { grid: g, rows, turned: turned.clone(), shift, turns, layer: None }))
     };
     if taken.is_empty() {
         return Ok(Value::List(Arc::new(vec![spot(&local.into(), (0, 0), 0)])));
@@ -356,7 +404,7 @@ pub fn placement_at(p: &Loaded, values: &[Value]) -> Result<Value, Fail> {
         let (q0, r0) = turned.first().copied().unwrap_or_default();
         (x - q0, y - r0)
     };
-    Ok(Value::Placement(Arc::new(Spot { grid: g, rows, turned, shift, turns })))
+    Ok(Value::Placement(Arc::new(Spot { grid: g, rows, turned, shift, turns, layer: None })))
 }
 
 /// A shape laid in K x K blocks has its cells inside the block at the origin (grids.py's
@@ -375,9 +423,16 @@ fn check_block(p: &Loaded, g: u32, local: &[(i64, i64)]) -> Result<(), Fail> {
     }
 }
 
-/// `place SHAPE on GRID [at PLACEMENT]`: new cells showing the shape's rows (layers.py's `lay`,
-/// without `over`, which the lowering does not take).
-pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&Value>) -> Result<(), Fail> {
+/// `place SHAPE on GRID [at PLACEMENT]`: new cells showing the shape's rows, or (`over`) a layer
+/// over cells that are all there (layers.py's `lay`).
+pub fn lay(
+    p: &Loaded,
+    w: &mut World,
+    grid: &Value,
+    shape: &Value,
+    at: Option<&Value>,
+    over: bool,
+) -> Result<(), Fail> {
     let Value::Grid(g) = *grid else {
         return fail(format!("a {} is not a grid map: shapes are placed on grids", grid.type_name()));
     };
@@ -402,19 +457,45 @@ pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&V
             return fail(format!("a shape is placed at a placement, not at a {}", other.type_name()))
         }
     };
-    if coords.iter().any(|(q, r)| w.grown.get(g, *q, *r).is_some()) {
+    put(w, g, name, coords, rows, turns, over)
+}
+
+/// Lay rows at coordinates of grid `g`: new cells, or (`over`) a layer on cells that are all
+/// there. The layer made is the last of `Grown::layers`.
+pub(crate) fn put(
+    w: &mut World,
+    g: u32,
+    name: &str,
+    coords: Vec<(i64, i64)>,
+    rows: Vec<u32>,
+    turns: u32,
+    over: bool,
+) -> Result<(), Fail> {
+    let there: Vec<Option<u32>> = coords.iter().map(|(q, r)| w.grown.get(g, *q, *r)).collect();
+    if over && there.iter().any(Option::is_none) {
+        return fail(format!("a layer is laid over cells of {name} that are there, and some are not"));
+    }
+    if !over && there.iter().any(Option::is_some) {
         return fail(format!("the shape would cover cells of {name} already there"));
     }
     let layer = w.grown.layers.len() as u32;
     let rows_laid: Arc<[u32]> = rows.clone().into();
     let turned: Arc<[(i64, i64)]> = coords.clone().into();
-    w.grown.layers.push(Arc::new(Spot { grid: g, rows: rows_laid, turned, shift: (0, 0), turns }));
-    for ((q, r), row) in coords.into_iter().zip(rows) {
+    let spot = Spot { grid: g, rows: rows_laid, turned, shift: (0, 0), turns, layer: Some(layer) };
+    w.grown.layers.push(Arc::new(spot));
+    for (((q, r), row), cell) in coords.into_iter().zip(rows).zip(there) {
+        if let Some(loc) = cell {
+            w.grown.stacks[(loc - w.grown.base) as usize].push(layer);
+            w.grown.show(loc, row);
+            continue;
+        }
         let loc = w.grown.base + w.grown.cells.len() as u32;
         w.grown.cells.push((g, q, r, row));
-        w.grown.laid.push(layer);
+        w.grown.stacks.push(vec![layer]);
         w.grown.at.insert((g, q, r), loc);
-        w.locs.push(Vec::new());
+        if w.locs.len() <= loc as usize {
+            w.locs.resize(loc as usize + 1, Vec::new());
+        }
     }
     w.changed(Part::Grid(g));
     Ok(())
@@ -423,9 +504,22 @@ pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&V
 /// An attribute of a grown cell (its coordinates, the columns of the row it shows), of a
 /// placement or of a route; None for any other value, which vm.rs answers.
 pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Option<Value>, Fail> {
+    if let (Value::Placement(_) | Value::Route(_), AttrIr::Column(word)) = (obj, name) {
+        // A name that is a column of some table too: a placement or a route reads its own.
+        return attr(p, w, obj, &AttrIr::Shaped(word.clone()));
+    }
     Ok(Some(match (obj, name) {
         (Value::Cell(loc), _) => {
-            let Some((_, q, r, row)) = w.grown.cell(*loc) else { return Ok(None) };
+            let Some((g, q, r, row)) = w.grown.cell(*loc) else { return Ok(None) };
+            if let AttrIr::Shaped(word) = name {
+                if word == "placed" {
+                    return Ok(Some(w.grown.layer(*loc).map_or(Value::None, Value::Placement)));
+                }
+            }
+            if let AttrIr::Column(_) = name {
+                // The row a cell shows changes when a layer is laid over it or lifted off it.
+                w.read(Part::Grid(g));
+            }
             match name {
                 AttrIr::Q => Value::Int(q),
                 AttrIr::R => Value::Int(r),
@@ -443,6 +537,7 @@ pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Opt
             }
             "turns" => Value::Int(i64::from(spot.turns)),
             "shape" => Value::List(Arc::new(spot.rows.iter().map(|r| Value::Row(*r)).collect())),
+            "under" => crate::layers::under(w, spot),
             "cells" => {
                 let mut out = Vec::new();
                 for (q, r) in spot.coords() {

@@ -81,6 +81,9 @@ pub struct Spot {
     pub turned: Arc<[(i64, i64)]>,
     pub shift: (i64, i64),
     pub turns: u32,
+    /// Once laid (`place`), the layer it is (layers.rs): a layer is the very placement it was
+    /// laid at, so the same spot laid twice is two layers, and neither is the spot offered.
+    pub layer: Option<u32>,
 }
 
 impl Spot {

@@ -319,6 +319,20 @@ impl World {
         self.memo.generations[part.class()] += 1;
     }
 
+    /// A question about a position that never happens (a supposition, layers.rs): answers found
+    /// meanwhile go to a memo of their own, forgotten after, and the value that asked is kept only
+    /// while the real position lasts (it counts as having read every part). `f` puts the
+    /// position back as it was.
+    pub(crate) fn apart<T>(&mut self, f: impl FnOnce(&mut World) -> T) -> T {
+        let kept = std::mem::take(&mut self.memo);
+        let answer = f(self);
+        self.memo = kept;
+        if let Some(top) = self.memo.reading.last_mut() {
+            *top = [true; CLASSES];
+        }
+        answer
+    }
+
     fn spend(&mut self, n: usize, kind: FailKind) -> Result<(), Fail> {
         self.steps += n as u64;
         if self.steps > self.budget {
@@ -881,13 +895,17 @@ impl Game {
                         }
                         fire(&program, &moved, Some(to), &mut fired);
                     }
-                    Instr::Place { shape, grid, at } => {
+                    Instr::Lift { layer } => {
+                        let layer = eval(&program, w, layer, env)?;
+                        crate::layers::lift(&program, w, &layer)?;
+                    }
+                    Instr::Place { shape, grid, at, over } => {
                         let (shape, grid) = (eval(&program, w, shape, env)?, eval(&program, w, grid, env)?);
                         let at = match at {
                             Some(e) => Some(eval(&program, w, e, env)?),
                             None => None,
                         };
-                        placement::lay(&program, w, &grid, &shape, at.as_ref())?;
+                        placement::lay(&program, w, &grid, &shape, at.as_ref(), *over)?;
                     }
                     Instr::Chosen { var, list } => {
                         let mut items = self::list(env[*list as usize].clone())?.as_ref().clone();
@@ -1666,6 +1684,10 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             w.memo.read(Part::Owned(store, i));
             w.owned[store as usize][i as usize].clone()
         }
+        Expr::AsIfLaid(spot, then) => {
+            let spot = eval(p, w, spot, env)?;
+            crate::layers::as_if_laid(p, w, &spot, |w| eval(p, w, then, env))?
+        }
         Expr::Areas { of, column, many } => {
             let given = eval(p, w, of, env)?;
             crate::areas::find(p, w, &given, column, *many)?
@@ -1863,6 +1885,7 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         }
         Builtin::Borders => crate::areas::borders(p, w, &values[0])?,
         Builtin::PlacementAt => placement::placement_at(p, values)?,
+        Builtin::BlockAt => crate::layers::block_at(p, w, values)?,
         Builtin::Flat => {
             let mut out = Vec::new();
             for part in list(values[0].clone())?.iter() {
