@@ -10,6 +10,7 @@ $MEEPLE_REQUIRE_NATIVE, which makes that skip a failure."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -46,7 +47,7 @@ BUNDLED = sorted((ROOT / "games").glob("*.rules"))
 # Games the core runs today; each other game is checked to fall back to the Python engine.
 NATIVE = ["connect_four", "dino_party", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
 # Games the core runs that are checked by tests of their own below (grids that grow).
-NATIVE_TOO = ["gods_love_dinosaurs", "hunt", "quads", "tigers_three"]
+NATIVE_TOO = ["dino_dynasty", "gods_love_dinosaurs", "hunt", "quads", "tigers_three"]
 
 
 def load(path: Path, **options: str) -> Game:
@@ -787,3 +788,42 @@ def test_layers_laid_over_lifted_and_supposed_are_the_same_on_both_engines(tmp_p
             lifted += sum(" lifts it" in line for line in python["log"])
             covered += sum(" covers " in line for line in python["log"])
     assert lifted and covered  # both happened
+
+
+@functools.cache
+def dino_dynasty(scenario: str) -> Game:
+    """Dino Dynasty at one Map size, loaded once (its tables take a few seconds to read)."""
+    return load(ROOT / "games" / "dino_dynasty.rules", scenario=scenario)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_dino_dynasty_is_the_same_game_on_both_engines(players: int) -> None:
+    """A bundled game on a Map of square tiles of 4 quadrants (a grid laid in 2 x 2 blocks):
+    Biomes as areas of one Biome type across tiles, Herds moving from area to area (a movement's
+    `step`, Long Legs' 2 steps, diagonal and cross-Water steps), tiles matched by their borders and
+    supposed laid (`as_if_laid`) to see whether a Herd could reach them, Event tiles laid over the
+    Map and lifted off it, the Dino board's markers (a value per marker for each player), piles
+    dealt to the bottom, and Challenge cards ranked. Scenario A (a 4 x 4 Map) keeps it quick;
+    the standard size is below, in the soak."""
+    game = dino_dynasty("A")
+    assert native.engine_for(game, "auto") == ("native", "")
+    python, core = both(game, players, players)
+    assert core == python, f"{players} players, seed {players}"
+
+
+@pytest.mark.soak  # whole games at every Map size: CI runs it, `-m soak` here
+@pytest.mark.parametrize("scenario", ["A", "B", "C", "D", "E"])
+def test_dino_dynasty_is_the_same_game_on_both_engines_at_every_map_size(scenario: str) -> None:
+    game = dino_dynasty(scenario)
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(4):
+            python, core = both(game, players, seed)
+            assert core == python, f"scenario {scenario}, {players} players, seed {seed}"
+    for seed in range(3):
+        python_state, core_state = played_out_both(game, 4, seed, "random")
+        assert (core_state.choices, core_state.log, core_state.scores, core_state.winners) == (
+            python_state.choices,
+            python_state.log,
+            python_state.scores,
+            python_state.winners,
+        )
