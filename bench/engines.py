@@ -42,6 +42,7 @@ GAMES = [
     ("Dino Party, 3 players", "dino_party", {}, 3),
     ("Gods Love Dinosaurs, 3p", "gods_love_dinosaurs", {}, 3),
     ("Dino Garden, 3 players", "dino_garden", {}, 3),
+    ("Dino Dynasty C, 4p", "dino_dynasty", {"scenario": "C"}, 4),
 ]
 # The games with a program written for them by hand (bench/, beside this file).
 HANDWRITTEN = {"gods_love_dinosaurs": "handwritten_gld"}

@@ -12,7 +12,7 @@ use crate::grid::SQUARE_SIDES;
 use crate::ir::AttrIr;
 use crate::placement::{block, cell_at, coords};
 use crate::value::{Area, Spot, Value};
-use crate::vm::{Fail, FailKind, Loaded, Part, World};
+use crate::vm::{Fail, FailKind, Fast, Loaded, Part, World};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -26,11 +26,46 @@ const SQUARE_CORNERS: [(i64, i64); 4] = [(1, -1), (1, 1), (-1, 1), (-1, -1)];
 
 /// Every area of a grid under one column, in the order of their first cells, and each cell's
 /// area (areas.py's Labelling).
+#[derive(Debug)]
 struct Labelling {
     areas: Vec<Arc<Area>>,
-    of: HashMap<u32, usize>,
+    of: HashMap<u32, usize, Fast>,
     /// Each cell's neighbours across its sides, in the order of the grid's directions.
-    sides: HashMap<u32, Vec<u32>>,
+    sides: HashMap<u32, Vec<u32>, Fast>,
+}
+
+/// The labellings found since the grids last changed, by grid and column: the rules ask for the
+/// areas of one position again and again (each Herd's Biome, the Biomes next to it...), and
+/// finding them walks every cell. Not part of the position, as the memo is not: a copy starts
+/// without it, and it takes no part in equality or hashing. Any change of a grid forgets it all
+/// (`World::changed`), a supposition's too.
+#[derive(Default, Debug)]
+pub struct Kept {
+    found: Vec<((u32, Arc<str>), Arc<Labelling>)>,
+}
+
+impl Kept {
+    pub fn forget(&mut self) {
+        self.found.clear();
+    }
+}
+
+impl Clone for Kept {
+    fn clone(&self) -> Kept {
+        Kept::default()
+    }
+}
+
+impl PartialEq for Kept {
+    fn eq(&self, _: &Kept) -> bool {
+        true
+    }
+}
+
+impl Eq for Kept {}
+
+impl std::hash::Hash for Kept {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 fn sides_of(p: &Loaded, g: u32) -> &'static [(i64, i64)] {
@@ -62,22 +97,35 @@ fn places(p: &Loaded, w: &mut World, g: u32, column: &str) -> Result<Vec<(u32, i
     Ok(out)
 }
 
-fn labelling(p: &Loaded, w: &mut World, g: u32, column: &Arc<str>) -> Result<Labelling, Fail> {
+/// The areas of grid `g` under `column` as the grid stands: kept until it changes (`Kept`).
+fn labelling(p: &Loaded, w: &mut World, g: u32, column: &Arc<str>) -> Result<Arc<Labelling>, Fail> {
+    if let Some((_, kept)) = w.areas.found.iter().find(|((kg, kc), _)| *kg == g && kc == column) {
+        let kept = kept.clone();
+        w.read(Part::Grid(g));
+        return Ok(kept);
+    }
+    let found = Arc::new(label(p, w, g, column)?);
+    w.areas.found.push(((g, column.clone()), found.clone()));
+    Ok(found)
+}
+
+fn label(p: &Loaded, w: &mut World, g: u32, column: &Arc<str>) -> Result<Labelling, Fail> {
     let cells = places(p, w, g, column)?;
-    let order: HashMap<u32, usize> = cells.iter().enumerate().map(|(i, c)| (c.0, i)).collect();
-    let mut sides: HashMap<u32, Vec<u32>> = HashMap::with_capacity(cells.len());
+    let order: HashMap<u32, usize, Fast> = cells.iter().enumerate().map(|(i, c)| (c.0, i)).collect();
+    let mut sides: HashMap<u32, Vec<u32>, Fast> = HashMap::with_capacity_and_hasher(cells.len(), Fast);
     for (loc, q, r, _) in &cells {
         let around = sides_of(p, g).iter().filter_map(|(dq, dr)| w.grown.get(g, q + dq, r + dr)).collect();
         sides.insert(*loc, around);
     }
-    let mut of: HashMap<u32, usize> = HashMap::with_capacity(cells.len());
+    let mut of: HashMap<u32, usize, Fast> = HashMap::with_capacity_and_hasher(cells.len(), Fast);
     let mut areas = Vec::new();
     for (loc, _, _, want) in &cells {
         if of.contains_key(loc) {
             continue;
         }
         let (mut found, mut todo) = (vec![*loc], vec![*loc]);
-        let mut seen: HashSet<u32> = HashSet::from([*loc]);
+        let mut seen: HashSet<u32, Fast> = HashSet::default();
+        seen.insert(*loc);
         while let Some(here) = todo.pop() {
             for nb in &sides[&here] {
                 if !seen.contains(nb) && cells[order[nb]].3 == *want {
@@ -114,7 +162,7 @@ pub fn find(p: &Loaded, w: &mut World, given: &Value, column: &Arc<str>, many: b
     };
     let found = labelling(p, w, g, column)?;
     if many {
-        return Ok(Value::List(Arc::new(found.areas.into_iter().map(Value::Area).collect())));
+        return Ok(Value::List(Arc::new(found.areas.iter().cloned().map(Value::Area).collect())));
     }
     let Value::Cell(loc) = given else {
         return fail(format!("a {} is not a place of this map", given.type_name()));

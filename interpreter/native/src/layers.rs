@@ -111,6 +111,7 @@ pub fn as_if_laid(
         }
         w.grown.truncate(mark);
         w.locs.truncate(locations);
+        w.changed(Part::Grid(g)); // what was found of the grid supposed is forgotten
         answer
     })
 }

@@ -124,6 +124,8 @@ pub struct World {
     pub calls: u32,
     depth: u32,
     memo: Memo,
+    /// The areas of grids as last found (areas.rs), kept until a grid changes.
+    pub(crate) areas: crate::areas::Kept,
 }
 
 /// A part of the position an answer may read: a variable, the pieces at a location, whose
@@ -317,6 +319,9 @@ impl World {
     /// A part of the position changed: the answers that read its class no longer hold.
     pub(crate) fn changed(&mut self, part: Part) {
         self.memo.generations[part.class()] += 1;
+        if let Part::Grid(_) = part {
+            self.areas.forget();
+        }
     }
 
     /// A question about a position that never happens (a supposition, layers.rs): answers found
@@ -455,6 +460,7 @@ impl Game {
             calls: 0,
             depth: 0,
             memo: Memo::default(),
+            areas: crate::areas::Kept::default(),
         };
         let mut game = Game {
             program: program.clone(),
