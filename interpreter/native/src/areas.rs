@@ -41,8 +41,11 @@ struct Labelling {
 /// (`World::changed`), a supposition's too.
 #[derive(Default, Debug)]
 pub struct Kept {
-    found: Vec<((u32, Arc<str>), Arc<Labelling>)>,
+    found: Vec<(Labelled, Arc<Labelling>)>,
 }
+
+/// What a labelling is of: a grid and a column.
+type Labelled = (u32, Arc<str>);
 
 impl Kept {
     pub fn forget(&mut self) {
