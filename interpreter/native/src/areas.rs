@@ -35,7 +35,7 @@ struct Labelling {
 }
 
 /// The labellings found since the grids last changed, by grid and column: the rules ask for the
-/// areas of one position again and again (each Herd's Biome, the Biomes next to it...), and
+/// areas of one position again and again (the area of each piece, the areas next to it...), and
 /// finding them walks every cell. Not part of the position, as the memo is not: a copy starts
 /// without it, and it takes no part in equality or hashing. Any change of a grid forgets it all
 /// (`World::changed`), a supposition's too.
