@@ -827,3 +827,29 @@ def test_dino_dynasty_is_the_same_game_on_both_engines_at_every_map_size(scenari
             python_state.scores,
             python_state.winners,
         )
+
+
+FLOOD_OVER = "    place shape(flood) on world at placement(world, shape(flood), 0, 0, 0) over\n"
+
+
+@pytest.mark.parametrize(
+    ("setup", "said"),
+    [
+        (f"    let bottom = block(world, 0, 0)\n{FLOOD_OVER}    lift bottom\n", "not the top layer"),
+        ("    move 1 stone from pool to cell(world, 1, 1)\n    lift block(world, 0, 0)\n", "move them first"),
+        (FLOOD_OVER.replace("0, 0, 0", "1, 0, 0"), "some are not"),
+        ("    place shape(land) on world at placement(world, shape(land), 0, 0, 0)\n", "already there"),
+    ],
+)
+def test_a_layer_refused_is_the_same_error_on_both_engines(tmp_path: Path, setup: str, said: str) -> None:
+    """Lifting a layer not on top, or from under pieces, laying one over cells not all there, or
+    new cells over old ones: the rule's error, word for word, on both engines, never a crash."""
+    rules = FLOODS[: FLOODS.index("score p")] + "setup:\n    place shape(land) on world\n" + setup
+    rules += 'play:\n  log "nothing"\n'
+    game = meeple.load(str(write(tmp_path, "refused.rules", rules)))
+    with pytest.raises(RuleRuntimeError) as python:
+        game.new_game(2, 0)
+    with pytest.raises(RuleRuntimeError) as core:
+        native.new_game(game, 2, 0)
+    assert str(core.value) == str(python.value)
+    assert said in str(core.value)
