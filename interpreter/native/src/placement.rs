@@ -27,12 +27,17 @@ pub struct Grown {
     cells: Vec<(u32, i64, i64, u32)>,
     /// Each grown cell's location by (grid, q, r).
     at: BTreeMap<(u32, i64, i64), u32>,
-    /// Every shape laid, in the order laid (a layer: the placement it was laid at), and the
-    /// layers each grown cell holds, bottom first, by its location less `base`: the row a cell
-    /// shows is its top layer's, and a cell with no layer left is gone (layers.rs).
+    /// Every shape laid, in the order laid (a layer: the placement it was laid at); each grown
+    /// cell's top layer, by its location less `base` (`GONE` once its last layer is lifted); and
+    /// the layers under the top, bottom first, of the few cells that have more than one: the
+    /// row a cell shows is its top layer's (layers.rs). Kept flat so that a copy stays cheap.
     pub(crate) layers: Vec<Arc<Spot>>,
-    pub(crate) stacks: Vec<Vec<u32>>,
+    tops: Vec<u32>,
+    under: BTreeMap<u32, Vec<u32>>,
 }
+
+/// The top layer of a cell that is gone.
+const GONE: u32 = u32::MAX;
 
 impl Grown {
     pub fn new(ir: &Program) -> Grown {
@@ -47,13 +52,24 @@ impl Grown {
     /// The top layer of a grown cell (what `a.blocks` and `c.placed` give).
     pub fn layer(&self, loc: u32) -> Option<Arc<Spot>> {
         let i = loc.checked_sub(self.base)?;
-        let top = self.stacks.get(i as usize)?.last()?;
-        Some(self.layers[*top as usize].clone())
+        let top = *self.tops.get(i as usize)?;
+        (top != GONE).then(|| self.layers[top as usize].clone())
     }
 
     /// The layers a grown cell holds, bottom first (none for any other location).
-    pub(crate) fn stack(&self, loc: u32) -> &[u32] {
-        loc.checked_sub(self.base).and_then(|i| self.stacks.get(i as usize)).map_or(&[], Vec::as_slice)
+    pub(crate) fn stack(&self, loc: u32) -> Vec<u32> {
+        let Some(i) = loc.checked_sub(self.base) else { return Vec::new() };
+        let Some(top) = self.tops.get(i as usize).copied().filter(|t| *t != GONE) else { return Vec::new() };
+        let mut stack = self.under.get(&i).cloned().unwrap_or_default();
+        stack.push(top);
+        stack
+    }
+
+    /// A layer laid over a grown cell: its top now.
+    fn cover(&mut self, loc: u32, layer: u32) {
+        let i = loc - self.base;
+        let old = std::mem::replace(&mut self.tops[i as usize], layer);
+        self.under.entry(i).or_default().push(old);
     }
 
     /// A grown cell shows another row (a layer over it, or lifted off it).
@@ -66,11 +82,15 @@ impl Grown {
     /// Take a cell's top layer off: it shows the layer under it again, or goes with none left.
     pub(crate) fn take_off(&mut self, loc: u32) {
         let i = (loc - self.base) as usize;
-        self.stacks[i].pop();
+        let next = self.under.get_mut(&(i as u32)).and_then(Vec::pop);
+        if self.under.get(&(i as u32)).is_some_and(Vec::is_empty) {
+            self.under.remove(&(i as u32));
+        }
+        self.tops[i] = next.unwrap_or(GONE);
         let (g, q, r, _) = self.cells[i];
-        match self.stacks[i].last() {
+        match next {
             Some(below) => {
-                let below = self.layers[*below as usize].clone();
+                let below = self.layers[below as usize].clone();
                 let at = below.coords().position(|c| c == (q, r));
                 if let Some(k) = at {
                     self.cells[i].3 = below.rows[k];
@@ -93,7 +113,8 @@ impl Grown {
         for (g, q, r, _) in self.cells.drain(cells..) {
             self.at.remove(&(g, q, r));
         }
-        self.stacks.truncate(cells);
+        self.tops.truncate(cells);
+        self.under.split_off(&(cells as u32));
         self.layers.truncate(layers);
     }
 
@@ -103,7 +124,7 @@ impl Grown {
 
     /// A grid's cells in the order they were laid (what `cells(GRID)` gives).
     fn of(&self, g: u32) -> impl Iterator<Item = (usize, &(u32, i64, i64, u32))> {
-        self.cells.iter().enumerate().filter(move |(i, c)| c.0 == g && !self.stacks[*i].is_empty())
+        self.cells.iter().enumerate().filter(move |(i, c)| c.0 == g && self.tops[*i] != GONE)
     }
 
     /// A grid's cells in the order they were laid: each one's location, (q, r) and row.
@@ -485,13 +506,13 @@ pub(crate) fn put(
     w.grown.layers.push(Arc::new(spot));
     for (((q, r), row), cell) in coords.into_iter().zip(rows).zip(there) {
         if let Some(loc) = cell {
-            w.grown.stacks[(loc - w.grown.base) as usize].push(layer);
+            w.grown.cover(loc, layer);
             w.grown.show(loc, row);
             continue;
         }
         let loc = w.grown.base + w.grown.cells.len() as u32;
         w.grown.cells.push((g, q, r, row));
-        w.grown.stacks.push(vec![layer]);
+        w.grown.tops.push(layer);
         w.grown.at.insert((g, q, r), loc);
         if w.locs.len() <= loc as usize {
             w.locs.resize(loc as usize + 1, Vec::new());
