@@ -49,11 +49,13 @@ BUNDLED = sorted((ROOT / "games").glob("*.rules"))
 NATIVE = ["connect_four", "dino_party", "errands", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
 # Games the core runs that are checked by tests of their own below.
 NATIVE_TOO = [
+    "dino_dynasty",
     "dino_garden",
     "dino_garden_2p",
     "dino_garden_solo",
     "gods_love_dinosaurs",
     "hunt",
+    "quads",
     "tigers_three",
 ]
 
@@ -680,6 +682,19 @@ def test_grids_that_grow_placements_and_routes_are_the_same_on_both_engines(
             assert core == python, f"{players} players, seed {seed}"
 
 
+def test_blocks_areas_borders_and_steps_between_areas_are_the_same_on_both_engines() -> None:
+    """tests/grids/quads.rules: square tiles laid on a grid of 2 x 2 blocks (free blocks beside
+    taken ones, turns about a block's centre that look different, matching `borders`), areas of
+    like quarters across tiles (their cells, first cell, blocks and gaps, their pieces) and a
+    movement whose `step` goes from area to area (`next_to`)."""
+    game = load(ROOT / "tests" / "grids" / "quads.rules")
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(10):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+
+
 def test_a_gods_love_dinosaurs_game_played_inside_the_core_is_the_python_agents_game() -> None:
     for seed in range(3):
         python, core = played_out_both(GODS_LOVE_DINOSAURS, 3, seed, "random")
@@ -736,3 +751,236 @@ def test_a_question_the_core_answers_of_boards_only_keeps_a_growing_game_on_pyth
     engine, why = native.engine_for(meeple.load(str(rules)), "auto")
     assert engine == "python"
     assert why.startswith("unsupported: distance(...) in a game with a grid that grows at ")
+
+
+# ---------------------------------------------------------------------- Dino Dynasty's constructs
+
+
+TRACKS = """game "Tracks":
+  players 2..3
+table track (name, step: int):
+  speed, 2
+  power, 1
+table post (name):
+  north
+  south
+table badge (name, worth: int):
+  star, 3
+  moon, 1
+var marker: int = 1 per player, track within 0..4
+var pinned: badge? = none per player, track
+var guard: int = 0 per post, track
+value badges(p: player) = [p.pinned[t] for each t in track where p.pinned[t] != none]
+score p = p.marker[speed] + 2 * p.marker[power] + sum([b.worth for each b in badges(p)])
+play:
+  repeat 3 times:
+    for each p in players:
+      turn p:
+        choose t from track prompt "Track to climb":
+          add t.step to p.marker[t]
+          log "{p} climbs {t} to {p.marker[t]}"
+        may choose t from [each t in track where p.pinned[t] == none] prompt "Track to pin":
+          choose b from badge prompt "Badge to pin":
+            set p.pinned[t] to b
+        choose g from post prompt "Post to guard":
+          subtract p.marker[speed] from g.guard[power]
+          log "{g} guards power at {g.guard[power]}"
+"""
+
+
+def test_variables_with_a_value_for_each_row_are_the_same_on_both_engines(tmp_path: Path) -> None:
+    """`var NAME: T = E per player, TABLE` (and per a table's rows, TABLE): each owner's value for
+    each row, read `OWNER.NAME[ROW]`, set, added to and subtracted from by row, `within` holding
+    each value (tests/test_per_row_vars.py says what they mean)."""
+    game = meeple.load(str(write(tmp_path, "tracks.rules", TRACKS)))
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in (2, 3):
+        for seed in range(12):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+    assert any("to 4" in line for line in python["log"])  # the bound held
+
+
+PILES = """game "Piles":
+  players 2..3
+table colour (name, worth: int, size: int):
+  red, 2, 1
+  blue, 3, 2
+  green, 3, 3
+  white, 1, 1
+zone deck, ordered
+zone tray, ordered
+zone hand per player
+piece card: 2 per colour in deck
+piece stone: 2 per player in tray
+value order() = [each c in colour ranked by c.worth, -c.size]
+value heavy(p: player) = [each x in pieces(p.hand, card) where x.row.size > 1 ranked by x.row.worth]
+value all_hands() = flat([pieces(p.hand) for each p in players])
+score p = sum([x.row.worth for each x in pieces(p.hand, card)]) + count(heavy(p))
+play:
+  shuffle deck
+  repeat 3 times:
+    for each p in players:
+      turn p:
+        draw 2 from deck to p.hand
+        choose x from pieces(p.hand, card) prompt "Card to tuck under the deck":
+          move x to bottom(deck)
+        choose c from order() prompt "Colour to bury":
+          move 1 card c from deck to bottom(tray)
+        may "Draw from the bottom of the tray?":
+          move 1 stone of p from tray to bottom(p.hand)
+          draw 1 from tray to bottom(p.hand)
+        log "{p} holds {heavy(p)}; {count(all_hands())} in hands; the tray starts {pieces(tray)[0]}"
+"""
+
+
+def test_bottoms_ranked_lists_and_flat_lists_are_the_same_on_both_engines(tmp_path: Path) -> None:
+    """`move` (of pieces named, and of a count) and `draw` to `bottom(PLACE)` (tests/test_bottom.py),
+    a list `ranked by` two keys, one negated, ties in the list's order (tests/test_ranked.py), and
+    `flat(LISTS)`."""
+    game = meeple.load(str(write(tmp_path, "piles.rules", PILES)))
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in (2, 3):
+        for seed in range(12):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+
+
+FLOODS = """game "Floods":
+  players 2..3
+table ground (name, wet: bool):
+  grass, no
+  sea, yes
+  ash, no
+table kind (name):
+  land
+  flood
+  burnt
+table quarter (kind: kind, q: int, r: int, ground: ground):
+  land, 0, 0, grass
+  land, 1, 0, grass
+  land, 1, 1, ash
+  land, 0, 1, grass
+  flood, 0, 0, sea
+  flood, 1, 0, sea
+  flood, 1, 1, sea
+  flood, 0, 1, grass
+  burnt, 0, 0, ash
+  burnt, 1, 0, ash
+  burnt, 1, 1, ash
+  burnt, 0, 1, ash
+map world:
+  grid square blocks 2 of quarter
+zone pool
+piece stone: 2 per player in pool
+value shape(k: kind) = [each c in quarter where c.kind == k]
+value dry(a) = not a.ground.wet
+value wet_after(s) = as_if_laid(s, count([each a in areas(world, ground) where a.ground.wet]))
+value areas_after(s) = as_if_laid(s, count(areas(world, ground)))
+value few(s) = areas_after(s) <= count(areas(world, ground)) + 1
+value floodable() = [each b in tops() where b.under == none and b.shape[0].kind == land]
+value liftable() = [each b in tops() where b.under != none and count(pieces(b.cells)) == 0]
+value tops() = [block(world, b.x, b.y) for each b in flat([a.blocks for each a in areas(world, ground)])]
+score p = count([each c in cells(world) where count(pieces(c, stone, p)) > 0 and dry(area(c, ground))])
+setup:
+  place shape(land) on world
+play:
+  repeat 4 times:
+    for each p in players:
+      turn p:
+        choose s from placements(world, shape(land)) where few(s) prompt "Where does the land go?":
+          log "{p} lays land: {areas_after(s)} areas, {wet_after(s)} wet"
+          place shape(land) on world at s
+        may choose b from floodable() prompt "Flood a tile?":
+          choose k from [flood, burnt] prompt "With what?":
+            place shape(k) on world at placement(world, shape(k), b.x, b.y, b.turns) over
+            log "{p} covers {b}: {count(areas(world, ground))} areas, {cells(world)[0].placed} first"
+        may choose b from liftable() prompt "Lift a cover?":
+          lift b
+          log "{p} lifts it: {block(world, b.x, b.y)} shows again"
+        if count(pieces(pool, stone, p)) > 0:
+          choose c from [each c in cells(world) where count(pieces(c)) == 0] prompt "Where does a stone go?":
+            move 1 stone of p from pool to c
+"""
+
+
+def test_layers_laid_over_lifted_and_supposed_are_the_same_on_both_engines(tmp_path: Path) -> None:
+    """`place ... over` (a layer over cells that are there), `lift` (the top layer off, what lay
+    under showing again), a placement's `under`, a cell's `placed`, `block(GRID, X, Y)`, and
+    `as_if_laid` (a question asked of the grid as if a tile were laid, then as it was):
+    tests/test_square_grids.py says what they mean."""
+    game = meeple.load(str(write(tmp_path, "floods.rules", FLOODS)))
+    assert native.engine_for(game, "auto") == ("native", "")
+    lifted = covered = 0
+    for players in (2, 3):
+        for seed in range(10):
+            python, core = both(game, players, seed)
+            assert core == python, f"{players} players, seed {seed}"
+            lifted += sum(" lifts it" in line for line in python["log"])
+            covered += sum(" covers " in line for line in python["log"])
+    assert lifted and covered  # both happened
+
+
+@functools.cache
+def dino_dynasty(scenario: str) -> Game:
+    """Dino Dynasty at one Map size, loaded once (its tables take a few seconds to read)."""
+    return load(ROOT / "games" / "dino_dynasty.rules", scenario=scenario)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_dino_dynasty_is_the_same_game_on_both_engines(players: int) -> None:
+    """A bundled game on a Map of square tiles of 4 quadrants (a grid laid in 2 x 2 blocks):
+    Biomes as areas of one Biome type across tiles, Herds moving from area to area (a movement's
+    `step`, Long Legs' 2 steps, diagonal and cross-Water steps), tiles matched by their borders and
+    supposed laid (`as_if_laid`) to see whether a Herd could reach them, Event tiles laid over the
+    Map and lifted off it, the Dino board's markers (a value per marker for each player), piles
+    dealt to the bottom, and Challenge cards ranked. Scenario A (a 4 x 4 Map) keeps it quick;
+    the standard size is below, in the soak."""
+    game = dino_dynasty("A")
+    assert native.engine_for(game, "auto") == ("native", "")
+    python, core = both(game, players, players)
+    assert core == python, f"{players} players, seed {players}"
+
+
+@pytest.mark.soak  # whole games at every Map size: CI runs it, `-m soak` here
+@pytest.mark.parametrize("scenario", ["A", "B", "C", "D", "E"])
+def test_dino_dynasty_is_the_same_game_on_both_engines_at_every_map_size(scenario: str) -> None:
+    game = dino_dynasty(scenario)
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(4):
+            python, core = both(game, players, seed)
+            assert core == python, f"scenario {scenario}, {players} players, seed {seed}"
+    for seed in range(3):
+        python_state, core_state = played_out_both(game, 4, seed, "random")
+        assert (core_state.choices, core_state.log, core_state.scores, core_state.winners) == (
+            python_state.choices,
+            python_state.log,
+            python_state.scores,
+            python_state.winners,
+        )
+
+
+FLOOD_OVER = "    place shape(flood) on world at placement(world, shape(flood), 0, 0, 0) over\n"
+
+
+@pytest.mark.parametrize(
+    ("setup", "said"),
+    [
+        (f"    let bottom = block(world, 0, 0)\n{FLOOD_OVER}    lift bottom\n", "not the top layer"),
+        ("    move 1 stone from pool to cell(world, 1, 1)\n    lift block(world, 0, 0)\n", "move them first"),
+        (FLOOD_OVER.replace("0, 0, 0", "1, 0, 0"), "some are not"),
+        ("    place shape(land) on world at placement(world, shape(land), 0, 0, 0)\n", "already there"),
+    ],
+)
+def test_a_layer_refused_is_the_same_error_on_both_engines(tmp_path: Path, setup: str, said: str) -> None:
+    """Lifting a layer not on top, or from under pieces, laying one over cells not all there, or
+    new cells over old ones: the rule's error, word for word, on both engines, never a crash."""
+    rules = FLOODS[: FLOODS.index("score p")] + "setup:\n    place shape(land) on world\n" + setup
+    rules += 'play:\n  log "nothing"\n'
+    game = meeple.load(str(write(tmp_path, "refused.rules", rules)))
+    with pytest.raises(RuleRuntimeError) as python:
+        game.new_game(2, 0)
+    with pytest.raises(RuleRuntimeError) as core:
+        native.new_game(game, 2, 0)
+    assert str(core.value) == str(python.value)
+    assert said in str(core.value)

@@ -312,3 +312,14 @@ def test_a_game_beyond_the_cores_own_stack_plays_on_python_unless_native_is_aske
     game = meeple.load(path)
     auto, python = (play_one(game, Plan("deep", 2, ("random",), (), engine=e), 0) for e in ("auto", "python"))
     assert auto == python and auto["status"] == "finished"
+
+
+def test_the_core_counts_areas_and_placements_on_blocks_as_the_log_writes_them() -> None:
+    """tests/grids/quads.rules names areas (`town at (0,0)`: its value and its first cell) and
+    placements on a grid of blocks (`(1,0) turned 90°`: the block, not the cell) in its log."""
+    game = meeple.load(str(ROOT / "tests" / "grids" / "quads.rules"))
+    for seed in range(4):
+        core = native.new_game(game, 3, seed)
+        assert play(core, "random", seed) is None
+        assert any("turned" in line for line in core.log) and any(" at (" in line for line in core.log)
+        assert core.core.log_chars == sum(len(line) for line in core.log), f"seed {seed}"

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.grammar import ast
-from meeple.interpreter import grids
+from meeple.interpreter import areas, grids
 from meeple.interpreter.compiler import Compiler
 from meeple.interpreter.compiler.base import _ERRORS, _Fixed
 from meeple.interpreter.compiler.data import adjacency_for
@@ -66,6 +66,21 @@ BUILTINS = {
     "neighbours": "Neighbours",
     "next_player": "NextPlayer",
     "players_from": "PlayersFrom",
+    "flat": "Flat",
+    "next_to": "NextTo",
+    "corner_to": "CornerTo",
+    "borders": "Borders",
+    "placement": "PlacementAt",
+    "block": "BlockAt",
+}
+
+# Attributes of the values a grid's questions give, each read by what the value is at run time
+# (`Shaped`): a route's, a placement's, an area's, a border's.
+SHAPED = {
+    "route": ROUTE_ATTRS,
+    "placement": PLACEMENT_ATTRS,
+    "area": set(areas.ATTRIBUTES),
+    "border": {"new", "old"},
 }
 
 # Questions the core answers of boards, not yet of grids that grow.
@@ -187,8 +202,6 @@ class Lowering:
             self.grid_index[id(mapref)] = len(self.grids)
             g = len(self.grids)
             self.grids.append(mapref)
-            if mapref.geometry.block > 1:
-                raise Unsupported("a grid laid in blocks", sym.maps[mapref.name].span)
             if mapref.board is None:
                 self.grid_ir.append(
                     {
@@ -198,6 +211,7 @@ class Lowering:
                         "owner": None if mapref.owner is None else mapref.owner.seat,
                         "grows": True,
                         "name": str(mapref),
+                        "block": mapref.geometry.block,
                     }
                 )
                 continue
@@ -314,13 +328,6 @@ class Lowering:
     def refuse_whole_program(self) -> None:
         """What the core does not run anywhere yet, found before anything is lowered."""
         sym = self.sym
-        for per, group in sym.owned_vars.items():
-            for var in group.values():
-                if var.by is not None:
-                    raise Unsupported(f"a variable per {per} with a value for each row", var.span)
-        for movement in sym.movements.values():
-            if movement.step is not None:
-                raise Unsupported("a movement whose steps the rules compute (`step`)", movement.span)
         # The mechanisms of seats the rules play, teams, carried state and sequences of games run
         # on the Python engine alone so far: refused whole, never half run.
         for seat in sym.automata:
@@ -392,7 +399,8 @@ class Lowering:
         self.frame.slot("self")
         init = self.expr(decl.init)
         rows = None if per == "player" else [self.row_index[id(r)] for r in self.p.rows.get(per, [])]
-        return {"init": init, "slots": self.frame.size, "rows": rows, "clamp": self.bounds(decl)}
+        by = None if decl.by is None else [self.row_index[id(r)] for r in self.p.rows[decl.by]]
+        return {"init": init, "slots": self.frame.size, "rows": rows, "clamp": self.bounds(decl), "by": by}
 
     def owned_ref(self, name: str) -> dict[str, Any]:
         """Where `OWNER.name` is, for a player and for each row (by index among all rows)."""
@@ -468,6 +476,7 @@ class Lowering:
             "backtracks": self.expr(decl.backtracks) if decl.backtracks is not None else None,
             "through": tested(decl.through_var, decl.through),
             "ends": tested(decl.ends_var, decl.ends),
+            "step": tested(decl.step_var, decl.step),
         }
         return {**lowered, "slots": self.frame.size}
 
@@ -538,6 +547,13 @@ class Lowering:
 
     def assign(self, s: ast.Stmt, value: ast.Expr, sign: int) -> None:
         target = s.target  # type: ignore[attr-defined]
+        if isinstance(target, ast.Index) and isinstance(target.obj, ast.Attr):
+            # `set OWNER.NAME[ROW] to E`: the owner, the value, then the row, as Python takes them
+            owned = {"obj": self.expr(target.obj.obj), "var": self.owned_ref(target.obj.name)}
+            e = self.expr(value)
+            row = self.expr(target.index)
+            self.emit(s, {"SetOwnedRow": {**owned, "row": row, "e": e, "sign": sign}})
+            return
         if isinstance(target, ast.Attr):
             owned = {"obj": self.expr(target.obj), "var": self.owned_ref(target.name)}
             self.emit(s, {"SetOwned": {**owned, "e": self.expr(value), "sign": sign}})
@@ -553,8 +569,7 @@ class Lowering:
         self.move(s, None)
 
     def move(self, s: ast.MoveCount | ast.MoveAll, count: Any) -> None:
-        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
-            raise Unsupported("moving to the bottom of a place", s.span)
+        dest, bottom = self.destination(s.dest)
         self.emit(
             s,
             {
@@ -564,15 +579,16 @@ class Lowering:
                     "which": self.expr(s.which) if s.which is not None else None,
                     "owner": self.expr(s.owner) if s.owner is not None else None,
                     "src": self.expr(s.src),
-                    "dest": self.expr(s.dest),
+                    "dest": dest,
+                    "bottom": bottom,
                 }
             },
         )
 
     def lower_MoveRefs(self, s: ast.MoveRefs) -> None:
-        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
-            raise Unsupported("moving to the bottom of a place", s.span)
-        self.emit(s, {"MoveRefs": {"pieces": self.expr(s.pieces), "dest": self.expr(s.dest)}})
+        pieces = self.expr(s.pieces)
+        dest, bottom = self.destination(s.dest)
+        self.emit(s, {"MoveRefs": {"pieces": pieces, "dest": dest, "bottom": bottom}})
 
     def lower_If(self, s: ast.If) -> None:
         ends = []
@@ -619,10 +635,12 @@ class Lowering:
         self.patch(top, "end", self.here())
 
     def lower_Place(self, s: ast.Place) -> None:
-        if s.over:
-            raise Unsupported("a layer laid over cells (`place ... over`)", s.span)
         at = self.expr(s.at) if s.at is not None else None
-        self.emit(s, {"Place": {"shape": self.expr(s.shape), "grid": self.expr(s.map), "at": at}})
+        place = {"shape": self.expr(s.shape), "grid": self.expr(s.map), "at": at, "over": s.over}
+        self.emit(s, {"Place": place})
+
+    def lower_Lift(self, s: ast.Lift) -> None:
+        self.emit(s, {"Lift": {"layer": self.expr(s.layer)}})
 
     def lower_While(self, s: ast.While) -> None:
         top = self.emit(s, {"JumpUnless": {"cond": self.expr(s.cond), "to": -1}})
@@ -742,10 +760,16 @@ class Lowering:
         self.emit(s, {"Shuffle": {"zone": self.expr(s.zone)}})
 
     def lower_Draw(self, s: ast.Draw) -> None:
-        if isinstance(s.dest, ast.Call) and s.dest.func == "bottom":
-            raise Unsupported("drawing to the bottom of a place", s.span)
-        draw = {"count": self.expr(s.count), "src": self.expr(s.src), "dest": self.expr(s.dest)}
+        dest, bottom = self.destination(s.dest)
+        draw = {"count": self.expr(s.count), "src": self.expr(s.src), "dest": dest, "bottom": bottom}
         self.emit(s, {"Draw": draw})
+
+    def destination(self, dest: ast.Expr) -> tuple[Any, bool]:
+        """Where a move or a draw sends pieces, and whether under the pieces already there
+        (`bottom(PLACE)`, which only a destination takes)."""
+        if isinstance(dest, ast.Call) and dest.func == "bottom":
+            return self.expr(dest.args[0]), True
+        return self.expr(dest), False
 
     def lower_Log(self, s: ast.Log) -> None:
         parts = [{"Text": self.text(x)} if isinstance(x, str) else {"Expr": self.expr(x)} for x in s.parts]
@@ -819,14 +843,17 @@ class Lowering:
         if any(e.name in group for group in sym.owned_zones.values()):
             return self.zone_of(e)
         if any(e.name in group for group in sym.owned_vars.values()):
+            if sym.types.get(id(e), "").startswith("rows:"):
+                raise Unsupported("a variable's values for every row at once (without `[row]`)", e.span)
             return {"Owned": [self.expr(e.obj), self.owned_ref(e.name)]}
         if (e.name, self.p.players[0]) in self.p.map_refs:
             seats = [self.grid_index[id(self.p.map_refs[(e.name, pl)])] for pl in self.seats]
             return {"GridOf": [self.expr(e.obj), seats]}
         shaped = self.sym.types.get(id(e.obj), "").split(":")[0]
-        if e.name in {"route": ROUTE_ATTRS, "placement": PLACEMENT_ATTRS}.get(shaped, ()):
-            if e.name == "under":
-                raise Unsupported("the layer a placement lies on (`under`)", e.span)
+        unknown = shaped in ("", "any") and e.name not in columns  # read by the value at run time
+        if e.name in SHAPED.get(shaped, ()) or (unknown and any(e.name in n for n in SHAPED.values())):
+            return {"Attr": [self.expr(e.obj), {"Shaped": e.name}]}
+        if e.name == "placed" and shaped in ("cell", "", "any"):  # a cell's top layer
             return {"Attr": [self.expr(e.obj), {"Shaped": e.name}]}
         if e.name in ATTRIBUTES:
             attr: Any = ATTRIBUTES[e.name]
@@ -853,8 +880,10 @@ class Lowering:
         return {"ZoneOf": [self.expr(e.obj), seats, rows]}
 
     def expr_Index(self, e: ast.Index) -> Any:
-        if self.sym.types.get(id(e.obj), "").startswith("rows:"):
-            raise Unsupported("a variable's value for a row (`x.NAME[row]`)", e.span)
+        if self.sym.types.get(id(e.obj), "").startswith("rows:") and isinstance(e.obj, ast.Attr):
+            # `OWNER.NAME[ROW]`: one row's value of a variable with a value for each row
+            owner, var = self.expr(e.obj.obj), self.owned_ref(e.obj.name)
+            return {"OwnedRow": [owner, var, self.expr(e.index)]}
         return {"Index": [self.expr(e.obj), self.expr(e.index)]}
 
     def expr_Unary(self, e: ast.Unary) -> Any:
@@ -870,10 +899,12 @@ class Lowering:
         return {"List": [self.expr(i) for i in e.items]}
 
     def expr_Filter(self, e: ast.Filter) -> Any:
-        if e.keys:
-            raise Unsupported("a list ranked by keys", e.span)
         seq = self.expr(e.seq)
-        return {"Filter": {"seq": seq, "slot": self.frame.slot(e.var), "cond": self.expr(e.cond)}}
+        slot = self.frame.slot(e.var)
+        kept = {"Filter": {"seq": seq, "slot": slot, "cond": self.expr(e.cond)}}
+        if not e.keys:
+            return kept
+        return {"Ranked": {"items": kept, "slot": slot, "keys": [self.expr(k) for k in e.keys]}}
 
     def expr_MapComp(self, e: ast.MapComp) -> Any:
         seq = self.expr(e.seq)
@@ -895,6 +926,10 @@ class Lowering:
             return {"NextTo": [self.expr(e.args[0]), self.adjacency(e, e.args[-1])]}
         if e.func in ("region", "regions"):
             return self.regions(e)
+        if e.func in ("area", "areas"):
+            return self.areas(e)
+        if e.func == "as_if_laid":
+            return {"AsIfLaid": [self.expr(e.args[0]), self.expr(e.args[1])]}
         if e.func == "connected" and not self.on_cells(e):
             raise Unsupported("connected(...) of the nodes of a map", e.span)
         if e.func == "placements":
@@ -917,10 +952,11 @@ class Lowering:
     def routes(self, e: ast.Call) -> Any:
         """`routes(START, MOVEMENT, ARGS...)` from a cell: what starts elsewhere (a node of a table
         map) runs on the Python engine."""
-        if not self.sym.types.get(id(e.args[0]), "").startswith("cell"):
-            raise Unsupported("routes(...) from something other than a cell", e.span)
         movement = e.args[1]
         assert isinstance(movement, ast.Name)
+        computed = self.sym.movements[movement.id].step is not None  # a step goes where it says
+        if not computed and not self.sym.types.get(id(e.args[0]), "").startswith("cell"):
+            raise Unsupported("routes(...) from something other than a cell", e.span)
         start = self.expr(e.args[0])
         args = [self.expr(a) for a in e.args[2:]]
         return {"Routes": {"movement": self.movement_index[movement.id], "start": start, "args": args}}
@@ -953,6 +989,16 @@ class Lowering:
                 "many": e.func == "regions",
             }
         }
+
+    def areas(self, e: ast.Call) -> Any:
+        """`areas(GRID, COLUMN)`, `area(CELL, COLUMN)` of a grid that grows; the areas of a map's
+        nodes run on the Python engine."""
+        given = self.sym.types.get(id(e.args[0]), "")
+        if not isinstance(e.args[1], ast.Name):
+            raise Unsupported(f"{e.func}(...) of something other than a column's name", e.span)
+        if self.p.adjacency and not given.startswith(("grid:", "cell:")):
+            raise Unsupported(f"{e.func}(...) in a game with a map of nodes", e.span)
+        return {"Areas": {"of": self.expr(e.args[0]), "column": e.args[1].id, "many": e.func == "areas"}}
 
     def on_cells(self, e: ast.Call) -> bool:
         """Whether a graph question walks the cells of a grid (rather than a map's edges): a

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.interpreter.areas import Area
 from meeple.interpreter.compiler.base import too_deep
 from meeple.interpreter.engine import Game, IllegalChoice, record, too_many_decisions
 from meeple.interpreter.native.lower import Lowered
 from meeple.interpreter.runtime import Decision, Offer, RuleRuntimeError, log_too_long
-from meeple.interpreter.values import Cell, LazyList, PieceRef, Placement, Route, label
+from meeple.interpreter.values import Border, Cell, LazyList, PieceRef, Placement, Route, label
 from meeple.limits import MAX_VALUE_DEPTH
 
 
@@ -91,6 +92,11 @@ class NativeState:
             return Placement(low.grids[grid], [tuple(c) for c in coords], [low.rows[r] for r in rows], turns)
         if tag == "route":
             return Route(self.value(v[1]), tuple(self.value(x) for x in v[2]))
+        if tag == "area":
+            # Read for its words only (`label`): what it is next to is the core's to answer.
+            return Area([self._place(c) for c in v[2]], self.value(v[1]), None, 0)  # type: ignore[arg-type]
+        if tag == "border":
+            return Border(low.rows[v[1]], self._place(v[2]))
         loc, kind, owner = v[1], v[2], v[3]
         return PieceRef(self._place(loc), (low.kinds[kind], None if owner is None else low.players[owner]))
 

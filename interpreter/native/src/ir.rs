@@ -98,6 +98,10 @@ pub struct GridIr {
     /// Its name as players read it (`ecosystem of Player 1`), for errors.
     #[serde(default)]
     pub name: String,
+    /// The side of its blocks on a square grid laid in blocks (`grid square blocks K`): shapes go
+    /// on whole K x K blocks (placement.rs); 0 or 1 for a grid without blocks.
+    #[serde(default)]
+    pub block: u32,
 }
 
 /// A `movement`: its parameters are its first slots, then `start`; `through` and `ends` test
@@ -111,6 +115,9 @@ pub struct MovementIr {
     pub backtracks: Option<Expr>,
     pub through: Option<(u32, Expr)>,
     pub ends: Option<(u32, Expr)>,
+    /// `step NAME to PLACES`: where one step goes, NAME in its slot (steps.rs).
+    #[serde(default)]
+    pub step: Option<(u32, Expr)>,
 }
 
 /// A variable of each owner: its start value, computed for each with `self` in slot 0.
@@ -122,6 +129,10 @@ pub struct OwnedIr {
     pub rows: Option<Vec<u32>>,
     /// The bounds it is kept within (`within`), if any.
     pub clamp: Option<(i64, i64)>,
+    /// A value for each row of a table as well (`per player, TABLE`): that table's rows, by
+    /// index among all rows; each owner's values follow one another in their order (rows.rs).
+    #[serde(default)]
+    pub by: Option<Vec<u32>>,
 }
 
 /// Where `OWNER.NAME` finds a variable: its store for a player, and for each row (by index
@@ -210,6 +221,14 @@ pub enum Instr {
         e: Expr,
         sign: i64,
     },
+    /// `set OWNER.NAME[ROW] to E` of a variable with a value for each row (rows.rs).
+    SetOwnedRow {
+        obj: Expr,
+        var: OwnedRef,
+        row: Expr,
+        e: Expr,
+        sign: i64,
+    },
     Move {
         count: Option<Expr>,
         decl: u32,
@@ -217,10 +236,15 @@ pub enum Instr {
         owner: Option<Expr>,
         src: Expr,
         dest: Expr,
+        /// Under the pieces already there (`bottom(PLACE)`), not on top of them.
+        #[serde(default)]
+        bottom: bool,
     },
     MoveRefs {
         pieces: Expr,
         dest: Expr,
+        #[serde(default)]
+        bottom: bool,
     },
     Jump {
         to: u32,
@@ -303,12 +327,21 @@ pub enum Instr {
         count: Expr,
         src: Expr,
         dest: Expr,
+        #[serde(default)]
+        bottom: bool,
     },
-    /// `place SHAPE on GRID [at PLACEMENT]` on a grid that grows.
+    /// `place SHAPE on GRID [at PLACEMENT] [over]` on a grid that grows.
     Place {
         shape: Expr,
         grid: Expr,
         at: Option<Expr>,
+        /// A layer over cells that are all there (layers.rs), not new cells.
+        #[serde(default)]
+        over: bool,
+    },
+    /// `lift LAYER`: the top layer taken off (layers.rs).
+    Lift {
+        layer: Expr,
     },
     /// The next item of a loop whose order a player chooses (`for each ... chosen by P`): the
     /// items left are in `list`, the seat in `who`; past the last, to `end`. The item chosen
@@ -387,6 +420,16 @@ pub enum Builtin {
     Neighbours,
     NextPlayer,
     PlayersFrom,
+    /// `flat(LISTS)`: a list of lists joined into one list, in order.
+    Flat,
+    /// `next_to(AREA)`, `corner_to(AREA)`, `borders(PLACEMENT)`, `placement(GRID, SHAPE, X, Y,
+    /// TURNS)` (areas.rs, placement.rs).
+    NextTo,
+    CornerTo,
+    Borders,
+    PlacementAt,
+    /// `block(GRID, X, Y)`: the top layer on a block (layers.rs).
+    BlockAt,
 }
 
 /// An attribute, resolved by what the object is at run time.
@@ -425,6 +468,13 @@ pub enum Expr {
         slot: u32,
         cond: Box<Expr>,
     },
+    /// `[each x in seq where cond ranked by K1, K2...]`: the filtered `items`, highest K1 first,
+    /// then highest K2, then in the list's order (each key read with the item in `slot`).
+    Ranked {
+        items: Box<Expr>,
+        slot: u32,
+        keys: Vec<Expr>,
+    },
     /// `[e for each x in seq where cond]`.
     Map {
         seq: Box<Expr>,
@@ -447,8 +497,18 @@ pub enum Expr {
         adjacency: Vec<Vec<u32>>,
         many: bool,
     },
+    /// `as_if_laid(PLACEMENT, X)`: X as if the placement were laid (layers.rs).
+    AsIfLaid(Box<Expr>, Box<Expr>),
+    /// `areas(GRID, COLUMN)` (`many`) or `area(CELL, COLUMN)` on a grid that grows (areas.rs).
+    Areas {
+        of: Box<Expr>,
+        column: std::sync::Arc<str>,
+        many: bool,
+    },
     /// `OWNER.NAME` of a variable each player or row has.
     Owned(Box<Expr>, OwnedRef),
+    /// `OWNER.NAME[ROW]` of a variable with a value for each row of a table (rows.rs).
+    OwnedRow(Box<Expr>, OwnedRef, Box<Expr>),
     /// `OWNER.zone` of a zone each player (or each row of a table) owns: its location by seat,
     /// and by row index.
     ZoneOf(Box<Expr>, Vec<Option<u32>>, Vec<Option<u32>>),

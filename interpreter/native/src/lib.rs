@@ -1,13 +1,17 @@
 //! meeple's native engine core: a lowered program (interpreter/native/lower.py) run by a
 //! machine whose games are plain data. See docs/architecture.md, "The native engine".
+pub mod areas;
 pub mod grid;
 pub mod ir;
+pub mod layers;
 pub mod limits;
 pub mod mcts;
 pub mod offers;
 pub mod placement;
 pub mod rng;
 pub mod routes;
+pub mod rows;
+pub mod steps;
 pub mod value;
 pub mod vm;
 

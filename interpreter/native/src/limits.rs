@@ -135,10 +135,12 @@ pub fn value_chars(r: &Reading, v: &Value) -> u64 {
             let kind = at(&labels.kinds, piece.kind);
             piece.owner.map_or(kind, |o| kind + 4 + at(&labels.players, o))
         }
-        // "(x,y) turned 60°": the first cell, and the turn in degrees (values.Placement); the
-        // core lays no grid of blocks, so a cell's block is the cell.
+        // "(x,y) turned 60°": the block of the first cell (the cell, on a grid without blocks),
+        // and the turn in degrees (values.Placement).
         Value::Placement(spot) => {
-            let (x, y) = spot.coords().next().unwrap_or((0, 0));
+            let (q, rr) = spot.coords().next().unwrap_or((0, 0));
+            let k = i64::from(r.grids.get(spot.grid as usize).map_or(1, |g| g.block.max(1)));
+            let (x, y) = (q.div_euclid(k), rr.div_euclid(k));
             let hex = r.grids.get(spot.grid as usize).is_some_and(|g| g.hex);
             let degrees = spot.turns * 360 / full_turn(hex);
             chars(&format!("({x},{y}) turned {degrees}°"))
@@ -160,6 +162,15 @@ pub fn value_chars(r: &Reading, v: &Value) -> u64 {
             } else {
                 5 + start + 4 + value_chars(r, &end) + via
             }
+        }
+        // "town at (0,0)": its value, and its first cell (values.Area).
+        Value::Area(area) => {
+            let first = area.cells.first().map_or(0, |c| value_chars(r, &Value::Cell(*c)));
+            value_chars(r, &area.key) + 4 + first
+        }
+        // "town against (1,0)" (values.Border).
+        Value::Border(row, cell) => {
+            value_chars(r, &Value::Row(*row)) + 9 + value_chars(r, &Value::Cell(*cell))
         }
         // "[a, b, c]"
         Value::List(items) => {
@@ -192,7 +203,7 @@ mod tests {
     }
 
     fn hex_grid() -> GridIr {
-        GridIr { hex: true, first: 0, cells: vec![], owner: None, grows: true, name: String::new() }
+        GridIr { hex: true, first: 0, cells: vec![], owner: None, grows: true, name: String::new(), block: 1 }
     }
 
     #[test]
@@ -215,7 +226,8 @@ mod tests {
         let (l, grown, grids) = (labels(), Grown::default(), [hex_grid()]);
         let r = Reading { labels: &l, grown: &grown, grids: &grids };
         let turned: Arc<[(i64, i64)]> = Arc::from(vec![(0, 0), (1, 0)]);
-        let spot = Spot { grid: 0, rows: Arc::from(vec![0, 0]), turned, shift: (2, -1), turns: 1 };
+        let spot =
+            Spot { grid: 0, rows: Arc::from(vec![0, 0]), turned, shift: (2, -1), turns: 1, layer: None };
         assert_eq!(value_chars(&r, &Value::Placement(Arc::new(spot))), 17); // "(2,-1) turned 60°"
         let way = |path: Vec<i64>| {
             Value::Route(Arc::new(Way {

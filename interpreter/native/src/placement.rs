@@ -27,7 +27,17 @@ pub struct Grown {
     cells: Vec<(u32, i64, i64, u32)>,
     /// Each grown cell's location by (grid, q, r).
     at: BTreeMap<(u32, i64, i64), u32>,
+    /// Every shape laid, in the order laid (a layer: the placement it was laid at); each grown
+    /// cell's top layer, by its location less `base` (`GONE` once its last layer is lifted); and
+    /// the layers under the top, bottom first, of the few cells that have more than one: the
+    /// row a cell shows is its top layer's (layers.rs). Kept flat so that a copy stays cheap.
+    pub(crate) layers: Vec<Arc<Spot>>,
+    tops: Vec<u32>,
+    under: BTreeMap<u32, Vec<u32>>,
 }
+
+/// The top layer of a cell that is gone.
+const GONE: u32 = u32::MAX;
 
 impl Grown {
     pub fn new(ir: &Program) -> Grown {
@@ -39,13 +49,87 @@ impl Grown {
         loc.checked_sub(self.base).and_then(|i| self.cells.get(i as usize)).copied()
     }
 
-    fn get(&self, g: u32, q: i64, r: i64) -> Option<u32> {
+    /// The top layer of a grown cell (what `a.blocks` and `c.placed` give).
+    pub fn layer(&self, loc: u32) -> Option<Arc<Spot>> {
+        let i = loc.checked_sub(self.base)?;
+        let top = *self.tops.get(i as usize)?;
+        (top != GONE).then(|| self.layers[top as usize].clone())
+    }
+
+    /// The layers a grown cell holds, bottom first (none for any other location).
+    pub(crate) fn stack(&self, loc: u32) -> Vec<u32> {
+        let Some(i) = loc.checked_sub(self.base) else { return Vec::new() };
+        let Some(top) = self.tops.get(i as usize).copied().filter(|t| *t != GONE) else { return Vec::new() };
+        let mut stack = self.under.get(&i).cloned().unwrap_or_default();
+        stack.push(top);
+        stack
+    }
+
+    /// A layer laid over a grown cell: its top now.
+    fn cover(&mut self, loc: u32, layer: u32) {
+        let i = loc - self.base;
+        let old = std::mem::replace(&mut self.tops[i as usize], layer);
+        self.under.entry(i).or_default().push(old);
+    }
+
+    /// A grown cell shows another row (a layer over it, or lifted off it).
+    pub(crate) fn show(&mut self, loc: u32, row: u32) {
+        if let Some(cell) = loc.checked_sub(self.base).and_then(|i| self.cells.get_mut(i as usize)) {
+            cell.3 = row;
+        }
+    }
+
+    /// Take a cell's top layer off: it shows the layer under it again, or goes with none left.
+    pub(crate) fn take_off(&mut self, loc: u32) {
+        let i = (loc - self.base) as usize;
+        let next = self.under.get_mut(&(i as u32)).and_then(Vec::pop);
+        if self.under.get(&(i as u32)).is_some_and(Vec::is_empty) {
+            self.under.remove(&(i as u32));
+        }
+        self.tops[i] = next.unwrap_or(GONE);
+        let (g, q, r, _) = self.cells[i];
+        match next {
+            Some(below) => {
+                let below = self.layers[below as usize].clone();
+                let at = below.coords().position(|c| c == (q, r));
+                if let Some(k) = at {
+                    self.cells[i].3 = below.rows[k];
+                }
+            }
+            None => {
+                self.at.remove(&(g, q, r));
+            }
+        }
+    }
+
+    /// How many cells and layers there are: what a supposition puts back (layers.rs).
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        (self.cells.len(), self.layers.len())
+    }
+
+    /// Forget the cells and layers laid since `mark`, for a supposition that is over: they
+    /// are the last ones, and none of them holds a piece.
+    pub(crate) fn truncate(&mut self, (cells, layers): (usize, usize)) {
+        for (g, q, r, _) in self.cells.drain(cells..) {
+            self.at.remove(&(g, q, r));
+        }
+        self.tops.truncate(cells);
+        self.under.split_off(&(cells as u32));
+        self.layers.truncate(layers);
+    }
+
+    pub(crate) fn get(&self, g: u32, q: i64, r: i64) -> Option<u32> {
         self.at.get(&(g, q, r)).copied()
     }
 
     /// A grid's cells in the order they were laid (what `cells(GRID)` gives).
     fn of(&self, g: u32) -> impl Iterator<Item = (usize, &(u32, i64, i64, u32))> {
-        self.cells.iter().enumerate().filter(move |(_, c)| c.0 == g)
+        self.cells.iter().enumerate().filter(move |(i, c)| c.0 == g && self.tops[*i] != GONE)
+    }
+
+    /// A grid's cells in the order they were laid: each one's location, (q, r) and row.
+    pub fn grid_cells(&self, g: u32) -> impl Iterator<Item = (u32, i64, i64, u32)> + '_ {
+        self.of(g).map(|(i, c)| (self.base + i as u32, c.1, c.2, c.3))
     }
 }
 
@@ -72,12 +156,26 @@ pub fn full_turn(hex: bool) -> u32 {
 }
 
 /// (q, r) turned `turns` times (geometry.py's `rotate`): hexes by sixths about the origin,
-/// squares by quarters.
-fn rotate(hex: bool, (mut q, mut r): (i64, i64), turns: u32) -> (i64, i64) {
+/// squares clockwise by quarters about the centre of the block at the origin (`block` its side,
+/// 1 on a grid without blocks), which keeps a block's cells in the block.
+fn rotate(hex: bool, block: i64, (mut q, mut r): (i64, i64), turns: u32) -> (i64, i64) {
     for _ in 0..turns % full_turn(hex) {
-        (q, r) = if hex { (-r, q + r) } else { (-r, q) };
+        (q, r) = if hex { (-r, q + r) } else { (block - 1 - r, q) };
     }
     (q, r)
+}
+
+/// The side of a grid's blocks: 1 on a grid without blocks.
+pub fn block(p: &Loaded, g: u32) -> i64 {
+    i64::from(p.ir.grids.get(g as usize).map_or(1, |grid| grid.block.max(1)))
+}
+
+/// The block a placement's first cell lies in (values.py's `Placement.block`): what its `x`
+/// and `y` say, and its label.
+pub fn block_of(p: &Loaded, spot: &Spot) -> (i64, i64) {
+    let k = block(p, spot.grid);
+    let (q, r) = spot.coords().next().unwrap_or_default();
+    (q.div_euclid(k), r.div_euclid(k))
 }
 
 /// The grid, (q, r) of any cell: a board's (its fixed location) or a grown one.
@@ -182,18 +280,23 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
     }
     let rows: Arc<[u32]> = shape_rows(shape)?.into();
     let local: Vec<(i64, i64)> = rows.iter().map(|r| local(p, *r)).collect::<Result<_, _>>()?;
+    check_block(p, g, &local)?;
     w.read(Part::Grid(g));
     let taken: Vec<(i64, i64)> = w.grown.of(g).map(|(_, c)| (c.1, c.2)).collect();
     let spot = |turned: &Arc<[(i64, i64)]>, shift: (i64, i64), turns: u32| {
         let rows = rows.clone();
-        Value::Placement(Arc::new(Spot { grid: g, rows, turned: turned.clone(), shift, turns }))
+        Value::Placement(Arc::new(Spot { grid: g, rows, turned: turned.clone(), shift, turns, layer: None }))
     };
     if taken.is_empty() {
         return Ok(Value::List(Arc::new(vec![spot(&local.into(), (0, 0), 0)])));
     }
     let hex = p.ir.grids[g as usize].hex;
+    let k = block(p, g);
     let turned: Vec<Arc<[(i64, i64)]>> =
-        (0..full_turn(hex)).map(|t| local.iter().map(|c| rotate(hex, *c, t)).collect()).collect();
+        (0..full_turn(hex)).map(|t| local.iter().map(|c| rotate(hex, k, *c, t)).collect()).collect();
+    if k > 1 {
+        return on_blocks(p, g, &rows, &turned, &taken, faces, spot);
+    }
     let reach = taken.iter().map(|c| c.1.abs()).max().unwrap_or(0)
         + turned.iter().flat_map(|cells| cells.iter().map(|c| c.1.abs())).max().unwrap_or(0);
     let pack = Packing { half: reach + 2, width: 2 * (reach + 2) };
@@ -252,9 +355,105 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
     Ok(Value::List(Arc::new(out)))
 }
 
-/// `place SHAPE on GRID [at PLACEMENT]`: new cells showing the shape's rows (layers.py's `lay`,
-/// without `over`, which the lowering does not take).
-pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&Value>) -> Result<(), Fail> {
+/// Placements on a grid of K x K blocks (grids.py's `_on_blocks`): on each free block sharing a
+/// side with a taken one (a block is taken when any of its cells is there), in reading order
+/// (north to south, west to east), each way the shape turns about the block's centre that looks
+/// different from the turns before it.
+fn on_blocks(
+    p: &Loaded,
+    g: u32,
+    rows: &[u32],
+    turned: &[Arc<[(i64, i64)]>],
+    taken: &[(i64, i64)],
+    faces: &[u32],
+    spot: impl Fn(&Arc<[(i64, i64)]>, (i64, i64), u32) -> Value,
+) -> Result<Value, Fail> {
+    let k = block(p, g);
+    let blocks: HashSet<(i64, i64)> = taken.iter().map(|(q, r)| (q.div_euclid(k), r.div_euclid(k))).collect();
+    let mut free: Vec<(i64, i64)> = blocks
+        .iter()
+        .flat_map(|(x, y)| directions(p, g).iter().map(move |(dx, dy)| (x + dx, y + dy)))
+        .filter(|b| !blocks.contains(b))
+        .collect();
+    free.sort_unstable_by_key(|(x, y)| (*y, *x));
+    free.dedup();
+    let marks: Vec<u32> = rows.iter().map(|r| faces.get(*r as usize).copied().unwrap_or(*r)).collect();
+    let mut seen: HashSet<Vec<((i64, i64), u32)>> = HashSet::new();
+    let mut distinct = Vec::new();
+    for (t, cells) in turned.iter().enumerate() {
+        let mut look: Vec<((i64, i64), u32)> = cells.iter().copied().zip(marks.iter().copied()).collect();
+        look.sort_unstable();
+        look.dedup();
+        if seen.insert(look) {
+            distinct.push(t);
+        }
+    }
+    let mut out = Vec::with_capacity(free.len() * distinct.len());
+    for (x, y) in free {
+        for t in &distinct {
+            out.push(spot(&turned[*t], (x * k, y * k), *t as u32));
+        }
+    }
+    Ok(Value::List(Arc::new(out)))
+}
+
+/// `placement(GRID, SHAPE, X, Y, TURNS)`: one placement, as an example names it: the shape
+/// turned TURNS times with its first cell at (X, Y), or on a grid of blocks in the block at
+/// (X, Y) (grids.py's `placement_at`).
+pub fn placement_at(p: &Loaded, values: &[Value]) -> Result<Value, Fail> {
+    let [grid, shape, x, y, turns] = values else {
+        return fail("placement(...) takes a grid, a shape, x, y and the turns");
+    };
+    let Value::Grid(g) = *grid else {
+        return fail(format!("a placement is made on a grid, not on a {}", grid.type_name()));
+    };
+    let number = |v: &Value| match v {
+        Value::Int(n) => Ok(*n),
+        other => fail(format!("a number was expected, not a {}", other.type_name())),
+    };
+    let (x, y, turns) = (number(x)?, number(y)?, number(turns)?);
+    let rows: Arc<[u32]> = shape_rows(shape)?.into();
+    let local: Vec<(i64, i64)> = rows.iter().map(|r| local(p, *r)).collect::<Result<_, _>>()?;
+    let hex = p.ir.grids[g as usize].hex;
+    let turns = turns.rem_euclid(i64::from(full_turn(hex))) as u32;
+    let k = block(p, g);
+    let turned: Arc<[(i64, i64)]> = local.iter().map(|c| rotate(hex, k, *c, turns)).collect();
+    let shift = if k > 1 {
+        check_block(p, g, &local)?;
+        (x * k, y * k)
+    } else {
+        let (q0, r0) = turned.first().copied().unwrap_or_default();
+        (x - q0, y - r0)
+    };
+    Ok(Value::Placement(Arc::new(Spot { grid: g, rows, turned, shift, turns, layer: None })))
+}
+
+/// A shape laid in K x K blocks has its cells inside the block at the origin (grids.py's
+/// `_check_block`).
+fn check_block(p: &Loaded, g: u32, local: &[(i64, i64)]) -> Result<(), Fail> {
+    let k = block(p, g);
+    if k < 2 {
+        return Ok(());
+    }
+    match local.iter().find(|(q, r)| !(0..k).contains(q) || !(0..k).contains(r)) {
+        Some((q, r)) => fail(format!(
+            "a shape laid in {k} x {k} blocks has its cells at 0 to {}, not at ({q},{r})",
+            k - 1
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `place SHAPE on GRID [at PLACEMENT]`: new cells showing the shape's rows, or (`over`) a layer
+/// over cells that are all there (layers.py's `lay`).
+pub fn lay(
+    p: &Loaded,
+    w: &mut World,
+    grid: &Value,
+    shape: &Value,
+    at: Option<&Value>,
+    over: bool,
+) -> Result<(), Fail> {
     let Value::Grid(g) = *grid else {
         return fail(format!("a {} is not a grid map: shapes are placed on grids", grid.type_name()));
     };
@@ -263,8 +462,8 @@ pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&V
         return fail(format!("the shape would cover cells of {name} already there"));
     }
     let rows = shape_rows(shape)?;
-    let coords: Vec<(i64, i64)> = match at {
-        None => rows.iter().map(|r| local(p, *r)).collect::<Result<Vec<_>, _>>()?,
+    let (coords, turns): (Vec<(i64, i64)>, u32) = match at {
+        None => (rows.iter().map(|r| local(p, *r)).collect::<Result<Vec<_>, _>>()?, 0),
         Some(Value::Placement(spot)) => {
             if *spot.rows != *rows {
                 return fail("that placement was made for another shape");
@@ -273,20 +472,51 @@ pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&V
                 let other = &p.ir.grids[spot.grid as usize].name;
                 return fail(format!("that placement was made for {other}, not {name}"));
             }
-            spot.coords().collect()
+            (spot.coords().collect(), spot.turns)
         }
         Some(other) => {
             return fail(format!("a shape is placed at a placement, not at a {}", other.type_name()))
         }
     };
-    if coords.iter().any(|(q, r)| w.grown.get(g, *q, *r).is_some()) {
+    put(w, g, name, coords, rows, turns, over)
+}
+
+/// Lay rows at coordinates of grid `g`: new cells, or (`over`) a layer on cells that are all
+/// there. The layer made is the last of `Grown::layers`.
+pub(crate) fn put(
+    w: &mut World,
+    g: u32,
+    name: &str,
+    coords: Vec<(i64, i64)>,
+    rows: Vec<u32>,
+    turns: u32,
+    over: bool,
+) -> Result<(), Fail> {
+    let there: Vec<Option<u32>> = coords.iter().map(|(q, r)| w.grown.get(g, *q, *r)).collect();
+    if over && there.iter().any(Option::is_none) {
+        return fail(format!("a layer is laid over cells of {name} that are there, and some are not"));
+    }
+    if !over && there.iter().any(Option::is_some) {
         return fail(format!("the shape would cover cells of {name} already there"));
     }
-    for ((q, r), row) in coords.into_iter().zip(rows) {
+    let layer = w.grown.layers.len() as u32;
+    let rows_laid: Arc<[u32]> = rows.clone().into();
+    let turned: Arc<[(i64, i64)]> = coords.clone().into();
+    let spot = Spot { grid: g, rows: rows_laid, turned, shift: (0, 0), turns, layer: Some(layer) };
+    w.grown.layers.push(Arc::new(spot));
+    for (((q, r), row), cell) in coords.into_iter().zip(rows).zip(there) {
+        if let Some(loc) = cell {
+            w.grown.cover(loc, layer);
+            w.grown.show(loc, row);
+            continue;
+        }
         let loc = w.grown.base + w.grown.cells.len() as u32;
         w.grown.cells.push((g, q, r, row));
+        w.grown.tops.push(layer);
         w.grown.at.insert((g, q, r), loc);
-        w.locs.push(Vec::new());
+        if w.locs.len() <= loc as usize {
+            w.locs.resize(loc as usize + 1, Vec::new());
+        }
     }
     w.changed(Part::Grid(g));
     Ok(())
@@ -295,9 +525,22 @@ pub fn lay(p: &Loaded, w: &mut World, grid: &Value, shape: &Value, at: Option<&V
 /// An attribute of a grown cell (its coordinates, the columns of the row it shows), of a
 /// placement or of a route; None for any other value, which vm.rs answers.
 pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Option<Value>, Fail> {
+    if let (Value::Placement(_) | Value::Route(_), AttrIr::Column(word)) = (obj, name) {
+        // A name that is a column of some table too: a placement or a route reads its own.
+        return attr(p, w, obj, &AttrIr::Shaped(word.clone()));
+    }
     Ok(Some(match (obj, name) {
         (Value::Cell(loc), _) => {
-            let Some((_, q, r, row)) = w.grown.cell(*loc) else { return Ok(None) };
+            let Some((g, q, r, row)) = w.grown.cell(*loc) else { return Ok(None) };
+            if let AttrIr::Shaped(word) = name {
+                if word == "placed" {
+                    return Ok(Some(w.grown.layer(*loc).map_or(Value::None, Value::Placement)));
+                }
+            }
+            if let AttrIr::Column(_) = name {
+                // The row a cell shows changes when a layer is laid over it or lifted off it.
+                w.read(Part::Grid(g));
+            }
             match name {
                 AttrIr::Q => Value::Int(q),
                 AttrIr::R => Value::Int(r),
@@ -310,11 +553,12 @@ pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Opt
         }
         (Value::Placement(spot), AttrIr::Shaped(name)) => match name.as_str() {
             "x" | "y" => {
-                let (q, r) = spot.coords().next().unwrap_or_default();
-                Value::Int(if name == "x" { q } else { r })
+                let (x, y) = block_of(p, spot);
+                Value::Int(if name == "x" { x } else { y })
             }
             "turns" => Value::Int(i64::from(spot.turns)),
             "shape" => Value::List(Arc::new(spot.rows.iter().map(|r| Value::Row(*r)).collect())),
+            "under" => crate::layers::under(w, spot),
             "cells" => {
                 let mut out = Vec::new();
                 for (q, r) in spot.coords() {
@@ -349,12 +593,16 @@ mod tests {
     #[test]
     fn a_full_circle_of_turns_brings_a_cell_back() {
         for cell in [(0, 0), (1, 0), (2, -1), (-3, 5)] {
-            assert_eq!(rotate(true, cell, 6), cell);
-            assert_eq!(rotate(false, cell, 4), cell);
+            assert_eq!(rotate(true, 1, cell, 6), cell);
+            assert_eq!(rotate(false, 1, cell, 4), cell);
+            assert_eq!(rotate(false, 2, cell, 4), cell);
         }
         // A sixth of a turn on hexes: east to north-east's neighbour order (geometry.py).
-        assert_eq!(rotate(true, (1, 0), 1), (0, 1));
-        assert_eq!(rotate(false, (1, 0), 1), (0, 1));
+        assert_eq!(rotate(true, 1, (1, 0), 1), (0, 1));
+        assert_eq!(rotate(false, 1, (1, 0), 1), (0, 1));
+        // A quarter turn takes each quarter of a 2 x 2 block clockwise: north-west to north-east.
+        let quarters = [(0, 0), (1, 0), (1, 1), (0, 1)];
+        assert_eq!(quarters.map(|c| rotate(false, 2, c, 1)), [(1, 0), (1, 1), (0, 1), (0, 0)]);
     }
 
     #[test]

@@ -60,6 +60,15 @@ fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
             ];
             PyTuple::new(py, parts)?.into_any()
         }
+        Value::Area(area) => {
+            let parts = vec![
+                "area".into_pyobject(py)?.into_any(),
+                to_py(py, &area.key)?,
+                PyList::new(py, area.cells.iter())?.into_any(),
+            ];
+            PyTuple::new(py, parts)?.into_any()
+        }
+        Value::Border(row, cell) => tagged(py, "border", &[*row, *cell])?,
         Value::Route(way) => {
             let path = PyList::empty(py);
             for place in &way.path {

@@ -82,13 +82,13 @@ impl Search<'_> {
 /// The sets of occupied places the search's paths have passed, each kept once and named by a
 /// number (what makes two routes different outcomes).
 #[derive(Default)]
-struct Sets {
+pub(crate) struct Sets {
     sets: Vec<Vec<u32>>,
     ids: HashMap<Vec<u32>, u32, Fast>,
 }
 
 impl Sets {
-    fn with(&mut self, set: u32, place: u32) -> u32 {
+    pub(crate) fn with(&mut self, set: u32, place: u32) -> u32 {
         let mut grown = self.sets[set as usize].clone();
         match grown.binary_search(&place) {
             Ok(_) => return set,
@@ -97,7 +97,7 @@ impl Sets {
         self.id(grown)
     }
 
-    fn id(&mut self, set: Vec<u32>) -> u32 {
+    pub(crate) fn id(&mut self, set: Vec<u32>) -> u32 {
         if let Some(id) = self.ids.get(&set) {
             return *id;
         }
@@ -110,15 +110,15 @@ impl Sets {
 
 /// One state of the search: the place it reached (by the step from its parent state), the
 /// direction of that step, and the set of occupied places passed before it.
-struct Step {
-    parent: usize,
-    place: u32,
-    last: i64,
-    passing: u32,
+pub(crate) struct Step {
+    pub(crate) parent: usize,
+    pub(crate) place: u32,
+    pub(crate) passing: u32,
+    pub(crate) last: i64,
 }
 
 /// The places a state's path entered, from the first step.
-fn path_of(states: &[Step], mut at: usize) -> Vec<u32> {
+pub(crate) fn path_of(states: &[Step], mut at: usize) -> Vec<u32> {
     let mut path = Vec::new();
     while at != 0 {
         path.push(states[at].place);
@@ -156,6 +156,9 @@ pub fn routes(
         Some(e) => eval(p, w, e, &mut env)?.truthy(),
         None => false,
     };
+    if mv.step.is_some() {
+        return crate::steps::routes(p, w, mv, env, &steps, backtracks);
+    }
     let Value::Cell(from) = start else {
         return fail(format!("routes start on a grid cell, not on a {}", start.type_name()));
     };

@@ -37,6 +37,38 @@ pub enum Value {
     /// A way a movement can go (routes.rs).
     #[serde(skip)]
     Route(Arc<Way>),
+    /// Connected cells of a grid sharing one value of a column (areas.rs).
+    #[serde(skip)]
+    Area(Arc<Area>),
+    /// A side a placement would share with a grid: the row the shape puts on one side of it,
+    /// and the cell (its location) already on the other (areas.rs's `borders`).
+    #[serde(skip)]
+    Border(u32, u32),
+}
+
+/// An area: the grid and the column whose value its cells share, that value, and its cells (their
+/// locations) in reading order, the first naming it. Equal by its cells alone, as
+/// interpreter/areas.py's Area is, so that an area found again is the same area.
+#[derive(Clone, Debug)]
+pub struct Area {
+    pub grid: u32,
+    pub column: Arc<str>,
+    pub key: Value,
+    pub cells: Vec<u32>,
+}
+
+impl PartialEq for Area {
+    fn eq(&self, other: &Area) -> bool {
+        self.cells == other.cells
+    }
+}
+
+impl Eq for Area {}
+
+impl std::hash::Hash for Area {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.cells.hash(state);
+    }
 }
 
 /// A placement: the grid, the rows of the shape (by index among all rows), the turns it was
@@ -49,6 +81,9 @@ pub struct Spot {
     pub turned: Arc<[(i64, i64)]>,
     pub shift: (i64, i64),
     pub turns: u32,
+    /// Once laid (`place`), the layer it is (layers.rs): a layer is the very placement it was
+    /// laid at, so the same spot laid twice is two layers, and neither is the spot offered.
+    pub layer: Option<u32>,
 }
 
 impl Spot {
@@ -113,6 +148,8 @@ impl Value {
             Value::List(_) => "list",
             Value::Placement(_) => "placement",
             Value::Route(_) => "route",
+            Value::Area(_) => "area",
+            Value::Border(..) => "border",
         }
     }
 

@@ -125,6 +125,8 @@ pub struct World {
     pub calls: u32,
     depth: u32,
     memo: Memo,
+    /// The areas of grids as last found (areas.rs), kept until a grid changes.
+    pub(crate) areas: crate::areas::Kept,
 }
 
 /// A part of the position an answer may read: a variable, the pieces at a location, whose
@@ -327,6 +329,23 @@ impl World {
     /// A part of the position changed: the answers that read its class no longer hold.
     pub(crate) fn changed(&mut self, part: Part) {
         self.memo.generations[part.class()] += 1;
+        if let Part::Grid(_) = part {
+            self.areas.forget();
+        }
+    }
+
+    /// A question about a position that never happens (a supposition, layers.rs): answers found
+    /// meanwhile go to a memo of their own, forgotten after, and the value that asked is kept only
+    /// while the real position lasts (it counts as having read every part). `f` puts the
+    /// position back as it was.
+    pub(crate) fn apart<T>(&mut self, f: impl FnOnce(&mut World) -> T) -> T {
+        let kept = std::mem::take(&mut self.memo);
+        let answer = f(self);
+        self.memo = kept;
+        if let Some(top) = self.memo.reading.last_mut() {
+            *top = [true; CLASSES];
+        }
+        answer
     }
 
     fn spend(&mut self, n: usize, kind: FailKind) -> Result<(), Fail> {
@@ -442,7 +461,10 @@ impl Game {
             owned: ir
                 .owned
                 .iter()
-                .map(|o| vec![Value::None; o.rows.as_ref().map_or(players as usize, Vec::len)])
+                .map(|o| {
+                    let owners = o.rows.as_ref().map_or(players as usize, Vec::len);
+                    vec![Value::None; owners * o.by.as_ref().map_or(1, Vec::len)]
+                })
                 .collect(),
             locs: vec![Vec::new(); ir.locations.len()],
             current: None,
@@ -463,6 +485,7 @@ impl Game {
             calls: 0,
             depth: 0,
             memo: Memo::default(),
+            areas: crate::areas::Kept::default(),
         };
         let mut game = Game {
             program: program.clone(),
@@ -521,11 +544,15 @@ impl Game {
                 Some(rows) => rows.iter().map(|r| Value::Row(*r)).collect(),
                 None => (0..w.players).map(Value::Player).collect(),
             };
+            // With a value for each row of a table (rows.rs), the start is computed for each.
+            let each = var.by.as_ref().map_or(1, Vec::len);
             for (i, owner) in owners.into_iter().enumerate() {
-                let mut env = vec![Value::None; var.slots.max(1) as usize];
-                env[0] = owner;
-                let v = eval(&program, w, &var.init, &mut env).map_err(|f| at(f, ir.init_at))?;
-                w.owned[store][i] = clamp(v, var.clamp);
+                for k in 0..each {
+                    let mut env = vec![Value::None; var.slots.max(1) as usize];
+                    env[0] = owner.clone();
+                    let v = eval(&program, w, &var.init, &mut env).map_err(|f| at(f, ir.init_at))?;
+                    w.owned[store][i * each + k] = clamp(v, var.clamp);
+                }
             }
         }
         let mut total: i64 = 0;
@@ -743,7 +770,20 @@ impl Game {
                         w.owned[store as usize][i as usize] = clamp(v, ir.owned[store as usize].clamp);
                         w.changed(Part::Owned(store, i));
                     }
-                    Instr::Move { count, decl, which, owner, src, dest } => {
+                    Instr::SetOwnedRow { obj, var, row, e, sign } => {
+                        // The owner, the value, then the row, as the Python engine takes them.
+                        let owner = eval(&program, w, obj, env)?;
+                        let mut v = eval(&program, w, e, env)?;
+                        let row = eval(&program, w, row, env)?;
+                        let (store, i) = crate::rows::place(&program, var, &owner, &row)?;
+                        if *sign != 0 {
+                            let old = int(w.owned[store as usize][i as usize].clone())?;
+                            v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
+                        }
+                        w.owned[store as usize][i as usize] = clamp(v, ir.owned[store as usize].clamp);
+                        w.changed(Part::Owned(store, i));
+                    }
+                    Instr::Move { count, decl, which, owner, src, dest, bottom } => {
                         let (touched, pieces) = move_count(
                             &program,
                             w,
@@ -753,15 +793,15 @@ impl Game {
                             which.as_ref(),
                             owner.as_ref(),
                             src,
-                            dest,
+                            (dest, *bottom),
                         )?;
                         for loc in &touched {
                             w.changed(Part::Loc(*loc));
                         }
                         fire(&program, &pieces, touched.last().copied(), &mut fired);
                     }
-                    Instr::MoveRefs { pieces, dest } => {
-                        let (touched, pieces) = move_refs(&program, w, env, pieces, dest)?;
+                    Instr::MoveRefs { pieces, dest, bottom } => {
+                        let (touched, pieces) = move_refs(&program, w, env, pieces, (dest, *bottom))?;
                         for loc in &touched {
                             w.changed(Part::Loc(*loc));
                         }
@@ -892,7 +932,7 @@ impl Game {
                         rng.shuffle(pile);
                         w.changed(Part::Loc(loc));
                     }
-                    Instr::Draw { count, src, dest } => {
+                    Instr::Draw { count, src, dest, bottom } => {
                         let n = int(eval(&program, w, count, env)?)?;
                         let source = location(&program, &eval(&program, w, src, env)?)?;
                         let to = eval(&program, w, dest, env)?;
@@ -903,20 +943,24 @@ impl Game {
                             w.shortfalls.push((Short::Draw(source), (n - moved.len() as i64) as u64));
                         }
                         let to = location(&program, &to)?;
-                        w.locs[to as usize].extend(moved.iter().copied());
+                        arrive(&mut w.locs[to as usize], &moved, *bottom);
                         if !moved.is_empty() {
                             w.changed(Part::Loc(source));
                             w.changed(Part::Loc(to));
                         }
                         fire(&program, &moved, Some(to), &mut fired);
                     }
-                    Instr::Place { shape, grid, at } => {
+                    Instr::Lift { layer } => {
+                        let layer = eval(&program, w, layer, env)?;
+                        crate::layers::lift(&program, w, &layer)?;
+                    }
+                    Instr::Place { shape, grid, at, over } => {
                         let (shape, grid) = (eval(&program, w, shape, env)?, eval(&program, w, grid, env)?);
                         let at = match at {
                             Some(e) => Some(eval(&program, w, e, env)?),
                             None => None,
                         };
-                        placement::lay(&program, w, &grid, &shape, at.as_ref())?;
+                        placement::lay(&program, w, &grid, &shape, at.as_ref(), *over)?;
                     }
                     Instr::Chosen { var, list } => {
                         let mut items = self::list(env[*list as usize].clone())?.as_ref().clone();
@@ -1142,7 +1186,7 @@ fn owner_row(owner: &Value) -> usize {
 }
 
 /// Where an owner's variable is: its store and the owner's place in it.
-fn owned_place(var: &OwnedRef, owner: &Value) -> Result<(u32, u32), Fail> {
+pub(crate) fn owned_place(var: &OwnedRef, owner: &Value) -> Result<(u32, u32), Fail> {
     let found = match owner {
         Value::Player(s) => var.player.map(|store| (store, *s)),
         Value::Row(r) => var.rows.get(*r as usize).copied().flatten(),
@@ -1255,6 +1299,7 @@ fn place(p: &Loaded, loc: u32) -> Value {
 fn locations(p: &Loaded, v: &Value) -> Result<Vec<u32>, Fail> {
     match v {
         Value::List(items) => items.iter().map(|item| location(p, item)).collect(),
+        Value::Area(area) => Ok(area.cells.clone()),
         other => Ok(vec![location(p, other)?]),
     }
 }
@@ -1307,7 +1352,7 @@ fn move_count(
     which: Option<&Expr>,
     owner: Option<&Expr>,
     src: &Expr,
-    dest: &Expr,
+    (dest, bottom): (&Expr, bool),
 ) -> Result<(Vec<u32>, Vec<Piece>), Fail> {
     let want = match count {
         Some(c) => Some(int(eval(p, w, c, env)?)?),
@@ -1353,7 +1398,7 @@ fn move_count(
         *pile = kept;
     }
     let to = location(p, &to)?;
-    w.locs[to as usize].extend(moved.iter().copied());
+    arrive(&mut w.locs[to as usize], &moved, bottom);
     touched.push(to);
     if let Some(n) = want {
         if (moved.len() as i64) < n {
@@ -1369,7 +1414,7 @@ fn move_refs(
     w: &mut World,
     env: &mut [Value],
     pieces: &Expr,
-    dest: &Expr,
+    (dest, bottom): (&Expr, bool),
 ) -> Result<(Vec<u32>, Vec<Piece>), Fail> {
     let what = eval(p, w, pieces, env)?;
     let refs: Vec<Value> = match what {
@@ -1392,9 +1437,19 @@ fn move_refs(
         moved.push(piece);
         touched.push(loc);
     }
-    w.locs[to as usize].extend(moved.iter().copied());
+    arrive(&mut w.locs[to as usize], &moved, bottom);
     touched.push(to);
     Ok((touched, moved))
+}
+
+/// Pieces put where a move or a draw sends them: on top of the pile, or (`bottom`) under it,
+/// in their order.
+fn arrive(pile: &mut Vec<Piece>, moved: &[Piece], bottom: bool) {
+    if bottom {
+        pile.splice(0..0, moved.iter().copied());
+    } else {
+        pile.extend(moved.iter().copied());
+    }
 }
 
 fn call_func(p: &Loaded, w: &mut World, func: &FuncIr, args: Vec<Value>) -> Result<Value, Fail> {
@@ -1441,8 +1496,13 @@ fn pieces(
     };
     let (mut out, mut count) = (Vec::new(), 0);
     // One place or a list of them, without making a list of one.
+    let cells;
     let places: &[Value] = match r#where {
         Value::List(items) => items,
+        Value::Area(area) => {
+            cells = crate::areas::locations(area);
+            &cells
+        }
         other => std::slice::from_ref(other),
     };
     for place in places {
@@ -1573,7 +1633,7 @@ fn apply(p: &Loaded, w: &mut World, op: BinOp, left: Value, right: Value) -> Res
     })
 }
 
-fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, Fail> {
+pub(crate) fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, Fail> {
     // A cell of a board given by its size is one of the program's locations; any other cell is
     // of a grid that grows, and placements and routes have attributes of their own.
     let fixed_cell = matches!(obj, Value::Cell(loc) if (loc as usize) < p.ir.locations.len());
@@ -1581,6 +1641,9 @@ fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, F
         if let Some(v) = placement::attr(p, w, &obj, name)? {
             return Ok(v);
         }
+    }
+    if let Some(v) = crate::areas::attr(p, w, &obj, name)? {
+        return Ok(v);
     }
     Ok(match (name, &obj) {
         (AttrIr::Q, Value::Cell(loc)) => Value::Int(p.cell_of(*loc)?.1),
@@ -1594,6 +1657,12 @@ fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, F
             p.ir.kinds[pc.kind as usize].row.map_or(Value::None, Value::Row)
         }
         (AttrIr::Column(column), Value::Row(row)) => column_of(p, *row, column)?,
+        // A name a grid's values have (`first`, `end`...) read of a row, a piece or a cell is
+        // its column (the lowering leaves to the value what a name of an untyped one means).
+        (AttrIr::Shaped(column), Value::Row(_) | Value::Piece(..) | Value::Cell(_)) => {
+            let column = AttrIr::Column(column.clone());
+            return attr(p, w, obj, &column);
+        }
         (AttrIr::Column(column), Value::Piece(_, pc)) => match p.ir.kinds[pc.kind as usize].row {
             Some(row) => column_of(p, row, column)?,
             None => return error(format!("a piece has no '{column}'")),
@@ -1771,6 +1840,22 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             }
             Value::List(Arc::new(out))
         }
+        Expr::Ranked { items, slot, keys } => {
+            let items = list(eval(p, w, items, env)?)?;
+            let mut ranks: Vec<(Vec<i64>, Value)> = Vec::with_capacity(items.len());
+            for x in items.iter() {
+                env[*slot as usize] = x.clone();
+                let mut key = Vec::with_capacity(keys.len());
+                for k in keys {
+                    key.push(int(eval(p, w, k, env)?)?);
+                }
+                ranks.push((key, x.clone()));
+            }
+            // Highest keys first; a stable sort keeps ties in the list's order (Python's `sorted`
+            // of the keys negated).
+            ranks.sort_by(|a, b| b.0.cmp(&a.0));
+            Value::List(Arc::new(ranks.into_iter().map(|(_, x)| x).collect()))
+        }
         Expr::Map { seq, slot, e, cond } => {
             let items = list(eval(p, w, seq, env)?)?;
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
@@ -1821,6 +1906,18 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let (store, i) = owned_place(var, &owner)?;
             w.memo.read(Part::Owned(store, i));
             w.owned[store as usize][i as usize].clone()
+        }
+        Expr::AsIfLaid(spot, then) => {
+            let spot = eval(p, w, spot, env)?;
+            crate::layers::as_if_laid(p, w, &spot, |w| eval(p, w, then, env))?
+        }
+        Expr::Areas { of, column, many } => {
+            let given = eval(p, w, of, env)?;
+            crate::areas::find(p, w, &given, column, *many)?
+        }
+        Expr::OwnedRow(obj, var, row) => {
+            let (owner, row) = (eval(p, w, obj, env)?, eval(p, w, row, env)?);
+            crate::rows::read(p, w, var, &owner, &row)?
         }
         Expr::NextTo(obj, adjacency) => {
             let at = eval(p, w, obj, env)?;
@@ -1995,6 +2092,22 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             }
         }
         Builtin::Abs => Value::Int(checked(int(values[0].clone())?.checked_abs())?),
+        Builtin::NextTo | Builtin::CornerTo => {
+            crate::areas::beside(p, w, &values[0], b == Builtin::CornerTo)?
+        }
+        Builtin::Borders => crate::areas::borders(p, w, &values[0])?,
+        Builtin::PlacementAt => placement::placement_at(p, values)?,
+        Builtin::BlockAt => crate::layers::block_at(p, w, values)?,
+        Builtin::Flat => {
+            let mut out = Vec::new();
+            for part in list(values[0].clone())?.iter() {
+                match part {
+                    Value::List(items) => out.extend(items.iter().cloned()),
+                    other => return error(format!("flat joins lists, and a {} is none", other.type_name())),
+                }
+            }
+            Value::List(Arc::new(out))
+        }
         Builtin::NextPlayer => Value::Player((seat(&values[0])? + 1) % w.players),
         Builtin::PlayersFrom => {
             let first = seat(&values[0])?;

@@ -1,0 +1,303 @@
+//! Areas: the connected cells of a grid that grows whose rows share a column's value (a city of
+//! joined tiles, a region of one terrain), as values (`areas(GRID, COLUMN)`, `area(CELL,
+//! COLUMN)`), the areas beside one (`next_to`, `corner_to`), what an area says of itself
+//! (`cells`, `first`, `blocks`, `gaps`, and any other attribute of its first cell), and the
+//! sides a placement would share with a grid (`borders`). interpreter/areas.py and grids.py say
+//! the same for the Python engine, whose order of areas this keeps exactly.
+//!
+//! An area is found by joining neighbours across their sides whose value is equal; it is equal to
+//! another with the same cells. Nothing here knows what a column means: it is the rules' own.
+
+use crate::grid::SQUARE_SIDES;
+use crate::ir::AttrIr;
+use crate::placement::{block, cell_at, coords};
+use crate::value::{Area, Spot, Value};
+use crate::vm::{Fail, FailKind, Fast, Loaded, Part, World};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
+    Err(Fail { kind: FailKind::Error(message.into()), at: None })
+}
+
+/// The cells meeting a square cell at a corner only: north-east, south-east, south-west,
+/// north-west (geometry.py's SQUARE_CORNERS).
+const SQUARE_CORNERS: [(i64, i64); 4] = [(1, -1), (1, 1), (-1, 1), (-1, -1)];
+
+/// Every area of a grid under one column, in the order of their first cells, and each cell's
+/// area (areas.py's Labelling).
+#[derive(Debug)]
+struct Labelling {
+    areas: Vec<Arc<Area>>,
+    of: HashMap<u32, usize, Fast>,
+    /// Each cell's neighbours across its sides, in the order of the grid's directions.
+    sides: HashMap<u32, Vec<u32>, Fast>,
+}
+
+/// The labellings found since the grids last changed, by grid and column: the rules ask for the
+/// areas of one position again and again (the area of each piece, the areas next to it...), and
+/// finding them walks every cell. Not part of the position, as the memo is not: a copy starts
+/// without it, and it takes no part in equality or hashing. Any change of a grid forgets it all
+/// (`World::changed`), a supposition's too.
+#[derive(Default, Debug)]
+pub struct Kept {
+    found: Vec<(Labelled, Arc<Labelling>)>,
+}
+
+/// What a labelling is of: a grid and a column.
+type Labelled = (u32, Arc<str>);
+
+impl Kept {
+    pub fn forget(&mut self) {
+        self.found.clear();
+    }
+}
+
+impl Clone for Kept {
+    fn clone(&self) -> Kept {
+        Kept::default()
+    }
+}
+
+impl PartialEq for Kept {
+    fn eq(&self, _: &Kept) -> bool {
+        true
+    }
+}
+
+impl Eq for Kept {}
+
+impl std::hash::Hash for Kept {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+fn sides_of(p: &Loaded, g: u32) -> &'static [(i64, i64)] {
+    if p.ir.grids[g as usize].hex {
+        &crate::grid::HEX_SIDES
+    } else {
+        &SQUARE_SIDES
+    }
+}
+
+/// The grid's cells, each with its (q, r) and the value of `column` of the row it shows, in
+/// reading order (north to south, then west to east).
+fn places(p: &Loaded, w: &mut World, g: u32, column: &str) -> Result<Vec<(u32, i64, i64, Value)>, Fail> {
+    if !p.ir.grids.get(g as usize).is_some_and(|grid| grid.grows) {
+        return fail(
+            "areas are found on a grid that grows: a board given by its size has no rows laid on it",
+        );
+    }
+    w.read(Part::Grid(g));
+    let mut out: Vec<(u32, i64, i64, Value)> = w
+        .grown
+        .grid_cells(g)
+        .map(|(loc, q, r, row)| {
+            let key = p.ir.rows.get(row as usize).and_then(|v| v.get(column)).cloned().unwrap_or(Value::None);
+            (loc, q, r, key)
+        })
+        .collect();
+    out.sort_by_key(|(_, q, r, _)| (*r, *q));
+    Ok(out)
+}
+
+/// The areas of grid `g` under `column` as the grid stands: kept until it changes (`Kept`).
+fn labelling(p: &Loaded, w: &mut World, g: u32, column: &Arc<str>) -> Result<Arc<Labelling>, Fail> {
+    if let Some((_, kept)) = w.areas.found.iter().find(|((kg, kc), _)| *kg == g && kc == column) {
+        let kept = kept.clone();
+        w.read(Part::Grid(g));
+        return Ok(kept);
+    }
+    let found = Arc::new(label(p, w, g, column)?);
+    w.areas.found.push(((g, column.clone()), found.clone()));
+    Ok(found)
+}
+
+fn label(p: &Loaded, w: &mut World, g: u32, column: &Arc<str>) -> Result<Labelling, Fail> {
+    let cells = places(p, w, g, column)?;
+    let order: HashMap<u32, usize, Fast> = cells.iter().enumerate().map(|(i, c)| (c.0, i)).collect();
+    let mut sides: HashMap<u32, Vec<u32>, Fast> = HashMap::with_capacity_and_hasher(cells.len(), Fast);
+    for (loc, q, r, _) in &cells {
+        let around = sides_of(p, g).iter().filter_map(|(dq, dr)| w.grown.get(g, q + dq, r + dr)).collect();
+        sides.insert(*loc, around);
+    }
+    let mut of: HashMap<u32, usize, Fast> = HashMap::with_capacity_and_hasher(cells.len(), Fast);
+    let mut areas = Vec::new();
+    for (loc, _, _, want) in &cells {
+        if of.contains_key(loc) {
+            continue;
+        }
+        let (mut found, mut todo) = (vec![*loc], vec![*loc]);
+        let mut seen: HashSet<u32, Fast> = HashSet::default();
+        seen.insert(*loc);
+        while let Some(here) = todo.pop() {
+            for nb in &sides[&here] {
+                if !seen.contains(nb) && cells[order[nb]].3 == *want {
+                    seen.insert(*nb);
+                    found.push(*nb);
+                    todo.push(*nb);
+                }
+            }
+        }
+        found.sort_by_key(|c| order[c]);
+        for c in &found {
+            of.insert(*c, areas.len());
+        }
+        areas.push(Arc::new(Area { grid: g, column: column.clone(), key: want.clone(), cells: found }));
+    }
+    Ok(Labelling { areas, of, sides })
+}
+
+/// `areas(GRID, COLUMN)` (`many`), or `area(CELL, COLUMN)`; a cell stands for its grid in
+/// `areas` too.
+pub fn find(p: &Loaded, w: &mut World, given: &Value, column: &Arc<str>, many: bool) -> Result<Value, Fail> {
+    let g = match given {
+        Value::Grid(g) => *g,
+        Value::Cell(loc) => match coords(p, w, *loc) {
+            Some((g, _, _)) => g,
+            None => return fail("not a cell of a grid"),
+        },
+        other => {
+            return fail(format!(
+                "the areas of a grid are asked of the grid or a cell, not a {}",
+                other.type_name()
+            ))
+        }
+    };
+    let found = labelling(p, w, g, column)?;
+    if many {
+        return Ok(Value::List(Arc::new(found.areas.iter().cloned().map(Value::Area).collect())));
+    }
+    let Value::Cell(loc) = given else {
+        return fail(format!("a {} is not a place of this map", given.type_name()));
+    };
+    match found.of.get(loc) {
+        Some(i) => Ok(Value::Area(found.areas[*i].clone())),
+        None => fail("that cell is not a place of this map"),
+    }
+}
+
+/// `next_to(AREA)` (or, `corner`, `corner_to(AREA)`): the areas beside it as the grid stands now,
+/// in the order of their first cells; an area gone since it was found is an error.
+pub fn beside(p: &Loaded, w: &mut World, given: &Value, corner: bool) -> Result<Value, Fail> {
+    let name = if corner { "corner_to" } else { "next_to" };
+    let Value::Area(area) = given else {
+        return fail(format!("{name} is asked of an area, not a {}", given.type_name()));
+    };
+    let now = labelling(p, w, area.grid, &area.column)?;
+    let mine = match area.cells.first().and_then(|c| now.of.get(c)) {
+        Some(i) if now.areas[*i] == *area => *i,
+        _ => return fail("the area has changed since it was found: find it again"),
+    };
+    let ranked = |places: &mut dyn Iterator<Item = u32>| -> Vec<usize> {
+        let mut found: Vec<usize> =
+            places.filter_map(|c| now.of.get(&c).copied()).filter(|i| *i != mine).collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    };
+    let next = ranked(&mut area.cells.iter().flat_map(|c| now.sides[c].iter().copied()));
+    let out = if corner {
+        let hex = p.ir.grids[area.grid as usize].hex;
+        let mut around = Vec::new();
+        if !hex {
+            for c in &area.cells {
+                if let Some((g, q, r)) = coords(p, w, *c) {
+                    around
+                        .extend(SQUARE_CORNERS.iter().filter_map(|(dq, dr)| w.grown.get(g, q + dq, r + dr)));
+                }
+            }
+        }
+        ranked(&mut around.into_iter()).into_iter().filter(|i| !next.contains(i)).collect()
+    } else {
+        next
+    };
+    Ok(Value::List(Arc::new(out.into_iter().map(|i| Value::Area(now.areas[i].clone())).collect())))
+}
+
+/// An attribute of an area (its `cells`, `first`, `blocks`, `gaps`; any other is its first
+/// cell's), or of a border (`new`, `old`); None for any other value.
+pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Option<Value>, Fail> {
+    match (obj, name) {
+        (Value::Area(area), AttrIr::Shaped(word))
+            if ["cells", "first", "blocks", "gaps"].contains(&word.as_str()) =>
+        {
+            Ok(Some(area_attr(p, w, area, word)))
+        }
+        (Value::Area(area), _) => {
+            let first = Value::Cell(area.cells.first().copied().unwrap_or_default());
+            crate::vm::attr(p, w, first, name).map(Some)
+        }
+        (Value::Border(row, _), AttrIr::Shaped(word)) if word == "new" => Ok(Some(Value::Row(*row))),
+        (Value::Border(_, cell), AttrIr::Shaped(word)) if word == "old" => Ok(Some(Value::Cell(*cell))),
+        _ => Ok(None),
+    }
+}
+
+fn area_attr(p: &Loaded, w: &mut World, area: &Area, word: &str) -> Value {
+    let cells = || area.cells.iter().map(|c| Value::Cell(*c));
+    match word {
+        "cells" => Value::List(Arc::new(cells().collect())),
+        "first" => cells().next().unwrap_or(Value::None),
+        "blocks" => {
+            // The layer each cell lies on, each once, in the order of the cells.
+            let mut out: Vec<Value> = Vec::new();
+            for c in &area.cells {
+                if let Some(layer) = w.grown.layer(*c) {
+                    let laid = Value::Placement(layer);
+                    if !out.contains(&laid) {
+                        out.push(laid);
+                    }
+                }
+            }
+            Value::List(Arc::new(out))
+        }
+        _ => {
+            // The free places beside it, as [x, y] of blocks (of cells, without blocks), north to
+            // south, then west to east, each once.
+            let k = block(p, area.grid);
+            w.read(Part::Grid(area.grid));
+            let mut gaps: Vec<(i64, i64)> = Vec::new();
+            for c in &area.cells {
+                let Some((g, q, r)) = coords(p, w, *c) else { continue };
+                for (dq, dr) in sides_of(p, g) {
+                    if w.grown.get(g, q + dq, r + dr).is_none() {
+                        gaps.push(((r + dr).div_euclid(k), (q + dq).div_euclid(k)));
+                    }
+                }
+            }
+            gaps.sort_unstable();
+            gaps.dedup();
+            let pair = |(y, x): (i64, i64)| Value::List(Arc::new(vec![Value::Int(x), Value::Int(y)]));
+            Value::List(Arc::new(gaps.into_iter().map(pair).collect()))
+        }
+    }
+}
+
+/// `borders(PLACEMENT)`: the sides a placement would share with cells already on its grid: for
+/// each of its cells, in the order of its rows, each side facing a cell it does not cover
+/// (grids.py's `borders`).
+pub fn borders(p: &Loaded, w: &mut World, spot: &Value) -> Result<Value, Fail> {
+    let Value::Placement(spot) = spot else {
+        return fail(format!("borders are a placement's, not a {}'s", spot.type_name()));
+    };
+    let spot: &Spot = spot;
+    let mine: HashSet<(i64, i64)> = spot.coords().collect();
+    let mut out = Vec::new();
+    for ((q, r), row) in spot.coords().zip(spot.rows.iter()) {
+        for (dq, dr) in sides_of(p, spot.grid) {
+            let there = (q + dq, r + dr);
+            if mine.contains(&there) {
+                continue;
+            }
+            if let Some(cell) = cell_at(p, w, spot.grid, there.0, there.1) {
+                out.push(Value::Border(*row, cell));
+            }
+        }
+    }
+    Ok(Value::List(Arc::new(out)))
+}
+
+/// The locations of an area's cells: where its pieces are (`pieces(a)`, `move ... from a`).
+pub fn locations(area: &Area) -> Vec<Value> {
+    area.cells.iter().map(|c| Value::Cell(*c)).collect()
+}

@@ -1,0 +1,187 @@
+//! Routes of a movement whose steps the rules compute (`step NAME to PLACES`): one step from a
+//! place goes to the places PLACES lists with NAME bound to it, whatever they are (areas, cells,
+//! nodes). The search is routes.rs's, breadth first in the order interpreter/grids.py's `routes`
+//! finds routes, over places numbered as they are first met (builtins.py's `_computed_steps`).
+
+use crate::ir::MovementIr;
+use crate::routes::{path_of, Sets, Step};
+use crate::value::{Value, Way};
+use crate::vm::{eval, Fail, FailKind, Fast, Loaded, Part, World};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
+    Err(Fail { kind: FailKind::Error(message.into()), at: None })
+}
+
+/// A search's places, numbered as met, and what it asked of each, once: the conditions and the
+/// step line look at places, which do not change during the search.
+struct Places<'a> {
+    p: &'a Loaded,
+    mv: &'a MovementIr,
+    env: Vec<Value>,
+    places: Vec<Value>,
+    ids: HashMap<Value, u32>,
+    passable: HashMap<u32, bool>,
+    endable: HashMap<u32, bool>,
+    onward: HashMap<u32, Arc<Vec<u32>>>,
+}
+
+impl Places<'_> {
+    fn id(&mut self, place: Value) -> u32 {
+        if let Some(id) = self.ids.get(&place) {
+            return *id;
+        }
+        let id = self.places.len() as u32;
+        self.places.push(place.clone());
+        self.ids.insert(place, id);
+        id
+    }
+
+    fn test(&mut self, w: &mut World, ending: bool, id: u32) -> Result<bool, Fail> {
+        let known = if ending { &self.endable } else { &self.passable };
+        if let Some(answer) = known.get(&id) {
+            return Ok(*answer);
+        }
+        let cond = if ending { &self.mv.ends } else { &self.mv.through };
+        let answer = match cond {
+            Some((slot, e)) => {
+                self.env[*slot as usize] = self.places[id as usize].clone();
+                eval(self.p, w, e, &mut self.env)?.truthy()
+            }
+            None => true,
+        };
+        if ending { &mut self.endable } else { &mut self.passable }.insert(id, answer);
+        Ok(answer)
+    }
+
+    /// Whether pieces stand on a place (one that holds none, as an area, never does).
+    fn occupied(&self, w: &mut World, id: u32) -> bool {
+        let loc = match &self.places[id as usize] {
+            Value::Row(r) => self.p.ir.node_locations.get(*r as usize).copied().flatten(),
+            other => other.location(),
+        };
+        loc.is_some_and(|loc| {
+            w.read(Part::Loc(loc));
+            w.locs.get(loc as usize).is_some_and(|pile| !pile.is_empty())
+        })
+    }
+
+    /// Where one step from a place goes: the places the step line lists, each once, in order.
+    fn ways(&mut self, w: &mut World, id: u32) -> Result<Arc<Vec<u32>>, Fail> {
+        if let Some(known) = self.onward.get(&id) {
+            return Ok(known.clone());
+        }
+        let Some((slot, step)) = &self.mv.step else {
+            return fail("this movement does not say where a step goes");
+        };
+        self.env[*slot as usize] = self.places[id as usize].clone();
+        let listed = match eval(self.p, w, step, &mut self.env)? {
+            Value::List(items) => items,
+            other => {
+                return fail(format!(
+                    "a 'step' line lists the places one step reaches, not a {}",
+                    other.type_name()
+                ))
+            }
+        };
+        let mut out: Vec<u32> = Vec::with_capacity(listed.len());
+        for place in listed.iter() {
+            if matches!(place, Value::List(_)) {
+                return fail("a 'step' line lists places, not lists of them");
+            }
+            let next = self.id(place.clone());
+            if !out.contains(&next) {
+                out.push(next);
+            }
+        }
+        let out = Arc::new(out);
+        self.onward.insert(id, out.clone());
+        Ok(out)
+    }
+}
+
+/// `routes(START, MOVEMENT, ARGS...)` of a movement with a `step` line: its slots hold the
+/// arguments, `start`, and what `steps`, `backtracks`, `through` and `ends` read.
+pub fn routes(
+    p: &Loaded,
+    w: &mut World,
+    mv: &MovementIr,
+    mut env: Vec<Value>,
+    steps: &[i64],
+    backtracks: bool,
+) -> Result<Value, Fail> {
+    let start = env[mv.start as usize].clone();
+    if matches!(start, Value::List(_)) {
+        return fail("a route starts on one place, not on a list");
+    }
+    if steps.is_empty() {
+        return Ok(Value::List(Arc::new(Vec::new())));
+    }
+    env.resize(mv.slots as usize, Value::None);
+    let mut search = Places {
+        p,
+        mv,
+        env,
+        places: Vec::new(),
+        ids: HashMap::new(),
+        passable: HashMap::new(),
+        endable: HashMap::new(),
+        onward: HashMap::new(),
+    };
+    let from = search.id(start.clone());
+    let (low, high) = (*steps.iter().min().unwrap_or(&0), *steps.iter().max().unwrap_or(&0));
+    let mut sets = Sets::default();
+    let none = sets.id(Vec::new());
+    let mut found: Vec<Vec<u32>> = Vec::new();
+    let mut keys: HashSet<(u32, u32), Fast> = HashSet::default();
+    if low == 0 && search.test(w, true, from)? {
+        keys.insert((from, none));
+        found.push(Vec::new());
+    }
+    // Every state, the first (at the start, no step taken) at 0; `layer` those of one depth. A
+    // computed step has no direction: a straight line is any line.
+    let mut states = vec![Step { parent: 0, place: from, last: -1, passing: none }];
+    let mut layer: Vec<usize> = vec![0];
+    let mut seen: HashSet<(u32, u32, i64), Fast> = HashSet::default();
+    for depth in 1..=high {
+        let mut next_layer = Vec::new();
+        let ending = steps.contains(&depth);
+        let depth_seen = if low > 1 { depth } else { 0 };
+        for &at in &layer {
+            let here = states[at].place;
+            let mut passing = states[at].passing;
+            if at != 0 && here != from {
+                if !search.test(w, false, here)? {
+                    continue; // `here` would become a passed place: the route cannot go on from it
+                }
+                if search.occupied(w, here) {
+                    passing = sets.with(passing, here);
+                }
+            }
+            for &next in search.ways(w, here)?.iter() {
+                if backtracks {
+                    if !seen.insert((next, passing, depth_seen)) {
+                        continue;
+                    }
+                } else if next == from || path_of(&states, at).contains(&next) {
+                    continue;
+                }
+                states.push(Step { parent: at, place: next, last: -1, passing });
+                let new = states.len() - 1;
+                if ending && !keys.contains(&(next, passing)) && search.test(w, true, next)? {
+                    keys.insert((next, passing));
+                    found.push(path_of(&states, new));
+                }
+                next_layer.push(new);
+            }
+        }
+        layer = next_layer;
+    }
+    let places = &search.places;
+    let way = |path: Vec<u32>| {
+        let path = path.into_iter().map(|id| places[id as usize].clone()).collect();
+        Value::Route(Arc::new(Way { start: start.clone(), path }))
+    };
+    Ok(Value::List(Arc::new(found.into_iter().map(way).collect())))
+}
