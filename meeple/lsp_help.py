@@ -56,6 +56,7 @@ def _read(reference: Path) -> str:
         return ""
 
 
+INDEX_HEADING = "Every statement"  # docs/language.md's list of every statement (tests/test_statements.py)
 _ROW = re.compile(r"^\|\s*`([a-z]+)\b[^|]*\|(.*)\|\s*$")
 _BULLET = re.compile(r"^- `([a-z]+)\b")
 _HEADING = re.compile(r"^#{2,4} (.+)$")
@@ -63,14 +64,17 @@ _HEADING = re.compile(r"^#{2,4} (.+)$")
 
 @cache
 def _entries(text: str) -> dict[str, list[str]]:
-    """Each keyword the reference writes about -> its table rows, else bullets, else section."""
+    """Each keyword the reference writes about -> its table rows, else bullets, else section.
+    The rows of the index of every statement are left out: each points at the section that
+    says what the statement does, whose own row is the one to show."""
     rows: dict[str, list[str]] = {}
     bullets: dict[str, list[str]] = {}
     sections: dict[str, list[str]] = {}
     lines = text.split("\n")
+    indexed = False  # in the section that only lists every statement
     for number, line in enumerate(lines):
         row = _ROW.match(line)
-        if row and not line.startswith("|---"):
+        if row and not line.startswith("|---") and not indexed:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             rows.setdefault(row.group(1), []).append(f"{cells[0]}: {' '.join(cells[1:])}".strip())
             continue
@@ -85,6 +89,7 @@ def _entries(text: str) -> dict[str, list[str]]:
             continue
         heading = _HEADING.match(line)
         if heading:
+            indexed = heading.group(1).strip() == INDEX_HEADING
             paragraph = _first_paragraph(lines[number + 1 :])
             for word in re.findall(r"[a-z]+", heading.group(1).lower()):
                 if paragraph:
