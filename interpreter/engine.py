@@ -155,6 +155,18 @@ class Game:
         return State(self, n, seed, budget, script, run_setup, logging, saved, layout)
 
 
+def answered(decision: Decision, index: int, only: bool = False) -> str:
+    """The log's line for an answer to a decision (see `answer_line`)."""
+    return answer_line(decision.player, decision.prompt, decision.option(index), only)
+
+
+def answer_line(who: object, prompt: str, option: str, only: bool = False) -> str:
+    """The log's line for an answer, however it was given (a player, a seat the rules play, a
+    script, the only option) and on either engine (interpreter/native/state.py writes the core's
+    answers with it): who decided, what they were asked, and the option taken."""
+    return f"  {who} {prompt.lower()}: {option}" + (" (only option)" if only else "")
+
+
 def asked_at(decision: Decision) -> Span | None:
     """Where the rules ask a decision: the place of an error the decision brings about."""
     site = decision.site
@@ -273,17 +285,14 @@ class State:
                 elif request.size == 1:
                     index = 0
                     if rt.logging:
-                        line = f"  {request.player} {request.prompt.lower()}: {request.option(0)}"
-                        rt.write(f"{line} (only option)", asked_at(request), request.rule)
+                        rt.write(answered(request, 0, only=True), asked_at(request), request.rule)
                 elif request.player.automated:  # a seat the rules play: never asked (seats.py)
                     index = seats.resolve(self.game.program, rt, request)
                     if rt.logging:
-                        line = f"  {request.player} {request.prompt.lower()}: {request.option(index)}"
-                        rt.write(line, asked_at(request), request.rule)
+                        rt.write(answered(request, index), asked_at(request), request.rule)
                 elif self.script is not None and self.script.answers():
                     index = self.script.next_choice(request)
-                    line = f"  {request.player} {request.prompt.lower()}: {request.option(index)}"
-                    rt.write(line, asked_at(request), request.rule)
+                    rt.write(answered(request, index), asked_at(request), request.rule)
                 else:
                     if len(self.choices) >= MAX_DECISIONS:
                         raise too_many_decisions(asked_at(request), request.rule)
@@ -348,9 +357,8 @@ class State:
             raise IllegalChoice(f"{index!r} is not an option: choose a number from 0 to {size - 1}")
         decision = self.decision
         if self.rt.logging:
-            line = f"  {decision.player} {decision.prompt.lower()}: {decision.option(index)}"
             try:
-                self.rt.write(line, asked_at(decision), decision.rule)
+                self.rt.write(answered(decision, index), asked_at(decision), decision.rule)
             except RuleRuntimeError as err:
                 self.failed = err
                 raise
