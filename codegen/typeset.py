@@ -15,7 +15,6 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 MAIN = "main.typ"
 PAGES_LABEL = "<meeple-pages>"  # the templates end with a metadata of this label: the page count
@@ -67,15 +66,7 @@ def compile_pdf(source: str, files: Mapping[str, str | bytes] = {}) -> tuple[byt
     """The PDF of a Typst source and its page count. `files`: what the source may read, by
     name (a plain file name, no folder). Raises typst.TypstError if the source is wrong, which
     is a bug of ours: no rules file can make it so."""
-    pdf, pages = _compile(source, files, "pdf")
-    assert isinstance(pdf, bytes)
-    return pdf, pages
-
-
-def compile_png(source: str, files: Mapping[str, str | bytes] = {}, ppi: float = 72) -> list[bytes]:
-    """Every page as a PNG image: to look at a layout."""
-    images, _ = _compile(source, files, "png", ppi)
-    return images if isinstance(images, list) else [images]
+    return _compile(source, files)
 
 
 _compiled = False  # whether this process has compiled: then Typst has started its threads
@@ -87,9 +78,7 @@ def has_compiled() -> bool:
     return _compiled
 
 
-def _compile(
-    source: str, files: Mapping[str, str | bytes], fmt: Literal["pdf", "png"], ppi: float | None = None
-) -> tuple[bytes | list[bytes], int]:
+def _compile(source: str, files: Mapping[str, str | bytes]) -> tuple[bytes, int]:
     import typst
 
     global _compiled
@@ -112,7 +101,7 @@ def _compile(
             package_path=str(packages),
             package_cache_path=str(packages),
         )
-        out = compiler.compile(format=fmt, ppi=ppi)
+        out = compiler.compile(format="pdf")
         pages = int(compiler.query(PAGES_LABEL, field="value", one=True))
-    assert out is not None
+    assert isinstance(out, bytes)
     return out, pages

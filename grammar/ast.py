@@ -33,12 +33,18 @@ class Node(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
     span: Span = Span()
 
-    def children(self) -> Iterator[Node]:
-        """The nodes directly inside this one, in field order: read from the fields themselves,
-        so that a node added to the language later is walked without anyone listing it."""
+    def fields(self) -> Iterator[tuple[str, Any]]:
+        """The node's own fields (not its span) and their values, in declaration order: what every
+        walk of the tree reads, so that a node added to the language later is walked without
+        anyone listing it."""
         for name in type(self).model_fields:
             if name != "span":
-                yield from nodes_in(getattr(self, name))
+                yield name, getattr(self, name)
+
+    def children(self) -> Iterator[Node]:
+        """The nodes directly inside this one, in field order."""
+        for _, value in self.fields():
+            yield from nodes_in(value)
 
     def walk(self) -> Iterator[Node]:
         """Every node of this subtree, this one first (depth first, in source order). Iterative:

@@ -23,6 +23,7 @@ from functools import cache
 from lark import Lark, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from meeple.grammar.ast import statement_forms
+from meeple.grammar.words import keywords
 
 _HEAD = 'game "Example":\n  players 1..2\n\nvar n: int = 0\n\n'
 
@@ -222,7 +223,7 @@ def common_mistake(err: UnexpectedInput, source: str, grammar: Callable[[], Lark
     if mistake is not None:
         hint = mistake.by_first_word.get(first, mistake.hint)
         close = (
-            _close(first, _keywords(grammar))
+            _close(first, sorted(keywords()))
             if mistake.suggest and first not in mistake.by_first_word
             else ""
         )
@@ -254,7 +255,8 @@ def _close(word: str, candidates: list[str]) -> str:
 
 
 def _words(grammar: Callable[[], Lark], terminals: set[str]) -> set[str]:
-    """The keywords among some terminals of the grammar (`"rule"`, not NAME or ':')."""
+    """The keywords among some terminals of the grammar (`"rule"`, not NAME or ':'): those a parse
+    expected at a mistake. Every keyword of the language is `words.keywords()`."""
     out = set()
     for term in grammar().terminals:
         if term.name not in terminals:
@@ -266,8 +268,3 @@ def _words(grammar: Callable[[], Lark], terminals: set[str]) -> set[str]:
         )
         out |= {v for v in values if v.isalpha()}
     return out
-
-
-@cache
-def _keywords(grammar: Callable[[], Lark]) -> list[str]:
-    return sorted(_words(grammar, {term.name for term in grammar().terminals}))

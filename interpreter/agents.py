@@ -83,18 +83,6 @@ class FirstAgent:
         return 0
 
 
-class ScriptedAgent:
-    """Answers from a list of option indices, in order."""
-
-    def __init__(self, choices: Sequence[int]) -> None:
-        self.choices = list(choices)
-
-    def choose(self, state: State, decision: Decision) -> int:
-        if not self.choices:
-            raise ValueError(f"the script has no answer left for: {decision}")
-        return self.choices.pop(0)
-
-
 class HumanAgent:
     """Asks at the terminal: shows the position as the deciding seat may see it, lists the options
     numbered (1-based for people) and takes a number or an option's label.

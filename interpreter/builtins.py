@@ -13,7 +13,7 @@ The language reference lists the built-ins in the order they are registered here
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from meeple import codes
 from meeple.grammar import ast
@@ -34,12 +34,27 @@ from meeple.interpreter.values import (
 )
 
 if TYPE_CHECKING:
-    from meeple.codegen.english import English
     from meeple.interpreter.analysis import Analyzer
     from meeple.interpreter.compiler.base import Part
     from meeple.interpreter.program import Fn, Movement
 
 MANY = 99  # `most` of a built-in that takes any number of arguments
+
+
+class Speaker(Protocol):
+    """What a built-in's `english` asks of the designer's reference (`codegen/english.py`'s
+    `English` is one): declared here, so that the interpreter imports nothing of the generators
+    that read it, not even for its types."""
+
+    def expr(self, e: ast.Expr, context: int = 0, cond: bool = False) -> str: ...
+    def cond(self, e: ast.Expr, context: int = 0) -> str: ...
+    def typed(self, e: ast.Expr) -> str: ...
+    def var(self, name: str) -> str: ...
+    def pieces_in(self, args: Sequence[ast.Expr], default: str) -> str: ...
+    def total(self, e: ast.Expr) -> str | None: ...
+    def source(self, e: ast.MapComp) -> str: ...
+    def named(self, e: ast.Expr) -> str: ...
+    def listing(self, words: list[str]) -> str: ...
 
 
 class Builtin:
@@ -112,12 +127,12 @@ class Builtin:
 
     # ------------------------------------------------------------------ words
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         """The call in the designer's English; `words` are its arguments spoken. None: "NAME of
         ARGS", as for a value."""
         return None
 
-    def players(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def players(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         """The call in players' words (codegen/players.py, with the names bound there)."""
         return self.english(speaker, call, words)
 
@@ -202,7 +217,7 @@ class Count(Builtin):
 
         return count
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         if len(call.args) != 1:
             return None
         arg = call.args[0]
@@ -234,7 +249,7 @@ class Sum(Builtin):
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: sum(a0(rt, env))
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         if len(call.args) != 1:
             return None
         total = speaker.total(call.args[0])
@@ -261,7 +276,7 @@ class _Extreme(Builtin):
             return lambda rt, env: pick(a0(rt, env))
         return lambda rt, env: pick(a(rt, env) for a in args)
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         args = call.args
         if len(args) == 1 and isinstance(args[0], ast.MapComp):
             m = args[0]
@@ -312,7 +327,7 @@ class _Test(Builtin):
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: test(a0(rt, env))
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         if len(call.args) != 1:
             return None
         m = call.args[0]
@@ -320,7 +335,7 @@ class _Test(Builtin):
             return f"{speaker.cond(m.expr)} for {self.some} {speaker.var(m.var)} in {speaker.source(m)}"
         return self.plain.format(words[0])
 
-    def players(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def players(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         """Players hear the bound element by its noun ("some zone where ..."), the list it is taken
         from being said once, by the binding (codegen/players.py)."""
         m = call.args[0] if len(call.args) == 1 else None
@@ -367,7 +382,7 @@ class Abs(Builtin):
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: abs(a0(rt, env))
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the absolute value of {words[0]}" if len(words) == 1 else None
 
 
@@ -405,7 +420,7 @@ class Flat(Builtin):
 
         return flat
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"{words[0]}, joined into one list"
 
 
@@ -458,7 +473,7 @@ class Pieces(Builtin):
 
         return pieces
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the {speaker.pieces_in(call.args, 'pieces')}"
 
 
@@ -487,7 +502,7 @@ class BottomOf(Builtin):
         where = compiler.expr(call.args[0], scope)
         return lambda rt, env: Bottom(where(rt, env))
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the bottom of {words[0]}"
 
 
@@ -534,7 +549,7 @@ class Neighbours(Builtin):
 
         return lambda rt, env: list(_next_to(rt, a0(rt, env), adjacency))
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         if len(words) == 1:
             return f"the neighbours of {words[0]}"
         if len(words) == 2:
@@ -610,7 +625,7 @@ class Region(_Regions):
     usage = "`region(node, ATTR)`"
     value = "the connected nodes with the same ATTR ([maps](#maps))"
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the region around {words[0]} with the same {speaker.named(call.args[1])}"
 
 
@@ -621,7 +636,7 @@ class Regions(_Regions):
     usage = "`regions(nodes, ATTR)`"
     value = "the list of such regions"
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the regions of {words[0]} with one {speaker.named(call.args[1])} each"
 
 
@@ -710,7 +725,7 @@ class AreaOf(_Areas):
         "the area holding a cell or a map node: the places joined to it with the same ATTR ([areas](#areas))"
     )
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the area of {speaker.named(call.args[1])} around {words[0]}"
 
 
@@ -721,7 +736,7 @@ class AreasOf(_Areas):
     usage = "`areas(GRID or nodes, ATTR)`"
     value = "every such area of a grid, or of some nodes of a map, in the order of their first places"
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the areas of one {speaker.named(call.args[1])} each on {words[0]}"
 
 
@@ -763,7 +778,7 @@ class NextTo(_Beside):
     usage = "`next_to(area)`"
     value = "the areas with a place sharing a side with one of its places"
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the areas next to {words[0]}"
 
 
@@ -774,7 +789,7 @@ class CornerTo(_Beside):
     usage = "`corner_to(area)`"
     value = "the areas meeting it at a corner of a square grid and nowhere along a side"
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the areas touching {words[0]} only at a corner"
 
 
@@ -802,7 +817,7 @@ class PlayersFrom(Builtin):
 
         return players_from
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the players, starting with {words[0]}"
 
 
@@ -822,7 +837,7 @@ class NextPlayer(Builtin):
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: rt.players[(a0(rt, env).seat + 1) % len(rt.players)]
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the player after {words[0]}"
 
 
@@ -846,7 +861,7 @@ class Automated(Builtin):
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: a0(rt, env).automated
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"{words[0]} is played by the rules"
 
 
@@ -866,7 +881,7 @@ class Team(Builtin):
         a0 = compiler.expr(call.args[0], scope)
         return lambda rt, env: list(rt.team_of[a0(rt, env)])
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the team of {words[0]}"
 
 
@@ -891,7 +906,7 @@ class Teammates(Builtin):
 
         return teammates
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the teammates of {words[0]}"
 
 
@@ -1044,7 +1059,7 @@ class Borders(Builtin):
 
         return borders
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the sides {words[0]} would share with the cells beside it"
 
 
@@ -1071,7 +1086,7 @@ class Corners(Builtin):
 
         return corners
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the cells at the corners of {words[0]}"
 
 
@@ -1101,7 +1116,7 @@ class InARow(Builtin):
         a0, a1 = _args(compiler, call, scope)
         return lambda rt, env: grids.in_a_row(a0(rt, env), a1(rt, env))
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"{words[1]} of {words[0]} in a row"
 
 
@@ -1146,7 +1161,7 @@ class Side(Builtin):
 
         return side
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the cells along the {_side_word(call)} side of {words[0]}"
 
 
@@ -1190,7 +1205,7 @@ class Connected(Builtin):
 
         return connected
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"a chain of {words[0]} joins {words[1]} to {words[2]}"
 
 
@@ -1222,7 +1237,7 @@ class BlockAt(Builtin):
 
         return block
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the shape on top at ({words[1]}, {words[2]}) of {words[0]}"
 
 
@@ -1260,7 +1275,7 @@ class AsIfLaid(Builtin):
 
         return as_if_laid
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"{words[1]}, were {words[0]} laid"
 
 
@@ -1302,7 +1317,7 @@ class AsIfMoved(Builtin):
 
         return as_if_moved
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"{words[2]}, were {words[0]} moved to {words[1]}"
 
 
@@ -1477,7 +1492,7 @@ class FewestSteps(Builtin):
 
         return fewest_steps
 
-    def english(self, speaker: English, call: ast.Call, words: list[str]) -> str | None:
+    def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         return f"the fewest steps from {words[0]} to any of {words[1]} by {speaker.expr(call.args[2])}"
 
 

@@ -15,7 +15,6 @@ decisions with a single option are taken automatically and are not recorded eith
 from __future__ import annotations
 
 import sys
-from collections import Counter
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -30,15 +29,10 @@ from meeple.interpreter.values import (
     Cell,
     PieceRef,
     Placement,
-    Player,
     Route,
     Row,
-    ZoneLoc,
-    label,
-    label_piece,
-    label_pieces,
-    written,
 )
+from meeple.interpreter.view import player_view
 from meeple.limits import DEFAULT_BUDGET, MAX_DECISIONS, MAX_RECURSION
 from meeple.saves import Save, SaveError, as_save
 
@@ -161,6 +155,18 @@ class Game:
         return State(self, n, seed, budget, script, run_setup, logging, saved, layout)
 
 
+def answered(decision: Decision, index: int, only: bool = False) -> str:
+    """The log's line for an answer to a decision (see `answer_line`)."""
+    return answer_line(decision.player, decision.prompt, decision.option(index), only)
+
+
+def answer_line(who: object, prompt: str, option: str, only: bool = False) -> str:
+    """The log's line for an answer, however it was given (a player, a seat the rules play, a
+    script, the only option) and on either engine (interpreter/native/state.py writes the core's
+    answers with it): who decided, what they were asked, and the option taken."""
+    return f"  {who} {prompt.lower()}: {option}" + (" (only option)" if only else "")
+
+
 def asked_at(decision: Decision) -> Span | None:
     """Where the rules ask a decision: the place of an error the decision brings about."""
     site = decision.site
@@ -279,17 +285,14 @@ class State:
                 elif request.size == 1:
                     index = 0
                     if rt.logging:
-                        line = f"  {request.player} {request.prompt.lower()}: {request.option(0)}"
-                        rt.write(f"{line} (only option)", asked_at(request), request.rule)
+                        rt.write(answered(request, 0, only=True), asked_at(request), request.rule)
                 elif request.player.automated:  # a seat the rules play: never asked (seats.py)
                     index = seats.resolve(self.game.program, rt, request)
                     if rt.logging:
-                        line = f"  {request.player} {request.prompt.lower()}: {request.option(index)}"
-                        rt.write(line, asked_at(request), request.rule)
+                        rt.write(answered(request, index), asked_at(request), request.rule)
                 elif self.script is not None and self.script.answers():
                     index = self.script.next_choice(request)
-                    line = f"  {request.player} {request.prompt.lower()}: {request.option(index)}"
-                    rt.write(line, asked_at(request), request.rule)
+                    rt.write(answered(request, index), asked_at(request), request.rule)
                 else:
                     if len(self.choices) >= MAX_DECISIONS:
                         raise too_many_decisions(asked_at(request), request.rule)
@@ -354,9 +357,8 @@ class State:
             raise IllegalChoice(f"{index!r} is not an option: choose a number from 0 to {size - 1}")
         decision = self.decision
         if self.rt.logging:
-            line = f"  {decision.player} {decision.prompt.lower()}: {decision.option(index)}"
             try:
-                self.rt.write(line, asked_at(decision), decision.rule)
+                self.rt.write(answered(decision, index), asked_at(decision), decision.rule)
             except RuleRuntimeError as err:
                 self.failed = err
                 raise
@@ -410,93 +412,8 @@ class State:
         holds and its top piece. Grid maps show every cell: its name, what was placed there and
         the pieces on it. The decision gives, beside each option, the place on the board it
         denotes (`place`), so that a picture of the board can offer it there. This is what a
-        human or a bot is allowed to look at."""
-        rt, symbols = self.rt, self.game.program.symbols
-
-        def flags(zone: str, per: str | None) -> list[str]:
-            decl = symbols.zones.get(zone) if per is None else symbols.owned_zones.get(per, {}).get(zone)
-            return decl.flags if decl is not None else []
-
-        def contents(loc: Any) -> Any:
-            """An ordered zone as a list (top last); any other as counts by piece."""
-            pieces = [label_piece(p) for p in rt.locs[loc]]
-            zone_flags: list[str] = []
-            if isinstance(loc, ZoneLoc):
-                owner = loc.owner
-                per = None if owner is None else "player" if isinstance(owner, Player) else owner.table
-                zone_flags = flags(loc.zone, per)
-                mine = isinstance(owner, Player) and owner.seat == seat
-                if seat is not None and "top" in zone_flags:
-                    return {"hidden": len(pieces), "top": pieces[-1] if pieces else None}
-                if seat is not None and ("hidden" in zone_flags or ("private" in zone_flags and not mine)):
-                    return {"hidden": len(pieces)}
-            return pieces if {"ordered", "top"} & set(zone_flags) else dict(Counter(pieces))
-
-        zones: dict[str, Any] = {}
-        for loc in rt.locs:
-            if isinstance(loc, ZoneLoc) and (
-                not isinstance(loc.owner, Player) or loc.owner.seat < self.seats
-            ):
-                zones[str(loc)] = contents(loc)
-        called = self.game.program.names
-        assert called is not None
-        names = {name: called.decl(name).one for name in rt.vars}
-        names |= {f"{per}.{name}": called.decl(name).one for per, name in rt.owned}
-        names |= {str(loc): label(loc) for loc in rt.locs if isinstance(loc, ZoneLoc)}
-        names |= {str(node): label(node) for nodes in self.game.program.map_nodes.values() for node in nodes}
-        names |= {written(face): label(face) for face in rt.faces.values()}
-        names |= {m: called.decl(m).one for m in self.game.program.map_nodes}
-        names |= {
-            str(grid): called.decl(grid.name).one + ("" if grid.owner is None else f" of {grid.owner}")
-            for grid in rt.grids
-        }
-        plurals = {label_piece(p): label_pieces(p) for held in rt.locs.values() for p in held}
-        return {
-            # what players read for each variable, store, zone, map place and grid named below
-            "names": names,
-            # each piece label below, for more than one ("Token of Player 2": "Tokens of Player 2")
-            "plurals": plurals,
-            "game": self.game.name,
-            "seed": self.seed,
-            "turns": rt.turns,
-            "current": None if rt.current is None else rt.current.seat,
-            "variables": {name: label(v) for name, v in rt.vars.items()},
-            "owned": {
-                f"{per}.{name}": {label(o): label(v) for o, v in store.items()}
-                for (per, name), store in rt.owned.items()
-            },
-            "zones": zones,
-            "maps": {
-                name: {str(node): contents(node) for node in nodes if rt.locs[node]}
-                for name, nodes in self.game.program.map_nodes.items()
-            },
-            # each grid's kind ("hex", "square"), and whether it is a board given by its size
-            "grid_forms": {
-                str(grid): {"kind": grid.geometry.kind, "board": grid.board is not None} for grid in rt.grids
-            },
-            "grids": {
-                str(grid): [
-                    {
-                        "name": cell.name,
-                        "q": cell.q,
-                        "r": cell.r,
-                        "face": None if rt.faces.get(cell) is None else written(rt.faces[cell]),
-                        "pieces": dict(Counter(label_piece(p) for p in rt.locs.get(cell, []))),
-                    }
-                    for cell in cells.values()
-                ]
-                for grid, cells in rt.grids.items()
-            },
-            "decision": None
-            if self.decision is None
-            else {
-                "player": self.decision.player.seat,
-                "prompt": self.decision.prompt,
-                "options": self.decision.options,
-                "places": [self.place(self.shown(v)) for v in self.decision.values]
-                + [None] * (self.decision.size - len(self.decision.values)),
-            },
-        }
+        human or a bot is allowed to look at: decided in interpreter/view.py, beside the engine."""
+        return player_view(self, seat)
 
     def shown(self, value: Any) -> Any:
         """Where the decision's rules show an option (`shown at PLACE`), or the option itself. A

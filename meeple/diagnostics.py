@@ -7,7 +7,7 @@ that one `meeple check` run reports all of them.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -62,29 +62,6 @@ class Diagnostic:
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
-
-
-@dataclass
-class Diagnostics:
-    """An ordered collection that knows whether it holds errors."""
-
-    items: list[Diagnostic] = field(default_factory=list)
-
-    def add(self, diag: Diagnostic) -> None:
-        self.items.append(diag)
-
-    def extend(self, diags: list[Diagnostic]) -> None:
-        self.items.extend(diags)
-
-    @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.items if d.severity == "error"]
-
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        return iter(self.items)
-
-    def __len__(self) -> int:
-        return len(self.items)
 
 
 class RulesError(Exception):

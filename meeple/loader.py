@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 from meeple import codes
 from meeple.diagnostics import Diagnostic, RulesError
@@ -33,6 +35,8 @@ from meeple.paths import (
     shown,
     user_file,
 )
+
+T = TypeVar("T")
 
 
 def bundled_dir() -> Path:
@@ -150,6 +154,56 @@ class Files:
 
 
 DISK = Files()
+
+
+def asked(kind: str, name: str | Path, folder: Path | None = None) -> str:
+    """One question a load asks of its files, as the text its answer is kept under (by `Recorded`,
+    and in a Ray task's bundle)."""
+    return "\0".join((kind, str(name), str(folder or "")))
+
+
+class Recorded(Files):
+    """The disk, noting every file read and every name resolved: everything a load's result
+    depends on. `meeple.ray_backend` sends what it noted to workers on other machines; the
+    loader's own cache (`load`, `check`) asks the disk the same questions again before it hands
+    out a game it loaded before."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}
+        self.found: dict[str, str] = {}
+        self.answers: list[tuple[str, tuple[str | Path, ...], object]] = []  # method, arguments, answer
+
+    def find(self, name_or_path: str | Path) -> Path:
+        path = super().find(name_or_path)
+        self.found[asked("find", name_or_path)] = str(path)
+        self.answers.append(("find", (name_or_path,), path))
+        return path
+
+    def rules(self, path: Path) -> str:
+        self.texts[str(path)] = text = super().rules(path)
+        self.answers.append(("rules", (path,), text))
+        return text
+
+    def base(self, name: str, folder: Path) -> Path:
+        path = super().base(name, folder)
+        self.found[asked("base", name, folder)] = str(path)
+        self.answers.append(("base", (name, folder), path))
+        return path
+
+    def data(self, name: str, folder: Path) -> tuple[Path, str]:
+        path, text = super().data(name, folder)
+        self.found[asked("data", name, folder)] = str(path)
+        self.texts[str(path)] = text
+        self.answers.append(("data", (name, folder), (path, text)))
+        return path, text
+
+    def unchanged(self) -> bool:
+        """The disk still gives every answer the load got: the same names lead to the same
+        files, with the same texts. A question it now refuses is a change."""
+        try:
+            return all(getattr(DISK, method)(*args) == answer for method, args, answer in self.answers)
+        except (Refused, RulesError, OSError):
+            return False
 
 
 def _read_data(module: ast.Module, path: Path, files: Files) -> None:
@@ -415,6 +469,41 @@ def read_header(path: Path, seen: tuple[Path, ...] = ()) -> ast.GameHeader:
     return header.model_copy(update={"min_players": base.min_players, "max_players": base.max_players})
 
 
+# ------------------------------------------------------------------ each game built once per process
+
+# A Campaign takes seconds to read, analyse and compile, and a process often asks for the same game
+# again (the tests: every file of them that reads a bundled game; `meeple docs` of a game and its
+# variants; a check that tries each value of an option). What `check` and `load` built from the
+# disk is kept, by what was asked (the name, the options, the folder a relative name is read
+# from), with the answers the disk gave (`Recorded`): it is handed out again only while the disk
+# still gives every one of them. Each caller gets its own `Checked` or `Game` (their lists and
+# dicts); the AST, the symbols and the Program inside are shared, and nothing after `check`
+# changes them (the engine keeps each game's state in its own Runtime).
+KEPT = 8  # checks and games kept (a Campaign holds 150 MB: 8 of them 1.2 GB), the least recently asked for dropped first
+_Key = tuple[str, str, tuple[tuple[str, str], ...]]  # the folder, the name, the options
+_checked: dict[_Key, tuple[Recorded, Checked]] = {}
+_loaded: dict[_Key, tuple[Recorded, Game]] = {}
+
+
+def _key(name_or_path: str | Path, options: Mapping[str, str] | None) -> _Key:
+    return (os.getcwd(), str(name_or_path), tuple(sorted((options or {}).items())))
+
+
+def _kept(store: dict[_Key, tuple[Recorded, T]], key: _Key) -> T | None:
+    """What `store` keeps under `key`, if the disk has not changed under it since."""
+    entry = store.pop(key, None)
+    if entry is None or not entry[0].unchanged():
+        return None
+    store[key] = entry  # the most recently asked for: last in the dict's order
+    return entry[1]
+
+
+def _keep(store: dict[_Key, tuple[Recorded, T]], key: _Key, recorded: Recorded, value: T) -> None:
+    store[key] = (recorded, value)
+    while len(store) > KEPT:
+        del store[next(iter(store))]
+
+
 def check(
     name_or_path: str | Path,
     options: Mapping[str, str] | None = None,
@@ -425,7 +514,33 @@ def check(
     text (the others keep their defaults); an unknown option or a value its type cannot take
     raises OptionError. `files`: where its files are read (the disk unless told). `module`: the
     file as `read_module` gave it, when the caller read it already (the games of a sequence are
-    one file under other options); it is this check's own, to change."""
+    one file under other options); it is this check's own, to change. A file read from the disk
+    is checked once per process while its files do not change (see `KEPT`)."""
+    if files is not DISK or module is not None:
+        return _check(name_or_path, options, files, module)
+    key = _key(name_or_path, options)
+    checked = _kept(_checked, key)
+    if checked is None:
+        recorded = Recorded()
+        checked = _check(name_or_path, options, recorded)
+        checked.files = DISK
+        if checked.module is None:  # a file that could not be read: a read that failed is no answer
+            return checked
+        _keep(_checked, key, recorded, checked)
+    return replace(
+        checked,
+        diagnostics=list(checked.diagnostics),
+        sources=dict(checked.sources),
+        options=dict(checked.options),
+    )
+
+
+def _check(
+    name_or_path: str | Path,
+    options: Mapping[str, str] | None,
+    files: Files,
+    module: ast.Module | None = None,
+) -> Checked:
     path = files.find(name_or_path)
     source = ""
     try:
@@ -453,7 +568,31 @@ def check(
 def load(name_or_path: str | Path, options: Mapping[str, str] | None = None, files: Files = DISK) -> Game:
     """Load a rules file (or bundled game name) into a runnable Game, with these values for its
     options (fixed for every game it starts). Raises RulesError on errors, OptionError on an
-    option it does not have or a value it cannot take."""
+    option it does not have or a value it cannot take. A file read from the disk is built once
+    per process while its files do not change (see `KEPT`): the Game is the caller's own, its
+    Program shared."""
+    if files is not DISK:
+        return _load(name_or_path, options, files)
+    key = _key(name_or_path, options)
+    game = _kept(_loaded, key)
+    if game is None:
+        recorded = Recorded()
+        game = _load(name_or_path, options, recorded)
+        _keep(_loaded, key, recorded, game)
+    return _own_game(game)
+
+
+def _own_game(game: Game) -> Game:
+    """A Game of the same Program with its own options and parts."""
+    return replace(
+        game,
+        options=dict(game.options),
+        parts=[_own_game(part) for part in game.parts],
+        sequence_options=dict(game.sequence_options),
+    )
+
+
+def _load(name_or_path: str | Path, options: Mapping[str, str] | None, files: Files) -> Game:
     try:
         read: ast.Module | None = read_module(files.find(name_or_path), files=files)
     except (RulesError, Refused):  # check says it, at its place

@@ -55,7 +55,7 @@ import meeple
 from meeple import ray_shipping
 from meeple.diagnostics import RulesError
 from meeple.interpreter.engine import Game
-from meeple.loader import Files, OptionError, Refused
+from meeple.loader import Files, OptionError, Recorded, Refused, asked
 from meeple.simulation import Plan, batch_size, play_one
 
 INSTALL = "pip install 'meeple[ray]'"
@@ -102,39 +102,6 @@ class Bundle:
         raise Refused(f"'{asked}' was not sent with the game")
 
 
-def _asked(kind: str, name: str | Path, folder: Path | None = None) -> str:
-    """One question a load asks of its files, as the text a bundle keeps its answer under."""
-    return "\0".join((kind, str(name), str(folder or "")))
-
-
-class Recorded(Files):
-    """The disk, noting every file read and every name resolved, for a `Bundle`."""
-
-    def __init__(self) -> None:
-        self.texts: dict[str, str] = {}
-        self.found: dict[str, str] = {}
-
-    def find(self, name_or_path: str | Path) -> Path:
-        path = super().find(name_or_path)
-        self.found[_asked("find", name_or_path)] = str(path)
-        return path
-
-    def rules(self, path: Path) -> str:
-        self.texts[str(path)] = text = super().rules(path)
-        return text
-
-    def base(self, name: str, folder: Path) -> Path:
-        path = super().base(name, folder)
-        self.found[_asked("base", name, folder)] = str(path)
-        return path
-
-    def data(self, name: str, folder: Path) -> tuple[Path, str]:
-        path, text = super().data(name, folder)
-        self.found[_asked("data", name, folder)] = str(path)
-        self.texts[str(path)] = text
-        return path, text
-
-
 class Replayed(Files):
     """A bundle's files, answering exactly the questions the recorded load asked, and refusing
     any other: a worker reads nothing of its own disk."""
@@ -143,16 +110,16 @@ class Replayed(Files):
         self.bundle = bundle
 
     def find(self, name_or_path: str | Path) -> Path:
-        return self.bundle.path(_asked("find", name_or_path))
+        return self.bundle.path(asked("find", name_or_path))
 
     def rules(self, path: Path) -> str:
         return self.bundle.text(path)
 
     def base(self, name: str, folder: Path) -> Path:
-        return self.bundle.path(_asked("base", name, folder))
+        return self.bundle.path(asked("base", name, folder))
 
     def data(self, name: str, folder: Path) -> tuple[Path, str]:
-        path = self.bundle.path(_asked("data", name, folder))
+        path = self.bundle.path(asked("data", name, folder))
         return path, self.bundle.text(path)
 
 

@@ -10,6 +10,7 @@ meeple.replay(game, players, seed, choices) -> the same game again
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -113,6 +114,48 @@ def test_one_option_label_is_the_label_in_the_list_of_options(name: str) -> None
 
 
 # ---------------------------------------------------------------------- answering
+
+ONE_WAY = """\
+game "One way":
+  players 2..2
+
+zone box
+zone lane
+piece stone: 6 in box
+
+play:
+  for each p in players:
+    turn p:
+      choose n from [2] by p prompt "Only":
+        move n stone from box to lane
+      choose m from [0, 1] by p prompt "Either":
+        move m stone from box to lane
+"""
+
+
+def test_a_decision_with_one_option_is_taken_without_asking_and_is_not_recorded(tmp_path: Path) -> None:
+    """The engine's contract (interpreter/engine.py): a decision with a single option is taken
+    at once, never offered, and its answer is not recorded; the log still says it was taken."""
+    path = tmp_path / "one_way.rules"
+    path.write_text(ONE_WAY)
+    state = meeple.load(path).new_game(2)
+    for seat in (0, 1):
+        assert state.decision is not None
+        assert (state.decision.player.seat, state.decision.prompt) == (seat, "Either")
+        state.apply(1)
+    assert state.is_over
+    assert state.choices == [1, 1]  # the two "Either" answers alone
+    assert sum(1 for line in state.log if "(only option)" in line) == 2
+    assert meeple.replay(state.game, 2, 0, state.choices).view()["zones"]["lane"] == {"stone": 6}
+
+
+def test_no_decision_a_bundled_game_offers_has_fewer_than_two_options(game: Game) -> None:
+    for seed in range(3):
+        state = game.new_game(3, seed=seed)
+        rnd = random.Random(seed)
+        while not state.is_over:
+            assert state.decision is not None and state.decision.size >= 2, state.decision
+            state.apply(rnd.randrange(state.decision.size))
 
 
 @pytest.mark.parametrize("bad", [-1, -100, 10_000, True, False, "0", "gv1", 1.0, None])

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple.interpreter.compiler import Compiler
+from meeple.interpreter.compiler import Compiler, compile_program
 from meeple.interpreter.runtime import Runtime
 
 GAMES = [("dino_party", 3), ("gods_love_dinosaurs", 3), ("dino_garden", 3), ("dino_garden_solo", 1)]
@@ -112,8 +112,10 @@ def test_moving_one_kind_keeps_answers_about_another_kind() -> None:
 def test_a_static_value_is_computed_once_per_arguments_in_every_game() -> None:
     """A value of fixed data (static) is remembered by the program: its calls look the answer up
     by the arguments and compute it only the first time, whichever game asks."""
-    game = meeple.load("dino_garden")
-    program = game.program
+    symbols = meeple.check("dino_garden").symbols
+    assert symbols is not None
+    program = compile_program(symbols)  # its own: a loaded game's Program is shared, never changed
+    game = meeple.Game(program, "dino_garden")
     static = Compiler(program.symbols).static_values()
     assert static
     computed: list[tuple[Any, ...]] = []

@@ -4,6 +4,7 @@ and the pieces on it. On a game of neutral names."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import meeple
@@ -59,6 +60,47 @@ def test_a_grid_map_shows_every_cell_its_face_and_its_pieces(tmp_path: Path) -> 
     cells = state(tmp_path).view(1)["grids"]["land"]
     assert [(c["q"], c["r"], c["pieces"]) for c in cells] == [(0, 0, {}), (1, 0, {"stone": 1})]
     assert all(c["face"] and c["face"].startswith("shape_cell") for c in cells)
+
+
+SECRETS = """\
+game "Secrets":
+  players 2..2
+
+zone box
+zone hand per player, private
+zone stash per player, hidden
+piece gem: 1 in box
+piece pearl: 1 in box
+piece coin: 4 in box
+
+play:
+  move 1 gem from box to players[0].hand
+  move 1 pearl from box to players[0].stash
+  move 1 coin from box to players[1].hand
+  for each p in players:
+    turn p:
+      choose n from [1, 2] by p prompt "Number":
+        move n coin from box to box
+"""
+
+
+def test_a_private_zone_is_shown_to_its_owner_and_to_no_other_seat(tmp_path: Path) -> None:
+    """Player 1 alone holds the gem, in a private hand, and the pearl, in a hidden stash: what
+    seat 2 may see says how many pieces each holds and nothing of what they are, not even in the
+    labels the view lists beside the zones. Player 1 sees its own hand, and not its stash."""
+    path = tmp_path / "secrets.rules"
+    path.write_text(SECRETS)
+    state = meeple.load(path).new_game(2)
+    mine, theirs = state.view(0), state.view(1)
+    assert mine["zones"]["hand of Player 1"] == {"gem": 1}
+    assert mine["zones"]["hand of Player 2"] == {"hidden": 1}
+    assert mine["zones"]["stash of Player 1"] == {"hidden": 1}
+    assert theirs["zones"]["hand of Player 1"] == {"hidden": 1}
+    assert theirs["zones"]["hand of Player 2"] == {"coin": 1}
+    assert "gem" not in json.dumps(theirs) and "pearl" not in json.dumps(theirs)
+    assert "pearl" not in json.dumps(mine)
+    everything = json.dumps(state.view())
+    assert "gem" in everything and "pearl" in everything
 
 
 PLACES = """\

@@ -24,7 +24,7 @@ from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks.findings import Finding, at
-from meeple.interpreter.checks.walk import Known, Owner, bodies, owners, sites, walk
+from meeple.interpreter.checks.walk import Known, Owner, bodies, owners, sites
 
 Token = tuple[str, str]  # what a condition reads or a body changes: ("var", name), ("pieces", "")...
 ANY: Token = ("any", "")  # something the checker cannot follow: anything may change
@@ -50,7 +50,7 @@ class Flow:
 
     def reads(self, e: ast.Node, seen: frozenset[str] = frozenset()) -> set[Token]:
         out: set[Token] = set()
-        for node in walk(e):
+        for node in e.walk():
             match node:
                 case ast.Name(id=name):
                     out |= self._name(name)

@@ -20,7 +20,7 @@ from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks.findings import Finding, at
-from meeple.interpreter.checks.walk import Owner, Refs, owners, refs, sites, walk
+from meeple.interpreter.checks.walk import Owner, Refs, owners, refs, sites
 
 
 def describe(decl: ast.Node) -> str:
@@ -155,7 +155,7 @@ class Usage:
 def _reads_any_kind(decl: ast.Decl) -> bool:
     """Whether a declaration can see or move pieces without naming their kind (`pieces(z)`,
     `count(z)`, `draw`, `shuffle`, `move PIECES to`): then pieces are used through their zone."""
-    for node in walk(decl):
+    for node in decl.walk():
         match node:
             case ast.Stmt() if node.facts.any_kind:
                 return True

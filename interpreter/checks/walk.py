@@ -1,10 +1,11 @@
 """Walking the AST for the checks: what a piece of rules mentions, where each statement stands, and
 which values can be known without playing.
 
-The walkers read the pydantic fields of the nodes instead of listing every node type, so that a
-statement or declaration added to the language later is still walked: what they do not know they
-treat conservatively (a string field is a possible reference; an unknown statement may change
-anything), so that a new construct can hide a warning but never cause a false one.
+The walkers read the nodes' fields (`Node.fields`, `Node.walk`: the AST's own traversal) instead
+of listing every node type, so that a statement or declaration added to the language later is
+still walked: what they do not know they treat conservatively (a string field is a possible
+reference; an unknown statement may change anything), so that a new construct can hide a warning
+but never cause a false one.
 """
 
 from __future__ import annotations
@@ -61,18 +62,6 @@ _NAMING_FIELDS: set[tuple[type[ast.Node], str]] = {
 }
 
 
-def fields(node: ast.Node) -> Iterator[tuple[str, Any]]:
-    """The node's own fields (not its span), in declaration order."""
-    for name in type(node).model_fields:
-        if name != "span":
-            yield name, getattr(node, name)
-
-
-def walk(node: ast.Node) -> Iterator[ast.Node]:
-    """Every node of a subtree, the root first."""
-    return node.walk()
-
-
 def metas(module: ast.Module) -> Iterator[tuple[ast.Meta, ast.Node]]:
     """Every `cites`, `aside`, `text`, `assume` and `conflict` line, with the declaration it is in
     (the module itself for the lines at the top level)."""
@@ -82,7 +71,7 @@ def metas(module: ast.Module) -> Iterator[tuple[ast.Meta, ast.Node]]:
                 yield node, module
     for decl in module.decls:
         seen: set[int] = set()  # a block's lines are also the declaration's `meta`: the same nodes
-        for node in walk(decl):
+        for node in decl.walk():
             if isinstance(node, ast.Meta) and id(node) not in seen:
                 seen.add(id(node))
                 yield node, decl
@@ -146,7 +135,7 @@ def _refs(node: ast.Node, out: Refs, top: bool = False) -> None:
                     _refs(arg, out)
             return
         case ast.Stmt() if node.facts.targets:  # `set X to V`...: X is changed, not read
-            for name, value in fields(node):
+            for name, value in node.fields():
                 if name in node.facts.targets:
                     _set_refs(value, out)
                 else:
@@ -162,7 +151,7 @@ def _refs(node: ast.Node, out: Refs, top: bool = False) -> None:
 
 def _field_refs(node: ast.Node, out: Refs, top: bool) -> None:
     """What a node's fields mention: its strings that may be names, and its children's mentions."""
-    for name, value in fields(node):
+    for name, value in node.fields():
         if isinstance(value, str) and not _skip(node, name, top):
             out.names.add(value)
             if (type(node), name) not in _NAMING_FIELDS:
@@ -250,7 +239,7 @@ def bodies(stmt: ast.Stmt) -> list[tuple[str, list[ast.Stmt]]]:
     if isinstance(stmt, ast.Random):
         return [(f"outcome {o.name}", o.body) for o in stmt.outcomes]
     out = []
-    for name, value in fields(stmt):
+    for name, value in stmt.fields():
         if isinstance(value, list) and value and all(isinstance(v, ast.Stmt) for v in value):
             out.append(("else" if name == "orelse" else name, value))
     return out

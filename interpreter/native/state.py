@@ -12,7 +12,7 @@ from typing import Any
 
 from meeple.interpreter.areas import Area
 from meeple.interpreter.compiler.base import too_deep
-from meeple.interpreter.engine import Game, IllegalChoice, record, too_many_decisions
+from meeple.interpreter.engine import Game, IllegalChoice, answer_line, record, too_many_decisions
 from meeple.interpreter.native.lower import Lowered
 from meeple.interpreter.runtime import Decision, Offer, RuleRuntimeError, log_too_long
 from meeple.interpreter.values import Border, Cell, LazyList, PieceRef, Placement, Route, label
@@ -150,8 +150,7 @@ class NativeState:
                 _, seat, prompt, option, only = event
                 said = "pass" if option is None else label(self.value(option[0]))
                 who = self.lowered.players[seat]
-                only_one = " (only option)" if only else ""
-                self._log.append(f"  {who} {texts[prompt].lower()}: {said}{only_one}")
+                self._log.append(answer_line(who, texts[prompt], said, only))
             elif event[0] == "chance":
                 _, title, outcome = event
                 said = texts[outcome] if isinstance(outcome, int) else label(self.value(outcome[0]))

@@ -1,0 +1,136 @@
+"""What one seat may look at: the position as plain JSON-able data (`State.view(seat)`).
+
+Kept out of the engine, as boardgame.io keeps its `playerView` beside the game rather than in it:
+the engine plays, and this module only reads what the engine holds and decides what a seat is
+shown. A human at the terminal, the playtest page, the agents and OpenSpiel all see the game
+through it, so what a `hidden` or `private` zone holds is kept from the others here alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from meeple.interpreter.values import Piece, Player, ZoneLoc, label, label_piece, label_pieces, written
+
+if TYPE_CHECKING:  # the engine imports this module
+    from meeple.interpreter.engine import State
+
+
+def player_view(state: State, seat: int | None) -> dict[str, Any]:
+    """The position as one seat may see it (None: everything); see `State.view`."""
+    rt, program = state.rt, state.game.program
+    shown: list[Piece] = []  # every piece the view shows: the only ones its labels may name
+    zones = {
+        str(loc): _contents(state, loc, seat, shown)
+        for loc in rt.locs
+        if isinstance(loc, ZoneLoc) and (not isinstance(loc.owner, Player) or loc.owner.seat < state.seats)
+    }
+    maps = {
+        name: {str(node): _contents(state, node, seat, shown) for node in nodes if rt.locs[node]}
+        for name, nodes in program.map_nodes.items()
+    }
+    grids = {
+        str(grid): [_cell(state, cell, shown) for cell in cells.values()] for grid, cells in rt.grids.items()
+    }
+    return {
+        # what players read for each variable, store, zone, map place and grid named below
+        "names": _names(state),
+        # each piece label below, for more than one ("Token of Player 2": "Tokens of Player 2")
+        "plurals": {label_piece(p): label_pieces(p) for p in shown},
+        "game": state.game.name,
+        "seed": state.seed,
+        "turns": rt.turns,
+        "current": None if rt.current is None else rt.current.seat,
+        "variables": {name: label(v) for name, v in rt.vars.items()},
+        "owned": {
+            f"{per}.{name}": {label(o): label(v) for o, v in store.items()}
+            for (per, name), store in rt.owned.items()
+        },
+        "zones": zones,
+        "maps": maps,
+        # each grid's kind ("hex", "square"), and whether it is a board given by its size
+        "grid_forms": {
+            str(grid): {"kind": grid.geometry.kind, "board": grid.board is not None} for grid in rt.grids
+        },
+        "grids": grids,
+        "decision": _decision(state),
+    }
+
+
+def _flags(state: State, loc: Any) -> list[str]:
+    """The flags of the zone a place is (`hidden`, `private`, `top`, `ordered`); none for a map's."""
+    if not isinstance(loc, ZoneLoc):
+        return []
+    symbols, owner = state.game.program.symbols, loc.owner
+    if owner is None:
+        decl = symbols.zones.get(loc.zone)
+    else:
+        per = "player" if isinstance(owner, Player) else owner.table
+        decl = symbols.owned_zones.get(per, {}).get(loc.zone)
+    return decl.flags if decl is not None else []
+
+
+def _contents(state: State, loc: Any, seat: int | None, shown: list[Piece]) -> Any:
+    """What a place holds as the seat may see it: an ordered zone as a list (top last), any other
+    as counts by piece; a `top` zone its count and top piece; a `hidden` zone, or another seat's
+    `private` one, its count alone. The pieces shown are added to `shown`."""
+    pieces = state.rt.locs[loc]
+    flags = _flags(state, loc)
+    owner = loc.owner if isinstance(loc, ZoneLoc) else None
+    if seat is not None and "top" in flags:
+        shown += pieces[-1:]
+        return {"hidden": len(pieces), "top": label_piece(pieces[-1]) if pieces else None}
+    mine = isinstance(owner, Player) and owner.seat == seat
+    if seat is not None and ("hidden" in flags or ("private" in flags and not mine)):
+        return {"hidden": len(pieces)}
+    shown += pieces
+    labels = [label_piece(p) for p in pieces]
+    return labels if {"ordered", "top"} & set(flags) else dict(Counter(labels))
+
+
+def _cell(state: State, cell: Any, shown: list[Piece]) -> dict[str, Any]:
+    """A cell of a grid: its name, place, the face placed there and the pieces on it."""
+    rt = state.rt
+    pieces = rt.locs.get(cell, [])
+    shown += pieces
+    return {
+        "name": cell.name,
+        "q": cell.q,
+        "r": cell.r,
+        "face": None if rt.faces.get(cell) is None else written(rt.faces[cell]),
+        "pieces": dict(Counter(label_piece(p) for p in pieces)),
+    }
+
+
+def _names(state: State) -> dict[str, str]:
+    """What players read for each name the view uses as a key: its `called` name, else its name
+    in words."""
+    rt, program = state.rt, state.game.program
+    called = program.names
+    assert called is not None
+    names = {name: called.decl(name).one for name in rt.vars}
+    names |= {f"{per}.{name}": called.decl(name).one for per, name in rt.owned}
+    names |= {str(loc): label(loc) for loc in rt.locs if isinstance(loc, ZoneLoc)}
+    names |= {str(node): label(node) for nodes in program.map_nodes.values() for node in nodes}
+    names |= {written(face): label(face) for face in rt.faces.values()}
+    names |= {m: called.decl(m).one for m in program.map_nodes}
+    names |= {
+        str(grid): called.decl(grid.name).one + ("" if grid.owner is None else f" of {grid.owner}")
+        for grid in rt.grids
+    }
+    return names
+
+
+def _decision(state: State) -> dict[str, Any] | None:
+    """Who decides, the prompt, the options, and beside each the place on the board it denotes."""
+    decision = state.decision
+    if decision is None:
+        return None
+    return {
+        "player": decision.player.seat,
+        "prompt": decision.prompt,
+        "options": decision.options,
+        "places": [state.place(state.shown(v)) for v in decision.values]
+        + [None] * (decision.size - len(decision.values)),
+    }

@@ -1,0 +1,129 @@
+"""A game is read, analysed and compiled once per process (meeple/loader.py, `KEPT`): a second
+`load` or `check` of the same file under the same options hands out what the first built, but
+only while every file it read is still there with the same text, and every name in it still
+leads to the same file. Each caller owns what it gets: the Game's options and parts, the
+Checked's diagnostics; the Program inside is shared, and the engine never changes it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import write
+
+import meeple
+from meeple.loader import Recorded
+
+GAME = """\
+game "Counters":
+  players 2..2
+
+option stones: int = 2
+table colour (name):
+  red
+table shade (name) from "shades.csv":
+  grey
+
+zone box
+zone lane
+piece stone: 6 in box
+
+play:
+  for each p in players:
+    turn p:
+      choose n from [1, stones] by p prompt "How many":
+        move n stone from box to lane
+"""
+VARIANT = """\
+variant "More counters" of "counters.rules":
+  players 2..2
+
+replace option stones: int = 3
+"""
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    write(tmp_path, "counters.rules", GAME)
+    write(tmp_path, "shades.csv", "name\npale\n")
+    write(tmp_path, "more.rules", VARIANT)
+    return tmp_path
+
+
+def prompt_options(game: meeple.Game) -> list[str]:
+    state = game.new_game(2)
+    assert state.decision is not None
+    return state.decision.options
+
+
+def test_the_same_file_under_the_same_options_is_built_once(folder: Path) -> None:
+    first, again = meeple.load(folder / "counters.rules"), meeple.load(folder / "counters.rules")
+    assert again.program is first.program
+    assert meeple.load(folder / "counters.rules", {"stones": "4"}).program is not first.program
+    assert meeple.check(folder / "counters.rules").program is meeple.check(folder / "counters.rules").program
+
+
+def test_each_caller_owns_its_game_and_its_check(folder: Path) -> None:
+    first = meeple.load(folder / "counters.rules")
+    first.options["stones"] = "9"
+    assert meeple.load(folder / "counters.rules").options == {"stones": "2"}
+    checked = meeple.check(folder / "counters.rules")
+    assert checked.ok
+    checked.diagnostics.append(meeple.Diagnostic("counters.rules", 1, 1, "error", "M001", "the caller's own"))
+    checked.options.clear()
+    again = meeple.check(folder / "counters.rules")
+    assert again.ok and again.options == {"stones": "2"}
+
+
+@pytest.mark.parametrize(
+    ("file", "text"),
+    [
+        ("counters.rules", GAME.replace("[1, stones]", "[1, 5]")),  # the rules file
+        ("shades.csv", "name\npale\ndark\n"),  # a data file it reads
+    ],
+)
+def test_a_file_changed_on_disk_is_read_again(folder: Path, file: str, text: str) -> None:
+    before = meeple.load(folder / "counters.rules")
+    write(folder, file, text)
+    after = meeple.load(folder / "counters.rules")
+    assert after.program is not before.program
+
+
+def test_a_variant_is_read_again_when_its_base_game_changes(folder: Path) -> None:
+    assert prompt_options(meeple.load(folder / "more.rules")) == ["1", "3"]
+    write(folder, "counters.rules", GAME.replace("[1, stones]", "[2, stones]"))
+    assert prompt_options(meeple.load(folder / "more.rules")) == ["2", "3"]
+    assert meeple.check(folder / "more.rules").ok
+
+
+def test_a_file_gone_from_the_disk_is_an_error_again(folder: Path) -> None:
+    meeple.load(folder / "counters.rules")
+    (folder / "shades.csv").unlink()
+    with pytest.raises(meeple.RulesError, match=r"shades\.csv"):
+        meeple.load(folder / "counters.rules")
+    assert not meeple.check(folder / "counters.rules").ok
+
+
+def test_a_relative_name_is_read_from_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same name, asked from another folder, is another file, even with the same text: a
+    log names the file it was played from."""
+    alone = GAME.replace('table shade (name) from "shades.csv":\n  grey\n', "")  # reads no other file
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        write(tmp_path / name, "counters.rules", alone)
+    monkeypatch.chdir(tmp_path / "one")
+    assert meeple.load("counters.rules").path == str(tmp_path / "one" / "counters.rules")
+    monkeypatch.chdir(tmp_path / "two")
+    assert meeple.load("counters.rules").path == str(tmp_path / "two" / "counters.rules")
+
+
+def test_a_recorded_load_is_unchanged_until_a_file_it_read_changes(folder: Path) -> None:
+    files = Recorded()
+    meeple.load(folder / "more.rules", files=files)
+    assert files.unchanged()
+    write(folder, "shades.csv", "name\npale\n")  # the same text again
+    assert files.unchanged()
+    write(folder, "counters.rules", GAME + "\n")
+    assert not files.unchanged()
