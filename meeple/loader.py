@@ -479,7 +479,9 @@ def read_header(path: Path, seen: tuple[Path, ...] = ()) -> ast.GameHeader:
 # still gives every one of them. Each caller gets its own `Checked` or `Game` (their lists and
 # dicts); the AST, the symbols and the Program inside are shared, and nothing after `check`
 # changes them (the engine keeps each game's state in its own Runtime).
-KEPT = 8  # checks and games kept (a Campaign holds 150 MB: 8 of them 1.2 GB), the least recently asked for dropped first
+# At most KEPT checks and games are kept, the least recently asked for dropped first: a Campaign
+# holds 150 MB, so 8 of them 1.2 GB.
+KEPT = 8
 _Key = tuple[str, str, tuple[tuple[str, str], ...]]  # the folder, the name, the options
 _checked: dict[_Key, tuple[Recorded, Checked]] = {}
 _loaded: dict[_Key, tuple[Recorded, Game]] = {}
