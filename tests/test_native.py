@@ -172,12 +172,7 @@ def test_a_game_played_inside_the_core_is_the_python_agents_game(name: str, agen
     for seed in range(10):
         python, core = played_out_both(game, 2, seed, agent)
         assert core.is_over
-        assert (core.choices, core.log, core.scores, core.winners) == (
-            python.choices,
-            python.log,
-            python.scores,
-            python.winners,
-        )
+        assert outcome(core) == outcome(python)
 
 
 def played_out_both(game: Game, players: int, seed: int, agent: str) -> tuple[Any, Any]:
@@ -188,6 +183,12 @@ def played_out_both(game: Game, players: int, seed: int, agent: str) -> tuple[An
     core = native.new_game(game, players, seed)
     core.play_out([agent])
     return python, core
+
+
+def outcome(state: Any) -> tuple[Any, ...]:
+    """What two engines must agree on about a game played to its end: every choice, the log, the
+    scores and the winners."""
+    return (state.choices, state.log, state.scores, state.winners)
 
 
 def test_a_copied_state_plays_on_alone() -> None:
@@ -580,12 +581,9 @@ def test_a_dino_garden_game_played_inside_the_core_is_the_python_agents_game(age
     for name, players in DINO_GARDEN_SEATS:
         for seed in range(2):
             python, core = played_out_both(dino_garden(name), players, seed, agent)
-            assert core.is_over and (core.choices, core.log, core.scores, core.winners) == (
-                python.choices,
-                python.log,
-                python.scores,
-                python.winners,
-            ), f"{name}, {players} players, seed {seed}"
+            assert core.is_over and outcome(core) == outcome(python), (
+                f"{name}, {players} players, seed {seed}"
+            )
 
 
 def test_the_core_lays_out_the_zones_of_the_seats_a_game_can_have_only() -> None:
@@ -698,12 +696,7 @@ def test_blocks_areas_borders_and_steps_between_areas_are_the_same_on_both_engin
 def test_a_gods_love_dinosaurs_game_played_inside_the_core_is_the_python_agents_game() -> None:
     for seed in range(3):
         python, core = played_out_both(GODS_LOVE_DINOSAURS, 3, seed, "random")
-        assert (core.choices, core.log, core.scores, core.winners) == (
-            python.choices,
-            python.log,
-            python.scores,
-            python.winners,
-        )
+        assert outcome(core) == outcome(python)
 
 
 def test_a_copied_state_with_grown_grids_plays_on_alone() -> None:
@@ -952,12 +945,7 @@ def test_dino_dynasty_is_the_same_game_on_both_engines_at_every_map_size(scenari
             assert core == python, f"scenario {scenario}, {players} players, seed {seed}"
     for seed in range(3):
         python_state, core_state = played_out_both(game, 4, seed, "random")
-        assert (core_state.choices, core_state.log, core_state.scores, core_state.winners) == (
-            python_state.choices,
-            python_state.log,
-            python_state.scores,
-            python_state.winners,
-        )
+        assert outcome(core_state) == outcome(python_state)
 
 
 FLOOD_OVER = "    place shape(flood) on world at placement(world, shape(flood), 0, 0, 0) over\n"
