@@ -69,7 +69,7 @@ from meeple.interpreter.runtime import short
 from meeple.interpreter.teams import Layout, layout_text
 from meeple.limits import MAX_NUMBER
 from meeple.loader import Checked, bundled_dir, read_header, resolve_named
-from meeple.logs import LogError, log_rules, position, read_log, write_log
+from meeple.logs import LogError, for_players, log_rules, position, read_log, write_log
 from meeple.paths import Refused, resolved
 from meeple.saves import Save, SaveError, write_save
 from meeple.simulation import engine_of
@@ -198,7 +198,7 @@ class Narrated:
         return input()
 
     def choose(self, state: State, decision: Any) -> int:
-        for line in state.log[self.terminal.seen :]:
+        for line in for_players(state.log[self.terminal.seen :]):
             typer.echo(line, err=True)
         self.terminal.seen = len(state.log)
         return self.human.choose(state, decision)

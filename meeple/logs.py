@@ -28,6 +28,18 @@ if TYPE_CHECKING:
 
 LOG_FORMAT = 1  # the "meeple" field: the version of this schema
 
+# The line the engine logs for a `random x from LIST` pick (interpreter/compiler/decisions.py):
+# a record for replaying the game, not a sentence of the rules. The saved log and `play`'s
+# stdout (the game's record) keep it; what a player reads as the game goes (the playtest page,
+# the terminal's narration) leaves it out.
+PICK_RECORD = re.compile(r"\s+\(random \w+: .*\)")
+
+
+def for_players(lines: list[str]) -> list[str]:
+    """The log lines a player reads: the engine's records of random picks left out."""
+    return [line for line in lines if not PICK_RECORD.fullmatch(line)]
+
+
 Number = Annotated[int, Field(strict=True, ge=-MAX_NUMBER, le=MAX_NUMBER)]
 # A seed is what `Game.new_game` takes: from 0 (Python's generator would play -5 as 5).
 Seed = Annotated[int, Field(strict=True, ge=0, le=MAX_NUMBER)]

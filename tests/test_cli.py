@@ -256,6 +256,20 @@ def test_play_human_agent_answers_with_1_based_numbers(tmp_path: Path) -> None:
     assert "1. 1" in result.stderr
 
 
+def test_the_terminal_narrates_the_rules_sentences_not_the_engines_record_of_a_pick(tmp_path: Path) -> None:
+    """Issue 26: Dino Dynasty's setup showed 106 "(random s: side B)" lines to the person playing.
+    The narration a person reads leaves the engine's record of a random pick out; the game's
+    record (stdout, without a person at the terminal) keeps it."""
+    picked = TWO_CHOICES.replace(
+        "play:\n", 'play:\n  pick side at random from [1, 2]:\n    log "The side is chosen."\n'
+    )
+    path = write(tmp_path, "picked.rules", picked)
+    narrated = run("play", path, "--agents", "first,human", input="1\n")
+    assert narrated.exit_code == 0, narrated.stderr
+    assert "The side is chosen." in narrated.stderr and "(random side:" not in narrated.stderr
+    assert "(random side:" in run("play", path, "--agents", "first").stdout
+
+
 def test_play_human_agent_without_input_fails_cleanly(tmp_path: Path) -> None:
     result = run("play", write(tmp_path, "two.rules", TWO_CHOICES), "--agents", "human", input="")
     assert result.exit_code == 1

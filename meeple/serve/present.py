@@ -14,7 +14,6 @@ from __future__ import annotations
 import html
 import json
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +25,7 @@ from meeple.interpreter.checks.walk import Refs, reaches
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import PieceRef, Row, humanise
+from meeple.logs import for_players
 
 # One colour per seat, for the pieces a seat owns (dark enough for white words on them).
 SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085", "#d35400", "#555f6e")
@@ -35,9 +35,6 @@ SQUARE = 80.0  # a square cell's side
 NODE = 50.0  # a map node's radius
 SPACING = 2 * NODE + 16  # from one node to the next, where the rules say where nodes are drawn
 CHIP = 15.0  # a piece's height
-# The line the engine logs for a `random x from LIST` pick (interpreter/compiler/decisions.py):
-# a record for replaying the game, not a sentence of the rules; the saved log keeps it.
-DRAWN = re.compile(r"\s+\(random \w+: .*\)")
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 
 
@@ -198,7 +195,7 @@ class Presenter:
                 if not self.bookkeeping(self.symbols.vars.get(n))
             ],
             **self.stores(view["owned"], seats, names),
-            "log": [line for line in state.log if not DRAWN.fullmatch(line)],
+            "log": for_players(state.log),
         }
 
     def holds(self, value: Any) -> Markup | None:
