@@ -416,9 +416,10 @@ def play(
     """Play one whole game (or a whole sequence of games), then print its log and the results.
 
     The log is printed once. Without a human seat stdout holds it all: the game's record. With
-    one, the humans were shown the log on stderr as it happened, up to their last decision, so
-    stdout prints only the rest (what happened after it) before the results; the whole log is
-    in `--json` and in `--log`."""
+    one, the humans were shown the log on stderr as it happened, up to their last decision (in
+    players' words: without the engine's records of random picks), so stdout prints only the
+    rest (what happened after it) before the results; `--log` keeps the whole game (its seed
+    and choices), which `meeple replay` plays again, log and all."""
     game = load_game(rules, parse_options(option or []))
     if save is not None and not game.program.carried:
         raise Fail(f"error: --save: {game.name} carries nothing (its rules have no 'carry' line)", USAGE)
