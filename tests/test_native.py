@@ -14,6 +14,7 @@ import functools
 import json
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -92,15 +93,25 @@ def both(game: Game, players: int, seed: int) -> tuple[dict[str, Any], dict[str,
     return python, core
 
 
+def same_on_both_engines(
+    game: Game, seeds: int, counts: Iterable[int] | None = None, what: str = ""
+) -> dict[str, Any]:
+    """The core runs the game, and random games of the first `seeds` seeds at each player count
+    (every count the game allows, unless `counts` says) are the same game on both engines; the
+    last of them, as the Python engine played it, for what a test reads of its log."""
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in counts or range(game.min_players, game.max_players + 1):
+        for seed in range(seeds):
+            python, core = both(game, players, seed)
+            assert core == python, f"{what}{players} players, seed {seed}"
+    return python
+
+
 @pytest.mark.parametrize("name", NATIVE)
 def test_random_games_are_the_same_game_on_both_engines(name: str) -> None:
     """Every seat, prompt, option label and choice, the log, the scores and the winners."""
     game = load(ROOT / "tests" / "games" / f"{name}.rules", **({"size": "5"} if name == "hex" else {}))
-    assert native.engine_for(game, "auto") == ("native", "")
-    for players in range(game.min_players, game.max_players + 1):
-        for seed in range(12):
-            python, core = both(game, players, seed)
-            assert core == python, f"{name}, {players} players, seed {seed}"
+    same_on_both_engines(game, 12, what=f"{name}, ")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -454,11 +465,7 @@ def test_variables_of_each_owner_kept_within_bounds_are_the_same_on_both_engines
     and `subtract` of an owner's variable, and values that read them as they change; a row's
     column named as another owner's variable is; pieces made `per TABLE`, `self` their row."""
     game = meeple.load(str(write(tmp_path, "owners.rules", OWNED)))
-    assert native.engine_for(game, "auto") == ("native", "")
-    for players in (2, 3):
-        for seed in range(15):
-            python, core = both(game, players, seed)
-            assert core == python, f"{players} players, seed {seed}"
+    python = same_on_both_engines(game, 15, counts=(2, 3))
     assert any("0 left" in line for line in python["log"]) and any(
         "2 rounds" in line for line in python["log"]
     )
@@ -543,11 +550,7 @@ def test_gods_love_dinosaurs_is_the_same_game_on_both_engines(players: int) -> N
 def test_a_variant_of_gods_love_dinosaurs_is_the_same_game_on_both_engines() -> None:
     """tests/variants/tigers_three.rules: tigers reach 3 hexes, a movement's steps from the table."""
     game = load(ROOT / "tests" / "variants" / "tigers_three.rules")
-    assert native.engine_for(game, "auto") == ("native", "")
-    for players in range(game.min_players, game.max_players + 1):
-        for seed in range(3):
-            python, core = both(game, players, seed)
-            assert core == python, f"{players} players, seed {seed}"
+    same_on_both_engines(game, 3)
 
 
 @functools.cache
@@ -673,11 +676,7 @@ def test_grids_that_grow_placements_and_routes_are_the_same_on_both_engines(
     route's attributes in the log)."""
     path = ROOT / "tests" / "grids" / "hunt.rules" if rules == "hunt" else write(tmp_path, "s.rules", SQUARES)
     game = load(path)
-    assert native.engine_for(game, "auto") == ("native", "")
-    for players in range(game.min_players, game.max_players + 1):
-        for seed in range(10):
-            python, core = both(game, players, seed)
-            assert core == python, f"{players} players, seed {seed}"
+    same_on_both_engines(game, 10)
 
 
 def test_blocks_areas_borders_and_steps_between_areas_are_the_same_on_both_engines() -> None:
@@ -686,11 +685,7 @@ def test_blocks_areas_borders_and_steps_between_areas_are_the_same_on_both_engin
     like quarters across tiles (their cells, first cell, blocks and gaps, their pieces) and a
     movement whose `step` goes from area to area (`next_to`)."""
     game = load(ROOT / "tests" / "grids" / "quads.rules")
-    assert native.engine_for(game, "auto") == ("native", "")
-    for players in range(game.min_players, game.max_players + 1):
-        for seed in range(10):
-            python, core = both(game, players, seed)
-            assert core == python, f"{players} players, seed {seed}"
+    same_on_both_engines(game, 10)
 
 
 def test_a_gods_love_dinosaurs_game_played_inside_the_core_is_the_python_agents_game() -> None:
@@ -786,11 +781,7 @@ def test_variables_with_a_value_for_each_row_are_the_same_on_both_engines(tmp_pa
     each row, read `OWNER.NAME[ROW]`, set, added to and subtracted from by row, `within` holding
     each value (tests/test_per_row_vars.py says what they mean)."""
     game = meeple.load(str(write(tmp_path, "tracks.rules", TRACKS)))
-    assert native.engine_for(game, "auto") == ("native", "")
-    for players in (2, 3):
-        for seed in range(12):
-            python, core = both(game, players, seed)
-            assert core == python, f"{players} players, seed {seed}"
+    python = same_on_both_engines(game, 12, counts=(2, 3))
     assert any("to 4" in line for line in python["log"])  # the bound held
 
 
@@ -832,11 +823,7 @@ def test_bottoms_ranked_lists_and_flat_lists_are_the_same_on_both_engines(tmp_pa
     a list `ranked by` two keys, one negated, ties in the list's order (tests/test_ranked.py), and
     `flat(LISTS)`."""
     game = meeple.load(str(write(tmp_path, "piles.rules", PILES)))
-    assert native.engine_for(game, "auto") == ("native", "")
-    for players in (2, 3):
-        for seed in range(12):
-            python, core = both(game, players, seed)
-            assert core == python, f"{players} players, seed {seed}"
+    same_on_both_engines(game, 12, counts=(2, 3))
 
 
 FLOODS = """game "Floods":
