@@ -52,9 +52,9 @@ from meeple.codegen.markup import markdown, md_escape
 from meeple.diagnostics import Diagnostic, Severity
 from meeple.grammar import ast
 from meeple.grammar.words import declaration_words, keywords, meta_words, statement_words
-from meeple.interpreter.analysis import BUILTIN_NAMES
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks import CheckOptions, run_checks
+from meeple.interpreter.own_names import OWN_NAMES
 from meeple.limits import MAX_EDITED_BYTES
 from meeple.loader import Checked, Files, bundled_dir, check
 from meeple.lsp_help import builtin_help, keyword_help, signature
@@ -553,7 +553,7 @@ def rename(ls: LanguageServer, state: State, params: lsp.RenameParams) -> lsp.Wo
         raise Refusal(
             f"'{new}' cannot be a name: a name is a word of letters, digits and _ that is no keyword"
         )
-    if index.declared(new) or new in BUILTINS or new in BUILTIN_NAMES:
+    if index.declared(new) or new in BUILTINS or new in OWN_NAMES:
         raise Refusal(f"'{new}' is already a name in this game")
     edits: dict[str, list[lsp.TextEdit]] = {}
     bundled = bundled_dir().resolve()
