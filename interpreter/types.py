@@ -75,6 +75,7 @@ ANY = Scalar("any", "anything")
 # The types a table's column, a parameter or a variable names by a word of the language.
 NAMED = {"int": INT, "bool": BOOL, "text": TEXT, "player": PLAYER, "zone": LOC, "location": LOC}
 SCALARS = frozenset({INT, BOOL, TEXT, PLAYER})  # the plain values: a column's, a seat's, a save's
+SCALAR_WORDS = frozenset(word for word, t in NAMED.items() if t in SCALARS)  # int, bool, text, player
 
 
 def _unarticled(words: str) -> str:
@@ -204,6 +205,3 @@ class Route(Type):
 def element(t: Type) -> Type:
     """What an item of a list of this type is: ANY for what is not known to be a list."""
     return t.item if isinstance(t, ListOf) else ANY
-
-
-SCALAR_WORDS = frozenset(word for word, t in NAMED.items() if t in SCALARS)  # int, bool, text, player
