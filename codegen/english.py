@@ -23,9 +23,11 @@ from typing import Any
 from meeple.codegen.markup import VAR_CLOSE, capitalise, plain, ref
 from meeple.codegen.markup import var as mark_var
 from meeple.grammar import ast
-from meeple.interpreter.analysis import BUILTIN_NAMES, Symbols
+from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import BUILTINS, Builtin
+from meeple.interpreter.own_names import OWN_NAMES
 from meeple.interpreter.styles import DEFAULT_WEIGHT
+from meeple.interpreter.types import ANY, BOOL, Rows, Type
 from meeple.interpreter.values import humanise
 
 # Binding strength, loosest first, as in the grammar: a looser child of a tighter parent is
@@ -266,13 +268,8 @@ class English:
     def name(self, name: str) -> str:
         """A bare name: a variable of the rule in italics, a declared name in words."""
         s = self.sym
-        if name in BUILTIN_NAMES:
-            return {
-                "players": "the players",
-                "current": "the current player",
-                "player_count": "the number of players",
-                "self": "it",
-            }.get(name, humanise(name))
+        if name in OWN_NAMES:
+            return OWN_NAMES[name].english
         if s is None:
             return self.var(name)
         if name in s.constants:
@@ -293,15 +290,16 @@ class English:
     def is_row_of(self, table: str, key: str) -> bool:
         return self.sym is not None and table in self.sym.row_keys.get(key, [])
 
-    def typed(self, e: ast.Expr) -> str:
-        return self.sym.types.get(id(e), "any") if self.sym is not None else "any"
+    def typed(self, e: ast.Expr) -> Type:
+        """The type analysis gave an expression (ANY without symbols, or where it gave none)."""
+        return self.sym.types.get(id(e), ANY) if self.sym is not None else ANY
 
     def is_bool(self, e: ast.Attr) -> bool:
         """A yes/no attribute. Where analysis could not tell the owner's type (a trigger's
         location), an attribute is taken as yes/no when every column and variable of that name is."""
         typed = self.typed(e)
-        if typed != "any" or self.sym is None:
-            return typed == "bool"
+        if typed != ANY or self.sym is None:
+            return typed == BOOL
         kinds = {
             col.type.name if col.type else "text"
             for table in self.sym.tables.values()
@@ -343,7 +341,7 @@ class English:
 
     def _index(self, e: ast.Index) -> str:
         seq = self.expr(e.obj, _ATOM)
-        if self.typed(e.obj).startswith("rows:"):  # a variable per owner and row
+        if isinstance(self.typed(e.obj), Rows):  # a variable per owner and row
             return f"{seq} for {self.expr(e.index, _ATOM)}"
         if isinstance(e.index, ast.Num):
             if isinstance(e.obj, ast.Name) and e.obj.id == "players":
@@ -533,9 +531,7 @@ class English:
         return Line(f"Add {self.expr(s.amount)} to {self.expr(s.target)}.")
 
     def _let(self, s: ast.Let) -> Line:
-        if self.typed(s.value) == "bool" or (
-            isinstance(s.value, ast.Binary) and _PRECEDENCE[s.value.op] <= 4
-        ):
+        if self.typed(s.value) == BOOL or (isinstance(s.value, ast.Binary) and _PRECEDENCE[s.value.op] <= 4):
             return Line(f"Let {self.var(s.name)} be whether {self.cond(s.value)}.")
         return Line(f"Let {self.var(s.name)} be {self.expr(s.value)}.")
 
@@ -862,7 +858,7 @@ class English:
         there is no piece in c"."""
         head = _mention(humanise(d.name), d.name, [self.var(p.name) for p in d.params])
         e = d.expr
-        if self.typed(e) == "bool" or _strength(e) <= _PRECEDENCE["=="]:
+        if self.typed(e) == BOOL or _strength(e) <= _PRECEDENCE["=="]:
             return f"{head} means {self.cond(e)}"
         return f"{head} is {self.expr(e)}"
 

@@ -14,13 +14,13 @@ from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
 from meeple.grammar.words import declaration_words, keywords, meta_words
-from meeple.interpreter.analysis import BUILTIN_NAMES
 from meeple.interpreter.builtins import BUILTINS
+from meeple.interpreter.own_names import OWN_NAMES
 
 _KEYWORDS, _DECLARATIONS, _META = keywords(), declaration_words(), meta_words()
 _CONSTANTS = {"yes", "no", "none"}
 _OPERATORS = {"and", "or", "not", "in"}
-_PLAIN = _KEYWORDS - _DECLARATIONS - _META - _CONSTANTS - _OPERATORS - set(BUILTIN_NAMES)
+_PLAIN = _KEYWORDS - _DECLARATIONS - _META - _CONSTANTS - _OPERATORS - set(OWN_NAMES)
 
 
 class MeepleLexer(RegexLexer):
@@ -46,7 +46,7 @@ class MeepleLexer(RegexLexer):
             (words(sorted(_OPERATORS), suffix=r"\b"), Operator.Word),
             (words(sorted(_PLAIN), suffix=r"\b"), Keyword),
             (words(sorted(BUILTINS), suffix=r"(?=\s*\()"), Name.Builtin),
-            (words(sorted(BUILTIN_NAMES), suffix=r"\b"), Name.Builtin.Pseudo),
+            (words(sorted(OWN_NAMES), suffix=r"\b"), Name.Builtin.Pseudo),
             (r'"', String.Double, "string"),
             (r"\d+", Number.Integer),
             (r"\.\.|==|!=|<=|>=|//|[-+*%<>=]", Operator),

@@ -22,12 +22,26 @@ from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import Builtin
 from meeple.interpreter.names import Names, humanise, numbered, own_lines, plural
+from meeple.interpreter.own_names import OWN_NAMES
+from meeple.interpreter.types import (
+    ANY,
+    BOOL,
+    INT,
+    LOC,
+    PLAYER,
+    TEXT,
+    Cell,
+    Grid,
+    ListOf,
+    Piece,
+    Row,
+    Rows,
+    Type,
+    element,
+)
 
 _BUILTINS = {
-    "players": "the players",
-    "current": "the active player",
-    "player_count": "the number of players",
-    "self": "it",
+    **{name: own.players for name, own in OWN_NAMES.items()},
     # what an example's `expect` reads of the game as a whole (interpreter/results.py)
     "scores": "the scores",
     "tiebreaks": "the tiebreaks",
@@ -35,7 +49,7 @@ _BUILTINS = {
     "game_over": "the game is over",
     "ended_early": "the game ended early",
 }
-_TYPE_NOUNS = {"player": "player", "int": "number", "text": "word", "bool": "answer", "loc": "place"}
+_TYPE_NOUNS: dict[Type, str] = {PLAYER: "player", INT: "number", TEXT: "word", BOOL: "answer", LOC: "place"}
 
 
 class PlayersEnglish(English):
@@ -54,18 +68,16 @@ class PlayersEnglish(English):
 
     # ------------------------------------------------------------------ naming
 
-    def noun(self, t: str) -> str:
+    def noun(self, t: Type) -> str:
         """What a value of a type is called: a player, a zone (a row of the table `zone`)..."""
         assert self.sym is not None
-        if t.startswith("list:"):
-            return f"group of {plural(self.noun(t[5:]))}"
-        if t.startswith("row:"):
-            return self.names.decl(t[4:]).one
-        if t.startswith("piece:"):
-            return self.names.decl(t[6:]).one
-        if t.startswith("piece"):
-            return "piece"
-        if t.startswith(("cell:", "grid:")):
+        if isinstance(t, ListOf):
+            return f"group of {plural(self.noun(t.item))}"
+        if isinstance(t, Row):
+            return self.names.decl(t.table).one
+        if isinstance(t, Piece):
+            return self.names.decl(t.kind).one if t.kind else "piece"
+        if (isinstance(t, Cell) and t.grid) or (isinstance(t, Grid) and t.name):
             return "space"
         return _TYPE_NOUNS.get(t, "one")
 
@@ -93,9 +105,9 @@ class PlayersEnglish(English):
 
     def element(self, seq: ast.Expr) -> str:
         t = self.typed(seq)
-        if t == "any" and isinstance(seq, ast.Call) and self.sym is not None and seq.func in self.sym.values:
+        if t == ANY and isinstance(seq, ast.Call) and self.sym is not None and seq.func in self.sym.values:
             t = self.typed(self.sym.values[seq.func].expr)  # a value's call: what the value gives
-        return self.noun(t[5:] if t.startswith("list:") else t)
+        return self.noun(element(t) if isinstance(t, ListOf) else t)
 
     def var(self, name: str) -> str:
         return self.scope.get(name, "it")
@@ -150,7 +162,7 @@ class PlayersEnglish(English):
     # ------------------------------------------------------------------ expressions
 
     def _index(self, e: ast.Index) -> str:
-        if self.typed(e.obj).startswith("rows:"):  # a variable per owner and row
+        if isinstance(self.typed(e.obj), Rows):  # a variable per owner and row
             return f"{self.expr(e.obj, _ATOM)} for {self.expr(e.index, _ATOM)}"
         if isinstance(e.index, ast.Num):
             if isinstance(e.obj, ast.Name) and e.obj.id == "players":
@@ -196,7 +208,7 @@ class PlayersEnglish(English):
             return said
         verb = humanise(e.func).split(" ")[0]
         assert self.sym is not None
-        if "bool" in (self.typed(e), self.typed(self.sym.values[e.func].expr)):
+        if BOOL in (self.typed(e), self.typed(self.sym.values[e.func].expr)):
             if verb.endswith("s") and not verb.endswith("ss"):
                 return " ".join([words[0], self.name(e.func), *([join(words[1:])] if len(words) > 1 else [])])
             return said
@@ -276,7 +288,7 @@ class PlayersEnglish(English):
 
     def _let(self, s: ast.Let) -> Line:
         word = humanise(s.name) if len(s.name) > 1 else "the result"
-        with_value = self.cond(s.value) if self.typed(s.value) == "bool" else self.expr(s.value)
+        with_value = self.cond(s.value) if self.typed(s.value) == BOOL else self.expr(s.value)
         self.scope[s.name] = f"the {word}" if len(s.name) > 1 else word
         return Line(capitalise(f"note {self.scope[s.name]}: {with_value}."))
 
@@ -374,7 +386,7 @@ def _some(said: str) -> str:
     return f"{article(noun)} {noun}"
 
 
-def _param_type(p: ast.Param, symbols: Symbols) -> str:
+def _param_type(p: ast.Param, symbols: Symbols) -> Type:
     from meeple.interpreter.analysis import type_of_ref
 
     return type_of_ref(p.type, symbols)

@@ -18,8 +18,8 @@ import sys
 from typing import Any
 
 from meeple.grammar.words import declaration_words, keywords, meta_words
-from meeple.interpreter.analysis import BUILTIN_NAMES
 from meeple.interpreter.builtins import BUILTINS
+from meeple.interpreter.own_names import OWN_NAMES
 
 SCOPE = "source.meeple"
 CONSTANTS = frozenset({"yes", "no", "none"})
@@ -34,7 +34,7 @@ def _alternatives(words: frozenset[str] | set[str]) -> str:
 def grammar() -> dict[str, Any]:
     """The grammar as the JSON TextMate reads, in the scopes its themes colour."""
     declarations, metas = declaration_words(), meta_words()
-    plain = keywords() - declarations - metas - CONSTANTS - OPERATORS - set(BUILTIN_NAMES)
+    plain = keywords() - declarations - metas - CONSTANTS - OPERATORS - set(OWN_NAMES)
     return {
         "$schema": "https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json",
         "name": "meeple",
@@ -83,7 +83,7 @@ def grammar() -> dict[str, Any]:
                     },
                     {
                         "name": "variable.language.meeple",
-                        "match": f"\\b({_alternatives(set(BUILTIN_NAMES))})\\b",
+                        "match": f"\\b({_alternatives(set(OWN_NAMES))})\\b",
                     },
                     {"name": "constant.numeric.meeple", "match": "\\b\\d+\\b"},
                     {"name": "keyword.operator.meeple", "match": "\\.\\.|==|!=|<=|>=|//|[-+*%<>=]"},

@@ -250,18 +250,25 @@ class Stmt(Node):
         """The statement lists directly inside this statement: its own (`body`, `orelse`...) and
         those of the parts it holds (an `if`'s branches, a `random`'s outcomes). Read from the
         fields, so that a statement added later is walked without anyone listing it."""
-        out: list[list[Stmt]] = []
+        return [block for _, block in self.named_blocks()]
+
+    def named_blocks(self) -> list[tuple[str, list[Stmt]]]:
+        """`blocks`, each with the name of its part, as the checks say where a statement stands:
+        a field's ("body"; "else" for `orelse`), or a part's (`Branch.part`: "if", "elif";
+        `Outcome.part`: "outcome NAME")."""
+        out: list[tuple[str, list[Stmt]]] = []
         for name in type(self).model_fields:
             value = getattr(self, name)
             if not isinstance(value, list) or not value:
                 continue
             if all(isinstance(s, Stmt) for s in value):
-                out.append(value)
+                out.append(("else" if name == "orelse" else name, value))
                 continue
-            for part in value:
+            for index, part in enumerate(value):
                 body = getattr(part, "body", None) if isinstance(part, Node) else None
                 if isinstance(body, list) and body:
-                    out.append(body)
+                    named = getattr(part, "part", None)
+                    out.append((named(index) if callable(named) else name, body))
         return out
 
 
@@ -511,6 +518,10 @@ class Branch(Node):
     cond: Expr
     body: list[Stmt]
 
+    def part(self, index: int) -> str:
+        """How the checks name this branch's block: the first is the `if`, the others `elif`s."""
+        return "if" if index == 0 else "elif"
+
 
 class If(Stmt):
     facts = Facts(forms=("if COND:", "elif COND:", "else:"), suspends="inside")
@@ -594,6 +605,10 @@ class Outcome(Node):
     name: str
     weight: Expr | None = None  # None: "otherwise", the rest of 100
     body: list[Stmt]
+
+    def part(self, index: int) -> str:
+        """How the checks name this outcome's block."""
+        return f"outcome {self.name}"
 
 
 class Random(Stmt):

@@ -42,6 +42,7 @@ def _int(token: Token) -> int:
     return int(token)
 
 
+@v_args(meta=True)  # each rule's method is given its place in the text (lark: once, for every method)
 class Builder(Transformer):  # type: ignore[type-arg]
     """Builds AST nodes. `parse_expr` parses the `{...}` parts of log texts; `source` is the text
     being parsed, read to place each cell of a table row (cells such as `-` or `yes` keep no token
@@ -74,32 +75,25 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     # -------------------------------------------------------------- module
 
-    @v_args(meta=True)
     def start(self, meta: LarkMeta, items: list[Any]) -> list[Any]:
         return [i for i in items if i is not None]
 
-    @v_args(meta=True)
     def meta(self, meta: LarkMeta, c: list[Token]) -> ast.Meta:
         return ast.Meta(span=self._span(meta), kind=str(c[0]), value=_unquote(c[1]))  # type: ignore[arg-type]
 
-    @v_args(meta=True)
     def called(self, meta: LarkMeta, c: list[Token | None]) -> ast.Called:
         plural = _unquote(c[2]) if c[2] is not None else None
         return ast.Called(span=self._span(meta), value=_unquote(c[1]), plural=plural)  # type: ignore[arg-type]
 
-    @v_args(meta=True)
     def called_each(self, meta: LarkMeta, c: list[Token]) -> ast.CalledEach:
         return ast.CalledEach(span=self._span(meta), value=_unquote(c[1]), parts=self._text_parts(c[1]))
 
-    @v_args(meta=True)
     def numbered(self, meta: LarkMeta, c: list[Token]) -> ast.Numbered:
         return ast.Numbered(span=self._span(meta), value=str(c[1]), number=_int(c[1]))
 
-    @v_args(meta=True)
     def conflict_line(self, meta: LarkMeta, c: list[Token]) -> ast.Conflict:
         return ast.Conflict(span=self._span(meta), value=_unquote(c[1]))
 
-    @v_args(meta=True)
     def conflict(self, meta: LarkMeta, c: list[Any]) -> ast.Conflict:
         lines: list[ast.Meta] = c[2:]
         return ast.Conflict(
@@ -110,7 +104,6 @@ class Builder(Transformer):  # type: ignore[type-arg]
             others=[m for m in lines if m.kind not in {"cites", "text"}],
         )
 
-    @v_args(meta=True)
     def game_decl(self, meta: LarkMeta, c: list[Any]) -> ast.GameHeader:
         return self._header_fields(ast.GameHeader(span=self._span(meta), name=_unquote(c[0])), c[1:])
 
@@ -128,11 +121,11 @@ class Builder(Transformer):  # type: ignore[type-arg]
                 head.rulebook, head.rulebook_except = field[1], field[2]
         return head
 
-    def players_field(self, c: list[Token | None]) -> tuple[str, int, int]:
+    def players_field(self, meta: LarkMeta, c: list[Token | None]) -> tuple[str, int, int]:
         low = _int(c[0])  # type: ignore[arg-type]
         return ("players", low, low if c[1] is None else _int(c[1]))
 
-    def rulebook_field(self, c: list[Token | None]) -> tuple[str, str, list[str]]:
+    def rulebook_field(self, meta: LarkMeta, c: list[Token | None]) -> tuple[str, str, list[str]]:
         names = [_unquote(t) for t in c if t is not None]
         return ("rulebook", names[0], names[1:])
 
@@ -141,7 +134,6 @@ class Builder(Transformer):  # type: ignore[type-arg]
         rest = [i for i in items if not isinstance(i, ast.Meta)]
         return rest, [i for i in items if isinstance(i, ast.Meta)]
 
-    @v_args(meta=True)
     def option_decl(self, meta: LarkMeta, c: list[Any]) -> ast.OptionDecl:
         rest, metas = self._split_meta(c)
         name, type_ref, default = str(rest[0]), rest[1], rest[2]
@@ -149,12 +141,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
             span=self._span(meta), name=name, type=type_ref, default=default, value=default, meta=metas
         )
 
-    @v_args(meta=True)
     def const_decl(self, meta: LarkMeta, c: list[Any]) -> ast.Constant:
         rest, metas = self._split_meta(c)
         return ast.Constant(span=self._span(meta), name=str(rest[0]), value=rest[1], meta=metas)
 
-    @v_args(meta=True)
     def table_decl(self, meta: LarkMeta, c: list[Any]) -> ast.Table:
         rest, metas = self._split_meta(c)
         columns = [x for x in rest[1:] if isinstance(x, ast.Column)]
@@ -165,21 +155,18 @@ class Builder(Transformer):  # type: ignore[type-arg]
                 table.data_file, table.data_span = x[1], x[2]
         return table
 
-    def table_file(self, c: list[Token]) -> tuple[str, str, ast.Span]:
+    def table_file(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str, ast.Span]:
         return ("data_file", _unquote(c[0]), self._span(c[0]))
 
-    @v_args(meta=True)
     def column(self, meta: LarkMeta, c: list[Any]) -> ast.Column:
         called = _unquote(c[2]) if len(c) > 2 and c[2] is not None else None
         return ast.Column(
             span=self._span(meta), name=str(c[0]), type=c[1] if len(c) > 1 else None, called=called
         )
 
-    @v_args(meta=True)
     def type_ref(self, meta: LarkMeta, c: list[Token]) -> ast.TypeRef:
         return ast.TypeRef(span=self._span(meta), name=str(c[0]), optional=c[1] is not None)
 
-    @v_args(meta=True)
     def row(self, meta: LarkMeta, c: list[tuple[Any, bool]]) -> ast.Row:
         return ast.Row(
             span=self._span(meta),
@@ -212,28 +199,27 @@ class Builder(Transformer):  # type: ignore[type-arg]
             out.append((meta.column + start, meta.column + start + len(cell.strip())))
         return out
 
-    def cell_name(self, c: list[Token]) -> tuple[Any, bool]:
+    def cell_name(self, meta: LarkMeta, c: list[Token]) -> tuple[Any, bool]:
         return (str(c[0]), True)
 
-    def cell_int(self, c: list[Token]) -> tuple[Any, bool]:
+    def cell_int(self, meta: LarkMeta, c: list[Token]) -> tuple[Any, bool]:
         return (_int(c[0]), False)
 
-    def cell_neg(self, c: list[Token]) -> tuple[Any, bool]:
+    def cell_neg(self, meta: LarkMeta, c: list[Token]) -> tuple[Any, bool]:
         return (-_int(c[0]), False)
 
-    def cell_text(self, c: list[Token]) -> tuple[Any, bool]:
+    def cell_text(self, meta: LarkMeta, c: list[Token]) -> tuple[Any, bool]:
         return (_unquote(c[0]), False)
 
-    def cell_yes(self, c: list[Token]) -> tuple[Any, bool]:
+    def cell_yes(self, meta: LarkMeta, c: list[Token]) -> tuple[Any, bool]:
         return (True, False)
 
-    def cell_no(self, c: list[Token]) -> tuple[Any, bool]:
+    def cell_no(self, meta: LarkMeta, c: list[Token]) -> tuple[Any, bool]:
         return (False, False)
 
-    def cell_empty(self, c: list[Token]) -> tuple[Any, bool]:
+    def cell_empty(self, meta: LarkMeta, c: list[Token]) -> tuple[Any, bool]:
         return (None, False)
 
-    @v_args(meta=True)
     def piece_decl(self, meta: LarkMeta, c: list[Any]) -> ast.PieceDecl:
         rest, metas = self._split_meta(c)
         name, count, zone = str(rest[0]), rest[1], rest[2]
@@ -246,19 +232,18 @@ class Builder(Transformer):  # type: ignore[type-arg]
             node.count, node.per_player = count[1], count[0] == "per_player"
         return node
 
-    def count_each(self, c: list[Token]) -> tuple[str, str]:
+    def count_each(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str]:
         return ("each", str(c[0]))
 
-    def count_per_player(self, c: list[Any]) -> tuple[str, Any]:
+    def count_per_player(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("per_player", c[0])
 
-    def count_per_row(self, c: list[Any]) -> tuple[str, Any, str]:
+    def count_per_row(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any, str]:
         return ("per_row", c[0], str(c[1]))
 
-    def count_shared(self, c: list[Any]) -> tuple[str, Any]:
+    def count_shared(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("shared", c[0])
 
-    @v_args(meta=True)
     def zone_decl(self, meta: LarkMeta, c: list[Any]) -> ast.ZoneDecl:
         rest, metas = self._split_meta(c)
         per = str(rest[1]) if rest[1] is not None else None
@@ -267,41 +252,36 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     # ------------------------------------------------------------ carried state, sequences of games
 
-    @v_args(meta=True)
     def carry_decl(self, meta: LarkMeta, c: list[Any]) -> ast.CarryDecl:
         rest, metas = self._split_meta(c)
         per = str(rest[1]) if rest[1] is not None else None
         return ast.CarryDecl(span=self._span(meta), name=str(rest[0]), per=per, condition=rest[2], meta=metas)
 
-    @v_args(meta=True)
     def sequence_decl(self, meta: LarkMeta, c: list[Any]) -> ast.SequenceDecl:
         rest, metas = self._split_meta(c)
         games = [g for g in rest[1:] if isinstance(g, ast.SequenceGame)]
         return ast.SequenceDecl(span=self._span(meta), name=str(rest[0]), games=games, meta=metas)
 
-    @v_args(meta=True)
     def sequence_game(self, meta: LarkMeta, c: list[Any]) -> ast.SequenceGame:
         return ast.SequenceGame(span=self._span(meta), options=[o for o in c if o is not None])
 
-    def sequence_option(self, c: list[Any]) -> tuple[str, ast.Cell]:
+    def sequence_option(self, meta: LarkMeta, c: list[Any]) -> tuple[str, ast.Cell]:
         return (str(c[0]), c[1][0])
 
     # ------------------------------------------------------------
 
-    @v_args(meta=True)
     def counter_decl(self, meta: LarkMeta, c: list[Any]) -> ast.CounterDecl:
         rest, metas = self._split_meta(c)
         return ast.CounterDecl(
             span=self._span(meta), name=str(rest[0]), per_player=rest[1] is not None, meta=metas
         )
 
-    def counter_per(self, c: list[Any]) -> bool:
+    def counter_per(self, meta: LarkMeta, c: list[Any]) -> bool:
         return True
 
-    def var_per(self, c: list[Any]) -> tuple[Any, Any]:
+    def var_per(self, meta: LarkMeta, c: list[Any]) -> tuple[Any, Any]:
         return (c[0], c[1])
 
-    @v_args(meta=True)
     def var_decl(self, meta: LarkMeta, c: list[Any]) -> ast.VarDecl:
         rest, metas = self._split_meta(c)
         name, type_, init, owners, within, bookkeeping = rest
@@ -318,7 +298,6 @@ class Builder(Transformer):  # type: ignore[type-arg]
             meta=metas,
         )
 
-    @v_args(meta=True)
     def map_decl(self, meta: LarkMeta, c: list[Any]) -> ast.MapDecl:
         rest, metas = self._split_meta(c)
         per = str(rest[1]) if rest[1] is not None else None
@@ -334,7 +313,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
                 node.edges, node.edge_from, node.edge_to = field[1], field[2], field[3]
         return node
 
-    def map_grid(self, c: list[Any]) -> tuple[str, str, int, tuple[str, list[ast.Expr]] | None, str | None]:
+    def map_grid(
+        self, meta: LarkMeta, c: list[Any]
+    ) -> tuple[str, str, int, tuple[str, list[ast.Expr]] | None, str | None]:
         return (
             "grid",
             str(c[0]),
@@ -343,13 +324,12 @@ class Builder(Transformer):  # type: ignore[type-arg]
             str(c[3]) if c[3] is not None else None,
         )
 
-    def grid_by(self, c: list[ast.Expr]) -> tuple[str, list[ast.Expr]]:
+    def grid_by(self, meta: LarkMeta, c: list[ast.Expr]) -> tuple[str, list[ast.Expr]]:
         return ("by", list(c))
 
-    def grid_hexagon(self, c: list[ast.Expr]) -> tuple[str, list[ast.Expr]]:
+    def grid_hexagon(self, meta: LarkMeta, c: list[ast.Expr]) -> tuple[str, list[ast.Expr]]:
         return ("hexagon", list(c))
 
-    @v_args(meta=True)
     def movement_decl(self, meta: LarkMeta, c: list[Any]) -> ast.MovementDecl:
         rest, metas = self._split_meta(c)
         node = ast.MovementDecl(span=self._span(meta), name=str(rest[0]), params=rest[1] or [], meta=metas)
@@ -365,44 +345,41 @@ class Builder(Transformer):  # type: ignore[type-arg]
                     node.ends_var, node.ends = var, cond
         return node
 
-    def mv_steps(self, c: list[Any]) -> tuple[str, Any]:
+    def mv_steps(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("steps", c[0])
 
-    def mv_step(self, c: list[Any]) -> tuple[str, str, Any]:
+    def mv_step(self, meta: LarkMeta, c: list[Any]) -> tuple[str, str, Any]:
         return ("step", str(c[0]), c[1])
 
-    def mv_straight(self, c: list[Any]) -> tuple[str, Any]:
+    def mv_straight(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("straight", c[0])
 
-    def mv_backtracks(self, c: list[Any]) -> tuple[str, Any]:
+    def mv_backtracks(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("backtracks", c[0])
 
-    def mv_through(self, c: list[Any]) -> tuple[str, str, Any]:
+    def mv_through(self, meta: LarkMeta, c: list[Any]) -> tuple[str, str, Any]:
         return ("through", str(c[0]), c[1])
 
-    def mv_ends(self, c: list[Any]) -> tuple[str, str, Any]:
+    def mv_ends(self, meta: LarkMeta, c: list[Any]) -> tuple[str, str, Any]:
         return ("ends", str(c[0]), c[1])
 
-    def map_nodes(self, c: list[Any]) -> tuple[str, str, list[ast.Expr]]:
+    def map_nodes(self, meta: LarkMeta, c: list[Any]) -> tuple[str, str, list[ast.Expr]]:
         return ("nodes", str(c[0]), [c[1], c[2]] if c[1] is not None else [])
 
-    def map_edges(self, c: list[Token]) -> tuple[str, str, str, str]:
+    def map_edges(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str, str, str]:
         return ("edges", str(c[0]), str(c[1]), str(c[2]))
 
-    @v_args(meta=True)
     def rule_decl(self, meta: LarkMeta, c: list[Any]) -> ast.RuleDecl:
         name, params, body = c
         metas = [s for s in body if isinstance(s, ast.Meta)]
         return ast.RuleDecl(span=self._span(meta), name=str(name), params=params or [], body=body, meta=metas)
 
-    def params(self, c: list[ast.Param]) -> list[ast.Param]:
+    def params(self, meta: LarkMeta, c: list[ast.Param]) -> list[ast.Param]:
         return c
 
-    @v_args(meta=True)
     def param(self, meta: LarkMeta, c: list[Any]) -> ast.Param:
         return ast.Param(span=self._span(meta), name=str(c[0]), type=c[1])
 
-    @v_args(meta=True)
     def value_decl(self, meta: LarkMeta, c: list[Any]) -> ast.ValueDecl:
         rest, metas = self._split_meta(c)
         name, params, expr = rest
@@ -410,7 +387,6 @@ class Builder(Transformer):  # type: ignore[type-arg]
             span=self._span(meta), name=str(name), params=params or [], expr=expr, meta=metas
         )
 
-    @v_args(meta=True)
     def trigger_decl(self, meta: LarkMeta, c: list[Any]) -> ast.TriggerDecl:
         kind, piece_var, loc_var, cond, body = c
         return ast.TriggerDecl(
@@ -423,19 +399,16 @@ class Builder(Transformer):  # type: ignore[type-arg]
             meta=[s for s in body if isinstance(s, ast.Meta)],
         )
 
-    @v_args(meta=True)
     def setup_decl(self, meta: LarkMeta, c: list[Any]) -> ast.SetupDecl:
         return ast.SetupDecl(
             span=self._span(meta), body=c[0], meta=[s for s in c[0] if isinstance(s, ast.Meta)]
         )
 
-    @v_args(meta=True)
     def play_decl(self, meta: LarkMeta, c: list[Any]) -> ast.PlayDecl:
         return ast.PlayDecl(
             span=self._span(meta), body=c[0], meta=[s for s in c[0] if isinstance(s, ast.Meta)]
         )
 
-    @v_args(meta=True)
     def score_decl(self, meta: LarkMeta, c: list[Any]) -> ast.ScoreDecl:
         rest, metas = self._split_meta(c)
         return ast.ScoreDecl(
@@ -446,27 +419,23 @@ class Builder(Transformer):  # type: ignore[type-arg]
             meta=metas,  # type: ignore[arg-type]
         )
 
-    @v_args(meta=True)
     def style_decl(self, meta: LarkMeta, c: list[Any]) -> ast.StyleDecl:
         rest, metas = self._split_meta(c)
         return ast.StyleDecl(span=self._span(meta), name=str(rest[0]), preferences=rest[1:], meta=metas)
 
     # ------------------------------------------------------------ seats the rules play, and teams
 
-    @v_args(meta=True)
     def automated_decl(self, meta: LarkMeta, c: list[Any]) -> ast.AutomatedDecl:
         rest, metas = self._split_meta(c)
         style = None if rest[1] is None else str(rest[1])
         return ast.AutomatedDecl(span=self._span(meta), name=str(rest[0]), style=style, meta=metas)
 
-    @v_args(meta=True)
     def teams_decl(self, meta: LarkMeta, c: list[Any]) -> ast.TeamsDecl:
         rest, metas = self._split_meta(c)
         low = _int(rest[0])
         high = low if rest[1] is None else _int(rest[1])
         return ast.TeamsDecl(span=self._span(meta), smallest=low, largest=high, meta=metas)
 
-    @v_args(meta=True)
     def preference(self, meta: LarkMeta, c: list[Any]) -> ast.Preference:
         target, rule, var = c[1]
         parts = dict(x for x in c[2:] if x is not None)
@@ -480,22 +449,21 @@ class Builder(Transformer):  # type: ignore[type-arg]
             weight=parts.get("weight"),
         )
 
-    def target_option(self, c: list[Token]) -> tuple[str, str, str | None]:
+    def target_option(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str, str | None]:
         return ("option", str(c[0]), str(c[1]))
 
-    def target_yes(self, c: list[Token]) -> tuple[str, str, str | None]:
+    def target_yes(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str, str | None]:
         return ("yes", str(c[0]), None)
 
-    def target_pass(self, c: list[Token]) -> tuple[str, str, str | None]:
+    def target_pass(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str, str | None]:
         return ("pass", str(c[0]), None)
 
-    def target_offer(self, c: list[Token]) -> tuple[str, str, str | None]:
+    def target_offer(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str, str | None]:
         return ("offer", str(c[0]), None)
 
-    def weight(self, c: list[Any]) -> tuple[str, Any]:
+    def weight(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("weight", c[0])
 
-    @v_args(meta=True)
     def example_decl(self, meta: LarkMeta, c: list[Any]) -> ast.Example:
         node = ast.Example(span=self._span(meta), name=_unquote(c[0]))
         for item in c[1:]:
@@ -506,48 +474,47 @@ class Builder(Transformer):  # type: ignore[type-arg]
                     setattr(node, field, value)
         return node
 
-    def ex_players(self, c: list[Token]) -> tuple[str, int]:
+    def ex_players(self, meta: LarkMeta, c: list[Token]) -> tuple[str, int]:
         return ("players", _int(c[0]))
 
-    def ex_teams(self, c: list[Token]) -> tuple[str, str]:
+    def ex_teams(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str]:
         return ("teams", _unquote(c[0]))
 
-    def ex_seed(self, c: list[Token]) -> tuple[str, int]:
+    def ex_seed(self, meta: LarkMeta, c: list[Token]) -> tuple[str, int]:
         return ("seed", _int(c[0]))
 
-    def ex_given(self, c: list[Any]) -> tuple[str, Any]:
+    def ex_given(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("given", c[0])
 
-    def ex_do(self, c: list[Any]) -> tuple[str, Any]:
+    def ex_do(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("do", c[0])
 
-    def ex_from(self, c: list[Any]) -> tuple[str, bool]:
+    def ex_from(self, meta: LarkMeta, c: list[Any]) -> tuple[str, bool]:
         return ("from_setup", True)
 
-    def ex_play(self, c: list[Any]) -> tuple[str, bool]:
+    def ex_play(self, meta: LarkMeta, c: list[Any]) -> tuple[str, bool]:
         return ("plays", True)
 
     @staticmethod
     def _script(c: list[Token]) -> list[int | str]:
         return [_int(t) if t.type == "INT" else _unquote(t) for t in c]
 
-    def ex_choices(self, c: list[Token | None]) -> list[tuple[str, Any]]:
+    def ex_choices(self, meta: LarkMeta, c: list[Token | None]) -> list[tuple[str, Any]]:
         tokens = [t for t in c if t is not None]
         first = bool(tokens) and tokens[-1].type == "FIRST"
         return [("choices", self._script(tokens[:-1] if first else tokens)), ("then_first", first)]
 
-    def ex_outcomes(self, c: list[Token]) -> tuple[str, Any]:
+    def ex_outcomes(self, meta: LarkMeta, c: list[Token]) -> tuple[str, Any]:
         return ("outcomes", self._script(c))
 
-    def ex_expect(self, c: list[Any]) -> tuple[str, Any]:
+    def ex_expect(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("expect", c)
 
-    def ex_shows(self, c: list[Any]) -> tuple[str, Any]:
+    def ex_shows(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("shows", c)
 
     # -------------------------------------------------------------- variants
 
-    @v_args(meta=True)
     def variant_decl(self, meta: LarkMeta, c: list[Any]) -> ast.VariantHeader:
         bases = [t for t in c[1:] if isinstance(t, Token) and t.type == "STRING"]
         head = ast.VariantHeader(span=self._span(meta), name=_unquote(c[0]), base=_unquote(bases[0]))
@@ -556,19 +523,15 @@ class Builder(Transformer):  # type: ignore[type-arg]
         self._header_fields(head, c[1 + len(bases) :])
         return head
 
-    @v_args(meta=True)
     def replace_decl(self, meta: LarkMeta, c: list[Any]) -> ast.ReplaceDecl:
         return ast.ReplaceDecl(span=self._span(meta), decl=c[0])
 
-    @v_args(meta=True)
     def replace_block(self, meta: LarkMeta, c: list[Any]) -> ast.ReplaceBlock:
         return ast.ReplaceBlock(span=self._span(meta), kind=str(c[0]), name=str(c[1]), body=c[2])  # type: ignore[arg-type]
 
-    @v_args(meta=True)
     def remove_decl(self, meta: LarkMeta, c: list[Token]) -> ast.RemoveDecl:
         return ast.RemoveDecl(span=self._span(meta), kind=str(c[0]), name=str(c[1]))  # type: ignore[arg-type]
 
-    @v_args(meta=True)
     def insert_block(self, meta: LarkMeta, c: list[Any]) -> ast.InsertBlock:
         return ast.InsertBlock(
             span=self._span(meta),
@@ -578,19 +541,16 @@ class Builder(Transformer):  # type: ignore[type-arg]
             body=c[3],  # type: ignore[arg-type]
         )
 
-    @v_args(meta=True)
     def extend_table(self, meta: LarkMeta, c: list[Any]) -> ast.ExtendTable:
         rows = [x for x in c[1:] if isinstance(x, ast.Row)]
         metas = [x for x in c[1:] if isinstance(x, ast.Meta)]
         return ast.ExtendTable(span=self._span(meta), name=str(c[0]), rows=rows, meta=metas)
 
-    @v_args(meta=True)
     def change_table(self, meta: LarkMeta, c: list[Any]) -> ast.ChangeTable:
         patches = [x for x in c[1:] if not isinstance(x, ast.Meta)]
         metas = [x for x in c[1:] if isinstance(x, ast.Meta)]
         return ast.ChangeTable(span=self._span(meta), name=str(c[0]), patches=patches, meta=metas)
 
-    @v_args(meta=True)
     def patch_cell(self, meta: LarkMeta, c: list[Any]) -> ast.SetCell:
         (value, is_name), value_span = c[2]
         return ast.SetCell(
@@ -604,102 +564,81 @@ class Builder(Transformer):  # type: ignore[type-arg]
             value_span=value_span,
         )
 
-    @v_args(meta=True)
     def patch_row(self, meta: LarkMeta, c: list[Any]) -> ast.ReplaceRow:
         return ast.ReplaceRow(span=self._span(meta), row=c[0])
 
-    @v_args(meta=True)
     def patch_add_row(self, meta: LarkMeta, c: list[Any]) -> ast.AddRow:
         return ast.AddRow(span=self._span(meta), row=c[0])
 
-    @v_args(meta=True)
     def patch_remove_row(self, meta: LarkMeta, c: list[Token]) -> ast.RemoveRow:
         return ast.RemoveRow(span=self._span(meta), key=str(c[0]), key_span=self._span(c[0]))
 
-    @v_args(meta=True)
     def patch_add_column(self, meta: LarkMeta, c: list[Any]) -> ast.AddColumn:
         (value, is_name), value_span = c[1]
         return ast.AddColumn(
             span=self._span(meta), column=c[0], value=value, is_name=is_name, value_span=value_span
         )
 
-    @v_args(meta=True)
     def patch_value(self, meta: LarkMeta, c: list[Any]) -> tuple[tuple[Any, bool], ast.Span]:
         """A cell of a table patch, and where it stands (a cell alone has no position)."""
         return c[0], self._span(meta)
 
-    @v_args(meta=True)
     def extend_setup(self, meta: LarkMeta, c: list[Any]) -> ast.ExtendSetup:
         return ast.ExtendSetup(span=self._span(meta), body=c[0])
 
     # -------------------------------------------------------------- statements
 
-    def block(self, c: list[Any]) -> list[Any]:
+    def block(self, meta: LarkMeta, c: list[Any]) -> list[Any]:
         return c
 
-    @v_args(meta=True)
     def move_refs(self, meta: LarkMeta, c: list[Any]) -> ast.MoveRefs:
         return ast.MoveRefs(span=self._span(meta), pieces=c[0], dest=c[1])
 
-    @v_args(meta=True)
     def move_count(self, meta: LarkMeta, c: list[Any]) -> ast.MoveCount:
         count, kind, which, owner, src, dest = c
         return ast.MoveCount(
             span=self._span(meta), count=count, kind=str(kind), which=which, owner=owner, src=src, dest=dest
         )
 
-    @v_args(meta=True)
     def move_all(self, meta: LarkMeta, c: list[Any]) -> ast.MoveAll:
         kind, which, owner, src, dest = c
         return ast.MoveAll(
             span=self._span(meta), kind=str(kind), which=which, owner=owner, src=src, dest=dest
         )
 
-    @v_args(meta=True)
     def set_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.SetStmt:
         return ast.SetStmt(span=self._span(meta), target=c[0], value=c[1])
 
-    @v_args(meta=True)
     def swap_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Swap:
         return ast.Swap(span=self._span(meta), first=c[0], second=c[1])
 
-    @v_args(meta=True)
     def add_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.AddStmt:
         return ast.AddStmt(span=self._span(meta), amount=c[0], target=c[1])
 
-    @v_args(meta=True)
     def subtract_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.AddStmt:
         return ast.AddStmt(span=self._span(meta), amount=c[0], target=c[1], sign=-1)
 
-    @v_args(meta=True)
     def let_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Let:
         return ast.Let(span=self._span(meta), name=str(c[0]), value=c[1])
 
-    @v_args(meta=True)
     def shuffle_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Shuffle:
         return ast.Shuffle(span=self._span(meta), zone=c[0])
 
-    @v_args(meta=True)
     def draw_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Draw:
         return ast.Draw(span=self._span(meta), count=c[0], src=c[1], dest=c[2])
 
-    @v_args(meta=True)
     def place_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Place:
         return ast.Place(span=self._span(meta), shape=c[0], map=c[1], at=c[2], over=c[3] is not None)
 
-    @v_args(meta=True)
     def lift_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Lift:
         return ast.Lift(span=self._span(meta), layer=c[0])
 
-    @v_args(meta=True)
     def shift_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Shift:
         return ast.Shift(span=self._span(meta), map=c[0], dq=c[1], dr=c[2])
 
-    @v_args(meta=True)
     def end_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.EndGame:
         return ast.EndGame(span=self._span(meta))
 
-    @v_args(meta=True)
     def log_stmt(self, meta: LarkMeta, c: list[Token]) -> ast.Log:
         return ast.Log(span=self._span(meta), parts=self._text_parts(c[0]))
 
@@ -723,15 +662,12 @@ class Builder(Transformer):  # type: ignore[type-arg]
             pos = close + 1
         return parts
 
-    @v_args(meta=True)
     def tally_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Tally:
         return ast.Tally(span=self._span(meta), name=str(c[0]), player=c[1], amount=c[2])
 
-    @v_args(meta=True)
     def call_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.CallStmt:
         return ast.CallStmt(span=self._span(meta), name=str(c[0]), args=c[1] or [])
 
-    @v_args(meta=True)
     def if_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.If:
         first = ast.Branch(span=c[0].span, cond=c[0], body=c[1])
         branches = [first] + [
@@ -740,25 +676,25 @@ class Builder(Transformer):  # type: ignore[type-arg]
         orelse = c[-1][1] if c[-1] is not None else []
         return ast.If(span=self._span(meta), branches=branches, orelse=orelse)
 
-    def elif_clause(self, c: list[Any]) -> tuple[str, Any, Any]:
+    def elif_clause(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any, Any]:
         return ("elif", c[0], c[1])
 
-    def else_clause(self, c: list[Any]) -> tuple[str, Any]:
+    def else_clause(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("else", c[0])
 
-    def where(self, c: list[Any]) -> tuple[str, Any]:
+    def where(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("where", c[0])
 
-    def chosen_by(self, c: list[Any]) -> tuple[str, Any]:
+    def chosen_by(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("chooser", c[0])
 
-    def by(self, c: list[Any]) -> tuple[str, Any]:
+    def by(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("chooser", c[0])
 
-    def prompt(self, c: list[Token]) -> tuple[str, str]:
+    def prompt(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str]:
         return ("prompt", _unquote(c[0]))
 
-    def shown_at(self, c: list[Any]) -> tuple[str, Any]:
+    def shown_at(self, meta: LarkMeta, c: list[Any]) -> tuple[str, Any]:
         return ("shown_at", c[0])
 
     @staticmethod
@@ -766,7 +702,6 @@ class Builder(Transformer):  # type: ignore[type-arg]
         """The value of an optional clause (`where ...`, `by ...`, `else: ...`), or the default."""
         return clause[1] if clause is not None else default
 
-    @v_args(meta=True)
     def for_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.ForEach:
         var, seq, where, chooser, prompt, body = c
         return ast.ForEach(
@@ -779,15 +714,12 @@ class Builder(Transformer):  # type: ignore[type-arg]
             body=body,
         )
 
-    @v_args(meta=True)
     def repeat_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Repeat:
         return ast.Repeat(span=self._span(meta), count=c[0], body=c[1])
 
-    @v_args(meta=True)
     def while_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.While:
         return ast.While(span=self._span(meta), cond=c[0], body=c[1])
 
-    @v_args(meta=True)
     def choose_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Choose:
         may, var, seq, where, chooser, prompt, shown_at, body, orelse = c
         return ast.Choose(
@@ -803,7 +735,6 @@ class Builder(Transformer):  # type: ignore[type-arg]
             orelse=self._opt(orelse, []),
         )
 
-    @v_args(meta=True)
     def ask_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Ask:
         _may, prompt, chooser, body, orelse = c
         return ast.Ask(
@@ -814,21 +745,17 @@ class Builder(Transformer):  # type: ignore[type-arg]
             orelse=self._opt(orelse, []),
         )
 
-    @v_args(meta=True)
     def random_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Random:
         label = _unquote(c[0]) if c[0] is not None else None
         outcomes = [x for x in c if isinstance(x, ast.Outcome)]
         return ast.Random(span=self._span(meta), label=label, outcomes=outcomes)
 
-    @v_args(meta=True)
     def outcome_chance(self, meta: LarkMeta, c: list[Any]) -> ast.Outcome:
         return ast.Outcome(span=self._span(meta), name=str(c[0]), weight=c[1], body=c[2])
 
-    @v_args(meta=True)
     def outcome_otherwise(self, meta: LarkMeta, c: list[Any]) -> ast.Outcome:
         return ast.Outcome(span=self._span(meta), name=str(c[0]), body=c[1])
 
-    @v_args(meta=True)
     def pick_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Pick:
         var, seq, where, body, orelse = c
         return ast.Pick(
@@ -840,11 +767,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
             orelse=self._opt(orelse, []),
         )
 
-    @v_args(meta=True)
     def turn_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Turn:
         return ast.Turn(span=self._span(meta), player=c[0], body=c[1])
 
-    @v_args(meta=True)
     def offer_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Offer:
         rule, args, player, where, label, body = c
         return ast.Offer(
@@ -857,109 +782,85 @@ class Builder(Transformer):  # type: ignore[type-arg]
             body=body,
         )
 
-    @v_args(meta=True)
     def named_block(self, meta: LarkMeta, c: list[Any]) -> ast.Named:
         return ast.Named(span=self._span(meta), kind=str(c[0]), name=str(c[1]), body=c[2])  # type: ignore[arg-type]
 
     # -------------------------------------------------------------- expressions
 
-    @v_args(meta=True)
     def int_(self, meta: LarkMeta, c: list[Token]) -> ast.Num:
         return ast.Num(span=self._span(meta), value=_int(c[0]))
 
-    @v_args(meta=True)
     def text_(self, meta: LarkMeta, c: list[Token]) -> ast.Text:
         return ast.Text(span=self._span(meta), value=_unquote(c[0]))
 
-    @v_args(meta=True)
     def yes(self, meta: LarkMeta, c: list[Any]) -> ast.Bool:
         return ast.Bool(span=self._span(meta), value=True)
 
-    @v_args(meta=True)
     def no(self, meta: LarkMeta, c: list[Any]) -> ast.Bool:
         return ast.Bool(span=self._span(meta), value=False)
 
-    @v_args(meta=True)
     def none_(self, meta: LarkMeta, c: list[Any]) -> ast.NoneLit:
         return ast.NoneLit(span=self._span(meta))
 
-    @v_args(meta=True)
     def name(self, meta: LarkMeta, c: list[Token]) -> ast.Name:
         return ast.Name(span=self._span(meta), id=str(c[0]))
 
-    @v_args(meta=True)
     def call(self, meta: LarkMeta, c: list[Any]) -> ast.Call:
         return ast.Call(span=self._span(meta), func=str(c[0]), args=c[1] or [])
 
-    def args(self, c: list[Any]) -> list[Any]:
+    def args(self, meta: LarkMeta, c: list[Any]) -> list[Any]:
         return c
 
-    @v_args(meta=True)
     def attr(self, meta: LarkMeta, c: list[Any]) -> ast.Attr:
         return ast.Attr(span=self._span(meta), obj=c[0], name=str(c[1]))
 
-    @v_args(meta=True)
     def index(self, meta: LarkMeta, c: list[Any]) -> ast.Index:
         return ast.Index(span=self._span(meta), obj=c[0], index=c[1])
 
-    @v_args(meta=True)
     def neg(self, meta: LarkMeta, c: list[Any]) -> ast.Unary:
         return ast.Unary(span=self._span(meta), op="-", operand=c[0])
 
-    @v_args(meta=True)
     def not_(self, meta: LarkMeta, c: list[Any]) -> ast.Unary:
         return ast.Unary(span=self._span(meta), op="not", operand=c[0])
 
     def _binary(self, meta: LarkMeta, op: str, left: Any, right: Any) -> ast.Binary:
         return ast.Binary(span=self._span(meta), op=op, left=left, right=right)  # type: ignore[arg-type]
 
-    @v_args(meta=True)
     def binop(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
         return self._binary(meta, str(c[1]), c[0], c[2])
 
-    @v_args(meta=True)
     def compare(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
         return self._binary(meta, str(c[1]), c[0], c[2])
 
-    @v_args(meta=True)
     def or_(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
         return self._binary(meta, "or", c[0], c[1])
 
-    @v_args(meta=True)
     def and_(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
         return self._binary(meta, "and", c[0], c[1])
 
-    @v_args(meta=True)
     def in_(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
         return self._binary(meta, "in", c[0], c[1])
 
-    @v_args(meta=True)
     def not_in(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
         return self._binary(meta, "not in", c[0], c[1])
 
-    @v_args(meta=True)
     def range_(self, meta: LarkMeta, c: list[Any]) -> ast.Binary:
         return self._binary(meta, "..", c[0], c[1])
 
-    @v_args(meta=True)
     def cond_expr(self, meta: LarkMeta, c: list[Any]) -> ast.IfExpr:
         return ast.IfExpr(span=self._span(meta), cond=c[0], then=c[1], orelse=c[2])
 
-    @v_args(meta=True)
     def list_(self, meta: LarkMeta, c: list[Any]) -> ast.ListLit:
         return ast.ListLit(span=self._span(meta), items=[x for x in c if x is not None])
 
-    @v_args(meta=True)
     def filter_(self, meta: LarkMeta, c: list[Any]) -> ast.Filter:
         return ast.Filter(span=self._span(meta), var=str(c[0]), seq=c[1], cond=c[2])
 
-    @v_args(meta=True)
     def ranked(self, meta: LarkMeta, c: list[Any]) -> ast.Filter:
         span = self._span(meta)
         cond = c[2][1] if c[2] is not None else ast.Bool(span=span, value=True)  # `where`: (word, cond)
         return ast.Filter(span=span, var=str(c[0]), seq=c[1], cond=cond, keys=c[3:])
 
-    @v_args(meta=True)
     def map_(self, meta: LarkMeta, c: list[Any]) -> ast.MapComp:
         cond = c[3][1] if len(c) > 3 and c[3] is not None else None
         return ast.MapComp(span=self._span(meta), expr=c[0], var=str(c[1]), seq=c[2], cond=cond)

@@ -5,9 +5,9 @@ be known before a game is played: unknown and duplicate names, wrong argument co
 attributes, type mismatches, table rows that do not fit their columns, a `choose` that can never
 have an option, and declarations nothing uses.
 
-Types are deliberately small strings: "int", "bool", "text", "player", "piece", "loc", "kind",
-"row:TABLE", "list:ELEMENT" and "any" (unknown: accepted everywhere). The checker is a guide for
-designers, not a proof system: where it cannot tell, it says nothing.
+Types are values (interpreter/types.py): `INT`, `PLAYER`, `Row("colour")`, `ListOf(Piece("card"))`
+and `ANY` (unknown: accepted everywhere). The checker is a guide for designers, not a proof
+system: where it cannot tell, it says nothing.
 """
 
 from __future__ import annotations
@@ -22,20 +22,42 @@ from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.grammar.words import statement_words
+from meeple.interpreter import attributes
 from meeple.interpreter.builtins import BUILTINS
+from meeple.interpreter.own_names import OWN_NAMES
 from meeple.interpreter.results import RESULTS
 from meeple.interpreter.teams import check_layout, parse_layout
+from meeple.interpreter.types import (
+    ANY,
+    BOOL,
+    BOTTOM,
+    INT,
+    KIND,
+    LOC,
+    MOVEMENT,
+    NAMED,
+    PLAYER,
+    SCALAR_WORDS,
+    SCALARS,
+    TEXT,
+    Cell,
+    Grid,
+    ListOf,
+    Piece,
+    Placement,
+    Row,
+    Rows,
+    Type,
+    element,
+)
 from meeple.limits import MAX_SEATS
 
 if TYPE_CHECKING:
     from meeple.interpreter.carry import Carried
 
-SCALARS = {"int", "bool", "text", "player"}
 ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 # Built-in names (values, not calls).
-BUILTIN_NAMES = {"players": "list:player", "current": "player", "player_count": "int", "self": "any"}
-PIECE_ATTRS = {"owner": "player", "kind": "text", "location": "loc", "row": "any"}
 # Words that start a statement (grammar/meeple.lark): a rule named so could never be called, since
 # `NAME(...)` at the start of a line would read as that statement.
 STATEMENT_WORDS = statement_words()
@@ -56,7 +78,7 @@ class Site:
     var: str | None
     optional: bool
     stmt: ast.Node
-    scope: dict[str, str]
+    scope: dict[str, Type]
 
 
 @dataclass
@@ -95,47 +117,33 @@ class Symbols:
     automata: list[ast.AutomatedDecl] = field(default_factory=list)
     teams: ast.TeamsDecl | None = None
     row_keys: dict[str, list[str]] = field(default_factory=dict)  # key -> tables that have it
-    types: dict[int, str] = field(default_factory=dict)  # id(expression) -> its type, for the compiler
+    types: dict[int, Type] = field(default_factory=dict)  # id(expression) -> its type, for the compiler
     # carried state (interpreter/carry.py) and the sequence of games (interpreter/sequence.py)
     carried: list[Carried] = field(default_factory=list)
     sequence: ast.SequenceDecl | None = None
 
-    def column_type(self, table: str, column: str) -> str:
+    def column_type(self, table: str, column: str) -> Type:
         decl = self.tables[table]
         for index, col in enumerate(decl.columns):
             if col.name == column:
                 if index == 0 and is_keyed(decl):
-                    return "text"
-                return type_of_ref(col.type, self) if col.type else "text"
-        return "any"
+                    return TEXT
+                return type_of_ref(col.type, self) if col.type else TEXT
+        return ANY
 
 
-def type_of_ref(ref: ast.TypeRef | None, symbols: Symbols) -> str:
+def type_of_ref(ref: ast.TypeRef | None, symbols: Symbols) -> Type:
+    """The type a column, a parameter or a variable names: a word of the language, a table (a
+    row of it) or `piece`; ANY for what is none of these."""
     if ref is None:
-        return "any"
-    if ref.name in SCALARS:
-        return ref.name
+        return ANY
+    if ref.name in SCALAR_WORDS:
+        return NAMED[ref.name]
     if ref.name in symbols.tables:
-        return f"row:{ref.name}"
-    if ref.name in {"zone", "location"}:
-        return "loc"
+        return Row(ref.name)
     if ref.name == "piece":
-        return "piece"
-    return "any"
-
-
-# The kinds of value whose attributes `Analyzer.attr_type` knows, by how their type starts ("piece"
-# and "piece:card", "route" and "route:cell:land"), in the order they are tried, with the method
-# that knows them.
-_ATTR_OWNERS = (
-    ("row:", "row"),
-    ("piece", "piece"),
-    ("cell:", "cell"),
-    ("area:", "area"),
-    ("route", "route"),
-    ("placement", "placement"),
-    ("border", "border"),
-)
+        return Piece()
+    return NAMED.get(ref.name, ANY)
 
 
 class Analyzer:
@@ -145,13 +153,13 @@ class Analyzer:
         self.destinations: set[int] = set()  # the expressions that stand where pieces go
         # The types of the places each movement's routes start on (`routes(start, NAME, ...)`): a
         # `step` line's place is of that type, so it is checked once every call has been.
-        self.route_starts: dict[str, set[str]] = {}
+        self.route_starts: dict[str, set[Type]] = {}
         self.diags: list[Diagnostic] = []
         self.used: set[str] = set()
         self.rule = ""  # the rule whose statements are being analysed ("" in setup, play...)
         self.seen: dict[str, ast.Node] = {}  # "namespace:name" -> where it was declared first
         # Each movement's parameters and `start`: the scope its `step` line is checked in, last.
-        self.movement_scopes: dict[str, dict[str, str]] = {}
+        self.movement_scopes: dict[str, dict[str, Type]] = {}
 
     # -------------------------------------------------------------- reporting
 
@@ -334,7 +342,7 @@ class Analyzer:
         for table in self.sym.tables.values():
             keys: set[str] = set()
             for col in table.columns:
-                if col.type and col.type.name not in SCALARS and col.type.name not in self.sym.tables:
+                if col.type and col.type.name not in SCALAR_WORDS and col.type.name not in self.sym.tables:
                     self.error(
                         col.type,
                         codes.UNKNOWN_NAME,
@@ -366,14 +374,14 @@ class Analyzer:
     def _check_node_positions(self, m: ast.MapDecl) -> None:
         """`nodes T at X, Y`: whole numbers computed from each node's row, seen as `self`."""
         for e in m.at:
-            self.expect(e, self.expr(e, {"self": f"row:{m.nodes}"}), "int", "where a node is drawn")
+            self.expect(e, self.expr(e, {"self": Row(m.nodes)}), INT, "where a node is drawn")
 
     def _check_called_each(self, table: ast.Table) -> None:
         """The `{...}` parts of a table's `called each` line, which see the row as `self`."""
         for line in (m for m in table.meta if isinstance(m, ast.CalledEach)):
             for part in line.parts:
                 if isinstance(part, ast.Expr):
-                    self.expr(part, {"self": f"row:{table.name}"})
+                    self.expr(part, {"self": Row(table.name)})
 
     @staticmethod
     def _cell(row: ast.Row, index: int) -> ast.Node:
@@ -391,83 +399,92 @@ class Analyzer:
 
     # -------------------------------------------------------------- names and types
 
-    def global_type(self, name: str) -> str | None:
+    def global_type(self, name: str) -> Type | None:
         s = self.sym
         if name in s.constants:
-            return "any"
+            return ANY
         if name in s.vars:
             return type_of_ref(s.vars[name].type, s)
         if name in s.zones:
-            return "loc"
+            return LOC
         if name in s.tables:
-            return f"list:row:{name}"
+            return ListOf(Row(name))
         if name in s.maps and s.maps[name].grid is None:
-            return f"list:row:{s.maps[name].nodes}"
+            return ListOf(Row(s.maps[name].nodes))
         if name in s.maps and s.maps[name].per is None:
-            return f"grid:{name}"
+            return Grid(name)
         if name in s.movements:
-            return "movement"
+            return MOVEMENT
         if name in s.pieces:
-            return "kind"
-        if name in BUILTIN_NAMES:
-            return BUILTIN_NAMES[name]
-        tables = s.row_keys.get(name)
-        if tables:
-            return f"row:{tables[0]}" if len(tables) == 1 else "ambiguous"
-        return None
+            return KIND
+        if name in OWN_NAMES:
+            return OWN_NAMES[name].type
+        tables = s.row_keys.get(name, [])
+        return Row(tables[0]) if len(tables) == 1 else None  # a row's name, of one table only
 
-    def var_type(self, decl: ast.VarDecl) -> str:
-        """An owned variable's type: its values', or (`per player, TABLE`) "rows:TABLE:TYPE", a
+    def var_type(self, decl: ast.VarDecl) -> Type:
+        """An owned variable's type: its values', or (`per player, TABLE`) `Rows(TABLE, TYPE)`, a
         value for each row of TABLE, which only indexing by a row reads (`p.NAME[row]`)."""
         value = type_of_ref(decl.type, self.sym)
-        return value if decl.by is None else f"rows:{decl.by}:{value}"
+        return value if decl.by is None else Rows(decl.by, value)
 
-    def attr_type(self, owner: str, name: str, node: ast.Node) -> str:
-        """The type of `x.NAME` where x is of type `owner`, by the kind of owner."""
-        if owner == "any":
-            return "any"
-        if owner == "player":
-            return self.attr_of_player(owner, name, node)
-        for start, kind in _ATTR_OWNERS:
-            if owner.startswith(start):
-                return getattr(self, f"attr_of_{kind}")(owner, name, node)  # type: ignore[no-any-return]
-        if owner == "loc":
-            return "any" if name == "owner" else self._no_attr(node, "a zone", name)
-        if owner.startswith("list:"):
+    def attr_type(self, owner: Type, name: str, node: ast.Node) -> Type:
+        """The type of `x.NAME` where x is of type `owner`: what the rules declare for a player
+        or a row, else the attribute table (interpreter/attributes.py)."""
+        if owner == ANY:
+            return ANY
+        if owner == PLAYER:
+            return self.attr_of_player(name, node)
+        if isinstance(owner, Row):
+            return self.attr_of_row(owner.table, name, node)
+        kind = attributes.BY_TYPE.get(type(owner))
+        if kind is not None:
+            attribute = kind.attributes.get(name)
+            if attribute is not None:
+                return attribute.result(owner, self.sym)
+            if kind.further is None:
+                return self._no_attr(node, kind.what, name)
+            return self.attr_type(kind.further(owner, self.sym), name, node)
+        if owner == LOC:
+            return (
+                attributes.ZONE_OWNER.result(owner, self.sym)
+                if name == "owner"
+                else self._no_attr(node, "a zone", name)
+            )
+        if isinstance(owner, ListOf):
             return self._no_attr(node, "a list", name, "use [x.NAME for each x in LIST] or LIST[0].NAME")
-        if owner in {"int", "bool", "text"}:
-            return self._no_attr(node, _readable(owner), name)
-        return "any"
+        if owner in (INT, BOOL, TEXT):
+            return self._no_attr(node, owner.readable(), name)
+        return ANY
 
-    def attr_of_player(self, owner: str, name: str, node: ast.Node) -> str:
+    def attr_of_player(self, name: str, node: ast.Node) -> Type:
         """The attributes a player's: its own zones and variables, its seat, its grid map."""
         s = self.sym
         if name in s.owned_zones.get("player", {}):
-            return "loc"
+            return LOC
         if name in s.owned_vars.get("player", {}):
             return self.var_type(s.owned_vars["player"][name])
-        if name == "seat":
-            return "int"
+        if name == attributes.SEAT.name:
+            return attributes.SEAT.result(PLAYER, s)
         if name in s.maps and s.maps[name].per == "player":
-            return f"grid:{name}"
+            return Grid(name)
         self.error(
             node,
             codes.UNKNOWN_ATTRIBUTE,
             f"a player has no '{name}'",
             self._suggest(name, [*s.owned_zones.get("player", {}), *s.owned_vars.get("player", {})]),
         )
-        return "any"
+        return ANY
 
-    def attr_of_row(self, owner: str, name: str, node: ast.Node) -> str:
+    def attr_of_row(self, table: str, name: str, node: ast.Node) -> Type:
         """The attributes a row's: its own variables and zones, its columns."""
         s = self.sym
-        table = owner[4:]
         if table not in s.tables:
-            return "any"
+            return ANY
         if name in s.owned_vars.get(table, {}):
             return self.var_type(s.owned_vars[table][name])
         if name in s.owned_zones.get(table, {}):
-            return "loc"
+            return LOC
         if any(c.name == name for c in s.tables[table].columns):
             return s.column_type(table, name)
         candidates = [c.name for c in s.tables[table].columns] + list(s.owned_vars.get(table, {}))
@@ -477,132 +494,49 @@ class Analyzer:
             f"a row of '{table}' has no '{name}'",
             self._suggest(name, candidates),
         )
-        return "any"
+        return ANY
 
-    def attr_of_piece(self, owner: str, name: str, node: ast.Node) -> str:
-        """The attributes a piece's: its own, and its row's for a piece made from a table."""
-        s = self.sym
-        kind = owner[6:] if owner.startswith("piece:") else ""
-        decl = s.pieces.get(kind)
-        rows_of = decl.each_row_of or decl.per_row_of if decl is not None else None
-        if name == "row" and rows_of:
-            return f"row:{rows_of}"
-        if name in PIECE_ATTRS:
-            return PIECE_ATTRS[name]
-        if rows_of in s.tables:
-            return self.attr_type(f"row:{rows_of}", name, node)
-        return "any"
-
-    def attr_of_cell(self, owner: str, name: str, node: ast.Node) -> str:
-        """The attributes a grid cell's: its place, its map, its layer, its face's columns."""
-        s = self.sym
-        if name in {"q", "r"}:
-            return "int"
-        if name == "map":
-            return f"grid:{owner[5:]}"
-        if name == "placed":
-            return f"placement:{owner[5:]}"
-        m = s.maps.get(owner[5:])
-        faces = m.faces if m is not None else None
-        if name == "face":
-            return f"row:{faces}" if faces else "any"
-        return self.attr_type(f"row:{faces}", name, node) if faces in s.tables else "any"
-
-    def attr_of_area(self, owner: str, name: str, node: ast.Node) -> str:
-        """The attributes an area's: its cells, blocks and gaps, or its places'."""
-        place = owner[5:]
-        grid = place[5:] if place.startswith("cell:") else ""
-        area = {
-            "cells": f"list:{place}",
-            "first": place,
-            "blocks": f"list:placement:{grid}" if grid else "list:any",
-            "gaps": "list:list:int",
-        }
-        return area[name] if name in area else self.attr_type(place, name, node)
-
-    def attr_of_route(self, owner: str, name: str, node: ast.Node) -> str:
-        """The attributes a route's: its ends, the places it passes, its steps."""
-        place = owner[6:] if owner.startswith("route:") else "any"  # "route:cell:land": of cells
-        routes = {
-            "start": place,
-            "end": place,
-            "passed": f"list:{place}",
-            "path": f"list:{place}",
-            "steps": "int",
-        }
-        return routes[name] if name in routes else self._no_attr(node, "a route", name)
-
-    def attr_of_placement(self, owner: str, name: str, node: ast.Node) -> str:
-        """The attributes a placement's: its cells, place, turns and shape, the layer under it."""
-        s = self.sym
-        grid = owner[10:]
-        cell = f"cell:{grid}" if grid else "any"
-        faces = s.maps[grid].faces if grid in s.maps else None
-        placement = {
-            "cells": f"list:{cell}",
-            "x": "int",
-            "y": "int",
-            "turns": "int",
-            "shape": f"list:row:{faces}" if faces else "list:any",
-            "under": owner,
-        }
-        return placement[name] if name in placement else self._no_attr(node, "a placement", name)
-
-    def attr_of_border(self, owner: str, name: str, node: ast.Node) -> str:
-        """The attributes a border's: the new face and the old cell."""
-        s = self.sym
-        grid = owner[7:]
-        faces = s.maps[grid].faces if grid in s.maps else None
-        border = {"new": f"row:{faces}" if faces else "any", "old": f"cell:{grid}" if grid else "any"}
-        return border[name] if name in border else self._no_attr(node, "a border", name)
-
-    def _no_attr(self, node: ast.Node, what: str, name: str, hint: str = "") -> str:
+    def _no_attr(self, node: ast.Node, what: str, name: str, hint: str = "") -> Type:
         self.error(node, codes.UNKNOWN_ATTRIBUTE, f"{what} has no '{name}'", hint)
-        return "any"
+        return ANY
 
-    def expect(self, node: ast.Node, got: str, want: str, what: str) -> None:
-        if got in {"any", want} or want == "any":
-            return
-        if got.startswith(f"{want}:"):
-            return  # a refinement: a piece of one kind ("piece:card") is a piece
-        if want == "loc" and got.startswith(("row:", "list:", "cell:", "area:")):
-            return
-        if want == "list" and got.startswith("list:"):
-            return
-        self.error(node, codes.WRONG_TYPE, f"{what} must be {_readable(want)}, not {_readable(got)}")
+    def expect(self, node: ast.Node, got: Type, want: Type, what: str) -> None:
+        """An error where a value of type `got` may not stand where `want` is asked for."""
+        if not got.fits(want):
+            self.error(node, codes.WRONG_TYPE, f"{what} must be {want.readable()}, not {got.readable()}")
 
-    def expr(self, e: ast.Expr, scope: dict[str, str]) -> str:
+    def expr(self, e: ast.Expr, scope: dict[str, Type]) -> Type:
         """The type of an expression; recorded so that the compiler can specialise attribute access."""
         t = self._expr(e, scope)
         self.sym.types[id(e)] = t
         return t
 
-    def _expr(self, e: ast.Expr, scope: dict[str, str]) -> str:
+    def _expr(self, e: ast.Expr, scope: dict[str, Type]) -> Type:
         """The type of an expression, by its kind's `expr_X` method."""
         return ast.handler(self, "expr_", e, "analysis")(e, scope)  # type: ignore[no-any-return]
 
-    def expr_Num(self, e: ast.Num, scope: dict[str, str]) -> str:
-        return "int"
+    def expr_Num(self, e: ast.Num, scope: dict[str, Type]) -> Type:
+        return INT
 
-    def expr_Text(self, e: ast.Text, scope: dict[str, str]) -> str:
-        return "text"
+    def expr_Text(self, e: ast.Text, scope: dict[str, Type]) -> Type:
+        return TEXT
 
-    def expr_Bool(self, e: ast.Bool, scope: dict[str, str]) -> str:
-        return "bool"
+    def expr_Bool(self, e: ast.Bool, scope: dict[str, Type]) -> Type:
+        return BOOL
 
-    def expr_NoneLit(self, e: ast.NoneLit, scope: dict[str, str]) -> str:
-        return "any"
+    def expr_NoneLit(self, e: ast.NoneLit, scope: dict[str, Type]) -> Type:
+        return ANY
 
-    def expr_Name(self, e: ast.Name, scope: dict[str, str]) -> str:
+    def expr_Name(self, e: ast.Name, scope: dict[str, Type]) -> Type:
         name = e.id
         if name in scope:
             return scope[name]
         self.used.add(name)
         found = self.global_type(name)
-        if found == "ambiguous":
+        if found is None and len(self.sym.row_keys.get(name, [])) > 1:
             tables = " and ".join(self.sym.row_keys[name])
             self.error(e, codes.UNKNOWN_NAME, f"'{name}' is a row of {tables}", f"write TABLE.{name}")
-            return "any"
+            return ANY
         if found is None and name in self.sym.counters:
             self.error(
                 e,
@@ -611,7 +545,7 @@ class Analyzer:
                 "counters are for statistics, so that counting something changes no game; "
                 "an example's 'expect:' may read it",
             )
-            return "any"
+            return ANY
         if found is None:
             names = [
                 *scope,
@@ -621,104 +555,104 @@ class Analyzer:
                 *self.sym.tables,
                 *self.sym.maps,
                 *self.sym.pieces,
-                *BUILTIN_NAMES,
+                *OWN_NAMES,
                 *self.sym.row_keys,
             ]
             self.error(e, codes.UNKNOWN_NAME, f"unknown name '{name}'", self._suggest(name, names))
-            return "any"
+            return ANY
         return found
 
-    def expr_Attr(self, e: ast.Attr, scope: dict[str, str]) -> str:
+    def expr_Attr(self, e: ast.Attr, scope: dict[str, Type]) -> Type:
         if isinstance(e.obj, ast.Name) and e.obj.id in self.sym.tables and e.obj.id not in scope:
             table, key = e.obj.id, e.name  # `TABLE.KEY`: a row of a table, by its key
             self.used.add(table)
             if not any(r.cells and r.cells[0] == key for r in self.sym.tables[table].rows):
                 self.error(e, codes.NOT_A_ROW, f"'{key}' is not a row of table '{table}'")
-            return f"row:{table}"
+            return Row(table)
         owner = self.expr(e.obj, scope)
         return self.attr_type(owner, e.name, e)
 
-    def expr_Index(self, e: ast.Index, scope: dict[str, str]) -> str:
+    def expr_Index(self, e: ast.Index, scope: dict[str, Type]) -> Type:
         seq = self.expr(e.obj, scope)
-        if seq.startswith("rows:"):
-            table, value = seq[5:].split(":", 1)
-            self.expect(e.index, self.expr(e.index, scope), f"row:{table}", f"a row of '{table}'")
-            return value
-        self.expect(e.index, self.expr(e.index, scope), "int", "an index")
-        self.expect(e.obj, seq, "list", "what is indexed")
-        return seq[5:] if seq.startswith("list:") else "any"
+        if isinstance(seq, Rows):
+            table = seq.table
+            self.expect(e.index, self.expr(e.index, scope), Row(table), f"a row of '{table}'")
+            return seq.value
+        self.expect(e.index, self.expr(e.index, scope), INT, "an index")
+        self.expect(e.obj, seq, ListOf(), "what is indexed")
+        return element(seq)
 
-    def expr_Unary(self, e: ast.Unary, scope: dict[str, str]) -> str:
+    def expr_Unary(self, e: ast.Unary, scope: dict[str, Type]) -> Type:
         if e.op == "-":
-            self.expect(e.operand, self.expr(e.operand, scope), "int", "what '-' negates")
-            return "int"
-        self.expect(e.operand, self.expr(e.operand, scope), "bool", "what 'not' negates")
-        return "bool"
+            self.expect(e.operand, self.expr(e.operand, scope), INT, "what '-' negates")
+            return INT
+        self.expect(e.operand, self.expr(e.operand, scope), BOOL, "what 'not' negates")
+        return BOOL
 
-    def expr_IfExpr(self, e: ast.IfExpr, scope: dict[str, str]) -> str:
-        self.expect(e.cond, self.expr(e.cond, scope), "bool", "an 'if' condition")
+    def expr_IfExpr(self, e: ast.IfExpr, scope: dict[str, Type]) -> Type:
+        self.expect(e.cond, self.expr(e.cond, scope), BOOL, "an 'if' condition")
         then, orelse = self.expr(e.then, scope), self.expr(e.orelse, scope)
-        return then if then == orelse else "any"
+        return then if then == orelse else ANY
 
-    def expr_ListLit(self, e: ast.ListLit, scope: dict[str, str]) -> str:
+    def expr_ListLit(self, e: ast.ListLit, scope: dict[str, Type]) -> Type:
         types = {self.expr(item, scope) for item in e.items}
-        return f"list:{types.pop()}" if len(types) == 1 else "list:any"
+        return ListOf(types.pop()) if len(types) == 1 else ListOf(ANY)
 
-    def expr_Filter(self, e: ast.Filter, scope: dict[str, str]) -> str:
-        element = self.element(e.seq, scope)
-        self.expect(e.cond, self.expr(e.cond, {**scope, e.var: element}), "bool", "a 'where' condition")
+    def expr_Filter(self, e: ast.Filter, scope: dict[str, Type]) -> Type:
+        item = self.element(e.seq, scope)
+        self.expect(e.cond, self.expr(e.cond, {**scope, e.var: item}), BOOL, "a 'where' condition")
         for rank in e.keys:
-            self.expect(rank, self.expr(rank, {**scope, e.var: element}), "int", "a 'ranked by' key")
-        return f"list:{element}"
+            self.expect(rank, self.expr(rank, {**scope, e.var: item}), INT, "a 'ranked by' key")
+        return ListOf(item)
 
-    def expr_MapComp(self, e: ast.MapComp, scope: dict[str, str]) -> str:
+    def expr_MapComp(self, e: ast.MapComp, scope: dict[str, Type]) -> Type:
         inner = {**scope, e.var: self.element(e.seq, scope)}
         if e.cond is not None:
-            self.expect(e.cond, self.expr(e.cond, inner), "bool", "a 'where' condition")
-        return f"list:{self.expr(e.expr, inner)}"
+            self.expect(e.cond, self.expr(e.cond, inner), BOOL, "a 'where' condition")
+        return ListOf(self.expr(e.expr, inner))
 
-    def element(self, seq: ast.Expr, scope: dict[str, str]) -> str:
+    def element(self, seq: ast.Expr, scope: dict[str, Type]) -> Type:
         t = self.expr(seq, scope)
-        if t.startswith("list:"):
-            return t[5:]
-        if t != "any":
-            self.error(seq, codes.WRONG_TYPE, f"expected a list to go through, not {_readable(t)}")
-        return "any"
+        if isinstance(t, ListOf):
+            return t.item
+        if t != ANY:
+            self.error(seq, codes.WRONG_TYPE, f"expected a list to go through, not {t.readable()}")
+        return ANY
 
-    def expr_Binary(self, e: ast.Binary, scope: dict[str, str]) -> str:
+    def expr_Binary(self, e: ast.Binary, scope: dict[str, Type]) -> Type:
         left, right = self.expr(e.left, scope), self.expr(e.right, scope)
-        if e.op == "+" and (left.startswith("list") or right.startswith("list")):
-            self.expect(e.left, left, "list", "the left side of '+' (lists are joined)")
-            self.expect(e.right, right, "list", "the right side of '+' (lists are joined)")
-            return left if left == right else "list:any"
-        if e.op == "+" and left == right == "any":
-            return "any"  # numbers added or lists joined: not known yet
+        if e.op == "+" and (isinstance(left, ListOf) or isinstance(right, ListOf)):
+            self.expect(e.left, left, ListOf(), "the left side of '+' (lists are joined)")
+            self.expect(e.right, right, ListOf(), "the right side of '+' (lists are joined)")
+            return left if left == right else ListOf(ANY)
+        if e.op == "+" and left == right == ANY:
+            return ANY  # numbers added or lists joined: not known yet
         if e.op in {"+", "-", "*", "//", "%"}:
-            self.expect(e.left, left, "int", f"the left side of '{e.op}'")
-            self.expect(e.right, right, "int", f"the right side of '{e.op}'")
-            return "int"
+            self.expect(e.left, left, INT, f"the left side of '{e.op}'")
+            self.expect(e.right, right, INT, f"the right side of '{e.op}'")
+            return INT
         if e.op in {"<", "<=", ">", ">="}:
-            self.expect(e.left, left, "int", f"the left side of '{e.op}'")
-            self.expect(e.right, right, "int", f"the right side of '{e.op}'")
-            return "bool"
+            self.expect(e.left, left, INT, f"the left side of '{e.op}'")
+            self.expect(e.right, right, INT, f"the right side of '{e.op}'")
+            return BOOL
         if e.op in {"and", "or"}:
-            self.expect(e.left, left, "bool", f"the left side of '{e.op}'")
-            self.expect(e.right, right, "bool", f"the right side of '{e.op}'")
-            return "bool"
+            self.expect(e.left, left, BOOL, f"the left side of '{e.op}'")
+            self.expect(e.right, right, BOOL, f"the right side of '{e.op}'")
+            return BOOL
         if e.op in {"in", "not in"}:
-            self.expect(e.right, right, "list", f"the right side of '{e.op}'")
-            return "bool"
+            self.expect(e.right, right, ListOf(), f"the right side of '{e.op}'")
+            return BOOL
         if e.op == "..":
-            self.expect(e.left, left, "int", "a range's start")
-            self.expect(e.right, right, "int", "a range's end")
-            return "list:int"
-        if {left, right} <= SCALARS and left != right and "any" not in (left, right):
+            self.expect(e.left, left, INT, "a range's start")
+            self.expect(e.right, right, INT, "a range's end")
+            return ListOf(INT)
+        if {left, right} <= SCALARS and left != right:
             self.warning(
-                e, codes.WRONG_TYPE, f"comparing {_readable(left)} with {_readable(right)} is never true"
+                e, codes.WRONG_TYPE, f"comparing {left.readable()} with {right.readable()} is never true"
             )
-        return "bool"
+        return BOOL
 
-    def expr_Call(self, e: ast.Call, scope: dict[str, str]) -> str:
+    def expr_Call(self, e: ast.Call, scope: dict[str, Type]) -> Type:
         name = e.func
         if name in self.sym.values:
             self.used.add(name)
@@ -728,7 +662,7 @@ class Analyzer:
                 self.expect(
                     arg, self.expr(arg, scope), type_of_ref(param.type, self.sym), f"argument '{param.name}'"
                 )
-            return "any"
+            return ANY
         if name not in BUILTINS:
             if name in self.sym.rules:
                 self.error(
@@ -746,21 +680,21 @@ class Analyzer:
                 )
             for arg in e.args:
                 self.expr(arg, scope)
-            return "any"
+            return ANY
         builtin = BUILTINS[name]
         self.arity(e, name, builtin.fewest, builtin.most)
         if len(e.args) < builtin.fewest:  # reported; the checks read the missing arguments
             for arg in e.args:
                 self.expr(arg, scope)
-            return "any"
+            return ANY
         types = builtin.arg_types(self, e, scope)
         for i, (want, got) in enumerate(zip(builtin.takes, types, strict=False)):
             self.expect(e.args[i], got, want, f"the {ORDINALS[i]} argument of {name}")
         return builtin.check(self, e, types)
 
-    def is_board(self, grid_type: str) -> bool:
-        """Whether a `grid:NAME` type is a board given by its size (whose cells are all there)."""
-        m = self.sym.maps.get(grid_type[5:]) if grid_type.startswith("grid:") else None
+    def is_board(self, grid_type: Type) -> bool:
+        """Whether a `Grid(NAME)` type is a board given by its size (whose cells are all there)."""
+        m = self.sym.maps.get(grid_type.name) if isinstance(grid_type, Grid) else None
         return m is not None and m.outline is not None
 
     def board(self, m: ast.MapDecl) -> None:
@@ -787,16 +721,16 @@ class Analyzer:
                     f"a board's size is a number or a constant, and '{term.id}' is not one",
                 )
             else:
-                self.expect(term, self.expr(term, {}), "int", "a board's size")
+                self.expect(term, self.expr(term, {}), INT, "a board's size")
 
-    def destination(self, e: ast.Expr, scope: dict[str, str]) -> str:
+    def destination(self, e: ast.Expr, scope: dict[str, Type]) -> Type:
         """The type of where pieces go: a place, or the bottom of one (`bottom(Z)`), which is a
         place only there: nothing else reads or counts a bottom."""
         self.destinations.add(id(e))
         t = self.expr(e, scope)
-        if t.startswith("row:"):  # a row is a place only on a map of its table
-            self.sym.places.add(t[4:])
-        return "loc" if t == "bottom" else t
+        if isinstance(t, Row):  # a row is a place only on a map of its table
+            self.sym.places.add(t.table)
+        return LOC if t == BOTTOM else t
 
     def arity(self, e: ast.Call | ast.CallStmt, name: str, low: int, high: int) -> None:
         n = len(e.args)
@@ -806,12 +740,12 @@ class Analyzer:
 
     # -------------------------------------------------------------- statements
 
-    def stmts(self, body: list[ast.Stmt], scope: dict[str, str]) -> None:
+    def stmts(self, body: list[ast.Stmt], scope: dict[str, Type]) -> None:
         scope = dict(scope)
         for stmt in body:
             self.stmt(stmt, scope)
 
-    def stmt(self, s: ast.Stmt, scope: dict[str, str]) -> None:
+    def stmt(self, s: ast.Stmt, scope: dict[str, Type]) -> None:
         """Check one statement, by its kind's `stmt_X` method. `scope` is the block's: a `let`
         adds its name to it for the statements after it."""
         self.prompt_shows_no_value(s)
@@ -828,28 +762,23 @@ class Analyzer:
                 "ask without it (the player being asked is the one who reads it); a `log` line shows values",
             )
 
-    def stmt_Meta(self, s: ast.Meta, scope: dict[str, str]) -> None:
+    def stmt_Meta(self, s: ast.Meta, scope: dict[str, Type]) -> None:
         """Words for players and the checker: nothing here to type."""
 
-    def stmt_MoveRefs(self, s: ast.MoveRefs, scope: dict[str, str]) -> None:
+    def stmt_MoveRefs(self, s: ast.MoveRefs, scope: dict[str, Type]) -> None:
         t = self.expr(s.pieces, scope)
-        if (
-            t not in {"any", "piece"}
-            and not t.startswith("piece")
-            and not t.startswith("list:piece")
-            and t != "list:any"
-        ):
+        if not (t.fits(Piece()) or t.fits(ListOf(Piece())) or t == ListOf(ANY)):
             self.error(
                 s.pieces,
                 codes.WRONG_TYPE,
-                f"'move ... to' moves pieces, not {_readable(t)}",
+                f"'move ... to' moves pieces, not {t.readable()}",
                 "to move by count write: move N KIND from ZONE to ZONE",
             )
-        self.expect(s.dest, self.destination(s.dest, scope), "loc", "where pieces move to")
+        self.expect(s.dest, self.destination(s.dest, scope), LOC, "where pieces move to")
 
-    def stmt_MoveCount(self, s: ast.MoveCount | ast.MoveAll, scope: dict[str, str]) -> None:
+    def stmt_MoveCount(self, s: ast.MoveCount | ast.MoveAll, scope: dict[str, Type]) -> None:
         if isinstance(s, ast.MoveCount):
-            self.expect(s.count, self.expr(s.count, scope), "int", "how many to move")
+            self.expect(s.count, self.expr(s.count, scope), INT, "how many to move")
         self.kind(s, s.kind)
         if s.which is not None:
             decl = self.sym.pieces.get(s.kind)
@@ -862,34 +791,34 @@ class Analyzer:
                     f"'{s.kind}' is not made from a table: it has no kinds to pick",
                 )
             elif rows_of is not None:
-                self.expect(s.which, which, f"row:{rows_of}", f"which kind of {s.kind}")
+                self.expect(s.which, which, Row(rows_of), f"which kind of {s.kind}")
         if s.owner is not None:
-            self.expect(s.owner, self.expr(s.owner, scope), "player", "the owner of the pieces")
-        self.expect(s.src, self.expr(s.src, scope), "loc", "where pieces move from")
-        self.expect(s.dest, self.destination(s.dest, scope), "loc", "where pieces move to")
+            self.expect(s.owner, self.expr(s.owner, scope), PLAYER, "the owner of the pieces")
+        self.expect(s.src, self.expr(s.src, scope), LOC, "where pieces move from")
+        self.expect(s.dest, self.destination(s.dest, scope), LOC, "where pieces move to")
 
     stmt_MoveAll = stmt_MoveCount
 
-    def stmt_SetStmt(self, s: ast.SetStmt | ast.AddStmt, scope: dict[str, str]) -> None:
+    def stmt_SetStmt(self, s: ast.SetStmt | ast.AddStmt, scope: dict[str, Type]) -> None:
         target = s.target
         t = self.target(target, scope)
         value = s.value if isinstance(s, ast.SetStmt) else s.amount
         vt = self.expr(value, scope)
         if isinstance(s, ast.AddStmt):
-            self.expect(value, vt, "int", "what is added")
-            self.expect(target, t, "int", "what is added to")
-        elif t != "any" and vt != "any" and t != vt and not (t == "int" and vt == "int"):
-            self.error(value, codes.WRONG_TYPE, f"cannot set {_readable(t)} to {_readable(vt)}")
+            self.expect(value, vt, INT, "what is added")
+            self.expect(target, t, INT, "what is added to")
+        elif ANY not in (t, vt) and t != vt:
+            self.error(value, codes.WRONG_TYPE, f"cannot set {t.readable()} to {vt.readable()}")
 
     stmt_AddStmt = stmt_SetStmt
 
-    def stmt_Swap(self, s: ast.Swap, scope: dict[str, str]) -> None:
+    def stmt_Swap(self, s: ast.Swap, scope: dict[str, Type]) -> None:
         """Two variables that can change, of one type: each takes the other's value."""
         first, second = self.target(s.first, scope), self.target(s.second, scope)
-        if "any" not in (first, second) and first != second:
-            self.error(s.second, codes.WRONG_TYPE, f"cannot swap {_readable(first)} with {_readable(second)}")
+        if ANY not in (first, second) and first != second:
+            self.error(s.second, codes.WRONG_TYPE, f"cannot swap {first.readable()} with {second.readable()}")
 
-    def target(self, target: ast.Expr, scope: dict[str, str]) -> str:
+    def target(self, target: ast.Expr, scope: dict[str, Type]) -> Type:
         """The type of a variable a statement changes (`set X to ...`), which must be one."""
         if isinstance(target, ast.Name) and target.id not in self.sym.vars:
             self.error(
@@ -900,7 +829,7 @@ class Analyzer:
             )
         elif isinstance(target, ast.Index) and isinstance(target.obj, ast.Attr):
             self._check_assignable(target.obj, scope)
-            if not self.expr(target.obj, scope).startswith("rows:"):
+            if not isinstance(self.expr(target.obj, scope), Rows):
                 self.error(
                     target,
                     codes.CANNOT_CHANGE,
@@ -916,17 +845,17 @@ class Analyzer:
             self._check_assignable(target, scope)
         return self.expr(target, scope)
 
-    def stmt_Let(self, s: ast.Let, scope: dict[str, str]) -> None:
+    def stmt_Let(self, s: ast.Let, scope: dict[str, Type]) -> None:
         scope[s.name] = self.expr(s.value, scope)
 
-    def stmt_Shuffle(self, s: ast.Shuffle, scope: dict[str, str]) -> None:
-        self.expect(s.zone, self.expr(s.zone, scope), "loc", "what is shuffled")
+    def stmt_Shuffle(self, s: ast.Shuffle, scope: dict[str, Type]) -> None:
+        self.expect(s.zone, self.expr(s.zone, scope), LOC, "what is shuffled")
 
-    def stmt_Place(self, s: ast.Place, scope: dict[str, str]) -> None:
-        self.expect(s.shape, self.expr(s.shape, scope), "list", "the shape placed (a list of rows)")
+    def stmt_Place(self, s: ast.Place, scope: dict[str, Type]) -> None:
+        self.expect(s.shape, self.expr(s.shape, scope), ListOf(), "the shape placed (a list of rows)")
         grid = self.expr(s.map, scope)
-        if grid != "any" and not grid.startswith("grid:"):
-            self.error(s.map, codes.WRONG_TYPE, f"shapes are placed on a grid map, not on {_readable(grid)}")
+        if not isinstance(grid, Grid) and grid != ANY:
+            self.error(s.map, codes.WRONG_TYPE, f"shapes are placed on a grid map, not on {grid.readable()}")
         elif not s.over and self.is_board(grid):
             self.error(
                 s.map,
@@ -934,71 +863,71 @@ class Analyzer:
                 "a board given by its size has all its cells: lay shapes 'over' it",
             )
         if s.at is not None:
-            self.expect(s.at, self.expr(s.at, scope), "placement", "where the shape goes")
+            self.expect(s.at, self.expr(s.at, scope), Placement(), "where the shape goes")
 
-    def stmt_Lift(self, s: ast.Lift, scope: dict[str, str]) -> None:
-        self.expect(s.layer, self.expr(s.layer, scope), "placement", "the laid shape lifted")
+    def stmt_Lift(self, s: ast.Lift, scope: dict[str, Type]) -> None:
+        self.expect(s.layer, self.expr(s.layer, scope), Placement(), "the laid shape lifted")
 
-    def stmt_Shift(self, s: ast.Shift, scope: dict[str, str]) -> None:
+    def stmt_Shift(self, s: ast.Shift, scope: dict[str, Type]) -> None:
         grid = self.expr(s.map, scope)
-        if grid != "any" and not grid.startswith("grid:"):
-            self.error(s.map, codes.WRONG_TYPE, f"a grid map is shifted, not {_readable(grid)}")
+        if not isinstance(grid, Grid) and grid != ANY:
+            self.error(s.map, codes.WRONG_TYPE, f"a grid map is shifted, not {grid.readable()}")
         elif self.is_board(grid):
             self.error(
                 s.map,
                 codes.WRONG_TYPE,
                 "a board given by its size has its cells where they are: it cannot shift",
             )
-        self.expect(s.dq, self.expr(s.dq, scope), "int", "how far the map shifts east")
-        self.expect(s.dr, self.expr(s.dr, scope), "int", "how far the map shifts south")
+        self.expect(s.dq, self.expr(s.dq, scope), INT, "how far the map shifts east")
+        self.expect(s.dr, self.expr(s.dr, scope), INT, "how far the map shifts south")
 
-    def stmt_Draw(self, s: ast.Draw, scope: dict[str, str]) -> None:
-        self.expect(s.count, self.expr(s.count, scope), "int", "how many to draw")
-        self.expect(s.src, self.expr(s.src, scope), "loc", "where cards are drawn from")
-        self.expect(s.dest, self.destination(s.dest, scope), "loc", "where drawn cards go")
+    def stmt_Draw(self, s: ast.Draw, scope: dict[str, Type]) -> None:
+        self.expect(s.count, self.expr(s.count, scope), INT, "how many to draw")
+        self.expect(s.src, self.expr(s.src, scope), LOC, "where cards are drawn from")
+        self.expect(s.dest, self.destination(s.dest, scope), LOC, "where drawn cards go")
 
-    def stmt_EndGame(self, s: ast.EndGame, scope: dict[str, str]) -> None:
+    def stmt_EndGame(self, s: ast.EndGame, scope: dict[str, Type]) -> None:
         """`end game` reads nothing."""
 
-    def stmt_Log(self, s: ast.Log, scope: dict[str, str]) -> None:
+    def stmt_Log(self, s: ast.Log, scope: dict[str, Type]) -> None:
         for part in s.parts:
             if isinstance(part, ast.Expr):
                 self.expr(part, scope)
 
-    def stmt_CallStmt(self, s: ast.CallStmt, scope: dict[str, str]) -> None:
+    def stmt_CallStmt(self, s: ast.CallStmt, scope: dict[str, Type]) -> None:
         self.call_stmt(s, scope)
 
-    def stmt_If(self, s: ast.If, scope: dict[str, str]) -> None:
+    def stmt_If(self, s: ast.If, scope: dict[str, Type]) -> None:
         for cond, body in ((b.cond, b.body) for b in s.branches):
-            self.expect(cond, self.expr(cond, scope), "bool", "an 'if' condition")
+            self.expect(cond, self.expr(cond, scope), BOOL, "an 'if' condition")
             self.stmts(body, scope)
         self.stmts(s.orelse, scope)
 
-    def stmt_ForEach(self, s: ast.ForEach, scope: dict[str, str]) -> None:
+    def stmt_ForEach(self, s: ast.ForEach, scope: dict[str, Type]) -> None:
         element = self.element(s.seq, scope)
         inner = {**scope, s.var: element}
         if s.cond is not None:
-            self.expect(s.cond, self.expr(s.cond, inner), "bool", "a 'where' condition")
+            self.expect(s.cond, self.expr(s.cond, inner), BOOL, "a 'where' condition")
         if s.chooser is not None:
-            self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses the order")
+            self.expect(s.chooser, self.expr(s.chooser, scope), PLAYER, "who chooses the order")
             self.sym.sites.append(Site("order", self.rule, s.var, False, s, inner))
         self.stmts(s.body, inner)
 
-    def stmt_Repeat(self, s: ast.Repeat, scope: dict[str, str]) -> None:
-        self.expect(s.count, self.expr(s.count, scope), "int", "how many times to repeat")
+    def stmt_Repeat(self, s: ast.Repeat, scope: dict[str, Type]) -> None:
+        self.expect(s.count, self.expr(s.count, scope), INT, "how many times to repeat")
         self.stmts(s.body, scope)
 
-    def stmt_While(self, s: ast.While, scope: dict[str, str]) -> None:
-        self.expect(s.cond, self.expr(s.cond, scope), "bool", "a 'while' condition")
+    def stmt_While(self, s: ast.While, scope: dict[str, Type]) -> None:
+        self.expect(s.cond, self.expr(s.cond, scope), BOOL, "a 'while' condition")
         self.stmts(s.body, scope)
 
-    def stmt_Choose(self, s: ast.Choose | ast.Pick, scope: dict[str, str]) -> None:
+    def stmt_Choose(self, s: ast.Choose | ast.Pick, scope: dict[str, Type]) -> None:
         element = self.element(s.seq, scope)
         inner = {**scope, s.var: element}
         if s.cond is not None:
-            self.expect(s.cond, self.expr(s.cond, inner), "bool", "a 'where' condition")
+            self.expect(s.cond, self.expr(s.cond, inner), BOOL, "a 'where' condition")
         if isinstance(s, ast.Choose) and s.chooser is not None:
-            self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
+            self.expect(s.chooser, self.expr(s.chooser, scope), PLAYER, "who chooses")
         if isinstance(s, ast.Choose) and s.shown_at is not None:
             self.expr(s.shown_at, inner)
         if isinstance(s, ast.Choose):
@@ -1015,14 +944,14 @@ class Analyzer:
 
     stmt_Pick = stmt_Choose
 
-    def stmt_Ask(self, s: ast.Ask, scope: dict[str, str]) -> None:
+    def stmt_Ask(self, s: ast.Ask, scope: dict[str, Type]) -> None:
         if s.chooser is not None:
-            self.expect(s.chooser, self.expr(s.chooser, scope), "player", "who chooses")
+            self.expect(s.chooser, self.expr(s.chooser, scope), PLAYER, "who chooses")
         self.sym.sites.append(Site("ask", self.rule, None, True, s, scope))
         self.stmts(s.body, scope)
         self.stmts(s.orelse, scope)
 
-    def stmt_Random(self, s: ast.Random, scope: dict[str, str]) -> None:
+    def stmt_Random(self, s: ast.Random, scope: dict[str, Type]) -> None:
         names: set[str] = set()
         for i, outcome in enumerate(s.outcomes):
             if outcome.name in names:
@@ -1031,39 +960,39 @@ class Analyzer:
             if outcome.weight is None and i != len(s.outcomes) - 1:
                 self.error(outcome, codes.WRONG_TYPE, "'otherwise' must be the last outcome")
             if outcome.weight is not None:
-                self.expect(outcome.weight, self.expr(outcome.weight, scope), "int", "a chance")
+                self.expect(outcome.weight, self.expr(outcome.weight, scope), INT, "a chance")
             self.stmts(outcome.body, scope)
 
-    def stmt_Turn(self, s: ast.Turn, scope: dict[str, str]) -> None:
-        self.expect(s.player, self.expr(s.player, scope), "player", "whose turn it is")
+    def stmt_Turn(self, s: ast.Turn, scope: dict[str, Type]) -> None:
+        self.expect(s.player, self.expr(s.player, scope), PLAYER, "whose turn it is")
         self.stmts(s.body, scope)
 
-    def stmt_Named(self, s: ast.Named, scope: dict[str, str]) -> None:
+    def stmt_Named(self, s: ast.Named, scope: dict[str, Type]) -> None:
         self.stmts(s.body, scope)
 
-    def stmt_Offer(self, s: ast.Offer, scope: dict[str, str]) -> None:
+    def stmt_Offer(self, s: ast.Offer, scope: dict[str, Type]) -> None:
         self.call_stmt(ast.CallStmt(span=s.span, name=s.rule, args=s.args), scope)
-        self.expect(s.player, self.expr(s.player, scope), "player", "who is offered the action")
+        self.expect(s.player, self.expr(s.player, scope), PLAYER, "who is offered the action")
         if s.cond is not None:
-            self.expect(s.cond, self.expr(s.cond, scope), "bool", "when the action is offered")
+            self.expect(s.cond, self.expr(s.cond, scope), BOOL, "when the action is offered")
         offered = self.sym.rules.get(s.rule)
         if offered is not None:  # a style's condition reads the offered rule's arguments
             arguments = {p.name: type_of_ref(p.type, self.sym) for p in offered.params}
             self.sym.sites.append(Site("offer", s.rule, None, False, s, arguments))
         self.stmts(s.body, scope)
 
-    def _check_assignable(self, target: ast.Attr, scope: dict[str, str]) -> None:
+    def _check_assignable(self, target: ast.Attr, scope: dict[str, Type]) -> None:
         owner = self.expr(target.obj, scope)
-        if owner == "player" and target.name not in self.sym.owned_vars.get("player", {}):
+        if owner == PLAYER and target.name not in self.sym.owned_vars.get("player", {}):
             self.error(
                 target, codes.CANNOT_CHANGE, f"'{target.name}' of a player is not a variable that can change"
             )
-        elif owner.startswith("row:") and target.name not in self.sym.owned_vars.get(owner[4:], {}):
+        elif isinstance(owner, Row) and target.name not in self.sym.owned_vars.get(owner.table, {}):
             self.error(
                 target,
                 codes.CANNOT_CHANGE,
-                f"'{target.name}' of a row of '{owner[4:]}' is table data and cannot change",
-                f"declare 'var {target.name} = ... per {owner[4:]}'",
+                f"'{target.name}' of a row of '{owner.table}' is table data and cannot change",
+                f"declare 'var {target.name} = ... per {owner.table}'",
             )
 
     def _never_options(self, s: ast.Choose) -> bool:
@@ -1083,7 +1012,7 @@ class Analyzer:
                 self._suggest(name, self.sym.pieces),
             )
 
-    def stmt_Tally(self, s: ast.Tally, scope: dict[str, str]) -> None:
+    def stmt_Tally(self, s: ast.Tally, scope: dict[str, Type]) -> None:
         """`tally NAME [for PLAYER] [by AMOUNT]`: a declared counter, a player exactly when it is
         counted per player, a whole number."""
         decl = self.sym.counters.get(s.name)
@@ -1106,11 +1035,11 @@ class Analyzer:
                 f"declare it 'counter {s.name} per player' to count it for each player",
             )
         if s.player is not None:
-            self.expect(s.player, self.expr(s.player, scope), "player", "whose count it is")
+            self.expect(s.player, self.expr(s.player, scope), PLAYER, "whose count it is")
         if s.amount is not None:
-            self.expect(s.amount, self.expr(s.amount, scope), "int", "how much is counted")
+            self.expect(s.amount, self.expr(s.amount, scope), INT, "how much is counted")
 
-    def call_stmt(self, s: ast.CallStmt, scope: dict[str, str]) -> None:
+    def call_stmt(self, s: ast.CallStmt, scope: dict[str, Type]) -> None:
         self.used.add(s.name)
         decl = self.sym.rules.get(s.name)
         if decl is None:
@@ -1134,12 +1063,12 @@ class Analyzer:
                 arg, self.expr(arg, scope), type_of_ref(param.type, self.sym), f"argument '{param.name}'"
             )
 
-    def params(self, params: list[ast.Param]) -> dict[str, str]:
-        scope: dict[str, str] = {}
+    def params(self, params: list[ast.Param]) -> dict[str, Type]:
+        scope: dict[str, Type] = {}
         for p in params:
             if p.name in scope:
                 self.error(p, codes.DECLARED_TWICE, f"two parameters are called '{p.name}'")
-            if p.type is not None and type_of_ref(p.type, self.sym) == "any" and p.type.name != "any":
+            if p.type is not None and type_of_ref(p.type, self.sym) == ANY and p.type.name != "any":
                 self.error(
                     p.type,
                     codes.UNKNOWN_NAME,
@@ -1198,16 +1127,14 @@ class Analyzer:
                 self.stmts(block.body, {})
         for score in (s.score, s.tiebreak):
             if score is not None:
-                self.expect(
-                    score.expr, self.expr(score.expr, {score.var: "player"}), "int", f"a {score.kind}"
-                )
+                self.expect(score.expr, self.expr(score.expr, {score.var: PLAYER}), INT, f"a {score.kind}")
 
     def check_trigger(self, trig: ast.TriggerDecl) -> None:
         """A trigger names a kind of piece; its body sees the piece and where it arrived."""
         self.kind(trig, trig.kind)
-        scope = {trig.piece_var: f"piece:{trig.kind}", trig.loc_var: "any"}
+        scope = {trig.piece_var: Piece(trig.kind), trig.loc_var: ANY}
         if trig.cond is not None:
-            self.expect(trig.cond, self.expr(trig.cond, scope), "bool", "a 'when' condition")
+            self.expect(trig.cond, self.expr(trig.cond, scope), BOOL, "a 'when' condition")
         self.stmts(trig.body, scope)
 
     def check_constant(self, const: ast.Constant) -> None:
@@ -1216,7 +1143,7 @@ class Analyzer:
         got = self.expr(const.value, {})
         if isinstance(const, ast.OptionDecl):
             want = type_of_ref(const.type, s)
-            if want == "any":
+            if want == ANY:
                 self.error(
                     const.type,
                     codes.WRONG_TYPE,
@@ -1230,8 +1157,8 @@ class Analyzer:
         s = self.sym
         rows_of = piece.each_row_of or piece.per_row_of
         if piece.count is not None:
-            scope = {"self": f"row:{rows_of}"} if piece.per_row_of else {}
-            self.expect(piece.count, self.expr(piece.count, scope), "int", "a number of pieces")
+            scope: dict[str, Type] = {"self": Row(piece.per_row_of)} if piece.per_row_of else {}
+            self.expect(piece.count, self.expr(piece.count, scope), INT, "a number of pieces")
         if rows_of is not None and rows_of not in s.tables:
             self.error(
                 piece, codes.UNKNOWN_NAME, f"unknown table '{rows_of}'", self._suggest(rows_of, s.tables)
@@ -1239,28 +1166,29 @@ class Analyzer:
         zone = piece.zone
         if isinstance(zone, ast.Name) and piece.per_player and zone.id in s.owned_zones.get("player", {}):
             return  # each player's pieces start in their own zone
-        self.expect(zone, self.expr(zone, {}), "loc", "where the pieces start")
+        self.expect(zone, self.expr(zone, {}), LOC, "where the pieces start")
 
     def check_var(self, var: ast.VarDecl) -> None:
         """A variable starts as a value of its type, within its range."""
         s = self.sym
-        scope = {"self": f"row:{var.per}" if var.per and var.per != "player" else "player"} if var.per else {}
+        owner: Type = Row(var.per) if var.per and var.per != "player" else PLAYER
+        scope: dict[str, Type] = {"self": owner} if var.per else {}
         got = self.expr(var.init, scope)
         want = type_of_ref(var.type, s)
-        if var.type is not None and want == "any" and var.type.name != "any":
+        if var.type is not None and want == ANY and var.type.name != "any":
             self.error(var.type, codes.UNKNOWN_NAME, f"unknown type '{var.type.name}'")
-        elif got != "any" and want != "any" and got != want:
+        elif ANY not in (got, want) and got != want:
             self.error(
                 var.init,
                 codes.WRONG_TYPE,
-                f"'{var.name}' is {_readable(want)} but starts as {_readable(got)}",
+                f"'{var.name}' is {want.readable()} but starts as {got.readable()}",
             )
         if var.within is not None:
-            self.expect(var.within, self.expr(var.within, {}), "list:int", "a 'within' range")
+            self.expect(var.within, self.expr(var.within, {}), ListOf(INT), "a 'within' range")
 
     def check_movement(self, movement: ast.MovementDecl) -> None:
         """A movement's lines, each in the scope of its parameters and the place it tests."""
-        scope = self.movement_scopes[movement.name] = {**self.params(movement.params), "start": "any"}
+        scope = self.movement_scopes[movement.name] = {**self.params(movement.params), "start": ANY}
         if movement.step is not None and movement.straight is not None:
             self.error(
                 movement.straight,
@@ -1269,17 +1197,17 @@ class Analyzer:
             )
         if movement.steps is not None:
             steps = self.expr(movement.steps, scope)
-            if steps not in {"int", "list:int", "any"}:
+            if steps not in (INT, ListOf(INT), ANY):
                 self.error(movement.steps, codes.WRONG_TYPE, "steps are a number or a range such as 1..3")
         for flag in (movement.straight, movement.backtracks):
             if flag is not None:
-                self.expect(flag, self.expr(flag, scope), "bool", "yes or no")
+                self.expect(flag, self.expr(flag, scope), BOOL, "yes or no")
         if movement.through is not None:
-            inner = {**scope, movement.through_var: "any"}
-            self.expect(movement.through, self.expr(movement.through, inner), "bool", "a 'through' condition")
+            inner = {**scope, movement.through_var: ANY}
+            self.expect(movement.through, self.expr(movement.through, inner), BOOL, "a 'through' condition")
         if movement.ends is not None:
-            inner = {**scope, movement.ends_var: "any"}
-            self.expect(movement.ends, self.expr(movement.ends, inner), "bool", "an 'ends' condition")
+            inner = {**scope, movement.ends_var: ANY}
+            self.expect(movement.ends, self.expr(movement.ends, inner), BOOL, "an 'ends' condition")
 
     def check_grid_map(self, m: ast.MapDecl) -> None:
         """A grid map: shared or per player, its faces' table, its blocks and its outline."""
@@ -1371,20 +1299,20 @@ class Analyzer:
             except ValueError as err:
                 self.error(example, codes.EXAMPLE_PLAYERS_NOT_ALLOWED, f"the example's teams: {err}")
         before = set(self.used)
-        scope: dict[str, str] = {}  # given, do and expect share one scope, as they do when run
+        scope: dict[str, Type] = {}  # given, do and expect share one scope, as they do when run
         for stmt in [*example.given, *example.do]:
             self.stmt(stmt, scope)
         results = {name: result.type for name, result in RESULTS.items()}
         results |= {name: counter_type(decl) for name, decl in self.sym.counters.items()}
         for expect in example.expect:
-            self.expect(expect, self.expr(expect, {**results, **scope}), "bool", "an expectation")
+            self.expect(expect, self.expr(expect, {**results, **scope}), BOOL, "an expectation")
         for shown in example.shows:
             kind = self.expr(shown, scope)
-            if kind not in {"loc", "any"} and not kind.startswith(("grid:", "row:", "cell:")):
+            if kind not in (LOC, ANY) and not isinstance(kind, Grid | Row | Cell):
                 self.error(
                     shown,
                     codes.NOTHING_TO_SHOW,
-                    f"an example shows a grid map or a place, not {_readable(kind)}",
+                    f"an example shows a grid map or a place, not {kind.readable()}",
                 )
         self.used = before | {n for n in self.used if n in self.sym.pieces}
 
@@ -1404,11 +1332,9 @@ class Analyzer:
             sites = self.sym.preferred[id(pref)] = self.style_sites(pref)
             for site in sites:
                 if pref.cond is not None:
-                    self.expect(
-                        pref.cond, self.expr(pref.cond, site.scope), "bool", "a preference's condition"
-                    )
+                    self.expect(pref.cond, self.expr(pref.cond, site.scope), BOOL, "a preference's condition")
                 if pref.weight is not None:
-                    self.expect(pref.weight, self.expr(pref.weight, site.scope), "int", "a weight")
+                    self.expect(pref.weight, self.expr(pref.weight, site.scope), INT, "a weight")
 
     def style_sites(self, pref: ast.Preference) -> list[Site]:
         """The decisions a preference speaks of; none is an error that says what the rule asks."""
@@ -1448,20 +1374,20 @@ class Analyzer:
             self.error(pref, codes.UNKNOWN_NAME, f"no decision to prefer: {message}", hint)
         return found
 
-    def step_line(self, movement: ast.MovementDecl, step: ast.Expr, scope: dict[str, str]) -> None:
+    def step_line(self, movement: ast.MovementDecl, step: ast.Expr, scope: dict[str, Type]) -> None:
         """`step NAME to PLACES`: NAME (and `start`) is a place of the type the movement's routes
         start on, when every call agrees on one; PLACES is a list of places of that type."""
-        starts = self.route_starts.get(movement.name, set()) - {"any"}
-        place = next(iter(starts)) if len(starts) == 1 else "any"
-        inner = {**scope, "start": place, movement.step_var: place}
+        starts = self.route_starts.get(movement.name, set()) - {ANY}
+        place = next(iter(starts)) if len(starts) == 1 else ANY
+        inner: dict[str, Type] = {**scope, "start": place, movement.step_var: place}
         got = self.expr(step, inner)
-        self.expect(step, got, "list", "a 'step' line (the places one step reaches)")
-        element = got[5:] if got.startswith("list:") else "any"
-        if "any" not in (place, element) and not (element.startswith(place) or place.startswith(element)):
+        self.expect(step, got, ListOf(), "a 'step' line (the places one step reaches)")
+        item = element(got)
+        if ANY not in (place, item) and not (item.refines(place) or place.refines(item)):
             self.error(
                 step,
                 codes.WRONG_TYPE,
-                f"a step from {_readable(place)} reaches places of the same kind, not {_readable(got)}",
+                f"a step from {place.readable()} reaches places of the same kind, not {got.readable()}",
             )
 
     def named_blocks(self) -> None:
@@ -1487,9 +1413,9 @@ class Analyzer:
                     self.warning(decl, codes.UNUSED_RULE, f"{kind} '{name}' is never used")
 
 
-def counter_type(decl: ast.CounterDecl) -> str:
+def counter_type(decl: ast.CounterDecl) -> Type:
     """What an example's `expect:` reads a counter as: a number, or one per seat."""
-    return "list:int" if decl.per_player else "int"
+    return ListOf(INT) if decl.per_player else INT
 
 
 def cell_problem(
@@ -1498,7 +1424,7 @@ def cell_problem(
     """What is wrong with a cell of a column (its code, message and hint), or None: the one test
     of a cell against its column's type, for a table's rows and for a variant's table patches."""
     if col.type is None or cell is None:
-        if cell is None and col.type is not None and not col.type.optional and col.type.name in SCALARS:
+        if cell is None and col.type is not None and not col.type.optional and col.type.name in SCALAR_WORDS:
             return (
                 codes.BAD_ROW,
                 f"column '{col.name}' needs a value here (or make it '{col.type.name}?')",
@@ -1533,32 +1459,6 @@ def is_keyed(table: ast.Table) -> bool:
     """A table whose first column is untyped is keyed by it (each row has a name); a table whose
     first column is typed (a relation such as `border (a: zone, b: zone)`) has anonymous rows."""
     return bool(table.columns) and table.columns[0].type is None
-
-
-def _readable(t: str) -> str:
-    if t.startswith("list:"):
-        return f"a list of {_readable(t[5:]).removeprefix('a ').removeprefix('an ')}s"
-    if t.startswith("row:"):
-        return f"a row of '{t[4:]}'"
-    if t.startswith("piece"):
-        return "a piece"
-    for kind in ("cell", "area", "placement", "border", "grid", "route"):
-        if t.startswith(f"{kind}:"):
-            return f"a {kind} of '{t.split(':')[-1]}'" if kind != "grid" else f"the grid '{t[5:]}'"
-    return {
-        "int": "a number",
-        "bool": "yes/no",
-        "text": "a text",
-        "player": "a player",
-        "loc": "a zone",
-        "kind": "a kind of piece",
-        "list": "a list",
-        "placement": "a placement (from placements(...))",
-        "grid": "a grid map",
-        "cell": "a cell of a grid map",
-        "movement": "a movement",
-        "any": "anything",
-    }.get(t, t)
 
 
 def analyse(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:

@@ -20,6 +20,39 @@ from meeple.grammar import ast
 from meeple.interpreter import areas, grids, layers
 from meeple.interpreter.areas import Area
 from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.types import (
+    ANY,
+    BOOL,
+    BOTTOM,
+    INT,
+    KIND,
+    LOC,
+    PLAYER,
+    TEXT,
+    Grid,
+    ListOf,
+    Piece,
+    Type,
+    element,
+)
+from meeple.interpreter.types import (
+    Area as AreaType,
+)
+from meeple.interpreter.types import (
+    Border as BorderType,
+)
+from meeple.interpreter.types import (
+    Cell as CellType,
+)
+from meeple.interpreter.types import (
+    Placement as PlacementType,
+)
+from meeple.interpreter.types import (
+    Route as RouteType,
+)
+from meeple.interpreter.types import (
+    Row as RowType,
+)
 from meeple.interpreter.values import (
     Border,
     Bottom,
@@ -48,7 +81,7 @@ class Speaker(Protocol):
 
     def expr(self, e: ast.Expr, context: int = 0, cond: bool = False) -> str: ...
     def cond(self, e: ast.Expr, context: int = 0) -> str: ...
-    def typed(self, e: ast.Expr) -> str: ...
+    def typed(self, e: ast.Expr) -> Type: ...
     def var(self, name: str) -> str: ...
     def pieces_in(self, args: Sequence[ast.Expr], default: str) -> str: ...
     def total(self, e: ast.Expr) -> str | None: ...
@@ -76,9 +109,9 @@ class Builtin:
     reads_pieces: ClassVar[bool] = False
     # Its second argument names an attribute of the nodes (`region(n, colour)`), not a value.
     names_attribute: ClassVar[bool] = False
-    # The type each argument must have, in order ("any": not checked): analysis refuses a call
+    # The type each argument must have, in order (ANY: not checked): analysis refuses a call
     # whose argument is of another type (M014), before `check` reads the types.
-    takes: ClassVar[tuple[str, ...]] = ()
+    takes: ClassVar[tuple[Type, ...]] = ()
     # It walks a map's edges: a map built on a table the game uses is then used too.
     walks_graph: ClassVar[bool] = False
     # The language reference's row: how it is called ("`pieces(where)`, ...") and what it gives.
@@ -98,15 +131,15 @@ class Builtin:
 
     # ------------------------------------------------------------------ checking
 
-    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, str]) -> list[str]:
+    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, Type]) -> list[Type]:
         """The types of the arguments, each checked as an expression (an argument that is not a
         value, such as an attribute's name, is left unchecked by overriding this)."""
         return [analyzer.expr(arg, scope) for arg in call.args]
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         """The type of the call's answer, reporting what is wrong with its arguments. Called only
         when the call has at least `fewest` arguments."""
-        return "any"
+        return ANY
 
     def reads_any_kind(self, call: ast.Call) -> bool:
         """Whether the call sees pieces without naming their kind: their kind is then used through
@@ -169,8 +202,8 @@ class Count(Builtin):
     usage = "`count(x)`"
     value = "the length of a list, or the number of pieces in a location"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "int"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return INT
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         inner = call.args[0]
@@ -226,9 +259,9 @@ class Count(Builtin):
         if isinstance(arg, ast.Filter):
             where = speaker.cond(arg.cond)
             return f"the number of {speaker.var(arg.var)} in {speaker.expr(arg.seq)} where {where}"
-        if speaker.typed(arg) == "loc":
+        if speaker.typed(arg) == LOC:
             return f"the number of pieces in {words[0]}"
-        if speaker.typed(arg).startswith("list"):
+        if isinstance(speaker.typed(arg), ListOf):
             return f"the number of items in {words[0]}"
         return f"the number of {words[0]}"
 
@@ -236,14 +269,14 @@ class Count(Builtin):
 @register
 class Sum(Builtin):
     name = "sum"
-    takes = ("list",)
+    takes = (ListOf(),)
     fewest, most = 1, 1
     pure = True
     usage = "`sum(list)`"
     value = "the sum of a list of numbers"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "int"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return INT
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -265,8 +298,8 @@ class _Extreme(Builtin):
     one: ClassVar[str]  # "smallest": of a list
     two: ClassVar[str]  # "smaller": of two
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "int"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return INT
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         args = _args(compiler, call, scope)
@@ -316,8 +349,8 @@ class _Test(Builtin):
     some: ClassVar[str]  # "some": for some x in S
     plain: ClassVar[str]  # "any of L holds"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "bool"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return BOOL
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         test = type(self).test
@@ -349,7 +382,7 @@ class _Test(Builtin):
 @register
 class AnyTrue(_Test):
     name = "any"
-    takes = ("list",)
+    takes = (ListOf(),)
     test = any
     some, plain = "some", "any of {} holds"
     usage = "`any(list)`"
@@ -359,7 +392,7 @@ class AnyTrue(_Test):
 @register
 class AllTrue(_Test):
     name = "all"
-    takes = ("list",)
+    takes = (ListOf(),)
     test = all
     some, plain = "every", "all of {} hold"
     usage = "`all(list)`"
@@ -369,14 +402,14 @@ class AllTrue(_Test):
 @register
 class Abs(Builtin):
     name = "abs"
-    takes = ("int",)
+    takes = (INT,)
     fewest, most = 1, 1
     pure = True
     usage = "`abs(n)`"
     value = "the number without its sign"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "int"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return INT
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -397,15 +430,13 @@ class Flat(Builtin):
     usage = "`flat(lists)`"
     value = "a list of lists joined into one list, in order"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         given = types[0]
-        if given != "any" and not given.startswith("list:list:") and given != "list:any":
+        if given not in (ANY, ListOf(ANY)) and not isinstance(element(given), ListOf):
             analyzer.error(
-                call.args[0],
-                codes.WRONG_TYPE,
-                f"flat joins a list of lists, not {given.replace(':', ' of ')}",
+                call.args[0], codes.WRONG_TYPE, f"flat joins a list of lists, not {given.readable()}"
             )
-        return given[5:] if given.startswith("list:list:") else "list:any"
+        return element(given) if isinstance(element(given), ListOf) else ListOf(ANY)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, span, rule = compiler.expr(call.args[0], scope), call.span, compiler.rule
@@ -427,7 +458,7 @@ class Flat(Builtin):
 @register
 class Pieces(Builtin):
     name = "pieces"
-    takes = ("loc",)
+    takes = (LOC,)
     fewest, most = 1, 3
     reads_pieces = True
     usage = "`pieces(where)`, `pieces(where, KIND)`, `pieces(where, KIND, OWNER)`"
@@ -437,15 +468,15 @@ class Pieces(Builtin):
         "OWNER (`none`: owned by nobody)"
     )
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         args = call.args
-        if len(args) > 1 and not types[1].startswith("row:"):
-            analyzer.expect(args[1], types[1], "kind", "pieces' second argument (a kind of piece, or a row)")
+        if len(args) > 1 and not isinstance(types[1], RowType):
+            analyzer.expect(args[1], types[1], KIND, "pieces' second argument (a kind of piece, or a row)")
         if len(args) > 2:
-            analyzer.expect(args[2], types[2], "player", "pieces' third argument (an owner)")
+            analyzer.expect(args[2], types[2], PLAYER, "pieces' third argument (an owner)")
         if len(args) > 1 and isinstance(args[1], ast.Name):
-            return f"list:piece:{args[1].id}"
-        return "list:piece"
+            return ListOf(Piece(args[1].id))
+        return ListOf(Piece())
 
     def reads_any_kind(self, call: ast.Call) -> bool:
         return len(call.args) == 1  # `pieces(z, KIND)` names the kind it sees
@@ -488,15 +519,15 @@ class BottomOf(Builtin):
         "ones already there (`move t to bottom(deck)`); nothing else takes it"
     )
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        analyzer.expect(call.args[0], types[0], "loc", "bottom's argument (a place)")
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        analyzer.expect(call.args[0], types[0], LOC, "bottom's argument (a place)")
         if id(call) not in analyzer.destinations:
             analyzer.error(
                 call,
                 codes.WRONG_TYPE,
                 "bottom(...) is where pieces go: only 'move ... to' and 'draw ... to' take it",
             )
-        return "bottom"
+        return BOTTOM
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         where = compiler.expr(call.args[0], scope)
@@ -526,22 +557,22 @@ class Neighbours(Builtin):
     usage = "`neighbours(node)`, `neighbours(node, MAP)`"
     value = "the nodes next to a map node (name the map when several maps are built on one table)"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         tables = [m.nodes for m in analyzer.sym.maps.values()]
-        node = types[0][4:] if types and types[0].startswith("row:") else ""
+        node = types[0].table if isinstance(types[0], RowType) else ""
         if len(call.args) == 1 and tables.count(node) > 1:
             analyzer.error(
                 call,
                 codes.WRONG_ARGUMENT_COUNT,
                 f"several maps are built on '{node}': say which, neighbours(node, map)",
             )
-        if types[0] not in ("any", "loc") and not types[0].startswith(("row:", "cell:")):
+        if types[0] not in (ANY, LOC) and not isinstance(types[0], RowType | CellType):
             analyzer.error(
                 call.args[0],
                 codes.WRONG_TYPE,
                 "neighbours are those of a node of a table map or a cell of a grid",
             )
-        return f"list:{types[0]}" if types and types[0].startswith(("row:", "cell:")) else "list:any"
+        return ListOf(types[0]) if isinstance(types[0], RowType | CellType) else ListOf(ANY)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -567,28 +598,26 @@ class _Regions(Builtin):
     walks_graph = True
     many: ClassVar[bool]  # regions: of a list of nodes, every region
 
-    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, str]) -> list[str]:
+    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, Type]) -> list[Type]:
         return [analyzer.expr(call.args[0], scope)]  # the second names an attribute
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        node_type = types[0]
-        if self.many:
-            node_type = node_type[5:] if node_type.startswith("list:") else "any"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        node_type = element(types[0]) if self.many else types[0]
         attr = call.args[1]
         if not isinstance(attr, ast.Name):
             analyzer.error(
                 attr, codes.WRONG_TYPE, f"{self.name}'s second argument names the attribute that must match"
             )
-        elif node_type.startswith(("row:", "cell:")):
+        elif isinstance(node_type, RowType | CellType):
             analyzer.attr_type(node_type, attr.id, attr)
-        elif node_type != "any":
+        elif node_type != ANY:
             analyzer.error(
                 call.args[0],
                 codes.WRONG_TYPE,
                 f"{self.name}'s first argument is a node of a table map or a cell of a grid map",
             )
-        element = node_type if node_type.startswith(("row:", "cell:")) else "any"
-        return f"list:list:{element}" if self.many else f"list:{element}"
+        place = node_type if isinstance(node_type, RowType | CellType) else ANY
+        return ListOf(ListOf(place)) if self.many else ListOf(place)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         first = compiler.expr(call.args[0], scope)
@@ -650,28 +679,32 @@ class _Areas(Builtin):
     walks_graph = True
     many: ClassVar[bool]  # areas: all of a grid's, or of a list of nodes
 
-    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, str]) -> list[str]:
+    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, Type]) -> list[Type]:
         return [analyzer.expr(call.args[0], scope)]  # the second names an attribute
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         given, attr = types[0], call.args[1]
-        if self.many and given.startswith("grid:"):
-            place = f"cell:{given[5:]}"
+        place: Type | None
+        if self.many and isinstance(given, Grid):
+            place = CellType(given.name)
         elif self.many:
-            place = given[5:] if given.startswith("list:row:") else "any" if given == "any" else ""
+            place = (
+                given.element if isinstance(given, ListOf) and isinstance(given.element, RowType) else None
+            )
+            place = ANY if given == ANY else place
         else:
             # A piece's location is some place: a cell, at run time, or it is refused there.
-            place = given if given.startswith(("row:", "cell:")) else "any" if given in ("any", "loc") else ""
-        if not place:
+            place = given if isinstance(given, RowType | CellType) else ANY if given in (ANY, LOC) else None
+        if place is None:
             what = "a grid map or a list of a map's nodes" if self.many else "a cell of a grid or a map node"
             analyzer.error(call.args[0], codes.WRONG_TYPE, f"{self.name}'s first argument is {what}")
-            place = "any"
+            place = ANY
         if not isinstance(attr, ast.Name):
             analyzer.error(
                 attr, codes.WRONG_TYPE, f"{self.name}'s second argument names the attribute that joins places"
             )
-        elif place.startswith("cell:"):
-            grid = analyzer.sym.maps.get(place[5:])
+        elif isinstance(place, CellType):
+            grid = analyzer.sym.maps.get(place.grid)
             faces = analyzer.sym.tables.get(grid.faces or "") if grid is not None else None
             if faces is not None and not any(c.name == attr.id for c in faces.columns):
                 analyzer.error(
@@ -680,9 +713,9 @@ class _Areas(Builtin):
                     f"areas of a grid join cells by a column of '{faces.name}', and it has no '{attr.id}'",
                     analyzer._suggest(attr.id, [c.name for c in faces.columns]),
                 )
-        elif place.startswith("row:"):
+        elif isinstance(place, RowType):
             analyzer.attr_type(place, attr.id, attr)
-        return f"list:area:{place}" if self.many else f"area:{place}"
+        return ListOf(AreaType(place)) if self.many else AreaType(place)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         first = compiler.expr(call.args[0], scope)
@@ -747,12 +780,12 @@ class _Beside(Builtin):
     fewest, most = 1, 1
     corner: ClassVar[bool]
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        if types[0] != "any" and not types[0].startswith("area"):
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        if types[0] != ANY and not isinstance(types[0], AreaType):
             analyzer.error(
                 call.args[0], codes.WRONG_TYPE, f"{self.name} is asked of an area (from area() or areas())"
             )
-        return f"list:{types[0]}" if types[0].startswith("area") else "list:any"
+        return ListOf(types[0]) if isinstance(types[0], AreaType) else ListOf(ANY)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, corner, span, rule = compiler.expr(call.args[0], scope), self.corner, call.span, compiler.rule
@@ -799,14 +832,14 @@ class CornerTo(_Beside):
 @register
 class PlayersFrom(Builtin):
     name = "players_from"
-    takes = ("player",)
+    takes = (PLAYER,)
     fewest, most = 1, 1
     steady = True  # the seating
     usage = "`players_from(p)`"
     value = "all players in seat order, starting with p and going round"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "list:player"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return ListOf(PLAYER)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -824,14 +857,14 @@ class PlayersFrom(Builtin):
 @register
 class NextPlayer(Builtin):
     name = "next_player"
-    takes = ("player",)
+    takes = (PLAYER,)
     fewest, most = 1, 1
     steady = True  # the seating
     usage = "`next_player(p)`"
     value = "the player after p in seat order, round the table"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "player"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return PLAYER
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -848,14 +881,14 @@ class NextPlayer(Builtin):
 @register
 class Automated(Builtin):
     name = "automated"
-    takes = ("player",)
+    takes = (PLAYER,)
     fewest, most = 1, 1
     steady = True  # the seating
     usage = "`automated(p)`"
     value = "yes if p is a seat the rules play (`automated`), no for a player"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "bool"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return BOOL
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -868,14 +901,14 @@ class Automated(Builtin):
 @register
 class Team(Builtin):
     name = "team"
-    takes = ("player",)
+    takes = (PLAYER,)
     fewest, most = 1, 1
     steady = True  # the teams, chosen when the game starts
     usage = "`team(p)`"
     value = "p's team: its players in seat order, p among them (p alone when the game is not played in teams)"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "list:player"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return ListOf(PLAYER)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -888,14 +921,14 @@ class Team(Builtin):
 @register
 class Teammates(Builtin):
     name = "teammates"
-    takes = ("player",)
+    takes = (PLAYER,)
     fewest, most = 1, 1
     steady = True  # the teams, chosen when the game starts
     usage = "`teammates(p)`"
     value = "the other players of p's team, in seat order (none when p plays alone)"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "list:player"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return ListOf(PLAYER)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -916,13 +949,13 @@ class Teammates(Builtin):
 @register
 class Cells(Builtin):
     name = "cells"
-    takes = ("grid",)
+    takes = (Grid(),)
     fewest, most = 1, 1
     usage = "`cells(GRID)`"
     value = "the cells of a grid map, in the order they were placed (a board's in reading order)"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return f"list:cell:{types[0][5:]}" if types[0].startswith("grid:") else "list:any"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return ListOf(CellType(grid)) if (grid := _grid_map(types)) else ListOf(ANY)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -932,13 +965,13 @@ class Cells(Builtin):
 @register
 class CellAt(Builtin):
     name = "cell"
-    takes = ("grid", "int", "int")
+    takes = (Grid(), INT, INT)
     fewest, most = 3, 3
     usage = "`cell(GRID, q, r)`"
     value = "the cell at (q, r), or `none`"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return f"cell:{types[0][5:]}" if types[0].startswith("grid:") else "any"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return CellType(grid) if (grid := _grid_map(types)) else ANY
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, q_fn, r_fn = _args(compiler, call, scope)
@@ -948,41 +981,40 @@ class CellAt(Builtin):
 @register
 class Distance(Builtin):
     name = "distance"
-    takes = ("cell", "cell")
+    takes = (CellType(), CellType())
     fewest, most = 2, 2
     usage = "`distance(a, b)`"
     value = "the number of steps from side to side between two cells of a grid"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        return "int"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return INT
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, a1 = _args(compiler, call, scope)
         return lambda rt, env: grids.distance(a0(rt, env), a1(rt, env))
 
 
-def _grid_map(types: list[str]) -> str:
-    """The map a `grid:NAME` type names, or "" when it is not known."""
-    return types[0][5:] if types and types[0].startswith("grid:") else ""
+def _grid_map(types: list[Type]) -> str:
+    """The map a `Grid(NAME)` type names, or "" when it is not known."""
+    return types[0].name if types and isinstance(types[0], Grid) else ""
 
 
 @register
 class Placements(Builtin):
     name = "placements"
-    takes = ("grid", "list")
+    takes = (Grid(), ListOf())
     fewest, most = 2, 2
     usage = "`placements(GRID, SHAPE)`"
     value = "every distinct way to lay SHAPE on GRID ([grids](#grid-maps))"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         if analyzer.is_board(types[0]):
             analyzer.error(
                 call.args[0],
                 codes.WRONG_TYPE,
                 "placements are found on a grid that grows: a board has all its cells",
             )
-        grid = _grid_map(types)
-        return f"list:placement:{grid}" if grid else "list:placement"
+        return ListOf(PlacementType(_grid_map(types)))
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         lazy = self.compile_options(compiler, call, scope)
@@ -1006,7 +1038,7 @@ class Placements(Builtin):
 @register
 class PlacementOf(Builtin):
     name = "placement"
-    takes = ("grid", "list", "int", "int", "int")
+    takes = (Grid(), ListOf(), INT, INT, INT)
     fewest, most = 5, 5
     usage = "`placement(GRID, SHAPE, q, r, turns)`"
     value = (
@@ -1014,9 +1046,8 @@ class PlacementOf(Builtin):
         "blocks in the block at (q, r) (for setups and examples)"
     )
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        grid = _grid_map(types)
-        return f"placement:{grid}" if grid else "placement"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return PlacementType(_grid_map(types))
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, shape, q_fn, r_fn, turns_fn = _args(compiler, call, scope)
@@ -1042,13 +1073,12 @@ class Borders(Builtin):
         "the row the shape puts on one side and `old` the cell on the other (edge matching)"
     )
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        if types[0] != "any" and not types[0].startswith("placement"):
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        if types[0] != ANY and not isinstance(types[0], PlacementType):
             analyzer.error(
                 call.args[0], codes.WRONG_TYPE, "borders are those of a placement (from placements(...))"
             )
-        grid = types[0][10:] if types[0].startswith("placement:") else ""
-        return f"list:border:{grid}" if grid else "list:border"
+        return ListOf(BorderType(types[0].grid if isinstance(types[0], PlacementType) else ""))
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -1070,12 +1100,12 @@ class Corners(Builtin):
     usage = "`corners(cell)`"
     value = "the cells meeting a cell of a square grid at a corner only"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         cell = types[0]
-        grid = analyzer.sym.maps.get(cell[5:]) if cell.startswith("cell:") else None
-        if cell != "any" and (grid is None or grid.grid != "square"):
+        grid = analyzer.sym.maps.get(cell.grid) if isinstance(cell, CellType) else None
+        if cell != ANY and (grid is None or grid.grid != "square"):
             analyzer.error(call.args[0], codes.WRONG_TYPE, "corners are those of a cell of a square grid")
-        return f"list:{cell}" if cell.startswith("cell:") else "list:any"
+        return ListOf(cell) if isinstance(cell, CellType) else ListOf(ANY)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -1099,7 +1129,7 @@ def _side_word(call: ast.Call) -> str:
 @register
 class InARow(Builtin):
     name = "in_a_row"
-    takes = ("list", "int")
+    takes = (ListOf(), INT)
     fewest, most = 2, 2
     usage = "`in_a_row(CELLS, n)`"
     value = (
@@ -1107,10 +1137,10 @@ class InARow(Builtin):
         "or on a square grid a diagonal too"
     )
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        if types[0] not in ("any", "list:any") and not types[0].startswith("list:cell:"):
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        if types[0] not in (ANY, ListOf(ANY)) and not isinstance(element(types[0]), CellType):
             analyzer.error(call.args[0], codes.WRONG_TYPE, "in_a_row counts cells of a grid in a line")
-        return "bool"
+        return BOOL
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, a1 = _args(compiler, call, scope)
@@ -1123,7 +1153,7 @@ class InARow(Builtin):
 @register
 class Side(Builtin):
     name = "side"
-    takes = ("grid", "text")
+    takes = (Grid(), TEXT)
     fewest, most = 2, 2
     usage = '`side(GRID, "north")`'
     value = (
@@ -1132,7 +1162,7 @@ class Side(Builtin):
         "([boards](#boards-given-by-size))"
     )
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         grid = analyzer.sym.maps.get(_grid_map(types))
         kinds = [grid.grid] if grid is not None and grid.grid else list(grids.SIDES)
         known = sorted({w for k in kinds for w in grids.SIDES[k]})
@@ -1145,7 +1175,7 @@ class Side(Builtin):
                 f"the sides of {where} are written out: {', '.join(repr(w) for w in known)}",
                 analyzer._suggest(word, known),
             )
-        return f"list:cell:{grid.name}" if grid is not None else "list:any"
+        return ListOf(CellType(grid.name)) if grid is not None else ListOf(ANY)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
@@ -1168,7 +1198,7 @@ class Side(Builtin):
 @register
 class Connected(Builtin):
     name = "connected"
-    takes = ("list", "list", "list")
+    takes = (ListOf(), ListOf(), ListOf())
     fewest, most = 3, 3
     walks_graph = True
     usage = "`connected(PLACES, FROM, TO)`"
@@ -1177,11 +1207,11 @@ class Connected(Builtin):
         "map), runs from one of FROM to one of TO: connecting one side of a board to the other"
     )
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         for arg, t in zip(call.args, types, strict=True):
-            if t not in ("any", "list:any") and not t.startswith(("list:cell:", "list:row:")):
+            if t not in (ANY, ListOf(ANY)) and not isinstance(element(t), CellType | RowType):
                 analyzer.error(arg, codes.WRONG_TYPE, "connected joins cells of a grid or nodes of a map")
-        return "bool"
+        return BOOL
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         places, starts, ends = _args(compiler, call, scope)
@@ -1212,14 +1242,13 @@ class Connected(Builtin):
 @register
 class BlockAt(Builtin):
     name = "block"
-    takes = ("grid", "int", "int")
+    takes = (Grid(), INT, INT)
     fewest, most = 3, 3
     usage = "`block(GRID, x, y)`"
     value = "the top layer laid on the block at (x, y) (on a grid without blocks, the cell), or `none`"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        grid = _grid_map(types)
-        return f"placement:{grid}" if grid else "placement"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        return PlacementType(_grid_map(types))
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0, x_fn, y_fn = _args(compiler, call, scope)
@@ -1244,7 +1273,7 @@ class BlockAt(Builtin):
 @register
 class AsIfLaid(Builtin):
     name = "as_if_laid"
-    takes = ("placement",)
+    takes = (PlacementType(),)
     fewest, most = 2, 2
     usage = "`as_if_laid(PLACEMENT, x)`"
     value = (
@@ -1252,8 +1281,8 @@ class AsIfLaid(Builtin):
         "nothing is laid ([layers](#layers))"
     )
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        if types[0] != "any" and not types[0].startswith("placement"):
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        if types[0] != ANY and not isinstance(types[0], PlacementType):
             analyzer.error(
                 call.args[0], codes.WRONG_TYPE, "as_if_laid supposes a placement (from placements(...))"
             )
@@ -1293,7 +1322,7 @@ class AsIfMoved(Builtin):
         "nothing moves, and no trigger runs ([look-ahead](#look-ahead))"
     )
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         return types[2]
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
@@ -1336,7 +1365,7 @@ class Routes(Builtin):
         "place its `step` line takes ([movements](#movements))"
     )
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         movements = analyzer.sym.movements
         movement = call.args[1]
         decl = None
@@ -1361,12 +1390,12 @@ class Routes(Builtin):
         if decl is not None:
             analyzer.route_starts.setdefault(decl.name, set()).add(start)
         nodes = {m.nodes for m in analyzer.sym.maps.values() if m.grid is None}
-        on_node = start.startswith("row:") and start[4:] in nodes
-        if start.startswith("list:"):
+        on_node = isinstance(start, RowType) and start.table in nodes
+        if isinstance(start, ListOf):
             analyzer.error(call.args[0], codes.WRONG_TYPE, "a route starts on one place, not on a list")
         elif decl is not None and decl.step is not None:
             pass  # the `step` line says where a step goes from anything (checked with it)
-        elif start != "any" and not start.startswith("cell:") and not on_node:
+        elif start != ANY and not isinstance(start, CellType) and not on_node:
             analyzer.error(
                 call.args[0],
                 codes.WRONG_TYPE,
@@ -1379,7 +1408,7 @@ class Routes(Builtin):
                 codes.WRONG_TYPE,
                 "a straight line follows a grid's directions: the edges of a table map have none",
             )
-        return "list:route" if start == "any" or start.startswith("list:") else f"list:route:{start}"
+        return ListOf(RouteType() if start == ANY or isinstance(start, ListOf) else RouteType(start))
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         """The distinct routes the movement allows from start."""
@@ -1428,11 +1457,11 @@ class FewestSteps(Builtin):
         "them); `none` when none can be reached ([movements](#movements))"
     )
 
-    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, str]) -> list[str]:
+    def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, Type]) -> list[Type]:
         """The third argument names a movement, and is not a value: only its name is checked."""
-        return [analyzer.expr(a, scope) if i != 2 else "any" for i, a in enumerate(call.args)]
+        return [analyzer.expr(a, scope) if i != 2 else ANY for i, a in enumerate(call.args)]
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
         movements = analyzer.sym.movements
         movement = call.args[2]
         if not (isinstance(movement, ast.Name) and movement.id in movements):
@@ -1442,7 +1471,7 @@ class FewestSteps(Builtin):
                 "fewest_steps' third argument names a movement",
                 analyzer._suggest(getattr(movement, "id", ""), movements),
             )
-            return "int"
+            return INT
         analyzer.used.add(movement.id)
         decl = movements[movement.id]
         if len(call.args) - 3 != len(decl.params):
@@ -1455,14 +1484,14 @@ class FewestSteps(Builtin):
         if decl.straight is not None:
             straight = "fewest_steps counts steps in any direction: a straight movement has one"
             analyzer.error(movement, codes.WRONG_TYPE, straight)
-        if types[1] != "any" and not types[1].startswith("list"):
+        if types[1] != ANY and not isinstance(types[1], ListOf):
             places = "fewest_steps' second argument is a list of places"
             analyzer.error(call.args[1], codes.WRONG_TYPE, places)
-        if types[0].startswith("list:"):
+        if isinstance(types[0], ListOf):
             analyzer.error(call.args[0], codes.WRONG_TYPE, "a route starts on one place, not on a list")
         else:
             analyzer.route_starts.setdefault(decl.name, set()).add(types[0])
-        return "int"
+        return INT
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         start_fn, goals_fn = compiler.expr(call.args[0], scope), compiler.expr(call.args[1], scope)

@@ -37,6 +37,8 @@ from meeple.grammar import ast
 from meeple.interpreter import grids, layers
 from meeple.interpreter.analysis import Analyzer, Symbols, type_of_ref
 from meeple.interpreter.grids import ShapeError
+from meeple.interpreter.types import BOOL, INT, PLAYER, SCALARS, TEXT
+from meeple.interpreter.types import Row as RowType
 from meeple.interpreter.values import (
     Cell,
     Kind,
@@ -51,8 +53,8 @@ from meeple.interpreter.values import (
 )
 from meeple.saves import SAVE_FORMAT, Save, SavedCell, SavedEntry, SavedLayer, SavedPieces, SaveError
 
-# What a carried variable may hold: a value a file can write down and read back.
-CARRIED_TYPES = {"int", "bool", "text", "player"}
+# What a carried variable may hold: a value a file can write down and read back (and a row).
+CARRIED_TYPES = SCALARS
 # A cell of a carried grid, by its coordinates: found once the grid's saved layers are laid.
 CellAt = tuple[str, MapRef, tuple[int, int]]
 
@@ -82,7 +84,7 @@ def resolve(symbols: Symbols, analyzer: Analyzer) -> tuple[list[Carried], list[D
             continue
         if decl.condition is not None:
             analyzer.expect(
-                decl.condition, analyzer.expr(decl.condition, {}), "bool", "the condition of 'carry'"
+                decl.condition, analyzer.expr(decl.condition, {}), BOOL, "the condition of 'carry'"
             )
         found = _find(symbols, decl)
         if found is None:
@@ -103,7 +105,7 @@ def resolve(symbols: Symbols, analyzer: Analyzer) -> tuple[list[Carried], list[D
         if isinstance(found.target, ast.VarDecl):
             var = found.target
             kind = type_of_ref(var.type, symbols)
-            if kind not in CARRIED_TYPES and not kind.startswith("row:"):
+            if kind not in CARRIED_TYPES and not isinstance(kind, RowType):
                 diags.append(
                     _at(
                         decl,
@@ -355,7 +357,7 @@ def _in(rt: Any, var: ast.VarDecl, value: Any, what: str) -> Any:
         if optional:
             return None
         raise SaveError(f"the save gives {what} no value, and it must have one")
-    if kind == "int":
+    if kind == INT:
         if type(value) is not int:
             raise SaveError(f"the save gives {what} {value!r}, which is not a whole number")
         if var.within is not None:
@@ -363,19 +365,19 @@ def _in(rt: Any, var: ast.VarDecl, value: Any, what: str) -> Any:
             if not low <= value <= high:
                 raise SaveError(f"the save gives {what} {value}, outside {low} to {high}")
         return value
-    if kind == "bool":
+    if kind == BOOL:
         if type(value) is not bool:
             raise SaveError(f"the save gives {what} {value!r}, which is not yes or no")
         return value
-    if kind == "text":
+    if kind == TEXT:
         if type(value) is not str:
             raise SaveError(f"the save gives {what} {value!r}, which is not a text")
         return value
-    if kind == "player":
+    if kind == PLAYER:
         if type(value) is not int or not 0 <= value < len(rt.players):
             raise SaveError(f"the save gives {what} {value!r}, which is not a seat of this game")
         return rt.players[value]
-    table = kind.removeprefix("row:")
+    table = kind.table if isinstance(kind, RowType) else ""
     row = program.row_by_key.get(table, {}).get(value) if type(value) is str else None
     if row is None:
         raise SaveError(f"the save gives {what} {value!r}, which is not a {table}")

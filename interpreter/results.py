@@ -14,13 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from meeple.interpreter.types import BOOL, INT, PLAYER, ListOf, Type
+
 if TYPE_CHECKING:
     from meeple.interpreter.engine import State
 
 
 @dataclass(frozen=True)
 class Result:
-    type: str  # as analysis writes types
+    type: Type  # as analysis gives it (interpreter/types.py)
     doc: str  # what the name means, for the language reference
     get: Callable[[State, bool], Any]  # (the example's state, whether its game ended) -> the value
 
@@ -32,28 +34,28 @@ def _tiebreaks(state: State) -> list[int]:
 
 RESULTS: dict[str, Result] = {
     "scores": Result(
-        "list:int",
+        ListOf(INT),
         "each player's score, in seat order (`scores[0]` is the first player's)",
         lambda state, ended: state.scores,
     ),
     "tiebreaks": Result(
-        "list:int",
+        ListOf(INT),
         "each player's tiebreak, in seat order (all 0 when the game has none)",
         lambda state, ended: _tiebreaks(state),
     ),
     "winners": Result(
-        "list:player",
+        ListOf(PLAYER),
         "the players with the best score, then the best tiebreak, as the game would name them now",
         lambda state, ended: [state.rt.players[i] for i in state.winners],
     ),
     "game_over": Result(
-        "bool",
+        BOOL,
         "the game has ended: by `end game`, or by its `play` running to the end (an example that "
         "says `play`)",
         lambda state, ended: ended,
     ),
     "ended_early": Result(
-        "bool",
+        BOOL,
         "the game was ended by `end game`, before its `play` ran to the end",
         lambda state, ended: state.ended_early,
     ),

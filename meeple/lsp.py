@@ -52,12 +52,12 @@ from meeple.codegen.markup import markdown, md_escape
 from meeple.diagnostics import Diagnostic, Severity
 from meeple.grammar import ast
 from meeple.grammar.words import declaration_words, keywords, meta_words, statement_words
-from meeple.interpreter.analysis import BUILTIN_NAMES
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks import CheckOptions, run_checks
+from meeple.interpreter.own_names import OWN_NAMES
 from meeple.limits import MAX_EDITED_BYTES
 from meeple.loader import Checked, Files, bundled_dir, check
-from meeple.lsp_help import builtin_help, keyword_help, signature
+from meeple.lsp_help import builtin_help, keyword_help, own_name_help, signature
 from meeple.lsp_index import (
     KIND_WORDS,
     NAME,
@@ -441,10 +441,28 @@ def hover(ls: LanguageServer, state: State, params: lsp.HoverParams) -> lsp.Hove
         speaker = cursor.known.english()
         words = "\n\n---\n\n".join(_describe(speaker, d) for d in found)
     else:
-        words = builtin_help(cursor.word) or keyword_help(cursor.word) or ""
+        words = (
+            _attribute_help(cursor)
+            or builtin_help(cursor.word)
+            or own_name_help(cursor.word)
+            or keyword_help(cursor.word)
+            or ""
+        )
     if not words:
         return None
     return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, words))
+
+
+def _attribute_help(cursor: Cursor) -> str | None:
+    """`x.NAME` under the cursor: NAME's line as the attribute table (or the rules' declaration)
+    gives it for what x is; None where the cursor is on no attribute, or x's type is not known."""
+    attribute = _ATTRIBUTE.search(cursor.before)
+    symbols = cursor.known.checked.symbols
+    if attribute is None or symbols is None or cursor.word is None:
+        return None
+    owner = type_of(cursor.known.index, symbols, attribute.group(1), cursor.file, cursor.line)
+    what = attributes(symbols, owner).get(cursor.word)
+    return f"**attribute** `{cursor.word}` of {owner.readable()}\n\n{what}" if what else None
 
 
 def _describe(speaker: English, d: Declared) -> str:
@@ -553,7 +571,7 @@ def rename(ls: LanguageServer, state: State, params: lsp.RenameParams) -> lsp.Wo
         raise Refusal(
             f"'{new}' cannot be a name: a name is a word of letters, digits and _ that is no keyword"
         )
-    if index.declared(new) or new in BUILTINS or new in BUILTIN_NAMES:
+    if index.declared(new) or new in BUILTINS or new in OWN_NAMES:
         raise Refusal(f"'{new}' is already a name in this game")
     edits: dict[str, list[lsp.TextEdit]] = {}
     bundled = bundled_dir().resolve()

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from meeple.grammar.words import keywords
 from meeple.interpreter.builtins import BUILTINS
+from meeple.interpreter.own_names import OWN_NAMES
 
 REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "language.md"
 
@@ -30,6 +31,12 @@ def builtin_help(name: str) -> str | None:
     count = builtin.arguments
     plural = "" if count == "1" else "s"
     return f"**built-in function** {builtin.usage}\n\n{builtin.value} ({count} argument{plural})"
+
+
+def own_name_help(name: str) -> str | None:
+    """One of the language's own names (`players`, `current`...): what it is, from its table."""
+    own = OWN_NAMES.get(name)
+    return f"**built-in name** `{name}`: {own.type.readable()}\n\n{own.doc}" if own is not None else None
 
 
 def keyword_help(word: str, reference: Path = REFERENCE) -> str | None:

@@ -25,7 +25,10 @@ from functools import cache
 from meeple.grammar import ast
 from meeple.grammar.words import _definitions as grammar_definitions
 from meeple.grammar.words import words as grammar_words
-from meeple.interpreter.analysis import BUILTIN_NAMES, PIECE_ATTRS, Symbols, is_keyed, type_of_ref
+from meeple.interpreter import attributes as attribute_table
+from meeple.interpreter.analysis import Symbols, is_keyed, type_of_ref
+from meeple.interpreter.own_names import OWN_NAMES
+from meeple.interpreter.types import ANY, LOC, PLAYER, Row, Type
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A file's words: a comment, a text (whose `{...}` parts are read again), or a name.
@@ -301,8 +304,8 @@ def declared(module: ast.Module, split: dict[str, list[str]] | None = None) -> l
 # ---------------------------------------------------------------------- what fits at a cursor
 
 
-def type_of(index: Index, symbols: Symbols, name: str, file: str, line: int) -> str:
-    """The type the analyzer gave a name written at a line ("player", "row:TABLE"...; "any" when
+def type_of(index: Index, symbols: Symbols, name: str, file: str, line: int) -> Type:
+    """The type the analyzer gave a name written at a line (PLAYER, Row(TABLE)...; ANY when
     it is not known): a name the declaration there binds, as the analyzer typed its uses in that
     declaration (or its parameter's type); else a built-in name, a constant, a variable or a row."""
     scope = index.scope_at(file, line)
@@ -310,55 +313,42 @@ def type_of(index: Index, symbols: Symbols, name: str, file: str, line: int) -> 
         for node in scope.decl.walk():
             if isinstance(node, ast.Param) and node.name == name and node.type is not None:
                 return type_of_ref(node.type, symbols)
-            if isinstance(node, ast.Name) and node.id == name and symbols.types.get(id(node), "any") != "any":
+            if isinstance(node, ast.Name) and node.id == name and symbols.types.get(id(node), ANY) != ANY:
                 return symbols.types[id(node)]
-        return "any"
-    if name in BUILTIN_NAMES:
-        return BUILTIN_NAMES[name]
+        return ANY
+    if name in OWN_NAMES:
+        return OWN_NAMES[name].type
     if name in symbols.constants:
-        return symbols.types.get(id(symbols.constants[name].value), "any")
+        return symbols.types.get(id(symbols.constants[name].value), ANY)
     if name in symbols.vars:
         decl = symbols.vars[name]
-        return type_of_ref(decl.type, symbols) if decl.type else symbols.types.get(id(decl.init), "any")
+        return type_of_ref(decl.type, symbols) if decl.type else symbols.types.get(id(decl.init), ANY)
     tables = symbols.row_keys.get(name, [])
-    return f"row:{tables[0]}" if len(tables) == 1 else "any"
+    return Row(tables[0]) if len(tables) == 1 else ANY
 
 
-def attributes(symbols: Symbols, owner: str) -> dict[str, str]:
+def attributes(symbols: Symbols, owner: Type) -> dict[str, str]:
     """The attributes a value of a type has, each with what it is: what may follow its `.`
-    (docs/language.md, "Attributes")."""
-    kind, _, of = owner.partition(":")
+    (docs/language.md, "Attributes"). The language's own are the attribute table's
+    (interpreter/attributes.py), with its lines; a player's and a row's are what the rules
+    declare."""
     out: dict[str, str] = {}
-    if owner == "player":
-        out["seat"] = "the player's seat, from 0"
+    if owner == PLAYER:
+        out[attribute_table.SEAT.name] = attribute_table.SEAT.doc
         out |= {z: "zone per player" for z in symbols.owned_zones.get("player", {})}
         out |= {v: "var per player" for v in symbols.owned_vars.get("player", {})}
         out |= {m: "map per player" for m, decl in symbols.maps.items() if decl.per == "player"}
-    elif kind == "row" and of in symbols.tables:
+    elif isinstance(owner, Row) and owner.table in symbols.tables:
+        of = owner.table
         out |= {c.name: f"column of {of}" for c in symbols.tables[of].columns}
         out |= {z: f"zone per {of}" for z in symbols.owned_zones.get(of, {})}
         out |= {v: f"var per {of}" for v in symbols.owned_vars.get(of, {})}
-    elif kind == "piece":
-        out |= {name: f"the piece's {name}" for name in PIECE_ATTRS}
-        decl = symbols.pieces.get(of)
-        rows = (decl.each_row_of or decl.per_row_of) if decl is not None else None
-        out |= attributes(symbols, f"row:{rows}") if rows else {}
-    elif kind == "cell":
-        out |= {name: "of the cell" for name in ("q", "r", "map", "placed", "face")}
-        faces = symbols.maps[of].faces if of in symbols.maps else None
-        out |= attributes(symbols, f"row:{faces}") if faces else {}
-    elif kind == "area":
-        out |= {name: "of the area" for name in ("cells", "first", "blocks", "gaps")} | attributes(
-            symbols, of
-        )
-    elif kind == "route":
-        out |= {name: "of the route" for name in ("start", "end", "passed", "path", "steps")}
-    elif kind == "placement":
-        out |= {name: "of the placement" for name in ("cells", "x", "y", "turns", "shape", "under")}
-    elif kind == "border":
-        out |= {"new": "the row the shape puts on one side", "old": "the cell on the other side"}
-    elif owner == "loc":
-        out["owner"] = "the zone's owner"
+    elif owner == LOC:
+        out[attribute_table.ZONE_OWNER.name] = attribute_table.ZONE_OWNER.doc
+    elif (kind := attribute_table.BY_TYPE.get(type(owner))) is not None:
+        out |= {name: a.doc for name, a in kind.attributes.items()}
+        if kind.further is not None:
+            out |= attributes(symbols, kind.further(owner, symbols))
     return out
 
 
@@ -390,7 +380,7 @@ def in_scope(index: Index, symbols: Symbols, file: str, line: int) -> dict[str, 
     for kind, names in kinds:
         for name in names:
             out.setdefault(name, kind)
-    for name in BUILTIN_NAMES:
+    for name in OWN_NAMES:
         out.setdefault(name, "built-in name")
     for key, tables in symbols.row_keys.items():
         out.setdefault(key, f"row of {tables[0]}")

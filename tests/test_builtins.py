@@ -26,6 +26,7 @@ from meeple.interpreter.builtins import BUILTINS, Builtin, register
 from meeple.interpreter.checks import CheckOptions, run_checks
 from meeple.interpreter.compiler import Compiler
 from meeple.interpreter.program import Fn
+from meeple.interpreter.types import INT, LOC, PLAYER, Cell, Grid, ListOf, Placement, Type
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "language.md"
@@ -77,9 +78,9 @@ class Twice(Builtin):
     usage = "`twice_of(n)`"
     value = "n doubled"
 
-    def check(self, analyzer: Analyzer, call: ast.Call, types: list[str]) -> str:
-        analyzer.expect(call.args[0], types[0], "int", "twice_of's argument")
-        return "int"
+    def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        analyzer.expect(call.args[0], types[0], INT, "twice_of's argument")
+        return INT
 
     def compile(self, compiler: Compiler, call: ast.Call, scope: set[str]) -> Fn:
         arg = compiler.expr(call.args[0], scope)
@@ -114,7 +115,7 @@ def test_a_builtin_is_one_entry(tmp_path: Path, twice: type[Builtin]) -> None:
     assert checked.ok, checked.diagnostics
     assert checked.symbols is not None
     call = next(d for d in checked.symbols.module.decls if isinstance(d, ast.ValueDecl)).expr
-    assert checked.symbols.types[id(call)] == "int"  # the checker typed it
+    assert checked.symbols.types[id(call)] == INT  # the checker typed it
 
     state = meeple.load(path).new_game(2, seed=0)  # it runs
     assert state.is_over
@@ -189,7 +190,15 @@ def test_a_rule_named_after_a_statement_word_is_refused(tmp_path: Path, name: st
     assert [d.message for d in refused] == [f"a rule cannot be called '{name}': the word starts a statement"]
 
 
-WRONG = {"int": "players", "player": "3", "list": "3", "loc": "3", "grid": "3", "cell": "3", "placement": "3"}
+WRONG: dict[Type, str] = {
+    INT: "players",
+    PLAYER: "3",
+    ListOf(): "3",
+    LOC: "3",
+    Grid(): "3",
+    Cell(): "3",
+    Placement(): "3",
+}
 
 
 @pytest.mark.parametrize("name", [n for n, b in BUILTINS.items() if b.takes], ids=str)

@@ -20,6 +20,8 @@ from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+from meeple.interpreter.attributes import SEAT
+from meeple.interpreter.own_names import OWN_NAMES
 from meeple.loader import bundled_dir
 
 T = TypeVar("T")
@@ -312,6 +314,30 @@ def test_hover_on_a_built_in_gives_its_usage_and_value(editor: Editor, tokens: P
     shown = editor.hover(uri, line, TOKENS.split("\n")[line].index("count") + 1)
     assert shown is not None
     assert "`count(x)`" in shown.contents.value and "number of pieces in a location" in shown.contents.value
+
+
+def test_hover_on_an_attribute_says_what_the_attribute_table_says(editor: Editor, tokens: Path) -> None:
+    """`p.seat`: the line interpreter/attributes.py gives the attribute, for what p is."""
+    text = TOKENS.replace(
+        "  move 1 token from pool to p.store\n", '  move 1 token from pool to p.store\n  log "{p.seat}"\n'
+    )
+    uri = editor.open(tokens, text)
+    editor.diagnostics(uri)
+    line = line_of(text, "log ")
+    shown = editor.hover(uri, line, text.split("\n")[line].index("seat") + 1)
+    assert shown is not None
+    assert "**attribute** `seat` of a player" in shown.contents.value
+    assert SEAT.doc in shown.contents.value
+
+
+def test_hover_on_a_name_of_the_language_says_what_it_is(editor: Editor, tokens: Path) -> None:
+    uri = editor.open(tokens, TOKENS)
+    editor.diagnostics(uri)
+    line = line_of(TOKENS, "for each p in players")
+    shown = editor.hover(uri, line, TOKENS.split("\n")[line].index("players") + 1)
+    assert shown is not None
+    assert "**built-in name** `players`: a list of players" in shown.contents.value
+    assert OWN_NAMES["players"].doc in shown.contents.value
 
 
 def test_hover_on_a_parameter_is_not_the_declaration_of_that_name(editor: Editor, tokens: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from meeple.interpreter.types import PLAYER, Piece, Row
 from meeple.loader import Checked, check
 from meeple.lsp_help import builtin_help, keyword_help
 from meeple.lsp_index import Index, Place, attributes, build, expression_words, in_scope, rows_of, type_of
@@ -118,17 +119,17 @@ def test_the_declarations_of_a_phase_are_indexed(checked: Checked) -> None:
 def test_a_loop_variable_has_the_type_analysis_gave_it(checked: Checked) -> None:
     index, symbols = index_of(checked), checked.symbols
     assert symbols is not None
-    assert type_of(index, symbols, "c", str(checked.path), line_of("add c.worth")) == "row:colour"
-    assert type_of(index, symbols, "p", str(checked.path), line_of("add c.worth")) == "player"
-    assert type_of(index, symbols, "current", str(checked.path), 1) == "player"
+    assert type_of(index, symbols, "c", str(checked.path), line_of("add c.worth")) == Row("colour")
+    assert type_of(index, symbols, "p", str(checked.path), line_of("add c.worth")) == PLAYER
+    assert type_of(index, symbols, "current", str(checked.path), 1) == PLAYER
 
 
 def test_a_rows_attributes_are_its_columns_and_what_is_declared_per_its_table(checked: Checked) -> None:
     symbols = checked.symbols
     assert symbols is not None
-    assert set(attributes(symbols, "row:colour")) == {"name", "worth", "stock"}
-    assert set(attributes(symbols, "player")) == {"seat", "hand", "gold"}
-    assert {"owner", "kind", "location", "row", "worth"} <= set(attributes(symbols, "piece:stone"))
+    assert set(attributes(symbols, Row("colour"))) == {"name", "worth", "stock"}
+    assert set(attributes(symbols, PLAYER)) == {"seat", "hand", "gold"}
+    assert {"owner", "kind", "location", "row", "worth"} <= set(attributes(symbols, Piece("stone")))
     assert rows_of(symbols.tables["colour"]) == ["red", "blue"]
 
 

@@ -24,14 +24,16 @@ from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks.findings import Finding, at
-from meeple.interpreter.checks.walk import Known, Owner, bodies, owners, sites
+from meeple.interpreter.checks.walk import Known, Owner, owners, sites
+from meeple.interpreter.own_names import OWN_NAMES
 
 Token = tuple[str, str]  # what a condition reads or a body changes: ("var", name), ("pieces", "")...
 ANY: Token = ("any", "")  # something the checker cannot follow: anything may change
 ENDS: Token = ("ends", "")  # `end game`: the loop can stop
 PIECES: Token = ("pieces", "")
 CURRENT: Token = ("current", "")
-_FIXED_NAMES = {"players", "player_count", "self"}  # built-in names that do not change during a game
+# The language's own names that do not change while a game is played.
+_FIXED_NAMES = {name for name, own in OWN_NAMES.items() if own.steady}
 
 
 def _reads_only_arguments(func: str) -> bool:
@@ -116,7 +118,7 @@ class Flow:
             if stmt.facts.calls is not None:
                 calls.append(getattr(stmt, stmt.facts.calls))
             out |= self._stmt_writes(stmt)
-            for _, inner in bodies(stmt):
+            for inner in stmt.blocks():
                 more, called = self._direct(inner)
                 out |= more
                 calls += called
@@ -165,7 +167,7 @@ class Flow:
             out += self._after_end(owner.body, owner)
             for site in sites(owner.body, owner):
                 out += self._stmt(site.stmt, owner)
-                for _, inner in bodies(site.stmt):
+                for inner in site.stmt.blocks():
                     out += self._after_end(inner, owner)
         return out
 

@@ -21,6 +21,7 @@ from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.checks.walk import Owner, Refs, owners, refs, sites
+from meeple.interpreter.types import ANY, ListOf, Piece, element
 
 
 def describe(decl: ast.Node) -> str:
@@ -279,8 +280,9 @@ def _kinds_moved(stmt: ast.Stmt, symbols: Symbols) -> set[str] | None:
     """The kinds of piece a statement itself may move (not those of the statements inside it);
     None when it may move any kind."""
     if isinstance(stmt, ast.MoveRefs):  # the pieces' type may say their kind
-        t = symbols.types.get(id(stmt.pieces), "any").removeprefix("list:")
-        return {t[6:]} if t.startswith("piece:") else None
+        t = symbols.types.get(id(stmt.pieces), ANY)
+        piece = element(t) if isinstance(t, ListOf) else t
+        return {piece.kind} if isinstance(piece, Piece) and piece.kind else None
     if stmt.facts.moves == "kind" and isinstance(kind := getattr(stmt, "kind", None), str):
         return {kind}
     return set() if stmt.facts.moves == "" else None

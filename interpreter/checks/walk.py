@@ -231,20 +231,6 @@ class Site:
         return (self.stmt.span.line, self.stmt.span.column)
 
 
-def bodies(stmt: ast.Stmt) -> list[tuple[str, list[ast.Stmt]]]:
-    """The statement lists inside a statement, each with the name of its part."""
-    if isinstance(stmt, ast.If):
-        parts = [("if" if i == 0 else "elif", b.body) for i, b in enumerate(stmt.branches)]
-        return [*parts, ("else", stmt.orelse)]
-    if isinstance(stmt, ast.Random):
-        return [(f"outcome {o.name}", o.body) for o in stmt.outcomes]
-    out = []
-    for name, value in stmt.fields():
-        if isinstance(value, list) and value and all(isinstance(v, ast.Stmt) for v in value):
-            out.append(("else" if name == "orelse" else name, value))
-    return out
-
-
 def sites(
     body: list[ast.Stmt], owner: Owner, parent: ast.Stmt | None = None, slot: str = "body"
 ) -> Iterator[Site]:
@@ -253,7 +239,7 @@ def sites(
         if isinstance(stmt, ast.Meta):
             continue
         yield Site(stmt, owner, parent, slot)
-        for part, inner in bodies(stmt):
+        for part, inner in stmt.named_blocks():
             yield from sites(inner, owner, stmt, part)
 
 

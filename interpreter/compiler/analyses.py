@@ -13,8 +13,7 @@ from meeple.grammar import ast
 from meeple.interpreter.analysis import type_of_ref
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.compiler.base import Part
-
-SHARED_TYPES = {"int", "bool", "text", "player"}
+from meeple.interpreter.types import SCALARS, Row
 
 
 class Analyses(Part):
@@ -97,7 +96,7 @@ class Analyses(Part):
                 # Arguments are the cache's keys: only values every game shares (no grid cells,
                 # which each game makes anew and a cache would keep alive).
                 shared = all(
-                    type_of_ref(p.type, sym) in SHARED_TYPES or type_of_ref(p.type, sym).startswith("row:")
+                    type_of_ref(p.type, sym) in SCALARS or isinstance(type_of_ref(p.type, sym), Row)
                     for p in value.params
                 )
                 if value.name not in static and shared and fixed(value.expr, params):

@@ -24,9 +24,12 @@ from meeple.interpreter.runtime import (
     describe,
 )
 from meeple.interpreter.seats import automated_seats
+from meeple.interpreter.types import ANY, ListOf, element
+from meeple.interpreter.types import Row as RowType
 from meeple.interpreter.values import (
     Kind,
     MapRef,
+    Player,
     Row,
     ZoneLoc,
     label,
@@ -40,8 +43,9 @@ def adjacency_for(p: Program, sym: Symbols, e: ast.Call, named: ast.Expr) -> dic
     native engine's lowering asks the same.)"""
     if isinstance(named, ast.Name) and named.id in p.adjacency:
         return p.adjacency[named.id]
-    owner = sym.types.get(id(e.args[0]), "any")
-    table = owner.removeprefix("list:").removeprefix("row:")
+    owner = sym.types.get(id(e.args[0]), ANY)
+    node = element(owner) if isinstance(owner, ListOf) else owner
+    table = node.table if isinstance(node, RowType) else ""
     merged: dict[Row, list[Row]] = {}
     for name, adjacency in p.adjacency.items():
         if p.map_of_table.get(table, name) == name:
@@ -51,11 +55,27 @@ def adjacency_for(p: Program, sym: Symbols, e: ast.Call, named: ast.Expr) -> dic
 
 class Data(Part):
     def build_data(self) -> None:
+        """The canonical values: rows, the kinds of piece, zones and maps."""
         p, sym = self.p, self.sym
         names = p.names = Names(sym)  # what players read: options, logs and positions say these
         p.automata = list(sym.automata)  # seats the rules play (interpreter/seats.py)
         p.automated = automated_seats(p.automata, names, p.min_players, p.max_players)
         every_seat = p.players + [s for seats in p.automated.values() for s in seats]
+        self.build_rows(names)
+        self.build_kinds(names)
+        self.build_zones(names, every_seat)
+        for m in sym.maps.values():
+            if m.grid is not None:
+                board = self.board(m)
+                for owner in every_seat if m.per == "player" else [None]:
+                    p.map_refs[(m.name, owner)] = MapRef(m.name, owner, geometry(m.grid, m.block), board)
+            else:
+                self.build_graph(m)
+
+    def build_rows(self, names: Names) -> None:
+        """A `Row` per row of each table, its cells' references to other tables resolved to the
+        rows themselves, and each row's name as players read it."""
+        p, sym = self.p, self.sym
         for table in sym.tables.values():
             keyed = is_keyed(table)
             rows = [
@@ -86,7 +106,11 @@ class Data(Part):
                     row.name = "".join(
                         part if isinstance(part, str) else label(part(_Fixed(), env)) for part in parts
                     )
-        for piece in sym.pieces.values():
+
+    def build_kinds(self, names: Names) -> None:
+        """The kinds of each piece: one, or one per row of the table it is made from."""
+        p = self.p
+        for piece in self.sym.pieces.values():
             rows_of = piece.each_row_of or piece.per_row_of
             called = names.decl(piece.name)
             if rows_of:
@@ -95,6 +119,10 @@ class Data(Part):
                 ]
             else:
                 p.kinds[piece.name] = [Kind(piece.name, None, called.one, called.many)]
+
+    def build_zones(self, names: Names, every_seat: list[Player]) -> None:
+        """A `ZoneLoc` per shared zone, and per owner of each owned zone."""
+        p, sym = self.p, self.sym
         for zone in sym.zones.values():
             p.zone_locs[(zone.name, None)] = ZoneLoc(zone.name, None, names.decl(zone.name).one)
         for per, group in sym.owned_zones.items():
@@ -102,28 +130,27 @@ class Data(Part):
             for zone in group.values():
                 for owner in owners:
                     p.zone_locs[(zone.name, owner)] = ZoneLoc(zone.name, owner, names.decl(zone.name).one)
-        for m in sym.maps.values():
-            if m.grid is not None:
-                owners = every_seat if m.per == "player" else [None]
-                board = self.board(m)
-                for owner in owners:
-                    p.map_refs[(m.name, owner)] = MapRef(m.name, owner, geometry(m.grid, m.block), board)
-                continue
-            nodes = p.rows.get(m.nodes, [])
-            p.map_nodes[m.name] = nodes
-            if m.at:
-                p.node_at[m.name] = self.node_positions(m, nodes)
-            p.map_of_table.setdefault(m.nodes, m.name)
-            adjacency: dict[Row, list[Row]] = {node: [] for node in nodes}
-            p.adjacency[m.name] = adjacency
-            if m.edges and m.edge_from and m.edge_to:
-                for edge in p.rows.get(m.edges, []):
-                    a, b = edge.values.get(m.edge_from), edge.values.get(m.edge_to)
-                    if a in adjacency and b in adjacency:
-                        if b not in adjacency[a]:
-                            adjacency[a].append(b)
-                        if a not in adjacency[b]:
-                            adjacency[b].append(a)
+
+    def build_graph(self, m: ast.MapDecl) -> None:
+        """A map of nodes: its nodes, where each is drawn, and who is next to whom (its edges, both
+        ways, each once)."""
+        p = self.p
+        nodes = p.rows.get(m.nodes, [])
+        p.map_nodes[m.name] = nodes
+        if m.at:
+            p.node_at[m.name] = self.node_positions(m, nodes)
+        p.map_of_table.setdefault(m.nodes, m.name)
+        adjacency: dict[Row, list[Row]] = {node: [] for node in nodes}
+        p.adjacency[m.name] = adjacency
+        if not (m.edges and m.edge_from and m.edge_to):
+            return
+        for edge in p.rows.get(m.edges, []):
+            a, b = edge.values.get(m.edge_from), edge.values.get(m.edge_to)
+            if a in adjacency and b in adjacency:
+                if b not in adjacency[a]:
+                    adjacency[a].append(b)
+                if a not in adjacency[b]:
+                    adjacency[b].append(a)
 
     def node_positions(self, m: ast.MapDecl, nodes: list[Row]) -> dict[Row, tuple[int, int]]:
         """`nodes T at X, Y`: where each node is drawn, computed once from its row, before any

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from meeple.grammar import ast
-from meeple.interpreter import areas, grids
+from meeple.interpreter import attributes
 from meeple.interpreter.areas import Area
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.compiler.base import (
@@ -20,47 +20,20 @@ from meeple.interpreter.compiler.base import (
     _list_limit,
     _too_big,
 )
+from meeple.interpreter.own_names import OWN_NAMES
 from meeple.interpreter.program import Fn
-from meeple.interpreter.runtime import (
-    CURRENT,
-    RuleRuntimeError,
-)
+from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.types import ANY, PLAYER, Rows, Type
+from meeple.interpreter.types import Row as RowType
 from meeple.interpreter.values import (
-    Border,
     Cell,
     PieceRef,
-    Placement,
     Player,
-    Route,
     Row,
-    ZoneLoc,
     label,
     type_name,
 )
 from meeple.limits import MAX_LIST, MAX_NUMBER
-
-ROUTE_ATTRS = {"start", "end", "passed", "path", "steps"}
-PLACEMENT_ATTRS = {"cells", "x", "y", "turns", "shape", "under"}
-
-
-def placement_attr(rt: Any, spot: Placement, name: str) -> Any:
-    """An attribute of a placement, laid or not. `under` is the layer it lies on at its first
-    cell (for one not laid, the layer it would lie on): none where there is nothing below."""
-    if name == "x" or name == "y":
-        return spot.block[0 if name == "x" else 1]
-    if name == "turns":
-        return spot.rotation
-    if name == "shape":
-        return list(spot.rows)
-    grid = grids.grid_of(rt, spot.map)
-    if name == "cells":
-        return [grid[c] for c in spot.coords if c in grid]
-    first = grid.get(spot.coords[0])
-    stack = rt.layers.get(first, []) if first is not None else []
-    if spot in stack:
-        below = stack.index(spot)
-        return stack[below - 1] if below > 0 else None
-    return stack[-1] if stack else None
 
 
 def _compared_to(op: str, left: Fn, value: Any, var: str | None) -> Fn:
@@ -81,96 +54,160 @@ def _compared_to(op: str, left: Fn, value: Any, var: str | None) -> Fn:
     return lambda rt, env: left(rt, env) >= value
 
 
+def _checked_sum(left: Fn, right: Fn) -> Fn:
+    """`a + b`: numbers added, or lists joined, within the limits."""
+
+    def plus(rt: Any, env: dict[str, Any]) -> Any:
+        r = left(rt, env) + right(rt, env)
+        if type(r) is int:
+            if -MAX_NUMBER <= r <= MAX_NUMBER:
+                return r
+            raise _too_big(r)
+        if len(r) > MAX_LIST:
+            raise _list_limit(len(r))
+        return r
+
+    return plus
+
+
+def _checked_difference(left: Fn, right: Fn) -> Fn:
+    def minus(rt: Any, env: dict[str, Any]) -> int:
+        r = left(rt, env) - right(rt, env)
+        if -MAX_NUMBER <= r <= MAX_NUMBER:
+            return r
+        raise _too_big(r)
+
+    return minus
+
+
+def _checked_product(left: Fn, right: Fn) -> Fn:
+    def times(rt: Any, env: dict[str, Any]) -> int:
+        r = left(rt, env) * right(rt, env)
+        if -MAX_NUMBER <= r <= MAX_NUMBER:
+            return r
+        raise _too_big(r)
+
+    return times
+
+
+# Each binary operator but `..`, as what makes its function from its sides' (comparisons with a
+# value known when compiled are read rather than called for: `_compared_to`).
+_BINARY: dict[str, Callable[[Fn, Fn], Fn]] = {
+    "and": lambda left, right: lambda rt, env: left(rt, env) and right(rt, env),
+    "or": lambda left, right: lambda rt, env: left(rt, env) or right(rt, env),
+    "+": _checked_sum,
+    "-": _checked_difference,
+    "*": _checked_product,
+    "//": lambda left, right: lambda rt, env: left(rt, env) // right(rt, env),
+    "%": lambda left, right: lambda rt, env: left(rt, env) % right(rt, env),
+    "==": lambda left, right: lambda rt, env: left(rt, env) == right(rt, env),
+    "!=": lambda left, right: lambda rt, env: left(rt, env) != right(rt, env),
+    "<": lambda left, right: lambda rt, env: left(rt, env) < right(rt, env),
+    "<=": lambda left, right: lambda rt, env: left(rt, env) <= right(rt, env),
+    ">": lambda left, right: lambda rt, env: left(rt, env) > right(rt, env),
+    ">=": lambda left, right: lambda rt, env: left(rt, env) >= right(rt, env),
+    "in": lambda left, right: lambda rt, env: left(rt, env) in right(rt, env),
+    "not in": lambda left, right: lambda rt, env: left(rt, env) not in right(rt, env),
+}
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+
+
 class Expressions(Part):
     def expr(self, e: ast.Expr, scope: set[str]) -> Fn:
-        p, sym = self.p, self.sym
-        match e:
-            case ast.Num(value=v) | ast.Text(value=v) | ast.Bool(value=v):
-                return self.fixed(v)
-            case ast.NoneLit():
-                return self.fixed(None)
-            case ast.Name(id=name):
-                return self.name(name, scope)
-            case ast.Attr(obj=ast.Name(id=table), name=key) if table in sym.tables and table not in scope:
-                return self.fixed(p.row_by_key[table][key])
-            case ast.Attr():
-                obj = self.expr(e.obj, scope)
-                return self.typed_attr(obj, e.name, sym.types.get(id(e.obj), "any")) or self.attr(
-                    obj, e.name, e.span
-                )
-            case ast.Index():
-                obj, index = self.expr(e.obj, scope), self.expr(e.index, scope)
+        """An expression as a function `(runtime, env) -> value`, by its kind's `expr_X` method."""
+        return ast.handler(self, "expr_", e, "the compiler")(e, scope)  # type: ignore[no-any-return]
 
-                if self.sym.types.get(id(e.obj), "").startswith("rows:"):  # `p.NAME[row]`
-                    return lambda rt, env: obj(rt, env)[index(rt, env)]
+    def expr_Num(self, e: ast.Num | ast.Text | ast.Bool, scope: set[str]) -> Fn:
+        return self.fixed(e.value)
 
-                def item(rt: Any, env: dict[str, Any]) -> Any:
-                    i = index(rt, env)
-                    if i < 0:
-                        raise OverLimit(f"there is no item {i} in a list: items are numbered from 0")
-                    return obj(rt, env)[i]
+    expr_Text = expr_Bool = expr_Num
 
-                return item
-            case ast.Unary(op="-"):
-                inner = self.expr(e.operand, scope)
-                return lambda rt, env: -inner(rt, env)  # the limits are symmetric: no check
-            case ast.Unary():
-                inner = self.expr(e.operand, scope)
-                return lambda rt, env: not inner(rt, env)
-            case ast.Binary():
-                return self.binary(e, scope)
-            case ast.IfExpr():
-                cond, then, orelse = (
-                    self.expr(e.cond, scope),
-                    self.expr(e.then, scope),
-                    self.expr(e.orelse, scope),
-                )
-                return lambda rt, env: then(rt, env) if cond(rt, env) else orelse(rt, env)
-            case ast.ListLit():
-                items = [self.expr(i, scope) for i in e.items]
-                return lambda rt, env: [f(rt, env) for f in items]
-            case ast.Filter():
-                seq, cond, var = self.expr(e.seq, scope), self.expr(e.cond, scope | {e.var}), e.var
-                spend = self._spending(e.span)
+    def expr_NoneLit(self, e: ast.NoneLit, scope: set[str]) -> Fn:
+        return self.fixed(None)
 
-                def filter_(rt: Any, env: dict[str, Any]) -> list[Any]:
-                    out = []
-                    for x in spend(rt, seq(rt, env)):
-                        env[var] = x
-                        if cond(rt, env):
-                            out.append(x)
-                    return out
+    def expr_Name(self, e: ast.Name, scope: set[str]) -> Fn:
+        return self.name(e.id, scope)
 
-                if not e.keys:
-                    return filter_
-                keys = [self.expr(k, scope | {e.var}) for k in e.keys]
+    def expr_Attr(self, e: ast.Attr, scope: set[str]) -> Fn:
+        sym = self.sym
+        if isinstance(e.obj, ast.Name) and e.obj.id in sym.tables and e.obj.id not in scope:
+            return self.fixed(self.p.row_by_key[e.obj.id][e.name])  # `TABLE.KEY`
+        obj = self.expr(e.obj, scope)
+        return self.typed_attr(obj, e.name, sym.types.get(id(e.obj), ANY)) or self.attr(obj, e.name, e.span)
 
-                def ranked(rt: Any, env: dict[str, Any]) -> list[Any]:
-                    """Highest keys first; Python's sort is stable, so ties keep the list's order."""
-                    ranks = []
-                    for x in filter_(rt, env):
-                        env[var] = x
-                        ranks.append((tuple(-k(rt, env) for k in keys), x))
-                    ranks.sort(key=lambda pair: pair[0])
-                    return [x for _, x in ranks]
+    def expr_Index(self, e: ast.Index, scope: set[str]) -> Fn:
+        obj, index = self.expr(e.obj, scope), self.expr(e.index, scope)
+        if isinstance(self.sym.types.get(id(e.obj)), Rows):  # `p.NAME[row]`
+            return lambda rt, env: obj(rt, env)[index(rt, env)]
 
-                return ranked
-            case ast.MapComp():
-                seq, var, fn, where = self.comprehension(e, scope)
-                spend = self._spending(e.span)
+        def item(rt: Any, env: dict[str, Any]) -> Any:
+            i = index(rt, env)
+            if i < 0:
+                raise OverLimit(f"there is no item {i} in a list: items are numbered from 0")
+            return obj(rt, env)[i]
 
-                def map_(rt: Any, env: dict[str, Any]) -> list[Any]:
-                    out = []
-                    for x in spend(rt, seq(rt, env)):
-                        env[var] = x
-                        if where is None or where(rt, env):
-                            out.append(fn(rt, env))
-                    return out
+        return item
 
-                return map_
-            case ast.Call():
-                return self.call(e, scope)
-        raise AssertionError(f"cannot compile {type(e).__name__}")
+    def expr_Unary(self, e: ast.Unary, scope: set[str]) -> Fn:
+        inner = self.expr(e.operand, scope)
+        if e.op == "-":
+            return lambda rt, env: -inner(rt, env)  # the limits are symmetric: no check
+        return lambda rt, env: not inner(rt, env)
+
+    def expr_Binary(self, e: ast.Binary, scope: set[str]) -> Fn:
+        return self.binary(e, scope)
+
+    def expr_IfExpr(self, e: ast.IfExpr, scope: set[str]) -> Fn:
+        cond, then, orelse = (self.expr(e.cond, scope), self.expr(e.then, scope), self.expr(e.orelse, scope))
+        return lambda rt, env: then(rt, env) if cond(rt, env) else orelse(rt, env)
+
+    def expr_ListLit(self, e: ast.ListLit, scope: set[str]) -> Fn:
+        items = [self.expr(i, scope) for i in e.items]
+        return lambda rt, env: [f(rt, env) for f in items]
+
+    def expr_Filter(self, e: ast.Filter, scope: set[str]) -> Fn:
+        seq, cond, var = self.expr(e.seq, scope), self.expr(e.cond, scope | {e.var}), e.var
+        spend = self._spending(e.span)
+
+        def filter_(rt: Any, env: dict[str, Any]) -> list[Any]:
+            out = []
+            for x in spend(rt, seq(rt, env)):
+                env[var] = x
+                if cond(rt, env):
+                    out.append(x)
+            return out
+
+        if not e.keys:
+            return filter_
+        keys = [self.expr(k, scope | {e.var}) for k in e.keys]
+
+        def ranked(rt: Any, env: dict[str, Any]) -> list[Any]:
+            """Highest keys first; Python's sort is stable, so ties keep the list's order."""
+            ranks = []
+            for x in filter_(rt, env):
+                env[var] = x
+                ranks.append((tuple(-k(rt, env) for k in keys), x))
+            ranks.sort(key=lambda pair: pair[0])
+            return [x for _, x in ranks]
+
+        return ranked
+
+    def expr_MapComp(self, e: ast.MapComp, scope: set[str]) -> Fn:
+        seq, var, fn, where = self.comprehension(e, scope)
+        spend = self._spending(e.span)
+
+        def map_(rt: Any, env: dict[str, Any]) -> list[Any]:
+            out = []
+            for x in spend(rt, seq(rt, env)):
+                env[var] = x
+                if where is None or where(rt, env):
+                    out.append(fn(rt, env))
+            return out
+
+        return map_
+
+    def expr_Call(self, e: ast.Call, scope: set[str]) -> Fn:
+        return self.call(e, scope)
 
     def _spending(self, span: ast.Span) -> Callable[[Any, list[Any]], list[Any]]:
         """What going through a list costs: one step of the budget per item, charged when the
@@ -233,6 +270,8 @@ class Expressions(Part):
         return fn
 
     def name(self, name: str, scope: set[str]) -> Fn:
+        """A bare name: bound in the rule, a constant, a variable, a declaration, one of the
+        language's own names, or a row of a table by its key."""
         p, sym = self.p, self.sym
         if name in scope:
             return self.bound(name)
@@ -241,47 +280,45 @@ class Expressions(Part):
         if name in sym.constants:
             return self.fixed(self.constant(name))
         if name in sym.vars:
-
-            def var(rt: Any, env: dict[str, Any]) -> Any:
-                reads = rt.reads
-                if reads is not None:
-                    reads.add(name)
-                return rt.vars[name]
-
-            return var
-        if name in sym.zones:
-            loc = p.zone_locs[(name, None)]
-            return lambda rt, env: loc
-        if name in sym.tables:
-            rows = p.rows[name]  # shared, never changed: statements that change lists take copies
-            return lambda rt, env: rows
-        if name in sym.maps and (name, None) in p.map_refs:
-            grid_map = p.map_refs[(name, None)]
-            return lambda rt, env: grid_map
-        if name in sym.maps:
-            nodes = p.map_nodes[name]
-            return lambda rt, env: nodes
-        if name in sym.pieces:
-            return lambda rt, env: name
-        if name == "players":
-            return lambda rt, env: list(rt.players)
-        if name == "current":
-
-            def current(rt: Any, env: dict[str, Any]) -> Player | None:
-                reads = rt.reads
-                if reads is not None:
-                    reads.add(CURRENT)
-                return rt.current
-
-            return current
-        if name == "player_count":
-            return lambda rt, env: len(rt.players)
-        if name == "self":
-            return lambda rt, env: env["self"]
+            return self.variable(name)
+        declared = self.declared(name)
+        if declared is not None:
+            return declared
+        if name in OWN_NAMES:
+            return OWN_NAMES[name].read
         tables = sym.row_keys.get(name, [])
         if len(tables) == 1:
             return self.fixed(p.row_by_key[tables[0]][name])
         raise AssertionError(f"unresolved name {name}")  # analysis reports these first
+
+    @staticmethod
+    def variable(name: str) -> Fn:
+        """A global variable, read (and recorded as read, for the memo)."""
+
+        def var(rt: Any, env: dict[str, Any]) -> Any:
+            reads = rt.reads
+            if reads is not None:
+                reads.add(name)
+            return rt.vars[name]
+
+        return var
+
+    def declared(self, name: str) -> Fn | None:
+        """A shared zone, a table (its rows), a map (a grid's reference, or its nodes) or a kind
+        of piece (its name); None for a name that is none of these."""
+        p, sym = self.p, self.sym
+        found: Any
+        if name in sym.zones:
+            found = p.zone_locs[(name, None)]
+        elif name in sym.tables:
+            found = p.rows[name]  # shared, never changed: statements that change lists take copies
+        elif name in sym.maps:
+            found = p.map_refs[(name, None)] if (name, None) in p.map_refs else p.map_nodes[name]
+        elif name in sym.pieces:
+            found = name
+        else:
+            return None
+        return lambda rt, env: found
 
     def constant(self, name: str) -> Any:
         if name not in self.p.constants:
@@ -298,10 +335,10 @@ class Expressions(Part):
                 ) from None
         return self.p.constants[name]
 
-    def typed_attr(self, obj: Fn, name: str, owner: str) -> Fn | None:
+    def typed_attr(self, obj: Fn, name: str, owner: Type) -> Fn | None:
         """`x.name` where analysis knows what x is: a direct lookup, no dispatch at run time."""
         sym, zone_locs = self.sym, self.p.zone_locs
-        per = "player" if owner == "player" else owner[4:] if owner.startswith("row:") else None
+        per = "player" if owner == PLAYER else owner.table if isinstance(owner, RowType) else None
         if per is None:
             return None
         if name in sym.owned_vars.get(per, {}):
@@ -327,15 +364,12 @@ class Expressions(Part):
             return lambda rt, env: obj(rt, env).values[name]
         return None
 
-    def attr(self, obj: Fn, name: str, span: ast.Span) -> Fn:
-        """`x.name`, resolved by the runtime kind of x. What `name` can mean for a row of each table
-        (a variable, a zone or a column) is decided here, once, not at every access."""
-        p, sym, rule = self.p, self.sym, self.rule
-        player_var = ("player", name) if name in sym.owned_vars.get("player", {}) else None
-        player_zone = name in sym.owned_zones.get("player", {})
-        zone_locs, map_refs = p.zone_locs, p.map_refs
-        row_var = {table: (table, name) for table, group in sym.owned_vars.items() if name in group}
-        row_zone = {table for table, group in sym.owned_zones.items() if name in group}
+    def of_row(self, name: str, span: ast.Span) -> Callable[[Any, Row], Any]:
+        """`row.name`, for a row of any table: what `name` means for each table (a variable, a
+        zone or a column) is decided here, once, not at every access."""
+        row_var = {table: (table, name) for table, group in self.sym.owned_vars.items() if name in group}
+        row_zone = {table for table, group in self.sym.owned_zones.items() if name in group}
+        zone_locs, rule = self.p.zone_locs, self.rule
 
         def of_row(rt: Any, row: Row) -> Any:
             key = row_var.get(row.table)
@@ -351,136 +385,84 @@ class Expressions(Part):
                 return zone_locs[(name, row)]
             return row.values[name]
 
+        return of_row
+
+    def of_player(self, name: str) -> Callable[[Any, Player], Any] | None:
+        """`player.name`: its variable, its zone or its grid map, as the rules declare them, or
+        its seat; None when a player has nothing of that name."""
+        sym, zone_locs, map_refs = self.sym, self.p.zone_locs, self.p.map_refs
+        if name in sym.owned_vars.get("player", {}):
+            key = ("player", name)
+
+            def owned_var(rt: Any, o: Player) -> Any:
+                if rt.reads is not None:
+                    rt.reads.add((key, o))
+                return rt.owned[key][o]
+
+            return owned_var
+        if name in sym.owned_zones.get("player", {}):
+            return lambda rt, o: zone_locs[(name, o)]
+        if (name, self.p.players[0]) in map_refs:
+            return lambda rt, o: map_refs[(name, o)]
+        return attributes.SEAT.get if name == attributes.SEAT.name else None
+
+    def attr(self, obj: Fn, name: str, span: ast.Span) -> Fn:
+        """`x.name`, resolved by the kind of x at run time: a row's or a player's as the rules
+        declare them, else the attribute table's (interpreter/attributes.py), else, for a value
+        that answers for another (a piece for its row, a cell for its face, an area for its first
+        place), that one's."""
+        rule = self.rule
+        of_row, of_player, fixed = self.of_row(name, span), self.of_player(name), attributes.getters(name)
+
+        def further(rt: Any, o: Any) -> Any:
+            t = type(o)
+            if t is PieceRef and o.piece[0].row is not None:
+                return of_row(rt, o.piece[0].row)
+            if t is Cell:
+                return of_row(rt, attributes.face(rt, o))
+            raise RuleRuntimeError(f"{label(o)} ({type_name(o)}) has no '{name}'", span, rule)
+
         def get(rt: Any, env: dict[str, Any]) -> Any:
             o = obj(rt, env)
             t = type(o)
-            if t is Area:
-                if name in areas.ATTRIBUTES:
-                    return areas.attribute(rt, o, name)
-                o = o.first  # what its places share: the first one's
-                t = type(o)
             if t is Row:
                 return of_row(rt, o)
-            if t is Player:
-                if player_var is not None:
-                    if rt.reads is not None:
-                        rt.reads.add((player_var, o))
-                    return rt.owned[player_var][o]
-                if player_zone:
-                    return zone_locs[(name, o)]
-                if (name, o) in map_refs:
-                    return map_refs[(name, o)]
-                if name == "seat":
-                    return o.seat
-            elif t is PieceRef:
-                kind, owner = o.piece
-                if name == "owner":
-                    return owner
-                if name == "kind":
-                    return kind.name
-                if name == "location":
-                    return o.loc
-                if name == "row":
-                    return kind.row
-                if kind.row is not None:
-                    return of_row(rt, kind.row)
-            elif t is ZoneLoc and name == "owner":
-                return o.owner
-            elif t is Cell:
-                if name == "q":
-                    return o.q
-                if name == "r":
-                    return o.r
-                if name == "map":
-                    return o.map
-                if rt.reads is not None:
-                    rt.reads.add(o)
-                if name == "placed":
-                    stack = rt.layers.get(o)
-                    return stack[-1] if stack else None
-                face = rt.faces[o]
-                return face if name == "face" else of_row(rt, face)
-            elif t is Route and name in ROUTE_ATTRS:
-                return len(o.path) if name == "steps" else getattr(o, name)
-            elif t is Placement and name in PLACEMENT_ATTRS:
-                return placement_attr(rt, o, name)
-            elif t is Border and name in ("new", "old"):
-                return o.new if name == "new" else o.old
-            raise RuleRuntimeError(f"{label(o)} ({type_name(o)}) has no '{name}'", span, rule)
+            if t is Player and of_player is not None:
+                return of_player(rt, o)
+            found = fixed.get(t)
+            if found is not None:
+                return found(rt, o)
+            if t is Area:  # what its places share: the first one's
+                o = o.first
+                t = type(o)
+                if t is Row:
+                    return of_row(rt, o)
+                found = fixed.get(t)
+                if found is not None:
+                    return found(rt, o)
+            return further(rt, o)
 
         return get
 
     def binary(self, e: ast.Binary, scope: set[str]) -> Fn:
         left, right = self.expr(e.left, scope), self.expr(e.right, scope)
-        match e.op:
-            case "and":
-                return lambda rt, env: left(rt, env) and right(rt, env)
-            case "or":
-                return lambda rt, env: left(rt, env) or right(rt, env)
-            case "+":
+        if e.op == "..":
+            return self.numbers(left, right, e.span)
+        if e.op in _COMPARISONS and right in self.known:
+            return _compared_to(e.op, left, self.known[right], self.names.get(left))
+        return _BINARY[e.op](left, right)
 
-                def plus(rt: Any, env: dict[str, Any]) -> Any:
-                    r = left(rt, env) + right(rt, env)
-                    if type(r) is int:
-                        if -MAX_NUMBER <= r <= MAX_NUMBER:
-                            return r
-                        raise _too_big(r)
-                    if len(r) > MAX_LIST:
-                        raise _list_limit(len(r))
-                    return r
+    def numbers(self, left: Fn, right: Fn, span: ast.Span) -> Fn:
+        """`a..b`: the whole numbers from a to b, each costing a step of the budget."""
+        spend = self._spending(span)
 
-                return plus
-            case "-":
+        def numbers(rt: Any, env: dict[str, Any]) -> list[int]:
+            low, high = left(rt, env), right(rt, env)
+            if high - low + 1 > MAX_LIST:
+                raise _list_limit(high - low + 1)
+            return spend(rt, list(range(low, high + 1)))
 
-                def minus(rt: Any, env: dict[str, Any]) -> int:
-                    r = left(rt, env) - right(rt, env)
-                    if -MAX_NUMBER <= r <= MAX_NUMBER:
-                        return r
-                    raise _too_big(r)
-
-                return minus
-            case "*":
-
-                def times(rt: Any, env: dict[str, Any]) -> int:
-                    r = left(rt, env) * right(rt, env)
-                    if -MAX_NUMBER <= r <= MAX_NUMBER:
-                        return r
-                    raise _too_big(r)
-
-                return times
-            case "//":
-                return lambda rt, env: left(rt, env) // right(rt, env)
-            case "%":
-                return lambda rt, env: left(rt, env) % right(rt, env)
-            case "==" | "!=" | "<" | "<=" | ">" | ">=" if right in self.known:
-                return _compared_to(e.op, left, self.known[right], self.names.get(left))
-            case "==":
-                return lambda rt, env: left(rt, env) == right(rt, env)
-            case "!=":
-                return lambda rt, env: left(rt, env) != right(rt, env)
-            case "<":
-                return lambda rt, env: left(rt, env) < right(rt, env)
-            case "<=":
-                return lambda rt, env: left(rt, env) <= right(rt, env)
-            case ">":
-                return lambda rt, env: left(rt, env) > right(rt, env)
-            case ">=":
-                return lambda rt, env: left(rt, env) >= right(rt, env)
-            case "in":
-                return lambda rt, env: left(rt, env) in right(rt, env)
-            case "not in":
-                return lambda rt, env: left(rt, env) not in right(rt, env)
-            case "..":
-                spend = self._spending(e.span)
-
-                def numbers(rt: Any, env: dict[str, Any]) -> list[int]:
-                    low, high = left(rt, env), right(rt, env)
-                    if high - low + 1 > MAX_LIST:
-                        raise _list_limit(high - low + 1)
-                    return spend(rt, list(range(low, high + 1)))
-
-                return numbers
-        raise AssertionError(e.op)
+        return numbers
 
     def call(self, e: ast.Call, scope: set[str]) -> Fn:
         if e.func in self.sym.values:

@@ -62,104 +62,125 @@ def _memoized(fn: Fn, params: list[str], answers: dict[tuple[Any, ...], Any]) ->
 
 class Memo(Part):
     def value_call(self, name: str, args: list[Fn]) -> Fn:
-        """A call of a value the rules declare, with its arguments compiled."""
-        values = self.p.values
+        """A call of a value the rules declare, with its arguments compiled.
 
-        # Values are called thousands of times a game: answer from the memo (Runtime.memo)
-        # when the same question was asked and nothing it read has changed since. Computing
-        # an answer records what it reads (Runtime.reads); using one, computed or
-        # remembered, records its key in the caller's reads, so that a change reaches every
-        # answer built on it. Bind no, one or two arguments without a list and zip, and find the
-        # value's function only when it must run (measured: a tenth of the time of a game that
-        # asks many questions). Values of fixed data have a memo of their own (_memoized).
-        # `last_rule` names the value being computed, for the error a recursion without end
-        # raises; a remembered answer computes nothing.
-        # A static value's call looks its answer up by the arguments alone, and builds the
-        # value's environment only when it must compute (measured: x1.06 on a game that asks many).
+        Values are called thousands of times a game: answer from the memo (Runtime.memo)
+        when the same question was asked and nothing it read has changed since. Computing
+        an answer records what it reads (Runtime.reads); using one, computed or
+        remembered, records its key in the caller's reads, so that a change reaches every
+        answer built on it. Bind no, one or two arguments without a list and zip, and find the
+        value's function only when it must run (measured: a tenth of the time of a game that
+        asks many questions). Values of fixed data have a memo of their own (_memoized).
+        `last_rule` names the value being computed, for the error a recursion without end
+        raises; a remembered answer computes nothing.
+        A static value's call looks its answer up by the arguments alone, and builds the
+        value's environment only when it must compute (measured: x1.06 on a game that asks many).
+        """
         if name in self.static:
-            answers = self.static_answers(name)
-            if len(args) == 1:
-                only, bound = args[0], self.names.get(args[0])  # `f(x)`: a bound x read at once
+            return self.static_call(name, args)
+        if len(args) <= 2:
+            return (self.value_call0, self.value_call1, self.value_call2)[len(args)](name, args)
+        return self.value_calln(name, args)
 
-                def call_static1(rt: Any, env: dict[str, Any]) -> Any:
-                    arg = env[bound] if bound is not None else only(rt, env)
-                    result = answers.get((arg,), _MISSING)
-                    if result is _MISSING:
-                        rt.last_rule = name
-                        params, fn = values[name]
-                        return fn(rt, {params[0]: arg})
-                    return result
-
-                return call_static1
-
-            def call_static(rt: Any, env: dict[str, Any]) -> Any:
-                given = []  # a loop: a comprehension makes a function and a frame each time
-                for a in args:
-                    given.append(a(rt, env))
-                key = tuple(given)
-                result = answers.get(key, _MISSING)
-                if result is _MISSING:
-                    rt.last_rule = name
-                    params, fn = values[name]
-                    return fn(rt, dict(zip(params, key, strict=True)))
-                return result
-
-            return call_static
-        if not args:
-            key0 = (name,)
-
-            def call_value0(rt: Any, env: dict[str, Any]) -> Any:
-                result = rt.memo.get(key0, _MISSING)
-                if result is _MISSING:
-                    rt.last_rule = name
-                    return _compute(rt, key0, values[name][1], {})
-                if rt.reads is not None:
-                    rt.reads.add(key0)
-                return result
-
-            return call_value0
+    def static_call(self, name: str, args: list[Fn]) -> Fn:
+        """A call of a static value: its answer looked up by the arguments alone."""
+        values = self.p.values
+        answers = self.static_answers(name)
         if len(args) == 1:
             only, bound = args[0], self.names.get(args[0])  # `f(x)`: a bound x read at once
 
-            def call_value1(rt: Any, env: dict[str, Any]) -> Any:
+            def call_static1(rt: Any, env: dict[str, Any]) -> Any:
                 arg = env[bound] if bound is not None else only(rt, env)
-                key = (name, arg)
-                try:
-                    result = rt.memo.get(key, _MISSING)
-                except TypeError:  # a list argument: not remembered, its reads are the caller's
+                result = answers.get((arg,), _MISSING)
+                if result is _MISSING:
                     rt.last_rule = name
                     params, fn = values[name]
                     return fn(rt, {params[0]: arg})
-                if result is _MISSING:
-                    rt.last_rule = name
-                    params, fn = values[name]
-                    return _compute(rt, key, fn, {params[0]: arg})
-                if rt.reads is not None:
-                    rt.reads.add(key)
                 return result
 
-            return call_value1
-        if len(args) == 2:
-            first, second = args
-            bound = self.names.get(first)  # `f(x, y)`: a bound x read at once
+            return call_static1
 
-            def call_value2(rt: Any, env: dict[str, Any]) -> Any:
-                key = (name, env[bound] if bound is not None else first(rt, env), second(rt, env))
-                try:
-                    result = rt.memo.get(key, _MISSING)
-                except TypeError:  # a list argument: not remembered, its reads are the caller's
-                    rt.last_rule = name
-                    params, fn = values[name]
-                    return fn(rt, {params[0]: key[1], params[1]: key[2]})
-                if result is _MISSING:
-                    rt.last_rule = name
-                    params, fn = values[name]
-                    return _compute(rt, key, fn, {params[0]: key[1], params[1]: key[2]})
-                if rt.reads is not None:
-                    rt.reads.add(key)
-                return result
+        def call_static(rt: Any, env: dict[str, Any]) -> Any:
+            given = []  # a loop: a comprehension makes a function and a frame each time
+            for a in args:
+                given.append(a(rt, env))
+            key = tuple(given)
+            result = answers.get(key, _MISSING)
+            if result is _MISSING:
+                rt.last_rule = name
+                params, fn = values[name]
+                return fn(rt, dict(zip(params, key, strict=True)))
+            return result
 
-            return call_value2
+        return call_static
+
+    def value_call0(self, name: str, args: list[Fn]) -> Fn:
+        """`f()`: its one answer, from the memo."""
+        values = self.p.values
+        key0 = (name,)
+
+        def call_value0(rt: Any, env: dict[str, Any]) -> Any:
+            result = rt.memo.get(key0, _MISSING)
+            if result is _MISSING:
+                rt.last_rule = name
+                return _compute(rt, key0, values[name][1], {})
+            if rt.reads is not None:
+                rt.reads.add(key0)
+            return result
+
+        return call_value0
+
+    def value_call1(self, name: str, args: list[Fn]) -> Fn:
+        """`f(x)`: by its argument, from the memo (a bound x read at once)."""
+        values = self.p.values
+        only, bound = args[0], self.names.get(args[0])  # `f(x)`: a bound x read at once
+
+        def call_value1(rt: Any, env: dict[str, Any]) -> Any:
+            arg = env[bound] if bound is not None else only(rt, env)
+            key = (name, arg)
+            try:
+                result = rt.memo.get(key, _MISSING)
+            except TypeError:  # a list argument: not remembered, its reads are the caller's
+                rt.last_rule = name
+                params, fn = values[name]
+                return fn(rt, {params[0]: arg})
+            if result is _MISSING:
+                rt.last_rule = name
+                params, fn = values[name]
+                return _compute(rt, key, fn, {params[0]: arg})
+            if rt.reads is not None:
+                rt.reads.add(key)
+            return result
+
+        return call_value1
+
+    def value_call2(self, name: str, args: list[Fn]) -> Fn:
+        """`f(x, y)`: by its two arguments, from the memo (a bound x read at once)."""
+        values = self.p.values
+        first, second = args
+        bound = self.names.get(first)  # `f(x, y)`: a bound x read at once
+
+        def call_value2(rt: Any, env: dict[str, Any]) -> Any:
+            key = (name, env[bound] if bound is not None else first(rt, env), second(rt, env))
+            try:
+                result = rt.memo.get(key, _MISSING)
+            except TypeError:  # a list argument: not remembered, its reads are the caller's
+                rt.last_rule = name
+                params, fn = values[name]
+                return fn(rt, {params[0]: key[1], params[1]: key[2]})
+            if result is _MISSING:
+                rt.last_rule = name
+                params, fn = values[name]
+                return _compute(rt, key, fn, {params[0]: key[1], params[1]: key[2]})
+            if rt.reads is not None:
+                rt.reads.add(key)
+            return result
+
+        return call_value2
+
+    def value_calln(self, name: str, args: list[Fn]) -> Fn:
+        """`f(a, b, c...)`: by its arguments, from the memo."""
+        values = self.p.values
 
         def call_value(rt: Any, env: dict[str, Any]) -> Any:
             given = [name]  # a loop: a comprehension makes a function and a frame each time

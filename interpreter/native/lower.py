@@ -19,13 +19,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.grammar import ast
-from meeple.interpreter import areas, grids
+from meeple.interpreter import attributes, grids
 from meeple.interpreter.compiler import Compiler
 from meeple.interpreter.compiler.base import _ERRORS, _Fixed
 from meeple.interpreter.compiler.data import adjacency_for
-from meeple.interpreter.compiler.expressions import PLACEMENT_ATTRS, ROUTE_ATTRS
+from meeple.interpreter.own_names import OWN_NAMES
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.types import ANY, Grid, ListOf, Rows, Type, element
+from meeple.interpreter.types import Area as AreaType
+from meeple.interpreter.types import Border as BorderType
+from meeple.interpreter.types import Cell as CellType
+from meeple.interpreter.types import Placement as PlacementType
+from meeple.interpreter.types import Route as RouteType
+from meeple.interpreter.types import Row as RowType
 from meeple.interpreter.values import Cell, Kind, MapRef, Player, Row, ZoneLoc, label
 from meeple.limits import MAX_DECISIONS, MAX_LIST, MAX_LOG_CHARS, MAX_PIECES, MAX_RECURSION, MAX_VALUE_DEPTH
 
@@ -76,11 +83,9 @@ BUILTINS = {
 
 # Attributes of the values a grid's questions give, each read by what the value is at run time
 # (`Shaped`): a route's, a placement's, an area's, a border's.
-SHAPED = {
-    "route": ROUTE_ATTRS,
-    "placement": PLACEMENT_ATTRS,
-    "area": set(areas.ATTRIBUTES),
-    "border": {"new", "old"},
+SHAPED: dict[type[Type], set[str]] = {
+    kind: set(attributes.BY_TYPE[kind].attributes)
+    for kind in (RouteType, PlacementType, AreaType, BorderType)
 }
 
 # Questions the core answers of boards, not yet of grids that grow.
@@ -785,6 +790,10 @@ class Lowering:
 
     # ------------------------------------------------------------------ expressions
 
+    def typed(self, e: ast.Expr) -> Type:
+        """The type analysis gave an expression (ANY where it gave none)."""
+        return self.sym.types.get(id(e), ANY)
+
     def expr(self, e: ast.Expr) -> Any:
         method = getattr(self, f"expr_{type(e).__name__}", None)
         if method is None:
@@ -821,12 +830,8 @@ class Lowering:
             return self.const_expr(p.map_nodes[name])
         if name in sym.pieces:
             return {"Const": {"KindName": self.decls.index(name)}}
-        if name == "players":
-            return "Players"
-        if name == "current":
-            return "Current"
-        if name == "player_count":
-            return "PlayerCount"
+        if name in OWN_NAMES and OWN_NAMES[name].native is not None:
+            return OWN_NAMES[name].native
         tables = sym.row_keys.get(name, [])
         if len(tables) == 1:
             return self.const_expr(p.row_by_key[tables[0]][name])
@@ -837,23 +842,23 @@ class Lowering:
         if isinstance(e.obj, ast.Name) and e.obj.id in sym.tables and e.obj.id not in self.frame.slots:
             return self.const_expr(self.p.row_by_key[e.obj.id][e.name])
         columns = {col.name for table in sym.tables.values() for col in table.columns}
-        if sym.types.get(id(e.obj), "").startswith("cell") and e.name in columns and e.name not in ("q", "r"):
+        if isinstance(self.typed(e.obj), CellType) and e.name in columns and e.name not in ("q", "r"):
             # what a cell shows is a row: its columns, before any zone or variable of that name
             return {"Attr": [self.expr(e.obj), {"Column": e.name}]}
         if any(e.name in group for group in sym.owned_zones.values()):
             return self.zone_of(e)
         if any(e.name in group for group in sym.owned_vars.values()):
-            if sym.types.get(id(e), "").startswith("rows:"):
+            if isinstance(self.typed(e), Rows):
                 raise Unsupported("a variable's values for every row at once (without `[row]`)", e.span)
             return {"Owned": [self.expr(e.obj), self.owned_ref(e.name)]}
         if (e.name, self.p.players[0]) in self.p.map_refs:
             seats = [self.grid_index[id(self.p.map_refs[(e.name, pl)])] for pl in self.seats]
             return {"GridOf": [self.expr(e.obj), seats]}
-        shaped = self.sym.types.get(id(e.obj), "").split(":")[0]
-        unknown = shaped in ("", "any") and e.name not in columns  # read by the value at run time
-        if e.name in SHAPED.get(shaped, ()) or (unknown and any(e.name in n for n in SHAPED.values())):
+        shaped = self.typed(e.obj)
+        unknown = shaped == ANY and e.name not in columns  # read by the value at run time
+        if e.name in SHAPED.get(type(shaped), ()) or (unknown and any(e.name in n for n in SHAPED.values())):
             return {"Attr": [self.expr(e.obj), {"Shaped": e.name}]}
-        if e.name == "placed" and shaped in ("cell", "", "any"):  # a cell's top layer
+        if e.name == "placed" and (shaped == ANY or isinstance(shaped, CellType)):  # a cell's top layer
             return {"Attr": [self.expr(e.obj), {"Shaped": e.name}]}
         if e.name in ATTRIBUTES:
             attr: Any = ATTRIBUTES[e.name]
@@ -880,7 +885,7 @@ class Lowering:
         return {"ZoneOf": [self.expr(e.obj), seats, rows]}
 
     def expr_Index(self, e: ast.Index) -> Any:
-        if self.sym.types.get(id(e.obj), "").startswith("rows:") and isinstance(e.obj, ast.Attr):
+        if isinstance(self.typed(e.obj), Rows) and isinstance(e.obj, ast.Attr):
             # `OWNER.NAME[ROW]`: one row's value of a variable with a value for each row
             owner, var = self.expr(e.obj.obj), self.owned_ref(e.obj.name)
             return {"OwnedRow": [owner, var, self.expr(e.index)]}
@@ -933,7 +938,7 @@ class Lowering:
         if e.func == "connected" and not self.on_cells(e):
             raise Unsupported("connected(...) of the nodes of a map", e.span)
         if e.func == "placements":
-            faces = self.faces() if self.sym.types.get(id(e.args[0]), "").startswith("grid:") else []
+            faces = self.faces() if isinstance(self.typed(e.args[0]), Grid) else []
             grid, shape = self.expr(e.args[0]), self.expr(e.args[1])
             return {"Placements": {"grid": grid, "shape": shape, "faces": faces}}
         if e.func == "routes":
@@ -955,7 +960,7 @@ class Lowering:
         movement = e.args[1]
         assert isinstance(movement, ast.Name)
         computed = self.sym.movements[movement.id].step is not None  # a step goes where it says
-        if not computed and not self.sym.types.get(id(e.args[0]), "").startswith("cell"):
+        if not computed and not isinstance(self.typed(e.args[0]), CellType):
             raise Unsupported("routes(...) from something other than a cell", e.span)
         start = self.expr(e.args[0])
         args = [self.expr(a) for a in e.args[2:]]
@@ -993,10 +998,10 @@ class Lowering:
     def areas(self, e: ast.Call) -> Any:
         """`areas(GRID, COLUMN)`, `area(CELL, COLUMN)` of a grid that grows; the areas of a map's
         nodes run on the Python engine."""
-        given = self.sym.types.get(id(e.args[0]), "")
+        given = self.typed(e.args[0])
         if not isinstance(e.args[1], ast.Name):
             raise Unsupported(f"{e.func}(...) of something other than a column's name", e.span)
-        if self.p.adjacency and not given.startswith(("grid:", "cell:")):
+        if self.p.adjacency and not isinstance(given, Grid | CellType):
             raise Unsupported(f"{e.func}(...) in a game with a map of nodes", e.span)
         return {"Areas": {"of": self.expr(e.args[0]), "column": e.args[1].id, "many": e.func == "areas"}}
 
@@ -1006,15 +1011,16 @@ class Lowering:
         known to be cells."""
         if not self.p.adjacency:
             return True
-        types = [self.sym.types.get(id(a), "") for a in e.args]
+        types = [self.typed(a) for a in e.args]
         if e.func == "neighbours":
-            return len(e.args) == 1 and types[0].startswith("cell:")
-        cells = any(t.startswith("list:cell:") for t in types)
-        return cells and not any(t.startswith("list:row:") for t in types)
+            return len(e.args) == 1 and isinstance(types[0], CellType)
+        items = [element(t) for t in types if isinstance(t, ListOf)]
+        cells = any(isinstance(t, CellType) for t in items)
+        return cells and not any(isinstance(t, RowType) for t in items)
 
     def side(self, e: ast.Call) -> Any:
-        grid_type = self.sym.types.get(id(e.args[0]), "")
-        decl = self.sym.maps.get(grid_type.removeprefix("grid:"))
+        grid_type = self.typed(e.args[0])
+        decl = self.sym.maps.get(grid_type.name) if isinstance(grid_type, Grid) else None
         word = e.args[1].value if isinstance(e.args[1], ast.Text) else ""
         if decl is None or decl.grid is None or word not in grids.SIDES[decl.grid]:
             raise Unsupported("a side of a grid not known before the game", e.span)
