@@ -298,18 +298,22 @@ def _copied(value: Any, done: dict[int, Any], lines: int) -> Any:
     node and list anew (a node the tree holds in two places, such as a conflict's quotes, copied
     once and held in both, as `copy.deepcopy` does), each span moved, what cannot change (a text,
     a number) shared. `deepcopy` took half again as long, the larger part of checking a long
-    file again as one types. Nodes are at most MAX_DEPTH deep (`_too_deep`): the recursion is
-    bounded."""
-    if isinstance(value, ast.Node | list | dict | tuple) and id(value) in done:
+    file again as one types; a node is made as pydantic's own `__copy__` makes one (its fields
+    are the parsed node's, already valid), without `model_construct`'s work on defaults, which
+    was half of the copy's time. Nodes are at most MAX_DEPTH deep (`_too_deep`): the recursion
+    is bounded."""
+    if type(value) in _SHARED:
+        return value  # a text, a number, yes or no, or none
+    if id(value) in done:
         return done[id(value)]
     if isinstance(value, ast.Span):
         if not lines or not value.line:  # where it stood, or nowhere (a span of no text)
             return value
         moved = {"line": value.line + lines, "end_line": value.end_line + lines if value.end_line else 0}
-        return ast.Span.model_construct(**(value.__dict__ | moved))
+        return _made(ast.Span, value.__dict__ | moved, value.__pydantic_fields_set__)
     if isinstance(value, ast.Node):
-        fields = {name: _copied(getattr(value, name), done, lines) for name in type(value).model_fields}
-        out: Any = type(value).model_construct(_fields_set=value.model_fields_set, **fields)
+        fields = {name: _copied(item, done, lines) for name, item in value.__dict__.items()}
+        out: Any = _made(type(value), fields, value.__pydantic_fields_set__)
     elif isinstance(value, list):
         out = [_copied(item, done, lines) for item in value]
     elif isinstance(value, dict):
@@ -317,8 +321,23 @@ def _copied(value: Any, done: dict[int, Any], lines: int) -> Any:
     elif isinstance(value, tuple):
         out = tuple(_copied(item, done, lines) for item in value)
     else:
-        return value  # a text, a number, yes or no, or none
+        return value  # anything else a node holds is as unchangeable as a text
     done[id(value)] = out
+    return out
+
+
+_SHARED = frozenset({str, int, bool, float, type(None)})  # what a copy shares: it cannot change
+_set = object.__setattr__  # past pydantic's own __setattr__, as its `__copy__` does
+
+
+def _made(kind: type[ast.Node] | type[ast.Span], fields: dict[str, Any], fields_set: set[str]) -> Any:
+    """A node of `kind` with these fields, as pydantic's `BaseModel.__copy__` makes one: nodes
+    have no extra or private attributes."""
+    out = kind.__new__(kind)
+    _set(out, "__dict__", fields)
+    _set(out, "__pydantic_fields_set__", set(fields_set))
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
     return out
 
 

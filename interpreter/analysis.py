@@ -1462,8 +1462,17 @@ def is_keyed(table: ast.Table) -> bool:
 
 
 def analyse(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:
-    """Names and types (Analyzer), then the passes that read the symbols it built."""
+    """Names and types (`names_and_types`), then the bounds of what the symbols declare."""
     from meeple.interpreter.bounds import check_bounds  # a pass over these symbols
+
+    symbols, diagnostics = names_and_types(module)
+    return symbols, [*diagnostics, *check_bounds(symbols)]
+
+
+def names_and_types(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:
+    """Names and types (Analyzer), then the passes that resolve what it names (carried state, a
+    sequence of games): all of `analyse` but the bounds. The language server shows these as one
+    types, before the bounds and the compiler have run (`loader.check_names`)."""
     from meeple.interpreter.carry import resolve  # carried state: a pass over these symbols
     from meeple.interpreter.sequence import check_sequence
 
@@ -1471,4 +1480,4 @@ def analyse(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:
     symbols = analyzer.run()
     symbols.carried, carry_diags = resolve(symbols, analyzer)
     symbols.sequence, sequence_diags = check_sequence(symbols)
-    return symbols, [*analyzer.diags, *check_bounds(symbols), *carry_diags, *sequence_diags]
+    return symbols, [*analyzer.diags, *carry_diags, *sequence_diags]

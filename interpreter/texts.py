@@ -92,8 +92,10 @@ def fill_texts(module: ast.Module, constants: Mapping[str, Any]) -> list[Diagnos
                 for column, cell in zip(table.columns[1:], row.cells[1:], strict=False):
                     values[f"{row.cells[0]}.{column.name}"] = cell
     values.update(constants)
-    metas = [m for d in module.decls for m in d.find_all(ast.Meta)]
-    metas += [m for top in module.meta for m in top.find_all(ast.Meta)]
+    # Each once: a rule holds its `text` line both in its body and as its own metadata.
+    found = [m for d in module.decls for m in d.find_all(ast.Meta)]
+    found += [m for top in module.meta for m in top.find_all(ast.Meta)]
+    metas = list({id(m): m for m in found}.values())
     out: list[Diagnostic] = []
     for meta in metas:
         if meta.kind not in KINDS or meta.written is not None or not any(True for _ in places(meta.value)):

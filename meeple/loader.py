@@ -16,7 +16,8 @@ from meeple.grammar import ast
 from meeple.grammar.parser import parse
 from meeple.grammar.tables import CODE as CSV_CODE
 from meeple.grammar.tables import read_rows
-from meeple.interpreter.analysis import Symbols, analyse
+from meeple.interpreter.analysis import Symbols, names_and_types
+from meeple.interpreter.bounds import check_bounds
 from meeple.interpreter.compiler import compile_program
 from meeple.interpreter.engine import Game
 from meeple.interpreter.program import Program
@@ -543,6 +544,18 @@ def _check(
     files: Files,
     module: ast.Module | None = None,
 ) -> Checked:
+    return finish_check(check_names(name_or_path, options, files, module))
+
+
+def check_names(
+    name_or_path: str | Path,
+    options: Mapping[str, str] | None = None,
+    files: Files = DISK,
+    module: ast.Module | None = None,
+) -> Checked:
+    """The first part of `check`, never kept: read, apply a variant and the options, and analyse
+    names and types (`analysis.names_and_types`). The language server shows what it finds as one
+    types, while `finish_check` does the rest; the two together are `check`."""
     path = files.find(name_or_path)
     source = ""
     try:
@@ -553,17 +566,26 @@ def _check(
         sources = {str(path): source, **err.sources}
         return Checked(path, source, None, None, err.diagnostics, sources=sources, files=files)
     chosen = apply_options(module, options or {})
-    symbols, diagnostics = analyse(module)
-    checked = Checked(
+    symbols, diagnostics = names_and_types(module)
+    return Checked(
         path, source, module, symbols, diagnostics, sources=module.sources, options=chosen, files=files
     )
+
+
+def finish_check(checked: Checked) -> Checked:
+    """The rest of `check` on what `check_names` found (it changes and returns that `Checked`):
+    the bounds, the compiler when nothing is wrong so far, and the texts' values once the
+    constants are known."""
+    if checked.module is None or checked.symbols is None:  # it did not parse
+        return checked
+    checked.diagnostics.extend(check_bounds(checked.symbols))
     if checked.ok:
         try:
-            checked.program = compile_program(symbols)
+            checked.program = compile_program(checked.symbols)
         except RulesError as err:
             checked.diagnostics.extend(err.diagnostics)
     if checked.program is not None:  # the constants' values are known: the texts can show them
-        checked.diagnostics.extend(fill_texts(module, checked.program.constants))
+        checked.diagnostics.extend(fill_texts(checked.module, checked.program.constants))
     return checked
 
 

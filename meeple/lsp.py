@@ -14,10 +14,11 @@ its index (`meeple/lsp_index.py`), made once per version that parses.
 
 Checking runs in a worker thread, one document at a time, so that the server keeps answering
 while a long file is checked; a version the designer has already typed past is not checked at
-all. The loader's part (parse, variant, analysis, compile) runs after each edit; the checks on
-top (seconds on a large game) once typing pauses (`PAUSE`), or at once when the document is
-opened or saved. What checking raises, a bug in meeple, becomes a diagnostic (M099) and the
-server goes on.
+all. The loader's part runs after each edit, in two steps each shown as soon as it is found:
+parse, variant, names and types first (`names_stage`), then bounds, compiler and texts
+(`compile_stage`); the checks on top (seconds on a large game) once typing pauses (`PAUSE`), or
+at once when the document is opened or saved. What checking raises, a bug in meeple, becomes a
+diagnostic (M099) and the server goes on.
 
 Positions: the AST counts lines from 1 and columns from 1 in characters, split at `\\n` only, as
 the parser does; LSP counts both from 0, columns in the units the client and server agreed
@@ -31,10 +32,12 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import gc
 import re
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path
@@ -56,7 +59,7 @@ from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks import CheckOptions, run_checks
 from meeple.interpreter.own_names import OWN_NAMES
 from meeple.limits import MAX_EDITED_BYTES
-from meeple.loader import Checked, Files, bundled_dir, check
+from meeple.loader import Checked, Files, bundled_dir, check_names, finish_check
 from meeple.lsp_help import builtin_help, keyword_help, own_name_help, signature
 from meeple.lsp_index import (
     KIND_WORDS,
@@ -165,18 +168,57 @@ def _whole_file(path: Path, code: str, message: str) -> Diagnostic:
     return Diagnostic(str(path), 1, 1, "error", code, message)
 
 
-def load_stage(path: Path, text: str) -> Analysis:
-    """Parse, apply a variant, analyse and compile the text, as `meeple check` does first."""
+def names_stage(path: Path, text: str) -> Analysis:
+    """Parse, apply a variant, and analyse names and types: the diagnostics shown first after an
+    edit (`loader.check_names`), with the version's index."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_EDITED_BYTES:
         message = f"the document is larger than {MAX_EDITED_BYTES // 2**20} MB: not checked as you type"
         return Analysis([_whole_file(path, TOO_LARGE, message)])
     try:
-        checked = check(path, files=Buffer(path, text))
+        with _uncollected():
+            checked = check_names(path, files=Buffer(path, text))
     except Exception as err:  # a bug in meeple: said in the file, and the server goes on
         return Analysis([_whole_file(path, INTERNAL, f"meeple could not check this file: {err!r}")])
     index = build(checked.module) if checked.module is not None else None
     return Analysis(_shown(checked.diagnostics), checked, index)
+
+
+def compile_stage(analysis: Analysis) -> Analysis:
+    """The rest of the loader's check on what `names_stage` found (`loader.finish_check`): the
+    bounds, the compiler and the texts' values. Its diagnostics are `meeple.check`'s."""
+    checked = analysis.checked
+    if checked is None or checked.module is None:
+        return analysis
+    try:
+        with _uncollected():
+            finish_check(checked)
+    except Exception as err:  # as in names_stage
+        found = _whole_file(checked.path, INTERNAL, f"meeple could not check this file: {err!r}")
+        return replace(analysis, diagnostics=[*analysis.diagnostics, found], checked=None)
+    return replace(analysis, diagnostics=_shown(checked.diagnostics))
+
+
+def load_stage(path: Path, text: str) -> Analysis:
+    """Parse, apply a variant, analyse and compile the text, as `meeple check` does first."""
+    return compile_stage(names_stage(path, text))
+
+
+@contextmanager
+def _uncollected() -> Iterator[None]:
+    """No cyclic garbage collection while the loader checks a version: it makes tens of thousands
+    of objects that live until the next version, and CPython's collector, started by every 700
+    of them, scanned them and everything the server holds (the kept parses, the previous
+    version) over and over: half of the check's time on a long file. Nothing is lost: what
+    becomes garbage meanwhile is collected by the collector's next run, once it is on again.
+    Only the loader's stages use it, one at a time (`State.lock`), and it lasts one check."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def checks_stage(analysis: Analysis) -> Analysis:
@@ -257,7 +299,9 @@ class State:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one document loaded at a time
     checking: asyncio.Lock = field(default_factory=asyncio.Lock)  # and one checked at a time
     running: set[asyncio.Task[None]] = field(default_factory=set)
-    loaded: dict[str, tuple[int, str, Analysis]] = field(default_factory=dict)  # the loader's latest
+    # The loader's latest check of each document: its version, text, analysis, and whether it is
+    # complete (False: names and types only, `names_stage`).
+    loaded: dict[str, tuple[int, str, Analysis, bool]] = field(default_factory=dict)
     finished: dict[str, tuple[int, str]] = field(default_factory=dict)  # the version the checks have run on
 
 
@@ -314,11 +358,13 @@ def _publish(ls: LanguageServer, uri: str, version: int, path: Path, text: str, 
 
 async def diagnose(ls: LanguageServer, state: State, uri: str, version: int, ticket: int, slow: bool) -> None:
     """Check one version of a document, unless something newer was asked for it since (`ticket`:
-    the designer typed on, saved, or closed and opened it again): the loader's diagnostics first
-    (parse, variant, analysis, compile: what changes as one types), then, after a pause in typing
-    or at once when the document is opened or saved (`slow`), those of the checks on top (unused
-    declarations, loops, setup under every option: seconds on a large game). Each part runs once
-    per version and text: a save after the pause checks nothing again."""
+    the designer typed on, saved, or closed and opened it again), in three parts, each shown as
+    it is found: names and types (what changes as one types, shown first), then the rest of the
+    loader's check (bounds, compiler, texts: `meeple.check`'s diagnostics), then, after a pause
+    in typing or at once when the document is opened or saved (`slow`), those of the checks on
+    top (unused declarations, loops, setup under every option: seconds on a large game). Each
+    part runs once per version and text: a save after the pause checks nothing again. A part
+    whose version the designer has typed past is neither shown nor followed by the next."""
     await asyncio.sleep(DEBOUNCE)
     async with state.lock:
         text = open_text(ls, uri)
@@ -326,15 +372,19 @@ async def diagnose(ls: LanguageServer, state: State, uri: str, version: int, tic
             return
         path = document_path(uri, Path(state.folder.name))
         loaded = state.loaded.get(uri)
-        again = loaded is not None and loaded[:2] == (version, text)
-        found = loaded[2] if loaded is not None and again else await asyncio.to_thread(load_stage, path, text)
-        state.loaded[uri] = (version, text, found)
-        if state.wanted.get(uri) != ticket:
-            return
-        if found.checked is not None and found.index is not None:
-            state.known[uri] = Known(found.checked, found.index)
-        if not again:  # loaded for a check asked for before this one, and shown then (or by it)
-            _publish(ls, uri, version, path, text, found)
+        found = loaded[2] if loaded is not None and loaded[:2] == (version, text) else None
+        if found is None or loaded is None or not loaded[3]:  # else loaded, and shown, already
+            if found is None:
+                found = await asyncio.to_thread(names_stage, path, text)
+                state.loaded[uri] = (version, text, found, False)
+                if not _current(ls, state, uri, version, text):
+                    return
+                _show(ls, state, uri, version, path, text, found)
+            found = await asyncio.to_thread(compile_stage, found)
+            state.loaded[uri] = (version, text, found, True)
+            if not _current(ls, state, uri, version, text):
+                return
+            _show(ls, state, uri, version, path, text, found)
     if not slow:
         await asyncio.sleep(PAUSE)
     # The checks hold a lock of their own: the loader's check of a newer version need not wait
@@ -347,6 +397,21 @@ async def diagnose(ls: LanguageServer, state: State, uri: str, version: int, tic
         if state.wanted.get(uri) == ticket:
             state.finished[uri] = (version, text)
             _publish(ls, uri, version, path, text, found)
+
+
+def _current(ls: LanguageServer, state: State, uri: str, version: int, text: str) -> bool:
+    """The document is still this version with this text (a save of it asks for a check of the
+    same version: what was found for that version is still the answer)."""
+    return state.versions.get(uri) == version and open_text(ls, uri) == text
+
+
+def _show(
+    ls: LanguageServer, state: State, uri: str, version: int, path: Path, text: str, found: Analysis
+) -> None:
+    """What a part of the loader's check found: its diagnostics, and what requests read."""
+    if found.checked is not None and found.index is not None:
+        state.known[uri] = Known(found.checked, found.index)
+    _publish(ls, uri, version, path, text, found)
 
 
 def open_text(ls: LanguageServer, uri: str) -> str | None:

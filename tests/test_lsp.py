@@ -22,7 +22,8 @@ from pygls.uris import from_fs_path
 
 from meeple.interpreter.attributes import SEAT
 from meeple.interpreter.own_names import OWN_NAMES
-from meeple.loader import bundled_dir
+from meeple.loader import bundled_dir, check
+from meeple.lsp import Buffer
 
 T = TypeVar("T")
 WAIT = 120  # seconds a test waits for an answer before it fails (a busy machine is slow, not wrong)
@@ -219,6 +220,26 @@ def test_a_broken_line_gets_its_code_and_place_and_fixing_it_clears_it(editor: E
     assert unknown.range == lsp.Range(lsp.Position(line, 10), lsp.Position(line, 17))
     editor.change(uri, TOKENS)
     assert editor.diagnostics(uri, lambda found: not found) == []
+
+
+def test_an_edit_shows_names_and_types_first_then_what_check_says(editor: Editor, tokens: Path) -> None:
+    """After an edit, the server shows what parsing and the names and types find as soon as they
+    are found, then `meeple.check`'s diagnostics of the same version: a text's unknown `{name}`
+    is found only once the game is compiled (its values filled in), so it is in the second."""
+    uri = editor.open(tokens, TOKENS)
+    editor.diagnostics(uri)
+    broken = TOKENS.replace('text "Take one token from the pool."', 'text "Take {nosuch} token."')
+    editor.change(uri, broken)
+    editor.diagnostics(uri, lambda found: any(d.code == "M010" for d in found))
+    shown = [p.diagnostics for p in editor.published[uri] if p.version == editor.versions[uri]]
+    assert not shown[0]  # names and types: nothing wrong
+    expected = check(tokens, files=Buffer(tokens, broken)).diagnostics
+    assert [(d.code, d.range.start.line + 1, d.message) for d in shown[1]] == [
+        (d.code, d.line, d.message + (f"\nhint: {d.hint}" if d.hint else ""))
+        for d in expected
+        if d.severity != "info"
+    ]
+    assert [d.code for d in shown[1]] == ["M010"]
 
 
 def test_a_syntax_error_is_located(editor: Editor, tokens: Path) -> None:
