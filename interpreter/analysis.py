@@ -965,6 +965,25 @@ class Analyzer:
             if isinstance(part, ast.Expr):
                 self.expr(part, scope)
 
+    def stmt_Reveal(self, s: ast.Reveal, scope: dict[str, str]) -> None:
+        """`reveal PIECES to PLAYERS`: a piece or a list of pieces, shown to a player or a list of
+        players (a team)."""
+        what = self.expr(s.pieces, scope)
+        if what not in {"any", "list", "list:any"} and not what.startswith(("piece", "list:piece")):
+            self.error(
+                s.pieces,
+                codes.WRONG_TYPE,
+                f"'reveal' shows pieces, not {_readable(what)}",
+                "to show what a zone holds write: reveal pieces(ZONE) to PLAYER",
+            )
+        who = self.expr(s.to, scope)
+        if who not in {"any", "player", "list", "list:any", "list:player"}:
+            self.error(
+                s.to,
+                codes.WRONG_TYPE,
+                f"pieces are revealed to a player or a list of players, not {_readable(who)}",
+            )
+
     def stmt_CallStmt(self, s: ast.CallStmt, scope: dict[str, str]) -> None:
         self.call_stmt(s, scope)
 
