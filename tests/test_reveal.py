@@ -21,9 +21,10 @@ import pytest
 from helpers import ROOT, only
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 import meeple
-from meeple.cli import Terminal
+from meeple.cli import Terminal, app
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.engine import State, replay
 from meeple.interpreter.native.lower import Unsupported, lower
@@ -175,6 +176,20 @@ def test_the_terminal_shows_each_person_their_lines_and_keeps_theirs_till_they_d
         "  Player 2 discard: Coin",
     ]
     assert terminal.show(state, 1) == []  # nothing new, nothing kept
+
+
+def test_meeple_play_shows_a_person_their_lines_and_what_they_saw(tmp_path: Path) -> None:
+    path = tmp_path / "peeks.rules"
+    path.write_text(PEEKS)
+    looker = CliRunner().invoke(app, ["play", str(path), "--agents", "human,first"], input="1\n")
+    assert looker.exit_code == 0, looker.output
+    assert "  Player 1 looks at Drum, Coin in hand of Player 2" in looker.stderr
+    assert "Hand of Player 2: 1 face down, of which you saw Coin" in looker.stderr
+    other = CliRunner().invoke(app, ["play", str(path), "--agents", "first,human"], input="1\n")
+    assert other.exit_code == 0, other.output
+    assert "  Player 1 looks at 2 cards in hand of Player 2" in other.stderr
+    assert "Lamp" not in other.stderr and "you saw" not in other.stderr
+    assert "Deck: 2 face down\n" in other.stderr
 
 
 def test_the_page_shows_the_deciding_seat_its_lines_and_what_it_saw(tmp_path: Path) -> None:
