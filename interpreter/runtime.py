@@ -259,6 +259,10 @@ class Secret(str):
         line.others = others
         return line
 
+    def __getnewargs__(self) -> tuple[str, frozenset[int], str]:  # type: ignore[override]
+        """What a copy (`copy`, `pickle`) makes it again from: a str's own gives the text alone."""
+        return str(self), self.readers, self.others
+
 
 def log_too_long(span: Span | None, rule: str) -> RuleRuntimeError:
     """The error of a log line beyond MAX_LOG_CHARS, at the statement that writes it: one

@@ -11,7 +11,9 @@ may not see."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import re
 from collections import Counter
 from pathlib import Path
@@ -298,7 +300,7 @@ def test_random_games_look_at_hands_and_at_the_deck() -> None:
 
 
 def _secrets(state: State) -> list[tuple[str, Any, str]]:
-    return [(str(line), getattr(line, "readers", None), getattr(line, "others", "")) for line in state.log]
+    return _secrets_of(state.log)
 
 
 @settings(max_examples=15, deadline=None)
@@ -308,3 +310,13 @@ def test_a_replay_is_exact_secrets_and_views_included(players: int, seed: int) -
     again = replay(meeple.load(LOOKOUT), players, seed, state.choices)
     assert _secrets(again) == _secrets(state)
     assert [again.view(s) for s in range(players)] == [state.view(s) for s in range(players)]
+
+
+def test_a_line_some_seats_alone_may_read_stays_so_when_copied(tmp_path: Path) -> None:
+    log = peeks(tmp_path).log
+    for copied in (copy.deepcopy(log), pickle.loads(pickle.dumps(log))):
+        assert _secrets_of(copied) == _secrets_of(log)
+
+
+def _secrets_of(lines: list[str]) -> list[tuple[str, Any, str]]:
+    return [(str(line), getattr(line, "readers", None), getattr(line, "others", "")) for line in lines]
