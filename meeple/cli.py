@@ -179,7 +179,8 @@ class Terminal:
     that with two humans at one keyboard a line is shown once, not once to each of them. A line
     some seats alone may read (`reveal`) is shown to the seat whose decision comes as that seat
     may read it; a person who may read more of it is shown it before their own next decision
-    (`owed`), so that the one who looked sees what they looked at, and nobody else does."""
+    (`owed`), or when the game ends if none comes, so that the one who looked sees what they
+    looked at, and nobody else does."""
 
     def __init__(self) -> None:
         self.seen = 0
@@ -197,6 +198,13 @@ class Terminal:
                 for reader in sorted(line.readers & self.humans - {seat}):
                     self.owed.setdefault(reader, []).append(line)
         return lines + for_seat(fresh, seat)
+
+    def kept(self, state: State) -> list[str]:
+        """The lines still kept for people whose decision never came, once each and in the log's
+        order: the game is over, so they are shown now, before the rest of the record."""
+        owed = {id(line) for lines in self.owed.values() for line in lines}
+        self.owed = {}
+        return [line for line in state.log[: self.seen] if id(line) in owed]
 
 
 class Narrated:
@@ -485,6 +493,8 @@ def play(
         because = {"python_because": why} if played_by == "python" else {}
         echo_json({**result, "engine": played_by, **because})
         return
+    for line in terminal.kept(state):
+        typer.echo(line, err=True)
     for line in state.log[terminal.seen :]:
         typer.echo(line)
     out = stdout()

@@ -187,11 +187,25 @@ def test_meeple_play_shows_a_person_their_lines_and_what_they_saw(tmp_path: Path
     assert looker.exit_code == 0, looker.output
     assert "  Player 1 looks at Drum, Coin in hand of Player 2" in looker.stderr
     assert "Hand of Player 2: 1 face down, of which you saw Coin" in looker.stderr
-    other = CliRunner().invoke(app, ["play", str(path), "--agents", "first,human"], input="1\n")
+    other = CliRunner().invoke(app, ["play", str(path), "--agents", "first,human,first"], input="1\n")
     assert other.exit_code == 0, other.output
     assert "  Player 1 looks at 2 cards in hand of Player 2" in other.stderr
     assert "Lamp" not in other.stderr and "you saw" not in other.stderr
     assert "Deck: 2 face down\n" in other.stderr
+
+
+def test_a_line_kept_for_a_person_is_shown_when_the_game_ends_before_their_turn(tmp_path: Path) -> None:
+    """Players 1 and 2 share the terminal. Player 1 looks, then only Player 2 decides: Player 1
+    reads the lines meant for them as the game ends."""
+    path = tmp_path / "peeks.rules"
+    path.write_text(PEEKS.replace('  may "Go on?" by players[0]:\n    log "on"\n', ""))
+    played = CliRunner().invoke(app, ["play", str(path), "--agents", "human,human,first"], input="1\n")
+    assert played.exit_code == 0, played.output
+    told, shown = played.stderr.split("choose by number or name: ")
+    assert "looks at Drum" not in told and "  Player 1 looks at 2 cards in hand of Player 2" in told
+    assert shown.startswith(
+        "  Player 1 looks at Drum, Coin in hand of Player 2\n  Player 1 and Player 3 look at Lamp in deck\n"
+    )
 
 
 def test_the_page_shows_the_deciding_seat_its_lines_and_what_it_saw(tmp_path: Path) -> None:
