@@ -561,6 +561,9 @@ class English:
         parts = [p if isinstance(p, str) else f"[{self.expr(p)}]" for p in s.parts]
         return Line(f"Log {quote(''.join(parts))}.", kind="log")
 
+    def _reveal(self, s: ast.Reveal) -> Line:
+        return Line(f"Show {self.expr(s.pieces)} to {self.expr(s.to)}, and to no one else.")
+
     def _tally(self, s: ast.Tally) -> Line | list[Line]:
         whose = f" for {self.expr(s.player)}" if s.player is not None else ""
         amount = f" by {self.expr(s.amount)}" if s.amount is not None else ""
@@ -1044,6 +1047,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.MoveAll: English._move_all,
     ast.SetStmt: English._set,
     ast.Swap: English._swap,
+    ast.Reveal: English._reveal,
     ast.AddStmt: English._add,
     ast.Let: English._let,
     ast.Shuffle: English._shuffle,

@@ -495,6 +495,18 @@ class Log(Stmt):
     parts: list[str | Expr]
 
 
+class Reveal(Stmt):
+    """`reveal PIECES to PLAYERS`: a piece (or a list of them) shown to one player or a list of
+    players (a team) alone, as a card is shown to one player across the table. Those seats see
+    it in their view until a piece like it leaves or reaches its place, and read it in their log
+    line; every other seat's line says only how many pieces were looked at, and where."""
+
+    facts = Facts(forms=("reveal PIECES to PLAYERS",))
+
+    pieces: Expr
+    to: Expr
+
+
 class Tally(Stmt):
     """Adds to a counter (`amount`, 1 if None), the player's own when the counter is per player."""
 

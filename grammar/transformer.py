@@ -642,6 +642,9 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def log_stmt(self, meta: LarkMeta, c: list[Token]) -> ast.Log:
         return ast.Log(span=self._span(meta), parts=self._text_parts(c[0]))
 
+    def reveal_stmt(self, meta: LarkMeta, c: list[Any]) -> ast.Reveal:
+        return ast.Reveal(span=self._span(meta), pieces=c[0], to=c[1])
+
     def _text_parts(self, token: Token) -> list[str | ast.Expr]:
         """A text with `{expr}` parts: its words and its expressions, in order."""
         text = _unquote(token)

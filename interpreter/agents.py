@@ -221,15 +221,17 @@ def picture(name: str, cells: list[dict[str, Any]], hexes: bool) -> list[str]:
 
 
 def pieces(contents: Any, plurals: Mapping[str, str]) -> str:
-    """A zone's contents in words: "3 face down", "2 Tokens, Stone" (`plurals`: the view's), or ""
-    when it is empty."""
+    """A zone's contents in words: "3 face down", "3 face down, of which you saw Owl" (what
+    `reveal` showed the seat), "2 Tokens, Stone" (`plurals`: the view's), or "" when it is
+    empty."""
     if isinstance(contents, list):  # an ordered zone, top last
         return ", ".join(contents)
     if "hidden" in contents:
         count = contents["hidden"]
         if not count:
             return ""
-        return f"{count} face down" + (f", {contents['top']} on top" if contents.get("top") else "")
+        seen = f", of which you saw {', '.join(contents['seen'])}" if contents.get("seen") else ""
+        return f"{count} face down" + (f", {contents['top']} on top" if contents.get("top") else "") + seen
     return ", ".join(f"{n} {plurals.get(piece, piece)}" if n > 1 else piece for piece, n in contents.items())
 
 

@@ -894,6 +894,25 @@ class Analyzer:
             if isinstance(part, ast.Expr):
                 self.expr(part, scope)
 
+    def stmt_Reveal(self, s: ast.Reveal, scope: dict[str, Type]) -> None:
+        """`reveal PIECES to PLAYERS`: a piece or a list of pieces, shown to a player or a list of
+        players (a team)."""
+        what = self.expr(s.pieces, scope)
+        if not _one_or_list_of(what, Piece()):
+            self.error(
+                s.pieces,
+                codes.WRONG_TYPE,
+                f"'reveal' shows pieces, not {what.readable()}",
+                "to show what a zone holds write: reveal pieces(ZONE) to PLAYER",
+            )
+        who = self.expr(s.to, scope)
+        if not _one_or_list_of(who, PLAYER):
+            self.error(
+                s.to,
+                codes.WRONG_TYPE,
+                f"pieces are revealed to a player or a list of players, not {who.readable()}",
+            )
+
     def stmt_CallStmt(self, s: ast.CallStmt, scope: dict[str, Type]) -> None:
         self.call_stmt(s, scope)
 
@@ -1459,6 +1478,11 @@ def is_keyed(table: ast.Table) -> bool:
     """A table whose first column is untyped is keyed by it (each row has a name); a table whose
     first column is typed (a relation such as `border (a: zone, b: zone)`) has anonymous rows."""
     return bool(table.columns) and table.columns[0].type is None
+
+
+def _one_or_list_of(got: Type, want: Type) -> bool:
+    """`got` is a `want`, or a list of them (a list of what is not known counts)."""
+    return got.fits(want) or got.fits(ListOf(want)) or (isinstance(got, ListOf) and got.item == ANY)
 
 
 def analyse(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:

@@ -243,6 +243,27 @@ class RuleRuntimeError(Exception):
 VOLATILE = object()
 
 
+class Secret(str):
+    """A line of the log that some seats alone may read (written by `reveal`): the text is
+    theirs, and every other seat reads `others` in its place. A plain str is a line every seat
+    reads. It is a str, so that whatever keeps or prints the whole log (the game's record,
+    `meeple play` without a person at the table, a sequence's log) keeps it as a line; what one
+    seat may read is asked of `meeple.logs.for_seat`."""
+
+    readers: frozenset[int]  # the seats that read the text
+    others: str  # what every other seat reads instead
+
+    def __new__(cls, text: str, readers: frozenset[int], others: str) -> Secret:
+        line = super().__new__(cls, text)
+        line.readers = readers
+        line.others = others
+        return line
+
+    def __getnewargs__(self) -> tuple[str, frozenset[int], str]:  # type: ignore[override]
+        """What a copy (`copy`, `pickle`) makes it again from: a str's own gives the text alone."""
+        return str(self), self.readers, self.others
+
+
 def log_too_long(span: Span | None, rule: str) -> RuleRuntimeError:
     """The error of a log line beyond MAX_LOG_CHARS, at the statement that writes it: one
     wording for both engines (interpreter/native keeps the same count)."""
@@ -287,7 +308,7 @@ class Runtime:
         self.supposing = 0  # how many `as_if_laid` are under way: a supposed position keeps nothing
         self.volatile: dict[tuple[Any, ...], Any] = {}
         self.volatile_at = -1
-        self.log: list[str] = []
+        self.log: list[str] = []  # every line; a Secret is one some seats alone may read
         self.log_chars = 0  # characters in the log so far (MAX_LOG_CHARS)
         self.logging = True  # simulations switch the readable log off
         self.scripted = False  # an example scripts random outcomes: chance must be asked of the driver
@@ -296,6 +317,10 @@ class Runtime:
         self.steps = 0
         self.budget = budget
         self.shortfalls: dict[str, int] = {}
+        # What `reveal` showed, by place: for each seat shown, how many of each piece it saw there.
+        # Kept until a piece like it leaves or reaches the place (`moved`), so that a seat is
+        # never shown what it only saw before the piece moved; the view shows it (view.py).
+        self.seen: dict[Location, dict[int, dict[Piece, int]]] = {}
         # What `tally` counted, for statistics: one count per counter, or one per seat.
         self.counters: dict[str, list[int]] = {
             name: [0] * (len(self.players) if decl.per_player else 1)
@@ -359,6 +384,8 @@ class Runtime:
         another kind leaves its answer standing: tokens moving through an area do not change how
         many cubes it holds."""
         self.changed(loc)
+        if self.seen and loc in self.seen and not self.supposing:  # a supposition puts it back
+            self.unseen(loc, pieces)
         kinds: list[Kind] = []  # each once (a loop: a set comprehension costs a frame per move)
         for piece in pieces:
             kind = piece[0]
@@ -367,6 +394,31 @@ class Runtime:
                 self.changed((loc, kind.name))
                 if kind.row is not None:
                     self.changed((loc, kind.row))
+
+    def reveal(self, loc: Location, pieces: list[Piece], seats: list[int]) -> None:
+        """The seats `seats` saw the pieces `pieces` at `loc` (`reveal`): each remembers, of each
+        piece, as many as it saw there at once (a second look at the same hand adds nothing)."""
+        looked: dict[Piece, int] = {}
+        for piece in pieces:
+            looked[piece] = looked.get(piece, 0) + 1
+        at = self.seen.setdefault(loc, {})
+        for seat in seats:
+            known = at.setdefault(seat, {})
+            for piece, count in looked.items():
+                known[piece] = max(known.get(piece, 0), count)
+
+    def unseen(self, loc: Location, pieces: list[Piece]) -> None:
+        """Pieces left or reached `loc`, or it was shuffled: what any seat saw there of pieces like
+        them is forgotten. Pieces of one kind and owner are alike, so no seat can still tell
+        which of them is the one it saw, nor where a shuffled one went."""
+        at = self.seen[loc]
+        for seat, known in list(at.items()):
+            for piece in pieces:
+                known.pop(piece, None)
+            if not known:
+                del at[seat]
+        if not at:
+            del self.seen[loc]
 
     def forget(self) -> None:
         """Forget every answer: after the position was changed other than by the rules (a test or a
@@ -383,6 +435,14 @@ class Runtime:
         if self.log_chars > MAX_LOG_CHARS:
             raise log_too_long(span, rule)
         self.log.append(line)
+
+    def write_secret(
+        self, text: str, readers: frozenset[int], others: str, span: Span | None = None, rule: str = ""
+    ) -> None:
+        """Add a line that the seats `readers` alone may read; the others read `others` in its
+        place. Both count towards MAX_LOG_CHARS."""
+        self.log_chars += len(others)
+        self.write(Secret(text, readers, others), span, rule)
 
     def roll(self, weights: list[int] | None, size: int) -> int:
         """A random outcome from the seeded generator: weighted, or uniform over `size` options."""

@@ -54,7 +54,7 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
             str(grid): {"kind": grid.geometry.kind, "board": grid.board is not None} for grid in rt.grids
         },
         "grids": grids,
-        "decision": _decision(state),
+        "decision": _decision(state, seat),
     }
 
 
@@ -74,19 +74,33 @@ def _flags(state: State, loc: Any) -> list[str]:
 def _contents(state: State, loc: Any, seat: int | None, shown: list[Piece]) -> Any:
     """What a place holds as the seat may see it: an ordered zone as a list (top last), any other
     as counts by piece; a `top` zone its count and top piece; a `hidden` zone, or another seat's
-    `private` one, its count alone. The pieces shown are added to `shown`."""
+    `private` one, its count alone, and what `reveal` showed the seat there (`seen`). The pieces
+    shown are added to `shown`."""
     pieces = state.rt.locs[loc]
     flags = _flags(state, loc)
     owner = loc.owner if isinstance(loc, ZoneLoc) else None
     if seat is not None and "top" in flags:
         shown += pieces[-1:]
-        return {"hidden": len(pieces), "top": label_piece(pieces[-1]) if pieces else None}
+        return {"hidden": len(pieces), "top": label_piece(pieces[-1]) if pieces else None} | _seen(
+            state, loc, seat, shown
+        )
     mine = isinstance(owner, Player) and owner.seat == seat
     if seat is not None and ("hidden" in flags or ("private" in flags and not mine)):
-        return {"hidden": len(pieces)}
+        return {"hidden": len(pieces)} | _seen(state, loc, seat, shown)
     shown += pieces
     labels = [label_piece(p) for p in pieces]
     return labels if {"ordered", "top"} & set(flags) else dict(Counter(labels))
+
+
+def _seen(state: State, loc: Any, seat: int, shown: list[Piece]) -> dict[str, list[str]]:
+    """What `reveal` showed the seat of a place it cannot see, and that is still there unmoved
+    (`Runtime.seen`): `seen`, a label per piece; nothing when it saw nothing there."""
+    known = state.rt.seen.get(loc, {}).get(seat)
+    if not known:
+        return {}
+    pieces = [piece for piece, count in known.items() for _ in range(count)]
+    shown += pieces
+    return {"seen": [label_piece(p) for p in pieces]}
 
 
 def _cell(state: State, cell: Any, shown: list[Piece]) -> dict[str, Any]:
@@ -122,11 +136,15 @@ def _names(state: State) -> dict[str, str]:
     return names
 
 
-def _decision(state: State) -> dict[str, Any] | None:
-    """Who decides, the prompt, the options, and beside each the place on the board it denotes."""
+def _decision(state: State, seat: int | None) -> dict[str, Any] | None:
+    """Who decides, the prompt, the options, and beside each the place on the board it denotes.
+    Another seat sees who decides and what about, not the options: they may be what the deciding
+    seat alone sees (its private hand, a card revealed to it)."""
     decision = state.decision
     if decision is None:
         return None
+    if seat is not None and seat != decision.player.seat:
+        return {"player": decision.player.seat, "prompt": decision.prompt}
     return {
         "player": decision.player.seat,
         "prompt": decision.prompt,

@@ -65,11 +65,11 @@ from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_example
 from meeple.interpreter.native.state import CORE_LIMIT, CoreLimit
-from meeple.interpreter.runtime import short
+from meeple.interpreter.runtime import Secret, short
 from meeple.interpreter.teams import Layout, layout_text
 from meeple.limits import MAX_NUMBER
 from meeple.loader import Checked, bundled_dir, read_header, resolve_named
-from meeple.logs import LogError, for_players, log_rules, position, read_log, write_log
+from meeple.logs import LogError, for_seat, log_rules, position, read_log, write_log
 from meeple.paths import Refused, resolved
 from meeple.saves import Save, SaveError, write_save
 from meeple.simulation import engine_of
@@ -154,6 +154,7 @@ def play_game(
     state: State | None = None
     try:
         state, agents = start(game, players, seed, agent_names, logging, load, teams, engine)
+        terminal.humans = {seat for seat, agent in enumerate(agents) if isinstance(agent, HumanAgent)}
         play_to_end(state, [Narrated(a, terminal) if isinstance(a, HumanAgent) else a for a in agents])
         return state
     except (meeple.RuleRuntimeError, meeple.IllegalChoice) as err:
@@ -175,10 +176,35 @@ def play_game(
 
 class Terminal:
     """The one terminal the human seats share: how many lines of the log it has shown. Shared, so
-    that with two humans at one keyboard a line is shown once, not once to each of them."""
+    that with two humans at one keyboard a line is shown once, not once to each of them. A line
+    some seats alone may read (`reveal`) is shown to the seat whose decision comes as that seat
+    may read it; a person who may read more of it is shown it before their own next decision
+    (`owed`), or when the game ends if none comes, so that the one who looked sees what they
+    looked at, and nobody else does."""
 
     def __init__(self) -> None:
         self.seen = 0
+        self.humans: set[int] = set()  # the seats people play at this terminal
+        self.owed: dict[int, list[str]] = {}  # lines kept for a person whose decision comes later
+
+    def show(self, state: State, seat: int) -> list[str]:
+        """The lines to show before `seat` decides: those kept for it, then the new ones as it may
+        read them."""
+        lines = self.owed.pop(seat, [])
+        fresh = state.log[self.seen :]
+        self.seen = len(state.log)
+        for line in fresh:
+            if isinstance(line, Secret):
+                for reader in sorted(line.readers & self.humans - {seat}):
+                    self.owed.setdefault(reader, []).append(line)
+        return lines + for_seat(fresh, seat)
+
+    def kept(self, state: State) -> list[str]:
+        """The lines still kept for people whose decision never came, once each and in the log's
+        order: the game is over, so they are shown now, before the rest of the record."""
+        owed = {id(line) for lines in self.owed.values() for line in lines}
+        self.owed = {}
+        return [line for line in state.log[: self.seen] if id(line) in owed]
 
 
 class Narrated:
@@ -198,9 +224,8 @@ class Narrated:
         return input()
 
     def choose(self, state: State, decision: Any) -> int:
-        for line in for_players(state.log[self.terminal.seen :]):
+        for line in self.terminal.show(state, decision.player.seat):
             typer.echo(line, err=True)
-        self.terminal.seen = len(state.log)
         return self.human.choose(state, decision)
 
 
@@ -417,9 +442,10 @@ def play(
 
     The log is printed once. Without a human seat stdout holds it all: the game's record. With
     one, the humans were shown the log on stderr as it happened, up to their last decision (in
-    players' words: without the engine's records of random picks), so stdout prints only the
-    rest (what happened after it) before the results; `--log` keeps the whole game (its seed
-    and choices), which `meeple replay` plays again, log and all."""
+    players' words: without the engine's records of random picks, and each line that some seats
+    alone may read, `reveal`, as the seat about to decide may read it), so stdout prints only the
+    rest (what happened after it, whole: the game is over) before the results; `--log` keeps the
+    whole game (its seed and choices), which `meeple replay` plays again, log and all."""
     game = load_game(rules, parse_options(option or []))
     if save is not None and not game.program.carried:
         raise Fail(f"error: --save: {game.name} carries nothing (its rules have no 'carry' line)", USAGE)
@@ -467,6 +493,8 @@ def play(
         because = {"python_because": why} if played_by == "python" else {}
         echo_json({**result, "engine": played_by, **because})
         return
+    for line in terminal.kept(state):
+        typer.echo(line, err=True)
     for line in state.log[terminal.seen :]:
         typer.echo(line)
     out = stdout()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from meeple.files import write_atomic
+from meeple.interpreter.runtime import Secret
 from meeple.limits import MAX_CHOICES, MAX_JSON_DEPTH, MAX_LOG_BYTES, MAX_NUMBER, MAX_SEATS
 from meeple.paths import Refused, read_user_bytes, resolved
 from meeple.saves import Save
@@ -35,9 +36,16 @@ LOG_FORMAT = 1  # the "meeple" field: the version of this schema
 PICK_RECORD = re.compile(r"\s+\(random \w+: .*\)")
 
 
-def for_players(lines: list[str]) -> list[str]:
-    """The log lines a player reads: the engine's records of random picks left out."""
-    return [line for line in lines if not PICK_RECORD.fullmatch(line)]
+def for_seat(lines: list[str], seat: int | None) -> list[str]:
+    """The log lines a player at `seat` reads as the game goes: the engine's records of random
+    picks left out, and a line some seats alone may read (`reveal`: a `Secret`) as the seat may
+    read it, its text or what the others read in its place. `seat` None: a reader who may read
+    everything (the game is over)."""
+    return [
+        line.others if isinstance(line, Secret) and seat is not None and seat not in line.readers else line
+        for line in lines
+        if not PICK_RECORD.fullmatch(line)
+    ]
 
 
 Number = Annotated[int, Field(strict=True, ge=-MAX_NUMBER, le=MAX_NUMBER)]

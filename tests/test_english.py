@@ -67,6 +67,7 @@ STATEMENTS = [
     ("move pieces", "move pieces(p.hand) to reserve", "Move the pieces in p's hand to reserve."),
     ("set", "set p.gold to 3", "Set p's gold to 3."),
     ("swap", "swap round with p.gold", "Swap round with p's gold."),
+    ("reveal", "reveal pieces(p.hand) to p", "Show the pieces in p's hand to p, and to no one else."),
     ("tally", "tally trades for p by 2", "Count trades for p by 2 (for statistics)."),
     ("lift", "lift n", "Lift n off the map: what lies under it shows again."),
     ("set as add", "set round to round + 1", "Add 1 to round."),

@@ -66,6 +66,7 @@ play:
   move all token from pile to bag
   move pieces(bag)[0] to pile
   draw 1 from bag to pile
+  reveal pieces(pile) to players[0]
   if total > 9:
     quiet()
   if total > 5:

@@ -22,6 +22,7 @@ from meeple.interpreter.compiler.base import (
     too_deep,
 )
 from meeple.interpreter.compiler.decisions import _distinct
+from meeple.interpreter.names import Names
 from meeple.interpreter.program import Fn, Gen
 from meeple.interpreter.runtime import (
     CURRENT,
@@ -34,11 +35,42 @@ from meeple.interpreter.runtime import (
     take_offer,
 )
 from meeple.interpreter.values import (
+    Piece,
+    PieceRef,
     Player,
     Row,
     label,
+    label_piece,
+    type_name,
 )
 from meeple.limits import MAX_RECURSION
+
+
+def _and(items: list[str]) -> str:
+    """Items as a sentence lists them: "a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _looked(names: Names, seats: list[Player], at: dict[Any, list[Piece]]) -> tuple[str, str]:
+    """A reveal's log line as the seats shown read it ("Player 1 looks at Owl, Key in hand of
+    Player 2"), and as every other seat reads it ("Player 1 looks at 2 cards in hand of
+    Player 2"), from the pieces by the place they are in."""
+    who = f"  {_and([str(p) for p in seats])} {'looks' if len(seats) == 1 else 'look'} at"
+    named = [f"{', '.join(label_piece(p) for p in pieces)} in {label(loc)}" for loc, pieces in at.items()]
+    counted = [f"{_how_many(names, pieces)} in {label(loc)}" for loc, pieces in at.items()]
+    return f"{who} {_and(named)}", f"{who} {_and(counted)}"
+
+
+def _how_many(names: Names, pieces: list[Piece]) -> str:
+    """How many pieces, by the name of their declaration and not of their row ("2 Cards", not
+    "Owl and Lamp"), as another seat is told of pieces revealed to someone else: "one Card",
+    "2 Cards", "3 pieces" for pieces of several declarations."""
+    declared = {kind.name for kind, _ in pieces}
+    if len(declared) > 1:
+        return f"{len(pieces)} pieces"
+    said = names.decl(pieces[0][0].name)
+    return f"one {said.one}" if len(pieces) == 1 else f"{len(pieces)} {said.many}"
+
 
 # Where `swap` holds the two values it read (compile_Swap): no name a rule writes has a space.
 _FIRST, _SECOND = "swapped first", "swapped second"
@@ -157,6 +189,42 @@ class Statements(Part):
                 rt.write(line, span, rule)
 
         return log
+
+    def compile_Reveal(self, s: ast.Reveal, scope: set[str]) -> Fn:
+        """The seats named remember the pieces where they are (`Runtime.reveal`, shown by
+        view.py) and read them in their log line; every other seat's line says how many pieces
+        were looked at, and where, without naming them. No piece moves and nothing the rules read
+        changes, so no answer is forgotten. Showing no pieces, or to nobody, does nothing."""
+        what, to = self.expr(s.pieces, scope), self.expr(s.to, scope)
+        span, rule = s.span, self.rule
+        names = self.p.names
+        assert names is not None
+
+        def reveal(rt: Any, env: dict[str, Any]) -> None:
+            refs, whom = what(rt, env), to(rt, env)
+            refs = refs if isinstance(refs, list) else [refs]
+            seats = whom if isinstance(whom, list) else [whom]
+            for seat in seats:
+                if not isinstance(seat, Player):
+                    raise RuleRuntimeError(
+                        f"pieces are revealed to players, not to {type_name(seat)}", span, rule
+                    )
+            at: dict[Any, list[Piece]] = {}  # the pieces by place, in the order the rules gave them
+            for ref in refs:
+                if not isinstance(ref, PieceRef):
+                    raise RuleRuntimeError(f"only pieces can be revealed, not {type_name(ref)}", span, rule)
+                if ref.piece not in rt.locs[ref.loc]:
+                    raise RuleRuntimeError(f"{ref} is no longer in {label(ref.loc)}", span, rule)
+                at.setdefault(ref.loc, []).append(ref.piece)
+            if not at or not seats:
+                return
+            for loc, pieces in at.items():
+                rt.reveal(loc, pieces, [p.seat for p in seats])
+            if rt.logging:
+                text, others = _looked(names, seats, at)
+                rt.write_secret(text, frozenset(p.seat for p in seats), others, span, rule)
+
+        return reveal
 
     def compile_Named(self, s: ast.Named, scope: set[str]) -> Callable[..., Any]:
         return self.block(s.body, scope)[0]

@@ -25,7 +25,7 @@ from meeple.interpreter.checks.walk import Refs, reaches
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import PieceRef, Row, humanise
-from meeple.logs import for_players
+from meeple.logs import for_seat
 
 # One colour per seat, for the pieces a seat owns (dark enough for white words on them).
 SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085", "#d35400", "#555f6e")
@@ -114,7 +114,13 @@ class Presenter:
             count = contents["hidden"]
             top = contents.get("top")
             chips = [self.chip(top, 1)] if top else []
-            return chips, f"{count} face down" if count else "empty"
+            seen: dict[str, int] = {}  # what `reveal` showed this seat there
+            for piece in contents.get("seen", []):
+                seen[piece] = seen.get(piece, 0) + 1
+            chips += [self.chip(piece, n) for piece, n in seen.items()]
+            if not count:
+                return chips, "empty"
+            return chips, f"{count} face down" + (", you saw these" if seen else "")
         counted: dict[str, int] = {}
         for piece in contents if isinstance(contents, list) else []:
             counted[piece] = counted.get(piece, 0) + 1
@@ -195,7 +201,7 @@ class Presenter:
                 if not self.bookkeeping(self.symbols.vars.get(n))
             ],
             **self.stores(view["owned"], seats, names),
-            "log": for_players(state.log),
+            "log": for_seat(state.log, seat),
         }
 
     def holds(self, value: Any) -> Markup | None:
