@@ -11,7 +11,7 @@ from typer.testing import CliRunner, Result
 
 import meeple
 from meeple.cli import app
-from meeple.interpreter.agents import HumanAgent
+from meeple.terminal import HumanAgent
 
 GAME = """\
 game "Fruit":
@@ -61,7 +61,7 @@ class Terminal:
         return self.answers.pop(0)
 
     def human(self) -> HumanAgent:
-        return HumanAgent(ask=self.ask, show=self.shown.append)
+        return HumanAgent(ask=self.ask, show=lambda line: self.shown.append(line.plain))
 
 
 def first_answer(tmp_path: Path, *answers: str) -> tuple[int, Terminal]:

@@ -41,9 +41,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from meeple.interpreter.agents import AGENTS, Agent, HumanAgent, make_agents
+from meeple.interpreter.agents import AGENTS, Agent, make_agents
 from meeple.interpreter.engine import Game, IllegalChoice, State, replay
-from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.runtime import Decision, RuleRuntimeError
 from meeple.interpreter.teams import Layout
 from meeple.limits import MAX_LOG_BYTES, MAX_REQUEST_BYTES
 from meeple.logs import LogError, log_text, parse_log, position
@@ -59,6 +59,13 @@ TEMPLATES = Environment(
 
 class Refused(ValueError):
     """A request the game cannot take, said in a sentence; nothing was changed."""
+
+
+class Person:
+    """A seat a person plays at the page: answered by a click (`Session.answer`), never asked."""
+
+    def choose(self, state: State, decision: Decision) -> int:
+        raise RuntimeError("a person at the page answers through the page, not as an agent")
 
 
 @dataclass
@@ -103,8 +110,8 @@ class Session:
     def seat(self, players: int, seed: int, names: list[str] | None = None) -> Seats:
         given = names or self.agent_names
         names = [given[min(seat, len(given) - 1)] for seat in range(players)]
-        agents = make_agents(names, players, seed, self.game.program.styles)
-        return Seats(names, agents, {i for i, a in enumerate(agents) if isinstance(a, HumanAgent)})
+        agents = make_agents(names, players, seed, self.game.program.styles, Person)
+        return Seats(names, agents, {i for i, a in enumerate(agents) if isinstance(a, Person)})
 
     @property
     def agent_choices(self) -> list[str]:

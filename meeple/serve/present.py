@@ -19,7 +19,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from meeple.codegen.pictures import Drawer, outline
+from meeple.board import Looks, dark, faces, kept_by_rules
+from meeple.codegen.pictures import outline
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.walk import Refs, reaches
 from meeple.interpreter.engine import State
@@ -90,7 +91,7 @@ class Presenter:
         self.names = program.names
         hidden = hidden_reading(self.symbols)  # what the score reads that a seat may not see
         self.hidden_scoring = self.names.decl(hidden).one if hidden else ""
-        self.drawer = Drawer(self.names)
+        self.looks = Looks(self.names)  # what a cell is, in what colour: as the terminal draws it
         # every seat by its name: a loaded log may seat more players; a seat the rules play by its own
         self.seats = {str(p): p.seat for p in [*program.players, *state.rt.players]}
 
@@ -154,9 +155,7 @@ class Presenter:
             if chips or (hidden and hidden != "empty"):
                 zones.append(Zone(self.title(names, key), chips, hidden))
         seats = [str(p) for p in state.rt.players]
-        faces: dict[str, dict[tuple[int, int], Row]] = {}  # what each grid's cells show
-        for cell, row in state.rt.faces.items():
-            faces.setdefault(str(cell.map), {})[(cell.q, cell.r)] = row
+        laid = faces(state)
         return {
             "standings": self.standings(state),
             "current": view["current"],
@@ -180,7 +179,7 @@ class Presenter:
                     cells,
                     chosen,
                     lays.get(name, []),
-                    faces.get(name, {}),
+                    laid.get(name, {}),
                 )
                 for name, cells in view["grids"].items()
             ]
@@ -192,7 +191,7 @@ class Presenter:
             "variables": [
                 (names.get(n) or humanise(n), v)
                 for n, v in view["variables"].items()
-                if not self.bookkeeping(self.symbols.vars.get(n))
+                if not kept_by_rules(self.symbols.vars.get(n))
             ],
             **self.stores(view["owned"], seats, names),
             "log": for_players(state.log),
@@ -228,7 +227,7 @@ class Presenter:
         height = max(y for _, y in centres) - top + reach + 2
         polygons = "".join(
             f'<polygon points="{outline(kind, x, y, HEX, SQUARE)}" '
-            f'fill="{self.drawer.colour(self.what(face))}" class="cell"/>'
+            f'fill="{self.looks.colour(face)}" class="cell"/>'
             for (x, y), face in zip(centres, cells, strict=True)
         )
         box = f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}"
@@ -252,11 +251,6 @@ class Presenter:
             return {"scores": [], "tiebreaks": []}
         return {"scores": scores, "tiebreaks": tiebreaks, "hidden": ""}
 
-    @staticmethod
-    def bookkeeping(decl: Any) -> bool:
-        """Whether the rules keep a variable for themselves (`bookkeeping`): not shown."""
-        return decl is not None and decl.bookkeeping
-
     def stores(
         self, owned: dict[str, dict[str, str]], seats: list[str], names: dict[str, str]
     ) -> dict[str, Any]:
@@ -266,7 +260,7 @@ class Presenter:
         per_player, per_row = [], []
         for store, held in owned.items():
             per, _, name = store.partition(".")
-            if self.bookkeeping(self.symbols.owned_vars.get(per, {}).get(name)):
+            if kept_by_rules(self.symbols.owned_vars.get(per, {}).get(name)):
                 continue
             called = names.get(store) or humanise(store)
             if per == "player":
@@ -288,7 +282,7 @@ class Presenter:
         cells: list[dict[str, Any]],
         chosen: dict[str, list[int]],
         lays: list[Lay],
-        faces: dict[tuple[int, int], Row],
+        laid: dict[tuple[int, int], Row],
     ) -> Markup:
         """A grid map of `kind` (hex, square): every cell the view lists, coloured by what its face
         is, with its name (a board's `b2`) or its coordinates, and its pieces; then, where a shape
@@ -304,14 +298,12 @@ class Presenter:
         for cell in cells:
             x, y = _centre(kind, cell["q"], cell["r"])
             key = place_key({"grid": name, "q": cell["q"], "r": cell["r"]})
-            what = self.what(faces.get((cell["q"], cell["r"])))
+            look = self.looks.cell(cell, laid.get((cell["q"], cell["r"])))
             corners = outline(kind, x, y, HEX, SQUARE)
-            face = "" if what is None else self.names.row(what.table, what.key).one
-            called = cell.get("name") or f"{cell['q']}, {cell['r']}"
+            face, called, fill = look.face, look.name, look.colour
             label = called + (f": {face}" if face else "")
-            fill = self.drawer.colour(what)
             inner = [f'<polygon points="{corners}" fill="{fill}" class="cell"/>']
-            words = "face on-dark" if _dark(fill) else "face"
+            words = "face on-dark" if dark(fill) else "face"
             inner.append(_text(x, y - reach * 0.55, face or called, words))
             chips, _ = self.chips(cell["pieces"])
             inner += self.draw_chips(chips, x, y - 6, reach * 1.6)
@@ -362,15 +354,10 @@ class Presenter:
         rows = getattr(placement, "rows", [])
         spec = place["lay"]
         cells = [
-            (q, r, self.drawer.colour(self.what(rows[i] if i < len(rows) else None)))
+            (q, r, self.looks.colour(rows[i] if i < len(rows) else None))
             for i, (q, r) in enumerate(spec["cells"])
         ]
         return Lay(index, (place["q"], place["r"]), spec["block"], spec["turn"], cells)
-
-    def what(self, face: Row | None) -> Row | None:
-        """What a cell's face is (the row pictures colour it by), or None."""
-        what, _ = self.drawer.marks(face)
-        return what
 
     def table_map(self, title: str, name: str, held: dict[str, Any], chosen: dict[str, list[int]]) -> Markup:
         """A table map: its nodes where the rules draw them (`nodes T at X, Y`), else on a ring,
@@ -517,12 +504,6 @@ def _lines(words: str, width: int) -> list[str]:
         else:
             out.append(word)
     return out or [words]
-
-
-def _dark(fill: str) -> bool:
-    """Whether a "#rrggbb" colour is dark enough that words on it are written in white."""
-    red, green, blue = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
-    return 0.299 * red + 0.587 * green + 0.114 * blue < 110
 
 
 def _shorten(line: str, width: int) -> str:
