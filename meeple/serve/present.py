@@ -19,7 +19,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from meeple.board import Looks, dark, faces, kept_by_rules
+from meeple.board import Looks, dark, faces, kept_by_rules, turn_words
 from meeple.codegen.pictures import outline
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.walk import Refs, reaches
@@ -338,8 +338,8 @@ class Presenter:
                 for lay in here
             ]
             indices = ",".join(str(lay.index) for lay in here)
-            turns = ", ".join(f"{lay.turn}\u00b0" for lay in here)
-            label = f"lay it here ({q}, {r}): turned {turns}"
+            turns = "; ".join(turn_words(kind, lay.turn) for lay in here)
+            label = f"lay it here: {turns}"
             out.append(
                 f'<g class="place choosable lay" role="button" tabindex="0" data-options="{indices}" '
                 f'data-ghosts="{_e(json.dumps(ghosts, separators=(",", ":")))}" aria-label="{_e(label)}">'
