@@ -18,7 +18,8 @@ from typing import Any
 from meeple.codegen.pictures import Drawer
 from meeple.interpreter.geometry import HEX, SQUARE_SIDES
 from meeple.interpreter.names import Names
-from meeple.interpreter.values import Row
+from meeple.interpreter.program import Program
+from meeple.interpreter.values import PieceRef, Row
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,27 @@ class Looks:
         what = self.what(face)
         called = cell.get("name") or f"{cell['q']}, {cell['r']}"
         return Look(called, self.said(what), what, self.drawer.colour(what))
+
+
+def shape_of(program: Program, value: Any) -> tuple[str, list[Row]] | None:
+    """What a piece or a row holds when it is a shape a grid lays (a tile, before it is laid):
+    the kind of that grid ("hex", "square") and the rows of its shape table that name it in
+    their first column (a tile's hexes, as `grid hex of tile_hex` lays them). None for anything
+    that is no shape."""
+    row = value.piece[0].row if isinstance(value, PieceRef) else value
+    if not isinstance(row, Row):
+        return None
+    for grid in program.symbols.maps.values():
+        if grid.faces is None or grid.grid is None:
+            continue
+        cells = [
+            face
+            for face in program.row_by_key.get(grid.faces, {}).values()
+            if next(iter(face.values.values()), None) is row and "q" in face.values and "r" in face.values
+        ]
+        if cells:
+            return grid.grid, cells
+    return None
 
 
 def faces(state: Any) -> dict[str, dict[tuple[int, int], Row]]:

@@ -20,7 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from meeple.board import Look, Looks, beside, dark, faces, kept_by_rules, turn_words
+from meeple.board import Look, Looks, beside, dark, faces, kept_by_rules, shape_of, turn_words
 from meeple.interpreter.engine import State
 from meeple.interpreter.geometry import column_letters
 from meeple.interpreter.runtime import Decision
@@ -131,6 +131,7 @@ class Screen:
         program = state.game.program
         assert program.names is not None
         self.view = view
+        self.program = program
         self.symbols = program.symbols
         self.looks = Looks(program.names)
         laid = faces(state)
@@ -170,7 +171,7 @@ class Screen:
         a placement) the letter of its place on the board, its turn and what it would touch
         there."""
         if place is None or "grid" not in place or place["grid"] not in self.offers:
-            return text
+            return self.holding(text, value)
         offer = self.offers[place["grid"]]
         if "lay" not in place:
             offer.chosen |= {(q, r) for q, r in place.get("cells", [[place["q"], place["r"]]])}
@@ -189,6 +190,15 @@ class Screen:
         ]
         said = [turn_words(kind, lay["turn"]), beside(kind, laid, self.cells[place["grid"]])]
         return f"{letter}: " + ", ".join(x for x in said if x)
+
+    def holding(self, text: str, value: Any) -> str:
+        """An option that takes a shape before it is laid (a tile) with what its cells are, in
+        the order its table gives them: "tile 35 (meadow, town, town)"."""
+        shape = shape_of(self.program, value)
+        if shape is None:
+            return text
+        _, cells = shape
+        return f"{text} ({', '.join(self.looks.said(self.looks.what(cell)) or '?' for cell in cells)})"
 
     # ------------------------------------------------------------------ the position
 

@@ -296,3 +296,21 @@ def test_the_terminal_draws_the_board_in_plain_letters_when_it_is_piped() -> Non
     assert "   b b T T   c c" in result.stderr
     assert "b: not turned, west of town and meadow" in result.stderr
     assert "\x1b" not in result.stderr and "\\x1b" not in result.stderr
+
+
+def test_a_tile_offered_before_it_is_laid_is_said_by_what_its_hexes_are() -> None:
+    """Gods Love Dinosaurs: "An ecosystem tile is 3 hexes in a triangle" (the rules' own words);
+    "tile 35" says nothing, so an option that takes one says its 3 hexes' terrains (the page
+    draws them on the button: the same rows, `board.shape_of`)."""
+    game = meeple.load(meeple.resolve("gods_love_dinosaurs"))
+    terrains = {row.name for row in game.program.rows["terrain"]}
+    state, agent = game.new_game(2, seed=1), RandomAgent(3)
+    while state.decision is not None and state.decision.prompt != "Take a tile":
+        state.apply(agent.choose(state, state.decision))
+    options = Screen(state, state.decision.player.seat).options
+    tiles = [re.fullmatch(r"tile \d+ \((.*)\)", option) for option in options if option.startswith("tile ")]
+    assert tiles and all(tiles)
+    for found in tiles:
+        assert found is not None
+        said = found.group(1).split(", ")
+        assert len(said) == 3 and set(said) <= terrains, found.group(0)

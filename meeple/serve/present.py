@@ -19,13 +19,13 @@ from typing import Any
 
 from markupsafe import Markup
 
-from meeple.board import Looks, dark, faces, kept_by_rules, turn_words
+from meeple.board import Looks, dark, faces, kept_by_rules, shape_of, turn_words
 from meeple.codegen.pictures import outline
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.walk import Refs, reaches
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.interpreter.values import PieceRef, Row, humanise
+from meeple.interpreter.values import Row, humanise
 from meeple.logs import for_players
 
 # One colour per seat, for the pieces a seat owns (dark enough for white words on them).
@@ -199,23 +199,10 @@ class Presenter:
 
     def holds(self, value: Any) -> Markup | None:
         """A small picture of what a piece or a row holds, for an option that takes one before it
-        is laid: the rows of a grid's shape table that name it in their first column (a tile's
-        hexes, as `grid hex of tile_hex` lays them), each cell coloured as the board colours it.
+        is laid (`board.shape_of`: a tile's hexes), each cell coloured as the board colours it.
         None for anything that is no shape."""
-        row = value.piece[0].row if isinstance(value, PieceRef) else value
-        if not isinstance(row, Row):
-            return None
-        for grid in self.symbols.maps.values():
-            if grid.faces is None or grid.grid is None:
-                continue
-            cells = [
-                face
-                for face in self.program.row_by_key.get(grid.faces, {}).values()
-                if next(iter(face.values.values()), None) is row and "q" in face.values and "r" in face.values
-            ]
-            if cells:
-                return self.miniature(grid.grid, cells)
-        return None
+        shape = shape_of(self.program, value)
+        return None if shape is None else self.miniature(*shape)
 
     def miniature(self, kind: str, cells: list[Row]) -> Markup:
         """A shape's cells at a small size, as an inline picture in an option's button."""
