@@ -314,3 +314,19 @@ def test_a_tile_offered_before_it_is_laid_is_said_by_what_its_hexes_are() -> Non
         assert found is not None
         said = found.group(1).split(", ")
         assert len(said) == 3 and set(said) <= terrains, found.group(0)
+
+
+@pytest.mark.parametrize("name", ["dino_party", "gods_love_dinosaurs", "dino_garden", "dino_dynasty"])
+def test_what_a_player_reads_at_the_terminal_holds_no_engine_values(name: str) -> None:
+    """Issue 26: "`{slot_1: None}` dicts or `[0, 0]` lists are not game state a player reads":
+    through the first decisions of each bundled game, no line and no option shows a dict, a list,
+    or a turn in degrees."""
+    game = meeple.load(meeple.resolve(name))
+    state, agent = game.new_game(game.min_players, seed=5), RandomAgent(5)
+    for _ in range(60):
+        if state.is_over or state.decision is None:
+            break
+        screen = Screen(state, state.decision.player.seat)
+        for line in [line.plain for line in screen.lines] + screen.options:
+            assert not re.search(r"[{}\[\]\u00b0]", line), line
+        state.apply(agent.choose(state, state.decision))
