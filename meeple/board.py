@@ -21,6 +21,15 @@ from meeple.interpreter.names import Names
 from meeple.interpreter.program import Program
 from meeple.interpreter.values import PieceRef, Row
 
+# One colour per seat, for the pieces a seat owns (dark enough for white words on them).
+SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085", "#d35400", "#555f6e")
+NEUTRAL = "#6b5a45"  # pieces of nobody
+
+
+def seat_colour(seat: int | None) -> str:
+    """The colour of a seat's pieces (NEUTRAL: nobody's)."""
+    return NEUTRAL if seat is None else SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
 
 @dataclass(frozen=True)
 class Look:

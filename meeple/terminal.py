@@ -20,7 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from meeple.board import Look, Looks, beside, dark, faces, kept_by_rules, shape_of, turn_words
+from meeple.board import Look, Looks, beside, dark, faces, kept_by_rules, seat_colour, shape_of, turn_words
 from meeple.interpreter.engine import State
 from meeple.interpreter.geometry import column_letters
 from meeple.interpreter.runtime import Decision
@@ -132,6 +132,7 @@ class Screen:
         assert program.names is not None
         self.view = view
         self.program = program
+        self.seats = {str(p): p.seat for p in state.rt.players}
         self.symbols = program.symbols
         self.looks = Looks(program.names)
         laid = faces(state)
@@ -244,6 +245,7 @@ class Screen:
                 view["plurals"],
                 self.codes,
                 self.looks,
+                self.seats,
             )
             lines += drawn.lines()
         return lines
@@ -271,6 +273,15 @@ class Board:
     plurals: Mapping[str, str]
     codes: dict[tuple[str, str], str]  # the letter of each thing a cell may be (`face_codes`)
     said: Looks
+    seats: dict[str, int]  # each player's seat, by name: their pieces' colour
+
+    def owner(self, held: dict[str, int]) -> str:
+        """The style of a mark for pieces all of one seat, in that seat's colour, as the page
+        draws a seat's pieces; "" for pieces of several or of nobody."""
+        owners = {piece.partition(" of ")[2] for piece in held}
+        if len(owners) != 1 or (who := owners.pop()) not in self.seats:
+            return ""
+        return f"bold white on {seat_colour(self.seats[who])}"
 
     def lines(self) -> list[Text]:
         spots = set(self.looks) | set(self.offer.marked)
@@ -305,7 +316,10 @@ class Board:
             if spot in self.offer.chosen:
                 style = f"{style} {CHOSEN}".strip()
             words = (code + mark) if codes else mark
-            fields[spot] = Text(words or ".", style=style)
+            field = Text(words or ".", style=style)
+            if held and spot not in self.offer.marked and (own := self.owner(held)):
+                field.stylize(own, len(words) - len(mark), len(words))
+            fields[spot] = field
         width = max(len(f) for f in fields.values())
         if self.kind == "hex" and width % 2 == 0:
             width += 1  # so that a row leans by a whole number of characters: half a cell
@@ -313,12 +327,14 @@ class Board:
         if codes:
             drawn += self.legend(whats, codes, self.said)
         if by_kind:
-            drawn += [Text(f"  {letter} = {kind}") for kind, letter in letters.items()]
+            for kind, letter in letters.items():
+                drawn.append(Text("  ").append(letter, style=self.owner({kind: 1})).append(f" = {kind}"))
         else:
             for spot in numbered:
                 look = self.looks.get(spot)
                 at = f"{look.name}: " if self.sized and look is not None else ""
-                drawn.append(Text(f"  {numbers[spot]} = {at}{counted(self.held[spot], self.plurals)}"))
+                said = f" = {at}{counted(self.held[spot], self.plurals)}"
+                drawn.append(Text("  ").append(numbers[spot], style=self.owner(self.held[spot])).append(said))
         if self.offer.letters:
             drawn.append(
                 Text(f"  {', '.join(self.offer.letters.values())}: the places offered below", style="")
@@ -388,7 +404,9 @@ def _fill(fields: dict[int, Text], width: int) -> Text:
         if at > len(line.plain):
             line.append(" " * (at - len(line.plain)))
         text = fields[at]
-        line.append_text(Text(text.plain.ljust(width), style=text.style))
+        padded = text.copy()
+        padded.pad_right(width - len(text.plain))
+        line.append_text(padded)
     return line
 
 

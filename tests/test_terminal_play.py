@@ -18,6 +18,7 @@ from rich.text import Text
 from typer.testing import CliRunner, Result
 
 import meeple
+from meeple.board import seat_colour
 from meeple.cli import app
 from meeple.cli_common import SafeConsole
 from meeple.interpreter.agents import RandomAgent
@@ -330,3 +331,17 @@ def test_what_a_player_reads_at_the_terminal_holds_no_engine_values(name: str) -
         for line in [line.plain for line in screen.lines] + screen.options:
             assert not re.search(r"[{}\[\]\u00b0]", line), line
         state.apply(agent.choose(state, state.decision))
+
+
+def test_a_seat_s_pieces_are_marked_in_its_colour_as_on_the_page() -> None:
+    """Tic-Tac-Toe: Player 1's mark on b2 is drawn, and keyed, in the colour the page gives
+    Player 1's pieces (`board.seat_colour`); the empty cells, Player 2's options, are underlined."""
+    state = meeple.load(HERE / "games" / "tic_tac_toe.rules").new_game(2, seed=0)
+    state.apply(4)  # b2
+    lines = Screen(state, 1).lines
+    row = next(line for line in lines if line.plain == "  2 . A .")
+    key = next(line for line in lines if line.plain == "  A = mark of Player 1")
+    red = f"bold white on {seat_colour(0)}"
+    styles = [(span.start, span.end, str(span.style)) for span in row.spans]
+    assert styles == [(4, 5, "bold underline"), (6, 7, red), (8, 9, "bold underline")]  # a2, c2: options
+    assert [str(span.style) for span in key.spans] == [red]

@@ -19,7 +19,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from meeple.board import Looks, dark, faces, kept_by_rules, shape_of, turn_words
+from meeple.board import Looks, dark, faces, kept_by_rules, seat_colour, shape_of, turn_words
 from meeple.codegen.pictures import outline
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.walk import Refs, reaches
@@ -28,9 +28,6 @@ from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import Row, humanise
 from meeple.logs import for_players
 
-# One colour per seat, for the pieces a seat owns (dark enough for white words on them).
-SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085", "#d35400", "#555f6e")
-NEUTRAL = "#6b5a45"  # pieces of nobody
 HEX = 46.0  # a hex's radius on the page
 SQUARE = 80.0  # a square cell's side
 NODE = 50.0  # a map node's radius
@@ -107,7 +104,7 @@ class Presenter:
 
     def colour(self, owner: str) -> str:
         seat = self.seats.get(owner)
-        return NEUTRAL if seat is None else SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        return seat_colour(seat)
 
     def chips(self, contents: Any) -> tuple[list[Chip], str]:
         """A place's contents as chips, and what is hidden of it ("3 face down")."""
