@@ -168,9 +168,10 @@ class Screen:
     # ------------------------------------------------------------------ the options
 
     def option(self, text: str, place: dict[str, Any] | None, value: Any) -> str:
-        """An option as the terminal lists it: its label, or for the laying of a shape (`value`,
-        a placement) the letter of its place on the board, its turn and what it would touch
-        there."""
+        """An option as the terminal lists it: its label (with what a tile holds, `holding`), or
+        for the laying of a shape (`value`, a placement) the letter of its place on the board,
+        its turn and what it would touch there. A cell or an area offered is underlined on the
+        board."""
         if place is None or "grid" not in place or place["grid"] not in self.offers:
             return self.holding(text, value)
         offer = self.offers[place["grid"]]
