@@ -52,6 +52,7 @@ from meeple.cli_common import (
     read_save_or_fail,
     real_stream,
     say,
+    stderr,
     stdout,
     visible,
 )
@@ -59,7 +60,7 @@ from meeple.cli_docs import check_file, docs
 from meeple.cli_simulate import compare, simulate
 from meeple.codegen.lexer import MeepleLexer
 from meeple.interpreter import native
-from meeple.interpreter.agents import Agent, HumanAgent, make_agents
+from meeple.interpreter.agents import Agent, make_agents
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
@@ -73,6 +74,7 @@ from meeple.logs import LogError, for_seat, log_rules, position, read_log, write
 from meeple.paths import Refused, resolved
 from meeple.saves import Save, SaveError, write_save
 from meeple.simulation import engine_of
+from meeple.terminal import HumanAgent
 
 app = typer.Typer(
     help="meeple: a declarative rules language for board games.",
@@ -124,7 +126,7 @@ def start(
             state = native.new_game(game, players, seed, logging=logging)
         else:
             state = game.new_game(players, seed, logging=logging, load=load, teams=teams)
-        agents = make_agents(agent_names, players, seed, game.program.styles)
+        agents = make_agents(agent_names, players, seed, game.program.styles, HumanAgent)
     except SaveError as err:
         raise Fail(f"error: the save does not fit the rules: {err}") from None
     except ValueError as err:  # a player count out of range, an unknown agent name, teams that do not fit
@@ -215,7 +217,8 @@ class Narrated:
     def __init__(self, human: HumanAgent, terminal: Terminal) -> None:
         self.human = human
         self.terminal = terminal
-        human.show = lambda text: typer.echo(text, err=True)
+        err = stderr()
+        human.show = lambda text: err.print(text, soft_wrap=True)
         human.ask = self.ask
 
     @staticmethod

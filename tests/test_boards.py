@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple.interpreter import grids
-from meeple.interpreter.agents import position
 from meeple.interpreter.engine import replay
 from meeple.interpreter.examples import run_examples
 from meeple.interpreter.geometry import board, cell_names, geometry
 from meeple.interpreter.values import Cell, MapRef
 from meeple.limits import DEFAULT_BUDGET
+from meeple.terminal import Screen
 
 GAMES = Path(__file__).parent / "games"
 TIC_TAC_TOE = meeple.load(GAMES / "tic_tac_toe.rules")
@@ -166,7 +166,7 @@ def test_a_board_size_may_be_an_option(tmp_path: Path) -> None:
 def test_terminal_play_draws_a_board_with_a_key() -> None:
     state = TIC_TAC_TOE.new_game(2, seed=0)
     state.apply(4)  # b2
-    lines = position(state.view(1))
+    lines = [line.plain for line in Screen(state, 1).lines]
     start = lines.index("Board:")
     assert lines[start : start + 5] == ["Board:", "    a b c", "  1 . . .", "  2 . A .", "  3 . . ."]
     assert "  A = mark of Player 1" in lines

@@ -204,7 +204,8 @@ def test_the_free_action_option_opens_a_menu_with_something_to_do(
 ) -> None:
     """Rulebook: "During your turn, you may perform the following free actions at any timing you
     like". The 'free action' option (an `offer`) is the last option, is offered only when some free
-    action is possible, and opens the free-action menu: at least one action, then 'done'."""
+    action is possible, and opens the free-action menu: at least one action, each by its name,
+    then 'pass'."""
     state = LOADED[name].new_game(players, seed=seed, budget=BUDGET)
     for _ in range(MAX_DECISIONS):
         if state.is_over:
@@ -216,9 +217,11 @@ def test_the_free_action_option_opens_a_menu_with_something_to_do(
         if options[-1] == "free action" and rnd.random() < 0.5:
             state.apply(len(options) - 1)
             menu = state.decision
-            assert menu is not None and menu.prompt == "Free action (done: no more)"
+            assert menu is not None and menu.prompt == "Free action (pass: no more)"
             assert menu.player == decision.player
-            assert menu.options[-1] == "done" and len(menu.options) >= 2
+            assert menu.options[-1] == "pass" and len(menu.options) >= 2
+            acts = {row.name for row in LOADED[name].program.rows["act"]}
+            assert set(menu.options[:-1]) <= acts  # said by their names ("Upgrade the Feed Bag"), not keys
             assert "free action" not in menu.options
         else:
             state.apply(rnd.randrange(len(options)))

@@ -30,6 +30,7 @@ pytest.importorskip("httpx2", reason="Starlette's test client needs httpx: pip i
 
 from starlette.testclient import TestClient
 
+from meeple.serve import app as serve_app
 from meeple.serve import present
 from meeple.serve.app import Session, create_app
 
@@ -333,6 +334,33 @@ def test_history_shows_the_board_as_it_was_and_changes_nothing(tmp_path: Path) -
     assert len(session.state.choices) == 4 and session.state.is_over  # the game is where it was
     forward = c.post("/api/history", json={"at": 4}).json()
     assert forward["html"] == now["html"]
+
+
+def test_stepping_back_replays_once_a_window_and_shows_each_position_as_a_replay_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 26: "going back in Dino Dynasty's history replays from the start". A game of the
+    Python engine cannot be copied, so looking at a position replays the game once and keeps the
+    pages of the PAST_WINDOW positions before it: stepping back through them replays nothing,
+    and each is the page a replay of that position alone gives."""
+    window = 10
+    monkeypatch.setattr(serve_app, "PAST_WINDOW", window)  # a game of Quads is shorter than 50
+    game = meeple.load(ROOT / "tests" / "grids" / "quads.rules")
+    session = Session(game, "quads", 2, 1, ["random"])  # the agents play it to the end
+    last = len(session.state.choices)
+    assert last > 2 * window
+    replays = []
+    new_game = game.new_game
+    monkeypatch.setattr(game, "new_game", lambda *a, **k: replays.append(1) or new_game(*a, **k))
+    for at in range(last - 1, last - 2 - window, -1):
+        session.look(at)
+        assert session.shown()["at"] == at
+    assert len(replays) == 1  # one replay for the whole window, not one a step
+    session.look(last - 3 - window)  # beyond it: a replay again
+    assert len(replays) == 2
+    for at in (last - 1, last - 1 - window // 2, last - 1 - window):
+        alone = meeple.replay(game, 2, 1, session.state.choices[:at], complete=False)
+        assert session.past[(at, None)] == session.presenter.page(alone, None, offer=False), at
 
 
 def test_an_agent_takes_a_seat_or_plays_a_step_or_to_the_end_from_the_page() -> None:

@@ -1,17 +1,32 @@
-"""Playing at the terminal (`meeple play --agents human`, issue 16): an option is answered by its
-number or its label (any case, or a prefix only one label starts with), numbers stay put from
-one decision of a kind to the next, the position is shown before each decision, and the log is
-printed once. On a game of neutral names."""
+"""Playing at the terminal (`meeple play --agents human`, issues 16 and 26): an option is answered
+by its number or its label (any case, or a prefix only one label starts with), numbers stay put
+from one decision of a kind to the next, the position is shown before each decision, and the log
+is printed once. Grid maps are drawn as boards, coloured by what their cells are where the
+terminal has colours, and a tile's places are lettered on the board and said in words. On games
+of neutral names (tests/grids/quads.rules: square tiles of quarters; tests/games/hex.rules)."""
 
 from __future__ import annotations
 
+import io
+import re
 from pathlib import Path
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.text import Text
 from typer.testing import CliRunner, Result
 
 import meeple
+from meeple.board import seat_colour
 from meeple.cli import app
-from meeple.interpreter.agents import HumanAgent
+from meeple.cli_common import SafeConsole
+from meeple.interpreter.agents import RandomAgent
+from meeple.terminal import HumanAgent, Screen
+
+HERE = Path(__file__).parent
+QUADS = meeple.load(HERE / "grids" / "quads.rules")
+HEX = meeple.load(HERE / "games" / "hex.rules", {"size": "3"})
 
 GAME = """\
 game "Fruit":
@@ -27,6 +42,7 @@ zone hand per player, private
 piece stone: 2 in basket
 
 var eaten: int = 0
+var asked: int = 0 bookkeeping
 
 score p = eaten
 
@@ -61,7 +77,7 @@ class Terminal:
         return self.answers.pop(0)
 
     def human(self) -> HumanAgent:
-        return HumanAgent(ask=self.ask, show=self.shown.append)
+        return HumanAgent(ask=self.ask, show=lambda line: self.shown.append(line.plain))
 
 
 def first_answer(tmp_path: Path, *answers: str) -> tuple[int, Terminal]:
@@ -151,3 +167,181 @@ def test_a_default_prompt_names_no_variable(tmp_path: Path) -> None:
     result = run("play", str(rules(tmp_path)), "--agents", "first,human", input="b\n1\n1\n")
     assert "Player 2: Which one next?" in result.stderr
     assert "which g" not in result.stderr.lower()
+
+
+# ------------------------------------------------------------------ boards at the terminal
+
+
+def plain(lines: list[Text]) -> list[str]:
+    return [line.plain for line in lines]
+
+
+def test_a_tile_s_places_are_lettered_on_the_board_and_said_by_what_they_touch() -> None:
+    """Quads' first tile, beside the start tile (towns north, meadows south): the four places it
+    fits (the rules' example "Only a turn whose touching quarters all match may be laid"), each
+    said by its turn and the quarters it would touch, as a player checks that sides match."""
+    state = QUADS.new_game(2, seed=1)  # its first tile: a half town
+    screen = Screen(state, 0)
+    board = plain(screen.lines)
+    start = board.index("Land:")
+    assert board[start:] == [
+        "Land:",
+        "        a a",
+        "        a a",
+        "",
+        "   b b T T   c c",
+        "   b b M M   c c",
+        "",
+        "        d d",
+        "        d d",
+        "  M meadow   T town",
+        "  a, b, c, d: the places offered below",
+    ]
+    assert screen.options == [
+        "a: turned half round, north of town (town against town, town against town)",
+        "b: not turned, west of town and meadow (town against town, meadow against meadow)",
+        "c: not turned, east of town and meadow (town against town, meadow against meadow)",
+        "d: turned half round, south of meadow (meadow against meadow, meadow against meadow)",
+    ]
+
+
+def tile_decisions(seed: int, decisions: int) -> list[Screen]:
+    """What the terminal shows at each decision that lays a tile, in a random game of Quads."""
+    state, agent, shown = QUADS.new_game(2, seed=seed), RandomAgent(seed), []
+    for _ in range(decisions):
+        if state.is_over or state.decision is None:
+            break
+        if state.decision.prompt == "Where does the tile go?":
+            shown.append(Screen(state, state.decision.player.seat))
+        state.apply(agent.choose(state, state.decision))
+    return shown
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_every_offered_place_is_on_the_board_and_every_side_it_touches_matches(seed: int) -> None:
+    """Quads offers only tiles whose touching quarters all match ("every touching side
+    matching"), so every contact an option names pairs a quarter with one of its own ground;
+    and each option's letter is drawn on the board, in the cells of a free block."""
+    for screen in tile_decisions(seed, 40):
+        board = "\n".join(plain(screen.lines))
+        for option in screen.options:
+            letter, _, words = option.partition(": ")
+            assert re.search(rf"\b{letter}\b", board.split("Land:")[1])
+            for new, old in re.findall(r"(\w+) against (\w+)", words):
+                assert new == old, option
+            assert "\u00b0" not in option and "(" not in words.split(",")[0]  # words, not (x,y) 90°
+        assert len(set(screen.options)) == len(screen.options)  # no two said alike
+
+
+def test_a_cell_is_coloured_as_the_rules_colour_what_it_is() -> None:
+    """The ground's `colour` column fills each quarter (the rulebook's pictures and the page use
+    the same one); a console with colours prints it, one without prints the letters alone."""
+    lines = Screen(QUADS.new_game(2, seed=1), 0).lines
+    rows = [line for line in lines if "T T" in line.plain or "M M" in line.plain]  # the board's, not its key
+    styles = {str(span.style) for line in rows for span in line.spans}
+    assert {"black on #d08a55", "black on #9ccf6a"} <= styles  # town, meadow
+    coloured, bare = io.StringIO(), io.StringIO()
+    SafeConsole(file=coloured, force_terminal=True, color_system="truecolor").print(*rows, sep="\n")
+    SafeConsole(file=bare, force_terminal=False).print(*lines, sep="\n")
+    assert "48;2;208;138;85" in coloured.getvalue()  # the town's colour, as the terminal's background
+    assert "\x1b" not in bare.getvalue() and "T T" in bare.getvalue()
+
+
+def test_no_color_leaves_the_board_in_letters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`NO_COLOR` (no-color.org) is kept even on a terminal: the board in letters, the key saying
+    what each is."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = io.StringIO()
+    SafeConsole(file=out, force_terminal=True).print(*Screen(QUADS.new_game(2, seed=1), 0).lines, sep="\n")
+    assert "48;2" not in out.getvalue() and "M meadow" in out.getvalue()
+
+
+def test_a_hex_board_leans_half_a_cell_east_a_row() -> None:
+    """Hex on a 3 by 3 board: each row half a cell east of the one above, as the cells lean."""
+    state = HEX.new_game(2, seed=0)
+    state.apply(4)  # b2
+    board = plain(Screen(state, 1).lines)
+    start = board.index("Board:")
+    assert board[start : start + 6] == [
+        "Board:",
+        "    a b c",
+        "  1 . . .",
+        "  2  . A .",
+        "  3   . . .",
+        "  A = stone of Player 1",
+    ]
+
+
+def test_a_variable_the_rules_keep_for_themselves_is_not_shown(tmp_path: Path) -> None:
+    """`bookkeeping` (the page leaves it out too): the rules' progress is no game state."""
+    state = meeple.load(rules(tmp_path)).new_game(2)
+    lines = plain(Screen(state, 0).lines)
+    assert lines[0] == "Eaten: 0"  # not "asked", which the rules mark bookkeeping
+
+
+def test_a_border_is_named_by_its_two_zones() -> None:
+    """Dino Party: "A Dino that comes to rest across the border of two zones lies there until
+    every Dino has been thrown": the line it lies on is said by the two zones."""
+    game = meeple.load(meeple.resolve("dino_party"))
+    names = game.new_game(3, seed=0).view()["names"]
+    lines = [name for key, name in names.items() if key.startswith("across of")]
+    assert lines and all(re.fullmatch(r"line of the border of [\w -]+ and [\w -]+", n) for n in lines), lines[
+        :3
+    ]
+
+
+def test_the_terminal_draws_the_board_in_plain_letters_when_it_is_piped() -> None:
+    """`meeple play --agents human` with stderr not a terminal: no colour codes, the letters."""
+    result = run("play", str(HERE / "grids" / "quads.rules"), "--agents", "human", "--seed", "1", input="b\n")
+    assert "   b b T T   c c" in result.stderr
+    assert "b: not turned, west of town and meadow" in result.stderr
+    assert "\x1b" not in result.stderr and "\\x1b" not in result.stderr
+
+
+def test_a_tile_offered_before_it_is_laid_is_said_by_what_its_hexes_are() -> None:
+    """Gods Love Dinosaurs: "An ecosystem tile is 3 hexes in a triangle" (the rules' own words);
+    "tile 35" says nothing, so an option that takes one says its 3 hexes' terrains (the page
+    draws them on the button: the same rows, `board.shape_of`)."""
+    game = meeple.load(meeple.resolve("gods_love_dinosaurs"))
+    terrains = {row.name for row in game.program.rows["terrain"]}
+    state, agent = game.new_game(2, seed=1), RandomAgent(3)
+    while state.decision is not None and state.decision.prompt != "Take a tile":
+        state.apply(agent.choose(state, state.decision))
+    options = Screen(state, state.decision.player.seat).options
+    tiles = [re.fullmatch(r"tile \d+ \((.*)\)", option) for option in options if option.startswith("tile ")]
+    assert tiles and all(tiles)
+    for found in tiles:
+        assert found is not None
+        said = found.group(1).split(", ")
+        assert len(said) == 3 and set(said) <= terrains, found.group(0)
+
+
+@pytest.mark.parametrize("name", ["dino_party", "gods_love_dinosaurs", "dino_garden", "dino_dynasty"])
+def test_what_a_player_reads_at_the_terminal_holds_no_engine_values(name: str) -> None:
+    """Issue 26: "`{slot_1: None}` dicts or `[0, 0]` lists are not game state a player reads":
+    through the first decisions of each bundled game, no line and no option shows a dict, a list,
+    or a turn in degrees."""
+    game = meeple.load(meeple.resolve(name))
+    state, agent = game.new_game(game.min_players, seed=5), RandomAgent(5)
+    for _ in range(60):
+        if state.is_over or state.decision is None:
+            break
+        screen = Screen(state, state.decision.player.seat)
+        for line in [line.plain for line in screen.lines] + screen.options:
+            assert not re.search(r"[{}\[\]\u00b0]", line), line
+        state.apply(agent.choose(state, state.decision))
+
+
+def test_a_seat_s_pieces_are_marked_in_its_colour_as_on_the_page() -> None:
+    """Tic-Tac-Toe: Player 1's mark on b2 is drawn, and keyed, in the colour the page gives
+    Player 1's pieces (`board.seat_colour`); the empty cells, Player 2's options, are underlined."""
+    state = meeple.load(HERE / "games" / "tic_tac_toe.rules").new_game(2, seed=0)
+    state.apply(4)  # b2
+    lines = Screen(state, 1).lines
+    row = next(line for line in lines if line.plain == "  2 . A .")
+    key = next(line for line in lines if line.plain == "  A = mark of Player 1")
+    red = f"bold white on {seat_colour(0)}"
+    styles = [(span.start, span.end, str(span.style)) for span in row.spans]
+    assert styles == [(4, 5, "bold underline"), (6, 7, red), (8, 9, "bold underline")]  # a2, c2: options
+    assert [str(span.style) for span in key.spans] == [red]

@@ -41,9 +41,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from meeple.interpreter.agents import AGENTS, Agent, HumanAgent, make_agents
+from meeple.interpreter.agents import AGENTS, Agent, make_agents
 from meeple.interpreter.engine import Game, IllegalChoice, State, replay
-from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.runtime import Decision, RuleRuntimeError
 from meeple.interpreter.teams import Layout
 from meeple.limits import MAX_LOG_BYTES, MAX_REQUEST_BYTES
 from meeple.logs import LogError, log_text, parse_log, position
@@ -51,6 +51,8 @@ from meeple.saves import Save, SaveError
 from meeple.serve.present import Presenter
 
 HERE = Path(__file__).parent
+PAST_WINDOW = 50  # positions of the past whose pages one replay keeps (history)
+MAX_PAST_PAGES = 400  # pages of the past kept at most: beyond, they are forgotten and replayed again
 TEMPLATES = Environment(
     loader=FileSystemLoader(HERE / "templates"),
     autoescape=select_autoescape(default=True, default_for_string=True),
@@ -59,6 +61,13 @@ TEMPLATES = Environment(
 
 class Refused(ValueError):
     """A request the game cannot take, said in a sentence; nothing was changed."""
+
+
+class Person:
+    """A seat a person plays at the page: answered by a click (`Session.answer`), never asked."""
+
+    def choose(self, state: State, decision: Decision) -> int:
+        raise RuntimeError("a person at the page answers through the page, not as an agent")
 
 
 @dataclass
@@ -98,13 +107,14 @@ class Session:
         self.presenter = Presenter(state)
         self.error = self.advance(state, self.seats)  # a rule that broke, shown on the page
         self.at_screen = self.deciding()  # the person the page was last shown to (hot seat)
-        self.looking: State | None = None  # a position of the past the page shows (history)
+        self.looking: int | None = None  # the position of the past the page shows (history)
+        self.past: dict[tuple[int, int | None], dict[str, Any]] = {}  # pages of it, by step and viewer
 
     def seat(self, players: int, seed: int, names: list[str] | None = None) -> Seats:
         given = names or self.agent_names
         names = [given[min(seat, len(given) - 1)] for seat in range(players)]
-        agents = make_agents(names, players, seed, self.game.program.styles)
-        return Seats(names, agents, {i for i, a in enumerate(agents) if isinstance(a, HumanAgent)})
+        agents = make_agents(names, players, seed, self.game.program.styles, Person)
+        return Seats(names, agents, {i for i, a in enumerate(agents) if isinstance(a, Person)})
 
     @property
     def agent_choices(self) -> list[str]:
@@ -147,15 +157,30 @@ class Session:
             if at == len(state.choices):
                 self.looking = None
                 return
-            self.looking = replay(
-                self.game,
-                state.players,
-                state.seed,
-                state.choices[:at],
-                complete=False,
-                load=state.loaded,
-                teams=state.layout,
-            )
+            if (at, self.viewer()) not in self.past:
+                self.remember(at)
+            self.looking = at
+
+    def viewer(self) -> int | None:
+        """Whom a position of the past is shown to: the person at the screen (all of it once the
+        game is over, or with no person playing)."""
+        return None if self.state.is_over or not self.seats.humans else self.at_screen
+
+    def remember(self, at: int) -> None:
+        """Play the game again up to `at` and keep the page of that position and of the
+        PAST_WINDOW before it, as the person at the screen may see them: stepping back through
+        them replays nothing. (The Python engine's states cannot be copied, so a replay from the
+        start is the only way back; a window of pages makes it one replay per PAST_WINDOW steps.)
+        The pages stay while the game is the same (`changed` forgets them)."""
+        state, viewer = self.state, self.viewer()
+        if len(self.past) > MAX_PAST_PAGES:
+            self.past.clear()
+        past = self.game.new_game(state.players, state.seed, load=state.loaded, teams=state.layout)
+        for step in range(at + 1):
+            if step >= at - PAST_WINDOW:
+                self.past[(step, viewer)] = self.presenter.page(past, viewer, offer=False)
+            if step < at:
+                past.apply(state.choices[step])
 
     def play_seat(self, seat: Any, name: Any) -> None:
         """From now on `name` (a person, an agent or a style) plays `seat`; an agent whose decision
@@ -265,6 +290,7 @@ class Session:
                 load=state.loaded,
                 teams=state.layout,
             )
+            self.past.clear()  # another game from here on: its past is replayed anew
             self.looking = None
             self.error = ""
 
@@ -295,6 +321,7 @@ class Session:
             raise Refused(f"replaying the log, a rule broke: {err}") from None
         with self.lock:
             self.state, self.seats = state, seats
+            self.past.clear()
             self.looking = None
             self.error = self.advance(state, seats)
 
@@ -315,13 +342,11 @@ class Session:
             if past is None:
                 page = self.presenter.page(state, None if state.is_over else seat)
             else:  # as the person at the screen may see it, with nothing to decide there
-                viewer = None if state.is_over or not self.seats.humans else self.at_screen
-                page = self.presenter.page(past, viewer, offer=False)
+                if (past, self.viewer()) not in self.past:  # the viewer changed since
+                    self.remember(past)
+                page = dict(self.past[(past, self.viewer())])
                 page["step"] = len(state.choices)
-            page["history"] = {
-                "at": len(state.choices if past is None else past.choices),
-                "of": len(state.choices),
-            }
+            page["history"] = {"at": len(state.choices) if past is None else past, "of": len(state.choices)}
             page["agents"] = self.seats.names
             page["agent_choices"] = self.agent_choices
             over = state.is_over

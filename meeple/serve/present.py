@@ -19,17 +19,15 @@ from typing import Any
 
 from markupsafe import Markup
 
-from meeple.codegen.pictures import Drawer, outline
+from meeple.board import Looks, dark, faces, kept_by_rules, seat_colour, shape_of, turn_words
+from meeple.codegen.pictures import outline
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.walk import Refs, reaches
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import RuleRuntimeError
-from meeple.interpreter.values import PieceRef, Row, humanise
+from meeple.interpreter.values import Row, humanise
 from meeple.logs import for_seat
 
-# One colour per seat, for the pieces a seat owns (dark enough for white words on them).
-SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085", "#d35400", "#555f6e")
-NEUTRAL = "#6b5a45"  # pieces of nobody
 HEX = 46.0  # a hex's radius on the page
 SQUARE = 80.0  # a square cell's side
 NODE = 50.0  # a map node's radius
@@ -90,7 +88,7 @@ class Presenter:
         self.names = program.names
         hidden = hidden_reading(self.symbols)  # what the score reads that a seat may not see
         self.hidden_scoring = self.names.decl(hidden).one if hidden else ""
-        self.drawer = Drawer(self.names)
+        self.looks = Looks(self.names)  # what a cell is, in what colour: as the terminal draws it
         # every seat by its name: a loaded log may seat more players; a seat the rules play by its own
         self.seats = {str(p): p.seat for p in [*program.players, *state.rt.players]}
 
@@ -106,7 +104,7 @@ class Presenter:
 
     def colour(self, owner: str) -> str:
         seat = self.seats.get(owner)
-        return NEUTRAL if seat is None else SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        return seat_colour(seat)
 
     def chips(self, contents: Any) -> tuple[list[Chip], str]:
         """A place's contents as chips, and what is hidden of it ("3 face down")."""
@@ -160,9 +158,7 @@ class Presenter:
             if chips or (hidden and hidden != "empty"):
                 zones.append(Zone(self.title(names, key), chips, hidden))
         seats = [str(p) for p in state.rt.players]
-        faces: dict[str, dict[tuple[int, int], Row]] = {}  # what each grid's cells show
-        for cell, row in state.rt.faces.items():
-            faces.setdefault(str(cell.map), {})[(cell.q, cell.r)] = row
+        laid = faces(state)
         return {
             "standings": self.standings(state),
             "current": view["current"],
@@ -186,7 +182,7 @@ class Presenter:
                     cells,
                     chosen,
                     lays.get(name, []),
-                    faces.get(name, {}),
+                    laid.get(name, {}),
                 )
                 for name, cells in view["grids"].items()
             ]
@@ -198,7 +194,7 @@ class Presenter:
             "variables": [
                 (names.get(n) or humanise(n), v)
                 for n, v in view["variables"].items()
-                if not self.bookkeeping(self.symbols.vars.get(n))
+                if not kept_by_rules(self.symbols.vars.get(n))
             ],
             **self.stores(view["owned"], seats, names),
             "log": for_seat(state.log, seat),
@@ -206,23 +202,10 @@ class Presenter:
 
     def holds(self, value: Any) -> Markup | None:
         """A small picture of what a piece or a row holds, for an option that takes one before it
-        is laid: the rows of a grid's shape table that name it in their first column (a tile's
-        hexes, as `grid hex of tile_hex` lays them), each cell coloured as the board colours it.
+        is laid (`board.shape_of`: a tile's hexes), each cell coloured as the board colours it.
         None for anything that is no shape."""
-        row = value.piece[0].row if isinstance(value, PieceRef) else value
-        if not isinstance(row, Row):
-            return None
-        for grid in self.symbols.maps.values():
-            if grid.faces is None or grid.grid is None:
-                continue
-            cells = [
-                face
-                for face in self.program.row_by_key.get(grid.faces, {}).values()
-                if next(iter(face.values.values()), None) is row and "q" in face.values and "r" in face.values
-            ]
-            if cells:
-                return self.miniature(grid.grid, cells)
-        return None
+        shape = shape_of(self.program, value)
+        return None if shape is None else self.miniature(*shape)
 
     def miniature(self, kind: str, cells: list[Row]) -> Markup:
         """A shape's cells at a small size, as an inline picture in an option's button."""
@@ -234,7 +217,7 @@ class Presenter:
         height = max(y for _, y in centres) - top + reach + 2
         polygons = "".join(
             f'<polygon points="{outline(kind, x, y, HEX, SQUARE)}" '
-            f'fill="{self.drawer.colour(self.what(face))}" class="cell"/>'
+            f'fill="{self.looks.colour(face)}" class="cell"/>'
             for (x, y), face in zip(centres, cells, strict=True)
         )
         box = f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}"
@@ -258,11 +241,6 @@ class Presenter:
             return {"scores": [], "tiebreaks": []}
         return {"scores": scores, "tiebreaks": tiebreaks, "hidden": ""}
 
-    @staticmethod
-    def bookkeeping(decl: Any) -> bool:
-        """Whether the rules keep a variable for themselves (`bookkeeping`): not shown."""
-        return decl is not None and decl.bookkeeping
-
     def stores(
         self, owned: dict[str, dict[str, str]], seats: list[str], names: dict[str, str]
     ) -> dict[str, Any]:
@@ -272,7 +250,7 @@ class Presenter:
         per_player, per_row = [], []
         for store, held in owned.items():
             per, _, name = store.partition(".")
-            if self.bookkeeping(self.symbols.owned_vars.get(per, {}).get(name)):
+            if kept_by_rules(self.symbols.owned_vars.get(per, {}).get(name)):
                 continue
             called = names.get(store) or humanise(store)
             if per == "player":
@@ -294,7 +272,7 @@ class Presenter:
         cells: list[dict[str, Any]],
         chosen: dict[str, list[int]],
         lays: list[Lay],
-        faces: dict[tuple[int, int], Row],
+        laid: dict[tuple[int, int], Row],
     ) -> Markup:
         """A grid map of `kind` (hex, square): every cell the view lists, coloured by what its face
         is, with its name (a board's `b2`) or its coordinates, and its pieces; then, where a shape
@@ -310,14 +288,12 @@ class Presenter:
         for cell in cells:
             x, y = _centre(kind, cell["q"], cell["r"])
             key = place_key({"grid": name, "q": cell["q"], "r": cell["r"]})
-            what = self.what(faces.get((cell["q"], cell["r"])))
+            look = self.looks.cell(cell, laid.get((cell["q"], cell["r"])))
             corners = outline(kind, x, y, HEX, SQUARE)
-            face = "" if what is None else self.names.row(what.table, what.key).one
-            called = cell.get("name") or f"{cell['q']}, {cell['r']}"
+            face, called, fill = look.face, look.name, look.colour
             label = called + (f": {face}" if face else "")
-            fill = self.drawer.colour(what)
             inner = [f'<polygon points="{corners}" fill="{fill}" class="cell"/>']
-            words = "face on-dark" if _dark(fill) else "face"
+            words = "face on-dark" if dark(fill) else "face"
             inner.append(_text(x, y - reach * 0.55, face or called, words))
             chips, _ = self.chips(cell["pieces"])
             inner += self.draw_chips(chips, x, y - 6, reach * 1.6)
@@ -352,8 +328,8 @@ class Presenter:
                 for lay in here
             ]
             indices = ",".join(str(lay.index) for lay in here)
-            turns = ", ".join(f"{lay.turn}\u00b0" for lay in here)
-            label = f"lay it here ({q}, {r}): turned {turns}"
+            turns = "; ".join(turn_words(kind, lay.turn) for lay in here)
+            label = f"lay it here: {turns}"
             out.append(
                 f'<g class="place choosable lay" role="button" tabindex="0" data-options="{indices}" '
                 f'data-ghosts="{_e(json.dumps(ghosts, separators=(",", ":")))}" aria-label="{_e(label)}">'
@@ -368,15 +344,10 @@ class Presenter:
         rows = getattr(placement, "rows", [])
         spec = place["lay"]
         cells = [
-            (q, r, self.drawer.colour(self.what(rows[i] if i < len(rows) else None)))
+            (q, r, self.looks.colour(rows[i] if i < len(rows) else None))
             for i, (q, r) in enumerate(spec["cells"])
         ]
         return Lay(index, (place["q"], place["r"]), spec["block"], spec["turn"], cells)
-
-    def what(self, face: Row | None) -> Row | None:
-        """What a cell's face is (the row pictures colour it by), or None."""
-        what, _ = self.drawer.marks(face)
-        return what
 
     def table_map(self, title: str, name: str, held: dict[str, Any], chosen: dict[str, list[int]]) -> Markup:
         """A table map: its nodes where the rules draw them (`nodes T at X, Y`), else on a ring,
@@ -523,12 +494,6 @@ def _lines(words: str, width: int) -> list[str]:
         else:
             out.append(word)
     return out or [words]
-
-
-def _dark(fill: str) -> bool:
-    """Whether a "#rrggbb" colour is dark enough that words on it are written in white."""
-    red, green, blue = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
-    return 0.299 * red + 0.587 * green + 0.114 * blue < 110
 
 
 def _shorten(line: str, width: int) -> str:
