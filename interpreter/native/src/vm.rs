@@ -1814,16 +1814,38 @@ pub fn test(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<bo
                 let right = eval(p, w, r, env)?;
                 return Ok(apply(p, w, *op, Value::Int(a), right)?.truthy());
             };
-            Ok(match op {
-                BinOp::Eq => a == b,
-                BinOp::Ne => a != b,
-                BinOp::Lt => a < b,
-                BinOp::Le => a <= b,
-                BinOp::Gt => a > b,
-                _ => a >= b,
-            })
+            Ok(holds(*op, a, b))
         }
         _ => Ok(eval(p, w, e, env)?.truthy()),
+    }
+}
+
+/// A condition `count(pieces(ARGS)) OP N` with a constant number N: the operator, the pieces'
+/// arguments and N, which `test` would answer by counting the pieces and comparing.
+fn pieces_counted(cond: &Expr) -> Option<(BinOp, &[Expr], i64)> {
+    let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) = cond
+    else {
+        return None;
+    };
+    let (Expr::Builtin(Builtin::Count, counted), Expr::Const(Value::Int(n))) = (l.as_ref(), r.as_ref())
+    else {
+        return None;
+    };
+    match counted.as_slice() {
+        [Expr::Builtin(Builtin::Pieces, args)] => Some((*op, args, *n)),
+        _ => None,
+    }
+}
+
+/// Whether `a OP b` holds, for a comparison operator.
+fn holds(op: BinOp, a: i64, b: i64) -> bool {
+    match op {
+        BinOp::Eq => a == b,
+        BinOp::Ne => a != b,
+        BinOp::Lt => a < b,
+        BinOp::Le => a <= b,
+        BinOp::Gt => a > b,
+        _ => a >= b,
     }
 }
 
@@ -1899,6 +1921,17 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let items = list(eval(p, w, seq, env)?)?;
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
             let mut out = Vec::with_capacity(items.len());
+            if let Some((op, args, n)) = pieces_counted(cond) {
+                // `[each c in cells(g) where count(pieces(c, ...)) OP N]`: each item's pieces
+                // counted at once, without `test`, `number` and `count` in between at each.
+                for x in items.iter() {
+                    env[*slot as usize] = x.clone();
+                    if holds(op, pieces(p, w, args, env, true)?.1, n) {
+                        out.push(x.clone());
+                    }
+                }
+                return Ok(Value::List(Arc::new(out)));
+            }
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
                 if test(p, w, cond, env)? {
@@ -2333,6 +2366,53 @@ mod tests {
                             let by_eval = eval(&program, &mut game.world, &e, &mut env).map(|v| v.truthy());
                             assert_eq!(by_test, by_eval, "{e:?}");
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_filter_counting_pieces_keeps_what_its_condition_would() {
+        // `[each x in ITEMS where count(pieces(x, ...)) OP N]` counts each item's pieces at
+        // once (`pieces_counted`); the same count read as `[count(...)][0]`, which `test` leaves
+        // to `eval`'s operators, must keep the same items and fail with the same errors.
+        use super::eval;
+        use crate::ir::{BinOp, Builtin, Expr};
+        let program = tiny();
+        let mut game = Game::new(program.clone(), 2, 0, 1_000_000, false);
+        game.apply(1).expect("seat 1 puts a stone on the middle cell");
+        let places = vec![Value::Zone(0), Value::Cell(1), Value::Cell(2), Value::Cell(3)];
+        let lists = [
+            places.clone(),
+            vec![Value::List(Arc::new(places.clone())), Value::Cell(2)],
+            vec![Value::Cell(2), Value::Int(4)],
+        ];
+        // pieces(x), pieces(x, stone), pieces(x, stone, seat 1), pieces(x, stone, seat 2)
+        let args = |k: usize| {
+            let given = [Expr::Const(Value::KindName(0)), Expr::Const(Value::Player((k as u32) % 2))];
+            std::iter::once(Expr::Local(0)).chain(given.into_iter().take(k.min(2))).collect::<Vec<_>>()
+        };
+        let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+        for items in &lists {
+            for k in 0..4 {
+                for op in ops {
+                    for n in [0, 1, 3] {
+                        let counted =
+                            || Expr::Builtin(Builtin::Count, vec![Expr::Builtin(Builtin::Pieces, args(k))]);
+                        let n = || Box::new(Expr::Const(Value::Int(n)));
+                        let cond = || Expr::Bin(op, Box::new(counted()), n());
+                        assert!(super::pieces_counted(&cond()).is_some());
+                        let seq = || Box::new(Expr::Const(Value::List(Arc::new(items.clone()))));
+                        let zero = Box::new(Expr::Const(Value::Int(0)));
+                        let first = Expr::Index(Box::new(Expr::List(vec![counted()])), zero);
+                        let slow = Expr::Bin(op, Box::new(first), n());
+                        let fast = Expr::Filter { seq: seq(), slot: 0, cond: Box::new(cond()) };
+                        let general = Expr::Filter { seq: seq(), slot: 0, cond: Box::new(slow) };
+                        let mut env = vec![Value::None];
+                        let by_fast = eval(&program, &mut game.world, &fast, &mut env);
+                        let by_general = eval(&program, &mut game.world, &general, &mut env);
+                        assert_eq!(by_fast, by_general, "{fast:?}");
                     }
                 }
             }
