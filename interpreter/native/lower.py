@@ -155,6 +155,7 @@ class Lowering:
         # in every game of the core, were the seats beyond the game's most players laid out.
         self.seats = program.players[: program.max_players]
         self.texts: list[str] = []
+        self.columns: list[str] = []  # the columns expressions read, by their index (`column`)
         self.sites: list[tuple[ast.Span | None, str]] = []
         self.rule = ""
         self.frame = Frame()
@@ -274,6 +275,7 @@ class Lowering:
             "node_locations": node_locations,
             "triggers": triggers,
             "rows": [{col: self.const(v) for col, v in row.values.items()} for row in self.rows],
+            "columns": self.columns,
             "vars": variables,
             "owned": owned,
             "pieces": pieces,
@@ -353,6 +355,13 @@ class Lowering:
         if words not in self.texts:
             self.texts.append(words)
         return self.texts.index(words)
+
+    def column(self, name: str) -> int:
+        """A column an expression reads, by its index: the core finds a row's value of it at that
+        place of the row, found once at load, rather than by its name at every read."""
+        if name not in self.columns:
+            self.columns.append(name)
+        return self.columns.index(name)
 
     def const(self, value: Any) -> Any:
         """A value of the program as the IR writes it."""
@@ -844,7 +853,7 @@ class Lowering:
         columns = {col.name for table in sym.tables.values() for col in table.columns}
         if isinstance(self.typed(e.obj), CellType) and e.name in columns and e.name not in ("q", "r"):
             # what a cell shows is a row: its columns, before any zone or variable of that name
-            return {"Attr": [self.expr(e.obj), {"Column": e.name}]}
+            return {"Attr": [self.expr(e.obj), {"Column": self.column(e.name)}]}
         if any(e.name in group for group in sym.owned_zones.values()):
             return self.zone_of(e)
         if any(e.name in group for group in sym.owned_vars.values()):
@@ -865,7 +874,7 @@ class Lowering:
         elif e.name == "row":
             attr = "Row"
         elif e.name in columns:
-            attr = {"Column": e.name}
+            attr = {"Column": self.column(e.name)}
         else:
             raise Unsupported(f"the attribute '{e.name}'", e.span)
         return {"Attr": [self.expr(e.obj), attr]}

@@ -21,10 +21,14 @@ pub struct Program {
     /// first two slots are the piece and the place it entered.
     #[serde(default)]
     pub triggers: Vec<(u32, u32)>,
-    /// Each row's column values, by the row's index among all rows (found by name at each
-    /// read: hashed with the core's own fast hash, not SipHash).
+    /// Each row's column values, by the row's index among all rows, by name (for the questions
+    /// that name a column at run time: a shape's `q` and `r`, an area's column).
     #[serde(default)]
     pub rows: Vec<HashMap<String, Value, crate::vm::Fast>>,
+    /// The columns expressions read (`AttrIr::Column`), by index: each row's values of them are
+    /// laid out in this order once, at load (`Loaded::column`).
+    #[serde(default)]
+    pub columns: Vec<String>,
     pub vars: Vec<VarIr>,
     /// Variables each player, or each row of a table, has (`var NAME: T = E per OWNER`).
     #[serde(default)]
@@ -442,7 +446,8 @@ pub enum AttrIr {
     Kind,
     Location,
     Row,
-    Column(String),
+    /// A row's column, by its index in `Program::columns`.
+    Column(u32),
     /// An attribute of a placement or a route, by name (placement.rs).
     Shaped(String),
 }

@@ -525,9 +525,9 @@ pub(crate) fn put(
 /// An attribute of a grown cell (its coordinates, the columns of the row it shows), of a
 /// placement or of a route; None for any other value, which vm.rs answers.
 pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Option<Value>, Fail> {
-    if let (Value::Placement(_) | Value::Route(_), AttrIr::Column(word)) = (obj, name) {
+    if let (Value::Placement(_) | Value::Route(_), AttrIr::Column(column)) = (obj, name) {
         // A name that is a column of some table too: a placement or a route reads its own.
-        return attr(p, w, obj, &AttrIr::Shaped(word.clone()));
+        return attr(p, w, obj, &AttrIr::Shaped(p.column_name(*column).to_string()));
     }
     Ok(Some(match (obj, name) {
         (Value::Cell(loc), _) => {
@@ -544,9 +544,9 @@ pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Opt
             match name {
                 AttrIr::Q => Value::Int(q),
                 AttrIr::R => Value::Int(r),
-                AttrIr::Column(column) => match p.ir.rows.get(row as usize).and_then(|v| v.get(column)) {
-                    Some(v) => v.clone(),
-                    None => return fail(format!("a cell has no '{column}'")),
+                AttrIr::Column(column) => match p.column(row, *column) {
+                    Ok(v) => v,
+                    Err(_) => return fail(format!("a cell has no '{}'", p.column_name(*column))),
                 },
                 _ => return Ok(None),
             }

@@ -50,17 +50,62 @@ fn error<T>(message: impl Into<String>) -> Result<T, Fail> {
     Err(Fail { kind: FailKind::Error(message.into()), at: None })
 }
 
-/// A loaded program with what the machine looks up fast (each board's cells by coordinates).
+/// A loaded program with what the machine looks up fast (each board's cells by coordinates,
+/// each row's columns by index).
 #[derive(Debug)]
 pub struct Loaded {
     pub ir: Program,
     pub grids: Vec<GridIndex>,
+    /// Each row's values of the columns, by the row's index and the column's (`ir.columns`,
+    /// every column of a row included): what `row.column` reads, without hashing its name.
+    columns: Vec<Vec<Option<Value>>>,
+    /// Each column's index by its name, for the questions that name a column at run time.
+    column_ids: HashMap<String, u32, Fast>,
 }
 
 impl Loaded {
-    pub fn new(ir: Program) -> Loaded {
+    pub fn new(mut ir: Program) -> Loaded {
         let grids = ir.grids.iter().map(GridIndex::new).collect();
-        Loaded { ir, grids }
+        for row in &ir.rows {
+            for name in row.keys() {
+                if !ir.columns.contains(name) {
+                    ir.columns.push(name.clone());
+                }
+            }
+        }
+        let column_ids: HashMap<String, u32, Fast> =
+            ir.columns.iter().enumerate().map(|(i, name)| (name.clone(), i as u32)).collect();
+        let columns = ir
+            .rows
+            .iter()
+            .map(|row| ir.columns.iter().map(|name| row.get(name).cloned()).collect())
+            .collect();
+        Loaded { ir, grids, columns, column_ids }
+    }
+
+    /// A row's value of a column (an index of `ir.columns`).
+    pub fn column(&self, row: u32, column: u32) -> Result<Value, Fail> {
+        match self.columns.get(row as usize).and_then(|values| values.get(column as usize)) {
+            Some(Some(v)) => Ok(v.clone()),
+            _ => error(format!("a row has no '{}'", self.column_name(column))),
+        }
+    }
+
+    /// A row's value of a column named at run time.
+    pub fn column_named(&self, row: u32, name: &str) -> Result<Value, Fail> {
+        match self.column_ids.get(name) {
+            Some(column) => self.column(row, *column),
+            None => error(format!("a row has no '{name}'")),
+        }
+    }
+
+    /// A column's index by its name, if a row has it or an expression reads it.
+    pub fn column_id(&self, name: &str) -> Option<u32> {
+        self.column_ids.get(name).copied()
+    }
+
+    pub fn column_name(&self, column: u32) -> &str {
+        self.ir.columns.get(column as usize).map_or("?", String::as_str)
     }
 
     fn cell_of(&self, loc: u32) -> Result<(u32, i64, i64), Fail> {
@@ -1635,15 +1680,26 @@ fn apply(p: &Loaded, w: &mut World, op: BinOp, left: Value, right: Value) -> Res
 
 pub(crate) fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Result<Value, Fail> {
     // A cell of a board given by its size is one of the program's locations; any other cell is
-    // of a grid that grows, and placements and routes have attributes of their own.
-    let fixed_cell = matches!(obj, Value::Cell(loc) if (loc as usize) < p.ir.locations.len());
-    if !fixed_cell {
-        if let Some(v) = placement::attr(p, w, &obj, name)? {
-            return Ok(v);
+    // of a grid that grows, and placements, routes, areas and borders have attributes of their
+    // own. Rows, pieces, players and zones (most of what the rules ask about) are answered
+    // below without asking those first.
+    match obj {
+        Value::Cell(loc) if (loc as usize) >= p.ir.locations.len() => {
+            if let Some(v) = placement::attr(p, w, &obj, name)? {
+                return Ok(v);
+            }
         }
-    }
-    if let Some(v) = crate::areas::attr(p, w, &obj, name)? {
-        return Ok(v);
+        Value::Placement(_) | Value::Route(_) => {
+            if let Some(v) = placement::attr(p, w, &obj, name)? {
+                return Ok(v);
+            }
+        }
+        Value::Area(_) | Value::Border(..) => {
+            if let Some(v) = crate::areas::attr(p, w, &obj, name)? {
+                return Ok(v);
+            }
+        }
+        _ => {}
     }
     Ok(match (name, &obj) {
         (AttrIr::Q, Value::Cell(loc)) => Value::Int(p.cell_of(*loc)?.1),
@@ -1656,29 +1712,46 @@ pub(crate) fn attr(p: &Loaded, w: &mut World, obj: Value, name: &AttrIr) -> Resu
         (AttrIr::Row, Value::Piece(_, pc)) => {
             p.ir.kinds[pc.kind as usize].row.map_or(Value::None, Value::Row)
         }
-        (AttrIr::Column(column), Value::Row(row)) => column_of(p, *row, column)?,
+        (AttrIr::Column(column), Value::Row(row)) => p.column(*row, *column)?,
         // A name a grid's values have (`first`, `end`...) read of a row, a piece or a cell is
         // its column (the lowering leaves to the value what a name of an untyped one means).
-        (AttrIr::Shaped(column), Value::Row(_) | Value::Piece(..) | Value::Cell(_)) => {
-            let column = AttrIr::Column(column.clone());
-            return attr(p, w, obj, &column);
+        (AttrIr::Shaped(word), Value::Row(_) | Value::Piece(..) | Value::Cell(_)) => {
+            if let Some(column) = p.column_id(word) {
+                return attr(p, w, obj, &AttrIr::Column(column));
+            }
+            // A column of no row: the error a row, a piece or a cell gives for it.
+            return match obj {
+                Value::Row(_) | Value::Piece(..) if row_of(p, &obj).is_some() => {
+                    error(format!("a row has no '{word}'"))
+                }
+                _ => error(format!("a {} has no '{word}'", obj.type_name())),
+            };
         }
         (AttrIr::Column(column), Value::Piece(_, pc)) => match p.ir.kinds[pc.kind as usize].row {
-            Some(row) => column_of(p, row, column)?,
-            None => return error(format!("a piece has no '{column}'")),
+            Some(row) => p.column(row, *column)?,
+            None => return error(format!("a piece has no '{}'", p.column_name(*column))),
         },
         // Any other attribute of a row, or of a piece made for a row, is the row's column of
         // that name, whatever it is called (`seat`, `q`...): as compiler/expressions.py's `of_row`.
-        (name, Value::Row(row)) => column_of(p, *row, attr_name(name))?,
+        (name, Value::Row(row)) => p.column_named(*row, attr_name(p, name))?,
         (name, Value::Piece(_, pc)) => match p.ir.kinds[pc.kind as usize].row {
-            Some(row) => column_of(p, row, attr_name(name))?,
-            None => return error(format!("a piece has no '{}'", attr_name(name))),
+            Some(row) => p.column_named(row, attr_name(p, name))?,
+            None => return error(format!("a piece has no '{}'", attr_name(p, name))),
         },
-        (name, obj) => return error(format!("a {} has no '{}'", obj.type_name(), attr_name(name))),
+        (name, obj) => return error(format!("a {} has no '{}'", obj.type_name(), attr_name(p, name))),
     })
 }
 
-fn attr_name(name: &AttrIr) -> &str {
+/// The row a row value is, or a piece made for a row has.
+fn row_of(p: &Loaded, v: &Value) -> Option<u32> {
+    match v {
+        Value::Row(row) => Some(*row),
+        Value::Piece(_, pc) => p.ir.kinds[pc.kind as usize].row,
+        _ => None,
+    }
+}
+
+fn attr_name<'a>(p: &'a Loaded, name: &'a AttrIr) -> &'a str {
     match name {
         AttrIr::Q => "q",
         AttrIr::R => "r",
@@ -1687,14 +1760,8 @@ fn attr_name(name: &AttrIr) -> &str {
         AttrIr::Kind => "kind",
         AttrIr::Location => "location",
         AttrIr::Row => "row",
-        AttrIr::Column(c) | AttrIr::Shaped(c) => c,
-    }
-}
-
-fn column_of(p: &Loaded, row: u32, column: &str) -> Result<Value, Fail> {
-    match p.ir.rows.get(row as usize).and_then(|values| values.get(column)) {
-        Some(v) => Ok(v.clone()),
-        None => error(format!("a row has no '{column}'")),
+        AttrIr::Column(c) => p.column_name(*c),
+        AttrIr::Shaped(c) => c,
     }
 }
 
@@ -1747,16 +1814,38 @@ pub fn test(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<bo
                 let right = eval(p, w, r, env)?;
                 return Ok(apply(p, w, *op, Value::Int(a), right)?.truthy());
             };
-            Ok(match op {
-                BinOp::Eq => a == b,
-                BinOp::Ne => a != b,
-                BinOp::Lt => a < b,
-                BinOp::Le => a <= b,
-                BinOp::Gt => a > b,
-                _ => a >= b,
-            })
+            Ok(holds(*op, a, b))
         }
         _ => Ok(eval(p, w, e, env)?.truthy()),
+    }
+}
+
+/// A condition `count(pieces(ARGS)) OP N` with a constant number N: the operator, the pieces'
+/// arguments and N, which `test` would answer by counting the pieces and comparing.
+fn pieces_counted(cond: &Expr) -> Option<(BinOp, &[Expr], i64)> {
+    let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) = cond
+    else {
+        return None;
+    };
+    let (Expr::Builtin(Builtin::Count, counted), Expr::Const(Value::Int(n))) = (l.as_ref(), r.as_ref())
+    else {
+        return None;
+    };
+    match counted.as_slice() {
+        [Expr::Builtin(Builtin::Pieces, args)] => Some((*op, args, *n)),
+        _ => None,
+    }
+}
+
+/// Whether `a OP b` holds, for a comparison operator.
+fn holds(op: BinOp, a: i64, b: i64) -> bool {
+    match op {
+        BinOp::Eq => a == b,
+        BinOp::Ne => a != b,
+        BinOp::Lt => a < b,
+        BinOp::Le => a <= b,
+        BinOp::Gt => a > b,
+        _ => a >= b,
     }
 }
 
@@ -1832,6 +1921,17 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let items = list(eval(p, w, seq, env)?)?;
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
             let mut out = Vec::with_capacity(items.len());
+            if let Some((op, args, n)) = pieces_counted(cond) {
+                // `[each c in cells(g) where count(pieces(c, ...)) OP N]`: each item's pieces
+                // counted at once, without `test`, `number` and `count` in between at each.
+                for x in items.iter() {
+                    env[*slot as usize] = x.clone();
+                    if holds(op, pieces(p, w, args, env, true)?.1, n) {
+                        out.push(x.clone());
+                    }
+                }
+                return Ok(Value::List(Arc::new(out)));
+            }
             for x in items.iter() {
                 env[*slot as usize] = x.clone();
                 if test(p, w, cond, env)? {
@@ -1901,7 +2001,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             };
             if let (Value::Row(r), None) = (&owner, var.rows.get(owner_row(&owner)).copied().flatten()) {
                 // A row of a table without the variable: its column of that name, as of_row reads.
-                return column_of(p, *r, &var.name);
+                return p.column_named(*r, &var.name);
             }
             let (store, i) = owned_place(var, &owner)?;
             w.memo.read(Part::Owned(store, i));
@@ -2269,6 +2369,90 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_filter_counting_pieces_keeps_what_its_condition_would() {
+        // `[each x in ITEMS where count(pieces(x, ...)) OP N]` counts each item's pieces at
+        // once (`pieces_counted`); the same count read as `[count(...)][0]`, which `test` leaves
+        // to `eval`'s operators, must keep the same items and fail with the same errors.
+        use super::eval;
+        use crate::ir::{BinOp, Builtin, Expr};
+        let program = tiny();
+        let mut game = Game::new(program.clone(), 2, 0, 1_000_000, false);
+        game.apply(1).expect("seat 1 puts a stone on the middle cell");
+        let places = vec![Value::Zone(0), Value::Cell(1), Value::Cell(2), Value::Cell(3)];
+        let lists = [
+            places.clone(),
+            vec![Value::List(Arc::new(places.clone())), Value::Cell(2)],
+            vec![Value::Cell(2), Value::Int(4)],
+        ];
+        // pieces(x), pieces(x, stone), pieces(x, stone, seat 1), pieces(x, stone, seat 2)
+        let args = |k: usize| {
+            let given = [Expr::Const(Value::KindName(0)), Expr::Const(Value::Player((k as u32) % 2))];
+            std::iter::once(Expr::Local(0)).chain(given.into_iter().take(k.min(2))).collect::<Vec<_>>()
+        };
+        let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+        for items in &lists {
+            for k in 0..4 {
+                for op in ops {
+                    for n in [0, 1, 3] {
+                        let counted =
+                            || Expr::Builtin(Builtin::Count, vec![Expr::Builtin(Builtin::Pieces, args(k))]);
+                        let n = || Box::new(Expr::Const(Value::Int(n)));
+                        let cond = || Expr::Bin(op, Box::new(counted()), n());
+                        assert!(super::pieces_counted(&cond()).is_some());
+                        let seq = || Box::new(Expr::Const(Value::List(Arc::new(items.clone()))));
+                        let zero = Box::new(Expr::Const(Value::Int(0)));
+                        let first = Expr::Index(Box::new(Expr::List(vec![counted()])), zero);
+                        let slow = Expr::Bin(op, Box::new(first), n());
+                        let fast = Expr::Filter { seq: seq(), slot: 0, cond: Box::new(cond()) };
+                        let general = Expr::Filter { seq: seq(), slot: 0, cond: Box::new(slow) };
+                        let mut env = vec![Value::None];
+                        let by_fast = eval(&program, &mut game.world, &fast, &mut env);
+                        let by_general = eval(&program, &mut game.world, &general, &mut env);
+                        assert_eq!(by_fast, by_general, "{fast:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The tiny program with one table of two rows, `a` and `b` (`b` missing from the second),
+    /// of which expressions read only `b`.
+    fn with_rows() -> Loaded {
+        let mut ir: serde_json::Value =
+            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        ir["rows"] = serde_json::json!([{"a": {"Int": 1}, "b": {"Text": "x"}}, {"a": {"Int": 3}}]);
+        ir["columns"] = serde_json::json!(["b"]);
+        Loaded::new(serde_json::from_value(ir).expect("the program loads"))
+    }
+
+    #[test]
+    fn a_column_read_by_its_index_is_the_rows_value_of_that_name() {
+        use super::attr;
+        use crate::ir::AttrIr;
+        let program = with_rows();
+        // The columns expressions read keep their index; the others follow, so every column has one.
+        assert_eq!((program.column_id("b"), program.column_id("a")), (Some(0), Some(1)));
+        let mut game = Game::new(Arc::new(with_rows()), 2, 0, 1_000, false);
+        let no = |name: &str| Err(FailKind::Error(format!("a row has no '{name}'")));
+        let expected = [
+            (0, "a", Ok(Value::Int(1))),
+            (0, "b", Ok(Value::Text("x".into()))),
+            (1, "a", Ok(Value::Int(3))),
+            (1, "b", no("b")),
+            (0, "c", no("c")),
+        ];
+        for (row, name, want) in expected {
+            let by_index = match program.column_id(name) {
+                Some(column) => attr(&program, &mut game.world, Value::Row(row), &AttrIr::Column(column)),
+                None => attr(&program, &mut game.world, Value::Row(row), &AttrIr::Shaped(name.into())),
+            };
+            let by_name = program.column_named(row, name);
+            assert_eq!(by_index.map_err(|f| f.kind), want, "row {row}, column {name} by index");
+            assert_eq!(by_name.map_err(|f| f.kind), want, "row {row}, column {name} by name");
         }
     }
 
