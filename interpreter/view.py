@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.interpreter.values import Piece, Player, ZoneLoc, label, label_piece, label_pieces, written
 
 if TYPE_CHECKING:  # the engine imports this module
+    from meeple.interpreter.analysis import Symbols
     from meeple.interpreter.engine import State
 
 
@@ -58,11 +59,12 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _flags(state: State, loc: Any) -> list[str]:
-    """The flags of the zone a place is (`hidden`, `private`, `top`, `ordered`); none for a map's."""
+def zone_flags(symbols: Symbols, loc: Any) -> list[str]:
+    """The flags of the zone a place is (`hidden`, `private`, `top`, `ordered`); none for a map's.
+    The native lowering reads them too, for what a searching player may not see."""
     if not isinstance(loc, ZoneLoc):
         return []
-    symbols, owner = state.game.program.symbols, loc.owner
+    owner = loc.owner
     if owner is None:
         decl = symbols.zones.get(loc.zone)
     else:
@@ -77,7 +79,7 @@ def _contents(state: State, loc: Any, seat: int | None, shown: list[Piece]) -> A
     `private` one, its count alone, and what `reveal` showed the seat there (`seen`). The pieces
     shown are added to `shown`."""
     pieces = state.rt.locs[loc]
-    flags = _flags(state, loc)
+    flags = zone_flags(state.game.program.symbols, loc)
     owner = loc.owner if isinstance(loc, ZoneLoc) else None
     if seat is not None and "top" in flags:
         shown += pieces[-1:]

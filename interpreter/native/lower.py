@@ -20,6 +20,7 @@ from typing import Any
 
 from meeple.grammar import ast
 from meeple.interpreter import attributes, grids
+from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.compiler import Compiler
 from meeple.interpreter.compiler.base import _ERRORS, _Fixed
 from meeple.interpreter.compiler.data import adjacency_for
@@ -34,6 +35,7 @@ from meeple.interpreter.types import Placement as PlacementType
 from meeple.interpreter.types import Route as RouteType
 from meeple.interpreter.types import Row as RowType
 from meeple.interpreter.values import Cell, Kind, MapRef, Player, Row, ZoneLoc, label
+from meeple.interpreter.view import zone_flags
 from meeple.limits import MAX_DECISIONS, MAX_LIST, MAX_LOG_CHARS, MAX_PIECES, MAX_RECURSION, MAX_VALUE_DEPTH
 
 BINARY = {
@@ -93,6 +95,17 @@ GRID_QUESTIONS = ("distance", "in_a_row", "connected", "side", "region", "region
 
 # Attributes the core reads of the values it has.
 ATTRIBUTES = {"q": "Q", "r": "R", "seat": "Seat", "owner": "Owner", "kind": "Kind", "location": "Location"}
+
+
+def _unseen(sym: Symbols, zone: ZoneLoc) -> str:
+    """What a seat may not see of a zone's pieces, as the player view shows them (`view.py`):
+    the native core's searching player deals those again before it looks ahead (mcts.rs)."""
+    flags = zone_flags(sym, zone)
+    if "top" in flags:
+        return "under_top"
+    if "hidden" in flags or ("private" in flags and not isinstance(zone.owner, Player)):
+        return "all"
+    return "but_owner" if "private" in flags else "nothing"
 
 
 class Unsupported(Exception):
@@ -194,7 +207,7 @@ class Lowering:
                 continue
             self.zone_index[id(zone)] = len(self.locations)
             self.zones[len(self.locations)] = zone
-            self.locations.append({"cell": None, "owner": self.const(owner)})
+            self.locations.append({"cell": None, "owner": self.const(owner), "unseen": _unseen(sym, zone)})
         node_locations: list[int | None] = [None] * len(self.rows)
         for nodes in p.map_nodes.values():
             for node in nodes:

@@ -86,6 +86,26 @@ pub struct LocIr {
     /// The row a node of a map of nodes is, if it is one.
     #[serde(default)]
     pub node: Option<u32>,
+    /// What a seat may not see of the pieces here, as the rules declare the zone.
+    #[serde(default)]
+    pub unseen: Unseen,
+}
+
+/// Which of a location's pieces a seat may not see: the zone's `hidden`, `private` and `top`
+/// flags, as `interpreter/view.py` shows a zone to a seat. A searching player (mcts.rs) deals
+/// these pieces again before it looks ahead, so that it searches what it could know.
+#[derive(Deserialize, Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Unseen {
+    /// Every seat sees every piece (a zone without those flags, a cell, a node).
+    #[default]
+    Nothing,
+    /// No seat sees the pieces (`hidden`; `private` to a row of a table).
+    All,
+    /// Only its owner sees them (`private` to a player).
+    ButOwner,
+    /// Every seat sees the top piece alone (`top`): the pieces under it are unseen.
+    UnderTop,
 }
 
 /// A board given by its size: its cells, in reading order, are the locations from `first`.

@@ -1,11 +1,19 @@
 //! A player that searches: Monte Carlo tree search (UCT) over copies of a game, each playout
 //! finished by uniformly random answers, seeded and so reproducible.
 //!
-//! A copy of a game carries its generator, so the search sees the dice the game will roll:
-//! for games with chance this is a search of one determinisation, not yet of the odds.
+//! A copy of a game carries its generator and every piece where it lies, face down or not: a
+//! search of the copy itself would read the dice the game will roll and the order of a shuffled
+//! deck. So each playout starts from a guess (`guess`): the position as the searching seat
+//! knows it, with chance drawn afresh and the pieces it cannot see dealt again among the places
+//! it cannot see into (determinisation, as in Cowling, Powley and Whitehouse's
+//! information-set MCTS; the statistics of all guesses share one tree).
 
+use std::collections::{HashMap, HashSet};
+
+use crate::ir::Unseen;
 use crate::rng::Mt;
-use crate::vm::Game;
+use crate::value::Value;
+use crate::vm::{Game, Part};
 
 /// One answer explored: where it leads, how often it was tried and what it earned the seat
 /// that chose it.
@@ -34,6 +42,65 @@ fn rewards(game: &mut Game) -> Vec<f64> {
     keys.iter().map(|k| if *k == best { 1.0 / winners } else { 0.0 }).collect()
 }
 
+/// Places (location, index) holding unseen pieces of one declaration and owner.
+type Spots = HashMap<(u32, Option<u32>), Vec<(usize, usize)>>;
+
+/// A position the seat could be in, as far as it can tell: a new generator for the chance to
+/// come, and the pieces it may not see (`Unseen`) shuffled among the places that hide them,
+/// each place keeping its count and a piece trading places only with pieces of its own
+/// declaration and owner (a hidden card for a hidden card, never for a tile). A place a
+/// pending option or a rule under way names a piece of is left as it is, so what they name is
+/// still there. What a seat saw and remembers (a card it passed on) is not known to the core:
+/// the guess is as a player with no memory of past looks would make it.
+fn guess(root: &Game, seat: u32, rng: &mut Mt) -> Game {
+    let mut game = root.clone();
+    game.world.rng = Mt::new((i128::from(rng.next_u32()) << 32) | i128::from(rng.next_u32()));
+    let mut named: HashSet<u32> = HashSet::new();
+    let held = root.frames.iter().flat_map(|f| f.slots.iter());
+    for value in held.chain(root.pending.iter().flat_map(|p| p.options.iter())) {
+        if let Value::Piece(loc, _) = value {
+            named.insert(*loc);
+        }
+    }
+    let locations = &root.program.ir.locations;
+    let kinds = &root.program.ir.kinds;
+    // Every unseen position (place, index), grouped by the piece's declaration and owner.
+    let mut groups = Spots::new();
+    for (loc, pieces) in game.world.locs.iter().enumerate() {
+        let Some(place) = locations.get(loc) else { continue };
+        let hidden = match place.unseen {
+            Unseen::Nothing => 0,
+            Unseen::All => pieces.len(),
+            Unseen::ButOwner if place.owner == Value::Player(seat) => 0,
+            Unseen::ButOwner => pieces.len(),
+            Unseen::UnderTop => pieces.len().saturating_sub(1),
+        };
+        if hidden == 0 || named.contains(&(loc as u32)) {
+            continue;
+        }
+        for (index, piece) in pieces.iter().enumerate().take(hidden) {
+            let decl = kinds.get(piece.kind as usize).map_or(piece.kind, |k| k.decl);
+            groups.entry((decl, piece.owner)).or_default().push((loc, index));
+        }
+    }
+    let mut touched: HashSet<usize> = HashSet::new();
+    let mut keys: Vec<_> = groups.keys().copied().collect();
+    keys.sort_unstable(); // the same guess for the same seed, whatever the map's order
+    for key in keys {
+        let spots = &groups[&key];
+        let mut pieces: Vec<_> = spots.iter().map(|&(loc, i)| game.world.locs[loc][i]).collect();
+        rng.shuffle(&mut pieces);
+        for (&(loc, i), piece) in spots.iter().zip(pieces) {
+            game.world.locs[loc][i] = piece;
+            touched.insert(loc);
+        }
+    }
+    for loc in touched {
+        game.world.changed(Part::Loc(loc as u32));
+    }
+    game
+}
+
 fn options(game: &Game) -> Vec<usize> {
     game.pending.as_ref().map_or_else(Vec::new, |p| (0..p.size()).collect())
 }
@@ -41,7 +108,7 @@ fn options(game: &Game) -> Vec<usize> {
 /// The option the search prefers for the game's pending decision after `iterations` playouts
 /// (the most visited); None when nothing is pending.
 pub fn choose(root: &Game, iterations: u32, rng: &mut Mt) -> Option<usize> {
-    root.pending.as_ref()?;
+    let seat = root.pending.as_ref()?.seat;
     let mut nodes = vec![Node {
         parent: None,
         option: 0,
@@ -55,7 +122,7 @@ pub fn choose(root: &Game, iterations: u32, rng: &mut Mt) -> Option<usize> {
         return Some(0);
     }
     for _ in 0..iterations {
-        let mut game = root.clone();
+        let mut game = guess(root, seat, rng);
         let mut at = 0;
         // Down the tree by UCT while every option of a node has been tried.
         while nodes[at].untried.is_empty() && !nodes[at].children.is_empty() {
