@@ -48,9 +48,10 @@ TEST_GAMES = sorted((ROOT / "tests" / "games").glob("*.rules"))
 BUNDLED = sorted((ROOT / "games").glob("*.rules"))
 # Games the core runs today; each other game is checked to fall back to the Python engine.
 NATIVE = ["connect_four", "dino_party", "errands", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
-# Games the core runs that are checked by tests of their own below.
+# Games the core runs that are checked by tests of their own below (or in test_native_variants.py).
 NATIVE_TOO = [
     "dino_dynasty",
+    "dino_dynasty_teams",
     "dino_garden",
     "dino_garden_2p",
     "dino_garden_solo",
@@ -58,6 +59,7 @@ NATIVE_TOO = [
     "hunt",
     "quads",
     "tigers_three",
+    "tug_teams",
 ]
 
 
@@ -87,9 +89,11 @@ def played(state: Any, agents: list[Any]) -> dict[str, Any]:
     }
 
 
-def both(game: Game, players: int, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    python = played(game.new_game(players, seed), make_agents(["random"], players, seed))
-    core = played(native.new_game(game, players, seed), make_agents(["random"], players, seed))
+def both(
+    game: Game, players: int, seed: int, teams: list[list[int]] | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    python = played(game.new_game(players, seed, teams=teams), make_agents(["random"], players, seed))
+    core = played(native.new_game(game, players, seed, teams=teams), make_agents(["random"], players, seed))
     return python, core
 
 
@@ -186,12 +190,14 @@ def test_a_game_played_inside_the_core_is_the_python_agents_game(name: str, agen
         assert outcome(core) == outcome(python)
 
 
-def played_out_both(game: Game, players: int, seed: int, agent: str) -> tuple[Any, Any]:
+def played_out_both(
+    game: Game, players: int, seed: int, agent: str, teams: list[list[int]] | None = None
+) -> tuple[Any, Any]:
     """The same game played to its end twice: by the Python engine's agents, and inside the core
     (`play_out`), each seat by `agent`."""
-    python = game.new_game(players, seed)
+    python = game.new_game(players, seed, teams=teams)
     played(python, make_agents([agent], players, seed))
-    core = native.new_game(game, players, seed)
+    core = native.new_game(game, players, seed, teams=teams)
     core.play_out([agent])
     return python, core
 

@@ -72,6 +72,8 @@ BUILTINS = {
     "borders": "Borders",
     "placement": "PlacementAt",
     "block": "BlockAt",
+    "team": "Team",
+    "teammates": "Teammates",
 }
 
 # Attributes of the values a grid's questions give, each read by what the value is at run time
@@ -328,12 +330,10 @@ class Lowering:
     def refuse_whole_program(self) -> None:
         """What the core does not run anywhere yet, found before anything is lowered."""
         sym = self.sym
-        # The mechanisms of seats the rules play, teams, carried state and sequences of games run
-        # on the Python engine alone so far: refused whole, never half run.
+        # The mechanisms of seats the rules play, carried state and sequences of games run on the
+        # Python engine alone so far: refused whole, never half run.
         for seat in sym.automata:
             raise Unsupported("a seat the rules play (`automated`)", seat.span)
-        if sym.teams is not None:
-            raise Unsupported("a game played in teams (`teams`)", sym.teams.span)
         for carried in sym.module.decls:
             if isinstance(carried, ast.CarryDecl):
                 raise Unsupported("carried state (`carry`)", carried.span)

@@ -430,6 +430,9 @@ pub enum Builtin {
     PlacementAt,
     /// `block(GRID, X, Y)`: the top layer on a block (layers.rs).
     BlockAt,
+    /// `team(p)`, `teammates(p)`: p's team in seat order, and the others of it (teams.rs).
+    Team,
+    Teammates,
 }
 
 /// An attribute, resolved by what the object is at run time.

@@ -10,6 +10,7 @@ use crate::limits::{self, Entered};
 use crate::offers::{Open, Taken};
 use crate::placement::{self, Grown};
 use crate::rng::Mt;
+use crate::teams::Teams;
 use crate::value::{Piece, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -103,6 +104,8 @@ pub enum Short {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct World {
     pub players: u32,
+    /// Every seat's team, chosen when the game starts (teams.rs).
+    pub teams: Teams,
     pub vars: Vec<Value>,
     /// Each store of variables per owner: one value per seat, or per row of its table.
     pub owned: Vec<Vec<Value>>,
@@ -454,9 +457,22 @@ impl Game {
     /// A new game: the start of the game laid out, then setup and play run to the first
     /// decision a player must make (or to the end).
     pub fn new(program: Arc<Loaded>, players: u32, seed: i128, budget: u64, logging: bool) -> Game {
+        Game::seated(program, players, Teams::alone(players), seed, budget, logging)
+    }
+
+    /// A new game whose seats play in `teams` (teams.rs), run to its first decision.
+    pub fn seated(
+        program: Arc<Loaded>,
+        players: u32,
+        teams: Teams,
+        seed: i128,
+        budget: u64,
+        logging: bool,
+    ) -> Game {
         let ir = &program.ir;
         let world = World {
             players,
+            teams,
             vars: vec![Value::None; ir.vars.len()],
             owned: ir
                 .owned
@@ -2121,6 +2137,11 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         Builtin::Cell => match values[0] {
             Value::Grid(g) => {
                 let (q, r) = (int(values[1].clone())?, int(values[2].clone())?);
+        Builtin::Team | Builtin::Teammates => {
+            let of = seat(&values[0])?;
+            let mates = w.teams.team(of).iter().filter(|&&s| b == Builtin::Team || s != of);
+            Value::List(Arc::new(mates.map(|&s| Value::Player(s)).collect()))
+        }
                 placement::cell_at(p, w, g, q, r).map_or(Value::None, Value::Cell)
             }
             _ => return error("cell(...) is a grid's"),

@@ -1,0 +1,178 @@
+"""The mechanisms of the Dino Dynasty variants on the native core mean what they mean on the
+Python engine (docs/architecture.md, "The native engine"), each checked alone on a neutral test
+game, then on the bundled variant: the same decisions offered, the same choices, log, scores and
+winners on both engines, several seeds per player count, whole games played inside the core, and
+a copy taken mid-game finishing the same.
+
+Teams (docs/language.md#teams): the layout is chosen when a game starts, `team(p)` and
+`teammates(p)` read it, and every member of the best team wins (interpreter/teams.py, which the
+core's src/teams.rs follows)."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import ROOT, write
+from test_native import (  # noqa: F401 (built: the fixture that skips, or fails, without the core)
+    both,
+    built,
+    load,
+    outcome,
+    played,
+    played_out_both,
+)
+
+from meeple import Game
+from meeple.interpreter import native
+from meeple.interpreter.agents import make_agents
+from meeple.simulation import Plan, play_one
+
+TUG = ROOT / "tests" / "games" / "tug_teams.rules"
+
+# Layouts of tug_teams (teams of 1..2) at each player count, seats from 0; None: all alone.
+LAYOUTS: list[tuple[int, list[list[int]] | None]] = [
+    (2, None),
+    (2, [[0, 1]]),
+    (3, [[0, 2], [1]]),
+    (4, [[0, 2], [1, 3]]),
+    (4, [[3], [1, 2], [0]]),
+    (5, [[0, 3], [1, 4], [2]]),
+    (6, [[0, 3], [1, 4], [2, 5]]),
+]
+
+
+@functools.cache
+def tug() -> Game:
+    return load(TUG)
+
+
+@pytest.mark.parametrize(("players", "teams"), LAYOUTS)
+def test_a_game_in_teams_is_the_same_game_on_both_engines(
+    players: int, teams: list[list[int]] | None
+) -> None:
+    """`team(p)` orders the turns and decides who is a rival, `teammates(p)` is logged, a team
+    scores together and wins together (tests/test_teams.py has what each means)."""
+    game = tug()
+    assert native.engine_for(game, "auto") == ("native", "")
+    for seed in range(8):
+        python, core = both(game, players, seed, teams)
+        assert core == python, f"{players} players in {teams}, seed {seed}"
+    state = native.new_game(game, players, 0, teams=teams)
+    assert (state.layout, state.teams) == (game.new_game(players, 0, teams=teams).layout, state.teams)
+
+
+@pytest.mark.parametrize(("players", "teams"), LAYOUTS)
+def test_a_game_in_teams_played_inside_the_core_is_the_python_agents_game(
+    players: int, teams: list[list[int]] | None
+) -> None:
+    for seed in range(4):
+        python, core = played_out_both(tug(), players, seed, "random", teams)
+        assert outcome(core) == outcome(python), f"{players} players in {teams}, seed {seed}"
+
+
+def test_a_copy_of_a_game_in_teams_taken_mid_game_finishes_as_the_game_does() -> None:
+    """The layout is part of the game: a copy plays on in the same teams (whom `team(p)` names,
+    who wins), and the Python engine, given the same choices, ends the same."""
+    game, teams = tug(), [[0, 2], [1, 3]]
+    whole = native.new_game(game, 4, 5, teams=teams)
+    whole.play_out(["random"])
+    half = whole.choices[: len(whole.choices) // 2]
+    state = native.new_game(game, 4, 5, teams=teams)
+    for choice in half:
+        state.apply(choice)
+    copy = state.clone()
+    assert copy.core == state.core
+    rest = whole.choices[len(half) :]
+    python = game.new_game(4, 5, teams=teams)
+    for choice in half + rest:
+        python.apply(choice)
+    for choice in rest:
+        copy.apply(choice)
+    assert outcome(copy) == outcome(whole) == outcome(python)
+    assert len(state.choices) == len(half)  # the original did not move on with its copy
+
+
+def test_a_team_wins_together_on_the_core(tmp_path: Path) -> None:
+    """The winners are every member of the team whose best member is best (interpreter/
+    teams.py's `winners`): with each player scoring alone, teams 1+3 and 2+4 still win whole,
+    never a seat alone, as on the Python engine."""
+    alone = TUG.read_text().replace(
+        "score p = sum([count(pieces(q.pile)) for each q in team(p)])", "score p = count(pieces(p.pile))"
+    )
+    game, teams = load(write(tmp_path, "tug_alone.rules", alone)), [[0, 2], [1, 3]]
+    seen, apart = set(), 0
+    for seed in range(12):
+        python, core = played_out_both(game, 4, seed, "random", teams)
+        assert outcome(core) == outcome(python)
+        apart += core.scores[0] != core.scores[2] or core.scores[1] != core.scores[3]
+        seen.add(tuple(core.winners))
+    assert apart > 6  # team-mates scored apart in most games
+    assert seen <= {(0, 2), (1, 3), (0, 1, 2, 3)} and {(0, 2), (1, 3)} <= seen
+
+
+def test_simulate_records_a_game_in_teams_alike_on_both_engines() -> None:
+    teams = ((0, 2), (1, 3))
+    for seed in range(4):
+        records = [
+            play_one(tug(), Plan(str(TUG), 4, ("random",), (), teams=teams, engine=engine), seed)
+            for engine in ("python", "native")
+        ]
+        assert records[0] == records[1] and records[0]["teams"] == [[0, 2], [1, 3]]
+
+
+def test_a_layout_that_does_not_fit_is_refused_on_the_core_as_on_python() -> None:
+    with pytest.raises(ValueError, match="Player 2 is in a team twice"):
+        native.new_game(tug(), 4, 0, teams=[[0, 1], [1, 2], [3]])
+    with pytest.raises(ValueError, match="is in no team"):
+        native.new_game(tug(), 4, 0, teams=[[0, 1]])
+
+
+def test_searching_players_share_a_teams_victory() -> None:
+    """MCTS rewards every member of the winning team (src/mcts.rs): the search of a seat whose
+    teammate wins counts it a win. Played inside the core and through agents.py alike."""
+    game, teams = tug(), [[0, 2], [1, 3]]
+    outside = native.new_game(game, 4, 1, teams=teams)
+    played(outside, make_agents(["mcts:20", "random"], 4, 1))
+    inside = native.new_game(game, 4, 1, teams=teams)
+    inside.play_out(["mcts:20", "random"])
+    assert outcome(inside) == outcome(outside)
+
+
+# ---------------------------------------------------------------------- the Team game
+
+
+@functools.cache
+def dino_dynasty_teams(scenario: str) -> Game:
+    return load(ROOT / "games" / "dino_dynasty_teams.rules", scenario=scenario)
+
+
+@pytest.mark.parametrize(("players", "teams"), [(3, [[0], [1, 2]]), (4, [[0, 2], [1, 3]]), (4, None)])
+def test_dino_dynasty_in_teams_is_the_same_game_on_both_engines(
+    players: int, teams: list[list[int]] | None
+) -> None:
+    """Dino Dynasty's Team game (rulebook "Team Game" under "Game Variants": team-mates never
+    Attack each other, share Biomes, Compete together, win the Challenge cards and the game
+    together), on a 4 x 4 Map (scenario A) to keep it quick."""
+    game = dino_dynasty_teams("A")
+    assert native.engine_for(game, "auto") == ("native", "")
+    python, core = both(game, players, players, teams)
+    assert core == python, f"{players} players in {teams}"
+
+
+@pytest.mark.soak  # whole games at the standard size: CI runs it, `-m soak` here
+@pytest.mark.parametrize("scenario", ["A", "C"])
+def test_dino_dynasty_in_teams_is_the_same_game_on_both_engines_at_its_sizes(scenario: str) -> None:
+    game = dino_dynasty_teams(scenario)
+    layouts: list[tuple[int, Any]] = [(2, [[0, 1]]), (3, [[0], [1, 2]]), (4, [[0, 2], [1, 3]])]
+    layouts += [(5, [[0, 3], [1, 4], [2]]), (6, [[0, 3], [1, 4], [2, 5]])]
+    for players, teams in layouts:
+        for seed in range(3):
+            python, core = both(game, players, seed, teams)
+            assert core == python, f"scenario {scenario}, {players} players in {teams}, seed {seed}"
+    for seed in range(2):
+        python_state, core_state = played_out_both(game, 4, seed, "random", [[0, 2], [1, 3]])
+        assert outcome(core_state) == outcome(python_state)
+
