@@ -6,7 +6,7 @@ a copy taken mid-game finishing the same.
 
 Teams (docs/language.md#teams): the layout is chosen when a game starts, `team(p)` and
 `teammates(p)` read it, and every member of the best team wins (interpreter/teams.py, which the
-core's src/teams.rs follows)."""
+core's src/teams.rs follows). `swap X with Y`: lowered to two reads and two sets."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from test_native import (  # noqa: F401 (built: the fixture that skips, or fails
     outcome,
     played,
     played_out_both,
+    same_on_both_engines,
 )
 
 from meeple import Game
@@ -175,4 +176,56 @@ def test_dino_dynasty_in_teams_is_the_same_game_on_both_engines_at_its_sizes(sce
     for seed in range(2):
         python_state, core_state = played_out_both(game, 4, seed, "random", [[0, 2], [1, 3]])
         assert outcome(core_state) == outcome(python_state)
+
+
+# ---------------------------------------------------------------------- swap
+
+SWAPPING = """\
+game "Swapping":
+  players 2..3
+
+table track (name, worth: int):
+  near, 1
+  far, 4
+
+var first: int = 1
+var second: int = 5
+var low: int = 0 within 0..3
+var leader: player = players[0]
+var trailer: player = players[1]
+var seat: int = 0 per player
+var mark: track = near per player
+var worth: int = 0 per player, track
+
+play:
+  repeat 4 times:
+    for each p in players:
+      turn p:
+        choose k from [1, 2, 3, 4, 5] by p prompt "Which swap?":
+          add k to p.seat
+          set p.worth[far] to p.worth[far] + k
+          if k == 1:
+            swap first with second
+          elif k == 2:
+            swap low with second
+          elif k == 3:
+            set p.mark to far
+            swap p.seat with next_player(p).seat
+            swap p.mark with next_player(p).mark
+          elif k == 4:
+            swap leader with trailer
+          else:
+            swap p.worth[near] with p.worth[far]
+          log "{p}: {first}, {second}, {low}, {leader}, {p.seat}, {p.mark}, {p.worth[near]}, {p.worth[far]}"
+
+score p = p.seat + p.worth[near] + (if leader == p then first else low)
+"""
+
+
+def test_a_swap_is_the_same_on_both_engines(tmp_path: Path) -> None:
+    """`swap X with Y` (docs/language.md, "Changing variables"; tests/test_swap.py has what it
+    means): variables of the game, a player's, one row's of a variable per player and row, each
+    kept within its range, both read before either changes."""
+    game = load(write(tmp_path, "swapping.rules", SWAPPING))
+    same_on_both_engines(game, 10)
 

@@ -562,6 +562,16 @@ class Lowering:
             raise Unsupported("setting a variable's value for a row (`x.NAME[row]`)", s.span)
         self.emit(s, {"SetVar": {"var": self.var_index[target.id], "e": self.expr(value), "sign": sign}})
 
+    def lower_Swap(self, s: ast.Swap) -> None:
+        """Both values read first, into slots no name of the rules uses; then each variable set,
+        as `set` sets it, to the value read from the other (statements.py's compile_Swap)."""
+        first, second = self.frame.scratch(), self.frame.scratch()
+        self.emit(s, {"Let": {"slot": first, "e": self.expr(s.first)}})
+        self.emit(s, {"Let": {"slot": second, "e": self.expr(s.second)}})
+        for target, slot in ((s.first, second), (s.second, first)):
+            held = ast.Name(span=s.span, id=f"<{slot}>")
+            self.assign(ast.SetStmt(span=s.span, target=target, value=held), held, 0)
+
     def lower_MoveCount(self, s: ast.MoveCount) -> None:
         self.move(s, self.expr(s.count))
 
