@@ -6,7 +6,8 @@ a copy taken mid-game finishing the same.
 
 Teams (docs/language.md#teams): the layout is chosen when a game starts, `team(p)` and
 `teammates(p)` read it, and every member of the best team wins (interpreter/teams.py, which the
-core's src/teams.rs follows). `swap X with Y`: lowered to two reads and two sets."""
+core's src/teams.rs follows). `swap X with Y`: lowered to two reads and two sets. `as_if_moved`
+(src/supposed.rs) and `fewest_steps` of a movement with a `step` line (src/steps.rs)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from test_native import (  # noqa: F401 (built: the fixture that skips, or fails
 from meeple import Game
 from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
+from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.simulation import Plan, play_one
 
 TUG = ROOT / "tests" / "games" / "tug_teams.rules"
@@ -229,3 +231,109 @@ def test_a_swap_is_the_same_on_both_engines(tmp_path: Path) -> None:
     game = load(write(tmp_path, "swapping.rules", SWAPPING))
     same_on_both_engines(game, 10)
 
+
+# ---------------------------------------------------------------------- look-ahead and distance
+
+# a - b - c
+# |       |
+# e ----- d        f
+RING_WALK = """\
+game "Ring walk":
+  players 2..3
+
+table spot (name):
+  a
+  b
+  c
+  d
+  e
+  f
+
+table link (x: spot, y: spot):
+  a, b
+  b, c
+  c, d
+  a, e
+  e, d
+
+map ring:
+  nodes spot
+  edges link (x, y)
+
+zone purse per player
+zone pot
+piece rock: 4 in pot
+piece flag: 3 in pot
+piece coin: 3 per player in purse
+
+movement walk():
+  steps 1
+  step s to neighbours(s)
+  through s where count(pieces(s, rock)) == 0
+
+movement jump(far: bool):
+  steps 1
+  step s to neighbours(s) + (if far then [each x in spot where x != s] else [])
+  ends s where count(pieces(s, rock)) == 0
+
+value flagged() = [each s in spot where count(pieces(s, flag)) > 0]
+value to_flag(origin: spot) = fewest_steps(origin, flagged(), walk)
+value far_to_flag(origin: spot, far: bool) = fewest_steps(origin, flagged(), jump, far)
+value broke(q: player) = count(pieces(q.purse, coin)) == 0
+value would_break(q: player) = as_if_moved(pieces(q.purse), pot, broke(q))
+value half_would_break(q: player) = as_if_moved(pieces(q.purse)[0], pot, broke(q))
+
+play:
+  repeat 3 times:
+    for each p in players:
+      turn p:
+        choose s from spot by p prompt "Where does a rock go?":
+          move 1 rock from pot to s
+        choose s from spot by p prompt "Where does a flag go?":
+          move 1 flag from pot to s
+        log "{p}: {to_flag(a)}, {to_flag(c)}, {far_to_flag(f, yes)}, {far_to_flag(f, no)}, {would_break(p)}"
+        if count(pieces(p.purse)) > 0 and not half_would_break(p):
+          may "Put a coin in the pot?" by p:
+            move pieces(p.purse)[0] to pot
+        log "{as_if_moved(pieces(p.purse), pot, count(pieces(pot)))}"
+        log "{as_if_moved(pieces(pot, rock), a, to_flag(b))}"
+
+score p = count(pieces(p.purse, coin)) + (if to_flag(a) == none then 0 else to_flag(a))
+"""
+
+
+def test_a_look_ahead_and_the_fewest_steps_are_the_same_on_both_engines(tmp_path: Path) -> None:
+    """`as_if_moved(PIECES, PLACE, X)` (docs/language.md, "Look-ahead"; tests/test_as_if_moved.py):
+    X as it would be were the pieces moved, nothing moving, the values remembered those of the
+    real position; `fewest_steps(START, PLACES, MOVEMENT, ARGS...)` of a movement whose `step`
+    line says where a step goes (tests/test_fewest_steps.py): around the ring past rocks, to
+    none when no flag can be reached, 0 from a flag's spot."""
+    game = load(write(tmp_path, "ring_walk.rules", RING_WALK))
+    python = same_on_both_engines(game, 12)
+    assert any(", none, " in line for line in python["log"])  # a flag cut off, on some seed
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("as_if_moved(pieces(p.purse) + pieces(p.purse), pot, 0)", "named twice"),
+        ("as_if_moved(pieces(p.purse), [pot], 0)", "to one place"),
+        ("as_if_moved([p], pot, 0)", "only pieces can move"),
+        ("fewest_steps(a, [[a]], walk)", "counts to places"),
+    ],
+)
+def test_a_look_ahead_or_a_distance_refused_is_an_error_on_both_engines(
+    tmp_path: Path, value: str, said: str
+) -> None:
+    """A piece named twice, a list for the place, something other than pieces, places that are
+    lists: the rule's error at the statement on both engines, nothing moved, never a crash."""
+    rules = (
+        RING_WALK[: RING_WALK.index("play:")] + f'play:\n  for each p in players:\n    log "{{{value}}}"\n'
+    )
+    game = load(write(tmp_path, "refused.rules", rules))
+    with pytest.raises(RuleRuntimeError) as python:
+        game.new_game(2, 0)
+    with pytest.raises(RuleRuntimeError) as core:
+        native.new_game(game, 2, 0)
+    assert said in str(python.value) and said in str(core.value)
+    assert core.value.span.line == python.value.span.line  # the call there, the statement here

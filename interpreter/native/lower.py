@@ -940,6 +940,10 @@ class Lowering:
             return self.areas(e)
         if e.func == "as_if_laid":
             return {"AsIfLaid": [self.expr(e.args[0]), self.expr(e.args[1])]}
+        if e.func == "as_if_moved":
+            return {"AsIfMoved": [self.expr(e.args[0]), self.expr(e.args[1]), self.expr(e.args[2])]}
+        if e.func == "fewest_steps":
+            return self.fewest_steps(e)
         if e.func == "connected" and not self.on_cells(e):
             raise Unsupported("connected(...) of the nodes of a map", e.span)
         if e.func == "placements":
@@ -970,6 +974,18 @@ class Lowering:
         start = self.expr(e.args[0])
         args = [self.expr(a) for a in e.args[2:]]
         return {"Routes": {"movement": self.movement_index[movement.id], "start": start, "args": args}}
+
+    def fewest_steps(self, e: ast.Call) -> Any:
+        """`fewest_steps(START, PLACES, MOVEMENT, ARGS...)` of a movement whose `step` line says
+        where a step goes; along a grid's sides or a map's edges it runs on the Python engine."""
+        movement = e.args[2]
+        assert isinstance(movement, ast.Name)
+        if self.sym.movements[movement.id].step is None:
+            raise Unsupported("fewest_steps(...) of a movement without a `step` line", e.span)
+        start, goals = self.expr(e.args[0]), self.expr(e.args[1])
+        args = [self.expr(a) for a in e.args[3:]]
+        index = self.movement_index[movement.id]
+        return {"FewestSteps": {"movement": index, "start": start, "goals": goals, "args": args}}
 
     def adjacency(self, e: ast.Call, named: ast.Expr) -> list[list[int]]:
         """The edges a graph question walks, each node's neighbours by row index: of the map

@@ -502,6 +502,16 @@ pub enum Expr {
     },
     /// `as_if_laid(PLACEMENT, X)`: X as if the placement were laid (layers.rs).
     AsIfLaid(Box<Expr>, Box<Expr>),
+    /// `as_if_moved(PIECES, PLACE, X)`: X as if the pieces were moved there (supposed.rs).
+    AsIfMoved(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `fewest_steps(START, PLACES, MOVEMENT, ARGS...)` of a movement with a `step` line
+    /// (steps.rs).
+    FewestSteps {
+        movement: u32,
+        start: Box<Expr>,
+        goals: Box<Expr>,
+        args: Vec<Expr>,
+    },
     /// `areas(GRID, COLUMN)` (`many`) or `area(CELL, COLUMN)` on a grid that grows (areas.rs).
     Areas {
         of: Box<Expr>,

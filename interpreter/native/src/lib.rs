@@ -12,6 +12,7 @@ pub mod rng;
 pub mod routes;
 pub mod rows;
 pub mod steps;
+pub mod supposed;
 pub mod teams;
 pub mod value;
 pub mod vm;

@@ -1272,7 +1272,7 @@ fn list(v: Value) -> Result<Arc<Vec<Value>>, Fail> {
 }
 
 /// The location a value names: a zone, a cell, or a node of a map of nodes (a row).
-fn location(p: &Loaded, v: &Value) -> Result<u32, Fail> {
+pub(crate) fn location(p: &Loaded, v: &Value) -> Result<u32, Fail> {
     let found = match v {
         Value::Row(r) => p.ir.node_locations.get(*r as usize).copied().flatten(),
         other => other.location(),
@@ -1927,6 +1927,18 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let spot = eval(p, w, spot, env)?;
             crate::layers::as_if_laid(p, w, &spot, |w| eval(p, w, then, env))?
         }
+        Expr::AsIfMoved(what, to, then) => {
+            let (what, to) = (eval(p, w, what, env)?, eval(p, w, to, env)?);
+            crate::supposed::as_if_moved(p, w, &what, &to, |w| eval(p, w, then, env))?
+        }
+        Expr::FewestSteps { movement, start, goals, args } => {
+            let (from, goals) = (eval(p, w, start, env)?, eval(p, w, goals, env)?);
+            let mut given = Vec::with_capacity(args.len());
+            for a in args {
+                given.push(eval(p, w, a, env)?);
+            }
+            crate::steps::fewest(p, w, &p.ir.movements[*movement as usize], from, goals, given)?
+        }
         Expr::Areas { of, column, many } => {
             let given = eval(p, w, of, env)?;
             crate::areas::find(p, w, &given, column, *many)?
@@ -2125,6 +2137,11 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             Value::List(Arc::new(out))
         }
         Builtin::NextPlayer => Value::Player((seat(&values[0])? + 1) % w.players),
+        Builtin::Team | Builtin::Teammates => {
+            let of = seat(&values[0])?;
+            let mates = w.teams.team(of).iter().filter(|&&s| b == Builtin::Team || s != of);
+            Value::List(Arc::new(mates.map(|&s| Value::Player(s)).collect()))
+        }
         Builtin::PlayersFrom => {
             let first = seat(&values[0])?;
             Value::List(Arc::new((0..w.players).map(|i| Value::Player((first + i) % w.players)).collect()))
@@ -2137,11 +2154,6 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         Builtin::Cell => match values[0] {
             Value::Grid(g) => {
                 let (q, r) = (int(values[1].clone())?, int(values[2].clone())?);
-        Builtin::Team | Builtin::Teammates => {
-            let of = seat(&values[0])?;
-            let mates = w.teams.team(of).iter().filter(|&&s| b == Builtin::Team || s != of);
-            Value::List(Arc::new(mates.map(|&s| Value::Player(s)).collect()))
-        }
                 placement::cell_at(p, w, g, q, r).map_or(Value::None, Value::Cell)
             }
             _ => return error("cell(...) is a grid's"),
