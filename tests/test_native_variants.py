@@ -337,3 +337,90 @@ def test_a_look_ahead_or_a_distance_refused_is_an_error_on_both_engines(
         native.new_game(game, 2, 0)
     assert said in str(python.value) and said in str(core.value)
     assert core.value.span.line == python.value.span.line  # the call there, the statement here
+
+
+# ---------------------------------------------------------------------- seats the rules play
+
+PACER = ROOT / "tests" / "games" / "pacer_race.rules"
+
+
+def test_a_seat_the_rules_play_is_the_same_on_both_engines() -> None:
+    """`automated pacer plays pacing` (docs/language.md#automated-seats; tests/test_seats.py has
+    what it means): the Pacer sits after the players, is never asked, takes the best option by
+    its style's lines read in order (a tie drawn from the game's generator), and its answers are
+    logged but are no choices; `automated(p)` tells it from the players."""
+    game = load(PACER)
+    python = same_on_both_engines(game, 12)
+    assert any(line.startswith("  the Pacer how many stones?") for line in python["log"])
+    for players in range(1, 4):
+        for seed in range(4):
+            python_state, core_state = played_out_both(game, players, seed, "random")
+            assert outcome(core_state) == outcome(python_state)
+            assert core_state.seats == players + 1 and len(core_state.scores) == players + 1
+
+
+def test_a_copy_of_a_game_with_a_seat_the_rules_play_finishes_as_the_game_does() -> None:
+    game = load(PACER)
+    whole = native.new_game(game, 2, 3)
+    whole.play_out(["random"])
+    half = whole.choices[: len(whole.choices) // 2]
+    state = native.new_game(game, 2, 3)
+    for choice in half:
+        state.apply(choice)
+    copy = state.clone()
+    for choice in whole.choices[len(half) :]:
+        copy.apply(choice)
+    assert outcome(copy) == outcome(whole)
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (("automated pacer plays pacing", "automated pacer"), "it plays no style"),
+        (("  avoid yes in advance weight 100\n", ""), "its style 'pacing' says nothing of this decision"),
+        (("prefer advance.k weight k", "prefer advance.k weight k - 2"), "a weight of -1"),
+    ],
+)
+def test_a_decision_a_seat_the_rules_play_cannot_make_is_the_same_error_on_both_engines(
+    tmp_path: Path, change: tuple[str, str], said: str
+) -> None:
+    """No style, a style silent on a decision, a weight below 0: the rules' error, word for word,
+    at the same place on both engines (seats.py), never a quiet first option."""
+    rules = PACER.read_text().replace(*change)
+    game = load(write(tmp_path, "pacer.rules", rules))
+    for seed in range(3):
+        python, core = both(game, 1, seed)
+        assert core == python and said in python["error"]
+
+
+# ---------------------------------------------------------------------- the Stasis
+
+
+@functools.cache
+def dino_dynasty_stasis(scenario: str) -> Game:
+    return load(ROOT / "games" / "dino_dynasty_stasis.rules", scenario=scenario)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_dino_dynasty_against_the_stasis_is_the_same_game_on_both_engines(players: int) -> None:
+    """Dino Dynasty's Stasis variant (rulebook "Stasis Variant"): the Stasis is a seat the rules
+    play by its priorities (`stasis_priorities`), which ask `as_if_moved` whether an Event would
+    win the game; its Herds look for Rivals by `fewest_steps`. On a 4 x 4 Map (scenario A)."""
+    game = dino_dynasty_stasis("A")
+    assert native.engine_for(game, "auto") == ("native", "")
+    for seed in range(2):
+        python, core = both(game, players, seed)
+        assert core == python, f"{players} players, seed {seed}"
+    assert any(line.startswith("  the Stasis ") for line in python["log"])
+
+
+@pytest.mark.soak  # whole games at the standard size: CI runs it, `-m soak` here
+@pytest.mark.parametrize("mode", ["easy", "legendary", "manker"])
+def test_dino_dynasty_against_the_stasis_is_the_same_game_in_every_mode(mode: str) -> None:
+    game = load(ROOT / "games" / "dino_dynasty_stasis.rules", scenario="C", mode=mode)
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(2):
+            python, core = both(game, players, seed)
+            assert core == python, f"mode {mode}, {players} players, seed {seed}"
+        python_state, core_state = played_out_both(game, players, 0, "random")
+        assert outcome(core_state) == outcome(python_state)

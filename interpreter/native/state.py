@@ -57,11 +57,12 @@ class NativeState:
         self.budget = budget
         self.logging = logging
         self.choosers: list[int] = []
-        # What the Python engine's State also says: the core seats players only (a game with a
-        # seat the rules play or carried state is not lowered), and starts from no save.
-        self.seats = players
+        # What the Python engine's State also says: the seats are the players and the seats the
+        # rules play after them (interpreter/seats.py), and the core starts from no save (a game
+        # with carried state is not lowered).
+        self.seats = players + len(game.program.automata)
         self.layout = layout  # the teams chosen (interpreter/teams.py), or None
-        self.teams = teams_.teams_of(layout, players)  # every seat's team, alone where none is chosen
+        self.teams = teams_.teams_of(layout, self.seats)  # every seat's team, alone where none is chosen
         self.loaded = None
         self.failed: RuleRuntimeError | None = None
         # The scores and tiebreaks the game ended with: computed once, as it ends, so that a score
@@ -73,7 +74,7 @@ class NativeState:
         self._grown: dict[tuple[int, int, int, int], Cell] = {}  # cells of grids that grow, made once
         self._over = False
         teams = None if layout is None else [list(team) for team in layout]
-        self.core = core.new_game(players, seed, budget, logging, teams)
+        self.core = core.new_game(self.seats, seed, budget, logging, teams)
         self._settle(raising=False)
 
     # -------------------------------------------------------------- values back from the core

@@ -380,7 +380,7 @@ pub struct Pending {
     pub optional: bool,
     /// The slot the chosen option goes to; None for a yes-or-no question (`may "..."`), whose
     /// "no" goes to `orelse`.
-    var: Option<u32>,
+    pub(crate) var: Option<u32>,
     orelse: u32,
     /// The asking instruction's place: where an error the answer brings about stands.
     pub(crate) at: u32,
@@ -643,8 +643,21 @@ impl Game {
 
     /// Run until a decision with more than one option, the end, or an error.
     fn advance(&mut self) {
-        if let Err(fail) = self.run() {
-            self.fail(fail);
+        // Run to the next decision; one the rules make for a seat they play is made here
+        // (automata.rs), and the game runs on.
+        loop {
+            if let Err(fail) = self.run() {
+                self.fail(fail);
+                break;
+            }
+            match self.automaton_answers() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(fail) => {
+                    self.fail(fail);
+                    break;
+                }
+            }
         }
         if self.frames.is_empty() && self.failed.is_none() {
             self.over = true;
@@ -714,7 +727,7 @@ impl Game {
         Ok(())
     }
 
-    fn resolve(&mut self, pending: Pending, index: usize) {
+    pub(crate) fn resolve(&mut self, pending: Pending, index: usize) {
         let frame = self.frames.last_mut().expect("a decision is asked by a running frame");
         match pending.var {
             _ if index >= pending.options.len() => frame.pc = pending.orelse,
@@ -1249,7 +1262,7 @@ fn checked(n: Option<i64>) -> Result<i64, Fail> {
     }
 }
 
-fn int(v: Value) -> Result<i64, Fail> {
+pub(crate) fn int(v: Value) -> Result<i64, Fail> {
     match v {
         Value::Int(n) => Ok(n),
         Value::Bool(b) => Ok(i64::from(b)),
@@ -2137,6 +2150,10 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             Value::List(Arc::new(out))
         }
         Builtin::NextPlayer => Value::Player((seat(&values[0])? + 1) % w.players),
+        Builtin::Automated => {
+            let of = seat(&values[0])?;
+            Value::Bool(p.ir.humans.is_some_and(|humans| of >= humans))
+        }
         Builtin::Team | Builtin::Teammates => {
             let of = seat(&values[0])?;
             let mates = w.teams.team(of).iter().filter(|&&s| b == Builtin::Team || s != of);
