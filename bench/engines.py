@@ -35,22 +35,28 @@ from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.agents import play as play_to_end
 
-# (label, rules, options, players)
-GAMES = [
-    ("Tic-Tac-Toe", "tests/games/tic_tac_toe.rules", {}, 2),
-    ("Connect Four", "tests/games/connect_four.rules", {}, 2),
-    ("Hex 11x11", "tests/games/hex.rules", {}, 2),
-    ("Dino Party, 3 players", "dino_party", {}, 3),
-    ("Gods Love Dinosaurs, 3p", "gods_love_dinosaurs", {}, 3),
-    ("Dino Garden, 3 players", "dino_garden", {}, 3),
-    ("Dino Dynasty C, 4p", "dino_dynasty", {"scenario": "C"}, 4),
+# (label, rules, options, players, teams: the layout, seats from 0, or None)
+GAMES: list[tuple[str, str, dict[str, str], int, list[list[int]] | None]] = [
+    ("Tic-Tac-Toe", "tests/games/tic_tac_toe.rules", {}, 2, None),
+    ("Connect Four", "tests/games/connect_four.rules", {}, 2, None),
+    ("Hex 11x11", "tests/games/hex.rules", {}, 2, None),
+    ("Dino Party, 3 players", "dino_party", {}, 3, None),
+    ("Gods Love Dinosaurs, 3p", "gods_love_dinosaurs", {}, 3, None),
+    ("Dino Garden, 3 players", "dino_garden", {}, 3, None),
+    ("Dino Dynasty C, 4p", "dino_dynasty", {"scenario": "C"}, 4, None),
+    ("Dino Dynasty teams C, 4p", "dino_dynasty_teams", {"scenario": "C"}, 4, [[0, 2], [1, 3]]),
+    ("Dino Dynasty Stasis C, 3p", "dino_dynasty_stasis", {"scenario": "C"}, 3, None),
+    ("Dino Dynasty Dynasty C, 4p", "dino_dynasty_dynasty", {"scenario": "C"}, 4, None),
 ]
 # The games with a program written for them by hand (bench/, beside this file).
 HANDWRITTEN = {"gods_love_dinosaurs": "handwritten_gld", "dino_garden": "handwritten_dg"}
 
 
-def play(rules: str, options: dict[str, str], players: int, games: int, engine: str) -> dict[str, Any]:
-    """Play the seeds 0..games-1 on one engine (in this process): CPU seconds and each game."""
+def play(
+    rules: str, options: dict[str, str], players: int, teams: list[list[int]] | None, games: int, engine: str
+) -> dict[str, Any]:
+    """Play the seeds 0..games-1 on one engine (in this process), in `teams` if given: CPU
+    seconds and each game."""
     if engine == "handwritten":
         handwritten = importlib.import_module(HANDWRITTEN[rules])
         handwritten.default_components()  # read before the clock starts, as meeple.load is
@@ -63,21 +69,23 @@ def play(rules: str, options: dict[str, str], players: int, games: int, engine: 
     began = time.process_time()
     for seed in range(games):
         if engine == "native":
-            state = native.new_game(game, players, seed, logging=False)
+            state = native.new_game(game, players, seed, logging=False, teams=teams)
             state.play_out(["random"] * players)
         else:
-            state = game.new_game(players, seed, logging=False)
+            state = game.new_game(players, seed, logging=False, teams=teams)
             play_to_end(state, make_agents(["random"], players, seed))
         out.append((state.choices, state.scores, state.winners))
     return {"seconds": time.process_time() - began, "games": out}
 
 
-def clone_cost(rules: str, options: dict[str, str], players: int, copies: int = 20_000) -> float:
+def clone_cost(
+    rules: str, options: dict[str, str], players: int, teams: list[list[int]] | None, copies: int = 20_000
+) -> float:
     """Microseconds of CPU per copy of a native state taken halfway through a game."""
     game = meeple.load(rules, options=options or None)
-    whole = native.new_game(game, players, 0, logging=False)
+    whole = native.new_game(game, players, 0, logging=False, teams=teams)
     whole.play_out(["random"] * players)
-    state = native.new_game(game, players, 0, logging=False)
+    state = native.new_game(game, players, 0, logging=False, teams=teams)
     for choice in whole.choices[: len(whole.choices) // 2]:
         state.core.apply(choice)
     core = state.core
@@ -88,10 +96,10 @@ def clone_cost(rules: str, options: dict[str, str], players: int, copies: int = 
 
 
 def child(args: argparse.Namespace) -> None:
-    _, rules, options, players = GAMES[args.child]
-    result = play(rules, options, players, args.games, args.engine)
+    _, rules, options, players, teams = GAMES[args.child]
+    result = play(rules, options, players, teams, args.games, args.engine)
     if args.engine == "native":
-        result["clone_us"] = clone_cost(rules, options, players)
+        result["clone_us"] = clone_cost(rules, options, players, teams)
     print(json.dumps(result))
 
 
@@ -113,7 +121,7 @@ def main() -> None:
         f"{'game':<24} {'python games/s':>15} {'native games/s':>15} {'ratio':>8} {'clone':>9}  same"
         f"  {'hand-written games/s':>20}"
     )
-    for index, (label, rules, options, _) in enumerate(GAMES):
+    for index, (label, rules, options, _, _) in enumerate(GAMES):
         if args.game and not any(label.startswith(g) for g in args.game):
             continue
         engine, why = native.engine_for(meeple.load(rules, options=options or None), "auto")

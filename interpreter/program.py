@@ -92,8 +92,9 @@ class Program:
     score: Scorer | None = None
     tiebreak: Scorer | None = None
     init: Callable[[Any], None] | None = None
-    # The program lowered for the native core, once asked for (interpreter/native): (what the
-    # Python side keeps, the core's loaded program), or why the core cannot run it.
+    # The program lowered for the native core, once asked for (interpreter/native), by number of
+    # players (one entry unless seats the rules play sit after them): (what the Python side
+    # keeps, the core's loaded program), or why the core cannot run it.
     native: Any = None
     examples: list[CompiledExample] = field(default_factory=list)
     styles: dict[str, Style] = field(default_factory=dict)  # ways to play, by name (`--agents NAME`)

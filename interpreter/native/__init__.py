@@ -10,8 +10,10 @@ machine where the core was not built, plays on it, and `engine_for` says why.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
+from meeple.interpreter import teams as teams_
 from meeple.interpreter.engine import Game, _whole
 from meeple.interpreter.native.lower import Lowered, Unsupported, lower
 from meeple.limits import DEFAULT_BUDGET
@@ -29,20 +31,25 @@ def available() -> bool:
     return _core is not None
 
 
-def lowered(game: Game) -> tuple[Lowered, Any]:
-    """The game's program lowered and loaded into the core, once per program."""
+def lowered(game: Game, players: int | None = None) -> tuple[Lowered, Any]:
+    """The game's program lowered and loaded into the core, once per program; a program with
+    seats the rules play, once per number of players (its automata sit after the players)."""
     program = game.program
+    count = game.min_players if players is None or not program.automata else players
     if program.native is None:
+        program.native = {}
+    if count not in program.native:
         try:
-            low = lower(program)
-            program.native = (low, _core.Program(low.ir) if _core is not None else None)
+            low = lower(program, count)
+            program.native[count] = (low, _core.Program(low.ir) if _core is not None else None)
         except Unsupported as err:
-            program.native = err
+            program.native[count] = err
         except ValueError as err:  # the core refused to load it: expressions nested too deeply
-            program.native = Unsupported(f"a program the core cannot load ({err})", None)
-    if isinstance(program.native, Unsupported):
-        raise program.native
-    return program.native
+            program.native[count] = Unsupported(f"a program the core cannot load ({err})", None)
+    done = program.native[count]
+    if isinstance(done, Unsupported):
+        raise done
+    return done
 
 
 def engine_for(game: Game, asked: str | None = None) -> tuple[str, str]:
@@ -73,10 +80,12 @@ def new_game(
     budget: int = DEFAULT_BUDGET,
     logging: bool = True,
     checked: bool = True,
+    teams: Sequence[Sequence[int]] | None = None,
 ) -> Any:
     """A game on the native core (raises Unsupported or ValueError where there is none): checked
-    as Game.new_game checks its arguments. An error in the rules before the first decision is
-    raised here, or with checked=False by the state's `check()`."""
+    as Game.new_game checks its arguments, its `teams` too (a layout of seats from 0, as
+    Game.new_game takes it). An error in the rules before the first decision is raised here, or
+    with checked=False by the state's `check()`."""
     from meeple.interpreter.native.state import NativeState
 
     if _core is None:
@@ -88,8 +97,9 @@ def new_game(
         raise ValueError(f"the step budget must be at least 1, not {budget}")
     if not game.min_players <= n <= game.max_players:
         raise ValueError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {n}")
-    low, core = lowered(game)
-    state = NativeState(game, low, core, n, seed, budget, logging)
+    layout = None if teams is None else teams_.check_layout(teams, game.program.symbols.teams, game.name, n)
+    low, core = lowered(game, n)
+    state = NativeState(game, low, core, n, seed, budget, logging, layout)
     if checked:
         state.check()
     return state

@@ -81,6 +81,9 @@ BUILTINS = {
     "borders": "Borders",
     "placement": "PlacementAt",
     "block": "BlockAt",
+    "team": "Team",
+    "teammates": "Teammates",
+    "automated": "Automated",
 }
 
 # Attributes of the values a grid's questions give, each read by what the value is at run time
@@ -160,13 +163,19 @@ class Lowered:
 
 
 class Lowering:
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, players: int | None = None) -> None:
         self.p = program
         self.sym = program.symbols
         # The seats a game of this program can have: the Program makes zones and maps for every
         # seat a game could ever have (MAX_SEATS), and each would be a location, an empty list
-        # in every game of the core, were the seats beyond the game's most players laid out.
-        self.seats = program.players[: program.max_players]
+        # in every game of the core, were the seats beyond the game's most players laid out. A
+        # program with seats the rules play is lowered for one number of players: its automata
+        # sit after them, each a seat of its own with its own zones (interpreter/seats.py).
+        if program.automata:
+            self.seats = program.seated(program.min_players if players is None else players)
+        else:
+            self.seats = program.players[: program.max_players]
+        self.seated = {id(seat) for seat in self.seats}
         self.texts: list[str] = []
         self.columns: list[str] = []  # the columns expressions read, by their index (`column`)
         self.sites: list[tuple[ast.Span | None, str]] = []
@@ -196,6 +205,10 @@ class Lowering:
         self.grows = False  # whether a grid grows: known once the grids are lowered
         owners = [(per, name) for per, group in self.sym.owned_vars.items() for name in group]
         self.stores = {owner: i for i, owner in enumerate(owners)}
+        # The preferences of the styles seats the rules play, by asking statement, and as lowered
+        # by the site of the instruction that asks (src/automata.rs).
+        self.pref_sites = self.preferences_at()
+        self.prefs: dict[int, list[dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ the whole program
 
@@ -203,7 +216,7 @@ class Lowering:
         sym, p = self.sym, self.p
         self.refuse_whole_program()
         for (_name, owner), zone in p.zone_locs.items():
-            if isinstance(owner, Player) and owner.seat >= len(self.seats):
+            if isinstance(owner, Player) and id(owner) not in self.seated:
                 continue
             self.zone_index[id(zone)] = len(self.locations)
             self.zones[len(self.locations)] = zone
@@ -216,7 +229,7 @@ class Lowering:
                     self.nodes[len(self.locations)] = node
                     self.locations.append({"cell": None, "owner": "None", "node": self.row_index[id(node)]})
         for mapref in p.map_refs.values():
-            if mapref.owner is not None and mapref.owner.seat >= len(self.seats):
+            if mapref.owner is not None and id(mapref.owner) not in self.seated:
                 continue
             self.grid_index[id(mapref)] = len(self.grids)
             g = len(self.grids)
@@ -311,6 +324,7 @@ class Lowering:
                 "max_log_chars": MAX_LOG_CHARS,
             },
             "labels": self.labels(),
+            **self.automata(),
         }
         return Lowered(
             ir=json.dumps(ir),
@@ -318,7 +332,7 @@ class Lowering:
             sites=self.sites,
             codes=self.code_names,
             declared=declared,
-            players=p.players,
+            players=self.seats,
             rows=self.rows,
             zones=self.zones,
             cells=self.cells,
@@ -335,7 +349,7 @@ class Lowering:
         (MAX_LOG_CHARS), while the lines are put in words on this side (state.py)."""
         places = [self.zones.get(i) or self.cells.get(i) for i in range(len(self.locations))]
         return {
-            "players": [len(label(p)) for p in self.p.players],
+            "players": [len(label(p)) for p in self.seats],
             "rows": [len(label(r)) for r in self.rows],
             "locations": [0 if place is None else len(label(place)) for place in places],
             "grids": [len(label(g)) for g in self.grids],
@@ -345,15 +359,62 @@ class Lowering:
             "lower": [len(t.lower()) for t in self.texts],
         }
 
+    def automata(self) -> dict[str, Any]:
+        """The seats the rules play (src/automata.rs): after how many players they sit, each
+        one's name and style, and the preferences of those styles at each statement that asks
+        (lowered with the statement, in the names it sees: `self.prefs`)."""
+        if not self.p.automata:
+            return {}
+        played = self.played_styles()
+        automata = [
+            {"name": label(seat), "style": played.get(decl.style or ""), "style_name": decl.style}
+            for seat, decl in zip(self.seats[-len(self.p.automata) :], self.p.automata, strict=True)
+        ]
+        return {"humans": len(self.seats) - len(automata), "automata": automata, "prefs": self.prefs}
+
+    def played_styles(self) -> dict[str, int]:
+        """The styles seats the rules play, each by its index among them."""
+        names = [d.style for d in self.p.automata if d.style is not None and d.style in self.sym.styles]
+        return {name: i for i, name in enumerate(dict.fromkeys(names))}
+
+    def preferences_at(self) -> dict[int, list[tuple[int, ast.Preference]]]:
+        """Each asking statement's preferences of the styles automata play, by the statement (its
+        id), in the order the styles' lines come (compiler/styles.py's)."""
+        at: dict[int, list[tuple[int, ast.Preference]]] = {}
+        for name, index in self.played_styles().items():
+            for pref in self.sym.styles[name].preferences:
+                for site in self.sym.preferred.get(id(pref), []):
+                    at.setdefault(id(site.stmt), []).append((index, pref))
+        return at
+
+    def preferences(self, s: ast.Stmt, asking: int, ask: bool) -> None:
+        """The automata's preferences at the statement `s` lowered to the instruction `asking`,
+        in the names the statement sees now (the frame as it stands)."""
+        rule = self.rule
+        for style, pref in self.pref_sites.get(id(s), []):
+            self.rule = f"style {pref_style(self.sym, pref)}"
+            lowered = {
+                "style": style,
+                "avoid": pref.avoid,
+                "target": pref.target.capitalize(),
+                "ask": ask,
+                "cond": self.expr(pref.cond) if pref.cond is not None else None,
+                "weight": self.expr(pref.weight) if pref.weight is not None else None,
+                "line": [pref.span.line, pref.span.column],
+                "at": self.site(pref.span),
+                "bound_at": self.site(pref.span, ""),
+            }
+            self.prefs.setdefault(self.instrs[asking]["at"], []).append(lowered)
+        self.rule = rule
+
     def refuse_whole_program(self) -> None:
         """What the core does not run anywhere yet, found before anything is lowered."""
         sym = self.sym
-        # The mechanisms of seats the rules play, teams, carried state and sequences of games run
-        # on the Python engine alone so far: refused whole, never half run.
-        for seat in sym.automata:
-            raise Unsupported("a seat the rules play (`automated`)", seat.span)
-        if sym.teams is not None:
-            raise Unsupported("a game played in teams (`teams`)", sym.teams.span)
+        # The mechanisms of carried state and sequences of games run on the Python engine alone
+        # so far: refused whole, never half run.
+        if sym.automata and any(isinstance(s, ast.Offer) for s in sym.module.find_all(ast.Stmt)):
+            offering = "a seat the rules play (`automated`) in a game that offers actions"
+            raise Unsupported(offering, sym.automata[0].span)
         for carried in sym.module.decls:
             if isinstance(carried, ast.CarryDecl):
                 raise Unsupported("carried state (`carry`)", carried.span)
@@ -589,6 +650,16 @@ class Lowering:
             raise Unsupported("setting a variable's value for a row (`x.NAME[row]`)", s.span)
         self.emit(s, {"SetVar": {"var": self.var_index[target.id], "e": self.expr(value), "sign": sign}})
 
+    def lower_Swap(self, s: ast.Swap) -> None:
+        """Both values read first, into slots no name of the rules uses; then each variable set,
+        as `set` sets it, to the value read from the other (statements.py's compile_Swap)."""
+        first, second = self.frame.scratch(), self.frame.scratch()
+        self.emit(s, {"Let": {"slot": first, "e": self.expr(s.first)}})
+        self.emit(s, {"Let": {"slot": second, "e": self.expr(s.second)}})
+        for target, slot in ((s.first, second), (s.second, first)):
+            held = ast.Name(span=s.span, id=f"<{slot}>")
+            self.assign(ast.SetStmt(span=s.span, target=target, value=held), held, 0)
+
     def lower_MoveCount(self, s: ast.MoveCount) -> None:
         self.move(s, self.expr(s.count))
 
@@ -656,6 +727,7 @@ class Lowering:
         top = self.emit(
             s, {"ChooseNext": {"var": var, "list": items, "who": who, "prompt": prompt, "end": -1}}
         )
+        self.preferences(s, top, False)
         self.emit(s, {"Chosen": {"var": var, "list": items}})
         self.block(s.body)
         self.emit(s, {"Jump": {"to": top}})
@@ -715,6 +787,7 @@ class Lowering:
                 }
             },
         )
+        self.preferences(s, ask, False)
         self.block(s.body)
         end = self.emit(s, {"Jump": {"to": -1}})
         self.patch(ask, "orelse", self.here())
@@ -724,6 +797,7 @@ class Lowering:
     def lower_Ask(self, s: ast.Ask) -> None:
         chooser = self.expr(s.chooser) if s.chooser is not None else None
         ask = self.emit(s, {"Ask": {"chooser": chooser, "prompt": self.text(s.prompt), "orelse": -1}})
+        self.preferences(s, ask, True)
         self.block(s.body)
         end = self.emit(s, {"Jump": {"to": -1}})
         self.patch(ask, "orelse", self.here())
@@ -900,7 +974,7 @@ class Lowering:
             if name != e.name:
                 continue
             if isinstance(owner, Player):
-                if owner.seat < len(self.seats):
+                if id(owner) in self.seated:
                     seats[owner.seat] = self.zone_index[id(zone)]
             elif isinstance(owner, Row):
                 rows[self.row_index[id(owner)]] = self.zone_index[id(zone)]
@@ -957,6 +1031,10 @@ class Lowering:
             return self.areas(e)
         if e.func == "as_if_laid":
             return {"AsIfLaid": [self.expr(e.args[0]), self.expr(e.args[1])]}
+        if e.func == "as_if_moved":
+            return {"AsIfMoved": [self.expr(e.args[0]), self.expr(e.args[1]), self.expr(e.args[2])]}
+        if e.func == "fewest_steps":
+            return self.fewest_steps(e)
         if e.func == "connected" and not self.on_cells(e):
             raise Unsupported("connected(...) of the nodes of a map", e.span)
         if e.func == "placements":
@@ -987,6 +1065,18 @@ class Lowering:
         start = self.expr(e.args[0])
         args = [self.expr(a) for a in e.args[2:]]
         return {"Routes": {"movement": self.movement_index[movement.id], "start": start, "args": args}}
+
+    def fewest_steps(self, e: ast.Call) -> Any:
+        """`fewest_steps(START, PLACES, MOVEMENT, ARGS...)` of a movement whose `step` line says
+        where a step goes; along a grid's sides or a map's edges it runs on the Python engine."""
+        movement = e.args[2]
+        assert isinstance(movement, ast.Name)
+        if self.sym.movements[movement.id].step is None:
+            raise Unsupported("fewest_steps(...) of a movement without a `step` line", e.span)
+        start, goals = self.expr(e.args[0]), self.expr(e.args[1])
+        args = [self.expr(a) for a in e.args[3:]]
+        index = self.movement_index[movement.id]
+        return {"FewestSteps": {"movement": index, "start": start, "goals": goals, "args": args}}
 
     def adjacency(self, e: ast.Call, named: ast.Expr) -> list[list[int]]:
         """The edges a graph question walks, each node's neighbours by row index: of the map
@@ -1077,6 +1167,13 @@ def _said(s: ast.Stmt) -> str:
     return KEYWORDS.get(type(s).__name__, type(s).__name__.lower())
 
 
-def lower(program: Program) -> Lowered:
-    """The program lowered for the native core; raises Unsupported for what it does not run."""
-    return Lowering(program).lower()
+def pref_style(sym: Any, pref: ast.Preference) -> str:
+    """The name of the style a preference is a line of."""
+    return next(name for name, style in sym.styles.items() if any(p is pref for p in style.preferences))
+
+
+def lower(program: Program, players: int | None = None) -> Lowered:
+    """The program lowered for the native core (for games of `players` players, where its seats
+    depend on it: seats the rules play sit after the players); raises Unsupported for what it
+    does not run."""
+    return Lowering(program, players).lower()

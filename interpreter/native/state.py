@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.interpreter import teams as teams_
 from meeple.interpreter.areas import Area
 from meeple.interpreter.compiler.base import too_deep
 from meeple.interpreter.engine import Game, IllegalChoice, answer_line, record, too_many_decisions
@@ -39,7 +40,15 @@ class NativeState:
     engine = "native"
 
     def __init__(
-        self, game: Game, lowered: Lowered, core: Any, players: int, seed: int, budget: int, logging: bool
+        self,
+        game: Game,
+        lowered: Lowered,
+        core: Any,
+        players: int,
+        seed: int,
+        budget: int,
+        logging: bool,
+        layout: teams_.Layout | None = None,
     ) -> None:
         self.game = game
         self.lowered = lowered
@@ -48,11 +57,12 @@ class NativeState:
         self.budget = budget
         self.logging = logging
         self.choosers: list[int] = []
-        # What the Python engine's State also says: the core seats players alone (a game with a
-        # seat the rules play, teams or carried state is not lowered), and starts from no save.
-        self.seats = players
-        self.layout = None
-        self.teams = tuple((seat,) for seat in range(players))
+        # What the Python engine's State also says: the seats are the players and the seats the
+        # rules play after them (interpreter/seats.py), and the core starts from no save (a game
+        # with carried state is not lowered).
+        self.seats = players + len(game.program.automata)
+        self.layout = layout  # the teams chosen (interpreter/teams.py), or None
+        self.teams = teams_.teams_of(layout, self.seats)  # every seat's team, alone where none is chosen
         self.loaded = None
         self.failed: RuleRuntimeError | None = None
         # The scores and tiebreaks the game ended with: computed once, as it ends, so that a score
@@ -63,7 +73,8 @@ class NativeState:
         self._decision: Decision | None = None
         self._grown: dict[tuple[int, int, int, int], Cell] = {}  # cells of grids that grow, made once
         self._over = False
-        self.core = core.new_game(players, seed, budget, logging)
+        teams = None if layout is None else [list(team) for team in layout]
+        self.core = core.new_game(self.seats, seed, budget, logging, teams)
         self._settle(raising=False)
 
     # -------------------------------------------------------------- values back from the core
@@ -288,10 +299,9 @@ class NativeState:
 
     @property
     def winners(self) -> list[int]:
-        """Seats with the best score (then the best tiebreak); several when they share it."""
-        keys = list(zip(self.scores, self.tiebreaks, strict=True))
-        best = max(keys)
-        return [i for i, k in enumerate(keys) if k == best]
+        """Seats with the best score (then the best tiebreak); several when they share it. In a
+        game played in teams, every member of the teams whose best member is the best."""
+        return teams_.winners(list(zip(self.scores, self.tiebreaks, strict=True)), self.teams)
 
     def counted(self) -> dict[str, int | list[int]]:
         declared = self.game.program.symbols.counters

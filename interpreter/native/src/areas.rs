@@ -218,7 +218,9 @@ pub fn beside(p: &Loaded, w: &mut World, given: &Value, corner: bool) -> Result<
 /// cell's), or of a border (`new`, `old`); None for any other value.
 pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Option<Value>, Fail> {
     match (obj, name) {
-        (Value::Area(area), AttrIr::Shaped(word))
+        // An area's own attributes come first, whatever else the name is (a column of some
+        // table too: compiler/expressions.py's `attr` asks areas.ATTRIBUTES first).
+        (Value::Area(area), AttrIr::Shaped(word) | AttrIr::Column(word))
             if ["cells", "first", "blocks", "gaps"].contains(&word.as_str()) =>
         {
             Ok(Some(area_attr(p, w, area, word)))

@@ -53,6 +53,49 @@ pub struct Program {
     pub limits: Limits,
     /// How many characters each label and text reads as: what the log's limit counts.
     pub labels: crate::limits::Labels,
+    /// The seats the rules play (`automated`), after the players (automata.rs): how many
+    /// players there are (every seat from this one on is an automaton), and each automaton.
+    #[serde(default)]
+    pub humans: Option<u32>,
+    #[serde(default)]
+    pub automata: Vec<AutomatonIr>,
+    /// The preferences of the automata's styles, by the site (`at`) of the statement that asks.
+    #[serde(default)]
+    pub prefs: HashMap<u32, Vec<PrefIr>>,
+}
+
+/// A seat the rules play: its name as players read it, and the style it plays (its index among
+/// the styles automata play, and its name), if any.
+#[derive(Deserialize, Debug)]
+pub struct AutomatonIr {
+    pub name: String,
+    pub style: Option<u32>,
+    pub style_name: Option<String>,
+}
+
+/// What a preference speaks of: each option of a choice, the yes of a `may "..."`, or the pass.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrefTarget {
+    Option,
+    Yes,
+    Pass,
+}
+
+/// One preference of a style at one asking statement, in the names that statement sees.
+#[derive(Deserialize, Debug)]
+pub struct PrefIr {
+    pub style: u32,
+    pub avoid: bool,
+    pub target: PrefTarget,
+    /// Whether the statement is a `may "..."` (its pass is its no).
+    pub ask: bool,
+    pub cond: Option<Expr>,
+    pub weight: Option<Expr>,
+    /// The preference's line and column: its rank among the style's lines.
+    pub line: (i64, i64),
+    /// Where an error in its condition or weight stands, and where a weight out of range does.
+    pub at: u32,
+    pub bound_at: u32,
 }
 
 /// meeple/limits.py's limits, as the lowering hands them over: each is declared there, once.
@@ -454,6 +497,11 @@ pub enum Builtin {
     PlacementAt,
     /// `block(GRID, X, Y)`: the top layer on a block (layers.rs).
     BlockAt,
+    /// `team(p)`, `teammates(p)`: p's team in seat order, and the others of it (teams.rs).
+    Team,
+    Teammates,
+    /// `automated(p)`: whether p is a seat the rules play (automata.rs).
+    Automated,
 }
 
 /// An attribute, resolved by what the object is at run time.
@@ -524,6 +572,16 @@ pub enum Expr {
     },
     /// `as_if_laid(PLACEMENT, X)`: X as if the placement were laid (layers.rs).
     AsIfLaid(Box<Expr>, Box<Expr>),
+    /// `as_if_moved(PIECES, PLACE, X)`: X as if the pieces were moved there (supposed.rs).
+    AsIfMoved(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `fewest_steps(START, PLACES, MOVEMENT, ARGS...)` of a movement with a `step` line
+    /// (steps.rs).
+    FewestSteps {
+        movement: u32,
+        start: Box<Expr>,
+        goals: Box<Expr>,
+        args: Vec<Expr>,
+    },
     /// `areas(GRID, COLUMN)` (`many`) or `area(CELL, COLUMN)` on a grid that grows (areas.rs).
     Areas {
         of: Box<Expr>,

@@ -1,6 +1,7 @@
 //! meeple's native engine core: a lowered program (interpreter/native/lower.py) run by a
 //! machine whose games are plain data. See docs/architecture.md, "The native engine".
 pub mod areas;
+pub mod automata;
 pub mod grid;
 pub mod ir;
 pub mod layers;
@@ -12,6 +13,8 @@ pub mod rng;
 pub mod routes;
 pub mod rows;
 pub mod steps;
+pub mod supposed;
+pub mod teams;
 pub mod value;
 pub mod vm;
 

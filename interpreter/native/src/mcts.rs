@@ -29,17 +29,21 @@ struct Node {
     reward: f64,
 }
 
-/// Each seat's share of a finished game: the winners share 1 (a game that failed gives
-/// nobody anything).
+/// Each seat's share of a finished game: the winners (every member of a winning team,
+/// teams.rs) share 1 (a game that failed gives nobody anything).
 fn rewards(game: &mut Game) -> Vec<f64> {
     let players = game.world.players as usize;
     let (Ok(scores), Ok(ties)) = (game.scores(false), game.scores(true)) else {
         return vec![0.0; players];
     };
     let keys: Vec<(i64, i64)> = scores.into_iter().zip(ties).collect();
-    let Some(best) = keys.iter().max().copied() else { return vec![0.0; players] };
-    let winners = keys.iter().filter(|k| **k == best).count() as f64;
-    keys.iter().map(|k| if *k == best { 1.0 / winners } else { 0.0 }).collect()
+    let winners = game.world.teams.winners(&keys);
+    let share = 1.0 / winners.len().max(1) as f64;
+    let mut out = vec![0.0; players];
+    for seat in winners {
+        out[seat as usize] = share;
+    }
+    out
 }
 
 /// Places (location, index) holding unseen pieces of one declaration and owner.

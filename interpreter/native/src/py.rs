@@ -6,6 +6,7 @@
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
 use crate::rng::Mt;
+use crate::teams::Teams;
 use crate::value::Value;
 use crate::vm::{Agent, Event, Fail, FailKind, Game as Machine, Loaded, Said, Short};
 use pyo3::create_exception;
@@ -130,11 +131,24 @@ impl Program {
         Ok(Program { loaded: Arc::new(Loaded::new(ir)) })
     }
 
-    /// A new game, run to its first decision (or its end, or an error: see `Game.failure`).
-    fn new_game(&self, players: u32, seed: i128, budget: u64, logging: bool) -> Game {
-        let mut machine = Machine::new(self.loaded.clone(), players, seed, budget, logging);
+    /// A new game, run to its first decision (or its end, or an error: see `Game.failure`);
+    /// `teams`: the layout it is played in (each team its seats), everyone alone without one.
+    #[pyo3(signature = (players, seed, budget, logging, teams=None))]
+    fn new_game(
+        &self,
+        players: u32,
+        seed: i128,
+        budget: u64,
+        logging: bool,
+        teams: Option<Vec<Vec<u32>>>,
+    ) -> PyResult<Game> {
+        let teams = match teams {
+            None => Teams::alone(players),
+            Some(layout) => Teams::of_layout(&layout, players).map_err(PyValueError::new_err)?,
+        };
+        let mut machine = Machine::seated(self.loaded.clone(), players, teams, seed, budget, logging);
         machine.rest();
-        Game { machine }
+        Ok(Game { machine })
     }
 }
 

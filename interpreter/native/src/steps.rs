@@ -185,3 +185,70 @@ pub fn routes(
     };
     Ok(Value::List(Arc::new(found.into_iter().map(way).collect())))
 }
+
+/// `fewest_steps(START, PLACES, MOVEMENT, ARGS...)` of a movement with a `step` line: the
+/// length of a shortest way from START to one of PLACES where its `ends` holds, passing only
+/// places its `through` allows (the start excepted), however long; 0 when START is such a place,
+/// `none` when none is reached (interpreter/grids.py's `fewest_steps`). Breadth first, each
+/// place entered once, so it ends on any finite graph.
+pub fn fewest(
+    p: &Loaded,
+    w: &mut World,
+    mv: &MovementIr,
+    start: Value,
+    goals: Value,
+    args: Vec<Value>,
+) -> Result<Value, Fail> {
+    let Value::List(goals) = goals else {
+        return fail(format!("fewest_steps counts to a list of places, not a {}", goals.type_name()));
+    };
+    if matches!(start, Value::List(_)) {
+        return fail("a route starts on one place, not on a list");
+    }
+    if goals.iter().any(|g| matches!(g, Value::List(_))) {
+        return fail("fewest_steps counts to places, not lists of them");
+    }
+    let wanted: HashSet<&Value> = goals.iter().collect();
+    let mut env = vec![Value::None; mv.slots as usize];
+    for (i, arg) in args.into_iter().enumerate() {
+        env[i] = arg;
+    }
+    env[mv.start as usize] = start.clone();
+    let mut search = Places {
+        p,
+        mv,
+        env,
+        places: Vec::new(),
+        ids: HashMap::new(),
+        passable: HashMap::new(),
+        endable: HashMap::new(),
+        onward: HashMap::new(),
+    };
+    let from = search.id(start.clone());
+    if wanted.contains(&start) && search.test(w, true, from)? {
+        return Ok(Value::Int(0));
+    }
+    let mut seen: HashSet<u32> = HashSet::from([from]);
+    let mut layer = vec![from];
+    let mut depth = 0;
+    while !layer.is_empty() {
+        depth += 1;
+        let mut next_layer = Vec::new();
+        for here in layer {
+            if here != from && !search.test(w, false, here)? {
+                continue;
+            }
+            for &next in search.ways(w, here)?.iter() {
+                if !seen.insert(next) {
+                    continue;
+                }
+                if wanted.contains(&search.places[next as usize]) && search.test(w, true, next)? {
+                    return Ok(Value::Int(depth));
+                }
+                next_layer.push(next);
+            }
+        }
+        layer = next_layer;
+    }
+    Ok(Value::None)
+}

@@ -10,6 +10,7 @@ use crate::limits::{self, Entered};
 use crate::offers::{Open, Taken};
 use crate::placement::{self, Grown};
 use crate::rng::Mt;
+use crate::teams::Teams;
 use crate::value::{Piece, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -148,6 +149,8 @@ pub enum Short {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct World {
     pub players: u32,
+    /// Every seat's team, chosen when the game starts (teams.rs).
+    pub teams: Teams,
     pub vars: Vec<Value>,
     /// Each store of variables per owner: one value per seat, or per row of its table.
     pub owned: Vec<Vec<Value>>,
@@ -422,7 +425,7 @@ pub struct Pending {
     pub optional: bool,
     /// The slot the chosen option goes to; None for a yes-or-no question (`may "..."`), whose
     /// "no" goes to `orelse`.
-    var: Option<u32>,
+    pub(crate) var: Option<u32>,
     orelse: u32,
     /// The asking instruction's place: where an error the answer brings about stands.
     pub(crate) at: u32,
@@ -499,9 +502,22 @@ impl Game {
     /// A new game: the start of the game laid out, then setup and play run to the first
     /// decision a player must make (or to the end).
     pub fn new(program: Arc<Loaded>, players: u32, seed: i128, budget: u64, logging: bool) -> Game {
+        Game::seated(program, players, Teams::alone(players), seed, budget, logging)
+    }
+
+    /// A new game whose seats play in `teams` (teams.rs), run to its first decision.
+    pub fn seated(
+        program: Arc<Loaded>,
+        players: u32,
+        teams: Teams,
+        seed: i128,
+        budget: u64,
+        logging: bool,
+    ) -> Game {
         let ir = &program.ir;
         let world = World {
             players,
+            teams,
             vars: vec![Value::None; ir.vars.len()],
             owned: ir
                 .owned
@@ -672,8 +688,21 @@ impl Game {
 
     /// Run until a decision with more than one option, the end, or an error.
     fn advance(&mut self) {
-        if let Err(fail) = self.run() {
-            self.fail(fail);
+        // Run to the next decision; one the rules make for a seat they play is made here
+        // (automata.rs), and the game runs on.
+        loop {
+            if let Err(fail) = self.run() {
+                self.fail(fail);
+                break;
+            }
+            match self.automaton_answers() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(fail) => {
+                    self.fail(fail);
+                    break;
+                }
+            }
         }
         if self.frames.is_empty() && self.failed.is_none() {
             self.over = true;
@@ -743,7 +772,7 @@ impl Game {
         Ok(())
     }
 
-    fn resolve(&mut self, pending: Pending, index: usize) {
+    pub(crate) fn resolve(&mut self, pending: Pending, index: usize) {
         let frame = self.frames.last_mut().expect("a decision is asked by a running frame");
         match pending.var {
             _ if index >= pending.options.len() => frame.pc = pending.orelse,
@@ -1278,7 +1307,7 @@ fn checked(n: Option<i64>) -> Result<i64, Fail> {
     }
 }
 
-fn int(v: Value) -> Result<i64, Fail> {
+pub(crate) fn int(v: Value) -> Result<i64, Fail> {
     match v {
         Value::Int(n) => Ok(n),
         Value::Bool(b) => Ok(i64::from(b)),
@@ -1301,7 +1330,7 @@ fn list(v: Value) -> Result<Arc<Vec<Value>>, Fail> {
 }
 
 /// The location a value names: a zone, a cell, or a node of a map of nodes (a row).
-fn location(p: &Loaded, v: &Value) -> Result<u32, Fail> {
+pub(crate) fn location(p: &Loaded, v: &Value) -> Result<u32, Fail> {
     let found = match v {
         Value::Row(r) => p.ir.node_locations.get(*r as usize).copied().flatten(),
         other => other.location(),
@@ -2011,6 +2040,18 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let spot = eval(p, w, spot, env)?;
             crate::layers::as_if_laid(p, w, &spot, |w| eval(p, w, then, env))?
         }
+        Expr::AsIfMoved(what, to, then) => {
+            let (what, to) = (eval(p, w, what, env)?, eval(p, w, to, env)?);
+            crate::supposed::as_if_moved(p, w, &what, &to, |w| eval(p, w, then, env))?
+        }
+        Expr::FewestSteps { movement, start, goals, args } => {
+            let (from, goals) = (eval(p, w, start, env)?, eval(p, w, goals, env)?);
+            let mut given = Vec::with_capacity(args.len());
+            for a in args {
+                given.push(eval(p, w, a, env)?);
+            }
+            crate::steps::fewest(p, w, &p.ir.movements[*movement as usize], from, goals, given)?
+        }
         Expr::Areas { of, column, many } => {
             let given = eval(p, w, of, env)?;
             crate::areas::find(p, w, &given, column, *many)?
@@ -2209,6 +2250,15 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             Value::List(Arc::new(out))
         }
         Builtin::NextPlayer => Value::Player((seat(&values[0])? + 1) % w.players),
+        Builtin::Automated => {
+            let of = seat(&values[0])?;
+            Value::Bool(p.ir.humans.is_some_and(|humans| of >= humans))
+        }
+        Builtin::Team | Builtin::Teammates => {
+            let of = seat(&values[0])?;
+            let mates = w.teams.team(of).iter().filter(|&&s| b == Builtin::Team || s != of);
+            Value::List(Arc::new(mates.map(|&s| Value::Player(s)).collect()))
+        }
         Builtin::PlayersFrom => {
             let first = seat(&values[0])?;
             Value::List(Arc::new((0..w.players).map(|i| Value::Player((first + i) % w.players)).collect()))
