@@ -214,16 +214,21 @@ pub fn beside(p: &Loaded, w: &mut World, given: &Value, corner: bool) -> Result<
     Ok(Value::List(Arc::new(out.into_iter().map(|i| Value::Area(now.areas[i].clone())).collect())))
 }
 
+/// An area's own attributes.
+const AREA_OWN: [&str; 4] = ["cells", "first", "blocks", "gaps"];
+
 /// An attribute of an area (its `cells`, `first`, `blocks`, `gaps`; any other is its first
 /// cell's), or of a border (`new`, `old`); None for any other value.
 pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Option<Value>, Fail> {
     match (obj, name) {
         // An area's own attributes come first, whatever else the name is (a column of some
         // table too: compiler/expressions.py's `attr` asks areas.ATTRIBUTES first).
-        (Value::Area(area), AttrIr::Shaped(word) | AttrIr::Column(word))
-            if ["cells", "first", "blocks", "gaps"].contains(&word.as_str()) =>
-        {
+        (Value::Area(area), AttrIr::Shaped(word)) if AREA_OWN.contains(&word.as_str()) => {
             Ok(Some(area_attr(p, w, area, word)))
+        }
+        (Value::Area(area), AttrIr::Column(column)) if AREA_OWN.contains(&p.column_name(*column)) => {
+            let word = p.column_name(*column).to_owned();
+            Ok(Some(area_attr(p, w, area, &word)))
         }
         (Value::Area(area), _) => {
             let first = Value::Cell(area.cells.first().copied().unwrap_or_default());
