@@ -221,3 +221,21 @@ def test_a_picture_is_printed_no_taller_than_half_what_a_page_holds(tmp_path: Pa
     svg = ET.fromstring(board.before)
     tall = float(svg.attrib["height"]) * board.width / float(svg.attrib["width"])
     assert tall <= pictures.TALLEST + 0.5 and board.width <= pictures.FULL_PAGE
+
+
+def test_an_example_that_fits_a_page_is_printed_whole_on_one_page() -> None:
+    """A worked example, its heading and its pictures stay on one page (issue 25, section 1): Gods
+    Love Dinosaurs' examples draw an ecosystem and a nest each, and the nest's picture went to the
+    next page, away from its words."""
+    checked = meeple.check("gods_love_dinosaurs")
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(
+        checked.path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    drawn = [e for e in game.book.examples if len(e.pictures) > 1 and e.whole]
+    assert len(drawn) >= 3
+    pages = [p.extract_text() for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages]
+    squeezed = ["".join(p.split()) for p in pages]
+    for e in drawn:
+        (page,) = [i for i, p in enumerate(squeezed) if "".join(e.title.split())[:40] in p]
+        assert all("".join(p.title.split()) in squeezed[page] for p in e.pictures), e.title
