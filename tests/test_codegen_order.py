@@ -335,3 +335,26 @@ def test_the_aid_tells_when_the_game_ends_once_in_one_wording() -> None:
     said = [*aid.goal, *(plain for line in aid.flow for plain in [line.flat()]), *(g for _, g in aid.actions)]
     told = [s for text in [*said, *aid.ends] for s in re.split(r"(?<=[.!?])\s+", text) if "game ends" in s]
     assert len(told) == 1 and told[0] in " ".join(aid.ends)
+
+
+def test_no_heading_ends_a_page_and_no_table_row_sits_alone() -> None:
+    """Page breaks as a reader needs them (issue 25, section 1), in Dino Party's rulebook: the
+    Rulings' heading and its first line were the last lines of a page, and three rows of the card
+    table sat alone on the next one. A table short enough for a page is printed whole, with its
+    heading and its words; the heading of the rulings comes with the first ruling."""
+    import pdfs
+
+    game = game_docs("dino_party")
+    pages = [
+        "".join(p.extract_text().split()) for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages
+    ]
+
+    def page_of(text: str) -> int:
+        (found,) = [i for i, p in enumerate(pages) if "".join(text.split()) in p]
+        return found
+
+    sheet = max(game.book.sheets, key=lambda s: len(s.rows))
+    at = {page_of(sheet.words[0][:60])}
+    at |= {page_of(row[0] + row[1]) for row in sheet.rows}
+    assert len(at) == 1, at
+    assert page_of("Questions the rules above may leave open") == page_of(game.book.rulings[0].words[:50])
