@@ -35,8 +35,13 @@ from meeple.interpreter.values import Cell, MapRef, Piece, Player, Row, ZoneLoc
 
 HEX = 34.0  # a hex's radius, in the picture's units
 SQUARE = 60.0  # a square cell's side
-# Words on a cell keep a pale outline, so that they read on a dark ground as on a light one.
-HALO = 'stroke="#ffffff" stroke-width="2.4" stroke-linejoin="round" paint-order="stroke"'
+# Words on a cell stand on a pale label of their own, so that they read on a dark ground as on a
+# light one at print size (an outline around each letter did not: it printed as white outlined
+# text); each kind of piece has its own label, framed, and what is printed on the cell its own,
+# unframed, so that two players' pieces on one cell, and a piece and a mark, are told apart.
+LABEL = 'fill="#ffffff" fill-opacity="0.88" rx="3"'
+LABEL_FRAME = 'stroke="#444" stroke-width="0.6"'
+LETTER = 0.5  # the width of an average letter, in font sizes: a label's width is estimated from it
 LEGEND_ENTRY = 95.0  # the width a legend entry needs: its swatch and a name
 CELL_LINE = 11  # letters a line of words on a cell holds at full size
 FONT = 11.0
@@ -46,6 +51,7 @@ LINE = FONT + 8  # a box's lines, baseline to baseline
 SCALE = 0.8  # points a unit of the picture prints at: its words at about 9 pt
 HALF_PAGE = 230.0  # points: a picture this narrow is printed beside its other half
 FULL_PAGE = 460.0  # points: a wider one above it, at most this wide
+TALLEST = 250.0  # points: a picture at most this tall, so that before, after and the words fit one page
 PALETTE = ("#cfe3c6", "#f1dfb0", "#c7dcef", "#e7cbe0", "#d9d2c5", "#f3c9b8", "#d0e7e4", "#e9e6a8")
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 COLOUR_COLUMN = "colour"  # a table's column of colours for pictures: not printed as data
@@ -58,7 +64,15 @@ class Picture:
     title: str
     before: str
     after: str
-    width: float  # in points, as printed: the pictures' units at SCALE, at most a page wide
+    width: float  # in points, as printed: the pictures' units at SCALE, at most a page wide and TALLEST tall
+
+    @property
+    def height(self) -> float:
+        """In points, as printed: before and after side by side, or one above the other, with
+        their captions."""
+        found = re.search(r'width="([0-9.]+)" height="([0-9.]+)"', self.before)
+        one = self.width * float(found[2]) / float(found[1]) if found else self.width
+        return 30 + (one if self.side_by_side else 2 * one + 15)
 
     @property
     def side_by_side(self) -> bool:
@@ -87,7 +101,7 @@ def pictures(before: Sequence[Shown], after: Sequence[Shown], names: Names) -> l
     for first, last in zip(before, after, strict=True):
         drawer = Drawer(names)
         size = drawer.size([first, last])
-        width = min(size[2] * SCALE, FULL_PAGE)
+        width = min(size[2] * SCALE, FULL_PAGE, TALLEST * size[2] / size[3])
         out.append(
             Picture(drawer.title(first.place), drawer.draw(first, size), drawer.draw(last, size), width)
         )
@@ -240,17 +254,28 @@ class Drawer:
         x, y = _centre(geometry, q, r)
         corners = outline(geometry.kind, x, y, HEX, SQUARE)
         what, marks = self.marks(face)
-        lines = [(w, "bold") for p in self.pieces(pieces) for w in _wrap(p)]
-        lines += [(w, "italic") for m in marks for w in _wrap(m)]
+        labels = [(_wrap(p), True) for p in self.pieces(pieces)] + [(_wrap(m), False) for m in marks]
         out = [f'<polygon points="{corners}" fill="{self.colour(what)}" stroke="#555" stroke-width="1"/>']
-        first = y - (len(lines) - 1) * (FONT + 1) / 2 + FONT / 3
-        for i, (word, style) in enumerate(lines):
-            attr = 'font-weight="bold"' if style == "bold" else 'font-style="italic" fill="#555"'
-            size = FONT if len(word) <= CELL_LINE else FONT * CELL_LINE / len(word)
+        step = FONT + 1  # baseline to baseline
+        gap = 3.0  # between two labels
+        height = sum(len(lines) for lines, _ in labels) * step + gap * (len(labels) - 1)
+        top = y - height / 2
+        for lines, piece in labels:
+            sizes = [FONT if len(w) <= CELL_LINE else FONT * CELL_LINE / len(w) for w in lines]
+            wide = max(len(w) * LETTER * size for w, size in zip(lines, sizes, strict=True)) + 6
+            frame = LABEL_FRAME if piece else ""
+            tall = len(lines) * step
             out.append(
-                f'<text x="{x:.1f}" y="{first + i * (FONT + 1):.1f}" text-anchor="middle" '
-                f'font-size="{size:.1f}" {attr} {HALO}>{_e(word)}</text>'
+                f'<rect x="{x - wide / 2:.1f}" y="{top:.1f}" width="{wide:.1f}" height="{tall:.1f}" '
+                f"{LABEL} {frame}/>"
             )
+            attr = 'font-weight="bold"' if piece else 'font-style="italic" fill="#333"'
+            for i, (word, size) in enumerate(zip(lines, sizes, strict=True)):
+                out.append(
+                    f'<text x="{x:.1f}" y="{top + i * step + FONT * 0.85:.1f}" text-anchor="middle" '
+                    f'font-size="{size:.1f}" {attr}>{_e(word)}</text>'
+                )
+            top += tall + gap
         return "".join(out)
 
 

@@ -95,6 +95,9 @@ def game_docs(
     return GameDocs(path, model.reference(path, module, symbols, constants), book, aid(book))
 
 
+WHOLE_TABLE = 30  # rows: a table of the rulebook up to this long is kept on one page, whole
+
+
 @cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -117,6 +120,7 @@ def environment() -> jinja2.Environment:
     env.globals["short"] = short
     env.globals["column_widths"] = column_widths
     env.globals["picture_file"] = picture_file
+    env.globals["WHOLE_TABLE"] = WHOLE_TABLE
     env.filters["inline_svg"] = inline_svg
     env.globals["pygments_css"] = Markup(HtmlFormatter(style="friendly").get_style_defs(".highlight"))
     return env

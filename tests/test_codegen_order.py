@@ -313,3 +313,48 @@ def test_a_number_that_numbers_no_step_is_a_warning_at_its_line(
     assert len(found) == 1 and message in found[0].message
     line = source.splitlines()[found[0].line - 1]
     assert line.strip().startswith("numbered")
+
+
+def test_a_base_games_rulebook_never_speaks_of_the_variants_its_header_leaves_to_other_files() -> None:
+    """Dino Dynasty leaves its Game Variants and its Stasis Variant to files of their own: its
+    rulebook and its aid tell no ruling, table heading or assumption about them (the Stasis deck's
+    rebuild, the Dynasty game's envelopes, a Campaign's order of Scenarios printed in the base game's
+    book before): those are in the variant's file, and its rulebook prints them (issue 25)."""
+    game = game_docs("dino_dynasty")
+    printed = render.rulebook_markdown(game) + render.aid_markdown(game)
+    assert not re.findall(r"Stasis|Campaign|Dynasty game|Team game|envelope|solo", printed)
+    stasis = render.rulebook_markdown(game_docs("dino_dynasty_stasis"))
+    assert "Which Herd the Stasis Competes with" in stasis and "Stasis deck again" in stasis
+    assert "save envelope" in render.rulebook_markdown(game_docs("dino_dynasty_dynasty"))
+
+
+def test_the_aid_tells_when_the_game_ends_once_in_one_wording() -> None:
+    """Gods Love Dinosaurs' aid told the end in the flow and again in the refill, in two wordings
+    (issue 25, section 2): the end is told once, under scoring, where a player looks for it."""
+    aid = game_docs("gods_love_dinosaurs").aid
+    said = [*aid.goal, *(plain for line in aid.flow for plain in [line.flat()]), *(g for _, g in aid.actions)]
+    told = [s for text in [*said, *aid.ends] for s in re.split(r"(?<=[.!?])\s+", text) if "game ends" in s]
+    assert len(told) == 1 and told[0] in " ".join(aid.ends)
+
+
+def test_no_heading_ends_a_page_and_no_table_row_sits_alone() -> None:
+    """Page breaks as a reader needs them (issue 25, section 1), in Dino Party's rulebook: the
+    Rulings' heading and its first line were the last lines of a page, and three rows of the card
+    table sat alone on the next one. A table short enough for a page is printed whole, with its
+    heading and its words; the heading of the rulings comes with the first ruling."""
+    import pdfs
+
+    game = game_docs("dino_party")
+    pages = [
+        "".join(p.extract_text().split()) for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages
+    ]
+
+    def page_of(text: str) -> int:
+        (found,) = [i for i, p in enumerate(pages) if "".join(text.split()) in p]
+        return found
+
+    sheet = max(game.book.sheets, key=lambda s: len(s.rows))
+    at = {page_of(sheet.words[0][:60])}
+    at |= {page_of(row[0] + row[1]) for row in sheet.rows}
+    assert len(at) == 1, at
+    assert page_of("Questions the rules above may leave open") == page_of(game.book.rulings[0].words[:50])

@@ -4,6 +4,7 @@ example as the engine plays it. On a game of neutral names: hexes of sand and wa
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -155,3 +156,86 @@ def test_a_square_grid_is_drawn_as_squares_with_each_tile_outlined() -> None:
     assert len(tiles) == 2
     words = texts(land.after)
     assert "(Player 2)" in words and "follower" in words and "town" in words  # two lines on a square
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_words_on_a_cell_stand_on_a_pale_label_not_in_outlined_letters(tmp_path: Path) -> None:
+    """Labels legible at print size (issue 25, section 1): no white outline around the letters,
+    which printed as white outlined text on a dark ground; a pale label under the words instead."""
+    (board, _) = next(e for e in docs(tmp_path).book.examples if e.pictures).pictures
+    tree = ET.fromstring(board.before)
+    assert not [t for t in tree.iter(f"{SVG}text") if "stroke" in t.attrib]
+    labels = [r for r in tree.iter(f"{SVG}rect") if r.attrib.get("fill") == "#ffffff"]
+    assert len(labels) == 2  # the pebble on the water, and the spring printed there
+    assert len([r for r in labels if "stroke" in r.attrib]) == 1  # the piece's label framed, the mark's not
+
+
+def test_each_kind_of_piece_on_a_cell_has_a_framed_label_of_its_own(tmp_path: Path) -> None:
+    """Pieces labelled apart: two kinds of piece on one cell (a follower of Player 2, a town) are
+    two framed labels, one above the other, not one run of words."""
+    path = Path(__file__).parent / "grids" / "quads.rules"
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (land,) = next(e for e in game.book.examples if e.pictures).pictures
+    tree = ET.fromstring(land.after)
+    labels = [r for r in tree.iter(f"{SVG}rect") if r.attrib.get("fill") == "#ffffff"]
+    framed = [r for r in labels if "stroke" in r.attrib]
+    by_cell: dict[float, list[float]] = {}
+    for r in framed:
+        centre = float(r.attrib["x"]) + float(r.attrib["width"]) / 2
+        by_cell.setdefault(centre, []).append(float(r.attrib["y"]))
+    shared = [tops for tops in by_cell.values() if len(tops) > 1]
+    assert shared  # a cell with two kinds of piece
+    for tops in shared:  # each below the last, none drawn over another
+        tops.sort()
+        assert all(b - a >= pictures.FONT for a, b in itertools.pairwise(tops))
+
+
+def test_a_picture_is_printed_no_taller_than_half_what_a_page_holds(tmp_path: Path) -> None:
+    """Before and after, the example's title and its words fit one page: each picture is printed at
+    most TALLEST points tall, however large the map (a wide map is also at most a page wide)."""
+    many = "\n".join(f"  t{i}" for i in range(2, 30))
+    rows = "\n".join(f"  t{i}, 0, {i}, sand, no" for i in range(2, 30))
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m", expected="2")
+    source = source.replace("  t1\n", "  t1\n" + many + "\n", 1).replace(
+        "  t1, 1, 0, water, yes\n", "  t1, 1, 0, water, yes\n" + rows + "\n", 1
+    )
+    source = source.replace(
+        "    place shape(tile.t1) on m\n",
+        "    place shape(tile.t1) on m\n"
+        + "".join(f"    place shape(tile.t{i}) on m\n" for i in range(2, 30)),
+    )
+    path = tmp_path / "tall.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (board,) = next(e for e in game.book.examples if e.pictures).pictures
+    svg = ET.fromstring(board.before)
+    tall = float(svg.attrib["height"]) * board.width / float(svg.attrib["width"])
+    assert tall <= pictures.TALLEST + 0.5 and board.width <= pictures.FULL_PAGE
+
+
+def test_an_example_that_fits_a_page_is_printed_whole_on_one_page() -> None:
+    """A worked example, its heading and its pictures stay on one page (issue 25, section 1): Gods
+    Love Dinosaurs' examples draw an ecosystem and a nest each, and the nest's picture went to the
+    next page, away from its words."""
+    checked = meeple.check("gods_love_dinosaurs")
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(
+        checked.path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    drawn = [e for e in game.book.examples if len(e.pictures) > 1 and e.whole]
+    assert len(drawn) >= 3
+    pages = [p.extract_text() for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages]
+    squeezed = ["".join(p.split()) for p in pages]
+    for e in drawn:
+        (page,) = [i for i, p in enumerate(squeezed) if "".join(e.title.split())[:40] in p]
+        assert all("".join(p.title.split()) in squeezed[page] for p in e.pictures), e.title
