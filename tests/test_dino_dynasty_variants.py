@@ -68,7 +68,9 @@ def dinos(state: Any) -> Counter[str]:
     )
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+# The Campaign in teams is the Campaign and the Team game combined (90 lines of its own): its check,
+# half a minute of CPU (setup under every option and Scenario of both), is in the soak.
+@pytest.mark.parametrize("name", [*VARIANTS[:-1], pytest.param(VARIANTS[-1], marks=pytest.mark.soak)])
 def test_each_variant_checks_clean_against_the_rulebook(name: str) -> None:
     rulebook = shared_file("rulebooks", "dino-dynasty.txt")  # a skip, saying how, where it is absent
     result = run("check", str(GAMES / f"{name}.rules"), "--rulebook", str(rulebook))
@@ -132,7 +134,9 @@ def test_a_save_round_trips_exactly(tmp_path: Path) -> None:
     assert start.save() == save
 
 
-@pytest.mark.parametrize("map_kept", ["yes", "no"])
+# With the Map kept (Alternative A) here; without it in the soak (the Campaigns of the tests below
+# are played without it, whole, in the default run).
+@pytest.mark.parametrize("map_kept", ["yes", pytest.param("no", marks=pytest.mark.soak)])
 def test_a_whole_campaign_plays_as_one_game_and_replays_exactly(map_kept: str) -> None:
     """A Campaign is five Scenarios, A to E, one seed and one log; its score is the Campaign
     tokens ('as many as the number of players they beat'), at most 3 per Scenario with 4 players."""
