@@ -9,7 +9,8 @@ declarations", in generated words), so that the reference never silently leaves 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,6 +176,9 @@ def source_of(module: ast.Module, node: ast.Node) -> str:
     return "\n".join(own)
 
 
+Made = Item | Entry | TableDoc | ExampleDoc  # what the reference shows of one declaration
+
+
 class _Builder:
     def __init__(self, module: ast.Module, symbols: Symbols, constants: dict[str, Any]) -> None:
         self.module = module
@@ -292,103 +296,86 @@ class _Builder:
         files = [d.span.file for d in self.module.decls if d.span.file != self.module.file]
         return Path(max(set(files), key=files.count)).name if files else None
 
+    def makers(self, low: int, high: int) -> dict[type[ast.Decl], Callable[[Any], tuple[str, Made]]]:
+        """How each kind of declaration is shown, and the section of the reference it is in (any
+        other kind: `other`)."""
+        en = self.en
+        return {
+            ast.PieceDecl: lambda d: ("pieces", self.piece(d, low, high)),
+            ast.ZoneDecl: lambda d: ("zones", self.zone(d)),
+            ast.MapDecl: lambda d: ("maps", self.item("map", d, en.map_words(d))),
+            ast.VarDecl: lambda d: ("variables", self.item("var", d, en.var_words(d))),
+            ast.CounterDecl: lambda d: ("counters", self.item("counter", d, en.say(d))),
+            ast.StyleDecl: lambda d: ("styles", self.item("style", d, en.say(d))),
+            ast.Constant: lambda d: ("constants", self.constant(d)),
+            ast.Table: lambda d: ("tables", self.table(d)),
+            ast.RuleDecl: lambda d: ("rules", self.rule(d)),
+            ast.ValueDecl: lambda d: ("values", self.value(d)),
+            ast.TriggerDecl: lambda d: ("triggers", self.trigger(d)),
+            ast.SetupDecl: lambda d: (
+                "setup",
+                self.entry("setup", "rules", "How to set up", "", d, en.block(d.body, meta=False)),
+            ),
+            ast.ScoreDecl: lambda d: (d.kind, self.score(d)),
+            ast.Example: lambda d: ("examples", self.example(d, low)),
+        }
+
+    def item(self, kind: str, d: ast.Decl, words: str) -> Item:
+        """A declaration shown by its name and its words (a map, a variable, a counter, a style)."""
+        name = str(getattr(d, "name", ""))
+        return Item(self.unique(anchor(kind, name)), humanise(name), words, Notes.of(d.meta))
+
+    def rule(self, d: ast.RuleDecl) -> Entry:
+        heading = f"for {self.en.params(d.params)}" if d.params else ""
+        return self.entry("rule", d.name, humanise(d.name), heading, d, self.en.block(d.body, meta=False))
+
+    def value(self, d: ast.ValueDecl) -> Entry:
+        heading = f"of {self.en.params(d.params)}" if d.params else ""
+        return self.entry("value", d.name, humanise(d.name), heading, d, [Line(self.en.say(d) + ".")])
+
+    def trigger(self, d: ast.TriggerDecl) -> Entry:
+        title = f"When {humanise(d.kind)} enters"
+        return self.entry("when", d.kind, title, self.en.trigger(d), d, self.en.block(d.body, meta=False))
+
+    def score(self, d: ast.ScoreDecl) -> Entry:
+        title = "Score" if d.kind == "score" else "Tiebreak"
+        return self.entry(d.kind, "line", title, "", d, [Line(self.en.score(d) + ".")])
+
+    def other(self, d: ast.Decl) -> tuple[str, Item]:
+        """Any other declaration (a movement, an option...): its name and what English says of it."""
+        name = str(getattr(d, "name", type(d).__name__))
+        item = Item(self.unique(anchor("decl", name)), humanise(name), self.en.say(d), Notes.of(d.meta))
+        return ("movements" if isinstance(d, ast.MovementDecl) else "others"), item
+
     def build(self, path: Path) -> Reference:
         sym, en = self.sym, self.en
         header = sym.header or ast.GameHeader(name=path.stem)
         low, high = header.min_players, header.max_players
         where: dict[int, tuple[str, str]] = {}  # id(decl) -> (its title, its anchor), for the appendix
         base = self.base()
-        pieces, zones, maps, variables, movements, constants, others = [], [], [], [], [], [], []
-        counters, styles = [], []
-        rules, triggers, values, tables, examples = [], [], [], [], []
-        setup = score = tiebreak = None
+        sections: dict[str, list[Any]] = defaultdict(list)  # each section's items, in file order
         play_anchor = self.unique("flow")
+        makers = self.makers(low, high)
         for d in self.module.decls:
-            item: Item | Entry | TableDoc | ExampleDoc | None = None
-            match d:
-                case ast.GameHeader():
-                    where[id(d)] = ("the game", "top")
-                case ast.PieceDecl():
-                    item = self.piece(d, low, high)
-                    pieces.append(item)
-                case ast.ZoneDecl():
-                    item = self.zone(d)
-                    zones.append(item)
-                case ast.MapDecl():
-                    item = Item(
-                        self.unique(anchor("map", d.name)),
-                        humanise(d.name),
-                        en.map_words(d),
-                        Notes.of(d.meta),
-                    )
-                    maps.append(item)
-                case ast.VarDecl():
-                    item = Item(
-                        self.unique(anchor("var", d.name)),
-                        humanise(d.name),
-                        en.var_words(d),
-                        Notes.of(d.meta),
-                    )
-                    variables.append(item)
-                case ast.CounterDecl():
-                    item = Item(
-                        self.unique(anchor("counter", d.name)), humanise(d.name), en.say(d), Notes.of(d.meta)
-                    )
-                    counters.append(item)
-                case ast.StyleDecl():
-                    item = Item(
-                        self.unique(anchor("style", d.name)), humanise(d.name), en.say(d), Notes.of(d.meta)
-                    )
-                    styles.append(item)
-                case ast.Constant():
-                    item = self.constant(d)
-                    constants.append(item)
-                case ast.Table():
-                    item = self.table(d)
-                    tables.append(item)
-                case ast.RuleDecl():
-                    heading = f"for {en.params(d.params)}" if d.params else ""
-                    item = self.entry(
-                        "rule", d.name, humanise(d.name), heading, d, en.block(d.body, meta=False)
-                    )
-                    rules.append(item)
-                case ast.ValueDecl():
-                    lines = [Line(en.say(d) + ".")]
-                    heading = f"of {en.params(d.params)}" if d.params else ""
-                    item = self.entry("value", d.name, humanise(d.name), heading, d, lines)
-                    values.append(item)
-                case ast.TriggerDecl():
-                    title = f"When {humanise(d.kind)} enters"
-                    item = self.entry("when", d.kind, title, en.trigger(d), d, en.block(d.body, meta=False))
-                    triggers.append(item)
-                case ast.SetupDecl():
-                    item = setup = self.entry(
-                        "setup", "rules", "How to set up", "", d, en.block(d.body, meta=False)
-                    )
-                case ast.PlayDecl():
-                    where[id(d)] = ("the flow of play", play_anchor)
-                case ast.ScoreDecl():
-                    title = "Score" if d.kind == "score" else "Tiebreak"
-                    item = self.entry(d.kind, "line", title, "", d, [Line(en.score(d) + ".")])
-                    if d.kind == "score":
-                        score = item
-                    else:
-                        tiebreak = item
-                case ast.Example():
-                    item = self.example(d, low)
-                    examples.append(item)
-                case _:
-                    name = str(getattr(d, "name", type(d).__name__))
-                    item = Item(
-                        self.unique(anchor("decl", name)), humanise(name), en.say(d), Notes.of(d.meta)
-                    )
-                    if type(d).__name__ == "MovementDecl":
-                        movements.append(item)
-                    else:
-                        others.append(item)
-            if item is not None:
-                where[id(d)] = (_title_of(item), item.anchor)
-                item.changed = base is not None and d.span.file == self.module.file
+            if isinstance(d, ast.GameHeader):
+                where[id(d)] = ("the game", "top")
+                continue
+            if isinstance(d, ast.PlayDecl):
+                where[id(d)] = ("the flow of play", play_anchor)
+                continue
+            make = next((makers[c] for c in type(d).__mro__ if c in makers), self.other)  # an option too
+            section, item = make(d)
+            sections[section].append(item)
+            where[id(d)] = (_title_of(item), item.anchor)
+            item.changed = base is not None and d.span.file == self.module.file
+        pieces, zones, maps, variables = (sections[s] for s in ("pieces", "zones", "maps", "variables"))
+        movements, constants, others = sections["movements"], sections["constants"], sections["others"]
+        counters, styles = sections["counters"], sections["styles"]
+        rules, triggers, values = sections["rules"], sections["triggers"], sections["values"]
+        tables, examples = sections["tables"], sections["examples"]
+        setup, score, tiebreak = (
+            sections[s][-1] if sections[s] else None for s in ("setup", "score", "tiebreak")
+        )
         boxes = flow.flow_tree(sym.play.body, en, self.anchor_of) if sym.play else []
         return Reference(
             stem=path.stem,
@@ -422,7 +409,7 @@ class _Builder:
         )
 
 
-def _title_of(item: Item | Entry | TableDoc | ExampleDoc) -> str:
+def _title_of(item: Made) -> str:
     if isinstance(item, Item):
         return item.name
     return item.title

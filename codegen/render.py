@@ -479,21 +479,63 @@ def write(
     wanted = [f for f in FORMATS if f in set(formats)]
     which = [d for d in DOCUMENTS if d in set(documents)]
     out.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
     cache = _load_cache(out) if reuse else {}
-    made = dict(cache)  # what the last run made stays known, for the games not made this time
-
-    def put(name: str, data: str | bytes | None, kept: bool = False) -> None:
-        path = out / name
-        if data is not None:
-            write_atomic(path, data)
-        written.append(path)
-        written_one(path, kept)
-
+    writer = _Writer(out, written_one, made=dict(cache))
     entries: list[dict[str, Any]] = []
     jobs: list[Job] = []
     progress(WRITING, 0, len(games))
     for count, (docs, stem) in enumerate(zip(games, _stems(g.path for g in games), strict=True), 1):
+        files = writer.texts(docs, stem, which, wanted, jobs)
+        book = docs.book
+        entries.append(
+            {"title": book.title, "players": book.players, "file": docs.reference.file, "files": files}
+        )
+        progress(WRITING, count, len(games))
+    todo = writer.kept_or_todo(jobs, cache)
+    done: list[Job] = []
+
+    def laid(job: Job, data: bytes) -> None:
+        writer.finished(job, data)
+        done.append(job)
+        progress(LAYING_OUT, len(done), len(todo))
+
+    progress(LAYING_OUT, 0, len(todo))
+    try:
+        _run_jobs(todo, workers, laid)
+    finally:  # what was made before an interruption need not be made again
+        write_atomic(out / CACHE_FILE, json.dumps(writer.made, indent=1, sort_keys=True))
+    if len(games) > 1:
+        if "md" in wanted:
+            writer.put("index.md", index_markdown(entries))
+        if "html" in wanted or "pdf" in wanted:
+            writer.put("index.html", index_html(entries))
+    return writer.written
+
+
+@dataclass
+class _Writer:
+    """The files of one `write` run into `out`: each told to `written_one` as it is written, and
+    what each PDF was made from (`made`, the cache record: the last run's, updated as jobs end)."""
+
+    out: Path
+    written_one: Callable[[Path, bool], None]
+    made: dict[str, Any]
+    written: list[Path] = field(default_factory=list)
+
+    def put(self, name: str, data: str | bytes | None, kept: bool = False) -> None:
+        """A file written (or kept as it is, when `data` is None), in order."""
+        path = self.out / name
+        if data is not None:
+            write_atomic(path, data)
+        self.written.append(path)
+        self.written_one(path, kept)
+
+    def texts(
+        self, docs: GameDocs, stem: str, which: list[str], wanted: list[str], jobs: list[Job]
+    ) -> dict[str, dict[str, str]]:
+        """Write a game's Markdown and HTML documents (with the flow diagram and the pictures
+        the Markdown links to), add its PDFs to `jobs`, and return each document's file names
+        by format, for the index."""
         files: dict[str, dict[str, str]] = {}
         for document in which:
             files[document] = {}
@@ -504,45 +546,31 @@ def write(
                     jobs.append(Job(name, _typst(document, docs)))
                     continue
                 if document == "reference" and fmt == "md":
-                    put(FLOW_FILE.format(stem), flow_svg_file(docs))
+                    self.put(FLOW_FILE.format(stem), flow_svg_file(docs))
                 if document == "rulebook" and fmt == "md":
                     for picture, svg in rulebook_pictures(docs).items():
-                        put(f"{stem}-{picture}", svg)
-                put(name, _text(document, fmt, docs, stem))
-        book = docs.book
-        entries.append(
-            {"title": book.title, "players": book.players, "file": docs.reference.file, "files": files}
-        )
-        progress(WRITING, count, len(games))
+                        self.put(f"{stem}-{picture}", svg)
+                self.put(name, _text(document, fmt, docs, stem))
+        return files
 
-    def finished(job: Job, data: bytes | None, kept: bool = False) -> None:
+    def finished(self, job: Job, data: bytes | None, kept: bool = False) -> None:
         """A job is done (or was done before, when `kept`): write what it made, and only then
         record it as made (a file cut short by an interruption is made again next time)."""
-        put(job.target, data, kept)
-        made[job.target] = {"key": job.key}
+        self.put(job.target, data, kept)
+        self.made[job.target] = {"key": job.key}
 
-    todo = []
-    for job in jobs:
-        before = cache.get(job.target)
-        if isinstance(before, dict) and before.get("key") == job.key and (out / job.target).is_file():
-            finished(job, None, kept=True)
-        else:  # never made, changed, or a record that cannot be trusted: made again
-            todo.append(job)
-    done: list[Job] = []
-
-    def laid(job: Job, data: bytes) -> None:
-        finished(job, data)
-        done.append(job)
-        progress(LAYING_OUT, len(done), len(todo))
-
-    progress(LAYING_OUT, 0, len(todo))
-    try:
-        _run_jobs(todo, workers, laid)
-    finally:  # what was made before an interruption need not be made again
-        write_atomic(out / CACHE_FILE, json.dumps(made, indent=1, sort_keys=True))
-    if len(games) > 1:
-        if "md" in wanted:
-            put("index.md", index_markdown(entries))
-        if "html" in wanted or "pdf" in wanted:
-            put("index.html", index_html(entries))
-    return written
+    def kept_or_todo(self, jobs: list[Job], cache: dict[str, Any]) -> list[Job]:
+        """The jobs to run: those whose PDF the last run did not make from the same input (each
+        of the others is reported kept, in order)."""
+        todo = []
+        for job in jobs:
+            before = cache.get(job.target)
+            if (
+                isinstance(before, dict)
+                and before.get("key") == job.key
+                and (self.out / job.target).is_file()
+            ):
+                self.finished(job, None, kept=True)
+            else:  # never made, changed, or a record that cannot be trusted: made again
+                todo.append(job)
+        return todo

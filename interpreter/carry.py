@@ -266,12 +266,36 @@ def give(rt: Any, save: Save) -> None:
     program = rt.program
     if save.game != program.name:
         raise SaveError(f"the save is from the game '{save.game}', not '{program.name}'")
-    entries: dict[tuple[str, str | None, Any], SavedEntry] = {}
+    entries = _entries_by_owner(save)
+    _check_entries(rt, save)
+    places, laid = _give_entries(rt, entries)
+    carried_grids = {mapref for mapref, _, _ in laid}
+    for mapref, saved_layers, what in laid:
+        _lay(rt, mapref, saved_layers, what)
+    _place(rt, places, carried_grids)
+    rt.forget()
+
+
+EntryKey = tuple[str, str | None, Any]  # what is carried, per what, and whose (a seat, a row's key)
+Places = list[tuple[Location | CellAt, list[SavedPieces], str]]  # where pieces go, which, in words
+
+
+def _entries_by_owner(save: Save) -> dict[EntryKey, SavedEntry]:
+    """The save's entries by what they carry and whose it is; an entry given twice is refused."""
+    entries: dict[EntryKey, SavedEntry] = {}
     for e in save.entries:
         key = (e.carry, e.per, e.seat if e.per == "player" else e.row)
         if key in entries:
             raise SaveError(f"the save gives {_entry_words(e)} twice")
         entries[key] = e
+    return entries
+
+
+def _check_entries(rt: Any, save: Save) -> None:
+    """Refuse a save whose entries these rules do not carry (or carry as another kind), from a
+    game of another number of players when something is carried per player, or for an owner the
+    game does not have (a seat past the players, a row not there)."""
+    program = rt.program
     known = {(c.decl.name, c.decl.per): c for c in program.carried}
     for e in save.entries:
         c = known.get((e.carry, e.per))
@@ -285,14 +309,23 @@ def give(rt: Any, save: Save) -> None:
             f"the save is from a game of {save.players} players; these rules carry what each player has, "
             f"so the game must have {save.players} players, not {len(rt.players)}"
         )
-    for e in save.entries:  # an owner the rules do not have: a seat past the players, a row not there
+    for e in save.entries:
         if e.per == "player" and (e.seat is None or e.seat >= len(rt.players)):
             raise SaveError(f"the save gives {_entry_words(e)}, but the game has {len(rt.players)} players")
         if e.per not in (None, "player") and (
             e.row is None or e.row not in program.row_by_key.get(e.per, {})
         ):
             raise SaveError(f"the save gives {_entry_words(e)}, but '{e.per}' has no row '{e.row}'")
-    places: list[tuple[Location | CellAt, list[SavedPieces], str]] = []
+
+
+def _give_entries(
+    rt: Any, entries: dict[EntryKey, SavedEntry]
+) -> tuple[Places, list[tuple[MapRef, list[SavedLayer], str]]]:
+    """Set each carried variable from its entry, and return where the carried pieces go and
+    which layers each carried grid gets (laid and placed once every entry is read). Every owner
+    of everything carried must have an entry."""
+    program = rt.program
+    places: Places = []
     laid: list[tuple[MapRef, list[SavedLayer], str]] = []
     for c in program.carried:
         for owner in owners(rt, c.per):
@@ -310,11 +343,7 @@ def give(rt: Any, save: Save) -> None:
                 laid.append((mapref, entry.layers or [], what))
                 for saved in entry.cells or []:
                     places.append((("cell", mapref, saved.cell), saved.pieces, f"{what} at {saved.cell}"))
-    carried_grids = {mapref for mapref, _, _ in laid}
-    for mapref, saved_layers, what in laid:
-        _lay(rt, mapref, saved_layers, what)
-    _place(rt, places, carried_grids)
-    rt.forget()
+    return places, laid
 
 
 def _entry_words(e: SavedEntry) -> str:
@@ -409,24 +438,9 @@ def _lay(rt: Any, mapref: MapRef, saved_layers: list[SavedLayer], what: str) -> 
             raise SaveError(f"layer {n} of {what}: {err}") from None
 
 
-def _place(
-    rt: Any, places: list[tuple[Location | CellAt, list[SavedPieces], str]], carried_grids: set[MapRef]
-) -> None:
+def _place(rt: Any, places: Places, carried_grids: set[MapRef]) -> None:
     """Put the saved pieces in the carried places, taking each from where it began."""
-    program = rt.program
-    kinds: dict[tuple[str, str | None], Kind] = {}
-    for name, group in program.kinds.items():
-        for k in group:
-            kinds[(name, k.row.key if k.row is not None else None)] = k
-    targets: list[tuple[Location, list[SavedPieces], str]] = []
-    for where, runs, what in places:
-        if isinstance(where, tuple):  # a cell of a carried grid, by its coordinates
-            _, mapref, at = where
-            cell = rt.grids.get(mapref, {}).get(tuple(at))
-            if cell is None:
-                raise SaveError(f"the save puts pieces on {what}, where the grid has no cell")
-            where = cell
-        targets.append((where, runs, what))
+    targets = _targets(rt, places)
     carried: set[Location] = {loc for loc, _, _ in targets}
     for mapref in carried_grids:
         carried.update(rt.grids.get(mapref, {}).values())
@@ -434,38 +448,20 @@ def _place(
     for loc, held in rt.locs.items():
         for piece in held:
             home.setdefault(piece, loc)
-    loose: dict[tuple[Kind, Any], int] = defaultdict(int)
+    loose: dict[tuple[Kind, Any], int] = defaultdict(int)  # lifted from the carried places
     for loc in rt.locs:
         if loc in carried and rt.locs[loc]:
             for piece in rt.locs[loc]:
                 loose[piece] += 1
             rt.locs[loc].clear()
     others = [loc for loc in rt.locs if loc not in carried]
+    kinds = _kinds_by_name(rt.program)
     for loc, runs, what in targets:
         for run in runs:
-            kind = kinds.get((run.piece, run.row))
-            if kind is None:
-                named = run.piece + (f" {run.row}" if run.row else "")
-                raise SaveError(f"the save puts '{named}' in {what}: these rules have no such piece")
-            if run.seat is not None and run.seat >= len(rt.players):
-                raise SaveError(
-                    f"the save puts pieces of Player {run.seat + 1} in {what}, in a game of {len(rt.players)}"
-                )
-            owner = rt.players[run.seat] if run.seat is not None else None
-            piece = (kind, owner)
-            need = run.count
-            took = min(need, loose.get(piece, 0))
+            piece = _piece_of(rt, kinds, run, what)
+            took = min(run.count, loose.get(piece, 0))
             loose[piece] = loose.get(piece, 0) - took
-            need -= took
-            for other in others:
-                if need == 0:
-                    break
-                held = rt.locs[other]
-                for i in range(len(held) - 1, -1, -1):  # from the top
-                    if need and held[i] == piece:
-                        del held[i]
-                        need -= 1
-            if need:
+            if _take(rt, others, piece, run.count - took):
                 raise SaveError(
                     f"the save puts {run.count} of {label_piece(piece)} in {what}: "
                     "the game does not have that many"
@@ -481,3 +477,57 @@ def _place(
                     "(the rules should carry the place they went to as well)"
                 )
             rt.locs[back].extend([piece] * left)
+
+
+def _targets(rt: Any, places: Places) -> list[tuple[Location, list[SavedPieces], str]]:
+    """The carried places, each a location: a cell of a carried grid, named by its coordinates
+    in the save, is found now that the grid's layers are laid."""
+    targets: list[tuple[Location, list[SavedPieces], str]] = []
+    for where, runs, what in places:
+        if isinstance(where, tuple):  # a cell of a carried grid, by its coordinates
+            _, mapref, at = where
+            cell = rt.grids.get(mapref, {}).get(tuple(at))
+            if cell is None:
+                raise SaveError(f"the save puts pieces on {what}, where the grid has no cell")
+            where = cell
+        targets.append((where, runs, what))
+    return targets
+
+
+def _kinds_by_name(program: Any) -> dict[tuple[str, str | None], Kind]:
+    """Every kind of piece by its piece's name and its row's key (None for a piece of no table)."""
+    kinds: dict[tuple[str, str | None], Kind] = {}
+    for name, group in program.kinds.items():
+        for k in group:
+            kinds[(name, k.row.key if k.row is not None else None)] = k
+    return kinds
+
+
+def _piece_of(
+    rt: Any, kinds: dict[tuple[str, str | None], Kind], run: SavedPieces, what: str
+) -> tuple[Kind, Any]:
+    """The piece (kind and owner) a run of the save names; refused if the rules or the seats
+    have no such piece."""
+    kind = kinds.get((run.piece, run.row))
+    if kind is None:
+        named = run.piece + (f" {run.row}" if run.row else "")
+        raise SaveError(f"the save puts '{named}' in {what}: these rules have no such piece")
+    if run.seat is not None and run.seat >= len(rt.players):
+        raise SaveError(
+            f"the save puts pieces of Player {run.seat + 1} in {what}, in a game of {len(rt.players)}"
+        )
+    return kind, rt.players[run.seat] if run.seat is not None else None
+
+
+def _take(rt: Any, others: list[Location], piece: tuple[Kind, Any], need: int) -> int:
+    """Take up to `need` of the piece from the places not carried, in their order, each from
+    the top; how many are still missing."""
+    for other in others:
+        if need == 0:
+            break
+        held = rt.locs[other]
+        for i in range(len(held) - 1, -1, -1):  # from the top
+            if need and held[i] == piece:
+                del held[i]
+                need -= 1
+    return need

@@ -70,14 +70,30 @@ def _source(game: Game, file: str, line: int, column: int, end_column: int) -> s
 
 
 def run_example(game: Game, example: CompiledExample) -> ExampleResult:
+    """Run one example: its parts in order, then what it must leave (its unused script, its
+    `expect` lines). A part that stops at an unanswered decision or fails ends it there."""
     decl = example.decl
     result = ExampleResult(decl.name, decl.span.line, passed=False)
-    players = decl.players or game.min_players
     script = Script(decl.choices, decl.outcomes, then_first=decl.then_first)
     teams = None if decl.teams is None else parse_layout(decl.teams)  # checked by analysis (M022)
+    players = decl.players or game.min_players
     state = game.new_game(players, seed=decl.seed, script=script, run_setup=False, teams=teams)
-    program = game.program
     env: dict[str, Any] = {}
+    if _run_parts(state, example, env, result):
+        result.failures.extend(_unused(script))
+        if _count_results(state, example, env, result):
+            _check_expectations(game, state, example, env, result)
+    result.passed = not result.failures
+    result.log = state.log
+    return result
+
+
+def _parts(
+    state: State, example: CompiledExample, env: dict[str, Any]
+) -> list[tuple[str, Callable[[], Generator[Any, int, None]]]]:
+    """What an example runs, in order and by name: setup (`from setup`), `given`, `do`, and the
+    game's own `play` (`plays`)."""
+    decl, program = example.decl, state.game.program
     parts: list[tuple[str, Callable[[], Generator[Any, int, None]]]] = []
     if decl.from_setup and program.setup is not None:
         parts.append(("setup", lambda: state.flow(setup_only=True)))
@@ -86,8 +102,14 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
     play = program.play
     if decl.plays and play is not None:
         parts.append(("play", lambda: play(state.rt, {})))
+    return parts
+
+
+def _run_parts(state: State, example: CompiledExample, env: dict[str, Any], result: ExampleResult) -> bool:
+    """Run the example's parts, noting what `shows` finds before `do`. False (with the failure in
+    `result`) when a part stops at a decision the script does not answer or breaks a rule."""
     try:
-        for what, body in parts:
+        for what, body in _parts(state, example, env):
             if what == "do":
                 result.before = _shown(state, example, env)
             state.run(body())
@@ -99,23 +121,31 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
                         f"{d.prompt} [{', '.join(d.options)}]"
                     )
                 )
-                result.log = state.log
-                return result
+                return False
             if state.ended_early:
                 break  # `end game`: nothing more of the game runs
     except (RuleRuntimeError, IllegalChoice) as err:
         result.failures.append(str(err))
-        result.log = state.log
-        return result
+        return False
+    return True
+
+
+def _unused(script: Script) -> list[str]:
+    """The failures of a script not used up: an example says exactly what is asked and drawn."""
+    failures = []
     if script.choices:
-        result.failures.append(
-            f"{len(script.choices)} scripted choice(s) were never asked for: {script.choices}"
-        )
+        failures.append(f"{len(script.choices)} scripted choice(s) were never asked for: {script.choices}")
     if script.outcomes:
-        result.failures.append(
-            f"{len(script.outcomes)} scripted outcome(s) were never used: {script.outcomes}"
-        )
-    ended = state.ended_early or decl.plays
+        failures.append(f"{len(script.outcomes)} scripted outcome(s) were never used: {script.outcomes}")
+    return failures
+
+
+def _count_results(
+    state: State, example: CompiledExample, env: dict[str, Any], result: ExampleResult
+) -> bool:
+    """What `shows` finds at the end, and the results the expectations read (scores, winners...)
+    bound in `env`. False when the results cannot be computed: no expectation can be checked."""
+    ended = state.ended_early or example.decl.plays
     try:
         result.after = _shown(state, example, env)
     except RuleRuntimeError as err:
@@ -126,8 +156,15 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
             env[name] = RESULTS[name].get(state, ended) if name in RESULTS else counted[name]
     except RuleRuntimeError as err:
         result.failures.append(f"cannot compute the scores: {err.message}")
-        result.log = state.log
-        return result
+        return False
+    return True
+
+
+def _check_expectations(
+    game: Game, state: State, example: CompiledExample, env: dict[str, Any], result: ExampleResult
+) -> None:
+    """Each `expect` line that does not hold is a failure quoting it, with both sides of a
+    comparison."""
     for expr, value, left, right in example.expect:
         text = _source(game, expr.span.file, expr.span.line, expr.span.column, expr.span.end_column)
         try:
@@ -142,9 +179,6 @@ def run_example(game: Game, example: CompiledExample) -> ExampleResult:
             result.failures.append(f"line {expr.span.line}: expected {text}{detail}")
         except RuleRuntimeError as err:
             result.failures.append(f"line {expr.span.line}: cannot evaluate {text}: {err.message}")
-    result.passed = not result.failures
-    result.log = state.log
-    return result
 
 
 def run_examples(game: Game) -> list[ExampleResult]:

@@ -290,6 +290,19 @@ def borders(grid: dict[tuple[int, int], Cell], spot: Placement) -> list[Border]:
     return out
 
 
+class _Answers(dict[Any, Any]):
+    """One question about places (may a route pass it? end there?), asked once per place: the
+    answers kept by place, each asked when first looked up."""
+
+    def __init__(self, ask: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.ask = ask
+
+    def __missing__(self, place: Any) -> Any:
+        answer = self[place] = self.ask(place)
+        return answer
+
+
 def routes(
     start: Hashable,
     steps: list[int],
@@ -314,15 +327,11 @@ def routes(
     wanted = set(steps)
     found: dict[tuple[Any, frozenset[Any]], Route] = {}
     # The graph and the conditions look at places, which do not change during the search: ask
-    # once per place (each answer kept here; none is None).
-    passable: dict[Any, bool] = {}
-    endable: dict[Any, bool] = {}
-    full: dict[Any, bool] = {}
-    onward: dict[Any, Sequence[tuple[int, Any]]] = {}
-    if low == 0:
-        endable[start] = may_end(start)
-        if endable[start]:
-            found[(start, frozenset())] = Route(start, ())
+    # once per place.
+    passable, endable = _Answers(may_pass), _Answers(may_end)
+    full, onward = _Answers(occupied), _Answers(next_places)
+    if low == 0 and endable[start]:
+        found[(start, frozenset())] = Route(start, ())
     # A state: the path so far, the direction of its last step (for straight lines) and the
     # occupied places it has passed (what makes two routes different outcomes).
     layer: list[tuple[tuple[Any, ...], int, frozenset[Any]]] = [((), UNDIRECTED, frozenset())]
@@ -338,20 +347,11 @@ def routes(
             here = path[-1] if path else start
             passing = occupied_passed
             if path and here != start:
-                passes = passable.get(here)
-                if passes is None:
-                    passes = passable[here] = may_pass(here)
-                if not passes:
+                if not passable[here]:
                     continue  # `here` would become a passed place: the route cannot go on from it
-                holds = full.get(here)
-                if holds is None:
-                    holds = full[here] = occupied(here)
-                if holds:
+                if full[here]:
                     passing = occupied_passed | {here}
-            ways = onward.get(here)
-            if ways is None:
-                ways = onward[here] = next_places(here)
-            for direction, nxt in ways:
+            for direction, nxt in onward[here]:
                 if straight and last != UNDIRECTED and direction != last:
                     continue
                 if backtracks:
@@ -362,14 +362,8 @@ def routes(
                 elif nxt == start or nxt in path:
                     continue
                 new = (*path, nxt)
-                if ending:
-                    key = (nxt, passing)
-                    if key not in found:
-                        ends = endable.get(nxt)
-                        if ends is None:
-                            ends = endable[nxt] = may_end(nxt)
-                        if ends:
-                            found[key] = Route(start, new)
+                if ending and (nxt, passing) not in found and endable[nxt]:
+                    found[(nxt, passing)] = Route(start, new)
                 next_layer.append((new, direction, passing))
         layer = next_layer
     return list(found.values())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from meeple import codes
 from meeple.diagnostics import Diagnostic
@@ -61,37 +62,92 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
     merged.decls = [d for d in merged.decls if not isinstance(d, ast.Example)]
     merged.file, merged.source = variant.file, variant.source
     merged.sources = {**base.sources, base.file: base.source, variant.file: variant.source}
-    diagnostics: list[Diagnostic] = []
+    patcher = _Patcher(merged)
+    for decl in variant.decls:
+        patcher.apply(decl)
+    merged.meta = [*merged.meta, *variant.meta]
+    return merged, patcher.diagnostics
 
-    def error(node: ast.Node | ast.Span, message: str, hint: str = "", code: str = codes.BAD_PATCH) -> None:
+
+class _Patcher:
+    """The variant's declarations applied one by one to `merged` (the base game's copy): a patch
+    by its handler, a new declaration added; what cannot be applied is a diagnostic."""
+
+    def __init__(self, merged: ast.Module) -> None:
+        self.merged = merged
+        self.diagnostics: list[Diagnostic] = []
+        self.handlers: dict[type[ast.Decl], Callable[[Any], None]] = {
+            ast.VariantHeader: self.header,
+            ast.ReplaceDecl: self.replace,
+            ast.ReplaceBlock: self.replace_block,
+            ast.RemoveDecl: self.remove,
+            ast.InsertBlock: self.insert,
+            ast.ExtendTable: self.extend_table,
+            ast.ChangeTable: self.change_table,
+            ast.ExtendSetup: self.extend_setup,
+        }
+
+    def apply(self, decl: ast.Decl) -> None:
+        handler = self.handlers.get(type(decl))
+        if handler is not None:
+            handler(decl)
+        else:
+            self.add(decl)
+
+    def error(
+        self, node: ast.Node | ast.Span, message: str, hint: str = "", code: str = codes.BAD_PATCH
+    ) -> None:
         span = node if isinstance(node, ast.Span) else node.span
-        diagnostics.append(
+        self.diagnostics.append(
             Diagnostic(span.file, span.line, span.column, "error", code, message, hint, span.end_column)
         )
 
-    def names(kind: str) -> list[str]:
-        return [n for d in merged.decls if type(d) is DECL_KINDS[kind] and (n := _name(d))]
+    def names(self, kind: str) -> list[str]:
+        return [n for d in self.merged.decls if type(d) is DECL_KINDS[kind] and (n := _name(d))]
 
-    def base_decl(kind: str, name: str) -> int | None:
+    def base_decl(self, kind: str, name: str) -> int | None:
         cls = DECL_KINDS[kind]
-        return next((i for i, d in enumerate(merged.decls) if type(d) is cls and _name(d) == name), None)
+        return next((i for i, d in enumerate(self.merged.decls) if type(d) is cls and _name(d) == name), None)
 
-    def missing(patch: ast.Decl, kind: str, name: str, verb: str) -> None:
+    def table(self, name: str) -> ast.Table | None:
+        return next((d for d in self.merged.decls if isinstance(d, ast.Table) and d.name == name), None)
+
+    def missing(self, patch: ast.Decl, kind: str, name: str, verb: str) -> None:
         """No declaration of this kind and name: say which kind the name has, if any (a movement
         replaced by a zone), else the closest name of the kind."""
-        other = next((w for d in merged.decls if _name(d) == name and (w := _kind_word(d))), None)
+        other = next((w for d in self.merged.decls if _name(d) == name and (w := _kind_word(d))), None)
         if other is not None:
             article = "an" if other[0] in "aeiou" else "a"
             hint = f"'{name}' is {article} {other} in the base game: write '{verb} {other} {name}'"
-        elif close := difflib.get_close_matches(name, names(kind), n=1):
+        elif close := difflib.get_close_matches(name, self.names(kind), n=1):
             hint = f"did you mean '{close[0]}'?"
         else:
             hint = "to add one, leave out 'replace'" if verb == "replace" else ""
-        error(patch, f"the base game has no {kind} '{name}' to {verb}", hint)
+        self.error(patch, f"the base game has no {kind} '{name}' to {verb}", hint)
 
-    handlers: dict[type[ast.Decl], Callable[..., None]] = {}
+    def add(self, decl: ast.Decl) -> None:
+        """A declaration of the variant's own: added, unless the base game has it already (then
+        the variant must say `replace`)."""
+        merged = self.merged
+        name, kind = _name(decl), type(decl)
+        clash = name is not None and any(type(d) is kind and _name(d) == name for d in merged.decls)
+        if isinstance(decl, ast.ScoreDecl) and _score_line(merged, decl.kind) is not None:
+            self.error(
+                decl,
+                f"the base game already has a {decl.kind} line",
+                f"write 'replace {decl.kind}' to change it",
+            )
+        elif clash:
+            self.error(
+                decl,
+                f"the base game already has '{name}'",
+                f"write 'replace {_kind_word(decl) or '...'}' to change it",
+            )
+        else:
+            merged.decls.append(decl)
 
-    def header(patch: ast.VariantHeader) -> None:
+    def header(self, patch: ast.VariantHeader) -> None:
+        merged = self.merged
         index = next((i for i, d in enumerate(merged.decls) if isinstance(d, ast.GameHeader)), None)
         old = merged.decls[index] if index is not None else ast.GameHeader(name=patch.base)
         assert isinstance(old, ast.GameHeader)
@@ -109,131 +165,100 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
         else:
             merged.decls[index] = new
 
-    def replace(patch: ast.ReplaceDecl) -> None:
+    def replace(self, patch: ast.ReplaceDecl) -> None:
+        merged = self.merged
         if isinstance(patch.decl, ast.ScoreDecl):
-            _replace_score_line(merged, patch.decl, error)
+            _replace_score_line(merged, patch.decl, self.error)
             return
         kind, name = _kind_word(patch.decl), _name(patch.decl) or ""
-        index = base_decl(kind, name)
+        index = self.base_decl(kind, name)
         if index is None:
-            missing(patch, kind, name, "replace")
+            self.missing(patch, kind, name, "replace")
             return
         old = merged.decls[index]
         if isinstance(old, ast.Constant) and isinstance(patch.decl, ast.Constant):
             was, now = _literal_kind(old.value), _literal_kind(patch.decl.value)
             if was and now and was != now:
-                error(patch.decl.value, f"constant '{name}' is {was} in the base game, not {now}")
+                self.error(patch.decl.value, f"constant '{name}' is {was} in the base game, not {now}")
                 return
             before, after = _literal(old.value), _literal(patch.decl.value)
             if before is not None and before != after:
                 merged.changes.append(ast.ValueChange(span=patch.span, name=name, old=before, new=after))
         merged.decls[index] = patch.decl
 
-    def replace_block(patch: ast.ReplaceBlock) -> None:
-        found = _find_block(merged, patch.kind, patch.name)
+    def replace_block(self, patch: ast.ReplaceBlock) -> None:
+        found = _find_block(self.merged, patch.kind, patch.name)
         if found is None:
-            error(patch, f"the base game has no {patch.kind} '{patch.name}' to replace")
+            self.error(patch, f"the base game has no {patch.kind} '{patch.name}' to replace")
         else:
             body, index = found
             old = body[index]
             assert isinstance(old, ast.Named)
             body[index] = ast.Named(span=patch.span, kind=old.kind, name=old.name, body=patch.body)
 
-    def removed(patch: ast.RemoveDecl, metas: list[ast.Meta]) -> ast.Removed:
-        named = next((m.value for m in metas if isinstance(m, ast.Called)), None)
-        said = [m.value for m in metas if m.kind == "says"] or [m.value for m in metas if m.kind == "text"]
-        return ast.Removed(span=patch.span, kind=patch.kind, name=patch.name, called=named, words=said)
-
-    def remove(patch: ast.RemoveDecl) -> None:
+    def remove(self, patch: ast.RemoveDecl) -> None:
+        merged = self.merged
         if patch.kind in DECL_KINDS:
-            index = base_decl(patch.kind, patch.name)
+            index = self.base_decl(patch.kind, patch.name)
             if index is None:
-                missing(patch, patch.kind, patch.name, "remove")
+                self.missing(patch, patch.kind, patch.name, "remove")
             else:
-                merged.removed.append(removed(patch, merged.decls[index].meta))
+                merged.removed.append(_removed(patch, merged.decls[index].meta))
                 del merged.decls[index]
             return
         found = _find_block(merged, patch.kind, patch.name)
         if found is None:
-            error(patch, f"the base game has no {patch.kind} '{patch.name}' to remove")
+            self.error(patch, f"the base game has no {patch.kind} '{patch.name}' to remove")
         else:
             block = found[0][found[1]]
             assert isinstance(block, ast.Named)
-            merged.removed.append(removed(patch, [s for s in block.body if isinstance(s, ast.Meta)]))
+            merged.removed.append(_removed(patch, [s for s in block.body if isinstance(s, ast.Meta)]))
             del found[0][found[1]]
 
-    def insert(patch: ast.InsertBlock) -> None:
-        found = _find_block(merged, patch.kind, patch.name)
+    def insert(self, patch: ast.InsertBlock) -> None:
+        found = _find_block(self.merged, patch.kind, patch.name)
         if found is None:
-            error(patch, f"the base game has no {patch.kind} '{patch.name}' to insert {patch.position}")
+            self.error(patch, f"the base game has no {patch.kind} '{patch.name}' to insert {patch.position}")
             return
         body, index = found
         at = index if patch.position == "before" else index + 1
         body[at:at] = patch.body
 
-    def extend_table(patch: ast.ExtendTable) -> None:
-        table = next((d for d in merged.decls if isinstance(d, ast.Table) and d.name == patch.name), None)
+    def extend_table(self, patch: ast.ExtendTable) -> None:
+        table = self.table(patch.name)
         if table is None:
-            error(patch, f"the base game has no table '{patch.name}' to extend")
+            self.error(patch, f"the base game has no table '{patch.name}' to extend")
         else:
             table.rows.extend(patch.rows)
             table.meta.extend(patch.meta)  # the new rows' citations and text
 
-    def change_table(patch: ast.ChangeTable) -> None:
-        table = next((d for d in merged.decls if isinstance(d, ast.Table) and d.name == patch.name), None)
+    def change_table(self, patch: ast.ChangeTable) -> None:
+        merged = self.merged
+        table = self.table(patch.name)
         if table is None:
-            missing(patch, "table", patch.name, "change")
+            self.missing(patch, "table", patch.name, "change")
             return
         tables = {d.name: d for d in merged.decls if isinstance(d, ast.Table)}
         table.meta.extend(patch.meta)  # the words for players of what changed
         merged.table_changes.append(patch)
         rows = Rows(table)
         for change in patch.patches:
-            _patch_table(rows, change, tables, merged.changes, error)
+            _patch_table(rows, change, tables, merged.changes, self.error)
         rows.finish()
 
-    def extend_setup(patch: ast.ExtendSetup) -> None:
-        setup = next((d for d in merged.decls if isinstance(d, ast.SetupDecl)), None)
+    def extend_setup(self, patch: ast.ExtendSetup) -> None:
+        setup = next((d for d in self.merged.decls if isinstance(d, ast.SetupDecl)), None)
         if setup is None:
-            merged.decls.append(ast.SetupDecl(span=patch.span, body=patch.body))
+            self.merged.decls.append(ast.SetupDecl(span=patch.span, body=patch.body))
         else:
             setup.body.extend(patch.body)
 
-    handlers.update(
-        {
-            ast.VariantHeader: header,
-            ast.ReplaceDecl: replace,
-            ast.ReplaceBlock: replace_block,
-            ast.RemoveDecl: remove,
-            ast.InsertBlock: insert,
-            ast.ExtendTable: extend_table,
-            ast.ChangeTable: change_table,
-            ast.ExtendSetup: extend_setup,
-        }
-    )
-    for decl in variant.decls:
-        handler = handlers.get(type(decl))
-        if handler is not None:
-            handler(decl)
-            continue
-        name, kind = _name(decl), type(decl)
-        clash = name is not None and any(type(d) is kind and _name(d) == name for d in merged.decls)
-        if isinstance(decl, ast.ScoreDecl) and _score_line(merged, decl.kind) is not None:
-            error(
-                decl,
-                f"the base game already has a {decl.kind} line",
-                f"write 'replace {decl.kind}' to change it",
-            )
-        elif clash:
-            error(
-                decl,
-                f"the base game already has '{name}'",
-                f"write 'replace {_kind_word(decl) or '...'}' to change it",
-            )
-        else:
-            merged.decls.append(decl)
-    merged.meta = [*merged.meta, *variant.meta]
-    return merged, diagnostics
+
+def _removed(patch: ast.RemoveDecl, metas: list[ast.Meta]) -> ast.Removed:
+    """What a `remove` took out, for the rulebook to tell: its name and the base game's words."""
+    named = next((m.value for m in metas if isinstance(m, ast.Called)), None)
+    said = [m.value for m in metas if m.kind == "says"] or [m.value for m in metas if m.kind == "text"]
+    return ast.Removed(span=patch.span, kind=patch.kind, name=patch.name, called=named, words=said)
 
 
 ErrorAt = Callable[..., None]  # error(node or span, message, hint="", code=codes.BAD_PATCH)
@@ -297,99 +322,131 @@ def _patch_table(
     cell the patch puts into a base game's row is checked here against its column, since analysis
     would locate a wrong one in the base file; whole rows the variant writes are its own lines,
     and analysis checks them where they stand."""
-    table = rows.table
-    name = table.name
-    columns = [c.name for c in table.columns]
+    patcher = _TablePatcher(rows, tables, changes, error)
+    match patch:
+        case ast.SetCell():
+            patcher.set_cell(patch)
+        case ast.AddRow():
+            patcher.add_row(patch)
+        case ast.ReplaceRow():
+            patcher.replace_row(patch)
+        case ast.RemoveRow(key=key):
+            if patcher.place_of(key, patch.key_span) is not None:
+                rows.remove(key)
+        case ast.AddColumn():
+            patcher.add_column(patch)
 
-    def place_of(key: str, span: ast.Span) -> int | None:
-        if not is_keyed(table):
-            error(span, f"the rows of table '{name}' have no names to find them by", "replace the table")
+
+class _TablePatcher:
+    """The lines of a `change table` applied to one table: each value the variant changes in a
+    base game's row is recorded in `changes` (for the stale-number check), each wrong line is an
+    error at it."""
+
+    def __init__(
+        self, rows: Rows, tables: dict[str, ast.Table], changes: list[ast.ValueChange], error: ErrorAt
+    ) -> None:
+        self.rows, self.tables, self.changes, self.error = rows, tables, changes, error
+        self.table = rows.table
+        self.name = rows.table.name
+        self.columns = [c.name for c in rows.table.columns]
+
+    def place_of(self, key: str, span: ast.Span) -> int | None:
+        if not is_keyed(self.table):
+            self.error(
+                span, f"the rows of table '{self.name}' have no names to find them by", "replace the table"
+            )
             return None
-        place = rows.find(key)
+        place = self.rows.find(key)
         if place is None:
-            close = difflib.get_close_matches(key, [str(k) for k in rows.places], n=1)
-            error(span, f"table '{name}' has no row '{key}'", f"did you mean '{close[0]}'?" if close else "")
+            close = difflib.get_close_matches(key, [str(k) for k in self.rows.places], n=1)
+            hint = f"did you mean '{close[0]}'?" if close else ""
+            self.error(span, f"table '{self.name}' has no row '{key}'", hint)
         return place
 
-    def row_of(key: str, span: ast.Span) -> ast.Row | None:
-        place = place_of(key, span)
-        return table.rows[place] if place is not None else None
-
-    def fits(value: ast.Cell, is_name: bool, column: ast.Column, span: ast.Span) -> bool:
-        problem = cell_problem(value, is_name, column, tables)
+    def fits(self, value: ast.Cell, is_name: bool, column: ast.Column, span: ast.Span) -> bool:
+        problem = cell_problem(value, is_name, column, self.tables)
         if problem is not None:
             code, message, hint = problem
-            error(span, message, hint, code)
+            self.error(span, message, hint, code)
         return problem is None
 
-    match patch:
-        case ast.SetCell(key=key, column=column):
-            row = row_of(key, patch.key_span)
-            if row is None:
-                return
-            if column not in columns:
-                close = difflib.get_close_matches(column, columns, n=1)
-                hint = (
-                    f"did you mean '{close[0]}'?" if close else "to add one, 'add column NAME: TYPE = VALUE'"
-                )
-                error(patch.column_span, f"table '{name}' has no column '{column}'", hint)
-                return
-            index = columns.index(column)
-            if index == 0:
-                error(patch.column_span, f"'{column}' names the rows: write 'replace row' to rename one")
-            elif fits(patch.value, patch.is_name, table.columns[index], patch.value_span):
-                old = row.cells[index]
-                row.cells[index], row.names[index] = patch.value, patch.is_name
-                # a cell of a column the variant adds had no value in the base game
-                if old != patch.value and table.columns[index].span.file != patch.span.file:
-                    changes.append(
-                        ast.ValueChange(
-                            span=patch.span, name=column, row=key, table=name, old=old, new=patch.value
-                        )
+    def set_cell(self, patch: ast.SetCell) -> None:
+        table, name, column, key = self.table, self.name, patch.column, patch.key
+        place = self.place_of(key, patch.key_span)
+        if place is None:
+            return
+        row = table.rows[place]
+        if column not in self.columns:
+            close = difflib.get_close_matches(column, self.columns, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else "to add one, 'add column NAME: TYPE = VALUE'"
+            self.error(patch.column_span, f"table '{name}' has no column '{column}'", hint)
+            return
+        index = self.columns.index(column)
+        if index == 0:
+            self.error(patch.column_span, f"'{column}' names the rows: write 'replace row' to rename one")
+        elif self.fits(patch.value, patch.is_name, table.columns[index], patch.value_span):
+            old = row.cells[index]
+            row.cells[index], row.names[index] = patch.value, patch.is_name
+            # a cell of a column the variant adds had no value in the base game
+            if old != patch.value and table.columns[index].span.file != patch.span.file:
+                self.changes.append(
+                    ast.ValueChange(
+                        span=patch.span, name=column, row=key, table=name, old=old, new=patch.value
                     )
-        case ast.ReplaceRow(row=new) | ast.AddRow(row=new):
-            new_key = new.cells[0] if new.cells else None
-            at = (
-                new.span.model_copy(update={"end_column": new.cell_columns[0][1]})
-                if new.cell_columns
-                else new.span
+                )
+
+    @staticmethod
+    def key_span(new: ast.Row) -> ast.Span:
+        """Where a row's name is written (the whole row when it has no cells)."""
+        if new.cell_columns:
+            return new.span.model_copy(update={"end_column": new.cell_columns[0][1]})
+        return new.span
+
+    def add_row(self, patch: ast.AddRow) -> None:
+        new = patch.row
+        new_key = new.cells[0] if new.cells else None
+        if self.rows.find(new_key) is not None and is_keyed(self.table):
+            self.error(
+                self.key_span(new),
+                f"table '{self.name}' already has a row '{new_key}'",
+                "write 'replace row' to change it",
             )
-            if isinstance(patch, ast.AddRow):
-                if rows.find(new_key) is not None and is_keyed(table):
-                    error(
-                        at,
-                        f"table '{name}' already has a row '{new_key}'",
-                        "write 'replace row' to change it",
-                    )
-                else:
-                    rows.add(new)
-                return
-            place = place_of(str(new_key), at)
-            if place is None:
-                return
-            old_row = table.rows[place]
-            for column, before, after in zip(table.columns, old_row.cells, new.cells, strict=False):
-                if before != after and column.span.file != patch.span.file:
-                    change = ast.ValueChange(
-                        span=patch.span, name=column.name, row=str(new_key), table=name, old=before, new=after
-                    )
-                    changes.append(change)
-            table.rows[place] = new
-        case ast.RemoveRow(key=key):
-            if place_of(key, patch.key_span) is not None:
-                rows.remove(key)
-        case ast.AddColumn(column=column):
-            if column.name in columns:
-                error(
-                    column.span,
-                    f"table '{name}' already has a column '{column.name}'",
-                    f"to change its cells, 'set ROW.{column.name} to VALUE'",
+        else:
+            self.rows.add(new)
+
+    def replace_row(self, patch: ast.ReplaceRow) -> None:
+        table, new = self.table, patch.row
+        new_key = new.cells[0] if new.cells else None
+        place = self.place_of(str(new_key), self.key_span(new))
+        if place is None:
+            return
+        old_row = table.rows[place]
+        for column, before, after in zip(table.columns, old_row.cells, new.cells, strict=False):
+            if before != after and column.span.file != patch.span.file:
+                change = ast.ValueChange(
+                    span=patch.span,
+                    name=column.name,
+                    row=str(new_key),
+                    table=self.name,
+                    old=before,
+                    new=after,
                 )
-            elif fits(patch.value, patch.is_name, column, patch.value_span):
-                table.columns.append(column)
-                for row in table.rows:
-                    row.cells.append(patch.value)
-                    row.names.append(patch.is_name)
+                self.changes.append(change)
+        table.rows[place] = new
+
+    def add_column(self, patch: ast.AddColumn) -> None:
+        column = patch.column
+        if column.name in self.columns:
+            self.error(
+                column.span,
+                f"table '{self.name}' already has a column '{column.name}'",
+                f"to change its cells, 'set ROW.{column.name} to VALUE'",
+            )
+        elif self.fits(patch.value, patch.is_name, column, patch.value_span):
+            self.table.columns.append(column)
+            for row in self.table.rows:
+                row.cells.append(patch.value)
+                row.names.append(patch.is_name)
 
 
 def _literal(value: ast.Expr) -> ast.Cell:

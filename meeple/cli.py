@@ -479,19 +479,9 @@ def play(
         played_by, why = state.engine, CORE_LIMIT
     result = state.result()
     if save is not None:
-        try:
-            write_save(save, state.save())
-        except OSError as err:
-            raise Fail(f"error: cannot write the save {save}: {err.strerror or err}") from None
+        _write_save(save, state)
     if log is not None:
-        path = meeple.resolve(rules)
-        try:
-            named = log_rules(path, log, bundled=path.resolve().parent == bundled_dir())
-            write_log(log, {**result, "rules": named})
-        except Refused as err:
-            raise Fail(f"error: cannot write the log {log}: {err}") from None
-        except OSError as err:
-            raise Fail(f"error: cannot write the log {log}: {err.strerror or err}") from None
+        _write_log(log, rules, result)
     if as_json:  # which engine played, and why not the native one
         because = {"python_because": why} if played_by == "python" else {}
         echo_json({**result, "engine": played_by, **because})
@@ -500,11 +490,38 @@ def play(
         typer.echo(line, err=True)
     for line in state.log[terminal.seen :]:
         typer.echo(line)
+    _print_results(game.name, seed, state, result)
+
+
+def _write_save(save: Path, state: State) -> None:
+    """`play --save`: what the rules carry, written where the user asked (a clear error if not)."""
+    try:
+        write_save(save, state.save())
+    except OSError as err:
+        raise Fail(f"error: cannot write the save {save}: {err.strerror or err}") from None
+
+
+def _write_log(log: Path, rules: str, result: dict[str, Any]) -> None:
+    """`play --log`: the result with the rules it was played by, named so `meeple replay` finds
+    them again (a clear error if they cannot be named or written)."""
+    path = meeple.resolve(rules)
+    try:
+        named = log_rules(path, log, bundled=path.resolve().parent == bundled_dir())
+        write_log(log, {**result, "rules": named})
+    except Refused as err:
+        raise Fail(f"error: cannot write the log {log}: {err}") from None
+    except OSError as err:
+        raise Fail(f"error: cannot write the log {log}: {err.strerror or err}") from None
+
+
+def _print_results(name: str, seed: int, state: State, result: dict[str, Any]) -> None:
+    """The end of `play`'s output: the game, its seats and turns, then each seat's score, the
+    teams and the winners, in players' words."""
     out = stdout()
     names = seat_names(state)  # the players, then the seats the rules play (on either engine)
     automata = "".join(f" and {name}" for name in names[state.players :])
     who = f"{plural(state.players, 'player')}{automata}"
-    out.print(escape(f"\n{game.name}: {who}, seed {seed}, {state.turns} turns"))
+    out.print(escape(f"\n{name}: {who}, seed {seed}, {state.turns} turns"))
     winners = result["winners"]
     # A solo game has a score, not a winner among players: its own log says whether the score
     # reached the game's goal, and "winner" beside a score that fell short would contradict it.

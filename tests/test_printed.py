@@ -25,6 +25,14 @@ from meeple.loader import bundled_games
 GAMES = [path.stem for path in bundled_games()]
 
 
+@pytest.fixture(scope="module", params=GAMES)
+def stem(request: pytest.FixtureRequest) -> str:
+    """Each bundled game, all of this file's tests of one game in a row (a module-scoped parameter
+    groups them): `meeple.check` is then the loader's kept game, not read, analysed and compiled
+    again by each test, as it was when the twelve games went round a loader that keeps eight."""
+    return str(request.param)
+
+
 @cache
 def printed(stem: str) -> tuple[Rulebook, str]:
     checked = meeple.check(stem)
@@ -49,13 +57,11 @@ def words(text: str) -> str:
     return text.replace("\\_", "_").replace("\\", "")
 
 
-@pytest.mark.parametrize("stem", GAMES)
 def test_no_name_from_the_file_reaches_a_player(stem: str) -> None:
     text = words(printed(stem)[1])
     assert re.findall(r"\w+_\w+", text) == []
 
 
-@pytest.mark.parametrize("stem", GAMES)
 def test_no_letter_stands_for_a_thing(stem: str) -> None:
     module = meeple.check(stem).module
     assert module is not None
@@ -66,7 +72,6 @@ def test_no_letter_stands_for_a_thing(stem: str) -> None:
     assert found == set()
 
 
-@pytest.mark.parametrize("stem", GAMES)
 def test_no_line_number_log_line_type_or_path_reaches_a_player(stem: str) -> None:
     module = meeple.check(stem).module
     assert module is not None
@@ -78,7 +83,6 @@ def test_no_line_number_log_line_type_or_path_reaches_a_player(stem: str) -> Non
     assert [line for line in whole if str(line) in text] == []  # a log line of plain words
 
 
-@pytest.mark.parametrize("stem", GAMES)
 def test_a_variant_rulebook_shows_its_changes_and_nothing_of_the_base_game(stem: str) -> None:
     """Its pages: its own words and its changes. Not the base game's overview (which may say
     what the variant changed: a round count), components, setup or rules; `--full` prints those."""
@@ -120,7 +124,6 @@ def _logs(module: ast.Module) -> list[ast.Log]:
     return [n for d in module.decls for n in d.find_all(ast.Log)]
 
 
-@pytest.mark.parametrize("stem", GAMES)
 def test_every_rule_a_player_needs_is_in_the_rulebook(stem: str) -> None:
     """Each rule is printed, or told by the `says` of every place that calls it; each phase and
     step of the flow is printed (unless the whole flow has words of its own)."""
