@@ -47,7 +47,16 @@ def built() -> None:
 TEST_GAMES = sorted((ROOT / "tests" / "games").glob("*.rules"))
 BUNDLED = sorted((ROOT / "games").glob("*.rules"))
 # Games the core runs today; each other game is checked to fall back to the Python engine.
-NATIVE = ["connect_four", "dino_party", "errands", "hex", "tic_tac_toe", "tic_tac_toe_no_diagonals"]
+NATIVE = [
+    "call_the_die",
+    "connect_four",
+    "dino_party",
+    "errands",
+    "guess_the_top_card",
+    "hex",
+    "tic_tac_toe",
+    "tic_tac_toe_no_diagonals",
+]
 # Games the core runs that are checked by tests of their own below (or in test_native_variants.py).
 NATIVE_TOO = [
     "dino_dynasty",
