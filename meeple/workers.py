@@ -13,7 +13,6 @@ import multiprocessing
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -22,24 +21,21 @@ R = TypeVar("R")
 
 def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _hold_interrupts(False)  # a Ctrl-C held while this process started is dropped: it is ignored
     if initializer is not None:
         initializer(*initargs)
 
 
-@contextmanager
-def _interrupts_ignored() -> Iterator[None]:
-    """SIGINT ignored while the pool starts its processes: a process started afresh ("spawn")
-    keeps an ignored signal ignored (Python sets its own handler only over the default), so a
-    Ctrl-C while it is still importing cannot print its traceback. The main process gets its
-    handler back as soon as the processes are started, a moment later."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+def _hold_interrupts(held: bool) -> None:
+    """SIGINT held (blocked) in the main thread while the pool starts its processes, or let go.
+
+    A process started afresh ("spawn") inherits the blocked signal, so a Ctrl-C while it is still
+    importing waits, and is dropped when `_start_worker` ignores it, instead of printing the
+    worker's traceback. The main process gets a Ctrl-C that came meanwhile as soon as it lets go:
+    held, not lost (ignoring it there instead lost a Ctrl-C that came while a loaded machine was
+    still starting the processes, and the command ran on)."""
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK if held else signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def in_workers(
@@ -57,9 +53,14 @@ def in_workers(
     `start`: how the processes start (multiprocessing's start method; the platform's default
     if None). "spawn" when the caller's process may have threads that a forked copy would
     lack (a library with a thread pool of its own waits on it for ever)."""
-    with _interrupts_ignored():  # a spawned worker imports for a while before _start_worker runs
-        pool = multiprocessing.get_context(start).Pool(workers, _start_worker, (initializer, initargs))
+    _hold_interrupts(True)  # a spawned worker imports for a while before _start_worker runs
     try:
+        pool = multiprocessing.get_context(start).Pool(workers, _start_worker, (initializer, initargs))
+    except BaseException:
+        _hold_interrupts(False)
+        raise
+    try:
+        _hold_interrupts(False)  # a Ctrl-C held meanwhile arrives here, and ends the pool below
         yield from (pool.imap if ordered else pool.imap_unordered)(fn, items)
         pool.close()
     except BaseException:  # Ctrl-C, an error in a worker, or the caller stopped reading

@@ -10,15 +10,18 @@ a generous alarm: a guard against a run that never ends, not a measure of speed.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import stat
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import run
@@ -556,3 +559,26 @@ def test_random_deep_huge_and_long_rules_get_diagnostics_never_a_traceback_or_a_
             return
         again = meeple.replay(game, 2, 0, state.choices, budget=20_000)
         assert again.scores == state.scores
+
+
+def test_ctrl_c_while_worker_processes_start_is_held_not_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that comes while the pool is still starting its processes (a loaded machine takes
+    seconds) stops the command as soon as they are started; it was once ignored there, and the
+    command ran on to the end."""
+    from meeple import workers
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only, and this test runs in another")
+    real = multiprocessing.get_context
+
+    class Interrupting:
+        def __init__(self, method: str | None) -> None:
+            self.context = real(method)
+
+        def Pool(self, *args: Any, **kwargs: Any) -> Any:  # multiprocessing's name
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, while the processes start
+            return self.context.Pool(*args, **kwargs)
+
+    monkeypatch.setattr(multiprocessing, "get_context", Interrupting)
+    with pytest.raises(KeyboardInterrupt):
+        list(workers.in_workers(abs, range(-100_000, 0), 2))
