@@ -160,3 +160,15 @@ def play_refusing_bad_answers(
         state.apply(rnd.randrange(size))
     assert state.is_over
     refused(0)
+
+
+def native_or_skip() -> None:
+    """A test of the native engine: skipped where the extension is not built, failed instead where
+    CI requires it ($MEEPLE_REQUIRE_NATIVE: .ci/run builds it)."""
+    from meeple.interpreter import native
+
+    if native.available():
+        return
+    if os.environ.get("MEEPLE_REQUIRE_NATIVE"):
+        pytest.fail(f"{native.NOT_BUILT} ($MEEPLE_REQUIRE_NATIVE is set: the native engine must be built)")
+    pytest.skip(native.NOT_BUILT)

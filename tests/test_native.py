@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, run, write
+from helpers import ROOT, native_or_skip, run, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,16 +31,10 @@ from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import Player
 from meeple.simulation import Plan, engine_of, play_one
 
-REQUIRE = "MEEPLE_REQUIRE_NATIVE"
-
 
 @pytest.fixture(autouse=True)
 def built() -> None:
-    if native.available():
-        return
-    if os.environ.get(REQUIRE):
-        pytest.fail(f"{native.NOT_BUILT} (${REQUIRE} is set: the native engine must be built)")
-    pytest.skip(native.NOT_BUILT)
+    native_or_skip()
 
 
 TEST_GAMES = sorted((ROOT / "tests" / "games").glob("*.rules"))

@@ -10,13 +10,12 @@ These tests skip when the core is not built, as tests/test_native.py's do."""
 from __future__ import annotations
 
 import json
-import os
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, run, write
+from helpers import ROOT, native_or_skip, run, write
 
 import meeple
 from meeple import Game
@@ -30,11 +29,7 @@ from meeple.simulation import Plan, play_one
 
 @pytest.fixture(autouse=True)
 def built() -> None:
-    if native.available():
-        return
-    if os.environ.get("MEEPLE_REQUIRE_NATIVE"):
-        pytest.fail(f"{native.NOT_BUILT} ($MEEPLE_REQUIRE_NATIVE is set: the native engine must be built)")
-    pytest.skip(native.NOT_BUILT)
+    native_or_skip()
 
 
 def play(state: Any, agent: str, seed: int) -> RuleRuntimeError | None:

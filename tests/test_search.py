@@ -11,11 +11,10 @@ time, a fair player as often as chance allows.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, native_or_skip
 
 import meeple
 from meeple.interpreter import native
@@ -27,11 +26,7 @@ GAMES = ROOT / "tests" / "games"
 @pytest.fixture(autouse=True)
 def built() -> None:
     """A search plays on the native engine only: skip without it, unless CI requires it."""
-    if native.available():
-        return
-    if os.environ.get("MEEPLE_REQUIRE_NATIVE"):
-        pytest.fail(f"{native.NOT_BUILT} ($MEEPLE_REQUIRE_NATIVE is set: the native engine must be built)")
-    pytest.skip(native.NOT_BUILT)
+    native_or_skip()
 
 
 def first_seat_wins(path: Path, agents: list[str], seeds: range) -> int:
