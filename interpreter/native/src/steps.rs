@@ -27,7 +27,21 @@ struct Places<'a> {
     onward: HashMap<u32, Arc<Vec<u32>>>,
 }
 
-impl Places<'_> {
+impl<'a> Places<'a> {
+    /// A search of the places a movement reaches, none numbered yet and nothing asked of them.
+    fn new(p: &'a Loaded, mv: &'a MovementIr, env: Vec<Value>) -> Self {
+        Places {
+            p,
+            mv,
+            env,
+            places: Vec::new(),
+            ids: HashMap::new(),
+            passable: HashMap::new(),
+            endable: HashMap::new(),
+            onward: HashMap::new(),
+        }
+    }
+
     fn id(&mut self, place: Value) -> u32 {
         if let Some(id) = self.ids.get(&place) {
             return *id;
@@ -119,16 +133,7 @@ pub fn routes(
         return Ok(Value::List(Arc::new(Vec::new())));
     }
     env.resize(mv.slots as usize, Value::None);
-    let mut search = Places {
-        p,
-        mv,
-        env,
-        places: Vec::new(),
-        ids: HashMap::new(),
-        passable: HashMap::new(),
-        endable: HashMap::new(),
-        onward: HashMap::new(),
-    };
+    let mut search = Places::new(p, mv, env);
     let from = search.id(start.clone());
     let (low, high) = (*steps.iter().min().unwrap_or(&0), *steps.iter().max().unwrap_or(&0));
     let mut sets = Sets::default();
@@ -214,16 +219,7 @@ pub fn fewest(
         env[i] = arg;
     }
     env[mv.start as usize] = start.clone();
-    let mut search = Places {
-        p,
-        mv,
-        env,
-        places: Vec::new(),
-        ids: HashMap::new(),
-        passable: HashMap::new(),
-        endable: HashMap::new(),
-        onward: HashMap::new(),
-    };
+    let mut search = Places::new(p, mv, env);
     let from = search.id(start.clone());
     if wanted.contains(&start) && search.test(w, true, from)? {
         return Ok(Value::Int(0));
