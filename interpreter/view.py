@@ -73,6 +73,36 @@ def zone_flags(symbols: Symbols, loc: Any) -> list[str]:
     return decl.flags if decl is not None else []
 
 
+def in_sight(state: State, piece: Piece, at: Any = None) -> list[int]:
+    """How many pieces like `piece` each seat may see, by seat, where the view shows them: face
+    up, in its own private zone, on top of a `top` zone, or shown to it by `reveal` (`seen`);
+    only at the place `at` when one is given. A choice of a piece some seat cannot see is
+    told to that seat by what it is only once a piece like it comes into its sight
+    (`engine.Hidden`): pieces of one kind and owner are alike, so that is all a seat can know."""
+    rt, symbols = state.rt, state.game.program.symbols
+    counts = [0] * state.seats
+    for loc in rt.locs if at is None else [at]:
+        pieces = rt.locs.get(loc, [])
+        held = pieces.count(piece)
+        if not held:
+            continue
+        flags = zone_flags(symbols, loc)
+        owner = loc.owner if isinstance(loc, ZoneLoc) else None
+        for seat in range(state.seats):
+            if "top" in flags:
+                counts[seat] += pieces[-1] == piece
+            elif "hidden" not in flags and (
+                "private" not in flags or (isinstance(owner, Player) and owner.seat == seat)
+            ):
+                counts[seat] += held
+    for loc, known in rt.seen.items():
+        if at is None or loc is at:
+            for seat, pieces_seen in known.items():
+                if seat < state.seats:
+                    counts[seat] += pieces_seen.get(piece, 0)
+    return counts
+
+
 def _contents(state: State, loc: Any, seat: int | None, shown: list[Piece]) -> Any:
     """What a place holds as the seat may see it: an ordered zone as a list (top last), any other
     as counts by piece; a `top` zone its count and top piece; a `hidden` zone, or another seat's
