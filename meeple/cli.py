@@ -182,12 +182,22 @@ class Terminal:
     some seats alone may read (`reveal`) is shown to the seat whose decision comes as that seat
     may read it; a person who may read more of it is shown it before their own next decision
     (`owed`), or when the game ends if none comes, so that the one who looked sees what they
-    looked at, and nobody else does."""
+    looked at, and nobody else does. When the keyboard passes from one person to another (hot
+    seat), the next is asked to take it before anything of their seat shows (`hand_off`)."""
 
     def __init__(self) -> None:
         self.seen = 0
         self.humans: set[int] = set()  # the seats people play at this terminal
         self.owed: dict[int, list[str]] = {}  # lines kept for a person whose decision comes later
+        self.at: int | None = None  # the seat of the person who answered last at this terminal
+
+    def hand_off(self, seat: int) -> bool:
+        """Whether `seat`'s decision passes the keyboard from one person to another: the next
+        must take it before their private information shows, as the page's hand-off screen
+        waits for a click. The first person to decide takes it with nothing shown before."""
+        passing = self.at is not None and self.at != seat
+        self.at = seat
+        return passing
 
     def show(self, state: State, seat: int) -> list[str]:
         """The lines to show before `seat` decides: those kept for it, then the new ones as it may
@@ -227,9 +237,22 @@ class Narrated:
         return input()
 
     def choose(self, state: State, decision: Any) -> int:
+        if self.terminal.hand_off(decision.player.seat):
+            self.hand_over(decision.player)
         for line in self.terminal.show(state, decision.player.seat):
             typer.echo(line, err=True)
         return self.human.choose(state, decision)
+
+    def hand_over(self, player: Any) -> None:
+        """The hand-off screen: what the last person saw is cleared from a terminal (a pipe keeps
+        it: nobody looks at one), and nothing of the next seat is shown until its person says
+        they are at the keyboard."""
+        err = stderr()
+        err.clear()
+        if err.is_terminal:
+            typer.echo("\x1b[3J", err=True, nl=False)  # the scrollback too, where the terminal keeps one
+        typer.echo(f"Pass the keyboard to {player}.", err=True)
+        self.ask(f"{player}: press Enter when you are at the keyboard, to see your turn: ")
 
 
 def seat_names(state: State) -> list[str]:

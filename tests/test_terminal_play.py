@@ -147,7 +147,8 @@ def run(*args: str, input: str) -> Result:
 
 
 def test_the_log_is_printed_once_when_a_human_plays(tmp_path: Path) -> None:
-    result = run("play", str(rules(tmp_path)), "--agents", "human", input="apple\npass\nb\nap\napri\n")
+    # two people: Player 2 takes the keyboard (Enter) before their first decision
+    result = run("play", str(rules(tmp_path)), "--agents", "human", input="apple\npass\n\nb\nap\napri\n")
     assert result.exit_code == 0
     assert "  Player 1 eat: apple" in result.stderr  # shown as it happened
     assert "Player 1 eat: apple" not in result.stdout  # and not again
@@ -155,6 +156,28 @@ def test_the_log_is_printed_once_when_a_human_plays(tmp_path: Path) -> None:
     assert last == "  Player 2 which one next?: apricot"
     assert last not in result.stderr
     assert "Score" in result.stdout
+
+
+def test_the_keyboard_is_handed_over_before_the_next_person_s_turn_shows(tmp_path: Path) -> None:
+    """Hot seat (issue 26): when the decision passes from one person to another, the next is
+    asked to take the keyboard, and nothing of their seat (their private hand) shows before
+    they press Enter; the same person deciding again is not asked."""
+    result = run("play", str(rules(tmp_path)), "--agents", "human", input="apple\npass\n\nb\nap\napri\n")
+    assert result.exit_code == 0
+    err = result.stderr
+    assert err.count("Pass the keyboard to Player 2.") == 1  # Player 1's two turns, then Player 2's
+    assert "Pass the keyboard to Player 1." not in err
+    handed = err.index("Pass the keyboard to Player 2.")
+    asked = err.index("Player 2: press Enter when you are at the keyboard, to see your turn: ")
+    assert handed < asked < err.index("Hand of Player 2: stone")  # their private hand, after Enter
+    assert "Hand of Player 2: stone" not in err[:asked]
+    assert err.index("Player 2: Which one next?") > asked
+
+
+def test_no_hand_off_with_one_person_at_the_keyboard(tmp_path: Path) -> None:
+    result = run("play", str(rules(tmp_path)), "--agents", "first,human", input="b\n1\n1\n")
+    assert result.exit_code == 0
+    assert "Pass the keyboard" not in result.stderr
 
 
 def test_without_a_human_stdout_holds_the_whole_log(tmp_path: Path) -> None:
