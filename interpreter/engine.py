@@ -30,6 +30,7 @@ from meeple.interpreter.runtime import (
     GameEnded,
     RuleRuntimeError,
     Runtime,
+    Said,
     Secret,
     describe,
     short,
@@ -362,6 +363,9 @@ class State:
         (`reveal_answers`)."""
         line = answered(decision, index, only)
         value = decision.values[index] if index < len(decision.values) else None
+        if type(value) is Placement or (type(value) is Cell and value.map.board is None):
+            self.rt.write(Said(line, value, self.around(value)), asked_at(decision), decision.rule)
+            return
         if type(value) is not PieceRef or type(value.loc) is not ZoneLoc or self.seats < 2:
             self.rt.write(line, asked_at(decision), decision.rule)
             return
@@ -377,6 +381,22 @@ class State:
         others = answer_line(decision.player, decision.prompt, taken, only)
         self.rt.write_secret(line, frozenset(readers), others, asked_at(decision), decision.rule)
         self.hidden.append(Hidden(len(self.rt.log) - 1, line, others, piece, readers, in_sight(self, piece)))
+
+    def around(self, place: Placement | Cell) -> dict[tuple[int, int], Row | None]:
+        """The cells next to a place on a grid that grows, as they are now: each by (q, r), with
+        the row it shows (None: a cell with nothing shown). What a `Said` line keeps."""
+        grid = place.map
+        cells = self.rt.grids.get(grid, {})
+        mine = set(place.coords) if type(place) is Placement else {(place.q, place.r)}
+        around: dict[tuple[int, int], Row | None] = {}
+        for q, r in mine:
+            for dq, dr in grid.geometry.directions:
+                at = (q + dq, r + dr)
+                if at not in mine and at in cells:
+                    around[at] = self.rt.faces.get(cells[at])
+        if type(place) is Cell:  # a cell is said by what it shows too
+            around[(place.q, place.r)] = self.rt.faces.get(place)
+        return around
 
     def reveal_answers(self) -> None:
         """The step is over: each hidden answer of it is read, as it is, by every seat that now

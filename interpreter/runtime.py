@@ -264,6 +264,27 @@ class Secret(str):
         return str(self), self.readers, self.others
 
 
+class Said(str):
+    """A log line whose answer is a place on a grid that grows (a shape laid, a cell): its text is
+    the game's record ("(1,0) turned 90°", as both engines write it), and it carries the place
+    (`value`) and what lay around it when it was chosen (`around`: each cell next to it by (q,
+    r), with the row shown there or None), so that what a player reads can say it in words, by
+    what it touched then ("turned a quarter right, west of Water": `meeple.board.say_place`)."""
+
+    value: Any
+    around: dict[tuple[int, int], Any]
+
+    def __new__(cls, text: str, value: Any, around: dict[tuple[int, int], Any]) -> Said:
+        line = super().__new__(cls, text)
+        line.value = value
+        line.around = around
+        return line
+
+    def __getnewargs__(self) -> tuple[str, Any, dict[tuple[int, int], Any]]:  # type: ignore[override]
+        """What a copy (`copy`, `pickle`) makes it again from: a str's own gives the text alone."""
+        return str(self), self.value, self.around
+
+
 def log_too_long(span: Span | None, rule: str) -> RuleRuntimeError:
     """The error of a log line beyond MAX_LOG_CHARS, at the statement that writes it: one
     wording for both engines (interpreter/native keeps the same count)."""

@@ -19,7 +19,8 @@ from meeple.codegen.pictures import Drawer
 from meeple.interpreter.geometry import HEX, SQUARE_SIDES
 from meeple.interpreter.names import Names
 from meeple.interpreter.program import Program
-from meeple.interpreter.values import PieceRef, Row
+from meeple.interpreter.runtime import Said
+from meeple.interpreter.values import Cell, PieceRef, Placement, Row, label
 
 # One colour per seat, for the pieces a seat owns (dark enough for white words on them).
 SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085", "#d35400", "#555f6e")
@@ -151,6 +152,31 @@ def beside(kind: str, laid: list[tuple[tuple[int, int], str]], looks: dict[tuple
         pairs = ", ".join(f"{new} against {old}" for _, new, old in contacts if new)
         said.append(f"{word} of {_and(olds)}" + (f" ({pairs})" if pairs else ""))
     return ", ".join(said)
+
+
+def say_place(looks: Looks, line: Said) -> str:
+    """A log line whose answer is a place on a grid that grows, as a player reads it: the place
+    said by what it touched when it was chosen, as the terminal says an option ("turned a
+    quarter right, west of Water (Forest against Water)"; a cell: "Forest, north of Water"),
+    instead of the coordinates and degrees the game's record keeps ("(1,0) turned 90°")."""
+    place = line.value
+    kind = place.map.geometry.kind
+    around = {
+        at: Look("a cell", looks.said(looks.what(face)), looks.what(face), "")
+        for at, face in line.around.items()
+    }
+    if type(place) is Placement:
+        laid = [(at, looks.said(looks.what(row))) for at, row in zip(place.coords, place.rows, strict=False)]
+        said = [turn_words(kind, place.map.geometry.degrees(place.rotation)), beside(kind, laid, around)]
+    elif type(place) is Cell:
+        own = around.pop((place.q, place.r), None)
+        said = [
+            own.face if own is not None and own.face else "the cell",
+            beside(kind, [((place.q, place.r), "")], around),
+        ]
+    else:
+        return str(line)
+    return str(line).replace(label(place), ", ".join(x for x in said if x), 1)
 
 
 def kept_by_rules(decl: Any) -> bool:

@@ -31,6 +31,7 @@ from rich.table import Column, Table
 
 import meeple
 from meeple import codes
+from meeple.board import Looks, say_place
 from meeple.cli_common import (
     ENGINE,
     FAILED,
@@ -209,7 +210,9 @@ class Terminal:
             if isinstance(line, Secret):
                 for reader in sorted(line.readers & self.humans - {seat}):
                     self.owed.setdefault(reader, []).append(line)
-        return lines + for_seat(fresh, seat)
+        names = state.game.program.names
+        looks = Looks(names) if names is not None else None
+        return lines + for_seat(fresh, seat, None if looks is None else lambda line: say_place(looks, line))
 
     def kept(self, state: State) -> list[str]:
         """The lines still kept for people whose decision never came, once each and in the log's

@@ -7,7 +7,9 @@ of neutral names (tests/grids/quads.rules: square tiles of quarters; tests/games
 
 from __future__ import annotations
 
+import copy
 import io
+import pickle
 import re
 from pathlib import Path
 
@@ -18,10 +20,13 @@ from rich.text import Text
 from typer.testing import CliRunner, Result
 
 import meeple
-from meeple.board import seat_colour
+from meeple.board import Looks, say_place, seat_colour
 from meeple.cli import app
 from meeple.cli_common import SafeConsole
 from meeple.interpreter.agents import RandomAgent
+from meeple.interpreter.runtime import Said
+from meeple.logs import for_seat
+from meeple.serve.present import Presenter
 from meeple.terminal import HumanAgent, Screen
 
 HERE = Path(__file__).parent
@@ -226,6 +231,45 @@ def test_a_tile_s_places_are_lettered_on_the_board_and_said_by_what_they_touch()
         "c: not turned, east of town and meadow (town against town, meadow against meadow)",
         "d: turned half round, south of meadow (meadow against meadow, meadow against meadow)",
     ]
+
+
+def test_a_tile_laid_is_said_in_the_log_as_its_option_was() -> None:
+    """Issue 26: the log a player reads (the terminal's narration, the page's log) says where a
+    tile went as its option said it, by its turn and what it touched then; the game's record
+    (`state.log`, `meeple play`'s stdout, both engines alike) keeps its block and degrees."""
+    options = Screen(QUADS.new_game(2, seed=1), 0).options
+    looks = Looks(QUADS.program.names)
+    for index, option in enumerate(options):
+        state = QUADS.new_game(2, seed=1)
+        state.apply(index)
+        record = next(line for line in state.log if "where does the tile go?" in line)
+        assert re.fullmatch(r"  Player 1 where does the tile go\?: \(-?\d+,-?\d+\) turned \d+°", record)
+        (said,) = for_seat([record], 0, lambda line: say_place(looks, line))
+        assert said == f"  Player 1 where does the tile go?: {option.split(': ', 1)[1]}"
+        assert said in Presenter(state).page(state, state.decision.player.seat)["log"]  # type: ignore[union-attr]
+        for copied in (copy.deepcopy(record), pickle.loads(pickle.dumps(record))):
+            assert say_place(looks, copied) == said  # a copy of the game (history, undo) says it alike
+
+
+def test_a_cell_of_a_grid_that_grows_is_said_by_what_it_shows_and_touches() -> None:
+    state = QUADS.new_game(2, seed=1)
+    cell = state.rt.grids[next(iter(state.rt.grids))][(0, 1)]  # the start tile's south-west quarter
+    line = Said(f"  Player 1 pick: {cell}", cell, state.around(cell))
+    assert str(line) == "  Player 1 pick: (0,1)"
+    assert (
+        say_place(Looks(QUADS.program.names), line)
+        == "  Player 1 pick: meadow, south of town, west of meadow"
+    )
+
+
+def test_the_terminal_narrates_a_tile_laid_in_words() -> None:
+    result = run(
+        "play", str(HERE / "grids" / "quads.rules"), "--agents", "human", "--seed", "1", input="b\n\n1\n"
+    )
+    lines = [line.rpartition("choose by number or name: ")[2] for line in result.stderr.splitlines()]
+    narrated = [line for line in lines if "Player 1 where does the tile go?:" in line]
+    words = "not turned, west of town and meadow (town against town, meadow against meadow)"
+    assert narrated == [f"  Player 1 where does the tile go?: {words}"]
 
 
 def tile_decisions(seed: int, decisions: int) -> list[Screen]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from meeple.board import Looks, dark, faces, kept_by_rules, seat_colour, shape_of, turn_words
+from meeple.board import Looks, dark, faces, kept_by_rules, say_place, seat_colour, shape_of, turn_words
 from meeple.codegen.pictures import outline
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.walk import Refs, reaches
@@ -197,7 +197,7 @@ class Presenter:
                 if not kept_by_rules(self.symbols.vars.get(n))
             ],
             **self.stores(view["owned"], seats, names),
-            "log": for_seat(state.log, seat),
+            "log": for_seat(state.log, seat, lambda line: say_place(self.looks, line)),
         }
 
     def holds(self, value: Any) -> Markup | None:
