@@ -387,14 +387,14 @@ class State:
         the row it shows (None: a cell with nothing shown). What a `Said` line keeps."""
         grid = place.map
         cells = self.rt.grids.get(grid, {})
-        mine = set(place.coords) if type(place) is Placement else {(place.q, place.r)}
+        mine = set(place.coords) if isinstance(place, Placement) else {(place.q, place.r)}
         around: dict[tuple[int, int], Row | None] = {}
         for q, r in mine:
             for dq, dr in grid.geometry.directions:
                 at = (q + dq, r + dr)
                 if at not in mine and at in cells:
                     around[at] = self.rt.faces.get(cells[at])
-        if type(place) is Cell:  # a cell is said by what it shows too
+        if isinstance(place, Cell):  # a cell is said by what it shows too
             around[(place.q, place.r)] = self.rt.faces.get(place)
         return around
 
