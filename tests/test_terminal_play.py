@@ -27,7 +27,7 @@ from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.runtime import Said
 from meeple.logs import for_seat
 from meeple.serve.present import Presenter
-from meeple.terminal import HumanAgent, Screen
+from meeple.terminal import CHOSEN, HumanAgent, Screen
 
 HERE = Path(__file__).parent
 QUADS = meeple.load(HERE / "grids" / "quads.rules")
@@ -412,3 +412,74 @@ def test_a_seat_s_pieces_are_marked_in_its_colour_as_on_the_page() -> None:
     styles = [(span.start, span.end, str(span.style)) for span in row.spans]
     assert styles == [(4, 5, "bold underline"), (6, 7, red), (8, 9, "bold underline")]  # a2, c2: options
     assert [str(span.style) for span in key.spans] == [red]
+
+
+YARD = """\
+game "Yard":
+  players 2..2
+
+table spot (name, called, x: int, y: int):
+  nw,  "north-west corner", 0, 0
+  ne,  "north-east corner of the yard beyond the fence", 1, 0
+  sw,  "south-west corner", 0, 1
+  far, "far post", 3, 1
+
+table path (a: spot, b: spot):
+  nw, ne
+  nw, sw
+
+map yard:
+  nodes spot at self.x, self.y
+  edges path (a, b)
+
+zone pool per player
+piece stone: 3 per player in pool
+
+score p = 0
+
+setup:
+  move 2 stone of players[0] from players[0].pool to nw
+  move 1 stone of players[1] from players[1].pool to far
+
+play:
+  choose n from yard where n != far by players[0] prompt "Where":
+    move 1 stone of players[0] from players[0].pool to n
+"""
+
+
+def test_a_table_map_the_rules_lay_out_is_drawn_as_a_board(tmp_path: Path) -> None:
+    """Issue 26: a table map whose rules say where each node lies (`nodes ... at X, Y`, as Dino
+    Garden's Park boards) is drawn at the terminal as the page draws it, not listed: each node
+    its name over its pieces, where the rules put it, a gap where no node lies; the nodes that
+    are options underlined."""
+    path = tmp_path / "yard.rules"
+    path.write_text(YARD)
+    state = meeple.load(path).new_game(2, 1)
+    lines = Screen(state, 0).lines
+    board = plain(lines)
+    start = board.index("Yard:")
+    assert board[start:] == [
+        "Yard:",
+        "  north-west      north-east",
+        "  corner          corner of the…",
+        "  2A",
+        "  south-west                        far post",
+        "  corner",
+        "                                    B",
+        "  A = stone of Player 1",
+        "  B = stone of Player 2",
+    ]
+    assert not any(line.startswith(("North-west corner", "Far post")) for line in board)  # not listed
+    underlined = {
+        line.plain[span.start : span.end] for line in lines for span in line.spans if span.style == CHOSEN
+    }
+    assert underlined == {
+        "north-west",
+        "corner",
+        "north-east",
+        "corner of the…",
+        "south-west",
+    }  # not the far post
+    marks = {line.plain[span.start : span.end]: span.style for line in lines[start:] for span in line.spans}
+    assert marks["2A"] == f"bold white on {seat_colour(0)}"
+    assert marks["B"] == f"bold white on {seat_colour(1)}"
