@@ -28,7 +28,11 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
         if isinstance(loc, ZoneLoc) and (not isinstance(loc.owner, Player) or loc.owner.seat < state.seats)
     }
     maps = {
-        name: {str(node): _contents(state, node, seat, shown) for node in nodes if rt.locs[node]}
+        name: {
+            str(node): _contents(state, node, seat, shown)
+            for node in nodes
+            if rt.locs[node] and not out_of_game(state, node)
+        }
         for name, nodes in program.map_nodes.items()
     }
     grids = {
@@ -57,6 +61,16 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
         "grids": grids,
         "decision": _decision(state, seat),
     }
+
+
+def out_of_game(state: State, row: Any) -> bool:
+    """Whether a row belongs to a seat not in this game (`belongs to COLUMN`: a 2-player game's
+    Player 3 and 4 boards): the rules still read it, but no picture of the game shows it."""
+    table = state.game.program.symbols.tables.get(getattr(row, "table", ""))
+    if table is None or table.belongs is None:
+        return False
+    seat = row.values.get(table.belongs)
+    return isinstance(seat, int) and not 0 <= seat < state.seats
 
 
 def zone_flags(symbols: Symbols, loc: Any) -> list[str]:

@@ -27,6 +27,7 @@ from meeple.interpreter.engine import State
 from meeple.interpreter.geometry import column_letters
 from meeple.interpreter.runtime import Decision
 from meeple.interpreter.values import Row, first_upper, humanise
+from meeple.interpreter.view import out_of_game
 
 OFFERED = "bold black on #ffe14d"  # a place a shape may be laid at, marked by its letter
 CHOSEN = "bold underline"  # a cell that is itself one of the options
@@ -132,6 +133,7 @@ class Screen:
     def __init__(self, state: State, seat: int | None) -> None:
         view = state.view(seat)
         program = state.game.program
+        self.state = state
         assert program.names is not None
         self.view = view
         self.program = program
@@ -266,7 +268,9 @@ class Screen:
     def table_board(self, name: str) -> TableBoard:
         """A table map whose rules say where its nodes lie (`nodes ... at X, Y`), as a board."""
         held = self.view["maps"].get(name, {})
-        spots = {at: node for node, at in self.program.node_at[name].items()}
+        spots = {
+            at: node for node, at in self.program.node_at[name].items() if not out_of_game(self.state, node)
+        }
         return TableBoard(
             first_upper(self.name(name)),
             {

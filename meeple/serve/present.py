@@ -26,6 +26,7 @@ from meeple.interpreter.checks.walk import Refs, reaches
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import Row, humanise
+from meeple.interpreter.view import out_of_game
 from meeple.logs import for_seat
 
 HEX = 46.0  # a hex's radius on the page
@@ -187,7 +188,7 @@ class Presenter:
                 for name, cells in view["grids"].items()
             ]
             + [
-                self.table_map(self.title(names, name), name, view["maps"].get(name, {}), chosen)
+                self.table_map(state, self.title(names, name), name, view["maps"].get(name, {}), chosen)
                 for name in self.program.map_nodes
             ],
             "zones": zones,
@@ -349,13 +350,16 @@ class Presenter:
         ]
         return Lay(index, (place["q"], place["r"]), spec["block"], spec["turn"], cells)
 
-    def table_map(self, title: str, name: str, held: dict[str, Any], chosen: dict[str, list[int]]) -> Markup:
+    def table_map(
+        self, state: State, title: str, name: str, held: dict[str, Any], chosen: dict[str, list[int]]
+    ) -> Markup:
         """A table map: its nodes where the rules draw them (`nodes T at X, Y`), else on a ring,
-        linked as its edges link them, each with the pieces on it."""
-        nodes = self.program.map_nodes[name]
+        linked as its edges link them, each with the pieces on it; a node of a seat not in the
+        game (`belongs to`) is left out."""
+        nodes = [node for node in self.program.map_nodes[name] if not out_of_game(state, node)]
         at = self.program.node_at.get(name)
         if at:
-            spots = {id(node): (x * SPACING, y * SPACING) for node, (x, y) in at.items()}
+            spots = {id(node): (x * SPACING, y * SPACING) for node, (x, y) in at.items() if node in nodes}
         else:
             count = max(len(nodes), 1)
             ring = max(120.0, count * (2 * NODE + 18) / (2 * math.pi))
@@ -368,9 +372,11 @@ class Presenter:
             }
         parts = []
         for node, links in self.program.adjacency.get(name, {}).items():
+            if id(node) not in spots:
+                continue
             x1, y1 = spots[id(node)]
             for other in links:
-                if node.index < other.index:
+                if node.index < other.index and id(other) in spots:
                     x2, y2 = spots[id(other)]
                     parts.append(
                         f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" class="edge"/>'
