@@ -154,6 +154,20 @@ def beside(kind: str, laid: list[tuple[tuple[int, int], str]], looks: dict[tuple
     return ", ".join(said)
 
 
+def lay_words(
+    looks: Looks, kind: str, lay: dict[str, Any], value: Any, cells: dict[tuple[int, int], Look]
+) -> str:
+    """An option that lays a shape (its place's `lay`: cells and turn; `value`, the placement) in
+    words, as a player checks that sides match: its turn, then what it would touch among the
+    grid's `cells` ("turned half round, north of Town (Town against Town)")."""
+    rows = getattr(value, "rows", [])
+    laid = [
+        ((q, r), looks.said(looks.what(rows[i])) if i < len(rows) else "")
+        for i, (q, r) in enumerate(lay["cells"])
+    ]
+    return ", ".join(x for x in (turn_words(kind, lay["turn"]), beside(kind, laid, cells)) if x)
+
+
 def say_place(looks: Looks, line: Said) -> str:
     """A log line whose answer is a place on a grid that grows, as a player reads it: the place
     said by what it touched when it was chosen, as the terminal says an option ("turned a

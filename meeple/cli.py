@@ -67,7 +67,7 @@ from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_example
 from meeple.interpreter.native.state import CORE_LIMIT, CoreLimit
-from meeple.interpreter.runtime import Secret, short
+from meeple.interpreter.runtime import Said, Secret, short
 from meeple.interpreter.teams import Layout, layout_text
 from meeple.limits import MAX_NUMBER
 from meeple.loader import Checked, bundled_dir, read_header, resolve_named
@@ -514,8 +514,10 @@ def play(
         return
     for line in terminal.kept(state):
         typer.echo(line, err=True)
-    for line in state.log[terminal.seen :]:
-        typer.echo(line)
+    names = game.program.names
+    looks = Looks(names) if terminal.humans and names is not None else None
+    for line in state.log[terminal.seen :]:  # to people, a tile's place in words, as they read the rest
+        typer.echo(say_place(looks, line) if looks is not None and isinstance(line, Said) else line)
     _print_results(game.name, seed, state, result)
 
 

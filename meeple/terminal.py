@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from meeple.board import Look, Looks, beside, dark, faces, kept_by_rules, seat_colour, shape_of, turn_words
+from meeple.board import Look, Looks, dark, faces, kept_by_rules, lay_words, seat_colour, shape_of
 from meeple.interpreter.engine import State
 from meeple.interpreter.geometry import column_letters
 from meeple.interpreter.runtime import Decision
@@ -193,13 +193,7 @@ class Screen:
         covered = [(spot[0] * block + dq, spot[1] * block + dr) for dr in range(block) for dq in range(block)]
         for cell in covered if block > 1 else [spot]:
             offer.marked[cell] = letter
-        rows = getattr(value, "rows", [])
-        laid = [
-            ((q, r), self.looks.said(self.looks.what(rows[i])) if i < len(rows) else "")
-            for i, (q, r) in enumerate(lay["cells"])
-        ]
-        said = [turn_words(kind, lay["turn"]), beside(kind, laid, self.cells[place["grid"]])]
-        return f"{letter}: " + ", ".join(x for x in said if x)
+        return f"{letter}: " + lay_words(self.looks, kind, lay, value, self.cells[place["grid"]])
 
     def holding(self, text: str, value: Any) -> str:
         """An option that takes a shape before it is laid (a tile) with what its cells are, in

@@ -251,6 +251,19 @@ def test_a_tile_laid_is_said_in_the_log_as_its_option_was() -> None:
             assert say_place(looks, copied) == said  # a copy of the game (history, undo) says it alike
 
 
+def test_the_page_lists_a_tile_s_places_in_the_terminal_s_words_with_a_stable_key() -> None:
+    """Issue 26: the page's list of the places a tile may go says each as the terminal does (its
+    turn and what it would touch), not "(0,-1) turned 180°"; the place's key (`grid:land:0:-1`)
+    stays what tools and the page's script read."""
+    state = QUADS.new_game(2, seed=1)
+    words = [option.split(": ", 1)[1] for option in Screen(state, 0).options]
+    listed = Presenter(state).page(state, 0)["options"]
+    assert [option.text for option in listed] == words
+    assert [option.place for option in listed] == [
+        f"grid:land:{lay['q']}:{lay['r']}" for lay in state.view(0)["decision"]["places"]
+    ]
+
+
 def test_a_cell_of_a_grid_that_grows_is_said_by_what_it_shows_and_touches() -> None:
     state = QUADS.new_game(2, seed=1)
     cell = state.rt.grids[next(iter(state.rt.grids))][(0, 1)]  # the start tile's south-west quarter
@@ -270,6 +283,19 @@ def test_the_terminal_narrates_a_tile_laid_in_words() -> None:
     narrated = [line for line in lines if "Player 1 where does the tile go?:" in line]
     words = "not turned, west of town and meadow (town against town, meadow against meadow)"
     assert narrated == [f"  Player 1 where does the tile go?: {words}"]
+
+
+def test_what_followed_a_person_s_last_decision_says_the_tiles_places_in_words() -> None:
+    """The log printed on stdout after a person's last decision is read by people too: a tile's
+    place in words there; without a person at the table it is the game's record, as both engines
+    write it."""
+    quads = str(HERE / "grids" / "quads.rules")
+    result = run("play", quads, "--agents", "human,random", "--seed", "1", input="1\n" * 200)
+    assert result.exit_code == 0
+    laid = [line for line in result.stdout.splitlines() if "where does the tile go?:" in line]
+    assert laid and all(re.search(r"go\?: (not turned|turned (a|half))", line) for line in laid)
+    record = run("play", quads, "--agents", "random", "--seed", "1", "--engine", "python", input="")
+    assert re.search(r"where does the tile go\?: \(-?\d+,-?\d+\) turned \d+°", record.stdout)
 
 
 def tile_decisions(seed: int, decisions: int) -> list[Screen]:

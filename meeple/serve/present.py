@@ -19,7 +19,18 @@ from typing import Any
 
 from markupsafe import Markup
 
-from meeple.board import Looks, dark, faces, kept_by_rules, say_place, seat_colour, shape_of, turn_words
+from meeple.board import (
+    Look,
+    Looks,
+    dark,
+    faces,
+    kept_by_rules,
+    lay_words,
+    say_place,
+    seat_colour,
+    shape_of,
+    turn_words,
+)
 from meeple.codegen.pictures import outline
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.walk import Refs, reaches
@@ -144,9 +155,14 @@ class Presenter:
         chosen: dict[str, list[int]] = {}  # a place's key -> the options it answers
         lays: dict[str, list[Lay]] = {}  # a grid -> the placements offered on it
         if decision is not None:
+            cells = self.cells(state, view) if any(p and "lay" in p for p in decision["places"]) else {}
             for i, (text, place) in enumerate(zip(decision["options"], decision["places"], strict=True)):
                 values = state.decision.values if state.decision is not None else []
                 held = self.holds(values[i]) if place is None and i < len(values) else None
+                if place is not None and "lay" in place and place["grid"] in cells:
+                    kind = view["grid_forms"][place["grid"]]["kind"]
+                    value = values[i] if i < len(values) else None
+                    text = lay_words(self.looks, kind, place["lay"], value, cells[place["grid"]])
                 options.append(Option(i, text, place_key(place), held))
                 if place is not None and "lay" in place:
                     lays.setdefault(place["grid"], []).append(self.lay(state, i, place))
@@ -199,6 +215,17 @@ class Presenter:
             ],
             **self.stores(view["owned"], seats, names),
             "log": for_seat(state.log, seat, lambda line: say_place(self.looks, line)),
+        }
+
+    def cells(self, state: State, view: dict[str, Any]) -> dict[str, dict[tuple[int, int], Look]]:
+        """Each grid's cells as the view lists them, with what each shows: what an option that
+        lays a shape is said by (`board.lay_words`), as the terminal says it."""
+        laid = faces(state)
+        return {
+            grid: {
+                (c["q"], c["r"]): self.looks.cell(c, laid.get(grid, {}).get((c["q"], c["r"]))) for c in cells
+            }
+            for grid, cells in view["grids"].items()
         }
 
     def holds(self, value: Any) -> Markup | None:
