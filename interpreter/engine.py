@@ -195,6 +195,19 @@ class Hidden:
     before: list[int]
 
 
+def grown_places(value: Any) -> list[Cell | Area]:
+    """The places of a grid that grows an answer names: a cell, an area of cells, or those a
+    route starts at, passes and ends at. Such a grid's cells have no names but coordinates, so
+    what a player reads says them by what they show and touch (`Said`, `meeple.board.say_place`)."""
+    parts = [value.start, *value.passed, value.end] if type(value) is Route else [value]
+    grown: list[Cell | Area] = []
+    for part in parts:
+        first = part.first if type(part) is Area and part.cells else part
+        if type(first) is Cell and first.map.board is None and part not in grown:
+            grown.append(part)
+    return grown
+
+
 def _a(word: str) -> str:
     """A noun with its indefinite article: "a card", "an event"."""
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
@@ -363,8 +376,17 @@ class State:
         (`reveal_answers`)."""
         line = answered(decision, index, only)
         value = decision.values[index] if index < len(decision.values) else None
-        if type(value) is Placement or (type(value) is Cell and value.map.board is None):
-            self.rt.write(Said(line, value, self.around(value)), asked_at(decision), decision.rule)
+        if type(value) is Placement:
+            self.rt.write(
+                Said(line, value, self.around(value.coords, value.map)), asked_at(decision), decision.rule
+            )
+            return
+        if places := grown_places(value):
+            around: dict[tuple[int, int], Row | None] = {}
+            for place in places:
+                cells = place.cells if isinstance(place, Area) else [place]
+                around |= self.around([(c.q, c.r) for c in cells], cells[0].map, own=True)
+            self.rt.write(Said(line, value, around), asked_at(decision), decision.rule)
             return
         if type(value) is not PieceRef or type(value.loc) is not ZoneLoc or self.seats < 2:
             self.rt.write(line, asked_at(decision), decision.rule)
@@ -382,20 +404,22 @@ class State:
         self.rt.write_secret(line, frozenset(readers), others, asked_at(decision), decision.rule)
         self.hidden.append(Hidden(len(self.rt.log) - 1, line, others, piece, readers, in_sight(self, piece)))
 
-    def around(self, place: Placement | Cell) -> dict[tuple[int, int], Row | None]:
-        """The cells next to a place on a grid that grows, as they are now: each by (q, r), with
-        the row it shows (None: a cell with nothing shown). What a `Said` line keeps."""
-        grid = place.map
+    def around(
+        self, coords: list[tuple[int, int]], grid: Any, own: bool = False
+    ) -> dict[tuple[int, int], Row | None]:
+        """The cells next to some cells of a grid that grows, as they are now (and the cells
+        themselves, `own`: a cell or an area is said by what it shows too): each by (q, r), with
+        the row it shows (None: nothing shown). What a `Said` line keeps."""
         cells = self.rt.grids.get(grid, {})
-        mine = set(place.coords) if isinstance(place, Placement) else {(place.q, place.r)}
+        mine = set(coords)
         around: dict[tuple[int, int], Row | None] = {}
         for q, r in mine:
             for dq, dr in grid.geometry.directions:
                 at = (q + dq, r + dr)
-                if at not in mine and at in cells:
+                if (own or at not in mine) and at in cells:
                     around[at] = self.rt.faces.get(cells[at])
-        if isinstance(place, Cell):  # a cell is said by what it shows too
-            around[(place.q, place.r)] = self.rt.faces.get(place)
+        if own:
+            around |= {at: self.rt.faces.get(cells[at]) for at in mine if at in cells}
         return around
 
     def reveal_answers(self) -> None:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.codegen.pictures import Drawer
+from meeple.interpreter.areas import Area
+from meeple.interpreter.engine import grown_places
 from meeple.interpreter.geometry import HEX, SQUARE_SIDES
 from meeple.interpreter.names import Names
 from meeple.interpreter.program import Program
@@ -171,26 +173,35 @@ def lay_words(
 def say_place(looks: Looks, line: Said) -> str:
     """A log line whose answer is a place on a grid that grows, as a player reads it: the place
     said by what it touched when it was chosen, as the terminal says an option ("turned a
-    quarter right, west of Water (Forest against Water)"; a cell: "Forest, north of Water"),
-    instead of the coordinates and degrees the game's record keeps ("(1,0) turned 90°")."""
-    place = line.value
-    kind = place.map.geometry.kind
-    around = {
-        at: Look("a cell", looks.said(looks.what(face)), looks.what(face), "")
-        for at, face in line.around.items()
-    }
-    if type(place) is Placement:
-        laid = [(at, looks.said(looks.what(row))) for at, row in zip(place.coords, place.rows, strict=False)]
-        said = [turn_words(kind, place.map.geometry.degrees(place.rotation)), beside(kind, laid, around)]
-    elif type(place) is Cell:
-        own = around.pop((place.q, place.r), None)
-        said = [
-            own.face if own is not None and own.face else "the cell",
-            beside(kind, [((place.q, place.r), "")], around),
-        ]
+    quarter right, west of Water (Forest against Water)"; a cell or an area by what it shows and
+    touches: "Forest (north of Water)"), instead of the coordinates and degrees the game's
+    record keeps ("(1,0) turned 90°", "Forest at (6,6)")."""
+    value = line.value
+    around = {at: Look("a cell", looks.said(looks.what(face)), None, "") for at, face in line.around.items()}
+    if type(value) is Placement:
+        kind = value.map.geometry.kind
+        laid = [(at, looks.said(looks.what(row))) for at, row in zip(value.coords, value.rows, strict=False)]
+        said = [turn_words(kind, value.map.geometry.degrees(value.rotation)), beside(kind, laid, around)]
+        return str(line).replace(label(value), ", ".join(x for x in said if x), 1)
+    text = str(line)
+    for place in grown_places(value):
+        text = text.replace(label(place), _place_words(place, around))  # "back to" it too
+    return text
+
+
+def _place_words(place: Cell | Area, around: dict[tuple[int, int], Look]) -> str:
+    """A cell or an area of a grid that grows by what it shows and what it touches: "Forest
+    (north of Water and Swamp, west of Badlands)"."""
+    cells = place.cells if isinstance(place, Area) else [place]
+    mine = [(c.q, c.r) for c in cells]
+    if isinstance(place, Area):
+        what = label(place.value)
     else:
-        return str(line)
-    return str(line).replace(label(place), ", ".join(x for x in said if x), 1)
+        own = around.get(mine[0])
+        what = own.face if own is not None and own.face else "the cell"
+    others = {at: look for at, look in around.items() if at not in mine}
+    touches = beside(cells[0].map.geometry.kind, [(at, "") for at in mine], others)
+    return f"{what} ({touches})" if touches else what
 
 
 def kept_by_rules(decl: Any) -> bool:

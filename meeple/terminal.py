@@ -230,16 +230,16 @@ class Screen:
             else:
                 said = ", ".join(f"{who} {value}" for who, value in held.items())
                 lines.append(Text(first_upper(f"{self.name(store)}: {said}")))
-        drawn = {name for name in view["maps"] if self.program.node_at.get(name)}
+        laid_out = [name for name in view["maps"] if self.program.node_at.get(name)]  # in the rules order
         places = {
             **view["zones"],
-            **{p: c for name, m in view["maps"].items() if name not in drawn for p, c in m.items()},
+            **{p: c for name, m in view["maps"].items() if name not in laid_out for p, c in m.items()},
         }
         for place, contents in places.items():
             said = pieces(contents, view["plurals"])
             if said:
                 lines.append(Text(first_upper(f"{self.name(place)}: {said}")))
-        for name in drawn:
+        for name in laid_out:
             lines += self.table_board(name).lines()
         for grid, cells in view["grids"].items():
             form = view["grid_forms"][grid]

@@ -267,12 +267,28 @@ def test_the_page_lists_a_tile_s_places_in_the_terminal_s_words_with_a_stable_ke
 def test_a_cell_of_a_grid_that_grows_is_said_by_what_it_shows_and_touches() -> None:
     state = QUADS.new_game(2, seed=1)
     cell = state.rt.grids[next(iter(state.rt.grids))][(0, 1)]  # the start tile's south-west quarter
-    line = Said(f"  Player 1 pick: {cell}", cell, state.around(cell))
+    line = Said(f"  Player 1 pick: {cell}", cell, state.around([(0, 1)], cell.map, own=True))
     assert str(line) == "  Player 1 pick: (0,1)"
     assert (
         say_place(Looks(QUADS.program.names), line)
-        == "  Player 1 pick: meadow, south of town, west of meadow"
+        == "  Player 1 pick: meadow (south of town, west of meadow)"
     )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_no_line_a_player_reads_says_a_place_by_its_coordinates(seed: int) -> None:
+    """Issue 26: the cells, areas and routes of a grid that grows are said by what they show and
+    touch in the log players read ("from meadow (north of town) to town (south of meadow)"),
+    as on the board, which shows no coordinates; the game's record keeps them."""
+    state, agent = QUADS.new_game(2, seed=seed), RandomAgent(seed)
+    while not state.is_over and state.decision is not None:
+        state.apply(agent.choose(state, state.decision))
+    looks = Looks(QUADS.program.names)
+    coordinates = re.compile(r"\(-?\d+,-?\d+\)")
+    assert any(coordinates.search(line) for line in state.log)  # the record
+    assert any(" where to?: from " in line for line in state.log)  # routes between areas were chosen
+    read = for_seat(state.log, 0, lambda line: say_place(looks, line))
+    assert [line for line in read if coordinates.search(line)] == []
 
 
 def test_the_terminal_narrates_a_tile_laid_in_words() -> None:
