@@ -173,9 +173,9 @@ def lay_words(
 def say_place(looks: Looks, line: Said) -> str:
     """A log line whose answer is a place on a grid that grows, as a player reads it: the place
     said by what it touched when it was chosen, as the terminal says an option ("turned a
-    quarter right, west of Water (Forest against Water)"; a cell or an area by what it shows and
-    touches: "Forest (north of Water)"), instead of the coordinates and degrees the game's
-    record keeps ("(1,0) turned 90°", "Forest at (6,6)")."""
+    quarter right, west of Water (Meadow against Water)"; a cell or an area by what it shows and
+    touches: "Meadow (north of Water)"), instead of the coordinates and degrees the game's
+    record keeps ("(1,0) turned 90°", "Meadow at (6,6)")."""
     value = line.value
     around = {at: Look("a cell", looks.said(looks.what(face)), None, "") for at, face in line.around.items()}
     if type(value) is Placement:
@@ -190,8 +190,8 @@ def say_place(looks: Looks, line: Said) -> str:
 
 
 def _place_words(place: Cell | Area, around: dict[tuple[int, int], Look]) -> str:
-    """A cell or an area of a grid that grows by what it shows and what it touches: "Forest
-    (north of Water and Swamp, west of Badlands)"."""
+    """A cell or an area of a grid that grows by what it shows and what it touches: "Meadow
+    (north of Water and Town, west of Field)"."""
     cells = place.cells if isinstance(place, Area) else [place]
     mine = [(c.q, c.r) for c in cells]
     if isinstance(place, Area):
