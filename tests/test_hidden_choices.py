@@ -26,6 +26,7 @@ from meeple.logs import for_seat
 
 STASH = ROOT / "tests" / "games" / "stash.rules"
 GAME = meeple.load(STASH)
+LOOKOUT = meeple.load(ROOT / "tests" / "games" / "lookout.rules")  # the same cards
 CARDS = ["Owl", "Lamp", "Key", "Bell", "Coin", "Drum", "Kite", "Mask", "Ring", "Fern"]
 NAMED = re.compile(r"\b(" + "|".join(CARDS) + r")\b")
 
@@ -129,9 +130,13 @@ def _walk(game: meeple.Game, players: int, seed: int) -> State:
 
 
 @settings(max_examples=30, deadline=None)
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32))
-def test_no_seat_s_log_names_a_card_it_never_held_or_saw(players: int, seed: int) -> None:
-    _walk(GAME, players, seed)
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32), game=st.sampled_from([GAME, LOOKOUT]))
+def test_no_seat_s_log_names_a_card_it_never_held_saw_or_was_shown(
+    players: int, seed: int, game: meeple.Game
+) -> None:
+    """Over the test games with hands: Stash (choices that stay hidden, or not) and Lookout
+    (`reveal`: a look at a hand, a peek at the deck, each shown to one seat)."""
+    _walk(game, players, seed)
 
 
 def test_random_games_keep_some_choices_secret_and_tell_others() -> None:
