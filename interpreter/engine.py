@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from meeple.grammar.ast import Span
 from meeple.interpreter import carry, seats
 from meeple.interpreter import teams as teams_
-from meeple.interpreter.areas import Area
+from meeple.interpreter.areas import Area, grown_places
 from meeple.interpreter.program import Program, Scorer
 from meeple.interpreter.runtime import (
     Chance,
@@ -195,19 +195,6 @@ class Hidden:
     before: list[int]
 
 
-def grown_places(value: Any) -> list[Cell | Area]:
-    """The places of a grid that grows an answer names: a cell, an area of cells, or those a
-    route starts at, passes and ends at. Such a grid's cells have no names but coordinates, so
-    what a player reads says them by what they show and touch (`Said`, `meeple.board.say_place`)."""
-    parts = [value.start, *value.passed, value.end] if type(value) is Route else [value]
-    grown: list[Cell | Area] = []
-    for part in parts:
-        first = part.first if type(part) is Area and part.cells else part
-        if type(first) is Cell and first.map.board is None and part not in grown:
-            grown.append(part)
-    return grown
-
-
 def _a(word: str) -> str:
     """A noun with its indefinite article: "a card", "an event"."""
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
@@ -377,16 +364,11 @@ class State:
         line = answered(decision, index, only)
         value = decision.values[index] if index < len(decision.values) else None
         if type(value) is Placement:
-            self.rt.write(
-                Said(line, value, self.around(value.coords, value.map)), asked_at(decision), decision.rule
-            )
+            said = Said(line, value, self.rt.around(value.coords, value.map))
+            self.rt.write(said, asked_at(decision), decision.rule)
             return
-        if places := grown_places(value):
-            around: dict[tuple[int, int], Row | None] = {}
-            for place in places:
-                cells = place.cells if isinstance(place, Area) else [place]
-                around |= self.around([(c.q, c.r) for c in cells], cells[0].map, own=True)
-            self.rt.write(Said(line, value, around), asked_at(decision), decision.rule)
+        if grown_places(value):
+            self.rt.write(Said(line, value, self.rt.around_places(value)), asked_at(decision), decision.rule)
             return
         if type(value) is not PieceRef or type(value.loc) is not ZoneLoc or self.seats < 2:
             self.rt.write(line, asked_at(decision), decision.rule)
@@ -403,24 +385,6 @@ class State:
         others = answer_line(decision.player, decision.prompt, taken, only)
         self.rt.write_secret(line, frozenset(readers), others, asked_at(decision), decision.rule)
         self.hidden.append(Hidden(len(self.rt.log) - 1, line, others, piece, readers, in_sight(self, piece)))
-
-    def around(
-        self, coords: list[tuple[int, int]], grid: Any, own: bool = False
-    ) -> dict[tuple[int, int], Row | None]:
-        """The cells next to some cells of a grid that grows, as they are now (and the cells
-        themselves, `own`: a cell or an area is said by what it shows too): each by (q, r), with
-        the row it shows (None: nothing shown). What a `Said` line keeps."""
-        cells = self.rt.grids.get(grid, {})
-        mine = set(coords)
-        around: dict[tuple[int, int], Row | None] = {}
-        for q, r in mine:
-            for dq, dr in grid.geometry.directions:
-                at = (q + dq, r + dr)
-                if (own or at not in mine) and at in cells:
-                    around[at] = self.rt.faces.get(cells[at])
-        if own:
-            around |= {at: self.rt.faces.get(cells[at]) for at in mine if at in cells}
-        return around
 
     def reveal_answers(self) -> None:
         """The step is over: each hidden answer of it is read, as it is, by every seat that now

@@ -449,6 +449,36 @@ class Runtime:
         self.changes += 1
         self.position = self.changes
 
+    def around(
+        self, coords: list[tuple[int, int]], grid: Any, own: bool = False
+    ) -> dict[tuple[int, int], Row | None]:
+        """The cells next to some cells of a grid that grows, as they are now (and the cells
+        themselves, `own`: a cell or an area is said by what it shows too): each by (q, r), with
+        the row it shows (None: nothing shown). What a `Said` line keeps."""
+        cells = self.grids.get(grid, {})
+        mine = set(coords)
+        around: dict[tuple[int, int], Row | None] = {}
+        for q, r in mine:
+            for dq, dr in grid.geometry.directions:
+                at = (q + dq, r + dr)
+                if (own or at not in mine) and at in cells:
+                    around[at] = self.faces.get(cells[at])
+        if own:
+            around |= {at: self.faces.get(cells[at]) for at in mine if at in cells}
+        return around
+
+    def around_places(self, *values: Any) -> dict[tuple[int, int], Row | None]:
+        """What lies around every place of a grid that grows the values name (`grown_places`):
+        what a `Said` line keeps of a cell, an area or a route."""
+        from meeple.interpreter.areas import Area, grown_places
+
+        around: dict[tuple[int, int], Row | None] = {}
+        for value in values:
+            for place in grown_places(value):
+                cells = place.cells if isinstance(place, Area) else [place]
+                around |= self.around([(c.q, c.r) for c in cells], cells[0].map, own=True)
+        return around
+
     def write(self, line: str, span: Span | None = None, rule: str = "") -> None:
         """Add a line to the readable log, which must stay within MAX_LOG_CHARS: a rule that logs
         in a loop would otherwise fill the memory long before its step budget runs out."""

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.codegen.pictures import Drawer
-from meeple.interpreter.areas import Area
-from meeple.interpreter.engine import grown_places
+from meeple.interpreter.areas import Area, grown_places
 from meeple.interpreter.geometry import HEX, SQUARE_SIDES
 from meeple.interpreter.names import Names
 from meeple.interpreter.program import Program
@@ -184,8 +183,9 @@ def say_place(looks: Looks, line: Said) -> str:
         said = [turn_words(kind, value.map.geometry.degrees(value.rotation)), beside(kind, laid, around)]
         return str(line).replace(label(value), ", ".join(x for x in said if x), 1)
     text = str(line)
-    for place in grown_places(value):
-        text = text.replace(label(place), _place_words(place, around))  # "back to" it too
+    for said in value if isinstance(value, list) else [value]:  # a `log` line's places: a list
+        for place in grown_places(said):
+            text = text.replace(label(place), _place_words(place, around))  # "back to" it too
     return text
 
 

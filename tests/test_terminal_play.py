@@ -267,7 +267,7 @@ def test_the_page_lists_a_tile_s_places_in_the_terminal_s_words_with_a_stable_ke
 def test_a_cell_of_a_grid_that_grows_is_said_by_what_it_shows_and_touches() -> None:
     state = QUADS.new_game(2, seed=1)
     cell = state.rt.grids[next(iter(state.rt.grids))][(0, 1)]  # the start tile's south-west quarter
-    line = Said(f"  Player 1 pick: {cell}", cell, state.around([(0, 1)], cell.map, own=True))
+    line = Said(f"  Player 1 pick: {cell}", cell, state.rt.around([(0, 1)], cell.map, own=True))
     assert str(line) == "  Player 1 pick: (0,1)"
     assert (
         say_place(Looks(QUADS.program.names), line)
@@ -525,3 +525,20 @@ def test_a_table_map_the_rules_lay_out_is_drawn_as_a_board(tmp_path: Path) -> No
     marks = {line.plain[span.start : span.end]: span.style for line in lines[start:] for span in line.spans}
     assert marks["2A"] == f"bold white on {seat_colour(0)}"
     assert marks["B"] == f"bold white on {seat_colour(1)}"
+
+
+def test_a_rules_log_line_says_an_area_by_what_it_touches() -> None:
+    """A line the rules write (`log "... moves a Herd of {n} to {area}"`, Dino Dynasty) names an
+    area of the Map by what it shows and touches, as the board lets a player find it; the
+    record keeps "Badlands at (5,6)"."""
+    game = meeple.load("dino_dynasty")
+    state, agent = game.new_game(2, seed=1), RandomAgent(1)
+    for _ in range(40):
+        assert state.decision is not None
+        state.apply(agent.choose(state, state.decision))
+    at = re.compile(r"\b[A-Z][a-z]+ at \(-?\d+,-?\d+\)")  # an area (a tile laid: the rules own words)
+    moves = [line for line in state.log if " moves a Herd of " in line]
+    assert moves and all(at.search(line) for line in moves)
+    looks = Looks(game.program.names)
+    read = for_seat(state.log, 0, lambda line: say_place(looks, line))
+    assert [line for line in read if at.search(line)] == []
