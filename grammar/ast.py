@@ -749,6 +749,9 @@ class Table(Decl):
     # written in the rules file), and where the name stands, for an error about the file
     data_file: str | None = None
     data_span: Span | None = None
+    # `belongs to COLUMN`: the column that gives each row's seat (0: Player 1), and where it stands
+    belongs: str | None = None
+    belongs_span: Span | None = None
 
 
 class PieceDecl(Decl):

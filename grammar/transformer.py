@@ -153,7 +153,12 @@ class Builder(Transformer):  # type: ignore[type-arg]
         for x in rest[1:]:
             if isinstance(x, tuple) and x[0] == "data_file":
                 table.data_file, table.data_span = x[1], x[2]
+            elif isinstance(x, tuple) and x[0] == "belongs":
+                table.belongs, table.belongs_span = x[1], x[2]
         return table
+
+    def belongs(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str, ast.Span]:
+        return ("belongs", str(c[1]), self._span(c[1]))
 
     def table_file(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str, ast.Span]:
         return ("data_file", _unquote(c[0]), self._span(c[0]))

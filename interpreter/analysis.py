@@ -350,6 +350,7 @@ class Analyzer:
                         "use int, bool, text or the name of a table",
                     )
             self._check_called_each(table)
+            self._check_belongs(table)
             keyed = is_keyed(table)
             for row in table.rows:
                 if len(row.cells) != len(table.columns):
@@ -375,6 +376,28 @@ class Analyzer:
         """`nodes T at X, Y`: whole numbers computed from each node's row, seen as `self`."""
         for e in m.at:
             self.expect(e, self.expr(e, {"self": Row(m.nodes)}), INT, "where a node is drawn")
+
+    def _check_belongs(self, table: ast.Table) -> None:
+        """`belongs to COLUMN`: a whole-number column of the table, each row's seat."""
+        if table.belongs is None or table.belongs_span is None:
+            return
+        where = ast.Node(span=table.belongs_span)
+        column = next((c for c in table.columns if c.name == table.belongs), None)
+        if column is None:
+            names = ", ".join(c.name for c in table.columns)
+            self.error(
+                where,
+                codes.UNKNOWN_NAME,
+                f"'{table.belongs}' is not a column of '{table.name}'",
+                f"its columns: {names}",
+            )
+        elif column.type is None or column.type.name != "int" or column.type.optional:
+            self.error(
+                where,
+                codes.WRONG_TYPE,
+                f"a row's seat is a whole number (0 for Player 1): '{table.belongs}' is no int column",
+                f"declare it '{table.belongs}: int'",
+            )
 
     def _check_called_each(self, table: ast.Table) -> None:
         """The `{...}` parts of a table's `called each` line, which see the row as `self`."""

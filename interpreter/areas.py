@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from meeple.interpreter import grids
-from meeple.interpreter.values import Cell, MapRef, label
+from meeple.interpreter.values import Cell, MapRef, Route, label
 
 
 class Area:
@@ -186,3 +186,16 @@ def attribute(rt: Any, area: Area, name: str) -> Any:
 
 
 ATTRIBUTES = ("cells", "first", "blocks", "gaps")
+
+
+def grown_places(value: Any) -> list[Cell | Area]:
+    """The places of a grid that grows an answer names: a cell, an area of cells, or those a
+    route starts at, passes and ends at. Such a grid's cells have no names but coordinates, so
+    what a player reads says them by what they show and touch (`Said`, `meeple.board.say_place`)."""
+    parts = [value.start, *value.passed, value.end] if type(value) is Route else [value]
+    grown: list[Cell | Area] = []
+    for part in parts:
+        first = part.first if type(part) is Area and part.cells else part
+        if type(first) is Cell and first.map.board is None and part not in grown:
+            grown.append(part)
+    return grown

@@ -22,17 +22,30 @@ from typing import Any, TypeVar
 from meeple.grammar.ast import Span
 from meeple.interpreter import carry, seats
 from meeple.interpreter import teams as teams_
-from meeple.interpreter.areas import Area
+from meeple.interpreter.areas import Area, grown_places
 from meeple.interpreter.program import Program, Scorer
-from meeple.interpreter.runtime import Chance, Decision, GameEnded, RuleRuntimeError, Runtime, describe, short
+from meeple.interpreter.runtime import (
+    Chance,
+    Decision,
+    GameEnded,
+    RuleRuntimeError,
+    Runtime,
+    Said,
+    Secret,
+    describe,
+    short,
+)
 from meeple.interpreter.values import (
     Cell,
+    Piece,
     PieceRef,
     Placement,
+    Player,
     Route,
     Row,
+    ZoneLoc,
 )
-from meeple.interpreter.view import player_view
+from meeple.interpreter.view import in_sight, player_view
 from meeple.limits import DEFAULT_BUDGET, MAX_DECISIONS, MAX_RECURSION
 from meeple.saves import Save, SaveError, as_save
 
@@ -167,6 +180,35 @@ def answer_line(who: object, prompt: str, option: str, only: bool = False) -> st
     return f"  {who} {prompt.lower()}: {option}" + (" (only option)" if only else "")
 
 
+@dataclass
+class Hidden:
+    """An answer that took a piece some seats could not see (from a private hand, a hidden pile):
+    its line in the log (`at`), which those seats read as `others` ("Player 2 play: a card from
+    their hand"). When the step the answer starts is over, a seat that now sees more pieces like
+    it than it did (`before`, by seat) saw where it went, and reads the line as it is."""
+
+    at: int
+    line: str
+    others: str
+    piece: Piece
+    readers: set[int]
+    before: list[int]
+
+
+def _a(word: str) -> str:
+    """A noun with its indefinite article: "a card", "an event"."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def _whose(zone: ZoneLoc, seat: int) -> str:
+    """A zone as the log names it to other seats: "their hand" (the chooser's own), "Player 2's
+    hand", "the deck"."""
+    owner = zone.owner
+    if isinstance(owner, Player):
+        return f"their {zone.name}" if owner.seat == seat else f"{owner}'s {zone.name}"
+    return f"the {zone.name}" + ("" if owner is None else f" of {owner.name}")
+
+
 def asked_at(decision: Decision) -> Span | None:
     """Where the rules ask a decision: the place of an error the decision brings about."""
     site = decision.site
@@ -221,6 +263,7 @@ class State:
         self.ended_early: bool = False
         self.failed: RuleRuntimeError | None = None  # a broken rule stopped the game here
         self.final: tuple[list[int], list[int]] | None = None  # the scores and tiebreaks it ended with
+        self.hidden: list[Hidden] = []  # this step's answers that some seats may not read
         program = game.program
         self.rt: Runtime = Runtime(program, players, seed, budget)
         self.rt.logging = logging
@@ -285,18 +328,19 @@ class State:
                 elif request.size == 1:
                     index = 0
                     if rt.logging:
-                        rt.write(answered(request, 0, only=True), asked_at(request), request.rule)
+                        self.write_answer(request, 0, only=True)
                 elif request.player.automated:  # a seat the rules play: never asked (seats.py)
                     index = seats.resolve(self.game.program, rt, request)
                     if rt.logging:
-                        rt.write(answered(request, index), asked_at(request), request.rule)
+                        self.write_answer(request, index)
                 elif self.script is not None and self.script.answers():
                     index = self.script.next_choice(request)
-                    rt.write(answered(request, index), asked_at(request), request.rule)
+                    self.write_answer(request, index)
                 else:
                     if len(self.choices) >= MAX_DECISIONS:
                         raise too_many_decisions(asked_at(request), request.rule)
                     self.decision = request
+                    self.reveal_answers()
                     return
                 request = gen.send(index)
         except StopIteration:
@@ -311,6 +355,49 @@ class State:
             raise
         self.decision = None
         self.is_over = True
+        self.reveal_answers()
+
+    def write_answer(self, decision: Decision, index: int, only: bool = False) -> None:
+        """Log an answer. One that takes a piece from where some seats cannot see it is a line
+        those seats read without the piece's name (`Hidden`), until the step it starts is over
+        (`reveal_answers`)."""
+        line = answered(decision, index, only)
+        value = decision.values[index] if index < len(decision.values) else None
+        if type(value) is Placement:
+            said = Said(line, value, self.rt.around(value.coords, value.map))
+            self.rt.write(said, asked_at(decision), decision.rule)
+            return
+        if grown_places(value):
+            self.rt.write(Said(line, value, self.rt.around_places(value)), asked_at(decision), decision.rule)
+            return
+        if type(value) is not PieceRef or type(value.loc) is not ZoneLoc or self.seats < 2:
+            self.rt.write(line, asked_at(decision), decision.rule)
+            return
+        piece, seat = value.piece, decision.player.seat
+        there = in_sight(self, piece, value.loc)
+        readers = {seat} | {s for s, count in enumerate(there) if count}
+        if len(readers) >= self.seats:
+            self.rt.write(line, asked_at(decision), decision.rule)
+            return
+        names = self.game.program.names
+        kind = names.decl(piece[0].name).one if names is not None else piece[0].name
+        taken = f"{_a(kind)} from {_whose(value.loc, seat)}"
+        others = answer_line(decision.player, decision.prompt, taken, only)
+        self.rt.write_secret(line, frozenset(readers), others, asked_at(decision), decision.rule)
+        self.hidden.append(Hidden(len(self.rt.log) - 1, line, others, piece, readers, in_sight(self, piece)))
+
+    def reveal_answers(self) -> None:
+        """The step is over: each hidden answer of it is read, as it is, by every seat that now
+        sees more pieces like the one taken than it did (it saw where it went); a line every seat
+        may read is a plain line again."""
+        for hidden in self.hidden:
+            now = in_sight(self, hidden.piece)
+            readers = hidden.readers | {s for s, count in enumerate(now) if count > hidden.before[s]}
+            if readers != hidden.readers:
+                full = len(readers) >= self.seats
+                again = hidden.line if full else Secret(hidden.line, frozenset(readers), hidden.others)
+                self.rt.log[hidden.at] = again
+        self.hidden.clear()
 
     def _endless(self) -> RuleRuntimeError:
         """The error for calls that Python's own stack could not hold before MAX_RECURSION calls
@@ -358,7 +445,7 @@ class State:
         decision = self.decision
         if self.rt.logging:
             try:
-                self.rt.write(answered(decision, index), asked_at(decision), decision.rule)
+                self.write_answer(decision, index)
             except RuleRuntimeError as err:
                 self.failed = err
                 raise

@@ -264,6 +264,27 @@ class Secret(str):
         return str(self), self.readers, self.others
 
 
+class Said(str):
+    """A log line whose answer is a place on a grid that grows (a shape laid, a cell): its text is
+    the game's record ("(1,0) turned 90°", as both engines write it), and it carries the place
+    (`value`) and what lay around it when it was chosen (`around`: each cell next to it by (q,
+    r), with the row shown there or None), so that what a player reads can say it in words, by
+    what it touched then ("turned a quarter right, west of Water": `meeple.board.say_place`)."""
+
+    value: Any
+    around: dict[tuple[int, int], Any]
+
+    def __new__(cls, text: str, value: Any, around: dict[tuple[int, int], Any]) -> Said:
+        line = super().__new__(cls, text)
+        line.value = value
+        line.around = around
+        return line
+
+    def __getnewargs__(self) -> tuple[str, Any, dict[tuple[int, int], Any]]:  # type: ignore[override]
+        """What a copy (`copy`, `pickle`) makes it again from: a str's own gives the text alone."""
+        return str(self), self.value, self.around
+
+
 def log_too_long(span: Span | None, rule: str) -> RuleRuntimeError:
     """The error of a log line beyond MAX_LOG_CHARS, at the statement that writes it: one
     wording for both engines (interpreter/native keeps the same count)."""
@@ -427,6 +448,36 @@ class Runtime:
         self.readers.clear()
         self.changes += 1
         self.position = self.changes
+
+    def around(
+        self, coords: list[tuple[int, int]], grid: Any, own: bool = False
+    ) -> dict[tuple[int, int], Row | None]:
+        """The cells next to some cells of a grid that grows, as they are now (and the cells
+        themselves, `own`: a cell or an area is said by what it shows too): each by (q, r), with
+        the row it shows (None: nothing shown). What a `Said` line keeps."""
+        cells = self.grids.get(grid, {})
+        mine = set(coords)
+        around: dict[tuple[int, int], Row | None] = {}
+        for q, r in mine:
+            for dq, dr in grid.geometry.directions:
+                at = (q + dq, r + dr)
+                if (own or at not in mine) and at in cells:
+                    around[at] = self.faces.get(cells[at])
+        if own:
+            around |= {at: self.faces.get(cells[at]) for at in mine if at in cells}
+        return around
+
+    def around_places(self, *values: Any) -> dict[tuple[int, int], Row | None]:
+        """What lies around every place of a grid that grows the values name (`grown_places`):
+        what a `Said` line keeps of a cell, an area or a route."""
+        from meeple.interpreter.areas import Area, grown_places
+
+        around: dict[tuple[int, int], Row | None] = {}
+        for value in values:
+            for place in grown_places(value):
+                cells = place.cells if isinstance(place, Area) else [place]
+                around |= self.around([(c.q, c.r) for c in cells], cells[0].map, own=True)
+        return around
 
     def write(self, line: str, span: Span | None = None, rule: str = "") -> None:
         """Add a line to the readable log, which must stay within MAX_LOG_CHARS: a rule that logs

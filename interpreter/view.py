@@ -28,7 +28,11 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
         if isinstance(loc, ZoneLoc) and (not isinstance(loc.owner, Player) or loc.owner.seat < state.seats)
     }
     maps = {
-        name: {str(node): _contents(state, node, seat, shown) for node in nodes if rt.locs[node]}
+        name: {
+            str(node): _contents(state, node, seat, shown)
+            for node in nodes
+            if rt.locs[node] and not out_of_game(state, node)
+        }
         for name, nodes in program.map_nodes.items()
     }
     grids = {
@@ -59,6 +63,16 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
     }
 
 
+def out_of_game(state: State, row: Any) -> bool:
+    """Whether a row belongs to a seat not in this game (`belongs to COLUMN`: a 2-player game's
+    Player 3 and 4 boards): the rules still read it, but no picture of the game shows it."""
+    table = state.game.program.symbols.tables.get(getattr(row, "table", ""))
+    if table is None or table.belongs is None:
+        return False
+    seat = row.values.get(table.belongs)
+    return isinstance(seat, int) and not 0 <= seat < state.seats
+
+
 def zone_flags(symbols: Symbols, loc: Any) -> list[str]:
     """The flags of the zone a place is (`hidden`, `private`, `top`, `ordered`); none for a map's.
     The native lowering reads them too, for what a searching player may not see."""
@@ -71,6 +85,36 @@ def zone_flags(symbols: Symbols, loc: Any) -> list[str]:
         per = "player" if isinstance(owner, Player) else owner.table
         decl = symbols.owned_zones.get(per, {}).get(loc.zone)
     return decl.flags if decl is not None else []
+
+
+def in_sight(state: State, piece: Piece, at: Any = None) -> list[int]:
+    """How many pieces like `piece` each seat may see, by seat, where the view shows them: face
+    up, in its own private zone, on top of a `top` zone, or shown to it by `reveal` (`seen`);
+    only at the place `at` when one is given. A choice of a piece some seat cannot see is
+    told to that seat by what it is only once a piece like it comes into its sight
+    (`engine.Hidden`): pieces of one kind and owner are alike, so that is all a seat can know."""
+    rt, symbols = state.rt, state.game.program.symbols
+    counts = [0] * state.seats
+    for loc in rt.locs if at is None else [at]:
+        pieces = rt.locs.get(loc, [])
+        held = pieces.count(piece)
+        if not held:
+            continue
+        flags = zone_flags(symbols, loc)
+        owner = loc.owner if isinstance(loc, ZoneLoc) else None
+        for seat in range(state.seats):
+            if "top" in flags:
+                counts[seat] += pieces[-1] == piece
+            elif "hidden" not in flags and (
+                "private" not in flags or (isinstance(owner, Player) and owner.seat == seat)
+            ):
+                counts[seat] += held
+    for loc, known in rt.seen.items():
+        if at is None or loc is at:
+            for seat, pieces_seen in known.items():
+                if seat < state.seats:
+                    counts[seat] += pieces_seen.get(piece, 0)
+    return counts
 
 
 def _contents(state: State, loc: Any, seat: int | None, shown: list[Piece]) -> Any:

@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.codegen.pictures import Drawer
+from meeple.interpreter.areas import Area, grown_places
 from meeple.interpreter.geometry import HEX, SQUARE_SIDES
 from meeple.interpreter.names import Names
 from meeple.interpreter.program import Program
-from meeple.interpreter.values import PieceRef, Row
+from meeple.interpreter.runtime import Said
+from meeple.interpreter.values import Cell, PieceRef, Placement, Row, label
 
 # One colour per seat, for the pieces a seat owns (dark enough for white words on them).
 SEAT_COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad", "#b8860b", "#16a085", "#d35400", "#555f6e")
@@ -151,6 +153,55 @@ def beside(kind: str, laid: list[tuple[tuple[int, int], str]], looks: dict[tuple
         pairs = ", ".join(f"{new} against {old}" for _, new, old in contacts if new)
         said.append(f"{word} of {_and(olds)}" + (f" ({pairs})" if pairs else ""))
     return ", ".join(said)
+
+
+def lay_words(
+    looks: Looks, kind: str, lay: dict[str, Any], value: Any, cells: dict[tuple[int, int], Look]
+) -> str:
+    """An option that lays a shape (its place's `lay`: cells and turn; `value`, the placement) in
+    words, as a player checks that sides match: its turn, then what it would touch among the
+    grid's `cells` ("turned half round, north of Town (Town against Town)")."""
+    rows = getattr(value, "rows", [])
+    laid = [
+        ((q, r), looks.said(looks.what(rows[i])) if i < len(rows) else "")
+        for i, (q, r) in enumerate(lay["cells"])
+    ]
+    return ", ".join(x for x in (turn_words(kind, lay["turn"]), beside(kind, laid, cells)) if x)
+
+
+def say_place(looks: Looks, line: Said) -> str:
+    """A log line whose answer is a place on a grid that grows, as a player reads it: the place
+    said by what it touched when it was chosen, as the terminal says an option ("turned a
+    quarter right, west of Water (Meadow against Water)"; a cell or an area by what it shows and
+    touches: "Meadow (north of Water)"), instead of the coordinates and degrees the game's
+    record keeps ("(1,0) turned 90°", "Meadow at (6,6)")."""
+    value = line.value
+    around = {at: Look("a cell", looks.said(looks.what(face)), None, "") for at, face in line.around.items()}
+    if type(value) is Placement:
+        kind = value.map.geometry.kind
+        laid = [(at, looks.said(looks.what(row))) for at, row in zip(value.coords, value.rows, strict=False)]
+        said = [turn_words(kind, value.map.geometry.degrees(value.rotation)), beside(kind, laid, around)]
+        return str(line).replace(label(value), ", ".join(x for x in said if x), 1)
+    text = str(line)
+    for said in value if isinstance(value, list) else [value]:  # a `log` line's places: a list
+        for place in grown_places(said):
+            text = text.replace(label(place), _place_words(place, around))  # "back to" it too
+    return text
+
+
+def _place_words(place: Cell | Area, around: dict[tuple[int, int], Look]) -> str:
+    """A cell or an area of a grid that grows by what it shows and what it touches: "Meadow
+    (north of Water and Town, west of Field)"."""
+    cells = place.cells if isinstance(place, Area) else [place]
+    mine = [(c.q, c.r) for c in cells]
+    if isinstance(place, Area):
+        what = label(place.value)
+    else:
+        own = around.get(mine[0])
+        what = own.face if own is not None and own.face else "the cell"
+    others = {at: look for at, look in around.items() if at not in mine}
+    touches = beside(cells[0].map.geometry.kind, [(at, "") for at in mine], others)
+    return f"{what} ({touches})" if touches else what
 
 
 def kept_by_rules(decl: Any) -> bool:

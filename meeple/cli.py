@@ -31,6 +31,7 @@ from rich.table import Column, Table
 
 import meeple
 from meeple import codes
+from meeple.board import Looks, say_place
 from meeple.cli_common import (
     ENGINE,
     FAILED,
@@ -66,7 +67,7 @@ from meeple.interpreter.checks import CheckOptions, Report, as_json, run_checks
 from meeple.interpreter.engine import Game, State
 from meeple.interpreter.examples import run_example
 from meeple.interpreter.native.state import CORE_LIMIT, CoreLimit
-from meeple.interpreter.runtime import Secret, short
+from meeple.interpreter.runtime import Said, Secret, short
 from meeple.interpreter.teams import Layout, layout_text
 from meeple.limits import MAX_NUMBER
 from meeple.loader import Checked, bundled_dir, read_header, resolve_named
@@ -182,12 +183,22 @@ class Terminal:
     some seats alone may read (`reveal`) is shown to the seat whose decision comes as that seat
     may read it; a person who may read more of it is shown it before their own next decision
     (`owed`), or when the game ends if none comes, so that the one who looked sees what they
-    looked at, and nobody else does."""
+    looked at, and nobody else does. When the keyboard passes from one person to another (hot
+    seat), the next is asked to take it before anything of their seat shows (`hand_off`)."""
 
     def __init__(self) -> None:
         self.seen = 0
         self.humans: set[int] = set()  # the seats people play at this terminal
         self.owed: dict[int, list[str]] = {}  # lines kept for a person whose decision comes later
+        self.at: int | None = None  # the seat of the person who answered last at this terminal
+
+    def hand_off(self, seat: int) -> bool:
+        """Whether `seat`'s decision passes the keyboard from one person to another: the next
+        must take it before their private information shows, as the page's hand-off screen
+        waits for a click. The first person to decide takes it with nothing shown before."""
+        passing = self.at is not None and self.at != seat
+        self.at = seat
+        return passing
 
     def show(self, state: State, seat: int) -> list[str]:
         """The lines to show before `seat` decides: those kept for it, then the new ones as it may
@@ -199,7 +210,9 @@ class Terminal:
             if isinstance(line, Secret):
                 for reader in sorted(line.readers & self.humans - {seat}):
                     self.owed.setdefault(reader, []).append(line)
-        return lines + for_seat(fresh, seat)
+        names = state.game.program.names
+        looks = Looks(names) if names is not None else None
+        return lines + for_seat(fresh, seat, None if looks is None else lambda line: say_place(looks, line))
 
     def kept(self, state: State) -> list[str]:
         """The lines still kept for people whose decision never came, once each and in the log's
@@ -227,9 +240,22 @@ class Narrated:
         return input()
 
     def choose(self, state: State, decision: Any) -> int:
+        if self.terminal.hand_off(decision.player.seat):
+            self.hand_over(decision.player)
         for line in self.terminal.show(state, decision.player.seat):
             typer.echo(line, err=True)
         return self.human.choose(state, decision)
+
+    def hand_over(self, player: Any) -> None:
+        """The hand-off screen: what the last person saw is cleared from a terminal (a pipe keeps
+        it: nobody looks at one), and nothing of the next seat is shown until its person says
+        they are at the keyboard."""
+        err = stderr()
+        err.clear()
+        if err.is_terminal:
+            typer.echo("\x1b[3J", err=True, nl=False)  # the scrollback too, where the terminal keeps one
+        typer.echo(f"Pass the keyboard to {player}.", err=True)
+        self.ask(f"{player}: press Enter when you are at the keyboard, to see your turn: ")
 
 
 def seat_names(state: State) -> list[str]:
@@ -488,8 +514,10 @@ def play(
         return
     for line in terminal.kept(state):
         typer.echo(line, err=True)
-    for line in state.log[terminal.seen :]:
-        typer.echo(line)
+    names = game.program.names
+    looks = Looks(names) if terminal.humans and names is not None else None
+    for line in state.log[terminal.seen :]:  # to people, a tile's place in words, as they read the rest
+        typer.echo(say_place(looks, line) if looks is not None and isinstance(line, Said) else line)
     _print_results(game.name, seed, state, result)
 
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from meeple.files import write_atomic
-from meeple.interpreter.runtime import Secret
+from meeple.interpreter.runtime import Said, Secret
 from meeple.limits import MAX_CHOICES, MAX_JSON_DEPTH, MAX_LOG_BYTES, MAX_NUMBER, MAX_SEATS
 from meeple.paths import Refused, read_user_bytes, resolved
 from meeple.saves import Save
@@ -36,13 +37,18 @@ LOG_FORMAT = 1  # the "meeple" field: the version of this schema
 PICK_RECORD = re.compile(r"\s+\(random \w+: .*\)")
 
 
-def for_seat(lines: list[str], seat: int | None) -> list[str]:
+def for_seat(lines: list[str], seat: int | None, say: Callable[[Said], str] | None = None) -> list[str]:
     """The log lines a player at `seat` reads as the game goes: the engine's records of random
     picks left out, and a line some seats alone may read (`reveal`: a `Secret`) as the seat may
     read it, its text or what the others read in its place. `seat` None: a reader who may read
-    everything (the game is over)."""
+    everything (the game is over). `say` puts a place on a grid that grows (a `Said` line) in
+    words (`meeple.board.say_place`); without it, the record's coordinates stay."""
     return [
-        line.others if isinstance(line, Secret) and seat is not None and seat not in line.readers else line
+        line.others
+        if isinstance(line, Secret) and seat is not None and seat not in line.readers
+        else say(line)
+        if say is not None and isinstance(line, Said)
+        else line
         for line in lines
         if not PICK_RECORD.fullmatch(line)
     ]

@@ -7,12 +7,14 @@ the one definition the playtest page colours by too), the pieces on it marked an
 under the board. Colours are rich styles: printed by a console that has no colours (a pipe, a
 file, `NO_COLOR`), the same board is left in plain letters, which the key explains alone. A
 decision that lays a shape marks the places it may go on the board with letters, and each option
-says its place, what it would touch and how it is turned, as a player would. Nothing here knows a
+says its place, what it would touch and how it is turned, as a player would. A table map whose
+rules place its nodes (`nodes ... at X, Y`) is drawn as a board of its nodes. Nothing here knows a
 game.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,15 +22,17 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from meeple.board import Look, Looks, beside, dark, faces, kept_by_rules, seat_colour, shape_of, turn_words
+from meeple.board import Look, Looks, dark, faces, kept_by_rules, lay_words, seat_colour, shape_of
 from meeple.interpreter.engine import State
 from meeple.interpreter.geometry import column_letters
 from meeple.interpreter.runtime import Decision
 from meeple.interpreter.values import Row, first_upper, humanise
+from meeple.interpreter.view import out_of_game
 
 OFFERED = "bold black on #ffe14d"  # a place a shape may be laid at, marked by its letter
 CHOSEN = "bold underline"  # a cell that is itself one of the options
 KEY_WIDTH = 78  # a key's line of names is wrapped at this width
+NODE_WIDTH = 15  # the width of a node's field on a table map drawn as a board
 
 
 def _print(text: Text) -> None:
@@ -129,6 +133,7 @@ class Screen:
     def __init__(self, state: State, seat: int | None) -> None:
         view = state.view(seat)
         program = state.game.program
+        self.state = state
         assert program.names is not None
         self.view = view
         self.program = program
@@ -152,6 +157,7 @@ class Screen:
             for row in sorted(program.row_by_key.get(table, {}).values(), key=lambda row: row.index)
         ]
         self.codes = face_codes(rows, self.looks)
+        self.nodes_chosen: set[tuple[str, str]] = set()  # (map, node) of the nodes that are options
         decision = view["decision"]
         values = state.decision.values if state.decision is not None else []
         self.options: list[str] = []
@@ -172,6 +178,8 @@ class Screen:
         for the laying of a shape (`value`, a placement) the letter of its place on the board,
         its turn and what it would touch there. A cell or an area offered is underlined on the
         board."""
+        if place is not None and "node" in place:
+            self.nodes_chosen.add((place.get("map", ""), place["node"]))
         if place is None or "grid" not in place or place["grid"] not in self.offers:
             return self.holding(text, value)
         offer = self.offers[place["grid"]]
@@ -185,13 +193,7 @@ class Screen:
         covered = [(spot[0] * block + dq, spot[1] * block + dr) for dr in range(block) for dq in range(block)]
         for cell in covered if block > 1 else [spot]:
             offer.marked[cell] = letter
-        rows = getattr(value, "rows", [])
-        laid = [
-            ((q, r), self.looks.said(self.looks.what(rows[i])) if i < len(rows) else "")
-            for i, (q, r) in enumerate(lay["cells"])
-        ]
-        said = [turn_words(kind, lay["turn"]), beside(kind, laid, self.cells[place["grid"]])]
-        return f"{letter}: " + ", ".join(x for x in said if x)
+        return f"{letter}: " + lay_words(self.looks, kind, lay, value, self.cells[place["grid"]])
 
     def holding(self, text: str, value: Any) -> str:
         """An option that takes a shape before it is laid (a tile) with what its cells are, in
@@ -228,11 +230,17 @@ class Screen:
             else:
                 said = ", ".join(f"{who} {value}" for who, value in held.items())
                 lines.append(Text(first_upper(f"{self.name(store)}: {said}")))
-        places = {**view["zones"], **{p: c for m in view["maps"].values() for p, c in m.items()}}
+        laid_out = [name for name in view["maps"] if self.program.node_at.get(name)]  # in the rules order
+        places = {
+            **view["zones"],
+            **{p: c for name, m in view["maps"].items() if name not in laid_out for p, c in m.items()},
+        }
         for place, contents in places.items():
             said = pieces(contents, view["plurals"])
             if said:
                 lines.append(Text(first_upper(f"{self.name(place)}: {said}")))
+        for name in laid_out:
+            lines += self.table_board(name).lines()
         for grid, cells in view["grids"].items():
             form = view["grid_forms"][grid]
             drawn = Board(
@@ -250,6 +258,95 @@ class Screen:
             )
             lines += drawn.lines()
         return lines
+
+    def table_board(self, name: str) -> TableBoard:
+        """A table map whose rules say where its nodes lie (`nodes ... at X, Y`), as a board."""
+        held = self.view["maps"].get(name, {})
+        spots = {
+            at: node for node, at in self.program.node_at[name].items() if not out_of_game(self.state, node)
+        }
+        return TableBoard(
+            first_upper(self.name(name)),
+            {
+                at: (node.name, held.get(str(node), {}), (name, str(node)) in self.nodes_chosen)
+                for at, node in spots.items()
+            },
+            self.view["plurals"],
+            self.seats,
+        )
+
+
+@dataclass
+class TableBoard:
+    """A table map drawn as text where its rules place each node (`nodes ... at X, Y`, as the
+    page and the printed boards lay them out): each node a field of its name (on two lines at
+    most) over a mark for its pieces, a capital letter per kind of piece (after a count, for
+    more than one) in its owner's colour, said in the key under the board. A node that is an
+    option of the decision has its name underlined. Columns with no node are a narrow gap, as
+    between two players' boards."""
+
+    title: str
+    nodes: dict[tuple[int, int], tuple[str, dict[str, int], bool]]  # (x, y) -> name, pieces, offered
+    plurals: Mapping[str, str]
+    seats: dict[str, int]
+
+    def lines(self) -> list[Text]:
+        if not self.nodes:
+            return []
+        kinds = list(dict.fromkeys(kind for _, held, _ in self.nodes.values() for kind in held))
+        letters = {kind: chr(ord("A") + i) if i < 26 else "*" for i, kind in enumerate(kinds)}
+        xs = sorted({x for x, _ in self.nodes})
+        starts, at = {}, 2
+        for i, x in enumerate(xs):
+            if i and x > xs[i - 1] + 1:
+                at += 2  # a gap where no node lies
+            starts[x] = at
+            at += NODE_WIDTH + 1
+        ys = [y for _, y in self.nodes]
+        out = [Text(f"{self.title}:")]
+        for y in range(min(ys), max(ys) + 1):
+            row = {x: node for (x, y_), node in self.nodes.items() if y_ == y}
+            if not row:
+                out.append(Text(""))
+                continue
+            fields = {x: self.field(name, held, offered, letters) for x, (name, held, offered) in row.items()}
+            for n in range(3):
+                line = Text()
+                for x in sorted(fields):
+                    line.append(" " * (starts[x] - len(line.plain)))
+                    line.append_text(fields[x][n])
+                line.rstrip()
+                out.append(line)
+        for kind, letter in letters.items():
+            out.append(
+                Text("  ").append(letter, style=_owner_style({kind: 1}, self.seats)).append(f" = {kind}")
+            )
+        return out
+
+    def field(self, name: str, held: dict[str, int], offered: bool, letters: dict[str, str]) -> list[Text]:
+        """A node's three lines: its name, wrapped (and cut short past two lines), then its pieces."""
+        said = textwrap.wrap(name, NODE_WIDTH) or [""]
+        if len(said) > 2:
+            said = [said[0], textwrap.shorten(" ".join(said[1:]), NODE_WIDTH, placeholder="…")]
+        style = CHOSEN if offered else ""
+        lines = [Text(part, style=style) for part in said] + [Text("")] * (2 - len(said))
+        marks = Text()
+        for kind, count in held.items():
+            if marks.plain:
+                marks.append(" ")
+            marks.append(
+                f"{count if count > 1 else ''}{letters[kind]}", style=_owner_style({kind: 1}, self.seats)
+            )
+        return [*lines, marks]
+
+
+def _owner_style(held: dict[str, int], seats: dict[str, int]) -> str:
+    """The style of a mark for pieces all of one seat, in that seat's colour, as the page draws a
+    seat's pieces; "" for pieces of several or of nobody."""
+    owners = {piece.partition(" of ")[2] for piece in held}
+    if len(owners) != 1 or (who := owners.pop()) not in seats:
+        return ""
+    return f"bold white on {seat_colour(seats[who])}"
 
 
 @dataclass
@@ -277,12 +374,8 @@ class Board:
     seats: dict[str, int]  # each player's seat, by name: their pieces' colour
 
     def owner(self, held: dict[str, int]) -> str:
-        """The style of a mark for pieces all of one seat, in that seat's colour, as the page
-        draws a seat's pieces; "" for pieces of several or of nobody."""
-        owners = {piece.partition(" of ")[2] for piece in held}
-        if len(owners) != 1 or (who := owners.pop()) not in self.seats:
-            return ""
-        return f"bold white on {seat_colour(self.seats[who])}"
+        """The style of a mark for pieces all of one seat, in that seat's colour (`_owner_style`)."""
+        return _owner_style(held, self.seats)
 
     def lines(self) -> list[Text]:
         spots = set(self.looks) | set(self.offer.marked)

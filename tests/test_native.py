@@ -47,6 +47,7 @@ NATIVE = [
     "errands",
     "guess_the_top_card",
     "hex",
+    "stash",
     "tic_tac_toe",
     "tic_tac_toe_no_diagonals",
 ]

@@ -973,3 +973,13 @@ def test_a_page_elsewhere_cannot_frame_the_playtest_page(chromium: Any) -> None:
     finally:
         page.close()
         served.stop()
+
+
+def test_the_page_draws_no_park_board_of_a_seat_not_in_the_game(page_of: Any) -> None:
+    """Dino Garden for three: the Park boards of Players 1 to 3 are drawn, Player 4's stays in the
+    box (its `plot` table `belongs to seat`; docs/language.md, "Rows that belong to a seat")."""
+    game = meeple.load("dino_garden")
+    page = page_of(Session(game, "dino_garden", 3, 1, ["human", "random"]))
+    parks = page.locator("svg", has_text="upper-left area").first
+    assert parks.locator("text", has_text="of Player 3").count() > 0
+    assert parks.locator("text", has_text="Player 4").count() == 0

@@ -7,7 +7,9 @@ of neutral names (tests/grids/quads.rules: square tiles of quarters; tests/games
 
 from __future__ import annotations
 
+import copy
 import io
+import pickle
 import re
 from pathlib import Path
 
@@ -18,11 +20,14 @@ from rich.text import Text
 from typer.testing import CliRunner, Result
 
 import meeple
-from meeple.board import seat_colour
+from meeple.board import Looks, say_place, seat_colour
 from meeple.cli import app
 from meeple.cli_common import SafeConsole
 from meeple.interpreter.agents import RandomAgent
-from meeple.terminal import HumanAgent, Screen
+from meeple.interpreter.runtime import Said
+from meeple.logs import for_seat
+from meeple.serve.present import Presenter
+from meeple.terminal import CHOSEN, HumanAgent, Screen
 
 HERE = Path(__file__).parent
 QUADS = meeple.load(HERE / "grids" / "quads.rules")
@@ -147,7 +152,8 @@ def run(*args: str, input: str) -> Result:
 
 
 def test_the_log_is_printed_once_when_a_human_plays(tmp_path: Path) -> None:
-    result = run("play", str(rules(tmp_path)), "--agents", "human", input="apple\npass\nb\nap\napri\n")
+    # two people: Player 2 takes the keyboard (Enter) before their first decision
+    result = run("play", str(rules(tmp_path)), "--agents", "human", input="apple\npass\n\nb\nap\napri\n")
     assert result.exit_code == 0
     assert "  Player 1 eat: apple" in result.stderr  # shown as it happened
     assert "Player 1 eat: apple" not in result.stdout  # and not again
@@ -155,6 +161,28 @@ def test_the_log_is_printed_once_when_a_human_plays(tmp_path: Path) -> None:
     assert last == "  Player 2 which one next?: apricot"
     assert last not in result.stderr
     assert "Score" in result.stdout
+
+
+def test_the_keyboard_is_handed_over_before_the_next_person_s_turn_shows(tmp_path: Path) -> None:
+    """Hot seat (issue 26): when the decision passes from one person to another, the next is
+    asked to take the keyboard, and nothing of their seat (their private hand) shows before
+    they press Enter; the same person deciding again is not asked."""
+    result = run("play", str(rules(tmp_path)), "--agents", "human", input="apple\npass\n\nb\nap\napri\n")
+    assert result.exit_code == 0
+    err = result.stderr
+    assert err.count("Pass the keyboard to Player 2.") == 1  # Player 1's two turns, then Player 2's
+    assert "Pass the keyboard to Player 1." not in err
+    handed = err.index("Pass the keyboard to Player 2.")
+    asked = err.index("Player 2: press Enter when you are at the keyboard, to see your turn: ")
+    assert handed < asked < err.index("Hand of Player 2: stone")  # their private hand, after Enter
+    assert "Hand of Player 2: stone" not in err[:asked]
+    assert err.index("Player 2: Which one next?") > asked
+
+
+def test_no_hand_off_with_one_person_at_the_keyboard(tmp_path: Path) -> None:
+    result = run("play", str(rules(tmp_path)), "--agents", "first,human", input="b\n1\n1\n")
+    assert result.exit_code == 0
+    assert "Pass the keyboard" not in result.stderr
 
 
 def test_without_a_human_stdout_holds_the_whole_log(tmp_path: Path) -> None:
@@ -203,6 +231,87 @@ def test_a_tile_s_places_are_lettered_on_the_board_and_said_by_what_they_touch()
         "c: not turned, east of town and meadow (town against town, meadow against meadow)",
         "d: turned half round, south of meadow (meadow against meadow, meadow against meadow)",
     ]
+
+
+def test_a_tile_laid_is_said_in_the_log_as_its_option_was() -> None:
+    """Issue 26: the log a player reads (the terminal's narration, the page's log) says where a
+    tile went as its option said it, by its turn and what it touched then; the game's record
+    (`state.log`, `meeple play`'s stdout, both engines alike) keeps its block and degrees."""
+    options = Screen(QUADS.new_game(2, seed=1), 0).options
+    looks = Looks(QUADS.program.names)
+    for index, option in enumerate(options):
+        state = QUADS.new_game(2, seed=1)
+        state.apply(index)
+        record = next(line for line in state.log if "where does the tile go?" in line)
+        assert re.fullmatch(r"  Player 1 where does the tile go\?: \(-?\d+,-?\d+\) turned \d+°", record)
+        (said,) = for_seat([record], 0, lambda line: say_place(looks, line))
+        assert said == f"  Player 1 where does the tile go?: {option.split(': ', 1)[1]}"
+        assert said in Presenter(state).page(state, state.decision.player.seat)["log"]  # type: ignore[union-attr]
+        for copied in (copy.deepcopy(record), pickle.loads(pickle.dumps(record))):
+            assert say_place(looks, copied) == said  # a copy of the game (history, undo) says it alike
+
+
+def test_the_page_lists_a_tile_s_places_in_the_terminal_s_words_with_a_stable_key() -> None:
+    """Issue 26: the page's list of the places a tile may go says each as the terminal does (its
+    turn and what it would touch), not "(0,-1) turned 180°"; the place's key (`grid:land:0:-1`)
+    stays what tools and the page's script read."""
+    state = QUADS.new_game(2, seed=1)
+    words = [option.split(": ", 1)[1] for option in Screen(state, 0).options]
+    listed = Presenter(state).page(state, 0)["options"]
+    assert [option.text for option in listed] == words
+    assert [option.place for option in listed] == [
+        f"grid:land:{lay['q']}:{lay['r']}" for lay in state.view(0)["decision"]["places"]
+    ]
+
+
+def test_a_cell_of_a_grid_that_grows_is_said_by_what_it_shows_and_touches() -> None:
+    state = QUADS.new_game(2, seed=1)
+    cell = state.rt.grids[next(iter(state.rt.grids))][(0, 1)]  # the start tile's south-west quarter
+    line = Said(f"  Player 1 pick: {cell}", cell, state.rt.around([(0, 1)], cell.map, own=True))
+    assert str(line) == "  Player 1 pick: (0,1)"
+    assert (
+        say_place(Looks(QUADS.program.names), line)
+        == "  Player 1 pick: meadow (south of town, west of meadow)"
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_no_line_a_player_reads_says_a_place_by_its_coordinates(seed: int) -> None:
+    """Issue 26: the cells, areas and routes of a grid that grows are said by what they show and
+    touch in the log players read ("from meadow (north of town) to town (south of meadow)"),
+    as on the board, which shows no coordinates; the game's record keeps them."""
+    state, agent = QUADS.new_game(2, seed=seed), RandomAgent(seed)
+    while not state.is_over and state.decision is not None:
+        state.apply(agent.choose(state, state.decision))
+    looks = Looks(QUADS.program.names)
+    coordinates = re.compile(r"\(-?\d+,-?\d+\)")
+    assert any(coordinates.search(line) for line in state.log)  # the record
+    assert any(" where to?: from " in line for line in state.log)  # routes between areas were chosen
+    read = for_seat(state.log, 0, lambda line: say_place(looks, line))
+    assert [line for line in read if coordinates.search(line)] == []
+
+
+def test_the_terminal_narrates_a_tile_laid_in_words() -> None:
+    result = run(
+        "play", str(HERE / "grids" / "quads.rules"), "--agents", "human", "--seed", "1", input="b\n\n1\n"
+    )
+    lines = [line.rpartition("choose by number or name: ")[2] for line in result.stderr.splitlines()]
+    narrated = [line for line in lines if "Player 1 where does the tile go?:" in line]
+    words = "not turned, west of town and meadow (town against town, meadow against meadow)"
+    assert narrated == [f"  Player 1 where does the tile go?: {words}"]
+
+
+def test_what_followed_a_person_s_last_decision_says_the_tiles_places_in_words() -> None:
+    """The log printed on stdout after a person's last decision is read by people too: a tile's
+    place in words there; without a person at the table it is the game's record, as both engines
+    write it."""
+    quads = str(HERE / "grids" / "quads.rules")
+    result = run("play", quads, "--agents", "human,random", "--seed", "1", input="1\n" * 200)
+    assert result.exit_code == 0
+    laid = [line for line in result.stdout.splitlines() if "where does the tile go?:" in line]
+    assert laid and all(re.search(r"go\?: (not turned|turned (a|half))", line) for line in laid)
+    record = run("play", quads, "--agents", "random", "--seed", "1", "--engine", "python", input="")
+    assert re.search(r"where does the tile go\?: \(-?\d+,-?\d+\) turned \d+°", record.stdout)
 
 
 def tile_decisions(seed: int, decisions: int) -> list[Screen]:
@@ -345,3 +454,91 @@ def test_a_seat_s_pieces_are_marked_in_its_colour_as_on_the_page() -> None:
     styles = [(span.start, span.end, str(span.style)) for span in row.spans]
     assert styles == [(4, 5, "bold underline"), (6, 7, red), (8, 9, "bold underline")]  # a2, c2: options
     assert [str(span.style) for span in key.spans] == [red]
+
+
+YARD = """\
+game "Yard":
+  players 2..2
+
+table spot (name, called, x: int, y: int):
+  nw,  "north-west corner", 0, 0
+  ne,  "north-east corner of the yard beyond the fence", 1, 0
+  sw,  "south-west corner", 0, 1
+  far, "far post", 3, 1
+
+table path (a: spot, b: spot):
+  nw, ne
+  nw, sw
+
+map yard:
+  nodes spot at self.x, self.y
+  edges path (a, b)
+
+zone pool per player
+piece stone: 3 per player in pool
+
+score p = 0
+
+setup:
+  move 2 stone of players[0] from players[0].pool to nw
+  move 1 stone of players[1] from players[1].pool to far
+
+play:
+  choose n from yard where n != far by players[0] prompt "Where":
+    move 1 stone of players[0] from players[0].pool to n
+"""
+
+
+def test_a_table_map_the_rules_lay_out_is_drawn_as_a_board(tmp_path: Path) -> None:
+    """Issue 26: a table map whose rules say where each node lies (`nodes ... at X, Y`, as Dino
+    Garden's Park boards) is drawn at the terminal as the page draws it, not listed: each node
+    its name over its pieces, where the rules put it, a gap where no node lies; the nodes that
+    are options underlined."""
+    path = tmp_path / "yard.rules"
+    path.write_text(YARD)
+    state = meeple.load(path).new_game(2, 1)
+    lines = Screen(state, 0).lines
+    board = plain(lines)
+    start = board.index("Yard:")
+    assert board[start:] == [
+        "Yard:",
+        "  north-west      north-east",
+        "  corner          corner of the…",
+        "  2A",
+        "  south-west                        far post",
+        "  corner",
+        "                                    B",
+        "  A = stone of Player 1",
+        "  B = stone of Player 2",
+    ]
+    assert not any(line.startswith(("North-west corner", "Far post")) for line in board)  # not listed
+    underlined = {
+        line.plain[span.start : span.end] for line in lines for span in line.spans if span.style == CHOSEN
+    }
+    assert underlined == {
+        "north-west",
+        "corner",
+        "north-east",
+        "corner of the…",
+        "south-west",
+    }  # not the far post
+    marks = {line.plain[span.start : span.end]: span.style for line in lines[start:] for span in line.spans}
+    assert marks["2A"] == f"bold white on {seat_colour(0)}"
+    assert marks["B"] == f"bold white on {seat_colour(1)}"
+
+
+def test_a_rules_log_line_says_an_area_by_what_it_touches() -> None:
+    """A line the rules write (`log "... moves a Herd of {n} to {area}"`, Dino Dynasty) names an
+    area of the Map by what it shows and touches, as the board lets a player find it; the
+    record keeps "Badlands at (5,6)"."""
+    game = meeple.load("dino_dynasty")
+    state, agent = game.new_game(2, seed=1), RandomAgent(1)
+    for _ in range(40):
+        assert state.decision is not None
+        state.apply(agent.choose(state, state.decision))
+    at = re.compile(r"\b[A-Z][a-z]+ at \(-?\d+,-?\d+\)")  # an area (a tile laid: the rules own words)
+    moves = [line for line in state.log if " moves a Herd of " in line]
+    assert moves and all(at.search(line) for line in moves)
+    looks = Looks(game.program.names)
+    read = for_seat(state.log, 0, lambda line: say_place(looks, line))
+    assert [line for line in read if at.search(line)] == []

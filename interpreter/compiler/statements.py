@@ -10,6 +10,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from meeple.grammar import ast
+from meeple.interpreter.areas import grown_places
 from meeple.interpreter.compiler.base import (
     _ERRORS,
     Compiled,
@@ -30,6 +31,7 @@ from meeple.interpreter.runtime import (
     GameEnded,
     Offer,
     RuleRuntimeError,
+    Said,
     describe,
     offers_for,
     take_offer,
@@ -185,8 +187,13 @@ class Statements(Part):
 
         def log(rt: Any, env: dict[str, Any]) -> None:
             if rt.logging:
-                line = "".join(x if isinstance(x, str) else label(x(rt, env)) for x in parts)
-                rt.write(line, span, rule)
+                values = [x if isinstance(x, str) else x(rt, env) for x in parts]
+                line = "".join(x if isinstance(x, str) else label(x) for x in values)
+                places = [x for x in values if not isinstance(x, str) and grown_places(x)]
+                if places:  # a place of a grid that grows: players read it by what it touches
+                    rt.write(Said(line, places, rt.around_places(*places)), span, rule)
+                else:
+                    rt.write(line, span, rule)
 
         return log
 

@@ -19,13 +19,25 @@ from typing import Any
 
 from markupsafe import Markup
 
-from meeple.board import Looks, dark, faces, kept_by_rules, seat_colour, shape_of, turn_words
+from meeple.board import (
+    Look,
+    Looks,
+    dark,
+    faces,
+    kept_by_rules,
+    lay_words,
+    say_place,
+    seat_colour,
+    shape_of,
+    turn_words,
+)
 from meeple.codegen.pictures import outline
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.checks.walk import Refs, reaches
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.values import Row, humanise
+from meeple.interpreter.view import out_of_game
 from meeple.logs import for_seat
 
 HEX = 46.0  # a hex's radius on the page
@@ -143,9 +155,14 @@ class Presenter:
         chosen: dict[str, list[int]] = {}  # a place's key -> the options it answers
         lays: dict[str, list[Lay]] = {}  # a grid -> the placements offered on it
         if decision is not None:
+            cells = self.cells(state, view) if any(p and "lay" in p for p in decision["places"]) else {}
             for i, (text, place) in enumerate(zip(decision["options"], decision["places"], strict=True)):
                 values = state.decision.values if state.decision is not None else []
                 held = self.holds(values[i]) if place is None and i < len(values) else None
+                if place is not None and "lay" in place and place["grid"] in cells:
+                    kind = view["grid_forms"][place["grid"]]["kind"]
+                    value = values[i] if i < len(values) else None
+                    text = lay_words(self.looks, kind, place["lay"], value, cells[place["grid"]])
                 options.append(Option(i, text, place_key(place), held))
                 if place is not None and "lay" in place:
                     lays.setdefault(place["grid"], []).append(self.lay(state, i, place))
@@ -187,7 +204,7 @@ class Presenter:
                 for name, cells in view["grids"].items()
             ]
             + [
-                self.table_map(self.title(names, name), name, view["maps"].get(name, {}), chosen)
+                self.table_map(state, self.title(names, name), name, view["maps"].get(name, {}), chosen)
                 for name in self.program.map_nodes
             ],
             "zones": zones,
@@ -197,7 +214,18 @@ class Presenter:
                 if not kept_by_rules(self.symbols.vars.get(n))
             ],
             **self.stores(view["owned"], seats, names),
-            "log": for_seat(state.log, seat),
+            "log": for_seat(state.log, seat, lambda line: say_place(self.looks, line)),
+        }
+
+    def cells(self, state: State, view: dict[str, Any]) -> dict[str, dict[tuple[int, int], Look]]:
+        """Each grid's cells as the view lists them, with what each shows: what an option that
+        lays a shape is said by (`board.lay_words`), as the terminal says it."""
+        laid = faces(state)
+        return {
+            grid: {
+                (c["q"], c["r"]): self.looks.cell(c, laid.get(grid, {}).get((c["q"], c["r"]))) for c in cells
+            }
+            for grid, cells in view["grids"].items()
         }
 
     def holds(self, value: Any) -> Markup | None:
@@ -349,13 +377,16 @@ class Presenter:
         ]
         return Lay(index, (place["q"], place["r"]), spec["block"], spec["turn"], cells)
 
-    def table_map(self, title: str, name: str, held: dict[str, Any], chosen: dict[str, list[int]]) -> Markup:
+    def table_map(
+        self, state: State, title: str, name: str, held: dict[str, Any], chosen: dict[str, list[int]]
+    ) -> Markup:
         """A table map: its nodes where the rules draw them (`nodes T at X, Y`), else on a ring,
-        linked as its edges link them, each with the pieces on it."""
-        nodes = self.program.map_nodes[name]
+        linked as its edges link them, each with the pieces on it; a node of a seat not in the
+        game (`belongs to`) is left out."""
+        nodes = [node for node in self.program.map_nodes[name] if not out_of_game(state, node)]
         at = self.program.node_at.get(name)
         if at:
-            spots = {id(node): (x * SPACING, y * SPACING) for node, (x, y) in at.items()}
+            spots = {id(node): (x * SPACING, y * SPACING) for node, (x, y) in at.items() if node in nodes}
         else:
             count = max(len(nodes), 1)
             ring = max(120.0, count * (2 * NODE + 18) / (2 * math.pi))
@@ -368,9 +399,11 @@ class Presenter:
             }
         parts = []
         for node, links in self.program.adjacency.get(name, {}).items():
+            if id(node) not in spots:
+                continue
             x1, y1 = spots[id(node)]
             for other in links:
-                if node.index < other.index:
+                if node.index < other.index and id(other) in spots:
                     x2, y2 = spots[id(other)]
                     parts.append(
                         f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" class="edge"/>'
