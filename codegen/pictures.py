@@ -108,6 +108,11 @@ def pictures(before: Sequence[Shown], after: Sequence[Shown], names: Names) -> l
     return out
 
 
+def is_colour_code(value: object) -> bool:
+    """Whether a cell is a colour for the pictures ("#rrggbb"), not words a player reads."""
+    return isinstance(value, str) and _COLOUR.fullmatch(value) is not None
+
+
 def outline(kind: str, x: float, y: float, hex_radius: float, square_side: float) -> str:
     """The corners of a cell centred on (x, y), as an SVG polygon's points: a pointy-top hex of
     that radius, or a square of that side (the rulebook's pictures and the playtest page)."""
@@ -177,7 +182,8 @@ class Drawer:
         if what is None:
             return "#ffffff"
         own = what.values.get(COLOUR_COLUMN)
-        if isinstance(own, str) and _COLOUR.fullmatch(own):
+        if is_colour_code(own):
+            assert isinstance(own, str)
             return own
         return PALETTE[what.index % len(PALETTE)]
 

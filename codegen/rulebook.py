@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.codegen.english import Line, anchor, known_number, players
-from meeple.codegen.pictures import COLOUR_COLUMN, Picture, pictures
+from meeple.codegen.pictures import COLOUR_COLUMN, Picture, is_colour_code, pictures
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
@@ -283,18 +283,18 @@ class _Builder:
     def sheets(self) -> list[Sheet]:
         """The tables the author describes for players (a `says` or a `text`), rows by name, with
         the columns the author heads for players: a column without a heading of its own (a flag,
-        a measure, a colour for the pictures) is the machine's and is left to the reference."""
+        a measure, the codes of the pictures' colours) is the machine's and is left to the
+        reference; a colour in words ("white") is what a player's pieces are, and prints."""
         out = []
         for t in self.sym.tables.values():
             words, _ = words_of(t.meta)
             if not words:
                 continue
             keyed = is_keyed(t)
-            machine = (CALLED_COLUMN, COLOUR_COLUMN)
             keep = [
                 i
                 for i, c in enumerate(t.columns)
-                if (i == 0 and keyed) or (c.called is not None and c.name not in machine)
+                if (i == 0 and keyed) or (c.called is not None and not _machines(t, i))
             ]
             columns = [t.columns[i].called or humanise(t.columns[i].name) for i in keep]
             if keyed and t.columns[0].called is None:  # the rows' own column: what they are
@@ -812,6 +812,16 @@ _DESCRIBED = (
 )
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
+
+
+def _machines(table: ast.Table, i: int) -> bool:
+    """Whether a table's column is only for the machine: the rows' names as players read them
+    (`called`), or a colour column whose cells are the pictures' colour codes."""
+    name = table.columns[i].name
+    if name == CALLED_COLUMN:
+        return True
+    cells = [row.cells[i] for row in table.rows if i < len(row.cells) and row.cells[i] is not None]
+    return name == COLOUR_COLUMN and all(is_colour_code(c) for c in cells)
 
 
 def sentences(text: str) -> list[str]:
