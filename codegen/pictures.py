@@ -67,14 +67,6 @@ class Picture:
     width: float  # in points, as printed: the pictures' units at SCALE, at most a page wide and TALLEST tall
 
     @property
-    def height(self) -> float:
-        """In points, as printed: before and after side by side, or one above the other, with
-        their captions."""
-        found = re.search(r'width="([0-9.]+)" height="([0-9.]+)"', self.before)
-        one = self.width * float(found[2]) / float(found[1]) if found else self.width
-        return 30 + (one if self.side_by_side else 2 * one + 15)
-
-    @property
     def side_by_side(self) -> bool:
         """Before beside after, or (a wide picture) before above after."""
         return self.width <= HALF_PAGE

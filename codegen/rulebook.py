@@ -87,16 +87,6 @@ class Example:
     players: int
     pictures: list[Picture] = field(default_factory=list)  # the position before and after
 
-    @property
-    def whole(self) -> bool:
-        """Whether the example is printed whole on one page (its title, words and every picture):
-        one whose pictures and words, estimated generously, fit in a page."""
-        lines = sum(len(w) // 90 + 1 for w in [self.title, *self.words])
-        return bool(self.pictures) and 16 * lines + sum(p.height for p in self.pictures) <= PAGE_HOLDS
-
-
-PAGE_HOLDS = 680.0  # points of an A4 page's text an example printed whole may take (of 728)
-
 
 @dataclass
 class Option:

@@ -226,16 +226,78 @@ def test_a_picture_is_printed_no_taller_than_half_what_a_page_holds(tmp_path: Pa
 def test_an_example_that_fits_a_page_is_printed_whole_on_one_page() -> None:
     """A worked example, its heading and its pictures stay on one page (issue 25, section 1): Gods
     Love Dinosaurs' examples draw an ecosystem and a nest each, and the nest's picture went to the
-    next page, away from its words."""
+    next page, away from its words. Only an example taller than a page breaks, and it starts a
+    page of its own."""
     checked = meeple.check("gods_love_dinosaurs")
     assert checked.ok and checked.module and checked.symbols and checked.program
     game = render.game_docs(
         checked.path, checked.module, checked.symbols, checked.program.constants, program=checked.program
     )
-    drawn = [e for e in game.book.examples if len(e.pictures) > 1 and e.whole]
-    assert len(drawn) >= 3
+    drawn = [e for e in game.book.examples if len(e.pictures) > 1]
+    assert len(drawn) >= 4
     pages = [p.extract_text() for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages]
     squeezed = ["".join(p.split()) for p in pages]
+    header = len("".join((game.book.title + "Rules").split()))
+    whole = 0
     for e in drawn:
         (page,) = [i for i, p in enumerate(squeezed) if "".join(e.title.split())[:40] in p]
-        assert all("".join(p.title.split()) in squeezed[page] for p in e.pictures), e.title
+        if all("".join(p.title.split()) in squeezed[page] for p in e.pictures):
+            whole += 1
+        else:  # taller than a page: it starts one
+            assert squeezed[page].index("".join(e.title.split())[:40]) == header, e.title
+    assert whole >= 3
+
+
+def _in_words(name: str, sentences: int) -> str:
+    words = " ".join(
+        f"The {name} example says its sentence number {i}, about pebbles in the bag."
+        for i in range(sentences)
+    )
+    return (
+        f'example "{name}":\n  says "{words}"\n  do:\n    grow(players[0])\n'
+        "  expect:\n    count(pieces(players[0].tray)) == 2\n"
+    )
+
+
+def test_an_example_whose_pictures_do_not_fit_waits_for_the_next_page_and_the_words_after_it_fill_this_one(
+    tmp_path: Path,
+) -> None:
+    """No half-empty page before an example's pictures (issue 25, section 1): a drawn example kept
+    whole that does not fit in what is left of a page goes to the top of the next one, and the
+    examples in words after it fill the page it did not fit on, instead of the page ending there.
+    An example that fits where it stands stays there."""
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m, players[0].tray", expected="2")
+    drawn = source[source.index('example "Two pebbles') :]
+    head = source[: source.index('example "Two pebbles')]
+    path = tmp_path / "pages.rules"
+    path.write_text(head + _in_words("Long", 38) + drawn + _in_words("After", 6) + _in_words("Last", 6))
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    assert [len(e.pictures) for e in game.book.examples] == [0, 2, 0, 0]
+    pages = [
+        "".join(p.extract_text().split()) for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages
+    ]
+
+    def page_of(text: str) -> int:
+        (found,) = [i for i, p in enumerate(pages) if "".join(text.split()) in p]
+        return found
+
+    first = page_of("Two pebbles come to the tray")
+    assert first == page_of("Player 1's tray") == page_of("Player 1's board")  # whole, on one page
+    assert page_of("The Long example says its sentence number 37") == first - 1
+    assert page_of("The After example says its sentence number 0") == first - 1  # flowed up
+
+    near = tmp_path / "near.rules"
+    near.write_text(head + _in_words("Long", 6) + drawn + _in_words("After", 6))
+    checked = meeple.check(near)
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(
+        near, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    text = pdfs.text(render.pdf(render.rulebook_typst(game)))
+    squeezed = "".join(text.split())
+    order = ["TheLongexamplesaysitssentencenumber5", "Twopebblescometothetray", "TheAfterexample"]
+    assert sorted(order, key=squeezed.index) == order  # in its place, not above the words before it
