@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.codegen.english import Line, anchor, known_number, players
-from meeple.codegen.pictures import COLOUR_COLUMN, Picture, is_colour_code, pictures
+from meeple.codegen.pictures import COLOUR_COLUMN, Picture, Shapes, is_colour_code, pictures
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
@@ -157,7 +157,7 @@ class _Builder:
         symbols: Symbols,
         constants: dict[str, Any],
         full: bool,
-        positions: dict[str, tuple[list[Shown], list[Shown]]] | None = None,
+        positions: dict[str, tuple[list[Shown], list[Shown], Shapes]] | None = None,
     ) -> None:
         self.module, self.sym, self.constants = module, symbols, constants
         self.positions = positions or {}
@@ -836,7 +836,7 @@ def rulebook(
     symbols: Symbols,
     constants: dict[str, Any],
     full: bool = False,
-    positions: dict[str, tuple[list[Shown], list[Shown]]] | None = None,
+    positions: dict[str, tuple[list[Shown], list[Shown], Shapes]] | None = None,
 ) -> Rulebook:
     """The rulebook of a checked module. A variant's tells its changes from the base game;
     with `full`, the whole game it makes. `positions`: what the worked examples show

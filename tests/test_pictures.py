@@ -88,7 +88,7 @@ def test_an_example_draws_its_map_and_its_place_before_and_after_its_moves(tmp_p
         hexes = [p.attrib["fill"] for p in tree.iter("{http://www.w3.org/2000/svg}polygon")]
         assert hexes == ["#e8d9a8", "#9cc7e6"]  # each ground's own colour
         assert "pebble" in texts(svg) and "spring" in texts(svg)  # the piece, the row's yes column
-        assert {"sand", "water"} <= set(texts(svg))  # the legend
+    assert {"sand", "water"} <= set(texts(board.key)) and tray.key == ""  # the key, once for both
 
 
 def test_a_colour_that_is_not_one_is_replaced_by_the_palette(tmp_path: Path) -> None:
@@ -110,14 +110,15 @@ def test_the_pdf_prints_the_pictures_and_the_html_inlines_them(tmp_path: Path) -
     game = docs(tmp_path)
     document = render.rulebook_typst(game)
     assert sorted(document.files) == [
-        f"example-1-{n}-{when}.svg" for n in (1, 2) for when in ("after", "before")
+        f"example-1-{n}-{when}.svg"
+        for n, when in [(1, "after"), (1, "before"), (1, "key"), (2, "after"), (2, "before")]
     ]
     data, _ = typeset.compile_pdf(document.source, document.files)
     words = pdfs.text(data)
     assert words.count("Before") == 2 and "2 pebbles" in words
     assert min(pdfs.font_sizes(data)) >= 7.5
     html = render.rulebook_html(game)
-    assert html.count("<svg") == 4 and 'src="' not in html
+    assert html.count("<svg") == 5 and 'src="' not in html
 
 
 def test_an_example_that_fails_is_told_but_not_drawn(tmp_path: Path) -> None:
@@ -155,7 +156,8 @@ def test_a_square_grid_is_drawn_as_squares_with_each_tile_outlined() -> None:
     tiles = [r for r in tree.iter("{http://www.w3.org/2000/svg}rect") if r.attrib.get("stroke-width") == "3"]
     assert len(tiles) == 2
     words = texts(land.after)
-    assert "(Player 2)" in words and "follower" in words and "town" in words  # two lines on a square
+    assert "(Player 2)" in words and "follower" in words  # two lines on a square
+    assert "town" in texts(land.key)
 
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -234,7 +236,7 @@ def test_an_example_that_fits_a_page_is_printed_whole_on_one_page() -> None:
         checked.path, checked.module, checked.symbols, checked.program.constants, program=checked.program
     )
     drawn = [e for e in game.book.examples if len(e.pictures) > 1]
-    assert len(drawn) >= 4
+    assert len(drawn) >= 3
     pages = [p.extract_text() for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages]
     squeezed = ["".join(p.split()) for p in pages]
     header = len("".join((game.book.title + "Rules").split()))
@@ -301,3 +303,32 @@ def test_an_example_whose_pictures_do_not_fit_waits_for_the_next_page_and_the_wo
     squeezed = "".join(text.split())
     order = ["TheLongexamplesaysitssentencenumber5", "Twopebblescometothetray", "TheAfterexample"]
     assert sorted(order, key=squeezed.index) == order  # in its place, not above the words before it
+
+
+def test_places_shown_one_after_another_are_drawn_side_by_side_as_they_lie_on_the_table(
+    tmp_path: Path,
+) -> None:
+    """Boxes drawn as the board looks (issue 25, section 1): places that are no map, shown one
+    after another, are one picture of boxes side by side, each under its name, not a list of
+    boxes one under another; a map stays a picture of its own."""
+    (example,) = docs(tmp_path, shows="m, players[0].tray, players[1].tray").book.examples
+    board, trays = example.pictures
+    assert trays.title == "Trays" and board.key
+    tree = ET.fromstring(trays.after)
+    assert texts(trays.after)[:2] == ["Player 1's tray", "2 pebbles"]
+    assert "Player 2's tray" in texts(trays.after) and texts(trays.after)[-1] == "empty"
+    boxes = [r for r in tree.iter(f"{SVG}rect")]
+    assert len(boxes) == 2 and boxes[0].attrib["y"] == boxes[1].attrib["y"]  # side by side
+    assert float(boxes[1].attrib["x"]) > float(boxes[0].attrib["x"]) + float(boxes[0].attrib["width"])
+
+
+def test_a_tile_off_the_board_is_drawn_by_what_is_on_it(tmp_path: Path) -> None:
+    """Tiles shown by what is on them rather than by a number (issue 25, section 1): a tile in a
+    box is its cells, each by what it is, with what is printed on it."""
+    game = docs(
+        tmp_path, pebble='pebble", "pebbles"\npiece slab: each tile in bag\n  called "slab', shows="bag"
+    )
+    (example,) = game.book.examples
+    (bag,) = example.pictures
+    assert "sand, water\u00a0(spring)" in texts(bag.before)
+    assert not [t for t in texts(bag.before) if "slab" in t or "t1" in t]
