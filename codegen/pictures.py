@@ -42,6 +42,8 @@ SQUARE = 60.0  # a square cell's side
 LABEL = 'fill="#ffffff" fill-opacity="0.88" rx="3"'
 LABEL_FRAME = 'stroke="#444" stroke-width="0.6"'
 LETTER = 0.5  # the width of an average letter, in font sizes: a label's width is estimated from it
+BOLD_LETTER = 0.6  # the same in bold: a piece's label
+OVERHANG = 8.0  # a label wider than its cell may reach this far past a map's edge: the picture holds it
 LEGEND_ENTRY = 95.0  # the width a legend entry needs: its swatch and a name
 CELL_LINE = 11  # letters a line of words on a cell holds at full size
 FONT = 11.0
@@ -56,6 +58,7 @@ FULL_PAGE = 460.0  # points: a wider one above it, at most this wide
 TALLEST = 250.0  # points: a picture at most this tall, so that before, after and the words fit one page
 PALETTE = ("#cfe3c6", "#f1dfb0", "#c7dcef", "#e7cbe0", "#d9d2c5", "#f3c9b8", "#d0e7e4", "#e9e6a8")
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+_OWNED = re.compile(r"(.+) \((.+)\)")  # a piece and its owner: "3 stones (Player 1)"
 COLOUR_COLUMN = "colour"  # a table's column of colours for pictures: not printed as data
 
 
@@ -78,7 +81,18 @@ class Picture:
 Shapes = dict[tuple[str, str], list[Row]]  # a shape's row (table, key): the rows of its cells
 
 
-def positions(program: Program) -> dict[str, tuple[list[Shown], list[Shown], Shapes]]:
+@dataclass
+class Position:
+    """What a printed example shows before its moves and after them, with what it needs to draw
+    them as its words tell them: what each tile holds, and what its words call each seat."""
+
+    before: list[Shown]
+    after: list[Shown]
+    shapes: Shapes
+    seats: list[str]  # by seat, from `players N called ...`; none: "Player 1"...
+
+
+def positions(program: Program) -> dict[str, Position]:
     """What each printed example (one with a `says` and a `shows`) shows, before its moves and
     after them, by the example's name: the examples run as `meeple test` runs them. One that
     fails shows nothing (`meeple test` says why). With them, what each shape a grid lays holds
@@ -91,7 +105,7 @@ def positions(program: Program) -> dict[str, tuple[list[Shown], list[Shown], Sha
         if decl.shows and any(m.kind == "says" for m in decl.meta):
             result = run_example(game, example)
             if result.passed:
-                out[decl.name] = (result.before, result.after, shapes)
+                out[decl.name] = Position(result.before, result.after, shapes, decl.seat_names)
     return out
 
 
@@ -109,14 +123,14 @@ def _shapes(program: Program) -> Shapes:
     return out
 
 
-def pictures(before: Sequence[Shown], after: Sequence[Shown], shapes: Shapes, names: Names) -> list[Picture]:
+def pictures(position: Position, names: Names) -> list[Picture]:
     """Each shown place before and after, drawn at the same scale (the larger of the two). Places
     that are not maps, shown one after the other, are drawn side by side in one picture, each box
     under its name, as they lie beside each other on the table."""
     out = []
-    pairs = list(zip(before, after, strict=True))
+    pairs = list(zip(position.before, position.after, strict=True))
     for group in _grouped(pairs):
-        drawer = Drawer(names, shapes)
+        drawer = Drawer(names, position.shapes, position.seats)
         firsts, lasts = [first for first, _ in group], [last for _, last in group]
         if len(group) > 1:
             both = firsts + lasts
@@ -169,9 +183,14 @@ def outline(kind: str, x: float, y: float, hex_radius: float, square_side: float
 
 
 class Drawer:
-    def __init__(self, names: Names, shapes: Shapes | None = None) -> None:
+    def __init__(self, names: Names, shapes: Shapes | None = None, seats: Sequence[str] = ()) -> None:
         self.names = names
         self.shapes = shapes or {}
+        self.seats = list(seats)
+
+    def seat(self, player: Player) -> str:
+        """A seat as the example's words call it ("you", "Jimmy"), or by its own name."""
+        return self.seats[player.seat] if player.seat < len(self.seats) else str(player)
 
     # ------------------------------------------------------------------ words
 
@@ -195,17 +214,20 @@ class Drawer:
         if isinstance(owner, Row):
             who = self.names.row(owner.table, owner.key).one
             return f"{who[:1].upper()}{who[1:]} {name}"
-        possessive = "" if str(owner).endswith("s") else "'s"
-        return f"{owner}{possessive} {name}"
+        who = self.seat(owner)
+        if who.lower() == "you":
+            return f"Your {name}"
+        possessive = "" if who.endswith("s") else "'s"
+        return f"{who}{possessive} {name}"
 
     def group_title(self, shown: Sequence[Shown]) -> str:
-        """Places drawn side by side: the zone they all are, in the plural ("Columns"), or their
-        names."""
+        """Places drawn side by side: the zone they all are, in the plural ("Columns"); places of
+        several kinds have none, since each box is named in the picture."""
         zones = {s.place.zone for s in shown if isinstance(s.place, ZoneLoc)}
         if len(zones) == 1 and all(isinstance(s.place, ZoneLoc) for s in shown):
             many = self.names.decl(zones.pop()).many
             return many[:1].upper() + many[1:]
-        return ", ".join(self.title(s.place) for s in shown)
+        return ""
 
     def piece(self, piece: Piece, count: int) -> str:
         """A piece by its name, or a shape a grid lays (a tile) by what is on it: its cells'
@@ -221,6 +243,8 @@ class Drawer:
         else:
             name = self.names.decl(kind.name)
             words = name.count(count) if count != 1 else name.one
+        if isinstance(owner, Player):
+            return f"{words} ({self.seat(owner)})"
         return f"{words} ({owner})" if owner is not None else words
 
     def pieces(self, pieces: list[Piece]) -> list[str]:
@@ -264,8 +288,8 @@ class Drawer:
             reach = HEX if geometry.kind == "hex" else SQUARE / 2
             points = [_centre(geometry, q, r) for s in shown for q, r, _, _ in s.cells] or [(0.0, 0.0)]
             xs, ys = [x for x, _ in points], [y for _, y in points]
-            left, top = min(xs) - reach - 4, min(ys) - reach - 4
-            width = max(xs) - min(xs) + 2 * reach + 8
+            left, top = min(xs) - reach - 4 - OVERHANG, min(ys) - reach - 4
+            width = max(xs) - min(xs) + 2 * reach + 8 + 2 * OVERHANG
             return left, top, width, max(ys) - min(ys) + 2 * reach + 8
         lines = max([len(self.pieces(s.pieces)) for s in shown] + [1])
         return 0, 0, BOX_WIDTH, 10 + lines * LINE + 4
@@ -346,7 +370,7 @@ class Drawer:
                         f'<text x="{x + 12:.1f}" y="{y + LINE + 21 + line * LINE:.1f}">{_e(words)}</text>'
                     )
                     line += 1
-        return _svg(size, self.group_title(shown), parts)
+        return _svg(size, self.group_title(shown) or ", ".join(self.title(s.place) for s in shown), parts)
 
     def _marked(self, shown: Sequence[Shown]) -> bool:
         """Whether some hex carries marks of its own (written in italics, explained below)."""
@@ -365,9 +389,10 @@ class Drawer:
         parts: list[str] = []
         if isinstance(shown.place, MapRef):
             geometry = shown.place.geometry
-            for q, r, face, pieces in shown.cells:
-                parts.append(self._cell(geometry, q, r, face, pieces))
+            cells = [self._cell(geometry, q, r, face, pieces) for q, r, face, pieces in shown.cells]
+            parts += [ground for ground, _ in cells]
             parts += _blocks(geometry, [(q, r) for q, r, _, _ in shown.cells])
+            parts += [words for _, words in cells]  # over every cell: a wide label is not covered
         else:
             parts.append(
                 f'<rect x="1" y="1" width="{width - 2:.1f}" height="{height - 2:.1f}" rx="6" fill="#f7f7f4" '
@@ -406,19 +431,24 @@ class Drawer:
             height += 18
         return _svg((0, 0, max(width, 300), height), "Key", parts)
 
-    def _cell(self, geometry: Geometry, q: int, r: int, face: Row | None, pieces: list[Piece]) -> str:
+    def _cell(
+        self, geometry: Geometry, q: int, r: int, face: Row | None, pieces: list[Piece]
+    ) -> tuple[str, str]:
+        """A cell's ground, and the labels of what is on it."""
         x, y = _centre(geometry, q, r)
         corners = outline(geometry.kind, x, y, HEX, SQUARE)
         what, marks = self.marks(face)
         labels = [(_wrap(p), True) for p in self.pieces(pieces)] + [(_wrap(m), False) for m in marks]
-        out = [f'<polygon points="{corners}" fill="{self.colour(what)}" stroke="#555" stroke-width="1"/>']
+        ground = f'<polygon points="{corners}" fill="{self.colour(what)}" stroke="#555" stroke-width="1"/>'
+        out: list[str] = []
         step = FONT + 1  # baseline to baseline
         gap = 3.0  # between two labels
         height = sum(len(lines) for lines, _ in labels) * step + gap * (len(labels) - 1)
         top = y - height / 2
         for lines, piece in labels:
             sizes = [FONT if len(w) <= CELL_LINE else FONT * CELL_LINE / len(w) for w in lines]
-            wide = max(len(w) * LETTER * size for w, size in zip(lines, sizes, strict=True)) + 6
+            letter = BOLD_LETTER if piece else LETTER
+            wide = max(len(w) * letter * size for w, size in zip(lines, sizes, strict=True)) + 6
             frame = LABEL_FRAME if piece else ""
             tall = len(lines) * step
             out.append(
@@ -432,7 +462,7 @@ class Drawer:
                     f'font-size="{size:.1f}" {attr}>{_e(word)}</text>'
                 )
             top += tall + gap
-        return "".join(out)
+        return ground, "".join(out)
 
 
 def _svg(size: tuple[float, float, float, float], title: str, parts: list[str]) -> str:
@@ -446,9 +476,14 @@ def _svg(size: tuple[float, float, float, float], title: str, parts: list[str]) 
 
 
 def _wrap(words: str) -> list[str]:
-    """Words on a cell, in lines that fit its width at full size ("3 stones (Player 1)" on two):
-    only a single word too long for a line is printed smaller."""
-    return textwrap.wrap(words, CELL_LINE, break_long_words=False) or [words]
+    """Words on a cell, in lines that fit its width at full size: a piece and its owner that do not
+    fit one line are two, the owner's name without parentheses under the piece's ("3 stones" over
+    "Player 1"); only a single word too long for a line is printed smaller."""
+    lines = textwrap.wrap(words, CELL_LINE, break_long_words=False) or [words]
+    owned = _OWNED.fullmatch(words)
+    if owned and len(lines) > 1:
+        return [*_wrap(owned[1]), *(textwrap.wrap(owned[2], CELL_LINE, break_long_words=False) or [owned[2]])]
+    return lines
 
 
 def _cell_word(grid: MapRef) -> str:

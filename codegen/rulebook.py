@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from meeple.codegen.english import Line, anchor, known_number, players
-from meeple.codegen.pictures import COLOUR_COLUMN, Picture, Shapes, is_colour_code, pictures
+from meeple.codegen.pictures import COLOUR_COLUMN, Picture, Position, is_colour_code, pictures
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
-from meeple.interpreter.examples import Shown
 from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, numbered, own_lines
 from meeple.interpreter.values import first_upper
 from meeple.interpreter.variants import DECL_KINDS
@@ -157,7 +156,7 @@ class _Builder:
         symbols: Symbols,
         constants: dict[str, Any],
         full: bool,
-        positions: dict[str, tuple[list[Shown], list[Shown], Shapes]] | None = None,
+        positions: dict[str, Position] | None = None,
     ) -> None:
         self.module, self.sym, self.constants = module, symbols, constants
         self.positions = positions or {}
@@ -389,7 +388,7 @@ class _Builder:
         words, _ = words_of(d.meta)
         header = self.sym.header
         shown = self.positions.get(d.name)
-        drawn = pictures(*shown, self.names) if shown else []
+        drawn = pictures(shown, self.names) if shown else []
         return Example(d.name, words, d.players or (header.min_players if header else 1), drawn)
 
     def rulings(self) -> list[Ruling]:
@@ -836,7 +835,7 @@ def rulebook(
     symbols: Symbols,
     constants: dict[str, Any],
     full: bool = False,
-    positions: dict[str, tuple[list[Shown], list[Shown], Shapes]] | None = None,
+    positions: dict[str, Position] | None = None,
 ) -> Rulebook:
     """The rulebook of a checked module. A variant's tells its changes from the base game;
     with `full`, the whole game it makes. `positions`: what the worked examples show

@@ -156,7 +156,7 @@ def test_a_square_grid_is_drawn_as_squares_with_each_tile_outlined() -> None:
     tiles = [r for r in tree.iter("{http://www.w3.org/2000/svg}rect") if r.attrib.get("stroke-width") == "3"]
     assert len(tiles) == 2
     words = texts(land.after)
-    assert "(Player 2)" in words and "follower" in words  # two lines on a square
+    assert "Player 2" in words and "follower" in words  # a piece over its owner, on two lines of a square
     assert "town" in texts(land.key)
 
 
@@ -332,3 +332,36 @@ def test_a_tile_off_the_board_is_drawn_by_what_is_on_it(tmp_path: Path) -> None:
     (bag,) = example.pictures
     assert "sand, water\u00a0(spring)" in texts(bag.before)
     assert not [t for t in texts(bag.before) if "slab" in t or "t1" in t]
+
+
+def test_an_examples_pictures_call_each_seat_as_its_words_do(tmp_path: Path) -> None:
+    """Picture labels say what the example's words say (issue 25, section 1): `players 2 called
+    "you", "Jimmy"` labels the first seat's places "Your ..." and the second's "Jimmy's ...", not
+    "Player 1" and "Player 2"."""
+    source = GAME.format(
+        water="#9cc7e6", pebble="pebble", shows="m, players[0].tray, players[1].tray", expected="2"
+    )
+    source = source.replace("  given:\n", '  players 2 called "you", "Jimmy"\n  given:\n', 1)
+    path = tmp_path / "named.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    board, trays = game.book.examples[0].pictures
+    assert board.title == "Your board"
+    assert texts(trays.before)[0] == "Your tray" and "Jimmy's tray" in texts(trays.before)
+    assert "Player" not in board.title + " ".join(texts(trays.before))
+
+
+def test_an_example_that_names_more_seats_than_it_has_players_is_an_error_at_its_line(tmp_path: Path) -> None:
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m", expected="2")
+    source = source.replace("  given:\n", '  players 2 called "you"\n  given:\n', 1)
+    path = tmp_path / "named.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert not checked.ok
+    (diag,) = [d for d in checked.diagnostics if "name each seat once" in d.message]
+    assert "calls 1 seats by name but is played with 2 players" in diag.message
+    assert diag.line == source[: source.index('example "Two')].count("\n") + 1
