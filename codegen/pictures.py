@@ -301,42 +301,47 @@ class Drawer:
             for w in self.pieces(shown.pieces) or ["empty"]
         ]
 
-    def _laid(self, first: Sequence[Shown], both: Sequence[Shown]) -> list[tuple[float, float, float, int]]:
+    def _title_lines(self, place: Any, width: float) -> list[str]:
+        """A box's name over it, in bold, in lines as wide as the box."""
+        chars = max(1, int((width - 4) / (BOLD_LETTER * FONT)))
+        title = self.title(place)
+        return textwrap.wrap(title, chars, break_long_words=False) or [title]
+
+    def _laid(
+        self, first: Sequence[Shown], both: Sequence[Shown]
+    ) -> list[tuple[float, float, float, int, int, int]]:
         """Where each place's box lies, before and after alike (left, top, width, letters a line
-        holds): side by side, as wide as its words or an even share of a page's width, in rows no
-        wider than a page (a row as tall as its fullest box)."""
+        holds, and its row's lines of names and of pieces): side by side, as wide as its words or
+        an even share of a page's width, in rows no wider than a page, each row as tall as its
+        longest name and its fullest box."""
         room = (FULL_PAGE / SCALE - BOX_GAP * (len(first) - 1)) / len(first)
-        out, x, y, tallest = [], 0.0, 0.0, 0
+        rows: list[list[tuple[float, float, int, int, int]]] = [[]]
+        x = 0.0
         for f in first:
             same = [s for s in both if s.place == f.place]
-            words = [self.title(f.place)] + [w for s in same for w in self.pieces(s.pieces)]
-            width = max(BOX_NARROWEST, min(room, max(len(w) for w in words) * LETTER * FONT + 24))
+            words = [w for s in same for w in self.pieces(s.pieces)] or ["empty"]
+            named = len(self.title(f.place)) * BOLD_LETTER * FONT + 4
+            width = max(BOX_NARROWEST, min(room, max(named, max(len(w) for w in words) * LETTER * FONT + 24)))
             chars = max(1, int((width - 24) / (LETTER * FONT)))
             lines = max(sum(map(len, self._lines(s, chars))) for s in same)
             if x and x + width > FULL_PAGE / SCALE:
-                x, y, tallest = 0.0, y + LINE + 14 + tallest * LINE + BOX_GAP, 0
-            out.append((x, y, width, chars))
-            x, tallest = x + width + BOX_GAP, max(tallest, lines)
-        return out
-
-    def _row_lines(
-        self, laid: list[tuple[float, float, float, int]], both: Sequence[Shown], first: Sequence[Shown]
-    ) -> dict[float, int]:
-        """How many lines each row of boxes holds at most, before or after, by the row's top."""
-        out: dict[float, int] = {}
-        for f, (_, y, _, chars) in zip(first, laid, strict=True):
-            lines = max(sum(map(len, self._lines(s, chars))) for s in both if s.place == f.place)
-            out[y] = max(out.get(y, 1), lines)
+                rows.append([])
+                x = 0.0
+            rows[-1].append((x, width, chars, len(self._title_lines(f.place, width)), lines))
+            x += width + BOX_GAP
+        out, y = [], 0.0
+        for row in rows:
+            head, body = max(b[3] for b in row), max(b[4] for b in row)
+            out += [(x, y, width, chars, head, body) for x, width, chars, _, _ in row]
+            y += head * LINE + 14 + body * LINE + BOX_GAP
         return out
 
     def boxes_size(self, both: Sequence[Shown]) -> tuple[float, float, float, float]:
         """The box a picture of places side by side fits in, before and after alike (`both`: the
         places before, then the same places after)."""
-        first = both[: len(both) // 2]
-        laid = self._laid(first, both)
-        rows = self._row_lines(laid, both, first)
-        bottom = max(y + LINE + 14 + lines * LINE for y, lines in rows.items())
-        return 0, 0, max(x + width for x, _, width, _ in laid), bottom
+        laid = self._laid(both[: len(both) // 2], both)
+        bottom = max(y + head * LINE + 14 + body * LINE for _, y, _, _, head, body in laid)
+        return 0, 0, max(x + width for x, _, width, _, _, _ in laid), bottom
 
     def boxes(
         self, shown: Sequence[Shown], both: Sequence[Shown], size: tuple[float, float, float, float]
@@ -345,29 +350,30 @@ class Drawer:
         table; laid out over `both` (before and after), so that each box keeps its place in both
         pictures. A thin rule parts two pieces whose words take more than a line."""
         parts: list[str] = []
-        first = both[: len(both) // 2]
-        laid = self._laid(first, both)
-        rows = self._row_lines(laid, both, first)
-        for s, (x, y, width, chars) in zip(shown, laid, strict=True):
-            tall = 10 + rows[y] * LINE + 4
-            title = _e(self.title(s.place))
-            parts.append(f'<text x="{x + 4:.1f}" y="{y + FONT:.1f}" font-weight="bold">{title}</text>')
+        laid = self._laid(both[: len(both) // 2], both)
+        for s, (x, y, width, chars, head, body) in zip(shown, laid, strict=True):
+            for k, words in enumerate(self._title_lines(s.place, width)):
+                parts.append(
+                    f'<text x="{x + 4:.1f}" y="{y + FONT + k * LINE:.1f}" font-weight="bold">'
+                    f"{_e(words)}</text>"
+                )
+            top = y + head * LINE
             parts.append(
-                f'<rect x="{x + 1:.1f}" y="{y + LINE:.1f}" width="{width - 2:.1f}" height="{tall - 2:.1f}" '
-                'rx="6" fill="#f7f7f4" stroke="#888"/>'
+                f'<rect x="{x + 1:.1f}" y="{top:.1f}" width="{width - 2:.1f}" '
+                f'height="{10 + body * LINE + 2:.1f}" rx="6" fill="#f7f7f4" stroke="#888"/>'
             )
             line, pieces = 0, self._lines(s, chars)
             apart = any(len(piece) > 1 for piece in pieces)
             for i, piece in enumerate(pieces):
                 if i and apart:
-                    rule = y + LINE + 7 + line * LINE
+                    rule = top + 7 + line * LINE
                     parts.append(
                         f'<line x1="{x + 8:.1f}" x2="{x + width - 8:.1f}" y1="{rule:.1f}" y2="{rule:.1f}" '
                         'stroke="#bbb" stroke-width="0.6"/>'
                     )
                 for words in piece:
                     parts.append(
-                        f'<text x="{x + 12:.1f}" y="{y + LINE + 21 + line * LINE:.1f}">{_e(words)}</text>'
+                        f'<text x="{x + 12:.1f}" y="{top + 21 + line * LINE:.1f}">{_e(words)}</text>'
                     )
                     line += 1
         return _svg(size, self.group_title(shown) or ", ".join(self.title(s.place) for s in shown), parts)
