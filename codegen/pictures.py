@@ -42,11 +42,15 @@ SQUARE = 60.0  # a square cell's side
 LABEL = 'fill="#ffffff" fill-opacity="0.88" rx="3"'
 LABEL_FRAME = 'stroke="#444" stroke-width="0.6"'
 LETTER = 0.5  # the width of an average letter, in font sizes: a label's width is estimated from it
+BOLD_LETTER = 0.6  # the same in bold: a piece's label
+OVERHANG = 8.0  # a label wider than its cell may reach this far past a map's edge: the picture holds it
 LEGEND_ENTRY = 95.0  # the width a legend entry needs: its swatch and a name
 CELL_LINE = 11  # letters a line of words on a cell holds at full size
 FONT = 11.0
 FONT_FAMILY = "Libertinus Serif, Georgia, serif"
 BOX_WIDTH = 200.0
+BOX_NARROWEST = 90.0  # a box drawn beside others: at least this wide, else as wide as its words
+BOX_GAP = 12.0  # between two boxes side by side
 LINE = FONT + 8  # a box's lines, baseline to baseline
 SCALE = 0.8  # points a unit of the picture prints at: its words at about 9 pt
 HALF_PAGE = 230.0  # points: a picture this narrow is printed beside its other half
@@ -54,6 +58,7 @@ FULL_PAGE = 460.0  # points: a wider one above it, at most this wide
 TALLEST = 250.0  # points: a picture at most this tall, so that before, after and the words fit one page
 PALETTE = ("#cfe3c6", "#f1dfb0", "#c7dcef", "#e7cbe0", "#d9d2c5", "#f3c9b8", "#d0e7e4", "#e9e6a8")
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+_OWNED = re.compile(r"(.+) \((.+)\)")  # a piece and its owner: "3 stones (Player 1)"
 COLOUR_COLUMN = "colour"  # a table's column of colours for pictures: not printed as data
 
 
@@ -65,14 +70,7 @@ class Picture:
     before: str
     after: str
     width: float  # in points, as printed: the pictures' units at SCALE, at most a page wide and TALLEST tall
-
-    @property
-    def height(self) -> float:
-        """In points, as printed: before and after side by side, or one above the other, with
-        their captions."""
-        found = re.search(r'width="([0-9.]+)" height="([0-9.]+)"', self.before)
-        one = self.width * float(found[2]) / float(found[1]) if found else self.width
-        return 30 + (one if self.side_by_side else 2 * one + 15)
+    key: str = ""  # a map's key (its colours, its bold and italic words), printed once under both, at SCALE
 
     @property
     def side_by_side(self) -> bool:
@@ -80,32 +78,96 @@ class Picture:
         return self.width <= HALF_PAGE
 
 
-def positions(program: Program) -> dict[str, tuple[list[Shown], list[Shown]]]:
+Shapes = dict[tuple[str, str], list[Row]]  # a shape's row (table, key): the rows of its cells
+
+
+@dataclass
+class Position:
+    """What a printed example shows before its moves and after them, with what it needs to draw
+    them as its words tell them: what each tile holds, and what its words call each seat."""
+
+    before: list[Shown]
+    after: list[Shown]
+    shapes: Shapes
+    seats: list[str]  # by seat, from `players N called ...`; none: "Player 1"...
+
+
+def positions(program: Program) -> dict[str, Position]:
     """What each printed example (one with a `says` and a `shows`) shows, before its moves and
     after them, by the example's name: the examples run as `meeple test` runs them. One that
-    fails shows nothing (`meeple test` says why)."""
+    fails shows nothing (`meeple test` says why). With them, what each shape a grid lays holds
+    (a tile's hexes), so that a tile off the board is drawn by what is on it."""
     game = Game(program, "")
     out = {}
+    shapes = _shapes(program)
     for example in program.examples:
         decl = example.decl
         if decl.shows and any(m.kind == "says" for m in decl.meta):
             result = run_example(game, example)
             if result.passed:
-                out[decl.name] = (result.before, result.after)
+                out[decl.name] = Position(result.before, result.after, shapes, decl.seat_names)
     return out
 
 
-def pictures(before: Sequence[Shown], after: Sequence[Shown], names: Names) -> list[Picture]:
-    """Each shown place before and after, drawn at the same scale (the larger of the two)."""
+def _shapes(program: Program) -> Shapes:
+    """The rows of each grid's shape table by the shape they are part of (their first column):
+    a tile's hexes, as `grid hex of tile_hex` lays them."""
+    out: Shapes = {}
+    for grid in program.symbols.maps.values():
+        if grid.faces is None or grid.grid is None:
+            continue
+        for face in program.row_by_key.get(grid.faces, {}).values():
+            shape = next(iter(face.values.values()), None)
+            if isinstance(shape, Row) and "q" in face.values and "r" in face.values:
+                out.setdefault((shape.table, shape.key), []).append(face)
+    return out
+
+
+def pictures(position: Position, names: Names) -> list[Picture]:
+    """Each shown place before and after, drawn at the same scale (the larger of the two). Places
+    that are not maps, shown one after the other, are drawn side by side in one picture, each box
+    under its name, as they lie beside each other on the table."""
     out = []
-    for first, last in zip(before, after, strict=True):
-        drawer = Drawer(names)
-        size = drawer.size([first, last])
+    pairs = list(zip(position.before, position.after, strict=True))
+    for group in _grouped(pairs):
+        drawer = Drawer(names, position.shapes, position.seats)
+        firsts, lasts = [first for first, _ in group], [last for _, last in group]
+        if len(group) > 1:
+            both = firsts + lasts
+            size = drawer.boxes_size(both)
+            title = drawer.group_title(firsts)
+            before_svg, after_svg = drawer.boxes(firsts, both, size), drawer.boxes(lasts, both, size)
+        else:
+            size = drawer.size(firsts + lasts)
+            title = drawer.title(firsts[0].place)
+            before_svg, after_svg = drawer.draw(firsts[0], size), drawer.draw(lasts[0], size)
         width = min(size[2] * SCALE, FULL_PAGE, TALLEST * size[2] / size[3])
-        out.append(
-            Picture(drawer.title(first.place), drawer.draw(first, size), drawer.draw(last, size), width)
-        )
+        out.append(Picture(title, before_svg, after_svg, width, drawer.key(firsts + lasts)))
     return out
+
+
+def _grouped(pairs: list[tuple[Shown, Shown]]) -> list[list[tuple[Shown, Shown]]]:
+    """The shown places in order, a grid map alone and places in a row together."""
+    out: list[list[tuple[Shown, Shown]]] = []
+    for pair in pairs:
+        boxed = not isinstance(pair[0].place, MapRef)
+        if boxed and out and not isinstance(out[-1][0][0].place, MapRef):
+            out[-1].append(pair)
+        else:
+            out.append([pair])
+    return out
+
+
+def printed_width(svg: str) -> float:
+    """How wide a picture drawn at SCALE prints, in points (a map's key: its words at the size
+    of the map's)."""
+    found = re.search(r'width="([0-9.]+)"', svg[: svg.index(">")])
+    return float(found[1]) * SCALE if found else FULL_PAGE
+
+
+def is_colour_code(value: object) -> bool:
+    """Whether a cell is a colour for the pictures ("#rrggbb"), not words a player reads."""
+    return isinstance(value, str) and _COLOUR.fullmatch(value) is not None
 
 
 def outline(kind: str, x: float, y: float, hex_radius: float, square_side: float) -> str:
@@ -121,8 +183,14 @@ def outline(kind: str, x: float, y: float, hex_radius: float, square_side: float
 
 
 class Drawer:
-    def __init__(self, names: Names) -> None:
+    def __init__(self, names: Names, shapes: Shapes | None = None, seats: Sequence[str] = ()) -> None:
         self.names = names
+        self.shapes = shapes or {}
+        self.seats = list(seats)
+
+    def seat(self, player: Player) -> str:
+        """A seat as the example's words call it ("you", "Jimmy"), or by its own name."""
+        return self.seats[player.seat] if player.seat < len(self.seats) else str(player)
 
     # ------------------------------------------------------------------ words
 
@@ -139,24 +207,53 @@ class Drawer:
         return str(place)
 
     def _owned(self, name: str, owner: Player | Row | None) -> str:
+        """A player's place is theirs ("Player 1's tray"); a place of each row of a table is named
+        by the row, as a noun before it ("Red pile")."""
         if owner is None:
             return name[:1].upper() + name[1:]
-        who = str(owner) if isinstance(owner, Player) else self.names.row(owner.table, owner.key).one
+        if isinstance(owner, Row):
+            who = self.names.row(owner.table, owner.key).one
+            return f"{who[:1].upper()}{who[1:]} {name}"
+        who = self.seat(owner)
+        if who.lower() == "you":
+            return f"Your {name}"
         possessive = "" if who.endswith("s") else "'s"
         return f"{who}{possessive} {name}"
 
+    def group_title(self, shown: Sequence[Shown]) -> str:
+        """Places drawn side by side: the zone they all are, in the plural ("Columns"); places of
+        several kinds have none, since each box is named in the picture."""
+        zones = {s.place.zone for s in shown if isinstance(s.place, ZoneLoc)}
+        if len(zones) == 1 and all(isinstance(s.place, ZoneLoc) for s in shown):
+            many = self.names.decl(zones.pop()).many
+            return many[:1].upper() + many[1:]
+        return ""
+
     def piece(self, piece: Piece, count: int) -> str:
+        """A piece by its name, or a shape a grid lays (a tile) by what is on it: its cells'
+        faces, with what is printed on each ("sand (spring), water")."""
         kind, owner = piece
-        if kind.row is not None:
+        cells = self.shapes.get((kind.row.table, kind.row.key), []) if kind.row is not None else []
+        if cells:
+            words = ", ".join(self._face(cell) for cell in cells)
+            words = f"{count} \u00d7 {words}" if count != 1 else words
+        elif kind.row is not None:
             name = self.names.row(kind.row.table, kind.row.key)
             words = name.count_label(count) if count != 1 else name.one
         else:
             name = self.names.decl(kind.name)
             words = name.count(count) if count != 1 else name.one
+        if isinstance(owner, Player):
+            return f"{words} ({self.seat(owner)})"
         return f"{words} ({owner})" if owner is not None else words
 
     def pieces(self, pieces: list[Piece]) -> list[str]:
         return [self.piece(p, n) for p, n in Counter(pieces).items()]
+
+    def _face(self, cell: Row) -> str:
+        what, marks = self.marks(cell)
+        said = self.names.row(what.table, what.key).one if what is not None else "?"
+        return f"{said}\u00a0({', '.join(marks)})" if marks else said  # kept on one line
 
     def marks(self, face: Row | None) -> tuple[Row | None, list[str]]:
         """What a cell's face is (the first row of another table it names) and its other marks."""
@@ -177,7 +274,8 @@ class Drawer:
         if what is None:
             return "#ffffff"
         own = what.values.get(COLOUR_COLUMN)
-        if isinstance(own, str) and _COLOUR.fullmatch(own):
+        if is_colour_code(own):
+            assert isinstance(own, str)
             return own
         return PALETTE[what.index % len(PALETTE)]
 
@@ -190,13 +288,95 @@ class Drawer:
             reach = HEX if geometry.kind == "hex" else SQUARE / 2
             points = [_centre(geometry, q, r) for s in shown for q, r, _, _ in s.cells] or [(0.0, 0.0)]
             xs, ys = [x for x, _ in points], [y for _, y in points]
-            left, top = min(xs) - reach - 4, min(ys) - reach - 4
-            width = max(xs) - min(xs) + 2 * reach + 8
-            rows = math.ceil(len(self._legend(shown)) / _columns(width))
-            legend = 22 * rows + (18 if self._marked(shown) else 0)
-            return left, top, width, max(ys) - min(ys) + 2 * reach + 8 + legend
+            left, top = min(xs) - reach - 4 - OVERHANG, min(ys) - reach - 4
+            width = max(xs) - min(xs) + 2 * reach + 8 + 2 * OVERHANG
+            return left, top, width, max(ys) - min(ys) + 2 * reach + 8
         lines = max([len(self.pieces(s.pieces)) for s in shown] + [1])
         return 0, 0, BOX_WIDTH, 10 + lines * LINE + 4
+
+    def _lines(self, shown: Shown, chars: int) -> list[list[str]]:
+        """Each piece in a box as lines of at most `chars` letters ("empty" for none)."""
+        return [
+            textwrap.wrap(w, chars, break_long_words=False) or [w]
+            for w in self.pieces(shown.pieces) or ["empty"]
+        ]
+
+    def _title_lines(self, place: Any, width: float) -> list[str]:
+        """A box's name over it, in bold, in lines as wide as the box."""
+        chars = max(1, int((width - 4) / (BOLD_LETTER * FONT)))
+        title = self.title(place)
+        return textwrap.wrap(title, chars, break_long_words=False) or [title]
+
+    def _laid(
+        self, first: Sequence[Shown], both: Sequence[Shown]
+    ) -> list[tuple[float, float, float, int, int, int]]:
+        """Where each place's box lies, before and after alike (left, top, width, letters a line
+        holds, and its row's lines of names and of pieces): side by side, as wide as its words or
+        an even share of a page's width, in rows no wider than a page, each row as tall as its
+        longest name and its fullest box."""
+        room = (FULL_PAGE / SCALE - BOX_GAP * (len(first) - 1)) / len(first)
+        rows: list[list[tuple[float, float, int, int, int]]] = [[]]
+        x = 0.0
+        for f in first:
+            same = [s for s in both if s.place == f.place]
+            words = [w for s in same for w in self.pieces(s.pieces)] or ["empty"]
+            named = len(self.title(f.place)) * BOLD_LETTER * FONT + 4
+            width = max(BOX_NARROWEST, min(room, max(named, max(len(w) for w in words) * LETTER * FONT + 24)))
+            chars = max(1, int((width - 24) / (LETTER * FONT)))
+            lines = max(sum(map(len, self._lines(s, chars))) for s in same)
+            if x and x + width > FULL_PAGE / SCALE:
+                rows.append([])
+                x = 0.0
+            rows[-1].append((x, width, chars, len(self._title_lines(f.place, width)), lines))
+            x += width + BOX_GAP
+        out, y = [], 0.0
+        for row in rows:
+            head, body = max(b[3] for b in row), max(b[4] for b in row)
+            out += [(x, y, width, chars, head, body) for x, width, chars, _, _ in row]
+            y += head * LINE + 14 + body * LINE + BOX_GAP
+        return out
+
+    def boxes_size(self, both: Sequence[Shown]) -> tuple[float, float, float, float]:
+        """The box a picture of places side by side fits in, before and after alike (`both`: the
+        places before, then the same places after)."""
+        laid = self._laid(both[: len(both) // 2], both)
+        bottom = max(y + head * LINE + 14 + body * LINE for _, y, _, _, head, body in laid)
+        return 0, 0, max(x + width for x, _, width, _, _, _ in laid), bottom
+
+    def boxes(
+        self, shown: Sequence[Shown], both: Sequence[Shown], size: tuple[float, float, float, float]
+    ) -> str:
+        """Places side by side, each a box of its pieces under its name, as they lie on the
+        table; laid out over `both` (before and after), so that each box keeps its place in both
+        pictures. A thin rule parts two pieces whose words take more than a line."""
+        parts: list[str] = []
+        laid = self._laid(both[: len(both) // 2], both)
+        for s, (x, y, width, chars, head, body) in zip(shown, laid, strict=True):
+            for k, words in enumerate(self._title_lines(s.place, width)):
+                parts.append(
+                    f'<text x="{x + 4:.1f}" y="{y + FONT + k * LINE:.1f}" font-weight="bold">'
+                    f"{_e(words)}</text>"
+                )
+            top = y + head * LINE
+            parts.append(
+                f'<rect x="{x + 1:.1f}" y="{top:.1f}" width="{width - 2:.1f}" '
+                f'height="{10 + body * LINE + 2:.1f}" rx="6" fill="#f7f7f4" stroke="#888"/>'
+            )
+            line, pieces = 0, self._lines(s, chars)
+            apart = any(len(piece) > 1 for piece in pieces)
+            for i, piece in enumerate(pieces):
+                if i and apart:
+                    rule = top + 7 + line * LINE
+                    parts.append(
+                        f'<line x1="{x + 8:.1f}" x2="{x + width - 8:.1f}" y1="{rule:.1f}" y2="{rule:.1f}" '
+                        'stroke="#bbb" stroke-width="0.6"/>'
+                    )
+                for words in piece:
+                    parts.append(
+                        f'<text x="{x + 12:.1f}" y="{top + 21 + line * LINE:.1f}">{_e(words)}</text>'
+                    )
+                    line += 1
+        return _svg(size, self.group_title(shown) or ", ".join(self.title(s.place) for s in shown), parts)
 
     def _marked(self, shown: Sequence[Shown]) -> bool:
         """Whether some hex carries marks of its own (written in italics, explained below)."""
@@ -211,30 +391,14 @@ class Drawer:
     # ------------------------------------------------------------------ drawing
 
     def draw(self, shown: Shown, size: tuple[float, float, float, float]) -> str:
-        left, top, width, height = size
+        _, _, width, height = size
         parts: list[str] = []
         if isinstance(shown.place, MapRef):
             geometry = shown.place.geometry
-            for q, r, face, pieces in shown.cells:
-                parts.append(self._cell(geometry, q, r, face, pieces))
+            cells = [self._cell(geometry, q, r, face, pieces) for q, r, face, pieces in shown.cells]
+            parts += [ground for ground, _ in cells]
             parts += _blocks(geometry, [(q, r) for q, r, _, _ in shown.cells])
-            marked = 18 if self._marked([shown]) else 0
-            columns = _columns(width)
-            y = top + height - 22 * math.ceil(len(self._legend([shown])) / columns) - marked + 4
-            if marked:
-                parts.append(
-                    f'<text x="{left + 4:.1f}" y="{top + height - 6:.1f}" fill="#555">'
-                    '<tspan font-weight="bold">bold</tspan>: pieces; '
-                    '<tspan font-style="italic">italics</tspan>: printed on the '
-                    f"{_cell_word(shown.place)}</text>"
-                )
-            for i, what in enumerate(self._legend([shown])):
-                x, row = left + 4 + (i % columns) * (width / columns), y + 22 * (i // columns)
-                parts.append(
-                    f'<rect x="{x:.1f}" y="{row:.1f}" width="14" height="14" rx="2" '
-                    f'fill="{self.colour(what)}" stroke="#777"/><text x="{x + 19:.1f}" y="{row + 11.5:.1f}">'
-                    f"{_e(self.names.row(what.table, what.key).one)}</text>"
-                )
+            parts += [words for _, words in cells]  # over every cell: a wide label is not covered
         else:
             parts.append(
                 f'<rect x="1" y="1" width="{width - 2:.1f}" height="{height - 2:.1f}" rx="6" fill="#f7f7f4" '
@@ -243,26 +407,54 @@ class Drawer:
             words = self.pieces(shown.pieces) or ["empty"]
             for i, word in enumerate(words):
                 parts.append(f'<text x="12" y="{22 + i * LINE:.1f}">{_e(word)}</text>')
-        return (
-            '<svg xmlns="http://www.w3.org/2000/svg" '
-            f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" width="{width:.0f}" '
-            f'height="{height:.0f}" font-family="{FONT_FAMILY}" font-size="{FONT}" '
-            f'role="img"><title>{_e(self.title(shown.place))}</title>' + "".join(parts) + "</svg>"
-        )
+        return _svg(size, self.title(shown.place), parts)
 
-    def _cell(self, geometry: Geometry, q: int, r: int, face: Row | None, pieces: list[Piece]) -> str:
+    def key(self, shown: Sequence[Shown]) -> str:
+        """The key to a map's pictures, before and after together, printed once under both: the
+        colour of each kind of cell either shows, in rows a page wide, and what bold and italic
+        words on a cell are. "" for a place that is no map."""
+        if not all(isinstance(s.place, MapRef) for s in shown):
+            return ""
+        entries = self._legend(shown)
+        columns = max(1, min(len(entries), int(FULL_PAGE / SCALE // LEGEND_ENTRY)))
+        width = columns * LEGEND_ENTRY
+        parts = []
+        for i, what in enumerate(entries):
+            x, row = 4 + (i % columns) * LEGEND_ENTRY, 4 + 22 * (i // columns)
+            parts.append(
+                f'<rect x="{x:.1f}" y="{row:.1f}" width="14" height="14" rx="2" '
+                f'fill="{self.colour(what)}" stroke="#777"/><text x="{x + 19:.1f}" y="{row + 11.5:.1f}">'
+                f"{_e(self.names.row(what.table, what.key).one)}</text>"
+            )
+        height = 22 * math.ceil(len(entries) / columns) + 4
+        if self._marked(shown):
+            parts.append(
+                f'<text x="4" y="{height + 10:.1f}" fill="#555">'
+                '<tspan font-weight="bold">bold</tspan>: pieces; '
+                '<tspan font-style="italic">italics</tspan>: printed on the '
+                f"{_cell_word(shown[0].place)}</text>"
+            )
+            height += 18
+        return _svg((0, 0, max(width, 300), height), "Key", parts)
+
+    def _cell(
+        self, geometry: Geometry, q: int, r: int, face: Row | None, pieces: list[Piece]
+    ) -> tuple[str, str]:
+        """A cell's ground, and the labels of what is on it."""
         x, y = _centre(geometry, q, r)
         corners = outline(geometry.kind, x, y, HEX, SQUARE)
         what, marks = self.marks(face)
         labels = [(_wrap(p), True) for p in self.pieces(pieces)] + [(_wrap(m), False) for m in marks]
-        out = [f'<polygon points="{corners}" fill="{self.colour(what)}" stroke="#555" stroke-width="1"/>']
+        ground = f'<polygon points="{corners}" fill="{self.colour(what)}" stroke="#555" stroke-width="1"/>'
+        out: list[str] = []
         step = FONT + 1  # baseline to baseline
         gap = 3.0  # between two labels
         height = sum(len(lines) for lines, _ in labels) * step + gap * (len(labels) - 1)
         top = y - height / 2
         for lines, piece in labels:
             sizes = [FONT if len(w) <= CELL_LINE else FONT * CELL_LINE / len(w) for w in lines]
-            wide = max(len(w) * LETTER * size for w, size in zip(lines, sizes, strict=True)) + 6
+            letter = BOLD_LETTER if piece else LETTER
+            wide = max(len(w) * letter * size for w, size in zip(lines, sizes, strict=True)) + 6
             frame = LABEL_FRAME if piece else ""
             tall = len(lines) * step
             out.append(
@@ -276,18 +468,28 @@ class Drawer:
                     f'font-size="{size:.1f}" {attr}>{_e(word)}</text>'
                 )
             top += tall + gap
-        return "".join(out)
+        return ground, "".join(out)
+
+
+def _svg(size: tuple[float, float, float, float], title: str, parts: list[str]) -> str:
+    left, top, width, height = size
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" width="{width:.0f}" '
+        f'height="{height:.0f}" font-family="{FONT_FAMILY}" font-size="{FONT}" '
+        f'role="img"><title>{_e(title)}</title>' + "".join(parts) + "</svg>"
+    )
 
 
 def _wrap(words: str) -> list[str]:
-    """Words on a cell, in lines that fit its width at full size ("3 stones (Player 1)" on two):
-    only a single word too long for a line is printed smaller."""
-    return textwrap.wrap(words, CELL_LINE, break_long_words=False) or [words]
-
-
-def _columns(width: float) -> int:
-    """How many legend entries a row of the legend holds: three, or fewer on a narrow picture."""
-    return max(1, min(3, int(width // LEGEND_ENTRY)))
+    """Words on a cell, in lines that fit its width at full size: a piece and its owner that do not
+    fit one line are two, the owner's name without parentheses under the piece's ("3 stones" over
+    "Player 1"); only a single word too long for a line is printed smaller."""
+    lines = textwrap.wrap(words, CELL_LINE, break_long_words=False) or [words]
+    owned = _OWNED.fullmatch(words)
+    if owned and len(lines) > 1:
+        return [*_wrap(owned[1]), *(textwrap.wrap(owned[2], CELL_LINE, break_long_words=False) or [owned[2]])]
+    return lines
 
 
 def _cell_word(grid: MapRef) -> str:

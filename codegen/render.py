@@ -120,6 +120,7 @@ def environment() -> jinja2.Environment:
     env.globals["short"] = short
     env.globals["column_widths"] = column_widths
     env.globals["picture_file"] = picture_file
+    env.globals["key_width"] = pictures.printed_width
     env.globals["WHOLE_TABLE"] = WHOLE_TABLE
     env.filters["inline_svg"] = inline_svg
     env.globals["pygments_css"] = Markup(HtmlFormatter(style="friendly").get_style_defs(".highlight"))
@@ -174,6 +175,8 @@ def rulebook_pictures(docs: GameDocs) -> dict[str, str]:
         for j, picture in enumerate(example.pictures, 1):
             out[picture_file(i, j, "before")] = picture.before
             out[picture_file(i, j, "after")] = picture.after
+            if picture.key:
+                out[picture_file(i, j, "key")] = picture.key
     return out
 
 

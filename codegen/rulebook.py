@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from meeple.codegen.english import Line, anchor, known_number, players
-from meeple.codegen.pictures import COLOUR_COLUMN, Picture, pictures
+from meeple.codegen.pictures import COLOUR_COLUMN, Picture, Position, is_colour_code, pictures
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
-from meeple.interpreter.examples import Shown
 from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, numbered, own_lines
 from meeple.interpreter.values import first_upper
 from meeple.interpreter.variants import DECL_KINDS
@@ -86,16 +85,6 @@ class Example:
     words: list[str]
     players: int
     pictures: list[Picture] = field(default_factory=list)  # the position before and after
-
-    @property
-    def whole(self) -> bool:
-        """Whether the example is printed whole on one page (its title, words and every picture):
-        one whose pictures and words, estimated generously, fit in a page."""
-        lines = sum(len(w) // 90 + 1 for w in [self.title, *self.words])
-        return bool(self.pictures) and 16 * lines + sum(p.height for p in self.pictures) <= PAGE_HOLDS
-
-
-PAGE_HOLDS = 680.0  # points of an A4 page's text an example printed whole may take (of 728)
 
 
 @dataclass
@@ -167,7 +156,7 @@ class _Builder:
         symbols: Symbols,
         constants: dict[str, Any],
         full: bool,
-        positions: dict[str, tuple[list[Shown], list[Shown]]] | None = None,
+        positions: dict[str, Position] | None = None,
     ) -> None:
         self.module, self.sym, self.constants = module, symbols, constants
         self.positions = positions or {}
@@ -283,18 +272,18 @@ class _Builder:
     def sheets(self) -> list[Sheet]:
         """The tables the author describes for players (a `says` or a `text`), rows by name, with
         the columns the author heads for players: a column without a heading of its own (a flag,
-        a measure, a colour for the pictures) is the machine's and is left to the reference."""
+        a measure, the codes of the pictures' colours) is the machine's and is left to the
+        reference; a colour in words ("white") is what a player's pieces are, and prints."""
         out = []
         for t in self.sym.tables.values():
             words, _ = words_of(t.meta)
             if not words:
                 continue
             keyed = is_keyed(t)
-            machine = (CALLED_COLUMN, COLOUR_COLUMN)
             keep = [
                 i
                 for i, c in enumerate(t.columns)
-                if (i == 0 and keyed) or (c.called is not None and c.name not in machine)
+                if (i == 0 and keyed) or (c.called is not None and not _machines(t, i))
             ]
             columns = [t.columns[i].called or humanise(t.columns[i].name) for i in keep]
             if keyed and t.columns[0].called is None:  # the rows' own column: what they are
@@ -399,7 +388,7 @@ class _Builder:
         words, _ = words_of(d.meta)
         header = self.sym.header
         shown = self.positions.get(d.name)
-        drawn = pictures(*shown, self.names) if shown else []
+        drawn = pictures(shown, self.names) if shown else []
         return Example(d.name, words, d.players or (header.min_players if header else 1), drawn)
 
     def rulings(self) -> list[Ruling]:
@@ -814,6 +803,16 @@ _DESCRIBED = (
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
 
 
+def _machines(table: ast.Table, i: int) -> bool:
+    """Whether a table's column is only for the machine: the rows' names as players read them
+    (`called`), or a colour column whose cells are the pictures' colour codes."""
+    name = table.columns[i].name
+    if name == CALLED_COLUMN:
+        return True
+    cells = [row.cells[i] for row in table.rows if i < len(row.cells) and row.cells[i] is not None]
+    return name == COLOUR_COLUMN and all(is_colour_code(c) for c in cells)
+
+
 def sentences(text: str) -> list[str]:
     """A text's sentences (a full stop, a question or an exclamation mark before a capital)."""
     return [s for s in _SENTENCE.split(text.strip()) if s]
@@ -836,7 +835,7 @@ def rulebook(
     symbols: Symbols,
     constants: dict[str, Any],
     full: bool = False,
-    positions: dict[str, tuple[list[Shown], list[Shown]]] | None = None,
+    positions: dict[str, Position] | None = None,
 ) -> Rulebook:
     """The rulebook of a checked module. A variant's tells its changes from the base game;
     with `full`, the whole game it makes. `positions`: what the worked examples show

@@ -922,6 +922,7 @@ class Example(Decl):
 
     name: str
     players: int | None = None
+    seat_names: list[str] = []  # `players 2 called "you", "Jimmy"`: the seats as its words call them
     seed: int = 0
     from_setup: bool = False
     plays: bool = False

@@ -479,8 +479,10 @@ class Builder(Transformer):  # type: ignore[type-arg]
                     setattr(node, field, value)
         return node
 
-    def ex_players(self, meta: LarkMeta, c: list[Token]) -> tuple[str, int]:
-        return ("players", _int(c[0]))
+    def ex_players(self, meta: LarkMeta, c: list[Token | None]) -> list[tuple[str, Any]]:
+        count, *names = c
+        assert count is not None
+        return [("players", _int(count)), ("seat_names", [_unquote(t) for t in names if t is not None])]
 
     def ex_teams(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str]:
         return ("teams", _unquote(c[0]))

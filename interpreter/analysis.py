@@ -1333,6 +1333,13 @@ class Analyzer:
                 codes.EXAMPLE_PLAYERS_NOT_ALLOWED,
                 f"the game is for {header.min_players} to {header.max_players} players",
             )
+        if example.seat_names and len(example.seat_names) != example.players:
+            self.error(
+                example,
+                codes.EXAMPLE_PLAYERS_NOT_ALLOWED,
+                f"the example calls {len(example.seat_names)} seats by name but is played with "
+                f"{example.players} players: name each seat once",
+            )
         if example.teams is not None:  # the teams it is played in fit the game (interpreter/teams.py)
             name = header.name if header is not None else "the game"
             players = example.players or (header.min_players if header is not None else 1)

@@ -110,6 +110,22 @@ def test_a_column_without_a_heading_of_its_own_does_not_print(tmp_path: Path) ->
     assert sheet.rows[0][:2] == ["small jar", "1"] and "no" not in sheet.rows[0]
 
 
+@pytest.mark.parametrize(("colours", "printed"), [(("white", "red"), True), (("#ffffff", "#ff0000"), False)])
+def test_a_colour_in_words_prints_and_a_pictures_colour_code_does_not(
+    tmp_path: Path, colours: tuple[str, str], printed: bool
+) -> None:
+    """Which colour a player's pieces are is a component a player reads (Dino Dynasty's Dynasties,
+    each in its colour, which its ruling on the Titanosauria's colour names); a "#rrggbb" code is
+    only how the pictures fill a cell, and stays in the reference."""
+    source = SHELF.replace('"Jade"):', '"Jade", colour: text "Colour"):').replace(
+        "5, 6, 7\n", f'5, 6, 7, "{colours[0]}"\n'
+    )
+    source = source.replace("6, 7, 8\n", f'6, 7, 8, "{colours[1]}"\n')
+    sheet = docs(tmp_path, source).book.sheets[0]
+    assert ("Colour" in sheet.columns) == printed
+    assert (colours[0] in sheet.rows[0]) == printed
+
+
 def test_a_table_wider_than_the_page_is_printed_in_parts_each_with_the_rows_names(tmp_path: Path) -> None:
     sheet = docs(tmp_path).book.sheets[0]
     assert len(sheet.columns) > MOST_COLUMNS

@@ -88,7 +88,7 @@ def test_an_example_draws_its_map_and_its_place_before_and_after_its_moves(tmp_p
         hexes = [p.attrib["fill"] for p in tree.iter("{http://www.w3.org/2000/svg}polygon")]
         assert hexes == ["#e8d9a8", "#9cc7e6"]  # each ground's own colour
         assert "pebble" in texts(svg) and "spring" in texts(svg)  # the piece, the row's yes column
-        assert {"sand", "water"} <= set(texts(svg))  # the legend
+    assert {"sand", "water"} <= set(texts(board.key)) and tray.key == ""  # the key, once for both
 
 
 def test_a_colour_that_is_not_one_is_replaced_by_the_palette(tmp_path: Path) -> None:
@@ -110,14 +110,15 @@ def test_the_pdf_prints_the_pictures_and_the_html_inlines_them(tmp_path: Path) -
     game = docs(tmp_path)
     document = render.rulebook_typst(game)
     assert sorted(document.files) == [
-        f"example-1-{n}-{when}.svg" for n in (1, 2) for when in ("after", "before")
+        f"example-1-{n}-{when}.svg"
+        for n, when in [(1, "after"), (1, "before"), (1, "key"), (2, "after"), (2, "before")]
     ]
     data, _ = typeset.compile_pdf(document.source, document.files)
     words = pdfs.text(data)
     assert words.count("Before") == 2 and "2 pebbles" in words
     assert min(pdfs.font_sizes(data)) >= 7.5
     html = render.rulebook_html(game)
-    assert html.count("<svg") == 4 and 'src="' not in html
+    assert html.count("<svg") == 5 and 'src="' not in html
 
 
 def test_an_example_that_fails_is_told_but_not_drawn(tmp_path: Path) -> None:
@@ -155,7 +156,8 @@ def test_a_square_grid_is_drawn_as_squares_with_each_tile_outlined() -> None:
     tiles = [r for r in tree.iter("{http://www.w3.org/2000/svg}rect") if r.attrib.get("stroke-width") == "3"]
     assert len(tiles) == 2
     words = texts(land.after)
-    assert "(Player 2)" in words and "follower" in words and "town" in words  # two lines on a square
+    assert "Player 2" in words and "follower" in words  # a piece over its owner, on two lines of a square
+    assert "town" in texts(land.key)
 
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -226,16 +228,140 @@ def test_a_picture_is_printed_no_taller_than_half_what_a_page_holds(tmp_path: Pa
 def test_an_example_that_fits_a_page_is_printed_whole_on_one_page() -> None:
     """A worked example, its heading and its pictures stay on one page (issue 25, section 1): Gods
     Love Dinosaurs' examples draw an ecosystem and a nest each, and the nest's picture went to the
-    next page, away from its words."""
+    next page, away from its words. Only an example taller than a page breaks, and it starts a
+    page of its own."""
     checked = meeple.check("gods_love_dinosaurs")
     assert checked.ok and checked.module and checked.symbols and checked.program
     game = render.game_docs(
         checked.path, checked.module, checked.symbols, checked.program.constants, program=checked.program
     )
-    drawn = [e for e in game.book.examples if len(e.pictures) > 1 and e.whole]
+    drawn = [e for e in game.book.examples if len(e.pictures) > 1]
     assert len(drawn) >= 3
     pages = [p.extract_text() for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages]
     squeezed = ["".join(p.split()) for p in pages]
+    header = len("".join((game.book.title + "Rules").split()))
+    whole = 0
     for e in drawn:
         (page,) = [i for i, p in enumerate(squeezed) if "".join(e.title.split())[:40] in p]
-        assert all("".join(p.title.split()) in squeezed[page] for p in e.pictures), e.title
+        if all("".join(p.title.split()) in squeezed[page] for p in e.pictures):
+            whole += 1
+        else:  # taller than a page: it starts one
+            assert squeezed[page].index("".join(e.title.split())[:40]) == header, e.title
+    assert whole >= 3
+
+
+def _in_words(name: str, sentences: int) -> str:
+    words = " ".join(
+        f"The {name} example says its sentence number {i}, about pebbles in the bag."
+        for i in range(sentences)
+    )
+    return (
+        f'example "{name}":\n  says "{words}"\n  do:\n    grow(players[0])\n'
+        "  expect:\n    count(pieces(players[0].tray)) == 2\n"
+    )
+
+
+def test_an_example_whose_pictures_do_not_fit_waits_for_the_next_page_and_the_words_after_it_fill_this_one(
+    tmp_path: Path,
+) -> None:
+    """No half-empty page before an example's pictures (issue 25, section 1): a drawn example kept
+    whole that does not fit in what is left of a page goes to the top of the next one, and the
+    examples in words after it fill the page it did not fit on, instead of the page ending there.
+    An example that fits where it stands stays there."""
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m, players[0].tray", expected="2")
+    drawn = source[source.index('example "Two pebbles') :]
+    head = source[: source.index('example "Two pebbles')]
+    path = tmp_path / "pages.rules"
+    path.write_text(head + _in_words("Long", 38) + drawn + _in_words("After", 6) + _in_words("Last", 6))
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    assert [len(e.pictures) for e in game.book.examples] == [0, 2, 0, 0]
+    pages = [
+        "".join(p.extract_text().split()) for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages
+    ]
+
+    def page_of(text: str) -> int:
+        (found,) = [i for i, p in enumerate(pages) if "".join(text.split()) in p]
+        return found
+
+    first = page_of("Two pebbles come to the tray")
+    assert first == page_of("Player 1's tray") == page_of("Player 1's board")  # whole, on one page
+    assert page_of("The Long example says its sentence number 37") == first - 1
+    assert page_of("The After example says its sentence number 0") == first - 1  # flowed up
+
+    near = tmp_path / "near.rules"
+    near.write_text(head + _in_words("Long", 6) + drawn + _in_words("After", 6))
+    checked = meeple.check(near)
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(
+        near, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    text = pdfs.text(render.pdf(render.rulebook_typst(game)))
+    squeezed = "".join(text.split())
+    order = ["TheLongexamplesaysitssentencenumber5", "Twopebblescometothetray", "TheAfterexample"]
+    assert sorted(order, key=squeezed.index) == order  # in its place, not above the words before it
+
+
+def test_places_shown_one_after_another_are_drawn_side_by_side_as_they_lie_on_the_table(
+    tmp_path: Path,
+) -> None:
+    """Boxes drawn as the board looks (issue 25, section 1): places that are no map, shown one
+    after another, are one picture of boxes side by side, each under its name, not a list of
+    boxes one under another; a map stays a picture of its own."""
+    (example,) = docs(tmp_path, shows="m, players[0].tray, players[1].tray").book.examples
+    board, trays = example.pictures
+    assert trays.title == "Trays" and board.key
+    tree = ET.fromstring(trays.after)
+    assert texts(trays.after)[:2] == ["Player 1's tray", "2 pebbles"]
+    assert "Player 2's tray" in texts(trays.after) and texts(trays.after)[-1] == "empty"
+    boxes = [r for r in tree.iter(f"{SVG}rect")]
+    assert len(boxes) == 2 and boxes[0].attrib["y"] == boxes[1].attrib["y"]  # side by side
+    assert float(boxes[1].attrib["x"]) > float(boxes[0].attrib["x"]) + float(boxes[0].attrib["width"])
+
+
+def test_a_tile_off_the_board_is_drawn_by_what_is_on_it(tmp_path: Path) -> None:
+    """Tiles shown by what is on them rather than by a number (issue 25, section 1): a tile in a
+    box is its cells, each by what it is, with what is printed on it."""
+    game = docs(
+        tmp_path, pebble='pebble", "pebbles"\npiece slab: each tile in bag\n  called "slab', shows="bag"
+    )
+    (example,) = game.book.examples
+    (bag,) = example.pictures
+    assert "sand, water\u00a0(spring)" in texts(bag.before)
+    assert not [t for t in texts(bag.before) if "slab" in t or "t1" in t]
+
+
+def test_an_examples_pictures_call_each_seat_as_its_words_do(tmp_path: Path) -> None:
+    """Picture labels say what the example's words say (issue 25, section 1): `players 2 called
+    "you", "Jimmy"` labels the first seat's places "Your ..." and the second's "Jimmy's ...", not
+    "Player 1" and "Player 2"."""
+    source = GAME.format(
+        water="#9cc7e6", pebble="pebble", shows="m, players[0].tray, players[1].tray", expected="2"
+    )
+    source = source.replace("  given:\n", '  players 2 called "you", "Jimmy"\n  given:\n', 1)
+    path = tmp_path / "named.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    board, trays = game.book.examples[0].pictures
+    assert board.title == "Your board"
+    assert texts(trays.before)[0] == "Your tray" and "Jimmy's tray" in texts(trays.before)
+    assert "Player" not in board.title + " ".join(texts(trays.before))
+
+
+def test_an_example_that_names_more_seats_than_it_has_players_is_an_error_at_its_line(tmp_path: Path) -> None:
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m", expected="2")
+    source = source.replace("  given:\n", '  players 2 called "you"\n  given:\n', 1)
+    path = tmp_path / "named.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert not checked.ok
+    (diag,) = [d for d in checked.diagnostics if "name each seat once" in d.message]
+    assert "calls 1 seats by name but is played with 2 players" in diag.message
+    assert diag.line == source[: source.index('example "Two')].count("\n") + 1
