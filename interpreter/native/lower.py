@@ -347,7 +347,11 @@ class Lowering:
         """How many characters each thing a log line names reads as (`values.label`), by its
         index: the core counts the readable log's characters as the Python engine writes them
         (MAX_LOG_CHARS), while the lines are put in words on this side (state.py)."""
-        places = [self.zones.get(i) or self.cells.get(i) for i in range(len(self.locations))]
+        places = [
+            self.zones.get(i) or self.cells.get(i) or self.nodes.get(i) for i in range(len(self.locations))
+        ]
+        names = self.p.names
+        assert names is not None
         return {
             "players": [len(label(p)) for p in self.seats],
             "rows": [len(label(r)) for r in self.rows],
@@ -357,6 +361,10 @@ class Lowering:
             "kinds": [len(k.called) for k in self.kinds],
             "texts": [len(t) for t in self.texts],
             "lower": [len(t.lower()) for t in self.texts],
+            # what a reveal tells the seats it does not show: "one Card", "2 Cards" (src/reveal.rs)
+            "kind_decl": [self.decls.index(k.name) for k in self.kinds],
+            "decl_one": [len(names.decl(d).one) for d in self.decls],
+            "decl_many": [len(names.decl(d).many) for d in self.decls],
         }
 
     def automata(self) -> dict[str, Any]:
@@ -875,6 +883,11 @@ class Lowering:
     def lower_Log(self, s: ast.Log) -> None:
         parts = [{"Text": self.text(x)} if isinstance(x, str) else {"Expr": self.expr(x)} for x in s.parts]
         self.emit(s, {"Log": {"parts": parts}})
+
+    def lower_Reveal(self, s: ast.Reveal) -> None:
+        """The pieces, then the seats, as statements.py's `compile_Reveal` takes them
+        (src/reveal.rs)."""
+        self.emit(s, {"Reveal": {"pieces": self.expr(s.pieces), "to": self.expr(s.to)}})
 
     def lower_Tally(self, s: ast.Tally) -> None:
         player = self.expr(s.player) if s.player is not None else None

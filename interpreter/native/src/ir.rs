@@ -365,6 +365,11 @@ pub enum Instr {
     Log {
         parts: Vec<LogPart>,
     },
+    /// `reveal PIECES to PLAYERS` (reveal.rs).
+    Reveal {
+        pieces: Expr,
+        to: Expr,
+    },
     /// `may "PROMPT" [by P]:` a yes-or-no question; "no" goes to `orelse`.
     Ask {
         chooser: Option<Expr>,

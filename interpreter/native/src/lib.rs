@@ -9,6 +9,7 @@ pub mod limits;
 pub mod mcts;
 pub mod offers;
 pub mod placement;
+pub mod reveal;
 pub mod rng;
 pub mod routes;
 pub mod rows;

@@ -116,6 +116,9 @@ fn iterations(name: &str) -> PyResult<u32> {
     }
 }
 
+/// What a seat was shown at a place and still knows: (location, seat, [(kind, owner, how many)]).
+type Remembered = (u32, u32, Vec<(u32, Option<u32>, u32)>);
+
 /// A lowered program, loaded once and shared by its games.
 #[pyclass(frozen, module = "meeple.interpreter.native._core")]
 struct Program {
@@ -320,8 +323,9 @@ impl Game {
         self.machine.scores(tiebreak).map_err(|f| raise(&f))
     }
 
-    /// The log's events from `start`: ("chose", seat, prompt, value or None for a pass, only)
-    /// and ("line", [text index or ("value", v), ...]).
+    /// The log's events from `start`: ("chose", seat, prompt, value or None for a pass, only),
+    /// ("line", [text index or ("value", v), ...]), ("chance", title, outcome) and ("revealed",
+    /// seats, [(location, [(kind, owner or None), ...]), ...]).
     fn events<'py>(&self, py: Python<'py>, start: usize) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
         for event in self.machine.world.events.iter().skip(start) {
@@ -352,6 +356,20 @@ impl Game {
                     ];
                     PyTuple::new(py, parts)?.into_any()
                 }
+                Event::Revealed { seats, at } => {
+                    let places = PyList::empty(py);
+                    for (loc, pieces) in at {
+                        let pieces: Vec<(u32, Option<u32>)> =
+                            pieces.iter().map(|pc| (pc.kind, pc.owner)).collect();
+                        places.append((*loc, pieces))?;
+                    }
+                    let parts = vec![
+                        "revealed".into_pyobject(py)?.into_any(),
+                        PyList::new(py, seats.iter())?.into_any(),
+                        places.into_any(),
+                    ];
+                    PyTuple::new(py, parts)?.into_any()
+                }
                 Event::Line(said) => {
                     let parts = PyList::empty(py);
                     for s in said {
@@ -366,6 +384,20 @@ impl Game {
             out.append(item)?;
         }
         Ok(out)
+    }
+
+    /// What `reveal` showed each seat and it still knows (reveal.rs): (location, seat, [(kind,
+    /// owner or None, how many), ...]), each seat's pieces in the order it first saw them.
+    #[getter]
+    fn seen(&self) -> Vec<Remembered> {
+        self.machine
+            .world
+            .seen
+            .all()
+            .map(|(loc, seat, known)| {
+                (loc, seat, known.iter().map(|(pc, n)| (pc.kind, pc.owner, *n)).collect())
+            })
+            .collect()
     }
 
     #[getter]

@@ -127,6 +127,9 @@ pub enum Event {
     Line(Vec<Said>),
     /// A random outcome (`random`, `pick ... at random`): its title, and what came out.
     Chance { title: u32, outcome: Said },
+    /// A `reveal`: the seats shown, and the pieces by the place they are in (reveal.rs). The
+    /// seats shown read the pieces; the others read how many, and where.
+    Revealed { seats: Vec<u32>, at: Vec<(u32, Vec<Piece>)> },
 }
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -175,6 +178,8 @@ pub struct World {
     memo: Memo,
     /// The areas of grids as last found (areas.rs), kept until a grid changes.
     pub(crate) areas: crate::areas::Kept,
+    /// What `reveal` showed each seat, and it still knows (reveal.rs).
+    pub seen: crate::reveal::Seen,
 }
 
 /// A part of the position an answer may read: a variable, the pieces at a location, whose
@@ -547,6 +552,7 @@ impl Game {
             depth: 0,
             memo: Memo::default(),
             areas: crate::areas::Kept::default(),
+            seen: crate::reveal::Seen::default(),
         };
         let mut game = Game {
             program: program.clone(),
@@ -937,6 +943,11 @@ impl Game {
                             limits::write(&program, w, Event::Line(said))?;
                         }
                     }
+                    Instr::Reveal { pieces, to } => {
+                        let what = eval(&program, w, pieces, env)?;
+                        let whom = eval(&program, w, to, env)?;
+                        crate::reveal::reveal(&program, w, what, whom)?;
+                    }
                     Instr::Tally { counter, player, amount } => {
                         let at_seat = match player {
                             Some(p) => seat(&eval(&program, w, p, env)?)? as usize,
@@ -1005,6 +1016,10 @@ impl Game {
                         let (pile, rng) = (&mut w.locs[loc as usize], &mut w.rng);
                         rng.shuffle(pile);
                         w.changed(Part::Loc(loc));
+                        if !w.seen.is_empty() {
+                            let pile = w.locs[loc as usize].clone();
+                            w.seen.moved(loc, &pile);
+                        }
                     }
                     Instr::Draw { count, src, dest, bottom } => {
                         let n = int(eval(&program, w, count, env)?)?;
@@ -1021,6 +1036,10 @@ impl Game {
                         if !moved.is_empty() {
                             w.changed(Part::Loc(source));
                             w.changed(Part::Loc(to));
+                            if !w.seen.is_empty() {
+                                w.seen.moved(source, &moved);
+                                w.seen.moved(to, &moved);
+                            }
                         }
                         fire(&program, &moved, Some(to), &mut fired);
                     }
@@ -1455,6 +1474,7 @@ fn move_count(
             break;
         }
         touched.push(loc);
+        let before = moved.len();
         let pile = &mut w.locs[loc as usize];
         let mut kept = Vec::with_capacity(pile.len());
         for pc in pile.drain(..) {
@@ -1470,10 +1490,16 @@ fn move_count(
             }
         }
         *pile = kept;
+        if moved.len() > before && !w.seen.is_empty() {
+            w.seen.moved(loc, &moved[before..]);
+        }
     }
     let to = location(p, &to)?;
     arrive(&mut w.locs[to as usize], &moved, bottom);
     touched.push(to);
+    if !moved.is_empty() && !w.seen.is_empty() {
+        w.seen.moved(to, &moved);
+    }
     if let Some(n) = want {
         if (moved.len() as i64) < n {
             w.shortfalls.push((Short::Kind(decl, row), (n - moved.len() as i64) as u64));
@@ -1508,11 +1534,17 @@ fn move_refs(
             }
             None => return error("a piece is no longer where it was"),
         }
+        if !w.seen.is_empty() {
+            w.seen.moved(loc, &[piece]);
+        }
         moved.push(piece);
         touched.push(loc);
     }
     arrive(&mut w.locs[to as usize], &moved, bottom);
     touched.push(to);
+    if !moved.is_empty() && !w.seen.is_empty() {
+        w.seen.moved(to, &moved);
+    }
     Ok((touched, moved))
 }
 
