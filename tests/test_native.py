@@ -58,6 +58,7 @@ NATIVE_TOO = [
     "dino_garden",
     "dino_garden_2p",
     "dino_garden_solo",
+    "errand_runner",
     "gods_love_dinosaurs",
     "hunt",
     "lookout",

@@ -299,10 +299,23 @@ class NativeState:
         self.choosers.append(seat)
         self._settle()
 
+    def style_weights(self, style: str) -> list[float] | None:
+        """Each option's weight by a style the rules declare, for the pending decision, as
+        `Style.weights` gives them on the Python engine (None: the style says nothing of it):
+        what a StyleAgent draws from (agents.py)."""
+        try:
+            weights = self.core.weights(style)
+        except ValueError:
+            raise
+        except Exception as err:  # the core's NativeError
+            kind, detail, at = err.args
+            raise self._error(kind, detail, at) from None
+        return None if weights is None else list(weights)
+
     def play_out(self, agents: list[str]) -> None:
-        """Play to the end inside the core, each seat by its agent ("random" or "first"; a shorter
-        list repeats its last, as make_agents does), drawing what interpreter/agents.py's agents
-        of the same seed draw."""
+        """Play to the end inside the core, each seat by its agent ("random", "first", "mcts[:N]"
+        or a style the rules declare; a shorter list repeats its last, as make_agents does),
+        drawing what interpreter/agents.py's agents of the same seed draw."""
         self.core.play_out([agents[min(seat, len(agents) - 1)] for seat in range(self.players)], self.seed)
         self._settle()
 

@@ -14,6 +14,7 @@ pub mod rng;
 pub mod routes;
 pub mod rows;
 pub mod steps;
+pub mod styles;
 pub mod supposed;
 pub mod teams;
 pub mod value;

@@ -218,14 +218,20 @@ impl Game {
         Ok(seat)
     }
 
-    /// Play to the end inside the machine: `agents` names each seat's ("random" or "first");
-    /// random seats draw from `random.Random(seed * 1000 + seat)`, as agents.py's do.
+    /// Play to the end inside the machine: `agents` names each seat's ("random", "first",
+    /// "mcts[:N]" or a style the rules declare); random and style seats draw from
+    /// `random.Random(seed * 1000 + seat)`, as agents.py's do.
     fn play_out(&mut self, agents: Vec<String>, seed: i128) -> PyResult<()> {
         let mut made = Vec::new();
         for (seat, name) in agents.iter().enumerate() {
             made.push(match name.as_str() {
                 "random" => Agent::Random(Mt::new(seed * 1000 + seat as i128)),
                 "first" => Agent::First,
+                style if self.machine.program.ir.styles.iter().any(|s| s == style) => Agent::Style {
+                    style: self.machine.program.ir.styles.iter().position(|s| s == style).unwrap_or_default()
+                        as u32,
+                    rng: Mt::new(seed * 1000 + seat as i128),
+                },
                 search if search.starts_with("mcts") => Agent::Mcts {
                     iterations: iterations(search)?,
                     seed: seed * 1000 + seat as i128,
@@ -237,6 +243,16 @@ impl Game {
             });
         }
         self.machine.play_out(&mut made).map_err(PyValueError::new_err)
+    }
+
+    /// Each option's weight by the style named `style` for the pending decision (None: nothing is
+    /// pending, or the style says nothing of it), as a StyleAgent weighs them; the style's error
+    /// as NativeError.
+    fn weights(&mut self, style: &str) -> PyResult<Option<Vec<f64>>> {
+        let Some(index) = self.machine.program.ir.styles.iter().position(|s| s == style) else {
+            return Err(PyValueError::new_err(format!("the rules declare no style '{style}'")));
+        };
+        self.machine.weights(index as u32).map_err(|f| raise(&f))
     }
 
     /// The option a search of `iterations` playouts prefers for the pending decision (None when

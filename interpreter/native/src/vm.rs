@@ -501,6 +501,8 @@ pub enum Agent {
     /// Searches (mcts.rs): so many playouts per decision, its generator for the n-th decision
     /// it answers seeded with `seed * 1,000,000 + n` (as agents.py's MctsAgent).
     Mcts { iterations: u32, seed: i128, asked: i128 },
+    /// Plays a style the rules declare (styles.rs), by its index, from its own generator.
+    Style { style: u32, rng: Mt },
 }
 
 impl Game {
@@ -762,8 +764,15 @@ impl Game {
     /// Play to the end, each decision answered by its seat's agent.
     pub fn play_out(&mut self, agents: &mut [Agent]) -> Result<(), String> {
         while let Some(pending) = &self.pending {
-            let (seat, size) = (pending.seat as usize, pending.size() as u64);
+            let (seat, size, asked_at) = (pending.seat as usize, pending.size() as u64, pending.at);
             let index = match agents.get_mut(seat) {
+                Some(Agent::Style { style, rng }) => match self.style_answer(*style, rng) {
+                    Ok(index) => index as u64,
+                    Err(fail) => {
+                        self.fail(at(fail, asked_at));
+                        return Ok(());
+                    }
+                },
                 Some(Agent::Random(rng)) => rng.randbelow(size),
                 Some(Agent::First) => 0,
                 Some(Agent::Mcts { iterations, seed, asked }) => {
