@@ -151,3 +151,31 @@ def test_dino_dynasty_with_steady_players_against_the_stasis_is_the_same_game(pl
     for seed in range(2):
         python_state, core_state = styled_inside(game, players, seed, "steady_player")
         assert outcome(core_state) == outcome(python_state), f"{players} players, seed {seed}"
+
+
+# A style whose condition reads a variable's values for every row at once, which the core does
+# not run yet (docs/architecture.md, "Not yet").
+COUNTING = """
+table lane (name):
+  inner
+  outer
+var laps: int = 0 per player, lane
+
+style counting:
+  prefer advance.n where p.laps == p.laps weight n
+"""
+
+
+def test_a_style_the_core_cannot_run_keeps_its_agents_alone_on_python(tmp_path: Path) -> None:
+    """The core refuses the style, not the game: a game played by another agent (or by the
+    seats the rules play) still runs on it, and the style's agents play on Python, saying why
+    and where; asked for the native engine, it is an error that says so."""
+    game = load(write(tmp_path, "pacer.rules", PACER.read_text() + COUNTING))
+    engine, why = engine_of(game, ["counting"], "auto")
+    assert engine == "python"
+    assert why.startswith("the style 'counting' uses what the native engine does not run: unsupported: ")
+    assert "pacer.rules:52:" in why
+    assert engine_of(game, ["pacing"], "auto") == ("native", "")
+    assert engine_of(game, ["random"], "auto") == ("native", "")
+    with pytest.raises(ValueError, match="the style 'counting'"):
+        engine_of(game, ["counting"], "native")
