@@ -179,3 +179,24 @@ def test_a_style_the_core_cannot_run_keeps_its_agents_alone_on_python(tmp_path: 
     assert engine_of(game, ["random"], "auto") == ("native", "")
     with pytest.raises(ValueError, match="the style 'counting'"):
         engine_of(game, ["counting"], "native")
+
+
+@pytest.mark.soak  # many whole games of every bundled game with a style: CI runs it, `-m soak` here
+@pytest.mark.parametrize(
+    ("name", "style"),
+    [
+        ("gods_love_dinosaurs", "hunter"),
+        ("dino_garden", "keeper"),
+        ("dino_garden_2p", "keeper"),
+        ("dino_garden_solo", "keeper"),
+    ],
+)
+def test_every_bundled_style_plays_the_same_games_on_both_engines_at_every_player_count(
+    name: str, style: str
+) -> None:
+    game = game_of(ROOT / "games" / f"{name}.rules")
+    assert engine_of(game, [style], "auto") == ("native", "")
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(6):
+            python_state, core_state = styled_inside(game, players, seed, style)
+            assert outcome(core_state) == outcome(python_state), f"{players} players, seed {seed}"
