@@ -1,7 +1,7 @@
 """The two engines side by side: random games per CPU-second on the Python engine and on the
 native core, the same seeds on both, checked to be the same games.
 
-    python bench/engines.py [--games N] [--game NAME ...]
+    python bench/engines.py [--games N] [--game NAME ...] [--agents STYLE]
 
 Each engine plays in a process of its own (started by this one, one after the other, so that they
 do not share the machine's cores), with the readable log off, as `meeple simulate` does, and
@@ -18,6 +18,10 @@ the seed, not one per seat, so its games are other games of the same rules, and 
 
 Figures are for comparing on one machine, not absolute. A game the core does not run yet is
 listed with the construct that keeps it on Python.
+
+`--agents STYLE` has every seat play a style the rules declare (`style STYLE:`) instead of at
+random, on both engines (games that do not declare it are left out): the Python engine's
+StyleAgent weighs each decision, the core plays its agents inside itself.
 """
 
 from __future__ import annotations
@@ -53,10 +57,16 @@ HANDWRITTEN = {"gods_love_dinosaurs": "handwritten_gld", "dino_garden": "handwri
 
 
 def play(
-    rules: str, options: dict[str, str], players: int, teams: list[list[int]] | None, games: int, engine: str
+    rules: str,
+    options: dict[str, str],
+    players: int,
+    teams: list[list[int]] | None,
+    games: int,
+    engine: str,
+    agent: str = "random",
 ) -> dict[str, Any]:
-    """Play the seeds 0..games-1 on one engine (in this process), in `teams` if given: CPU
-    seconds and each game."""
+    """Play the seeds 0..games-1 on one engine (in this process), in `teams` if given, every
+    seat by `agent`: CPU seconds and each game."""
     if engine == "handwritten":
         handwritten = importlib.import_module(HANDWRITTEN[rules])
         handwritten.default_components()  # read before the clock starts, as meeple.load is
@@ -70,10 +80,10 @@ def play(
     for seed in range(games):
         if engine == "native":
             state = native.new_game(game, players, seed, logging=False, teams=teams)
-            state.play_out(["random"] * players)
+            state.play_out([agent] * players)
         else:
             state = game.new_game(players, seed, logging=False, teams=teams)
-            play_to_end(state, make_agents(["random"], players, seed))
+            play_to_end(state, make_agents([agent], players, seed, game.program.styles))
         out.append((state.choices, state.scores, state.winners))
     return {"seconds": time.process_time() - began, "games": out}
 
@@ -97,7 +107,7 @@ def clone_cost(
 
 def child(args: argparse.Namespace) -> None:
     _, rules, options, players, teams = GAMES[args.child]
-    result = play(rules, options, players, teams, args.games, args.engine)
+    result = play(rules, options, players, teams, args.games, args.engine, args.agents)
     if args.engine == "native":
         result["clone_us"] = clone_cost(rules, options, players, teams)
     print(json.dumps(result))
@@ -109,6 +119,9 @@ def main() -> None:
     )
     parser.add_argument("--games", type=int, default=200, help="games per engine and game (default 200)")
     parser.add_argument("--game", action="append", help="only the games whose label starts so")
+    parser.add_argument(
+        "--agents", default="random", help="every seat's agent: random, or a style the rules declare"
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--engine", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -124,12 +137,16 @@ def main() -> None:
     for index, (label, rules, options, _, _) in enumerate(GAMES):
         if args.game and not any(label.startswith(g) for g in args.game):
             continue
-        engine, why = native.engine_for(meeple.load(rules, options=options or None), "auto")
+        loaded = meeple.load(rules, options=options or None)
+        if args.agents != "random" and args.agents not in loaded.program.styles:
+            continue
+        engine, why = native.engine_for(loaded, "auto")
         if engine != "native":
             print(f"{label:<24} (Python only: {why})")
             continue
         runs = {}
-        for name in ("python", "native", "handwritten") if rules in HANDWRITTEN else ("python", "native"):
+        by_hand = rules in HANDWRITTEN and args.agents == "random"
+        for name in ("python", "native", "handwritten") if by_hand else ("python", "native"):
             command = [
                 sys.executable,
                 __file__,
@@ -139,6 +156,8 @@ def main() -> None:
                 name,
                 "--games",
                 str(args.games),
+                "--agents",
+                args.agents,
             ]
             runs[name] = json.loads(
                 subprocess.run(command, check=True, capture_output=True, text=True).stdout

@@ -40,7 +40,13 @@ class StyleAgent:
         self.rng = random.Random(seed)
 
     def choose(self, state: State, decision: Decision) -> int:
-        weights = state.evaluate(lambda: self.style.weights(state.rt, decision), f"style '{self.style.name}'")
+        on_core = getattr(state, "style_weights", None)  # a game on the native core weighs there
+        if on_core is not None:
+            weights = on_core(self.style.name)
+        else:
+            weights = state.evaluate(
+                lambda: self.style.weights(state.rt, decision), f"style '{self.style.name}'"
+            )
         if weights is None or min(weights) == max(weights):  # nothing to prefer: as random would
             return self.rng.randrange(decision.size)
         return draw(self.rng, weights)

@@ -103,7 +103,9 @@ def _save(text: str) -> Save | None:
 
 # The agents the native core plays inside itself (and `mcts`, `mcts:N`): a game of only these
 # never leaves the core.
-NATIVE_AGENTS = {"random", "first"}
+NATIVE_AGENTS = {"random", "first"}  # with mcts[:N] and the styles the rules declare
+# Why a game with a person at the table plays on Python: the native state has no view yet.
+NOT_NATIVE_AGENTS = "the native engine plays random, first, mcts and the rules' styles, not a person, so far"
 
 
 def engine_of(game: Game, agents: Sequence[str], asked: str) -> tuple[str, str]:
@@ -115,10 +117,21 @@ def engine_of(game: Game, agents: Sequence[str], asked: str) -> tuple[str, str]:
     engine, why = native.engine_for(game, asked)
     if engine == "python" and searching:
         raise ValueError(f"the {searching[0]} agent plays on the native engine only, and here: {why}")
-    if engine == "native" and not set(agents) - set(searching) <= NATIVE_AGENTS:
+    if engine == "native":
+        styles = game.program.styles
+        refused = native.lowered(game)[0].refused_styles
+        for name in agents:
+            if name in styles and name in refused:
+                why = f"the style '{name}' uses what the native engine does not run: {refused[name]}"
+                break
+            if name not in styles and name not in NATIVE_AGENTS and search_iterations(name) is None:
+                why = NOT_NATIVE_AGENTS
+                break
+        else:
+            return engine, why
         if asked == "native":
-            raise ValueError("the native engine plays random, first and mcts agents only, so far")
-        return "python", "the native engine plays random, first and mcts agents only, so far"
+            raise ValueError(why)
+        return "python", why
     return engine, why
 
 

@@ -7,7 +7,7 @@ game's record keeps everything, and a replay is exact.
 
 The worked example below is the specification; `tests/games/lookout.rules` (a look at a hand, a
 peek at the deck) is played at random to check that no seat's log or view ever names a card it
-may not see."""
+may not see. tests/test_native_reveal.py plays both on the native core."""
 
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ import meeple
 from meeple.cli import Terminal, app
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.engine import State, replay
-from meeple.interpreter.native.lower import Unsupported, lower
 from meeple.interpreter.runtime import Secret
 from meeple.logs import for_seat
 from meeple.serve.present import Presenter
@@ -250,13 +249,6 @@ def test_a_reveal_without_whom_is_told_its_form(tmp_path: Path) -> None:
     checked = meeple.check(path)
     assert not checked.ok
     assert any("the form is: reveal <pieces> to <players>" in d.hint for d in checked.diagnostics)
-
-
-def test_the_native_core_refuses_it_by_name_so_the_python_engine_plays(tmp_path: Path) -> None:
-    path = tmp_path / "peeks.rules"
-    path.write_text(PEEKS)
-    with pytest.raises(Unsupported, match="reveal"):
-        lower(meeple.load(path).program)
 
 
 # ------------------------------------------------------------------ the properties, on random games

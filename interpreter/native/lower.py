@@ -160,6 +160,9 @@ class Lowered:
     kinds: list[Kind]
     decls: list[str]  # each piece declaration's name
     counters: list[str]
+    # The styles an agent cannot play on the core, each with why (a construct in one of its
+    # preferences the core does not run): a game played by other agents still runs on it.
+    refused_styles: dict[str, str] = field(default_factory=dict)
 
 
 class Lowering:
@@ -205,10 +208,13 @@ class Lowering:
         self.grows = False  # whether a grid grows: known once the grids are lowered
         owners = [(per, name) for per, group in self.sym.owned_vars.items() for name in group]
         self.stores = {owner: i for i, owner in enumerate(owners)}
-        # The preferences of the styles seats the rules play, by asking statement, and as lowered
-        # by the site of the instruction that asks (src/automata.rs).
+        # The preferences of every style (played by a seat the rules play, src/automata.rs, or by
+        # an agent, src/styles.rs), by asking statement, and as lowered by the site of the
+        # instruction that asks (an `offer`'s preferences at its OfferOpen).
+        self.style_index = {name: i for i, name in enumerate(self.sym.styles)}
         self.pref_sites = self.preferences_at()
         self.prefs: dict[int, list[dict[str, Any]]] = {}
+        self.refused_styles: dict[str, str] = {}
 
     # ------------------------------------------------------------------ the whole program
 
@@ -324,6 +330,8 @@ class Lowering:
                 "max_log_chars": MAX_LOG_CHARS,
             },
             "labels": self.labels(),
+            "styles": list(self.sym.styles),
+            "prefs": self.prefs,
             **self.automata(),
         }
         return Lowered(
@@ -341,13 +349,18 @@ class Lowering:
             kinds=self.kinds,
             decls=self.decls,
             counters=list(sym.counters),
+            refused_styles=self.refused_styles,
         )
 
     def labels(self) -> dict[str, list[int]]:
         """How many characters each thing a log line names reads as (`values.label`), by its
         index: the core counts the readable log's characters as the Python engine writes them
         (MAX_LOG_CHARS), while the lines are put in words on this side (state.py)."""
-        places = [self.zones.get(i) or self.cells.get(i) for i in range(len(self.locations))]
+        places = [
+            self.zones.get(i) or self.cells.get(i) or self.nodes.get(i) for i in range(len(self.locations))
+        ]
+        names = self.p.names
+        assert names is not None
         return {
             "players": [len(label(p)) for p in self.seats],
             "rows": [len(label(r)) for r in self.rows],
@@ -357,6 +370,10 @@ class Lowering:
             "kinds": [len(k.called) for k in self.kinds],
             "texts": [len(t) for t in self.texts],
             "lower": [len(t.lower()) for t in self.texts],
+            # what a reveal tells the seats it does not show: "one Card", "2 Cards" (src/reveal.rs)
+            "kind_decl": [self.decls.index(k.name) for k in self.kinds],
+            "decl_one": [len(names.decl(d).one) for d in self.decls],
+            "decl_many": [len(names.decl(d).many) for d in self.decls],
         }
 
     def automata(self) -> dict[str, Any]:
@@ -365,56 +382,62 @@ class Lowering:
         (lowered with the statement, in the names it sees: `self.prefs`)."""
         if not self.p.automata:
             return {}
-        played = self.played_styles()
         automata = [
-            {"name": label(seat), "style": played.get(decl.style or ""), "style_name": decl.style}
+            {"name": label(seat), "style": self.style_index.get(decl.style or ""), "style_name": decl.style}
             for seat, decl in zip(self.seats[-len(self.p.automata) :], self.p.automata, strict=True)
         ]
-        return {"humans": len(self.seats) - len(automata), "automata": automata, "prefs": self.prefs}
-
-    def played_styles(self) -> dict[str, int]:
-        """The styles seats the rules play, each by its index among them."""
-        names = [d.style for d in self.p.automata if d.style is not None and d.style in self.sym.styles]
-        return {name: i for i, name in enumerate(dict.fromkeys(names))}
+        return {"humans": len(self.seats) - len(automata), "automata": automata}
 
     def preferences_at(self) -> dict[int, list[tuple[int, ast.Preference]]]:
-        """Each asking statement's preferences of the styles automata play, by the statement (its
-        id), in the order the styles' lines come (compiler/styles.py's)."""
+        """Each asking statement's (and `offer`'s) preferences of every style, by the statement
+        (its id), in the order the styles' lines come (compiler/styles.py's)."""
         at: dict[int, list[tuple[int, ast.Preference]]] = {}
-        for name, index in self.played_styles().items():
+        for name, index in self.style_index.items():
             for pref in self.sym.styles[name].preferences:
                 for site in self.sym.preferred.get(id(pref), []):
                     at.setdefault(id(site.stmt), []).append((index, pref))
         return at
 
     def preferences(self, s: ast.Stmt, asking: int, ask: bool) -> None:
-        """The automata's preferences at the statement `s` lowered to the instruction `asking`,
-        in the names the statement sees now (the frame as it stands)."""
+        """The styles' preferences at the statement `s` lowered to the instruction `asking`, in
+        the names the statement sees now (the frame as it stands). A preference with a construct
+        the core does not run refuses its style alone (`refused_styles`), unless a seat the rules
+        play plays it: then the whole game stays on Python."""
+        automated = {d.style for d in self.p.automata}
         rule = self.rule
         for style, pref in self.pref_sites.get(id(s), []):
-            self.rule = f"style {pref_style(self.sym, pref)}"
-            lowered = {
-                "style": style,
-                "avoid": pref.avoid,
-                "target": pref.target.capitalize(),
-                "ask": ask,
-                "cond": self.expr(pref.cond) if pref.cond is not None else None,
-                "weight": self.expr(pref.weight) if pref.weight is not None else None,
-                "line": [pref.span.line, pref.span.column],
-                "at": self.site(pref.span),
-                "bound_at": self.site(pref.span, ""),
-            }
+            name = pref_style(self.sym, pref)
+            if name in self.refused_styles:
+                continue
+            self.rule = f"style {name}"
+            try:
+                lowered = self.preference(pref, style, ask)
+            except Unsupported as err:
+                if name in automated:
+                    raise
+                self.refused_styles[name] = str(err)
+                continue
             self.prefs.setdefault(self.instrs[asking]["at"], []).append(lowered)
         self.rule = rule
+
+    def preference(self, pref: ast.Preference, style: int, ask: bool) -> dict[str, Any]:
+        return {
+            "style": style,
+            "avoid": pref.avoid,
+            "target": pref.target.capitalize(),
+            "ask": ask,
+            "cond": self.expr(pref.cond) if pref.cond is not None else None,
+            "weight": self.expr(pref.weight) if pref.weight is not None else None,
+            "line": [pref.span.line, pref.span.column],
+            "at": self.site(pref.span),
+            "bound_at": self.site(pref.span, ""),
+        }
 
     def refuse_whole_program(self) -> None:
         """What the core does not run anywhere yet, found before anything is lowered."""
         sym = self.sym
         # The mechanisms of carried state and sequences of games run on the Python engine alone
         # so far: refused whole, never half run.
-        if sym.automata and any(isinstance(s, ast.Offer) for s in sym.module.find_all(ast.Stmt)):
-            offering = "a seat the rules play (`automated`) in a game that offers actions"
-            raise Unsupported(offering, sym.automata[0].span)
         for carried in sym.module.decls:
             if isinstance(carried, ast.CarryDecl):
                 raise Unsupported("carried state (`carry`)", carried.span)
@@ -818,7 +841,8 @@ class Lowering:
             "cond": cond,
             "label": label,
         }
-        self.emit(s, {"OfferOpen": opened})
+        # The styles' preferences for the action (`prefer offer RULE`), read in the block's names.
+        self.preferences(s, self.emit(s, {"OfferOpen": opened}), False)
         self.block(s.body)
         self.emit(s, "OfferClose")
 
@@ -875,6 +899,11 @@ class Lowering:
     def lower_Log(self, s: ast.Log) -> None:
         parts = [{"Text": self.text(x)} if isinstance(x, str) else {"Expr": self.expr(x)} for x in s.parts]
         self.emit(s, {"Log": {"parts": parts}})
+
+    def lower_Reveal(self, s: ast.Reveal) -> None:
+        """The pieces, then the seats, as statements.py's `compile_Reveal` takes them
+        (src/reveal.rs)."""
+        self.emit(s, {"Reveal": {"pieces": self.expr(s.pieces), "to": self.expr(s.to)}})
 
     def lower_Tally(self, s: ast.Tally) -> None:
         player = self.expr(s.player) if s.player is not None else None

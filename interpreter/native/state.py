@@ -13,10 +13,11 @@ from typing import Any
 from meeple.interpreter import teams as teams_
 from meeple.interpreter.areas import Area
 from meeple.interpreter.compiler.base import too_deep
+from meeple.interpreter.compiler.statements import _looked
 from meeple.interpreter.engine import Game, IllegalChoice, answer_line, record, too_many_decisions
 from meeple.interpreter.native.lower import Lowered
-from meeple.interpreter.runtime import Decision, Offer, RuleRuntimeError, log_too_long
-from meeple.interpreter.values import Border, Cell, LazyList, PieceRef, Placement, Route, label
+from meeple.interpreter.runtime import Decision, Offer, RuleRuntimeError, Secret, log_too_long
+from meeple.interpreter.values import Border, Cell, LazyList, Piece, PieceRef, Placement, Route, label
 from meeple.limits import MAX_VALUE_DEPTH
 
 
@@ -162,6 +163,8 @@ class NativeState:
                 said = "pass" if option is None else label(self.value(option[0]))
                 who = self.lowered.players[seat]
                 self._log.append(answer_line(who, texts[prompt], said, only))
+            elif event[0] == "revealed":
+                self._log.append(self._revealed(event[1], event[2]))
             elif event[0] == "chance":
                 _, title, outcome = event
                 said = texts[outcome] if isinstance(outcome, int) else label(self.value(outcome[0]))
@@ -170,6 +173,28 @@ class NativeState:
                 self._log.append(
                     "".join(texts[x] if isinstance(x, int) else label(self.value(x[0])) for x in event[1])
                 )
+
+    def _piece(self, kind: int, owner: int | None) -> Piece:
+        return (self.lowered.kinds[kind], None if owner is None else self.lowered.players[owner])
+
+    def _revealed(self, seats: list[int], at: list[tuple[int, list[tuple[int, int | None]]]]) -> Secret:
+        """A reveal's line, which the seats shown alone read (the Python engine's words:
+        statements.py's `_looked`)."""
+        names = self.game.program.names
+        assert names is not None
+        shown = [self.lowered.players[seat] for seat in seats]
+        pieces = {self._place(loc): [self._piece(*pc) for pc in held] for loc, held in at}
+        text, others = _looked(names, shown, pieces)
+        return Secret(text, frozenset(seats), others)
+
+    @property
+    def seen(self) -> dict[Any, dict[int, dict[Piece, int]]]:
+        """What `reveal` showed each seat and it still knows, by place, as the Python engine's
+        `Runtime.seen` keeps it (each seat's pieces in the order it first saw them)."""
+        out: dict[Any, dict[int, dict[Piece, int]]] = {}
+        for loc, seat, known in self.core.seen:
+            out.setdefault(self._place(loc), {})[seat] = {self._piece(k, o): n for k, o, n in known}
+        return out
 
     def _error(self, kind: str, detail: str, at: int | None) -> RuleRuntimeError:
         span, rule = self.lowered.sites[at] if at is not None else (None, "")
@@ -274,10 +299,23 @@ class NativeState:
         self.choosers.append(seat)
         self._settle()
 
+    def style_weights(self, style: str) -> list[float] | None:
+        """Each option's weight by a style the rules declare, for the pending decision, as
+        `Style.weights` gives them on the Python engine (None: the style says nothing of it):
+        what a StyleAgent draws from (agents.py)."""
+        try:
+            weights = self.core.weights(style)
+        except ValueError:
+            raise
+        except Exception as err:  # the core's NativeError
+            kind, detail, at = err.args
+            raise self._error(kind, detail, at) from None
+        return None if weights is None else list(weights)
+
     def play_out(self, agents: list[str]) -> None:
-        """Play to the end inside the core, each seat by its agent ("random" or "first"; a shorter
-        list repeats its last, as make_agents does), drawing what interpreter/agents.py's agents
-        of the same seed draw."""
+        """Play to the end inside the core, each seat by its agent ("random", "first", "mcts[:N]"
+        or a style the rules declare; a shorter list repeats its last, as make_agents does),
+        drawing what interpreter/agents.py's agents of the same seed draw."""
         self.core.play_out([agents[min(seat, len(agents) - 1)] for seat in range(self.players)], self.seed)
         self._settle()
 

@@ -5,7 +5,9 @@
 //! option's rank is what each line says of it, first line first (its weight where the line
 //! speaks of it and its condition holds, 1/weight for `avoid`, else 1), and the best rank is
 //! taken; options still level are drawn from the game's own generator. The decision is logged
-//! as any answer is, and is not among the game's choices.
+//! as any answer is, and is not among the game's choices. An action offered beside the decision
+//! (`offer`) is ranked with the options by the lines that speak of it (styles.rs's `spoken`),
+//! and taken as a player takes it (offers.rs).
 
 use crate::ir::{AutomatonIr, PrefIr, PrefTarget};
 use crate::limits;
@@ -25,7 +27,7 @@ type Part = (i128, i128);
 
 /// What a line of a style says of an option: the line (and column), the option's index, the
 /// weight, and whether the line avoids.
-type Said = ((i64, i64), usize, i64, bool);
+pub(crate) type Said = ((i64, i64), usize, i64, bool);
 
 fn compare(a: &[Part], b: &[Part]) -> Ordering {
     for ((an, ad), (bn, bd)) in a.iter().zip(b) {
@@ -39,51 +41,65 @@ fn compare(a: &[Part], b: &[Part]) -> Ordering {
 
 /// What each preference says of each option it speaks of and whose condition holds: its line,
 /// the option's index, its weight and whether it avoids (styles.py's `Style.said`).
-fn said(
+pub(crate) fn said(
     p: &Loaded,
     w: &mut World,
     prefs: &[&PrefIr],
     pending: &Pending,
     env: &mut [Value],
-) -> Result<Vec<Said>, Fail> {
-    let mut out = Vec::new();
+    out: &mut Vec<Said>,
+) -> Result<(), Fail> {
     for pref in prefs {
         let indexes: Vec<(usize, Option<&Value>)> = match pref.target {
             PrefTarget::Option => pending.options.iter().enumerate().map(|(i, v)| (i, Some(v))).collect(),
             PrefTarget::Yes => vec![(0, None)],
             PrefTarget::Pass => vec![(if pref.ask { 1 } else { pending.options.len() }, None)],
+            PrefTarget::Offer => Vec::new(), // kept at the offer's site: styles.rs reads them
         };
         for (index, option) in indexes {
             if let (Some(v), Some(var)) = (option, pending.var) {
                 env[var as usize] = v.clone();
             }
-            if let Some(cond) = &pref.cond {
-                if !eval(p, w, cond, env).map_err(|f| at(f, pref.at))?.truthy() {
-                    continue;
-                }
-            }
-            let weight = match &pref.weight {
-                Some(e) => eval(p, w, e, env).and_then(int).map_err(|f| at(f, pref.at))?,
-                None => DEFAULT_WEIGHT,
-            };
-            if weight < i64::from(pref.avoid) {
-                let least = if pref.avoid {
-                    "1 (avoiding by 1 changes nothing)"
-                } else {
-                    "0 (0: never, if anything else is possible)"
-                };
-                return Err(at(
-                    Fail {
-                        kind: FailKind::Error(format!("a weight of {weight}: a weight is at least {least}")),
-                        at: None,
-                    },
-                    pref.bound_at,
-                ));
-            }
-            out.push((pref.line, index, weight, pref.avoid));
+            weigh(p, w, pref, env, index, out)?;
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// What one preference says of one option, if its condition holds (styles.py's `_weigh`).
+pub(crate) fn weigh(
+    p: &Loaded,
+    w: &mut World,
+    pref: &PrefIr,
+    env: &mut [Value],
+    index: usize,
+    out: &mut Vec<Said>,
+) -> Result<(), Fail> {
+    if let Some(cond) = &pref.cond {
+        if !eval(p, w, cond, env).map_err(|f| at(f, pref.at))?.truthy() {
+            return Ok(());
+        }
+    }
+    let weight = match &pref.weight {
+        Some(e) => eval(p, w, e, env).and_then(int).map_err(|f| at(f, pref.at))?,
+        None => DEFAULT_WEIGHT,
+    };
+    if weight < i64::from(pref.avoid) {
+        let least = if pref.avoid {
+            "1 (avoiding by 1 changes nothing)"
+        } else {
+            "0 (0: never, if anything else is possible)"
+        };
+        return Err(at(
+            Fail {
+                kind: FailKind::Error(format!("a weight of {weight}: a weight is at least {least}")),
+                at: None,
+            },
+            pref.bound_at,
+        ));
+    }
+    out.push((pref.line, index, weight, pref.avoid));
+    Ok(())
 }
 
 impl Game {
@@ -101,16 +117,10 @@ impl Game {
         let Some(style) = automaton.style else {
             return asked("it plays no style (`automated NAME plays STYLE`)".into());
         };
-        let prefs: Vec<&PrefIr> =
-            p.ir.prefs
-                .get(&pending.at)
-                .map_or_else(Vec::new, |all| all.iter().filter(|c| c.style == style).collect());
-        if prefs.is_empty() {
+        let Some(said) = self.spoken(p, style, pending)? else {
             let name = automaton.style_name.as_deref().unwrap_or_default();
             return asked(format!("its style '{name}' says nothing of this decision"));
-        }
-        let mut env = self.frames.last().map_or_else(Vec::new, |frame| frame.slots.clone());
-        let said = said(p, &mut self.world, &prefs, pending, &mut env)?;
+        };
         let mut lines: Vec<(i64, i64)> = said.iter().map(|s| s.0).collect();
         lines.sort_unstable();
         lines.dedup();
@@ -148,6 +158,11 @@ impl Game {
             return fail("a seat the rules play that the program does not know");
         };
         let index = self.ranked(&program, automaton, &pending).map_err(|f| at(f, pending.at))?;
+        if index >= pending.options.len() + usize::from(pending.optional) {
+            // an action offered beside the decision (offers.rs), logged as it is taken
+            self.take_offer(pending, index)?;
+            return Ok(true);
+        }
         if self.world.logging {
             let option = pending.options.get(index).cloned();
             let chose = Event::Chose { seat: pending.seat, prompt: pending.prompt, option, only: false };

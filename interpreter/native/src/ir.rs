@@ -59,13 +59,17 @@ pub struct Program {
     pub humans: Option<u32>,
     #[serde(default)]
     pub automata: Vec<AutomatonIr>,
-    /// The preferences of the automata's styles, by the site (`at`) of the statement that asks.
+    /// The preferences of every style, by the site (`at`) of the statement that asks (an
+    /// `offer`'s, by its OfferOpen's site).
     #[serde(default)]
     pub prefs: HashMap<u32, Vec<PrefIr>>,
+    /// Every style the rules declare, by its index (`PrefIr::style`): an agent plays one by name.
+    #[serde(default)]
+    pub styles: Vec<String>,
 }
 
 /// A seat the rules play: its name as players read it, and the style it plays (its index among
-/// the styles automata play, and its name), if any.
+/// the styles, and its name), if any.
 #[derive(Deserialize, Debug)]
 pub struct AutomatonIr {
     pub name: String,
@@ -73,12 +77,14 @@ pub struct AutomatonIr {
     pub style_name: Option<String>,
 }
 
-/// What a preference speaks of: each option of a choice, the yes of a `may "..."`, or the pass.
+/// What a preference speaks of: each option of a choice, the yes of a `may "..."`, the pass, or
+/// an action offered beside a decision (`prefer offer RULE`, kept at the `offer`'s site).
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PrefTarget {
     Option,
     Yes,
     Pass,
+    Offer,
 }
 
 /// One preference of a style at one asking statement, in the names that statement sees.
@@ -364,6 +370,11 @@ pub enum Instr {
     },
     Log {
         parts: Vec<LogPart>,
+    },
+    /// `reveal PIECES to PLAYERS` (reveal.rs).
+    Reveal {
+        pieces: Expr,
+        to: Expr,
     },
     /// `may "PROMPT" [by P]:` a yes-or-no question; "no" goes to `orelse`.
     Ask {

@@ -21,8 +21,8 @@ use serde::Deserialize;
 pub struct Labels {
     pub players: Vec<u64>,
     pub rows: Vec<u64>,
-    /// Each location's label as a value (a zone instance, a board cell; 0 for a node, which is
-    /// said as its row).
+    /// Each location's label as a place (a zone instance, a board cell, a map's node as its
+    /// row): a node is a value only as its row, but a reveal names the place a piece is in.
     pub locations: Vec<u64>,
     pub grids: Vec<u64>,
     /// Each piece declaration's name (a kind as the rules name it).
@@ -32,6 +32,14 @@ pub struct Labels {
     /// Each text, and each text in lower case (a prompt as a log line says it).
     pub texts: Vec<u64>,
     pub lower: Vec<u64>,
+    /// Each kind's declaration, and each declaration's name for one piece and for several
+    /// ("one Card", "2 Cards": what a reveal tells the seats it does not show; reveal.rs).
+    #[serde(default)]
+    pub kind_decl: Vec<u32>,
+    #[serde(default)]
+    pub decl_one: Vec<u64>,
+    #[serde(default)]
+    pub decl_many: Vec<u64>,
 }
 
 /// What was entered when calls went deeper than `MAX_RECURSION`: the error is placed at its
@@ -97,6 +105,7 @@ fn line_chars(r: &Reading, event: &Event) -> u64 {
         // "  ({title}: {outcome})"
         Event::Chance { title, outcome } => 3 + text(title) + 2 + said_chars(r, outcome) + 1,
         Event::Line(parts) => parts.iter().map(|s| said_chars(r, s)).sum(),
+        Event::Revealed { seats, at } => crate::reveal::line_chars(r, seats, at),
     }
 }
 
@@ -199,6 +208,9 @@ mod tests {
             kinds: vec![5],
             texts: vec![],
             lower: vec![],
+            kind_decl: vec![],
+            decl_one: vec![],
+            decl_many: vec![],
         }
     }
 

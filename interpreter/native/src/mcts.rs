@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::ir::Unseen;
 use crate::rng::Mt;
-use crate::value::Value;
+use crate::value::{Piece, Value};
 use crate::vm::{Game, Part};
 
 /// One answer explored: where it leads, how often it was tried and what it earned the seat
@@ -54,8 +54,9 @@ type Spots = HashMap<(u32, Option<u32>), Vec<(usize, usize)>>;
 /// each place keeping its count and a piece trading places only with pieces of its own
 /// declaration and owner (a hidden card for a hidden card, never for a tile). A place a
 /// pending option or a rule under way names a piece of is left as it is, so what they name is
-/// still there. What a seat saw and remembers (a card it passed on) is not known to the core:
-/// the guess is as a player with no memory of past looks would make it.
+/// still there, and so are the pieces `reveal` showed the seat and it still knows (as many of
+/// each as it saw there). What a seat saw otherwise and remembers (a card it passed on) is not
+/// known to the core: the guess is as a player with no memory of such looks would make it.
 fn guess(root: &Game, seat: u32, rng: &mut Mt) -> Game {
     let mut game = root.clone();
     game.world.rng = Mt::new((i128::from(rng.next_u32()) << 32) | i128::from(rng.next_u32()));
@@ -82,7 +83,13 @@ fn guess(root: &Game, seat: u32, rng: &mut Mt) -> Game {
         if hidden == 0 || named.contains(&(loc as u32)) {
             continue;
         }
+        // What `reveal` showed the seat here and it still knows stays where it is (reveal.rs).
+        let mut known: Vec<(Piece, u32)> = root.world.seen.of(loc as u32, seat).to_vec();
         for (index, piece) in pieces.iter().enumerate().take(hidden) {
+            if let Some((_, left)) = known.iter_mut().find(|(p, n)| p == piece && *n > 0) {
+                *left -= 1;
+                continue;
+            }
             let decl = kinds.get(piece.kind as usize).map_or(piece.kind, |k| k.decl);
             groups.entry((decl, piece.owner)).or_default().push((loc, index));
         }

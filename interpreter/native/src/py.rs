@@ -116,6 +116,9 @@ fn iterations(name: &str) -> PyResult<u32> {
     }
 }
 
+/// What a seat was shown at a place and still knows: (location, seat, [(kind, owner, how many)]).
+type Remembered = (u32, u32, Vec<(u32, Option<u32>, u32)>);
+
 /// A lowered program, loaded once and shared by its games.
 #[pyclass(frozen, module = "meeple.interpreter.native._core")]
 struct Program {
@@ -215,14 +218,20 @@ impl Game {
         Ok(seat)
     }
 
-    /// Play to the end inside the machine: `agents` names each seat's ("random" or "first");
-    /// random seats draw from `random.Random(seed * 1000 + seat)`, as agents.py's do.
+    /// Play to the end inside the machine: `agents` names each seat's ("random", "first",
+    /// "mcts[:N]" or a style the rules declare); random and style seats draw from
+    /// `random.Random(seed * 1000 + seat)`, as agents.py's do.
     fn play_out(&mut self, agents: Vec<String>, seed: i128) -> PyResult<()> {
         let mut made = Vec::new();
         for (seat, name) in agents.iter().enumerate() {
             made.push(match name.as_str() {
                 "random" => Agent::Random(Mt::new(seed * 1000 + seat as i128)),
                 "first" => Agent::First,
+                style if self.machine.program.ir.styles.iter().any(|s| s == style) => Agent::Style {
+                    style: self.machine.program.ir.styles.iter().position(|s| s == style).unwrap_or_default()
+                        as u32,
+                    rng: Mt::new(seed * 1000 + seat as i128),
+                },
                 search if search.starts_with("mcts") => Agent::Mcts {
                     iterations: iterations(search)?,
                     seed: seed * 1000 + seat as i128,
@@ -234,6 +243,16 @@ impl Game {
             });
         }
         self.machine.play_out(&mut made).map_err(PyValueError::new_err)
+    }
+
+    /// Each option's weight by the style named `style` for the pending decision (None: nothing is
+    /// pending, or the style says nothing of it), as a StyleAgent weighs them; the style's error
+    /// as NativeError.
+    fn weights(&mut self, style: &str) -> PyResult<Option<Vec<f64>>> {
+        let Some(index) = self.machine.program.ir.styles.iter().position(|s| s == style) else {
+            return Err(PyValueError::new_err(format!("the rules declare no style '{style}'")));
+        };
+        self.machine.weights(index as u32).map_err(|f| raise(&f))
     }
 
     /// The option a search of `iterations` playouts prefers for the pending decision (None when
@@ -320,8 +339,9 @@ impl Game {
         self.machine.scores(tiebreak).map_err(|f| raise(&f))
     }
 
-    /// The log's events from `start`: ("chose", seat, prompt, value or None for a pass, only)
-    /// and ("line", [text index or ("value", v), ...]).
+    /// The log's events from `start`: ("chose", seat, prompt, value or None for a pass, only),
+    /// ("line", [text index or ("value", v), ...]), ("chance", title, outcome) and ("revealed",
+    /// seats, [(location, [(kind, owner or None), ...]), ...]).
     fn events<'py>(&self, py: Python<'py>, start: usize) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
         for event in self.machine.world.events.iter().skip(start) {
@@ -352,6 +372,20 @@ impl Game {
                     ];
                     PyTuple::new(py, parts)?.into_any()
                 }
+                Event::Revealed { seats, at } => {
+                    let places = PyList::empty(py);
+                    for (loc, pieces) in at {
+                        let pieces: Vec<(u32, Option<u32>)> =
+                            pieces.iter().map(|pc| (pc.kind, pc.owner)).collect();
+                        places.append((*loc, pieces))?;
+                    }
+                    let parts = vec![
+                        "revealed".into_pyobject(py)?.into_any(),
+                        PyList::new(py, seats.iter())?.into_any(),
+                        places.into_any(),
+                    ];
+                    PyTuple::new(py, parts)?.into_any()
+                }
                 Event::Line(said) => {
                     let parts = PyList::empty(py);
                     for s in said {
@@ -366,6 +400,20 @@ impl Game {
             out.append(item)?;
         }
         Ok(out)
+    }
+
+    /// What `reveal` showed each seat and it still knows (reveal.rs): (location, seat, [(kind,
+    /// owner or None, how many), ...]), each seat's pieces in the order it first saw them.
+    #[getter]
+    fn seen(&self) -> Vec<Remembered> {
+        self.machine
+            .world
+            .seen
+            .all()
+            .map(|(loc, seat, known)| {
+                (loc, seat, known.iter().map(|(pc, n)| (pc.kind, pc.owner, *n)).collect())
+            })
+            .collect()
     }
 
     #[getter]

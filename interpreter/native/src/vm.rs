@@ -127,6 +127,9 @@ pub enum Event {
     Line(Vec<Said>),
     /// A random outcome (`random`, `pick ... at random`): its title, and what came out.
     Chance { title: u32, outcome: Said },
+    /// A `reveal`: the seats shown, and the pieces by the place they are in (reveal.rs). The
+    /// seats shown read the pieces; the others read how many, and where.
+    Revealed { seats: Vec<u32>, at: Vec<(u32, Vec<Piece>)> },
 }
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -175,6 +178,8 @@ pub struct World {
     memo: Memo,
     /// The areas of grids as last found (areas.rs), kept until a grid changes.
     pub(crate) areas: crate::areas::Kept,
+    /// What `reveal` showed each seat, and it still knows (reveal.rs).
+    pub seen: crate::reveal::Seen,
 }
 
 /// A part of the position an answer may read: a variable, the pieces at a location, whose
@@ -496,6 +501,8 @@ pub enum Agent {
     /// Searches (mcts.rs): so many playouts per decision, its generator for the n-th decision
     /// it answers seeded with `seed * 1,000,000 + n` (as agents.py's MctsAgent).
     Mcts { iterations: u32, seed: i128, asked: i128 },
+    /// Plays a style the rules declare (styles.rs), by its index, from its own generator.
+    Style { style: u32, rng: Mt },
 }
 
 impl Game {
@@ -547,6 +554,7 @@ impl Game {
             depth: 0,
             memo: Memo::default(),
             areas: crate::areas::Kept::default(),
+            seen: crate::reveal::Seen::default(),
         };
         let mut game = Game {
             program: program.clone(),
@@ -756,8 +764,15 @@ impl Game {
     /// Play to the end, each decision answered by its seat's agent.
     pub fn play_out(&mut self, agents: &mut [Agent]) -> Result<(), String> {
         while let Some(pending) = &self.pending {
-            let (seat, size) = (pending.seat as usize, pending.size() as u64);
+            let (seat, size, asked_at) = (pending.seat as usize, pending.size() as u64, pending.at);
             let index = match agents.get_mut(seat) {
+                Some(Agent::Style { style, rng }) => match self.style_answer(*style, rng) {
+                    Ok(index) => index as u64,
+                    Err(fail) => {
+                        self.fail(at(fail, asked_at));
+                        return Ok(());
+                    }
+                },
                 Some(Agent::Random(rng)) => rng.randbelow(size),
                 Some(Agent::First) => 0,
                 Some(Agent::Mcts { iterations, seed, asked }) => {
@@ -937,6 +952,11 @@ impl Game {
                             limits::write(&program, w, Event::Line(said))?;
                         }
                     }
+                    Instr::Reveal { pieces, to } => {
+                        let what = eval(&program, w, pieces, env)?;
+                        let whom = eval(&program, w, to, env)?;
+                        crate::reveal::reveal(&program, w, what, whom)?;
+                    }
                     Instr::Tally { counter, player, amount } => {
                         let at_seat = match player {
                             Some(p) => seat(&eval(&program, w, p, env)?)? as usize,
@@ -1005,6 +1025,10 @@ impl Game {
                         let (pile, rng) = (&mut w.locs[loc as usize], &mut w.rng);
                         rng.shuffle(pile);
                         w.changed(Part::Loc(loc));
+                        if !w.seen.is_empty() {
+                            let pile = w.locs[loc as usize].clone();
+                            w.seen.moved(loc, &pile);
+                        }
                     }
                     Instr::Draw { count, src, dest, bottom } => {
                         let n = int(eval(&program, w, count, env)?)?;
@@ -1021,6 +1045,10 @@ impl Game {
                         if !moved.is_empty() {
                             w.changed(Part::Loc(source));
                             w.changed(Part::Loc(to));
+                            if !w.seen.is_empty() {
+                                w.seen.moved(source, &moved);
+                                w.seen.moved(to, &moved);
+                            }
                         }
                         fire(&program, &moved, Some(to), &mut fired);
                     }
@@ -1455,6 +1483,7 @@ fn move_count(
             break;
         }
         touched.push(loc);
+        let before = moved.len();
         let pile = &mut w.locs[loc as usize];
         let mut kept = Vec::with_capacity(pile.len());
         for pc in pile.drain(..) {
@@ -1470,10 +1499,16 @@ fn move_count(
             }
         }
         *pile = kept;
+        if moved.len() > before && !w.seen.is_empty() {
+            w.seen.moved(loc, &moved[before..]);
+        }
     }
     let to = location(p, &to)?;
     arrive(&mut w.locs[to as usize], &moved, bottom);
     touched.push(to);
+    if !moved.is_empty() && !w.seen.is_empty() {
+        w.seen.moved(to, &moved);
+    }
     if let Some(n) = want {
         if (moved.len() as i64) < n {
             w.shortfalls.push((Short::Kind(decl, row), (n - moved.len() as i64) as u64));
@@ -1508,11 +1543,17 @@ fn move_refs(
             }
             None => return error("a piece is no longer where it was"),
         }
+        if !w.seen.is_empty() {
+            w.seen.moved(loc, &[piece]);
+        }
         moved.push(piece);
         touched.push(loc);
     }
     arrive(&mut w.locs[to as usize], &moved, bottom);
     touched.push(to);
+    if !moved.is_empty() && !w.seen.is_empty() {
+        w.seen.moved(to, &moved);
+    }
     Ok((touched, moved))
 }
 
