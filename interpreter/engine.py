@@ -31,7 +31,7 @@ from meeple.interpreter.runtime import (
     RuleRuntimeError,
     Runtime,
     Said,
-    Secret,
+    Withheld,
     describe,
     short,
 )
@@ -383,7 +383,7 @@ class State:
         kind = names.decl(piece[0].name).one if names is not None else piece[0].name
         taken = f"{_a(kind)} from {_whose(value.loc, seat)}"
         others = answer_line(decision.player, decision.prompt, taken, only)
-        self.rt.write_secret(line, frozenset(readers), others, asked_at(decision), decision.rule)
+        self.rt.write(Withheld(line, frozenset(readers), others), asked_at(decision), decision.rule)
         self.hidden.append(Hidden(len(self.rt.log) - 1, line, others, piece, readers, in_sight(self, piece)))
 
     def reveal_answers(self) -> None:
@@ -395,7 +395,7 @@ class State:
             readers = hidden.readers | {s for s, count in enumerate(now) if count > hidden.before[s]}
             if readers != hidden.readers:
                 full = len(readers) >= self.seats
-                again = hidden.line if full else Secret(hidden.line, frozenset(readers), hidden.others)
+                again = hidden.line if full else Withheld(hidden.line, frozenset(readers), hidden.others)
                 self.rt.log[hidden.at] = again
         self.hidden.clear()
 

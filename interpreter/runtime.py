@@ -264,6 +264,14 @@ class Secret(str):
         return str(self), self.readers, self.others
 
 
+class Withheld(Secret):
+    """An answer's line withheld from the seats that could not see the piece it took (a card
+    chosen from a private hand: `engine.Hidden`). The Python engine alone words it so: the native
+    core, which plays no seat a person holds, names the piece to every seat, and both count only
+    the line itself towards MAX_LOG_CHARS (what the others read is a piece's and a place's names,
+    no longer than the line)."""
+
+
 class Said(str):
     """A log line whose answer is a place on a grid that grows (a shape laid, a cell): its text is
     the game's record ("(1,0) turned 90°", as both engines write it), and it carries the place
