@@ -160,6 +160,7 @@ class Lowered:
     kinds: list[Kind]
     decls: list[str]  # each piece declaration's name
     counters: list[str]
+    styles: dict[str, int] = field(default_factory=dict)  # the styles the core plays, by index
 
 
 class Lowering:
@@ -205,8 +206,9 @@ class Lowering:
         self.grows = False  # whether a grid grows: known once the grids are lowered
         owners = [(per, name) for per, group in self.sym.owned_vars.items() for name in group]
         self.stores = {owner: i for i, owner in enumerate(owners)}
-        # The preferences of the styles seats the rules play, by asking statement, and as lowered
-        # by the site of the instruction that asks (src/automata.rs).
+        # The preferences of the styles, by asking statement, and as lowered by the site of the
+        # instruction that asks (src/automata.rs, src/mcts.rs).
+        self.unlowered: set[int] = set()  # the styles left out (preferences_at, preferences)
         self.pref_sites = self.preferences_at()
         self.prefs: dict[int, list[dict[str, Any]]] = {}
 
@@ -341,6 +343,7 @@ class Lowering:
             kinds=self.kinds,
             decls=self.decls,
             counters=list(sym.counters),
+            styles=self.lowered_styles(),
         )
 
     def labels(self) -> dict[str, list[int]]:
@@ -361,49 +364,85 @@ class Lowering:
 
     def automata(self) -> dict[str, Any]:
         """The seats the rules play (src/automata.rs): after how many players they sit, each
-        one's name and style, and the preferences of those styles at each statement that asks
-        (lowered with the statement, in the names it sees: `self.prefs`)."""
+        one's name and style; and the styles, with their preferences at each statement that
+        asks (lowered with the statement, in the names it sees: `self.prefs`). A style no
+        automaton plays is lowered where the core can run all its lines, for a search's
+        playouts (src/mcts.rs); one it cannot is left out, and the game still runs."""
+        styles = self.lowered_styles()
+        prefs = {
+            at: kept
+            for at, lowered in self.prefs.items()
+            if (kept := [pref for pref in lowered if pref["style"] not in self.unlowered])
+        }
+        named = [None if i in self.unlowered else name for name, i in self.played_styles().items()]
+        out: dict[str, Any] = {"prefs": prefs, "styles": named}
         if not self.p.automata:
-            return {}
-        played = self.played_styles()
+            return out
         automata = [
-            {"name": label(seat), "style": played.get(decl.style or ""), "style_name": decl.style}
+            {"name": label(seat), "style": styles.get(decl.style or ""), "style_name": decl.style}
             for seat, decl in zip(self.seats[-len(self.p.automata) :], self.p.automata, strict=True)
         ]
-        return {"humans": len(self.seats) - len(automata), "automata": automata, "prefs": self.prefs}
+        return {**out, "humans": len(self.seats) - len(automata), "automata": automata}
 
     def played_styles(self) -> dict[str, int]:
-        """The styles seats the rules play, each by its index among them."""
+        """Every style, each by its index: first those seats the rules play, then the rest in
+        the order the rules declare them."""
         names = [d.style for d in self.p.automata if d.style is not None and d.style in self.sym.styles]
-        return {name: i for i, name in enumerate(dict.fromkeys(names))}
+        return {name: i for i, name in enumerate(dict.fromkeys([*names, *self.sym.styles]))}
+
+    def automated_styles(self) -> set[int]:
+        """The indexes of the styles seats the rules play: those must be lowered whole."""
+        played = self.played_styles()
+        return {played[d.style] for d in self.p.automata if d.style in played}
+
+    def lowered_styles(self) -> dict[str, int]:
+        """The styles the core plays, by their index (those not left out: `unlowered`)."""
+        return {name: i for name, i in self.played_styles().items() if i not in self.unlowered}
 
     def preferences_at(self) -> dict[int, list[tuple[int, ast.Preference]]]:
-        """Each asking statement's preferences of the styles automata play, by the statement (its
-        id), in the order the styles' lines come (compiler/styles.py's)."""
+        """Each asking statement's preferences of the styles, by the statement (its id), in the
+        order the styles' lines come (compiler/styles.py's). A style no automaton plays that
+        prefers an offered action is left out (`unlowered`): the core's styles do not weigh
+        offers yet."""
+        automated = self.automated_styles()
         at: dict[int, list[tuple[int, ast.Preference]]] = {}
         for name, index in self.played_styles().items():
-            for pref in self.sym.styles[name].preferences:
+            preferences = self.sym.styles[name].preferences
+            if index not in automated and any(pref.target == "offer" for pref in preferences):
+                self.unlowered.add(index)
+                continue
+            for pref in preferences:
                 for site in self.sym.preferred.get(id(pref), []):
                     at.setdefault(id(site.stmt), []).append((index, pref))
         return at
 
     def preferences(self, s: ast.Stmt, asking: int, ask: bool) -> None:
-        """The automata's preferences at the statement `s` lowered to the instruction `asking`,
-        in the names the statement sees now (the frame as it stands)."""
+        """The styles' preferences at the statement `s` lowered to the instruction `asking`,
+        in the names the statement sees now (the frame as it stands). A line of a style no
+        automaton plays that the core cannot run leaves that style out (`unlowered`)."""
         rule = self.rule
+        automated = self.automated_styles()
         for style, pref in self.pref_sites.get(id(s), []):
+            if style in self.unlowered:
+                continue
             self.rule = f"style {pref_style(self.sym, pref)}"
-            lowered = {
-                "style": style,
-                "avoid": pref.avoid,
-                "target": pref.target.capitalize(),
-                "ask": ask,
-                "cond": self.expr(pref.cond) if pref.cond is not None else None,
-                "weight": self.expr(pref.weight) if pref.weight is not None else None,
-                "line": [pref.span.line, pref.span.column],
-                "at": self.site(pref.span),
-                "bound_at": self.site(pref.span, ""),
-            }
+            try:
+                lowered = {
+                    "style": style,
+                    "avoid": pref.avoid,
+                    "target": pref.target.capitalize(),
+                    "ask": ask,
+                    "cond": self.expr(pref.cond) if pref.cond is not None else None,
+                    "weight": self.expr(pref.weight) if pref.weight is not None else None,
+                    "line": [pref.span.line, pref.span.column],
+                    "at": self.site(pref.span),
+                    "bound_at": self.site(pref.span, ""),
+                }
+            except Unsupported:
+                if style in automated:
+                    raise
+                self.unlowered.add(style)
+                continue
             self.prefs.setdefault(self.instrs[asking]["at"], []).append(lowered)
         self.rule = rule
 

@@ -134,6 +134,34 @@ impl Game {
         })
     }
 
+    /// Each option's weight for the pending decision by the style at `style` (its index among
+    /// the lowered styles), as a player of that style weighs them (styles.py's `Style.weights`:
+    /// each starts at 1, a preference multiplies it, an avoidance divides it); None where the
+    /// style prefers nothing here (it says nothing of the decision, or every option weighs the
+    /// same). What a search's playouts play (mcts.rs).
+    pub(crate) fn style_weights(&mut self, style: u32) -> Result<Option<Vec<f64>>, Fail> {
+        let program = self.program.clone();
+        let Some(pending) = self.pending.as_ref() else { return Ok(None) };
+        let prefs: Vec<&PrefIr> = program
+            .ir
+            .prefs
+            .get(&pending.at)
+            .map_or_else(Vec::new, |all| all.iter().filter(|c| c.style == style).collect());
+        if prefs.is_empty() {
+            return Ok(None);
+        }
+        let mut env = self.frames.last().map_or_else(Vec::new, |frame| frame.slots.clone());
+        let said = said(&program, &mut self.world, &prefs, pending, &mut env)?;
+        let mut weights = vec![1.0; pending.size()];
+        for (_, index, weight, avoid) in said {
+            if let Some(w) = weights.get_mut(index) {
+                *w = if avoid { *w / weight as f64 } else { *w * weight as f64 };
+            }
+        }
+        let level = weights.iter().all(|w| *w == weights[0]);
+        Ok(if level { None } else { Some(weights) })
+    }
+
     /// If the pending decision is an automaton's, make it: logged as an answer, not among the
     /// choices. True when one was made (the game then runs on).
     pub(crate) fn automaton_answers(&mut self) -> Result<bool, Fail> {

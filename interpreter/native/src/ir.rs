@@ -59,13 +59,17 @@ pub struct Program {
     pub humans: Option<u32>,
     #[serde(default)]
     pub automata: Vec<AutomatonIr>,
-    /// The preferences of the automata's styles, by the site (`at`) of the statement that asks.
+    /// The preferences of the styles, by the site (`at`) of the statement that asks.
     #[serde(default)]
     pub prefs: HashMap<u32, Vec<PrefIr>>,
+    /// The styles, by their index (`PrefIr::style`): those automata play first, then the rest,
+    /// which a search's playouts may play (mcts.rs); None for one left out of the lowering.
+    #[serde(default)]
+    pub styles: Vec<Option<String>>,
 }
 
 /// A seat the rules play: its name as players read it, and the style it plays (its index among
-/// the styles automata play, and its name), if any.
+/// the lowered styles, and its name), if any.
 #[derive(Deserialize, Debug)]
 pub struct AutomatonIr {
     pub name: String,
