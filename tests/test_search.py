@@ -304,3 +304,15 @@ def test_simulate_plays_searches_of_a_style_on_the_native_engine() -> None:
     )
     stats = json.loads(result.stdout)
     assert stats["engine"] == "native" and stats["win_rate"][0] == 1.0
+
+
+def test_compare_plays_searching_seats_the_same_on_the_same_seeds() -> None:
+    """`compare` with a searching seat: a game compared with itself differs in nothing (each
+    search of so many playouts is the same on the same seed), and the search wins its games."""
+    rules = str(GAMES / "tic_tac_toe.rules")
+    result = run(
+        "compare", rules, rules, "--games", "4", "--agents", "mcts:100,random", "--json", "--jobs", "1"
+    )
+    compared = json.loads(result.stdout)
+    assert compared["a"]["figures"]["win_rate"][0]["rate"] == 1.0
+    assert all(row["difference"] == 0 for row in compared["differences"])
