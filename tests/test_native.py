@@ -47,6 +47,7 @@ NATIVE = [
     "errands",
     "guess_the_top_card",
     "hex",
+    "long_haul",
     "tic_tac_toe",
     "tic_tac_toe_no_diagonals",
 ]
