@@ -7,8 +7,10 @@ the position in the players' words, a presentation that is no part of the engine
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from meeple.interpreter.engine import State
 from meeple.interpreter.runtime import Decision
@@ -52,33 +54,111 @@ class StyleAgent:
         return draw(self.rng, weights)
 
 
-class MctsAgent:
-    """Searches before it answers: Monte Carlo tree search over copies of the game, so many
-    random playouts per decision (`mcts`: 1,000; `mcts:N`). It needs states that copy, so it
-    plays on the native engine only. Its n-th answer's search is seeded with
-    seed * 1,000,000 + n, as the same agent inside the native core seeds it."""
+DEFAULT_PLAYOUTS = 1000  # a search's budget when its name says none (`mcts`)
+MOST_SECONDS = 86_400  # a search's time per decision at most (src/py.rs): a day
+SEARCH_SYNTAX = "mcts, mcts:N (N playouts), mcts:Ts (T seconds, as 2s or 0.5s), then :STYLE if you like"
 
-    def __init__(self, seed: int = 0, iterations: int = 1000) -> None:
+
+@dataclass(frozen=True)
+class Search:
+    """What a searching agent's name asks for: a budget per decision (so many playouts, or so
+    many seconds) and the style its playouts play (None: at random)."""
+
+    playouts: int | None = DEFAULT_PLAYOUTS
+    seconds: float | None = None
+    style: str | None = None
+
+
+def parse_search(name: str) -> Search | None:
+    """The search an agent's name asks for, None for a name that is no search: `mcts`,
+    `mcts:500` (500 playouts a decision), `mcts:2s` or `mcts:0.5s` (that long a decision), each
+    with `:STYLE` after it (`mcts:500:hunter`, or `mcts:hunter` with the playouts by default)
+    to finish each playout as that style of the rules plays. Raises ValueError, saying how to
+    write it, for a name that starts as a search and is not one."""
+    if name != "mcts" and not name.startswith("mcts:"):
+        return None
+    parts = name.split(":")[1:]
+    wrong = ValueError(f"'{name[:60]}' is not a search: say {SEARCH_SYNTAX}")
+    if len(parts) > 2 or any(not part for part in parts):
+        raise wrong
+    search = Search()
+    if parts and parts[0][:1].isdigit():
+        budget = parts.pop(0)
+        if budget.isdigit() and 1 <= int(budget) <= 2**32 - 1:
+            search = Search(playouts=int(budget))
+        elif budget.endswith("s") and re.fullmatch(r"\d+(\.\d+)?", budget[:-1]):
+            seconds = float(budget[:-1])
+            if not 0 < seconds <= MOST_SECONDS:
+                raise ValueError(f"'{name[:60]}': a search takes more than 0 seconds and at most a day")
+            search = Search(playouts=None, seconds=seconds)
+        else:
+            raise wrong
+    if parts:
+        if not parts[0].isidentifier():
+            raise wrong
+        search = Search(search.playouts, search.seconds, parts[0])
+    return search
+
+
+class MctsAgent:
+    """Searches before it answers: Monte Carlo tree search over copies of the game (src/mcts.rs),
+    for so many playouts or so many seconds a decision (`Search`), each playout finished at
+    random or as a style of the rules plays. It needs states that copy, so it plays where the
+    native engine runs the game: on a game of the Python engine (the playtest page's) it
+    searches a native copy replayed from the same seed and choices, which the two engines play
+    alike (tests/test_native.py). Its n-th answer's search is seeded with seed * 1,000,000 + n,
+    as the same agent inside the native core seeds it: a search of so many playouts answers
+    the same every time; one of so many seconds, as many playouts as the machine made."""
+
+    def __init__(self, seed: int = 0, search: Search | None = None) -> None:
         self.seed = seed
-        self.iterations = iterations
+        self.search = search or Search()
         self.asked = 0
+        self._copy: Any = None  # the native copy of a Python engine's game (`native_copy`)
 
     def choose(self, state: State, decision: Decision) -> int:
-        core = getattr(state, "core", None)
-        if core is None:
-            raise ValueError("the mcts agent searches copies of a game: it plays on the native engine only")
-        choice = core.mcts(self.iterations, self.seed * 1_000_000 + self.asked)
+        native = self.native_copy(state)
+        seed = self.seed * 1_000_000 + self.asked
+        choice = native.core.mcts(seed, *search_arguments(self.search, native))
         self.asked += 1
         return int(choice or 0)
 
+    def native_copy(self, state: Any) -> Any:
+        """The game on the native core: the state itself, or a copy of a Python engine's game
+        played to the same position (kept, and played on by the choices made since)."""
+        if getattr(state, "core", None) is not None:
+            return state
+        from meeple.interpreter import native
+        from meeple.interpreter.native.lower import Unsupported
 
-def search_iterations(name: str) -> int | None:
-    """The playouts of an agent named `mcts` (1,000) or `mcts:N`; None for any other name."""
-    if name == "mcts":
-        return 1000
-    if name.startswith("mcts:") and name[5:].isdigit() and int(name[5:]) >= 1:
-        return int(name[5:])
-    return None
+        copy = self._copy
+        if copy is None or copy.seed != state.seed or copy.choices != state.choices[: len(copy.choices)]:
+            if state.loaded is not None:
+                raise ValueError("the mcts agent searches copies of a game: not of one started from a save")
+            try:
+                copy = native.new_game(
+                    state.game, state.players, state.seed, state.rt.budget, False, teams=state.layout
+                )
+            except Unsupported as err:
+                raise ValueError(f"the mcts agent plays on the native engine only, and here: {err}") from None
+        for index in state.choices[len(copy.choices) :]:
+            copy.apply(index)
+        self._copy = copy
+        return copy
+
+
+def search_arguments(search: Search, state: Any) -> tuple[int | None, float | None, int | None]:
+    """A search's budget and its style's index in the game's lowered program, as the core takes
+    them (src/py.rs): ValueError for a style the core does not play."""
+    if search.style is None:
+        return search.playouts, search.seconds, None
+    index = state.lowered.styles.get(search.style)
+    if index is None:
+        raise ValueError(
+            f"the native engine cannot play the style '{search.style}' in a search's playouts "
+            "(it weighs an offered action, or uses what the engine does not run)"
+        )
+    return search.playouts, search.seconds, index
 
 
 class FirstAgent:
@@ -111,10 +191,13 @@ def make_agents(
         seed_of_seat = seed * 1000 + seat
         if name in styles:
             out.append(StyleAgent(styles[name], seed_of_seat))
-        elif search_iterations(name) is not None:
-            out.append(MctsAgent(seed_of_seat, search_iterations(name) or 1000))
+        elif (search := parse_search(name)) is not None:
+            if search.style is not None and search.style not in styles:
+                known = f"known: {', '.join(styles)}" if styles else "the rules declare none"
+                raise ValueError(f"unknown style '{search.style}' for the search '{name}' ({known})")
+            out.append(MctsAgent(seed_of_seat, search))
         elif name not in AGENTS:
-            known = ", ".join([*AGENTS, "mcts[:N]", *styles])
+            known = ", ".join([*AGENTS, "mcts[:N|:Ts][:STYLE]", *styles])
             raise ValueError(f"unknown agent '{name}' (known: {known})")
         elif name == "human":
             if human is None:

@@ -454,7 +454,13 @@ def play(
         int, typer.Option(min=0, max=MAX_NUMBER, help="Seed of the game's dice and the random agents.")
     ] = 0,
     agents: Annotated[
-        str, typer.Option(help="Comma-separated, one per seat, the last repeats: random, first, human.")
+        str,
+        typer.Option(
+            help="Comma-separated, one per seat, the last repeats: random, first, human, a style of the "
+            "rules, or a search: mcts (1,000 playouts a decision), mcts:N (N playouts), "
+            "mcts:Ts (T seconds, as 2s or 0.5s), each with :STYLE to finish its playouts as "
+            "that style plays (mcts:500:STYLE)."
+        ),
     ] = "random",
     as_json: Annotated[bool, typer.Option("--json", help="Print only the result, as JSON.")] = False,
     log: Annotated[Path | None, typer.Option(help="Also write the result, a replayable log, here.")] = None,
@@ -721,7 +727,10 @@ def serve(
     agents: Annotated[
         str,
         typer.Option(
-            help="One per seat, comma-separated, the last repeats: human (at the page), random, first."
+            help="One per seat, comma-separated, the last repeats: human (at the page), random, first, a "
+            "style of the rules, or a search: mcts (1,000 playouts a decision), mcts:N (N playouts), "
+            "mcts:Ts (T seconds, as 2s or 0.5s), each with :STYLE to finish its playouts as "
+            "that style plays (mcts:500:STYLE)."
         ),
     ] = "human",
     port: Annotated[int, typer.Option(min=1, max=65535, help="The port to serve the page on.")] = 8000,

@@ -57,7 +57,13 @@ from meeple.statistics import Difference
 GAMES = typer.Option(min=1, help="How many games to play.")
 SEED = typer.Option(min=0, max=MAX_NUMBER - 2**32, help="Game i uses seed SEED+i.")
 JOBS = typer.Option("--jobs", "-j", min=1, help="Games played at once (default: one per CPU).")
-AGENTS = typer.Option(help="Comma-separated, one per seat, the last repeats: random, first.")
+AGENTS = typer.Option(
+    help="Comma-separated, one per seat, the last repeats: random, first, a style of the rules, or "
+    "a search: mcts (1,000 playouts a decision), mcts:N (N playouts), "
+    "mcts:Ts (T seconds, as 2s or 0.5s), each with :STYLE to finish its playouts as "
+    "that style plays (mcts:500:STYLE); a search of so many seconds makes as many playouts as "
+    "the machine can, so its games are reproducible only where it makes as many."
+)
 
 
 class Backend(StrEnum):

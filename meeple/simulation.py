@@ -22,7 +22,7 @@ from typing import Any
 
 import meeple
 from meeple.interpreter import native
-from meeple.interpreter.agents import make_agents, search_iterations
+from meeple.interpreter.agents import make_agents, parse_search
 from meeple.interpreter.agents import play as play_to_end
 from meeple.interpreter.engine import Game, IllegalChoice, State
 from meeple.interpreter.native.state import CoreLimit
@@ -101,7 +101,7 @@ def _save(text: str) -> Save | None:
     return as_save(text) if text else None
 
 
-# The agents the native core plays inside itself (and `mcts`, `mcts:N`): a game of only these
+# The agents the native core plays inside itself (and searches, `mcts...`): a game of only these
 # never leaves the core.
 NATIVE_AGENTS = {"random", "first"}  # with mcts[:N] and the styles the rules declare
 # Why a game with a person at the table plays on Python: the native state has no view yet.
@@ -113,7 +113,7 @@ def engine_of(game: Game, agents: Sequence[str], asked: str) -> tuple[str, str]:
     asked for, and why not the native one when it is not (ValueError: native cannot). Auto plays
     native wherever the core runs the game and its agents: the two engines play the same games
     (tests/test_native.py), limits included (tests/test_native_limits.py)."""
-    searching = [name for name in agents if search_iterations(name) is not None]
+    searching = [name for name in agents if parse_search(name) is not None]
     engine, why = native.engine_for(game, asked)
     if engine == "python" and searching:
         raise ValueError(f"the {searching[0]} agent plays on the native engine only, and here: {why}")
@@ -124,7 +124,7 @@ def engine_of(game: Game, agents: Sequence[str], asked: str) -> tuple[str, str]:
             if name in styles and name in refused:
                 why = f"the style '{name}' uses what the native engine does not run: {refused[name]}"
                 break
-            if name not in styles and name not in NATIVE_AGENTS and search_iterations(name) is None:
+            if name not in styles and name not in NATIVE_AGENTS and parse_search(name) is None:
                 why = NOT_NATIVE_AGENTS
                 break
         else:

@@ -47,6 +47,7 @@ NATIVE = [
     "errands",
     "guess_the_top_card",
     "hex",
+    "long_haul",
     "stash",
     "tic_tac_toe",
     "tic_tac_toe_no_diagonals",
@@ -541,7 +542,9 @@ def test_a_search_needs_the_native_engine(tmp_path: Path) -> None:
     other = load(write(tmp_path, "sliding.rules", SLIDING))
     with pytest.raises(ValueError, match="plays on the native engine only"):
         engine_of(other, ["mcts"], "auto")
-    with pytest.raises(ValueError, match="'mcts:x': say mcts or mcts:N"):
+    with pytest.raises(ValueError, match="'mcts:2x' is not a search: say mcts, mcts:N"):
+        native.new_game(TIC_TAC_TOE, 2, 0).play_out(["mcts:2x"])
+    with pytest.raises(ValueError, match="unknown style 'x' for the search 'mcts:x'"):
         native.new_game(TIC_TAC_TOE, 2, 0).play_out(["mcts:x"])
 
 

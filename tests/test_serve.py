@@ -30,6 +30,8 @@ pytest.importorskip("httpx2", reason="Starlette's test client needs httpx: pip i
 
 from starlette.testclient import TestClient
 
+from meeple.interpreter import native
+from meeple.interpreter.agents import MctsAgent, make_agents
 from meeple.serve import app as serve_app
 from meeple.serve import present
 from meeple.serve.app import Session, create_app
@@ -983,3 +985,66 @@ def test_the_page_draws_no_park_board_of_a_seat_not_in_the_game(page_of: Any) ->
     parks = page.locator("svg", has_text="upper-left area").first
     assert parks.locator("text", has_text="of Player 3").count() > 0
     assert parks.locator("text", has_text="Player 4").count() == 0
+
+
+# ------------------------------------------------------------------ a searching agent at the page
+
+
+def test_a_search_is_offered_where_the_native_engine_runs_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page offers a search of a second a decision (`mcts:1s`) where the native engine runs
+    the game, since it searches copies of it; elsewhere it is neither offered nor taken."""
+    c, session = client(TIC_TAC_TOE, ["human"])
+    assert serve_app.PAGE_SEARCH in shown(c)["html"] and serve_app.PAGE_SEARCH in session.agent_choices
+    monkeypatch.setattr(native, "_core", None)  # as on a machine without the native engine
+    c, session = client(TIC_TAC_TOE, ["human"])
+    assert not any(name.startswith("mcts") for name in session.agent_choices)
+    refused = c.post("/api/seat", json={"seat": 1, "agent": "mcts:20"})
+    assert refused.status_code == 409 and session.state.choices == []
+    with pytest.raises(ValueError, match="plays on the native engine only"):
+        client(TIC_TAC_TOE, ["human", "mcts"])
+
+
+def test_a_searching_agent_takes_a_seat_and_plays_as_it_would_on_the_native_engine() -> None:
+    """A search of so many playouts (any the agents' names allow) plays a seat of the page's
+    game, which is the Python engine's, as the same agent plays the native engine's game."""
+    c, session = client(TIC_TAC_TOE, ["human"], seed=2)
+    assert answer(c, 4).status_code == 200
+    assert c.post("/api/seat", json={"seat": 1, "agent": "mcts:200"}).status_code == 200
+    assert session.seats.names == ["human", "mcts:200"] and len(session.state.choices) == 2
+    core = native.new_game(meeple.load(TIC_TAC_TOE), 2, 2)
+    agents = make_agents(["human", "mcts:200"], 2, 2, human=lambda: None)  # type: ignore[arg-type, return-value]
+    core.apply(4)
+    assert session.state.choices[1] == agents[1].choose(core, core.decision)
+    assert c.post("/api/seat", json={"seat": 1, "agent": "mcts:2x"}).status_code == 409
+    end = c.post("/api/agent", json={"agent": "mcts:50", "to_end": True})
+    assert end.status_code == 200 and session.state.is_over
+
+
+def test_the_page_answers_while_a_search_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search runs off the server's event loop: while it thinks (here, until the test lets it
+    go on), the server still answers the page's requests."""
+    started, release = threading.Event(), threading.Event()
+    search = MctsAgent.choose
+    let_go: list[bool] = []  # whether the search was let go on (else it waited in vain)
+
+    def thinking(self: MctsAgent, state: Any, decision: Any) -> int:
+        started.set()
+        let_go.append(release.wait(60))
+        return search(self, state, decision)
+
+    monkeypatch.setattr(MctsAgent, "choose", thinking)
+    session = Session(meeple.load(TIC_TAC_TOE), str(TIC_TAC_TOE), 2, 1, ["human"])
+    replies: list[Any] = []
+    with TestClient(create_app(session), base_url=SERVED, headers=JSON) as c:  # one event loop
+        asked = threading.Thread(
+            target=lambda: replies.append(c.post("/api/agent", json={"agent": "mcts:20", "to_end": False}))
+        )
+        asked.start()
+        assert started.wait(60)
+        script = c.get("/static/play.js")  # were the event loop thinking, this would wait for it
+        release.set()
+        asked.join(60)
+    assert script.status_code == 200 and let_go == [True], (
+        "the server answered nothing while the search thought"
+    )
+    assert replies[0].status_code == 200 and len(session.state.choices) == 1

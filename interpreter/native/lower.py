@@ -163,6 +163,9 @@ class Lowered:
     # The styles an agent cannot play on the core, each with why (a construct in one of its
     # preferences the core does not run): a game played by other agents still runs on it.
     refused_styles: dict[str, str] = field(default_factory=dict)
+    # The styles an agent or a search's playouts can play on the core, by their index among the
+    # styles the rules declare (src/py.rs): every style but those refused.
+    styles: dict[str, int] = field(default_factory=dict)
 
 
 class Lowering:
@@ -350,6 +353,7 @@ class Lowering:
             decls=self.decls,
             counters=list(sym.counters),
             refused_styles=self.refused_styles,
+            styles={name: i for name, i in self.style_index.items() if name not in self.refused_styles},
         )
 
     def labels(self) -> dict[str, list[int]]:

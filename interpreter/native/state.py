@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.interpreter import teams as teams_
+from meeple.interpreter.agents import parse_search, search_arguments
 from meeple.interpreter.areas import Area
 from meeple.interpreter.compiler.base import too_deep
 from meeple.interpreter.compiler.statements import _looked
@@ -313,11 +314,21 @@ class NativeState:
         return None if weights is None else list(weights)
 
     def play_out(self, agents: list[str]) -> None:
-        """Play to the end inside the core, each seat by its agent ("random", "first", "mcts[:N]"
-        or a style the rules declare; a shorter list repeats its last, as make_agents does),
-        drawing what interpreter/agents.py's agents of the same seed draw."""
-        self.core.play_out([agents[min(seat, len(agents) - 1)] for seat in range(self.players)], self.seed)
+        """Play to the end inside the core, each seat by its agent ("random", "first", a style the
+        rules declare, or a search, `mcts...`; a shorter list repeats its last, as make_agents
+        does), drawing what interpreter/agents.py's agents of the same seed draw."""
+        named = [agents[min(seat, len(agents) - 1)] for seat in range(self.players)]
+        self.core.play_out([self._agent(name) for name in named], self.seed)
         self._settle()
+
+    def _agent(self, name: str) -> Any:
+        """An agent as the core takes it (src/py.rs's AgentSpec): its name, or a search's tuple."""
+        search = parse_search(name)
+        if search is None:
+            return name
+        if search.style is not None and search.style not in self.game.program.styles:
+            raise ValueError(f"unknown style '{search.style}' for the search '{name}'")
+        return ("mcts", *search_arguments(search, self))
 
     @property
     def scores(self) -> list[int]:

@@ -34,6 +34,7 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic_core import from_json
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -41,7 +42,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from meeple.interpreter.agents import AGENTS, Agent, make_agents
+from meeple.interpreter import native
+from meeple.interpreter.agents import AGENTS, Agent, make_agents, parse_search
 from meeple.interpreter.engine import Game, IllegalChoice, State, replay
 from meeple.interpreter.runtime import Decision, RuleRuntimeError
 from meeple.interpreter.teams import Layout
@@ -51,6 +53,7 @@ from meeple.saves import Save, SaveError
 from meeple.serve.present import Presenter
 
 HERE = Path(__file__).parent
+PAGE_SEARCH = "mcts:1s"  # the search the page offers: a second a decision, long enough to play well
 PAST_WINDOW = 50  # positions of the past whose pages one replay keeps (history)
 MAX_PAST_PAGES = 400  # pages of the past kept at most: beyond, they are forgotten and replayed again
 TEMPLATES = Environment(
@@ -104,6 +107,10 @@ class Session:
         state = game.new_game(players, seed, load=load, teams=teams)
         self.seats = self.seat(players, seed)
         self.state = state
+        searching = [name for name in self.seats.names if parse_search(name) is not None]
+        if searching and not self.searches():
+            why = "the game starts from a save" if state.loaded is not None else native.engine_for(game)[1]
+            raise ValueError(f"the {searching[0]} agent plays on the native engine only, and here: {why}")
         self.presenter = Presenter(state)
         self.error = self.advance(state, self.seats)  # a rule that broke, shown on the page
         self.at_screen = self.deciding()  # the person the page was last shown to (hot seat)
@@ -118,8 +125,30 @@ class Session:
 
     @property
     def agent_choices(self) -> list[str]:
-        """Who may play a seat from the page: a person, the built-in agents, the rules' styles."""
-        return ["human", *(name for name in AGENTS if name != "human"), *self.game.program.styles]
+        """Who may play a seat from the page: a person, the built-in agents, the rules' styles,
+        and a search of a second a decision where the native engine runs the game."""
+        searching = [PAGE_SEARCH] if self.searches() else []
+        return ["human", *(name for name in AGENTS if name != "human"), *searching, *self.game.program.styles]
+
+    def searches(self) -> bool:
+        """Whether a searching agent may play here: it searches copies of the game on the native
+        engine, which must run the game (and not a game started from a save)."""
+        return self.state.loaded is None and native.engine_for(self.game)[0] == "native"
+
+    def playable(self, name: Any) -> bool:
+        """Whether `name` may play a seat from the page: one of `agent_choices`, or any search
+        (`mcts:500`, `mcts:2s:STYLE`...) where searches are offered."""
+        if name in self.agent_choices:
+            return True
+        if not isinstance(name, str):
+            return False
+        try:
+            search = parse_search(name)
+        except ValueError:
+            return False
+        if search is None or not self.searches():
+            return False
+        return search.style is None or search.style in self.game.program.styles
 
     @staticmethod
     def advance(state: State, seats: Seats) -> str:
@@ -133,6 +162,8 @@ class Session:
                 state.apply(seats.agents[seat].choose(state, state.decision))
         except RuleRuntimeError as err:
             return f"a rule broke: {err}"
+        except ValueError as err:  # a search where the native engine cannot copy the game
+            return f"the agent could not play on: {err}"
         return ""
 
     def deciding(self) -> int | None:
@@ -187,7 +218,7 @@ class Session:
         it is plays at once, as agents do."""
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise Refused("the seat must be a whole number")
-        if name not in self.agent_choices:
+        if not self.playable(name):
             raise Refused(
                 f"there is no player called {str(name)[:40]!r}: choose {', '.join(self.agent_choices)}"
             )
@@ -206,7 +237,7 @@ class Session:
         with `to_end` every decision after it until the game ends; the agents at their seats
         reply as always. The person at the screen stays who it was: if the next decision is
         another person's, the page hands over first (hot seat)."""
-        if name not in self.agent_choices or name == "human":
+        if not self.playable(name) or name == "human":
             raise Refused(f"there is no agent called {str(name)[:40]!r}")
         if not isinstance(to_end, bool):
             raise Refused("say whether the agent plays to the end (yes or no)")
@@ -224,7 +255,7 @@ class Session:
                     state.apply(helper[decision.player.seat].choose(state, decision))
                     if not to_end:
                         break
-            except IllegalChoice as err:
+            except (IllegalChoice, ValueError) as err:  # ValueError: a search that cannot copy the game
                 self.error = f"the agent could not play on: {err}"
                 return
             except RuleRuntimeError as err:
@@ -386,56 +417,62 @@ def create_app(session: Session, host: str = "127.0.0.1", port: int = 8000) -> A
     """The playtest page's web application, around one session, answering only as the page
     served at `host`:`port` (see `Guard`)."""
 
+    # Every route reads or changes the session in a worker thread, off the event loop: a search
+    # thinks for seconds (without the GIL: src/py.rs), the session's lock waits for it, and the
+    # server meanwhile still answers (its script, its style, other requests).
     async def page(request: Request) -> HTMLResponse:
-        shown = session.shown()
+        shown = await run_in_threadpool(session.shown)
         return HTMLResponse(
             TEMPLATES.get_template("page.html.j2").render(game=shown["html"], name=session.game.name)
         )
 
     async def game(request: Request) -> JSONResponse:
-        return JSONResponse(session.shown())
+        return JSONResponse(await run_in_threadpool(session.shown))
 
     async def answer(request: Request) -> JSONResponse:
         body = _object(await _body(request, MAX_REQUEST_BYTES))
-        return _do(lambda: session.answer(body.get("step"), body.get("seat"), body.get("index")))
+        return await _do(lambda: session.answer(body.get("step"), body.get("seat"), body.get("index")))
 
     async def undo(request: Request) -> JSONResponse:
         await _body(request, MAX_REQUEST_BYTES)
-        return _do(session.undo)
+        return await _do(session.undo)
 
     async def history(request: Request) -> JSONResponse:
         body = _object(await _body(request, MAX_REQUEST_BYTES))
-        return _do(lambda: session.look(body.get("at")))
+        return await _do(lambda: session.look(body.get("at")))
 
     async def seat(request: Request) -> JSONResponse:
         body = _object(await _body(request, MAX_REQUEST_BYTES))
-        return _do(lambda: session.play_seat(body.get("seat"), body.get("agent")))
+        return await _do(lambda: session.play_seat(body.get("seat"), body.get("agent")))
 
     async def agent(request: Request) -> JSONResponse:
         body = _object(await _body(request, MAX_REQUEST_BYTES))
-        return _do(lambda: session.let_agent_play(body.get("agent"), body.get("to_end")))
+        return await _do(lambda: session.let_agent_play(body.get("agent"), body.get("to_end")))
 
     async def ready(request: Request) -> JSONResponse:
         body = _object(await _body(request, MAX_REQUEST_BYTES))
-        return _do(lambda: session.ready(body.get("seat")))
+        return await _do(lambda: session.ready(body.get("seat")))
 
     async def save(request: Request) -> Response:
         return Response(
-            session.save(),
+            await run_in_threadpool(session.save),
             media_type="application/json",
             headers={"Content-Disposition": attachment(session.game.name)},
         )
 
     async def load(request: Request) -> JSONResponse:
         text = await _body(request, MAX_LOG_BYTES)
-        return _do(lambda: session.load(text))
+        return await _do(lambda: session.load(text))
 
-    def _do(change: Any) -> JSONResponse:
-        try:
-            change()
-        except Refused as err:
-            return JSONResponse({"error": str(err)}, status_code=409)
-        return JSONResponse(session.shown())
+    async def _do(change: Any) -> JSONResponse:
+        def changed() -> JSONResponse:
+            try:
+                change()
+            except Refused as err:
+                return JSONResponse({"error": str(err)}, status_code=409)
+            return JSONResponse(session.shown())
+
+        return await run_in_threadpool(changed)
 
     app = Starlette(
         routes=[

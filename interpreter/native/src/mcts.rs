@@ -1,5 +1,8 @@
 //! A player that searches: Monte Carlo tree search (UCT) over copies of a game, each playout
-//! finished by uniformly random answers, seeded and so reproducible.
+//! finished by uniformly random answers or by a style of the rules (`Rollout`), for so many
+//! playouts or for so long (`Budget`). Seeded: a search of so many playouts answers the same
+//! for the same seed; a search for so long, the same for the same playouts reached, which the
+//! machine's speed decides.
 //!
 //! A copy of a game carries its generator and every piece where it lies, face down or not: a
 //! search of the copy itself would read the dice the game will roll and the order of a shuffled
@@ -9,11 +12,47 @@
 //! information-set MCTS; the statistics of all guesses share one tree).
 
 use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
 
 use crate::ir::Unseen;
 use crate::rng::Mt;
 use crate::value::{Piece, Value};
 use crate::vm::{Game, Part};
+
+/// How long a search looks before it answers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// So many playouts: the same answer for the same seed.
+    Playouts(u32),
+    /// Playouts until so much time has passed since the search began (one at least): the
+    /// answer depends on how many the machine made in that time.
+    Time(Duration),
+}
+
+/// How a playout finishes the game below the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// Every seat answers uniformly at random.
+    Random,
+    /// Every seat plays a style of the rules (its index among the lowered styles), as a player
+    /// of that style does (styles.rs, `Game::style_answer`): what it prefers made likelier, the
+    /// rest at random. A playout that plays as players would play values positions as they would.
+    Style(u32),
+}
+
+/// A search's settings: its budget and its playouts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Search {
+    pub budget: Budget,
+    pub rollout: Rollout,
+}
+
+impl Search {
+    /// So many playouts, finished at random.
+    pub fn playouts(n: u32) -> Search {
+        Search { budget: Budget::Playouts(n), rollout: Rollout::Random }
+    }
+}
 
 /// One answer explored: where it leads, how often it was tried and what it earned the seat
 /// that chose it.
@@ -116,9 +155,33 @@ fn options(game: &Game) -> Vec<usize> {
     game.pending.as_ref().map_or_else(Vec::new, |p| (0..p.size()).collect())
 }
 
-/// The option the search prefers for the game's pending decision after `iterations` playouts
-/// (the most visited); None when nothing is pending.
-pub fn choose(root: &Game, iterations: u32, rng: &mut Mt) -> Option<usize> {
+/// An answer to the pending decision as the rollout plays it: the style's weights drawn from
+/// (as agents.py's StyleAgent draws), or uniformly where it prefers nothing.
+fn rollout_answer(game: &mut Game, rollout: Rollout, size: usize, rng: &mut Mt) -> usize {
+    if let Rollout::Style(style) = rollout {
+        // A style whose condition breaks here prefers nothing here: the playout goes on at random.
+        if let Ok(answer) = game.style_answer(style, rng) {
+            return answer;
+        }
+    }
+    rng.randbelow(size as u64) as usize
+}
+
+/// The option the search prefers for the game's pending decision (the most visited); None
+/// when nothing is pending. A time budget is measured from now on the machine's clock.
+pub fn choose(root: &Game, search: &Search, rng: &mut Mt) -> Option<usize> {
+    let began = Instant::now();
+    choose_timed(root, search, rng, &mut || began.elapsed())
+}
+
+/// `choose`, with the time since the search began read from `clock` (once after each playout,
+/// and only for a time budget): a test gives it a clock of its own.
+pub fn choose_timed(
+    root: &Game,
+    search: &Search,
+    rng: &mut Mt,
+    clock: &mut dyn FnMut() -> Duration,
+) -> Option<usize> {
     let seat = root.pending.as_ref()?.seat;
     let mut nodes = vec![Node {
         parent: None,
@@ -132,7 +195,13 @@ pub fn choose(root: &Game, iterations: u32, rng: &mut Mt) -> Option<usize> {
     if nodes[0].untried.len() == 1 {
         return Some(0);
     }
-    for _ in 0..iterations {
+    let mut done: u32 = 0;
+    loop {
+        match search.budget {
+            Budget::Playouts(n) if done >= n => break,
+            Budget::Time(limit) if done > 0 && clock() >= limit => break,
+            _ => done = done.saturating_add(1),
+        }
         let mut game = guess(root, seat, rng);
         let mut at = 0;
         // Down the tree by UCT while every option of a node has been tried.
@@ -168,10 +237,11 @@ pub fn choose(root: &Game, iterations: u32, rng: &mut Mt) -> Option<usize> {
                 at = child;
             }
         }
-        // The rest of the game at random.
+        // The rest of the game, as the rollout plays it.
         while let Some(pending) = &game.pending {
-            let size = pending.size() as u64;
-            if game.apply(rng.randbelow(size) as usize).is_err() {
+            let size = pending.size();
+            let answer = rollout_answer(&mut game, search.rollout, size, rng);
+            if game.apply(answer).is_err() {
                 break;
             }
         }
@@ -191,11 +261,12 @@ pub fn choose(root: &Game, iterations: u32, rng: &mut Mt) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::choose;
+    use super::{choose, choose_timed, Budget, Search};
     use crate::ir::Program;
     use crate::rng::Mt;
     use crate::vm::{Game, Loaded};
     use std::sync::Arc;
+    use std::time::Duration;
 
     fn tiny() -> Game {
         let ir: Program =
@@ -206,9 +277,9 @@ mod tests {
     #[test]
     fn a_search_answers_with_an_option_and_the_same_one_for_the_same_seed() {
         let game = tiny();
-        let first = choose(&game, 200, &mut Mt::new(3));
+        let first = choose(&game, &Search::playouts(200), &mut Mt::new(3));
         assert!(first.is_some_and(|i| i < 3));
-        assert_eq!(choose(&game, 200, &mut Mt::new(3)), first);
+        assert_eq!(choose(&game, &Search::playouts(200), &mut Mt::new(3)), first);
         // The game searched is a copy: the original still waits for its answer.
         assert_eq!(game.pending.as_ref().map(|p| p.size()), Some(3));
     }
@@ -217,6 +288,35 @@ mod tests {
     fn nothing_to_search_when_nothing_is_asked() {
         let mut game = tiny();
         game.play_out(&mut [crate::vm::Agent::First, crate::vm::Agent::First]).expect("plays");
-        assert_eq!(choose(&game, 10, &mut Mt::new(0)), None);
+        assert_eq!(choose(&game, &Search::playouts(10), &mut Mt::new(0)), None);
+    }
+
+    /// A clock that says a millisecond more each time it is read, and counts its readings.
+    fn ticking(reads: &mut u32) -> impl FnMut() -> Duration + '_ {
+        move || {
+            *reads += 1;
+            Duration::from_millis(u64::from(*reads))
+        }
+    }
+
+    #[test]
+    fn a_time_budget_stops_when_its_time_is_up_and_answers_as_that_many_playouts_would() {
+        let game = tiny();
+        let search = Search { budget: Budget::Time(Duration::from_millis(40)), ..Search::playouts(0) };
+        let mut reads = 0;
+        let timed = choose_timed(&game, &search, &mut Mt::new(3), &mut ticking(&mut reads));
+        // Read once after each playout but the first: 40 playouts reach the 40th millisecond.
+        assert_eq!(reads, 40);
+        assert_eq!(timed, choose(&game, &Search::playouts(40), &mut Mt::new(3)));
+    }
+
+    #[test]
+    fn a_time_budget_already_spent_still_makes_one_playout() {
+        let game = tiny();
+        let search = Search { budget: Budget::Time(Duration::ZERO), ..Search::playouts(0) };
+        let mut reads = 0;
+        let answer = choose_timed(&game, &search, &mut Mt::new(1), &mut ticking(&mut reads));
+        assert_eq!(reads, 1);
+        assert!(answer.is_some_and(|i| i < 3));
     }
 }

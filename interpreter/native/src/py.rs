@@ -5,6 +5,7 @@
 
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
+use crate::mcts::{Budget, Rollout, Search};
 use crate::rng::Mt;
 use crate::teams::Teams;
 use crate::value::Value;
@@ -16,6 +17,7 @@ use pyo3::types::{PyList, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+use std::time::Duration;
 
 create_exception!(_core, NativeError, PyException);
 
@@ -104,16 +106,42 @@ fn raise(fail: &Fail) -> PyErr {
     NativeError::new_err((kind, detail, fail.at))
 }
 
-/// The playouts an agent named `mcts` (1,000) or `mcts:N` makes per decision.
-fn iterations(name: &str) -> PyResult<u32> {
-    match name.strip_prefix("mcts") {
-        Some("") => Ok(1_000),
-        Some(rest) => match rest.strip_prefix(':').and_then(|n| n.parse::<u32>().ok()) {
-            Some(n) if n >= 1 => Ok(n),
-            _ => Err(PyValueError::new_err(format!("'{name}': say mcts or mcts:N, N playouts from 1 up"))),
-        },
-        None => Err(PyValueError::new_err(format!("'{name}' is not a search"))),
-    }
+/// Who plays a seat inside the core, as interpreter/native/state.py hands it over: "random" or
+/// "first", or a search as ("mcts", playouts, seconds, style), one budget of the two given
+/// (agents.py reads the agent's name: `mcts`, `mcts:500`, `mcts:2s`, `mcts:500:STYLE`).
+#[derive(FromPyObject)]
+enum AgentSpec {
+    Named(String),
+    Search(String, Option<u32>, Option<f64>, Option<u32>),
+}
+
+/// The longest a search may take per decision: a day (a longer one is a mistake, and a
+/// Duration of it could overflow).
+const MOST_SECONDS: f64 = 86_400.0;
+
+/// A search's settings from its budget (so many playouts, from 1, or so many seconds, more than
+/// none) and its style (an index among the lowered styles), checked: a bad one is a ValueError.
+fn search_of(
+    loaded: &Loaded,
+    playouts: Option<u32>,
+    seconds: Option<f64>,
+    style: Option<u32>,
+) -> PyResult<Search> {
+    let budget = match (playouts, seconds) {
+        (Some(n), None) if n >= 1 => Budget::Playouts(n),
+        (None, Some(s)) if s > 0.0 && s <= MOST_SECONDS => Budget::Time(Duration::from_secs_f64(s)),
+        _ => {
+            return Err(PyValueError::new_err(
+                "a search needs one budget: playouts from 1, or seconds more than 0 and at most a day",
+            ))
+        }
+    };
+    let rollout = match style {
+        None => Rollout::Random,
+        Some(s) if (s as usize) < loaded.ir.styles.len() => Rollout::Style(s),
+        Some(s) => return Err(PyValueError::new_err(format!("the program has no style {s} to play out"))),
+    };
+    Ok(Search { budget, rollout })
 }
 
 /// What a seat was shown at a place and still knows: (location, seat, [(kind, owner, how many)]).
@@ -218,31 +246,35 @@ impl Game {
         Ok(seat)
     }
 
-    /// Play to the end inside the machine: `agents` names each seat's ("random", "first",
-    /// "mcts[:N]" or a style the rules declare); random and style seats draw from
-    /// `random.Random(seed * 1000 + seat)`, as agents.py's do.
-    fn play_out(&mut self, agents: Vec<String>, seed: i128) -> PyResult<()> {
+    /// Play to the end inside the machine, each seat by its agent (`AgentSpec`): "random",
+    /// "first", a style the rules declare by its name, or a search; random and style seats draw
+    /// from `random.Random(seed * 1000 + seat)`, as agents.py's do. Python's other threads run
+    /// meanwhile (a search takes long).
+    fn play_out(&mut self, py: Python<'_>, agents: Vec<AgentSpec>, seed: i128) -> PyResult<()> {
         let mut made = Vec::new();
-        for (seat, name) in agents.iter().enumerate() {
-            made.push(match name.as_str() {
-                "random" => Agent::Random(Mt::new(seed * 1000 + seat as i128)),
-                "first" => Agent::First,
-                style if self.machine.program.ir.styles.iter().any(|s| s == style) => Agent::Style {
-                    style: self.machine.program.ir.styles.iter().position(|s| s == style).unwrap_or_default()
-                        as u32,
+        for (seat, agent) in agents.into_iter().enumerate() {
+            let styles = &self.machine.program.ir.styles;
+            made.push(match agent {
+                AgentSpec::Named(name) if name == "random" => {
+                    Agent::Random(Mt::new(seed * 1000 + seat as i128))
+                }
+                AgentSpec::Named(name) if name == "first" => Agent::First,
+                AgentSpec::Named(name) if styles.contains(&name) => Agent::Style {
+                    style: styles.iter().position(|s| *s == name).unwrap_or_default() as u32,
                     rng: Mt::new(seed * 1000 + seat as i128),
                 },
-                search if search.starts_with("mcts") => Agent::Mcts {
-                    iterations: iterations(search)?,
+                AgentSpec::Search(name, playouts, seconds, style) if name == "mcts" => Agent::Mcts {
+                    search: search_of(&self.machine.program, playouts, seconds, style)?,
                     seed: seed * 1000 + seat as i128,
                     asked: 0,
                 },
-                other => {
-                    return Err(PyValueError::new_err(format!("the native engine has no agent '{other}'")))
+                AgentSpec::Named(name) | AgentSpec::Search(name, ..) => {
+                    return Err(PyValueError::new_err(format!("the native engine has no agent '{name}'")))
                 }
             });
         }
-        self.machine.play_out(&mut made).map_err(PyValueError::new_err)
+        let machine = &mut self.machine;
+        py.detach(|| machine.play_out(&mut made)).map_err(PyValueError::new_err)
     }
 
     /// Each option's weight by the style named `style` for the pending decision (None: nothing is
@@ -255,10 +287,22 @@ impl Game {
         self.machine.weights(index as u32).map_err(|f| raise(&f))
     }
 
-    /// The option a search of `iterations` playouts prefers for the pending decision (None when
-    /// nothing is pending), its generator seeded with `seed`.
-    fn mcts(&self, iterations: u32, seed: i128) -> Option<usize> {
-        crate::mcts::choose(&self.machine, iterations, &mut Mt::new(seed))
+    /// The option a search prefers for the pending decision (None when nothing is pending), its
+    /// generator seeded with `seed`: one budget of `playouts` (from 1) and `seconds`, and its
+    /// playouts played by the style at index `style` (`Rollout`), else at random. Python's other
+    /// threads run meanwhile: the playtest page answers while a search thinks.
+    #[pyo3(signature = (seed, playouts=None, seconds=None, style=None))]
+    fn mcts(
+        &self,
+        py: Python<'_>,
+        seed: i128,
+        playouts: Option<u32>,
+        seconds: Option<f64>,
+        style: Option<u32>,
+    ) -> PyResult<Option<usize>> {
+        let search = search_of(&self.machine.program, playouts, seconds, style)?;
+        let machine = &self.machine;
+        Ok(py.detach(|| crate::mcts::choose(machine, &search, &mut Mt::new(seed))))
     }
 
     /// A cell of a grid that grows, by its location: (grid, q, r); None for any other location.

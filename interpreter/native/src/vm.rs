@@ -498,9 +498,9 @@ pub enum Agent {
     Random(Mt),
     /// Always the first option.
     First,
-    /// Searches (mcts.rs): so many playouts per decision, its generator for the n-th decision
-    /// it answers seeded with `seed * 1,000,000 + n` (as agents.py's MctsAgent).
-    Mcts { iterations: u32, seed: i128, asked: i128 },
+    /// Searches (mcts.rs) before each answer, its generator for the n-th decision it answers
+    /// seeded with `seed * 1,000,000 + n` (as agents.py's MctsAgent).
+    Mcts { search: crate::mcts::Search, seed: i128, asked: i128 },
     /// Plays a style the rules declare (styles.rs), by its index, from its own generator.
     Style { style: u32, rng: Mt },
 }
@@ -775,10 +775,10 @@ impl Game {
                 },
                 Some(Agent::Random(rng)) => rng.randbelow(size),
                 Some(Agent::First) => 0,
-                Some(Agent::Mcts { iterations, seed, asked }) => {
+                Some(Agent::Mcts { search, seed, asked }) => {
                     let mut rng = Mt::new(*seed * 1_000_000 + *asked);
                     *asked += 1;
-                    crate::mcts::choose(self, *iterations, &mut rng).unwrap_or(0) as u64
+                    crate::mcts::choose(self, search, &mut rng).unwrap_or(0) as u64
                 }
                 None => return Err(format!("no agent for seat {}", seat + 1)),
             };
