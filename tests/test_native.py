@@ -53,6 +53,7 @@ NATIVE = [
 # Games the core runs that are checked by tests of their own below (or in test_native_variants.py).
 NATIVE_TOO = [
     "dino_dynasty",
+    "dino_dynasty_dynasty",
     "dino_dynasty_stasis",
     "dino_dynasty_teams",
     "dino_garden",

@@ -160,6 +160,8 @@ class Lowered:
     kinds: list[Kind]
     decls: list[str]  # each piece declaration's name
     counters: list[str]
+    variables: list[str] = field(default_factory=list)  # each variable of its own, by its slot
+    stores: list[tuple[str, str]] = field(default_factory=list)  # each store of variables per owner
 
 
 class Lowering:
@@ -341,6 +343,8 @@ class Lowering:
             kinds=self.kinds,
             decls=self.decls,
             counters=list(sym.counters),
+            variables=list(sym.vars),
+            stores=list(self.stores),
         )
 
     def labels(self) -> dict[str, list[int]]:
@@ -410,16 +414,9 @@ class Lowering:
     def refuse_whole_program(self) -> None:
         """What the core does not run anywhere yet, found before anything is lowered."""
         sym = self.sym
-        # The mechanisms of carried state and sequences of games run on the Python engine alone
-        # so far: refused whole, never half run.
         if sym.automata and any(isinstance(s, ast.Offer) for s in sym.module.find_all(ast.Stmt)):
             offering = "a seat the rules play (`automated`) in a game that offers actions"
             raise Unsupported(offering, sym.automata[0].span)
-        for carried in sym.module.decls:
-            if isinstance(carried, ast.CarryDecl):
-                raise Unsupported("carried state (`carry`)", carried.span)
-        if sym.sequence is not None:
-            raise Unsupported("a sequence of games (`sequence`)", sym.sequence.span)
 
     def site(self, span: ast.Span | None, rule: str | None = None) -> int:
         self.sites.append((span, self.rule if rule is None else rule))

@@ -3,6 +3,7 @@
 //! lists, and tagged tuples (`("cell", location)`) that the Python side maps back to the
 //! program's own values; errors cross as `NativeError(kind, detail, at)`.
 
+use crate::carry::Start;
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
 use crate::rng::Mt;
@@ -116,6 +117,37 @@ fn iterations(name: &str) -> PyResult<u32> {
     }
 }
 
+/// Each seat's agent, by its name ("random", "first", "mcts" or "mcts:N"), seeded as
+/// agents.py seeds them from the game's seed.
+fn agents_of(agents: &[String], seed: i128) -> PyResult<Vec<Agent>> {
+    let mut made = Vec::new();
+    for (seat, name) in agents.iter().enumerate() {
+        made.push(match name.as_str() {
+            "random" => Agent::Random(Mt::new(seed * 1000 + seat as i128)),
+            "first" => Agent::First,
+            search if search.starts_with("mcts") => {
+                Agent::Mcts { iterations: iterations(search)?, seed: seed * 1000 + seat as i128, asked: 0 }
+            }
+            other => return Err(PyValueError::new_err(format!("the native engine has no agent '{other}'"))),
+        });
+    }
+    Ok(made)
+}
+
+/// Agents that play several games in turn (a sequence's), each keeping its generator.
+#[pyclass(module = "meeple.interpreter.native._core")]
+struct Agents {
+    made: Vec<Agent>,
+}
+
+#[pymethods]
+impl Agents {
+    #[new]
+    fn new(agents: Vec<String>, seed: i128) -> PyResult<Agents> {
+        Ok(Agents { made: agents_of(&agents, seed)? })
+    }
+}
+
 /// A lowered program, loaded once and shared by its games.
 #[pyclass(frozen, module = "meeple.interpreter.native._core")]
 struct Program {
@@ -132,8 +164,9 @@ impl Program {
     }
 
     /// A new game, run to its first decision (or its end, or an error: see `Game.failure`);
-    /// `teams`: the layout it is played in (each team its seats), everyone alone without one.
-    #[pyo3(signature = (players, seed, budget, logging, teams=None))]
+    /// `teams`: the layout it is played in (each team its seats), everyone alone without one;
+    /// `start`: what a save made of its start, as JSON (carry.rs).
+    #[pyo3(signature = (players, seed, budget, logging, teams=None, start=None))]
     fn new_game(
         &self,
         players: u32,
@@ -141,12 +174,21 @@ impl Program {
         budget: u64,
         logging: bool,
         teams: Option<Vec<Vec<u32>>>,
+        start: Option<&str>,
     ) -> PyResult<Game> {
         let teams = match teams {
             None => Teams::alone(players),
             Some(layout) => Teams::of_layout(&layout, players).map_err(PyValueError::new_err)?,
         };
-        let mut machine = Machine::seated(self.loaded.clone(), players, teams, seed, budget, logging);
+        let start: Option<Start> = match start {
+            None => None,
+            Some(json) => Some(
+                serde_json::from_str(json)
+                    .map_err(|e| PyValueError::new_err(format!("a start that does not load: {e}")))?,
+            ),
+        };
+        let loaded = self.loaded.clone();
+        let mut machine = Machine::seated(loaded, players, teams, seed, budget, logging, start.as_ref());
         machine.rest();
         Ok(Game { machine })
     }
@@ -218,22 +260,15 @@ impl Game {
     /// Play to the end inside the machine: `agents` names each seat's ("random" or "first");
     /// random seats draw from `random.Random(seed * 1000 + seat)`, as agents.py's do.
     fn play_out(&mut self, agents: Vec<String>, seed: i128) -> PyResult<()> {
-        let mut made = Vec::new();
-        for (seat, name) in agents.iter().enumerate() {
-            made.push(match name.as_str() {
-                "random" => Agent::Random(Mt::new(seed * 1000 + seat as i128)),
-                "first" => Agent::First,
-                search if search.starts_with("mcts") => Agent::Mcts {
-                    iterations: iterations(search)?,
-                    seed: seed * 1000 + seat as i128,
-                    asked: 0,
-                },
-                other => {
-                    return Err(PyValueError::new_err(format!("the native engine has no agent '{other}'")))
-                }
-            });
-        }
+        let mut made = agents_of(&agents, seed)?;
         self.machine.play_out(&mut made).map_err(PyValueError::new_err)
+    }
+
+    /// Play to the end with agents that outlive the game (`Agents`): the games of a sequence
+    /// are played by the same agents, each drawing on from where the last game left it, as
+    /// the Python engine's agents do (interpreter/sequence.py).
+    fn play_with(&mut self, agents: &mut Agents) -> PyResult<()> {
+        self.machine.play_out(&mut agents.made).map_err(PyValueError::new_err)
     }
 
     /// The option a search of `iterations` playouts prefers for the pending decision (None when
@@ -245,6 +280,33 @@ impl Game {
     /// A cell of a grid that grows, by its location: (grid, q, r); None for any other location.
     fn grown_cell(&self, loc: u32) -> Option<(u32, i64, i64)> {
         self.machine.world.grown.cell(loc).map(|(g, q, r, _)| (g, q, r))
+    }
+
+    /// A variable of its own (`per` None) or the value at `at` of a store of variables per
+    /// owner, as a save reads it (carry.rs).
+    fn variable<'py>(&self, py: Python<'py>, store: Option<u32>, at: u32) -> PyResult<Bound<'py, PyAny>> {
+        let w = &self.machine.world;
+        let found = match store {
+            None => w.vars.get(at as usize),
+            Some(s) => w.owned.get(s as usize).and_then(|o| o.get(at as usize)),
+        };
+        to_py(py, found.unwrap_or(&Value::None))
+    }
+
+    /// The pieces at a location, bottom first: (kind, owner's seat).
+    fn pieces(&self, loc: u32) -> Vec<(u32, Option<u32>)> {
+        let held = self.machine.world.locs.get(loc as usize);
+        held.map_or_else(Vec::new, |h| h.iter().map(|p| (p.kind, p.owner)).collect())
+    }
+
+    /// A grid's cells in the order laid: (location, q, r, its layers bottom first).
+    fn cells(&self, grid: u32) -> Vec<(u32, i64, i64, Vec<u32>)> {
+        crate::carry::cells(&self.machine.world, grid)
+    }
+
+    /// A layer laid, by its number: (its cells, the row each shows, its turn).
+    fn layer(&self, id: u32) -> Option<crate::carry::LaidAgain> {
+        crate::carry::layer(&self.machine.world, id)
     }
 
     /// The error that stopped the game, raised as NativeError; nothing when there is none.
@@ -394,6 +456,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Program>()?;
     m.add_class::<Game>()?;
     m.add_class::<Options>()?;
+    m.add_class::<Agents>()?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     Ok(())
 }

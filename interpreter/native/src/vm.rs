@@ -502,10 +502,11 @@ impl Game {
     /// A new game: the start of the game laid out, then setup and play run to the first
     /// decision a player must make (or to the end).
     pub fn new(program: Arc<Loaded>, players: u32, seed: i128, budget: u64, logging: bool) -> Game {
-        Game::seated(program, players, Teams::alone(players), seed, budget, logging)
+        Game::seated(program, players, Teams::alone(players), seed, budget, logging, None)
     }
 
-    /// A new game whose seats play in `teams` (teams.rs), run to its first decision.
+    /// A new game whose seats play in `teams` (teams.rs), started from `start` (what a save
+    /// makes of the start: carry.rs) if given, run to its first decision.
     pub fn seated(
         program: Arc<Loaded>,
         players: u32,
@@ -513,6 +514,7 @@ impl Game {
         seed: i128,
         budget: u64,
         logging: bool,
+        start: Option<&crate::carry::Start>,
     ) -> Game {
         let ir = &program.ir;
         let world = World {
@@ -563,6 +565,15 @@ impl Game {
         if let Err(fail) = game.init() {
             game.fail(fail);
             return game;
+        }
+        if let Some(start) = start {
+            if let Err(fail) = crate::carry::give(&program, &mut game.world, start) {
+                game.fail(fail);
+                return game;
+            }
+            // What was asked of the start before the save changed it is not kept.
+            game.world.memo = Memo::default();
+            game.world.areas = crate::areas::Kept::default();
         }
         for code in [ir.play, ir.setup].into_iter().flatten() {
             let slots = vec![Value::None; ir.code[code as usize].slots as usize];
