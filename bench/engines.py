@@ -49,6 +49,8 @@ GAMES: list[tuple[str, str, dict[str, str], int, list[list[int]] | None]] = [
     ("Dino Dynasty Dynasty C, 4p", "dino_dynasty_dynasty", {"scenario": "C"}, 4, None),
     # a sequence of three games, each started from the save of the one before (carried grid)
     ("Seasons (a sequence), 2p", "tests/carry/seasons.rules", {}, 2, None),
+    # five Scenarios played as one, the Map kept, slid (`shift`) and grown from one to the next
+    ("Dino Dynasty Campaign, 4p", "dino_dynasty_campaign", {}, 4, None),
 ]
 # The games with a program written for them by hand (bench/, beside this file).
 HANDWRITTEN = {"gods_love_dinosaurs": "handwritten_gld", "dino_garden": "handwritten_dg"}

@@ -585,3 +585,47 @@ def test_dino_dynastys_dynasty_game_is_the_same_game_on_both_engines_at_its_size
                 python, core = from_save(game, players, seed, save)
                 assert core == python, f"scenario {scenario}, {players} players, seed {seed}"
                 save = python["save"]
+
+
+# ---------------------------------------------------------------- shift
+# `shift GRID by DQ, DR` (src/shift.rs): a grid's cells and the layers on them move; a layer a
+# rule holds by name moves with it, as the Python engine's layer objects do (tests/games/drift.rules
+# holds one in `laid` across the shift, prints it, lifts it, floods it where it now lies).
+
+DRIFT = ROOT / "tests" / "games" / "drift.rules"
+
+
+@pytest.mark.parametrize("agent", ["random", "first"])
+def test_a_drifting_world_played_inside_the_core_is_the_python_agents_game(agent: str) -> None:
+    game = carried(DRIFT)
+    for players in (2, 3):
+        for seed in range(6):
+            python, core = played_out_both(game, players, seed, agent)
+            assert outcome(core) == outcome(python), f"{players} players, seed {seed}"
+
+
+@functools.cache
+def campaign(name: str) -> Game:
+    return load(ROOT / "games" / f"{name}.rules")
+
+
+def test_dino_dynastys_campaign_is_the_same_game_on_both_engines() -> None:
+    """Dino Dynasty's Campaign (Game Variants, "Campaign Game"): five Scenarios played as one, the
+    Map kept from each to the next and slid to grow on the side the starting player picks
+    (`shift`), Campaign tokens and Dynasties carried; at its smallest, 2 players."""
+    game = campaign("dino_dynasty_campaign")
+    assert native.engine_for(game, "auto") == ("native", "")
+    python, core = played_out_both(game, 2, 0, "random")
+    assert (core.result(), core.save()) == (python.result(), python.save())
+
+
+@pytest.mark.soak  # whole Campaigns: CI runs it, `-m soak` here
+@pytest.mark.parametrize("name", ["dino_dynasty_campaign", "dino_dynasty_campaign_teams"])
+def test_dino_dynastys_campaign_is_the_same_game_on_both_engines_at_its_sizes(name: str) -> None:
+    game = campaign(name)
+    for players in (2, 3, 4):
+        for seed in range(3):
+            agents = functools.partial(make_agents, ["random"], players, seed)
+            python = played(game.new_game(players, seed), agents())
+            core = played(native.new_game(game, players, seed), agents())
+            assert core == python, f"{name}, {players} players, seed {seed}"

@@ -738,6 +738,9 @@ class Lowering:
     def lower_Lift(self, s: ast.Lift) -> None:
         self.emit(s, {"Lift": {"layer": self.expr(s.layer)}})
 
+    def lower_Shift(self, s: ast.Shift) -> None:
+        self.emit(s, {"Shift": {"grid": self.expr(s.map), "dq": self.expr(s.dq), "dr": self.expr(s.dr)}})
+
     def lower_While(self, s: ast.While) -> None:
         top = self.emit(s, {"JumpUnless": {"cond": self.expr(s.cond), "to": -1}})
         self.emit(s, "Spend")

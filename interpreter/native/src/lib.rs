@@ -13,6 +13,7 @@ pub mod placement;
 pub mod rng;
 pub mod routes;
 pub mod rows;
+pub mod shift;
 pub mod steps;
 pub mod supposed;
 pub mod teams;

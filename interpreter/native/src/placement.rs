@@ -118,6 +118,45 @@ impl Grown {
         self.layers.truncate(layers);
     }
 
+    /// Move a grid's cells, and the layers lying on them, by (dq, dr) (shift.rs); None, moving
+    /// nothing, where a coordinate would overflow.
+    pub(crate) fn shift(&mut self, g: u32, dq: i64, dr: i64) -> Option<()> {
+        let live: Vec<usize> = self.of(g).map(|(i, _)| i).collect();
+        let mut moved: Vec<u32> = Vec::new();
+        for &i in &live {
+            let (_, q, r, _) = self.cells[i];
+            q.checked_add(dq)?;
+            r.checked_add(dr)?;
+            moved.push(self.tops[i]);
+            moved.extend(self.under.get(&(i as u32)).into_iter().flatten());
+        }
+        moved.sort_unstable();
+        moved.dedup();
+        let mut spots = Vec::new();
+        for &id in &moved {
+            let spot = &self.layers[id as usize];
+            let shift = (spot.shift.0.checked_add(dq)?, spot.shift.1.checked_add(dr)?);
+            for (q, r) in spot.turned.iter() {
+                q.checked_add(shift.0)?;
+                r.checked_add(shift.1)?;
+            }
+            spots.push((id, Spot { shift, ..(**spot).clone() }));
+        }
+        for (id, spot) in spots {
+            self.layers[id as usize] = Arc::new(spot);
+        }
+        for &i in &live {
+            let (_, q, r, _) = self.cells[i];
+            self.at.remove(&(g, q, r));
+        }
+        for &i in &live {
+            let cell = &mut self.cells[i];
+            (cell.1, cell.2) = (cell.1 + dq, cell.2 + dr);
+            self.at.insert((g, cell.1, cell.2), self.base + i as u32);
+        }
+        Some(())
+    }
+
     pub(crate) fn get(&self, g: u32, q: i64, r: i64) -> Option<u32> {
         self.at.get(&(g, q, r)).copied()
     }

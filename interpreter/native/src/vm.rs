@@ -375,6 +375,12 @@ impl World {
     }
 
     /// A part of the position changed: the answers that read its class no longer hold.
+    /// Forget every answer kept: what a shift moved may have been read anywhere (shift.rs).
+    pub(crate) fn forget(&mut self) {
+        self.memo = Memo::default();
+        self.areas.forget();
+    }
+
     pub(crate) fn changed(&mut self, part: Part) {
         self.memo.generations[part.class()] += 1;
         if let Part::Grid(_) = part {
@@ -1039,6 +1045,11 @@ impl Game {
                         let layer = eval(&program, w, layer, env)?;
                         crate::layers::lift(&program, w, &layer)?;
                     }
+                    Instr::Shift { grid, dq, dr } => {
+                        let grid = eval(&program, w, grid, env)?;
+                        let (dq, dr) = (eval(&program, w, dq, env)?, eval(&program, w, dr, env)?);
+                        crate::shift::shift(&program, w, &grid, &dq, &dr)?;
+                    }
                     Instr::Place { shape, grid, at, over } => {
                         let (shape, grid) = (eval(&program, w, shape, env)?, eval(&program, w, grid, env)?);
                         let at = match at {
@@ -1071,6 +1082,9 @@ impl Game {
                 Ok(())
             })();
             result.map_err(|f| at(f, here))?;
+            if let Instr::Shift { .. } = step.op {
+                crate::shift::refresh(self); // the layers the rules hold, where they lie now
+            }
             // Each trigger runs after the move, in turn, its condition asked as it starts (the
             // first to run on top of the frames).
             for (code, piece, place) in fired.into_iter().rev() {
