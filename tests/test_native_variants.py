@@ -7,16 +7,20 @@ a copy taken mid-game finishing the same.
 Teams (docs/language.md#teams): the layout is chosen when a game starts, `team(p)` and
 `teammates(p)` read it, and every member of the best team wins (interpreter/teams.py, which the
 core's src/teams.rs follows). `swap X with Y`: lowered to two reads and two sets. `as_if_moved`
-(src/supposed.rs) and `fewest_steps` of a movement with a `step` line (src/steps.rs)."""
+(src/supposed.rs) and `fewest_steps` of a movement with a `step` line (src/steps.rs). Carried
+state (`carry`: a game started from a save, and its save; interpreter/native/carried.py,
+src/carry.rs), sequences of games (`sequence`: NativeSequence) and `shift` (src/shift.rs), then
+Dino Dynasty's Dynasty game and Campaign."""
 
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, write
+from helpers import ROOT, run, write
 from test_carry import DOES_NOT_FIT, save_data
 from test_native import (  # noqa: F401 (built: the fixture that skips, or fails, without the core)
     both,
@@ -553,6 +557,24 @@ def test_simulate_plays_a_save_and_a_sequence_alike_on_both_engines() -> None:
         for seed in range(3):
             on_python, on_core = (play_one(game, plan, seed) for plan in plans)
             assert on_core == on_python, f"{rules}, seed {seed}"
+
+
+def test_play_saves_and_loads_on_the_core_as_on_python(tmp_path: Path) -> None:
+    """`meeple play --save` then `--load`: the core plays both games (it says so), and the game
+    from the save, its record and its save are the Python engine's."""
+    saved = tmp_path / "end.json"
+    first = json.loads(run("play", str(PEBBLES), "--save", str(saved), "--json").stdout)
+    assert first["engine"] == "native"
+    common = ("play", str(PEBBLES), "--load", str(saved), "--seed", "3", "--json", "--save")
+    on_core = json.loads(run(*common, str(tmp_path / "core.json")).stdout)
+    on_python = json.loads(run(*common, str(tmp_path / "python.json"), "--engine", "python").stdout)
+    assert (on_core.pop("engine"), on_python.pop("engine"), on_python.pop("python_because")) == (
+        "native",
+        "python",
+        "asked for",
+    )
+    assert on_core == on_python and "load" in on_core
+    assert (tmp_path / "core.json").read_text() == (tmp_path / "python.json").read_text()
 
 
 @functools.cache
