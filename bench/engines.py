@@ -51,6 +51,10 @@ GAMES: list[tuple[str, str, dict[str, str], int, list[list[int]] | None]] = [
     ("Dino Dynasty teams C, 4p", "dino_dynasty_teams", {"scenario": "C"}, 4, [[0, 2], [1, 3]]),
     ("Dino Dynasty Stasis C, 3p", "dino_dynasty_stasis", {"scenario": "C"}, 3, None),
     ("Dino Dynasty Dynasty C, 4p", "dino_dynasty_dynasty", {"scenario": "C"}, 4, None),
+    # a sequence of three games, each started from the save of the one before (carried grid)
+    ("Seasons (a sequence), 2p", "tests/carry/seasons.rules", {}, 2, None),
+    # five Scenarios played as one, the Map kept, slid (`shift`) and grown from one to the next
+    ("Dino Dynasty Campaign, 4p", "dino_dynasty_campaign", {}, 4, None),
 ]
 # The games with a program written for them by hand (bench/, beside this file).
 HANDWRITTEN = {"gods_love_dinosaurs": "handwritten_gld", "dino_garden": "handwritten_dg"}
@@ -84,7 +88,7 @@ def play(
         else:
             state = game.new_game(players, seed, logging=False, teams=teams)
             play_to_end(state, make_agents([agent], players, seed, game.program.styles))
-        out.append((state.choices, state.scores, state.winners))
+        out.append((state.choices, state.scores, state.winners))  # a sequence's: all its games' choices
     return {"seconds": time.process_time() - began, "games": out}
 
 
@@ -97,8 +101,8 @@ def clone_cost(
     whole.play_out(["random"] * players)
     state = native.new_game(game, players, 0, logging=False, teams=teams)
     for choice in whole.choices[: len(whole.choices) // 2]:
-        state.core.apply(choice)
-    core = state.core
+        state.apply(choice)  # (a sequence goes on to its next game as one ends)
+    core = state.core  # a sequence's: its game in progress
     began = time.process_time()
     for _ in range(copies):
         core.clone()

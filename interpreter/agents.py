@@ -69,6 +69,9 @@ class Search:
     style: str | None = None
 
 
+DIGITS = "0123456789"  # a budget's: ASCII digits alone ("²" is a digit to str.isdigit, not to int)
+
+
 def parse_search(name: str) -> Search | None:
     """The search an agent's name asks for, None for a name that is no search: `mcts`,
     `mcts:500` (500 playouts a decision), `mcts:2s` or `mcts:0.5s` (that long a decision), each
@@ -82,11 +85,11 @@ def parse_search(name: str) -> Search | None:
     if len(parts) > 2 or any(not part for part in parts):
         raise wrong
     search = Search()
-    if parts and parts[0][:1].isdigit():
+    if parts and parts[0][:1] in DIGITS:
         budget = parts.pop(0)
-        if budget.isdigit() and 1 <= int(budget) <= 2**32 - 1:
+        if re.fullmatch("[0-9]+", budget) and 1 <= int(budget) <= 2**32 - 1:
             search = Search(playouts=int(budget))
-        elif budget.endswith("s") and re.fullmatch(r"\d+(\.\d+)?", budget[:-1]):
+        elif budget.endswith("s") and re.fullmatch(r"[0-9]+(\.[0-9]+)?", budget[:-1]):
             seconds = float(budget[:-1])
             if not 0 < seconds <= MOST_SECONDS:
                 raise ValueError(f"'{name[:60]}': a search takes more than 0 seconds and at most a day")

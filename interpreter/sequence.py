@@ -146,22 +146,25 @@ class SequenceState:
             self._next()
 
     def _start(self, index: int, load: Save | None, run_setup: bool = True) -> State:
-        part = self.game.parts[index]
-        state = part.new_game(
-            self.players,
-            self.seeds[index],
-            self.budget,
-            run_setup=run_setup,
-            logging=self.logging,
-            load=load,
-            teams=self.layout,
-        )
+        state = self._new(self.game.parts[index], self.seeds[index], load, run_setup)
         if self.logging:
             options = ", ".join(f"{k} {v}" for k, v in self.game.parts[index].sequence_options.items())
             state.log.insert(
                 0, f"Game {index + 1} of {len(self.game.parts)}" + (f" ({options})" if options else "")
             )
         return state
+
+    def _new(self, part: Game, seed: int, load: Save | None, run_setup: bool) -> State:
+        """A game of the sequence, on this sequence's engine (the native core's: native/state.py)."""
+        return part.new_game(
+            self.players,
+            seed,
+            self.budget,
+            run_setup=run_setup,
+            logging=self.logging,
+            load=load,
+            teams=self.layout,
+        )
 
     def _next(self) -> None:
         """While the game in progress has ended and another follows: start it from its save."""
@@ -281,7 +284,7 @@ class SequenceState:
         """What moves wanted and did not find, added up over the games."""
         shortfalls: dict[str, int] = {}
         for state in [*self.done, self.current]:
-            for what, n in state.rt.shortfalls.items():
+            for what, n in state.shortfalls.items():
                 shortfalls[what] = shortfalls.get(what, 0) + n
         return shortfalls
 

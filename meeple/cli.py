@@ -122,9 +122,9 @@ def start(
     players = game.min_players if players is None else players
     try:
         # refuses a count out of range first, then teams that do not fit, then a save that does
-        # not fit the rules (the native engine plays no saves: see engine_of)
+        # not fit the rules (in the same words on either engine: native/carried.py)
         if engine == "native":
-            state = native.new_game(game, players, seed, logging=logging, teams=teams)
+            state = native.new_game(game, players, seed, logging=logging, teams=teams, load=load)
         else:
             state = game.new_game(players, seed, logging=logging, load=load, teams=teams)
         agents = make_agents(agent_names, players, seed, game.program.styles, HumanAgent)

@@ -157,7 +157,9 @@ def play_native(game: Game, plan: Plan, seed: int) -> dict[str, Any] | None:
     """One game played inside the native core, its agents too: the record the Python engine
     makes of the same seed (tests/test_native.py). None where the core stopped on a limit of its
     own and the engine was not asked for: the Python engine plays that game."""
-    state = native.new_game(game, plan.players, seed, logging=False, checked=False, teams=plan.teams)
+    state = native.new_game(
+        game, plan.players, seed, logging=False, checked=False, teams=plan.teams, load=_save(plan.load)
+    )
     try:
         state.check()
         state.play_out(list(plan.agents))

@@ -7,16 +7,21 @@ a copy taken mid-game finishing the same.
 Teams (docs/language.md#teams): the layout is chosen when a game starts, `team(p)` and
 `teammates(p)` read it, and every member of the best team wins (interpreter/teams.py, which the
 core's src/teams.rs follows). `swap X with Y`: lowered to two reads and two sets. `as_if_moved`
-(src/supposed.rs) and `fewest_steps` of a movement with a `step` line (src/steps.rs)."""
+(src/supposed.rs) and `fewest_steps` of a movement with a `step` line (src/steps.rs). Carried
+state (`carry`: a game started from a save, and its save; interpreter/native/carried.py,
+src/carry.rs), sequences of games (`sequence`: NativeSequence) and `shift` (src/shift.rs), then
+Dino Dynasty's Dynasty game and Campaign."""
 
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, write
+from helpers import ROOT, run, write
+from test_carry import DOES_NOT_FIT, save_data
 from test_native import (  # noqa: F401 (built: the fixture that skips, or fails, without the core)
     both,
     built,
@@ -31,6 +36,7 @@ from meeple import Game
 from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.saves import SaveError, save_text
 from meeple.simulation import Plan, play_one
 
 TUG = ROOT / "tests" / "games" / "tug_teams.rules"
@@ -424,3 +430,224 @@ def test_dino_dynasty_against_the_stasis_is_the_same_game_in_every_mode(mode: st
             assert core == python, f"mode {mode}, {players} players, seed {seed}"
         python_state, core_state = played_out_both(game, players, 0, "random")
         assert outcome(core_state) == outcome(python_state)
+
+
+# ---------------------------------------------------------------- carried state and sequences
+# `carry` (docs/language.md#carried-state): a game started from a save lays it over its start
+# before setup, and its end is saved; the Python engine's interpreter/carry.py is the
+# specification, which the core's start is made with (interpreter/native/carried.py, src/carry.rs).
+# `sequence`: games played as one, each started from the save of the one before
+# (interpreter/sequence.py), the same agents playing them all.
+
+PEBBLES = ROOT / "tests" / "carry" / "pebbles.rules"  # variables, zones and a deck carried
+SEASONS = ROOT / "tests" / "carry" / "seasons.rules"  # a grid of layers, pieces on it; a sequence
+
+
+@functools.cache
+def carried(path: Path, **options: str) -> Game:
+    return load(path, **options)
+
+
+def from_save(game: Game, players: int, seed: int, save: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The same game started from `save` on both engines, each answered by the Python agents."""
+    agents = functools.partial(make_agents, ["random"], players, seed)
+    python = game.new_game(players, seed, load=save)
+    core = native.new_game(game, players, seed, load=save)
+    return (
+        played(python, agents()) | {"save": python.save()},
+        played(core, agents()) | {"save": core.save()},
+    )
+
+
+def ended(game: Game, players: int, seed: int) -> Any:
+    """The save a game played at random on the Python engine ends with."""
+    state = game.new_game(players, seed)
+    played(state, make_agents(["random"], players, seed))
+    return state.save()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_game_started_from_a_save_is_the_same_game_on_both_engines(players: int) -> None:
+    """Variables of their own, per player, per row and per player and row (an optional player, a
+    text, yes/no, a row), zones per player and per row, and an ordered deck, carried: the same
+    decisions, log, scores, winners, and the same save at the end."""
+    game = carried(PEBBLES)
+    assert native.engine_for(game, "auto") == ("native", "")
+    for seed in range(4):
+        python, core = from_save(game, players, seed + 10, ended(game, players, seed))
+        assert core == python, f"{players} players, seed {seed}"
+
+
+def test_a_carried_grid_is_laid_again_on_the_core_as_saved() -> None:
+    """A grid's layers, one laid over another (the frost of a cold season), and the pieces on its
+    cells: a season of Seasons started from the last one's save is the same season on both engines."""
+    _, first, second = carried(SEASONS).parts  # the second season is cold: frost over the first tile
+    for players in (2, 3):
+        for seed in range(3):
+            save = ended(first, players, seed)
+            assert any(len(entry.layers or []) > 1 for entry in save.entries)
+            python, core = from_save(second, players, seed + 5, save)
+            assert core == python, f"{players} players, seed {seed}"
+
+
+@pytest.mark.parametrize("path", [PEBBLES, SEASONS], ids=["pebbles", "seasons"])
+def test_a_save_written_on_one_engine_loads_on_the_other(path: Path) -> None:
+    """The core's save is the Python engine's, entry for entry, and each engine plays on from the
+    other's save as from its own."""
+    game = carried(path)
+    part = game.parts[1] if game.parts else game
+    for seed in range(3):
+        python = part.new_game(2, seed)
+        played(python, make_agents(["random"], 2, seed))
+        core = native.new_game(part, 2, seed)
+        core.play_out(["random"])
+        assert core.save() == python.save(), f"seed {seed}"
+        on_python = part.new_game(2, seed + 1, load=core.save())
+        on_core = native.new_game(part, 2, seed + 1, load=python.save())
+        agents = functools.partial(make_agents, ["random"], 2, seed + 1)
+        assert played(on_core, agents()) == played(on_python, agents()), f"seed {seed}"
+
+
+def test_a_save_that_does_not_fit_is_refused_on_the_core_in_the_python_engines_words() -> None:
+    """Every way test_carry.py spoils a save is refused by native.new_game, before the core starts a
+    game, with the Python engine's sentence."""
+    game = carried(PEBBLES)
+    for case, (spoil, _) in DOES_NOT_FIT.items():
+        data = save_data(game)
+        spoil(data)
+        with pytest.raises(SaveError) as on_python:
+            game.new_game(3, seed=1, load=data)
+        with pytest.raises(SaveError) as on_core:
+            native.new_game(game, 3, seed=1, load=data)
+        assert str(on_core.value) == str(on_python.value), case
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_sequence_is_the_same_game_on_both_engines(players: int) -> None:
+    """Three seasons played as one: each decision, the log with each game's heading, the scores
+    and winners of the last season, the record of every game and the save at the end."""
+    game = carried(SEASONS)
+    assert native.engine_for(game, "auto") == ("native", "")
+    for seed in range(4):
+        python = game.new_game(players, seed)
+        core = native.new_game(game, players, seed)
+        assert core.engine == "native" and python.engine == "python"
+        agents = functools.partial(make_agents, ["random"], players, seed)
+        assert played(core, agents()) == played(python, agents()), f"{players} players, seed {seed}"
+        assert (core.result(), core.save()) == (python.result(), python.save())
+
+
+@pytest.mark.parametrize("agent", ["random", "first"])
+def test_a_sequence_played_inside_the_core_is_the_python_agents_sequence(agent: str) -> None:
+    """The same agents play every game of a sequence, each drawing on from where the last game
+    left it: inside the core as with the Python engine's agents."""
+    game = carried(SEASONS)
+    for players in (2, 3):
+        for seed in range(3):
+            python, core = played_out_both(game, players, seed, agent)
+            assert core.result() == python.result(), f"{players} players, seed {seed}"
+
+
+def test_simulate_plays_a_save_and_a_sequence_alike_on_both_engines() -> None:
+    """`meeple simulate --load` and a sequence: each seed's record is the same on either engine."""
+    pebbles = carried(PEBBLES)
+    text = save_text(ended(pebbles, 2, 0))
+    for game, rules, load_text in ((pebbles, str(PEBBLES), text), (carried(SEASONS), str(SEASONS), "")):
+        plans = [Plan(rules, 2, load=load_text, engine=engine) for engine in ("python", "native")]
+        for seed in range(3):
+            on_python, on_core = (play_one(game, plan, seed) for plan in plans)
+            assert on_core == on_python, f"{rules}, seed {seed}"
+
+
+def test_play_saves_and_loads_on_the_core_as_on_python(tmp_path: Path) -> None:
+    """`meeple play --save` then `--load`: the core plays both games (it says so), and the game
+    from the save, its record and its save are the Python engine's."""
+    saved = tmp_path / "end.json"
+    first = json.loads(run("play", str(PEBBLES), "--save", str(saved), "--json").stdout)
+    assert first["engine"] == "native"
+    common = ("play", str(PEBBLES), "--load", str(saved), "--seed", "3", "--json", "--save")
+    on_core = json.loads(run(*common, str(tmp_path / "core.json")).stdout)
+    on_python = json.loads(run(*common, str(tmp_path / "python.json"), "--engine", "python").stdout)
+    assert (on_core.pop("engine"), on_python.pop("engine"), on_python.pop("python_because")) == (
+        "native",
+        "python",
+        "asked for",
+    )
+    assert on_core == on_python and "load" in on_core
+    assert (tmp_path / "core.json").read_text() == (tmp_path / "python.json").read_text()
+
+
+@functools.cache
+def dino_dynasty_dynasty(**options: str) -> Game:
+    return load(ROOT / "games" / "dino_dynasty_dynasty.rules", **options)
+
+
+@pytest.mark.parametrize("played_on", ["no", "yes"])
+def test_dino_dynastys_dynasty_game_is_the_same_game_on_both_engines(played_on: str) -> None:
+    """Dino Dynasty's Dynasty game ("Save Between Games", "Dynasty Game" in the rulebook's Game
+    Variants) at its smallest scenario: each Dynasty's envelope (its species, the Morph tokens
+    slot by slot, the Evolve markers a change of species kept) saved at the end, and the next
+    game started from it, alike on both engines."""
+    game = dino_dynasty_dynasty(scenario="A", played_on=played_on)
+    assert native.engine_for(game, "auto") == ("native", "")
+    for players in (2, 4):
+        python, core = played_out_both(game, players, 0, "random")
+        assert (core.result(), core.save()) == (python.result(), python.save()), f"{players} players"
+        again = from_save(game, players, 1, core.save())
+        assert again[1] == again[0], f"{players} players, from the save"
+
+
+@pytest.mark.soak  # whole games at the standard size: CI runs it, `-m soak` here
+def test_dino_dynastys_dynasty_game_is_the_same_game_on_both_engines_at_its_sizes() -> None:
+    for scenario in ("A", "C"):
+        game = dino_dynasty_dynasty(scenario=scenario, played_on="yes")
+        for players in (2, 3, 4, 5, 6):
+            save = None
+            for seed in range(3):
+                python, core = from_save(game, players, seed, save)
+                assert core == python, f"scenario {scenario}, {players} players, seed {seed}"
+                save = python["save"]
+
+
+# ---------------------------------------------------------------- shift
+# `shift GRID by DQ, DR` (src/shift.rs): a grid's cells and the layers on them move; a layer a
+# rule holds by name moves with it, as the Python engine's layer objects do (tests/games/drift.rules
+# holds one in `laid` across the shift, prints it, lifts it, floods it where it now lies).
+
+DRIFT = ROOT / "tests" / "games" / "drift.rules"
+
+
+@pytest.mark.parametrize("agent", ["random", "first"])
+def test_a_drifting_world_played_inside_the_core_is_the_python_agents_game(agent: str) -> None:
+    game = carried(DRIFT)
+    for players in (2, 3):
+        for seed in range(6):
+            python, core = played_out_both(game, players, seed, agent)
+            assert outcome(core) == outcome(python), f"{players} players, seed {seed}"
+
+
+@functools.cache
+def campaign(name: str) -> Game:
+    return load(ROOT / "games" / f"{name}.rules")
+
+
+def test_dino_dynastys_campaign_is_the_same_game_on_both_engines() -> None:
+    """Dino Dynasty's Campaign (Game Variants, "Campaign Game"): five Scenarios played as one, the
+    Map kept from each to the next and slid to grow on the side the starting player picks
+    (`shift`), Campaign tokens and Dynasties carried; at its smallest, 2 players."""
+    game = campaign("dino_dynasty_campaign")
+    assert native.engine_for(game, "auto") == ("native", "")
+    python, core = played_out_both(game, 2, 0, "random")
+    assert (core.result(), core.save()) == (python.result(), python.save())
+
+
+@pytest.mark.soak  # whole Campaigns: CI runs it, `-m soak` here
+@pytest.mark.parametrize("name", ["dino_dynasty_campaign", "dino_dynasty_campaign_teams"])
+def test_dino_dynastys_campaign_is_the_same_game_on_both_engines_at_its_sizes(name: str) -> None:
+    game = campaign(name)
+    for players in (2, 3, 4):
+        for seed in range(3):
+            agents = functools.partial(make_agents, ["random"], players, seed)
+            python = played(game.new_game(players, seed), agents())
+            core = played(native.new_game(game, players, seed), agents())
+            assert core == python, f"{name}, {players} players, seed {seed}"

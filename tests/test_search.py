@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple.interpreter import native
-from meeple.interpreter.agents import MctsAgent, Search, make_agents, parse_search
+from meeple.interpreter.agents import Search, make_agents, parse_search
 from meeple.statistics import wilson
 
 GAMES = ROOT / "tests" / "games"

@@ -36,7 +36,7 @@ STEPS = [kind for kind in KINDS if not issubclass(kind, ast.Meta)]
 # Statements the native core does not run yet: a game that uses one is played by the Python
 # engine (the lowering raises `Unsupported` for it, interpreter/native/lower.py). Once the core
 # runs one, its `lower_X` method exists and it leaves this list (a test below insists).
-PYTHON_ENGINE_ONLY = {ast.Reveal, ast.Shift}
+PYTHON_ENGINE_ONLY: set[type[ast.Node]] = set()  # none left: the core runs every statement
 # Statements the printed rules leave out (codegen/players.py): a log line is the game's record,
 # a tally the designer's statistics; neither is a rule.
 NOT_FOR_PLAYERS = {ast.Log, ast.Tally}

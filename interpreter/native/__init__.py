@@ -17,6 +17,7 @@ from meeple.interpreter import teams as teams_
 from meeple.interpreter.engine import Game, _whole
 from meeple.interpreter.native.lower import Lowered, Unsupported, lower
 from meeple.limits import DEFAULT_BUDGET
+from meeple.saves import Save, as_save
 
 try:
     import meeple.interpreter.native._core as _core
@@ -65,7 +66,8 @@ def engine_for(game: Game, asked: str | None = None) -> tuple[str, str]:
             raise ValueError(NOT_BUILT)
         return "python", NOT_BUILT
     try:
-        lowered(game)
+        for program in [game, *game.parts]:  # a sequence: each of its games, under its options
+            lowered(program)
     except Unsupported as err:
         if asked == "native":
             raise ValueError(f"the native engine cannot play this game: {err}") from None
@@ -81,12 +83,15 @@ def new_game(
     logging: bool = True,
     checked: bool = True,
     teams: Sequence[Sequence[int]] | None = None,
+    load: Save | dict[str, Any] | str | bytes | None = None,
 ) -> Any:
     """A game on the native core (raises Unsupported or ValueError where there is none): checked
     as Game.new_game checks its arguments, its `teams` too (a layout of seats from 0, as
-    Game.new_game takes it). An error in the rules before the first decision is raised here, or
-    with checked=False by the state's `check()`."""
-    from meeple.interpreter.native.state import NativeState
+    Game.new_game takes it), and its save (`load`: SaveError before anything runs, as on the
+    Python engine). A file with a `sequence` starts the whole sequence, each of its games on the
+    core. An error in the rules before the first decision is raised here, or with checked=False
+    by the state's `check()`."""
+    from meeple.interpreter.native.state import NativeSequence, NativeState
 
     if _core is None:
         raise ValueError(NOT_BUILT)
@@ -98,8 +103,16 @@ def new_game(
     if not game.min_players <= n <= game.max_players:
         raise ValueError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {n}")
     layout = None if teams is None else teams_.check_layout(teams, game.program.symbols.teams, game.name, n)
+    saved = None if load is None else as_save(load)
+    if game.parts:
+        for part in game.parts:
+            lowered(part, n)
+        sequence = NativeSequence(game, n, seed, budget, True, logging, saved, layout)
+        if checked:
+            sequence.check()
+        return sequence
     low, core = lowered(game, n)
-    state = NativeState(game, low, core, n, seed, budget, logging, layout)
+    state = NativeState(game, low, core, n, seed, budget, logging, layout, saved)
     if checked:
         state.check()
     return state

@@ -166,6 +166,8 @@ class Lowered:
     # The styles an agent or a search's playouts can play on the core, by their index among the
     # styles the rules declare (src/py.rs): every style but those refused.
     styles: dict[str, int] = field(default_factory=dict)
+    variables: list[str] = field(default_factory=list)  # each variable of its own, by its slot
+    stores: list[tuple[str, str]] = field(default_factory=list)  # each store of variables per owner
 
 
 class Lowering:
@@ -223,7 +225,6 @@ class Lowering:
 
     def lower(self) -> Lowered:
         sym, p = self.sym, self.p
-        self.refuse_whole_program()
         for (_name, owner), zone in p.zone_locs.items():
             if isinstance(owner, Player) and id(owner) not in self.seated:
                 continue
@@ -354,6 +355,8 @@ class Lowering:
             counters=list(sym.counters),
             refused_styles=self.refused_styles,
             styles={name: i for name, i in self.style_index.items() if name not in self.refused_styles},
+            variables=list(sym.vars),
+            stores=list(self.stores),
         )
 
     def labels(self) -> dict[str, list[int]]:
@@ -436,17 +439,6 @@ class Lowering:
             "at": self.site(pref.span),
             "bound_at": self.site(pref.span, ""),
         }
-
-    def refuse_whole_program(self) -> None:
-        """What the core does not run anywhere yet, found before anything is lowered."""
-        sym = self.sym
-        # The mechanisms of carried state and sequences of games run on the Python engine alone
-        # so far: refused whole, never half run.
-        for carried in sym.module.decls:
-            if isinstance(carried, ast.CarryDecl):
-                raise Unsupported("carried state (`carry`)", carried.span)
-        if sym.sequence is not None:
-            raise Unsupported("a sequence of games (`sequence`)", sym.sequence.span)
 
     def site(self, span: ast.Span | None, rule: str | None = None) -> int:
         self.sites.append((span, self.rule if rule is None else rule))
@@ -767,6 +759,9 @@ class Lowering:
 
     def lower_Lift(self, s: ast.Lift) -> None:
         self.emit(s, {"Lift": {"layer": self.expr(s.layer)}})
+
+    def lower_Shift(self, s: ast.Shift) -> None:
+        self.emit(s, {"Shift": {"grid": self.expr(s.map), "dq": self.expr(s.dq), "dr": self.expr(s.dr)}})
 
     def lower_While(self, s: ast.While) -> None:
         top = self.emit(s, {"JumpUnless": {"cond": self.expr(s.cond), "to": -1}})

@@ -16,10 +16,13 @@ from meeple.interpreter.areas import Area
 from meeple.interpreter.compiler.base import too_deep
 from meeple.interpreter.compiler.statements import _looked
 from meeple.interpreter.engine import Game, IllegalChoice, answer_line, record, too_many_decisions
+from meeple.interpreter.native import carried
 from meeple.interpreter.native.lower import Lowered
 from meeple.interpreter.runtime import Decision, Offer, RuleRuntimeError, Secret, log_too_long
+from meeple.interpreter.sequence import SequenceState
 from meeple.interpreter.values import Border, Cell, LazyList, Piece, PieceRef, Placement, Route, label
 from meeple.limits import MAX_VALUE_DEPTH
+from meeple.saves import Save
 
 
 class CoreLimit(RuleRuntimeError):
@@ -51,6 +54,7 @@ class NativeState:
         budget: int,
         logging: bool,
         layout: teams_.Layout | None = None,
+        load: Save | None = None,
     ) -> None:
         self.game = game
         self.lowered = lowered
@@ -60,12 +64,13 @@ class NativeState:
         self.logging = logging
         self.choosers: list[int] = []
         # What the Python engine's State also says: the seats are the players and the seats the
-        # rules play after them (interpreter/seats.py), and the core starts from no save (a game
-        # with carried state is not lowered).
+        # rules play after them (interpreter/seats.py), and the save the game started from.
         self.seats = players + len(game.program.automata)
         self.layout = layout  # the teams chosen (interpreter/teams.py), or None
         self.teams = teams_.teams_of(layout, self.seats)  # every seat's team, alone where none is chosen
-        self.loaded = None
+        self.loaded = load
+        # what the save makes of the start (SaveError here, before anything runs: carried.py)
+        start = None if load is None else carried.start(game, lowered, players, seed, budget, load, layout)
         self.failed: RuleRuntimeError | None = None
         # The scores and tiebreaks the game ended with: computed once, as it ends, so that a score
         # that breaks stops the game with a located error, as on the Python engine (State.flow).
@@ -76,7 +81,7 @@ class NativeState:
         self._grown: dict[tuple[int, int, int, int], Cell] = {}  # cells of grids that grow, made once
         self._over = False
         teams = None if layout is None else [list(team) for team in layout]
-        self.core = core.new_game(self.seats, seed, budget, logging, teams)
+        self.core = core.new_game(self.seats, seed, budget, logging, teams, start)
         self._settle(raising=False)
 
     # -------------------------------------------------------------- values back from the core
@@ -330,6 +335,12 @@ class NativeState:
             raise ValueError(f"unknown style '{search.style}' for the search '{name}'")
         return ("mcts", *search_arguments(search, self))
 
+    def play_with(self, agents: Any) -> None:
+        """Play to the end inside the core with agents that outlive the game (`_core.Agents`):
+        a sequence's games are played by the same agents (NativeSequence)."""
+        self.core.play_with(agents)
+        self._settle()
+
     @property
     def scores(self) -> list[int]:
         """Each seat's score: as the game ended with it, or as the position gives it now."""
@@ -383,6 +394,59 @@ class NativeState:
         copy._decision = None
         return copy
 
+    def save(self) -> Save:
+        """What the rules carry, as the game stands now (as State.save: carried.py)."""
+        return carried.take(self)
+
     def result(self) -> dict[str, Any]:
         """The game as a log records it, as State.result (one record for both engines)."""
         return record(self)
+
+
+class NativeSequence(SequenceState):
+    """A sequence of games (interpreter/sequence.py) whose games are each played on the native
+    core: what goes from a game to the next is its save, as on the Python engine (carried.py)."""
+
+    engine = "native"
+
+    def _new(self, part: Game, seed: int, load: Save | None, run_setup: bool) -> Any:
+        from meeple.interpreter.native import lowered
+
+        low, core = lowered(part, self.players)
+        state = NativeState(part, low, core, self.players, seed, self.budget, self.logging, self.layout, load)
+        if self.done:  # a later game: its setup's error is raised at once, as the Python engine's
+            state.check()
+        return state
+
+    @property
+    def playing(self) -> NativeState:
+        """The game in progress (each game of this sequence is a native one)."""
+        assert isinstance(self.current, NativeState)
+        return self.current
+
+    def check(self) -> None:
+        """Raise the error in the rules that stopped the game in progress, if one did."""
+        self.playing.check()
+
+    @property
+    def steps(self) -> int:
+        return self.playing.steps  # each game of a sequence has the step budget (as on Python)
+
+    @property
+    def core(self) -> Any:
+        """The game in progress on the core (what a searching agent searches)."""
+        return self.playing.core
+
+    def play_out(self, agents: list[str]) -> None:
+        """Play the sequence to its end inside the core, each game in turn, by the same agents
+        (their generators go on from one game to the next, as interpreter/agents.py's do)."""
+        named = [agents[min(seat, len(agents) - 1)] for seat in range(self.players)]
+        seats = self.playing.core.agents([self.playing._agent(name) for name in named], self.seed)
+        while not self.is_over:
+            state = self.playing
+            before = len(state.choices)
+            try:
+                state.play_with(seats)
+            finally:
+                self.choices.extend(state.choices[before:])
+            self._next()

@@ -421,6 +421,12 @@ pub enum Instr {
     Lift {
         layer: Expr,
     },
+    /// `shift GRID by DQ, DR`: a grid that grows moved, its layers and pieces with it (shift.rs).
+    Shift {
+        grid: Expr,
+        dq: Expr,
+        dr: Expr,
+    },
     /// The next item of a loop whose order a player chooses (`for each ... chosen by P`): the
     /// items left are in `list`, the seat in `who`; past the last, to `end`. The item chosen
     /// goes to `var`, and `Chosen` takes it off the list.

@@ -2,6 +2,7 @@
 //! machine whose games are plain data. See docs/architecture.md, "The native engine".
 pub mod areas;
 pub mod automata;
+pub mod carry;
 pub mod grid;
 pub mod ir;
 pub mod layers;
@@ -13,6 +14,7 @@ pub mod reveal;
 pub mod rng;
 pub mod routes;
 pub mod rows;
+pub mod shift;
 pub mod steps;
 pub mod styles;
 pub mod supposed;

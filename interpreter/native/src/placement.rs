@@ -118,6 +118,43 @@ impl Grown {
         self.layers.truncate(layers);
     }
 
+    /// Move a grid's cells, and the layers lying on them, by (dq, dr) (shift.rs); None, moving
+    /// nothing, where a coordinate would overflow (a cell is where its layers are, so checking
+    /// the layers' coordinates checks the cells').
+    pub(crate) fn shift(&mut self, g: u32, dq: i64, dr: i64) -> Option<()> {
+        let live: Vec<usize> = self.of(g).map(|(i, _)| i).collect();
+        let mut moved: Vec<u32> = Vec::new();
+        for &i in &live {
+            moved.push(self.tops[i]);
+            moved.extend(self.under.get(&(i as u32)).into_iter().flatten());
+        }
+        moved.sort_unstable();
+        moved.dedup();
+        let mut spots = Vec::new();
+        for &id in &moved {
+            let spot = &self.layers[id as usize];
+            let shift = (spot.shift.0.checked_add(dq)?, spot.shift.1.checked_add(dr)?);
+            for (q, r) in spot.turned.iter() {
+                q.checked_add(shift.0)?;
+                r.checked_add(shift.1)?;
+            }
+            spots.push((id, Spot { shift, ..(**spot).clone() }));
+        }
+        for (id, spot) in spots {
+            self.layers[id as usize] = Arc::new(spot);
+        }
+        for &i in &live {
+            let (_, q, r, _) = self.cells[i];
+            self.at.remove(&(g, q, r));
+        }
+        for &i in &live {
+            let cell = &mut self.cells[i];
+            (cell.1, cell.2) = (cell.1 + dq, cell.2 + dr);
+            self.at.insert((g, cell.1, cell.2), self.base + i as u32);
+        }
+        Some(())
+    }
+
     pub(crate) fn get(&self, g: u32, q: i64, r: i64) -> Option<u32> {
         self.at.get(&(g, q, r)).copied()
     }
@@ -588,7 +625,50 @@ fn route_attr(way: &Way, name: &str) -> Result<Value, Fail> {
 
 #[cfg(test)]
 mod tests {
-    use super::{rotate, Packing};
+    use super::{rotate, Grown, Packing};
+    use crate::value::Spot;
+    use std::sync::Arc;
+
+    fn spot(grid: u32, cells: &[(i64, i64)], layer: u32) -> Arc<Spot> {
+        let rows: Vec<u32> = cells.iter().map(|_| 0).collect();
+        let (turned, rows) = (cells.to_vec().into(), rows.into());
+        Arc::new(Spot { grid, rows, turned, shift: (0, 0), turns: 0, layer: Some(layer) })
+    }
+
+    /// Grid 0: a layer at (0,0) under another, a third at (1,0); grid 1: a layer at (5,5).
+    fn laid() -> Grown {
+        let mut grown = Grown { base: 10, ..Grown::default() };
+        let cells = [(0, &[(0, 0)][..]), (0, &[(0, 0)]), (0, &[(1, 0)]), (1, &[(5, 5)])];
+        grown.layers = cells.iter().enumerate().map(|(id, (g, at))| spot(*g, at, id as u32)).collect();
+        grown.cells = vec![(0, 0, 0, 0), (0, 1, 0, 0), (1, 5, 5, 0)];
+        grown.tops = vec![1, 2, 3];
+        grown.under.insert(0, vec![0]);
+        for (i, (g, q, r, _)) in grown.cells.iter().enumerate() {
+            grown.at.insert((*g, *q, *r), 10 + i as u32);
+        }
+        grown
+    }
+
+    #[test]
+    fn a_shift_moves_a_grids_cells_and_every_layer_on_them_and_nothing_else() {
+        let mut grown = laid();
+        assert_eq!(grown.shift(0, 2, -4), Some(()));
+        assert_eq!(
+            (grown.get(0, 2, -4), grown.get(0, 3, -4), grown.get(0, 0, 0)),
+            (Some(10), Some(11), None)
+        );
+        assert_eq!(grown.get(1, 5, 5), Some(12));
+        let coords = |id: usize| grown.layers[id].coords().collect::<Vec<_>>();
+        assert_eq!([coords(0), coords(1), coords(2), coords(3)], [[(2, -4)], [(2, -4)], [(3, -4)], [(5, 5)]]);
+        assert_eq!(grown.stack(10), vec![0, 1]); // the cells keep their locations and their layers
+    }
+
+    #[test]
+    fn a_shift_past_the_coordinates_a_game_holds_moves_nothing() {
+        let mut grown = laid();
+        assert_eq!(grown.shift(0, i64::MAX, 0), None);
+        assert_eq!(grown, laid());
+    }
 
     #[test]
     fn a_full_circle_of_turns_brings_a_cell_back() {

@@ -3,6 +3,7 @@
 //! lists, and tagged tuples (`("cell", location)`) that the Python side maps back to the
 //! program's own values; errors cross as `NativeError(kind, detail, at)`.
 
+use crate::carry::Start;
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
 use crate::mcts::{Budget, Rollout, Search};
@@ -147,6 +148,40 @@ fn search_of(
 /// What a seat was shown at a place and still knows: (location, seat, [(kind, owner, how many)]).
 type Remembered = (u32, u32, Vec<(u32, Option<u32>, u32)>);
 
+/// Each seat's agent (`AgentSpec`): "random", "first", a style the rules declare by its name,
+/// or a search; random and style seats draw from `random.Random(seed * 1000 + seat)`, as
+/// agents.py's do.
+fn agents_of(loaded: &Loaded, agents: Vec<AgentSpec>, seed: i128) -> PyResult<Vec<Agent>> {
+    let styles = &loaded.ir.styles;
+    let mut made = Vec::new();
+    for (seat, agent) in agents.into_iter().enumerate() {
+        made.push(match agent {
+            AgentSpec::Named(name) if name == "random" => Agent::Random(Mt::new(seed * 1000 + seat as i128)),
+            AgentSpec::Named(name) if name == "first" => Agent::First,
+            AgentSpec::Named(name) if styles.contains(&name) => Agent::Style {
+                style: styles.iter().position(|s| *s == name).unwrap_or_default() as u32,
+                rng: Mt::new(seed * 1000 + seat as i128),
+            },
+            AgentSpec::Search(name, playouts, seconds, style) if name == "mcts" => Agent::Mcts {
+                search: search_of(loaded, playouts, seconds, style)?,
+                seed: seed * 1000 + seat as i128,
+                asked: 0,
+            },
+            AgentSpec::Named(name) | AgentSpec::Search(name, ..) => {
+                return Err(PyValueError::new_err(format!("the native engine has no agent '{name}'")))
+            }
+        });
+    }
+    Ok(made)
+}
+
+/// Agents that play several games in turn (a sequence's), each keeping its generator: made by
+/// `Game::agents`, against the first game's program (a sequence's games declare the same styles).
+#[pyclass(module = "meeple.interpreter.native._core")]
+struct Agents {
+    made: Vec<Agent>,
+}
+
 /// A lowered program, loaded once and shared by its games.
 #[pyclass(frozen, module = "meeple.interpreter.native._core")]
 struct Program {
@@ -163,8 +198,9 @@ impl Program {
     }
 
     /// A new game, run to its first decision (or its end, or an error: see `Game.failure`);
-    /// `teams`: the layout it is played in (each team its seats), everyone alone without one.
-    #[pyo3(signature = (players, seed, budget, logging, teams=None))]
+    /// `teams`: the layout it is played in (each team its seats), everyone alone without one;
+    /// `start`: what a save made of its start, as JSON (carry.rs).
+    #[pyo3(signature = (players, seed, budget, logging, teams=None, start=None))]
     fn new_game(
         &self,
         players: u32,
@@ -172,12 +208,21 @@ impl Program {
         budget: u64,
         logging: bool,
         teams: Option<Vec<Vec<u32>>>,
+        start: Option<&str>,
     ) -> PyResult<Game> {
         let teams = match teams {
             None => Teams::alone(players),
             Some(layout) => Teams::of_layout(&layout, players).map_err(PyValueError::new_err)?,
         };
-        let mut machine = Machine::seated(self.loaded.clone(), players, teams, seed, budget, logging);
+        let start: Option<Start> = match start {
+            None => None,
+            Some(json) => Some(
+                serde_json::from_str(json)
+                    .map_err(|e| PyValueError::new_err(format!("a start that does not load: {e}")))?,
+            ),
+        };
+        let loaded = self.loaded.clone();
+        let mut machine = Machine::seated(loaded, players, teams, seed, budget, logging, start.as_ref());
         machine.rest();
         Ok(Game { machine })
     }
@@ -246,35 +291,25 @@ impl Game {
         Ok(seat)
     }
 
-    /// Play to the end inside the machine, each seat by its agent (`AgentSpec`): "random",
-    /// "first", a style the rules declare by its name, or a search; random and style seats draw
-    /// from `random.Random(seed * 1000 + seat)`, as agents.py's do. Python's other threads run
-    /// meanwhile (a search takes long).
+    /// Play to the end inside the machine, each seat by its agent (`AgentSpec`, `agents_of`).
+    /// Python's other threads run meanwhile (a search takes long).
     fn play_out(&mut self, py: Python<'_>, agents: Vec<AgentSpec>, seed: i128) -> PyResult<()> {
-        let mut made = Vec::new();
-        for (seat, agent) in agents.into_iter().enumerate() {
-            let styles = &self.machine.program.ir.styles;
-            made.push(match agent {
-                AgentSpec::Named(name) if name == "random" => {
-                    Agent::Random(Mt::new(seed * 1000 + seat as i128))
-                }
-                AgentSpec::Named(name) if name == "first" => Agent::First,
-                AgentSpec::Named(name) if styles.contains(&name) => Agent::Style {
-                    style: styles.iter().position(|s| *s == name).unwrap_or_default() as u32,
-                    rng: Mt::new(seed * 1000 + seat as i128),
-                },
-                AgentSpec::Search(name, playouts, seconds, style) if name == "mcts" => Agent::Mcts {
-                    search: search_of(&self.machine.program, playouts, seconds, style)?,
-                    seed: seed * 1000 + seat as i128,
-                    asked: 0,
-                },
-                AgentSpec::Named(name) | AgentSpec::Search(name, ..) => {
-                    return Err(PyValueError::new_err(format!("the native engine has no agent '{name}'")))
-                }
-            });
-        }
+        let mut made = agents_of(&self.machine.program, agents, seed)?;
         let machine = &mut self.machine;
         py.detach(|| machine.play_out(&mut made)).map_err(PyValueError::new_err)
+    }
+
+    /// Agents that outlive this game (`Agents`), for a sequence's games in turn.
+    fn agents(&self, agents: Vec<AgentSpec>, seed: i128) -> PyResult<Agents> {
+        Ok(Agents { made: agents_of(&self.machine.program, agents, seed)? })
+    }
+
+    /// Play to the end with agents that outlive the game (`Agents`): the games of a sequence
+    /// are played by the same agents, each drawing on from where the last game left it, as
+    /// the Python engine's agents do (interpreter/sequence.py).
+    fn play_with(&mut self, py: Python<'_>, agents: &mut Agents) -> PyResult<()> {
+        let (machine, made) = (&mut self.machine, &mut agents.made);
+        py.detach(|| machine.play_out(made)).map_err(PyValueError::new_err)
     }
 
     /// Each option's weight by the style named `style` for the pending decision (None: nothing is
@@ -308,6 +343,33 @@ impl Game {
     /// A cell of a grid that grows, by its location: (grid, q, r); None for any other location.
     fn grown_cell(&self, loc: u32) -> Option<(u32, i64, i64)> {
         self.machine.world.grown.cell(loc).map(|(g, q, r, _)| (g, q, r))
+    }
+
+    /// A variable of its own (`per` None) or the value at `at` of a store of variables per
+    /// owner, as a save reads it (carry.rs).
+    fn variable<'py>(&self, py: Python<'py>, store: Option<u32>, at: u32) -> PyResult<Bound<'py, PyAny>> {
+        let w = &self.machine.world;
+        let found = match store {
+            None => w.vars.get(at as usize),
+            Some(s) => w.owned.get(s as usize).and_then(|o| o.get(at as usize)),
+        };
+        to_py(py, found.unwrap_or(&Value::None))
+    }
+
+    /// The pieces at a location, bottom first: (kind, owner's seat).
+    fn pieces(&self, loc: u32) -> Vec<(u32, Option<u32>)> {
+        let held = self.machine.world.locs.get(loc as usize);
+        held.map_or_else(Vec::new, |h| h.iter().map(|p| (p.kind, p.owner)).collect())
+    }
+
+    /// A grid's cells in the order laid: (location, q, r, its layers bottom first).
+    fn cells(&self, grid: u32) -> Vec<(u32, i64, i64, Vec<u32>)> {
+        crate::carry::cells(&self.machine.world, grid)
+    }
+
+    /// A layer laid, by its number: (its cells, the row each shows, its turn).
+    fn layer(&self, id: u32) -> Option<crate::carry::LaidAgain> {
+        crate::carry::layer(&self.machine.world, id)
     }
 
     /// The error that stopped the game, raised as NativeError; nothing when there is none.
@@ -486,6 +548,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Program>()?;
     m.add_class::<Game>()?;
     m.add_class::<Options>()?;
+    m.add_class::<Agents>()?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     Ok(())
 }

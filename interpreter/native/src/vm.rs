@@ -380,6 +380,12 @@ impl World {
     }
 
     /// A part of the position changed: the answers that read its class no longer hold.
+    /// Forget every answer kept: what a shift moved may have been read anywhere (shift.rs).
+    pub(crate) fn forget(&mut self) {
+        self.memo = Memo::default();
+        self.areas.forget();
+    }
+
     pub(crate) fn changed(&mut self, part: Part) {
         self.memo.generations[part.class()] += 1;
         if let Part::Grid(_) = part {
@@ -509,10 +515,11 @@ impl Game {
     /// A new game: the start of the game laid out, then setup and play run to the first
     /// decision a player must make (or to the end).
     pub fn new(program: Arc<Loaded>, players: u32, seed: i128, budget: u64, logging: bool) -> Game {
-        Game::seated(program, players, Teams::alone(players), seed, budget, logging)
+        Game::seated(program, players, Teams::alone(players), seed, budget, logging, None)
     }
 
-    /// A new game whose seats play in `teams` (teams.rs), run to its first decision.
+    /// A new game whose seats play in `teams` (teams.rs), started from `start` (what a save
+    /// makes of the start: carry.rs) if given, run to its first decision.
     pub fn seated(
         program: Arc<Loaded>,
         players: u32,
@@ -520,6 +527,7 @@ impl Game {
         seed: i128,
         budget: u64,
         logging: bool,
+        start: Option<&crate::carry::Start>,
     ) -> Game {
         let ir = &program.ir;
         let world = World {
@@ -571,6 +579,15 @@ impl Game {
         if let Err(fail) = game.init() {
             game.fail(fail);
             return game;
+        }
+        if let Some(start) = start {
+            if let Err(fail) = crate::carry::give(&program, &mut game.world, start) {
+                game.fail(fail);
+                return game;
+            }
+            // What was asked of the start before the save changed it is not kept.
+            game.world.memo = Memo::default();
+            game.world.areas = crate::areas::Kept::default();
         }
         for code in [ir.play, ir.setup].into_iter().flatten() {
             let slots = vec![Value::None; ir.code[code as usize].slots as usize];
@@ -1056,6 +1073,11 @@ impl Game {
                         let layer = eval(&program, w, layer, env)?;
                         crate::layers::lift(&program, w, &layer)?;
                     }
+                    Instr::Shift { grid, dq, dr } => {
+                        let grid = eval(&program, w, grid, env)?;
+                        let (dq, dr) = (eval(&program, w, dq, env)?, eval(&program, w, dr, env)?);
+                        crate::shift::shift(&program, w, &grid, &dq, &dr)?;
+                    }
                     Instr::Place { shape, grid, at, over } => {
                         let (shape, grid) = (eval(&program, w, shape, env)?, eval(&program, w, grid, env)?);
                         let at = match at {
@@ -1088,6 +1110,9 @@ impl Game {
                 Ok(())
             })();
             result.map_err(|f| at(f, here))?;
+            if let Instr::Shift { .. } = step.op {
+                crate::shift::refresh(self); // the layers the rules hold, where they lie now
+            }
             // Each trigger runs after the move, in turn, its condition asked as it starts (the
             // first to run on top of the frames).
             for (code, piece, place) in fired.into_iter().rev() {
