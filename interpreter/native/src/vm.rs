@@ -62,6 +62,69 @@ pub struct Loaded {
     columns: Vec<Vec<Option<Value>>>,
     /// Each column's index by its name, for the questions that name a column at run time.
     column_ids: HashMap<String, u32, Fast>,
+    /// The answers of declared values that read nothing of a game (`Known`), for every game.
+    known: Known,
+}
+
+/// The answers of declared values that read no part of a game (no variable, piece, turn, grid,
+/// nor the seats and teams): they are the same in every game of the program, so they are found
+/// once for it, not once per game. A tile's shape, searched among every row of a table (`[each h
+/// in TABLE where h.tile == t]`), was found anew in each game: 40% of the expressions one bundled
+/// game evaluated (docs/benchmarks.md, a fourth round). Each answer keeps the steps its computing
+/// spent, which a game that reads it spends too: the budget sees the same game whether the answer
+/// was known or not. Shared by every game of the program (a search's copies, a simulation's games
+/// in one process), behind a lock; never more than `KNOWN_MOST` answers.
+#[derive(Default, Debug)]
+struct Known {
+    answers: std::sync::Mutex<HashMap<Key, (Value, u64), Fast>>,
+    /// Each declared value that once read something of a game: its answers are not looked for
+    /// here (the lock and the hashing cost more than they find; Connect Four's `empty(c)`).
+    varies: Vec<std::sync::atomic::AtomicBool>,
+}
+
+/// The most answers a program keeps for all its games.
+const KNOWN_MOST: usize = 1 << 16;
+
+impl Known {
+    fn new(values: usize) -> Known {
+        let varies = (0..values).map(|_| std::sync::atomic::AtomicBool::new(false)).collect();
+        Known { answers: Default::default(), varies }
+    }
+
+    /// Whether the value's answers may be here (it never read anything of a game).
+    fn may_know(&self, value: u32) -> bool {
+        self.varies.get(value as usize).is_some_and(|v| !v.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    fn get(&self, key: &Key) -> Option<(Value, u64)> {
+        self.answers.lock().ok()?.get(key).cloned()
+    }
+
+    /// An answer found, what it read and the steps it spent: kept if it read nothing.
+    fn found(&self, key: &Key, answer: &Value, read: &Reads, steps: u64) {
+        if *read != Reads::default() {
+            if let Some(varies) = self.varies.get(key.0 as usize) {
+                varies.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        } else if let Ok(mut known) = self.answers.lock() {
+            if known.len() < KNOWN_MOST {
+                known.insert(key.clone(), (answer.clone(), steps));
+            }
+        }
+    }
+}
+
+/// Whether a value means the same in every game of the program: not a cell of a grid that grows
+/// (its location is another cell in another game), a piece there, a layer, an area, a route or a
+/// border, which name such cells. Only answers whose arguments all are may be `Known`.
+fn of_the_program(p: &Loaded, v: &Value) -> bool {
+    let fixed = |loc: u32| (loc as usize) < p.ir.locations.len();
+    match v {
+        Value::Cell(loc) | Value::Piece(loc, _) => fixed(*loc),
+        Value::Placement(_) | Value::Route(_) | Value::Area(_) | Value::Border(..) => false,
+        Value::List(items) => items.iter().all(|item| of_the_program(p, item)),
+        _ => true,
+    }
 }
 
 impl Loaded {
@@ -81,7 +144,8 @@ impl Loaded {
             .iter()
             .map(|row| ir.columns.iter().map(|name| row.get(name).cloned()).collect())
             .collect();
-        Loaded { ir, grids, columns, column_ids }
+        let known = Known::new(ir.values.len());
+        Loaded { ir, grids, columns, column_ids, known }
     }
 
     /// A row's value of a column (an index of `ir.columns`).
@@ -188,6 +252,9 @@ pub enum Part {
     Current,
     /// Which cells a grid that grows has.
     Grid(u32),
+    /// The seats of the game and their teams: the same throughout a game, but not in every game
+    /// of the program (an answer that read them is not `Known`).
+    Seats,
 }
 
 /// A declared value and its arguments: one argument (the most values take) without a list,
@@ -214,9 +281,9 @@ impl Args {
 type Key = (u32, Args);
 
 /// The classes of the parts of the position the memo tells apart: variables, owners'
-/// variables, the pieces at locations, whose turn it is, the cells of grids that grow (`Part`,
-/// by its class).
-const CLASSES: usize = 5;
+/// variables, the pieces at locations, whose turn it is, the cells of grids that grow, the seats
+/// (`Part`, by its class).
+const CLASSES: usize = 6;
 
 impl Part {
     fn class(self) -> usize {
@@ -226,6 +293,7 @@ impl Part {
             Part::Loc(_) => 2,
             Part::Current => 3,
             Part::Grid(_) => 4,
+            Part::Seats => 5,
         }
     }
 }
@@ -1909,12 +1977,18 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             w.memo.read(Part::Var(*var));
             w.vars[*var as usize].clone()
         }
-        Expr::Players => Value::List(Arc::new((0..w.players).map(Value::Player).collect())),
+        Expr::Players => {
+            w.memo.read(Part::Seats);
+            Value::List(Arc::new((0..w.players).map(Value::Player).collect()))
+        }
         Expr::Current => {
             w.memo.read(Part::Current);
             w.current.map_or(Value::None, Value::Player)
         }
-        Expr::PlayerCount => Value::Int(i64::from(w.players)),
+        Expr::PlayerCount => {
+            w.memo.read(Part::Seats);
+            Value::Int(i64::from(w.players))
+        }
         Expr::Attr(obj, name) => {
             let o = operand(p, w, obj, env)?;
             attr(p, w, o, name)?
@@ -1998,28 +2072,11 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             Value::List(Arc::new(out))
         }
         Expr::Value(index, args) => {
-            let func = &p.ir.values[*index as usize];
             let given = match args.as_slice() {
                 [one] => Args::One(eval(p, w, one, env)?),
                 many => Args::Many(many.iter().map(|a| eval(p, w, a, env)).collect::<Result<_, _>>()?),
             };
-            let key = (*index, given);
-            if let Some(known) = w.memo.get(&key) {
-                return Ok(known);
-            }
-            if w.depth >= p.ir.limits.max_value_depth {
-                return Err(Fail { kind: FailKind::ValueDepth, at: None });
-            }
-            limits::enter(p, w, Entered::Value(func.at))?;
-            w.depth += 1;
-            w.memo.reading.push(Reads::default());
-            let result = eval(p, w, &func.body, &mut key.1.slots(func.slots as usize));
-            let read = w.memo.reading.pop().unwrap_or_default();
-            w.depth -= 1;
-            w.calls -= 1;
-            let result = result?;
-            w.memo.keep(key, result.clone(), read);
-            result
+            declared(p, w, (*index, given))?
         }
         Expr::Builtin(b, args) => builtin(p, w, *b, args, env)?,
         Expr::Owned(obj, var) => {
@@ -2121,6 +2178,49 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             crate::routes::routes(p, w, &p.ir.movements[*movement as usize], from, given)?
         }
     })
+}
+
+/// A declared value's answer for these arguments: the game's memo's while it holds, else the
+/// program's (`Known`), else computed, and kept by the memo (and, if it read nothing of the
+/// game, by the program).
+fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
+    if let Some(known) = w.memo.get(&key) {
+        return Ok(known);
+    }
+    let shared = p.known.may_know(key.0)
+        && match &key.1 {
+            Args::One(v) => of_the_program(p, v),
+            Args::Many(values) => values.iter().all(|v| of_the_program(p, v)),
+        };
+    if shared {
+        // An answer whose steps the budget cannot pay is computed again, to fail as it would.
+        match p.known.get(&key) {
+            Some((answer, steps)) if w.steps.saturating_add(steps) <= w.budget => {
+                w.steps += steps;
+                w.memo.keep(key, answer.clone(), Reads::default());
+                return Ok(answer);
+            }
+            _ => {}
+        }
+    }
+    let func = &p.ir.values[key.0 as usize];
+    if w.depth >= p.ir.limits.max_value_depth {
+        return Err(Fail { kind: FailKind::ValueDepth, at: None });
+    }
+    limits::enter(p, w, Entered::Value(func.at))?;
+    w.depth += 1;
+    w.memo.reading.push(Reads::default());
+    let before = w.steps;
+    let result = eval(p, w, &func.body, &mut key.1.slots(func.slots as usize));
+    let read = w.memo.reading.pop().unwrap_or_default();
+    w.depth -= 1;
+    w.calls -= 1;
+    let result = result?;
+    if shared {
+        p.known.found(&key, &result, &read, w.steps - before);
+    }
+    w.memo.keep(key, result.clone(), read);
+    Ok(result)
 }
 
 /// The places next to a place: a cell's neighbours across its sides, a node's along its edges.
@@ -2249,17 +2349,22 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             }
             Value::List(Arc::new(out))
         }
-        Builtin::NextPlayer => Value::Player((seat(&values[0])? + 1) % w.players),
+        Builtin::NextPlayer => {
+            w.memo.read(Part::Seats);
+            Value::Player((seat(&values[0])? + 1) % w.players)
+        }
         Builtin::Automated => {
             let of = seat(&values[0])?;
             Value::Bool(p.ir.humans.is_some_and(|humans| of >= humans))
         }
         Builtin::Team | Builtin::Teammates => {
+            w.memo.read(Part::Seats);
             let of = seat(&values[0])?;
             let mates = w.teams.team(of).iter().filter(|&&s| b == Builtin::Team || s != of);
             Value::List(Arc::new(mates.map(|&s| Value::Player(s)).collect()))
         }
         Builtin::PlayersFrom => {
+            w.memo.read(Part::Seats);
             let first = seat(&values[0])?;
             Value::List(Arc::new((0..w.players).map(|i| Value::Player((first + i) % w.players)).collect()))
         }
@@ -2315,10 +2420,11 @@ mod tests {
     #[test]
     fn a_game_at_rest_keeps_only_the_answers_that_hold() {
         let mut memo = Memo::default();
-        let (board, turn) = ([false, false, true, false, false], [false, false, false, true, false]);
+        let (board, turn) =
+            ([false, false, true, false, false, false], [false, false, false, true, false, false]);
         memo.keep((0, super::Args::One(Value::Int(1))), Value::Int(10), board);
         memo.keep((1, super::Args::One(Value::Int(1))), Value::Int(20), turn);
-        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 5]);
+        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 6]);
         memo.generations[Part::Loc(0).class()] += 1; // a piece moved
         memo.settle();
         assert_eq!(memo.answers.len(), 2);
@@ -2504,6 +2610,90 @@ mod tests {
             assert_eq!(by_index.map_err(|f| f.kind), want, "row {row}, column {name} by index");
             assert_eq!(by_name.map_err(|f| f.kind), want, "row {row}, column {name} by name");
         }
+    }
+
+    /// The tiny program with three more values: `evens(n) = [each x in 1..n where x % 2 == 0]`
+    /// (it reads nothing of a game), `seats() = count(players)` and `pile(c) = count(pieces(c))`.
+    fn with_values() -> Arc<Loaded> {
+        let mut ir: serde_json::Value =
+            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        let evens = serde_json::json!({"slots": 2, "at": 0, "body": {"Filter": {
+            "seq": {"Bin": ["Range", {"Const": {"Int": 1}}, {"Local": 0}]}, "slot": 1,
+            "cond": {"Bin": ["Eq", {"Bin": ["Mod", {"Local": 1}, {"Const": {"Int": 2}}]}, {"Const": {"Int": 0}}]}}}});
+        let seats =
+            serde_json::json!({"slots": 0, "at": 0, "body": {"Builtin": ["Count", [{"Players": null}]]}});
+        let pile = serde_json::json!({"slots": 1, "at": 0,
+            "body": {"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Local": 0}]]}]]}});
+        for value in [evens, seats, pile] {
+            ir["values"].as_array_mut().expect("values").push(value);
+        }
+        Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")))
+    }
+
+    /// A call of the value at `index` with these arguments, in `game`: its answer and the steps
+    /// it spent.
+    fn ask(game: &mut Game, index: u32, args: Vec<crate::ir::Expr>) -> (Result<Value, FailKind>, u64) {
+        let program = game.program.clone();
+        let before = game.world.steps;
+        let answer = super::eval(&program, &mut game.world, &crate::ir::Expr::Value(index, args), &mut []);
+        (answer.map_err(|f| f.kind), game.world.steps - before)
+    }
+
+    #[test]
+    fn an_answer_that_reads_nothing_of_a_game_is_found_once_for_every_game() {
+        use crate::ir::Expr;
+        let program = with_values();
+        let n = || vec![Expr::Const(Value::Int(6))];
+        let evens = Value::List(Arc::new(vec![Value::Int(2), Value::Int(4), Value::Int(6)]));
+        let mut first = Game::new(program.clone(), 2, 0, 1_000, false);
+        let (answer, spent) = ask(&mut first, 1, n());
+        assert_eq!(answer, Ok(evens.clone()));
+        assert!(spent > 0, "going through 1..6 spends steps");
+        // Another game, with a memo of its own, finds it known: it spends the same steps, so that
+        // its budget sees the same game, and no value is computed (none is entered).
+        let key = (1, super::Args::One(Value::Int(6)));
+        assert_eq!(program.known.get(&key), Some((evens.clone(), spent)));
+        let mut second = Game::new(program.clone(), 3, 1, 1_000, false);
+        second.world.calls = program.ir.limits.max_recursion as u32; // a value computed could not enter
+        assert_eq!(ask(&mut second, 1, n()), (Ok(evens), spent));
+    }
+
+    #[test]
+    fn an_answer_that_read_the_seats_or_the_pieces_is_not_known_to_other_games() {
+        use crate::ir::Expr;
+        let program = with_values();
+        let mut two = Game::new(program.clone(), 2, 0, 1_000, false);
+        let mut three = Game::new(program.clone(), 3, 0, 1_000, false);
+        assert_eq!(ask(&mut two, 2, vec![]).0, Ok(Value::Int(2)));
+        assert_eq!(ask(&mut three, 2, vec![]).0, Ok(Value::Int(3)));
+        let cell = || vec![Expr::Const(Value::Cell(1))];
+        two.apply(0).expect("seat 1 puts a stone on the first cell");
+        assert_eq!(ask(&mut two, 3, cell()).0, Ok(Value::Int(1)));
+        assert_eq!(ask(&mut three, 3, cell()).0, Ok(Value::Int(0)));
+        assert!(program.known.answers.lock().expect("the lock").is_empty());
+    }
+
+    #[test]
+    fn a_known_answer_the_budget_cannot_pay_is_computed_again_and_fails_as_it_would() {
+        use crate::ir::Expr;
+        let program = with_values();
+        let n = || vec![Expr::Const(Value::Int(6))];
+        let mut first = Game::new(program.clone(), 2, 0, 1_000, false);
+        let (_, spent) = ask(&mut first, 1, n());
+        let mut poor = Game::new(program.clone(), 2, 0, 1_000, false);
+        poor.world.budget = poor.world.steps + spent - 1;
+        assert_eq!(ask(&mut poor, 1, n()).0, Err(FailKind::BudgetList(6)));
+    }
+
+    #[test]
+    fn only_values_that_mean_the_same_in_every_game_are_arguments_of_known_answers() {
+        let program = tiny();
+        let locations = program.ir.locations.len() as u32;
+        assert!(super::of_the_program(&program, &Value::Cell(locations - 1)));
+        // A cell of a grid that grows is another cell in another game.
+        assert!(!super::of_the_program(&program, &Value::Cell(locations)));
+        let listed = Value::List(Arc::new(vec![Value::Int(1), Value::Cell(locations)]));
+        assert!(!super::of_the_program(&program, &listed));
     }
 
     #[test]
