@@ -1609,34 +1609,72 @@ fn kind_fits(p: &Loaded, pc: &Piece, kind: &Value) -> bool {
     }
 }
 
-/// `pieces(WHERE, KIND, OWNER)`: each piece that fits, or (`counting`) only how many.
-fn pieces(
+/// `pieces(WHERE, KIND, OWNER)`: each piece that fits.
+fn pieces(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value]) -> Result<Vec<Value>, Fail> {
+    let mut out = Vec::new();
+    with_pieces(p, w, args, env, |loc, pc| out.push(Value::Piece(loc, *pc)))?;
+    Ok(out)
+}
+
+/// `count(pieces(WHERE, KIND, OWNER))`: how many pieces fit, without listing them (nor making
+/// any list on the way: a place's pieces are counted per cell of a board at every move).
+fn count_pieces(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value]) -> Result<i64, Fail> {
+    with_pieces(p, w, args, env, |_, _| {})
+}
+
+/// Each piece `pieces(ARGS)` finds, handed to `found` with its location, and how many.
+fn with_pieces(
     p: &Loaded,
     w: &mut World,
     args: &[Expr],
     env: &mut [Value],
-    counting: bool,
-) -> Result<(Vec<Value>, i64), Fail> {
+    found: impl FnMut(u32, &Piece),
+) -> Result<i64, Fail> {
     // Names and constants only (the most common): each read where it is rather than copied;
     // otherwise each argument evaluated, in order.
-    let given: Vec<Value> = if args.iter().all(plain) {
-        Vec::new()
-    } else {
-        args.iter().map(|a| operand(p, w, a, env)).collect::<Result<_, _>>()?
-    };
-    let env: &[Value] = env;
-    let arg = |i: usize| match given.get(i) {
-        Some(v) => Some(v),
-        None => args.get(i).map(|e| in_place(e, env)),
-    };
-    let r#where = arg(0).expect("pieces(...) has a place");
-    let kind = arg(1);
-    let owner = match arg(2) {
+    if args.iter().all(plain) {
+        let at = |i: usize| args.get(i).map(|e| in_place(e, env));
+        let r#where = at(0).expect("pieces(...) has a place");
+        return gather(p, w, r#where, at(1), owner_of(at(2))?, found);
+    }
+    let given: Vec<Value> = args.iter().map(|a| operand(p, w, a, env)).collect::<Result<_, _>>()?;
+    let r#where = given.first().expect("pieces(...) has a place");
+    gather(p, w, r#where, given.get(1), owner_of(given.get(2))?, found)
+}
+
+/// The owner `pieces(WHERE, KIND, OWNER)` asks for: any (no OWNER), none, or a seat.
+fn owner_of(owner: Option<&Value>) -> Result<Option<Option<u32>>, Fail> {
+    Ok(match owner {
         Some(Value::None) => Some(None),
         Some(v) => Some(Some(seat(v)?)),
         None => None,
-    };
-    let (mut out, mut count) = (Vec::new(), 0);
+    })
+}
+
+/// A filter `[each x in ITEMS where count(pieces(x, KIND, OWNER)) OP N]` whose KIND and OWNER
+/// are constants or names other than x: their values, the same for every item, found once
+/// (None: the filter takes its condition item by item, as any other).
+fn fixed_kind_owner(args: &[Expr], slot: u32, env: &[Value]) -> Option<(Option<Value>, Option<Option<u32>>)> {
+    let [Expr::Local(first), rest @ ..] = args else { return None };
+    let fixed = |e: &Expr| plain(e) && !matches!(e, Expr::Local(s) if *s == slot);
+    if *first != slot || rest.len() > 2 || !rest.iter().all(fixed) {
+        return None;
+    }
+    let owner = owner_of(rest.get(1).map(|e| in_place(e, env))).ok()?;
+    Some((rest.first().map(|e| in_place(e, env).clone()), owner))
+}
+
+/// The pieces at a place (or each of a list of places, or an area's cells) of a kind and an
+/// owner (`pieces(WHERE, KIND, OWNER)`'s arguments' values), each handed to `found`; how many.
+fn gather(
+    p: &Loaded,
+    w: &mut World,
+    r#where: &Value,
+    kind: Option<&Value>,
+    owner: Option<Option<u32>>,
+    mut found: impl FnMut(u32, &Piece),
+) -> Result<i64, Fail> {
+    let mut count = 0;
     // One place or a list of them, without making a list of one.
     let cells;
     let places: &[Value] = match r#where {
@@ -1651,20 +1689,19 @@ fn pieces(
         let loc = location(p, place)?;
         w.memo.read(Part::Loc(loc));
         let pile = &w.locs[loc as usize];
-        if counting && kind.is_none() && owner.is_none() {
+        if kind.is_none() && owner.is_none() {
             count += pile.len() as i64;
+            pile.iter().for_each(|pc| found(loc, pc));
             continue;
         }
         for pc in pile {
             if kind.is_none_or(|k| kind_fits(p, pc, k)) && owner.is_none_or(|o| pc.owner == o) {
                 count += 1;
-                if !counting {
-                    out.push(Value::Piece(loc, *pc));
-                }
+                found(loc, pc);
             }
         }
     }
-    Ok((out, count))
+    Ok(count)
 }
 
 /// Whether an expression is a name or a constant: read in place, it needs no evaluation.
@@ -1866,7 +1903,7 @@ fn attr_name<'a>(p: &'a Loaded, name: &'a AttrIr) -> &'a str {
 /// list, or the pieces at a place.
 fn count(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<i64, Fail> {
     if let Expr::Builtin(Builtin::Pieces, inner) = e {
-        return Ok(pieces(p, w, inner, env, true)?.1);
+        return count_pieces(p, w, inner, env);
     }
     let v = operand(p, w, e, env)?;
     count_of(p, w, &v)
@@ -2026,10 +2063,23 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let mut out = Vec::with_capacity(items.len());
             if let Some((op, args, n)) = pieces_counted(cond) {
                 // `[each c in cells(g) where count(pieces(c, ...)) OP N]`: each item's pieces
-                // counted at once, without `test`, `number` and `count` in between at each.
+                // counted at once, without `test`, `number` and `count` in between at each, and
+                // with a kind and an owner that are the same for every item, without the item in
+                // its name's slot until the end.
+                if let Some((kind, owner)) = fixed_kind_owner(args, *slot, env) {
+                    for x in items.iter() {
+                        if holds(op, gather(p, w, x, kind.as_ref(), owner, |_, _| {})?, n) {
+                            out.push(x.clone());
+                        }
+                    }
+                    if let Some(last) = items.last() {
+                        env[*slot as usize] = last.clone();
+                    }
+                    return Ok(Value::List(Arc::new(out)));
+                }
                 for x in items.iter() {
                     env[*slot as usize] = x.clone();
-                    if holds(op, pieces(p, w, args, env, true)?.1, n) {
+                    if holds(op, count_pieces(p, w, args, env)?, n) {
                         out.push(x.clone());
                     }
                 }
@@ -2294,7 +2344,7 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         }));
     }
     if b == Builtin::Pieces {
-        return Ok(Value::List(Arc::new(pieces(p, w, args, env, false)?.0)));
+        return Ok(Value::List(Arc::new(pieces(p, w, args, env)?)));
     }
     if let (Builtin::Count, [one]) = (b, args) {
         return Ok(Value::Int(count(p, w, one, env)?));
@@ -2543,15 +2593,26 @@ mod tests {
             places.clone(),
             vec![Value::List(Arc::new(places.clone())), Value::Cell(2)],
             vec![Value::Cell(2), Value::Int(4)],
+            vec![],
         ];
-        // pieces(x), pieces(x, stone), pieces(x, stone, seat 1), pieces(x, stone, seat 2)
-        let args = |k: usize| {
-            let given = [Expr::Const(Value::KindName(0)), Expr::Const(Value::Player((k as u32) % 2))];
-            std::iter::once(Expr::Local(0)).chain(given.into_iter().take(k.min(2))).collect::<Vec<_>>()
+        // pieces(x), pieces(x, stone), pieces(x, stone, seat 1), pieces(x, stone, seat 2), an
+        // owner that is no player, a kind and an owner in names other than x (`fixed_kind_owner`
+        // finds them once), an owner that is x, a place that is not x.
+        let (x, stone) = (|| Expr::Local(0), || Expr::Const(Value::KindName(0)));
+        let (kind_name, no_one) = (1, 2);
+        let args = |k: usize| match k {
+            0..=3 => {
+                let given = [stone(), Expr::Const(Value::Player((k as u32) % 2))];
+                std::iter::once(x()).chain(given.into_iter().take(k.min(2))).collect::<Vec<_>>()
+            }
+            4 => vec![x(), stone(), Expr::Const(Value::Text("a".into()))],
+            5 => vec![x(), Expr::Local(kind_name), Expr::Local(no_one)],
+            6 => vec![x(), stone(), x()],
+            _ => vec![Expr::Const(Value::Cell(2)), stone()],
         };
         let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
         for items in &lists {
-            for k in 0..4 {
+            for k in 0..8 {
                 for op in ops {
                     for n in [0, 1, 3] {
                         let counted =
@@ -2565,10 +2626,14 @@ mod tests {
                         let slow = Expr::Bin(op, Box::new(first), n());
                         let fast = Expr::Filter { seq: seq(), slot: 0, cond: Box::new(cond()) };
                         let general = Expr::Filter { seq: seq(), slot: 0, cond: Box::new(slow) };
-                        let mut env = vec![Value::None];
-                        let by_fast = eval(&program, &mut game.world, &fast, &mut env);
-                        let by_general = eval(&program, &mut game.world, &general, &mut env);
+                        let names = vec![Value::None, Value::KindName(0), Value::None];
+                        let (mut fast_names, mut general_names) = (names.clone(), names);
+                        let by_fast = eval(&program, &mut game.world, &fast, &mut fast_names);
+                        let by_general = eval(&program, &mut game.world, &general, &mut general_names);
                         assert_eq!(by_fast, by_general, "{fast:?}");
+                        if by_fast.is_ok() {
+                            assert_eq!(fast_names, general_names, "x is the last item after, as it would be");
+                        }
                     }
                 }
             }
