@@ -267,6 +267,14 @@ enum Args {
 
 impl Args {
     /// The arguments as the first slots of the value's names.
+    /// The arguments put in the first of these slots (as many as there are).
+    fn fill(&self, slots: &mut [Value]) {
+        match self {
+            Args::One(v) => slots[0] = v.clone(),
+            Args::Many(values) => slots.iter_mut().zip(values).for_each(|(slot, v)| *slot = v.clone()),
+        }
+    }
+
     fn slots(&self, size: usize) -> Vec<Value> {
         let mut env = Vec::with_capacity(size);
         match self {
@@ -279,6 +287,9 @@ impl Args {
 }
 
 type Key = (u32, Args);
+
+/// The most names a declared value has on the stack while it is computed.
+const FEW_SLOTS: usize = 6;
 
 /// The classes of the parts of the position the memo tells apart: variables, owners'
 /// variables, the pieces at locations, whose turn it is, the cells of grids that grow, the seats
@@ -2261,7 +2272,15 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     w.depth += 1;
     w.memo.reading.push(Reads::default());
     let before = w.steps;
-    let result = eval(p, w, &func.body, &mut key.1.slots(func.slots as usize));
+    // A value of a few names (most are) has them on the stack, not in a list made per call.
+    let size = func.slots as usize;
+    let result = if size <= FEW_SLOTS {
+        let mut few: [Value; FEW_SLOTS] = Default::default();
+        key.1.fill(&mut few);
+        eval(p, w, &func.body, &mut few[..size])
+    } else {
+        eval(p, w, &func.body, &mut key.1.slots(size))
+    };
     let read = w.memo.reading.pop().unwrap_or_default();
     w.depth -= 1;
     w.calls -= 1;
@@ -2759,6 +2778,40 @@ mod tests {
         assert!(!super::of_the_program(&program, &Value::Cell(locations)));
         let listed = Value::List(Arc::new(vec![Value::Int(1), Value::Cell(locations)]));
         assert!(!super::of_the_program(&program, &listed));
+    }
+
+    #[test]
+    fn a_value_has_its_arguments_in_its_first_names_however_many_it_has() {
+        // A value of a few names has them on the stack (FEW_SLOTS), one of more in a list: both
+        // see their arguments in order, and every other name empty.
+        use crate::ir::Expr;
+        let mut ir: serde_json::Value =
+            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        for size in [1, 2, super::FEW_SLOTS, super::FEW_SLOTS + 1, 2 * super::FEW_SLOTS] {
+            // `first - second * 10 + third * 100 ...` of its arguments, and its last name empty.
+            let mut body = serde_json::json!({"Const": {"Int": 0}});
+            for slot in 0..size - 1 {
+                let weighed = serde_json::json!({"Bin": ["Mul", {"Local": slot}, {"Const": {"Int": 10_i64.pow(slot as u32)}}]});
+                body = serde_json::json!({"Bin": ["Add", body, weighed]});
+            }
+            let last = serde_json::json!({"Bin": ["Eq", {"Local": size - 1}, {"Const": "None"}]});
+            let body = serde_json::json!({"List": [body, last]});
+            ir["values"]
+                .as_array_mut()
+                .expect("values")
+                .push(serde_json::json!({"slots": size, "at": 0, "body": body}));
+        }
+        let program = Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")));
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        for (index, size) in
+            [1, 2, super::FEW_SLOTS, super::FEW_SLOTS + 1, 2 * super::FEW_SLOTS].into_iter().enumerate()
+        {
+            let args: Vec<Expr> = (0..size - 1).map(|i| Expr::Const(Value::Int(i as i64 + 1))).collect();
+            let want: i64 = (0..size - 1).map(|i| (i as i64 + 1) * 10_i64.pow(i as u32)).sum();
+            let answer = ask(&mut game, index as u32 + 1, args).0;
+            let expected = Value::List(Arc::new(vec![Value::Int(want), Value::Bool(true)]));
+            assert_eq!(answer, Ok(expected), "a value of {size} names");
+        }
     }
 
     #[test]
