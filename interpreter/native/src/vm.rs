@@ -323,65 +323,150 @@ type Reads = [bool; CLASSES];
 #[derive(Default, Debug)]
 struct Memo {
     /// Each answer, with the generation of each class it read as it was computed (None: it
-    /// did not read that class).
-    answers: HashMap<Key, (Value, [Option<u64>; CLASSES]), Fast>,
+    /// did not read that class), and, for one that read the pieces of one location alone, that
+    /// location and its own generation instead of its class's (`Places`).
+    answers: HashMap<Key, Answer, Fast>,
     /// How many times a part of each class changed.
     generations: [u64; CLASSES],
-    /// What each value being computed has read so far, the innermost last.
-    reading: Vec<Reads>,
+    /// What each value being computed has read so far, the innermost last, and which
+    /// locations' pieces.
+    reading: Vec<(Reads, Places)>,
+    /// How many times the pieces of each of the program's locations changed (a cell of a grid
+    /// that grows has none: its location may be another cell's later).
+    moved: Vec<u64>,
     /// How many answers the memo holds before it forgets those that no longer hold.
     prune_at: usize,
 }
 
+/// Which locations' pieces a value being computed has read: none, one, or more. An answer that
+/// read one location's pieces alone (and no other part of the position but a class's: `empty(c)
+/// = count(pieces(c)) == 0`) holds until that location's pieces change, not until any piece
+/// moves: Connect Four asks it of every cell at each move, and one cell changed.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+enum Places {
+    #[default]
+    None,
+    One(u32),
+    Many,
+}
+
+impl Places {
+    /// What was read, and then this too.
+    fn and(self, other: Places) -> Places {
+        match (self, other) {
+            (Places::None, then) => then,
+            (read, Places::None) => read,
+            (Places::One(a), Places::One(b)) if a == b => Places::One(a),
+            _ => Places::Many,
+        }
+    }
+}
+
+/// An answer the memo keeps: the value, its stamp of each class it read, and of the one location
+/// whose pieces it read, if that alone (`Places`).
+type Answer = (Value, [Option<u64>; CLASSES], Option<(u32, u64)>);
+
 /// The fewest answers kept before forgetting those that no longer hold.
 const MEMO_PRUNE: usize = 4096;
 
+/// The class of the pieces at locations (`Part::Loc`).
+const PIECES: usize = 2;
+
 impl Memo {
+    /// An empty memo for a program of so many locations.
+    fn new(locations: usize) -> Memo {
+        Memo { moved: vec![0; locations], ..Memo::default() }
+    }
+
     fn read(&mut self, part: Part) {
-        if let Some(top) = self.reading.last_mut() {
-            top[part.class()] = true;
+        if let Some((classes, places)) = self.reading.last_mut() {
+            classes[part.class()] = true;
+            if let Part::Loc(loc) = part {
+                if *places != Places::Many {
+                    *places = places.and(Places::One(loc));
+                }
+            }
         }
     }
 
-    fn holds(&self, stamps: &[Option<u64>; CLASSES]) -> bool {
-        stamps.iter().zip(&self.generations).all(|(stamp, now)| stamp.is_none_or(|s| s == *now))
+    /// A part of the position changed.
+    fn changed(&mut self, part: Part) {
+        self.generations[part.class()] += 1;
+        if let Part::Loc(loc) = part {
+            if let Some(moved) = self.moved.get_mut(loc as usize) {
+                *moved += 1;
+            }
+        }
+    }
+
+    /// A value begins to be computed: it has read nothing yet.
+    fn begin(&mut self) {
+        self.reading.push((Reads::default(), Places::None));
+    }
+
+    /// The value is computed: what it read.
+    fn end(&mut self) -> (Reads, Places) {
+        self.reading.pop().unwrap_or_default()
+    }
+
+    fn holds(&self, stamps: &[Option<u64>; CLASSES], one: &Option<(u32, u64)>) -> bool {
+        Memo::hold(&self.generations, &self.moved, stamps, one)
+    }
+
+    fn hold(
+        now: &[u64; CLASSES],
+        moved: &[u64],
+        stamps: &[Option<u64>; CLASSES],
+        one: &Option<(u32, u64)>,
+    ) -> bool {
+        stamps.iter().zip(now).all(|(stamp, now)| stamp.is_none_or(|s| s == *now))
+            && one.is_none_or(|(loc, stamp)| moved.get(loc as usize) == Some(&stamp))
     }
 
     /// The answer for `key`, if it still holds; what it read counts as read by its caller.
     fn get(&mut self, key: &Key) -> Option<Value> {
-        let (answer, stamps) = self.answers.get(key)?;
-        if !self.holds(stamps) {
+        let (answer, stamps, one) = self.answers.get(key)?;
+        if !self.holds(stamps, one) {
             return None;
         }
-        if let Some(top) = self.reading.last_mut() {
-            for (read, stamp) in top.iter_mut().zip(stamps) {
+        if let Some((classes, places)) = self.reading.last_mut() {
+            for (read, stamp) in classes.iter_mut().zip(stamps) {
                 *read |= stamp.is_some();
+            }
+            classes[PIECES] |= one.is_some();
+            match one {
+                Some((loc, _)) => *places = places.and(Places::One(*loc)),
+                None if stamps[PIECES].is_some() => *places = Places::Many,
+                None => {}
             }
         }
         Some(answer.clone())
     }
 
-    /// Forget the answers that no longer hold, and the room they took: what a game waiting
-    /// for a decision keeps (bench/memory.py measures a live game).
-    fn settle(&mut self) {
-        let now = self.generations;
-        self.answers.retain(|_, (_, stamps)| stamps.iter().zip(&now).all(|(s, n)| s.is_none_or(|s| s == *n)));
-        self.answers.shrink_to_fit();
+    /// Forget the answers that no longer hold.
+    fn forget(&mut self) {
+        let (now, moved) = (self.generations, &self.moved);
+        self.answers.retain(|_, (_, stamps, one)| Memo::hold(&now, moved, stamps, one));
         self.prune_at = 2 * self.answers.len();
     }
 
+    /// Forget the answers that no longer hold, and the room they took: what a game waiting
+    /// for a decision keeps (bench/memory.py measures a live game).
+    fn settle(&mut self) {
+        self.forget();
+        self.answers.shrink_to_fit();
+    }
+
     /// Keep an answer computed with these reads; its caller read them too.
-    fn keep(&mut self, key: Key, answer: Value, read: Reads) {
-        if let Some(top) = self.reading.last_mut() {
-            for (mine, theirs) in top.iter_mut().zip(read) {
+    fn keep(&mut self, key: Key, answer: Value, read: Reads, places: Places) {
+        if let Some((classes, read_places)) = self.reading.last_mut() {
+            for (mine, theirs) in classes.iter_mut().zip(read) {
                 *mine |= theirs;
             }
+            *read_places = read_places.and(places);
         }
         if self.answers.len() >= self.prune_at.max(MEMO_PRUNE) {
-            let now = self.generations;
-            self.answers
-                .retain(|_, (_, stamps)| stamps.iter().zip(&now).all(|(s, n)| s.is_none_or(|s| s == *n)));
-            self.prune_at = 2 * self.answers.len();
+            self.forget();
         }
         let mut stamps = [None; CLASSES];
         for (class, stamp) in stamps.iter_mut().enumerate() {
@@ -389,13 +474,20 @@ impl Memo {
                 *stamp = Some(self.generations[class]);
             }
         }
-        self.answers.insert(key, (answer, stamps));
+        let mut one = None;
+        if let Places::One(loc) = places {
+            if let Some(moved) = self.moved.get(loc as usize) {
+                stamps[PIECES] = None;
+                one = Some((loc, *moved));
+            }
+        }
+        self.answers.insert(key, (answer, stamps, one));
     }
 }
 
 impl Clone for Memo {
     fn clone(&self) -> Memo {
-        Memo::default()
+        Memo::new(self.moved.len())
     }
 }
 
@@ -455,7 +547,7 @@ impl World {
 
     /// A part of the position changed: the answers that read its class no longer hold.
     pub(crate) fn changed(&mut self, part: Part) {
-        self.memo.generations[part.class()] += 1;
+        self.memo.changed(part);
         if let Part::Grid(_) = part {
             self.areas.forget();
         }
@@ -470,7 +562,7 @@ impl World {
         let answer = f(self);
         self.memo = kept;
         if let Some(top) = self.memo.reading.last_mut() {
-            *top = [true; CLASSES];
+            *top = ([true; CLASSES], Places::Many);
         }
         answer
     }
@@ -624,7 +716,7 @@ impl Game {
             log_chars: 0,
             calls: 0,
             depth: 0,
-            memo: Memo::default(),
+            memo: Memo::new(ir.locations.len()),
             areas: crate::areas::Kept::default(),
         };
         let mut game = Game {
@@ -760,7 +852,7 @@ impl Game {
         }
         // Start values may have asked values before the pieces were laid out: nothing of that
         // is kept. Laying out the position is not a step of the game.
-        w.memo = Memo::default();
+        w.memo = Memo::new(ir.locations.len());
         w.steps = 0;
         Ok(())
     }
@@ -2258,7 +2350,7 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
         match p.known.get(&key) {
             Some((answer, steps)) if w.steps.saturating_add(steps) <= w.budget => {
                 w.steps += steps;
-                w.memo.keep(key, answer.clone(), Reads::default());
+                w.memo.keep(key, answer.clone(), Reads::default(), Places::None);
                 return Ok(answer);
             }
             _ => {}
@@ -2270,7 +2362,7 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     }
     limits::enter(p, w, Entered::Value(func.at))?;
     w.depth += 1;
-    w.memo.reading.push(Reads::default());
+    w.memo.begin();
     let before = w.steps;
     // A value of a few names (most are) has them on the stack, not in a list made per call.
     let size = func.slots as usize;
@@ -2281,14 +2373,14 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     } else {
         eval(p, w, &func.body, &mut key.1.slots(size))
     };
-    let read = w.memo.reading.pop().unwrap_or_default();
+    let (read, places) = w.memo.end();
     w.depth -= 1;
     w.calls -= 1;
     let result = result?;
     if shared {
         p.known.found(&key, &result, &read, w.steps - before);
     }
-    w.memo.keep(key, result.clone(), read);
+    w.memo.keep(key, result.clone(), read, places);
     Ok(result)
 }
 
@@ -2481,7 +2573,7 @@ mod tests {
     //! play: while count(free()) > 0: for each p in players: if count(free()) > 0:
     //!   turn p: choose c from free() prompt "Where": move 1 stone of p from supply to c; add 1 to total
     //! ```
-    use super::{Agent, FailKind, Game, Loaded, Memo, Part, Value};
+    use super::{Agent, FailKind, Game, Loaded, Memo, Part, Places, Value};
     use crate::ir::Program;
     use crate::rng::Mt;
     use std::sync::Arc;
@@ -2491,15 +2583,45 @@ mod tests {
         let mut memo = Memo::default();
         let (board, turn) =
             ([false, false, true, false, false, false], [false, false, false, true, false, false]);
-        memo.keep((0, super::Args::One(Value::Int(1))), Value::Int(10), board);
-        memo.keep((1, super::Args::One(Value::Int(1))), Value::Int(20), turn);
-        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 6]);
-        memo.generations[Part::Loc(0).class()] += 1; // a piece moved
+        memo.keep((0, super::Args::One(Value::Int(1))), Value::Int(10), board, Places::Many);
+        memo.keep((1, super::Args::One(Value::Int(1))), Value::Int(20), turn, Places::None);
+        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 6], Places::None);
+        memo.changed(Part::Loc(0)); // a piece moved
         memo.settle();
         assert_eq!(memo.answers.len(), 2);
         assert_eq!(memo.get(&(0, super::Args::One(Value::Int(1)))), None);
         assert_eq!(memo.get(&(1, super::Args::One(Value::Int(1)))), Some(Value::Int(20)));
         assert_eq!(memo.get(&(2, super::Args::Many(vec![]))), Some(Value::Int(30)));
+    }
+
+    #[test]
+    fn an_answer_that_read_one_places_pieces_holds_until_they_change() {
+        // `empty(c) = count(pieces(c)) == 0` asked of every cell: a piece moved elsewhere leaves
+        // it known; a piece moved there, or anything moved for an answer that read more places
+        // (or a cell of a grid that grows, whose location may be another's later), does not.
+        let pieces = [false, false, true, false, false, false];
+        let mut memo = Memo::new(4);
+        let key = |n: i64| (0, super::Args::One(Value::Int(n)));
+        let here = |memo: &mut Memo, n: i64, places: Places| memo.keep(key(n), Value::Int(n), pieces, places);
+        here(&mut memo, 1, Places::One(1));
+        here(&mut memo, 2, Places::One(2));
+        here(&mut memo, 3, Places::One(1).and(Places::One(2)));
+        here(&mut memo, 4, Places::One(4)); // a cell of a grid that grows
+        memo.changed(Part::Loc(2));
+        assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
+        assert_eq!((memo.get(&key(2)), memo.get(&key(3)), memo.get(&key(4))), (None, None, None));
+        memo.changed(Part::Loc(1));
+        assert_eq!(memo.get(&key(1)), None);
+        // A value that asked one that read one place read that place: it holds as long.
+        memo.begin();
+        here(&mut memo, 1, Places::One(1));
+        assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
+        assert_eq!(memo.end(), (pieces, Places::One(1)));
+        // and one that asked an answer that read many places read many.
+        here(&mut memo, 3, Places::Many);
+        memo.begin();
+        assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+        assert_eq!(memo.end(), (pieces, Places::Many));
     }
 
     fn tiny() -> Arc<Loaded> {
