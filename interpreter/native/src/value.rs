@@ -11,8 +11,9 @@ pub struct Piece {
     pub owner: Option<u32>,
 }
 
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Deserialize, Default)]
 pub enum Value {
+    #[default]
     None,
     Bool(bool),
     Int(i64),

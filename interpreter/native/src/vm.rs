@@ -62,6 +62,69 @@ pub struct Loaded {
     columns: Vec<Vec<Option<Value>>>,
     /// Each column's index by its name, for the questions that name a column at run time.
     column_ids: HashMap<String, u32, Fast>,
+    /// The answers of declared values that read nothing of a game (`Known`), for every game.
+    known: Known,
+}
+
+/// The answers of declared values that read no part of a game (no variable, piece, turn, grid,
+/// nor the seats and teams): they are the same in every game of the program, so they are found
+/// once for it, not once per game. A tile's shape, searched among every row of a table (`[each h
+/// in TABLE where h.tile == t]`), was found anew in each game: 40% of the expressions one bundled
+/// game evaluated (docs/benchmarks.md, a fourth round). Each answer keeps the steps its computing
+/// spent, which a game that reads it spends too: the budget sees the same game whether the answer
+/// was known or not. Shared by every game of the program (a search's copies, a simulation's games
+/// in one process), behind a lock; never more than `KNOWN_MOST` answers.
+#[derive(Default, Debug)]
+struct Known {
+    answers: std::sync::Mutex<HashMap<Key, (Value, u64), Fast>>,
+    /// Each declared value that once read something of a game: its answers are not looked for
+    /// here (the lock and the hashing cost more than they find; Connect Four's `empty(c)`).
+    varies: Vec<std::sync::atomic::AtomicBool>,
+}
+
+/// The most answers a program keeps for all its games.
+const KNOWN_MOST: usize = 1 << 16;
+
+impl Known {
+    fn new(values: usize) -> Known {
+        let varies = (0..values).map(|_| std::sync::atomic::AtomicBool::new(false)).collect();
+        Known { answers: Default::default(), varies }
+    }
+
+    /// Whether the value's answers may be here (it never read anything of a game).
+    fn may_know(&self, value: u32) -> bool {
+        self.varies.get(value as usize).is_some_and(|v| !v.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    fn get(&self, key: &Key) -> Option<(Value, u64)> {
+        self.answers.lock().ok()?.get(key).cloned()
+    }
+
+    /// An answer found, what it read and the steps it spent: kept if it read nothing.
+    fn found(&self, key: &Key, answer: &Value, read: &Reads, steps: u64) {
+        if *read != Reads::default() {
+            if let Some(varies) = self.varies.get(key.0 as usize) {
+                varies.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        } else if let Ok(mut known) = self.answers.lock() {
+            if known.len() < KNOWN_MOST {
+                known.insert(key.clone(), (answer.clone(), steps));
+            }
+        }
+    }
+}
+
+/// Whether a value means the same in every game of the program: not a cell of a grid that grows
+/// (its location is another cell in another game), a piece there, a layer, an area, a route or a
+/// border, which name such cells. Only answers whose arguments all are may be `Known`.
+fn of_the_program(p: &Loaded, v: &Value) -> bool {
+    let fixed = |loc: u32| (loc as usize) < p.ir.locations.len();
+    match v {
+        Value::Cell(loc) | Value::Piece(loc, _) => fixed(*loc),
+        Value::Placement(_) | Value::Route(_) | Value::Area(_) | Value::Border(..) => false,
+        Value::List(items) => items.iter().all(|item| of_the_program(p, item)),
+        _ => true,
+    }
 }
 
 impl Loaded {
@@ -81,7 +144,8 @@ impl Loaded {
             .iter()
             .map(|row| ir.columns.iter().map(|name| row.get(name).cloned()).collect())
             .collect();
-        Loaded { ir, grids, columns, column_ids }
+        let known = Known::new(ir.values.len());
+        Loaded { ir, grids, columns, column_ids, known }
     }
 
     /// A row's value of a column (an index of `ir.columns`).
@@ -193,6 +257,9 @@ pub enum Part {
     Current,
     /// Which cells a grid that grows has.
     Grid(u32),
+    /// The seats of the game and their teams: the same throughout a game, but not in every game
+    /// of the program (an answer that read them is not `Known`).
+    Seats,
 }
 
 /// A declared value and its arguments: one argument (the most values take) without a list,
@@ -205,6 +272,14 @@ enum Args {
 
 impl Args {
     /// The arguments as the first slots of the value's names.
+    /// The arguments put in the first of these slots (as many as there are).
+    fn fill(&self, slots: &mut [Value]) {
+        match self {
+            Args::One(v) => slots[0] = v.clone(),
+            Args::Many(values) => slots.iter_mut().zip(values).for_each(|(slot, v)| *slot = v.clone()),
+        }
+    }
+
     fn slots(&self, size: usize) -> Vec<Value> {
         let mut env = Vec::with_capacity(size);
         match self {
@@ -218,10 +293,13 @@ impl Args {
 
 type Key = (u32, Args);
 
+/// The most names a declared value has on the stack while it is computed.
+const FEW_SLOTS: usize = 6;
+
 /// The classes of the parts of the position the memo tells apart: variables, owners'
-/// variables, the pieces at locations, whose turn it is, the cells of grids that grow (`Part`,
-/// by its class).
-const CLASSES: usize = 5;
+/// variables, the pieces at locations, whose turn it is, the cells of grids that grow, the seats
+/// (`Part`, by its class).
+const CLASSES: usize = 6;
 
 impl Part {
     fn class(self) -> usize {
@@ -231,6 +309,7 @@ impl Part {
             Part::Loc(_) => 2,
             Part::Current => 3,
             Part::Grid(_) => 4,
+            Part::Seats => 5,
         }
     }
 }
@@ -249,65 +328,150 @@ type Reads = [bool; CLASSES];
 #[derive(Default, Debug)]
 struct Memo {
     /// Each answer, with the generation of each class it read as it was computed (None: it
-    /// did not read that class).
-    answers: HashMap<Key, (Value, [Option<u64>; CLASSES]), Fast>,
+    /// did not read that class), and, for one that read the pieces of one location alone, that
+    /// location and its own generation instead of its class's (`Places`).
+    answers: HashMap<Key, Answer, Fast>,
     /// How many times a part of each class changed.
     generations: [u64; CLASSES],
-    /// What each value being computed has read so far, the innermost last.
-    reading: Vec<Reads>,
+    /// What each value being computed has read so far, the innermost last, and which
+    /// locations' pieces.
+    reading: Vec<(Reads, Places)>,
+    /// How many times the pieces of each of the program's locations changed (a cell of a grid
+    /// that grows has none: its location may be another cell's later).
+    moved: Vec<u64>,
     /// How many answers the memo holds before it forgets those that no longer hold.
     prune_at: usize,
 }
 
+/// Which locations' pieces a value being computed has read: none, one, or more. An answer that
+/// read one location's pieces alone (and no other part of the position but a class's: `empty(c)
+/// = count(pieces(c)) == 0`) holds until that location's pieces change, not until any piece
+/// moves: Connect Four asks it of every cell at each move, and one cell changed.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+enum Places {
+    #[default]
+    None,
+    One(u32),
+    Many,
+}
+
+impl Places {
+    /// What was read, and then this too.
+    fn and(self, other: Places) -> Places {
+        match (self, other) {
+            (Places::None, then) => then,
+            (read, Places::None) => read,
+            (Places::One(a), Places::One(b)) if a == b => Places::One(a),
+            _ => Places::Many,
+        }
+    }
+}
+
+/// An answer the memo keeps: the value, its stamp of each class it read, and of the one location
+/// whose pieces it read, if that alone (`Places`).
+type Answer = (Value, [Option<u64>; CLASSES], Option<(u32, u64)>);
+
 /// The fewest answers kept before forgetting those that no longer hold.
 const MEMO_PRUNE: usize = 4096;
 
+/// The class of the pieces at locations (`Part::Loc`).
+const PIECES: usize = 2;
+
 impl Memo {
+    /// An empty memo for a program of so many locations.
+    fn new(locations: usize) -> Memo {
+        Memo { moved: vec![0; locations], ..Memo::default() }
+    }
+
     fn read(&mut self, part: Part) {
-        if let Some(top) = self.reading.last_mut() {
-            top[part.class()] = true;
+        if let Some((classes, places)) = self.reading.last_mut() {
+            classes[part.class()] = true;
+            if let Part::Loc(loc) = part {
+                if *places != Places::Many {
+                    *places = places.and(Places::One(loc));
+                }
+            }
         }
     }
 
-    fn holds(&self, stamps: &[Option<u64>; CLASSES]) -> bool {
-        stamps.iter().zip(&self.generations).all(|(stamp, now)| stamp.is_none_or(|s| s == *now))
+    /// A part of the position changed.
+    fn changed(&mut self, part: Part) {
+        self.generations[part.class()] += 1;
+        if let Part::Loc(loc) = part {
+            if let Some(moved) = self.moved.get_mut(loc as usize) {
+                *moved += 1;
+            }
+        }
+    }
+
+    /// A value begins to be computed: it has read nothing yet.
+    fn begin(&mut self) {
+        self.reading.push((Reads::default(), Places::None));
+    }
+
+    /// The value is computed: what it read.
+    fn end(&mut self) -> (Reads, Places) {
+        self.reading.pop().unwrap_or_default()
+    }
+
+    fn holds(&self, stamps: &[Option<u64>; CLASSES], one: &Option<(u32, u64)>) -> bool {
+        Memo::hold(&self.generations, &self.moved, stamps, one)
+    }
+
+    fn hold(
+        now: &[u64; CLASSES],
+        moved: &[u64],
+        stamps: &[Option<u64>; CLASSES],
+        one: &Option<(u32, u64)>,
+    ) -> bool {
+        stamps.iter().zip(now).all(|(stamp, now)| stamp.is_none_or(|s| s == *now))
+            && one.is_none_or(|(loc, stamp)| moved.get(loc as usize) == Some(&stamp))
     }
 
     /// The answer for `key`, if it still holds; what it read counts as read by its caller.
     fn get(&mut self, key: &Key) -> Option<Value> {
-        let (answer, stamps) = self.answers.get(key)?;
-        if !self.holds(stamps) {
+        let (answer, stamps, one) = self.answers.get(key)?;
+        if !self.holds(stamps, one) {
             return None;
         }
-        if let Some(top) = self.reading.last_mut() {
-            for (read, stamp) in top.iter_mut().zip(stamps) {
+        if let Some((classes, places)) = self.reading.last_mut() {
+            for (read, stamp) in classes.iter_mut().zip(stamps) {
                 *read |= stamp.is_some();
+            }
+            classes[PIECES] |= one.is_some();
+            match one {
+                Some((loc, _)) => *places = places.and(Places::One(*loc)),
+                None if stamps[PIECES].is_some() => *places = Places::Many,
+                None => {}
             }
         }
         Some(answer.clone())
     }
 
-    /// Forget the answers that no longer hold, and the room they took: what a game waiting
-    /// for a decision keeps (bench/memory.py measures a live game).
-    fn settle(&mut self) {
-        let now = self.generations;
-        self.answers.retain(|_, (_, stamps)| stamps.iter().zip(&now).all(|(s, n)| s.is_none_or(|s| s == *n)));
-        self.answers.shrink_to_fit();
+    /// Forget the answers that no longer hold.
+    fn forget(&mut self) {
+        let (now, moved) = (self.generations, &self.moved);
+        self.answers.retain(|_, (_, stamps, one)| Memo::hold(&now, moved, stamps, one));
         self.prune_at = 2 * self.answers.len();
     }
 
+    /// Forget the answers that no longer hold, and the room they took: what a game waiting
+    /// for a decision keeps (bench/memory.py measures a live game).
+    fn settle(&mut self) {
+        self.forget();
+        self.answers.shrink_to_fit();
+    }
+
     /// Keep an answer computed with these reads; its caller read them too.
-    fn keep(&mut self, key: Key, answer: Value, read: Reads) {
-        if let Some(top) = self.reading.last_mut() {
-            for (mine, theirs) in top.iter_mut().zip(read) {
+    fn keep(&mut self, key: Key, answer: Value, read: Reads, places: Places) {
+        if let Some((classes, read_places)) = self.reading.last_mut() {
+            for (mine, theirs) in classes.iter_mut().zip(read) {
                 *mine |= theirs;
             }
+            *read_places = read_places.and(places);
         }
         if self.answers.len() >= self.prune_at.max(MEMO_PRUNE) {
-            let now = self.generations;
-            self.answers
-                .retain(|_, (_, stamps)| stamps.iter().zip(&now).all(|(s, n)| s.is_none_or(|s| s == *n)));
-            self.prune_at = 2 * self.answers.len();
+            self.forget();
         }
         let mut stamps = [None; CLASSES];
         for (class, stamp) in stamps.iter_mut().enumerate() {
@@ -315,13 +479,20 @@ impl Memo {
                 *stamp = Some(self.generations[class]);
             }
         }
-        self.answers.insert(key, (answer, stamps));
+        let mut one = None;
+        if let Places::One(loc) = places {
+            if let Some(moved) = self.moved.get(loc as usize) {
+                stamps[PIECES] = None;
+                one = Some((loc, *moved));
+            }
+        }
+        self.answers.insert(key, (answer, stamps, one));
     }
 }
 
 impl Clone for Memo {
     fn clone(&self) -> Memo {
-        Memo::default()
+        Memo::new(self.moved.len())
     }
 }
 
@@ -387,7 +558,7 @@ impl World {
     }
 
     pub(crate) fn changed(&mut self, part: Part) {
-        self.memo.generations[part.class()] += 1;
+        self.memo.changed(part);
         if let Part::Grid(_) = part {
             self.areas.forget();
         }
@@ -402,7 +573,7 @@ impl World {
         let answer = f(self);
         self.memo = kept;
         if let Some(top) = self.memo.reading.last_mut() {
-            *top = [true; CLASSES];
+            *top = ([true; CLASSES], Places::Many);
         }
         answer
     }
@@ -560,7 +731,7 @@ impl Game {
             log_chars: 0,
             calls: 0,
             depth: 0,
-            memo: Memo::default(),
+            memo: Memo::new(ir.locations.len()),
             areas: crate::areas::Kept::default(),
             seen: crate::reveal::Seen::default(),
         };
@@ -706,7 +877,7 @@ impl Game {
         }
         // Start values may have asked values before the pieces were laid out: nothing of that
         // is kept. Laying out the position is not a step of the game.
-        w.memo = Memo::default();
+        w.memo = Memo::new(ir.locations.len());
         w.steps = 0;
         Ok(())
     }
@@ -1607,34 +1778,72 @@ fn kind_fits(p: &Loaded, pc: &Piece, kind: &Value) -> bool {
     }
 }
 
-/// `pieces(WHERE, KIND, OWNER)`: each piece that fits, or (`counting`) only how many.
-fn pieces(
+/// `pieces(WHERE, KIND, OWNER)`: each piece that fits.
+fn pieces(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value]) -> Result<Vec<Value>, Fail> {
+    let mut out = Vec::new();
+    with_pieces(p, w, args, env, |loc, pc| out.push(Value::Piece(loc, *pc)))?;
+    Ok(out)
+}
+
+/// `count(pieces(WHERE, KIND, OWNER))`: how many pieces fit, without listing them (nor making
+/// any list on the way: a place's pieces are counted per cell of a board at every move).
+fn count_pieces(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value]) -> Result<i64, Fail> {
+    with_pieces(p, w, args, env, |_, _| {})
+}
+
+/// Each piece `pieces(ARGS)` finds, handed to `found` with its location, and how many.
+fn with_pieces(
     p: &Loaded,
     w: &mut World,
     args: &[Expr],
     env: &mut [Value],
-    counting: bool,
-) -> Result<(Vec<Value>, i64), Fail> {
+    found: impl FnMut(u32, &Piece),
+) -> Result<i64, Fail> {
     // Names and constants only (the most common): each read where it is rather than copied;
     // otherwise each argument evaluated, in order.
-    let given: Vec<Value> = if args.iter().all(plain) {
-        Vec::new()
-    } else {
-        args.iter().map(|a| operand(p, w, a, env)).collect::<Result<_, _>>()?
-    };
-    let env: &[Value] = env;
-    let arg = |i: usize| match given.get(i) {
-        Some(v) => Some(v),
-        None => args.get(i).map(|e| in_place(e, env)),
-    };
-    let r#where = arg(0).expect("pieces(...) has a place");
-    let kind = arg(1);
-    let owner = match arg(2) {
+    if args.iter().all(plain) {
+        let at = |i: usize| args.get(i).map(|e| in_place(e, env));
+        let r#where = at(0).expect("pieces(...) has a place");
+        return gather(p, w, r#where, at(1), owner_of(at(2))?, found);
+    }
+    let given: Vec<Value> = args.iter().map(|a| operand(p, w, a, env)).collect::<Result<_, _>>()?;
+    let r#where = given.first().expect("pieces(...) has a place");
+    gather(p, w, r#where, given.get(1), owner_of(given.get(2))?, found)
+}
+
+/// The owner `pieces(WHERE, KIND, OWNER)` asks for: any (no OWNER), none, or a seat.
+fn owner_of(owner: Option<&Value>) -> Result<Option<Option<u32>>, Fail> {
+    Ok(match owner {
         Some(Value::None) => Some(None),
         Some(v) => Some(Some(seat(v)?)),
         None => None,
-    };
-    let (mut out, mut count) = (Vec::new(), 0);
+    })
+}
+
+/// A filter `[each x in ITEMS where count(pieces(x, KIND, OWNER)) OP N]` whose KIND and OWNER
+/// are constants or names other than x: their values, the same for every item, found once
+/// (None: the filter takes its condition item by item, as any other).
+fn fixed_kind_owner(args: &[Expr], slot: u32, env: &[Value]) -> Option<(Option<Value>, Option<Option<u32>>)> {
+    let [Expr::Local(first), rest @ ..] = args else { return None };
+    let fixed = |e: &Expr| plain(e) && !matches!(e, Expr::Local(s) if *s == slot);
+    if *first != slot || rest.len() > 2 || !rest.iter().all(fixed) {
+        return None;
+    }
+    let owner = owner_of(rest.get(1).map(|e| in_place(e, env))).ok()?;
+    Some((rest.first().map(|e| in_place(e, env).clone()), owner))
+}
+
+/// The pieces at a place (or each of a list of places, or an area's cells) of a kind and an
+/// owner (`pieces(WHERE, KIND, OWNER)`'s arguments' values), each handed to `found`; how many.
+fn gather(
+    p: &Loaded,
+    w: &mut World,
+    r#where: &Value,
+    kind: Option<&Value>,
+    owner: Option<Option<u32>>,
+    mut found: impl FnMut(u32, &Piece),
+) -> Result<i64, Fail> {
+    let mut count = 0;
     // One place or a list of them, without making a list of one.
     let cells;
     let places: &[Value] = match r#where {
@@ -1649,20 +1858,19 @@ fn pieces(
         let loc = location(p, place)?;
         w.memo.read(Part::Loc(loc));
         let pile = &w.locs[loc as usize];
-        if counting && kind.is_none() && owner.is_none() {
+        if kind.is_none() && owner.is_none() {
             count += pile.len() as i64;
+            pile.iter().for_each(|pc| found(loc, pc));
             continue;
         }
         for pc in pile {
             if kind.is_none_or(|k| kind_fits(p, pc, k)) && owner.is_none_or(|o| pc.owner == o) {
                 count += 1;
-                if !counting {
-                    out.push(Value::Piece(loc, *pc));
-                }
+                found(loc, pc);
             }
         }
     }
-    Ok((out, count))
+    Ok(count)
 }
 
 /// Whether an expression is a name or a constant: read in place, it needs no evaluation.
@@ -1864,7 +2072,7 @@ fn attr_name<'a>(p: &'a Loaded, name: &'a AttrIr) -> &'a str {
 /// list, or the pieces at a place.
 fn count(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<i64, Fail> {
     if let Expr::Builtin(Builtin::Pieces, inner) = e {
-        return Ok(pieces(p, w, inner, env, true)?.1);
+        return count_pieces(p, w, inner, env);
     }
     let v = operand(p, w, e, env)?;
     count_of(p, w, &v)
@@ -1975,12 +2183,18 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             w.memo.read(Part::Var(*var));
             w.vars[*var as usize].clone()
         }
-        Expr::Players => Value::List(Arc::new((0..w.players).map(Value::Player).collect())),
+        Expr::Players => {
+            w.memo.read(Part::Seats);
+            Value::List(Arc::new((0..w.players).map(Value::Player).collect()))
+        }
         Expr::Current => {
             w.memo.read(Part::Current);
             w.current.map_or(Value::None, Value::Player)
         }
-        Expr::PlayerCount => Value::Int(i64::from(w.players)),
+        Expr::PlayerCount => {
+            w.memo.read(Part::Seats);
+            Value::Int(i64::from(w.players))
+        }
         Expr::Attr(obj, name) => {
             let o = operand(p, w, obj, env)?;
             attr(p, w, o, name)?
@@ -2018,10 +2232,23 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let mut out = Vec::with_capacity(items.len());
             if let Some((op, args, n)) = pieces_counted(cond) {
                 // `[each c in cells(g) where count(pieces(c, ...)) OP N]`: each item's pieces
-                // counted at once, without `test`, `number` and `count` in between at each.
+                // counted at once, without `test`, `number` and `count` in between at each, and
+                // with a kind and an owner that are the same for every item, without the item in
+                // its name's slot until the end.
+                if let Some((kind, owner)) = fixed_kind_owner(args, *slot, env) {
+                    for x in items.iter() {
+                        if holds(op, gather(p, w, x, kind.as_ref(), owner, |_, _| {})?, n) {
+                            out.push(x.clone());
+                        }
+                    }
+                    if let Some(last) = items.last() {
+                        env[*slot as usize] = last.clone();
+                    }
+                    return Ok(Value::List(Arc::new(out)));
+                }
                 for x in items.iter() {
                     env[*slot as usize] = x.clone();
-                    if holds(op, pieces(p, w, args, env, true)?.1, n) {
+                    if holds(op, count_pieces(p, w, args, env)?, n) {
                         out.push(x.clone());
                     }
                 }
@@ -2064,28 +2291,11 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             Value::List(Arc::new(out))
         }
         Expr::Value(index, args) => {
-            let func = &p.ir.values[*index as usize];
             let given = match args.as_slice() {
                 [one] => Args::One(eval(p, w, one, env)?),
                 many => Args::Many(many.iter().map(|a| eval(p, w, a, env)).collect::<Result<_, _>>()?),
             };
-            let key = (*index, given);
-            if let Some(known) = w.memo.get(&key) {
-                return Ok(known);
-            }
-            if w.depth >= p.ir.limits.max_value_depth {
-                return Err(Fail { kind: FailKind::ValueDepth, at: None });
-            }
-            limits::enter(p, w, Entered::Value(func.at))?;
-            w.depth += 1;
-            w.memo.reading.push(Reads::default());
-            let result = eval(p, w, &func.body, &mut key.1.slots(func.slots as usize));
-            let read = w.memo.reading.pop().unwrap_or_default();
-            w.depth -= 1;
-            w.calls -= 1;
-            let result = result?;
-            w.memo.keep(key, result.clone(), read);
-            result
+            declared(p, w, (*index, given))?
         }
         Expr::Builtin(b, args) => builtin(p, w, *b, args, env)?,
         Expr::Owned(obj, var) => {
@@ -2189,6 +2399,57 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
     })
 }
 
+/// A declared value's answer for these arguments: the game's memo's while it holds, else the
+/// program's (`Known`), else computed, and kept by the memo (and, if it read nothing of the
+/// game, by the program).
+fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
+    if let Some(known) = w.memo.get(&key) {
+        return Ok(known);
+    }
+    let shared = p.known.may_know(key.0)
+        && match &key.1 {
+            Args::One(v) => of_the_program(p, v),
+            Args::Many(values) => values.iter().all(|v| of_the_program(p, v)),
+        };
+    if shared {
+        // An answer whose steps the budget cannot pay is computed again, to fail as it would.
+        match p.known.get(&key) {
+            Some((answer, steps)) if w.steps.saturating_add(steps) <= w.budget => {
+                w.steps += steps;
+                w.memo.keep(key, answer.clone(), Reads::default(), Places::None);
+                return Ok(answer);
+            }
+            _ => {}
+        }
+    }
+    let func = &p.ir.values[key.0 as usize];
+    if w.depth >= p.ir.limits.max_value_depth {
+        return Err(Fail { kind: FailKind::ValueDepth, at: None });
+    }
+    limits::enter(p, w, Entered::Value(func.at))?;
+    w.depth += 1;
+    w.memo.begin();
+    let before = w.steps;
+    // A value of a few names (most are) has them on the stack, not in a list made per call.
+    let size = func.slots as usize;
+    let result = if size <= FEW_SLOTS {
+        let mut few: [Value; FEW_SLOTS] = Default::default();
+        key.1.fill(&mut few);
+        eval(p, w, &func.body, &mut few[..size])
+    } else {
+        eval(p, w, &func.body, &mut key.1.slots(size))
+    };
+    let (read, places) = w.memo.end();
+    w.depth -= 1;
+    w.calls -= 1;
+    let result = result?;
+    if shared {
+        p.known.found(&key, &result, &read, w.steps - before);
+    }
+    w.memo.keep(key, result.clone(), read, places);
+    Ok(result)
+}
+
 /// The places next to a place: a cell's neighbours across its sides, a node's along its edges.
 fn next_to(p: &Loaded, at: &Value, adjacency: &[Vec<u32>]) -> Result<Vec<Value>, Fail> {
     match at {
@@ -2260,7 +2521,7 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         }));
     }
     if b == Builtin::Pieces {
-        return Ok(Value::List(Arc::new(pieces(p, w, args, env, false)?.0)));
+        return Ok(Value::List(Arc::new(pieces(p, w, args, env)?)));
     }
     if let (Builtin::Count, [one]) = (b, args) {
         return Ok(Value::Int(count(p, w, one, env)?));
@@ -2315,17 +2576,22 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             }
             Value::List(Arc::new(out))
         }
-        Builtin::NextPlayer => Value::Player((seat(&values[0])? + 1) % w.players),
+        Builtin::NextPlayer => {
+            w.memo.read(Part::Seats);
+            Value::Player((seat(&values[0])? + 1) % w.players)
+        }
         Builtin::Automated => {
             let of = seat(&values[0])?;
             Value::Bool(p.ir.humans.is_some_and(|humans| of >= humans))
         }
         Builtin::Team | Builtin::Teammates => {
+            w.memo.read(Part::Seats);
             let of = seat(&values[0])?;
             let mates = w.teams.team(of).iter().filter(|&&s| b == Builtin::Team || s != of);
             Value::List(Arc::new(mates.map(|&s| Value::Player(s)).collect()))
         }
         Builtin::PlayersFrom => {
+            w.memo.read(Part::Seats);
             let first = seat(&values[0])?;
             Value::List(Arc::new((0..w.players).map(|i| Value::Player((first + i) % w.players)).collect()))
         }
@@ -2373,7 +2639,7 @@ mod tests {
     //! play: while count(free()) > 0: for each p in players: if count(free()) > 0:
     //!   turn p: choose c from free() prompt "Where": move 1 stone of p from supply to c; add 1 to total
     //! ```
-    use super::{Agent, FailKind, Game, Loaded, Memo, Part, Value};
+    use super::{Agent, FailKind, Game, Loaded, Memo, Part, Places, Value};
     use crate::ir::Program;
     use crate::rng::Mt;
     use std::sync::Arc;
@@ -2381,16 +2647,47 @@ mod tests {
     #[test]
     fn a_game_at_rest_keeps_only_the_answers_that_hold() {
         let mut memo = Memo::default();
-        let (board, turn) = ([false, false, true, false, false], [false, false, false, true, false]);
-        memo.keep((0, super::Args::One(Value::Int(1))), Value::Int(10), board);
-        memo.keep((1, super::Args::One(Value::Int(1))), Value::Int(20), turn);
-        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 5]);
-        memo.generations[Part::Loc(0).class()] += 1; // a piece moved
+        let (board, turn) =
+            ([false, false, true, false, false, false], [false, false, false, true, false, false]);
+        memo.keep((0, super::Args::One(Value::Int(1))), Value::Int(10), board, Places::Many);
+        memo.keep((1, super::Args::One(Value::Int(1))), Value::Int(20), turn, Places::None);
+        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 6], Places::None);
+        memo.changed(Part::Loc(0)); // a piece moved
         memo.settle();
         assert_eq!(memo.answers.len(), 2);
         assert_eq!(memo.get(&(0, super::Args::One(Value::Int(1)))), None);
         assert_eq!(memo.get(&(1, super::Args::One(Value::Int(1)))), Some(Value::Int(20)));
         assert_eq!(memo.get(&(2, super::Args::Many(vec![]))), Some(Value::Int(30)));
+    }
+
+    #[test]
+    fn an_answer_that_read_one_places_pieces_holds_until_they_change() {
+        // `empty(c) = count(pieces(c)) == 0` asked of every cell: a piece moved elsewhere leaves
+        // it known; a piece moved there, or anything moved for an answer that read more places
+        // (or a cell of a grid that grows, whose location may be another's later), does not.
+        let pieces = [false, false, true, false, false, false];
+        let mut memo = Memo::new(4);
+        let key = |n: i64| (0, super::Args::One(Value::Int(n)));
+        let here = |memo: &mut Memo, n: i64, places: Places| memo.keep(key(n), Value::Int(n), pieces, places);
+        here(&mut memo, 1, Places::One(1));
+        here(&mut memo, 2, Places::One(2));
+        here(&mut memo, 3, Places::One(1).and(Places::One(2)));
+        here(&mut memo, 4, Places::One(4)); // a cell of a grid that grows
+        memo.changed(Part::Loc(2));
+        assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
+        assert_eq!((memo.get(&key(2)), memo.get(&key(3)), memo.get(&key(4))), (None, None, None));
+        memo.changed(Part::Loc(1));
+        assert_eq!(memo.get(&key(1)), None);
+        // A value that asked one that read one place read that place: it holds as long.
+        memo.begin();
+        here(&mut memo, 1, Places::One(1));
+        assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
+        assert_eq!(memo.end(), (pieces, Places::One(1)));
+        // and one that asked an answer that read many places read many.
+        here(&mut memo, 3, Places::Many);
+        memo.begin();
+        assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+        assert_eq!(memo.end(), (pieces, Places::Many));
     }
 
     fn tiny() -> Arc<Loaded> {
@@ -2503,15 +2800,26 @@ mod tests {
             places.clone(),
             vec![Value::List(Arc::new(places.clone())), Value::Cell(2)],
             vec![Value::Cell(2), Value::Int(4)],
+            vec![],
         ];
-        // pieces(x), pieces(x, stone), pieces(x, stone, seat 1), pieces(x, stone, seat 2)
-        let args = |k: usize| {
-            let given = [Expr::Const(Value::KindName(0)), Expr::Const(Value::Player((k as u32) % 2))];
-            std::iter::once(Expr::Local(0)).chain(given.into_iter().take(k.min(2))).collect::<Vec<_>>()
+        // pieces(x), pieces(x, stone), pieces(x, stone, seat 1), pieces(x, stone, seat 2), an
+        // owner that is no player, a kind and an owner in names other than x (`fixed_kind_owner`
+        // finds them once), an owner that is x, a place that is not x.
+        let (x, stone) = (|| Expr::Local(0), || Expr::Const(Value::KindName(0)));
+        let (kind_name, no_one) = (1, 2);
+        let args = |k: usize| match k {
+            0..=3 => {
+                let given = [stone(), Expr::Const(Value::Player((k as u32) % 2))];
+                std::iter::once(x()).chain(given.into_iter().take(k.min(2))).collect::<Vec<_>>()
+            }
+            4 => vec![x(), stone(), Expr::Const(Value::Text("a".into()))],
+            5 => vec![x(), Expr::Local(kind_name), Expr::Local(no_one)],
+            6 => vec![x(), stone(), x()],
+            _ => vec![Expr::Const(Value::Cell(2)), stone()],
         };
         let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
         for items in &lists {
-            for k in 0..4 {
+            for k in 0..8 {
                 for op in ops {
                     for n in [0, 1, 3] {
                         let counted =
@@ -2525,10 +2833,14 @@ mod tests {
                         let slow = Expr::Bin(op, Box::new(first), n());
                         let fast = Expr::Filter { seq: seq(), slot: 0, cond: Box::new(cond()) };
                         let general = Expr::Filter { seq: seq(), slot: 0, cond: Box::new(slow) };
-                        let mut env = vec![Value::None];
-                        let by_fast = eval(&program, &mut game.world, &fast, &mut env);
-                        let by_general = eval(&program, &mut game.world, &general, &mut env);
+                        let names = vec![Value::None, Value::KindName(0), Value::None];
+                        let (mut fast_names, mut general_names) = (names.clone(), names);
+                        let by_fast = eval(&program, &mut game.world, &fast, &mut fast_names);
+                        let by_general = eval(&program, &mut game.world, &general, &mut general_names);
                         assert_eq!(by_fast, by_general, "{fast:?}");
+                        if by_fast.is_ok() {
+                            assert_eq!(fast_names, general_names, "x is the last item after, as it would be");
+                        }
                     }
                 }
             }
@@ -2569,6 +2881,124 @@ mod tests {
             let by_name = program.column_named(row, name);
             assert_eq!(by_index.map_err(|f| f.kind), want, "row {row}, column {name} by index");
             assert_eq!(by_name.map_err(|f| f.kind), want, "row {row}, column {name} by name");
+        }
+    }
+
+    /// The tiny program with three more values: `evens(n) = [each x in 1..n where x % 2 == 0]`
+    /// (it reads nothing of a game), `seats() = count(players)` and `pile(c) = count(pieces(c))`.
+    fn with_values() -> Arc<Loaded> {
+        let mut ir: serde_json::Value =
+            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        let evens = serde_json::json!({"slots": 2, "at": 0, "body": {"Filter": {
+            "seq": {"Bin": ["Range", {"Const": {"Int": 1}}, {"Local": 0}]}, "slot": 1,
+            "cond": {"Bin": ["Eq", {"Bin": ["Mod", {"Local": 1}, {"Const": {"Int": 2}}]}, {"Const": {"Int": 0}}]}}}});
+        let seats =
+            serde_json::json!({"slots": 0, "at": 0, "body": {"Builtin": ["Count", [{"Players": null}]]}});
+        let pile = serde_json::json!({"slots": 1, "at": 0,
+            "body": {"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Local": 0}]]}]]}});
+        for value in [evens, seats, pile] {
+            ir["values"].as_array_mut().expect("values").push(value);
+        }
+        Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")))
+    }
+
+    /// A call of the value at `index` with these arguments, in `game`: its answer and the steps
+    /// it spent.
+    fn ask(game: &mut Game, index: u32, args: Vec<crate::ir::Expr>) -> (Result<Value, FailKind>, u64) {
+        let program = game.program.clone();
+        let before = game.world.steps;
+        let answer = super::eval(&program, &mut game.world, &crate::ir::Expr::Value(index, args), &mut []);
+        (answer.map_err(|f| f.kind), game.world.steps - before)
+    }
+
+    #[test]
+    fn an_answer_that_reads_nothing_of_a_game_is_found_once_for_every_game() {
+        use crate::ir::Expr;
+        let program = with_values();
+        let n = || vec![Expr::Const(Value::Int(6))];
+        let evens = Value::List(Arc::new(vec![Value::Int(2), Value::Int(4), Value::Int(6)]));
+        let mut first = Game::new(program.clone(), 2, 0, 1_000, false);
+        let (answer, spent) = ask(&mut first, 1, n());
+        assert_eq!(answer, Ok(evens.clone()));
+        assert!(spent > 0, "going through 1..6 spends steps");
+        // Another game, with a memo of its own, finds it known: it spends the same steps, so that
+        // its budget sees the same game, and no value is computed (none is entered).
+        let key = (1, super::Args::One(Value::Int(6)));
+        assert_eq!(program.known.get(&key), Some((evens.clone(), spent)));
+        let mut second = Game::new(program.clone(), 3, 1, 1_000, false);
+        second.world.calls = program.ir.limits.max_recursion as u32; // a value computed could not enter
+        assert_eq!(ask(&mut second, 1, n()), (Ok(evens), spent));
+    }
+
+    #[test]
+    fn an_answer_that_read_the_seats_or_the_pieces_is_not_known_to_other_games() {
+        use crate::ir::Expr;
+        let program = with_values();
+        let mut two = Game::new(program.clone(), 2, 0, 1_000, false);
+        let mut three = Game::new(program.clone(), 3, 0, 1_000, false);
+        assert_eq!(ask(&mut two, 2, vec![]).0, Ok(Value::Int(2)));
+        assert_eq!(ask(&mut three, 2, vec![]).0, Ok(Value::Int(3)));
+        let cell = || vec![Expr::Const(Value::Cell(1))];
+        two.apply(0).expect("seat 1 puts a stone on the first cell");
+        assert_eq!(ask(&mut two, 3, cell()).0, Ok(Value::Int(1)));
+        assert_eq!(ask(&mut three, 3, cell()).0, Ok(Value::Int(0)));
+        assert!(program.known.answers.lock().expect("the lock").is_empty());
+    }
+
+    #[test]
+    fn a_known_answer_the_budget_cannot_pay_is_computed_again_and_fails_as_it_would() {
+        use crate::ir::Expr;
+        let program = with_values();
+        let n = || vec![Expr::Const(Value::Int(6))];
+        let mut first = Game::new(program.clone(), 2, 0, 1_000, false);
+        let (_, spent) = ask(&mut first, 1, n());
+        let mut poor = Game::new(program.clone(), 2, 0, 1_000, false);
+        poor.world.budget = poor.world.steps + spent - 1;
+        assert_eq!(ask(&mut poor, 1, n()).0, Err(FailKind::BudgetList(6)));
+    }
+
+    #[test]
+    fn only_values_that_mean_the_same_in_every_game_are_arguments_of_known_answers() {
+        let program = tiny();
+        let locations = program.ir.locations.len() as u32;
+        assert!(super::of_the_program(&program, &Value::Cell(locations - 1)));
+        // A cell of a grid that grows is another cell in another game.
+        assert!(!super::of_the_program(&program, &Value::Cell(locations)));
+        let listed = Value::List(Arc::new(vec![Value::Int(1), Value::Cell(locations)]));
+        assert!(!super::of_the_program(&program, &listed));
+    }
+
+    #[test]
+    fn a_value_has_its_arguments_in_its_first_names_however_many_it_has() {
+        // A value of a few names has them on the stack (FEW_SLOTS), one of more in a list: both
+        // see their arguments in order, and every other name empty.
+        use crate::ir::Expr;
+        let mut ir: serde_json::Value =
+            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        for size in [1, 2, super::FEW_SLOTS, super::FEW_SLOTS + 1, 2 * super::FEW_SLOTS] {
+            // `first - second * 10 + third * 100 ...` of its arguments, and its last name empty.
+            let mut body = serde_json::json!({"Const": {"Int": 0}});
+            for slot in 0..size - 1 {
+                let weighed = serde_json::json!({"Bin": ["Mul", {"Local": slot}, {"Const": {"Int": 10_i64.pow(slot as u32)}}]});
+                body = serde_json::json!({"Bin": ["Add", body, weighed]});
+            }
+            let last = serde_json::json!({"Bin": ["Eq", {"Local": size - 1}, {"Const": "None"}]});
+            let body = serde_json::json!({"List": [body, last]});
+            ir["values"]
+                .as_array_mut()
+                .expect("values")
+                .push(serde_json::json!({"slots": size, "at": 0, "body": body}));
+        }
+        let program = Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")));
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        for (index, size) in
+            [1, 2, super::FEW_SLOTS, super::FEW_SLOTS + 1, 2 * super::FEW_SLOTS].into_iter().enumerate()
+        {
+            let args: Vec<Expr> = (0..size - 1).map(|i| Expr::Const(Value::Int(i as i64 + 1))).collect();
+            let want: i64 = (0..size - 1).map(|i| (i as i64 + 1) * 10_i64.pow(i as u32)).sum();
+            let answer = ask(&mut game, index as u32 + 1, args).0;
+            let expected = Value::List(Arc::new(vec![Value::Int(want), Value::Bool(true)]));
+            assert_eq!(answer, Ok(expected), "a value of {size} names");
         }
     }
 
