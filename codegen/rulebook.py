@@ -256,15 +256,17 @@ class _Builder:
     def numbers(self) -> list[tuple[str, str, list[str]]]:
         """The numbers the rulebook prints (a constant that cites it), not the ones the file had
         to invent (a constant with an `assume`): those are tuning, for the designer; nor how many
-        of a piece there are, which the components tell."""
+        of a piece there are, which the components tell; nor an option, which players choose
+        before the game (the options tell it: an aid printed "Played on: False")."""
         out = []
         counted = {p.count.id for p in self.sym.pieces.values() if isinstance(p.count, ast.Name)}
         for c in self.sym.constants.values():
-            if c.name in counted:
-                continue  # the components say how many there are
+            if c.name in counted or isinstance(c, ast.OptionDecl):
+                continue  # the components say how many there are; the options what players choose
             kinds = {m.kind for m in c.meta}
             value = self.constants.get(c.name)
-            if "cites" in kinds and "assume" not in kinds and isinstance(value, int | str):
+            a_number = isinstance(value, int | str) and not isinstance(value, bool)  # a yes is no number
+            if "cites" in kinds and "assume" not in kinds and a_number:
                 words, _ = words_of(c.meta)
                 out.append((self.names.decl(c.name).one, str(value), words))
         return out
@@ -436,6 +438,9 @@ class _Builder:
         if sym.setup is not None:
             setup = self.part("setup", "rules", "Setup", sym.setup, self.en.block(sym.setup.body, meta=False))
         rules = [self.rule(r) for r in self.rules_in_order()]
+        flow_words, flow_says = words_of(sym.play.meta) if sym.play is not None else ([], False)
+        if flow_says and self._flow_patched():
+            flow_words, flow_says = [], False  # the base game's words tell its own flow, not the variant's
         whenever = [self.trigger(t) for t in sym.triggers]
         scoring = self.scoring()
         book = Rulebook(
@@ -448,10 +453,8 @@ class _Builder:
             numbers=self.numbers(),
             sheets=self.sheets(),
             setup=setup,
-            flow_words=words_of(sym.play.meta)[0] if sym.play else [],
-            flow=[]
-            if sym.play is None or words_of(sym.play.meta)[1]
-            else self.en.block(sym.play.body, meta=False),
+            flow_words=flow_words,
+            flow=[] if sym.play is None or flow_says else self.en.block(sym.play.body, meta=False),
             rules=rules,
             whenever=whenever,
             scoring=scoring,
@@ -470,6 +473,19 @@ class _Builder:
             book.combined = bool(self.module.combines)
             book.changes = self.changes()
         return book
+
+    def _flow_patched(self) -> bool:
+        """Whether a variant changed its base game's flow: a phase or step replaced or inserted
+        (a statement from another file than the flow's), or a phase removed. The base game's
+        `says` for the whole flow then tells a flow the variant no longer plays (an aid said
+        "each player takes one last turn" of a round its variant removes): the flow is printed
+        by its phases and steps, each by its own words."""
+        play = self.sym.play
+        if play is None or self._files() < 2:
+            return False
+        if any(r.kind == "phase" for r in self.module.removed):
+            return True
+        return any(isinstance(n, ast.Stmt) and n.span.file != play.span.file for n in play.walk())
 
     # ------------------------------------------------------------------ seats the rules play, and teams
 
@@ -629,14 +645,17 @@ class _Builder:
         """A declaration the variant brings or replaces, by its own words; one that replaces the
         base game's and has none is said in players' English (a number with the base game's),
         so that no change goes untold. A new one without words is the rules' own helper: the
-        rules that use it tell it."""
+        rules that use it tell it; so is a new variable or zone, the rules' bookkeeping, which
+        the base game's rulebook never prints either (a solo variant's changes printed
+        "Visited: Whether the Owner token has stopped in the section this round")."""
         name = str(getattr(d, "name", ""))
         words, _ = words_of(d.meta)
         steps: list[Line] = []
+        kind = next(word for word, cls in DECL_KINDS.items() if type(d) is cls)
+        replaces = f"{kind} {name}" in self.module.patched  # as the patch names it: `replace value x`
+        if not replaces and (isinstance(d, ast.VarDecl | ast.ZoneDecl) or not words):
+            return []
         if not words:
-            kind = next(word for word, cls in DECL_KINDS.items() if type(d) is cls)
-            if f"{kind} {name}" not in self.module.patched:  # as the patch names it: `replace value x`
-                return []
             was = next((c.old for c in self.module.changes if c.name == name and c.row is None), None)
             if isinstance(d, ast.Constant) and was is not None:
                 now = self.en.expr(d.value)
@@ -664,8 +683,8 @@ class _Builder:
         if not rows and not patches and not self.changed(table):
             return []
         words = [m.value for m in table.meta if m.kind in ("says", "text") and self.changed(m)]
-        if not words and not patches and not self.changed(table):
-            return []
+        if not words and not patches and f"table {table.name}" not in self.module.patched:
+            return []  # a new table no words describe is the rules' data: the rules that read it tell it
         shown = [", ".join(self._cell(c, n) for c, n in zip(r.cells, r.names, strict=False)) for r in rows]
         steps = [Line(f"Added: {row}.") for row in shown] if words and not self.changed(table) else []
         steps += [Line(first_upper(line)) for p in patches if (line := self._table_patch(table, p))]

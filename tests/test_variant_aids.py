@@ -1,0 +1,306 @@
+"""A player holding only a variant's aid answers the basic questions of the variant's game.
+
+Issue 25, section 2: "a variant's aid is the variant's game". For every variant among the bundled
+games, each basic question (the goal, setup, a turn, the end, scoring, ties) is checked against
+what that variant's own rules say, so that an aid printing the base game's answer fails: its own
+setup steps and rules, nothing of what it removes, its own number of rounds, its own score and
+tie lines where it changes what they count, and no number it changed stated as before.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import meeple
+from meeple.codegen import render
+from meeple.codegen.aid import Aid, first_sentence
+from meeple.codegen.rulebook import sentences, words_of
+from meeple.grammar import ast
+from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.names import own_lines
+from meeple.loader import Checked, bundled_games
+
+
+@cache
+def checked(stem: str) -> Checked:
+    found = meeple.check(stem)
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    return found
+
+
+@cache
+def aid_of(stem: str) -> tuple[Aid, str]:
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    return docs.aid, " ".join(render.aid_markdown(docs).split())
+
+
+def _is_variant(stem: str) -> bool:
+    module = checked(stem).module
+    return module is not None and module.base is not None
+
+
+VARIANTS = [path.stem for path in bundled_games() if _is_variant(path.stem)]
+
+
+def _variant_files(module: ast.Module, symbols: Symbols) -> set[str]:
+    """The files a variant's game takes its changes from: every file but its base game's (the
+    file of the flow, which a variant patches but never writes anew)."""
+    assert symbols.play is not None
+    return {d.span.file for d in module.decls} - {symbols.play.span.file}
+
+
+def test_there_are_variants_to_read() -> None:
+    assert {"dino_garden_2p", "dino_garden_solo", "dino_dynasty_stasis", "dino_dynasty_teams"} <= set(
+        VARIANTS
+    )
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_the_goal_is_the_variants_own(stem: str) -> None:
+    """What am I trying to do: the aid opens with the variant's own words (then who plays the
+    seats the rules play, and the teams)."""
+    found = checked(stem)
+    assert found.symbols is not None and found.symbols.header is not None and found.module is not None
+    own = [
+        m.value for m in found.symbols.header.meta if m.span.file == found.module.file and m.kind == "says"
+    ]
+    aid, text = aid_of(stem)
+    assert own and aid.goal[: len(own)] == own and all(" ".join(w.split()) in text for w in own)
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_setup_tells_the_steps_the_variant_replaces_or_adds(stem: str) -> None:
+    """How is it set up: each setup step the variant writes is in the aid in its words."""
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None and found.symbols.setup is not None
+    files = _variant_files(found.module, found.symbols)
+    _, text = aid_of(stem)
+    for step in found.symbols.setup.find_all(ast.Named):
+        words, stands = words_of(own_lines(step))
+        if step.span.file in files and stands:
+            assert first_sentence(" ".join(words[0].split())) in text, step.name
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_a_turn_tells_the_rules_and_phases_the_variant_replaces_or_adds(stem: str) -> None:
+    """What can I do on my turn, how does a round go: each rule, phase and step the variant
+    writes with a `says` is in the aid, by the first sentence of its words (a rule a caller's
+    words tell is told there)."""
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None and found.symbols.play is not None
+    files = _variant_files(found.module, found.symbols)
+    _, text = aid_of(stem)
+    from meeple.codegen.rulebook import _Builder
+
+    assert found.program is not None
+    told = _Builder(found.module, found.symbols, found.program.constants, False)._told()
+    for rule in found.symbols.rules.values():
+        words, stands = words_of(rule.meta)
+        if rule.span.file in files and stands and rule.name not in told:
+            assert first_sentence(" ".join(words[0].split())) in text, rule.name
+    for block in found.symbols.play.find_all(ast.Named):
+        words, stands = words_of(own_lines(block))
+        if block.span.file in files and stands:
+            assert first_sentence(" ".join(words[0].split())) in text, block.name
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_the_end_tells_nothing_the_variant_removes(stem: str) -> None:
+    """When does it end: no words of a phase, step or rule the variant removes (the Stasis
+    removes the base game's last round: its aid said "each player takes one last turn")."""
+    found = checked(stem)
+    assert found.module is not None
+    _, text = aid_of(stem)
+    for removed in found.module.removed:
+        for said in (s for w in removed.words for s in sentences(w) if len(s.split()) > 4):
+            assert " ".join(said.split()) not in text, removed.name
+
+
+ROUNDS = {"dino_garden_2p": 3, "dino_garden_solo": 3}  # each one's own row of the rounds table, read below
+
+
+@pytest.mark.parametrize("stem", sorted(ROUNDS))
+def test_the_end_tells_the_variants_own_number_of_rounds(stem: str) -> None:
+    """How many rounds: the number the variant's rules play, read from its rounds table for its
+    player count (the two-player aid said "3 rounds with 3 players and 4 rounds with 4")."""
+    found = checked(stem)
+    assert found.symbols is not None and found.symbols.header is not None
+    table = found.symbols.tables["rounds_by_players"]
+    players = found.symbols.header.min_players
+    rounds = [r.cells[1] for r in table.rows if r.cells[0] == players]
+    assert rounds == [ROUNDS[stem]]
+    _, text = aid_of(stem)
+    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(rounds[0], f"{rounds[0]}th")
+    assert re.search(rf"\b({rounds[0]} rounds|Round {rounds[0]}|{ordinal} round)\b", text)
+    assert not re.search(r"\b\d+ rounds with \d+ players", text)
+
+
+def _reads(expr: ast.Node, symbols: Symbols) -> set[str]:
+    """The values a line reads, and the values those read, to the end."""
+    seen: set[str] = set()
+    todo = [expr]
+    while todo:
+        node = todo.pop()
+        for n in node.walk():
+            name = n.func if isinstance(n, ast.Call) else n.id if isinstance(n, ast.Name) else None
+            if name in symbols.values and name not in seen:
+                seen.add(name)
+                todo.append(symbols.values[name])
+    return seen
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+@pytest.mark.parametrize("line", ["score", "tiebreak"])
+def test_scoring_and_ties_are_said_for_what_the_variant_counts(stem: str, line: str) -> None:
+    """How do I score, who wins a tie: the aid prints the words of the score and tie lines the
+    variant plays; where the variant replaces a value such a line reads (the Team game's cards
+    won by teams), the line's words are the variant's own, not the base game's."""
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None
+    decl = getattr(found.symbols, line)
+    if decl is None:
+        return
+    files = _variant_files(found.module, found.symbols)
+    replaced = {
+        key.split(" ", 1)[1]
+        for key, span in found.module.patched.items()
+        if key.startswith("value ") and span.file in files
+    }
+    changed = replaced & _reads(decl, found.symbols)
+    assert not changed or decl.span.file in files, (line, sorted(changed))
+    _, text = aid_of(stem)
+    words, _ = words_of(decl.meta)
+    assert all(" ".join(w.split()) in text for w in words)
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_who_wins_alone_speaks_of_no_one_to_beat(stem: str) -> None:
+    """Who wins, alone: a one-player variant's aid names no "most" and no tie among players."""
+    found = checked(stem)
+    assert found.symbols is not None and found.symbols.header is not None
+    if found.symbols.header.max_players > 1 or found.symbols.automata:
+        return
+    aid, _ = aid_of(stem)
+    assert not re.search(r"\b(most|tied|ties?)\b", " ".join(aid.scoring))
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_no_number_the_variant_changes_is_stated_as_before(stem: str) -> None:
+    """The numbers: a constant the variant changes (the Stasis's 4 Challenge cards, not 5) is
+    nowhere in its aid with its old value before its name."""
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None
+    from meeple.interpreter.names import Names
+
+    names = Names(found.symbols)
+    _, text = aid_of(stem)
+    for change in found.module.changes:
+        if change.row is None and isinstance(change.old, int) and not isinstance(change.old, bool):
+            noun = names.decl(change.name).one.split()[0]
+            assert not re.search(rf"\b{change.old} {re.escape(noun)}", text, re.IGNORECASE), change.name
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_the_whole_games_flow_names_no_player_count_the_variant_does_not_allow(stem: str) -> None:
+    """The `--full` book's flow is the variant's game too: a two-player game's rounds are not
+    "3 with 3 players, 4 with 4"."""
+    from tests.test_codegen_order import counts_named
+
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None and found.symbols.header is not None
+    assert found.program is not None
+    header = found.symbols.header
+    full = render.game_docs(found.path, found.module, found.symbols, found.program.constants, True)
+    flow = " ".join(line.flat() for line in full.book.flow)
+    assert counts_named(flow) <= set(range(header.min_players, header.max_players + 1))
+    assert not re.search(r"\b\d+ with \d+ players\b", flow)
+
+
+# ------------------------------------------------------------------ the same, on neutral games
+
+BASE = """\
+game "Beads":
+  players 2..3
+
+zone bag
+zone hand per player
+piece bead: 20 in bag
+constant handful = 2
+  called "Beads a turn"
+  cites "two beads"
+option extra: int = 0
+  called "Extra beads"
+  cites "extra beads"
+constant open_bag = yes
+  called "Open bag"
+  cites "the bag is open"
+
+play:
+  says "Each player draws beads in two rounds, then everyone draws once more in a last round."
+  phase rounds:
+    called "Rounds"
+    repeat 2 times:
+      for each p in players:
+        turn p:
+          move handful + extra bead from bag to p.hand
+  phase last_round:
+    called "Last round"
+    for each p in players:
+      turn p:
+        if open_bag:
+          move 1 bead from bag to p.hand
+
+score p = count(pieces(p.hand))
+  says "The player with the most beads wins."
+"""
+
+SHORTER = """\
+variant "Short beads" of "beads.rules":
+  says "The game ends after the two rounds."
+
+var drawn: int = 0 per player
+  text "How many beads a player drew: the rules' bookkeeping."
+
+remove phase last_round
+"""
+
+
+def _docs(tmp_path: Path, variant: str, full: bool = False) -> render.GameDocs:
+    (tmp_path / "beads.rules").write_text(BASE)
+    path = tmp_path / "variant.rules"
+    path.write_text(variant)
+    found = meeple.check(path)
+    assert found.ok and found.module and found.symbols and found.program, found.diagnostics
+    return render.game_docs(path, found.module, found.symbols, found.program.constants, full)
+
+
+def test_a_flow_the_variant_changes_is_told_by_its_phases_not_by_the_base_games_words(tmp_path: Path) -> None:
+    """The base game's `says` for its whole flow tells a last round the variant removes: the
+    variant's aid and whole book print the flow by its phases instead."""
+    for full in (False, True):
+        docs = _docs(tmp_path, SHORTER, full)
+        aid = render.aid_markdown(docs)
+        assert "last round" not in aid and "Rounds" in aid
+        assert docs.book.flow_words == []
+    (tmp_path / "beads.rules").write_text(BASE)
+    base = meeple.check(tmp_path / "beads.rules")
+    assert base.module and base.symbols and base.program
+    kept = render.game_docs(tmp_path / "beads.rules", base.module, base.symbols, base.program.constants)
+    assert "in a last round" in render.aid_markdown(kept)  # the base game's own aid keeps them
+
+
+def test_an_option_is_not_printed_among_the_numbers_and_bookkeeping_not_among_the_changes(
+    tmp_path: Path,
+) -> None:
+    """An option printed among the aid's Numbers, a yes-or-no one as "Played on: False", and a
+    yes as "True"; a variant's new variable printed among its changes ("Visited: Whether ...")."""
+    docs = _docs(tmp_path, SHORTER)
+    assert ("Beads a turn", "2") in docs.aid.numbers
+    assert [name for name, _ in docs.aid.numbers] == ["Beads a turn"]
+    assert [part.title for part in docs.book.changes] == ["Last round"]
