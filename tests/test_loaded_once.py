@@ -6,6 +6,7 @@ Checked's diagnostics; the Program inside is shared, and the engine never change
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,31 @@ def test_a_recorded_load_is_unchanged_until_a_file_it_read_changes(folder: Path)
     assert files.unchanged()
     write(folder, "counters.rules", GAME + "\n")
     assert not files.unchanged()
+
+
+def test_the_garbage_collector_is_off_only_while_a_game_is_built(folder: Path) -> None:
+    """The loader holds the cyclic collector off while it builds (`loader.uncollected`: half of a
+    Campaign's load was the collector's), and leaves it as it found it: on after a load, a check
+    and a load that fails; off where the caller had turned it off."""
+    seen: list[bool] = []
+    real = meeple.loader.apply_options
+
+    def watching(*args: object) -> object:
+        seen.append(gc.isenabled())
+        return real(*args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(meeple.loader, "apply_options", watching)
+        meeple.load(folder / "more.rules", {"stones": "3"})
+    assert seen == [False] and gc.isenabled()
+    assert meeple.check(folder / "counters.rules", {"stones": "5"}).ok and gc.isenabled()
+    write(folder, "broken.rules", GAME.replace("play:", "play"))
+    with pytest.raises(meeple.RulesError):
+        meeple.load(folder / "broken.rules")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        meeple.load(folder / "counters.rules", {"stones": "1"})
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
