@@ -623,9 +623,21 @@ def load(name_or_path: str | Path, options: Mapping[str, str] | None = None, fil
     key = _key(name_or_path, options)
     game = _kept(_loaded, key)
     if game is None:
-        recorded = Recorded()
-        with uncollected():
-            game = _load(name_or_path, options, recorded)
+        checked = _kept(_checked, key)
+        if (
+            checked is not None
+            and checked.ok
+            and checked.program is not None
+            and checked.program.sequence is None
+        ):
+            # a check of the same file under the same options built this game: its Program
+            # (a load after a check, as `meeple check --play`, the language server and the tests do)
+            recorded = _checked[key][0]
+            game = Game(checked.program, log_name(checked.path), dict(checked.options))
+        else:
+            recorded = Recorded()
+            with uncollected():
+                game = _load(name_or_path, options, recorded)
         _keep(_loaded, key, recorded, game)
     return _own_game(game)
 

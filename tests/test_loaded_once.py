@@ -64,6 +64,20 @@ def test_the_same_file_under_the_same_options_is_built_once(folder: Path) -> Non
     assert meeple.check(folder / "counters.rules").program is meeple.check(folder / "counters.rules").program
 
 
+def test_a_load_after_a_check_of_the_same_file_and_options_builds_nothing_again(folder: Path) -> None:
+    """A check kept from the disk hands its Program to a load of the same file under the same
+    options (a test, `meeple check --play`, checks and then plays): built once, not twice; a
+    check that found an error does not, and the load says the error."""
+    checked = meeple.check(folder / "counters.rules", {"stones": "5"})
+    game = meeple.load(folder / "counters.rules", {"stones": "5"})
+    assert game.program is checked.program and game.options == checked.options
+    assert prompt_options(game) == ["1", "5"]
+    write(folder, "broken.rules", GAME.replace("n stone", "n pebble"))
+    assert not meeple.check(folder / "broken.rules").ok
+    with pytest.raises(meeple.RulesError, match="pebble"):
+        meeple.load(folder / "broken.rules")
+
+
 def test_each_caller_owns_its_game_and_its_check(folder: Path) -> None:
     first = meeple.load(folder / "counters.rules")
     first.options["stones"] = "9"
