@@ -32,12 +32,10 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-import gc
 import re
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path
@@ -59,7 +57,7 @@ from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.checks import CheckOptions, run_checks
 from meeple.interpreter.own_names import OWN_NAMES
 from meeple.limits import MAX_EDITED_BYTES
-from meeple.loader import Checked, Files, bundled_dir, check_names, finish_check
+from meeple.loader import Checked, Files, bundled_dir, check_names, finish_check, uncollected
 from meeple.lsp_help import builtin_help, keyword_help, own_name_help, signature
 from meeple.lsp_index import (
     KIND_WORDS,
@@ -176,7 +174,7 @@ def names_stage(path: Path, text: str) -> Analysis:
         message = f"the document is larger than {MAX_EDITED_BYTES // 2**20} MB: not checked as you type"
         return Analysis([_whole_file(path, TOO_LARGE, message)])
     try:
-        with _uncollected():
+        with uncollected():
             checked = check_names(path, files=Buffer(path, text))
     except Exception as err:  # a bug in meeple: said in the file, and the server goes on
         return Analysis([_whole_file(path, INTERNAL, f"meeple could not check this file: {err!r}")])
@@ -191,7 +189,7 @@ def compile_stage(analysis: Analysis) -> Analysis:
     if checked is None or checked.module is None:
         return analysis
     try:
-        with _uncollected():
+        with uncollected():
             finish_check(checked)
     except Exception as err:  # as in names_stage
         found = _whole_file(checked.path, INTERNAL, f"meeple could not check this file: {err!r}")
@@ -202,23 +200,6 @@ def compile_stage(analysis: Analysis) -> Analysis:
 def load_stage(path: Path, text: str) -> Analysis:
     """Parse, apply a variant, analyse and compile the text, as `meeple check` does first."""
     return compile_stage(names_stage(path, text))
-
-
-@contextmanager
-def _uncollected() -> Iterator[None]:
-    """No cyclic garbage collection while the loader checks a version: it makes tens of thousands
-    of objects that live until the next version, and CPython's collector, started by every 700
-    of them, scanned them and everything the server holds (the kept parses, the previous
-    version) over and over: half of the check's time on a long file. Nothing is lost: what
-    becomes garbage meanwhile is collected by the collector's next run, once it is on again.
-    Only the loader's stages use it, one at a time (`State.lock`), and it lasts one check."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def checks_stage(analysis: Analysis) -> Analysis:

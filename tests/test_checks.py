@@ -590,9 +590,8 @@ edits = st.lists(
 )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(game=st.sampled_from(sorted(SOURCES)), changes=edits)
-def test_a_mutated_game_gets_diagnostics_never_a_traceback(tmp_path: Path, game: str, changes: list) -> None:
+def check_a_mutant(tmp_path: Path, game: str, changes: list) -> None:
+    """Every check, `--play 2` included, of one mutant: diagnostics of known codes, at its lines."""
     source = mutate(SOURCES[game], changes)
     wanted = _PLAYERS.search(source)
     assume(wanted is not None and int(wanted[2]) - int(wanted[1]) <= 4)  # a few player counts: quick
@@ -604,6 +603,23 @@ def test_a_mutated_game_gets_diagnostics_never_a_traceback(tmp_path: Path, game:
         assert d.code in REGISTRY
         if d.file == str(path):
             assert 1 <= d.line <= lines and d.column >= 1, d.render(source)
+
+
+# Every check of a mutant of a variant of Dino Dynasty takes seconds: a few mutants in the default
+# run, the sweep in the soak (CI runs it).
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(sorted(SOURCES)), changes=edits)
+def test_a_mutated_game_gets_diagnostics_never_a_traceback(tmp_path: Path, game: str, changes: list) -> None:
+    check_a_mutant(tmp_path, game, changes)
+
+
+@pytest.mark.soak
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(sorted(SOURCES)), changes=edits)
+def test_many_mutated_games_get_diagnostics_never_a_traceback(
+    tmp_path: Path, game: str, changes: list
+) -> None:
+    check_a_mutant(tmp_path, game, changes)
 
 
 def test_what_only_the_automated_seats_style_reads_is_needed(tmp_path: Path) -> None:

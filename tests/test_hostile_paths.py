@@ -488,11 +488,8 @@ def fuzz_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(which=st.integers(min_value=0, max_value=len(GAMES) - 1), seed=st.integers(0, 2**32))
-def test_a_mutated_game_or_variant_gets_diagnostics_never_a_traceback(
-    fuzz_folder: Path, which: int, seed: int
-) -> None:
+def check_and_load_a_mutant(fuzz_folder: Path, which: int, seed: int) -> None:
+    """A mutant of one game or variant: checked, and loaded and set up where it checks clean."""
     original = GAMES[which]
     path = fuzz_folder / f"mutant_{original.name}"
     path.write_bytes(_mutate(original.read_bytes(), random.Random(seed)))
@@ -505,6 +502,25 @@ def test_a_mutated_game_or_variant_gets_diagnostics_never_a_traceback(
             game.new_game(game.min_players, seed=seed % 1000, budget=20_000)
     except ERRORS:
         pass
+
+
+# A mutant of a variant of Dino Dynasty takes seconds to check and load: a few in the default run,
+# the sweep in the soak (CI runs it).
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.integers(min_value=0, max_value=len(GAMES) - 1), seed=st.integers(0, 2**32))
+def test_a_mutated_game_or_variant_gets_diagnostics_never_a_traceback(
+    fuzz_folder: Path, which: int, seed: int
+) -> None:
+    check_and_load_a_mutant(fuzz_folder, which, seed)
+
+
+@pytest.mark.soak
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.integers(min_value=0, max_value=len(GAMES) - 1), seed=st.integers(0, 2**32))
+def test_many_mutated_games_and_variants_get_diagnostics_never_a_traceback(
+    fuzz_folder: Path, which: int, seed: int
+) -> None:
+    check_and_load_a_mutant(fuzz_folder, which, seed)
 
 
 @settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

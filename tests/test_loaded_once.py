@@ -6,6 +6,7 @@ Checked's diagnostics; the Program inside is shared, and the engine never change
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,20 @@ def test_the_same_file_under_the_same_options_is_built_once(folder: Path) -> Non
     assert again.program is first.program
     assert meeple.load(folder / "counters.rules", {"stones": "4"}).program is not first.program
     assert meeple.check(folder / "counters.rules").program is meeple.check(folder / "counters.rules").program
+
+
+def test_a_load_after_a_check_of_the_same_file_and_options_builds_nothing_again(folder: Path) -> None:
+    """A check kept from the disk hands its Program to a load of the same file under the same
+    options (a test, `meeple check --play`, checks and then plays): built once, not twice; a
+    check that found an error does not, and the load says the error."""
+    checked = meeple.check(folder / "counters.rules", {"stones": "5"})
+    game = meeple.load(folder / "counters.rules", {"stones": "5"})
+    assert game.program is checked.program and game.options == checked.options
+    assert prompt_options(game) == ["1", "5"]
+    write(folder, "broken.rules", GAME.replace("n stone", "n pebble"))
+    assert not meeple.check(folder / "broken.rules").ok
+    with pytest.raises(meeple.RulesError, match="pebble"):
+        meeple.load(folder / "broken.rules")
 
 
 def test_each_caller_owns_its_game_and_its_check(folder: Path) -> None:
@@ -127,3 +142,31 @@ def test_a_recorded_load_is_unchanged_until_a_file_it_read_changes(folder: Path)
     assert files.unchanged()
     write(folder, "counters.rules", GAME + "\n")
     assert not files.unchanged()
+
+
+def test_the_garbage_collector_is_off_only_while_a_game_is_built(folder: Path) -> None:
+    """The loader holds the cyclic collector off while it builds (`loader.uncollected`: half of a
+    Campaign's load was the collector's), and leaves it as it found it: on after a load, a check
+    and a load that fails; off where the caller had turned it off."""
+    seen: list[bool] = []
+    real = meeple.loader.apply_options
+
+    def watching(*args: object) -> object:
+        seen.append(gc.isenabled())
+        return real(*args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(meeple.loader, "apply_options", watching)
+        meeple.load(folder / "more.rules", {"stones": "3"})
+    assert seen == [False] and gc.isenabled()
+    assert meeple.check(folder / "counters.rules", {"stones": "5"}).ok and gc.isenabled()
+    write(folder, "broken.rules", GAME.replace("play:", "play"))
+    with pytest.raises(meeple.RulesError):
+        meeple.load(folder / "broken.rules")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        meeple.load(folder / "counters.rules", {"stones": "1"})
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
