@@ -17,8 +17,14 @@ _DEFINITION = re.compile(r"^(\??[_A-Za-z]\w*)(?:\.\d+)?:(.*(?:\n[ \t]+\|.*)*)", 
 _SYMBOL = re.compile(r'"[^"]*"|/(?:[^/\\]|\\.)+/|->\s*\w+|[][()|]|[_A-Za-z]\w*|\S')
 
 
+_COMMENT = re.compile(r"^[ \t]*//.*$", re.M)
+
+
 def grammar() -> str:
-    return resources.files("meeple.grammar").joinpath("meeple.lark").read_text(encoding="utf-8")
+    """The grammar's rules without its comment lines: a comment may quote an example
+    (`players 2 called "you"`), and no word of one is a keyword."""
+    text = resources.files("meeple.grammar").joinpath("meeple.lark").read_text(encoding="utf-8")
+    return _COMMENT.sub("", text)
 
 
 def words(text: str) -> set[str]:

@@ -12,6 +12,7 @@ from typing import Any
 from helpers import ROOT
 
 from meeple.codegen import textmate
+from meeple.grammar import words
 from meeple.grammar.words import declaration_words, keywords, meta_words
 from meeple.interpreter.builtins import BUILTINS
 
@@ -103,3 +104,15 @@ def test_the_manifest_ships_the_language_the_grammar_and_a_client_that_starts_me
     assert 'require("vscode-languageclient/node")' in script
     assert 'getConfiguration("meeple").get("command", ["meeple", "lsp"])' in script
     assert "exports" in script and "activate" in script and "deactivate" in script
+
+
+def test_a_word_quoted_only_in_a_comment_of_the_grammar_is_no_keyword() -> None:
+    """The grammar's comments quote examples (`players 2 called "you", "Jimmy"`): a word found
+    only there is not a word of the language, so the editors' grammar does not colour it and a
+    rule may still be named with it."""
+    raw = (ROOT / "grammar" / "meeple.lark").read_text(encoding="utf-8")
+    comments = "\n".join(line for line in raw.splitlines() if line.lstrip().startswith("//"))
+    rules = "\n".join(line for line in raw.splitlines() if not line.lstrip().startswith("//"))
+    only_in_comments = words.words(comments) - words.words(rules)
+    assert only_in_comments, "the test needs a comment that quotes a word the rules do not use"
+    assert not only_in_comments & keywords()
