@@ -476,12 +476,17 @@ class Runtime:
         return around
 
     def around_places(self, *values: Any) -> dict[tuple[int, int], Row | None]:
-        """What lies around every place of a grid that grows the values name (`grown_places`):
-        what a `Said` line keeps of a cell, an area or a route."""
+        """What lies around every place of a grid that grows the values name (`grown_places`, and
+        a shape laid: a `Placement`): what a `Said` line keeps of a cell, an area, a route or a
+        tile laid."""
         from meeple.interpreter.areas import Area, grown_places
+        from meeple.interpreter.values import Placement
 
         around: dict[tuple[int, int], Row | None] = {}
         for value in values:
+            if type(value) is Placement:
+                around |= self.around(list(value.coords), value.map)
+                continue
             for place in grown_places(value):
                 cells = place.cells if isinstance(place, Area) else [place]
                 around |= self.around([(c.q, c.r) for c in cells], cells[0].map, own=True)

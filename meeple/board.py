@@ -177,16 +177,24 @@ def say_place(looks: Looks, line: Said) -> str:
     record keeps ("(1,0) turned 90°", "Meadow at (6,6)")."""
     value = line.value
     around = {at: Look("a cell", looks.said(looks.what(face)), None, "") for at, face in line.around.items()}
-    if type(value) is Placement:
-        kind = value.map.geometry.kind
-        laid = [(at, looks.said(looks.what(row))) for at, row in zip(value.coords, value.rows, strict=False)]
-        said = [turn_words(kind, value.map.geometry.degrees(value.rotation)), beside(kind, laid, around)]
-        return str(line).replace(label(value), ", ".join(x for x in said if x), 1)
     text = str(line)
     for said in value if isinstance(value, list) else [value]:  # a `log` line's places: a list
+        if type(said) is Placement:
+            text = text.replace(label(said), _laid_words(looks, said, around), 1)
+            continue
         for place in grown_places(said):
             text = text.replace(label(place), _place_words(place, around))  # "back to" it too
     return text
+
+
+def _laid_words(looks: Looks, placement: Placement, around: dict[tuple[int, int], Look]) -> str:
+    """A shape laid by its turn and what it touched: "turned a quarter right, west of Water
+    (Meadow against Water)"."""
+    kind = placement.map.geometry.kind
+    rows = zip(placement.coords, placement.rows, strict=False)
+    laid = [(at, looks.said(looks.what(row))) for at, row in rows]
+    said = [turn_words(kind, placement.map.geometry.degrees(placement.rotation)), beside(kind, laid, around)]
+    return ", ".join(x for x in said if x)
 
 
 def _place_words(place: Cell | Area, around: dict[tuple[int, int], Look]) -> str:

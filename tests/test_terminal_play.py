@@ -542,3 +542,21 @@ def test_a_rules_log_line_says_an_area_by_what_it_touches() -> None:
     looks = Looks(game.program.names)
     read = for_seat(state.log, 0, lambda line: say_place(looks, line))
     assert [line for line in read if at.search(line)] == []
+
+
+def test_a_rules_log_line_says_a_tile_laid_by_its_turn_and_what_it_touches() -> None:
+    """A line the rules write about a shape laid (`log "A tile is placed: {spot}"`, Dino
+    Dynasty) says it as the option to lay it did, by its turn and what it touched, as a player
+    finds it on the board; the record keeps "(1,0) turned 90°"."""
+    game = meeple.load("dino_dynasty")
+    state, agent = game.new_game(2, seed=1), RandomAgent(1)
+    while not state.is_over and state.decision is not None and len(state.choices) < 60:
+        state.apply(agent.choose(state, state.decision))
+    laid = re.compile(r"\(-?\d+,-?\d+\) turned \d+°")
+    placed = [line for line in state.log if "A tile is placed: " in line]
+    assert placed and all(laid.search(line) for line in placed)
+    looks = Looks(game.program.names)
+    lines = for_seat(state.log, 0, lambda line: say_place(looks, line))
+    read = [said for said in lines if "A tile is placed: " in said]
+    assert len(read) == len(placed) and not [line for line in read if laid.search(line)]
+    assert all(" of " in line or "turned" in line for line in read)  # its turn or what it touched

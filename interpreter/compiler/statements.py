@@ -39,6 +39,7 @@ from meeple.interpreter.runtime import (
 from meeple.interpreter.values import (
     Piece,
     PieceRef,
+    Placement,
     Player,
     Row,
     label,
@@ -189,7 +190,9 @@ class Statements(Part):
             if rt.logging:
                 values = [x if isinstance(x, str) else x(rt, env) for x in parts]
                 line = "".join(x if isinstance(x, str) else label(x) for x in values)
-                places = [x for x in values if not isinstance(x, str) and grown_places(x)]
+                places = [
+                    x for x in values if type(x) is Placement or (not isinstance(x, str) and grown_places(x))
+                ]
                 if places:  # a place of a grid that grows: players read it by what it touches
                     rt.write(Said(line, places, rt.around_places(*places)), span, rule)
                 else:
