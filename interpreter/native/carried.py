@@ -20,6 +20,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from meeple.interpreter import carry
+from meeple.interpreter.native.lower import plain_const
 from meeple.interpreter.values import Cell, MapRef, Placement, Player, Row
 from meeple.saves import Save, SaveError
 
@@ -104,17 +105,7 @@ def _variable(
     name = c.decl.name
 
     def const(value: Any) -> Any:
-        if value is None:
-            return "None"
-        if isinstance(value, bool):
-            return {"Bool": value}
-        if isinstance(value, int):
-            return {"Int": value}
-        if isinstance(value, str):
-            return {"Text": value}
-        if isinstance(value, Player):
-            return {"Player": value.seat}
-        return {"Row": rows[id(value)]}
+        return plain_const(value, rows)
 
     if c.per is None:
         out["vars"].append([lowered.variables.index(name), const(rt.vars[name])])

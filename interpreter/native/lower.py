@@ -170,6 +170,23 @@ class Lowered:
     stores: list[tuple[str, str]] = field(default_factory=list)  # each store of variables per owner
 
 
+def plain_const(value: bool | int | str | Player | Row | None, rows: dict[int, int]) -> Any:
+    """A value that names no place (nothing, a truth, a number, a text, a player, a row: `rows`
+    gives each row's index by its id) as the IR writes it: what a constant of the program and
+    a carried variable's value (carried.py) share."""
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return {"Bool": value}
+    if isinstance(value, int):
+        return {"Int": value}
+    if isinstance(value, str):
+        return {"Text": value}
+    if isinstance(value, Player):
+        return {"Player": value.seat}
+    return {"Row": rows[id(value)]}
+
+
 class Lowering:
     def __init__(self, program: Program, players: int | None = None) -> None:
         self.p = program
@@ -458,18 +475,8 @@ class Lowering:
 
     def const(self, value: Any) -> Any:
         """A value of the program as the IR writes it."""
-        if value is None:
-            return "None"
-        if isinstance(value, bool):
-            return {"Bool": value}
-        if isinstance(value, int):
-            return {"Int": value}
-        if isinstance(value, str):
-            return {"Text": value}
-        if isinstance(value, Player):
-            return {"Player": value.seat}
-        if isinstance(value, Row):
-            return {"Row": self.row_index[id(value)]}
+        if value is None or isinstance(value, (bool, int, str, Player, Row)):
+            return plain_const(value, self.row_index)
         if isinstance(value, ZoneLoc):
             return {"Zone": self.zone_index[id(value)]}
         if isinstance(value, MapRef):
