@@ -458,9 +458,9 @@ impl Memo {
     /// Forget the answers that no longer hold, and the room they took: what a game waiting
     /// for a decision keeps (bench/memory.py measures a live game). An answer that read one
     /// location alone (`Places::One`) is forgotten too, though it may still hold: kept, they
-    /// made a live Dino Garden game 85 KB instead of 49 (4.6 times the hand-written program's),
-    /// for a game driven from Python 10 to 20% faster in Connect Four; a game played inside
-    /// the core never rests, and keeps them.
+    /// made a live game of bench/memory.py 85 KB instead of 49 (docs/benchmarks.md), for a game
+    /// driven from Python 10 to 20% faster at most; a game played inside the core never rests,
+    /// and keeps them.
     fn settle(&mut self) {
         self.forget();
         self.answers.retain(|_, (_, _, one)| one.is_none());
