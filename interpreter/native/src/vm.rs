@@ -329,13 +329,13 @@ type Reads = [bool; CLASSES];
 struct Memo {
     /// Each answer, with the generation of each class it read as it was computed (None: it
     /// did not read that class), and, for one that read the pieces of one location alone, that
-    /// location and its own generation instead of its class's (`Places`).
+    /// location and its own generation instead of its class's (`LocationsRead`).
     answers: HashMap<Key, Answer, Fast>,
     /// How many times a part of each class changed.
     generations: [u64; CLASSES],
     /// What each value being computed has read so far, the innermost last, and which
     /// locations' pieces.
-    reading: Vec<(Reads, Places)>,
+    reading: Vec<(Reads, LocationsRead)>,
     /// How many times the pieces of each of the program's locations changed (a cell of a grid
     /// that grows has none: its location may be another cell's later).
     moved: Vec<u64>,
@@ -348,27 +348,27 @@ struct Memo {
 /// = count(pieces(c)) == 0`) holds until that location's pieces change, not until any piece
 /// moves: Connect Four asks it of every cell at each move, and one cell changed.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
-enum Places {
+enum LocationsRead {
     #[default]
     None,
     One(u32),
     Many,
 }
 
-impl Places {
+impl LocationsRead {
     /// What was read, and then this too.
-    fn and(self, other: Places) -> Places {
+    fn and(self, other: LocationsRead) -> LocationsRead {
         match (self, other) {
-            (Places::None, then) => then,
-            (read, Places::None) => read,
-            (Places::One(a), Places::One(b)) if a == b => Places::One(a),
-            _ => Places::Many,
+            (LocationsRead::None, then) => then,
+            (read, LocationsRead::None) => read,
+            (LocationsRead::One(a), LocationsRead::One(b)) if a == b => LocationsRead::One(a),
+            _ => LocationsRead::Many,
         }
     }
 }
 
 /// An answer the memo keeps: the value, its stamp of each class it read, and of the one location
-/// whose pieces it read, if that alone (`Places`).
+/// whose pieces it read, if that alone (`LocationsRead`).
 type Answer = (Value, [Option<u64>; CLASSES], Option<(u32, u64)>);
 
 /// The fewest answers kept before forgetting those that no longer hold.
@@ -387,8 +387,8 @@ impl Memo {
         if let Some((classes, places)) = self.reading.last_mut() {
             classes[part.class()] = true;
             if let Part::Loc(loc) = part {
-                if *places != Places::Many {
-                    *places = places.and(Places::One(loc));
+                if *places != LocationsRead::Many {
+                    *places = places.and(LocationsRead::One(loc));
                 }
             }
         }
@@ -406,11 +406,11 @@ impl Memo {
 
     /// A value begins to be computed: it has read nothing yet.
     fn begin(&mut self) {
-        self.reading.push((Reads::default(), Places::None));
+        self.reading.push((Reads::default(), LocationsRead::None));
     }
 
     /// The value is computed: what it read.
-    fn end(&mut self) -> (Reads, Places) {
+    fn end(&mut self) -> (Reads, LocationsRead) {
         self.reading.pop().unwrap_or_default()
     }
 
@@ -440,8 +440,8 @@ impl Memo {
             }
             classes[PIECES] |= one.is_some();
             match one {
-                Some((loc, _)) => *places = places.and(Places::One(*loc)),
-                None if stamps[PIECES].is_some() => *places = Places::Many,
+                Some((loc, _)) => *places = places.and(LocationsRead::One(*loc)),
+                None if stamps[PIECES].is_some() => *places = LocationsRead::Many,
                 None => {}
             }
         }
@@ -457,7 +457,7 @@ impl Memo {
 
     /// Forget the answers that no longer hold, and the room they took: what a game waiting
     /// for a decision keeps (bench/memory.py measures a live game). An answer that read one
-    /// location alone (`Places::One`) is forgotten too, though it may still hold: kept, they
+    /// location alone (`LocationsRead::One`) is forgotten too, though it may still hold: kept, they
     /// made a live game of bench/memory.py 85 KB instead of 49 (docs/benchmarks.md), for a game
     /// driven from Python 10 to 20% faster at most; a game played inside the core never rests,
     /// and keeps them.
@@ -468,7 +468,7 @@ impl Memo {
     }
 
     /// Keep an answer computed with these reads; its caller read them too.
-    fn keep(&mut self, key: Key, answer: Value, read: Reads, places: Places) {
+    fn keep(&mut self, key: Key, answer: Value, read: Reads, places: LocationsRead) {
         if let Some((classes, read_places)) = self.reading.last_mut() {
             for (mine, theirs) in classes.iter_mut().zip(read) {
                 *mine |= theirs;
@@ -485,7 +485,7 @@ impl Memo {
             }
         }
         let mut one = None;
-        if let Places::One(loc) = places {
+        if let LocationsRead::One(loc) = places {
             if let Some(moved) = self.moved.get(loc as usize) {
                 stamps[PIECES] = None;
                 one = Some((loc, *moved));
@@ -578,7 +578,7 @@ impl World {
         let answer = f(self);
         self.memo = kept;
         if let Some(top) = self.memo.reading.last_mut() {
-            *top = ([true; CLASSES], Places::Many);
+            *top = ([true; CLASSES], LocationsRead::Many);
         }
         answer
     }
@@ -2421,7 +2421,7 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
         match p.known.get(&key) {
             Some((answer, steps)) if w.steps.saturating_add(steps) <= w.budget => {
                 w.steps += steps;
-                w.memo.keep(key, answer.clone(), Reads::default(), Places::None);
+                w.memo.keep(key, answer.clone(), Reads::default(), LocationsRead::None);
                 return Ok(answer);
             }
             _ => {}
@@ -2644,7 +2644,7 @@ mod tests {
     //! play: while count(free()) > 0: for each p in players: if count(free()) > 0:
     //!   turn p: choose c from free() prompt "Where": move 1 stone of p from supply to c; add 1 to total
     //! ```
-    use super::{Agent, FailKind, Game, Loaded, Memo, Part, Places, Value};
+    use super::{Agent, FailKind, Game, Loaded, LocationsRead, Memo, Part, Value};
     use crate::ir::Program;
     use crate::rng::Mt;
     use std::sync::Arc;
@@ -2654,9 +2654,9 @@ mod tests {
         let mut memo = Memo::default();
         let (board, turn) =
             ([false, false, true, false, false, false], [false, false, false, true, false, false]);
-        memo.keep((0, super::Args::One(Value::Int(1))), Value::Int(10), board, Places::Many);
-        memo.keep((1, super::Args::One(Value::Int(1))), Value::Int(20), turn, Places::None);
-        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 6], Places::None);
+        memo.keep((0, super::Args::One(Value::Int(1))), Value::Int(10), board, LocationsRead::Many);
+        memo.keep((1, super::Args::One(Value::Int(1))), Value::Int(20), turn, LocationsRead::None);
+        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 6], LocationsRead::None);
         memo.changed(Part::Loc(0)); // a piece moved
         memo.settle();
         assert_eq!(memo.answers.len(), 2);
@@ -2673,11 +2673,12 @@ mod tests {
         let pieces = [false, false, true, false, false, false];
         let mut memo = Memo::new(4);
         let key = |n: i64| (0, super::Args::One(Value::Int(n)));
-        let here = |memo: &mut Memo, n: i64, places: Places| memo.keep(key(n), Value::Int(n), pieces, places);
-        here(&mut memo, 1, Places::One(1));
-        here(&mut memo, 2, Places::One(2));
-        here(&mut memo, 3, Places::One(1).and(Places::One(2)));
-        here(&mut memo, 4, Places::One(4)); // a cell of a grid that grows
+        let here =
+            |memo: &mut Memo, n: i64, places: LocationsRead| memo.keep(key(n), Value::Int(n), pieces, places);
+        here(&mut memo, 1, LocationsRead::One(1));
+        here(&mut memo, 2, LocationsRead::One(2));
+        here(&mut memo, 3, LocationsRead::One(1).and(LocationsRead::One(2)));
+        here(&mut memo, 4, LocationsRead::One(4)); // a cell of a grid that grows
         memo.changed(Part::Loc(2));
         assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
         assert_eq!((memo.get(&key(2)), memo.get(&key(3)), memo.get(&key(4))), (None, None, None));
@@ -2685,14 +2686,14 @@ mod tests {
         assert_eq!(memo.get(&key(1)), None);
         // A value that asked one that read one place read that place: it holds as long.
         memo.begin();
-        here(&mut memo, 1, Places::One(1));
+        here(&mut memo, 1, LocationsRead::One(1));
         assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
-        assert_eq!(memo.end(), (pieces, Places::One(1)));
+        assert_eq!(memo.end(), (pieces, LocationsRead::One(1)));
         // and one that asked an answer that read many places read many.
-        here(&mut memo, 3, Places::Many);
+        here(&mut memo, 3, LocationsRead::Many);
         memo.begin();
         assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
-        assert_eq!(memo.end(), (pieces, Places::Many));
+        assert_eq!(memo.end(), (pieces, LocationsRead::Many));
     }
 
     fn tiny() -> Arc<Loaded> {
