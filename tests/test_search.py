@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple.interpreter import native
-from meeple.interpreter.agents import Search, make_agents, parse_search
+from meeple.interpreter.agents import Search, make_agents, parse_search, play
 from meeple.statistics import wilson
 
 GAMES = ROOT / "tests" / "games"
@@ -148,10 +148,7 @@ def test_a_search_of_so_many_playouts_is_the_same_from_python_and_inside_the_cor
     """With style playouts too: agents.py's agent and the core's play the same game for a seed."""
     game = meeple.load(str(LONG_HAUL))
     outside = native.new_game(game, 2, 3)
-    agents = make_agents(["mcts:20:greedy", "random"], 2, 3, game.program.styles)
-    while not outside.is_over:
-        decision = outside.decision
-        outside.apply(agents[decision.player.seat].choose(outside, decision))
+    play(outside, make_agents(["mcts:20:greedy", "random"], 2, 3, game.program.styles))
     inside = native.new_game(game, 2, 3)
     inside.play_out(["mcts:20:greedy", "random"])
     assert inside.choices == outside.choices
@@ -162,10 +159,7 @@ def test_a_search_plays_a_python_engine_game_through_a_native_copy() -> None:
     native copy at the same position and answers as it would on the native engine."""
     game = meeple.load(str(LONG_HAUL))
     python = game.new_game(2, 5)
-    agents = make_agents(["mcts:20:greedy", "first"], 2, 5, game.program.styles)
-    while not python.is_over:
-        decision = python.decision
-        python.apply(agents[decision.player.seat].choose(python, decision))
+    play(python, make_agents(["mcts:20:greedy", "first"], 2, 5, game.program.styles))
     inside = native.new_game(game, 2, 5)
     inside.play_out(["mcts:20:greedy", "first"])
     assert python.choices == inside.choices
