@@ -25,6 +25,7 @@ from meeple.codegen.markup import var as mark_var
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import BUILTINS, Builtin
+from meeple.interpreter.names import article as article_of
 from meeple.interpreter.own_names import OWN_NAMES
 from meeple.interpreter.styles import DEFAULT_WEIGHT
 from meeple.interpreter.types import ANY, BOOL, Rows, Type
@@ -118,7 +119,8 @@ def ordinal(n: int) -> str:
 
 
 def article(word: str) -> str:
-    return "an" if plain(word)[:1].lower() in "aeiou" else "a"
+    """The article of a marked name ("a", "an"): the words alone decide it."""
+    return article_of(plain(word))
 
 
 def known_number(e: ast.Expr | None, constants: dict[str, Any]) -> int | None:

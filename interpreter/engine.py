@@ -23,6 +23,7 @@ from meeple.grammar.ast import Span
 from meeple.interpreter import carry, seats
 from meeple.interpreter import teams as teams_
 from meeple.interpreter.areas import Area, grown_places
+from meeple.interpreter.names import with_article
 from meeple.interpreter.program import Program, Scorer
 from meeple.interpreter.runtime import (
     Chance,
@@ -193,11 +194,6 @@ class Hidden:
     piece: Piece
     readers: set[int]
     before: list[int]
-
-
-def _a(word: str) -> str:
-    """A noun with its indefinite article: "a card", "an event"."""
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def _whose(zone: ZoneLoc, seat: int) -> str:
@@ -381,7 +377,7 @@ class State:
             return
         names = self.game.program.names
         kind = names.decl(piece[0].name).one if names is not None else piece[0].name
-        taken = f"{_a(kind)} from {_whose(value.loc, seat)}"
+        taken = f"{with_article(kind)} from {_whose(value.loc, seat)}"
         others = answer_line(decision.player, decision.prompt, taken, only)
         self.rt.write(Withheld(line, frozenset(readers), others), asked_at(decision), decision.rule)
         self.hidden.append(Hidden(len(self.rt.log) - 1, line, others, piece, readers, in_sight(self, piece)))
