@@ -33,6 +33,7 @@ from meeple.interpreter.runtime import (
     Runtime,
     Said,
     Withheld,
+    chance_line,
     describe,
     short,
 )
@@ -320,7 +321,7 @@ class State:
                 if type(request) is Chance:
                     index = self._chance(request)
                     if rt.logging:
-                        rt.write(f"  ({request.label}: {request.option(index)})")
+                        rt.write(chance_line(request.label, request.option(index)))
                 elif request.size == 1:
                     index = 0
                     if rt.logging:
