@@ -24,6 +24,7 @@ from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
 from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, numbered, own_lines, with_article
+from meeple.interpreter.own_names import SELF
 from meeple.interpreter.values import first_upper
 from meeple.interpreter.variants import DECL_KINDS
 
@@ -239,7 +240,7 @@ class _Builder:
         """`piece x: self.supply per animal`: how many for each row, read from the row's cells."""
         e, table = piece.count, self.sym.tables.get(piece.per_row_of or "")
         if table is None or not (
-            isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.id == "self"
+            isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.id == SELF
         ):
             return None
         columns = [c.name for c in table.columns]
