@@ -253,6 +253,16 @@ def test_a_setup_statement_no_player_count_reaches_is_reported(tmp_path: Path) -
     assert "no player count from 2 to 4" in diag.message
 
 
+def test_a_setup_statement_under_a_players_decision_is_not_reported_unrun(tmp_path: Path) -> None:
+    """What runs under a `choose` is the player's to decide (its facts: `decided`): runs of setup
+    alone prove nothing of it, so it is not called unrun even where none of them reached it."""
+    source = (
+        CLEAN + 'setup:\n  choose x from [1, 2] by players[0]:\n    if x == 9:\n      log "nine"\n\n'
+        'play:\n  log "go"\n'
+    )
+    assert found(checks(tmp_path, source), "M060") == []
+
+
 def test_a_setup_statement_that_chance_reaches_under_another_seed_is_not_reported(tmp_path: Path) -> None:
     """What setup serves may be drawn at random (a scenario card): a statement that seed 0 does
     not reach, but another seed does, is not called unrun."""
