@@ -215,7 +215,7 @@ class Facts:
     """What is known of a kind of statement without running it, declared once on its node class
     (`facts`) and read by every pass that used to keep a list of its own: the syntax hints
     (grammar/mistakes.py), the compiler's `suspends`, the checks' walkers (checks/walk.py,
-    usage.py, flow.py). A pass that meets a statement reads its facts; it never lists
+    usage.py, flow.py, supply.py). A pass that meets a statement reads its facts; it never lists
     statements, so a new statement is known everywhere once its facts are written."""
 
     # How it is written, as the language reference's table of statements writes it (one row each,
