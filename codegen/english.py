@@ -25,7 +25,8 @@ from meeple.codegen.markup import var as mark_var
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.builtins import BUILTINS, Builtin
-from meeple.interpreter.own_names import OWN_NAMES
+from meeple.interpreter.names import article as article_of
+from meeple.interpreter.own_names import OWN_NAMES, SELF
 from meeple.interpreter.styles import DEFAULT_WEIGHT
 from meeple.interpreter.types import ANY, BOOL, Rows, Type
 from meeple.interpreter.values import humanise
@@ -118,7 +119,8 @@ def ordinal(n: int) -> str:
 
 
 def article(word: str) -> str:
-    return "an" if plain(word)[:1].lower() in "aeiou" else "a"
+    """The article of a marked name ("a", "an"): the words alone decide it."""
+    return article_of(plain(word))
 
 
 def known_number(e: ast.Expr | None, constants: dict[str, Any]) -> int | None:
@@ -332,7 +334,7 @@ class English:
     def _attr(self, e: ast.Attr) -> str:
         if isinstance(e.obj, ast.Name) and self.is_row_of(e.obj.id, e.name):
             return self.word(e.name)  # `table.row`: the row itself
-        if isinstance(e.obj, ast.Name) and e.obj.id == "self":
+        if isinstance(e.obj, ast.Name) and e.obj.id == SELF:
             return f"its {self.word(e.name)}"
         owner = self.expr(e.obj, _ATOM)
         if _simple(e.obj):
@@ -473,7 +475,7 @@ class English:
         target = e.operand if isinstance(e, ast.Unary) and negated else e
         if not isinstance(target, ast.Attr) or not self.is_bool(target):
             return None
-        if isinstance(target.obj, ast.Name) and target.obj.id == "self":
+        if isinstance(target.obj, ast.Name) and target.obj.id == SELF:
             return None
         owner = self.expr(target.obj, _ATOM)
         return f"{owner} is {'not ' if negated else ''}{self.word(target.name)}"

@@ -23,7 +23,8 @@ from meeple.codegen.pictures import COLOUR_COLUMN, Picture, Position, is_colour_
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
-from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, numbered, own_lines
+from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, numbered, own_lines, with_article
+from meeple.interpreter.own_names import SELF
 from meeple.interpreter.values import first_upper
 from meeple.interpreter.variants import DECL_KINDS
 
@@ -183,7 +184,8 @@ class _Builder:
     def trigger(self, d: ast.TriggerDecl) -> Part:
         """What happens whenever a piece arrives: titled by its `called` line, or so in words."""
         own = called(d.meta)
-        title = own.value if own else f"Whenever {article_for(self.names.decl(d.kind).one)} arrives somewhere"
+        kind = self.names.decl(d.kind).one
+        title = own.value if own else f"Whenever {with_article(kind)} arrives somewhere"
         return self.part("when", d.kind, title, d, self.en.rule_lines(d))
 
     def scoring(self) -> list[Part]:
@@ -238,7 +240,7 @@ class _Builder:
         """`piece x: self.supply per animal`: how many for each row, read from the row's cells."""
         e, table = piece.count, self.sym.tables.get(piece.per_row_of or "")
         if table is None or not (
-            isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.id == "self"
+            isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.id == SELF
         ):
             return None
         columns = [c.name for c in table.columns]
@@ -835,10 +837,6 @@ def _machines(table: ast.Table, i: int) -> bool:
 def sentences(text: str) -> list[str]:
     """A text's sentences (a full stop, a question or an exclamation mark before a capital)."""
     return [s for s in _SENTENCE.split(text.strip()) if s]
-
-
-def article_for(word: str) -> str:
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 def _without_tag(text: str) -> str:

@@ -215,7 +215,7 @@ class Facts:
     """What is known of a kind of statement without running it, declared once on its node class
     (`facts`) and read by every pass that used to keep a list of its own: the syntax hints
     (grammar/mistakes.py), the compiler's `suspends`, the checks' walkers (checks/walk.py,
-    usage.py, flow.py). A pass that meets a statement reads its facts; it never lists
+    usage.py, flow.py, supply.py). A pass that meets a statement reads its facts; it never lists
     statements, so a new statement is known everywhere once its facts are written."""
 
     # How it is written, as the language reference's table of statements writes it (one row each,
@@ -232,6 +232,9 @@ class Facts:
     # then every piece whose zone the game reads is used (checks/usage.py).
     any_kind: bool = False
     binds: str | None = None  # the field that holds the name it binds for its block (or after it)
+    # Which of its blocks runs is a player's decision or chance (`choose`, `random`...): that one
+    # seed never ran a block proves nothing of it (checks/supply.py).
+    decided: bool = False
     calls: str | None = None  # the field that names the rule it runs
     # String fields that are words for players or names it gives (a prompt, a label, a phase's
     # name), never a mention of a declaration (checks/walk.py).
@@ -586,6 +589,7 @@ class Choose(Stmt):
         suspends="always",
         writes=frozenset({"bound"}),
         binds="var",
+        decided=True,
         texts=("prompt",),
     )
 
@@ -605,7 +609,7 @@ class Choose(Stmt):
 class Ask(Stmt):
     """`may "prompt" [by P]:` a yes/no decision."""
 
-    facts = Facts(forms=('may "question" [by P]:',), suspends="always", texts=("prompt",))
+    facts = Facts(forms=('may "question" [by P]:',), suspends="always", decided=True, texts=("prompt",))
 
     prompt: str
     chooser: Expr | None = None
@@ -627,6 +631,7 @@ class Random(Stmt):
     facts = Facts(
         forms=('random ["label"]:', "outcome NAME chance N:", "outcome NAME otherwise:"),
         suspends="always",
+        decided=True,
         texts=("label",),
     )
 
@@ -640,6 +645,7 @@ class Pick(Stmt):
         suspends="always",
         writes=frozenset({"bound"}),
         binds="var",
+        decided=True,
     )
 
     var: str

@@ -24,7 +24,7 @@ from meeple.grammar import ast
 from meeple.grammar.words import statement_words
 from meeple.interpreter import attributes
 from meeple.interpreter.builtins import BUILTINS
-from meeple.interpreter.own_names import OWN_NAMES
+from meeple.interpreter.own_names import OWN_NAMES, SELF
 from meeple.interpreter.results import RESULTS
 from meeple.interpreter.teams import check_layout, parse_layout
 from meeple.interpreter.types import (
@@ -375,7 +375,7 @@ class Analyzer:
     def _check_node_positions(self, m: ast.MapDecl) -> None:
         """`nodes T at X, Y`: whole numbers computed from each node's row, seen as `self`."""
         for e in m.at:
-            self.expect(e, self.expr(e, {"self": Row(m.nodes)}), INT, "where a node is drawn")
+            self.expect(e, self.expr(e, {SELF: Row(m.nodes)}), INT, "where a node is drawn")
 
     def _check_belongs(self, table: ast.Table) -> None:
         """`belongs to COLUMN`: a whole-number column of the table, each row's seat."""
@@ -404,7 +404,7 @@ class Analyzer:
         for line in (m for m in table.meta if isinstance(m, ast.CalledEach)):
             for part in line.parts:
                 if isinstance(part, ast.Expr):
-                    self.expr(part, {"self": Row(table.name)})
+                    self.expr(part, {SELF: Row(table.name)})
 
     @staticmethod
     def _cell(row: ast.Row, index: int) -> ast.Node:
@@ -1199,7 +1199,7 @@ class Analyzer:
         s = self.sym
         rows_of = piece.each_row_of or piece.per_row_of
         if piece.count is not None:
-            scope: dict[str, Type] = {"self": Row(piece.per_row_of)} if piece.per_row_of else {}
+            scope: dict[str, Type] = {SELF: Row(piece.per_row_of)} if piece.per_row_of else {}
             self.expect(piece.count, self.expr(piece.count, scope), INT, "a number of pieces")
         if rows_of is not None and rows_of not in s.tables:
             self.error(
@@ -1214,7 +1214,7 @@ class Analyzer:
         """A variable starts as a value of its type, within its range."""
         s = self.sym
         owner: Type = Row(var.per) if var.per and var.per != "player" else PLAYER
-        scope: dict[str, Type] = {"self": owner} if var.per else {}
+        scope: dict[str, Type] = {SELF: owner} if var.per else {}
         got = self.expr(var.init, scope)
         want = type_of_ref(var.type, s)
         if var.type is not None and want == ANY and var.type.name != "any":

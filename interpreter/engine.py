@@ -23,6 +23,7 @@ from meeple.grammar.ast import Span
 from meeple.interpreter import carry, seats
 from meeple.interpreter import teams as teams_
 from meeple.interpreter.areas import Area, grown_places
+from meeple.interpreter.names import with_article
 from meeple.interpreter.program import Program, Scorer
 from meeple.interpreter.runtime import (
     Chance,
@@ -32,6 +33,7 @@ from meeple.interpreter.runtime import (
     Runtime,
     Said,
     Withheld,
+    chance_line,
     describe,
     short,
 )
@@ -195,11 +197,6 @@ class Hidden:
     before: list[int]
 
 
-def _a(word: str) -> str:
-    """A noun with its indefinite article: "a card", "an event"."""
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
-
-
 def _whose(zone: ZoneLoc, seat: int) -> str:
     """A zone as the log names it to other seats: "their hand" (the chooser's own), "Player 2's
     hand", "the deck"."""
@@ -324,7 +321,7 @@ class State:
                 if type(request) is Chance:
                     index = self._chance(request)
                     if rt.logging:
-                        rt.write(f"  ({request.label}: {request.option(index)})")
+                        rt.write(chance_line(request.label, request.option(index)))
                 elif request.size == 1:
                     index = 0
                     if rt.logging:
@@ -381,7 +378,7 @@ class State:
             return
         names = self.game.program.names
         kind = names.decl(piece[0].name).one if names is not None else piece[0].name
-        taken = f"{_a(kind)} from {_whose(value.loc, seat)}"
+        taken = f"{with_article(kind)} from {_whose(value.loc, seat)}"
         others = answer_line(decision.player, decision.prompt, taken, only)
         self.rt.write(Withheld(line, frozenset(readers), others), asked_at(decision), decision.rule)
         self.hidden.append(Hidden(len(self.rt.log) - 1, line, others, piece, readers, in_sight(self, piece)))

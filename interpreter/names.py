@@ -37,6 +37,17 @@ def plural(words: str) -> str:
     return f"{head} {last}" if head else last
 
 
+def article(word: str) -> str:
+    """The indefinite article a name takes, by its first letter ("a card", "an event"): here, for
+    the engine's log and the printed rules alike, which may not import the doc generators."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def with_article(word: str) -> str:
+    """A noun with its indefinite article: "a card", "an event"."""
+    return f"{article(word)} {word}"
+
+
 @dataclass(frozen=True)
 class Name:
     """A thing's name as players read it, one and many."""

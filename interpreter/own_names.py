@@ -14,6 +14,9 @@ from meeple.interpreter import types as ty
 from meeple.interpreter.runtime import CURRENT
 
 Fn = Callable[[Any, dict[str, Any]], Any]  # as interpreter/program.py's: (runtime, env) -> value
+# The name a declaration's line calls the row (or player) it is about: the key it is bound by in
+# the environment of every pass that binds it (analysis, the compiler, the native lowering).
+SELF = "self"
 
 
 def _players(rt: Any, env: dict[str, Any]) -> list[Any]:
@@ -32,7 +35,7 @@ def _player_count(rt: Any, env: dict[str, Any]) -> int:
 
 
 def _self(rt: Any, env: dict[str, Any]) -> Any:
-    return env["self"]
+    return env[SELF]
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,7 @@ OWN_NAMES: dict[str, OwnName] = {
             "PlayerCount",
         ),
         OwnName(
-            "self",
+            SELF,
             ty.ANY,
             "the row (or player) a declaration's line is about",
             "it",

@@ -201,6 +201,13 @@ class Chance:
         return self._options[index] if self._options is not None else label(self.values[index])
 
 
+def chance_line(title: str, outcome: str) -> str:
+    """The log's line for a random outcome (a `random` block's, a `pick`'s), whoever drew it (the
+    seeded generator, an example's script) and on either engine (interpreter/native/state.py
+    writes the core's with it): in brackets, since no player chose it."""
+    return f"  ({title}: {outcome})"
+
+
 class GameEnded(Exception):
     """Raised by `end game` to stop the flow at once, from wherever it is."""
 

@@ -17,6 +17,7 @@ from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import cell_problem, is_keyed
+from meeple.interpreter.names import with_article
 
 # The declarations a variant can replace or remove, by the word that starts them: the grammar's
 # `_named_decl` (and its REMOVABLE, less `phase` and `step`), which a test holds this table to.
@@ -117,8 +118,7 @@ class _Patcher:
         replaced by a zone), else the closest name of the kind."""
         other = next((w for d in self.merged.decls if _name(d) == name and (w := _kind_word(d))), None)
         if other is not None:
-            article = "an" if other[0] in "aeiou" else "a"
-            hint = f"'{name}' is {article} {other} in the base game: write '{verb} {other} {name}'"
+            hint = f"'{name}' is {with_article(other)} in the base game: write '{verb} {other} {name}'"
         elif close := difflib.get_close_matches(name, self.names(kind), n=1):
             hint = f"did you mean '{close[0]}'?"
         else:

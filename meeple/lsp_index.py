@@ -142,13 +142,6 @@ class Index:
             return scopes[at]
         return None
 
-    def word_at(self, file: str, line: int, column: int) -> str | None:
-        """The name written at a place (the cursor inside it or just after it)."""
-        text = lines_of(self.sources.get(file, ""))
-        if not 0 < line <= len(text):
-            return None
-        return name_around(text[line - 1], column - 1)
-
     def is_local(self, name: str, file: str, line: int) -> bool:
         """Whether `name` at this line is bound by the declaration it stands in, not a declared name."""
         scope = self.scope_at(file, line)

@@ -134,6 +134,16 @@ def test_pieces_read_through_their_zone_are_used(tmp_path: Path) -> None:
     assert found(checks(tmp_path, source), "M040") == []
 
 
+def test_the_kind_a_move_names_is_a_kind_of_piece_not_a_player_variable_of_that_name(tmp_path: Path) -> None:
+    """`move 1 gem` names the kind its facts say (`Facts.moves`), so a per-player variable also
+    called `gem` that nothing reads is still unused."""
+    source = (
+        'game "Kinds":\n  players 2..2\n\nzone box\nzone lane\npiece gem: 4 in box\n'
+        "var gem: int = 0 per player\n\nplay:\n  move 1 gem from box to lane\n"
+    )
+    assert "variable 'gem'" in only(checks(tmp_path, source), "M040").message
+
+
 def test_a_declaration_only_examples_use_says_so(tmp_path: Path) -> None:
     source = (
         CLEAN
@@ -241,6 +251,16 @@ def test_a_setup_statement_no_player_count_reaches_is_reported(tmp_path: Path) -
     diag = only(checks(tmp_path, source), "M060")
     assert diag.line == line_of(source, 'log "crowd"')
     assert "no player count from 2 to 4" in diag.message
+
+
+def test_a_setup_statement_under_a_players_decision_is_not_reported_unrun(tmp_path: Path) -> None:
+    """What runs under a `choose` is the player's to decide (its facts: `decided`): runs of setup
+    alone prove nothing of it, so it is not called unrun even where none of them reached it."""
+    source = (
+        CLEAN + 'setup:\n  choose x from [1, 2] by players[0]:\n    if x == 9:\n      log "nine"\n\n'
+        'play:\n  log "go"\n'
+    )
+    assert found(checks(tmp_path, source), "M060") == []
 
 
 def test_a_setup_statement_that_chance_reaches_under_another_seed_is_not_reported(tmp_path: Path) -> None:

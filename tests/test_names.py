@@ -18,7 +18,7 @@ import meeple
 from meeple.codegen.markup import plain
 from meeple.codegen.players import PlayersEnglish
 from meeple.interpreter.checks import CheckOptions, run_checks
-from meeple.interpreter.names import Name, Names, plural
+from meeple.interpreter.names import Name, Names, plural, with_article
 
 GAME = """game "Names":
   players 2..4
@@ -126,3 +126,15 @@ def test_a_trigger_is_titled_by_its_called_line(tmp_path: Path) -> None:
     program = game(tmp_path, source).program
     book = rulebook(tmp_path / "names.rules", program.symbols.module, program.symbols, program.constants)
     assert [p.title for p in book.whenever] == ["A die falls back"]
+
+
+def test_a_name_takes_an_before_a_vowel_in_the_printed_rules_and_the_log_alike(tmp_path: Path) -> None:
+    """One rule for "a" and "an" (`names.article`), read by the engine's log and the rulebook: a
+    trigger with no `called` line is titled with its kind's name and that name's article."""
+    from meeple.codegen.rulebook import rulebook
+
+    source = GAME + 'when owner_token t enters z where z == bag:\n  log "back"\n'
+    program = game(tmp_path, source).program
+    book = rulebook(tmp_path / "names.rules", program.symbols.module, program.symbols, program.constants)
+    assert [p.title for p in book.whenever] == ["Whenever an Owner token arrives somewhere"]
+    assert [with_article(w) for w in ("event", "die", "Island")] == ["an event", "a die", "an Island"]

@@ -73,6 +73,9 @@ def test_the_facts_name_fields_the_statement_has(kind: type[ast.Stmt]) -> None:
         assert facts.calls is not None
     if facts.suspends == "inside":  # it suspends when a block of its does: it has one
         assert any(re.search(r"list\[.*(Stmt|Branch)\]", str(f.annotation)) for f in fields.values())
+    if facts.decided:  # a decision or chance picks its block: it waits for one, and has blocks
+        assert facts.suspends == "always"
+        assert any(re.search(r"list\[.*(Stmt|Outcome)\]", str(f.annotation)) for f in fields.values())
 
 
 def test_every_word_a_form_starts_with_starts_a_statement_in_the_grammar() -> None:

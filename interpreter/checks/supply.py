@@ -22,9 +22,6 @@ from meeple.interpreter.engine import Game
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.limits import MAX_SEATS
 
-# Statements whose blocks run by chance or by a player's decision: that one seed never reached
-# them proves nothing.
-CHANCY = (ast.Random, ast.Pick, ast.Choose, ast.Ask)
 # Seeds tried before a setup statement is called unrun: chance may pick what it serves.
 UNRUN_SEEDS = 5
 
@@ -155,9 +152,7 @@ def _unrun(index: dict[tuple[int, int], Site], runs: list[Run], game: Game) -> l
         if site.owner.kind != "setup" or key in ran:
             continue
         parent = site.parent
-        if parent is not None and (
-            isinstance(parent, CHANCY) or (parent.span.line, parent.span.column) not in ran
-        ):
+        if parent is not None and (parent.facts.decided or (parent.span.line, parent.span.column) not in ran):
             continue  # chance or a decision decides; or the statement around it is reported
         if parent is not None and _chancy_above(site, index):
             continue
@@ -176,7 +171,7 @@ def _unrun(index: dict[tuple[int, int], Site], runs: list[Run], game: Game) -> l
 def _chancy_above(site: Site, index: dict[tuple[int, int], Site]) -> bool:
     parent = site.parent
     while parent is not None:
-        if isinstance(parent, CHANCY):
+        if parent.facts.decided:  # chance or a decision picks its block: one seed proves nothing
             return True
         above = index.get((parent.span.line, parent.span.column))
         parent = above.parent if above is not None else None

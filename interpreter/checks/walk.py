@@ -142,8 +142,10 @@ def _refs(node: ast.Node, out: Refs, top: bool = False) -> None:
                     for child in ast.nodes_in(value):
                         _refs(child, out)
             return
-        case ast.MoveCount() | ast.MoveAll() | ast.TriggerDecl():
+        case ast.TriggerDecl():
             out.kinds.add(node.kind)
+        case ast.Stmt() if _names_kind(node):  # `move 2 stone ...`: its facts say its `kind` field
+            out.kinds.add(getattr(node, "kind", ""))
         case ast.PieceDecl() if isinstance(node.zone, ast.Name):
             out.attrs.add(node.zone.id)  # `in hand`: each player's own zone, by its bare name
     _field_refs(node, out, top)
@@ -171,10 +173,15 @@ def _set_refs(target: ast.Expr, out: Refs) -> None:
         _refs(target, out)
 
 
+def _names_kind(node: ast.Node) -> bool:
+    """A statement that moves the pieces of the kind its `kind` field names (its facts say so)."""
+    return isinstance(node, ast.Stmt) and node.facts.moves == "kind"
+
+
 def _skip(node: ast.Node, name: str, top: bool) -> bool:
     if (type(node), name) in _NOT_REFERENCES:
         return True
-    if name == "kind" and isinstance(node, ast.MoveCount | ast.MoveAll | ast.TriggerDecl):
+    if name == "kind" and (isinstance(node, ast.TriggerDecl) or _names_kind(node)):
         return True  # collected as a kind of piece above
     return name == "name" and isinstance(node, ast.Decl) and top
 

@@ -18,6 +18,7 @@ from meeple.interpreter.compiler.base import (
 )
 from meeple.interpreter.geometry import board, board_cells, cell_names, geometry
 from meeple.interpreter.names import Names, called_each
+from meeple.interpreter.own_names import SELF
 from meeple.interpreter.program import Fn, Movement, Program
 from meeple.interpreter.runtime import (
     RuleRuntimeError,
@@ -100,9 +101,9 @@ class Data(Part):
             each = called_each(table)
             if each is not None:
                 self.rule = f"the rows of table {table.name}"
-                parts = [part if isinstance(part, str) else self.expr(part, {"self"}) for part in each.parts]
+                parts = [part if isinstance(part, str) else self.expr(part, {SELF}) for part in each.parts]
                 for row in p.rows[table.name]:
-                    env = {"self": row}
+                    env = {SELF: row}
                     row.name = "".join(
                         part if isinstance(part, str) else label(part(_Fixed(), env)) for part in parts
                     )
@@ -156,10 +157,10 @@ class Data(Part):
         """`nodes T at X, Y`: where each node is drawn, computed once from its row, before any
         game (so reading the position is refused, as in a constant)."""
         self.rule = f"map {m.name}"
-        x, y = (self.expr(e, {"self"}) for e in m.at)
+        x, y = (self.expr(e, {SELF}) for e in m.at)
         out = {}
         for node in nodes:
-            env = {"self": node}
+            env = {SELF: node}
             try:
                 out[node] = (int(x(_Fixed(), env)), int(y(_Fixed(), env)))
             except _ERRORS as err:
@@ -233,7 +234,7 @@ class Data(Part):
         self.rule = "the start of the game"
         global_vars = [(v.name, self.expr(v.init, set()), self._clamp(v)) for v in sym.vars.values()]
         owned = [
-            (per, v.name, self.expr(v.init, {"self"}), self._clamp(v), v.by)
+            (per, v.name, self.expr(v.init, {SELF}), self._clamp(v), v.by)
             for per, group in sym.owned_vars.items()
             for v in group.values()
         ]
@@ -241,7 +242,7 @@ class Data(Part):
         # when each player's pieces start in their own zone, named by its last item).
         placements: list[tuple[ast.PieceDecl, Fn, Fn, str | None]] = []
         for piece in sym.pieces.values():
-            count = self.expr(piece.count, {"self"}) if piece.count is not None else _nothing
+            count = self.expr(piece.count, {SELF}) if piece.count is not None else _nothing
             zone = piece.zone
             own_zone = (
                 isinstance(zone, ast.Name)
@@ -275,12 +276,12 @@ class Data(Part):
                 store = rt.owned[(per, name)] = {}
                 for owner in owners:
                     if by is not None:  # a value for each row: a dict the owner's variable holds
-                        values = [fn(rt, {"self": owner}) for _ in p.rows[by]]
+                        values = [fn(rt, {SELF: owner}) for _ in p.rows[by]]
                         store[owner] = {
                             r: clamp(v) if clamp else v for r, v in zip(p.rows[by], values, strict=True)
                         }
                         continue
-                    v = fn(rt, {"self": owner})
+                    v = fn(rt, {SELF: owner})
                     store[owner] = clamp(v) if clamp else v
             for piece, count, where, own_zone in placements:
                 kinds = p.kinds[piece.name]
@@ -290,7 +291,7 @@ class Data(Part):
                 if piece.per_row_of:
                     pile = rt.locs[where(rt, {})]
                     for k in kinds:
-                        pile.extend([(k, None)] * laid_out(piece, count(rt, {"self": k.row})))
+                        pile.extend([(k, None)] * laid_out(piece, count(rt, {SELF: k.row})))
                     continue
                 n = count(rt, {})
                 laid_out(piece, n * len(rt.players) if piece.per_player else n)

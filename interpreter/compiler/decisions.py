@@ -20,6 +20,7 @@ from meeple.interpreter.runtime import (
     Chance,
     Decision,
     RuleRuntimeError,
+    chance_line,
     offers_for,
     take_offer,
 )
@@ -138,7 +139,7 @@ class Decisions(Part):
             else:
                 index = rt.roll(values, 0)
                 if rt.logging:
-                    rt.write(f"  ({title}: {names[index]})", span, rule)
+                    rt.write(chance_line(title, names[index]), span, rule)
             yield from bodies[index](rt, env)
 
         return random_
@@ -160,7 +161,7 @@ class Decisions(Part):
             else:
                 index = rt.rng.randrange(len(opts))
                 if rt.logging:
-                    rt.write(f"  ({title}: {label(opts[index])})", span, rule)
+                    rt.write(chance_line(title, label(opts[index])), span, rule)
             env[var] = opts[index]
             yield from body(rt, env)
 

@@ -24,7 +24,7 @@ from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.compiler import Compiler
 from meeple.interpreter.compiler.base import _ERRORS, _Fixed
 from meeple.interpreter.compiler.data import adjacency_for
-from meeple.interpreter.own_names import OWN_NAMES
+from meeple.interpreter.own_names import OWN_NAMES, SELF
 from meeple.interpreter.program import Program
 from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.interpreter.types import ANY, Grid, ListOf, Rows, Type, element
@@ -510,7 +510,7 @@ class Lowering:
 
     def owned_var(self, per: str, decl: ast.VarDecl) -> dict[str, Any]:
         self.rule, self.frame = "the start of the game", Frame()
-        self.frame.slot("self")
+        self.frame.slot(SELF)
         init = self.expr(decl.init)
         rows = None if per == "player" else [self.row_index[id(r)] for r in self.p.rows.get(per, [])]
         by = None if decl.by is None else [self.row_index[id(r)] for r in self.p.rows[decl.by]]
@@ -529,7 +529,7 @@ class Lowering:
         self.rule, self.frame = "the start of the game", Frame()
         if decl.each_row_of or decl.per_row_of:
             kinds = [self.kind_index[id(k)] for k in self.p.kinds[decl.name]]
-            self.frame.slot("self")
+            self.frame.slot(SELF)
             count = (
                 self.expr(decl.count) if decl.per_row_of and decl.count is not None else self.const_expr(1)
             )

@@ -18,7 +18,7 @@ from meeple.interpreter.compiler.statements import _looked
 from meeple.interpreter.engine import Game, IllegalChoice, answer_line, record, too_many_decisions
 from meeple.interpreter.native import carried
 from meeple.interpreter.native.lower import Lowered
-from meeple.interpreter.runtime import Decision, Offer, RuleRuntimeError, Secret, log_too_long
+from meeple.interpreter.runtime import Decision, Offer, RuleRuntimeError, Secret, chance_line, log_too_long
 from meeple.interpreter.sequence import SequenceState
 from meeple.interpreter.values import Border, Cell, LazyList, Piece, PieceRef, Placement, Route, label
 from meeple.limits import MAX_VALUE_DEPTH
@@ -174,7 +174,7 @@ class NativeState:
             elif event[0] == "chance":
                 _, title, outcome = event
                 said = texts[outcome] if isinstance(outcome, int) else label(self.value(outcome[0]))
-                self._log.append(f"  ({texts[title]}: {said})")
+                self._log.append(chance_line(texts[title], said))
             else:
                 self._log.append(
                     "".join(texts[x] if isinstance(x, int) else label(self.value(x[0])) for x in event[1])
