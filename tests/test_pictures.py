@@ -380,3 +380,71 @@ def test_an_example_that_names_more_seats_than_it_has_players_is_an_error_at_its
     assert "calls 1 seats by name but is played with 2 players" in diag.message
     assert diag.line == source[: source.index('example "Two')].count("\n") + 1
 
+
+def test_a_word_too_long_for_a_cell_is_broken_with_a_hyphen_not_printed_smaller() -> None:
+    """Labels legible at print size (issue 25, section 1): a seat's long name on a cell was shrunk
+    under the smallest size a picture prints at, and an example called its seat by a short name
+    instead. It is broken over two lines with a hyphen, every line at full size."""
+    lines = pictures._wrap("3 pebbles (Hippopotamuses Jo)")
+    assert lines == ["3 pebbles", "Hippopo-", "tamuses", "Jo"]
+    assert all(len(line) <= pictures.CELL_LINE for line in lines)
+    assert pictures._wrap("Parallelogrammatically") == ["Parallel-", "ogrammat-", "ically"]
+
+
+def test_a_place_named_as_a_seats_is_named_as_the_example_calls_that_seat(tmp_path: Path) -> None:
+    """Boxes labelled as the text says (issue 25, section 1): a row of a table that belongs to a
+    seat and is named as that seat's ("bed of Player 1") is titled "Your bed" where the example
+    calls the seat "you", and the seat's own pieces in it are "your" pieces."""
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="bed.p1_bed", expected="2")
+    source = source.replace(
+        "zone bag\n",
+        'zone bag\ntable bed (name, called, seat: int):\n  belongs to seat\n  p1_bed, "bed of Player 1", 0\n'
+        '  p2_bed, "bed of Player 2", 1\nmap beds:\n  nodes bed at self.seat, 0\n'
+        "piece marker: 1 per player in bag\n",
+        1,
+    )
+    source = source.replace(
+        "  given:\n",
+        '  players 2 called "you", "Jimmy"\n  given:\n'
+        "    move 1 marker of players[0] from bag to bed.p1_bed\n",
+        1,
+    )
+    path = tmp_path / "beds.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (bed,) = game.book.examples[0].pictures
+    assert bed.title == "Your bed"
+    assert "your marker" in texts(bed.before)
+
+
+def test_labels_piled_higher_than_their_cell_are_held_by_the_picture(tmp_path: Path) -> None:
+    """Legible example pictures (issue 25, section 1): a cell whose labels pile higher than the
+    cell (long names broken over lines, several kinds of piece) reached past the map's edge, and
+    the picture cut them off. The picture is as tall as its highest pile."""
+    source = GAME.format(water="#9cc7e6", pebble="Hippopotamuses Jo pebble", shows="m", expected="2")
+    source = source.replace("zone bag\n", "zone bag\npiece marker: 1 per player in bag\n", 1)
+    source = source.replace(
+        "    move 1 pebble from bag to cell(m, 1, 0)\n",
+        "    move 1 pebble from bag to cell(m, 1, 0)\n"
+        "    move 1 marker of players[0] from bag to cell(m, 1, 0)\n"
+        "    move 1 marker of players[1] from bag to cell(m, 1, 0)\n",
+        1,
+    ).replace("  given:\n", '  players 2 called "you", "Jimmy"\n  given:\n', 1)
+    path = tmp_path / "piled.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (board,) = game.book.examples[0].pictures
+    svg = ET.fromstring(board.before)
+    _, top, _, height = (float(v) for v in svg.attrib["viewBox"].split())
+    labels = [r for r in svg.iter(f"{SVG}rect") if "fill-opacity" in r.attrib]
+    assert len(labels) == 4  # the pebble, each seat's marker, the spring
+    assert min(float(r.attrib["y"]) for r in labels) >= top
+    assert max(float(r.attrib["y"]) + float(r.attrib["height"]) for r in labels) <= top + height
