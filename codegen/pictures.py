@@ -46,6 +46,8 @@ BOLD_LETTER = 0.6  # the same in bold: a piece's label
 OVERHANG = 8.0  # a label wider than its cell may reach this far past a map's edge: the picture holds it
 LEGEND_ENTRY = 95.0  # the width a legend entry needs: its swatch and a name
 CELL_LINE = 11  # letters a line of words on a cell holds at full size
+STEP = 12.0  # a label's lines on a cell, baseline to baseline
+GAP = 3.0  # between two labels on a cell
 FONT = 11.0
 FONT_FAMILY = "Libertinus Serif, Georgia, serif"
 BOX_WIDTH = 200.0
@@ -200,11 +202,20 @@ class Drawer:
                 own = self.names.decl(place.name if isinstance(place, MapRef) else place.zone).one
                 return self._owned(own, place.owner)
             case Row():
-                name = self.names.row(place.table, place.key).one
-                return name[:1].upper() + name[1:]
+                return self._row_title(self.names.row(place.table, place.key).one)
             case Cell():
                 return f"a {_cell_word(place.map)} of {self.title(place.map)}"
         return str(place)
+
+    def _row_title(self, name: str) -> str:
+        """A place that is a row of a table, by its name; a row named as a seat's by that seat's
+        name in the game ("upper-left area of Player 1") is named as the example's words call the
+        seat ("Your upper-left area"), as a seat's own place is."""
+        for seat in range(len(self.seats)):
+            default = f" of {Player(seat)}"
+            if name.endswith(default):
+                return self._owned(name[: -len(default)], Player(seat))
+        return name[:1].upper() + name[1:]
 
     def _owned(self, name: str, owner: Player | Row | None) -> str:
         """A player's place is theirs ("Player 1's tray"); a place of each row of a table is named
@@ -244,7 +255,8 @@ class Drawer:
             name = self.names.decl(kind.name)
             words = name.count(count) if count != 1 else name.one
         if isinstance(owner, Player):
-            return f"{words} ({self.seat(owner)})"
+            who = self.seat(owner)
+            return f"your {words}" if who.lower() == "you" else f"{words} ({who})"
         return f"{words} ({owner})" if owner is not None else words
 
     def pieces(self, pieces: list[Piece]) -> list[str]:
@@ -288,9 +300,12 @@ class Drawer:
             reach = HEX if geometry.kind == "hex" else SQUARE / 2
             points = [_centre(geometry, q, r) for s in shown for q, r, _, _ in s.cells] or [(0.0, 0.0)]
             xs, ys = [x for x, _ in points], [y for _, y in points]
-            left, top = min(xs) - reach - 4 - OVERHANG, min(ys) - reach - 4
+            # labels piled higher than their cell reach past it: the picture holds them
+            piled = [_piled(self._labels(face, pieces)) for s in shown for _, _, face, pieces in s.cells]
+            over = max([(h - 2 * (HEX if geometry.kind == "hex" else SQUARE / 2)) / 2 for h in piled] + [0.0])
+            left, top = min(xs) - reach - 4 - OVERHANG, min(ys) - reach - 4 - over
             width = max(xs) - min(xs) + 2 * reach + 8 + 2 * OVERHANG
-            return left, top, width, max(ys) - min(ys) + 2 * reach + 8
+            return left, top, width, max(ys) - min(ys) + 2 * reach + 8 + 2 * over
         lines = max([len(self.pieces(s.pieces)) for s in shown] + [1])
         return 0, 0, BOX_WIDTH, 10 + lines * LINE + 4
 
@@ -437,38 +452,44 @@ class Drawer:
             height += 18
         return _svg((0, 0, max(width, 300), height), "Key", parts)
 
+    def _labels(self, face: Row | None, pieces: list[Piece]) -> list[tuple[list[str], bool]]:
+        """The labels on a cell, each as its lines: each kind of piece (True), then each mark."""
+        _, marks = self.marks(face)
+        return [(_wrap(p), True) for p in self.pieces(pieces)] + [(_wrap(m), False) for m in marks]
+
     def _cell(
         self, geometry: Geometry, q: int, r: int, face: Row | None, pieces: list[Piece]
     ) -> tuple[str, str]:
         """A cell's ground, and the labels of what is on it."""
         x, y = _centre(geometry, q, r)
         corners = outline(geometry.kind, x, y, HEX, SQUARE)
-        what, marks = self.marks(face)
-        labels = [(_wrap(p), True) for p in self.pieces(pieces)] + [(_wrap(m), False) for m in marks]
+        what, _ = self.marks(face)
+        labels = self._labels(face, pieces)
         ground = f'<polygon points="{corners}" fill="{self.colour(what)}" stroke="#555" stroke-width="1"/>'
         out: list[str] = []
-        step = FONT + 1  # baseline to baseline
-        gap = 3.0  # between two labels
-        height = sum(len(lines) for lines, _ in labels) * step + gap * (len(labels) - 1)
-        top = y - height / 2
+        top = y - _piled(labels) / 2
         for lines, piece in labels:
-            sizes = [FONT if len(w) <= CELL_LINE else FONT * CELL_LINE / len(w) for w in lines]
             letter = BOLD_LETTER if piece else LETTER
-            wide = max(len(w) * letter * size for w, size in zip(lines, sizes, strict=True)) + 6
+            wide = max(len(w) * letter * FONT for w in lines) + 6
             frame = LABEL_FRAME if piece else ""
-            tall = len(lines) * step
+            tall = len(lines) * STEP
             out.append(
                 f'<rect x="{x - wide / 2:.1f}" y="{top:.1f}" width="{wide:.1f}" height="{tall:.1f}" '
                 f"{LABEL} {frame}/>"
             )
             attr = 'font-weight="bold"' if piece else 'font-style="italic" fill="#333"'
-            for i, (word, size) in enumerate(zip(lines, sizes, strict=True)):
+            for i, word in enumerate(lines):
                 out.append(
-                    f'<text x="{x:.1f}" y="{top + i * step + FONT * 0.85:.1f}" text-anchor="middle" '
-                    f'font-size="{size:.1f}" {attr}>{_e(word)}</text>'
+                    f'<text x="{x:.1f}" y="{top + i * STEP + FONT * 0.85:.1f}" text-anchor="middle" '
+                    f"{attr}>{_e(word)}</text>"
                 )
-            top += tall + gap
+            top += tall + GAP
         return ground, "".join(out)
+
+
+def _piled(labels: list[tuple[list[str], bool]]) -> float:
+    """How tall a cell's labels are, piled one over another."""
+    return sum(len(lines) for lines, _ in labels) * STEP + GAP * (len(labels) - 1)
 
 
 def _svg(size: tuple[float, float, float, float], title: str, parts: list[str]) -> str:
@@ -484,12 +505,28 @@ def _svg(size: tuple[float, float, float, float], title: str, parts: list[str]) 
 def _wrap(words: str) -> list[str]:
     """Words on a cell, in lines that fit its width at full size: a piece and its owner that do not
     fit one line are two, the owner's name without parentheses under the piece's ("3 stones" over
-    "Player 1"); only a single word too long for a line is printed smaller."""
-    lines = textwrap.wrap(words, CELL_LINE, break_long_words=False) or [words]
+    "Player 1"); a single word too long for a line is broken over lines with a hyphen, never
+    printed smaller (a long name shrunk to fit printed under the pictures' smallest legible size)."""
     owned = _OWNED.fullmatch(words)
+    lines = _cell_lines(words)
     if owned and len(lines) > 1:
-        return [*_wrap(owned[1]), *(textwrap.wrap(owned[2], CELL_LINE, break_long_words=False) or [owned[2]])]
+        return [*_wrap(owned[1]), *_cell_lines(owned[2])]
     return lines
+
+
+def _cell_lines(words: str) -> list[str]:
+    """Words in lines of at most CELL_LINE letters; a longer word in as few hyphenated parts of as
+    even a length as it takes ("Tyranno-", "saurus")."""
+    out: list[str] = []
+    for line in textwrap.wrap(words, CELL_LINE, break_long_words=False) or [words]:
+        if len(line) <= CELL_LINE:
+            out.append(line)
+            continue
+        parts = -(-len(line) // (CELL_LINE - 1))  # each part and its hyphen within a line
+        size = -(-len(line) // parts)
+        pieces = [line[i : i + size] for i in range(0, len(line), size)]
+        out += [piece + "-" for piece in pieces[:-1]] + pieces[-1:]
+    return out
 
 
 def _cell_word(grid: MapRef) -> str:

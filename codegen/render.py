@@ -114,6 +114,7 @@ def environment() -> jinja2.Environment:
     env.filters["plain"] = plain
     env.filters["rules"] = _highlight
     env.filters["first_upper"] = first_upper
+    env.filters["colon_after"] = colon_after
     env.filters["typ"] = lambda text: typst_escape(str(text))
     env.filters["typm"] = to_typst
     env.filters["typs"] = lambda text: typst_string(str(text))
@@ -136,6 +137,12 @@ def _render(template: str, **context: Any) -> str:
     if template.endswith(".md.j2"):  # blank lines of empty template blocks: one is enough
         text = re.sub(r"\n{3,}", "\n\n", text)
     return text
+
+
+def colon_after(name: str) -> str:
+    """The colon that follows a name used as a label ("Spread:"), none after a name that ends in
+    its own mark ("Extinction!" printed "Extinction!:")."""
+    return "" if name.rstrip()[-1:] in ("!", "?", ".", ":") else ":"
 
 
 def column_widths(rows: Sequence[Sequence[str]]) -> str:

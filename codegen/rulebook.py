@@ -62,19 +62,32 @@ class Sheet:
 
     def parts(self) -> list[tuple[list[str], list[list[str]]]]:
         """The table as printed: whole, or, wider than MOST_COLUMNS, in parts that each repeat
-        its first column (the rows' names), so that no heading is squeezed over another. A table
-        left with no column but the rows' names prints none: its words say what it holds."""
+        the rows' names (its first column, or as few first columns as tell its rows apart: a
+        "Board 1" of several rows is named by its board and its space), so that no heading is
+        squeezed over another and a row of one part is found in the other. A table left with no
+        column but the rows' names prints none: its words say what it holds."""
         if len(self.columns) < 2:
             return []
-        first, rest = self.columns[:1], self.columns[1:]
-        step = MOST_COLUMNS - 1
+        keys = self._keys()
+        first, rest = self.columns[:keys], self.columns[keys:]
+        step = MOST_COLUMNS - keys
         count = -(-len(rest) // step)  # as few parts as it takes, as even as they can be
         size = -(-len(rest) // count)
         out = []
         for at in range(0, len(rest), size):
-            chosen = [0, *range(1 + at, 1 + min(at + size, len(rest)))]
+            chosen = [*range(keys), *range(keys + at, keys + min(at + size, len(rest)))]
             out.append((first + rest[at : at + size], [[row[i] for i in chosen] for row in self.rows]))
         return out
+
+    def _keys(self) -> int:
+        """How many first columns name the rows in each part of a table printed in parts: the
+        fewest that tell every row apart, at most three; the first alone where none do."""
+        if len(self.columns) <= MOST_COLUMNS:
+            return 1
+        for keys in range(1, 4):
+            if len({tuple(row[:keys]) for row in self.rows}) == len(self.rows):
+                return keys
+        return 1
 
 
 @dataclass

@@ -567,3 +567,17 @@ def test_the_player_aid_says_when_the_game_ends_early_in_the_authors_words(tmp_p
     game = small_docs(tmp_path, source)
     assert render.aid_markdown(game).count("Once a purse holds 5 coins, the game ends at once.") == 1
     assert game.aid.ends == []  # the rule's own line on the aid tells it: not told twice
+
+
+def test_an_aid_label_that_ends_in_its_own_mark_takes_no_colon_after_it(tmp_path: Path) -> None:
+    """Generated English reads as English (issue 25): a rule called "Take a coin!" was printed
+    "Take a coin!:" on the aid; a name without a mark of its own still takes its colon."""
+    source = SMALL.replace(
+        "rule take(p: player):\n",
+        'rule take(p: player):\n  called "Take a coin!"\n  says "Take a coin from the pile."\n',
+    )
+    game = small_docs(tmp_path, source)
+    aid = render.aid_markdown(game)
+    assert "**Take a coin!** Take a coin from the pile." in aid and "!**:" not in aid
+    assert "#strong[Take a coin\\!] Take" in render.aid_typst(game).source
+    assert render.colon_after("Spread") == ":" and render.colon_after("Why?") == ""

@@ -374,3 +374,15 @@ def test_no_heading_ends_a_page_and_no_table_row_sits_alone() -> None:
     at |= {page_of(row[0] + row[1]) for row in sheet.rows}
     assert len(at) == 1, at
     assert page_of("Questions the rules above may leave open") == page_of(game.book.rulings[0].words[:50])
+
+
+def test_a_table_in_parts_names_its_rows_by_as_many_first_columns_as_tell_them_apart(tmp_path: Path) -> None:
+    """A row of one part is found in the other (issue 25, section 1): where the first column does
+    not tell the rows apart (two rows of one shelf), each part repeats the first columns that do."""
+    sheet = docs(tmp_path).book.sheets[0]
+    sheet.rows = [[sheet.rows[0][0], *row[1:]] for row in sheet.rows]  # every row of one "jar"
+    parts = sheet.parts()
+    assert len(parts) == 2 and all(len(columns) <= MOST_COLUMNS for columns, _ in parts)
+    assert all(columns[:2] == sheet.columns[:2] for columns, _ in parts)
+    assert [c for columns, _ in parts for c in columns[2:]] == sheet.columns[2:]  # every column once
+    assert [c for _, rows in parts for c in rows[1][2:]] == sheet.rows[1][2:]

@@ -13,7 +13,7 @@ import pytest
 from helpers import only
 
 import meeple
-from meeple.codegen import pictures, render, typeset
+from meeple.codegen import pictures, render, rulebook, typeset
 
 GAME = """\
 game "Pebbles":
@@ -225,11 +225,14 @@ def test_a_picture_is_printed_no_taller_than_half_what_a_page_holds(tmp_path: Pa
     assert tall <= pictures.TALLEST + 0.5 and board.width <= pictures.FULL_PAGE
 
 
-def test_an_example_that_fits_a_page_is_printed_whole_on_one_page() -> None:
+def test_an_example_is_printed_whole_on_a_page_or_split_between_pictures_where_half_a_page_is_left() -> None:
     """A worked example, its heading and its pictures stay on one page (issue 25, section 1): Gods
     Love Dinosaurs' examples draw an ecosystem and a nest each, and the nest's picture went to the
-    next page, away from its words. Only an example taller than a page breaks, and it starts a
-    page of its own."""
+    next page, away from its words. An example that does not fit what is left of a page, where at
+    least 40% of it is left, is split between its pictures: its title, its words and its first
+    picture there, straight after the example before it, the others at the top of the next page
+    (the page had ended half empty before it). Only an example taller than a page breaks
+    otherwise, and it starts a page of its own."""
     checked = meeple.check("gods_love_dinosaurs")
     assert checked.ok and checked.module and checked.symbols and checked.program
     game = render.game_docs(
@@ -240,14 +243,25 @@ def test_an_example_that_fits_a_page_is_printed_whole_on_one_page() -> None:
     pages = [p.extract_text() for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages]
     squeezed = ["".join(p.split()) for p in pages]
     header = len("".join((game.book.title + "Rules").split()))
-    whole = 0
+
+    def page_of(example: rulebook.Example) -> int:
+        (page,) = [i for i, p in enumerate(squeezed) if "".join(example.title.split())[:40] in p]
+        return page
+
+    whole = split = 0
     for e in drawn:
-        (page,) = [i for i, p in enumerate(squeezed) if "".join(e.title.split())[:40] in p]
-        if all("".join(p.title.split()) in squeezed[page] for p in e.pictures):
+        page = page_of(e)
+        first, *rest = ["".join(p.title.split()) for p in e.pictures]
+        if all(title in squeezed[page] for title in [first, *rest]):
             whole += 1
-        else:  # taller than a page: it starts one
-            assert squeezed[page].index("".join(e.title.split())[:40]) == header, e.title
-    assert whole >= 3
+        elif squeezed[page].index("".join(e.title.split())[:40]) == header:  # taller than a page
+            continue
+        else:
+            before = game.book.examples[game.book.examples.index(e) - 1]
+            assert first in squeezed[page] and page_of(before) == page, e.title
+            assert squeezed[page + 1].startswith("".join(game.book.title.split()) + "Rules" + rest[0])
+            split += 1
+    assert whole >= 2 and split >= 1
 
 
 def _in_words(name: str, sentences: int) -> str:
@@ -272,7 +286,7 @@ def test_an_example_whose_pictures_do_not_fit_waits_for_the_next_page_and_the_wo
     drawn = source[source.index('example "Two pebbles') :]
     head = source[: source.index('example "Two pebbles')]
     path = tmp_path / "pages.rules"
-    path.write_text(head + _in_words("Long", 38) + drawn + _in_words("After", 6) + _in_words("Last", 6))
+    path.write_text(head + _in_words("Long", 26) + drawn + _in_words("After", 6) + _in_words("Last", 6))
     checked = meeple.check(path)
     assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
     game = render.game_docs(
@@ -289,7 +303,7 @@ def test_an_example_whose_pictures_do_not_fit_waits_for_the_next_page_and_the_wo
 
     first = page_of("Two pebbles come to the tray")
     assert first == page_of("Player 1's tray") == page_of("Player 1's board")  # whole, on one page
-    assert page_of("The Long example says its sentence number 37") == first - 1
+    assert page_of("The Long example says its sentence number 25") == first - 1
     assert page_of("The After example says its sentence number 0") == first - 1  # flowed up
 
     near = tmp_path / "near.rules"
@@ -365,3 +379,72 @@ def test_an_example_that_names_more_seats_than_it_has_players_is_an_error_at_its
     (diag,) = [d for d in checked.diagnostics if "name each seat once" in d.message]
     assert "calls 1 seats by name but is played with 2 players" in diag.message
     assert diag.line == source[: source.index('example "Two')].count("\n") + 1
+
+
+def test_a_word_too_long_for_a_cell_is_broken_with_a_hyphen_not_printed_smaller() -> None:
+    """Labels legible at print size (issue 25, section 1): a seat's long name on a cell was shrunk
+    under the smallest size a picture prints at, and an example called its seat by a short name
+    instead. It is broken over two lines with a hyphen, every line at full size."""
+    lines = pictures._wrap("3 pebbles (Hippopotamuses Jo)")
+    assert lines == ["3 pebbles", "Hippopo-", "tamuses", "Jo"]
+    assert all(len(line) <= pictures.CELL_LINE for line in lines)
+    assert pictures._wrap("Parallelogrammatically") == ["Parallel-", "ogrammat-", "ically"]
+
+
+def test_a_place_named_as_a_seats_is_named_as_the_example_calls_that_seat(tmp_path: Path) -> None:
+    """Boxes labelled as the text says (issue 25, section 1): a row of a table that belongs to a
+    seat and is named as that seat's ("bed of Player 1") is titled "Your bed" where the example
+    calls the seat "you", and the seat's own pieces in it are "your" pieces."""
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="bed.p1_bed", expected="2")
+    source = source.replace(
+        "zone bag\n",
+        'zone bag\ntable bed (name, called, seat: int):\n  belongs to seat\n  p1_bed, "bed of Player 1", 0\n'
+        '  p2_bed, "bed of Player 2", 1\nmap beds:\n  nodes bed at self.seat, 0\n'
+        "piece marker: 1 per player in bag\n",
+        1,
+    )
+    source = source.replace(
+        "  given:\n",
+        '  players 2 called "you", "Jimmy"\n  given:\n'
+        "    move 1 marker of players[0] from bag to bed.p1_bed\n",
+        1,
+    )
+    path = tmp_path / "beds.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (bed,) = game.book.examples[0].pictures
+    assert bed.title == "Your bed"
+    assert "your marker" in texts(bed.before)
+
+
+def test_labels_piled_higher_than_their_cell_are_held_by_the_picture(tmp_path: Path) -> None:
+    """Legible example pictures (issue 25, section 1): a cell whose labels pile higher than the
+    cell (long names broken over lines, several kinds of piece) reached past the map's edge, and
+    the picture cut them off. The picture is as tall as its highest pile."""
+    source = GAME.format(water="#9cc7e6", pebble="Hippopotamuses Jo pebble", shows="m", expected="2")
+    source = source.replace("zone bag\n", "zone bag\npiece marker: 1 per player in bag\n", 1)
+    source = source.replace(
+        "    move 1 pebble from bag to cell(m, 1, 0)\n",
+        "    move 1 pebble from bag to cell(m, 1, 0)\n"
+        "    move 1 marker of players[0] from bag to cell(m, 1, 0)\n"
+        "    move 1 marker of players[1] from bag to cell(m, 1, 0)\n",
+        1,
+    ).replace("  given:\n", '  players 2 called "you", "Jimmy"\n  given:\n', 1)
+    path = tmp_path / "piled.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (board,) = game.book.examples[0].pictures
+    svg = ET.fromstring(board.before)
+    _, top, _, height = (float(v) for v in svg.attrib["viewBox"].split())
+    labels = [r for r in svg.iter(f"{SVG}rect") if "fill-opacity" in r.attrib]
+    assert len(labels) == 4  # the pebble, each seat's marker, the spring
+    assert min(float(r.attrib["y"]) for r in labels) >= top
+    assert max(float(r.attrib["y"]) + float(r.attrib["height"]) for r in labels) <= top + height
