@@ -403,3 +403,15 @@ def test_every_value_the_variant_replaces_is_in_its_aid(stem: str) -> None:
             and (name in found.symbols.values or name in found.symbols.movements)
         ):
             assert names.decl(name).one in titles, key
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_a_turn_alone_names_no_one_who_plays_first(stem: str) -> None:
+    """A turn, alone: a one-player variant's aid says nothing of whose token plays first (the
+    solo aid kept "the player whose Owner token is lowest ... plays first")."""
+    found = checked(stem)
+    assert found.symbols is not None and found.symbols.header is not None
+    if found.symbols.header.max_players > 1 or found.symbols.automata:
+        return
+    _, text = aid_of(stem)
+    assert not re.search(r"\bplays? first\b|\bstarting player\b", text, re.IGNORECASE)
