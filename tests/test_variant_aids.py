@@ -415,3 +415,10 @@ def test_a_turn_alone_names_no_one_who_plays_first(stem: str) -> None:
         return
     _, text = aid_of(stem)
     assert not re.search(r"\bplays? first\b|\bstarting player\b", text, re.IGNORECASE)
+
+
+def test_the_two_player_aid_tells_what_an_owner_token_with_no_space_to_stop_on_does() -> None:
+    """What a blocked piece does (issue 25 §2): the aid cut "Moving your Owner token" to its first
+    sentence, and with it going to Standby, the only way the Action phase ends for a player."""
+    _, text = aid_of("dino_garden_2p")
+    assert re.search(r"Moving your Owner token\*\*: [^*]*go to Standby", text)
