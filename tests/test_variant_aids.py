@@ -422,3 +422,12 @@ def test_the_two_player_aid_tells_what_an_owner_token_with_no_space_to_stop_on_d
     sentence, and with it going to Standby, the only way the Action phase ends for a player."""
     _, text = aid_of("dino_garden_2p")
     assert re.search(r"Moving your Owner token\*\*: [^*]*go to Standby", text)
+
+
+@pytest.mark.parametrize("stem", [s for s in VARIANTS if s.startswith("dino_dynasty")])
+def test_the_aid_tells_how_an_extinct_player_comes_back(stem: str) -> None:
+    """What a piece off the board does (issue 25 §2): the Dynasty game's aid cut Extinction to
+    "you may first change your Dynasty's species", and never said where the Herd restarts."""
+    aid, _ = aid_of(stem)
+    gists = [gist for name, gist in aid.actions if name == "Extinction!"]
+    assert gists and all("starting Herd" in gist for gist in gists), gists
