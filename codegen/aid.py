@@ -31,6 +31,7 @@ class Aid:
     setup_steps: list[str]  # the steps they do not tell, numbered
     flow: list[Line]
     actions: list[tuple[str, str]]  # (name, what it does, in a sentence)
+    defined: list[tuple[str, str]]  # a variant's: what it defines otherwise than its base game
     numbers: list[tuple[str, str]]
     scoring: list[str]
     ends: list[str]  # when the game ends early
@@ -111,6 +112,7 @@ def aid(book: Rulebook) -> Aid:
         setup_steps=setup_steps,
         flow=flow,
         actions=actions,
+        defined=[(p.title, _gist(p)) for p in book.definitions],
         numbers=[(name, value) for name, value, _ in book.numbers],
         scoring=scoring,
         ends=[end for end in book.ends if end not in told],

@@ -152,6 +152,8 @@ class Rulebook:
     sequence: Series | None = None
     terms: list[tuple[str, list[str]]] = field(default_factory=list)  # the words the rules use, defined
     combined: bool = False  # a variant of more than one game: "their rules hold"
+    # a variant's game: the values, movements and tables it defines otherwise than its base game
+    definitions: list[Part] = field(default_factory=list)
 
 
 def words_of(metas: list[ast.Meta]) -> tuple[list[str], bool]:
@@ -290,11 +292,13 @@ class _Builder:
         """The tables the author describes for players (a `says` or a `text`), rows by name, with
         the columns the author heads for players: a column without a heading of its own (a flag,
         a measure, the codes of the pictures' colours) is the machine's and is left to the
-        reference; a colour in words ("white") is what a player's pieces are, and prints."""
+        reference; a colour in words ("white") is what a player's pieces are, and prints. A
+        variant's book prints the tables it brings or writes anew, rows and all (a deck of
+        cards the variant brought printed its words and no row); the base game's are in its own book."""
         out = []
         for t in self.sym.tables.values():
             words, _ = words_of(t.meta)
-            if not words:
+            if not words or (self.variant_file is not None and not self.changed(t)):
                 continue
             keyed = is_keyed(t)
             keep = [
@@ -480,6 +484,7 @@ class _Builder:
         book.options = self.options()
         book.kept, book.sequence = self.kept(), self.series()
         book.terms = self.terms()
+        book.definitions = self.definitions()
         if self.sym.sequence is not None:  # the options its games set are told with the games
             fixed = {self.names.decl(name).one for g in self.sym.sequence.games for name, _ in g.options}
             book.options = [o for o in book.options if o.name not in fixed]
@@ -656,6 +661,28 @@ class _Builder:
         ]
         return [*setup, *flow, *rules, *left_out, *scoring]
 
+    def definitions(self) -> list[Part]:
+        """What a variant's game defines otherwise than its base game, which the player aid prints
+        (its setup, flow, actions, numbers and score tell the rest): each value and movement a
+        variant replaces, by its words or in players' English (a neutral piece's space that
+        no one may stop on), and each table it brings or writes anew, by its words (its rows are the
+        rulebook's). Whichever book is printed (the changes or `--full`), and from every file
+        but the base game's: a variant of a variant defines what both change."""
+        play = self.sym.play
+        if play is None or self._files() < 2:
+            return []
+        out: list[Part] = []
+        for d in self.module.decls:
+            if d.span.file == play.span.file:
+                continue
+            if isinstance(d, ast.ValueDecl | ast.MovementDecl):
+                kind = "value" if isinstance(d, ast.ValueDecl) else "movement"
+                if f"{kind} {d.name}" in self.module.patched:
+                    out += self._described(d)
+            elif isinstance(d, ast.Table) and (words := words_of(d.meta)[0]):
+                out.append(Part(anchor("table", d.name), self.names.decl(d.name).one, words, [], True))
+        return out
+
     def _described(self, d: ast.Decl) -> list[Part]:
         """A declaration the variant brings or replaces, by its own words; one that replaces the
         base game's and has none is said in players' English (a number with the base game's),
@@ -700,6 +727,8 @@ class _Builder:
         words = [m.value for m in table.meta if m.kind in ("says", "text") and self.changed(m)]
         if not words and not patches and f"table {table.name}" not in self.module.patched:
             return []  # a new table no words describe is the rules' data: the rules that read it tell it
+        if self.changed(table) and words_of(table.meta)[0]:
+            return []  # a table the variant writes whole is printed whole, among its tables (sheets)
         shown = [", ".join(self._cell(c, n) for c, n in zip(r.cells, r.names, strict=False)) for r in rows]
         steps = [Line(f"Added: {row}.") for row in shown] if words and not self.changed(table) else []
         steps += [Line(first_upper(line)) for p in patches if (line := self._table_patch(table, p))]

@@ -304,3 +304,130 @@ def test_an_option_is_not_printed_among_the_numbers_and_bookkeeping_not_among_th
     assert ("Beads a turn", "2") in docs.aid.numbers
     assert [name for name, _ in docs.aid.numbers] == ["Beads a turn"]
     assert [part.title for part in docs.book.changes] == ["Last round"]
+
+
+BASE_WITH_A_VALUE = BASE.replace(
+    "score p = count(pieces(p.hand))\n",
+    'value counted(p: player) = count(pieces(p.hand))\n  called "Beads counted"\nscore p = counted(p)\n',
+)
+
+RECOUNTED = """\
+variant "Beads counted twice" of "beads.rules":
+  says "Every bead counts twice."
+
+replace value counted(p: player) = 2 * count(pieces(p.hand))
+  called "Beads counted"
+  says "Each bead in your hand counts twice."
+
+table colour (name, called, worth: int "Worth"):
+  text "The colours of the beads, and what each is worth."
+  red, "Red", 1
+  blue, "Blue", 2
+"""
+
+
+def test_the_aid_prints_the_definitions_the_variant_changes_and_the_tables_it_brings(tmp_path: Path) -> None:
+    """A player holding the aid needs what the variant defines anew: a replaced value's words
+    and a new table's, in its changes' book and in its whole book (`--full`) alike."""
+    (tmp_path / "beads.rules").write_text(BASE_WITH_A_VALUE)
+    path = tmp_path / "variant.rules"
+    path.write_text(RECOUNTED)
+    found = meeple.check(path)
+    assert found.ok and found.module and found.symbols and found.program, found.diagnostics
+    for full in (False, True):
+        docs = render.game_docs(path, found.module, found.symbols, found.program.constants, full)
+        assert docs.aid.defined == [
+            ("Beads counted", "Each bead in your hand counts twice."),
+            ("colour", "The colours of the beads, and what each is worth."),
+        ]
+        assert "## In this variant" in render.aid_markdown(docs)
+
+
+def test_a_table_the_variant_brings_prints_its_rows_in_its_book(tmp_path: Path) -> None:
+    """The Stasis's new tables printed their words among the changes, and no row: a table the
+    variant writes whole is printed whole in its book's reference, and only there."""
+    (tmp_path / "beads.rules").write_text(BASE_WITH_A_VALUE)
+    path = tmp_path / "variant.rules"
+    path.write_text(RECOUNTED)
+    found = meeple.check(path)
+    assert found.ok and found.module and found.symbols and found.program, found.diagnostics
+    docs = render.game_docs(path, found.module, found.symbols, found.program.constants)
+    assert [(s.title, s.rows) for s in docs.book.sheets] == [("colour", [["Red", "1"], ["Blue", "2"]])]
+    assert "colour" not in [p.title for p in docs.book.changes]
+    assert "| Red | 1 |" in render.rulebook_markdown(docs)
+
+
+def test_a_wide_table_split_in_parts_repeats_the_columns_that_name_a_row() -> None:
+    """Split in parts, a table whose first column does not name a row alone (a card's steps)
+    repeats the card and the order in each part: the Stasis's card Actions printed "CO5" on
+    three rows of the second part, which a reader could not match with the first."""
+    from meeple.codegen.rulebook import MOST_COLUMNS, Sheet
+
+    columns = ["Card", "Order", *(f"C{i}" for i in range(MOST_COLUMNS))]
+    rows = [
+        [card, str(order), *(f"{card}{order}-{i}" for i in range(MOST_COLUMNS))]
+        for card in "AB"
+        for order in (1, 2)
+    ]
+    parts = Sheet("Steps", [], columns, rows).parts()
+    assert len(parts) == 2
+    for heads, cells in parts:
+        assert heads[:2] == ["Card", "Order"]
+        assert [r[:2] for r in cells] == [r[:2] for r in rows]
+    keyed = Sheet(
+        "Kinds",
+        [],
+        ["Kind", *(f"C{i}" for i in range(MOST_COLUMNS))],
+        [[k, *"x" * MOST_COLUMNS] for k in "AB"],
+    )
+    assert all(heads[:1] == ["Kind"] and heads[1] != "Kind" for heads, _ in keyed.parts())
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_every_value_the_variant_replaces_is_in_its_aid(stem: str) -> None:
+    """The two-player aid cut "Lucy's space" (you cannot stop where Lucy is), which the variant
+    defines by replacing a value: each value and movement a variant replaces is in its aid."""
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None
+    from meeple.interpreter.names import Names
+
+    names = Names(found.symbols)
+    files = _variant_files(found.module, found.symbols)
+    aid, _ = aid_of(stem)
+    titles = [name for name, _ in aid.defined]
+    for key, span in found.module.patched.items():
+        kind, name = key.split(" ", 1)
+        if (
+            kind in ("value", "movement")
+            and span.file in files
+            and (name in found.symbols.values or name in found.symbols.movements)
+        ):
+            assert names.decl(name).one in titles, key
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_a_turn_alone_names_no_one_who_plays_first(stem: str) -> None:
+    """A turn, alone: a one-player variant's aid says nothing of whose token plays first (the
+    solo aid kept "the player whose Owner token is lowest ... plays first")."""
+    found = checked(stem)
+    assert found.symbols is not None and found.symbols.header is not None
+    if found.symbols.header.max_players > 1 or found.symbols.automata:
+        return
+    _, text = aid_of(stem)
+    assert not re.search(r"\bplays? first\b|\bstarting player\b", text, re.IGNORECASE)
+
+
+def test_the_two_player_aid_tells_what_an_owner_token_with_no_space_to_stop_on_does() -> None:
+    """What a blocked piece does (issue 25 §2): the aid cut "Moving your Owner token" to its first
+    sentence, and with it going to Standby, the only way the Action phase ends for a player."""
+    _, text = aid_of("dino_garden_2p")
+    assert re.search(r"Moving your Owner token\*\*: [^*]*go to Standby", text)
+
+
+@pytest.mark.parametrize("stem", [s for s in VARIANTS if s.startswith("dino_dynasty")])
+def test_the_aid_tells_how_an_extinct_player_comes_back(stem: str) -> None:
+    """What a piece off the board does (issue 25 §2): the Dynasty game's aid cut Extinction to
+    "you may first change your Dynasty's species", and never said where the Herd restarts."""
+    aid, _ = aid_of(stem)
+    gists = [gist for name, gist in aid.actions if name == "Extinction!"]
+    assert gists and all("starting Herd" in gist for gist in gists), gists
