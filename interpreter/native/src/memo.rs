@@ -39,8 +39,9 @@ type Answer = (Value, Reads, u32, u32);
 /// The fewest answers kept before forgetting those that no longer hold.
 const MEMO_PRUNE: usize = 4096;
 
-/// The fewest steps an answer cost to find for a game at rest to keep it (`Memo::settle`).
-const KEPT_AT_REST: u32 = 1;
+/// The fewest steps (items of lists gone through) an answer cost to find for a game at rest to
+/// keep it (`Memo::settle`).
+const KEPT_AT_REST: u32 = 8;
 
 /// Not part of the position: a copy starts without it, and it takes no part in equality or
 /// hashing.
@@ -205,15 +206,17 @@ impl Memo {
     }
 
     /// Forget the answers that no longer hold, and the room they took: what a game waiting
-    /// for a decision keeps (bench/memory.py measures a live game). An answer found without
-    /// going through a list (`free(c) = count(pieces(c)) == 0`) is forgotten too,
-    /// though it may still hold: it costs little more to find again than to look up, and such
-    /// answers are most of what a memo holds (docs/benchmarks.md).
+    /// for a decision keeps (bench/memory.py measures a live game). Forgotten too, though they
+    /// still hold: an answer found in fewer than `KEPT_AT_REST` steps (without going through a
+    /// list, `free(c) = count(pieces(c)) == 0`, or through a short one), which costs little more
+    /// to find again than to look up, and one that read nothing
+    /// of the game, which the program keeps for every game (`vm::Known`) where its arguments
+    /// allow (docs/benchmarks.md).
     /// Every answer kept then holds: the clock starts again, and the times of changes are
     /// forgotten with it (a game at rest keeps no table of them).
     pub(crate) fn settle(&mut self) {
         self.forget();
-        self.answers.retain(|_, (_, _, _, steps)| *steps >= KEPT_AT_REST);
+        self.answers.retain(|_, (_, reads, _, steps)| *steps >= KEPT_AT_REST && *reads != Reads::default());
         self.answers.values_mut().for_each(|(_, _, found, _)| *found = 0);
         self.answers.shrink_to_fit();
         (self.now, self.last, self.reading) = (0, Vec::new(), Vec::new());
@@ -266,7 +269,7 @@ impl std::hash::Hash for Memo {
 
 #[cfg(test)]
 mod tests {
-    use super::{Layout, Memo, Reads, BUCKETS};
+    use super::{Layout, Memo, BUCKETS};
     use crate::value::Value;
     use crate::vm::{Args, Part};
 
@@ -284,7 +287,7 @@ mod tests {
         memo.begin();
         parts.iter().for_each(|part| memo.read(*part));
         let read = memo.end();
-        memo.keep(key(n), Value::Int(n), read, 1);
+        memo.keep(key(n), Value::Int(n), read, super::KEPT_AT_REST.into());
     }
 
     #[test]
@@ -334,21 +337,28 @@ mod tests {
     }
 
     #[test]
-    fn a_game_at_rest_keeps_only_the_answers_that_hold_and_went_through_a_list() {
+    fn a_game_at_rest_keeps_the_answers_that_hold_cost_steps_and_read_the_game() {
         let mut memo = memo();
         found(&mut memo, 1, &[Part::Loc(0)]);
         found(&mut memo, 2, &[Part::Current]);
-        found(&mut memo, 3, &[]);
-        memo.keep(key(4), Value::Int(4), Reads::default(), 0);
+        found(&mut memo, 3, &[Part::Var(0)]);
+        found(&mut memo, 4, &[]);
+        memo.begin();
+        memo.read(Part::Var(1));
+        let read = memo.end();
+        memo.keep(key(5), Value::Int(5), read, u64::from(super::KEPT_AT_REST) - 1);
         memo.changed(Part::Loc(0));
+        found(&mut memo, 6, &[Part::Loc(0)]);
         memo.settle();
-        assert_eq!(memo.len(), 2);
+        assert_eq!(memo.len(), 3);
         assert_eq!(memo.get(&key(2)), Some(Value::Int(2)));
-        assert_eq!(memo.get(&key(4)), None);
-        // The clock started again: what the kept answers read still counts.
+        assert_eq!((memo.get(&key(1)), memo.get(&key(4)), memo.get(&key(5))), (None, None, None));
+        // The clock started again, and the times of the changes before are forgotten: an answer
+        // found after a change still holds; what the kept answers read still counts.
         memo.changed(Part::Current);
         assert_eq!(memo.get(&key(2)), None);
         assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+        assert_eq!(memo.get(&key(6)), Some(Value::Int(6)));
     }
 
     #[test]
