@@ -150,7 +150,11 @@ impl Memo {
     /// A part of the position changed.
     pub(crate) fn changed(&mut self, part: Part) {
         if self.now == u32::MAX {
+            // Every answer forgotten; a value being computed (none is, when statements change
+            // the position) would count as having read everything.
+            let reading = std::mem::take(&mut self.reading);
             *self = self.fresh();
+            self.reading = reading.iter().map(|_| [u64::MAX; WORDS]).collect();
         }
         self.now += 1;
         if self.last.is_empty() {
@@ -305,6 +309,18 @@ mod tests {
         memo.changed(Part::Loc(1));
         assert_eq!(memo.get(&key(1)), None);
         assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+    }
+
+    #[test]
+    fn a_clock_run_out_forgets_every_answer() {
+        let mut memo = memo();
+        found(&mut memo, 1, &[Part::Loc(1)]);
+        memo.begin();
+        memo.read(Part::Loc(1));
+        memo.now = u32::MAX;
+        memo.changed(Part::Loc(2));
+        assert_eq!(memo.end(), [u64::MAX; BUCKETS / 64]);
+        assert_eq!(memo.get(&key(1)), None);
     }
 
     #[test]
