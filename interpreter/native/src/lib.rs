@@ -8,6 +8,7 @@ pub mod ir;
 pub mod layers;
 pub mod limits;
 pub mod mcts;
+pub mod memo;
 pub mod offers;
 pub mod placement;
 pub mod reveal;

@@ -7,6 +7,7 @@
 use crate::grid::{self, GridIndex};
 use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
 use crate::limits::{self, Entered};
+use crate::memo::{Layout, Memo, Reads};
 use crate::offers::{Open, Taken};
 use crate::placement::{self, Grown};
 use crate::rng::Mt;
@@ -265,7 +266,7 @@ pub enum Part {
 /// A declared value and its arguments: one argument (the most values take) without a list,
 /// so that asking the memo makes nothing on the heap.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-enum Args {
+pub(crate) enum Args {
     One(Value),
     Many(Vec<Value>),
 }
@@ -291,227 +292,10 @@ impl Args {
     }
 }
 
-type Key = (u32, Args);
+pub(crate) type Key = (u32, Args);
 
 /// The most names a declared value has on the stack while it is computed.
 const FEW_SLOTS: usize = 6;
-
-/// The classes of the parts of the position the memo tells apart: variables, owners'
-/// variables, the pieces at locations, whose turn it is, the cells of grids that grow, the seats
-/// (`Part`, by its class).
-const CLASSES: usize = 6;
-
-impl Part {
-    fn class(self) -> usize {
-        match self {
-            Part::Var(_) => 0,
-            Part::Owned(..) => 1,
-            Part::Loc(_) => 2,
-            Part::Current => 3,
-            Part::Grid(_) => 4,
-            Part::Seats => 5,
-        }
-    }
-}
-
-/// Which classes of the position an answer read.
-type Reads = [bool; CLASSES];
-
-/// The answers of declared values, by value and arguments, while they hold: an answer holds
-/// until a part of a class it read changes (a variable, an owner's variable, the pieces of a
-/// location, the turn, the cells of a grid that grows); one that read none holds for the whole game. The rules ask the same
-/// questions again and again about one position (a loop's condition, then the choice it leads
-/// to), and a move changes the board, with it nearly every answer asked again: a memo that kept
-/// each answer until one of the very parts it read changed (as the Python engine's does,
-/// compiler/memo.py) cost more in its bookkeeping than it saved (docs/benchmarks.md). Not part
-/// of the position: a copy starts without it, and it takes no part in equality or hashing.
-#[derive(Default, Debug)]
-struct Memo {
-    /// Each answer, with the generation of each class it read as it was computed (None: it
-    /// did not read that class), and, for one that read the pieces of one location alone, that
-    /// location and its own generation instead of its class's (`LocationsRead`).
-    answers: HashMap<Key, Answer, Fast>,
-    /// How many times a part of each class changed.
-    generations: [u64; CLASSES],
-    /// What each value being computed has read so far, the innermost last, and which
-    /// locations' pieces.
-    reading: Vec<(Reads, LocationsRead)>,
-    /// How many times the pieces of each of the program's locations changed (a cell of a grid
-    /// that grows has none: its location may be another cell's later).
-    moved: Vec<u64>,
-    /// How many answers the memo holds before it forgets those that no longer hold.
-    prune_at: usize,
-}
-
-/// Which locations' pieces a value being computed has read: none, one, or more. An answer that
-/// read one location's pieces alone (and no other part of the position but a class's: `empty(c)
-/// = count(pieces(c)) == 0`) holds until that location's pieces change, not until any piece
-/// moves: Connect Four asks it of every cell at each move, and one cell changed.
-#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
-enum LocationsRead {
-    #[default]
-    None,
-    One(u32),
-    Many,
-}
-
-impl LocationsRead {
-    /// What was read, and then this too.
-    fn and(self, other: LocationsRead) -> LocationsRead {
-        match (self, other) {
-            (LocationsRead::None, then) => then,
-            (read, LocationsRead::None) => read,
-            (LocationsRead::One(a), LocationsRead::One(b)) if a == b => LocationsRead::One(a),
-            _ => LocationsRead::Many,
-        }
-    }
-}
-
-/// An answer the memo keeps: the value, its stamp of each class it read, and of the one location
-/// whose pieces it read, if that alone (`LocationsRead`).
-type Answer = (Value, [Option<u64>; CLASSES], Option<(u32, u64)>);
-
-/// The fewest answers kept before forgetting those that no longer hold.
-const MEMO_PRUNE: usize = 4096;
-
-/// The class of the pieces at locations (`Part::Loc`).
-const PIECES: usize = 2;
-
-impl Memo {
-    /// An empty memo for a program of so many locations.
-    fn new(locations: usize) -> Memo {
-        Memo { moved: vec![0; locations], ..Memo::default() }
-    }
-
-    fn read(&mut self, part: Part) {
-        if let Some((classes, places)) = self.reading.last_mut() {
-            classes[part.class()] = true;
-            if let Part::Loc(loc) = part {
-                if *places != LocationsRead::Many {
-                    *places = places.and(LocationsRead::One(loc));
-                }
-            }
-        }
-    }
-
-    /// A part of the position changed.
-    fn changed(&mut self, part: Part) {
-        self.generations[part.class()] += 1;
-        if let Part::Loc(loc) = part {
-            if let Some(moved) = self.moved.get_mut(loc as usize) {
-                *moved += 1;
-            }
-        }
-    }
-
-    /// A value begins to be computed: it has read nothing yet.
-    fn begin(&mut self) {
-        self.reading.push((Reads::default(), LocationsRead::None));
-    }
-
-    /// The value is computed: what it read.
-    fn end(&mut self) -> (Reads, LocationsRead) {
-        self.reading.pop().unwrap_or_default()
-    }
-
-    fn holds(&self, stamps: &[Option<u64>; CLASSES], one: &Option<(u32, u64)>) -> bool {
-        Memo::hold(&self.generations, &self.moved, stamps, one)
-    }
-
-    fn hold(
-        now: &[u64; CLASSES],
-        moved: &[u64],
-        stamps: &[Option<u64>; CLASSES],
-        one: &Option<(u32, u64)>,
-    ) -> bool {
-        stamps.iter().zip(now).all(|(stamp, now)| stamp.is_none_or(|s| s == *now))
-            && one.is_none_or(|(loc, stamp)| moved.get(loc as usize) == Some(&stamp))
-    }
-
-    /// The answer for `key`, if it still holds; what it read counts as read by its caller.
-    fn get(&mut self, key: &Key) -> Option<Value> {
-        let (answer, stamps, one) = self.answers.get(key)?;
-        if !self.holds(stamps, one) {
-            return None;
-        }
-        if let Some((classes, places)) = self.reading.last_mut() {
-            for (read, stamp) in classes.iter_mut().zip(stamps) {
-                *read |= stamp.is_some();
-            }
-            classes[PIECES] |= one.is_some();
-            match one {
-                Some((loc, _)) => *places = places.and(LocationsRead::One(*loc)),
-                None if stamps[PIECES].is_some() => *places = LocationsRead::Many,
-                None => {}
-            }
-        }
-        Some(answer.clone())
-    }
-
-    /// Forget the answers that no longer hold.
-    fn forget(&mut self) {
-        let (now, moved) = (self.generations, &self.moved);
-        self.answers.retain(|_, (_, stamps, one)| Memo::hold(&now, moved, stamps, one));
-        self.prune_at = 2 * self.answers.len();
-    }
-
-    /// Forget the answers that no longer hold, and the room they took: what a game waiting
-    /// for a decision keeps (bench/memory.py measures a live game). An answer that read one
-    /// location alone (`LocationsRead::One`) is forgotten too, though it may still hold: kept, they
-    /// made a live game of bench/memory.py 85 KB instead of 49 (docs/benchmarks.md), for a game
-    /// driven from Python 10 to 20% faster at most; a game played inside the core never rests,
-    /// and keeps them.
-    fn settle(&mut self) {
-        self.forget();
-        self.answers.retain(|_, (_, _, one)| one.is_none());
-        self.answers.shrink_to_fit();
-    }
-
-    /// Keep an answer computed with these reads; its caller read them too.
-    fn keep(&mut self, key: Key, answer: Value, read: Reads, places: LocationsRead) {
-        if let Some((classes, read_places)) = self.reading.last_mut() {
-            for (mine, theirs) in classes.iter_mut().zip(read) {
-                *mine |= theirs;
-            }
-            *read_places = read_places.and(places);
-        }
-        if self.answers.len() >= self.prune_at.max(MEMO_PRUNE) {
-            self.forget();
-        }
-        let mut stamps = [None; CLASSES];
-        for (class, stamp) in stamps.iter_mut().enumerate() {
-            if read[class] {
-                *stamp = Some(self.generations[class]);
-            }
-        }
-        let mut one = None;
-        if let LocationsRead::One(loc) = places {
-            if let Some(moved) = self.moved.get(loc as usize) {
-                stamps[PIECES] = None;
-                one = Some((loc, *moved));
-            }
-        }
-        self.answers.insert(key, (answer, stamps, one));
-    }
-}
-
-impl Clone for Memo {
-    fn clone(&self) -> Memo {
-        Memo::new(self.moved.len())
-    }
-}
-
-impl PartialEq for Memo {
-    fn eq(&self, _: &Memo) -> bool {
-        true
-    }
-}
-
-impl Eq for Memo {}
-
-impl std::hash::Hash for Memo {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
-}
 
 /// A fast hash for the memo's small keys and the grids' sets of cells (the multiply-and-rotate
 /// of rustc's own FxHasher): nothing a player writes chooses these keys.
@@ -558,7 +342,7 @@ impl World {
     /// A part of the position changed: the answers that read its class no longer hold.
     /// Forget every answer kept: what a shift moved may have been read anywhere (shift.rs).
     pub(crate) fn forget(&mut self) {
-        self.memo = Memo::default();
+        self.memo = self.memo.fresh();
         self.areas.forget();
     }
 
@@ -577,9 +361,7 @@ impl World {
         let kept = std::mem::take(&mut self.memo);
         let answer = f(self);
         self.memo = kept;
-        if let Some(top) = self.memo.reading.last_mut() {
-            *top = ([true; CLASSES], LocationsRead::Many);
-        }
+        self.memo.read_everything();
         answer
     }
 
@@ -736,7 +518,7 @@ impl Game {
             log_chars: 0,
             calls: 0,
             depth: 0,
-            memo: Memo::new(ir.locations.len()),
+            memo: Memo::default(),
             areas: crate::areas::Kept::default(),
             seen: crate::reveal::Seen::default(),
         };
@@ -762,7 +544,7 @@ impl Game {
                 return game;
             }
             // What was asked of the start before the save changed it is not kept.
-            game.world.memo = Memo::default();
+            game.world.memo = game.world.memo.fresh();
             game.world.areas = crate::areas::Kept::default();
         }
         for code in [ir.play, ir.setup].into_iter().flatten() {
@@ -882,7 +664,7 @@ impl Game {
         }
         // Start values may have asked values before the pieces were laid out: nothing of that
         // is kept. Laying out the position is not a step of the game.
-        w.memo = Memo::new(ir.locations.len());
+        w.memo = Memo::new(Layout::new(w.vars.len(), w.owned.iter().map(Vec::len), ir.locations.len()));
         w.steps = 0;
         Ok(())
     }
@@ -2421,7 +2203,7 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
         match p.known.get(&key) {
             Some((answer, steps)) if w.steps.saturating_add(steps) <= w.budget => {
                 w.steps += steps;
-                w.memo.keep(key, answer.clone(), Reads::default(), LocationsRead::None);
+                w.memo.keep(key, answer.clone(), Reads::default(), steps);
                 return Ok(answer);
             }
             _ => {}
@@ -2444,14 +2226,14 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     } else {
         eval(p, w, &func.body, &mut key.1.slots(size))
     };
-    let (read, places) = w.memo.end();
+    let read = w.memo.end();
     w.depth -= 1;
     w.calls -= 1;
     let result = result?;
     if shared {
         p.known.found(&key, &result, &read, w.steps - before);
     }
-    w.memo.keep(key, result.clone(), read, places);
+    w.memo.keep(key, result.clone(), read, w.steps - before);
     Ok(result)
 }
 
@@ -2644,57 +2426,10 @@ mod tests {
     //! play: while count(free()) > 0: for each p in players: if count(free()) > 0:
     //!   turn p: choose c from free() prompt "Where": move 1 stone of p from supply to c; add 1 to total
     //! ```
-    use super::{Agent, FailKind, Game, Loaded, LocationsRead, Memo, Part, Value};
+    use super::{Agent, FailKind, Game, Loaded, Value};
     use crate::ir::Program;
     use crate::rng::Mt;
     use std::sync::Arc;
-
-    #[test]
-    fn a_game_at_rest_keeps_only_the_answers_that_hold() {
-        let mut memo = Memo::default();
-        let (board, turn) =
-            ([false, false, true, false, false, false], [false, false, false, true, false, false]);
-        memo.keep((0, super::Args::One(Value::Int(1))), Value::Int(10), board, LocationsRead::Many);
-        memo.keep((1, super::Args::One(Value::Int(1))), Value::Int(20), turn, LocationsRead::None);
-        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 6], LocationsRead::None);
-        memo.changed(Part::Loc(0)); // a piece moved
-        memo.settle();
-        assert_eq!(memo.answers.len(), 2);
-        assert_eq!(memo.get(&(0, super::Args::One(Value::Int(1)))), None);
-        assert_eq!(memo.get(&(1, super::Args::One(Value::Int(1)))), Some(Value::Int(20)));
-        assert_eq!(memo.get(&(2, super::Args::Many(vec![]))), Some(Value::Int(30)));
-    }
-
-    #[test]
-    fn an_answer_that_read_one_places_pieces_holds_until_they_change() {
-        // `empty(c) = count(pieces(c)) == 0` asked of every cell: a piece moved elsewhere leaves
-        // it known; a piece moved there, or anything moved for an answer that read more places
-        // (or a cell of a grid that grows, whose location may be another's later), does not.
-        let pieces = [false, false, true, false, false, false];
-        let mut memo = Memo::new(4);
-        let key = |n: i64| (0, super::Args::One(Value::Int(n)));
-        let here =
-            |memo: &mut Memo, n: i64, places: LocationsRead| memo.keep(key(n), Value::Int(n), pieces, places);
-        here(&mut memo, 1, LocationsRead::One(1));
-        here(&mut memo, 2, LocationsRead::One(2));
-        here(&mut memo, 3, LocationsRead::One(1).and(LocationsRead::One(2)));
-        here(&mut memo, 4, LocationsRead::One(4)); // a cell of a grid that grows
-        memo.changed(Part::Loc(2));
-        assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
-        assert_eq!((memo.get(&key(2)), memo.get(&key(3)), memo.get(&key(4))), (None, None, None));
-        memo.changed(Part::Loc(1));
-        assert_eq!(memo.get(&key(1)), None);
-        // A value that asked one that read one place read that place: it holds as long.
-        memo.begin();
-        here(&mut memo, 1, LocationsRead::One(1));
-        assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
-        assert_eq!(memo.end(), (pieces, LocationsRead::One(1)));
-        // and one that asked an answer that read many places read many.
-        here(&mut memo, 3, LocationsRead::Many);
-        memo.begin();
-        assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
-        assert_eq!(memo.end(), (pieces, LocationsRead::Many));
-    }
 
     fn tiny() -> Arc<Loaded> {
         let ir: Program =

@@ -1,0 +1,398 @@
+//! The answers of declared values, kept while what they read holds (a game's memo).
+//!
+//! Each part of the position (`Part`: a variable, an owner's variable, the pieces of a location,
+//! the turn, a grid's cells, the seats) has a number, in the order of the game's layout
+//! (`Layout`), and falls in the bucket of that number among `BUCKETS`; an answer keeps the set of
+//! buckets it read, as bits, and the time it was found; each bucket, the last time a part in it
+//! changed. An answer holds while no bucket it read changed since it was found. A program of no
+//! more parts than buckets has one part in each: the memo then keeps each answer until one of
+//! the very parts it read changes. In a larger one, two parts in one bucket only make an answer
+//! be found again when it still held, never kept when it did not: the memo can be wrong only
+//! towards more work.
+//!
+//! It replaces a memo by classes of parts (an answer that read any variable was forgotten when
+//! any variable changed, one that read any location's pieces when any piece moved), under which
+//! a game whose rules ask whole-table questions of every player at every decision found nearly
+//! every answer again after each one: one variable of one player changed, and every answer that
+//! read any player's variable was found again. The Python engine's memo keeps the very
+//! parts each answer read (compiler/memo.py); a set of parts per answer cost more in its
+//! bookkeeping than it saved (docs/benchmarks.md), which bits in a few words do not.
+
+use crate::value::Value;
+use crate::vm::{Fast, Key, Part};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// How many buckets the parts of the position fall in.
+const BUCKETS: usize = 256;
+
+/// Words of the set of buckets an answer read.
+const WORDS: usize = BUCKETS / 64;
+
+/// Which buckets of the position a value read, one bit each (all zero: nothing of the game).
+pub(crate) type Reads = [u64; WORDS];
+
+/// An answer the memo keeps: the value, the buckets it read, when it was found, and the steps
+/// finding it spent (at most `u32::MAX`).
+type Answer = (Value, Reads, u32, u32);
+
+/// The fewest answers kept before forgetting those that no longer hold.
+const MEMO_PRUNE: usize = 4096;
+
+/// The fewest steps (items of lists gone through) an answer cost to find for a game at rest to
+/// keep it (`Memo::settle`).
+const KEPT_AT_REST: u32 = 8;
+
+/// Not part of the position: a copy starts without it, and it takes no part in equality or
+/// hashing.
+#[derive(Debug)]
+pub(crate) struct Memo {
+    answers: HashMap<Key, Answer, Fast>,
+    /// The time: how many times a part changed (the clock starts again, every answer forgotten,
+    /// before it would overflow).
+    now: u32,
+    /// When a part of each bucket last changed (empty until one does: a memo made for a
+    /// supposition, or a copy's, allocates nothing until then).
+    last: Vec<u32>,
+    /// What each value being computed has read so far, the innermost last.
+    reading: Vec<Reads>,
+    /// The numbers of the parts.
+    layout: Arc<Layout>,
+    /// How many answers the memo holds before it forgets those that no longer hold.
+    prune_at: usize,
+}
+
+/// How a game's parts are numbered: its variables first, then each store of owners' variables
+/// (one value per seat, or per row), the program's locations, then one part for every cell of
+/// the grids that grow (a cell's location may be another cell's later), the turn, the seats,
+/// and the grids.
+#[derive(Debug, Default)]
+pub(crate) struct Layout {
+    /// The number of each store's first value.
+    owned: Vec<usize>,
+    /// The number of the first location, and how many the program has.
+    locations: usize,
+    fixed: u32,
+}
+
+impl Layout {
+    /// The layout of a game of so many variables, stores of these sizes and locations.
+    pub(crate) fn new(vars: usize, stores: impl Iterator<Item = usize>, locations: usize) -> Layout {
+        let mut next = vars;
+        let owned = stores
+            .map(|size| {
+                next += size;
+                next - size
+            })
+            .collect();
+        Layout { owned, locations: next, fixed: u32::try_from(locations).unwrap_or(u32::MAX) }
+    }
+
+    /// The number of a part.
+    fn number(&self, part: Part) -> usize {
+        let after = self.locations + self.fixed as usize;
+        match part {
+            Part::Var(v) => v as usize,
+            Part::Owned(store, i) => {
+                self.owned.get(store as usize).map_or(after + 3 + store as usize, |base| base + i as usize)
+            }
+            Part::Loc(loc) if loc < self.fixed => self.locations + loc as usize,
+            Part::Loc(_) => after,
+            Part::Current => after + 1,
+            Part::Seats => after + 2,
+            Part::Grid(g) => after + 3 + g as usize,
+        }
+    }
+}
+
+/// The bucket of a part.
+fn bucket(layout: &Layout, part: Part) -> usize {
+    layout.number(part) % BUCKETS
+}
+
+impl Memo {
+    /// An empty memo for a game of this layout.
+    pub(crate) fn new(layout: Layout) -> Memo {
+        Memo::of(Arc::new(layout))
+    }
+
+    fn of(layout: Arc<Layout>) -> Memo {
+        Memo {
+            answers: HashMap::default(),
+            now: 0,
+            last: Vec::new(),
+            reading: Vec::new(),
+            layout,
+            prune_at: 0,
+        }
+    }
+
+    /// An empty memo for the same game.
+    pub(crate) fn fresh(&self) -> Memo {
+        Memo::of(self.layout.clone())
+    }
+
+    /// A part of the position was read by the value being computed, if any.
+    pub(crate) fn read(&mut self, part: Part) {
+        if let Some(reads) = self.reading.last_mut() {
+            let b = bucket(&self.layout, part);
+            reads[b / 64] |= 1 << (b % 64);
+        }
+    }
+
+    /// The value being computed counts as having read every part.
+    pub(crate) fn read_everything(&mut self) {
+        if let Some(reads) = self.reading.last_mut() {
+            *reads = [u64::MAX; WORDS];
+        }
+    }
+
+    /// A part of the position changed.
+    pub(crate) fn changed(&mut self, part: Part) {
+        if self.now == u32::MAX {
+            // Every answer forgotten; a value being computed (none is, when statements change
+            // the position) would count as having read everything.
+            let reading = std::mem::take(&mut self.reading);
+            *self = self.fresh();
+            self.reading = reading.iter().map(|_| [u64::MAX; WORDS]).collect();
+        }
+        self.now += 1;
+        if self.last.is_empty() {
+            self.last = vec![0; BUCKETS];
+        }
+        self.last[bucket(&self.layout, part)] = self.now;
+    }
+
+    /// A value begins to be computed: it has read nothing yet.
+    pub(crate) fn begin(&mut self) {
+        self.reading.push(Reads::default());
+    }
+
+    /// The value is computed: what it read.
+    pub(crate) fn end(&mut self) -> Reads {
+        self.reading.pop().unwrap_or_default()
+    }
+
+    /// Whether nothing an answer found at `found` read has changed since.
+    fn hold(last: &[u32], now: u32, reads: &Reads, found: u32) -> bool {
+        if found == now || last.is_empty() {
+            return true;
+        }
+        reads.iter().enumerate().all(|(word, bits)| {
+            let mut bits = *bits;
+            while bits != 0 {
+                if last.get(word * 64 + bits.trailing_zeros() as usize).is_some_and(|t| *t > found) {
+                    return false;
+                }
+                bits &= bits - 1;
+            }
+            true
+        })
+    }
+
+    /// The answer for `key`, if it still holds; what it read counts as read by its caller.
+    pub(crate) fn get(&mut self, key: &Key) -> Option<Value> {
+        let (answer, reads, found, _) = self.answers.get(key)?;
+        if !Memo::hold(&self.last, self.now, reads, *found) {
+            return None;
+        }
+        if let Some(mine) = self.reading.last_mut() {
+            mine.iter_mut().zip(reads).for_each(|(mine, theirs)| *mine |= theirs);
+        }
+        Some(answer.clone())
+    }
+
+    /// Forget the answers that no longer hold.
+    fn forget(&mut self) {
+        let (last, now) = (&self.last, self.now);
+        self.answers.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
+        self.prune_at = 2 * self.answers.len();
+    }
+
+    /// Forget the answers that no longer hold, and the room they took: what a game waiting
+    /// for a decision keeps (bench/memory.py measures a live game). Forgotten too, though they
+    /// still hold: an answer found in fewer than `KEPT_AT_REST` steps (without going through a
+    /// list, `free(c) = count(pieces(c)) == 0`, or through a short one), which costs little more
+    /// to find again than to look up, and one that read nothing
+    /// of the game, which the program keeps for every game (`vm::Known`) where its arguments
+    /// allow (docs/benchmarks.md).
+    /// Every answer kept then holds: the clock starts again, and the times of changes are
+    /// forgotten with it (a game at rest keeps no table of them).
+    pub(crate) fn settle(&mut self) {
+        self.forget();
+        self.answers.retain(|_, (_, reads, _, steps)| *steps >= KEPT_AT_REST && *reads != Reads::default());
+        self.answers.values_mut().for_each(|(_, _, found, _)| *found = 0);
+        self.answers.shrink_to_fit();
+        (self.now, self.last, self.reading) = (0, Vec::new(), Vec::new());
+    }
+
+    /// Keep an answer computed with these reads, for so many steps; its caller read them too.
+    pub(crate) fn keep(&mut self, key: Key, answer: Value, read: Reads, steps: u64) {
+        if let Some(mine) = self.reading.last_mut() {
+            mine.iter_mut().zip(&read).for_each(|(mine, theirs)| *mine |= theirs);
+        }
+        if self.answers.len() >= self.prune_at.max(MEMO_PRUNE) {
+            self.forget();
+        }
+        let steps = u32::try_from(steps).unwrap_or(u32::MAX);
+        self.answers.insert(key, (answer, read, self.now, steps));
+    }
+
+    /// How many answers it keeps.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.answers.len()
+    }
+}
+
+impl Default for Memo {
+    /// A memo that knows no layout: every location is one part, every owner's variable is its
+    /// store's (correct for any game, finer for none).
+    fn default() -> Memo {
+        Memo::new(Layout::default())
+    }
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Memo {
+        self.fresh()
+    }
+}
+
+impl PartialEq for Memo {
+    fn eq(&self, _: &Memo) -> bool {
+        true
+    }
+}
+
+impl Eq for Memo {}
+
+impl std::hash::Hash for Memo {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Layout, Memo, BUCKETS};
+    use crate::value::Value;
+    use crate::vm::{Args, Part};
+
+    /// Two variables, a store of 3 seats' values, 8 locations.
+    fn memo() -> Memo {
+        Memo::new(Layout::new(2, [3].into_iter(), 8))
+    }
+
+    fn key(n: i64) -> crate::vm::Key {
+        (0, Args::One(Value::Int(n)))
+    }
+
+    /// The answer `n`, found reading these parts.
+    fn found(memo: &mut Memo, n: i64, parts: &[Part]) {
+        memo.begin();
+        parts.iter().for_each(|part| memo.read(*part));
+        let read = memo.end();
+        memo.keep(key(n), Value::Int(n), read, super::KEPT_AT_REST.into());
+    }
+
+    #[test]
+    fn an_answer_holds_until_a_part_it_read_changes() {
+        // Funds of one player spent, a piece moved to one place: the answers that read the
+        // other player's funds, or other places, still hold.
+        let mut memo = memo();
+        found(&mut memo, 1, &[Part::Owned(0, 0), Part::Loc(1)]);
+        found(&mut memo, 2, &[Part::Owned(0, 1), Part::Loc(2)]);
+        found(&mut memo, 3, &[]);
+        memo.changed(Part::Owned(0, 1));
+        assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
+        assert_eq!(memo.get(&key(2)), None);
+        assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+        memo.changed(Part::Loc(1));
+        assert_eq!(memo.get(&key(1)), None);
+        assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+    }
+
+    #[test]
+    fn a_clock_run_out_forgets_every_answer() {
+        let mut memo = memo();
+        found(&mut memo, 1, &[Part::Loc(1)]);
+        memo.begin();
+        memo.read(Part::Loc(1));
+        memo.now = u32::MAX;
+        memo.changed(Part::Loc(2));
+        assert_eq!(memo.end(), [u64::MAX; BUCKETS / 64]);
+        assert_eq!(memo.get(&key(1)), None);
+    }
+
+    #[test]
+    fn every_cell_of_a_grid_that_grows_is_one_part() {
+        // A location past the program's own is a cell laid in a game, another cell's later.
+        let mut memo = memo();
+        found(&mut memo, 1, &[Part::Loc(9)]);
+        memo.changed(Part::Loc(12));
+        assert_eq!(memo.get(&key(1)), None);
+    }
+
+    #[test]
+    fn a_value_that_asked_an_answer_read_what_it_read() {
+        let mut memo = memo();
+        found(&mut memo, 1, &[Part::Loc(1)]);
+        memo.begin();
+        assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
+        let read = memo.end();
+        memo.keep(key(2), Value::Int(2), read, 1);
+        memo.changed(Part::Loc(1));
+        assert_eq!(memo.get(&key(2)), None);
+        // and one that read everything (a supposition) holds only while nothing changes.
+        memo.begin();
+        memo.read_everything();
+        let read = memo.end();
+        assert_eq!(read, [u64::MAX; BUCKETS / 64]);
+        memo.keep(key(3), Value::Int(3), read, 1);
+        memo.changed(Part::Current);
+        assert_eq!(memo.get(&key(3)), None);
+    }
+
+    #[test]
+    fn a_game_at_rest_keeps_the_answers_that_hold_cost_steps_and_read_the_game() {
+        let mut memo = memo();
+        found(&mut memo, 1, &[Part::Loc(0)]);
+        found(&mut memo, 2, &[Part::Current]);
+        found(&mut memo, 3, &[Part::Var(0)]);
+        found(&mut memo, 4, &[]);
+        memo.begin();
+        memo.read(Part::Var(1));
+        let read = memo.end();
+        memo.keep(key(5), Value::Int(5), read, u64::from(super::KEPT_AT_REST) - 1);
+        memo.changed(Part::Loc(0));
+        found(&mut memo, 6, &[Part::Loc(0)]);
+        memo.settle();
+        assert_eq!(memo.len(), 3);
+        assert_eq!(memo.get(&key(2)), Some(Value::Int(2)));
+        assert_eq!((memo.get(&key(1)), memo.get(&key(4)), memo.get(&key(5))), (None, None, None));
+        // The clock started again, and the times of the changes before are forgotten: an answer
+        // found after a change still holds; what the kept answers read still counts.
+        memo.changed(Part::Current);
+        assert_eq!(memo.get(&key(2)), None);
+        assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+        assert_eq!(memo.get(&key(6)), Some(Value::Int(6)));
+    }
+
+    #[test]
+    fn the_parts_of_a_small_game_fall_in_buckets_of_their_own() {
+        // Then an answer holds until one of the very parts it read changes.
+        let layout = Layout::new(2, [3, 4].into_iter(), 8);
+        let parts: Vec<Part> = (0..2)
+            .map(Part::Var)
+            .chain((0..3).map(|i| Part::Owned(0, i)))
+            .chain((0..4).map(|i| Part::Owned(1, i)))
+            .chain((0..9).map(Part::Loc))
+            .chain([Part::Current, Part::Seats, Part::Grid(0), Part::Grid(1)])
+            .collect();
+        let mut buckets: Vec<usize> = parts.iter().map(|part| super::bucket(&layout, *part)).collect();
+        buckets.sort_unstable();
+        buckets.dedup();
+        assert_eq!(buckets.len(), parts.len());
+        // and every cell of a grid that grows is one part.
+        assert_eq!(super::bucket(&layout, Part::Loc(8)), super::bucket(&layout, Part::Loc(30)));
+    }
+}
