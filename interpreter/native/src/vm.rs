@@ -102,7 +102,7 @@ impl Known {
 
     /// An answer found, what it read and the steps it spent: kept if it read nothing.
     fn found(&self, key: &Key, answer: &Value, read: &Reads, steps: u64) {
-        if *read != Reads::default() {
+        if *read != 0 {
             if let Some(varies) = self.varies.get(key.0 as usize) {
                 varies.store(true, std::sync::atomic::Ordering::Relaxed);
             }
@@ -296,43 +296,62 @@ type Key = (u32, Args);
 /// The most names a declared value has on the stack while it is computed.
 const FEW_SLOTS: usize = 6;
 
-/// The classes of the parts of the position the memo tells apart: variables, owners'
-/// variables, the pieces at locations, whose turn it is, the cells of grids that grow, the seats
-/// (`Part`, by its class).
-const CLASSES: usize = 6;
+/// The shelves of the position the memo tells apart (`Part::shelf`): a part changed makes stale
+/// the answers that read its shelf, not every answer that read a part of its class.
+const SHELVES: u32 = 64;
+/// The shelves of variables of their own, and of owners' variables (by variable and owner).
+const VAR_SHELVES: u32 = 24;
+const OWNED_SHELVES: u32 = 24;
+/// The shelf of every location's pieces (one location read alone is told apart otherwise:
+/// `LocationsRead`), of whose turn it is, of the seats, and the first of the grids' shelves.
+const PIECES: u32 = VAR_SHELVES + OWNED_SHELVES;
+const TURN: u32 = PIECES + 1;
+const SEATS: u32 = TURN + 1;
+const GRIDS: u32 = SEATS + 1;
 
 impl Part {
-    fn class(self) -> usize {
+    /// The part's shelf: a variable's own (variables beyond the shelves share them), an owner's
+    /// variable's by its store and owner, every location's one, the turn's, the seats', a grid's.
+    fn shelf(self) -> u32 {
         match self {
-            Part::Var(_) => 0,
-            Part::Owned(..) => 1,
-            Part::Loc(_) => 2,
-            Part::Current => 3,
-            Part::Grid(_) => 4,
-            Part::Seats => 5,
+            Part::Var(v) => v % VAR_SHELVES,
+            Part::Owned(store, i) => VAR_SHELVES + store.wrapping_mul(7).wrapping_add(i) % OWNED_SHELVES,
+            Part::Loc(_) => PIECES,
+            Part::Current => TURN,
+            Part::Seats => SEATS,
+            Part::Grid(g) => GRIDS + g % (SHELVES - GRIDS),
         }
+    }
+
+    fn bit(self) -> Reads {
+        1 << self.shelf()
     }
 }
 
-/// Which classes of the position an answer read.
-type Reads = [bool; CLASSES];
+/// Which shelves of the position an answer read, one bit each.
+type Reads = u64;
 
 /// The answers of declared values, by value and arguments, while they hold: an answer holds
-/// until a part of a class it read changes (a variable, an owner's variable, the pieces of a
-/// location, the turn, the cells of a grid that grows); one that read none holds for the whole game. The rules ask the same
-/// questions again and again about one position (a loop's condition, then the choice it leads
-/// to), and a move changes the board, with it nearly every answer asked again: a memo that kept
-/// each answer until one of the very parts it read changed (as the Python engine's does,
-/// compiler/memo.py) cost more in its bookkeeping than it saved (docs/benchmarks.md). Not part
-/// of the position: a copy starts without it, and it takes no part in equality or hashing.
-#[derive(Default, Debug)]
+/// until a part on a shelf it read changes (`Part::shelf`: each variable, each owner's variable,
+/// the pieces of locations, the turn, the cells of each grid that grows, with few enough shelves
+/// that several variables may share one); one that read none holds for the whole game. The rules
+/// ask the same questions again and again about one position (a loop's condition, then the
+/// choice it leads to), and a move changes the board, with it nearly every answer asked again: a
+/// memo that kept each answer until one of the very parts it read changed (as the Python
+/// engine's does, compiler/memo.py) cost more in its bookkeeping than it saved
+/// (docs/benchmarks.md), and one by class (any variable set made stale every answer that read a
+/// variable) asked again, after each die rolled or counter moved, what a tile could fit where.
+/// Not part of the position: a copy starts without it, and it takes no part in equality or
+/// hashing.
+#[derive(Debug)]
 struct Memo {
-    /// Each answer, with the generation of each class it read as it was computed (None: it
-    /// did not read that class), and, for one that read the pieces of one location alone, that
-    /// location and its own generation instead of its class's (`LocationsRead`).
+    /// Each answer, with the shelves it read and the moment it was found, and, for one that read
+    /// the pieces of one location alone, that location and how many times its pieces had changed
+    /// instead of the shelf of pieces (`LocationsRead`).
     answers: HashMap<Key, Answer, Fast>,
-    /// How many times a part of each class changed.
-    generations: [u64; CLASSES],
+    /// How many parts changed so far (the memo's clock), and when each shelf last changed.
+    clock: u64,
+    changed_at: [u64; SHELVES as usize],
     /// What each value being computed has read so far, the innermost last, and which
     /// locations' pieces.
     reading: Vec<(Reads, LocationsRead)>,
@@ -367,15 +386,25 @@ impl LocationsRead {
     }
 }
 
-/// An answer the memo keeps: the value, its stamp of each class it read, and of the one location
-/// whose pieces it read, if that alone (`LocationsRead`).
-type Answer = (Value, [Option<u64>; CLASSES], Option<(u32, u64)>);
+/// An answer the memo keeps: the value, the shelves it read, the memo's clock when it was found,
+/// and the one location whose pieces it read, if that alone (`LocationsRead`), with its count.
+type Answer = (Value, Reads, u64, Option<(u32, u64)>);
 
 /// The fewest answers kept before forgetting those that no longer hold.
 const MEMO_PRUNE: usize = 4096;
 
-/// The class of the pieces at locations (`Part::Loc`).
-const PIECES: usize = 2;
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo {
+            answers: HashMap::default(),
+            clock: 0,
+            changed_at: [0; SHELVES as usize],
+            reading: Vec::new(),
+            moved: Vec::new(),
+            prune_at: 0,
+        }
+    }
+}
 
 impl Memo {
     /// An empty memo for a program of so many locations.
@@ -384,8 +413,8 @@ impl Memo {
     }
 
     fn read(&mut self, part: Part) {
-        if let Some((classes, places)) = self.reading.last_mut() {
-            classes[part.class()] = true;
+        if let Some((shelves, places)) = self.reading.last_mut() {
+            *shelves |= part.bit();
             if let Part::Loc(loc) = part {
                 if *places != LocationsRead::Many {
                     *places = places.and(LocationsRead::One(loc));
@@ -396,7 +425,8 @@ impl Memo {
 
     /// A part of the position changed.
     fn changed(&mut self, part: Part) {
-        self.generations[part.class()] += 1;
+        self.clock += 1;
+        self.changed_at[part.shelf() as usize] = self.clock;
         if let Part::Loc(loc) = part {
             if let Some(moved) = self.moved.get_mut(loc as usize) {
                 *moved += 1;
@@ -406,7 +436,7 @@ impl Memo {
 
     /// A value begins to be computed: it has read nothing yet.
     fn begin(&mut self) {
-        self.reading.push((Reads::default(), LocationsRead::None));
+        self.reading.push((0, LocationsRead::None));
     }
 
     /// The value is computed: what it read.
@@ -414,44 +444,47 @@ impl Memo {
         self.reading.pop().unwrap_or_default()
     }
 
-    fn holds(&self, stamps: &[Option<u64>; CLASSES], one: &Option<(u32, u64)>) -> bool {
-        Memo::hold(&self.generations, &self.moved, stamps, one)
+    fn holds(&self, answer: &Answer) -> bool {
+        Memo::hold(&self.changed_at, &self.moved, answer)
     }
 
-    fn hold(
-        now: &[u64; CLASSES],
-        moved: &[u64],
-        stamps: &[Option<u64>; CLASSES],
-        one: &Option<(u32, u64)>,
-    ) -> bool {
-        stamps.iter().zip(now).all(|(stamp, now)| stamp.is_none_or(|s| s == *now))
-            && one.is_none_or(|(loc, stamp)| moved.get(loc as usize) == Some(&stamp))
+    fn hold(changed_at: &[u64; SHELVES as usize], moved: &[u64], answer: &Answer) -> bool {
+        let (_, shelves, found, one) = answer;
+        let mut left = *shelves;
+        while left != 0 {
+            if changed_at[left.trailing_zeros() as usize] > *found {
+                return false;
+            }
+            left &= left - 1;
+        }
+        one.is_none_or(|(loc, stamp)| moved.get(loc as usize) == Some(&stamp))
     }
 
     /// The answer for `key`, if it still holds; what it read counts as read by its caller.
     fn get(&mut self, key: &Key) -> Option<Value> {
-        let (answer, stamps, one) = self.answers.get(key)?;
-        if !self.holds(stamps, one) {
+        let answer = self.answers.get(key)?;
+        if !self.holds(answer) {
             return None;
         }
-        if let Some((classes, places)) = self.reading.last_mut() {
-            for (read, stamp) in classes.iter_mut().zip(stamps) {
-                *read |= stamp.is_some();
-            }
-            classes[PIECES] |= one.is_some();
+        let (value, shelves, _, one) = answer;
+        if let Some((read, places)) = self.reading.last_mut() {
+            *read |= *shelves;
             match one {
-                Some((loc, _)) => *places = places.and(LocationsRead::One(*loc)),
-                None if stamps[PIECES].is_some() => *places = LocationsRead::Many,
+                Some((loc, _)) => {
+                    *read |= 1 << PIECES;
+                    *places = places.and(LocationsRead::One(*loc));
+                }
+                None if *shelves & (1 << PIECES) != 0 => *places = LocationsRead::Many,
                 None => {}
             }
         }
-        Some(answer.clone())
+        Some(value.clone())
     }
 
     /// Forget the answers that no longer hold.
     fn forget(&mut self) {
-        let (now, moved) = (self.generations, &self.moved);
-        self.answers.retain(|_, (_, stamps, one)| Memo::hold(&now, moved, stamps, one));
+        let (changed_at, moved) = (self.changed_at, &self.moved);
+        self.answers.retain(|_, answer| Memo::hold(&changed_at, moved, answer));
         self.prune_at = 2 * self.answers.len();
     }
 
@@ -463,35 +496,27 @@ impl Memo {
     /// and keeps them.
     fn settle(&mut self) {
         self.forget();
-        self.answers.retain(|_, (_, _, one)| one.is_none());
+        self.answers.retain(|_, (_, _, _, one)| one.is_none());
         self.answers.shrink_to_fit();
     }
 
     /// Keep an answer computed with these reads; its caller read them too.
     fn keep(&mut self, key: Key, answer: Value, read: Reads, places: LocationsRead) {
-        if let Some((classes, read_places)) = self.reading.last_mut() {
-            for (mine, theirs) in classes.iter_mut().zip(read) {
-                *mine |= theirs;
-            }
+        if let Some((mine, read_places)) = self.reading.last_mut() {
+            *mine |= read;
             *read_places = read_places.and(places);
         }
         if self.answers.len() >= self.prune_at.max(MEMO_PRUNE) {
             self.forget();
         }
-        let mut stamps = [None; CLASSES];
-        for (class, stamp) in stamps.iter_mut().enumerate() {
-            if read[class] {
-                *stamp = Some(self.generations[class]);
-            }
-        }
-        let mut one = None;
+        let (mut shelves, mut one) = (read, None);
         if let LocationsRead::One(loc) = places {
             if let Some(moved) = self.moved.get(loc as usize) {
-                stamps[PIECES] = None;
+                shelves &= !(1 << PIECES);
                 one = Some((loc, *moved));
             }
         }
-        self.answers.insert(key, (answer, stamps, one));
+        self.answers.insert(key, (answer, shelves, self.clock, one));
     }
 }
 
@@ -555,7 +580,7 @@ impl World {
         self.memo.read(part);
     }
 
-    /// A part of the position changed: the answers that read its class no longer hold.
+    /// A part of the position changed: the answers that read its shelf no longer hold.
     /// Forget every answer kept: what a shift moved may have been read anywhere (shift.rs).
     pub(crate) fn forget(&mut self) {
         self.memo = Memo::default();
@@ -570,15 +595,18 @@ impl World {
     }
 
     /// A question about a position that never happens (a supposition, layers.rs): answers found
-    /// meanwhile go to a memo of their own, forgotten after, and the value that asked is kept only
+    /// meanwhile (and areas) go to a memo of their own, forgotten after, and the value that asked is kept only
     /// while the real position lasts (it counts as having read every part). `f` puts the
     /// position back as it was.
     pub(crate) fn apart<T>(&mut self, f: impl FnOnce(&mut World) -> T) -> T {
         let kept = std::mem::take(&mut self.memo);
+        // The areas found of the real grids hold again once it is put back: kept aside too.
+        let areas = std::mem::take(&mut self.areas);
         let answer = f(self);
         self.memo = kept;
+        self.areas = areas;
         if let Some(top) = self.memo.reading.last_mut() {
-            *top = ([true; CLASSES], LocationsRead::Many);
+            *top = (Reads::MAX, LocationsRead::Many);
         }
         answer
     }
@@ -1933,6 +1961,18 @@ fn binary(
         BinOp::And | BinOp::Or => return eval(p, w, r, env),
         _ => {}
     }
+    if let (BinOp::In | BinOp::NotIn, Expr::Attr(obj, name)) = (op, r) {
+        // `X in A.cells` of an area A: looked for among its cells, without listing them.
+        let of = operand(p, w, obj, env)?;
+        if let Value::Area(area) = &of {
+            if crate::areas::names_cells(p, name) {
+                let found = matches!(left, Value::Cell(c) if area.cells.contains(&c));
+                return Ok(Value::Bool(found == (op == BinOp::In)));
+            }
+        }
+        let right = attr(p, w, of, name)?;
+        return apply(p, w, op, left, right);
+    }
     let right = operand(p, w, r, env)?;
     apply(p, w, op, left, right)
 }
@@ -2421,7 +2461,7 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
         match p.known.get(&key) {
             Some((answer, steps)) if w.steps.saturating_add(steps) <= w.budget => {
                 w.steps += steps;
-                w.memo.keep(key, answer.clone(), Reads::default(), LocationsRead::None);
+                w.memo.keep(key, answer.clone(), 0, LocationsRead::None);
                 return Ok(answer);
             }
             _ => {}
@@ -2652,11 +2692,10 @@ mod tests {
     #[test]
     fn a_game_at_rest_keeps_only_the_answers_that_hold() {
         let mut memo = Memo::default();
-        let (board, turn) =
-            ([false, false, true, false, false, false], [false, false, false, true, false, false]);
+        let (board, turn) = (Part::Loc(0).bit(), Part::Current.bit());
         memo.keep((0, super::Args::One(Value::Int(1))), Value::Int(10), board, LocationsRead::Many);
         memo.keep((1, super::Args::One(Value::Int(1))), Value::Int(20), turn, LocationsRead::None);
-        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), [false; 6], LocationsRead::None);
+        memo.keep((2, super::Args::Many(vec![])), Value::Int(30), 0, LocationsRead::None);
         memo.changed(Part::Loc(0)); // a piece moved
         memo.settle();
         assert_eq!(memo.answers.len(), 2);
@@ -2670,7 +2709,7 @@ mod tests {
         // `empty(c) = count(pieces(c)) == 0` asked of every cell: a piece moved elsewhere leaves
         // it known; a piece moved there, or anything moved for an answer that read more places
         // (or a cell of a grid that grows, whose location may be another's later), does not.
-        let pieces = [false, false, true, false, false, false];
+        let pieces = Part::Loc(0).bit();
         let mut memo = Memo::new(4);
         let key = |n: i64| (0, super::Args::One(Value::Int(n)));
         let here =
@@ -2694,6 +2733,19 @@ mod tests {
         memo.begin();
         assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
         assert_eq!(memo.end(), (pieces, LocationsRead::Many));
+    }
+
+    #[test]
+    fn an_answer_that_read_one_variable_holds_while_another_changes() {
+        // A die rolled into one variable leaves standing what was found from another.
+        let mut memo = Memo::new(0);
+        let key = (0, super::Args::One(Value::Int(1)));
+        memo.keep(key.clone(), Value::Int(1), Part::Var(0).bit(), LocationsRead::None);
+        memo.changed(Part::Var(1));
+        memo.changed(Part::Owned(0, 1));
+        assert_eq!(memo.get(&key), Some(Value::Int(1)));
+        memo.changed(Part::Var(0));
+        assert_eq!(memo.get(&key), None);
     }
 
     fn tiny() -> Arc<Loaded> {
