@@ -5,7 +5,8 @@ native core, the same seeds on both, checked to be the same games.
 
 Each engine plays in a process of its own (started by this one, one after the other, so that they
 do not share the machine's cores), with the readable log off, as `meeple simulate` does, and
-measures its own CPU time. The Python engine's random agents answer each decision; the native
+measures its own CPU time (the native core's lowering of the program is done before the clock,
+as loading the rules is). The Python engine's random agents answer each decision; the native
 core plays the whole game inside itself with its own random agents, which draw what the Python
 agents of the same seed draw (agents.py: seed * 1000 + seat). Every game's choices, scores and
 winners must agree, or the bench says which seed differs. It also measures what a copy of a
@@ -79,6 +80,9 @@ def play(
             handwritten.play_random(players, seed)
         return {"seconds": time.process_time() - began, "games": []}
     game = meeple.load(rules, options=options or None)
+    if engine == "native":  # lowered before the clock, as meeple.load is: once per program
+        for program in [game, *game.parts]:
+            native.lowered(program, players)
     out = []
     began = time.process_time()
     for seed in range(games):

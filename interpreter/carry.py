@@ -36,7 +36,6 @@ from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter import grids, layers
 from meeple.interpreter.analysis import Analyzer, Symbols, type_of_ref
-from meeple.interpreter.grids import ShapeError
 from meeple.interpreter.types import BOOL, INT, PLAYER, SCALARS, TEXT
 from meeple.interpreter.types import Row as RowType
 from meeple.interpreter.values import (
@@ -263,17 +262,41 @@ def _laid_order(rt: Any, grid: dict[tuple[int, int], Cell]) -> list[Placement]:
 def give(rt: Any, save: Save) -> None:
     """Start this game from `save`: the carried variables, grids and places as it says.
     Raises SaveError, naming the entry, for a save that does not fit the rules."""
+    plan = check(rt, save)
+    for mapref, laid, _ in plan.layers:
+        _lay(rt, mapref, laid)
+    _place(rt, plan)
+    rt.forget()
+
+
+@dataclass
+class Plan:
+    """A save checked against a game's start: what `give` lays over it (the native core lays it
+    itself, interpreter/native/carried.py). The carried variables are set already."""
+
+    layers: list[tuple[MapRef, list[tuple[list[tuple[int, int]], list[Row], int]], str]]
+    places: list[tuple[Location | CellAt, list[tuple[tuple[Kind, Any], int]], str]]
+    carried_grids: set[MapRef]
+
+
+def check(rt: Any, save: Save) -> Plan:
+    """Check `save` against this game's start (every piece where it starts, no layer laid) and
+    set the carried variables; what is left to lay, in the order `give` lays it. Raises
+    SaveError, naming the entry, in the order `give` would meet each fault."""
     program = rt.program
     if save.game != program.name:
         raise SaveError(f"the save is from the game '{save.game}', not '{program.name}'")
     entries = _entries_by_owner(save)
     _check_entries(rt, save)
     places, laid = _give_entries(rt, entries)
-    carried_grids = {mapref for mapref, _, _ in laid}
+    cells: dict[MapRef, set[tuple[int, int]]] = {}
+    layers = []
     for mapref, saved_layers, what in laid:
-        _lay(rt, mapref, saved_layers, what)
-    _place(rt, places, carried_grids)
-    rt.forget()
+        there = cells.setdefault(mapref, set(rt.grids.get(mapref, {})))
+        layers.append((mapref, _check_layers(rt, mapref, saved_layers, what, there), what))
+    plan = Plan(layers, [], {mapref for mapref, _, _ in laid})
+    _check_places(rt, plan, places, cells)
+    return plan
 
 
 EntryKey = tuple[str, str | None, Any]  # what is carried, per what, and whose (a seat, a row's key)
@@ -413,11 +436,14 @@ def _in(rt: Any, var: ast.VarDecl, value: Any, what: str) -> Any:
     return row
 
 
-def _lay(rt: Any, mapref: MapRef, saved_layers: list[SavedLayer], what: str) -> None:
-    """Lay the saved layers on a carried grid, in the saved order."""
+def _check_layers(
+    rt: Any, mapref: MapRef, saved_layers: list[SavedLayer], what: str, there: set[tuple[int, int]]
+) -> list[tuple[list[tuple[int, int]], list[Row], int]]:
+    """A carried grid's saved layers checked, each as it would be laid in the saved order on the
+    cells `there` (which grows as they are laid): its cells, rows and turn."""
     decl = rt.program.symbols.maps[mapref.name]
     faces = rt.program.row_by_key.get(decl.faces or "", {})
-    grid = grids.grid_of(rt, mapref)
+    out = []
     for n, saved in enumerate(saved_layers, 1):
         if len(saved.rows) != len(saved.cells):
             raise SaveError(f"layer {n} of {what} has {len(saved.cells)} cells and {len(saved.rows)} rows")
@@ -431,67 +457,100 @@ def _lay(rt: Any, mapref: MapRef, saved_layers: list[SavedLayer], what: str) -> 
             raise SaveError(f"layer {n} of {what} covers a cell twice")
         if mapref.board is not None and any(c not in mapref.board for c in coords):
             raise SaveError(f"layer {n} of {what} covers a cell that is not on the board")
-        over = all(c in grid for c in coords)
-        try:
-            layers.lay(rt, mapref, coords, rows, saved.turns % 360, over)
-        except ShapeError as err:
-            raise SaveError(f"layer {n} of {what}: {err}") from None
+        over = [c in there for c in coords]
+        if any(over) and not all(over):  # layers.lay's refusal, where the layer lies partly over
+            raise SaveError(f"layer {n} of {what}: the shape would cover cells of {mapref} already there")
+        there.update(coords)
+        out.append((coords, rows, saved.turns % 360))
+    return out
 
 
-def _place(rt: Any, places: Places, carried_grids: set[MapRef]) -> None:
-    """Put the saved pieces in the carried places, taking each from where it began."""
-    targets = _targets(rt, places)
-    carried: set[Location] = {loc for loc, _, _ in targets}
-    for mapref in carried_grids:
+def _lay(rt: Any, mapref: MapRef, laid: list[tuple[list[tuple[int, int]], list[Row], int]]) -> None:
+    """Lay the checked layers on a carried grid, in the saved order."""
+    grid = grids.grid_of(rt, mapref)
+    for coords, rows, turns in laid:
+        layers.lay(rt, mapref, coords, rows, turns, all(c in grid for c in coords))
+
+
+def _check_places(rt: Any, plan: Plan, places: Places, cells: dict[MapRef, set[tuple[int, int]]]) -> None:
+    """Check that the saved pieces can be put in the carried places, each taken from where it
+    began (counting, moving nothing), and add each place and its pieces to `plan`."""
+    resolved: list[tuple[Location | CellAt, list[SavedPieces], str]] = []
+    for where, runs, what in places:
+        if isinstance(where, tuple):  # a cell of a carried grid, by its coordinates
+            _, mapref, (q, r) = where
+            if (q, r) not in cells.get(mapref, set()):
+                raise SaveError(f"the save puts pieces on {what}, where the grid has no cell")
+            where = ("cell", mapref, (q, r))
+        resolved.append((where, runs, what))
+    targets = {where for where, _, _ in resolved}
+    home: dict[tuple[Kind, Any], Location] = {}
+    loose: dict[tuple[Kind, Any], int] = defaultdict(int)  # lifted from the carried places
+    spare: dict[tuple[Kind, Any], int] = defaultdict(int)  # in the places not carried
+    for loc, held in rt.locs.items():
+        carried = loc in targets or (isinstance(loc, Cell) and loc.map in plan.carried_grids)
+        for piece in held:
+            home.setdefault(piece, loc)
+            (loose if carried else spare)[piece] += 1
+    kinds = _kinds_by_name(rt.program)
+    for where, runs, what in resolved:
+        pieces = []
+        for run in runs:
+            piece = _piece_of(rt, kinds, run, what)
+            took = min(run.count, loose.get(piece, 0))
+            loose[piece] = loose.get(piece, 0) - took
+            if spare[piece] < run.count - took:
+                raise SaveError(
+                    f"the save puts {run.count} of {label_piece(piece)} in {what}: "
+                    "the game does not have that many"
+                )
+            spare[piece] -= run.count - took
+            pieces.append((piece, run.count))
+        plan.places.append((where, pieces, what))
+    for piece, left in loose.items():
+        back = home[piece]
+        if left and (back in targets or (isinstance(back, Cell) and back.map in plan.carried_grids)):
+            raise SaveError(
+                f"the save leaves {left} of {label_piece(piece)} with no place: they began in "
+                f"{label(back)}, which is carried, and the save puts them in no carried place "
+                "(the rules should carry the place they went to as well)"
+            )
+
+
+def _place(rt: Any, plan: Plan) -> None:
+    """Put the saved pieces in the carried places (checked), taking each from where it began:
+    first from the carried places, then from the others, in the order of the game's places, from
+    the top; a piece a carried place held that the save does not give it goes back where pieces
+    of its kind and owner began."""
+    targets = []
+    for where, runs, _ in plan.places:
+        if isinstance(where, tuple):
+            _, mapref, at = where
+            where = rt.grids[mapref][at]
+        targets.append((where, runs))
+    carried: set[Location] = {loc for loc, _ in targets}
+    for mapref in plan.carried_grids:
         carried.update(rt.grids.get(mapref, {}).values())
     home: dict[tuple[Kind, Any], Location] = {}
     for loc, held in rt.locs.items():
         for piece in held:
             home.setdefault(piece, loc)
-    loose: dict[tuple[Kind, Any], int] = defaultdict(int)  # lifted from the carried places
+    loose: dict[tuple[Kind, Any], int] = defaultdict(int)
     for loc in rt.locs:
         if loc in carried and rt.locs[loc]:
             for piece in rt.locs[loc]:
                 loose[piece] += 1
             rt.locs[loc].clear()
     others = [loc for loc in rt.locs if loc not in carried]
-    kinds = _kinds_by_name(rt.program)
-    for loc, runs, what in targets:
-        for run in runs:
-            piece = _piece_of(rt, kinds, run, what)
-            took = min(run.count, loose.get(piece, 0))
+    for loc, runs in targets:
+        for piece, count in runs:
+            took = min(count, loose.get(piece, 0))
             loose[piece] = loose.get(piece, 0) - took
-            if _take(rt, others, piece, run.count - took):
-                raise SaveError(
-                    f"the save puts {run.count} of {label_piece(piece)} in {what}: "
-                    "the game does not have that many"
-                )
-            rt.locs[loc].extend([piece] * run.count)
+            _take(rt, others, piece, count - took)
+            rt.locs[loc].extend([piece] * count)
     for piece, left in loose.items():
         if left:
-            back = home[piece]
-            if back in carried:
-                raise SaveError(
-                    f"the save leaves {left} of {label_piece(piece)} with no place: they began in "
-                    f"{label(back)}, which is carried, and the save puts them in no carried place "
-                    "(the rules should carry the place they went to as well)"
-                )
-            rt.locs[back].extend([piece] * left)
-
-
-def _targets(rt: Any, places: Places) -> list[tuple[Location, list[SavedPieces], str]]:
-    """The carried places, each a location: a cell of a carried grid, named by its coordinates
-    in the save, is found now that the grid's layers are laid."""
-    targets: list[tuple[Location, list[SavedPieces], str]] = []
-    for where, runs, what in places:
-        if isinstance(where, tuple):  # a cell of a carried grid, by its coordinates
-            _, mapref, at = where
-            cell = rt.grids.get(mapref, {}).get(tuple(at))
-            if cell is None:
-                raise SaveError(f"the save puts pieces on {what}, where the grid has no cell")
-            where = cell
-        targets.append((where, runs, what))
-    return targets
+            rt.locs[home[piece]].extend([piece] * left)
 
 
 def _kinds_by_name(program: Any) -> dict[tuple[str, str | None], Kind]:
@@ -519,9 +578,9 @@ def _piece_of(
     return kind, rt.players[run.seat] if run.seat is not None else None
 
 
-def _take(rt: Any, others: list[Location], piece: tuple[Kind, Any], need: int) -> int:
-    """Take up to `need` of the piece from the places not carried, in their order, each from
-    the top; how many are still missing."""
+def _take(rt: Any, others: list[Location], piece: tuple[Kind, Any], need: int) -> None:
+    """Take `need` of the piece (there are that many: `_check_places`) from the places not
+    carried, in their order, each from the top."""
     for other in others:
         if need == 0:
             break
@@ -530,4 +589,3 @@ def _take(rt: Any, others: list[Location], piece: tuple[Kind, Any], need: int) -
             if need and held[i] == piece:
                 del held[i]
                 need -= 1
-    return need

@@ -1,13 +1,14 @@
 """Carried state on the native core (`carry`, interpreter/carry.py): a native game started from
 a save, and the save a native game ends with.
 
-A save is read by the Python engine's own code, so that the two engines take and refuse a save
-alike, word for word. `start` makes a Python engine's game up to the point where `carry.give`
-has laid the save over its start (a Runtime with its start values and pieces, no setup run: a
-few milliseconds), and hands the core that position, in the core's indexes (src/carry.rs): the
-carried variables' values, the carried grids' layers in the order the save gives them (as
-`give` lays them, so that the cells they make are numbered in the Python engine's order), and
-the pieces of every place. The core lays it over its own start before setup runs.
+A save is checked by the Python engine's own code (`carry.check`), so that the two engines take
+and refuse a save alike, word for word. `start` checks it against a Python engine's start of the
+game (a Runtime with its start values and pieces, no setup run, nothing laid), and hands the core
+what to lay, in the core's indexes (src/carry.rs): the carried variables' values, the carried
+grids' layers in the order the save gives them (so that the cells they make are numbered in the
+Python engine's order), the pieces each carried place gets, and the order of the places that
+says where a piece began and whence it is taken. The core lays it over its own start before
+setup runs, as `carry.give` lays it over the Python engine's.
 
 `take` reads a native game as `carry.take` reads a Python engine's runtime: the carried
 variables, the pieces of the carried places, and each carried grid's cells with their layers,
@@ -20,7 +21,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from meeple.interpreter import carry
-from meeple.interpreter.native.lower import plain_const
+from meeple.interpreter.native.lower import place_key, plain_const
 from meeple.interpreter.values import Cell, MapRef, Placement, Player, Row
 from meeple.saves import Save, SaveError
 
@@ -34,68 +35,43 @@ if TYPE_CHECKING:
 def start(
     game: Game, lowered: Lowered, players: int, seed: int, budget: int, save: Save, layout: Layout | None
 ) -> str:
-    """The start a save makes of a game, as the core takes it (JSON); SaveError, before anything
+    """The start a save makes of a game, as the core lays it (JSON); SaveError, before anything
     runs, for a save that does not fit the rules, as the Python engine refuses it."""
     from meeple.interpreter.engine import State
 
-    made = State(game, players, seed, budget, None, run_setup=False, logging=False, load=save, layout=layout)
+    made = State(game, players, seed, budget, None, run_setup=False, logging=False, layout=layout)
     rt, program = made.rt, game.program
-    out: dict[str, list[Any]] = {"vars": [], "owned": [], "layers": [], "locs": [], "cells": []}
-    rows = {id(row): i for i, row in enumerate(lowered.rows)}
-    entries = carry._entries_by_owner(save)
+    plan = carry.check(rt, save)  # sets the carried variables of `rt`
+    out: dict[str, list[Any]] = {key: [] for key in ("vars", "owned", "layers", "order", "grids", "places")}
+    rows = lowered.row_index
     for c in program.carried:
-        name = c.decl.name
-        for owner in carry.owners(rt, c.per):
-            if c.kind == "variable":
+        if c.kind == "variable":
+            for owner in carry.owners(rt, c.per):
                 _variable(out, lowered, rt, c, owner, rows)
-            elif c.kind == "grid":
-                whose = None if owner is None else owner.seat if isinstance(owner, Player) else owner.key
-                entry = entries[(name, c.per, whose)]
-                mapref = program.map_refs[(name, owner)]
-                faces = program.row_by_key.get(program.symbols.maps[name].faces or "", {})
-                for layer in entry.layers or []:
-                    out["layers"].append(
-                        {
-                            "grid": _grid(lowered, mapref),
-                            "coords": [list(at) for at in layer.cells],
-                            "rows": [rows[id(faces[key])] for key in layer.rows],
-                            "turns": layer.turns % 360,
-                        }
-                    )
-    kinds = {id(kind): i for i, kind in enumerate(lowered.kinds)}
-
-    def pieces(held: list[Any]) -> list[tuple[int, int | None]]:
-        return [(kinds[id(kind)], None if who is None else who.seat) for kind, who in held]
-
-    places = _locations(lowered)
-    for place, held in rt.locs.items():
-        if isinstance(place, Cell) and place.map.board is None:
-            if held:
-                out["cells"].append([_grid(lowered, place.map), place.q, place.r, pieces(held)])
-            continue
-        loc = places.get(_key(place))
-        if loc is not None:
-            out["locs"].append([loc, pieces(held)])
+    for mapref, laid, _ in plan.layers:
+        grid = _grid(lowered, mapref)
+        for coords, faces, turns in laid:
+            out["layers"].append(
+                {"grid": grid, "coords": coords, "rows": [rows[id(row)] for row in faces], "turns": turns}
+            )
+    out["grids"] = [_grid(lowered, mapref) for mapref in plan.carried_grids]
+    kinds = lowered.kind_index
+    places = lowered.place_index
+    for where, pieces, _ in plan.places:
+        if isinstance(where, tuple):  # a cell of a carried grid, by its coordinates
+            _, mapref, (q, r) = where
+            target: dict[str, Any] = {"Cell": [_grid(lowered, mapref), q, r]}
+        else:
+            target = {"Loc": places[place_key(where)]}
+        runs = [[kinds[id(kind)], None if who is None else who.seat, n] for (kind, who), n in pieces]
+        out["places"].append([target, runs])
+    out["order"] = [loc for loc in (places.get(place_key(place)) for place in rt.locs) if loc is not None]
     return json.dumps(out)
 
 
 def _grid(lowered: Lowered, mapref: MapRef) -> int:
     """A grid's index in the core (each MapRef is one object of the program)."""
     return next(i for i, g in enumerate(lowered.grids) if g is mapref)
-
-
-def _key(place: Any) -> Any:
-    """A place of the program's own as the lowering's tables find it: a zone or a node by its
-    identity, a board's cell (each game makes its own) by its grid and coordinates."""
-    return (id(place.map), place.q, place.r) if isinstance(place, Cell) else id(place)
-
-
-def _locations(lowered: Lowered) -> dict[Any, int]:
-    found: dict[Any, int] = {}
-    for table in (lowered.zones, lowered.nodes, lowered.cells):
-        for loc, place in table.items():
-            found[_key(place)] = loc
-    return found
 
 
 def _variable(
@@ -132,7 +108,7 @@ class _Position:
         self.owned: dict[tuple[str, str], dict[Any, Any]] = {}
         self.grids: dict[MapRef, dict[tuple[int, int], Cell]] = {}
         self.layers: dict[Cell, list[Placement]] = {}
-        self.locs = _Pieces(state, _locations(low))
+        self.locs = _Pieces(state, low.place_index)
         for c in program.carried:
             name, per = c.decl.name, c.per
             if c.kind == "variable" and per is None:
@@ -188,7 +164,7 @@ class _Pieces:
     def __getitem__(self, place: Any) -> list[Any]:
         loc = self.grown.get(id(place))
         if loc is None:
-            loc = self.places[_key(place)]
+            loc = self.places[place_key(place)]
         low = self.state.lowered
         players = low.players
         return [(low.kinds[k], None if s is None else players[s]) for k, s in self.state.core.pieces(loc)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from meeple.grammar import ast
@@ -168,6 +169,28 @@ class Lowered:
     styles: dict[str, int] = field(default_factory=dict)
     variables: list[str] = field(default_factory=list)  # each variable of its own, by its slot
     stores: list[tuple[str, str]] = field(default_factory=list)  # each store of variables per owner
+
+    @cached_property
+    def row_index(self) -> dict[int, int]:
+        """Each row's index by its id, found once: every game started from a save asks it."""
+        return {id(row): i for i, row in enumerate(self.rows)}
+
+    @cached_property
+    def kind_index(self) -> dict[int, int]:
+        """Each kind's index by its id, found once."""
+        return {id(kind): i for i, kind in enumerate(self.kinds)}
+
+    @cached_property
+    def place_index(self) -> dict[Any, int]:
+        """Each of the program's places by `place_key`: its location, found once."""
+        tables: tuple[dict[int, Any], ...] = (self.zones, self.nodes, self.cells)
+        return {place_key(place): loc for table in tables for loc, place in table.items()}
+
+
+def place_key(place: Any) -> Any:
+    """A place of the program's own as the lowering's tables find it: a zone or a node by its
+    identity, a board's cell (each game makes its own) by its grid and coordinates."""
+    return (id(place.map), place.q, place.r) if isinstance(place, Cell) else id(place)
 
 
 def plain_const(value: bool | int | str | Player | Row | None, rows: dict[int, int]) -> Any:

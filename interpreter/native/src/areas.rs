@@ -14,7 +14,7 @@ use crate::placement::{block, cell_at, coords};
 use crate::value::{Area, Spot, Value};
 use crate::vm::{Fail, FailKind, Fast, Loaded, Part, World};
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
     Err(Fail { kind: FailKind::Error(message.into()), at: None })
@@ -32,6 +32,12 @@ struct Labelling {
     of: HashMap<u32, usize, Fast>,
     /// Each cell's neighbours across its sides, in the order of the grid's directions.
     sides: HashMap<u32, Vec<u32>, Fast>,
+    /// The areas beside each area (`next_to`) and at its corners only (`corner_to`), by its
+    /// index, found when first asked: the rules ask them of the same areas again and again
+    /// while the grid stands (of every area holding a player's pieces, for every side a
+    /// placement would share with the grid).
+    next: Vec<OnceLock<Value>>,
+    corner: Vec<OnceLock<Value>>,
 }
 
 /// The labellings found since the grids last changed, by grid and column: the rules ask for the
@@ -102,7 +108,8 @@ fn places(p: &Loaded, w: &mut World, g: u32, column: &str) -> Result<Vec<(u32, i
 
 /// The areas of grid `g` under `column` as the grid stands: kept until it changes (`Kept`).
 fn labelling(p: &Loaded, w: &mut World, g: u32, column: &Arc<str>) -> Result<Arc<Labelling>, Fail> {
-    if let Some((_, kept)) = w.areas.found.iter().find(|((kg, kc), _)| *kg == g && kc == column) {
+    let same = |kc: &Arc<str>| Arc::ptr_eq(kc, column) || kc == column;
+    if let Some((_, kept)) = w.areas.found.iter().find(|((kg, kc), _)| *kg == g && same(kc)) {
         let kept = kept.clone();
         w.read(Part::Grid(g));
         return Ok(kept);
@@ -144,7 +151,9 @@ fn label(p: &Loaded, w: &mut World, g: u32, column: &Arc<str>) -> Result<Labelli
         }
         areas.push(Arc::new(Area { grid: g, column: column.clone(), key: want.clone(), cells: found }));
     }
-    Ok(Labelling { areas, of, sides })
+    let (next, corner) =
+        (areas.iter().map(|_| OnceLock::new()).collect(), areas.iter().map(|_| OnceLock::new()).collect());
+    Ok(Labelling { areas, of, sides, next, corner })
 }
 
 /// `areas(GRID, COLUMN)` (`many`), or `area(CELL, COLUMN)`; a cell stands for its grid in
@@ -185,9 +194,23 @@ pub fn beside(p: &Loaded, w: &mut World, given: &Value, corner: bool) -> Result<
     };
     let now = labelling(p, w, area.grid, &area.column)?;
     let mine = match area.cells.first().and_then(|c| now.of.get(c)) {
-        Some(i) if now.areas[*i] == *area => *i,
+        Some(i) if Arc::ptr_eq(&now.areas[*i], area) || now.areas[*i] == *area => *i,
         _ => return fail("the area has changed since it was found: find it again"),
     };
+    let kept = if corner { &now.corner[mine] } else { &now.next[mine] };
+    if let Some(found) = kept.get() {
+        return Ok(found.clone());
+    }
+    let found = Value::List(Arc::new(
+        around(p, w, &now, mine, corner).into_iter().map(|i| Value::Area(now.areas[i].clone())).collect(),
+    ));
+    Ok(kept.get_or_init(|| found).clone())
+}
+
+/// The indexes of the areas beside area `mine` (or at its corners only), in the order of their
+/// first cells.
+fn around(p: &Loaded, w: &World, now: &Labelling, mine: usize, corner: bool) -> Vec<usize> {
+    let area = &now.areas[mine];
     let ranked = |places: &mut dyn Iterator<Item = u32>| -> Vec<usize> {
         let mut found: Vec<usize> =
             places.filter_map(|c| now.of.get(&c).copied()).filter(|i| *i != mine).collect();
@@ -196,22 +219,28 @@ pub fn beside(p: &Loaded, w: &mut World, given: &Value, corner: bool) -> Result<
         found
     };
     let next = ranked(&mut area.cells.iter().flat_map(|c| now.sides[c].iter().copied()));
-    let out = if corner {
-        let hex = p.ir.grids[area.grid as usize].hex;
-        let mut around = Vec::new();
-        if !hex {
-            for c in &area.cells {
-                if let Some((g, q, r)) = coords(p, w, *c) {
-                    around
-                        .extend(SQUARE_CORNERS.iter().filter_map(|(dq, dr)| w.grown.get(g, q + dq, r + dr)));
-                }
+    if !corner {
+        return next;
+    }
+    let mut diagonal = Vec::new();
+    if !p.ir.grids[area.grid as usize].hex {
+        for c in &area.cells {
+            if let Some((g, q, r)) = coords(p, w, *c) {
+                diagonal.extend(SQUARE_CORNERS.iter().filter_map(|(dq, dr)| w.grown.get(g, q + dq, r + dr)));
             }
         }
-        ranked(&mut around.into_iter()).into_iter().filter(|i| !next.contains(i)).collect()
-    } else {
-        next
-    };
-    Ok(Value::List(Arc::new(out.into_iter().map(|i| Value::Area(now.areas[i].clone())).collect())))
+    }
+    ranked(&mut diagonal.into_iter()).into_iter().filter(|i| !next.contains(i)).collect()
+}
+
+/// Whether an attribute read of an area is its cells (`A.cells`), which `X in A.cells` answers
+/// from the area itself without listing them (vm::binary).
+pub fn names_cells(p: &Loaded, name: &AttrIr) -> bool {
+    match name {
+        AttrIr::Shaped(word) => word == "cells",
+        AttrIr::Column(column) => p.column_name(*column) == "cells",
+        _ => false,
+    }
 }
 
 /// An area's own attributes.
@@ -288,12 +317,13 @@ pub fn borders(p: &Loaded, w: &mut World, spot: &Value) -> Result<Value, Fail> {
         return fail(format!("borders are a placement's, not a {}'s", spot.type_name()));
     };
     let spot: &Spot = spot;
-    let mine: HashSet<(i64, i64)> = spot.coords().collect();
+    // A shape has a few cells: looked for among them in turn, with nothing hashed or made.
+    let mine: &[(i64, i64)] = &spot.turned;
     let mut out = Vec::new();
     for ((q, r), row) in spot.coords().zip(spot.rows.iter()) {
         for (dq, dr) in sides_of(p, spot.grid) {
             let there = (q + dq, r + dr);
-            if mine.contains(&there) {
+            if mine.contains(&(there.0 - spot.shift.0, there.1 - spot.shift.1)) {
                 continue;
             }
             if let Some(cell) = cell_at(p, w, spot.grid, there.0, there.1) {

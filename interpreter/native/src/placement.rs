@@ -10,8 +10,8 @@
 use crate::grid::{HEX_SIDES, SQUARE_SIDES};
 use crate::ir::{AttrIr, Program};
 use crate::value::{Spot, Value, Way};
-use crate::vm::{Fail, FailKind, Loaded, Part, World};
-use std::collections::{BTreeMap, HashSet};
+use crate::vm::{Fail, FailKind, Fast, Loaded, Part, World};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
@@ -19,14 +19,16 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
 }
 
 /// The cells laid on the grids that grow, in one game: plain data, copied with the game.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Grown {
     /// The location of the first grown cell: every location before it is the program's own.
     base: u32,
     /// Each grown cell, by its location less `base`: its grid, (q, r), and the row it shows.
     cells: Vec<(u32, i64, i64, u32)>,
-    /// Each grown cell's location by (grid, q, r).
-    at: BTreeMap<(u32, i64, i64), u32>,
+    /// Each grown cell's location by (grid, q, r), hashed (the rules ask what lies beside a
+    /// cell many times a decision): found from `cells` and `tops`, so left out of equality and
+    /// hashing.
+    at: HashMap<(u32, i64, i64), u32, Fast>,
     /// Every shape laid, in the order laid (a layer: the placement it was laid at); each grown
     /// cell's top layer, by its location less `base` (`GONE` once its last layer is lifted); and
     /// the layers under the top, bottom first, of the few cells that have more than one: the
@@ -34,6 +36,21 @@ pub struct Grown {
     pub(crate) layers: Vec<Arc<Spot>>,
     tops: Vec<u32>,
     under: BTreeMap<u32, Vec<u32>>,
+}
+
+impl PartialEq for Grown {
+    fn eq(&self, other: &Grown) -> bool {
+        (self.base, &self.cells, &self.layers, &self.tops, &self.under)
+            == (other.base, &other.cells, &other.layers, &other.tops, &other.under)
+    }
+}
+
+impl Eq for Grown {}
+
+impl std::hash::Hash for Grown {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.base, &self.cells, &self.layers, &self.tops, &self.under).hash(state);
+    }
 }
 
 /// The top layer of a cell that is gone.

@@ -339,7 +339,7 @@ impl World {
         self.memo.read(part);
     }
 
-    /// A part of the position changed: the answers that read its class no longer hold.
+    /// A part of the position changed: the answers that read its shelf no longer hold.
     /// Forget every answer kept: what a shift moved may have been read anywhere (shift.rs).
     pub(crate) fn forget(&mut self) {
         self.memo = self.memo.fresh();
@@ -354,13 +354,16 @@ impl World {
     }
 
     /// A question about a position that never happens (a supposition, layers.rs): answers found
-    /// meanwhile go to a memo of their own, forgotten after, and the value that asked is kept only
+    /// meanwhile (and areas) go to a memo of their own, forgotten after, and the value that asked is kept only
     /// while the real position lasts (it counts as having read every part). `f` puts the
     /// position back as it was.
     pub(crate) fn apart<T>(&mut self, f: impl FnOnce(&mut World) -> T) -> T {
         let kept = std::mem::take(&mut self.memo);
+        // The areas found of the real grids hold again once it is put back: kept aside too.
+        let areas = std::mem::take(&mut self.areas);
         let answer = f(self);
         self.memo = kept;
+        self.areas = areas;
         self.memo.read_everything();
         answer
     }
@@ -1714,6 +1717,18 @@ fn binary(
         BinOp::Or if left.truthy() => return Ok(left),
         BinOp::And | BinOp::Or => return eval(p, w, r, env),
         _ => {}
+    }
+    if let (BinOp::In | BinOp::NotIn, Expr::Attr(obj, name)) = (op, r) {
+        // `X in A.cells` of an area A: looked for among its cells, without listing them.
+        let of = operand(p, w, obj, env)?;
+        if let Value::Area(area) = &of {
+            if crate::areas::names_cells(p, name) {
+                let found = matches!(left, Value::Cell(c) if area.cells.contains(&c));
+                return Ok(Value::Bool(found == (op == BinOp::In)));
+            }
+        }
+        let right = attr(p, w, of, name)?;
+        return apply(p, w, op, left, right);
     }
     let right = operand(p, w, r, env)?;
     apply(p, w, op, left, right)
