@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from meeple.grammar.ast import Span
 from meeple.interpreter import carry, seats
 from meeple.interpreter import teams as teams_
-from meeple.interpreter.areas import Area, grown_places
+from meeple.interpreter.areas import grown_places
 from meeple.interpreter.program import Program, Scorer
 from meeple.interpreter.runtime import (
     Chance,
@@ -36,16 +36,13 @@ from meeple.interpreter.runtime import (
     short,
 )
 from meeple.interpreter.values import (
-    Cell,
     Piece,
     PieceRef,
     Placement,
     Player,
-    Route,
-    Row,
     ZoneLoc,
 )
-from meeple.interpreter.view import in_sight, player_view
+from meeple.interpreter.view import in_sight, place, player_view
 from meeple.limits import DEFAULT_BUDGET, MAX_DECISIONS, MAX_RECURSION
 from meeple.saves import Save, SaveError, as_save
 
@@ -502,55 +499,30 @@ class State:
         human or a bot is allowed to look at: decided in interpreter/view.py, beside the engine."""
         return player_view(self, seat)
 
-    def shown(self, value: Any) -> Any:
-        """Where the decision's rules show an option (`shown at PLACE`), or the option itself. A
-        place the rules cannot give for it (a rule that breaks there) is no place: the option
-        is still offered, as a button."""
+    def shown(self) -> list[Any]:
+        """Where the decision's rules show each option (`shown at PLACE`), or the option itself.
+        A place the rules cannot give for an option (a rule that breaks there) is no place: the
+        option is still offered, as a button."""
         decision = self.decision
-        if decision is None or decision.shown_at is None:
-            return value
+        if decision is None:
+            return []
         at = decision.shown_at
-        try:
-            return self.evaluate(lambda: at(self.rt, {**decision.env, decision.var: value}), "a 'shown at'")
-        except RuleRuntimeError:
-            return None
+        if at is None:
+            return list(decision.values)
+        env, var = decision.env, decision.var
+
+        def shown_at(value: Any) -> Any:
+            try:
+                return self.evaluate(lambda: at(self.rt, {**env, var: value}), "a 'shown at'")
+            except RuleRuntimeError:
+                return None
+
+        return [shown_at(value) for value in decision.values]
 
     def place(self, value: Any) -> dict[str, Any] | None:
-        """The place on the board an option denotes, for a picture of the board to offer it there:
-        a grid cell (its grid and q, r), a node of a table map (its map and node), a piece on one
-        of them, the end of a route, an area (its first place, and every place of it in `cells`
-        or `nodes`), or a placement of a shape (`lay`: the cell or block it is laid at, as q, r,
-        its turn in degrees, and every cell it would cover); None
-        for anything else."""
-        if isinstance(value, PieceRef):
-            value = value.loc
-        elif isinstance(value, Route):
-            value = value.end
-        if isinstance(value, Area):
-            first = self.place(value.first)
-            if first is None:
-                return None
-            if "grid" in first:
-                return first | {"cells": [[c.q, c.r] for c in value.cells]}
-            return first | {"nodes": [str(n) for n in value.cells]}
-        if isinstance(value, Placement):
-            geometry = value.map.geometry
-            q, r = value.block if geometry.block > 1 else value.coords[0]
-            return {
-                "grid": str(value.map),
-                "q": q,
-                "r": r,
-                "lay": {
-                    "block": geometry.block,
-                    "turn": geometry.degrees(value.rotation),
-                    "cells": [[cq, cr] for cq, cr in value.coords],
-                },
-            }
-        if isinstance(value, Cell):
-            return {"grid": str(value.map), "q": value.q, "r": value.r}
-        if isinstance(value, Row) and value.table in self.game.program.map_of_table:
-            return {"map": self.game.program.map_of_table[value.table], "node": str(value)}
-        return None
+        """The place on the board an option denotes, for a picture of the board to offer it there
+        (`view.place`)."""
+        return place(self.game.program, value)
 
     @property
     def shortfalls(self) -> dict[str, int]:

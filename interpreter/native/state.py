@@ -18,9 +18,11 @@ from meeple.interpreter.compiler.statements import _looked
 from meeple.interpreter.engine import Game, IllegalChoice, answer_line, record, too_many_decisions
 from meeple.interpreter.native import carried
 from meeple.interpreter.native.lower import Lowered
+from meeple.interpreter.native.position import Position
 from meeple.interpreter.runtime import Decision, Offer, RuleRuntimeError, Secret, log_too_long
 from meeple.interpreter.sequence import SequenceState
 from meeple.interpreter.values import Border, Cell, LazyList, Piece, PieceRef, Placement, Route, label
+from meeple.interpreter.view import place, player_view
 from meeple.limits import MAX_VALUE_DEPTH
 from meeple.saves import Save
 
@@ -78,6 +80,7 @@ class NativeState:
         self._log: list[str] = []
         self._seen = 0  # how many of the core's log events are in words in _log
         self._decision: Decision | None = None
+        self._position: Position | None = None  # the position as the view reads it, once read
         self._grown: dict[tuple[int, int, int, int], Cell] = {}  # cells of grids that grow, made once
         self._over = False
         teams = None if layout is None else [list(team) for team in layout]
@@ -138,6 +141,7 @@ class NativeState:
         """After the core ran: its new log lines in words, and its error as the rules' error
         (raised, unless not `raising`: then by `check`)."""
         self._decision = None
+        self._position = None
         if self.logging:
             events = self.core.events(self._seen)
             self._seen += len(events)
@@ -392,7 +396,36 @@ class NativeState:
         copy.choosers = list(self.choosers)
         copy._log = list(self._log)
         copy._decision = None
+        copy._position = None
         return copy
+
+    @property
+    def rt(self) -> Position:
+        """The position as the Python engine's Runtime holds it, read from the core once per
+        position: what the view, the terminal and the playtest page read (position.py)."""
+        if self._position is None:
+            self._position = Position(self)
+        return self._position
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The position as one seat may see it (None: everything): State.view's, decided by the
+        same code (interpreter/view.py)."""
+        return player_view(self, seat)
+
+    def shown(self) -> list[Any]:
+        """Where the decision's rules show each option (`shown at PLACE`: asked of the core,
+        src/shown.rs), or the option itself, as State.shown gives them."""
+        decision = self.decision
+        if decision is None:
+            return []
+        places = self.core.shown()
+        if places is None:
+            return list(decision.values)
+        return [self.value(v) for v in places]
+
+    def place(self, value: Any) -> dict[str, Any] | None:
+        """The place on the board an option denotes (`view.place`), as State.place."""
+        return place(self.game.program, value)
 
     def save(self) -> Save:
         """What the rules carry, as the game stands now (as State.save: carried.py)."""

@@ -15,6 +15,7 @@ pub mod rng;
 pub mod routes;
 pub mod rows;
 pub mod shift;
+pub mod shown;
 pub mod steps;
 pub mod styles;
 pub mod supposed;
