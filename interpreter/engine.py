@@ -206,6 +206,37 @@ def _whose(zone: ZoneLoc, seat: int) -> str:
     return f"the {zone.name}" + ("" if owner is None else f" of {owner.name}")
 
 
+def withhold(
+    state: Any, who: Player, prompt: str, line: str, value: PieceRef, only: bool, there: list[int]
+) -> Withheld | None:
+    """An answer's line as the seats that could not see the piece it took read it (`Hidden`),
+    given how many pieces like it each seat could see where it was (`there`): None when every
+    seat could. Both engines word it so (interpreter/native/state.py gets `there` from the core,
+    taken as the answer was logged)."""
+    readers = {who.seat} | {s for s, count in enumerate(there) if count}
+    zone = value.loc
+    if len(readers) >= state.seats or not isinstance(zone, ZoneLoc):  # a cell or a node: in sight
+        return None
+    piece = value.piece
+    names = state.game.program.names
+    kind = names.decl(piece[0].name).one if names is not None else piece[0].name
+    taken = f"{_a(kind)} from {_whose(zone, who.seat)}"
+    return Withheld(line, frozenset(readers), answer_line(who, prompt, taken, only))
+
+
+def reveal_hidden(state: Any, log: list[str], hidden: list[Hidden]) -> None:
+    """The step is over: each hidden answer of it is read, as it is, by every seat that now
+    sees more pieces like the one taken than it did (it saw where it went); a line every seat
+    may read is a plain line again. On either engine (`state` as view.py reads it)."""
+    for one in hidden:
+        now = in_sight(state, one.piece)
+        readers = one.readers | {s for s, count in enumerate(now) if count > one.before[s]}
+        if readers != one.readers:
+            full = len(readers) >= state.seats
+            log[one.at] = one.line if full else Withheld(one.line, frozenset(readers), one.others)
+    hidden.clear()
+
+
 def asked_at(decision: Decision) -> Span | None:
     """Where the rules ask a decision: the place of an error the decision brings about."""
     site = decision.site
@@ -370,31 +401,16 @@ class State:
         if type(value) is not PieceRef or type(value.loc) is not ZoneLoc or self.seats < 2:
             self.rt.write(line, asked_at(decision), decision.rule)
             return
-        piece, seat = value.piece, decision.player.seat
-        there = in_sight(self, piece, value.loc)
-        readers = {seat} | {s for s, count in enumerate(there) if count}
-        if len(readers) >= self.seats:
-            self.rt.write(line, asked_at(decision), decision.rule)
-            return
-        names = self.game.program.names
-        kind = names.decl(piece[0].name).one if names is not None else piece[0].name
-        taken = f"{_a(kind)} from {_whose(value.loc, seat)}"
-        others = answer_line(decision.player, decision.prompt, taken, only)
-        self.rt.write(Withheld(line, frozenset(readers), others), asked_at(decision), decision.rule)
-        self.hidden.append(Hidden(len(self.rt.log) - 1, line, others, piece, readers, in_sight(self, piece)))
+        there = in_sight(self, value.piece, value.loc)
+        withheld = withhold(self, decision.player, decision.prompt, line, value, only, there)
+        self.rt.write(withheld or line, asked_at(decision), decision.rule)
+        if withheld is not None:
+            at, readers, before = len(self.rt.log) - 1, set(withheld.readers), in_sight(self, value.piece)
+            self.hidden.append(Hidden(at, line, withheld.others, value.piece, readers, before))
 
     def reveal_answers(self) -> None:
-        """The step is over: each hidden answer of it is read, as it is, by every seat that now
-        sees more pieces like the one taken than it did (it saw where it went); a line every seat
-        may read is a plain line again."""
-        for hidden in self.hidden:
-            now = in_sight(self, hidden.piece)
-            readers = hidden.readers | {s for s, count in enumerate(now) if count > hidden.before[s]}
-            if readers != hidden.readers:
-                full = len(readers) >= self.seats
-                again = hidden.line if full else Withheld(hidden.line, frozenset(readers), hidden.others)
-                self.rt.log[hidden.at] = again
-        self.hidden.clear()
+        """The step is over: each hidden answer of it is read as `reveal_hidden` says."""
+        reveal_hidden(self, self.rt.log, self.hidden)
 
     def _endless(self) -> RuleRuntimeError:
         """The error for calls that Python's own stack could not hold before MAX_RECURSION calls

@@ -35,7 +35,7 @@ from meeple.interpreter.values import (
 
 if TYPE_CHECKING:  # the engine imports this module
     from meeple.interpreter.analysis import Symbols
-    from meeple.interpreter.engine import Game, State
+    from meeple.interpreter.engine import Game
     from meeple.interpreter.program import Program
     from meeple.interpreter.runtime import Decision
 
@@ -165,7 +165,7 @@ def zone_flags(symbols: Symbols, loc: Any) -> list[str]:
     return decl.flags if decl is not None else []
 
 
-def in_sight(state: State, piece: Piece, at: Any = None) -> list[int]:
+def in_sight(state: Viewed, piece: Piece, at: Any = None) -> list[int]:
     """How many pieces like `piece` each seat may see, by seat, where the view shows them: face
     up, in its own private zone, on top of a `top` zone, or shown to it by `reveal` (`seen`);
     only at the place `at` when one is given. A choice of a piece some seat cannot see is

@@ -19,8 +19,11 @@ from helpers import ROOT, native_or_skip, write
 
 import meeple
 from meeple import Game
+from meeple.board import Looks, say_place
 from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
+from meeple.interpreter.runtime import Said, Secret
+from meeple.logs import for_seat
 
 
 @pytest.fixture(autouse=True)
@@ -72,6 +75,42 @@ def test_every_seat_sees_the_same_position_on_both_engines_whole_games(name: str
     for players in sorted({game.min_players, game.max_players}):
         for seed in range(3):
             views_agree(game, players, seed)
+
+
+# Games whose log a seat reads in its own words: answers taken from a private hand (Stash), looks
+# shown to one seat (Lookout), places of grids that grow said by what they touch (Quads, Hunt).
+WORDED = [
+    ROOT / "tests" / "games" / "stash.rules",
+    ROOT / "tests" / "games" / "lookout.rules",
+    ROOT / "tests" / "grids" / "quads.rules",
+    ROOT / "tests" / "grids" / "hunt.rules",
+]
+
+
+@pytest.mark.parametrize("path", WORDED, ids=lambda p: p.stem)
+def test_every_seat_reads_the_same_log_on_both_engines(path: Path) -> None:
+    """What each seat reads of the log (`logs.for_seat`, places said as the terminal and the page
+    say them) is the same on both engines at every decision of random games: the core takes
+    what the words need as it writes a line (src/words.rs)."""
+    game = meeple.load(str(path))
+    looks = Looks(game.program.names)
+    worded = 0
+    for seed in range(3):
+        python, core = game.new_game(game.max_players, seed), native.new_game(game, game.max_players, seed)
+        agents = make_agents(["random"], game.max_players, seed)
+        while True:
+            for seat in range(python.seats):
+                theirs = for_seat(python.log, seat, lambda line: say_place(looks, line))
+                assert for_seat(core.log, seat, lambda line: say_place(looks, line)) == theirs
+            if python.is_over:
+                break
+            decision = python.decision
+            assert decision is not None
+            choice = agents[decision.player.seat].choose(python, decision)
+            python.apply(choice)
+            core.apply(choice)
+        worded += sum(isinstance(line, (Said, Secret)) for line in core.log)
+    assert worded  # the games have lines worded for a reader
 
 
 SHOWN = """\

@@ -22,6 +22,7 @@ pub mod supposed;
 pub mod teams;
 pub mod value;
 pub mod vm;
+pub mod words;
 
 #[cfg(feature = "python")]
 mod py;

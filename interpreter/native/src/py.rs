@@ -11,6 +11,7 @@ use crate::rng::Mt;
 use crate::teams::Teams;
 use crate::value::Value;
 use crate::vm::{Agent, Event, Fail, FailKind, Game as Machine, Loaded, Said, Short};
+use crate::words::Context;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
@@ -502,7 +503,8 @@ impl Game {
 
     /// The log's events from `start`: ("chose", seat, prompt, value or None for a pass, only),
     /// ("line", [text index or ("value", v), ...]), ("chance", title, outcome) and ("revealed",
-    /// seats, [(location, [(kind, owner or None), ...]), ...]).
+    /// seats, [(location, [(kind, owner or None), ...]), ...]); after a line whose words need
+    /// it (words.rs), ("around", [(q, r, row), ...]) or ("sight", [by seat], [by seat]).
     fn events<'py>(&self, py: Python<'py>, start: usize) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
         for event in self.machine.world.events.iter().skip(start) {
@@ -544,6 +546,21 @@ impl Game {
                         "revealed".into_pyobject(py)?.into_any(),
                         PyList::new(py, seats.iter())?.into_any(),
                         places.into_any(),
+                    ];
+                    PyTuple::new(py, parts)?.into_any()
+                }
+                Event::Context(Context::Around(cells)) => {
+                    let parts = vec![
+                        "around".into_pyobject(py)?.into_any(),
+                        PyList::new(py, cells.iter())?.into_any(),
+                    ];
+                    PyTuple::new(py, parts)?.into_any()
+                }
+                Event::Context(Context::Sight { there, before }) => {
+                    let parts = vec![
+                        "sight".into_pyobject(py)?.into_any(),
+                        PyList::new(py, there.iter())?.into_any(),
+                        PyList::new(py, before.iter())?.into_any(),
                     ];
                     PyTuple::new(py, parts)?.into_any()
                 }
