@@ -226,3 +226,24 @@ def test_a_native_sequence_shows_its_game_in_progress() -> None:
         python.apply(choice)
         core.apply(choice)
     assert games == set(range(1, len(game.parts) + 1))
+
+
+def test_a_native_sequence_copied_mid_way_plays_on_alone() -> None:
+    """A sequence on the core copies as its games do (issue 24): the copy, played on into the
+    next game, leaves the original where it was, and the original played the same way is the
+    same sequence."""
+    game = meeple.load(str(ROOT / "tests" / "carry" / "seasons.rules"))
+    players = game.min_players
+    sequence = native.new_game(game, players, 0)
+    agents = make_agents(["random"], players, 0)
+    for _ in range(3):
+        sequence.apply(agents[sequence.decision.player.seat].choose(sequence, sequence.decision))
+    choices, log, index = list(sequence.choices), list(sequence.log), sequence.index
+    copy = sequence.clone()
+    while not copy.is_over:
+        copy.apply(0)
+    assert copy.index > index  # it played on into a later game
+    assert (sequence.choices, sequence.log, sequence.index) == (choices, log, index)
+    while not sequence.is_over:
+        sequence.apply(0)
+    assert sequence.result() == copy.result()

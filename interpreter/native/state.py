@@ -511,6 +511,17 @@ class NativeSequence(SequenceState):
         """Raise the error in the rules that stopped the game in progress, if one did."""
         self.playing.check()
 
+    def clone(self) -> NativeSequence:
+        """A copy of the sequence that plays on alone: the game in progress copied (the core's
+        copy), the games played to their end shared, since nothing changes them any more."""
+        copy = object.__new__(NativeSequence)
+        copy.__dict__.update(self.__dict__)
+        copy.current = self.playing.clone()
+        copy.done = list(self.done)
+        copy.choices = list(self.choices)
+        copy.choosers = list(self.choosers)
+        return copy
+
     @property
     def steps(self) -> int:
         return self.playing.steps  # each game of a sequence has the step budget (as on Python)
