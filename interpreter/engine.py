@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from meeple.grammar.ast import Span
 from meeple.interpreter import carry, seats
 from meeple.interpreter import teams as teams_
-from meeple.interpreter.areas import Area, grown_places
+from meeple.interpreter.areas import grown_places
 from meeple.interpreter.names import with_article
 from meeple.interpreter.program import Program, Scorer
 from meeple.interpreter.runtime import (
@@ -38,16 +38,13 @@ from meeple.interpreter.runtime import (
     short,
 )
 from meeple.interpreter.values import (
-    Cell,
     Piece,
     PieceRef,
     Placement,
     Player,
-    Route,
-    Row,
     ZoneLoc,
 )
-from meeple.interpreter.view import in_sight, player_view
+from meeple.interpreter.view import in_sight, place, player_view
 from meeple.limits import DEFAULT_BUDGET, MAX_DECISIONS, MAX_RECURSION
 from meeple.saves import Save, SaveError, as_save
 
@@ -204,6 +201,37 @@ def _whose(zone: ZoneLoc, seat: int) -> str:
     if isinstance(owner, Player):
         return f"their {zone.name}" if owner.seat == seat else f"{owner}'s {zone.name}"
     return f"the {zone.name}" + ("" if owner is None else f" of {owner.name}")
+
+
+def withhold(
+    state: Any, who: Player, prompt: str, line: str, value: PieceRef, only: bool, there: list[int]
+) -> Withheld | None:
+    """An answer's line as the seats that could not see the piece it took read it (`Hidden`),
+    given how many pieces like it each seat could see where it was (`there`): None when every
+    seat could. Both engines word it so (interpreter/native/state.py gets `there` from the core,
+    taken as the answer was logged)."""
+    readers = {who.seat} | {s for s, count in enumerate(there) if count}
+    zone = value.loc
+    if len(readers) >= state.seats or not isinstance(zone, ZoneLoc):  # a cell or a node: in sight
+        return None
+    piece = value.piece
+    names = state.game.program.names
+    kind = names.decl(piece[0].name).one if names is not None else piece[0].name
+    taken = f"{with_article(kind)} from {_whose(zone, who.seat)}"
+    return Withheld(line, frozenset(readers), answer_line(who, prompt, taken, only))
+
+
+def reveal_hidden(state: Any, log: list[str], hidden: list[Hidden]) -> None:
+    """The step is over: each hidden answer of it is read, as it is, by every seat that now
+    sees more pieces like the one taken than it did (it saw where it went); a line every seat
+    may read is a plain line again. On either engine (`state` as view.py reads it)."""
+    for one in hidden:
+        now = in_sight(state, one.piece)
+        readers = one.readers | {s for s, count in enumerate(now) if count > one.before[s]}
+        if readers != one.readers:
+            full = len(readers) >= state.seats
+            log[one.at] = one.line if full else Withheld(one.line, frozenset(readers), one.others)
+    hidden.clear()
 
 
 def asked_at(decision: Decision) -> Span | None:
@@ -370,31 +398,16 @@ class State:
         if type(value) is not PieceRef or type(value.loc) is not ZoneLoc or self.seats < 2:
             self.rt.write(line, asked_at(decision), decision.rule)
             return
-        piece, seat = value.piece, decision.player.seat
-        there = in_sight(self, piece, value.loc)
-        readers = {seat} | {s for s, count in enumerate(there) if count}
-        if len(readers) >= self.seats:
-            self.rt.write(line, asked_at(decision), decision.rule)
-            return
-        names = self.game.program.names
-        kind = names.decl(piece[0].name).one if names is not None else piece[0].name
-        taken = f"{with_article(kind)} from {_whose(value.loc, seat)}"
-        others = answer_line(decision.player, decision.prompt, taken, only)
-        self.rt.write(Withheld(line, frozenset(readers), others), asked_at(decision), decision.rule)
-        self.hidden.append(Hidden(len(self.rt.log) - 1, line, others, piece, readers, in_sight(self, piece)))
+        there = in_sight(self, value.piece, value.loc)
+        withheld = withhold(self, decision.player, decision.prompt, line, value, only, there)
+        self.rt.write(withheld or line, asked_at(decision), decision.rule)
+        if withheld is not None:
+            at, readers, before = len(self.rt.log) - 1, set(withheld.readers), in_sight(self, value.piece)
+            self.hidden.append(Hidden(at, line, withheld.others, value.piece, readers, before))
 
     def reveal_answers(self) -> None:
-        """The step is over: each hidden answer of it is read, as it is, by every seat that now
-        sees more pieces like the one taken than it did (it saw where it went); a line every seat
-        may read is a plain line again."""
-        for hidden in self.hidden:
-            now = in_sight(self, hidden.piece)
-            readers = hidden.readers | {s for s, count in enumerate(now) if count > hidden.before[s]}
-            if readers != hidden.readers:
-                full = len(readers) >= self.seats
-                again = hidden.line if full else Withheld(hidden.line, frozenset(readers), hidden.others)
-                self.rt.log[hidden.at] = again
-        self.hidden.clear()
+        """The step is over: each hidden answer of it is read as `reveal_hidden` says."""
+        reveal_hidden(self, self.rt.log, self.hidden)
 
     def _endless(self) -> RuleRuntimeError:
         """The error for calls that Python's own stack could not hold before MAX_RECURSION calls
@@ -499,55 +512,30 @@ class State:
         human or a bot is allowed to look at: decided in interpreter/view.py, beside the engine."""
         return player_view(self, seat)
 
-    def shown(self, value: Any) -> Any:
-        """Where the decision's rules show an option (`shown at PLACE`), or the option itself. A
-        place the rules cannot give for it (a rule that breaks there) is no place: the option
-        is still offered, as a button."""
+    def shown(self) -> list[Any]:
+        """Where the decision's rules show each option (`shown at PLACE`), or the option itself.
+        A place the rules cannot give for an option (a rule that breaks there) is no place: the
+        option is still offered, as a button."""
         decision = self.decision
-        if decision is None or decision.shown_at is None:
-            return value
+        if decision is None:
+            return []
         at = decision.shown_at
-        try:
-            return self.evaluate(lambda: at(self.rt, {**decision.env, decision.var: value}), "a 'shown at'")
-        except RuleRuntimeError:
-            return None
+        if at is None:
+            return list(decision.values)
+        env, var = decision.env, decision.var
+
+        def shown_at(value: Any) -> Any:
+            try:
+                return self.evaluate(lambda: at(self.rt, {**env, var: value}), "a 'shown at'")
+            except RuleRuntimeError:
+                return None
+
+        return [shown_at(value) for value in decision.values]
 
     def place(self, value: Any) -> dict[str, Any] | None:
-        """The place on the board an option denotes, for a picture of the board to offer it there:
-        a grid cell (its grid and q, r), a node of a table map (its map and node), a piece on one
-        of them, the end of a route, an area (its first place, and every place of it in `cells`
-        or `nodes`), or a placement of a shape (`lay`: the cell or block it is laid at, as q, r,
-        its turn in degrees, and every cell it would cover); None
-        for anything else."""
-        if isinstance(value, PieceRef):
-            value = value.loc
-        elif isinstance(value, Route):
-            value = value.end
-        if isinstance(value, Area):
-            first = self.place(value.first)
-            if first is None:
-                return None
-            if "grid" in first:
-                return first | {"cells": [[c.q, c.r] for c in value.cells]}
-            return first | {"nodes": [str(n) for n in value.cells]}
-        if isinstance(value, Placement):
-            geometry = value.map.geometry
-            q, r = value.block if geometry.block > 1 else value.coords[0]
-            return {
-                "grid": str(value.map),
-                "q": q,
-                "r": r,
-                "lay": {
-                    "block": geometry.block,
-                    "turn": geometry.degrees(value.rotation),
-                    "cells": [[cq, cr] for cq, cr in value.coords],
-                },
-            }
-        if isinstance(value, Cell):
-            return {"grid": str(value.map), "q": value.q, "r": value.r}
-        if isinstance(value, Row) and value.table in self.game.program.map_of_table:
-            return {"map": self.game.program.map_of_table[value.table], "node": str(value)}
-        return None
+        """The place on the board an option denotes, for a picture of the board to offer it there
+        (`view.place`)."""
+        return place(self.game.program, value)
 
     @property
     def shortfalls(self) -> dict[str, int]:

@@ -4,21 +4,84 @@ Kept out of the engine, as boardgame.io keeps its `playerView` beside the game r
 the engine plays, and this module only reads what the engine holds and decides what a seat is
 shown. A human at the terminal, the playtest page, the agents and OpenSpiel all see the game
 through it, so what a `hidden` or `private` zone holds is kept from the others here alone.
+
+It reads a game through `Viewed`, which both engines' states give: the Python engine's `State`
+with its Runtime, a native game (interpreter/native/state.py) with a stand-in read from the core
+(interpreter/native/position.py). So one piece of code decides what a seat sees on either engine.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
-from meeple.interpreter.values import Piece, Player, ZoneLoc, label, label_piece, label_pieces, written
+from meeple.interpreter.areas import Area
+from meeple.interpreter.values import (
+    Cell,
+    MapRef,
+    Piece,
+    PieceRef,
+    Placement,
+    Player,
+    Route,
+    Row,
+    ZoneLoc,
+    label,
+    label_piece,
+    label_pieces,
+    written,
+)
 
 if TYPE_CHECKING:  # the engine imports this module
     from meeple.interpreter.analysis import Symbols
-    from meeple.interpreter.engine import State
+    from meeple.interpreter.engine import Game
+    from meeple.interpreter.program import Program
+    from meeple.interpreter.runtime import Decision
 
 
-def player_view(state: State, seat: int | None) -> dict[str, Any]:
+class Position(Protocol):
+    """What the view reads of a game's position, read-only: the Python engine's Runtime has it,
+    and a native game's stand-in (interpreter/native/position.py) reads it from the core."""
+
+    @property
+    def players(self) -> list[Player]: ...
+    @property
+    def vars(self) -> Mapping[str, Any]: ...
+    @property
+    def owned(self) -> Mapping[tuple[str, str], Mapping[Any, Any]]: ...
+    @property
+    def locs(self) -> Mapping[Any, list[Piece]]: ...
+    @property
+    def grids(self) -> Mapping[MapRef, Mapping[tuple[int, int], Cell]]: ...
+    @property
+    def faces(self) -> Mapping[Cell, Row]: ...
+    @property
+    def seen(self) -> Mapping[Any, Mapping[int, Mapping[Piece, int]]]: ...
+    @property
+    def turns(self) -> int: ...
+    @property
+    def current(self) -> Player | None: ...
+
+
+class Viewed(Protocol):
+    """A game the view reads: its rules, seats and seed, its position, and its decision with
+    where the rules show each option."""
+
+    game: Game
+    seats: int
+    seed: int
+
+    @property
+    def rt(self) -> Position: ...
+
+    @property
+    def decision(self) -> Decision | None: ...
+
+    def shown(self) -> list[Any]: ...
+
+
+def player_view(state: Viewed, seat: int | None) -> dict[str, Any]:
     """The position as one seat may see it (None: everything); see `State.view`."""
     rt, program = state.rt, state.game.program
     shown: list[Piece] = []  # every piece the view shows: the only ones its labels may name
@@ -35,8 +98,10 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
         }
         for name, nodes in program.map_nodes.items()
     }
+    every_grid = grids_of(state)
     grids = {
-        str(grid): [_cell(state, cell, shown) for cell in cells.values()] for grid, cells in rt.grids.items()
+        str(grid): [_cell(state, cell, shown) for cell in rt.grids.get(grid, {}).values()]
+        for grid in every_grid
     }
     return {
         # what players read for each variable, store, zone, map place and grid named below
@@ -56,14 +121,27 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
         "maps": maps,
         # each grid's kind ("hex", "square"), and whether it is a board given by its size
         "grid_forms": {
-            str(grid): {"kind": grid.geometry.kind, "board": grid.board is not None} for grid in rt.grids
+            str(grid): {"kind": grid.geometry.kind, "board": grid.board is not None}
+            for grid in grids_of(state)
         },
         "grids": grids,
         "decision": _decision(state, seat),
     }
 
 
-def out_of_game(state: State, row: Any) -> bool:
+def grids_of(state: Viewed) -> list[MapRef]:
+    """The grids of this game: every grid map, one per seat for a grid each player has (a seat
+    not in the game has none). A grid that grows is shown from the start, with no cells until
+    shapes are laid on it: what a seat sees does not hang on whether the rules have yet read it
+    (the Python engine makes its cells' table on first use)."""
+    return [
+        grid
+        for grid in state.game.program.map_refs.values()
+        if not isinstance(grid.owner, Player) or grid.owner.seat < state.seats
+    ]
+
+
+def out_of_game(state: Viewed, row: Any) -> bool:
     """Whether a row belongs to a seat not in this game (`belongs to COLUMN`: a 2-player game's
     Player 3 and 4 boards): the rules still read it, but no picture of the game shows it."""
     table = state.game.program.symbols.tables.get(getattr(row, "table", ""))
@@ -87,7 +165,7 @@ def zone_flags(symbols: Symbols, loc: Any) -> list[str]:
     return decl.flags if decl is not None else []
 
 
-def in_sight(state: State, piece: Piece, at: Any = None) -> list[int]:
+def in_sight(state: Viewed, piece: Piece, at: Any = None) -> list[int]:
     """How many pieces like `piece` each seat may see, by seat, where the view shows them: face
     up, in its own private zone, on top of a `top` zone, or shown to it by `reveal` (`seen`);
     only at the place `at` when one is given. A choice of a piece some seat cannot see is
@@ -117,7 +195,7 @@ def in_sight(state: State, piece: Piece, at: Any = None) -> list[int]:
     return counts
 
 
-def _contents(state: State, loc: Any, seat: int | None, shown: list[Piece]) -> Any:
+def _contents(state: Viewed, loc: Any, seat: int | None, shown: list[Piece]) -> Any:
     """What a place holds as the seat may see it: an ordered zone as a list (top last), any other
     as counts by piece; a `top` zone its count and top piece; a `hidden` zone, or another seat's
     `private` one, its count alone, and what `reveal` showed the seat there (`seen`). The pieces
@@ -138,7 +216,7 @@ def _contents(state: State, loc: Any, seat: int | None, shown: list[Piece]) -> A
     return labels if {"ordered", "top"} & set(flags) else dict(Counter(labels))
 
 
-def _seen(state: State, loc: Any, seat: int, shown: list[Piece]) -> dict[str, list[str]]:
+def _seen(state: Viewed, loc: Any, seat: int, shown: list[Piece]) -> dict[str, list[str]]:
     """What `reveal` showed the seat of a place it cannot see, and that is still there unmoved
     (`Runtime.seen`): `seen`, a label per piece; nothing when it saw nothing there."""
     known = state.rt.seen.get(loc, {}).get(seat)
@@ -149,7 +227,7 @@ def _seen(state: State, loc: Any, seat: int, shown: list[Piece]) -> dict[str, li
     return {"seen": [label_piece(p) for p in pieces]}
 
 
-def _cell(state: State, cell: Any, shown: list[Piece]) -> dict[str, Any]:
+def _cell(state: Viewed, cell: Any, shown: list[Piece]) -> dict[str, Any]:
     """A cell of a grid: its name, place, the face placed there and the pieces on it."""
     rt = state.rt
     pieces = rt.locs.get(cell, [])
@@ -163,7 +241,7 @@ def _cell(state: State, cell: Any, shown: list[Piece]) -> dict[str, Any]:
     }
 
 
-def _names(state: State) -> dict[str, str]:
+def _names(state: Viewed) -> dict[str, str]:
     """What players read for each name the view uses as a key: its `called` name, else its name
     in words."""
     rt, program = state.rt, state.game.program
@@ -177,12 +255,12 @@ def _names(state: State) -> dict[str, str]:
     names |= {m: called.decl(m).one for m in program.map_nodes}
     names |= {
         str(grid): called.decl(grid.name).one + ("" if grid.owner is None else f" of {grid.owner}")
-        for grid in rt.grids
+        for grid in grids_of(state)
     }
     return names
 
 
-def _decision(state: State, seat: int | None) -> dict[str, Any] | None:
+def _decision(state: Viewed, seat: int | None) -> dict[str, Any] | None:
     """Who decides, the prompt, the options, and beside each the place on the board it denotes.
     Another seat sees who decides and what about, not the options: they may be what the deciding
     seat alone sees (its private hand, a card revealed to it)."""
@@ -195,6 +273,43 @@ def _decision(state: State, seat: int | None) -> dict[str, Any] | None:
         "player": decision.player.seat,
         "prompt": decision.prompt,
         "options": decision.options,
-        "places": [state.place(state.shown(v)) for v in decision.values]
+        "places": [place(state.game.program, v) for v in state.shown()]
         + [None] * (decision.size - len(decision.values)),
     }
+
+
+def place(program: Program, value: Any) -> dict[str, Any] | None:
+    """The place on the board an option denotes, for a picture of the board to offer it there:
+    a grid cell (its grid and q, r), a node of a table map (its map and node), a piece on one
+    of them, the end of a route, an area (its first place, and every place of it in `cells`
+    or `nodes`), or a placement of a shape (`lay`: the cell or block it is laid at, as q, r,
+    its turn in degrees, and every cell it would cover); None for anything else."""
+    if isinstance(value, PieceRef):
+        value = value.loc
+    elif isinstance(value, Route):
+        value = value.end
+    if isinstance(value, Area):
+        first = place(program, value.first)
+        if first is None:
+            return None
+        if "grid" in first:
+            return first | {"cells": [[c.q, c.r] for c in value.cells]}
+        return first | {"nodes": [str(n) for n in value.cells]}
+    if isinstance(value, Placement):
+        geometry = value.map.geometry
+        q, r = value.block if geometry.block > 1 else value.coords[0]
+        return {
+            "grid": str(value.map),
+            "q": q,
+            "r": r,
+            "lay": {
+                "block": geometry.block,
+                "turn": geometry.degrees(value.rotation),
+                "cells": [[cq, cr] for cq, cr in value.coords],
+            },
+        }
+    if isinstance(value, Cell):
+        return {"grid": str(value.map), "q": value.q, "r": value.r}
+    if isinstance(value, Row) and value.table in program.map_of_table:
+        return {"map": program.map_of_table[value.table], "node": str(value)}
+    return None

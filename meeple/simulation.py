@@ -104,8 +104,10 @@ def _save(text: str) -> Save | None:
 # The agents the native core plays inside itself (and searches, `mcts...`): a game of only these
 # never leaves the core.
 NATIVE_AGENTS = {"random", "first"}  # with mcts[:N] and the styles the rules declare
-# Why a game with a person at the table plays on Python: the native state has no view yet.
-NOT_NATIVE_AGENTS = "the native engine plays random, first, mcts and the rules' styles, not a person, so far"
+# A person's seat (`meeple play`, `meeple serve`) plays a native game from Python, through the
+# same view and the same log in words as on the Python engine (tests/test_native_view.py).
+PEOPLE = {"human"}
+NOT_NATIVE_AGENTS = "the native engine plays random, first, mcts, the rules' styles and a person, no other"
 
 
 def engine_of(game: Game, agents: Sequence[str], asked: str) -> tuple[str, str]:
@@ -124,7 +126,7 @@ def engine_of(game: Game, agents: Sequence[str], asked: str) -> tuple[str, str]:
             if name in styles and name in refused:
                 why = f"the style '{name}' uses what the native engine does not run: {refused[name]}"
                 break
-            if name not in styles and name not in NATIVE_AGENTS and parse_search(name) is None:
+            if name not in styles and name not in NATIVE_AGENTS | PEOPLE and parse_search(name) is None:
                 why = NOT_NATIVE_AGENTS
                 break
         else:

@@ -14,11 +14,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from helpers import ROOT
+import pytest
+from helpers import ROOT, native_or_skip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
+from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.engine import State, replay
 from meeple.interpreter.runtime import Secret
@@ -28,10 +30,21 @@ STASH = ROOT / "tests" / "games" / "stash.rules"
 GAME = meeple.load(STASH)
 LOOKOUT = meeple.load(ROOT / "tests" / "games" / "lookout.rules")  # the same cards
 CARDS = ["Owl", "Lamp", "Key", "Bell", "Coin", "Drum", "Kite", "Mask", "Ring", "Fern"]
+Start = Callable[[int, int], Any]  # a new game of Stash: (players, seed)
 NAMED = re.compile(r"\b(" + "|".join(CARDS) + r")\b")
 
 
-def _until(state: State, prompt: str, answer: Callable[[State], int] = lambda state: 0) -> str:
+@pytest.fixture(params=["python", "native"])
+def start(request: pytest.FixtureRequest) -> Start:
+    """A new game of Stash, on each engine: each seat reads the same lines on both (issue 24),
+    the native core taking what the words need as it writes the answer (src/words.rs)."""
+    if request.param == "native":
+        native_or_skip()
+        return lambda players, seed: native.new_game(GAME, players, seed)
+    return lambda players, seed: GAME.new_game(players, seed)
+
+
+def _until(state: Any, prompt: str, answer: Callable[[Any], int] = lambda state: 0) -> str:
     """Play on (`answer` deciding) until the decision with this prompt; the label of its first
     option, the one the caller takes."""
     while state.decision is not None and state.decision.prompt != prompt:
@@ -40,18 +53,18 @@ def _until(state: State, prompt: str, answer: Callable[[State], int] = lambda st
     return state.decision.options[0]
 
 
-def _line(state: State, words: str) -> str:
+def _line(state: Any, words: str) -> str:
     return next(line for line in reversed(state.log) if words in line)
 
 
-def _give_not_show(state: State) -> int:
+def _give_not_show(state: Any) -> int:
     """An answer that gives a card (rather than showing one) where it is asked."""
     assert state.decision is not None
     return 1 if state.decision.prompt == "Show a card instead of giving one" else 0
 
 
-def test_a_card_stashed_from_a_private_hand_is_named_to_its_owner_alone() -> None:
-    state = GAME.new_game(3, 1)
+def test_a_card_stashed_from_a_private_hand_is_named_to_its_owner_alone(start: Start) -> None:
+    state = start(3, 1)
     card = _until(state, "Stash")
     state.apply(0)
     line = _line(state, "Player 1 stash:")
@@ -62,8 +75,8 @@ def test_a_card_stashed_from_a_private_hand_is_named_to_its_owner_alone() -> Non
         assert not any(card in said for said in for_seat(state.log, seat))
 
 
-def test_a_card_given_is_named_to_the_giver_and_the_receiver_alone() -> None:
-    state = GAME.new_game(3, 1)
+def test_a_card_given_is_named_to_the_giver_and_the_receiver_alone(start: Start) -> None:
+    state = start(3, 1)
     _until(state, "Give a card to", _give_not_show)
     (card,) = state.view(0)["zones"]["hand of Player 1"]  # one card left: given as the only option
     state.apply(0)  # to Player 2, the first other player
@@ -73,8 +86,8 @@ def test_a_card_given_is_named_to_the_giver_and_the_receiver_alone() -> None:
     assert "  Player 1 give: a card from their hand (only option)" in for_seat(state.log, 2)
 
 
-def test_a_card_shown_face_up_is_named_to_everyone() -> None:
-    state = GAME.new_game(3, 1)
+def test_a_card_shown_face_up_is_named_to_everyone(start: Start) -> None:
+    state = start(3, 1)
     _until(state, "Show a card instead of giving one")
     (card,) = state.view(0)["zones"]["hand of Player 1"]  # one card left: shown as the only option
     state.apply(0)  # yes: show one
@@ -83,8 +96,8 @@ def test_a_card_shown_face_up_is_named_to_everyone() -> None:
     assert line == f"  Player 1 show: {card} (only option)"
 
 
-def test_a_choice_of_what_everyone_sees_is_a_plain_line() -> None:
-    state = GAME.new_game(3, 1)
+def test_a_choice_of_what_everyone_sees_is_a_plain_line(start: Start) -> None:
+    state = start(3, 1)
     _until(state, "Give a card to", _give_not_show)
     state.apply(0)
     assert type(_line(state, "Player 1 give a card to:")) is str

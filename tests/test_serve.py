@@ -352,8 +352,8 @@ def test_stepping_back_replays_once_a_window_and_shows_each_position_as_a_replay
     last = len(session.state.choices)
     assert last > 2 * window
     replays = []
-    new_game = game.new_game
-    monkeypatch.setattr(game, "new_game", lambda *a, **k: replays.append(1) or new_game(*a, **k))
+    new_state = session.new_state  # a game on the engine that plays it
+    monkeypatch.setattr(session, "new_state", lambda *a: replays.append(1) or new_state(*a))
     for at in range(last - 1, last - 2 - window, -1):
         session.look(at)
         assert session.shown()["at"] == at
@@ -1048,3 +1048,26 @@ def test_the_page_answers_while_a_search_thinks(monkeypatch: pytest.MonkeyPatch)
         "the server answered nothing while the search thought"
     )
     assert replies[0].status_code == 200 and len(session.state.choices) == 1
+
+
+QUADS = ROOT / "tests" / "grids" / "quads.rules"
+
+
+@pytest.mark.parametrize("rules", [TIC_TAC_TOE, QUADS], ids=lambda p: p.stem)
+def test_a_person_plays_at_the_page_on_the_native_engine_where_it_runs_the_game(rules: Path) -> None:
+    """Issue 24: the page plays a game the core runs on the native engine, and each seat is
+    shown the page the Python engine's game gives at the same position (its view, its options
+    and places, its log with places in words), before and after an undo."""
+    game = meeple.load(rules)
+    session = Session(game, rules.stem, 2, 3, ["human", "random"])
+    assert session.state.engine == "native"
+    for _ in range(3):
+        session.answer(len(session.state.choices), 0, 0)
+    session.undo()
+    assert session.state.engine == "native"
+    python = game.new_game(2, 3)
+    for choice in session.state.choices:
+        python.apply(choice)
+    page = session.presenter.page
+    for seat, offer in ((None, True), (0, True), (1, False)):  # seat 0 decides: seat 1 is offered nothing
+        assert page(session.state, seat, offer) == page(python, seat, offer)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import copy
 import io
+import json
 import pickle
 import re
 from pathlib import Path
 
 import pytest
+from helpers import ROOT, native_or_skip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.text import Text
@@ -161,6 +163,28 @@ def test_the_log_is_printed_once_when_a_human_plays(tmp_path: Path) -> None:
     assert last == "  Player 2 which one next?: apricot"
     assert last not in result.stderr
     assert "Score" in result.stdout
+
+
+@pytest.mark.parametrize("path", ["fruit", "quads"])
+def test_a_person_plays_at_the_terminal_on_the_native_engine_as_on_the_python_one(
+    tmp_path: Path, path: str
+) -> None:
+    """Issue 24: a person's seat plays on the native engine where it runs the game (auto picks
+    it), shown the same positions, options and log, places of a grid that grows in words, as on
+    the Python engine."""
+    native_or_skip()
+    rules_file = str(rules(tmp_path)) if path == "fruit" else str(ROOT / "tests" / "grids" / "quads.rules")
+    agents = "human" if path == "fruit" else "human,random"
+    typed = "apple\npass\n\nb\nap\napri\n" if path == "fruit" else "1\n" * 200
+    on = {
+        engine: run("play", rules_file, "--agents", agents, "--seed", "1", "--engine", engine, input=typed)
+        for engine in ("python", "native")
+    }
+    assert on["native"].exit_code == on["python"].exit_code == 0
+    assert on["native"].stderr == on["python"].stderr
+    assert on["native"].stdout == on["python"].stdout
+    played = run("play", rules_file, "--agents", agents, "--seed", "1", "--json", input=typed)
+    assert json.loads(played.stdout)["engine"] == "native"
 
 
 def test_the_keyboard_is_handed_over_before_the_next_person_s_turn_shows(tmp_path: Path) -> None:

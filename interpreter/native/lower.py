@@ -260,6 +260,7 @@ class Lowering:
         self.pref_sites = self.preferences_at()
         self.prefs: dict[int, list[dict[str, Any]]] = {}
         self.refused_styles: dict[str, str] = {}
+        self.shown: dict[int, Any] = {}  # each `choose ... shown at`'s place, by its site
 
     # ------------------------------------------------------------------ the whole program
 
@@ -376,6 +377,7 @@ class Lowering:
             "labels": self.labels(),
             "styles": list(self.sym.styles),
             "prefs": self.prefs,
+            "shown": self.shown,
             **self.automata(),
         }
         return Lowered(
@@ -840,6 +842,8 @@ class Lowering:
             },
         )
         self.preferences(s, ask, False)
+        if s.shown_at is not None:  # read by a seat's view alone (src/shown.rs)
+            self.shown[self.instrs[ask]["at"]] = self.expr(s.shown_at)
         self.block(s.body)
         end = self.emit(s, {"Jump": {"to": -1}})
         self.patch(ask, "orelse", self.here())

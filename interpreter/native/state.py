@@ -12,15 +12,34 @@ from typing import Any
 
 from meeple.interpreter import teams as teams_
 from meeple.interpreter.agents import parse_search, search_arguments
-from meeple.interpreter.areas import Area
+from meeple.interpreter.areas import Area, grown_places
 from meeple.interpreter.compiler.base import too_deep
 from meeple.interpreter.compiler.statements import _looked
-from meeple.interpreter.engine import Game, IllegalChoice, answer_line, record, too_many_decisions
+from meeple.interpreter.engine import (
+    Game,
+    Hidden,
+    IllegalChoice,
+    answer_line,
+    record,
+    reveal_hidden,
+    too_many_decisions,
+    withhold,
+)
 from meeple.interpreter.native import carried
 from meeple.interpreter.native.lower import Lowered
-from meeple.interpreter.runtime import Decision, Offer, RuleRuntimeError, Secret, chance_line, log_too_long
+from meeple.interpreter.native.position import Position
+from meeple.interpreter.runtime import (
+    Decision,
+    Offer,
+    RuleRuntimeError,
+    Said,
+    Secret,
+    chance_line,
+    log_too_long,
+)
 from meeple.interpreter.sequence import SequenceState
 from meeple.interpreter.values import Border, Cell, LazyList, Piece, PieceRef, Placement, Route, label
+from meeple.interpreter.view import place, player_view
 from meeple.limits import MAX_VALUE_DEPTH
 from meeple.saves import Save
 
@@ -78,6 +97,8 @@ class NativeState:
         self._log: list[str] = []
         self._seen = 0  # how many of the core's log events are in words in _log
         self._decision: Decision | None = None
+        self._position: Position | None = None  # the position as the view reads it, once read
+        self.hidden: list[Hidden] = []  # this step's answers some seats may not read (engine.Hidden)
         self._grown: dict[tuple[int, int, int, int], Cell] = {}  # cells of grids that grow, made once
         self._over = False
         teams = None if layout is None else [list(team) for team in layout]
@@ -138,10 +159,13 @@ class NativeState:
         """After the core ran: its new log lines in words, and its error as the rules' error
         (raised, unless not `raising`: then by `check`)."""
         self._decision = None
+        self._position = None
         if self.logging:
             events = self.core.events(self._seen)
             self._seen += len(events)
             self._words(events)
+            if self.hidden:  # the step is over: what each seat now sees of the pieces taken
+                reveal_hidden(self, self._log, self.hidden)
         try:
             self.core.check()
         except Exception as err:  # the core's NativeError: (kind, detail, at)
@@ -163,22 +187,51 @@ class NativeState:
 
     def _words(self, events: list[Any]) -> None:
         texts = self.lowered.texts
+        named: Any = None  # what the last line names, for the context that may follow it
         for event in events:
             if event[0] == "chose":
                 _, seat, prompt, option, only = event
-                said = "pass" if option is None else label(self.value(option[0]))
+                value = None if option is None else self.value(option[0])
                 who = self.lowered.players[seat]
+                said = "pass" if option is None else label(value)
                 self._log.append(answer_line(who, texts[prompt], said, only))
+                named = (who, texts[prompt], value, only)
+            elif event[0] == "around":  # the line before names places of a grid that grows
+                self._said(named, event[1])
+            elif event[0] == "sight":  # the answer before took a piece some seats may not see
+                self._withheld(named, event[1], event[2])
             elif event[0] == "revealed":
                 self._log.append(self._revealed(event[1], event[2]))
             elif event[0] == "chance":
                 _, title, outcome = event
                 said = texts[outcome] if isinstance(outcome, int) else label(self.value(outcome[0]))
                 self._log.append(chance_line(texts[title], said))
-            else:
-                self._log.append(
-                    "".join(texts[x] if isinstance(x, int) else label(self.value(x[0])) for x in event[1])
-                )
+            else:  # a `log` line: texts (by index) and values
+                parts = event[1]
+                values = [None if isinstance(x, int) else self.value(x[0]) for x in parts]
+                paired = list(zip(parts, values, strict=True))
+                self._log.append("".join(texts[x] if isinstance(x, int) else label(v) for x, v in paired))
+                named = [v for x, v in paired if not isinstance(x, int) and _a_place(v)]
+
+    def _said(self, named: Any, cells: list[tuple[int, int, int]]) -> None:
+        """The last line as the Python engine writes it when it names places of a grid that grows
+        (runtime.py's `Said`): the place (an answer's value, or a `log` line's places) and what
+        lay around it when it was written, as the core took it (src/words.rs)."""
+        value = named[2] if isinstance(named, tuple) else named
+        around = {(q, r): self.lowered.rows[row] for q, r, row in cells}
+        self._log[-1] = Said(self._log[-1], value, around)
+
+    def _withheld(self, named: Any, there: list[int], before: list[int]) -> None:
+        """The last line, an answer that took a piece from a zone, as the seats that could not see
+        it read it (`engine.withhold`), from what each seat could see as the core took it
+        (src/words.rs); revealed as on the Python engine once the step is over (`_settle`)."""
+        who, prompt, value, only = named
+        line = self._log[-1]
+        withheld = withhold(self, who, prompt, line, value, only, there)
+        if withheld is not None:
+            self._log[-1] = withheld
+            at, readers = len(self._log) - 1, set(withheld.readers)
+            self.hidden.append(Hidden(at, line, withheld.others, value.piece, readers, before))
 
     def _piece(self, kind: int, owner: int | None) -> Piece:
         return (self.lowered.kinds[kind], None if owner is None else self.lowered.players[owner])
@@ -263,7 +316,9 @@ class NativeState:
 
     @property
     def is_over(self) -> bool:
-        return self._over  # as the core said when it last ran (_settle)
+        """As the core said when it last ran (_settle); a game stopped by an error in the rules,
+        its scores' too, is not over, as on the Python engine (whose flow raised before it ended)."""
+        return self._over and self.failed is None
 
     @property
     def ended_early(self) -> bool:
@@ -392,7 +447,37 @@ class NativeState:
         copy.choosers = list(self.choosers)
         copy._log = list(self._log)
         copy._decision = None
+        copy._position = None
+        copy.hidden = list(self.hidden)
         return copy
+
+    @property
+    def rt(self) -> Position:
+        """The position as the Python engine's Runtime holds it, read from the core once per
+        position: what the view, the terminal and the playtest page read (position.py)."""
+        if self._position is None:
+            self._position = Position(self)
+        return self._position
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The position as one seat may see it (None: everything): State.view's, decided by the
+        same code (interpreter/view.py)."""
+        return player_view(self, seat)
+
+    def shown(self) -> list[Any]:
+        """Where the decision's rules show each option (`shown at PLACE`: asked of the core,
+        src/shown.rs), or the option itself, as State.shown gives them."""
+        decision = self.decision
+        if decision is None:
+            return []
+        places = self.core.shown()
+        if places is None:
+            return list(decision.values)
+        return [self.value(v) for v in places]
+
+    def place(self, value: Any) -> dict[str, Any] | None:
+        """The place on the board an option denotes (`view.place`), as State.place."""
+        return place(self.game.program, value)
 
     def save(self) -> Save:
         """What the rules carry, as the game stands now (as State.save: carried.py)."""
@@ -401,6 +486,12 @@ class NativeState:
     def result(self) -> dict[str, Any]:
         """The game as a log records it, as State.result (one record for both engines)."""
         return record(self)
+
+
+def _a_place(value: Any) -> bool:
+    """Whether a `log` line's value is a place of a grid that grows (a shape laid, a cell, an
+    area, a route there): such a line is a `Said`, as compile_Log writes it."""
+    return type(value) is Placement or bool(grown_places(value))
 
 
 class NativeSequence(SequenceState):
@@ -427,6 +518,17 @@ class NativeSequence(SequenceState):
     def check(self) -> None:
         """Raise the error in the rules that stopped the game in progress, if one did."""
         self.playing.check()
+
+    def clone(self) -> NativeSequence:
+        """A copy of the sequence that plays on alone: the game in progress copied (the core's
+        copy), the games played to their end shared, since nothing changes them any more."""
+        copy = object.__new__(NativeSequence)
+        copy.__dict__.update(self.__dict__)
+        copy.current = self.playing.clone()
+        copy.done = list(self.done)
+        copy.choices = list(self.choices)
+        copy.choosers = list(self.choosers)
+        return copy
 
     @property
     def steps(self) -> int:

@@ -44,7 +44,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meeple.interpreter import native
 from meeple.interpreter.agents import AGENTS, Agent, make_agents, parse_search
-from meeple.interpreter.engine import Game, IllegalChoice, State, replay
+from meeple.interpreter.engine import Game, IllegalChoice, State
+from meeple.interpreter.native.state import CoreLimit
 from meeple.interpreter.runtime import Decision, RuleRuntimeError
 from meeple.interpreter.teams import Layout
 from meeple.limits import MAX_LOG_BYTES, MAX_REQUEST_BYTES
@@ -104,7 +105,7 @@ class Session:
         self.rules = rules
         self.agent_names = agent_names or ["human"]
         self.lock = threading.Lock()
-        state = game.new_game(players, seed, load=load, teams=teams)
+        state = self.new_state(players, seed, load, teams)
         self.seats = self.seat(players, seed)
         self.state = state
         searching = [name for name in self.seats.names if parse_search(name) is not None]
@@ -116,6 +117,16 @@ class Session:
         self.at_screen = self.deciding()  # the person the page was last shown to (hot seat)
         self.looking: int | None = None  # the position of the past the page shows (history)
         self.past: dict[tuple[int, int | None], dict[str, Any]] = {}  # pages of it, by step and viewer
+
+    def new_state(self, players: int, seed: int, load: Save | None, teams: Layout | None) -> Any:
+        """A game on the native engine where it runs the game, else on the Python engine (the
+        page reads either through the same view and log: tests/test_native_view.py). A game
+        the core stops on a limit of its own (`CoreLimit`) is played on Python from its start."""
+        if native.engine_for(self.game)[0] == "native":
+            state = native.new_game(self.game, players, seed, load=load, teams=teams, checked=False)
+            if not isinstance(state.failed, CoreLimit):
+                return state
+        return self.game.new_game(players, seed, load=load, teams=teams)
 
     def seat(self, players: int, seed: int, names: list[str] | None = None) -> Seats:
         given = names or self.agent_names
@@ -206,7 +217,7 @@ class Session:
         state, viewer = self.state, self.viewer()
         if len(self.past) > MAX_PAST_PAGES:
             self.past.clear()
-        past = self.game.new_game(state.players, state.seed, load=state.loaded, teams=state.layout)
+        past = self.new_state(state.players, state.seed, state.loaded, state.layout)
         for step in range(at + 1):
             if step >= at - PAST_WINDOW:
                 self.past[(step, viewer)] = self.presenter.page(past, viewer, offer=False)
@@ -306,21 +317,16 @@ class Session:
 
     def undo(self) -> None:
         """Take back the last person's decision and the agents' moves after it: the game is
-        replayed from its seed with the choices before it."""
+        replayed from its seed with the choices before it, on the engine that plays it."""
         with self.lock:
             state = self.state
             people = [i for i, seat in enumerate(state.choosers) if seat in self.seats.humans]
             if not people:
                 raise Refused("there is no decision of a person to take back")
-            self.state = replay(
-                self.game,
-                state.players,
-                state.seed,
-                state.choices[: people[-1]],
-                complete=False,
-                load=state.loaded,
-                teams=state.layout,
-            )
+            again = self.new_state(state.players, state.seed, state.loaded, state.layout)
+            for choice in state.choices[: people[-1]]:  # the same game's choices: each one fits
+                again.apply(choice)
+            self.state = again
             self.past.clear()  # another game from here on: its past is replayed anew
             self.looking = None
             self.error = ""

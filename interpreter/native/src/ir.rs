@@ -66,6 +66,10 @@ pub struct Program {
     /// Every style the rules declare, by its index (`PrefIr::style`): an agent plays one by name.
     #[serde(default)]
     pub styles: Vec<String>,
+    /// Where a `choose` shows its options (`shown at PLACE`), by the site (`at`) of the statement
+    /// that asks: read by a seat's view alone (shown.rs), never by the game.
+    #[serde(default)]
+    pub shown: HashMap<u32, Expr>,
 }
 
 /// A seat the rules play: its name as players read it, and the style it plays (its index among

@@ -16,12 +16,14 @@ pub mod rng;
 pub mod routes;
 pub mod rows;
 pub mod shift;
+pub mod shown;
 pub mod steps;
 pub mod styles;
 pub mod supposed;
 pub mod teams;
 pub mod value;
 pub mod vm;
+pub mod words;
 
 #[cfg(feature = "python")]
 mod py;

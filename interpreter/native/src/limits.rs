@@ -78,7 +78,9 @@ pub fn write(p: &Loaded, w: &mut World, event: Event) -> Result<(), Fail> {
         return Err(Fail { kind: FailKind::LogChars, at: None });
     }
     w.log_chars += chars;
+    let context = if w.logging { crate::words::context(p, w, &event) } else { None };
     w.events.push(event);
+    w.events.extend(context.map(Event::Context));
     Ok(())
 }
 
@@ -106,6 +108,7 @@ fn line_chars(r: &Reading, event: &Event) -> u64 {
         Event::Chance { title, outcome } => 3 + text(title) + 2 + said_chars(r, outcome) + 1,
         Event::Line(parts) => parts.iter().map(|s| said_chars(r, s)).sum(),
         Event::Revealed { seats, at } => crate::reveal::line_chars(r, seats, at),
+        Event::Context(_) => 0,
     }
 }
 

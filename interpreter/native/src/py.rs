@@ -11,6 +11,7 @@ use crate::rng::Mt;
 use crate::teams::Teams;
 use crate::value::Value;
 use crate::vm::{Agent, Event, Fail, FailKind, Game as Machine, Loaded, Said, Short};
+use crate::words::Context;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
@@ -356,6 +357,55 @@ impl Game {
         to_py(py, found.unwrap_or(&Value::None))
     }
 
+    /// Every variable of its own, by its slot (what a seat's view reads: interpreter/view.py).
+    fn variables<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for v in &self.machine.world.vars {
+            out.append(to_py(py, v)?)?;
+        }
+        Ok(out)
+    }
+
+    /// Every store of variables per owner, each its values in the order the core keeps them
+    /// (rows.rs: one per owner, or per owner and row side by side).
+    fn stores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for store in &self.machine.world.owned {
+            let values = PyList::empty(py);
+            for v in store {
+                values.append(to_py(py, v)?)?;
+            }
+            out.append(values)?;
+        }
+        Ok(out)
+    }
+
+    /// The pieces at every location, by location, each bottom first: (kind, owner's seat).
+    fn held(&self) -> Vec<Vec<(u32, Option<u32>)>> {
+        let locs = &self.machine.world.locs;
+        locs.iter().map(|h| h.iter().map(|p| (p.kind, p.owner)).collect()).collect()
+    }
+
+    /// A grid that grows, as it stands: each cell in the order laid, (location, q, r, the row it
+    /// shows).
+    fn grown(&self, grid: u32) -> Vec<(u32, i64, i64, u32)> {
+        self.machine.world.grown.grid_cells(grid).collect()
+    }
+
+    /// Where the rules show each option of the pending decision (`shown at`: shown.rs), None
+    /// for an option whose place breaks; None when the decision shows its options as they are.
+    fn shown<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        let Some(places) = self.machine.shown() else { return Ok(None) };
+        let out = PyList::empty(py);
+        for place in &places {
+            match place {
+                Some(v) => out.append(to_py(py, v)?)?,
+                None => out.append(py.None())?,
+            }
+        }
+        Ok(Some(out))
+    }
+
     /// The pieces at a location, bottom first: (kind, owner's seat).
     fn pieces(&self, loc: u32) -> Vec<(u32, Option<u32>)> {
         let held = self.machine.world.locs.get(loc as usize);
@@ -393,6 +443,12 @@ impl Game {
     #[getter]
     fn failed(&self) -> bool {
         self.machine.failed.is_some()
+    }
+
+    /// Whose turn it is: a seat, or None before the first turn.
+    #[getter]
+    fn current(&self) -> Option<u32> {
+        self.machine.world.current
     }
 
     #[getter]
@@ -447,7 +503,8 @@ impl Game {
 
     /// The log's events from `start`: ("chose", seat, prompt, value or None for a pass, only),
     /// ("line", [text index or ("value", v), ...]), ("chance", title, outcome) and ("revealed",
-    /// seats, [(location, [(kind, owner or None), ...]), ...]).
+    /// seats, [(location, [(kind, owner or None), ...]), ...]); after a line whose words need
+    /// it (words.rs), ("around", [(q, r, row), ...]) or ("sight", [by seat], [by seat]).
     fn events<'py>(&self, py: Python<'py>, start: usize) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
         for event in self.machine.world.events.iter().skip(start) {
@@ -489,6 +546,21 @@ impl Game {
                         "revealed".into_pyobject(py)?.into_any(),
                         PyList::new(py, seats.iter())?.into_any(),
                         places.into_any(),
+                    ];
+                    PyTuple::new(py, parts)?.into_any()
+                }
+                Event::Context(Context::Around(cells)) => {
+                    let parts = vec![
+                        "around".into_pyobject(py)?.into_any(),
+                        PyList::new(py, cells.iter())?.into_any(),
+                    ];
+                    PyTuple::new(py, parts)?.into_any()
+                }
+                Event::Context(Context::Sight { there, before }) => {
+                    let parts = vec![
+                        "sight".into_pyobject(py)?.into_any(),
+                        PyList::new(py, there.iter())?.into_any(),
+                        PyList::new(py, before.iter())?.into_any(),
                     ];
                     PyTuple::new(py, parts)?.into_any()
                 }

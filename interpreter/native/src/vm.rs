@@ -195,6 +195,8 @@ pub enum Event {
     /// A `reveal`: the seats shown, and the pieces by the place they are in (reveal.rs). The
     /// seats shown read the pieces; the others read how many, and where.
     Revealed { seats: Vec<u32>, at: Vec<(u32, Vec<Piece>)> },
+    /// What the line before it needs for a reader's words (words.rs): no line of its own.
+    Context(crate::words::Context),
 }
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
