@@ -16,9 +16,11 @@ const LOWER_MASK: u32 = 0x7fff_ffff;
 /// game's position, copied with it, compared and hashed with it).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Mt {
-    /// Empty until the first draw: seeding goes three times over the 624 words, and many games
+    /// Empty until the first draw: seeding goes twice over the 624 words, and many games
     /// (and each copy a search makes) never draw.
     state: Vec<u32>,
+    /// The next word to draw, renewed as it is drawn (`next_u32`): the words from it on are
+    /// the round before's.
     index: usize,
     /// The seed's 32-bit words, from which the state is made at the first draw.
     key: Vec<u32>,
@@ -51,7 +53,7 @@ impl Mt {
         if key.is_empty() {
             key.push(0);
         }
-        Mt { state: Vec::new(), index: N, key }
+        Mt { state: Vec::new(), index: 0, key }
     }
 
     /// The state the seed makes (`init_by_array`), at the first draw.
@@ -65,6 +67,9 @@ impl Mt {
     /// than read back from the state (a chain of 1,248 dependent steps: it is most of a
     /// seeding's time).
     fn init_by_array(&mut self, key: &[u32]) {
+        if let [word] = key {
+            return self.init_by_word(*word);
+        }
         let mt = &mut self.state;
         let (mut i, mut j) = (1usize, 0usize);
         let mut prev = mt[0];
@@ -95,33 +100,54 @@ impl Mt {
         mt[0] = 0x8000_0000;
     }
 
-    /// The next 624 words, all at once (the three runs of `genrand_uint32`'s loop, without a
-    /// division for each word).
-    fn twist(&mut self) {
-        let mt = &mut self.state;
-        let mix = |a: u32, b: u32, far: u32| {
-            let y = (a & UPPER_MASK) | (b & LOWER_MASK);
-            far ^ (y >> 1) ^ if y & 1 == 1 { MATRIX_A } else { 0 }
+    /// `init_by_array` of a key of one word (every seed below 2**32: each random agent's), its
+    /// two runs over the words laid out as straight loops, without the wrapping of the word's
+    /// and the key's positions tested at every step: the same steps in the same order.
+    fn init_by_word(&mut self, word: u32) {
+        let mt = &mut self.state[..N];
+        let first =
+            |prev: u32, at: u32| (at ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(word);
+        let second = |prev: u32, at: u32, i: usize| {
+            (at ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32)
         };
-        for kk in 0..N - M {
-            mt[kk] = mix(mt[kk], mt[kk + 1], mt[kk + M]);
+        // The first run: N steps, over words 1 to N - 1, then word 1 again (word 0 takes N - 1's).
+        let mut prev = mt[0];
+        for at in &mut mt[1..] {
+            prev = first(prev, *at);
+            *at = prev;
         }
-        for kk in N - M..N - 1 {
-            mt[kk] = mix(mt[kk], mt[kk + 1], mt[kk + M - N]);
+        mt[0] = prev;
+        prev = first(prev, mt[1]);
+        mt[1] = prev;
+        // The second: N - 1 steps, over words 2 to N - 1, then word 1 (word 0 would take N - 1's,
+        // but is set below, as CPython sets it).
+        for (i, at) in mt.iter_mut().enumerate().skip(2) {
+            prev = second(prev, *at, i);
+            *at = prev;
         }
-        mt[N - 1] = mix(mt[N - 1], mt[0], mt[M - 1]);
-        self.index = 0;
+        mt[1] = second(prev, mt[1], 1);
+        mt[0] = 0x8000_0000;
     }
 
-    /// The next 32 random bits (`genrand_uint32`).
+    /// The next 32 random bits (`genrand_uint32`). The words are renewed one at a time, as each
+    /// is drawn, rather than all 624 at once when the last is used up: renewing word i reads
+    /// words i + 1 and i + 397 (mod 624), and, as in CPython's loop, those past it are still the
+    /// old ones and those before it the new ones, so each word comes out as CPython makes it. A
+    /// random agent draws a handful of words in a short game (9 squares), and its seeding had
+    /// paid for 624.
     pub fn next_u32(&mut self) -> u32 {
-        if self.index >= N {
-            if self.state.is_empty() {
-                self.seed_now();
-            }
-            self.twist();
+        if self.state.is_empty() {
+            self.seed_now();
         }
-        let mut y = self.state[self.index];
+        if self.index >= N {
+            self.index = 0;
+        }
+        let i = self.index;
+        let mt = &mut self.state;
+        let (next, far) = (mt[(i + 1) % N], mt[(i + M) % N]);
+        let y = (mt[i] & UPPER_MASK) | (next & LOWER_MASK);
+        mt[i] = far ^ (y >> 1) ^ if y & 1 == 1 { MATRIX_A } else { 0 };
+        let mut y = mt[i];
         self.index += 1;
         y ^= y >> 11;
         y ^= (y << 7) & 0x9d2c_5680;
@@ -245,6 +271,23 @@ mod tests {
             mt.shuffle(&mut y);
             x.extend(y);
             let got: Vec<String> = x.iter().map(u32::to_string).collect();
+            assert_eq!(got.join(" "), line, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn words_drawn_past_many_rounds_of_624_are_cpythons() {
+        let script = "import random\nfor s in [0, 1, 7, -5, 4294967296, 123456789012, 1000003]:\n    r = random.Random(s)\n    w = [r.getrandbits(32) for _ in range(2000)]\n    print(' '.join(str(w[i]) for i in [0, 226, 227, 396, 397, 622, 623, 624, 625, 1247, 1248, 1999]))";
+        let Some(expected) = cpython(script) else {
+            return;
+        };
+        for (seed, line) in SEEDS.iter().zip(expected) {
+            let mut mt = Mt::new(*seed);
+            let words: Vec<u32> = (0..2000).map(|_| mt.next_u32()).collect();
+            let got: Vec<String> = [0, 226, 227, 396, 397, 622, 623, 624, 625, 1247, 1248, 1999]
+                .iter()
+                .map(|i: &usize| words[*i].to_string())
+                .collect();
             assert_eq!(got.join(" "), line, "seed {seed}");
         }
     }
