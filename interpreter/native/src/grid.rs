@@ -146,28 +146,34 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
         return Ok(false);
     };
     let g = cell(p, first)?.0;
-    let mut at = HashSet::with_hasher(Fast);
+    // The cells, marked by location: each asked of its neighbours without hashing coordinates.
+    let mut at = vec![false; p.ir.locations.len()];
+    let mut coords = Vec::with_capacity(cells.len());
     for c in cells {
         let (grid, q, r) = cell(p, c)?;
         if grid != g {
             return fail("cells in a row are cells of one grid");
         }
-        at.insert((q, r));
+        if let Value::Cell(loc) = c {
+            at[*loc as usize] = true;
+        }
+        coords.push((q, r));
     }
     let index = &p.grids[g as usize];
+    let marked = |q: i64, r: i64| index.get(q, r).is_some_and(|loc| at[loc as usize]);
     let mut axes: Vec<(i64, i64)> = Vec::new();
     for &(dq, dr) in index.directions.iter().chain(index.corners) {
         if !axes.contains(&(-dq, -dr)) {
             axes.push((dq, dr));
         }
     }
-    for &(q, r) in &at {
+    for &(q, r) in &coords {
         for &(dq, dr) in &axes {
-            if at.contains(&(q - dq, r - dr)) {
+            if marked(q - dq, r - dr) {
                 continue;
             }
             let mut length = 1;
-            while at.contains(&(q + length * dq, r + length * dr)) {
+            while marked(q + length * dq, r + length * dr) {
                 length += 1;
             }
             if length >= n {
@@ -181,6 +187,9 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
 /// Whether a chain of `places`, each next to the one before, runs from one of `starts` to one
 /// of `ends`.
 pub fn connected(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value]) -> Result<bool, Fail> {
+    if let Some(joined) = connected_cells(p, places, starts, ends) {
+        return Ok(joined);
+    }
     let inside: HashSet<&Value, Fast> = places.iter().collect();
     let goal: HashSet<&Value, Fast> = ends.iter().filter(|e| inside.contains(e)).collect();
     let mut todo: Vec<Value> = starts.iter().filter(|s| inside.contains(s)).cloned().collect();
@@ -199,4 +208,49 @@ pub fn connected(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value])
         }
     }
     Ok(false)
+}
+
+/// `connected` where every place is a cell of a board given by size (the usual question: are a
+/// player's stones joined from side to side?): the places marked by location and their
+/// neighbours found by coordinates, with no set hashed nor list made per cell. None, having
+/// done nothing, where a place is anything else: `connected` asks as before, with its errors.
+fn connected_cells(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value]) -> Option<bool> {
+    const INSIDE: u8 = 1;
+    const GOAL: u8 = 2;
+    const SEEN: u8 = 4;
+    let mut mark = vec![0u8; p.ir.locations.len()];
+    for place in places {
+        let Value::Cell(loc) = place else { return None };
+        p.ir.locations.get(*loc as usize)?.cell?;
+        mark[*loc as usize] = INSIDE;
+    }
+    let marked = |v: &Value| match v {
+        Value::Cell(loc) if mark.get(*loc as usize).is_some_and(|m| m & INSIDE != 0) => Some(*loc as usize),
+        _ => None,
+    };
+    let goals: Vec<usize> = ends.iter().filter_map(marked).collect();
+    let mut todo: Vec<usize> = starts.iter().filter_map(marked).collect();
+    for &g in &goals {
+        mark[g] |= GOAL;
+    }
+    for &s in &todo {
+        mark[s] |= SEEN;
+    }
+    while let Some(at) = todo.pop() {
+        if mark[at] & GOAL != 0 {
+            return Some(true);
+        }
+        let (g, q, r) = p.ir.locations[at].cell?;
+        let index = &p.grids[g as usize];
+        for (dq, dr) in index.directions {
+            if let Some(nb) = index.get(q + dq, r + dr) {
+                let m = &mut mark[nb as usize];
+                if *m & INSIDE != 0 && *m & SEEN == 0 {
+                    *m |= SEEN;
+                    todo.push(nb as usize);
+                }
+            }
+        }
+    }
+    Some(false)
 }
