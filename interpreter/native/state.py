@@ -524,7 +524,8 @@ class NativeSequence(SequenceState):
         copy), the games played to their end shared, since nothing changes them any more."""
         copy = object.__new__(NativeSequence)
         copy.__dict__.update(self.__dict__)
-        copy.current = self.playing.clone()
+        game: Any = self.playing.clone()  # where the Python sequence holds a State, as `_new`'s
+        copy.current = game
         copy.done = list(self.done)
         copy.choices = list(self.choices)
         copy.choosers = list(self.choosers)
