@@ -5,6 +5,7 @@ pub mod automata;
 pub mod carry;
 pub mod grid;
 pub mod ir;
+pub mod kept;
 pub mod layers;
 pub mod limits;
 pub mod mcts;

@@ -60,6 +60,11 @@ pub(crate) struct Memo {
     layout: Arc<Layout>,
     /// How many answers the memo holds before it forgets those that no longer hold.
     prune_at: usize,
+    /// Declared values' filters kept item by item (kept.rs).
+    pub(crate) filters: crate::kept::Filters,
+    /// While a kept filter tests an item: the locations whose pieces the test reads, and the
+    /// buckets of the other parts it reads (kept.rs).
+    pub(crate) collecting: Option<crate::kept::Reading>,
 }
 
 /// How a game's parts are numbered: its variables first, then each store of owners' variables
@@ -73,6 +78,9 @@ pub(crate) struct Layout {
     /// The number of the first location, and how many the program has.
     locations: usize,
     fixed: u32,
+    /// The buckets some location's pieces fall in (a cell of a grid that grows included): an
+    /// answer that read one of them may have read pieces (kept.rs).
+    pieces: Reads,
 }
 
 impl Layout {
@@ -85,7 +93,14 @@ impl Layout {
                 next - size
             })
             .collect();
-        Layout { owned, locations: next, fixed: u32::try_from(locations).unwrap_or(u32::MAX) }
+        let fixed = u32::try_from(locations).unwrap_or(u32::MAX);
+        let mut layout = Layout { owned, locations: next, fixed, pieces: Reads::default() };
+        let grown = layout.number(Part::Loc(fixed));
+        for number in (next..next + fixed as usize).take(BUCKETS).chain([grown]) {
+            let b = number % BUCKETS;
+            layout.pieces[b / 64] |= 1 << (b % 64);
+        }
+        layout
     }
 
     /// The number of a part.
@@ -124,6 +139,8 @@ impl Memo {
             reading: Vec::new(),
             layout,
             prune_at: 0,
+            filters: crate::kept::Filters::default(),
+            collecting: None,
         }
     }
 
@@ -134,8 +151,15 @@ impl Memo {
 
     /// A part of the position was read by the value being computed, if any.
     pub(crate) fn read(&mut self, part: Part) {
+        let b = bucket(&self.layout, part);
+        if let Some(reading) = &mut self.collecting {
+            match part {
+                Part::Loc(loc) if loc < self.layout.fixed => reading.add(loc),
+                Part::Loc(_) => reading.lose(), // a cell of a grid that grows: no part of its own
+                _ => reading.other(b),
+            }
+        }
         if let Some(reads) = self.reading.last_mut() {
-            let b = bucket(&self.layout, part);
             reads[b / 64] |= 1 << (b % 64);
         }
     }
@@ -145,6 +169,42 @@ impl Memo {
         if let Some(reads) = self.reading.last_mut() {
             *reads = [u64::MAX; WORDS];
         }
+        if let Some(reading) = &mut self.collecting {
+            reading.lose();
+        }
+    }
+
+    /// What was read through answers kept elsewhere (kept.rs) counts as read by the value
+    /// being computed.
+    pub(crate) fn read_through(&mut self, read: &Reads) {
+        if let Some(mine) = self.reading.last_mut() {
+            mine.iter_mut().zip(read).for_each(|(mine, theirs)| *mine |= theirs);
+        }
+    }
+
+    /// The time: how many parts changed since the clock started.
+    pub(crate) fn now(&self) -> u32 {
+        self.now
+    }
+
+    /// Whether no part of these buckets changed since the time `found`.
+    pub(crate) fn holds_since(&self, reads: &Reads, found: u32) -> bool {
+        Memo::hold(&self.last, self.now, reads, found)
+    }
+
+    /// Whether the pieces of one of the program's locations are unchanged since the time `found`
+    /// (as far as its bucket tells: a part sharing it may make them seem changed, never unchanged).
+    pub(crate) fn unmoved_since(&self, loc: u32, found: u32) -> bool {
+        let b = bucket(&self.layout, Part::Loc(loc));
+        self.last.get(b).is_none_or(|t| *t <= found)
+    }
+
+    /// The bucket of the pieces of one of the program's locations, as a set of one.
+    pub(crate) fn bucket_of(&self, loc: u32) -> Reads {
+        let b = bucket(&self.layout, Part::Loc(loc));
+        let mut reads = Reads::default();
+        reads[b / 64] |= 1 << (b % 64);
+        reads
     }
 
     /// A part of the position changed.
@@ -196,6 +256,12 @@ impl Memo {
         if !Memo::hold(&self.last, self.now, reads, *found) {
             return None;
         }
+        if let Some(reading) = &mut self.collecting {
+            if reads.iter().zip(&self.layout.pieces).any(|(read, pieces)| read & pieces != 0) {
+                reading.lose(); // it may have read pieces, of places it cannot say
+            }
+            reading.others(reads);
+        }
         if let Some(mine) = self.reading.last_mut() {
             mine.iter_mut().zip(reads).for_each(|(mine, theirs)| *mine |= theirs);
         }
@@ -223,6 +289,9 @@ impl Memo {
         self.answers.retain(|_, (_, reads, _, steps)| *steps >= KEPT_AT_REST && *reads != Reads::default());
         self.answers.values_mut().for_each(|(_, _, found, _)| *found = 0);
         self.answers.shrink_to_fit();
+        let mut filters = std::mem::take(&mut self.filters);
+        filters.settle(self);
+        self.filters = filters;
         (self.now, self.last, self.reading) = (0, Vec::new(), Vec::new());
     }
 

@@ -242,7 +242,7 @@ pub struct World {
     /// Calls of rules, values and triggers under way, one inside another (`MAX_RECURSION`).
     pub calls: u32,
     depth: u32,
-    memo: Memo,
+    pub(crate) memo: Memo,
     /// The areas of grids as last found (areas.rs), kept until a grid changes.
     pub(crate) areas: crate::areas::Kept,
     /// What `reveal` showed each seat, and it still knows (reveal.rs).
@@ -370,7 +370,7 @@ impl World {
         answer
     }
 
-    fn spend(&mut self, n: usize, kind: FailKind) -> Result<(), Fail> {
+    pub(crate) fn spend(&mut self, n: usize, kind: FailKind) -> Result<(), Fail> {
         self.steps += n as u64;
         if self.steps > self.budget {
             return Err(Fail { kind, at: None });
@@ -1338,7 +1338,7 @@ fn seat(v: &Value) -> Result<u32, Fail> {
     }
 }
 
-fn list(v: Value) -> Result<Arc<Vec<Value>>, Fail> {
+pub(crate) fn list(v: Value) -> Result<Arc<Vec<Value>>, Fail> {
     match v {
         Value::List(items) => Ok(items),
         other => error(format!("a list was expected, not {}", other.type_name())),
@@ -1615,7 +1615,11 @@ fn owner_of(owner: Option<&Value>) -> Result<Option<Option<u32>>, Fail> {
 /// A filter `[each x in ITEMS where count(pieces(x, KIND, OWNER)) OP N]` whose KIND and OWNER
 /// are constants or names other than x: their values, the same for every item, found once
 /// (None: the filter takes its condition item by item, as any other).
-fn fixed_kind_owner(args: &[Expr], slot: u32, env: &[Value]) -> Option<(Option<Value>, Option<Option<u32>>)> {
+pub(crate) fn fixed_kind_owner(
+    args: &[Expr],
+    slot: u32,
+    env: &[Value],
+) -> Option<(Option<Value>, Option<Option<u32>>)> {
     let [Expr::Local(first), rest @ ..] = args else { return None };
     let fixed = |e: &Expr| plain(e) && !matches!(e, Expr::Local(s) if *s == slot);
     if *first != slot || rest.len() > 2 || !rest.iter().all(fixed) {
@@ -1627,7 +1631,7 @@ fn fixed_kind_owner(args: &[Expr], slot: u32, env: &[Value]) -> Option<(Option<V
 
 /// The pieces at a place (or each of a list of places, or an area's cells) of a kind and an
 /// owner (`pieces(WHERE, KIND, OWNER)`'s arguments' values), each handed to `found`; how many.
-fn gather(
+pub(crate) fn gather(
     p: &Loaded,
     w: &mut World,
     r#where: &Value,
@@ -1929,7 +1933,7 @@ pub fn test(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<bo
 
 /// A condition `count(pieces(ARGS)) OP N` with a constant number N: the operator, the pieces'
 /// arguments and N, which `test` would answer by counting the pieces and comparing.
-fn pieces_counted(cond: &Expr) -> Option<(BinOp, &[Expr], i64)> {
+pub(crate) fn pieces_counted(cond: &Expr) -> Option<(BinOp, &[Expr], i64)> {
     let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) = cond
     else {
         return None;
@@ -1945,7 +1949,7 @@ fn pieces_counted(cond: &Expr) -> Option<(BinOp, &[Expr], i64)> {
 }
 
 /// Whether `a OP b` holds, for a comparison operator.
-fn holds(op: BinOp, a: i64, b: i64) -> bool {
+pub(crate) fn holds(op: BinOp, a: i64, b: i64) -> bool {
     match op {
         BinOp::Eq => a == b,
         BinOp::Ne => a != b,
@@ -2239,9 +2243,9 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     let result = if size <= FEW_SLOTS {
         let mut few: [Value; FEW_SLOTS] = Default::default();
         key.1.fill(&mut few);
-        eval(p, w, &func.body, &mut few[..size])
+        body(p, w, &key, &func.body, &mut few[..size])
     } else {
-        eval(p, w, &func.body, &mut key.1.slots(size))
+        body(p, w, &key, &func.body, &mut key.1.slots(size))
     };
     let read = w.memo.end();
     w.depth -= 1;
@@ -2252,6 +2256,17 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     }
     w.memo.keep(key, result.clone(), read, w.steps - before);
     Ok(result)
+}
+
+/// A declared value's body: a filter kept item by item as pieces move (kept.rs), where one may
+/// be (not inside another's test: those are what it keeps), or else evaluated.
+fn body(p: &Loaded, w: &mut World, key: &Key, e: &Expr, env: &mut [Value]) -> Result<Value, Fail> {
+    match e {
+        Expr::Filter { seq, slot, cond } if w.memo.collecting.is_none() && w.memo.filters.may_keep(key.0) => {
+            crate::kept::filter(p, w, key, (seq, *slot, cond), env)
+        }
+        _ => eval(p, w, e, env),
+    }
 }
 
 /// The places next to a place: a cell's neighbours across its sides, a node's along its edges.

@@ -1,0 +1,391 @@
+//! Filters kept up to date as pieces move. A declared value whose body is a filter over a list
+//! (`value empty() = [each c in cells(board) where count(pieces(c)) == 0]`) reads the pieces of
+//! every item's place, so any move made its answer stale, and it was computed again over the
+//! whole list at the next asking: on a board of 121 cells, 121 tests a move for one that
+//! changed. Here each item's test is kept with the few locations whose pieces it read (and each
+//! one's count of changes then); asked again, only the items whose locations changed since are
+//! tested again, the others keep their truth. The answer is the same list, in the same order,
+//! as the filter computed afresh would give.
+//!
+//! An item's test is kept only while nothing else it read changed (the buckets of the memo,
+//! memo.rs: a variable, the turn, ...: any change there and the whole list is tested again), and
+//! only if it read the pieces of at most `FEW` locations, each one of the program's (not a cell of
+//! a grid that grows), and spent no steps (so that the budget sees the same game: the filter
+//! spends its list's length at each asking, as computed afresh). A location's pieces are known
+//! unchanged by its bucket's time: a part sharing the bucket may make an item be tested again
+//! when it still held, never kept when it did not. A value whose items read no pieces, or more
+//! than that, is computed as before, and not tried again in that game. Not part of the position,
+//! as the memo is not: a copy starts without it. A game at rest (handed back to Python) keeps
+//! them, every item still true of the position, since each decision from Python would make them
+//! again, at a cost, and use them once.
+
+use crate::ir::Expr;
+use crate::memo::Reads;
+use crate::value::Value;
+use crate::vm::{self, Fail, FailKind, Key, Loaded, World};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The most locations one item's test may read and still be kept item by item.
+const FEW: usize = 4;
+
+/// The most filters a game keeps at once: past it, they are all forgotten and kept anew.
+const MOST: usize = 256;
+
+/// The locations whose pieces one item's test read, while it is tested: `lost` once it read
+/// more than `FEW`, or pieces it cannot say the locations of (an answer that read many, a
+/// supposition).
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct Reading {
+    at: [u32; FEW],
+    len: u8,
+    lost: bool,
+    /// The buckets of the other parts the test read (memo.rs).
+    others: Reads,
+}
+
+impl Reading {
+    /// The pieces of a location were read.
+    pub(crate) fn add(&mut self, loc: u32) {
+        if self.lost || self.at[..self.len as usize].contains(&loc) {
+            return;
+        }
+        if self.len as usize == FEW {
+            self.lost = true;
+            return;
+        }
+        self.at[self.len as usize] = loc;
+        self.len += 1;
+    }
+
+    /// Pieces were read whose locations cannot be said.
+    pub(crate) fn lose(&mut self) {
+        self.lost = true;
+    }
+
+    /// A part other than a location's pieces was read, of this bucket.
+    pub(crate) fn other(&mut self, bucket: usize) {
+        self.others[bucket / 64] |= 1 << (bucket % 64);
+    }
+
+    /// An answer kept by the memo was read, which read these buckets.
+    pub(crate) fn others(&mut self, reads: &Reads) {
+        self.others.iter_mut().zip(reads).for_each(|(mine, theirs)| *mine |= theirs);
+    }
+}
+
+/// One item's test as kept: its truth, the locations it read, and the memo's time when it was
+/// tested (`stale`: tested before a game at rest forgot the times, and not true since).
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    truth: bool,
+    at: [u32; FEW],
+    len: u8,
+    tested: u32,
+    stale: bool,
+}
+
+impl Item {
+    /// Whether it read the same locations as `other`.
+    fn reads_as(&self, other: &Item) -> bool {
+        self.len == other.len && self.at == other.at
+    }
+
+    /// Whether none of the locations it read changed since it was tested.
+    fn holds(&self, memo: &crate::memo::Memo) -> bool {
+        !self.stale && self.at[..self.len as usize].iter().all(|loc| memo.unmoved_since(*loc, self.tested))
+    }
+}
+
+/// A filter's answer kept item by item.
+#[derive(Debug)]
+struct Kept {
+    /// The list it went through: asked of another list, it is computed afresh.
+    items: Arc<Vec<Value>>,
+    each: Vec<Item>,
+    /// The buckets the items' tests read besides pieces, unchanged since the time `found`.
+    others: Reads,
+    found: u32,
+    /// Every bucket the tests read (pieces included): what the value that asks reads through them.
+    read: Reads,
+    answer: Value,
+}
+
+/// The filters a game keeps, by declared value and arguments, and the values not worth keeping.
+#[derive(Default, Debug)]
+pub(crate) struct Filters {
+    kept: HashMap<Key, Kept, vm::Fast>,
+    refused: Vec<bool>,
+}
+
+impl Filters {
+    /// Whether a declared value's filter may be kept.
+    pub(crate) fn may_keep(&self, value: u32) -> bool {
+        !self.refused.get(value as usize).copied().unwrap_or(false)
+    }
+
+    fn refuse(&mut self, value: u32) {
+        let i = value as usize;
+        if self.refused.len() <= i {
+            self.refused.resize(i + 1, false);
+        }
+        self.refused[i] = true;
+        self.kept.retain(|key, _| key.0 != value);
+    }
+
+    /// Forget every filter kept.
+    fn clear(&mut self) {
+        self.kept = HashMap::default();
+    }
+
+    /// The memo's clock starts again (`Memo::settle`, which hands itself over before): a filter
+    /// whose other reads changed is forgotten, an item whose places changed is marked to be
+    /// tested again, and every time kept is the new clock's start.
+    pub(crate) fn settle(&mut self, memo: &crate::memo::Memo) {
+        self.kept.retain(|_, kept| memo.holds_since(&kept.others, kept.found));
+        for kept in self.kept.values_mut() {
+            kept.found = 0;
+            for item in &mut kept.each {
+                item.stale = !item.holds(memo);
+                item.tested = 0;
+            }
+        }
+    }
+}
+
+/// The answer of the filter `[each x in SEQ where COND]` that is the body of the declared value
+/// `key`, its names in `env`: from the filter kept for it where its list is the same and what
+/// its tests read besides pieces has not changed, each item whose pieces changed tested again;
+/// else computed item by item, and kept.
+pub(crate) fn filter(
+    p: &Loaded,
+    w: &mut World,
+    key: &Key,
+    (seq, slot, cond): (&Expr, u32, &Expr),
+    env: &mut [Value],
+) -> Result<Value, Fail> {
+    let items = vm::list(vm::eval(p, w, seq, env)?)?;
+    w.spend(items.len(), FailKind::BudgetList(items.len()))?;
+    let old = w.memo.filters.kept.remove(key).filter(|k| {
+        (Arc::ptr_eq(&k.items, &items) || k.items == items) && w.memo.holds_since(&k.others, k.found)
+    });
+    let mut kept = match old {
+        Some(kept) => kept,
+        None => Kept {
+            items: items.clone(),
+            each: Vec::with_capacity(items.len()),
+            others: Reads::default(),
+            found: w.memo.now(),
+            read: Reads::default(),
+            answer: Value::None,
+        },
+    };
+    let fresh = kept.each.is_empty();
+    // Whether what the tests read may have changed (an item read other places, or other parts:
+    // what the filter read is then found again), and whether an item's truth changed (the
+    // answer is then made again).
+    let (mut retested, mut changed) = (fresh, fresh);
+    let mut keep = true;
+    let mut tested = Reads::default();
+    // `count(pieces(x, KIND, OWNER)) OP N` with KIND and OWNER the same for every item: each
+    // item's pieces counted at once, as the filter's own fast path counts them (vm.rs).
+    let counted = vm::pieces_counted(cond)
+        .and_then(|(op, args, n)| Some((op, vm::fixed_kind_owner(args, slot, env)?, n)));
+    for (i, x) in items.iter().enumerate() {
+        if !fresh && kept.each[i].holds(&w.memo) {
+            continue;
+        }
+        let (item, read, others, fine) = test(p, w, (cond, &counted), slot, x, env)?;
+        keep &= fine;
+        tested.iter_mut().zip(read).for_each(|(all, one)| *all |= one);
+        if others.iter().zip(&kept.others).any(|(new, old)| new & !old != 0) {
+            kept.others.iter_mut().zip(others).for_each(|(all, one)| *all |= one);
+            retested = true;
+        }
+        // An item that read other places than before changes what the filter read.
+        retested |= fresh || !kept.each[i].reads_as(&item);
+        if fresh {
+            kept.each.push(item);
+        } else {
+            changed |= kept.each[i].truth != item.truth;
+            kept.each[i] = item;
+        }
+    }
+    // Every part the filter read is unchanged since now (those its items read before were
+    // checked above: `holds_since`).
+    kept.found = w.memo.now();
+    if changed {
+        // Made to size: a filter's items that hold are most of a board's cells.
+        let mut chosen = Vec::with_capacity(kept.each.iter().filter(|item| item.truth).count());
+        for (x, item) in items.iter().zip(&kept.each) {
+            if item.truth {
+                chosen.push(x.clone());
+            }
+        }
+        kept.answer = Value::List(Arc::new(chosen));
+    }
+    if retested {
+        kept.read = kept.others;
+        for item in &kept.each {
+            for loc in &item.at[..item.len as usize] {
+                let bucket = w.memo.bucket_of(*loc);
+                kept.read.iter_mut().zip(bucket).for_each(|(all, one)| *all |= one);
+            }
+        }
+    }
+    // What the asking value read: what the tests read, kept or made again.
+    if keep {
+        w.memo.read_through(&kept.read);
+    } else {
+        tested.iter_mut().zip(kept.read).for_each(|(all, one)| *all |= one);
+        w.memo.read_through(&tested);
+    }
+    let answer = kept.answer.clone();
+    let reads_pieces = kept.each.iter().any(|item| item.len > 0);
+    let filters = &mut w.memo.filters;
+    if !keep || (!reads_pieces && !items.is_empty()) {
+        filters.refuse(key.0);
+    } else if !items.is_empty() {
+        if filters.kept.len() >= MOST {
+            filters.clear();
+        }
+        filters.kept.insert(key.clone(), kept);
+    }
+    Ok(answer)
+}
+
+/// A test that counts an item's pieces of a kind and an owner against a number: the operator,
+/// the kind and owner (`vm::fixed_kind_owner`), the number.
+type Counted = (crate::ir::BinOp, (Option<Value>, Option<Option<u32>>), i64);
+
+/// One item's test, with what it read: the item (its truth and locations), every bucket it read,
+/// the buckets of what it read besides pieces, and whether it may be kept (it read few
+/// locations, each of the program's, and spent no steps).
+fn test(
+    p: &Loaded,
+    w: &mut World,
+    (cond, counted): (&Expr, &Option<Counted>),
+    slot: u32,
+    x: &Value,
+    env: &mut [Value],
+) -> Result<(Item, Reads, Reads, bool), Fail> {
+    let steps = w.steps;
+    w.memo.begin();
+    let outer = w.memo.collecting.replace(Reading::default());
+    let truth = match counted {
+        Some((op, (kind, owner), n)) => {
+            vm::gather(p, w, x, kind.as_ref(), *owner, |_, _| {}).map(|count| vm::holds(*op, count, *n))
+        }
+        None => {
+            env[slot as usize] = x.clone();
+            vm::test(p, w, cond, env)
+        }
+    };
+    let reading = std::mem::replace(&mut w.memo.collecting, outer).unwrap_or_default();
+    let read = w.memo.end();
+    let truth = truth?;
+    let item = Item { truth, at: reading.at, len: reading.len, tested: w.memo.now(), stale: false };
+    let fine = !reading.lost && w.steps == steps;
+    Ok((item, read, reading.others, fine))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The tiny game of vm.rs's tests (a board of 3 cells, `free()` the empty ones, `total` one
+    //! more at each turn), with two more filters of its cells: one whose test reads a variable
+    //! (`count(pieces(c)) < total`) and one whose test reads two places (`count(pieces(c)) +
+    //! count(pieces(supply)) > 3`).
+    use crate::ir::Expr;
+    use crate::rng::Mt;
+    use crate::value::Value;
+    use crate::vm::{self, Game, Loaded};
+    use std::sync::Arc;
+
+    fn program() -> Arc<Loaded> {
+        let mut ir: serde_json::Value =
+            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        let here = serde_json::json!({"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Local": 0}]]}]]});
+        let supply =
+            serde_json::json!({"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Const": {"Zone": 0}}]]}]]});
+        let cells = serde_json::json!({"Builtin": ["Cells", [{"Const": {"Grid": 0}}]]});
+        let below_total = serde_json::json!({"slots": 1, "at": 0, "body": {"Filter": {"seq": cells, "slot": 0,
+            "cond": {"Bin": ["Lt", here, {"Var": 0}]}}}});
+        let two_places = serde_json::json!({"slots": 1, "at": 0, "body": {"Filter": {"seq": cells, "slot": 0,
+            "cond": {"Bin": ["Gt", {"Bin": ["Add", here, supply]}, {"Const": {"Int": 3}}]}}}});
+        for value in [below_total, two_places] {
+            ir["values"].as_array_mut().expect("values").push(value);
+        }
+        Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")))
+    }
+
+    /// The value's answer as the game asks it (its memo, its kept filters) and as its filter
+    /// computed afresh on a copy gives it.
+    fn asked_and_afresh(game: &mut Game, value: u32) -> (Value, Value) {
+        let program = game.program.clone();
+        let asked = vm::eval(&program, &mut game.world, &Expr::Value(value, vec![]), &mut [])
+            .expect("the value is computed");
+        let mut copy = game.clone();
+        let body = &program.ir.values[value as usize].body;
+        let afresh =
+            vm::eval(&program, &mut copy.world, body, &mut [Value::None]).expect("the filter is computed");
+        (asked, afresh)
+    }
+
+    #[test]
+    fn a_kept_filter_answers_as_the_filter_computed_afresh_after_every_move_at_rest_or_not() {
+        for seed in 0..20 {
+            let mut game = Game::new(program(), 2, seed, 10_000, false);
+            let mut rng = Mt::new(seed);
+            loop {
+                for value in 0..3 {
+                    let (asked, afresh) = asked_and_afresh(&mut game, value);
+                    assert_eq!(asked, afresh, "seed {seed}, value {value}");
+                }
+                // The filters whose tests read few places are kept (`free()`, the two-place one, and
+                // the one that reads a variable too), by a game at rest too.
+                assert_eq!(game.world.memo.filters.kept.len(), 3);
+                let Some(pending) = &game.pending else { break };
+                let size = pending.size() as u64;
+                game.apply(rng.randbelow(size) as usize).expect("an option");
+                if seed % 2 == 1 {
+                    game.rest(); // handed back to Python, as after each decision it answers: kept
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_kept_filter_asked_after_a_move_spends_its_own_steps_and_leaves_out_the_filled_cell() {
+        let mut game = Game::new(program(), 2, 0, 10_000, false);
+        let program = game.program.clone();
+        let free = Expr::Value(0, vec![]);
+        let first = vm::eval(&program, &mut game.world, &free, &mut []).expect("free()");
+        // A piece moved to the first cell (location 1): the steps spent are the filter's own, one
+        // per item, as computed afresh, and no value is entered.
+        let piece = game.world.locs[0].pop().expect("a piece in the supply");
+        game.world.locs[1].push(piece);
+        game.world.changed(vm::Part::Loc(0));
+        game.world.changed(vm::Part::Loc(1));
+        let (steps, calls) = (game.world.steps, game.world.calls);
+        let again = vm::eval(&program, &mut game.world, &free, &mut []).expect("free()");
+        assert_eq!((game.world.steps - steps, game.world.calls), (3, calls));
+        let Value::List(first) = first else { panic!("a list") };
+        assert_eq!(again, Value::List(Arc::new(first[1..].to_vec())));
+    }
+
+    #[test]
+    fn a_game_at_rest_tests_again_the_items_whose_places_changed_before_it_rested() {
+        // Asked, then a piece moved, then handed back to Python (the memo's clock starts again):
+        // the item of the cell filled must not be taken as unchanged by the new clock.
+        let mut game = Game::new(program(), 2, 0, 10_000, false);
+        let (asked, _) = asked_and_afresh(&mut game, 0);
+        let piece = game.world.locs[0].pop().expect("a piece in the supply");
+        game.world.locs[1].push(piece);
+        game.world.changed(vm::Part::Loc(0));
+        game.world.changed(vm::Part::Loc(1));
+        game.rest();
+        let (again, afresh) = asked_and_afresh(&mut game, 0);
+        assert_eq!(again, afresh);
+        assert_ne!(again, asked);
+    }
+}
