@@ -103,6 +103,12 @@ impl Layout {
         layout
     }
 
+    /// One of the program's locations whose pieces fall in bucket `b`, if one does.
+    fn location_in(&self, b: usize) -> Option<u32> {
+        let loc = (b + BUCKETS - self.locations % BUCKETS) % BUCKETS;
+        u32::try_from(loc).ok().filter(|loc| *loc < self.fixed)
+    }
+
     /// The number of a part.
     fn number(&self, part: Part) -> usize {
         let after = self.locations + self.fixed as usize;
@@ -257,10 +263,23 @@ impl Memo {
             return None;
         }
         if let Some(reading) = &mut self.collecting {
-            if reads.iter().zip(&self.layout.pieces).any(|(read, pieces)| read & pieces != 0) {
-                reading.lose(); // it may have read pieces, of places it cannot say
+            // What it read of a bucket some location's pieces fall in counts as that location
+            // read (the item is then checked by that bucket's time, which any part of it moves);
+            // what else it read, as other parts.
+            let mut others = *reads;
+            for (word, (other, pieces)) in others.iter_mut().zip(&self.layout.pieces).enumerate() {
+                let mut bits = *other & pieces;
+                *other &= !pieces;
+                while bits != 0 {
+                    let b = word * 64 + bits.trailing_zeros() as usize;
+                    match self.layout.location_in(b) {
+                        Some(loc) => reading.add(loc),
+                        None => reading.lose(), // only a cell of a grid that grows: no place of its own
+                    }
+                    bits &= bits - 1;
+                }
             }
-            reading.others(reads);
+            reading.others(&others);
         }
         if let Some(mine) = self.reading.last_mut() {
             mine.iter_mut().zip(reads).for_each(|(mine, theirs)| *mine |= theirs);
