@@ -1717,6 +1717,9 @@ fn binary(
     r: &Expr,
     env: &mut [Value],
 ) -> Result<Value, Fail> {
+    if let Some(holds) = compared(p, op, l, r, env) {
+        return Ok(Value::Bool(holds));
+    }
     let left = operand(p, w, l, env)?;
     match op {
         BinOp::And if !left.truthy() => return Ok(left),
@@ -1738,6 +1741,51 @@ fn binary(
     }
     let right = operand(p, w, r, env)?;
     apply(p, w, op, left, right)
+}
+
+/// An operand's value where it already lies, for the operands that need no evaluation: a name,
+/// a constant, or a column of a row (or of a piece made for a row) that a name or a constant
+/// holds, read in the program's table. None for any other (and for a column the row lacks, whose
+/// error the evaluation gives): the caller evaluates it. Nothing of the game is read on the way,
+/// since rows never change.
+fn borrowed<'a>(p: &'a Loaded, e: &'a Expr, env: &'a [Value]) -> Option<&'a Value> {
+    match e {
+        Expr::Local(slot) => Some(&env[*slot as usize]),
+        Expr::Const(v) => Some(v),
+        Expr::Attr(obj, AttrIr::Column(column)) => {
+            let row = match borrowed(p, obj, env)? {
+                Value::Row(row) => *row,
+                Value::Piece(_, pc) => p.ir.kinds[pc.kind as usize].row?,
+                _ => return None,
+            };
+            p.columns.get(row as usize)?.get(*column as usize)?.as_ref()
+        }
+        _ => None,
+    }
+}
+
+/// A comparison whose operands both lie where `borrowed` finds them (`t.kind == k`, `x != y`,
+/// `x in LIST`), answered by looking at them rather than copying each into a value of its own;
+/// None for any other, and for those that would fail (a number compared with a text, `in`
+/// something not a list), which the caller then evaluates to give the error.
+#[inline]
+fn compared(p: &Loaded, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<bool> {
+    if !matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn
+    ) {
+        return None;
+    }
+    let (left, right) = (borrowed(p, l, env)?, borrowed(p, r, env)?);
+    Some(match op {
+        BinOp::Eq => left == right,
+        BinOp::Ne => left != right,
+        BinOp::In | BinOp::NotIn => match right {
+            Value::List(items) => items.contains(left) == (op == BinOp::In),
+            _ => return None,
+        },
+        _ => compare(op, left, right).ok()?,
+    })
 }
 
 /// A binary operator's value from its operands' (`and` and `or` are answered by `binary`).
@@ -1919,6 +1967,9 @@ pub fn test(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<bo
         Expr::Not(inner) => Ok(!test(p, w, inner, env)?),
         Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => {
             let Some(a) = number(p, w, l, env)? else {
+                if let Some(holds) = compared(p, *op, l, r, env) {
+                    return Ok(holds);
+                }
                 return Ok(eval(p, w, e, env)?.truthy());
             };
             let Some(b) = number(p, w, r, env)? else {
@@ -2654,6 +2705,45 @@ mod tests {
             let by_name = program.column_named(row, name);
             assert_eq!(by_index.map_err(|f| f.kind), want, "row {row}, column {name} by index");
             assert_eq!(by_name.map_err(|f| f.kind), want, "row {row}, column {name} by name");
+        }
+    }
+
+    #[test]
+    fn a_comparison_of_columns_read_in_place_answers_as_the_values_compared() {
+        // `compared` looks at names, constants and rows' columns where they lie; every operator
+        // must give what comparing the values read by `attr` gives, its errors included (a
+        // column a row lacks, a number against a text, `in` something not a list).
+        use super::{apply, attr, eval, test};
+        use crate::ir::{AttrIr, BinOp, Expr};
+        let program = Arc::new(with_rows());
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let objects = [Value::Row(0), Value::Row(1), Value::Int(2)];
+        let others = [
+            Value::Int(1),
+            Value::Int(3),
+            Value::Text("x".into()),
+            Value::None,
+            Value::List(Arc::new(vec![Value::Int(1), Value::Text("x".into())])),
+        ];
+        let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::In, BinOp::NotIn];
+        for op in ops {
+            for object in &objects {
+                for column in [0, 1] {
+                    for other in &others {
+                        let read = Expr::Attr(Box::new(Expr::Local(0)), AttrIr::Column(column));
+                        let e = Expr::Bin(op, Box::new(read), Box::new(Expr::Local(1)));
+                        let w = &mut game.world;
+                        let want = attr(&program, w, object.clone(), &AttrIr::Column(column))
+                            .and_then(|left| apply(&program, w, op, left, other.clone()))
+                            .map_err(|f| f.kind);
+                        let mut env = vec![object.clone(), other.clone()];
+                        let got = eval(&program, w, &e, &mut env).map_err(|f| f.kind);
+                        assert_eq!(got, want, "{e:?} of {object:?}, {other:?}");
+                        let held = test(&program, w, &e, &mut env).map_err(|f| f.kind);
+                        assert_eq!(held, want.map(|v| v.truthy()), "test {e:?} of {object:?}, {other:?}");
+                    }
+                }
+            }
         }
     }
 
