@@ -1965,6 +1965,7 @@ pub fn test(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<bo
         Expr::Bin(BinOp::And, l, r) => Ok(test(p, w, l, env)? && test(p, w, r, env)?),
         Expr::Bin(BinOp::Or, l, r) => Ok(test(p, w, l, env)? || test(p, w, r, env)?),
         Expr::Not(inner) => Ok(!test(p, w, inner, env)?),
+        Expr::Bin(op @ (BinOp::In | BinOp::NotIn), l, r) => Ok(binary(p, w, *op, l, r, env)?.truthy()),
         Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => {
             let Some(a) = number(p, w, l, env)? else {
                 if let Some(holds) = compared(p, *op, l, r, env) {
@@ -2151,14 +2152,14 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         }
         Expr::Value(index, args) => {
             let given = match args.as_slice() {
-                [one] => Args::One(eval(p, w, one, env)?),
-                many => Args::Many(many.iter().map(|a| eval(p, w, a, env)).collect::<Result<_, _>>()?),
+                [one] => Args::One(operand(p, w, one, env)?),
+                many => Args::Many(many.iter().map(|a| operand(p, w, a, env)).collect::<Result<_, _>>()?),
             };
             declared(p, w, (*index, given))?
         }
         Expr::Builtin(b, args) => builtin(p, w, *b, args, env)?,
         Expr::Owned(obj, var) => {
-            let owner = eval(p, w, obj, env)?;
+            let owner = operand(p, w, obj, env)?;
             let owner = match owner {
                 Value::Piece(_, pc) => p.ir.kinds[pc.kind as usize].row.map_or(Value::None, Value::Row),
                 other => other,
@@ -2217,7 +2218,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             }
         }
         Expr::ZoneOf(obj, by_seat, by_row) => {
-            let owner = eval(p, w, obj, env)?;
+            let owner = operand(p, w, obj, env)?;
             let found = match &owner {
                 Value::Player(s) => by_seat.get(*s as usize).copied().flatten(),
                 Value::Row(r) => by_row.get(*r as usize).copied().flatten(),
