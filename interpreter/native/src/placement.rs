@@ -9,7 +9,7 @@
 
 use crate::grid::{HEX_SIDES, SQUARE_SIDES};
 use crate::ir::{AttrIr, Program};
-use crate::value::{Spot, Value, Way};
+use crate::value::{Spot, SpotRef, Value, Way};
 use crate::vm::{Fail, FailKind, Fast, Loaded, Part, World};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -443,10 +443,10 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
     let taken: Vec<(i64, i64)> = w.grown.of(g).map(|(_, c)| (c.1, c.2)).collect();
     let spot = |turned: &Arc<[(i64, i64)]>, shift: (i64, i64), turns: u32| {
         let rows = rows.clone();
-        Value::Placement(Arc::new(Spot { grid: g, rows, turned: turned.clone(), shift, turns, layer: None }))
+        Spot { grid: g, rows, turned: turned.clone(), shift, turns, layer: None }
     };
     if taken.is_empty() {
-        return Ok(Value::List(Arc::new(vec![spot(&local.into(), (0, 0), 0)])));
+        return Ok(Value::List(Arc::new(SpotRef::all(vec![spot(&local.into(), (0, 0), 0)]))));
     }
     let hex = p.ir.grids[g as usize].hex;
     let k = block(p, g);
@@ -510,7 +510,7 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
             out.push(spot(cells, (dq, dr), turns as u32));
         }
     }
-    Ok(Value::List(Arc::new(out)))
+    Ok(Value::List(Arc::new(SpotRef::all(out))))
 }
 
 /// Placements on a grid of K x K blocks (grids.py's `_on_blocks`): on each free block sharing a
@@ -524,7 +524,7 @@ fn on_blocks(
     turned: &[Arc<[(i64, i64)]>],
     taken: &[(i64, i64)],
     faces: &[u32],
-    spot: impl Fn(&Arc<[(i64, i64)]>, (i64, i64), u32) -> Value,
+    spot: impl Fn(&Arc<[(i64, i64)]>, (i64, i64), u32) -> Spot,
 ) -> Result<Value, Fail> {
     let k = block(p, g);
     let blocks: HashSet<(i64, i64)> = taken.iter().map(|(q, r)| (q.div_euclid(k), r.div_euclid(k))).collect();
@@ -552,7 +552,7 @@ fn on_blocks(
             out.push(spot(&turned[*t], (x * k, y * k), *t as u32));
         }
     }
-    Ok(Value::List(Arc::new(out)))
+    Ok(Value::List(Arc::new(SpotRef::all(out))))
 }
 
 /// `placement(GRID, SHAPE, X, Y, TURNS)`: one placement, as an example names it: the shape
@@ -583,7 +583,7 @@ pub fn placement_at(p: &Loaded, values: &[Value]) -> Result<Value, Fail> {
         let (q0, r0) = turned.first().copied().unwrap_or_default();
         (x - q0, y - r0)
     };
-    Ok(Value::Placement(Arc::new(Spot { grid: g, rows, turned, shift, turns, layer: None })))
+    Ok(Value::Placement(Arc::new(Spot { grid: g, rows, turned, shift, turns, layer: None }).into()))
 }
 
 /// A shape laid in K x K blocks has its cells inside the block at the origin (grids.py's
@@ -689,7 +689,7 @@ pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Opt
             let Some((g, q, r, row)) = w.grown.cell(*loc) else { return Ok(None) };
             if let AttrIr::Shaped(word) = name {
                 if word == "placed" {
-                    return Ok(Some(w.grown.layer(*loc).map_or(Value::None, Value::Placement)));
+                    return Ok(Some(w.grown.layer(*loc).map_or(Value::None, |l| Value::Placement(l.into()))));
                 }
             }
             if let AttrIr::Column(_) = name {
