@@ -279,7 +279,7 @@ fn area_attr(p: &Loaded, w: &mut World, area: &Area, word: &str) -> Value {
             let mut out: Vec<Value> = Vec::new();
             for c in &area.cells {
                 if let Some(layer) = w.grown.layer(*c) {
-                    let laid = Value::Placement(layer);
+                    let laid = Value::Placement(layer.into());
                     if !out.contains(&laid) {
                         out.push(laid);
                     }

@@ -9,7 +9,6 @@
 use crate::placement::{block, full_turn, put};
 use crate::value::{Spot, Value};
 use crate::vm::{Fail, FailKind, Loaded, Part, World};
-use std::sync::Arc;
 
 fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
     Err(Fail { kind: FailKind::Error(message.into()), at: None })
@@ -62,7 +61,7 @@ pub fn under(w: &mut World, spot: &Spot) -> Value {
         Some(at) => at.checked_sub(1).map(|i| stack[i]),
         None => stack.last().copied(),
     };
-    below.map_or(Value::None, |l| Value::Placement(w.grown.layers[l as usize].clone()))
+    below.map_or(Value::None, |l| Value::Placement(w.grown.layers[l as usize].clone().into()))
 }
 
 /// `block(GRID, X, Y)`: the top layer laid on the block at (X, Y) (on a grid without blocks, the
@@ -76,7 +75,7 @@ pub fn block_at(p: &Loaded, w: &mut World, values: &[Value]) -> Result<Value, Fa
     for q in x * k..x * k + k {
         for r in y * k..y * k + k {
             if let Some(cell) = w.grown.get(*g, q, r) {
-                return Ok(w.grown.layer(cell).map_or(Value::None, Value::Placement));
+                return Ok(w.grown.layer(cell).map_or(Value::None, |l| Value::Placement(l.into())));
             }
         }
     }
@@ -95,7 +94,7 @@ pub fn as_if_laid(
     let Value::Placement(spot) = spot else {
         return fail(format!("as_if_laid supposes a placement, not a {}", spot.type_name()));
     };
-    let spot: Arc<Spot> = spot.clone();
+    let spot = spot.clone();
     let g = spot.grid;
     let name = p.ir.grids[g as usize].name.clone();
     w.apart(|w| {

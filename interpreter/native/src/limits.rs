@@ -243,7 +243,7 @@ mod tests {
         let turned: Arc<[(i64, i64)]> = Arc::from(vec![(0, 0), (1, 0)]);
         let spot =
             Spot { grid: 0, rows: Arc::from(vec![0, 0]), turned, shift: (2, -1), turns: 1, layer: None };
-        assert_eq!(value_chars(&r, &Value::Placement(Arc::new(spot))), 17); // "(2,-1) turned 60°"
+        assert_eq!(value_chars(&r, &Value::Placement(Arc::new(spot).into())), 17); // "(2,-1) turned 60°"
         let way = |path: Vec<i64>| {
             Value::Route(Arc::new(Way {
                 start: Value::Int(1),

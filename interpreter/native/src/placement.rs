@@ -9,7 +9,7 @@
 
 use crate::grid::{HEX_SIDES, SQUARE_SIDES};
 use crate::ir::{AttrIr, Program};
-use crate::value::{Spot, Value, Way};
+use crate::value::{Spot, SpotRef, Value, Way};
 use crate::vm::{Fail, FailKind, Fast, Loaded, Part, World};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -36,6 +36,13 @@ pub struct Grown {
     pub(crate) layers: Vec<Arc<Spot>>,
     tops: Vec<u32>,
     under: BTreeMap<u32, Vec<u32>>,
+    /// Each grown cell's neighbours, by its location less `base`: the location across each of
+    /// its grid's sides, in the sides' order (`NONE` where no cell lies), kept as cells come and
+    /// go, so that a step from a cell (a route's search, `neighbours`) reads them rather than
+    /// hashing coordinates. Found from `at`, so left out of equality and hashing.
+    around: Vec<[u32; 6]>,
+    /// Whether each grid is of hexes (six sides) or squares (four), by the grid's index.
+    hex: Arc<[bool]>,
 }
 
 impl PartialEq for Grown {
@@ -56,9 +63,75 @@ impl std::hash::Hash for Grown {
 /// The top layer of a cell that is gone.
 const GONE: u32 = u32::MAX;
 
+/// No cell across a side (`Grown::around`).
+const NONE: u32 = u32::MAX;
+
 impl Grown {
     pub fn new(ir: &Program) -> Grown {
-        Grown { base: ir.locations.len() as u32, ..Grown::default() }
+        let hex = ir.grids.iter().map(|g| g.hex).collect();
+        Grown { base: ir.locations.len() as u32, hex, ..Grown::default() }
+    }
+
+    /// A grid's sides, in their order.
+    fn sides(&self, g: u32) -> &'static [(i64, i64)] {
+        if self.hex.get(g as usize).copied().unwrap_or(false) {
+            &HEX_SIDES
+        } else {
+            &SQUARE_SIDES
+        }
+    }
+
+    /// A new cell at (q, r) of grid `g` (its location `loc`): it and the cells beside it learn
+    /// of each other.
+    fn link(&mut self, g: u32, q: i64, r: i64, loc: u32) {
+        let sides = self.sides(g);
+        let mut mine = [NONE; 6];
+        for (d, (dq, dr)) in sides.iter().enumerate() {
+            if let Some(nb) = self.get(g, q + dq, r + dr) {
+                mine[d] = nb;
+                if let Some(theirs) = self.around.get_mut((nb - self.base) as usize) {
+                    theirs[opposite(sides, d)] = loc;
+                }
+            }
+        }
+        let i = (loc - self.base) as usize;
+        if self.around.len() <= i {
+            self.around.resize(i + 1, [NONE; 6]);
+        }
+        self.around[i] = mine;
+    }
+
+    /// A new cell at (q, r) of grid `g`, showing `row` of `layer`: its location.
+    fn add(&mut self, g: u32, q: i64, r: i64, row: u32, layer: u32) -> u32 {
+        let loc = self.base + self.cells.len() as u32;
+        self.cells.push((g, q, r, row));
+        self.tops.push(layer);
+        self.at.insert((g, q, r), loc);
+        self.link(g, q, r, loc);
+        loc
+    }
+
+    /// A cell that goes: the cells beside it forget it.
+    fn unlink(&mut self, i: usize) {
+        let Some(mine) = self.around.get(i).copied() else { return };
+        let sides = self.sides(self.cells[i].0);
+        for (d, nb) in mine.iter().enumerate().take(sides.len()) {
+            if let Some(theirs) = nb.checked_sub(self.base).and_then(|j| self.around.get_mut(j as usize)) {
+                theirs[opposite(sides, d)] = NONE;
+            }
+        }
+        self.around[i] = [NONE; 6];
+    }
+
+    /// The cells next to a grown cell that is there, each with the index of its side, in the
+    /// sides' order; None for any other location (a cell gone has no entry to keep).
+    pub(crate) fn beside(&self, loc: u32) -> Option<impl Iterator<Item = (usize, u32)> + '_> {
+        let i = loc.checked_sub(self.base)? as usize;
+        if self.tops.get(i).is_none_or(|top| *top == GONE) {
+            return None;
+        }
+        let (around, n) = (self.around.get(i)?, self.sides(self.cells.get(i)?.0).len());
+        Some(around[..n].iter().copied().enumerate().filter(|(_, nb)| *nb != NONE))
     }
 
     /// A grown cell's grid, (q, r) and the row it shows; None for the program's own locations.
@@ -115,6 +188,7 @@ impl Grown {
             }
             None => {
                 self.at.remove(&(g, q, r));
+                self.unlink(i);
             }
         }
     }
@@ -127,6 +201,10 @@ impl Grown {
     /// Forget the cells and layers laid since `mark`, for a supposition that is over: they
     /// are the last ones, and none of them holds a piece.
     pub(crate) fn truncate(&mut self, (cells, layers): (usize, usize)) {
+        for i in (cells..self.cells.len()).rev() {
+            self.unlink(i);
+        }
+        self.around.truncate(cells);
         for (g, q, r, _) in self.cells.drain(cells..) {
             self.at.remove(&(g, q, r));
         }
@@ -185,6 +263,12 @@ impl Grown {
     pub fn grid_cells(&self, g: u32) -> impl Iterator<Item = (u32, i64, i64, u32)> + '_ {
         self.of(g).map(|(i, c)| (self.base + i as u32, c.1, c.2, c.3))
     }
+}
+
+/// The index of the side opposite side `d` (the offsets come in opposite pairs).
+fn opposite(sides: &[(i64, i64)], d: usize) -> usize {
+    let (dq, dr) = sides[d];
+    sides.iter().position(|s| *s == (-dq, -dr)).unwrap_or(d)
 }
 
 fn grows(p: &Loaded, g: u32) -> bool {
@@ -259,16 +343,36 @@ pub fn cells(w: &mut World, g: u32) -> Value {
 
 /// What one step from a cell reaches: each cell next to it, with the index of its direction.
 pub fn steps(p: &Loaded, w: &mut World, loc: u32) -> Result<Vec<(usize, u32)>, Fail> {
+    let mut out = Vec::with_capacity(6);
+    steps_into(p, w, loc, &mut out)?;
+    Ok(out)
+}
+
+/// `steps`, into a list the caller keeps (a route's search takes thousands of steps).
+pub fn steps_into(p: &Loaded, w: &mut World, loc: u32, out: &mut Vec<(usize, u32)>) -> Result<(), Fail> {
+    out.clear();
+    if let Some((g, ..)) = w.grown.cell(loc) {
+        let there = match w.grown.beside(loc) {
+            Some(beside) => {
+                out.extend(beside);
+                true
+            }
+            None => false,
+        };
+        if there {
+            w.read(Part::Grid(g));
+            return Ok(());
+        }
+    }
     let Some((g, q, r)) = coords(p, w, loc) else {
         return fail("not a cell of a grid");
     };
-    let mut out = Vec::new();
     for (d, (dq, dr)) in directions(p, g).iter().enumerate() {
         if let Some(nb) = cell_at(p, w, g, q + dq, r + dr) {
             out.push((d, nb));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// `neighbours(CELL)` of a grown cell; None for a board's, which grid.rs answers.
@@ -339,10 +443,10 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
     let taken: Vec<(i64, i64)> = w.grown.of(g).map(|(_, c)| (c.1, c.2)).collect();
     let spot = |turned: &Arc<[(i64, i64)]>, shift: (i64, i64), turns: u32| {
         let rows = rows.clone();
-        Value::Placement(Arc::new(Spot { grid: g, rows, turned: turned.clone(), shift, turns, layer: None }))
+        Spot { grid: g, rows, turned: turned.clone(), shift, turns, layer: None }
     };
     if taken.is_empty() {
-        return Ok(Value::List(Arc::new(vec![spot(&local.into(), (0, 0), 0)])));
+        return Ok(Value::List(Arc::new(SpotRef::all(vec![spot(&local.into(), (0, 0), 0)]))));
     }
     let hex = p.ir.grids[g as usize].hex;
     let k = block(p, g);
@@ -406,7 +510,7 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
             out.push(spot(cells, (dq, dr), turns as u32));
         }
     }
-    Ok(Value::List(Arc::new(out)))
+    Ok(Value::List(Arc::new(SpotRef::all(out))))
 }
 
 /// Placements on a grid of K x K blocks (grids.py's `_on_blocks`): on each free block sharing a
@@ -420,7 +524,7 @@ fn on_blocks(
     turned: &[Arc<[(i64, i64)]>],
     taken: &[(i64, i64)],
     faces: &[u32],
-    spot: impl Fn(&Arc<[(i64, i64)]>, (i64, i64), u32) -> Value,
+    spot: impl Fn(&Arc<[(i64, i64)]>, (i64, i64), u32) -> Spot,
 ) -> Result<Value, Fail> {
     let k = block(p, g);
     let blocks: HashSet<(i64, i64)> = taken.iter().map(|(q, r)| (q.div_euclid(k), r.div_euclid(k))).collect();
@@ -448,7 +552,7 @@ fn on_blocks(
             out.push(spot(&turned[*t], (x * k, y * k), *t as u32));
         }
     }
-    Ok(Value::List(Arc::new(out)))
+    Ok(Value::List(Arc::new(SpotRef::all(out))))
 }
 
 /// `placement(GRID, SHAPE, X, Y, TURNS)`: one placement, as an example names it: the shape
@@ -479,7 +583,7 @@ pub fn placement_at(p: &Loaded, values: &[Value]) -> Result<Value, Fail> {
         let (q0, r0) = turned.first().copied().unwrap_or_default();
         (x - q0, y - r0)
     };
-    Ok(Value::Placement(Arc::new(Spot { grid: g, rows, turned, shift, turns, layer: None })))
+    Ok(Value::Placement(Arc::new(Spot { grid: g, rows, turned, shift, turns, layer: None }).into()))
 }
 
 /// A shape laid in K x K blocks has its cells inside the block at the origin (grids.py's
@@ -564,10 +668,7 @@ pub(crate) fn put(
             w.grown.show(loc, row);
             continue;
         }
-        let loc = w.grown.base + w.grown.cells.len() as u32;
-        w.grown.cells.push((g, q, r, row));
-        w.grown.tops.push(layer);
-        w.grown.at.insert((g, q, r), loc);
+        let loc = w.grown.add(g, q, r, row, layer);
         if w.locs.len() <= loc as usize {
             w.locs.resize(loc as usize + 1, Vec::new());
         }
@@ -588,7 +689,7 @@ pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Opt
             let Some((g, q, r, row)) = w.grown.cell(*loc) else { return Ok(None) };
             if let AttrIr::Shaped(word) = name {
                 if word == "placed" {
-                    return Ok(Some(w.grown.layer(*loc).map_or(Value::None, Value::Placement)));
+                    return Ok(Some(w.grown.layer(*loc).map_or(Value::None, |l| Value::Placement(l.into()))));
                 }
             }
             if let AttrIr::Column(_) = name {
@@ -642,7 +743,8 @@ fn route_attr(way: &Way, name: &str) -> Result<Value, Fail> {
 
 #[cfg(test)]
 mod tests {
-    use super::{rotate, Grown, Packing};
+    use super::{rotate, Grown, Packing, GONE};
+    use crate::grid::HEX_SIDES;
     use crate::value::Spot;
     use std::sync::Arc;
 
@@ -685,6 +787,47 @@ mod tests {
         let mut grown = laid();
         assert_eq!(grown.shift(0, i64::MAX, 0), None);
         assert_eq!(grown, laid());
+    }
+
+    /// Each cell there, and the cells `Grown::beside` says lie next to it, against those found
+    /// by their coordinates.
+    fn neighbours_agree(grown: &Grown) {
+        for (i, (g, q, r, _)) in grown.cells.iter().enumerate() {
+            let loc = grown.base + i as u32;
+            let Some(beside) = grown.beside(loc) else {
+                assert_eq!(grown.tops[i], GONE, "only a cell gone has no neighbours kept");
+                continue;
+            };
+            let found: Vec<(usize, u32)> = HEX_SIDES
+                .iter()
+                .enumerate()
+                .filter_map(|(d, (dq, dr))| grown.get(*g, q + dq, r + dr).map(|nb| (d, nb)))
+                .collect();
+            assert_eq!(beside.collect::<Vec<_>>(), found, "the cell at ({q},{r})");
+        }
+    }
+
+    #[test]
+    fn a_grown_cells_neighbours_are_kept_as_cells_come_and_go() {
+        let mut grown = Grown { base: 10, hex: Arc::from([true, true]), ..Grown::default() };
+        let ring = [(0, 0), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1), (2, 0)];
+        for (layer, (q, r)) in ring.iter().enumerate() {
+            grown.add(0, *q, *r, 0, layer as u32);
+        }
+        grown.add(1, 1, 1, 0, 8); // another grid's cell beside grid 0's (0,1) and (1,0): no neighbour
+        neighbours_agree(&grown);
+        let middle = grown.get(0, 0, 0).expect("laid");
+        assert_eq!(grown.beside(middle).map(Iterator::count), Some(6));
+        let mark = grown.mark();
+        grown.add(0, 3, 0, 0, 9);
+        grown.add(0, 2, 1, 0, 10);
+        neighbours_agree(&grown);
+        grown.take_off(grown.get(0, 1, 0).expect("laid")); // its only layer: the cell goes
+        neighbours_agree(&grown);
+        assert_eq!(grown.beside(middle).map(Iterator::count), Some(5));
+        grown.truncate(mark); // a supposition's cells forgotten
+        neighbours_agree(&grown);
+        assert_eq!(grown.beside(grown.get(0, 2, 0).expect("laid")).map(Iterator::count), Some(0));
     }
 
     #[test]

@@ -27,12 +27,9 @@ struct Search<'a> {
     passable: Vec<Option<bool>>,
     endable: Vec<Option<bool>>,
     full: Vec<Option<bool>>,
-    onward: Vec<Option<Ways>>,
 }
 
 type Cond = Option<(u32, crate::ir::Expr)>;
-/// What one step from a place reaches: (the index of its direction, the place).
-type Ways = Arc<Vec<(usize, u32)>>;
 
 impl Search<'_> {
     fn test(&mut self, w: &mut World, cond: &Cond, place: u32) -> Result<bool, Fail> {
@@ -68,33 +65,34 @@ impl Search<'_> {
         self.full[place as usize] = Some(answer);
         answer
     }
-
-    fn ways(&mut self, w: &mut World, place: u32) -> Result<Ways, Fail> {
-        if let Some(known) = &self.onward[place as usize] {
-            return Ok(known.clone());
-        }
-        let ways = Arc::new(placement::steps(self.p, w, place)?);
-        self.onward[place as usize] = Some(ways.clone());
-        Ok(ways)
-    }
 }
 
 /// The sets of occupied places the search's paths have passed, each kept once and named by a
-/// number (what makes two routes different outcomes).
+/// number (what makes two routes different outcomes). Many paths grow the same set by the same
+/// place: each such step is remembered by the two numbers, so that it makes and hashes no list
+/// again.
 #[derive(Default)]
 pub(crate) struct Sets {
     sets: Vec<Vec<u32>>,
     ids: HashMap<Vec<u32>, u32, Fast>,
+    grown: HashMap<(u32, u32), u32, Fast>,
 }
 
 impl Sets {
     pub(crate) fn with(&mut self, set: u32, place: u32) -> u32 {
-        let mut grown = self.sets[set as usize].clone();
-        match grown.binary_search(&place) {
-            Ok(_) => return set,
-            Err(i) => grown.insert(i, place),
+        if let Some(id) = self.grown.get(&(set, place)) {
+            return *id;
         }
-        self.id(grown)
+        let mut grown = self.sets[set as usize].clone();
+        let id = match grown.binary_search(&place) {
+            Ok(_) => set,
+            Err(i) => {
+                grown.insert(i, place);
+                self.id(grown)
+            }
+        };
+        self.grown.insert((set, place), id);
+        id
     }
 
     pub(crate) fn id(&mut self, set: Vec<u32>) -> u32 {
@@ -125,6 +123,27 @@ pub(crate) fn path_of(states: &[Step], mut at: usize) -> Vec<u32> {
         at = states[at].parent;
     }
     path.reverse();
+    path
+}
+
+/// Whether a state's path (its start left out) entered `place`, without listing the path.
+fn entered(states: &[Step], mut at: usize, place: u32) -> bool {
+    while at != 0 {
+        if states[at].place == place {
+            return true;
+        }
+        at = states[at].parent;
+    }
+    false
+}
+
+/// A state's path, `depth` places long, as the route's cells: made once, at its size.
+fn cells_of(states: &[Step], mut at: usize, depth: usize) -> Vec<Value> {
+    let mut path = vec![Value::None; depth];
+    for slot in path.iter_mut().rev() {
+        *slot = Value::Cell(states[at].place);
+        at = states[at].parent;
+    }
     path
 }
 
@@ -177,18 +196,15 @@ pub fn routes(
         passable: vec![None; places],
         endable: vec![None; places],
         full: vec![None; places],
-        onward: vec![None; places],
     };
     let mut sets = Sets::default();
     let none = sets.id(Vec::new());
     let mut found: Vec<Value> = Vec::new();
     let mut keys: HashSet<(u32, u32), Fast> = HashSet::default();
-    let way = |path: Vec<u32>| {
-        Value::Route(Arc::new(Way {
-            start: Value::Cell(from),
-            path: path.into_iter().map(Value::Cell).collect(),
-        }))
-    };
+    let way = |path: Vec<Value>| Value::Route(Arc::new(Way { start: Value::Cell(from), path }));
+    // What one step from a place reaches, (the index of its direction, the place): one list,
+    // filled afresh for each state.
+    let mut ways: Vec<(usize, u32)> = Vec::with_capacity(6);
     if low == 0 && search.may_end(w, from)? {
         keys.insert((from, none));
         found.push(way(Vec::new()));
@@ -212,7 +228,8 @@ pub fn routes(
                     passing = sets.with(passing, here);
                 }
             }
-            for &(direction, next) in search.ways(w, here)?.iter() {
+            placement::steps_into(p, w, here, &mut ways)?;
+            for &(direction, next) in &ways {
                 let direction = direction as i64;
                 if straight && last != UNDIRECTED && direction != last {
                     continue;
@@ -222,14 +239,14 @@ pub fn routes(
                     if !seen.insert(state) {
                         continue;
                     }
-                } else if next == from || path_of(&states, at).contains(&next) {
+                } else if next == from || entered(&states, at, next) {
                     continue;
                 }
                 states.push(Step { parent: at, place: next, last: direction, passing });
                 let new = states.len() - 1;
                 if ending && !keys.contains(&(next, passing)) && search.may_end(w, next)? {
                     keys.insert((next, passing));
-                    found.push(way(path_of(&states, new)));
+                    found.push(way(cells_of(&states, new, depth as usize)));
                 }
                 next_layer.push(new);
             }

@@ -66,7 +66,7 @@ fn renew(value: &mut Value, layers: &[Arc<Spot>]) {
         Value::Placement(spot) => {
             if let Some(now) = spot.layer.and_then(|id| layers.get(id as usize)) {
                 if **now != **spot {
-                    *spot = now.clone();
+                    *spot = now.clone().into();
                 }
             }
         }

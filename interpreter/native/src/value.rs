@@ -34,7 +34,7 @@ pub enum Value {
     List(Arc<Vec<Value>>),
     /// Where a shape could go on a grid that grows (placement.rs).
     #[serde(skip)]
-    Placement(Arc<Spot>),
+    Placement(SpotRef),
     /// A way a movement can go (routes.rs).
     #[serde(skip)]
     Route(Arc<Way>),
@@ -85,6 +85,55 @@ pub struct Spot {
     /// Once laid (`place`), the layer it is (layers.rs): a layer is the very placement it was
     /// laid at, so the same spot laid twice is two layers, and neither is the spot offered.
     pub layer: Option<u32>,
+}
+
+/// A placement as a value: one made alone (a layer, `placement(...)`), or one of the list
+/// `placements` found at once, which all share one allocation: a search offers hundreds of them
+/// at a decision and a player takes one, so each is not made on the heap of its own. Equal and
+/// hashed by the placement it is, however it is held.
+#[derive(Clone, Debug)]
+pub enum SpotRef {
+    One(Arc<Spot>),
+    Among(Arc<Vec<Spot>>, u32),
+}
+
+impl std::ops::Deref for SpotRef {
+    type Target = Spot;
+    fn deref(&self) -> &Spot {
+        match self {
+            SpotRef::One(spot) => spot,
+            SpotRef::Among(all, i) => &all[*i as usize],
+        }
+    }
+}
+
+impl From<Arc<Spot>> for SpotRef {
+    fn from(spot: Arc<Spot>) -> SpotRef {
+        SpotRef::One(spot)
+    }
+}
+
+impl PartialEq for SpotRef {
+    fn eq(&self, other: &SpotRef) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for SpotRef {}
+
+impl std::hash::Hash for SpotRef {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (**self).hash(state);
+    }
+}
+
+impl SpotRef {
+    /// Every placement of a list, as values sharing one allocation.
+    pub fn all(spots: Vec<Spot>) -> Vec<Value> {
+        let n = spots.len() as u32;
+        let all = Arc::new(spots);
+        (0..n).map(|i| Value::Placement(SpotRef::Among(all.clone(), i))).collect()
+    }
 }
 
 impl Spot {

@@ -265,11 +265,13 @@ pub enum Part {
     Seats,
 }
 
-/// A declared value and its arguments: one argument (the most values take) without a list,
-/// so that asking the memo makes nothing on the heap.
+/// A declared value and its arguments: one or two (what most values take) without a list, so
+/// that asking the memo makes nothing on the heap (a value of two arguments asked at every
+/// decision, `available(p, a)`, made and dropped a list at each asking).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub(crate) enum Args {
     One(Value),
+    Two(Value, Value),
     Many(Vec<Value>),
 }
 
@@ -279,6 +281,7 @@ impl Args {
     fn fill(&self, slots: &mut [Value]) {
         match self {
             Args::One(v) => slots[0] = v.clone(),
+            Args::Two(a, b) => (slots[0], slots[1]) = (a.clone(), b.clone()),
             Args::Many(values) => slots.iter_mut().zip(values).for_each(|(slot, v)| *slot = v.clone()),
         }
     }
@@ -287,6 +290,7 @@ impl Args {
         let mut env = Vec::with_capacity(size);
         match self {
             Args::One(v) => env.push(v.clone()),
+            Args::Two(a, b) => env.extend([a.clone(), b.clone()]),
             Args::Many(values) => env.extend(values.iter().cloned()),
         }
         env.resize(size, Value::None);
@@ -2153,6 +2157,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         Expr::Value(index, args) => {
             let given = match args.as_slice() {
                 [one] => Args::One(operand(p, w, one, env)?),
+                [a, b] => Args::Two(operand(p, w, a, env)?, operand(p, w, b, env)?),
                 many => Args::Many(many.iter().map(|a| operand(p, w, a, env)).collect::<Result<_, _>>()?),
             };
             declared(p, w, (*index, given))?
@@ -2269,6 +2274,7 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     let shared = p.known.may_know(key.0)
         && match &key.1 {
             Args::One(v) => of_the_program(p, v),
+            Args::Two(a, b) => of_the_program(p, a) && of_the_program(p, b),
             Args::Many(values) => values.iter().all(|v| of_the_program(p, v)),
         };
     if shared {
@@ -2839,7 +2845,7 @@ mod tests {
         use crate::ir::Expr;
         let mut ir: serde_json::Value =
             serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
-        for size in [1, 2, super::FEW_SLOTS, super::FEW_SLOTS + 1, 2 * super::FEW_SLOTS] {
+        for size in [1, 2, 3, super::FEW_SLOTS, super::FEW_SLOTS + 1, 2 * super::FEW_SLOTS] {
             // `first - second * 10 + third * 100 ...` of its arguments, and its last name empty.
             let mut body = serde_json::json!({"Const": {"Int": 0}});
             for slot in 0..size - 1 {
@@ -2856,7 +2862,7 @@ mod tests {
         let program = Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")));
         let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
         for (index, size) in
-            [1, 2, super::FEW_SLOTS, super::FEW_SLOTS + 1, 2 * super::FEW_SLOTS].into_iter().enumerate()
+            [1, 2, 3, super::FEW_SLOTS, super::FEW_SLOTS + 1, 2 * super::FEW_SLOTS].into_iter().enumerate()
         {
             let args: Vec<Expr> = (0..size - 1).map(|i| Expr::Const(Value::Int(i as i64 + 1))).collect();
             let want: i64 = (0..size - 1).map(|i| (i as i64 + 1) * 10_i64.pow(i as u32)).sum();
