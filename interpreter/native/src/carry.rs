@@ -93,7 +93,7 @@ pub fn give(p: &Loaded, w: &mut World, start: &Start) -> Result<(), Fail> {
         };
         let name = grid.name.clone();
         let over = laid.coords.iter().all(|(q, r)| w.grown.get(laid.grid, *q, *r).is_some());
-        put(w, laid.grid, &name, laid.coords.clone(), laid.rows.clone(), laid.turns, over)?;
+        put(p, w, laid.grid, &name, laid.coords.clone(), laid.rows.clone(), laid.turns, over)?;
     }
     place(p, w, start)
 }
