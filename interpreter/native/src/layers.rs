@@ -98,13 +98,12 @@ pub fn as_if_laid(
     };
     let spot: Arc<Spot> = spot.clone();
     let g = spot.grid;
-    let name = p.ir.grids[g as usize].name.clone();
     w.apart(|w| {
         let (mark, locations) = (w.grown.mark(), w.locs.len());
         let coords: Vec<(i64, i64)> = spot.coords().collect();
         let over = coords.iter().any(|(q, r)| w.grown.get(g, *q, *r).is_some());
         let there: Vec<u32> = coords.iter().filter_map(|(q, r)| w.grown.get(g, *q, *r)).collect();
-        put(p, w, g, &name, coords, spot.rows.to_vec(), spot.turns, over)?;
+        put(p, w, g, coords, spot.rows.to_vec(), spot.turns, over)?;
         let answer = then(w);
         // Lift it again: the layer off the cells that were there, the cells it made gone.
         for cell in there {

@@ -539,7 +539,7 @@ pub fn lay(
             return fail(format!("a shape is placed at a placement, not at a {}", other.type_name()))
         }
     };
-    put(p, w, g, name, coords, rows, turns, over)
+    put(p, w, g, coords, rows, turns, over)
 }
 
 /// Lay rows at coordinates of grid `g`: new cells, or (`over`) a layer on cells that are all
@@ -548,12 +548,12 @@ pub(crate) fn put(
     p: &Loaded,
     w: &mut World,
     g: u32,
-    name: &str,
     coords: Vec<(i64, i64)>,
     rows: Vec<u32>,
     turns: u32,
     over: bool,
 ) -> Result<(), Fail> {
+    let name = &p.ir.grids[g as usize].name;
     let there: Vec<Option<u32>> = coords.iter().map(|(q, r)| w.grown.get(g, *q, *r)).collect();
     if over && there.iter().any(Option::is_none) {
         return fail(format!("a layer is laid over cells of {name} that are there, and some are not"));
