@@ -257,11 +257,14 @@ pub fn cell_at(p: &Loaded, w: &mut World, g: u32, q: i64, r: i64) -> Option<u32>
     }
 }
 
-/// `cells(GRID)` of a grid that grows: its cells in the order they were laid.
+/// `cells(GRID)` of a grid that grows: its cells in the order they were laid (kept until the
+/// grid changes, areas::Kept).
 pub fn cells(w: &mut World, g: u32) -> Value {
     w.read(Part::Grid(g));
-    let base = w.grown.base;
-    Value::List(Arc::new(w.grown.of(g).map(|(i, _)| Value::Cell(base + i as u32)).collect()))
+    let (grown, kept) = (&w.grown, &mut w.areas);
+    kept.cells(g, || {
+        Value::List(Arc::new(grown.of(g).map(|(i, _)| Value::Cell(grown.base + i as u32)).collect()))
+    })
 }
 
 /// What one step from a cell reaches: each cell next to it, with the index of its direction.
