@@ -924,6 +924,49 @@ def test_layers_laid_over_lifted_and_supposed_are_the_same_on_both_engines(tmp_p
     assert lifted and covered  # both happened
 
 
+NEIGHBOURHOODS = (
+    FLOODS.split("map world:")[0]
+    + """map world:
+  grid square blocks 2 of quarter
+value shape(k: kind) = [each c in quarter where c.kind == k]
+value shows(c) = c.ground
+value around(c) = count(neighbours(c))
+value first() = cells(world)[0]
+value first_tile() = [block(world, c.x, c.y) for each c in [first().placed]]
+setup:
+  place shape(land) on world
+play:
+  repeat 5 times:
+    for each p in players:
+      turn p:
+        choose s from placements(world, shape(land)) prompt "Where does the land go?":
+          place shape(land) on world at s
+        may choose b from first_tile() prompt "Cover the first tile?":
+          choose k from [flood, burnt] prompt "With what?":
+            place shape(k) on world at placement(world, shape(k), b.x, b.y, b.turns) over
+        log "{p}: the first cell shows {shows(first())}, with {around(first())} cells beside it"
+"""
+)
+
+
+def test_an_answer_about_a_few_places_of_a_grid_holds_until_a_shape_is_laid_there(tmp_path: Path) -> None:
+    """What a cell shows and which cells lie beside it are asked of its block alone
+    (`Part::Place`): an answer holds while land is laid elsewhere, and is found again when a
+    tile is laid beside the cell or a layer over it. Played inside the core, whose memo keeps
+    every answer between decisions."""
+    game = meeple.load(str(write(tmp_path, "neighbourhoods.rules", NEIGHBOURHOODS)))
+    assert native.engine_for(game, "auto") == ("native", "")
+    seen: set[str] = set()
+    for players in (2, 3):
+        for seed in range(8):
+            python, core = played_out_both(game, players, seed, "random")
+            assert outcome(core) == outcome(python), f"{players} players, seed {seed}"
+            seen.update(line.split(": ", 1)[1] for line in python.log if "the first cell shows" in line)
+    # The first cell was seen covered one way and another, with more and fewer cells beside it.
+    assert {line.split()[4].rstrip(",") for line in seen} == {"grass", "sea", "ash"}
+    assert len({line.split("with ")[1] for line in seen}) > 1
+
+
 @functools.cache
 def dino_dynasty(scenario: str) -> Game:
     """Dino Dynasty at one Map size, loaded once (its tables take a few seconds to read)."""

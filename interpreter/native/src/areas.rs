@@ -42,12 +42,14 @@ struct Labelling {
 
 /// The labellings found since the grids last changed, by grid and column: the rules ask for the
 /// areas of one position again and again (the area of each piece, the areas next to it...), and
-/// finding them walks every cell. Not part of the position, as the memo is not: a copy starts
-/// without it, and it takes no part in equality or hashing. Any change of a grid forgets it all
-/// (`World::changed`), a supposition's too.
+/// finding them walks every cell. So is each grid's list of cells (`cells(GRID)`, which rules
+/// ask of every player at every turn). Not part of the position, as the memo is not: a copy
+/// starts without it, and it takes no part in equality or hashing. Any change of a grid forgets
+/// it all (`World::changed`), a supposition's too.
 #[derive(Default, Debug)]
 pub struct Kept {
     found: Vec<(Labelled, Arc<Labelling>)>,
+    cells: Vec<(u32, Value)>,
 }
 
 /// What a labelling is of: a grid and a column.
@@ -56,6 +58,17 @@ type Labelled = (u32, Arc<str>);
 impl Kept {
     pub fn forget(&mut self) {
         self.found.clear();
+        self.cells.clear();
+    }
+
+    /// The list of a grid's cells as it stands, made by `make` once until the grid changes.
+    pub(crate) fn cells(&mut self, g: u32, make: impl FnOnce() -> Value) -> Value {
+        if let Some((_, list)) = self.cells.iter().find(|(kept, _)| *kept == g) {
+            return list.clone();
+        }
+        let list = make();
+        self.cells.push((g, list.clone()));
+        list
     }
 }
 

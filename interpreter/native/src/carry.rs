@@ -88,12 +88,11 @@ pub fn give(p: &Loaded, w: &mut World, start: &Start) -> Result<(), Fail> {
         }
     }
     for laid in &start.layers {
-        let Some(grid) = p.ir.grids.get(laid.grid as usize) else {
+        if p.ir.grids.get(laid.grid as usize).is_none() {
             return wrong(format!("no grid {}", laid.grid));
-        };
-        let name = grid.name.clone();
+        }
         let over = laid.coords.iter().all(|(q, r)| w.grown.get(laid.grid, *q, *r).is_some());
-        put(w, laid.grid, &name, laid.coords.clone(), laid.rows.clone(), laid.turns, over)?;
+        put(p, w, laid.grid, laid.coords.clone(), laid.rows.clone(), laid.turns, over)?;
     }
     place(p, w, start)
 }

@@ -6,7 +6,7 @@
 //! A cell shows the row its top layer puts there; lifting the top layer shows the one under it,
 //! and a cell with no layer left goes, which it may only do empty, so pieces are never lost.
 
-use crate::placement::{block, full_turn, put};
+use crate::placement::{block, full_turn, place, put};
 use crate::value::{Spot, Value};
 use crate::vm::{Fail, FailKind, Loaded, Part, World};
 
@@ -43,8 +43,9 @@ pub fn lift(p: &Loaded, w: &mut World, layer: &Value) -> Result<(), Fail> {
         }
         cells.push(cell);
     }
-    for cell in cells {
+    for (cell, (q, r)) in cells.into_iter().zip(spot.coords()) {
         w.grown.take_off(cell);
+        w.changed(place(p, spot.grid, q, r));
     }
     w.changed(Part::Grid(spot.grid));
     Ok(())
@@ -52,9 +53,9 @@ pub fn lift(p: &Loaded, w: &mut World, layer: &Value) -> Result<(), Fail> {
 
 /// `PLACEMENT.under`: the layer it lies on at its first cell (for one not laid, the layer it
 /// would lie on), or none.
-pub fn under(w: &mut World, spot: &Spot) -> Value {
-    w.read(Part::Grid(spot.grid));
+pub fn under(p: &Loaded, w: &mut World, spot: &Spot) -> Value {
     let (q, r) = spot.coords().next().unwrap_or_default();
+    w.read(place(p, spot.grid, q, r));
     let Some(first) = w.grown.get(spot.grid, q, r) else { return Value::None };
     let stack = w.grown.stack(first);
     let below = match spot.layer.and_then(|id| stack.iter().position(|l| *l == id)) {
@@ -71,7 +72,7 @@ pub fn block_at(p: &Loaded, w: &mut World, values: &[Value]) -> Result<Value, Fa
         return fail("block(...) is asked of a grid, at whole numbers x and y");
     };
     let k = block(p, *g);
-    w.read(Part::Grid(*g));
+    w.read(Part::Place(*g, *x, *y));
     for q in x * k..x * k + k {
         for r in y * k..y * k + k {
             if let Some(cell) = w.grown.get(*g, q, r) {
@@ -96,13 +97,12 @@ pub fn as_if_laid(
     };
     let spot = spot.clone();
     let g = spot.grid;
-    let name = p.ir.grids[g as usize].name.clone();
     w.apart(|w| {
         let (mark, locations) = (w.grown.mark(), w.locs.len());
         let coords: Vec<(i64, i64)> = spot.coords().collect();
         let over = coords.iter().any(|(q, r)| w.grown.get(g, *q, *r).is_some());
         let there: Vec<u32> = coords.iter().filter_map(|(q, r)| w.grown.get(g, *q, *r)).collect();
-        put(w, g, &name, coords, spot.rows.to_vec(), spot.turns, over)?;
+        put(p, w, g, coords, spot.rows.to_vec(), spot.turns, over)?;
         let answer = then(w);
         // Lift it again: the layer off the cells that were there, the cells it made gone.
         for cell in there {

@@ -1,12 +1,12 @@
 //! The answers of declared values, kept while what they read holds (a game's memo).
 //!
 //! Each part of the position (`Part`: a variable, an owner's variable, the pieces of a location,
-//! the turn, a grid's cells, the seats) has a number, in the order of the game's layout
-//! (`Layout`), and falls in the bucket of that number among `BUCKETS`; an answer keeps the set of
-//! buckets it read, as bits, and the time it was found; each bucket, the last time a part in it
-//! changed. An answer holds while no bucket it read changed since it was found. A program of no
-//! more parts than buckets has one part in each: the memo then keeps each answer until one of
-//! the very parts it read changes. In a larger one, two parts in one bucket only make an answer
+//! the turn, a grid's cells, one block of a grid, the seats) has a number, in the order of the
+//! game's layout (`Layout`), and falls in the bucket of that number among `BUCKETS`; an answer
+//! keeps the set of buckets it read, as bits, and the time it was found; each bucket, the last
+//! time a part in it changed. An answer holds while no bucket it read changed since it was
+//! found. A program of no more parts than buckets has one part in each: the memo then keeps each
+//! answer until one of the very parts it read changes. In a larger one, two parts in one bucket only make an answer
 //! be found again when it still held, never kept when it did not: the memo can be wrong only
 //! towards more work.
 //!
@@ -25,6 +25,11 @@ use std::sync::Arc;
 
 /// How many buckets the parts of the position fall in.
 const BUCKETS: usize = 256;
+
+/// How many numbers the blocks of grids share where the parts before them leave too few
+/// buckets (`MIN_PLACES`) of their own.
+const PLACES: usize = 64;
+const MIN_PLACES: usize = 16;
 
 /// Words of the set of buckets an answer read.
 const WORDS: usize = BUCKETS / 64;
@@ -70,7 +75,8 @@ pub(crate) struct Memo {
 /// How a game's parts are numbered: its variables first, then each store of owners' variables
 /// (one value per seat, or per row), the program's locations, then one part for every cell of
 /// the grids that grow (a cell's location may be another cell's later), the turn, the seats,
-/// and the grids.
+/// the grids, and the blocks of the grids that grow (`Part::Place`), which share the buckets
+/// left before the numbers wrap round (`places` of them), or else `PLACES` buckets.
 #[derive(Debug, Default)]
 pub(crate) struct Layout {
     /// The number of each store's first value.
@@ -78,14 +84,22 @@ pub(crate) struct Layout {
     /// The number of the first location, and how many the program has.
     locations: usize,
     fixed: u32,
+    /// How many grids the program has, and how many numbers the blocks of grids share.
+    grids: usize,
+    places: usize,
     /// The buckets some location's pieces fall in (a cell of a grid that grows included): an
     /// answer that read one of them may have read pieces (kept.rs).
     pieces: Reads,
 }
 
 impl Layout {
-    /// The layout of a game of so many variables, stores of these sizes and locations.
-    pub(crate) fn new(vars: usize, stores: impl Iterator<Item = usize>, locations: usize) -> Layout {
+    /// The layout of a game of so many variables, stores of these sizes, locations and grids.
+    pub(crate) fn new(
+        vars: usize,
+        stores: impl Iterator<Item = usize>,
+        locations: usize,
+        grids: usize,
+    ) -> Layout {
         let mut next = vars;
         let owned = stores
             .map(|size| {
@@ -94,7 +108,11 @@ impl Layout {
             })
             .collect();
         let fixed = u32::try_from(locations).unwrap_or(u32::MAX);
-        let mut layout = Layout { owned, locations: next, fixed, pieces: Reads::default() };
+        // The blocks of grids take the buckets no other part has, where enough are left.
+        let first_place = next + fixed as usize + 3 + grids;
+        let left = BUCKETS - first_place % BUCKETS;
+        let places = if first_place < BUCKETS && left >= MIN_PLACES { left } else { PLACES };
+        let mut layout = Layout { owned, locations: next, fixed, grids, places, pieces: Reads::default() };
         let grown = layout.number(Part::Loc(fixed));
         for number in (next..next + fixed as usize).take(BUCKETS).chain([grown]) {
             let b = number % BUCKETS;
@@ -122,6 +140,11 @@ impl Layout {
             Part::Current => after + 1,
             Part::Seats => after + 2,
             Part::Grid(g) => after + 3 + g as usize,
+            Part::Place(g, x, y) => {
+                // Neighbouring blocks in numbers of their own: a window of 8 by 8 blocks.
+                let window = x.rem_euclid(8) * 8 + y.rem_euclid(8) + i64::from(g) * 17;
+                after + 3 + self.grids + window as usize % self.places.max(1)
+            }
         }
     }
 }
@@ -367,7 +390,7 @@ mod tests {
 
     /// Two variables, a store of 3 seats' values, 8 locations.
     fn memo() -> Memo {
-        Memo::new(Layout::new(2, [3].into_iter(), 8))
+        Memo::new(Layout::new(2, [3].into_iter(), 8, 2))
     }
 
     fn key(n: i64) -> crate::vm::Key {
@@ -466,15 +489,31 @@ mod tests {
     }
 
     #[test]
+    fn an_answer_about_one_block_of_a_grid_holds_while_shapes_are_laid_on_others() {
+        let mut memo = memo();
+        found(&mut memo, 1, &[Part::Place(0, 1, 1)]);
+        found(&mut memo, 2, &[Part::Grid(0)]);
+        // A shape laid on the block beside it: the grid changed, and that block.
+        memo.changed(Part::Place(0, 2, 1));
+        memo.changed(Part::Grid(0));
+        assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
+        assert_eq!(memo.get(&key(2)), None);
+        memo.changed(Part::Place(0, 1, 1));
+        assert_eq!(memo.get(&key(1)), None);
+    }
+
+    #[test]
     fn the_parts_of_a_small_game_fall_in_buckets_of_their_own() {
-        // Then an answer holds until one of the very parts it read changes.
-        let layout = Layout::new(2, [3, 4].into_iter(), 8);
+        // Then an answer holds until one of the very parts it read changes (the blocks of a
+        // grid, 8 by 8 of them, too).
+        let layout = Layout::new(2, [3, 4].into_iter(), 8, 2);
         let parts: Vec<Part> = (0..2)
             .map(Part::Var)
             .chain((0..3).map(|i| Part::Owned(0, i)))
             .chain((0..4).map(|i| Part::Owned(1, i)))
             .chain((0..9).map(Part::Loc))
             .chain([Part::Current, Part::Seats, Part::Grid(0), Part::Grid(1)])
+            .chain((-1..7).flat_map(|x| (-1..7).map(move |y| Part::Place(0, x, y))))
             .collect();
         let mut buckets: Vec<usize> = parts.iter().map(|part| super::bucket(&layout, *part)).collect();
         buckets.sort_unstable();

@@ -324,21 +324,31 @@ pub fn coords(p: &Loaded, w: &World, loc: u32) -> Option<(u32, i64, i64)> {
     }
 }
 
+/// The part of the position a question about the cell of a grid that grows at (q, r) reads: its
+/// block (`Part::Place`).
+pub(crate) fn place(p: &Loaded, g: u32, q: i64, r: i64) -> Part {
+    let k = block(p, g);
+    Part::Place(g, q.div_euclid(k), r.div_euclid(k))
+}
+
 /// The cell of a grid at (q, r), if there is one now.
 pub fn cell_at(p: &Loaded, w: &mut World, g: u32, q: i64, r: i64) -> Option<u32> {
     if grows(p, g) {
-        w.read(Part::Grid(g));
+        w.read(place(p, g, q, r));
         w.grown.get(g, q, r)
     } else {
         p.grids[g as usize].get(q, r)
     }
 }
 
-/// `cells(GRID)` of a grid that grows: its cells in the order they were laid.
+/// `cells(GRID)` of a grid that grows: its cells in the order they were laid (kept until the
+/// grid changes, areas::Kept).
 pub fn cells(w: &mut World, g: u32) -> Value {
     w.read(Part::Grid(g));
-    let base = w.grown.base;
-    Value::List(Arc::new(w.grown.of(g).map(|(i, _)| Value::Cell(base + i as u32)).collect()))
+    let (grown, kept) = (&w.grown, &mut w.areas);
+    kept.cells(g, || {
+        Value::List(Arc::new(grown.of(g).map(|(i, _)| Value::Cell(grown.base + i as u32)).collect()))
+    })
 }
 
 /// What one step from a cell reaches: each cell next to it, with the index of its direction.
@@ -636,20 +646,21 @@ pub fn lay(
             return fail(format!("a shape is placed at a placement, not at a {}", other.type_name()))
         }
     };
-    put(w, g, name, coords, rows, turns, over)
+    put(p, w, g, coords, rows, turns, over)
 }
 
 /// Lay rows at coordinates of grid `g`: new cells, or (`over`) a layer on cells that are all
 /// there. The layer made is the last of `Grown::layers`.
 pub(crate) fn put(
+    p: &Loaded,
     w: &mut World,
     g: u32,
-    name: &str,
     coords: Vec<(i64, i64)>,
     rows: Vec<u32>,
     turns: u32,
     over: bool,
 ) -> Result<(), Fail> {
+    let name = &p.ir.grids[g as usize].name;
     let there: Vec<Option<u32>> = coords.iter().map(|(q, r)| w.grown.get(g, *q, *r)).collect();
     if over && there.iter().any(Option::is_none) {
         return fail(format!("a layer is laid over cells of {name} that are there, and some are not"));
@@ -663,6 +674,7 @@ pub(crate) fn put(
     let spot = Spot { grid: g, rows: rows_laid, turned, shift: (0, 0), turns, layer: Some(layer) };
     w.grown.layers.push(Arc::new(spot));
     for (((q, r), row), cell) in coords.into_iter().zip(rows).zip(there) {
+        w.changed(place(p, g, q, r));
         if let Some(loc) = cell {
             w.grown.cover(loc, layer);
             w.grown.show(loc, row);
@@ -689,12 +701,13 @@ pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Opt
             let Some((g, q, r, row)) = w.grown.cell(*loc) else { return Ok(None) };
             if let AttrIr::Shaped(word) = name {
                 if word == "placed" {
+                    w.read(place(p, g, q, r));
                     return Ok(Some(w.grown.layer(*loc).map_or(Value::None, |l| Value::Placement(l.into()))));
                 }
             }
             if let AttrIr::Column(_) = name {
                 // The row a cell shows changes when a layer is laid over it or lifted off it.
-                w.read(Part::Grid(g));
+                w.read(place(p, g, q, r));
             }
             match name {
                 AttrIr::Q => Value::Int(q),
@@ -713,7 +726,7 @@ pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Opt
             }
             "turns" => Value::Int(i64::from(spot.turns)),
             "shape" => Value::List(Arc::new(spot.rows.iter().map(|r| Value::Row(*r)).collect())),
-            "under" => crate::layers::under(w, spot),
+            "under" => crate::layers::under(p, w, spot),
             "cells" => {
                 let mut out = Vec::new();
                 for (q, r) in spot.coords() {

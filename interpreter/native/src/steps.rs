@@ -15,16 +15,17 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
 }
 
 /// A search's places, numbered as met, and what it asked of each, once: the conditions and the
-/// step line look at places, which do not change during the search.
+/// step line look at places, which do not change during the search. Hashed fast (`Fast`):
+/// nothing a player writes chooses these keys.
 struct Places<'a> {
     p: &'a Loaded,
     mv: &'a MovementIr,
     env: Vec<Value>,
     places: Vec<Value>,
-    ids: HashMap<Value, u32>,
-    passable: HashMap<u32, bool>,
-    endable: HashMap<u32, bool>,
-    onward: HashMap<u32, Arc<Vec<u32>>>,
+    ids: HashMap<Value, u32, Fast>,
+    passable: HashMap<u32, bool, Fast>,
+    endable: HashMap<u32, bool, Fast>,
+    onward: HashMap<u32, Arc<Vec<u32>>, Fast>,
 }
 
 impl<'a> Places<'a> {
@@ -35,10 +36,10 @@ impl<'a> Places<'a> {
             mv,
             env,
             places: Vec::new(),
-            ids: HashMap::new(),
-            passable: HashMap::new(),
-            endable: HashMap::new(),
-            onward: HashMap::new(),
+            ids: HashMap::default(),
+            passable: HashMap::default(),
+            endable: HashMap::default(),
+            onward: HashMap::default(),
         }
     }
 
@@ -213,7 +214,7 @@ pub fn fewest(
     if goals.iter().any(|g| matches!(g, Value::List(_))) {
         return fail("fewest_steps counts to places, not lists of them");
     }
-    let wanted: HashSet<&Value> = goals.iter().collect();
+    let wanted: HashSet<&Value, Fast> = goals.iter().collect();
     let mut env = vec![Value::None; mv.slots as usize];
     for (i, arg) in args.into_iter().enumerate() {
         env[i] = arg;
@@ -224,7 +225,7 @@ pub fn fewest(
     if wanted.contains(&start) && search.test(w, true, from)? {
         return Ok(Value::Int(0));
     }
-    let mut seen: HashSet<u32> = HashSet::from([from]);
+    let mut seen: HashSet<u32, Fast> = [from].into_iter().collect();
     let mut layer = vec![from];
     let mut depth = 0;
     while !layer.is_empty() {

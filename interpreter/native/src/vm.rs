@@ -260,6 +260,11 @@ pub enum Part {
     Current,
     /// Which cells a grid that grows has.
     Grid(u32),
+    /// One block of a grid that grows (one cell, on a grid without blocks), by its (x, y):
+    /// whether cells lie there and the rows they show. A question about a few places of a grid
+    /// (what lies beside a placement, what a cell shows) reads these, not the whole grid, and
+    /// holds while a shape is laid elsewhere (`placement::place`).
+    Place(u32, i64, i64),
     /// The seats of the game and their teams: the same throughout a game, but not in every game
     /// of the program (an answer that read them is not `Known`).
     Seats,
@@ -673,7 +678,12 @@ impl Game {
         }
         // Start values may have asked values before the pieces were laid out: nothing of that
         // is kept. Laying out the position is not a step of the game.
-        w.memo = Memo::new(Layout::new(w.vars.len(), w.owned.iter().map(Vec::len), ir.locations.len()));
+        w.memo = Memo::new(Layout::new(
+            w.vars.len(),
+            w.owned.iter().map(Vec::len),
+            ir.locations.len(),
+            ir.grids.len(),
+        ));
         w.steps = 0;
         Ok(())
     }
