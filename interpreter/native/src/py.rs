@@ -7,6 +7,7 @@ use crate::carry::Start;
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
 use crate::mcts::{Budget, Rollout, Search};
+use crate::playouts::{play, Played, Prepared};
 use crate::rng::Mt;
 use crate::teams::Teams;
 use crate::value::Value;
@@ -94,6 +95,12 @@ fn tagged<'py>(py: Python<'py>, tag: &str, ids: &[u32]) -> PyResult<Bound<'py, P
 }
 
 fn raise(fail: &Fail) -> PyErr {
+    NativeError::new_err(error_parts(fail))
+}
+
+/// An error as it crosses into Python: (kind, detail, at), as `NativeError`'s arguments
+/// (interpreter/native/state.py's `core_error` words it).
+fn error_parts(fail: &Fail) -> (&'static str, String, Option<u32>) {
     let (kind, detail) = match &fail.kind {
         FailKind::Error(message) => ("error", message.clone()),
         FailKind::BudgetLoop => ("budget_loop", String::new()),
@@ -105,13 +112,25 @@ fn raise(fail: &Fail) -> PyErr {
         FailKind::LogChars => ("log_chars", String::new()),
         FailKind::ValueDepth => ("value_depth", String::new()),
     };
-    NativeError::new_err((kind, detail, fail.at))
+    (kind, detail, fail.at)
 }
+
+/// A game played to its end by `Program.playouts`: (choices, turns, steps, scores, tiebreaks,
+/// winners, error), the three figures None where an error (kind, detail, at) stopped it.
+type PlayedOut = (
+    Vec<u32>,
+    u64,
+    u64,
+    Option<Vec<i64>>,
+    Option<Vec<i64>>,
+    Option<Vec<u32>>,
+    Option<(&'static str, String, Option<u32>)>,
+);
 
 /// Who plays a seat inside the core, as interpreter/native/state.py hands it over: "random" or
 /// "first", or a search as ("mcts", playouts, seconds, style), one budget of the two given
 /// (agents.py reads the agent's name: `mcts`, `mcts:500`, `mcts:2s`, `mcts:500:STYLE`).
-#[derive(FromPyObject)]
+#[derive(FromPyObject, Clone)]
 enum AgentSpec {
     Named(String),
     Search(String, Option<u32>, Option<f64>, Option<u32>),
@@ -227,6 +246,51 @@ impl Program {
         machine.rest();
         Ok(Game { machine })
     }
+
+    /// Games of seeds `first`, `first + 1`, ... (`seeds`: the first and how many), each played
+    /// to its end inside the core by its agents (`AgentSpec`, seeded for each game as
+    /// `Game.play_out` seeds them), without the readable log: what each came to (`PlayedOut`),
+    /// in the seeds' order. Each game is a copy of a start prepared once (playouts.rs): the game
+    /// `new_game` and `play_out` make of the same seed. Python's other threads run meanwhile.
+    #[pyo3(signature = (players, seeds, agents, budget, teams=None))]
+    fn playouts(
+        &self,
+        py: Python<'_>,
+        players: u32,
+        seeds: (i128, u32),
+        agents: Vec<AgentSpec>,
+        budget: u64,
+        teams: Option<Vec<Vec<u32>>>,
+    ) -> PyResult<Vec<PlayedOut>> {
+        let (seed, games) = seeds;
+        let teams = match teams {
+            None => Teams::alone(players),
+            Some(layout) => Teams::of_layout(&layout, players).map_err(PyValueError::new_err)?,
+        };
+        let loaded = &self.loaded;
+        agents_of(loaded, agents.clone(), seed)?; // an agent the core lacks is refused before any game
+        let played = py.detach(|| {
+            let mut prepared = Prepared::new(loaded.clone(), players, teams, budget, false, None);
+            let mut out = Vec::new();
+            for n in 0..i128::from(games) {
+                let Ok(mut made) = agents_of(loaded, agents.clone(), seed + n) else {
+                    return Err("the agents do not fit this program".to_string());
+                };
+                out.push(play(prepared.game(seed + n), &mut made)?);
+            }
+            Ok(out)
+        });
+        Ok(played.map_err(PyValueError::new_err)?.into_iter().map(crossed).collect())
+    }
+}
+
+/// A game played out, as it crosses into Python (`PlayedOut`).
+fn crossed(played: Played) -> PlayedOut {
+    let (scores, ties, winners, error) = match played.outcome {
+        Ok((scores, ties, winners)) => (Some(scores), Some(ties), Some(winners), None),
+        Err(fail) => (None, None, None, Some(error_parts(&fail))),
+    };
+    (played.choices, played.turns, played.steps, scores, ties, winners, error)
 }
 
 /// A decision's options, as they were when it was asked: each crosses into Python when read.
