@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 create_exception!(_core, NativeError, PyException);
@@ -206,6 +206,40 @@ struct Agents {
 #[pyclass(frozen, module = "meeple.interpreter.native._core")]
 struct Program {
     loaded: Arc<Loaded>,
+    /// The starts prepared for its games (playouts.rs), by the settings of the games they
+    /// start, the most recently used last: a game without a save is a copy of one.
+    prepared: Mutex<Vec<(Settings, Prepared)>>,
+}
+
+/// What a prepared start is the start of: the seats, their teams, the step budget, logging.
+type Settings = (u32, Option<Vec<Vec<u32>>>, u64, bool);
+
+/// The most starts a program keeps prepared (a simulation's games share one).
+const PREPARED_MOST: usize = 8;
+
+impl Program {
+    /// The start prepared for games of these settings, taken out (`put_back` returns it), or
+    /// prepared now.
+    fn take_prepared(&self, settings: &Settings, teams: Teams) -> Prepared {
+        let mut kept = self.prepared.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match kept.iter().position(|(s, _)| s == settings) {
+            Some(i) => kept.remove(i).1,
+            None => {
+                let (players, _, budget, logging) = settings;
+                Prepared::new(self.loaded.clone(), *players, teams, *budget, *logging, None)
+            }
+        }
+    }
+
+    /// Keep a prepared start for the next games of its settings, forgetting the least recently
+    /// used past `PREPARED_MOST`.
+    fn put_back(&self, settings: Settings, prepared: Prepared) {
+        let mut kept = self.prepared.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        kept.push((settings, prepared));
+        if kept.len() > PREPARED_MOST {
+            kept.remove(0);
+        }
+    }
 }
 
 #[pymethods]
@@ -214,12 +248,13 @@ impl Program {
     fn new(ir_json: &str) -> PyResult<Program> {
         let ir: Ir = serde_json::from_str(ir_json)
             .map_err(|e| PyValueError::new_err(format!("a lowered program that does not load: {e}")))?;
-        Ok(Program { loaded: Arc::new(Loaded::new(ir)) })
+        Ok(Program { loaded: Arc::new(Loaded::new(ir)), prepared: Mutex::new(Vec::new()) })
     }
 
     /// A new game, run to its first decision (or its end, or an error: see `Game.failure`);
     /// `teams`: the layout it is played in (each team its seats), everyone alone without one;
-    /// `start`: what a save made of its start, as JSON (carry.rs).
+    /// `start`: what a save made of its start, as JSON (carry.rs). A game without a save is a
+    /// copy of a start prepared for games of its settings (playouts.rs): the same game.
     #[pyo3(signature = (players, seed, budget, logging, teams=None, start=None))]
     fn new_game(
         &self,
@@ -230,6 +265,7 @@ impl Program {
         teams: Option<Vec<Vec<u32>>>,
         start: Option<&str>,
     ) -> PyResult<Game> {
+        let layout = teams.clone();
         let teams = match teams {
             None => Teams::alone(players),
             Some(layout) => Teams::of_layout(&layout, players).map_err(PyValueError::new_err)?,
@@ -241,8 +277,18 @@ impl Program {
                     .map_err(|e| PyValueError::new_err(format!("a start that does not load: {e}")))?,
             ),
         };
-        let loaded = self.loaded.clone();
-        let mut machine = Machine::seated(loaded, players, teams, seed, budget, logging, start.as_ref());
+        let mut machine = match start {
+            Some(start) => {
+                Machine::seated(self.loaded.clone(), players, teams, seed, budget, logging, Some(&start))
+            }
+            None => {
+                let settings = (players, layout, budget, logging);
+                let mut prepared = self.take_prepared(&settings, teams);
+                let machine = prepared.game(seed);
+                self.put_back(settings, prepared);
+                machine
+            }
+        };
         machine.rest();
         Ok(Game { machine })
     }
@@ -263,14 +309,16 @@ impl Program {
         teams: Option<Vec<Vec<u32>>>,
     ) -> PyResult<Vec<PlayedOut>> {
         let (seed, games) = seeds;
+        let layout = teams.clone();
         let teams = match teams {
             None => Teams::alone(players),
             Some(layout) => Teams::of_layout(&layout, players).map_err(PyValueError::new_err)?,
         };
         let loaded = &self.loaded;
         agents_of(loaded, agents.clone(), seed)?; // an agent the core lacks is refused before any game
+        let settings = (players, layout, budget, false);
+        let mut prepared = self.take_prepared(&settings, teams);
         let played = py.detach(|| {
-            let mut prepared = Prepared::new(loaded.clone(), players, teams, budget, false, None);
             let mut out = Vec::new();
             for n in 0..i128::from(games) {
                 let Ok(mut made) = agents_of(loaded, agents.clone(), seed + n) else {
@@ -280,6 +328,7 @@ impl Program {
             }
             Ok(out)
         });
+        self.put_back(settings, prepared);
         Ok(played.map_err(PyValueError::new_err)?.into_iter().map(crossed).collect())
     }
 }
