@@ -15,6 +15,9 @@ would. The contenders:
 - `meeple native`: the same games on the native core (interpreter/native/), the same loop;
 - `meeple native, inside`: the native core playing each whole playout inside itself, its own
   random agents answering (as `meeple simulate` plays): no Python per decision;
+- `meeple native, one call`: the same playouts, all N in one call into the core
+  (`native.playouts(game, N)`): no Python per playout either, each game a copy of a start
+  prepared once;
 - `openspiel+meeple`: the same OpenSpiel loop over meeple's game through `meeple.openspiel`.
 
 The table gives playouts per CPU-second, each contender's ratio to OpenSpiel's, and moves per
@@ -58,6 +61,8 @@ MEEPLE_ENGINES: dict[str, Callable[[Any, int], Any]] = {
 # plays): its random agents draw from Random(seed * 1000 + seat), as agents.py's do, so its
 # games are other random games than the Python loop's, of the same kind.
 INSIDE = "meeple native, inside"
+# The same playouts, all of them in one call into the core (`native.playouts`).
+ONE_CALL = "meeple native, one call"
 OPENSPIEL = "openspiel"
 ADAPTER = "openspiel+meeple"
 INSTALL = "pip install 'meeple[openspiel]'"
@@ -104,6 +109,20 @@ def inside_playouts(game: str, playouts: int) -> tuple[float, int]:
     return time.process_time() - begin, moves
 
 
+def one_call_playouts(game: str, playouts: int) -> tuple[float, int]:
+    """(CPU seconds, moves) for `playouts` random games played inside the core in one call."""
+    import meeple
+    from meeple.interpreter import native
+
+    rules, options, _ = GAMES[game]
+    loaded = meeple.load(rules, options)
+    native_game(loaded, 0)  # the lowering, once per program, is loading
+    begin = time.process_time()
+    played = native.playouts(loaded, playouts, players=2)
+    seconds = time.process_time() - begin
+    return seconds, sum(len(p.choices) for p in played)
+
+
 def openspiel_playouts(game: str, playouts: int, adapter: bool) -> tuple[float, int]:
     """(CPU seconds, moves) for `playouts` random games in OpenSpiel's Python loop, over its own
     C++ game or (`adapter`) over meeple's game."""
@@ -133,6 +152,8 @@ def run_one(contender: str, game: str, playouts: int) -> None:
         seconds, moves = meeple_playouts(game, MEEPLE_ENGINES[contender], playouts)
     elif contender == INSIDE:
         seconds, moves = inside_playouts(game, playouts)
+    elif contender == ONE_CALL:
+        seconds, moves = one_call_playouts(game, playouts)
     else:
         seconds, moves = openspiel_playouts(game, playouts, adapter=contender == ADAPTER)
     print(json.dumps({"seconds": seconds, "moves": moves}))
@@ -165,22 +186,22 @@ def main() -> None:
         run_one(args.one, games[0], args.playouts)
         return
     # OpenSpiel first: the others' ratios are to it.
-    contenders = [OPENSPIEL, *MEEPLE_ENGINES, INSIDE, ADAPTER]
+    contenders = [OPENSPIEL, *MEEPLE_ENGINES, INSIDE, ONE_CALL, ADAPTER]
     print(f"{args.playouts} random playouts per contender and game, each in its own process, CPU time")
-    print(f"{'game':<14} {'contender':<22} {'playouts/s':>11} {'vs openspiel':>13} {'moves/playout':>14}")
+    print(f"{'game':<14} {'contender':<24} {'playouts/s':>11} {'vs openspiel':>13} {'moves/playout':>14}")
     for game in games:
         rates: dict[str, float] = {}
         for contender in contenders:
             figures = measure(contender, game, args.playouts)
             rates[contender] = args.playouts / figures["seconds"]
             print(
-                f"{game:<14} {contender:<22} {rates[contender]:>11,.0f} "
+                f"{game:<14} {contender:<24} {rates[contender]:>11,.0f} "
                 f"{rates[contender] / rates[OPENSPIEL]:>13.4f} {figures['moves'] / args.playouts:>14.1f}",
                 flush=True,
             )
         ludii = LUDII[game]
         reference = f"{ludii:>11,} {ludii / rates[OPENSPIEL]:>13.4f}"
-        print(f"{game:<14} {'Ludii (published)':<22} {reference}  not measured")
+        print(f"{game:<14} {'Ludii (published)':<24} {reference}  not measured")
 
 
 if __name__ == "__main__":

@@ -122,7 +122,7 @@ class MctsAgent:
     def choose(self, state: State, decision: Decision) -> int:
         native = self.native_copy(state)
         seed = self.seed * 1_000_000 + self.asked
-        choice = native.core.mcts(seed, *search_arguments(self.search, native))
+        choice = native.core.mcts(seed, *search_arguments(self.search, native.lowered))
         self.asked += 1
         return int(choice or 0)
 
@@ -150,12 +150,12 @@ class MctsAgent:
         return copy
 
 
-def search_arguments(search: Search, state: Any) -> tuple[int | None, float | None, int | None]:
-    """A search's budget and its style's index in the game's lowered program, as the core takes
-    them (src/py.rs): ValueError for a style the core does not play."""
+def search_arguments(search: Search, lowered: Any) -> tuple[int | None, float | None, int | None]:
+    """A search's budget and its style's index in the game's lowered program (`lowered`), as the
+    core takes them (src/py.rs): ValueError for a style the core does not play."""
     if search.style is None:
         return search.playouts, search.seconds, None
-    index = state.lowered.styles.get(search.style)
+    index = lowered.styles.get(search.style)
     if index is None:
         raise ValueError(
             f"the native engine cannot play the style '{search.style}' in a search's playouts "

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from meeple.interpreter import teams as teams_
 from meeple.interpreter.engine import Game, _whole
 from meeple.interpreter.native.lower import Lowered, Unsupported, lower
+from meeple.interpreter.runtime import RuleRuntimeError
 from meeple.limits import DEFAULT_BUDGET
 from meeple.saves import Save, as_save
 
@@ -118,4 +120,70 @@ def new_game(
     return state
 
 
-__all__ = ["ENGINES", "NOT_BUILT", "Unsupported", "available", "engine_for", "lowered", "new_game"]
+@dataclass(frozen=True)
+class Playout:
+    """A game `playouts` played to its end: its seed, the option taken at each decision (as
+    `choices` records them), its turns and steps, each seat's score and tiebreak and the
+    winners (seats from 0); or the error in the rules that stopped it (then no scores and no
+    winners, as a record of such a game has none)."""
+
+    seed: int
+    choices: list[int]
+    turns: int
+    steps: int
+    scores: list[int]
+    tiebreaks: list[int]
+    winners: list[int]
+    error: RuleRuntimeError | None
+
+
+def playouts(
+    game: Game,
+    games: int,
+    seed: int = 0,
+    players: int | None = None,
+    agents: Sequence[str] = ("random",),
+    budget: int = DEFAULT_BUDGET,
+    teams: Sequence[Sequence[int]] | None = None,
+) -> list[Playout]:
+    """`games` games of seeds `seed`, `seed + 1`, ..., each played to its end inside the core by
+    its agents (named as `NativeState.play_out` names them, a shorter list repeating its last),
+    in one call: each is the game `new_game(game, players, s, logging=False)` then `play_out`
+    plays (tests/test_native_playouts.py), started from a copy of a start prepared once
+    (src/playouts.rs), with nothing crossing into Python per game or per decision. What a
+    benchmark of random playouts or a batch of a simulation asks. Arguments are checked as
+    `new_game` checks them (ValueError); a `sequence` is played game by game (`new_game`)."""
+    from meeple.interpreter.native.state import core_agent, core_error
+
+    if _core is None:
+        raise ValueError(NOT_BUILT)
+    if _whole("games", games) < 0:
+        raise ValueError(f"a number of games is a whole number from 0, not {games}")
+    if game.parts:
+        raise ValueError("a sequence is played game by game: new_game, then play_out")
+    if not agents:
+        raise ValueError("playouts need an agent for the players (random, first, a style, mcts...)")
+    probe = new_game(game, players, seed, budget, logging=False, checked=False, teams=teams)  # checks them
+    low, core = lowered(game, probe.players)
+    named = [core_agent(game, low, agents[min(seat, len(agents) - 1)]) for seat in range(probe.players)]
+    layout = None if probe.layout is None else [list(team) for team in probe.layout]
+    out = []
+    for n, (choices, turns, steps, scores, ties, winners, error) in enumerate(
+        core.playouts(probe.seats, (seed, games), named, budget, layout)
+    ):
+        failed = None if error is None else core_error(low, budget, *error)
+        out.append(Playout(seed + n, choices, turns, steps, scores or [], ties or [], winners or [], failed))
+    return out
+
+
+__all__ = [
+    "ENGINES",
+    "NOT_BUILT",
+    "Playout",
+    "Unsupported",
+    "available",
+    "engine_for",
+    "lowered",
+    "new_game",
+    "playouts",
+]

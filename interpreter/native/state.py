@@ -58,6 +58,44 @@ CORE_LIMIT = (
 )
 
 
+def core_error(lowered: Lowered, budget: int, kind: str, detail: str, at: int | None) -> RuleRuntimeError:
+    """The core's error (NativeError's kind, detail and place: src/py.rs's `error_parts`) as
+    the rules' error the Python engine raises there, in its words; the step budget's and the
+    core's own stack's as CoreLimit, which the core counts apart."""
+    span, rule = lowered.sites[at] if at is not None else (None, "")
+    if kind == "budget_loop":
+        message = (
+            f"the step budget ({budget}) ran out: this loop in '{rule or 'the flow'}' seems never to end"
+        )
+    elif kind == "budget_call":
+        callee = lowered.codes[int(detail)]
+        message = f"the step budget ({budget}) ran out: '{rule or callee}' seems to loop forever"
+        rule = callee
+    elif kind == "budget_list":
+        message = (
+            f"the step budget ({budget}) ran out going through a list of {int(detail):,} items "
+            f"in '{rule or 'the flow'}'"
+        )
+    elif kind == "recursion_code":  # at the rule or trigger entered, as the Python engine says
+        name = lowered.codes[int(detail)]
+        return too_deep(name, lowered.declared[int(detail)])
+    elif kind == "recursion_value":  # at the value entered: its declaration's site
+        declared, name = lowered.sites[int(detail)]
+        return too_deep(name, declared)
+    elif kind == "decisions":
+        return too_many_decisions(span, rule)
+    elif kind == "log_chars":
+        return log_too_long(span, rule)
+    elif kind == "value_depth":
+        message = (
+            f"values in '{rule}' call one another more deeply than {MAX_VALUE_DEPTH} levels, "
+            "the most the native engine allows (--engine python allows more)"
+        )
+    else:
+        return RuleRuntimeError(detail, span, rule)
+    return CoreLimit(message, span, rule)  # the budget's and the core's stack's: counted apart
+
+
 class NativeState:
     """One game in progress on the native core."""
 
@@ -256,39 +294,7 @@ class NativeState:
         return out
 
     def _error(self, kind: str, detail: str, at: int | None) -> RuleRuntimeError:
-        span, rule = self.lowered.sites[at] if at is not None else (None, "")
-        if kind == "budget_loop":
-            message = (
-                f"the step budget ({self.budget}) ran out: this loop in '{rule or 'the flow'}' "
-                "seems never to end"
-            )
-        elif kind == "budget_call":
-            callee = self.lowered.codes[int(detail)]
-            message = f"the step budget ({self.budget}) ran out: '{rule or callee}' seems to loop forever"
-            rule = callee
-        elif kind == "budget_list":
-            message = (
-                f"the step budget ({self.budget}) ran out going through a list of {int(detail):,} items "
-                f"in '{rule or 'the flow'}'"
-            )
-        elif kind == "recursion_code":  # at the rule or trigger entered, as the Python engine says
-            name = self.lowered.codes[int(detail)]
-            return too_deep(name, self.lowered.declared[int(detail)])
-        elif kind == "recursion_value":  # at the value entered: its declaration's site
-            declared, name = self.lowered.sites[int(detail)]
-            return too_deep(name, declared)
-        elif kind == "decisions":
-            return too_many_decisions(span, rule)
-        elif kind == "log_chars":
-            return log_too_long(span, rule)
-        elif kind == "value_depth":
-            message = (
-                f"values in '{rule}' call one another more deeply than {MAX_VALUE_DEPTH} levels, "
-                "the most the native engine allows (--engine python allows more)"
-            )
-        else:
-            return RuleRuntimeError(detail, span, rule)
-        return CoreLimit(message, span, rule)  # the budget's and the core's stack's: counted apart
+        return core_error(self.lowered, self.budget, kind, detail, at)
 
     # -------------------------------------------------------------- the engine's API
 
@@ -382,13 +388,7 @@ class NativeState:
         self._settle()
 
     def _agent(self, name: str) -> Any:
-        """An agent as the core takes it (src/py.rs's AgentSpec): its name, or a search's tuple."""
-        search = parse_search(name)
-        if search is None:
-            return name
-        if search.style is not None and search.style not in self.game.program.styles:
-            raise ValueError(f"unknown style '{search.style}' for the search '{name}'")
-        return ("mcts", *search_arguments(search, self))
+        return core_agent(self.game, self.lowered, name)
 
     def play_with(self, agents: Any) -> None:
         """Play to the end inside the core with agents that outlive the game (`_core.Agents`):
@@ -486,6 +486,16 @@ class NativeState:
     def result(self) -> dict[str, Any]:
         """The game as a log records it, as State.result (one record for both engines)."""
         return record(self)
+
+
+def core_agent(game: Game, lowered: Lowered, name: str) -> Any:
+    """An agent as the core takes it (src/py.rs's AgentSpec): its name, or a search's tuple."""
+    search = parse_search(name)
+    if search is None:
+        return name
+    if search.style is not None and search.style not in game.program.styles:
+        raise ValueError(f"unknown style '{search.style}' for the search '{name}'")
+    return ("mcts", *search_arguments(search, lowered))
 
 
 def _a_place(value: Any) -> bool:

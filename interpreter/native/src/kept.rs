@@ -98,7 +98,7 @@ impl Item {
 }
 
 /// A filter's answer kept item by item.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Kept {
     /// The list it went through: asked of another list, it is computed afresh.
     items: Arc<Vec<Value>>,
@@ -112,7 +112,7 @@ struct Kept {
 }
 
 /// The filters a game keeps, by declared value and arguments, and the values not worth keeping.
-#[derive(Default, Debug)]
+#[derive(Clone, Default, Debug)]
 pub(crate) struct Filters {
     kept: HashMap<Key, Kept, vm::Fast>,
     refused: Vec<bool>,

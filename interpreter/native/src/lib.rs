@@ -12,6 +12,7 @@ pub mod mcts;
 pub mod memo;
 pub mod offers;
 pub mod placement;
+pub mod playouts;
 pub mod reveal;
 pub mod rng;
 pub mod routes;

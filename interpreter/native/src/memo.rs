@@ -178,6 +178,21 @@ impl Memo {
         Memo::of(self.layout.clone())
     }
 
+    /// The same memo, every answer and filter kept, at the same time (`Clone` makes an empty
+    /// one: a copy of a game starts without its answers).
+    pub(crate) fn duplicate(&self) -> Memo {
+        Memo {
+            answers: self.answers.clone(),
+            now: self.now,
+            last: self.last.clone(),
+            reading: self.reading.clone(),
+            layout: self.layout.clone(),
+            prune_at: self.prune_at,
+            filters: self.filters.clone(),
+            collecting: self.collecting,
+        }
+    }
+
     /// A part of the position was read by the value being computed, if any.
     pub(crate) fn read(&mut self, part: Part) {
         let b = bucket(&self.layout, part);

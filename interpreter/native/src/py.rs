@@ -7,6 +7,7 @@ use crate::carry::Start;
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
 use crate::mcts::{Budget, Rollout, Search};
+use crate::playouts::{play, Played, Prepared};
 use crate::rng::Mt;
 use crate::teams::Teams;
 use crate::value::Value;
@@ -18,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 create_exception!(_core, NativeError, PyException);
@@ -94,6 +95,12 @@ fn tagged<'py>(py: Python<'py>, tag: &str, ids: &[u32]) -> PyResult<Bound<'py, P
 }
 
 fn raise(fail: &Fail) -> PyErr {
+    NativeError::new_err(error_parts(fail))
+}
+
+/// An error as it crosses into Python: (kind, detail, at), as `NativeError`'s arguments
+/// (interpreter/native/state.py's `core_error` words it).
+fn error_parts(fail: &Fail) -> (&'static str, String, Option<u32>) {
     let (kind, detail) = match &fail.kind {
         FailKind::Error(message) => ("error", message.clone()),
         FailKind::BudgetLoop => ("budget_loop", String::new()),
@@ -105,13 +112,25 @@ fn raise(fail: &Fail) -> PyErr {
         FailKind::LogChars => ("log_chars", String::new()),
         FailKind::ValueDepth => ("value_depth", String::new()),
     };
-    NativeError::new_err((kind, detail, fail.at))
+    (kind, detail, fail.at)
 }
+
+/// A game played to its end by `Program.playouts`: (choices, turns, steps, scores, tiebreaks,
+/// winners, error), the three figures None where an error (kind, detail, at) stopped it.
+type PlayedOut = (
+    Vec<u32>,
+    u64,
+    u64,
+    Option<Vec<i64>>,
+    Option<Vec<i64>>,
+    Option<Vec<u32>>,
+    Option<(&'static str, String, Option<u32>)>,
+);
 
 /// Who plays a seat inside the core, as interpreter/native/state.py hands it over: "random" or
 /// "first", or a search as ("mcts", playouts, seconds, style), one budget of the two given
 /// (agents.py reads the agent's name: `mcts`, `mcts:500`, `mcts:2s`, `mcts:500:STYLE`).
-#[derive(FromPyObject)]
+#[derive(FromPyObject, Clone)]
 enum AgentSpec {
     Named(String),
     Search(String, Option<u32>, Option<f64>, Option<u32>),
@@ -187,6 +206,40 @@ struct Agents {
 #[pyclass(frozen, module = "meeple.interpreter.native._core")]
 struct Program {
     loaded: Arc<Loaded>,
+    /// The starts prepared for its games (playouts.rs), by the settings of the games they
+    /// start, the most recently used last: a game without a save is a copy of one.
+    prepared: Mutex<Vec<(Settings, Prepared)>>,
+}
+
+/// What a prepared start is the start of: the seats, their teams, the step budget, logging.
+type Settings = (u32, Option<Vec<Vec<u32>>>, u64, bool);
+
+/// The most starts a program keeps prepared (a simulation's games share one).
+const PREPARED_MOST: usize = 8;
+
+impl Program {
+    /// The start prepared for games of these settings, taken out (`put_back` returns it), or
+    /// prepared now.
+    fn take_prepared(&self, settings: &Settings, teams: Teams) -> Prepared {
+        let mut kept = self.prepared.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match kept.iter().position(|(s, _)| s == settings) {
+            Some(i) => kept.remove(i).1,
+            None => {
+                let (players, _, budget, logging) = settings;
+                Prepared::new(self.loaded.clone(), *players, teams, *budget, *logging, None)
+            }
+        }
+    }
+
+    /// Keep a prepared start for the next games of its settings, forgetting the least recently
+    /// used past `PREPARED_MOST`.
+    fn put_back(&self, settings: Settings, prepared: Prepared) {
+        let mut kept = self.prepared.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        kept.push((settings, prepared));
+        if kept.len() > PREPARED_MOST {
+            kept.remove(0);
+        }
+    }
 }
 
 #[pymethods]
@@ -195,12 +248,13 @@ impl Program {
     fn new(ir_json: &str) -> PyResult<Program> {
         let ir: Ir = serde_json::from_str(ir_json)
             .map_err(|e| PyValueError::new_err(format!("a lowered program that does not load: {e}")))?;
-        Ok(Program { loaded: Arc::new(Loaded::new(ir)) })
+        Ok(Program { loaded: Arc::new(Loaded::new(ir)), prepared: Mutex::new(Vec::new()) })
     }
 
     /// A new game, run to its first decision (or its end, or an error: see `Game.failure`);
     /// `teams`: the layout it is played in (each team its seats), everyone alone without one;
-    /// `start`: what a save made of its start, as JSON (carry.rs).
+    /// `start`: what a save made of its start, as JSON (carry.rs). A game without a save is a
+    /// copy of a start prepared for games of its settings (playouts.rs): the same game.
     #[pyo3(signature = (players, seed, budget, logging, teams=None, start=None))]
     fn new_game(
         &self,
@@ -211,6 +265,7 @@ impl Program {
         teams: Option<Vec<Vec<u32>>>,
         start: Option<&str>,
     ) -> PyResult<Game> {
+        let layout = teams.clone();
         let teams = match teams {
             None => Teams::alone(players),
             Some(layout) => Teams::of_layout(&layout, players).map_err(PyValueError::new_err)?,
@@ -222,11 +277,69 @@ impl Program {
                     .map_err(|e| PyValueError::new_err(format!("a start that does not load: {e}")))?,
             ),
         };
-        let loaded = self.loaded.clone();
-        let mut machine = Machine::seated(loaded, players, teams, seed, budget, logging, start.as_ref());
+        let mut machine = match start {
+            Some(start) => {
+                Machine::seated(self.loaded.clone(), players, teams, seed, budget, logging, Some(&start))
+            }
+            None => {
+                let settings = (players, layout, budget, logging);
+                let mut prepared = self.take_prepared(&settings, teams);
+                let machine = prepared.game(seed);
+                self.put_back(settings, prepared);
+                machine
+            }
+        };
         machine.rest();
         Ok(Game { machine })
     }
+
+    /// Games of seeds `first`, `first + 1`, ... (`seeds`: the first and how many), each played
+    /// to its end inside the core by its agents (`AgentSpec`, seeded for each game as
+    /// `Game.play_out` seeds them), without the readable log: what each came to (`PlayedOut`),
+    /// in the seeds' order. Each game is a copy of a start prepared once (playouts.rs): the game
+    /// `new_game` and `play_out` make of the same seed. Python's other threads run meanwhile.
+    #[pyo3(signature = (players, seeds, agents, budget, teams=None))]
+    fn playouts(
+        &self,
+        py: Python<'_>,
+        players: u32,
+        seeds: (i128, u32),
+        agents: Vec<AgentSpec>,
+        budget: u64,
+        teams: Option<Vec<Vec<u32>>>,
+    ) -> PyResult<Vec<PlayedOut>> {
+        let (seed, games) = seeds;
+        let layout = teams.clone();
+        let teams = match teams {
+            None => Teams::alone(players),
+            Some(layout) => Teams::of_layout(&layout, players).map_err(PyValueError::new_err)?,
+        };
+        let loaded = &self.loaded;
+        agents_of(loaded, agents.clone(), seed)?; // an agent the core lacks is refused before any game
+        let settings = (players, layout, budget, false);
+        let mut prepared = self.take_prepared(&settings, teams);
+        let played = py.detach(|| {
+            let mut out = Vec::new();
+            for n in 0..i128::from(games) {
+                let Ok(mut made) = agents_of(loaded, agents.clone(), seed + n) else {
+                    return Err("the agents do not fit this program".to_string());
+                };
+                out.push(play(prepared.game(seed + n), &mut made)?);
+            }
+            Ok(out)
+        });
+        self.put_back(settings, prepared);
+        Ok(played.map_err(PyValueError::new_err)?.into_iter().map(crossed).collect())
+    }
+}
+
+/// A game played out, as it crosses into Python (`PlayedOut`).
+fn crossed(played: Played) -> PlayedOut {
+    let (scores, ties, winners, error) = match played.outcome {
+        Ok((scores, ties, winners)) => (Some(scores), Some(ties), Some(winners), None),
+        Err(fail) => (None, None, None, Some(error_parts(&fail))),
+    };
+    (played.choices, played.turns, played.steps, scores, ties, winners, error)
 }
 
 /// A decision's options, as they were when it was asked: each crosses into Python when read.

@@ -56,6 +56,11 @@ impl Mt {
         Mt { state: Vec::new(), index: 0, key }
     }
 
+    /// Whether anything was drawn yet: until then, the generator is its seed alone.
+    pub fn drawn(&self) -> bool {
+        !self.state.is_empty()
+    }
+
     /// The state the seed makes (`init_by_array`), at the first draw.
     fn seed_now(&mut self) {
         self.state = start().to_vec();

@@ -501,6 +501,25 @@ impl Game {
         logging: bool,
         start: Option<&crate::carry::Start>,
     ) -> Game {
+        let mut game = Game::laid(program, players, teams, seed, budget, logging, start);
+        if game.failed.is_none() {
+            game.advance();
+        }
+        game
+    }
+
+    /// A new game laid out (start values, pieces, the save's start) with setup and play about
+    /// to run, or stopped by an error in its start. Laying out draws nothing from the
+    /// generator, so every seed lays out the same game: playouts.rs lays it out once.
+    pub(crate) fn laid(
+        program: Arc<Loaded>,
+        players: u32,
+        teams: Teams,
+        seed: i128,
+        budget: u64,
+        logging: bool,
+        start: Option<&crate::carry::Start>,
+    ) -> Game {
         let ir = &program.ir;
         let world = World {
             players,
@@ -565,7 +584,15 @@ impl Game {
             let slots = vec![Value::None; ir.code[code as usize].slots as usize];
             game.frames.push(Frame { code, pc: 0, slots, entered: false });
         }
-        game.advance();
+        game
+    }
+
+    /// A copy that keeps the memo's answers (`Clone` starts one without them): a start prepared
+    /// for many seeds (playouts.rs) then goes on as the game `seated` makes, the same answers
+    /// kept and the same steps spent.
+    pub(crate) fn copied(&self) -> Game {
+        let mut game = self.clone();
+        game.world.memo = self.world.memo.duplicate();
         game
     }
 
@@ -689,7 +716,7 @@ impl Game {
     }
 
     /// Run until a decision with more than one option, the end, or an error.
-    fn advance(&mut self) {
+    pub(crate) fn advance(&mut self) {
         // Run to the next decision; one the rules make for a seat they play is made here
         // (automata.rs), and the game runs on.
         loop {

@@ -1,0 +1,135 @@
+//! Many games of one program in one call, each from its own seed and played to its end by its
+//! agents: what a simulation or a benchmark of random playouts asks, without crossing into
+//! Python per game or per decision.
+//!
+//! Each game starts from a start prepared once (`Prepared`), copied rather than built: laying
+//! out the start (start values, pieces, a save's start) draws nothing from the generator, so it
+//! is the same for every seed; and where setup and play reach the first decision without drawing
+//! from it either (Tic-Tac-Toe, Connect Four, Hex: no chance before the first move), the game as
+//! it stands there, its memo included, is the same for every seed too, and each seed's game is a
+//! copy of it with the seed's generator. A copy goes on exactly as the game `Game::seated` makes
+//! for the seed: the same decisions, answers kept and steps spent.
+
+use crate::carry::Start;
+use crate::rng::Mt;
+use crate::teams::Teams;
+use crate::vm::{Agent, Fail, Game, Loaded};
+use std::sync::Arc;
+
+/// A program's start, prepared once for games of many seeds.
+pub struct Prepared {
+    /// The start laid out, setup and play about to run (or the error that stopped it).
+    laid: Game,
+    /// The game at its first decision (or end), where getting there drew nothing from the
+    /// generator: every seed's game is then this one with the seed's generator.
+    first: Option<Game>,
+    /// Whether a game was run to its first decision yet: whether it drew is then known, since
+    /// until a first draw nothing a game does depends on its seed.
+    tried: bool,
+}
+
+impl Prepared {
+    /// The start of games of so many players, in these teams, with this step budget, logging
+    /// or not, from a save's `start` if given.
+    pub fn new(
+        program: Arc<Loaded>,
+        players: u32,
+        teams: Teams,
+        budget: u64,
+        logging: bool,
+        start: Option<&Start>,
+    ) -> Prepared {
+        let laid = Game::laid(program, players, teams, 0, budget, logging, start);
+        Prepared { laid, first: None, tried: false }
+    }
+
+    /// The game of seed `seed`, run to its first decision: as `Game::seated` makes it.
+    pub fn game(&mut self, seed: i128) -> Game {
+        if let Some(first) = &self.first {
+            let mut game = first.copied();
+            game.world.rng = Mt::new(seed);
+            return game;
+        }
+        let mut game = self.laid.copied();
+        game.world.rng = Mt::new(seed);
+        if game.failed.is_none() {
+            game.advance();
+        }
+        if !self.tried {
+            self.tried = true;
+            if !game.world.rng.drawn() {
+                self.first = Some(game.copied());
+            }
+        }
+        game
+    }
+}
+
+/// How a game played to its end came out: each seat's score and tiebreak and the winners (every
+/// member of a winning team, teams.rs), or the error that stopped it.
+pub type Outcome = Result<(Vec<i64>, Vec<i64>, Vec<u32>), Fail>;
+
+/// A game played to its end inside the core.
+pub struct Played {
+    pub choices: Vec<u32>,
+    pub turns: u64,
+    pub steps: u64,
+    pub outcome: Outcome,
+}
+
+/// Play `game` to its end, each decision answered by its seat's agent, and say how it came out.
+/// Err: no agent for a seat that must answer (the caller's mistake, not the rules').
+pub fn play(mut game: Game, agents: &mut [Agent]) -> Result<Played, String> {
+    game.play_out(agents)?;
+    let outcome = match game.failed.take() {
+        Some(fail) => Err(fail),
+        None => ended(&mut game),
+    };
+    Ok(Played { choices: game.choices, turns: game.world.turns, steps: game.world.steps, outcome })
+}
+
+/// The scores, tiebreaks and winners of a game that ended (an error in a score stops it there).
+fn ended(game: &mut Game) -> Outcome {
+    let scores = game.scores(false)?;
+    let ties = game.scores(true)?;
+    let keys: Vec<(i64, i64)> = scores.iter().copied().zip(ties.iter().copied()).collect();
+    let winners = game.world.teams.winners(&keys);
+    Ok((scores, ties, winners))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Program;
+
+    fn tiny() -> Arc<Loaded> {
+        let ir: Program =
+            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        Arc::new(Loaded::new(ir))
+    }
+
+    fn random(seed: i128, players: u32) -> Vec<Agent> {
+        (0..players).map(|seat| Agent::Random(Mt::new(seed * 1000 + i128::from(seat)))).collect()
+    }
+
+    /// Every seed's game from the prepared start is the game `seated` makes for it (the same
+    /// choices, steps, turns and outcome), copied at its first decision or run from the start
+    /// laid out (as for a game that draws before its first decision).
+    #[test]
+    fn a_game_from_the_prepared_start_is_the_game_built_for_its_seed() {
+        let program = tiny();
+        let mut at_first = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
+        let mut from_laid = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
+        from_laid.tried = true;
+        for seed in 0..20 {
+            let built = Game::seated(program.clone(), 2, Teams::alone(2), seed, 100_000, false, None);
+            let b = play(built, &mut random(seed, 2)).expect("plays");
+            for prepared in [&mut at_first, &mut from_laid] {
+                let a = play(prepared.game(seed), &mut random(seed, 2)).expect("plays");
+                assert_eq!((&a.choices, a.steps, a.turns), (&b.choices, b.steps, b.turns));
+                assert_eq!(a.outcome.as_ref().ok(), b.outcome.as_ref().ok());
+            }
+        }
+        assert!(at_first.first.is_some() && from_laid.first.is_none());
+    }
+}

@@ -1,0 +1,142 @@
+"""Many playouts in one call into the native core (`native.playouts`, src/playouts.rs): each is
+the game the same seed plays one by one (`native.new_game` then `play_out`), and the game the
+Python engine's agents play, though every game is a copy of a start prepared once: laid out
+once, and, where nothing is drawn before the first decision, run to it once.
+
+These tests skip when the core is not built; CI sets $MEEPLE_REQUIRE_NATIVE, which makes that
+skip a failure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import ROOT, native_or_skip, write
+
+import meeple
+from meeple import Game
+from meeple.interpreter import native
+from meeple.interpreter.agents import make_agents
+from meeple.interpreter.agents import play as play_to_end
+
+
+@pytest.fixture(autouse=True)
+def built() -> None:
+    native_or_skip()
+
+
+GAMES = ROOT / "tests" / "games"
+# (rules, options, players, agents, teams): chance before the first decision or not (Dino Party
+# deals and shuffles in setup: each game runs from the start laid out), styles, seats the rules
+# play, teams.
+CASES: list[tuple[Path, dict[str, str], int, tuple[str, ...], list[list[int]] | None]] = [
+    (GAMES / "tic_tac_toe.rules", {}, 2, ("random",), None),
+    (GAMES / "connect_four.rules", {}, 2, ("random", "first"), None),
+    (GAMES / "hex.rules", {"size": "5"}, 2, ("random",), None),
+    (GAMES / "call_the_die.rules", {}, 2, ("random",), None),
+    (ROOT / "games" / "dino_party.rules", {}, 3, ("random",), None),
+    (GAMES / "errand_runner.rules", {}, 2, ("runner_style", "random"), None),
+    (GAMES / "tug_teams.rules", {}, 4, ("random",), [[0, 2], [1, 3]]),
+]
+
+
+def one_by_one(game: Game, players: int, seed: int, agents: tuple[str, ...], teams: Any) -> tuple[Any, ...]:
+    """What a game played inside the core, alone, comes to."""
+    state = native.new_game(game, players, seed, logging=False, teams=teams)
+    state.play_out(list(agents))
+    return (state.choices, state.turns, state.steps, state.scores, state.tiebreaks, state.winners)
+
+
+@pytest.mark.parametrize(("rules", "options", "players", "agents", "teams"), CASES)
+def test_playouts_in_one_call_are_the_games_played_one_by_one(
+    rules: Path, options: dict[str, str], players: int, agents: tuple[str, ...], teams: Any
+) -> None:
+    game = meeple.load(str(rules), options)
+    played = native.playouts(game, 12, seed=5, players=players, agents=agents, teams=teams)
+    assert [p.seed for p in played] == list(range(5, 17))
+    for p in played:
+        assert p.error is None
+        mine = (p.choices, p.turns, p.steps, p.scores, p.tiebreaks, p.winners)
+        assert mine == one_by_one(game, players, p.seed, agents, teams)
+
+
+@pytest.mark.parametrize(("rules", "options", "players", "agents", "teams"), CASES[:5])
+def test_playouts_in_one_call_are_the_python_engines_games(
+    rules: Path, options: dict[str, str], players: int, agents: tuple[str, ...], teams: Any
+) -> None:
+    game = meeple.load(str(rules), options)
+    for p in native.playouts(game, 8, players=players, agents=agents, teams=teams):
+        state = game.new_game(players, p.seed, logging=False, teams=teams)
+        play_to_end(state, make_agents(list(agents), players, p.seed, game.program.styles))
+        assert (p.choices, p.turns, p.scores, p.winners) == (
+            state.choices,
+            state.turns,
+            state.scores,
+            state.winners,
+        )
+
+
+def test_a_playout_stopped_by_the_rules_carries_the_python_engines_error(tmp_path: Path) -> None:
+    """An error in the rules stops that game alone, with the error the Python engine raises
+    there, word for word; the step budget too."""
+    rules = write(
+        tmp_path,
+        "broken.rules",
+        'game "Broken":\n  players 2..2\nzone pool\nvar n: int = 0\ntable pick (name):\n  a\n  b\n'
+        'play:\n  turn players[0]:\n    choose c from pick by players[0] prompt "Pick":\n'
+        "      if c == b:\n        set n to [1, 2][n + 5]\n",
+    )
+    game = meeple.load(str(rules))
+    played = native.playouts(game, 10, players=2)
+    broken = [p for p in played if p.error is not None]
+    assert broken and len(broken) < len(played)  # the answer b breaks, a does not
+    for p in broken:
+        state = game.new_game(2, p.seed, logging=False)
+        with pytest.raises(meeple.RuleRuntimeError) as python:
+            play_to_end(state, make_agents(["random"], 2, p.seed))
+        assert str(p.error) == str(python.value)
+        assert (p.scores, p.winners) == ([], [])
+    endless = write(
+        tmp_path,
+        "endless.rules",
+        'game "Endless":\n  players 1..1\nzone pool\nvar n: int = 0\n'
+        "play:\n  while n == 0:\n    set n to 0\n",
+    )
+    (out,) = native.playouts(meeple.load(str(endless)), 1, players=1, budget=1000)
+    assert "step budget (1000) ran out" in str(out.error)
+
+
+def test_playouts_asked_amiss_are_refused_before_any_game_is_played() -> None:
+    game = meeple.load(str(GAMES / "tic_tac_toe.rules"))
+    for amiss in [
+        {"games": -1},
+        {"games": 2, "players": 3},
+        {"games": 2, "seed": -1},
+        {"games": 2, "agents": ("nobody",)},
+        {"games": 2, "agents": ()},
+        {"games": 2, "budget": 0},
+    ]:
+        with pytest.raises(ValueError):
+            native.playouts(game, **amiss)
+    assert native.playouts(game, 0) == []
+
+
+@pytest.mark.parametrize("name", ["call_the_die", "tic_tac_toe", "errands"])
+def test_new_game_starts_each_seed_as_a_program_that_started_no_other_game(name: str) -> None:
+    """`new_game` makes each game as a copy of a start prepared for games of its settings (the
+    first game's, at its first decision, where it drew nothing): the same game, log included,
+    as a program that started that seed alone makes."""
+
+    def games(seeds: list[int]) -> dict[int, tuple[Any, ...]]:
+        game = meeple.load(str(GAMES / f"{name}.rules"))
+        game.program.native = None  # loaded into the core afresh: no start prepared yet
+        out = {}
+        for seed in seeds:
+            state = native.new_game(game, 2, seed)
+            state.play_out(["random"])
+            out[seed] = (state.choices, state.log, state.steps, state.scores, state.winners)
+        return out
+
+    alone = {seed: games([seed])[seed] for seed in range(12)}
+    assert games(list(range(12))) == alone
