@@ -234,9 +234,11 @@ class _Builder:
                     else f"{rows * count}, {count} for each {kinds}"
                 )
             elif piece.per_row_of and (each := self._per_row(piece)) is not None:
-                says = f"{sum(n for _, n in each)}: " + ", ".join(
-                    self.names.row(piece.per_row_of, key).count_label(n) for key, n in each
-                )
+                # A kind with none in the box is no component ("0 Sharp Teeth": a power printed
+                # on some boards, of which the bag holds no token): the list counts what is there.
+                listed = [self.names.row(piece.per_row_of, key).count_label(n) for key, n in each if n]
+                total = sum(n for _, n in each)
+                says = f"{total}: " + ", ".join(listed) if listed else str(total)
             elif piece.per_player and count is not None:
                 says = f"{count} for each player"
             elif count is not None:

@@ -16,6 +16,7 @@ from helpers import shared_file
 
 import meeple
 from meeple.interpreter.checks import CheckOptions, Report, run_checks
+from meeple.interpreter.checks import rulebook as book_check
 from meeple.loader import bundled_games
 
 GAMES = [path.stem for path in bundled_games()]
@@ -61,3 +62,18 @@ def test_a_bundled_game_implements_nearly_all_of_its_rulebook_and_copies_little_
     total = report(stem).coverage[-1].as_data()
     assert total["cited_percent"] >= COVERED, (total["uncovered"], total["example_only"])
     assert total["quoted_percent"] < QUOTED
+
+
+def test_no_passage_a_game_marks_as_no_rule_is_cited_by_a_rule(stem: str) -> None:
+    """An aside is never a rule (docs/checking.md): a passage a game quotes with `aside` (flavour,
+    a tip, a worked example) is cited by no rule, step or declaration; the coverage would count it
+    as covered and hide that a rule rests on an example. A worked example that disagrees with a
+    rule is quoted by a conflict instead, which is not a rule."""
+    checked = meeple.check(stem)
+    header = checked.symbols.header if checked.symbols is not None else None
+    assert checked.module is not None and header is not None and header.rulebook
+    path = shared_file("rulebooks", header.rulebook)
+    book = book_check.read_rulebook(path, path.read_text(encoding="utf-8"))
+    found = book_check.check_citations(checked.module, book)
+    both = sorted(found.asides & found.of(book_check.IMPLEMENTED))
+    assert both == [], [f"{book.paragraphs[i].line}: {book.paragraphs[i].text[:60]}" for i in both]

@@ -102,6 +102,19 @@ def test_no_reference_table_comes_before_setup_and_the_rules(stem: str) -> None:
         assert "Numbers" not in said[:reference]
 
 
+def test_a_kind_of_piece_with_none_in_the_box_is_not_listed_among_the_components(tmp_path: Path) -> None:
+    """The components count what is in the box: a kind of piece of which there are none (a power
+    printed on some boards, with no token of it in the bag) is not listed as "0 opals"."""
+    source = SHELF.replace(
+        "piece coin: 5 per player in bag\n",
+        "piece coin: 5 per player in bag\n"
+        'table gem (name, called, stock: int):\n  ruby, "ruby", 2\n  opal, "opal", 0\n'
+        "piece stone: self.stock per gem in bag\n",
+    )
+    (stones,) = [c for c in docs(tmp_path, source).book.components if c.name == "stones"]
+    assert stones.count == "2: 2 rubies"
+
+
 def test_a_column_without_a_heading_of_its_own_does_not_print(tmp_path: Path) -> None:
     """A column the author heads is for players; one without a heading (a flag, a measure) is
     the machine's, and only the designer's reference shows it."""

@@ -431,3 +431,15 @@ def test_the_aid_tells_how_an_extinct_player_comes_back(stem: str) -> None:
     aid, _ = aid_of(stem)
     gists = [gist for name, gist in aid.actions if name == "Extinction!"]
     assert gists and all("starting Herd" in gist for gist in gists), gists
+
+
+@pytest.mark.parametrize(
+    "stem", ["dino_dynasty", "dino_dynasty_dynasty", "dino_dynasty_stasis", "dino_dynasty_campaign"]
+)
+def test_the_aid_tells_who_loses_a_fight_and_how_many(stem: str) -> None:
+    """The end of a fight is a basic question (issue 25 §2): the aid cut "Compete resolution" to
+    its first sentence, which counted the Power and never said that the side with the lower Power
+    loses the difference. The base game's rule, in the games that keep it."""
+    aid, _ = aid_of(stem)
+    gists = [gist for name, gist in aid.actions if name == "Compete resolution"]
+    assert gists and all("lower Power loses" in gist and "difference" in gist for gist in gists), gists
