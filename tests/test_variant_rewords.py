@@ -241,3 +241,15 @@ def test_holds_outside_a_reword_or_a_replacement_is_refused(tmp_path: Path) -> N
     path = variant(tmp_path, 'replace constant never = 1\n  holds "why"\n'.replace("replace ", ""))
     (found,) = errors(path)
     assert (Path(found.file).name, found.line, found.code) == ("variant.rules", 4, "M090")
+
+
+def test_a_text_no_reword_can_name_is_told_where_its_holds_goes(tmp_path: Path) -> None:
+    """A trigger has no name: its stale words are answered by a `holds` in the replacement."""
+    base = (
+        BASE
+        + 'when chip c enters pot:\n  text "Every chip halves, rounded down."\n'
+        + '  if half(2) == 1:\n    log "halved"\n'
+    )
+    (warning,) = [d for d in stale_texts(variant(tmp_path, UP, base)) if d.line == 33]
+    assert "reword" not in warning.hint.split("(")[0] and "`holds" in warning.hint
+    assert stale_texts(variant(tmp_path, UP + '  holds "every pile is even"\n', base)) == []

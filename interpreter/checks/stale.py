@@ -125,13 +125,15 @@ def check_stale_texts(module: ast.Module) -> list[Finding]:
 
 
 def _hint(key: str) -> str:
+    """What the variant writes: a reword of the passage, or (a trigger, a score line: no reword
+    names them) a `holds` where it replaces what the text describes."""
     if key:
         return (
             f'in the variant, write `reword {key}:` with its new `says`, or `holds "why"` if they still hold'
         )
     return (
-        'in the variant, replace this declaration with words of its own, or write `holds "why"` among the '
-        "lines of what it replaces"
+        'where these words still hold, write `holds "why"` among the lines of what the variant replaces '
+        "(a `reword` cannot name this passage)"
     )
 
 
