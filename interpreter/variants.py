@@ -276,9 +276,8 @@ class _Patcher:
                 "replace it to give it words",
             )
         else:
-            if words:
-                for lines in lists:
-                    _put_in_place(lines, old, patch.meta)
+            for lines in lists:
+                _put_in_place(lines, old, patch.meta, keep=not words)
             self.merged.rewords.append(patch)
 
     def insert(self, patch: ast.InsertBlock) -> None:
@@ -320,11 +319,15 @@ class _Patcher:
             setup.body.extend(patch.body)
 
 
-def _put_in_place(lines: list[Any], old: set[int], new: list[ast.Meta]) -> None:
+def _put_in_place(lines: list[Any], old: set[int], new: list[ast.Meta], keep: bool) -> None:
     """The lines of `old` (by id) taken out of a passage's lines, and `new` put where the first
-    of them stood: a rule's words stay above its steps, as the designer wrote them."""
+    of them stood: a rule's words stay above its steps, as the designer wrote them. `keep`: the
+    old words stay (they hold), and `new` (the `holds` line and its citations) follows them, so
+    that the designer's reference prints the reason beside the words it vouches for."""
     places = [i for i, line in enumerate(lines) if id(line) in old]
-    if places:
+    if places and keep:
+        lines[places[-1] + 1 : places[-1] + 1] = new
+    elif places:
         first = places[0]
         lines[:] = [*lines[:first], *new, *(x for x in lines[first:] if id(x) not in old)]
 

@@ -90,6 +90,13 @@ def books(path: Path) -> tuple[str, str, str]:
     return render.rulebook_markdown(changes), render.rulebook_markdown(full), render.aid_markdown(changes)
 
 
+def reference(path: Path) -> str:
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    docs = render.game_docs(path, checked.module, checked.symbols, checked.program.constants, True)
+    return render.reference_markdown(docs, "flow.svg")
+
+
 # ===================================================================== the warning
 
 
@@ -187,6 +194,7 @@ def test_a_text_marked_as_holding_is_silent_and_its_reason_printed_in_no_players
     changes, full, aid = books(path)
     assert all("REASON-GAIN" not in book for book in (changes, full, aid))
     assert "Take half your chips again, rounded down." in full  # the base words, kept
+    assert "**Still holds:** REASON-GAIN: every pile is even" in reference(path)  # the designer's
 
 
 def test_holds_on_the_replacing_declaration_vouches_for_every_text_about_it(tmp_path: Path) -> None:
