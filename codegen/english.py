@@ -915,6 +915,15 @@ class English:
     def _remove_decl(self, d: ast.RemoveDecl) -> str:
         return f"Remove the {d.kind} {humanise(d.name)}"
 
+    def _reword(self, d: ast.Reword) -> str:
+        what = f"{d.kind} {humanise(d.name)}" if d.name else d.kind
+        words = " ".join(m.value for m in d.meta if m.kind in ("says", "text"))
+        if words:
+            return f"The {what}, in new words: {words}"
+        return f"The base game's words for the {what} still hold: " + " ".join(
+            m.value for m in d.meta if m.kind == "holds"
+        )
+
     def _insert_block(self, d: ast.InsertBlock) -> str:
         inner = "; ".join(line.flat() for line in self.block(d.body))
         return f"{d.position.capitalize()} {d.kind} {humanise(d.name)}: {inner}"
@@ -1108,6 +1117,7 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.ReplaceBlock: English._replace_block,
     ast.RemoveDecl: English._remove_decl,
     ast.InsertBlock: English._insert_block,
+    ast.Reword: English._reword,
     ast.ExtendTable: English._extend_table,
     ast.ExtendSetup: English._extend_setup,
     ast.ChangeTable: English._change_table,

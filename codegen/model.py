@@ -43,6 +43,7 @@ class Notes:
     assume: list[str] = field(default_factory=list)
     conflict: list[str] = field(default_factory=list)
     aside: list[str] = field(default_factory=list)
+    holds: list[str] = field(default_factory=list)  # a variant's: why the base game's words still hold
 
     @classmethod
     def of(cls, metas: Sequence[ast.Meta]) -> Notes:

@@ -656,12 +656,66 @@ class _Builder:
                     rules += self._extended(d)
                 case _ if isinstance(d, _DESCRIBED) and self.changed(d):
                     rules += self._described(d)
+        for patch, part in self._reworded():
+            (setup if patch.kind == "setup" else flow if patch.kind in _FLOW_KINDS else rules).append(part)
         left_out = [
             self._left_out(r)
             for r in self.module.removed
             if r.span.file == self.variant_file and (r.words or r.kind in _PRINTED_KINDS)
         ]
         return [*setup, *flow, *rules, *left_out, *scoring]
+
+    def _reworded(self) -> list[tuple[ast.Reword, Part]]:
+        """The base game's passages the variant words anew (`reword`), by their new words: the
+        base game's rulebook prints the old ones, so the new are among the changes. A `holds`
+        changes no word and is printed nowhere a player reads."""
+        out: list[tuple[ast.Reword, Part]] = []
+        for patch in self.module.rewords:
+            found = self._passage(patch) if patch.span.file == self.variant_file else None
+            if found is None:
+                continue
+            title, metas = found
+            words, _ = words_of([m for m in metas if self.changed(m)])
+            if words:
+                out.append(
+                    (patch, Part(anchor("reworded", patch.key.replace(" ", "-")), title, words, [], True))
+                )
+        return out
+
+    def _passage(self, patch: ast.Reword) -> tuple[str, list[ast.Meta]] | None:
+        """A reworded passage's title and its lines (its metadata and those directly in it)."""
+        node: ast.Decl | ast.Named | None
+        if patch.kind in ("setup", "play"):
+            node = self.sym.setup if patch.kind == "setup" else self.sym.play
+            title = "Setup" if patch.kind == "setup" else "How to play"
+        elif patch.kind in _FLOW_KINDS:
+            node = next(
+                (
+                    s
+                    for body in ast.statement_lists(self.module.decls)
+                    for s in body
+                    if isinstance(s, ast.Named) and s.kind == patch.kind and s.name == patch.name
+                ),
+                None,
+            )
+            title = self.names.block(node).one if node is not None else ""
+        else:
+            cls = DECL_KINDS[patch.kind]
+            node = next(
+                (d for d in self.module.decls if type(d) is cls and getattr(d, "name", None) == patch.name),
+                None,
+            )
+            title = (
+                self.names.decl(patch.name).many if cls is ast.PieceDecl else self.names.decl(patch.name).one
+            )
+        if node is None:
+            return None
+        body = getattr(node, "body", None)
+        lines = [
+            *(node.meta if isinstance(node, ast.Decl) else []),
+            *(body if isinstance(body, list) else []),
+        ]
+        return title, list({id(m): m for m in lines if isinstance(m, ast.Meta)}.values())
 
     def definitions(self) -> list[Part]:
         """What a variant's game defines otherwise than its base game, which the player aid prints
@@ -799,8 +853,9 @@ class _Builder:
             out.append(Part(anchor("added", f"{where}-{len(out)}"), f"Added to {where}", words, steps, True))
             run.clear()
 
+        reworded = {m.span for patch in self.module.rewords for m in patch.meta}
         for stmt in body:
-            if self.changed(stmt):
+            if self.changed(stmt) and stmt.span not in reworded:  # a reworded passage's words: its own part
                 if isinstance(stmt, ast.Named):
                     close()
                     line = self.en.block([stmt])[0]
@@ -847,6 +902,8 @@ def _calls_in_print_order(node: ast.Node) -> list[str]:
         visit(body, None)
     return [name for _, name in sorted(found, key=lambda pair: pair[0])]  # stable: equals keep their order
 
+
+_FLOW_KINDS = ("play", "phase", "step")  # the passages of the flow, among a variant's changes
 
 # What the base game's rulebook prints even without words of its own (a rule's steps, a phase, a
 # component): the variant's tells it as left out; a helper without words players never read.

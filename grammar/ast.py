@@ -280,14 +280,18 @@ class Meta(Stmt):
     `text` explains a rule beside its steps; `says` is the rule in players' words, and stands for
     its steps in the printed rulebook. `aside` quotes a rulebook passage that is not a rule
     (flavour, a fact box, an example, a caption), so that rulebook coverage can tell it from a
-    rule nobody wrote."""
+    rule nobody wrote. `holds` (a variant's, in a `reword` or a replacing declaration) says why
+    the base game's words about it still hold after the change: the stale-text check (M094) reads
+    it, and no book a player reads prints it."""
 
     facts = Facts(
-        forms=('text "..."', 'says "..."', 'cites "..."', 'assume "..."', 'aside "..."'),
+        forms=('text "..."', 'says "..."', 'cites "..."', 'assume "..."', 'aside "..."', 'holds "..."'),
         texts=("kind", "value", "written"),
     )
 
-    kind: Literal["cites", "text", "says", "assume", "conflict", "aside", "called", "called_each", "numbered"]
+    kind: Literal[
+        "cites", "text", "says", "assume", "conflict", "aside", "holds", "called", "called_each", "numbered"
+    ]
     value: str
     # A `text` or `says` whose `{name}` parts the loader filled in (interpreter/texts.py): the
     # words as the file wrote them, which the checks read. None: nothing was filled.
@@ -984,6 +988,21 @@ class InsertBlock(Decl):
     body: list[Stmt]
 
 
+class Reword(Decl):
+    """`reword KIND NAME:` (or `reword setup:`, `reword play:`) -- the base game's words for one
+    passage (a declaration, or a phase or step: its `says` and `text` lines) after a variant's
+    change: `meta` holds the new `says` and `text` that take their place, with their `cites`, or a
+    `holds "why"` line that says the base words still hold."""
+
+    kind: str  # the grammar's REMOVABLE words, or "setup", "play"
+    name: str = ""  # empty for the setup and the flow, which have no name
+
+    @property
+    def key(self) -> str:
+        """The passage as a designer writes it: `rule gain`, `step income`, `play`."""
+        return f"{self.kind} {self.name}" if self.name else self.kind
+
+
 class ExtendTable(Decl):
     name: str
     rows: list[Row]
@@ -1114,6 +1133,10 @@ class Module(Node):
     changes: list[ValueChange] = []  # a variant's: the values it changed (apply_variant)
     removed: list[Removed] = []  # a variant's: what its `remove` patches took out (apply_variant)
     table_changes: list[ChangeTable] = []  # a variant's `change table` patches: what its rulebook tells
+    rewords: list[Reword] = []  # a variant's `reword` patches, applied: what its rulebook and M094 read
+    # a variant's: each base text (by where it stands) and the names its passage read before the
+    # variant's patches, so that M094 knows what a text describes of a block the variant replaced
+    described: dict[Span, set[str]] = {}
 
 
 def statement_lists(decls: list[Decl]) -> list[list[Stmt]]:

@@ -539,6 +539,11 @@ class Builder(Transformer):  # type: ignore[type-arg]
     def remove_decl(self, meta: LarkMeta, c: list[Token]) -> ast.RemoveDecl:
         return ast.RemoveDecl(span=self._span(meta), kind=str(c[0]), name=str(c[1]))  # type: ignore[arg-type]
 
+    def reword_decl(self, meta: LarkMeta, c: list[Any]) -> ast.Reword:
+        name = str(c[1]) if len(c) > 1 and isinstance(c[1], Token) else ""
+        lines = [x for x in c if isinstance(x, ast.Meta)]
+        return ast.Reword(span=self._span(meta), kind=str(c[0]), name=name, meta=lines)
+
     def insert_block(self, meta: LarkMeta, c: list[Any]) -> ast.InsertBlock:
         return ast.InsertBlock(
             span=self._span(meta),

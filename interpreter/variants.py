@@ -9,7 +9,7 @@ as they are; one whose name the base already uses must say `replace`.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
     # them on purpose. A variant runs its own examples.
     merged.decls = [d for d in merged.decls if not isinstance(d, ast.Example)]
     merged.file, merged.source = variant.file, variant.source
+    merged.described = described(merged)
     merged.sources = {**base.sources, base.file: base.source, variant.file: variant.source}
     patcher = _Patcher(merged)
     for decl in variant.decls:
@@ -86,6 +87,7 @@ class _Patcher:
             ast.ExtendTable: self.extend_table,
             ast.ChangeTable: self.change_table,
             ast.ExtendSetup: self.extend_setup,
+            ast.Reword: self.reword,
         }
 
     def apply(self, decl: ast.Decl) -> None:
@@ -215,6 +217,69 @@ class _Patcher:
             merged.removed.append(_removed(patch, [s for s in block.body if isinstance(s, ast.Meta)]))
             del found[0][found[1]]
 
+    def passage(self, patch: ast.Reword) -> ast.Decl | ast.Named | None:
+        """The passage a `reword` names in the merged game (or an error at the patch): a
+        declaration, a phase or step, the setup or the flow."""
+        kind, name = patch.kind, patch.name
+        if kind in ("setup", "play"):
+            cls = ast.SetupDecl if kind == "setup" else ast.PlayDecl
+            found = next((d for d in self.merged.decls if type(d) is cls), None)
+            if found is None:
+                self.error(patch, f"the base game has no {kind} to reword")
+            return found
+        if kind in DECL_KINDS:
+            index = self.base_decl(kind, name)
+            if index is None:
+                self.missing(patch, kind, name, "reword")
+                return None
+            return self.merged.decls[index]
+        block = _find_block(self.merged, kind, name)
+        if block is None:
+            self.error(patch, f"the base game has no {kind} '{name}' to reword")
+            return None
+        named = block[0][block[1]]
+        assert isinstance(named, ast.Named)
+        return named
+
+    def reword(self, patch: ast.Reword) -> None:
+        """`reword KIND NAME:` -- the base game's `says` and `text` of a passage, replaced by the
+        variant's (its other lines, `cites` and the like, join them where they stood), or vouched
+        for by a `holds` line. Refused where it would change nothing a player reads: a passage
+        without words, the variant's own declaration (which it words itself), no new words."""
+        target = self.passage(patch)
+        if target is None:
+            return
+        words = [m for m in patch.meta if m.kind in ("says", "text")]
+        holds = [m for m in patch.meta if m.kind == "holds"]
+        body = getattr(target, "body", None)
+        lists = [
+            *([target.meta] if isinstance(target, ast.Decl) else []),
+            *([body] if isinstance(body, list) else []),
+        ]
+        old = {
+            id(m) for lines in lists for m in lines if isinstance(m, ast.Meta) and m.kind in ("says", "text")
+        }
+        if target.span.file == self.merged.file:
+            self.error(patch, f"'{patch.key}' is this variant's own: give it its words where it is written")
+        elif words and holds:
+            self.error(holds[0], "a reword gives new words or says that the base game's still hold, not both")
+        elif not words and not holds:
+            self.error(
+                patch,
+                f"this reword gives '{patch.key}' no words",
+                'write its `says` or `text`, or `holds "why"`',
+            )
+        elif not old:
+            self.error(
+                patch,
+                f"the base game's '{patch.key}' has no `says` or `text` to reword",
+                "replace it to give it words",
+            )
+        else:
+            for lines in lists:
+                _put_in_place(lines, old, patch.meta, keep=not words)
+            self.merged.rewords.append(patch)
+
     def insert(self, patch: ast.InsertBlock) -> None:
         found = _find_block(self.merged, patch.kind, patch.name)
         if found is None:
@@ -252,6 +317,19 @@ class _Patcher:
             self.merged.decls.append(ast.SetupDecl(span=patch.span, body=patch.body))
         else:
             setup.body.extend(patch.body)
+
+
+def _put_in_place(lines: list[Any], old: set[int], new: list[ast.Meta], keep: bool) -> None:
+    """The lines of `old` (by id) taken out of a passage's lines, and `new` put where the first
+    of them stood: a rule's words stay above its steps, as the designer wrote them. `keep`: the
+    old words stay (they hold), and `new` (the `holds` line and its citations) follows them, so
+    that the designer's reference prints the reason beside the words it vouches for."""
+    places = [i for i, line in enumerate(lines) if id(line) in old]
+    if places and keep:
+        lines[places[-1] + 1 : places[-1] + 1] = new
+    elif places:
+        first = places[0]
+        lines[:] = [*lines[:first], *new, *(x for x in lines[first:] if id(x) not in old)]
 
 
 def _removed(patch: ast.RemoveDecl, metas: list[ast.Meta]) -> ast.Removed:
@@ -472,6 +550,38 @@ def _literal_kind(value: ast.Expr) -> str:
     return ""
 
 
+def misplaced_holds(module: ast.Module) -> list[Diagnostic]:
+    """Each `holds` line of one file (before any variant is applied) that vouches for nothing: it
+    says a base game's words still hold after a variant's change, so it stands in a `reword`, or
+    among the own lines of a rule, value or movement a variant replaces (what the stale-text check
+    reads). Anywhere else no check would read it, and the designer would believe a warning answered."""
+    placed: set[int] = set()
+    for decl in module.decls:
+        match decl:
+            case ast.Reword():
+                placed.update(id(m) for m in decl.meta)
+            case ast.ReplaceDecl(decl=ast.RuleDecl() | ast.ValueDecl() | ast.MovementDecl() as replacing):
+                placed.update(id(m) for m in replacing.meta)
+    found = [m for d in module.decls for m in d.find_all(ast.Meta)] + [
+        m for top in module.meta for m in top.find_all(ast.Meta)
+    ]
+    return [
+        Diagnostic(
+            m.span.file,
+            m.span.line,
+            m.span.column,
+            "error",
+            codes.BAD_PATCH,
+            "this 'holds' vouches for nothing: it says the base game's words still hold after a "
+            "variant's change",
+            "put it in a variant's `reword KIND NAME:`, or among the lines of a rule, value or "
+            "movement it replaces",
+            m.span.end_column,
+        )
+        for m in {id(m): m for m in found if m.kind == "holds" and id(m) not in placed}.values()
+    ]
+
+
 def variant_header(module: ast.Module) -> ast.VariantHeader | None:
     """The variant header of a module, if it is a variant."""
     return next((d for d in module.decls if isinstance(d, ast.VariantHeader)), None)
@@ -533,4 +643,44 @@ def combine_conflicts(
                 named_at.end_column,
             )
         )
+    return found
+
+
+# ------------------------------------------------------------------ what a base text describes
+
+
+def passages(decl: ast.Decl) -> Iterator[tuple[ast.Node, list[ast.Meta]]]:
+    """Each passage of a declaration and its own lines: the declaration (its metadata and the
+    lines directly in its body), and each phase or step in it (the lines directly in it)."""
+    body = getattr(decl, "body", None)
+    own = {id(m) for m in decl.meta}
+    direct = (
+        [s for s in body if isinstance(s, ast.Meta) and id(s) not in own] if isinstance(body, list) else []
+    )
+    yield decl, [*decl.meta, *direct]
+    for named in decl.find_all(ast.Named):
+        yield named, [s for s in named.body if isinstance(s, ast.Meta)]
+
+
+def names_used(owner: ast.Node) -> set[str]:
+    """The names a passage calls or reads (rules, values, movements, constants...)."""
+    found: set[str] = set()
+    for node in owner.walk():
+        match node:
+            case ast.Name(id=name) | ast.CallStmt(name=name) | ast.Call(func=name) | ast.Offer(rule=name):
+                found.add(name)
+    return found
+
+
+def described(module: ast.Module) -> dict[ast.Span, set[str]]:
+    """Each `says` and `text` of a game (by where it stands) and the names its passage reads:
+    taken from a variant's base game before the variant patches it, so that the stale-text check
+    (M094) knows a text describes what a block the variant replaced called, or a rule it removed."""
+    found: dict[ast.Span, set[str]] = {}
+    for decl in module.decls:
+        for owner, metas in passages(decl):
+            texts = [m for m in metas if m.kind in ("says", "text")]
+            if texts:
+                used = names_used(owner)
+                found.update((m.span, used) for m in texts)
     return found

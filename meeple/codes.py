@@ -242,7 +242,8 @@ BAD_PATCH = _code(
     "error",
     "a variant's patch names nothing of that kind in its base game (a `replace zone` of a "
     "movement), or changes a constant's kind; a `change table` line that names no row or column "
-    "of the table, or adds a row or a column it already has",
+    "of the table, or adds a row or a column it already has; a `reword` that would change no word; "
+    "a `holds` outside a `reword` or a replacing rule, value or movement",
 )
 NO_BASE_GAME = _code(
     "M091",
@@ -267,9 +268,9 @@ PATCHES_CLASH = _code(
 STALE_TEXT = _code(
     "M094",
     "warning",
-    "a variant replaces or removes, without words of its own, a rule, a value or a movement that "
-    "a base game's `text` or `says` tells players about (it stands where the rules call or read "
-    "it): the words may no longer hold",
+    "a base game's `text` or `says` describes a rule, a value or a movement a variant replaces or "
+    "removes (its passage calls or reads it, directly or through declared values and movements): "
+    "the words may no longer hold; the variant gives new words (`reword`) or says they hold (`holds`)",
 )
 DOCUMENT_TOO_LARGE = _code(
     "M098",

@@ -24,7 +24,13 @@ from meeple.interpreter.compiler import compile_program
 from meeple.interpreter.engine import Game
 from meeple.interpreter.program import Program
 from meeple.interpreter.texts import fill_texts
-from meeple.interpreter.variants import apply_variant, combine_conflicts, patch_targets, variant_header
+from meeple.interpreter.variants import (
+    apply_variant,
+    combine_conflicts,
+    misplaced_holds,
+    patch_targets,
+    variant_header,
+)
 from meeple.limits import MAX_DATA_BYTES, MAX_RULES_BYTES
 from meeple.paths import (
     Missing,
@@ -367,6 +373,9 @@ def _own_module(path: Path, files: Files) -> ast.Module:
     source = files.rules(path)
     module = parse(source, str(path))  # ours to change: parse gives a copy of what it keeps
     module.sources = {str(path): source}
+    misplaced = misplaced_holds(module)
+    if misplaced:
+        raise RulesError(misplaced, module.sources)
     _read_data(module, path, files)
     return module
 

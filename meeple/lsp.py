@@ -122,6 +122,7 @@ _SYMBOLS: dict[type[ast.Node], lsp.SymbolKind] = {
     ast.ReplaceBlock: lsp.SymbolKind.Namespace,
     ast.RemoveDecl: lsp.SymbolKind.Null,
     ast.InsertBlock: lsp.SymbolKind.Namespace,
+    ast.Reword: lsp.SymbolKind.String,
     ast.ExtendTable: lsp.SymbolKind.Struct,
     ast.ExtendSetup: lsp.SymbolKind.Constructor,
 }

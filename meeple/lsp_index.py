@@ -63,6 +63,7 @@ KIND_WORDS: dict[type[ast.Node], str] = {
     ast.ReplaceBlock: "replace",
     ast.RemoveDecl: "remove",
     ast.InsertBlock: "insert",
+    ast.Reword: "reword",
     ast.ExtendTable: "extend table",
     ast.ExtendSetup: "extend setup",
 }

@@ -16,12 +16,12 @@ Only numbers are looked for: a yes or a name written in a text is rarely the cel
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from meeple import codes
 from meeple.grammar import ast
 from meeple.interpreter.checks.findings import Finding, at
 from meeple.interpreter.texts import KINDS, outside_places, text_span
+from meeple.interpreter.variants import DECL_KINDS, names_used, passages
 
 CODE = codes.STALE_NUMBER
 
@@ -32,7 +32,7 @@ def check_stale_numbers(module: ast.Module) -> list[Finding]:
         return []
     out: list[Finding] = []
     base = [d for d in module.decls if d.span.file != module.file and not isinstance(d, ast.Example)]
-    for owner, metas in (pair for decl in base for pair in _passages(decl)):
+    for owner, metas in (pair for decl in base for pair in passages(decl)):
         texts = [m for m in metas if m.kind in KINDS and m.span.file != module.file]
         for change in (c for c in changes if texts and _about(owner, c)):
             stated = re.compile(rf"(?<![\w.]){change.old}(?![\w])")
@@ -54,19 +54,6 @@ def _shown(value: ast.Cell) -> str:
     return "yes" if value is True else "no" if value is False else "none" if value is None else str(value)
 
 
-def _passages(decl: ast.Decl) -> Iterator[tuple[ast.Node, list[ast.Meta]]]:
-    """Each passage of a declaration and its own lines: the declaration (its metadata and the
-    lines directly in its body), and each phase or step in it (the lines directly in it)."""
-    body = getattr(decl, "body", None)
-    own = {id(m) for m in decl.meta}
-    direct = (
-        [s for s in body if isinstance(s, ast.Meta) and id(s) not in own] if isinstance(body, list) else []
-    )
-    yield decl, [*decl.meta, *direct]
-    for named in decl.find_all(ast.Named):
-        yield named, [s for s in named.body if isinstance(s, ast.Meta)]
-
-
 def _about(owner: ast.Node, change: ast.ValueChange) -> bool:
     """Whether a passage is about a changed value: it declares it or reads it."""
     if change.row is None:
@@ -83,62 +70,101 @@ def _about(owner: ast.Node, change: ast.ValueChange) -> bool:
 # ------------------------------------------------------------------ texts of what a variant replaced
 
 TEXT_CODE = codes.STALE_TEXT
-_TOLD_KINDS = ("rule", "value", "movement")  # what a text tells a player of: what the rules do
+_TOLD = {"rule": ast.RuleDecl, "value": ast.ValueDecl, "movement": ast.MovementDecl}  # what the rules do
+_READERS = (ast.ValueDecl, ast.MovementDecl)  # what a text reads through: declared values and movements
 
 
 def check_stale_texts(module: ast.Module) -> list[Finding]:
-    """A base game's text about a rule, a value or a movement that the variant replaces or
-    removes without a word of its own (a `says` or `text` of the replacing declaration, which its
-    rulebook prints among the changes): the base words are then all players read, and they tell
-    what the base game did. A text "is about" it as M092 has it: it stands in a passage (a
-    declaration, or the phase or step it stands directly in) that calls or reads it by name. A
-    text that shows it through `{...}` already follows it."""
-    said = {
-        getattr(d, "name", None) for d in module.decls if d.span.file == module.file and _has_words(d.meta)
-    }
-    replaced = [
-        name
+    """A base game's text that describes a rule, a value or a movement the variant replaces or
+    removes: the base words may tell what the base game did, and the variant's rulebook, its
+    `--full` book and its aid all print them. A text describes what the passage it stands in (a
+    declaration, or the phase or step it stands directly in) calls or reads by name, directly or
+    through the declared values and movements it reads (a rule that reads a bonus, which reads
+    the replaced half). A variant answers each: `reword KIND NAME:` with new words
+    (then the text is the variant's, not the base game's), or `holds "why"` there, or among the
+    lines of the replacing declaration (every base text about it holds)."""
+    own = module.file
+    changed = {
+        name: kind
         for key, span in module.patched.items()
-        if span.file == module.file
-        and (kind_name := key.split(" ", 1))[0] in _TOLD_KINDS
-        and (name := kind_name[1]) not in said
-    ]
-    if not replaced:
+        if span.file == own and (kind := key.split(" ", 1)[0]) in _TOLD and (name := key.split(" ", 1)[1])
+    }
+    vouched = {
+        d.name
+        for d in module.decls
+        if isinstance(d, ast.RuleDecl | ast.ValueDecl | ast.MovementDecl)
+        and d.span.file == own
+        and _holds(d.meta)
+    }
+    changed = {name: kind for name, kind in changed.items() if name not in vouched}
+    if not changed:
         return []
+    held = {r.key for r in module.rewords if r.span.file == own and _holds(r.meta)}
+    reads = {d.name: names_used(d) for d in module.decls if isinstance(d, _READERS)}
+    present = {
+        (k, getattr(d, "name", None)) for d in module.decls for k, cls in _TOLD.items() if type(d) is cls
+    }
     out: list[Finding] = []
-    base = [d for d in module.decls if d.span.file != module.file and not isinstance(d, ast.Example)]
-    for owner, metas in (pair for decl in base for pair in _passages(decl)):
-        texts = [m for m in metas if m.kind in ("says", "text") and m.span.file != module.file]
-        if not texts:
-            continue
-        used = _names_used(owner)
-        for name in (n for n in replaced if n in used):
+    base = [d for d in module.decls if d.span.file != own and not isinstance(d, ast.Example)]
+    for decl in base:
+        for owner, metas in passages(decl):
+            texts = [m for m in metas if m.kind in ("says", "text") and m.span.file != own]
+            key = _passage_key(owner)
+            if not texts or key in held:
+                continue
+            now = names_used(owner)
             for meta in texts:
-                written = meta.written if meta.written is not None else meta.value
-                if "{" + name in written:
-                    continue
-                out.append(
-                    at(
-                        meta,
-                        TEXT_CODE,
-                        f"this text tells what '{name}' does in the base game, and the variant replaces "
-                        "or removes it",
-                        "check that it still holds, or say it in the variant (a `replace` of this "
-                        "declaration, or the variant's own `says`)",
-                    )
-                )
+                through = _reached(now | module.described.get(meta.span, set()), reads)
+                found = [(name, through[name]) for name in changed if name in through]
+                if found:
+                    told = ", ".join(_described(name, via) for name, via in found)
+                    verbs = {"replaces" if (changed[n], n) in present else "removes" for n, _ in found}
+                    message = f"this text describes {told}, which the variant {' or '.join(sorted(verbs))}"
+                    out.append(at(meta, TEXT_CODE, message, _hint(key)))
     return out
 
 
-def _has_words(metas: list[ast.Meta]) -> bool:
-    return any(m.kind in ("says", "text") for m in metas)
+def _hint(key: str) -> str:
+    """What the variant writes: a reword of the passage, or (a trigger, a score line: no reword
+    names them) a `holds` where it replaces what the text describes."""
+    if key:
+        return (
+            f'in the variant, write `reword {key}:` with its new `says`, or `holds "why"` if they still hold'
+        )
+    return (
+        'where these words still hold, write `holds "why"` among the lines of what the variant replaces '
+        "(a `reword` cannot name this passage)"
+    )
 
 
-def _names_used(owner: ast.Node) -> set[str]:
-    """The names a passage calls or reads (rules, values, movements, constants...)."""
-    found: set[str] = set()
-    for node in owner.walk():
-        match node:
-            case ast.Name(id=name) | ast.CallStmt(name=name) | ast.Call(func=name) | ast.Offer(rule=name):
-                found.add(name)
+def _holds(metas: list[ast.Meta]) -> bool:
+    return any(m.kind == "holds" for m in metas)
+
+
+def _described(name: str, via: str | None) -> str:
+    return f"'{name}'" + (f" (read through '{via}')" if via else "")
+
+
+def _passage_key(owner: ast.Node) -> str:
+    """How a variant names a passage in `reword` (`rule gain`, `step income`, `play`), or "" for
+    one it cannot reword (a trigger, the score line: replaced whole instead)."""
+    if isinstance(owner, ast.Named):
+        return f"{owner.kind} {owner.name}"
+    if isinstance(owner, ast.SetupDecl | ast.PlayDecl):
+        return "setup" if isinstance(owner, ast.SetupDecl) else "play"
+    kind = next((word for word, cls in DECL_KINDS.items() if type(owner) is cls), None)
+    return f"{kind} {getattr(owner, 'name', '')}" if kind else ""
+
+
+def _reached(names: set[str], reads: dict[str, set[str]]) -> dict[str, str | None]:
+    """Every name a passage reads, directly (None) or through the declared values and movements
+    it reads (the one it reads itself that leads there), each once."""
+    found: dict[str, str | None] = dict.fromkeys(names)
+    todo = [(name, name) for name in names]
+    while todo:
+        name, origin = todo.pop()
+        for inner in reads.get(name, ()):
+            if inner not in found:
+                found[inner] = origin
+                todo.append((inner, origin))
     return found
