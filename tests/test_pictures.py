@@ -275,48 +275,69 @@ def _in_words(name: str, sentences: int) -> str:
     )
 
 
-def test_an_example_whose_pictures_do_not_fit_waits_for_the_next_page_and_the_words_after_it_fill_this_one(
-    tmp_path: Path,
-) -> None:
-    """No half-empty page before an example's pictures (issue 25, section 1): a drawn example kept
-    whole that does not fit in what is left of a page goes to the top of the next one, and the
-    examples in words after it fill the page it did not fit on, instead of the page ending there.
-    An example that fits where it stands stays there."""
-    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m, players[0].tray", expected="2")
-    drawn = source[source.index('example "Two pebbles') :]
-    head = source[: source.index('example "Two pebbles')]
-    path = tmp_path / "pages.rules"
-    path.write_text(head + _in_words("Long", 26) + drawn + _in_words("After", 6) + _in_words("Last", 6))
+def _book_pages(path: Path) -> tuple[render.GameDocs, list[str]]:
     checked = meeple.check(path)
     assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
     game = render.game_docs(
         path, checked.module, checked.symbols, checked.program.constants, program=checked.program
     )
-    assert [len(e.pictures) for e in game.book.examples] == [0, 2, 0, 0]
-    pages = [
-        "".join(p.extract_text().split()) for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages
-    ]
+    pdf = pdfs.reader(render.pdf(render.rulebook_typst(game)))
+    return game, ["".join(p.extract_text().split()) for p in pdf.pages]
+
+
+def test_examples_print_in_the_order_of_the_file_and_one_that_does_not_fit_starts_the_next_page(
+    tmp_path: Path,
+) -> None:
+    """A worked example, its heading and its pictures stay on one page, and the examples read in
+    the order the file gives them (issue 25): a drawn example kept whole that does not fit in
+    what is left of a page goes to the top of the next one, and the examples in words after it
+    follow it there; none is floated above it (Dino Dynasty's Desert example printed before
+    Evolve, which comes first). An example that fits where it stands stays there."""
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m", expected="2")
+    drawn = source[source.index('example "Two pebbles') :]
+    head = source[: source.index('example "Two pebbles')]
+    path = tmp_path / "pages.rules"
+    path.write_text(head + _in_words("Long", 22) + drawn + _in_words("After", 6) + _in_words("Last", 6))
+    game, pages = _book_pages(path)
+    assert [len(e.pictures) for e in game.book.examples] == [0, 1, 0, 0]
 
     def page_of(text: str) -> int:
         (found,) = [i for i, p in enumerate(pages) if "".join(text.split()) in p]
         return found
 
     first = page_of("Two pebbles come to the tray")
-    assert first == page_of("Player 1's tray") == page_of("Player 1's board")  # whole, on one page
-    assert page_of("The Long example says its sentence number 25") == first - 1
-    assert page_of("The After example says its sentence number 0") == first - 1  # flowed up
+    assert first == page_of("Player 1's board")  # whole, on one page
+    assert page_of("The Long example says its sentence number 21") == first - 1
+    assert page_of("The After example says its sentence number 0") == first  # after it, not above
+    squeezed = "".join(pages)
+    order = ["TheLongexamplesaysitssentencenumber21", "Twopebblescometothetray", "TheAfterexample", "TheLast"]
+    assert sorted(order, key=squeezed.index) == order
 
     near = tmp_path / "near.rules"
     near.write_text(head + _in_words("Long", 6) + drawn + _in_words("After", 6))
-    checked = meeple.check(near)
-    assert checked.ok and checked.module and checked.symbols and checked.program
-    game = render.game_docs(
-        near, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
-    text = pdfs.text(render.pdf(render.rulebook_typst(game)))
-    squeezed = "".join(text.split())
+    _, pages = _book_pages(near)
+    squeezed = "".join(pages)
     order = ["TheLongexamplesaysitssentencenumber5", "Twopebblescometothetray", "TheAfterexample"]
     assert sorted(order, key=squeezed.index) == order  # in its place, not above the words before it
+
+
+def test_an_example_in_words_keeps_its_title_with_its_words(tmp_path: Path) -> None:
+    """No heading ends a page (issue 25): an example in words shorter than a page is printed whole,
+    so its title is never the last line of a page with its words on the next (Dino Dynasty's
+    "The game goes on while every pile shows an Event tile" ended page 6)."""
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m", expected="2")
+    head = source[: source.index('example "Two pebbles')]
+    title = (
+        "Next: a title long enough to take two lines, as the titles of worked examples often do"
+        " when they say what happens"
+    )
+    shorts = "".join(_in_words(f"Short{k}", 3) for k in range(12))
+    for before in range(1, 5):  # the next example's title falls near the foot of the page
+        path = tmp_path / f"titles{before}.rules"
+        path.write_text(head + shorts + _in_words("Long", before) + _in_words(title, 3))
+        _, pages = _book_pages(path)
+        page = next(i for i, p in enumerate(pages) if "Next:atitle" in p)  # the title; its words name it too
+        assert "happensexamplesaysitssentencenumber2" in pages[page]
 
 
 def test_places_shown_one_after_another_are_drawn_side_by_side_as_they_lie_on_the_table(
