@@ -72,7 +72,7 @@ def _outline(lines: list[Line]) -> list[Line]:
     sentence. A loop that holds only phases, steps and words gives way to what it holds: the
     names carry the order (how often it repeats, the aid's goal says). A condition stays: it
     says when a phase happens at all. A phase or step that holds one rule and nothing else is
-    one line, its name and the rule's ("End of Game: Lost Dinos."), not two: a line under a
+    one line, its name and the rule's ("End of the game: Lost pieces."), not two: a line under a
     heading of its own took room a one-page aid needs."""
     out: list[Line] = []
     for x in lines:
