@@ -431,3 +431,25 @@ def test_the_aid_tells_how_an_extinct_player_comes_back(stem: str) -> None:
     aid, _ = aid_of(stem)
     gists = [gist for name, gist in aid.actions if name == "Extinction!"]
     assert gists and all("starting Herd" in gist for gist in gists), gists
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_a_game_alone_speaks_to_its_one_player_in_setup_turn_and_end(stem: str) -> None:
+    """A one-player variant's aid speaks to you: its setup, its phases and its final scoring said
+    "each player takes", "players take this phase one after another" and "all players at once",
+    the three-player game's words (issue 25)."""
+    found = checked(stem)
+    assert found.symbols is not None and found.symbols.header is not None
+    if found.symbols.header.max_players > 1 or found.symbols.automata:
+        return
+    aid, _ = aid_of(stem)
+    told = [*aid.setup, *aid.setup_steps, *(line.flat() for line in aid.flow)]
+    for line in told:
+        assert not re.search(r"\beach player\b|\bplayers take\b|\ball players\b", line, re.IGNORECASE), line
+
+
+def test_the_two_player_aid_gives_the_standby_spaces_points() -> None:
+    """The two-player aid said a player scores "the victory points beside their Standby space",
+    which Lucy can take from them, and never how many: 5, 3, 1 and 0 from the bottom."""
+    aid, _ = aid_of("dino_garden_2p")
+    assert any("5, 3, 1 and 0 victory points" in line for line in aid.goal)
