@@ -5,6 +5,7 @@ example as the engine plays it. On a game of neutral names: hexes of sand and wa
 from __future__ import annotations
 
 import itertools
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -469,3 +470,38 @@ def test_labels_piled_higher_than_their_cell_are_held_by_the_picture(tmp_path: P
     assert len(labels) == 4  # the pebble, each seat's marker, the spring
     assert min(float(r.attrib["y"]) for r in labels) >= top
     assert max(float(r.attrib["y"]) + float(r.attrib["height"]) for r in labels) <= top + height
+
+
+def test_a_pieces_label_stays_within_its_cell(tmp_path: Path) -> None:
+    """Labels legible at print size (issue 25): a piece's bold label was wrapped at the letters a
+    line of plain words holds, so an 11-letter name ran past its cell and the label on the next
+    cell covered its end. Each line of a piece's label, in bold letters of 0.55 of the font size
+    (as Libertinus prints them) with the frame's margin, is no wider than a cell."""
+    board = docs(tmp_path, pebble="salamander").book.examples[0].pictures[0]
+    cell = pictures.HEX * 3**0.5
+    for svg in (board.before, board.after):
+        bold = [
+            t.text or ""
+            for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")
+            if t.get("font-weight") == "bold"
+        ]
+        assert bold, "no piece drawn"
+        assert all(len(line) * 0.55 * pictures.FONT + 6 <= cell for line in bold), bold
+
+
+@pytest.mark.parametrize("stem", ["gods_love_dinosaurs", "dino_dynasty", "dino_garden"])
+def test_a_bundled_examples_pictures_name_seats_only_as_its_words_do(stem: str) -> None:
+    """Pictures use the example's words for seats (issue 25): two examples whose words say "its
+    owner's nest" titled their pictures "Player 1's ecosystem" and "Player 1's nest". A picture
+    says "Player N" only where its example's words do, and its title starts as a title does."""
+    checked = meeple.check(stem)
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(
+        checked.path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    for example in game.book.examples:
+        words = " ".join(example.words)
+        for picture in example.pictures:
+            assert picture.title[:1] == picture.title[:1].upper(), picture.title
+            for seat in re.findall(r"Player \d", picture.title + " ".join(texts(picture.before))):
+                assert seat in words, (example.title, picture.title)
