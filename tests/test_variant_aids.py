@@ -453,3 +453,31 @@ def test_the_two_player_aid_gives_the_standby_spaces_points() -> None:
     which Lucy can take from them, and never how many: 5, 3, 1 and 0 from the bottom."""
     aid, _ = aid_of("dino_garden_2p")
     assert any("5, 3, 1 and 0 victory points" in line for line in aid.goal)
+
+
+def _full_book(stem: str) -> render.GameDocs:
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    return render.game_docs(found.path, found.module, found.symbols, found.program.constants, full=True)
+
+
+@pytest.mark.parametrize("stem", [s for s in VARIANTS if s.startswith("dino_dynasty") and "stasis" not in s])
+def test_a_variants_whole_book_prints_no_ruling_that_points_into_the_rulebook(stem: str) -> None:
+    """A ruling tells a player what to do without pointing into a book the player does not hold
+    (issue 25): the Campaign's whole book said "the rulebook's Campaign example adds up to 6" and
+    "the rulebook's 'from the least to the most' leaves ties open"."""
+    for ruling in _full_book(stem).book.rulings:
+        assert not re.search(r"\brulebook\b|\bexample\b", ruling.words, re.IGNORECASE), ruling.words
+
+
+CHANGE_SPECIES = ["dino_dynasty_dynasty", "dino_dynasty_campaign", "dino_dynasty_campaign_teams"]
+
+
+@pytest.mark.parametrize("stem", CHANGE_SPECIES)
+def test_a_variant_where_an_extinct_player_changes_species_prints_no_ruling_against_it(stem: str) -> None:
+    """The Dynasty game's whole book let an Extinct player change species in its Extinction rule
+    and kept the base game's ruling that each player keeps their Dino board for the whole game:
+    the ruling stands in the rule it settles, and goes with it when a variant replaces the rule."""
+    book = _full_book(stem).book
+    assert any("change your Dynasty's species" in " ".join(p.words) for p in book.rules)
+    assert not any("for the whole game" in ruling.words for ruling in book.rulings)
