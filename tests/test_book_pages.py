@@ -63,3 +63,23 @@ def test_no_table_row_sits_alone_and_a_table_that_does_not_fit_is_split_where_it
         ended = max(i for i, p in enumerate(pages) if "turnnumber" in p)
         split += counts[ended] > 0 and sum(counts[ended + 1 :]) > 0
     assert split >= 2
+
+
+def test_a_table_with_only_its_rows_names_prints_its_heading_and_words(tmp_path: Path) -> None:
+    """A table whose only column is its rows' names prints no table, but its heading and words
+    say what it holds (a split of the tables in parts had left them out with the table: the solo
+    Dino Garden's Reference printed its opening line and nothing under it)."""
+    source = GAME.replace(
+        "zone bag\n",
+        'table shelf (name, called):\n  says "The three shelves the marbles rest on."\n'
+        '  top, "top shelf"\n  middle, "middle shelf"\n  low, "low shelf"\n\nzone bag\n',
+    )
+    path = tmp_path / "shelves.rules"
+    path.write_text(source.format(rows='  b01, "Bead 01", 1, 1\n', words="The marbles wait."))
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    text = "".join(pdfs.text(render.pdf(render.rulebook_typst(game))).split())
+    assert "Shelf" in text and "Thethreeshelvesthemarblesreston." in text
