@@ -71,16 +71,26 @@ def _outline(lines: list[Line]) -> list[Line]:
     """The flow as a player recalls it: its phases and steps by name, each text cut to its first
     sentence. A loop that holds only phases, steps and words gives way to what it holds: the
     names carry the order (how often it repeats, the aid's goal says). A condition stays: it
-    says when a phase happens at all."""
+    says when a phase happens at all. A phase or step that holds one rule and nothing else is
+    one line, its name and the rule's ("End of the game: Lost pieces."), not two: a line under a
+    heading of its own took room a one-page aid needs."""
     out: list[Line] = []
     for x in lines:
         if x.kind == "text":
             out.append(Line(first_sentence(x.text), x.kind))
         elif x.kind == "loop" and x.children and all(c.kind in (*NAMED, "text") for c in x.children):
             out += _outline(x.children)
+        elif x.kind in NAMED and len(x.children) == 1 and _a_rule_alone(x.children[0]):
+            out.append(Line(f"{x.text} {x.children[0].text}", x.kind, [], x.anchor))
         else:
             out.append(Line(x.text, x.kind, _outline(x.children), x.anchor))
     return out
+
+
+def _a_rule_alone(line: Line) -> bool:
+    """A line that names a rule (or a step) with nothing under it: not words, which read on
+    their own line."""
+    return line.kind != "text" and not line.children
 
 
 def _goal(book: Rulebook) -> list[str]:

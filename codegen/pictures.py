@@ -31,7 +31,7 @@ from meeple.interpreter.examples import Shown, run_example
 from meeple.interpreter.geometry import Geometry
 from meeple.interpreter.names import Names
 from meeple.interpreter.program import Program
-from meeple.interpreter.values import Cell, MapRef, Piece, Player, Row, ZoneLoc
+from meeple.interpreter.values import Cell, MapRef, Piece, Player, Row, ZoneLoc, first_upper
 
 HEX = 34.0  # a hex's radius, in the picture's units
 SQUARE = 60.0  # a square cell's side
@@ -46,6 +46,10 @@ BOLD_LETTER = 0.6  # the same in bold: a piece's label
 OVERHANG = 8.0  # a label wider than its cell may reach this far past a map's edge: the picture holds it
 LEGEND_ENTRY = 95.0  # the width a legend entry needs: its swatch and a name
 CELL_LINE = 11  # letters a line of words on a cell holds at full size
+# A piece's label is bold and framed, and stays within its cell, so that the label on the next cell
+# never covers it: bold letters average 0.55 of the font size (measured on an 11-letter name), so
+# 9 of them and the frame's margin fit a cell 59 units wide (a hex's, a square's is 60).
+PIECE_LINE = 9
 STEP = 12.0  # a label's lines on a cell, baseline to baseline
 GAP = 3.0  # between two labels on a cell
 FONT = 11.0
@@ -141,7 +145,7 @@ def pictures(position: Position, names: Names) -> list[Picture]:
             before_svg, after_svg = drawer.boxes(firsts, both, size), drawer.boxes(lasts, both, size)
         else:
             size = drawer.size(firsts + lasts)
-            title = drawer.title(firsts[0].place)
+            title = first_upper(drawer.title(firsts[0].place))  # "its owner's tray" heads its picture
             before_svg, after_svg = drawer.draw(firsts[0], size), drawer.draw(lasts[0], size)
         width = min(size[2] * SCALE, FULL_PAGE, TALLEST * size[2] / size[3])
         out.append(Picture(title, before_svg, after_svg, width, drawer.key(firsts + lasts)))
@@ -455,7 +459,8 @@ class Drawer:
     def _labels(self, face: Row | None, pieces: list[Piece]) -> list[tuple[list[str], bool]]:
         """The labels on a cell, each as its lines: each kind of piece (True), then each mark."""
         _, marks = self.marks(face)
-        return [(_wrap(p), True) for p in self.pieces(pieces)] + [(_wrap(m), False) for m in marks]
+        own = [(_wrap(p, PIECE_LINE), True) for p in self.pieces(pieces)]
+        return own + [(_wrap(m), False) for m in marks]
 
     def _cell(
         self, geometry: Geometry, q: int, r: int, face: Row | None, pieces: list[Piece]
@@ -502,27 +507,27 @@ def _svg(size: tuple[float, float, float, float], title: str, parts: list[str]) 
     )
 
 
-def _wrap(words: str) -> list[str]:
+def _wrap(words: str, line: int = CELL_LINE) -> list[str]:
     """Words on a cell, in lines that fit its width at full size: a piece and its owner that do not
     fit one line are two, the owner's name without parentheses under the piece's ("3 stones" over
     "Player 1"); a single word too long for a line is broken over lines with a hyphen, never
     printed smaller (a long name shrunk to fit printed under the pictures' smallest legible size)."""
     owned = _OWNED.fullmatch(words)
-    lines = _cell_lines(words)
+    lines = _cell_lines(words, line)
     if owned and len(lines) > 1:
-        return [*_wrap(owned[1]), *_cell_lines(owned[2])]
+        return [*_wrap(owned[1], line), *_cell_lines(owned[2], line)]
     return lines
 
 
-def _cell_lines(words: str) -> list[str]:
-    """Words in lines of at most CELL_LINE letters; a longer word in as few hyphenated parts of as
+def _cell_lines(words: str, most: int) -> list[str]:
+    """Words in lines of at most `most` letters; a longer word in as few hyphenated parts of as
     even a length as it takes ("Tyranno-", "saurus")."""
     out: list[str] = []
-    for line in textwrap.wrap(words, CELL_LINE, break_long_words=False) or [words]:
-        if len(line) <= CELL_LINE:
+    for line in textwrap.wrap(words, most, break_long_words=False) or [words]:
+        if len(line) <= most:
             out.append(line)
             continue
-        parts = -(-len(line) // (CELL_LINE - 1))  # each part and its hyphen within a line
+        parts = -(-len(line) // (most - 1))  # each part and its hyphen within a line
         size = -(-len(line) // parts)
         pieces = [line[i : i + size] for i in range(0, len(line), size)]
         out += [piece + "-" for piece in pieces[:-1]] + pieces[-1:]

@@ -95,9 +95,6 @@ def game_docs(
     return GameDocs(path, model.reference(path, module, symbols, constants), book, aid(book))
 
 
-WHOLE_TABLE = 30  # rows: a table of the rulebook up to this long is kept on one page, whole
-
-
 @cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -122,7 +119,6 @@ def environment() -> jinja2.Environment:
     env.globals["column_widths"] = column_widths
     env.globals["picture_file"] = picture_file
     env.globals["key_width"] = pictures.printed_width
-    env.globals["WHOLE_TABLE"] = WHOLE_TABLE
     env.filters["inline_svg"] = inline_svg
     env.globals["pygments_css"] = Markup(HtmlFormatter(style="friendly").get_style_defs(".highlight"))
     return env

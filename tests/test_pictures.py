@@ -5,6 +5,7 @@ example as the engine plays it. On a game of neutral names: hexes of sand and wa
 from __future__ import annotations
 
 import itertools
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -275,48 +276,69 @@ def _in_words(name: str, sentences: int) -> str:
     )
 
 
-def test_an_example_whose_pictures_do_not_fit_waits_for_the_next_page_and_the_words_after_it_fill_this_one(
-    tmp_path: Path,
-) -> None:
-    """No half-empty page before an example's pictures (issue 25, section 1): a drawn example kept
-    whole that does not fit in what is left of a page goes to the top of the next one, and the
-    examples in words after it fill the page it did not fit on, instead of the page ending there.
-    An example that fits where it stands stays there."""
-    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m, players[0].tray", expected="2")
-    drawn = source[source.index('example "Two pebbles') :]
-    head = source[: source.index('example "Two pebbles')]
-    path = tmp_path / "pages.rules"
-    path.write_text(head + _in_words("Long", 26) + drawn + _in_words("After", 6) + _in_words("Last", 6))
+def _book_pages(path: Path) -> tuple[render.GameDocs, list[str]]:
     checked = meeple.check(path)
     assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
     game = render.game_docs(
         path, checked.module, checked.symbols, checked.program.constants, program=checked.program
     )
-    assert [len(e.pictures) for e in game.book.examples] == [0, 2, 0, 0]
-    pages = [
-        "".join(p.extract_text().split()) for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages
-    ]
+    pdf = pdfs.reader(render.pdf(render.rulebook_typst(game)))
+    return game, ["".join(p.extract_text().split()) for p in pdf.pages]
+
+
+def test_examples_print_in_the_order_of_the_file_and_one_that_does_not_fit_starts_the_next_page(
+    tmp_path: Path,
+) -> None:
+    """A worked example, its heading and its pictures stay on one page, and the examples read in
+    the order the file gives them (issue 25): a drawn example kept whole that does not fit in
+    what is left of a page goes to the top of the next one, and the examples in words after it
+    follow it there; none is floated above it (Dino Dynasty's Desert example printed before
+    Evolve, which comes first). An example that fits where it stands stays there."""
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m", expected="2")
+    drawn = source[source.index('example "Two pebbles') :]
+    head = source[: source.index('example "Two pebbles')]
+    path = tmp_path / "pages.rules"
+    path.write_text(head + _in_words("Long", 22) + drawn + _in_words("After", 6) + _in_words("Last", 6))
+    game, pages = _book_pages(path)
+    assert [len(e.pictures) for e in game.book.examples] == [0, 1, 0, 0]
 
     def page_of(text: str) -> int:
         (found,) = [i for i, p in enumerate(pages) if "".join(text.split()) in p]
         return found
 
     first = page_of("Two pebbles come to the tray")
-    assert first == page_of("Player 1's tray") == page_of("Player 1's board")  # whole, on one page
-    assert page_of("The Long example says its sentence number 25") == first - 1
-    assert page_of("The After example says its sentence number 0") == first - 1  # flowed up
+    assert first == page_of("Player 1's board")  # whole, on one page
+    assert page_of("The Long example says its sentence number 21") == first - 1
+    assert page_of("The After example says its sentence number 0") == first  # after it, not above
+    squeezed = "".join(pages)
+    order = ["TheLongexamplesaysitssentencenumber21", "Twopebblescometothetray", "TheAfterexample", "TheLast"]
+    assert sorted(order, key=squeezed.index) == order
 
     near = tmp_path / "near.rules"
     near.write_text(head + _in_words("Long", 6) + drawn + _in_words("After", 6))
-    checked = meeple.check(near)
-    assert checked.ok and checked.module and checked.symbols and checked.program
-    game = render.game_docs(
-        near, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
-    text = pdfs.text(render.pdf(render.rulebook_typst(game)))
-    squeezed = "".join(text.split())
+    _, pages = _book_pages(near)
+    squeezed = "".join(pages)
     order = ["TheLongexamplesaysitssentencenumber5", "Twopebblescometothetray", "TheAfterexample"]
     assert sorted(order, key=squeezed.index) == order  # in its place, not above the words before it
+
+
+def test_an_example_in_words_keeps_its_title_with_its_words(tmp_path: Path) -> None:
+    """No heading ends a page (issue 25): an example in words shorter than a page is printed whole,
+    so its title is never the last line of a page with its words on the next (Dino Dynasty's
+    "The game goes on while every pile shows an Event tile" ended page 6)."""
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m", expected="2")
+    head = source[: source.index('example "Two pebbles')]
+    title = (
+        "Next: a title long enough to take two lines, as the titles of worked examples often do"
+        " when they say what happens"
+    )
+    shorts = "".join(_in_words(f"Short{k}", 3) for k in range(12))
+    for before in range(1, 5):  # the next example's title falls near the foot of the page
+        path = tmp_path / f"titles{before}.rules"
+        path.write_text(head + shorts + _in_words("Long", before) + _in_words(title, 3))
+        _, pages = _book_pages(path)
+        page = next(i for i, p in enumerate(pages) if "Next:atitle" in p)  # the title; its words name it too
+        assert "happensexamplesaysitssentencenumber2" in pages[page]
 
 
 def test_places_shown_one_after_another_are_drawn_side_by_side_as_they_lie_on_the_table(
@@ -448,3 +470,38 @@ def test_labels_piled_higher_than_their_cell_are_held_by_the_picture(tmp_path: P
     assert len(labels) == 4  # the pebble, each seat's marker, the spring
     assert min(float(r.attrib["y"]) for r in labels) >= top
     assert max(float(r.attrib["y"]) + float(r.attrib["height"]) for r in labels) <= top + height
+
+
+def test_a_pieces_label_stays_within_its_cell(tmp_path: Path) -> None:
+    """Labels legible at print size (issue 25): a piece's bold label was wrapped at the letters a
+    line of plain words holds, so an 11-letter name ran past its cell and the label on the next
+    cell covered its end. Each line of a piece's label, in bold letters of 0.55 of the font size
+    (as Libertinus prints them) with the frame's margin, is no wider than a cell."""
+    board = docs(tmp_path, pebble="salamander").book.examples[0].pictures[0]
+    cell = pictures.HEX * 3**0.5
+    for svg in (board.before, board.after):
+        bold = [
+            t.text or ""
+            for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")
+            if t.get("font-weight") == "bold"
+        ]
+        assert bold, "no piece drawn"
+        assert all(len(line) * 0.55 * pictures.FONT + 6 <= cell for line in bold), bold
+
+
+@pytest.mark.parametrize("stem", ["gods_love_dinosaurs", "dino_dynasty", "dino_garden"])
+def test_a_bundled_examples_pictures_name_seats_only_as_its_words_do(stem: str) -> None:
+    """Pictures use the example's words for seats (issue 25): two examples whose words say "its
+    owner's nest" titled their pictures "Player 1's ecosystem" and "Player 1's nest". A picture
+    says "Player N" only where its example's words do, and its title starts as a title does."""
+    checked = meeple.check(stem)
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(
+        checked.path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    for example in game.book.examples:
+        words = " ".join(example.words)
+        for picture in example.pictures:
+            assert picture.title[:1] == picture.title[:1].upper(), picture.title
+            for seat in re.findall(r"Player \d", picture.title + " ".join(texts(picture.before))):
+                assert seat in words, (example.title, picture.title)

@@ -443,3 +443,53 @@ def test_the_aid_tells_who_loses_a_fight_and_how_many(stem: str) -> None:
     aid, _ = aid_of(stem)
     gists = [gist for name, gist in aid.actions if name == "Compete resolution"]
     assert gists and all("lower Power loses" in gist and "difference" in gist for gist in gists), gists
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_a_game_alone_speaks_to_its_one_player_in_setup_turn_and_end(stem: str) -> None:
+    """A one-player variant's aid speaks to you: its setup, its phases and its final scoring said
+    "each player takes", "players take this phase one after another" and "all players at once",
+    the three-player game's words (issue 25)."""
+    found = checked(stem)
+    assert found.symbols is not None and found.symbols.header is not None
+    if found.symbols.header.max_players > 1 or found.symbols.automata:
+        return
+    aid, _ = aid_of(stem)
+    told = [*aid.setup, *aid.setup_steps, *(line.flat() for line in aid.flow)]
+    for line in told:
+        assert not re.search(r"\beach player\b|\bplayers take\b|\ball players\b", line, re.IGNORECASE), line
+
+
+def test_the_two_player_aid_gives_the_standby_spaces_points() -> None:
+    """The two-player aid said a player scores "the victory points beside their Standby space",
+    which Lucy can take from them, and never how many: 5, 3, 1 and 0 from the bottom."""
+    aid, _ = aid_of("dino_garden_2p")
+    assert any("5, 3, 1 and 0 victory points" in line for line in aid.goal)
+
+
+def _full_book(stem: str) -> render.GameDocs:
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    return render.game_docs(found.path, found.module, found.symbols, found.program.constants, full=True)
+
+
+@pytest.mark.parametrize("stem", [s for s in VARIANTS if s.startswith("dino_dynasty") and "stasis" not in s])
+def test_a_variants_whole_book_prints_no_ruling_that_points_into_the_rulebook(stem: str) -> None:
+    """A ruling tells a player what to do without pointing into a book the player does not hold
+    (issue 25): the Campaign's whole book said "the rulebook's Campaign example adds up to 6" and
+    "the rulebook's 'from the least to the most' leaves ties open"."""
+    for ruling in _full_book(stem).book.rulings:
+        assert not re.search(r"\brulebook\b|\bexample\b", ruling.words, re.IGNORECASE), ruling.words
+
+
+CHANGE_SPECIES = ["dino_dynasty_dynasty", "dino_dynasty_campaign", "dino_dynasty_campaign_teams"]
+
+
+@pytest.mark.parametrize("stem", CHANGE_SPECIES)
+def test_a_variant_where_an_extinct_player_changes_species_prints_no_ruling_against_it(stem: str) -> None:
+    """The Dynasty game's whole book let an Extinct player change species in its Extinction rule
+    and kept the base game's ruling that each player keeps their Dino board for the whole game:
+    the ruling stands in the rule it settles, and goes with it when a variant replaces the rule."""
+    book = _full_book(stem).book
+    assert any("change your Dynasty's species" in " ".join(p.words) for p in book.rules)
+    assert not any("for the whole game" in ruling.words for ruling in book.rulings)
