@@ -108,6 +108,13 @@ struct Kept {
     found: u32,
     /// Every bucket the tests read (pieces included): what the value that asks reads through them.
     read: Reads,
+    /// The bucket of each location each item read, (bucket, item) in the items' order: asked
+    /// again, the items to test again are those of the buckets changed since `found`, found by
+    /// a bit each rather than each item's test of its places (a board of 121 cells, one of
+    /// them changed).
+    by_bucket: Vec<(u16, u32)>,
+    /// Whether an item is `stale` (a game at rest): every item is then gone through.
+    some_stale: bool,
     answer: Value,
 }
 
@@ -116,6 +123,8 @@ struct Kept {
 pub(crate) struct Filters {
     kept: HashMap<Key, Kept, vm::Fast>,
     refused: Vec<bool>,
+    /// The items to test of the filter being asked, kept between askings for its room.
+    todo: Vec<usize>,
 }
 
 impl Filters {
@@ -148,6 +157,7 @@ impl Filters {
             for item in &mut kept.each {
                 item.stale = !item.holds(memo);
                 item.tested = 0;
+                kept.some_stale |= item.stale;
             }
         }
     }
@@ -177,6 +187,8 @@ pub(crate) fn filter(
             others: Reads::default(),
             found: w.memo.now(),
             read: Reads::default(),
+            by_bucket: Vec::new(),
+            some_stale: false,
             answer: Value::None,
         },
     };
@@ -191,10 +203,10 @@ pub(crate) fn filter(
     // item's pieces counted at once, as the filter's own fast path counts them (vm.rs).
     let counted = vm::pieces_counted(cond)
         .and_then(|(op, args, n)| Some((op, vm::fixed_kind_owner(args, slot, env)?, n)));
-    for (i, x) in items.iter().enumerate() {
-        if !fresh && kept.each[i].holds(&w.memo) {
-            continue;
-        }
+    let mut todo = std::mem::take(&mut w.memo.filters.todo);
+    to_test(w, &kept, fresh, items.len(), &mut todo);
+    for &i in &todo {
+        let x = &items[i];
         let (item, read, others, fine) = test(p, w, (cond, &counted), slot, x, env)?;
         keep &= fine;
         tested.iter_mut().zip(read).for_each(|(all, one)| *all |= one);
@@ -224,12 +236,17 @@ pub(crate) fn filter(
         }
         kept.answer = Value::List(Arc::new(chosen));
     }
+    todo.clear();
+    w.memo.filters.todo = todo;
+    kept.some_stale = false;
     if retested {
         kept.read = kept.others;
-        for item in &kept.each {
+        kept.by_bucket.clear();
+        for (i, item) in kept.each.iter().enumerate() {
             for loc in &item.at[..item.len as usize] {
-                let bucket = w.memo.bucket_of(*loc);
-                kept.read.iter_mut().zip(bucket).for_each(|(all, one)| *all |= one);
+                let b = w.memo.bucket_index(*loc);
+                kept.read[b / 64] |= 1 << (b % 64);
+                kept.by_bucket.push((b as u16, i as u32));
             }
         }
     }
@@ -252,6 +269,29 @@ pub(crate) fn filter(
         filters.kept.insert(key.clone(), kept);
     }
     Ok(answer)
+}
+
+/// The items to test (again), in order: every item of a filter found afresh; where an item is
+/// stale, those that do not hold; else those that read a location whose bucket changed since the
+/// filter was last asked. These are the items that do not hold: each item held when the filter
+/// was last asked (it was tested then, or held), so a bucket it read changed after its test
+/// exactly when it changed after that asking.
+fn to_test(w: &World, kept: &Kept, fresh: bool, len: usize, todo: &mut Vec<usize>) {
+    if fresh {
+        return todo.extend(0..len);
+    }
+    if kept.some_stale {
+        return todo.extend((0..len).filter(|i| !kept.each[*i].holds(&w.memo)));
+    }
+    let moved = w.memo.changed_since(&kept.read, kept.found);
+    if moved == Reads::default() {
+        return;
+    }
+    for &(b, i) in &kept.by_bucket {
+        if moved[b as usize / 64] & (1 << (b % 64)) != 0 && todo.last() != Some(&(i as usize)) {
+            todo.push(i as usize);
+        }
+    }
 }
 
 /// A test that counts an item's pieces of a kind and an owner against a number: the operator,
@@ -371,6 +411,27 @@ mod tests {
         assert_eq!((game.world.steps - steps, game.world.calls), (3, calls));
         let Value::List(first) = first else { panic!("a list") };
         assert_eq!(again, Value::List(Arc::new(first[1..].to_vec())));
+    }
+
+    #[test]
+    fn asked_again_a_kept_filter_tests_only_the_items_whose_places_changed() {
+        // `free()` over the 3 cells (locations 1 to 3) asked, then a piece moved from the supply
+        // to the second cell: only that cell's item is to be tested again, found from the
+        // buckets changed (the supply's is read by no item), not by going through the items.
+        let mut game = Game::new(program(), 2, 0, 10_000, false);
+        asked_and_afresh(&mut game, 0);
+        let key = (0, vm::Args::Many(Vec::new()));
+        let mut todo = Vec::new();
+        let kept = &game.world.memo.filters.kept[&key];
+        super::to_test(&game.world, kept, false, 3, &mut todo);
+        assert!(todo.is_empty(), "nothing moved: nothing to test again");
+        let piece = game.world.locs[0].pop().expect("a piece in the supply");
+        game.world.locs[2].push(piece);
+        game.world.changed(vm::Part::Loc(0));
+        game.world.changed(vm::Part::Loc(2));
+        let kept = &game.world.memo.filters.kept[&key];
+        super::to_test(&game.world, kept, false, 3, &mut todo);
+        assert_eq!(todo, vec![1]);
     }
 
     #[test]
