@@ -243,12 +243,29 @@ impl Memo {
         self.last.get(b).is_none_or(|t| *t <= found)
     }
 
-    /// The bucket of the pieces of one of the program's locations, as a set of one.
-    pub(crate) fn bucket_of(&self, loc: u32) -> Reads {
-        let b = bucket(&self.layout, Part::Loc(loc));
-        let mut reads = Reads::default();
-        reads[b / 64] |= 1 << (b % 64);
-        reads
+    /// The bucket a location's pieces fall in.
+    pub(crate) fn bucket_index(&self, loc: u32) -> usize {
+        bucket(&self.layout, Part::Loc(loc))
+    }
+
+    /// The buckets among `reads` in which a part changed since the time `found`: where a
+    /// kept filter's items may no longer hold (kept.rs), found without going through them.
+    pub(crate) fn changed_since(&self, reads: &Reads, found: u32) -> Reads {
+        let mut moved = Reads::default();
+        if found == self.now || self.last.is_empty() {
+            return moved;
+        }
+        for (word, bits) in reads.iter().enumerate() {
+            let mut bits = *bits;
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                if self.last[word * 64 + b] > found {
+                    moved[word] |= 1 << b;
+                }
+                bits &= bits - 1;
+            }
+        }
+        moved
     }
 
     /// A part of the position changed.

@@ -345,7 +345,7 @@ fn crossed(played: Played) -> PlayedOut {
 /// A decision's options, as they were when it was asked: each crosses into Python when read.
 #[pyclass(frozen, module = "meeple.interpreter.native._core")]
 struct Options {
-    values: Vec<Value>,
+    values: std::sync::Arc<Vec<Value>>,
 }
 
 #[pymethods]

@@ -404,7 +404,9 @@ pub(crate) struct Frame {
 pub struct Pending {
     pub seat: u32,
     pub prompt: u32,
-    pub options: Vec<Value>,
+    /// Shared with the list they were taken from where no condition filtered it (a value's
+    /// answer, kept by the memo): an agent reads their count and one of them.
+    pub options: Arc<Vec<Value>>,
     pub optional: bool,
     /// The slot the chosen option goes to; None for a yes-or-no question (`may "..."`), whose
     /// "no" goes to `orelse`.
@@ -925,7 +927,7 @@ impl Game {
                     }
                     Instr::ForStart { seq, cond, var, list, index } => {
                         let items = snapshot(&program, w, env, seq, cond.as_ref(), *var)?;
-                        env[*list as usize] = Value::List(Arc::new(items));
+                        env[*list as usize] = Value::List(items);
                         env[*index as usize] = Value::Int(0);
                     }
                     Instr::ForNext { var, list, index, end } => {
@@ -1144,7 +1146,7 @@ impl Game {
                     let asked: Result<Option<Pending>, Fail> = (|| {
                         let mut options = snapshot(&program, w, &mut frame.slots, seq, cond.as_ref(), *var)?;
                         if matches!(options.first(), Some(Value::Piece(..))) {
-                            distinct(&mut options);
+                            distinct(Arc::make_mut(&mut options));
                         }
                         if options.is_empty() && !optional {
                             if *has_orelse {
@@ -1208,12 +1210,12 @@ impl Game {
                         continue;
                     }
                     self.world.spend(1, FailKind::BudgetLoop).map_err(|f| at(f, here))?;
-                    let mut options = items.as_ref().clone();
+                    let mut options = items;
                     if matches!(options.first(), Some(Value::Piece(..))) {
-                        distinct(&mut options);
+                        distinct(Arc::make_mut(&mut options));
                     }
                     if options.len() < 2 {
-                        frame.slots[*var as usize] = options.swap_remove(0);
+                        frame.slots[*var as usize] = options[0].clone();
                         continue;
                     }
                     let chooser = seat(&frame.slots[*who as usize]).map_err(|f| at(f, here))?;
@@ -1260,7 +1262,7 @@ impl Game {
                     self.pending = Some(Pending {
                         seat,
                         prompt: *prompt,
-                        options: vec![Value::Bool(true), Value::Bool(false)],
+                        options: Arc::new(vec![Value::Bool(true), Value::Bool(false)]),
                         optional: false,
                         var: None,
                         orelse: *orelse,
@@ -1449,7 +1451,8 @@ fn distinct(options: &mut Vec<Value>) {
 }
 
 /// The items of a list for which a condition holds, from a snapshot of the list: what a loop
-/// goes through and a choice offers.
+/// goes through and a choice offers. Without a condition, the list itself, shared: lists are
+/// never changed in place, so it stays as it was.
 fn snapshot(
     p: &Loaded,
     w: &mut World,
@@ -1457,10 +1460,10 @@ fn snapshot(
     seq: &Expr,
     cond: Option<&Expr>,
     var: u32,
-) -> Result<Vec<Value>, Fail> {
+) -> Result<Arc<Vec<Value>>, Fail> {
     let items = list(eval(p, w, seq, env)?)?;
     let Some(cond) = cond else {
-        return Ok(items.as_ref().clone());
+        return Ok(items);
     };
     let mut out = Vec::new();
     for x in items.iter() {
@@ -1469,7 +1472,7 @@ fn snapshot(
             out.push(x.clone());
         }
     }
-    Ok(out)
+    Ok(Arc::new(out))
 }
 
 /// `move N KIND [of OWNER] from SRC to DEST`: the first pieces that fit, place by place.
@@ -1513,21 +1516,23 @@ fn move_count(
         }
         touched.push(loc);
         let before = moved.len();
+        // In place: the pieces that stay close up in their order, and those past the last
+        // piece taken are not gone through (a supply of hundreds, one piece taken).
         let pile = &mut w.locs[loc as usize];
-        let mut kept = Vec::with_capacity(pile.len());
-        for pc in pile.drain(..) {
+        let (len, mut stay, mut at) = (pile.len(), 0, 0);
+        while at < len && want.is_none_or(|n| (moved.len() as i64) < n) {
+            let pc = pile[at];
             let kind = &p.ir.kinds[pc.kind as usize];
-            let fits = kind.decl == decl
-                && (row.is_none() || kind.row == row)
-                && who.is_none_or(|o| pc.owner == o)
-                && want.is_none_or(|n| (moved.len() as i64) < n);
-            if fits {
+            if kind.decl == decl && (row.is_none() || kind.row == row) && who.is_none_or(|o| pc.owner == o) {
                 moved.push(pc);
             } else {
-                kept.push(pc);
+                pile[stay] = pc;
+                stay += 1;
             }
+            at += 1;
         }
-        *pile = kept;
+        pile.copy_within(at.., stay);
+        pile.truncate(stay + len - at);
         if moved.len() > before && !w.seen.is_empty() {
             w.seen.moved(loc, &moved[before..]);
         }
