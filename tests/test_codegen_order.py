@@ -368,9 +368,27 @@ def test_the_aid_tells_when_the_game_ends_once_in_one_wording() -> None:
 
 
 @functools.cache
-def rulebook_pdf(stem: str) -> bytes:
-    """A bundled game's rulebook as printed, made once a session (a few seconds for the longest)."""
-    return render.pdf(render.rulebook_typst(game_docs(stem)))
+def rulebook_pdf(stem: str) -> tuple[bytes, tuple[str, ...]]:
+    """A bundled game's rulebook as printed, and what Typst warned of while laying it out; made
+    once a session (a few seconds for the longest)."""
+    import tempfile
+
+    import typst
+
+    checked = meeple.check(stem)
+    assert checked.module is not None and checked.symbols is not None and checked.program is not None
+    game = render.game_docs(
+        checked.path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    document = render.rulebook_typst(game)  # with its examples drawn, as printed
+    with tempfile.TemporaryDirectory() as folder:
+        for name, data in {**document.files, "main.typ": document.source}.items():
+            (Path(folder) / name).write_text(data, encoding="utf-8")
+        pdf, warnings = typst.compile_with_warnings(
+            str(Path(folder) / "main.typ"), root=folder, ignore_system_fonts=True
+        )
+    assert isinstance(pdf, bytes)
+    return pdf, tuple(str(w) for w in warnings)
 
 
 FEWEST_LINES = 3  # under a heading, on its page
@@ -383,14 +401,17 @@ QUICK_BOOKS = {"dino_party", "dino_dynasty_stasis"}  # the default run's books; 
 )
 def test_no_heading_ends_a_page_and_no_table_row_sits_alone(stem: str) -> None:
     """Page breaks as a reader needs them (issue 25, section 1), in every bundled game's and
-    variant's rulebook: a heading has at least three lines of what it heads under it on its page,
-    or all of it (Dino Dynasty's first page ended with "How to play", "Turns:" and one line; Dino Party's with
-    the Rulings' heading and its first line), and every page a table prints on holds at least three
-    of its rows, or all of them (the Stasis' card table left two rows alone on a page; Dino Party's
-    card table three). The Stasis' book, with a table over three pages, is in the default run."""
+    variant's rulebook as `meeple docs` prints it: a heading has at least three lines of what it
+    heads under it on its page, or all of it (Dino Dynasty's first page ended with "How to play",
+    "Turns:" and one line; Dino Party's with the Rulings' heading and its first line); every page a
+    table prints on holds at least three of its rows, or all of them (the Stasis' card table left
+    two on its last page; Dino Party's card table three); and Typst settles the layout (Dino
+    Garden's did not in five attempts, and a page ended a third empty before a table). The
+    Stasis' book, with a table over three pages, is in the default run."""
     import pdfs
 
-    data = rulebook_pdf(stem)
+    data, warnings = rulebook_pdf(stem)
+    assert not warnings  # "did not converge": a break placed from where a table stood, as it was
     headings = pdfs.lines_under_headings(data)
     alone = [(page, words, n) for page, words, n, goes_on in headings if n < FEWEST_LINES and goes_on]
     assert not alone, alone
