@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import math
+import unicodedata
 from collections import Counter
 from typing import Any
 
@@ -88,3 +89,44 @@ def _walk(
                 matrix = tuple(float(x) for x in form.get("/Matrix", IDENTITY))
                 inner = form.get("/Resources", resources)
                 _walk(form, inner, _times(matrix, ctm), pdf, sizes, depth + 1)  # type: ignore[arg-type]
+
+
+def flat(words: str) -> str:
+    """Text as compared across a PDF: no spaces or line breaks, no hyphen a line break may have
+    added, straight quotes for Typst's curly ones, one case."""
+    words = unicodedata.normalize("NFKC", words)
+    words = words.translate(str.maketrans("\u2018\u2019\u201c\u201d", "''\"\"", " \t\r\n-\u00ad"))
+    return words.casefold()
+
+
+def _runs(page: Any, margin: float) -> list[tuple[float, float, str]]:
+    """A page's pieces of text inside its margins: their height on the page, size and words."""
+    top = float(page.mediabox.top)
+    runs: list[tuple[float, float, str]] = []
+
+    def seen(words: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
+        y = tm[5] * cm[3] + cm[5]
+        if words.strip() and margin < y < top - margin:
+            runs.append((round(y), size * abs(tm[3] * cm[3]), words))
+
+    page.extract_text(visitor_text=seen)
+    return runs
+
+
+def lines_under_headings(
+    data: bytes, least: float = 12.5, margin: float = 56
+) -> list[tuple[int, str, int, bool]]:
+    """For each heading of each page (text at `least` points or more, inside the margins): its
+    page (from 1), its words, how many lines of the page's text print under it, and whether what
+    it heads goes on onto the next page (that page opens with text that is not a heading). The
+    pages' headers and footers (in the margins, `margin` points from each edge) are not read."""
+    pages = [_runs(page, margin) for page in reader(data).pages]
+    out = []
+    for number, runs in enumerate(pages, 1):
+        after = pages[number] if number < len(pages) else []
+        goes_on = bool(after) and max(after)[1] < least  # the highest text of the next page
+        for y, size, words in runs:
+            if size >= least:
+                below = {yy for yy, s, _ in runs if yy < y - 2 and s < least}
+                out.append((number, words.strip(), len(below), goes_on))
+    return out

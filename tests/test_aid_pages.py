@@ -46,3 +46,22 @@ def test_the_party_aid_names_each_events_effect_and_the_tie_for_fewest_on_one_pa
         "2 Dinos",
     ):
         assert said in words, said
+
+
+def _lead_ins(lines: list[Line]) -> list[str]:
+    """The lines of an outline that lead a list of their own ("3. Producer phase:")."""
+    return [x for line in lines if line.children for x in [line.text, *_lead_ins(line.children)]]
+
+
+def test_a_line_that_leads_a_list_never_ends_a_page_of_the_aid() -> None:
+    """No heading ends a page (issue 25, section 1), in the aid too: Dino Garden's first page
+    ended with "3. Producer phase:", and the Producer phase's steps were on the second."""
+    checked = meeple.check("dino_garden")
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
+    _, data, count = render.fit(render.aid_candidates(game))
+    leads = {pdfs.flat(re.sub(r"[*_#\[\]]", "", text)) for text in _lead_ins(game.aid.flow)}
+    assert count == 2 and len(leads) >= 3
+    for page in pdfs.reader(data).pages[:-1]:
+        last = [line for line in page.extract_text().splitlines() if line.strip()][-1]
+        assert pdfs.flat(last.lstrip("\u2022\u2023\u2013- ")) not in leads, last
