@@ -416,21 +416,18 @@ class _Builder:
 
     def rulings(self) -> list[Ruling]:
         """How the rules settle what the rulebook leaves open (an `assume`) or says twice (a
-        `conflict`), in the author's words: the assumptions that stand in what players read (a
-        rule, a step, a trigger, the setup, the score, the header), and every conflict. The
-        file's own notes (its top lines) and the assumptions made about data (a table, a
-        constant the file had to invent, a piece count, a variable) are the designer's: the
-        reference has them. A variant prints only its own."""
+        `conflict`), in the author's words: those that stand in what players read (a rule, a
+        step, a trigger, the setup, the score, the header) and the conflicts about the whole game
+        (at the top level). The file's own notes (its top lines) and what is assumed or settled
+        about data (a table, a constant the file had to invent, a piece count, a variable) are the
+        designer's: the data prints as the file settles it (a table's colours, a terrain's one
+        name), so a player needs no ruling to read it, and the reference has them. A variant
+        prints only its own."""
         out: list[Ruling] = []
         seen: set[tuple[int, int, str]] = set()
         data = (ast.Table, ast.Constant, ast.PieceDecl, ast.ZoneDecl, ast.VarDecl, ast.MapDecl, ast.Example)
         kept: list[ast.Meta] = [m for m in self.module.meta if isinstance(m, ast.Conflict)]
-        kept += [
-            n
-            for d in self.module.decls
-            for n in d.find_all(ast.Meta)
-            if not isinstance(d, data) or isinstance(n, ast.Conflict)
-        ]
+        kept += [n for d in self.module.decls if not isinstance(d, data) for n in d.find_all(ast.Meta)]
         for m in kept:
             key = (m.span.line, m.span.column, m.span.file)
             if key in seen or m.kind not in ("assume", "conflict"):

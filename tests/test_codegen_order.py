@@ -128,8 +128,8 @@ def test_a_colour_in_words_prints_and_a_pictures_colour_code_does_not(
     tmp_path: Path, colours: tuple[str, str], printed: bool
 ) -> None:
     """Which colour a player's pieces are is a component a player reads (Dino Dynasty's Dynasties,
-    each in its colour, which its ruling on the Titanosauria's colour names); a "#rrggbb" code is
-    only how the pictures fill a cell, and stays in the reference."""
+    each in its colour, as the table's conflict on the Titanosauria's colour settles it); a
+    "#rrggbb" code is only how the pictures fill a cell, and stays in the reference."""
     source = SHELF.replace('"Jade"):', '"Jade", colour: text "Colour"):').replace(
         "5, 6, 7\n", f'5, 6, 7, "{colours[0]}"\n'
     )
@@ -137,6 +137,26 @@ def test_a_colour_in_words_prints_and_a_pictures_colour_code_does_not(
     sheet = docs(tmp_path, source).book.sheets[0]
     assert ("Colour" in sheet.columns) == printed
     assert (colours[0] in sheet.rows[0]) == printed
+
+
+def test_a_conflict_about_data_is_settled_in_its_table_and_printed_for_the_designer_alone(
+    tmp_path: Path,
+) -> None:
+    """A ruling tells a player what to do (issue 25): Dino Dynasty's "Which colour each Dynasty
+    plays" printed among the rulings, though the Dynasty table already prints each colour as the
+    conflict settles it. A conflict written in a table (any data) stays in the designer's
+    reference, as an assumption there does; one about the game, at the top level, is a ruling."""
+    jar = '  says "The jars, each with its colours."\n'
+    source = SHELF.replace(
+        jar,
+        jar + '  conflict "Which colour the small jar is":\n    cites "red jar"\n    cites "green jar"\n'
+        '    text "The small jar is red."\n',
+    )
+    source += 'conflict "How many rounds":\n  cites "three rounds"\n  cites "two rounds"\n'
+    source += '  text "Play three."\n'
+    game = docs(tmp_path, source)
+    assert [r.words for r in game.book.rulings] == ["How many rounds: Play three."]
+    assert any("Which colour the small jar is" in n.text for n in game.reference.appendix)
 
 
 def test_a_table_wider_than_the_page_is_printed_in_parts_each_with_the_rows_names(tmp_path: Path) -> None:
