@@ -245,7 +245,11 @@ class _Builder:
                 says = str(count)
             else:
                 says = "some"
-            words, _ = words_of(piece.meta)
+            words, own_says = words_of(piece.meta)
+            if own_says and count is not None and words and re.match(rf"{count}(?!\d)", words[0]):
+                # Its `says` tells the count its own way ("5 for most players, 4 for the last"):
+                # the count printed before it would state as a fact what the words then qualify.
+                says, words = words[0].rstrip("."), words[1:]
             out.append(Component(name.many, says, words))
         for board in self.sym.maps.values():  # a board given by its size is a component too
             if board.outline is not None:

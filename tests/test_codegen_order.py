@@ -139,6 +139,34 @@ def test_a_colour_in_words_prints_and_a_pictures_colour_code_does_not(
     assert (colours[0] in sheet.rows[0]) == printed
 
 
+@pytest.mark.parametrize(
+    ("says", "count", "words"),
+    [
+        (
+            "5 for most players, 4 for the last. Keep them in the bag.",
+            "5 for most players, 4 for the last. Keep them in the bag",
+            [],
+        ),
+        (
+            "Keep them in the bag, 5 of each colour.",
+            "5 for each player",
+            ["Keep them in the bag, 5 of each colour."],
+        ),
+    ],
+)
+def test_a_pieces_words_that_give_its_count_are_printed_in_place_of_the_count(
+    tmp_path: Path, says: str, count: str, words: list[str]
+) -> None:
+    """Dino Dynasty's components printed "Dinos: 16 for each player. At most: ... 14 for the
+    Tyrannosauroidea and 11 for the Titanosauria" (issue 25): the count stated as a fact what
+    the words then qualified. Words that start with the count tell it their own way, alone."""
+    source = SHELF.replace(
+        "piece coin: 5 per player in bag\n", f'piece coin: 5 per player in bag\n  says "{says}"\n'
+    )
+    coin = next(c for c in docs(tmp_path, source).book.components if c.name == "coins")
+    assert (coin.count, coin.words) == (count, words)
+
+
 def test_a_conflict_about_data_is_settled_in_its_table_and_printed_for_the_designer_alone(
     tmp_path: Path,
 ) -> None:
