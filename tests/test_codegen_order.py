@@ -219,6 +219,24 @@ def test_a_says_among_statements_stands_for_the_statements_after_it(tmp_path: Pa
     ]
 
 
+def test_every_kind_of_biome_a_challenge_card_counts_by_name_is_defined_for_players() -> None:
+    """A reader of Dino Dynasty's rulebook could not tell what the Hermit card counts: "Have
+    Herds in the most Isolated Biomes", a term the book never defined (issue 25: every rules
+    question answered from the book alone). Each "X Biome" a card names is in the glossary or is
+    a row of a table the book prints."""
+    book = game_docs("dino_dynasty").book
+    defined = {name.lower() for name, _ in book.terms}
+    cards = next(sheet for sheet in book.sheets if sheet.title == "Challenge card")
+    others = [sheet for sheet in book.sheets if sheet is not cards]
+    printed = " ".join(" ".join(map(str, row)) for sheet in others for row in sheet.rows).lower()
+    named = {
+        m.lower() for row in cards.rows for m in re.findall(r"\b[A-Z][a-z]+ Biome", " ".join(map(str, row)))
+    }
+    assert "isolated biome" in named
+    for term in named:
+        assert term in defined or term in printed, term
+
+
 def test_the_glossary_and_the_reference_print_in_every_format(tmp_path: Path) -> None:
     game = docs(tmp_path)
     html = render.rulebook_html(game)
