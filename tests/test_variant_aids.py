@@ -443,6 +443,18 @@ def test_the_aid_tells_who_loses_a_fight_and_how_many(stem: str) -> None:
     assert gists and all("lower Power loses" in gist and "difference" in gist for gist in gists), gists
 
 
+@pytest.mark.parametrize("stem", ["dino_dynasty", "dino_dynasty_dynasty"])
+def test_the_aid_tells_what_each_challenge_card_counts(stem: str) -> None:
+    """Scoring is a basic question (issue 25): Dino Dynasty's aid said each card goes to "the
+    player with the most of what it counts" and never what that is, the Challenge card table
+    being in the rulebook alone."""
+    aid, _ = aid_of(stem)
+    told = " ".join(aid.scoring)
+    cards = ["Explorer", "Builder", "Hermit", "Rival", "Morpher", "Migrator", "Procreator", "Hatcher"]
+    cards += ["Conqueror", "Stomper", "Herder", "Survivor"]
+    assert all(f"{card}," in told or f"{card} and" in told for card in cards), told
+
+
 @pytest.mark.parametrize("stem", VARIANTS)
 def test_a_game_alone_speaks_to_its_one_player_in_setup_turn_and_end(stem: str) -> None:
     """A one-player variant's aid speaks to you: its setup, its phases and its final scoring said
