@@ -384,7 +384,7 @@ class _Builder:
         def visit(body: list[ast.Stmt], owner: str | None, covered: bool) -> None:
             for stmt in body:
                 if isinstance(stmt, ast.Named):
-                    says = any(m.kind == "says" for m in own_lines(stmt))
+                    says = any(m.kind == "says" for m in own_lines(stmt, sym.module))
                     visit(stmt.body, owner, covered or says)
                     continue
                 if isinstance(stmt, ast.CallStmt) and stmt.name in calls:
@@ -617,7 +617,7 @@ class _Builder:
         out: list[str] = []
         owners: list[tuple[ast.Node, list[ast.Meta]]] = [(d, d.meta) for d in self.module.decls]
         owners += [
-            (s, own_lines(s))
+            (s, own_lines(s, self.module))
             for body in ast.statement_lists(self.module.decls)
             for s in body
             if isinstance(s, ast.Named)
