@@ -348,7 +348,8 @@ class PlayersEnglish(English):
         title = capitalise(self.names.block(s).one)
         number = numbered(s)
         title = title if number is None else f"{number}. {title}"
-        says = [Line(m.value, kind="text") for m in own_lines(s) if m.kind == "says"]
+        module = self.sym.module if self.sym is not None else None
+        says = [Line(m.value, kind="text") for m in own_lines(s, module) if m.kind == "says"]
         children = says or self.block(s.body)
         return Line(f"{title}:", kind=s.kind, children=children, anchor=self.anchors.get(id(s)))
 

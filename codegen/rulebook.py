@@ -245,7 +245,11 @@ class _Builder:
                 says = str(count)
             else:
                 says = "some"
-            words, _ = words_of(piece.meta)
+            words, own_says = words_of(piece.meta)
+            if own_says and count is not None and words and re.match(rf"{count}(?!\d)", words[0]):
+                # Its `says` tells the count its own way ("5 for most players, 4 for the last"):
+                # the count printed before it would state as a fact what the words then qualify.
+                says, words = words[0].rstrip("."), words[1:]
             out.append(Component(name.many, says, words))
         for board in self.sym.maps.values():  # a board given by its size is a component too
             if board.outline is not None:
@@ -380,7 +384,7 @@ class _Builder:
         def visit(body: list[ast.Stmt], owner: str | None, covered: bool) -> None:
             for stmt in body:
                 if isinstance(stmt, ast.Named):
-                    says = any(m.kind == "says" for m in own_lines(stmt))
+                    says = any(m.kind == "says" for m in own_lines(stmt, sym.module))
                     visit(stmt.body, owner, covered or says)
                     continue
                 if isinstance(stmt, ast.CallStmt) and stmt.name in calls:
@@ -416,21 +420,18 @@ class _Builder:
 
     def rulings(self) -> list[Ruling]:
         """How the rules settle what the rulebook leaves open (an `assume`) or says twice (a
-        `conflict`), in the author's words: the assumptions that stand in what players read (a
-        rule, a step, a trigger, the setup, the score, the header), and every conflict. The
-        file's own notes (its top lines) and the assumptions made about data (a table, a
-        constant the file had to invent, a piece count, a variable) are the designer's: the
-        reference has them. A variant prints only its own."""
+        `conflict`), in the author's words: those that stand in what players read (a rule, a
+        step, a trigger, the setup, the score, the header) and the conflicts about the whole game
+        (at the top level). The file's own notes (its top lines) and what is assumed or settled
+        about data (a table, a constant the file had to invent, a piece count, a variable) are the
+        designer's: the data prints as the file settles it (a table's colours, a terrain's one
+        name), so a player needs no ruling to read it, and the reference has them. A variant
+        prints only its own."""
         out: list[Ruling] = []
         seen: set[tuple[int, int, str]] = set()
         data = (ast.Table, ast.Constant, ast.PieceDecl, ast.ZoneDecl, ast.VarDecl, ast.MapDecl, ast.Example)
         kept: list[ast.Meta] = [m for m in self.module.meta if isinstance(m, ast.Conflict)]
-        kept += [
-            n
-            for d in self.module.decls
-            for n in d.find_all(ast.Meta)
-            if not isinstance(d, data) or isinstance(n, ast.Conflict)
-        ]
+        kept += [n for d in self.module.decls if not isinstance(d, data) for n in d.find_all(ast.Meta)]
         for m in kept:
             key = (m.span.line, m.span.column, m.span.file)
             if key in seen or m.kind not in ("assume", "conflict"):
@@ -616,7 +617,7 @@ class _Builder:
         out: list[str] = []
         owners: list[tuple[ast.Node, list[ast.Meta]]] = [(d, d.meta) for d in self.module.decls]
         owners += [
-            (s, own_lines(s))
+            (s, own_lines(s, self.module))
             for body in ast.statement_lists(self.module.decls)
             for s in body
             if isinstance(s, ast.Named)

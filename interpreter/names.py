@@ -84,10 +84,17 @@ def numbered(block: ast.Named) -> int | None:
     return next((m.number for m in own_lines(block) if isinstance(m, ast.Numbered)), None)
 
 
-def own_lines(block: ast.Named) -> list[ast.Meta]:
+def own_lines(block: ast.Named, module: ast.Module | None = None) -> list[ast.Meta]:
     """A phase's or step's own metadata lines: those written in it, not those a variant
-    inserted into it (they stand in the variant's file, and speak for what they insert)."""
-    return [s for s in block.body if isinstance(s, ast.Meta) and s.span.file == block.span.file]
+    inserted into it (they stand in the variant's file, and speak for what they insert), but
+    those a variant's `reword` gave it in place of its words (with `module`, the merged game
+    whose rewords they are): they speak for the whole block, as the words they replace did."""
+    reworded = {id(m) for patch in module.rewords for m in patch.meta} if module is not None else set()
+    return [
+        s
+        for s in block.body
+        if isinstance(s, ast.Meta) and (s.span.file == block.span.file or id(s) in reworded)
+    ]
 
 
 class Names:

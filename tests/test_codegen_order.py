@@ -129,8 +129,8 @@ def test_a_colour_in_words_prints_and_a_pictures_colour_code_does_not(
     tmp_path: Path, colours: tuple[str, str], printed: bool
 ) -> None:
     """Which colour a player's pieces are is a component a player reads (Dino Dynasty's Dynasties,
-    each in its colour, which its ruling on the Titanosauria's colour names); a "#rrggbb" code is
-    only how the pictures fill a cell, and stays in the reference."""
+    each in its colour, as the table's conflict on the Titanosauria's colour settles it); a
+    "#rrggbb" code is only how the pictures fill a cell, and stays in the reference."""
     source = SHELF.replace('"Jade"):', '"Jade", colour: text "Colour"):').replace(
         "5, 6, 7\n", f'5, 6, 7, "{colours[0]}"\n'
     )
@@ -138,6 +138,54 @@ def test_a_colour_in_words_prints_and_a_pictures_colour_code_does_not(
     sheet = docs(tmp_path, source).book.sheets[0]
     assert ("Colour" in sheet.columns) == printed
     assert (colours[0] in sheet.rows[0]) == printed
+
+
+@pytest.mark.parametrize(
+    ("says", "count", "words"),
+    [
+        (
+            "5 for most players, 4 for the last. Keep them in the bag.",
+            "5 for most players, 4 for the last. Keep them in the bag",
+            [],
+        ),
+        (
+            "Keep them in the bag, 5 of each colour.",
+            "5 for each player",
+            ["Keep them in the bag, 5 of each colour."],
+        ),
+    ],
+)
+def test_a_pieces_words_that_give_its_count_are_printed_in_place_of_the_count(
+    tmp_path: Path, says: str, count: str, words: list[str]
+) -> None:
+    """Dino Dynasty's components printed "Dinos: 16 for each player. At most: ... 14 for the
+    Tyrannosauroidea and 11 for the Titanosauria" (issue 25): the count stated as a fact what
+    the words then qualified. Words that start with the count tell it their own way, alone."""
+    source = SHELF.replace(
+        "piece coin: 5 per player in bag\n", f'piece coin: 5 per player in bag\n  says "{says}"\n'
+    )
+    coin = next(c for c in docs(tmp_path, source).book.components if c.name == "coins")
+    assert (coin.count, coin.words) == (count, words)
+
+
+def test_a_conflict_about_data_is_settled_in_its_table_and_printed_for_the_designer_alone(
+    tmp_path: Path,
+) -> None:
+    """A ruling tells a player what to do (issue 25): Dino Dynasty's "Which colour each Dynasty
+    plays" printed among the rulings, though the Dynasty table already prints each colour as the
+    conflict settles it. A conflict written in a table (any data) stays in the designer's
+    reference, as an assumption there does; one about the game, at the top level, is a ruling."""
+    jar = '  says "The jars, each with its colours."\n'
+    source = SHELF.replace(
+        jar,
+        jar + '  conflict "Which colour the small jar is":\n    cites "red jar"\n    cites "green jar"\n'
+        '    text "The small jar is red."\n',
+    )
+    source += 'conflict "How many rounds":\n  cites "three rounds"\n  cites "two rounds"\n'
+    source += '  text "Play three."\n'
+    game = docs(tmp_path, source)
+    assert [r.words for r in game.book.rulings] == ["How many rounds: Play three."]
+    assert any("Which colour the small jar is" in n.text for n in game.reference.appendix)
 
 
 def test_a_table_wider_than_the_page_is_printed_in_parts_each_with_the_rows_names(tmp_path: Path) -> None:
@@ -170,6 +218,24 @@ def test_a_says_among_statements_stands_for_the_statements_after_it(tmp_path: Pa
         "Move a coin of the player from the bag to the player's purse.",
         "Give back a coin, and another unless you are poor.",
     ]
+
+
+def test_every_kind_of_biome_a_challenge_card_counts_by_name_is_defined_for_players() -> None:
+    """A reader of Dino Dynasty's rulebook could not tell what the Hermit card counts: "Have
+    Herds in the most Isolated Biomes", a term the book never defined (issue 25: every rules
+    question answered from the book alone). Each "X Biome" a card names is in the glossary or is
+    a row of a table the book prints."""
+    book = game_docs("dino_dynasty").book
+    defined = {name.lower() for name, _ in book.terms}
+    cards = next(sheet for sheet in book.sheets if sheet.title == "Challenge card")
+    others = [sheet for sheet in book.sheets if sheet is not cards]
+    printed = " ".join(" ".join(map(str, row)) for sheet in others for row in sheet.rows).lower()
+    named = {
+        m.lower() for row in cards.rows for m in re.findall(r"\b[A-Z][a-z]+ Biome", " ".join(map(str, row)))
+    }
+    assert "isolated biome" in named
+    for term in named:
+        assert term in defined or term in printed, term
 
 
 def test_the_glossary_and_the_reference_print_in_every_format(tmp_path: Path) -> None:

@@ -261,3 +261,22 @@ def test_a_text_no_reword_can_name_is_told_where_its_holds_goes(tmp_path: Path) 
     (warning,) = [d for d in stale_texts(variant(tmp_path, UP, base)) if d.line == 33]
     assert "reword" not in warning.hint.split("(")[0] and "`holds" in warning.hint
     assert stale_texts(variant(tmp_path, UP + '  holds "every pile is even"\n', base)) == []
+
+
+def test_a_reworded_phase_says_what_it_does_in_place_of_its_steps(tmp_path: Path) -> None:
+    """A phase's `says` stands for its steps; the `says` a variant's `reword` gives it does too
+    (issue 25): Dino Garden's solo aid printed its reworded preparation phase and, under it, the
+    phase's steps in generated English ("For each Wasteland spot where ...")."""
+    turns = "      for each p in players:\n        turn p:\n"
+    turns += "          gain(p)\n          bonus(p)\n          rest(p)\n"
+    assert turns in BASE
+    stepped = "      step turns:\n" + "".join(f"  {line}\n" for line in turns.splitlines())
+    base = BASE.replace(turns, stepped).replace('text "Gain, then', 'says "Gain, then')
+    path = variant(
+        tmp_path, UP + 'reword phase round:\n  says "Gain, the bonus and rest, rounded up."\n', base
+    )
+    _, full, aid = books(path)
+    for book in (full, aid):
+        told = book.split("Gain, the bonus and rest, rounded up.", 1)
+        assert len(told) == 2, book
+        assert "turns" not in told[1].split("##", 1)[0].lower(), told[1]
