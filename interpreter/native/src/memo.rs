@@ -79,8 +79,8 @@ pub(crate) struct Memo {
 /// buckets left before the numbers wrap round (`places` of them), or else `PLACES` buckets.
 /// Where the buckets left hold every block's number and `MIN_PLACES` more, the pieces of each
 /// cell are a part of their own among those more (`cells` of them): in one part, an answer about
-/// what stands on one cell was found again whenever a piece moved on any other, as animals
-/// moving about their grids do at every step.
+/// what stands on one cell was found again whenever a piece moved on any other cell, which
+/// pieces that move about a grid do at nearly every step.
 #[derive(Debug, Default)]
 pub(crate) struct Layout {
     /// The number of each store's first value.
