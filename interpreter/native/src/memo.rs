@@ -73,10 +73,14 @@ pub(crate) struct Memo {
 }
 
 /// How a game's parts are numbered: its variables first, then each store of owners' variables
-/// (one value per seat, or per row), the program's locations, then one part for every cell of
-/// the grids that grow (a cell's location may be another cell's later), the turn, the seats,
-/// the grids, and the blocks of the grids that grow (`Part::Place`), which share the buckets
-/// left before the numbers wrap round (`places` of them), or else `PLACES` buckets.
+/// (one value per seat, or per row), the program's locations, then one part for the pieces of
+/// every cell of the grids that grow (a cell's location may be another cell's later), the turn,
+/// the seats, the grids, and the blocks of the grids that grow (`Part::Place`), which share the
+/// buckets left before the numbers wrap round (`places` of them), or else `PLACES` buckets.
+/// Where the buckets left hold every block's number and `MIN_PLACES` more, the pieces of each
+/// cell are a part of their own among those more (`cells` of them): in one part, an answer about
+/// what stands on one cell was found again whenever a piece moved on any other cell, which
+/// pieces that move about a grid do at nearly every step.
 #[derive(Debug, Default)]
 pub(crate) struct Layout {
     /// The number of each store's first value.
@@ -87,6 +91,9 @@ pub(crate) struct Layout {
     /// How many grids the program has, and how many numbers the blocks of grids share.
     grids: usize,
     places: usize,
+    /// How many numbers the pieces of the cells of grids that grow share after the blocks' (none:
+    /// they are one part).
+    cells: usize,
     /// The buckets some location's pieces fall in (a cell of a grid that grows included): an
     /// answer that read one of them may have read pieces (kept.rs).
     pieces: Reads,
@@ -112,9 +119,17 @@ impl Layout {
         let first_place = next + fixed as usize + 3 + grids;
         let left = BUCKETS - first_place % BUCKETS;
         let places = if first_place < BUCKETS && left >= MIN_PLACES { left } else { PLACES };
-        let mut layout = Layout { owned, locations: next, fixed, grids, places, pieces: Reads::default() };
-        let grown = layout.number(Part::Loc(fixed));
-        for number in (next..next + fixed as usize).take(BUCKETS).chain([grown]) {
+        // The numbers `Part::Place` gives blocks: 8 by 8 of them, each grid 17 on.
+        let blocks = 64 + 17 * grids.saturating_sub(1);
+        let (places, cells) = match left.checked_sub(blocks) {
+            Some(more) if first_place < BUCKETS && grids > 0 && more >= MIN_PLACES => (blocks, more),
+            _ => (places, 0),
+        };
+        let mut layout =
+            Layout { owned, locations: next, fixed, grids, places, cells, pieces: Reads::default() };
+        let grown = (0..cells.max(1)).map(|k| layout.number(Part::Loc(fixed + k as u32)));
+        let grown: Vec<usize> = grown.collect();
+        for number in (next..next + fixed as usize).take(BUCKETS).chain(grown) {
             let b = number % BUCKETS;
             layout.pieces[b / 64] |= 1 << (b % 64);
         }
@@ -136,7 +151,8 @@ impl Layout {
                 self.owned.get(store as usize).map_or(after + 3 + store as usize, |base| base + i as usize)
             }
             Part::Loc(loc) if loc < self.fixed => self.locations + loc as usize,
-            Part::Loc(_) => after,
+            Part::Loc(_) if self.cells == 0 => after,
+            Part::Loc(loc) => after + 3 + self.grids + self.places + (loc - self.fixed) as usize % self.cells,
             Part::Current => after + 1,
             Part::Seats => after + 2,
             Part::Grid(g) => after + 3 + g as usize,
@@ -467,12 +483,21 @@ mod tests {
     }
 
     #[test]
-    fn every_cell_of_a_grid_that_grows_is_one_part() {
-        // A location past the program's own is a cell laid in a game, another cell's later.
+    fn the_pieces_of_each_cell_of_a_grid_that_grows_are_a_part_of_their_own_where_buckets_are_left() {
+        // A location past the program's own is a cell laid in a game: an answer about one holds
+        // while pieces move on another, where the buckets hold every block's number and more.
         let mut memo = memo();
         found(&mut memo, 1, &[Part::Loc(9)]);
         memo.changed(Part::Loc(12));
+        assert_eq!(memo.get(&key(1)), Some(Value::Int(1)));
+        memo.changed(Part::Loc(9));
         assert_eq!(memo.get(&key(1)), None);
+        // Where they do not, every cell's pieces are one part, apart from the blocks'.
+        let crowded = Layout::new(2, [3].into_iter(), 200, 1);
+        assert_eq!(crowded.number(Part::Loc(200)), crowded.number(Part::Loc(230)));
+        let (cell, block) =
+            (super::bucket(&crowded, Part::Loc(200)), super::bucket(&crowded, Part::Place(0, 0, 0)));
+        assert_ne!(cell, block);
     }
 
     #[test]
@@ -537,13 +562,13 @@ mod tests {
     #[test]
     fn the_parts_of_a_small_game_fall_in_buckets_of_their_own() {
         // Then an answer holds until one of the very parts it read changes (the blocks of a
-        // grid, 8 by 8 of them, too).
+        // grid, 8 by 8 of them, and the pieces of the first cells laid, too).
         let layout = Layout::new(2, [3, 4].into_iter(), 8, 2);
         let parts: Vec<Part> = (0..2)
             .map(Part::Var)
             .chain((0..3).map(|i| Part::Owned(0, i)))
             .chain((0..4).map(|i| Part::Owned(1, i)))
-            .chain((0..9).map(Part::Loc))
+            .chain((0..16).map(Part::Loc))
             .chain([Part::Current, Part::Seats, Part::Grid(0), Part::Grid(1)])
             .chain((-1..7).flat_map(|x| (-1..7).map(move |y| Part::Place(0, x, y))))
             .collect();
@@ -551,7 +576,5 @@ mod tests {
         buckets.sort_unstable();
         buckets.dedup();
         assert_eq!(buckets.len(), parts.len());
-        // and every cell of a grid that grows is one part.
-        assert_eq!(super::bucket(&layout, Part::Loc(8)), super::bucket(&layout, Part::Loc(30)));
     }
 }

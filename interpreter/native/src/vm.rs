@@ -1475,7 +1475,11 @@ fn snapshot(
     Ok(Arc::new(out))
 }
 
-/// `move N KIND [of OWNER] from SRC to DEST`: the first pieces that fit, place by place.
+/// `move N KIND [of OWNER] from SRC to DEST`: the first pieces that fit, place by place; the
+/// locations whose pieces changed (the destination last, if anything moved) and the pieces moved.
+/// A place a move leaves as it was is no change: the answers that read it still hold (a move that
+/// finds nothing to take, as a return of what may be there does, forgot every answer about
+/// each place it looked in).
 #[allow(clippy::too_many_arguments)]
 fn move_count(
     p: &Loaded,
@@ -1514,7 +1518,6 @@ fn move_count(
         if want.is_some_and(|n| moved.len() as i64 >= n) {
             break;
         }
-        touched.push(loc);
         let before = moved.len();
         // In place: the pieces that stay close up in their order, and those past the last
         // piece taken are not gone through (a supply of hundreds, one piece taken).
@@ -1533,13 +1536,18 @@ fn move_count(
         }
         pile.copy_within(at.., stay);
         pile.truncate(stay + len - at);
-        if moved.len() > before && !w.seen.is_empty() {
-            w.seen.moved(loc, &moved[before..]);
+        if moved.len() > before {
+            touched.push(loc);
+            if !w.seen.is_empty() {
+                w.seen.moved(loc, &moved[before..]);
+            }
         }
     }
     let to = location(p, &to)?;
     arrive(&mut w.locs[to as usize], &moved, bottom);
-    touched.push(to);
+    if !moved.is_empty() {
+        touched.push(to);
+    }
     if !moved.is_empty() && !w.seen.is_empty() {
         w.seen.moved(to, &moved);
     }
@@ -1551,7 +1559,7 @@ fn move_count(
     Ok((touched, moved))
 }
 
-/// `move PIECES to DEST`: these very pieces.
+/// `move PIECES to DEST`: these very pieces (the locations changed, as `move_count` gives them).
 fn move_refs(
     p: &Loaded,
     w: &mut World,
@@ -1584,7 +1592,9 @@ fn move_refs(
         touched.push(loc);
     }
     arrive(&mut w.locs[to as usize], &moved, bottom);
-    touched.push(to);
+    if !moved.is_empty() {
+        touched.push(to);
+    }
     if !moved.is_empty() && !w.seen.is_empty() {
         w.seen.moved(to, &moved);
     }
@@ -2912,6 +2922,31 @@ mod tests {
             let expected = Value::List(Arc::new(vec![Value::Int(want), Value::Bool(true)]));
             assert_eq!(answer, Ok(expected), "a value of {size} names");
         }
+    }
+
+    #[test]
+    fn a_move_changes_only_the_places_whose_pieces_it_changed() {
+        // The answers that read a place a move looked in and left as it was still hold: only
+        // where a piece left or arrived is a change (the destination last).
+        use crate::ir::Expr;
+        let program = tiny();
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let w = &mut game.world;
+        let one = Expr::Const(Value::Int(1));
+        let (supply, first, second) = (Value::Zone(0), Value::Cell(1), Value::Cell(2));
+        let move_one = |w: &mut super::World, src: Value, dest: Value| {
+            let (src, dest) = (Expr::Const(src), Expr::Const(dest));
+            super::move_count(&program, w, &mut [], Some(&one), 0, None, None, &src, (&dest, false))
+                .map(|(touched, moved)| (touched, moved.len()))
+                .expect("the move runs")
+        };
+        assert_eq!(move_one(w, second.clone(), supply.clone()), (vec![], 0), "an empty cell: nothing");
+        assert_eq!(move_one(w, supply.clone(), first.clone()), (vec![0, 1], 1));
+        let both = Value::List(Arc::new(vec![second, first]));
+        assert_eq!(move_one(w, both, supply.clone()), (vec![1, 0], 1), "the empty cell is no change");
+        let none = Expr::Const(Value::List(Arc::new(vec![])));
+        let moved = super::move_refs(&program, w, &mut [], &none, (&Expr::Const(supply), false));
+        assert_eq!(moved.map(|(touched, _)| touched), Ok(vec![]), "no piece named: nothing");
     }
 
     #[test]
