@@ -134,6 +134,12 @@ impl Grown {
         Some(around[..n].iter().copied().enumerate().filter(|(_, nb)| *nb != NONE))
     }
 
+    /// The location of the first grown cell, and how many have been laid (those gone included):
+    /// a grown cell's location less the first is below that count.
+    pub(crate) fn span(&self) -> (u32, usize) {
+        (self.base, self.cells.len())
+    }
+
     /// A grown cell's grid, (q, r) and the row it shows; None for the program's own locations.
     pub fn cell(&self, loc: u32) -> Option<(u32, i64, i64, u32)> {
         loc.checked_sub(self.base).and_then(|i| self.cells.get(i as usize)).copied()

@@ -56,11 +56,22 @@ pub struct Area {
     pub column: Arc<str>,
     pub key: Value,
     pub cells: Vec<u32>,
+    /// Its cells hashed once, when it is found: an area is an argument of many declared values
+    /// (the pieces of each player in it...), so a key of the memo hashed at each asking, and
+    /// hashing its every cell each time cost more than the rest of the asking.
+    hash: u64,
+}
+
+impl Area {
+    pub fn new(grid: u32, column: Arc<str>, key: Value, cells: Vec<u32>) -> Area {
+        let hash = std::hash::BuildHasher::hash_one(&crate::vm::Fast, &cells);
+        Area { grid, column, key, cells, hash }
+    }
 }
 
 impl PartialEq for Area {
     fn eq(&self, other: &Area) -> bool {
-        self.cells == other.cells
+        self.hash == other.hash && self.cells == other.cells
     }
 }
 
@@ -68,7 +79,7 @@ impl Eq for Area {}
 
 impl std::hash::Hash for Area {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.cells.hash(state);
+        state.write_u64(self.hash);
     }
 }
 
@@ -209,5 +220,25 @@ impl Value {
             Value::Zone(loc) | Value::Cell(loc) => Some(*loc),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Area, Value};
+    use std::hash::BuildHasher;
+    use std::sync::Arc;
+
+    #[test]
+    fn an_area_is_equal_and_hashed_by_its_cells_alone() {
+        // The same cells found again, under another column or value: the same area, the same key.
+        let hash = |a: &Area| crate::vm::Fast.hash_one(Value::Area(Arc::new(a.clone())));
+        let one = Area::new(0, Arc::from("colour"), Value::Int(1), vec![12, 13, 20]);
+        let again = Area::new(1, Arc::from("height"), Value::Int(2), vec![12, 13, 20]);
+        assert_eq!(one, again);
+        assert_eq!(hash(&one), hash(&again));
+        let other = Area::new(0, Arc::from("colour"), Value::Int(1), vec![12, 13, 21]);
+        assert_ne!(one, other);
+        assert_ne!(hash(&one), hash(&other));
     }
 }
