@@ -711,6 +711,44 @@ def test_blocks_areas_borders_and_steps_between_areas_are_the_same_on_both_engin
     same_on_both_engines(game, 10)
 
 
+SLABS = """game "Slabs":
+  players 2
+table ground (name):
+  stone
+  moss
+table shape (name):
+  slab
+  strip
+table square (shape: shape, q: int, r: int, ground: ground):
+  slab, 0, 0, stone
+  slab, 1, 0, stone
+  slab, 2, 0, stone
+  slab, 0, 1, stone
+  slab, 1, 1, moss
+  slab, 2, 1, stone
+  strip, 0, 0, stone
+  strip, 1, 0, stone
+  strip, 2, 0, moss
+map yard per player:
+  grid square of square
+value part(s: shape) = [each h in square where h.shape == s]
+play:
+  for each p in players:
+    place part(slab) on p.yard
+    turn p:
+      choose spot from placements(p.yard, part(strip)) by p prompt "Lay":
+        place part(strip) on p.yard at spot
+      for each a in areas(p.yard, ground):
+        log "{p}: {a.ground} {[[c.q, c.r] for each c in a.cells]}"
+"""
+
+
+def test_an_areas_cells_are_in_reading_order_on_both_engines(tmp_path: Path) -> None:
+    """An area's cells, north to south and then west to east, whatever way joining them found
+    them (a ring of stone three squares wide round a square of moss, a strip laid beside it)."""
+    same_on_both_engines(load(write(tmp_path, "slabs.rules", SLABS)), 6)
+
+
 def test_a_gods_love_dinosaurs_game_played_inside_the_core_is_the_python_agents_game() -> None:
     for seed in range(3):
         python, core = played_out_both(GODS_LOVE_DINOSAURS, 3, seed, "random")

@@ -12,8 +12,7 @@ use crate::grid::SQUARE_SIDES;
 use crate::ir::AttrIr;
 use crate::placement::{block, cell_at, coords};
 use crate::value::{Area, Spot, Value};
-use crate::vm::{Fail, FailKind, Fast, Loaded, Part, World};
-use std::collections::{HashMap, HashSet};
+use crate::vm::{Fail, FailKind, Loaded, Part, World};
 use std::sync::{Arc, OnceLock};
 
 fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
@@ -29,15 +28,29 @@ const SQUARE_CORNERS: [(i64, i64); 4] = [(1, -1), (1, 1), (-1, 1), (-1, -1)];
 #[derive(Debug)]
 struct Labelling {
     areas: Vec<Arc<Area>>,
-    of: HashMap<u32, usize, Fast>,
-    /// Each cell's neighbours across its sides, in the order of the grid's directions.
-    sides: HashMap<u32, Vec<u32>, Fast>,
+    /// Each grown cell's area, by its location less the first grown location (`NONE` for a
+    /// cell of another grid, or gone): grown cells are numbered in the order laid, so a list
+    /// indexed by them answers without hashing. A cell's neighbours are the grid's own
+    /// (`Grown::beside`), which holds while the labelling does.
+    of: Vec<u32>,
+    base: u32,
     /// The areas beside each area (`next_to`) and at its corners only (`corner_to`), by its
     /// index, found when first asked: the rules ask them of the same areas again and again
     /// while the grid stands (of every area holding a player's pieces, for every side a
     /// placement would share with the grid).
     next: Vec<OnceLock<Value>>,
     corner: Vec<OnceLock<Value>>,
+}
+
+/// No area, in `Labelling::of`.
+const NONE: u32 = u32::MAX;
+
+impl Labelling {
+    /// The index of the area a location lies in, if it is a cell of the grid labelled.
+    fn area_of(&self, loc: u32) -> Option<usize> {
+        let i = loc.checked_sub(self.base)?;
+        self.of.get(i as usize).copied().filter(|a| *a != NONE).map(|a| a as usize)
+    }
 }
 
 /// The labellings found since the grids last changed, by grid and column: the rules ask for the
@@ -134,39 +147,40 @@ fn labelling(p: &Loaded, w: &mut World, g: u32, column: &Arc<str>) -> Result<Arc
 
 fn label(p: &Loaded, w: &mut World, g: u32, column: &Arc<str>) -> Result<Labelling, Fail> {
     let cells = places(p, w, g, column)?;
-    let order: HashMap<u32, usize, Fast> = cells.iter().enumerate().map(|(i, c)| (c.0, i)).collect();
-    let mut sides: HashMap<u32, Vec<u32>, Fast> = HashMap::with_capacity_and_hasher(cells.len(), Fast);
-    for (loc, q, r, _) in &cells {
-        let around = sides_of(p, g).iter().filter_map(|(dq, dr)| w.grown.get(g, q + dq, r + dr)).collect();
-        sides.insert(*loc, around);
+    let (base, span) = w.grown.span();
+    // Each grown cell's place in reading order (`NONE`: not a cell of this grid), and its area.
+    let mut rank = vec![NONE; span];
+    for (i, (loc, ..)) in cells.iter().enumerate() {
+        rank[(loc - base) as usize] = i as u32;
     }
-    let mut of: HashMap<u32, usize, Fast> = HashMap::with_capacity_and_hasher(cells.len(), Fast);
+    let mut of = vec![NONE; span];
     let mut areas = Vec::new();
+    let mut todo = Vec::new();
     for (loc, _, _, want) in &cells {
-        if of.contains_key(loc) {
+        if of[(loc - base) as usize] != NONE {
             continue;
         }
-        let (mut found, mut todo) = (vec![*loc], vec![*loc]);
-        let mut seen: HashSet<u32, Fast> = HashSet::default();
-        seen.insert(*loc);
+        let index = areas.len() as u32;
+        of[(loc - base) as usize] = index;
+        let mut found = vec![rank[(loc - base) as usize]];
+        todo.push(*loc);
         while let Some(here) = todo.pop() {
-            for nb in &sides[&here] {
-                if !seen.contains(nb) && cells[order[nb]].3 == *want {
-                    seen.insert(*nb);
-                    found.push(*nb);
-                    todo.push(*nb);
+            for (_, nb) in w.grown.beside(here).into_iter().flatten() {
+                let j = (nb - base) as usize;
+                if of[j] == NONE && rank[j] != NONE && cells[rank[j] as usize].3 == *want {
+                    of[j] = index;
+                    found.push(rank[j]);
+                    todo.push(nb);
                 }
             }
         }
-        found.sort_by_key(|c| order[c]);
-        for c in &found {
-            of.insert(*c, areas.len());
-        }
-        areas.push(Arc::new(Area { grid: g, column: column.clone(), key: want.clone(), cells: found }));
+        found.sort_unstable();
+        let found = found.into_iter().map(|i| cells[i as usize].0).collect();
+        areas.push(Arc::new(Area::new(g, column.clone(), want.clone(), found)));
     }
     let (next, corner) =
         (areas.iter().map(|_| OnceLock::new()).collect(), areas.iter().map(|_| OnceLock::new()).collect());
-    Ok(Labelling { areas, of, sides, next, corner })
+    Ok(Labelling { areas, of, base, next, corner })
 }
 
 /// `areas(GRID, COLUMN)` (`many`), or `area(CELL, COLUMN)`; a cell stands for its grid in
@@ -192,8 +206,8 @@ pub fn find(p: &Loaded, w: &mut World, given: &Value, column: &Arc<str>, many: b
     let Value::Cell(loc) = given else {
         return fail(format!("a {} is not a place of this map", given.type_name()));
     };
-    match found.of.get(loc) {
-        Some(i) => Ok(Value::Area(found.areas[*i].clone())),
+    match found.area_of(*loc) {
+        Some(i) => Ok(Value::Area(found.areas[i].clone())),
         None => fail("that cell is not a place of this map"),
     }
 }
@@ -206,8 +220,8 @@ pub fn beside(p: &Loaded, w: &mut World, given: &Value, corner: bool) -> Result<
         return fail(format!("{name} is asked of an area, not a {}", given.type_name()));
     };
     let now = labelling(p, w, area.grid, &area.column)?;
-    let mine = match area.cells.first().and_then(|c| now.of.get(c)) {
-        Some(i) if Arc::ptr_eq(&now.areas[*i], area) || now.areas[*i] == *area => *i,
+    let mine = match area.cells.first().and_then(|c| now.area_of(*c)) {
+        Some(i) if Arc::ptr_eq(&now.areas[i], area) || now.areas[i] == *area => i,
         _ => return fail("the area has changed since it was found: find it again"),
     };
     let kept = if corner { &now.corner[mine] } else { &now.next[mine] };
@@ -225,13 +239,14 @@ pub fn beside(p: &Loaded, w: &mut World, given: &Value, corner: bool) -> Result<
 fn around(p: &Loaded, w: &World, now: &Labelling, mine: usize, corner: bool) -> Vec<usize> {
     let area = &now.areas[mine];
     let ranked = |places: &mut dyn Iterator<Item = u32>| -> Vec<usize> {
-        let mut found: Vec<usize> =
-            places.filter_map(|c| now.of.get(&c).copied()).filter(|i| *i != mine).collect();
+        let mut found: Vec<usize> = places.filter_map(|c| now.area_of(c)).filter(|i| *i != mine).collect();
         found.sort_unstable();
         found.dedup();
         found
     };
-    let next = ranked(&mut area.cells.iter().flat_map(|c| now.sides[c].iter().copied()));
+    let next = ranked(
+        &mut area.cells.iter().flat_map(|c| w.grown.beside(*c).into_iter().flatten().map(|(_, nb)| nb)),
+    );
     if !corner {
         return next;
     }

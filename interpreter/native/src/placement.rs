@@ -134,6 +134,12 @@ impl Grown {
         Some(around[..n].iter().copied().enumerate().filter(|(_, nb)| *nb != NONE))
     }
 
+    /// The location of the first grown cell, and how many have been laid (those gone included):
+    /// a grown cell's location less the first is below that count.
+    pub(crate) fn span(&self) -> (u32, usize) {
+        (self.base, self.cells.len())
+    }
+
     /// A grown cell's grid, (q, r) and the row it shows; None for the program's own locations.
     pub fn cell(&self, loc: u32) -> Option<(u32, i64, i64, u32)> {
         loc.checked_sub(self.base).and_then(|i| self.cells.get(i as usize)).copied()
@@ -692,9 +698,17 @@ pub(crate) fn put(
 /// An attribute of a grown cell (its coordinates, the columns of the row it shows), of a
 /// placement or of a route; None for any other value, which vm.rs answers.
 pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Option<Value>, Fail> {
-    if let (Value::Placement(_) | Value::Route(_), AttrIr::Column(column)) = (obj, name) {
-        // A name that is a column of some table too: a placement or a route reads its own.
-        return attr(p, w, obj, &AttrIr::Shaped(p.column_name(*column).to_string()));
+    // A name that is a column of some table too: a placement or a route reads its own (by the
+    // name, borrowed: `spot.x` is asked of every placement a search finds).
+    let word = match name {
+        AttrIr::Column(column) => Some(p.column_name(*column)),
+        AttrIr::Shaped(word) => Some(word.as_str()),
+        _ => None,
+    };
+    match (obj, word) {
+        (Value::Placement(spot), Some(word)) => return spot_attr(p, w, spot, word).map(Some),
+        (Value::Route(way), Some(word)) => return route_attr(way, word).map(Some),
+        _ => {}
     }
     Ok(Some(match (obj, name) {
         (Value::Cell(loc), _) => {
@@ -719,28 +733,31 @@ pub fn attr(p: &Loaded, w: &mut World, obj: &Value, name: &AttrIr) -> Result<Opt
                 _ => return Ok(None),
             }
         }
-        (Value::Placement(spot), AttrIr::Shaped(name)) => match name.as_str() {
-            "x" | "y" => {
-                let (x, y) = block_of(p, spot);
-                Value::Int(if name == "x" { x } else { y })
-            }
-            "turns" => Value::Int(i64::from(spot.turns)),
-            "shape" => Value::List(Arc::new(spot.rows.iter().map(|r| Value::Row(*r)).collect())),
-            "under" => crate::layers::under(p, w, spot),
-            "cells" => {
-                let mut out = Vec::new();
-                for (q, r) in spot.coords() {
-                    if let Some(loc) = cell_at(p, w, spot.grid, q, r) {
-                        out.push(Value::Cell(loc));
-                    }
-                }
-                Value::List(Arc::new(out))
-            }
-            _ => return fail(format!("a placement has no '{name}'")),
-        },
-        (Value::Route(way), AttrIr::Shaped(name)) => route_attr(way, name)?,
         _ => return Ok(None),
     }))
+}
+
+/// An attribute of a placement, by its name.
+fn spot_attr(p: &Loaded, w: &mut World, spot: &Spot, name: &str) -> Result<Value, Fail> {
+    Ok(match name {
+        "x" | "y" => {
+            let (x, y) = block_of(p, spot);
+            Value::Int(if name == "x" { x } else { y })
+        }
+        "turns" => Value::Int(i64::from(spot.turns)),
+        "shape" => Value::List(Arc::new(spot.rows.iter().map(|r| Value::Row(*r)).collect())),
+        "under" => crate::layers::under(p, w, spot),
+        "cells" => {
+            let mut out = Vec::new();
+            for (q, r) in spot.coords() {
+                if let Some(loc) = cell_at(p, w, spot.grid, q, r) {
+                    out.push(Value::Cell(loc));
+                }
+            }
+            Value::List(Arc::new(out))
+        }
+        _ => return fail(format!("a placement has no '{name}'")),
+    })
 }
 
 fn route_attr(way: &Way, name: &str) -> Result<Value, Fail> {

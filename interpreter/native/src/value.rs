@@ -56,11 +56,22 @@ pub struct Area {
     pub column: Arc<str>,
     pub key: Value,
     pub cells: Vec<u32>,
+    /// Its cells hashed once, when it is found: an area is an argument of many declared values
+    /// (the pieces of each player in it...), so a key of the memo hashed at each asking, and
+    /// hashing its every cell each time cost more than the rest of the asking.
+    hash: u64,
+}
+
+impl Area {
+    pub fn new(grid: u32, column: Arc<str>, key: Value, cells: Vec<u32>) -> Area {
+        let hash = std::hash::BuildHasher::hash_one(&crate::vm::Fast, &cells);
+        Area { grid, column, key, cells, hash }
+    }
 }
 
 impl PartialEq for Area {
     fn eq(&self, other: &Area) -> bool {
-        self.cells == other.cells
+        self.hash == other.hash && self.cells == other.cells
     }
 }
 
@@ -68,14 +79,14 @@ impl Eq for Area {}
 
 impl std::hash::Hash for Area {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.cells.hash(state);
+        state.write_u64(self.hash);
     }
 }
 
 /// A placement: the grid, the rows of the shape (by index among all rows), the turns it was
 /// given and where it goes: the shape's cells as turned (shared by every placement of that
 /// turn), moved by `shift` (values.py's Placement keeps the cells' coordinates themselves).
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Debug)]
 pub struct Spot {
     pub grid: u32,
     pub rows: Arc<[u32]>,
@@ -85,6 +96,28 @@ pub struct Spot {
     /// Once laid (`place`), the layer it is (layers.rs): a layer is the very placement it was
     /// laid at, so the same spot laid twice is two layers, and neither is the spot offered.
     pub layer: Option<u32>,
+}
+
+impl PartialEq for Spot {
+    fn eq(&self, other: &Spot) -> bool {
+        // Where it goes and how it is turned first: what tells apart most placements compared
+        // (the memo's keys of the placements one search found).
+        (self.shift, self.turns, self.layer, self.grid) == (other.shift, other.turns, other.layer, other.grid)
+            && self.rows == other.rows
+            && self.turned == other.turned
+    }
+}
+
+impl Eq for Spot {}
+
+impl std::hash::Hash for Spot {
+    /// Hashed by where it goes, how it is turned, the layer it is and its first row, not by
+    /// every cell and row: a placement is a key of the memo's answers (whether it fits, what
+    /// lies beside it), hashed at each asking, and these tell apart the placements of one
+    /// search (equal placements agree on them, so they hash alike).
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.grid, self.shift, self.turns, self.layer, self.rows.first()).hash(state);
+    }
 }
 
 /// A placement as a value: one made alone (a layer, `placement(...)`), or one of the list
@@ -208,6 +241,44 @@ impl Value {
         match self {
             Value::Zone(loc) | Value::Cell(loc) => Some(*loc),
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Area, Spot, SpotRef, Value};
+    use std::hash::BuildHasher;
+    use std::sync::Arc;
+
+    #[test]
+    fn an_area_is_equal_and_hashed_by_its_cells_alone() {
+        // The same cells found again, under another column or value: the same area, the same key.
+        let hash = |a: &Area| crate::vm::Fast.hash_one(Value::Area(Arc::new(a.clone())));
+        let one = Area::new(0, Arc::from("colour"), Value::Int(1), vec![12, 13, 20]);
+        let again = Area::new(1, Arc::from("height"), Value::Int(2), vec![12, 13, 20]);
+        assert_eq!(one, again);
+        assert_eq!(hash(&one), hash(&again));
+        let other = Area::new(0, Arc::from("colour"), Value::Int(1), vec![12, 13, 21]);
+        assert_ne!(one, other);
+        assert_ne!(hash(&one), hash(&other));
+    }
+
+    #[test]
+    fn equal_placements_made_apart_are_one_key() {
+        // The same placement found by two searches (each list its own allocation), and the
+        // placements beside it: another row, another turn, another place.
+        let spot = |rows: Vec<u32>, turns: u32, shift: (i64, i64)| {
+            let turned: Arc<[(i64, i64)]> = Arc::from(vec![(0, 0), (1, 0)]);
+            Spot { grid: 0, rows: Arc::from(rows), turned, shift, turns, layer: None }
+        };
+        let key = |s: Spot| SpotRef::all(vec![s]).remove(0);
+        let hash = |v: &Value| crate::vm::Fast.hash_one(v);
+        let (one, again) = (key(spot(vec![4, 5], 1, (2, 0))), key(spot(vec![4, 5], 1, (2, 0))));
+        assert_eq!(one, again);
+        assert_eq!(hash(&one), hash(&again));
+        for other in [spot(vec![4, 6], 1, (2, 0)), spot(vec![4, 5], 2, (2, 0)), spot(vec![4, 5], 1, (0, 2))] {
+            assert_ne!(one, key(other));
         }
     }
 }
