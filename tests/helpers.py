@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,15 @@ def play_random(
         err.add_note(f"reproduce: meeple.replay(game, {players}, {seed}, {state.choices}, complete=False)")
         raise
     pytest.fail(f"no end after {max_decisions} decisions ({game.name}, {players} players, seed {seed})")
+
+
+def counts_named(text: str) -> set[int]:
+    """The player counts a text names: "3 players", "3 or 4 players", "a 3-player game"."""
+    named = set()
+    for first, second in re.findall(r"\b(\d+)(?: or (\d+))? players\b", text):
+        named |= {int(first), *([int(second)] if second else [])}
+    named |= {int(n) for n in re.findall(r"\b(\d+)-player game\b", text)}
+    return named
 
 
 def snapshot(state: State) -> tuple[Any, ...]:
