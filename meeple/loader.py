@@ -518,7 +518,15 @@ def uncollected() -> Iterator[None]:
 
 
 def _key(name_or_path: str | Path, options: Mapping[str, str] | None) -> _Key:
-    return (os.getcwd(), str(name_or_path), tuple(sorted((options or {}).items())))
+    """The file a check would read (`resolve`, as `check_names` finds it) rather than the words it
+    was asked for: a bundled game asked for by its name and by its file is one check, with the same
+    path in it, and is built once (a test process asked for each game both ways, and built each
+    twice). What resolves to no file keeps its own words: its check says why."""
+    try:
+        named = str(resolve(name_or_path))
+    except (OSError, ValueError):
+        named = str(name_or_path)
+    return (os.getcwd(), named, tuple(sorted((options or {}).items())))
 
 
 def _kept(store: dict[_Key, tuple[Recorded, T]], key: _Key) -> T | None:

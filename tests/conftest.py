@@ -25,27 +25,34 @@ from meeple import loader
 # order). xdist's own order, the files with the most tests first, started the Campaign's tests and
 # the citation checks last: in a default run (2,807 tests, load 12 to 20, `-p` a plugin timing
 # each test's CPU) one process ran 328 s of CPU and the other 266 s, the run waiting on the first.
-# Seconds of CPU per file in that run, for the next to update; the Ray tests are placed by their
-# time waiting on Ray's own processes, not by their own CPU (3 s, over 5 minutes of that run).
+# Seconds of CPU per file in the default run of 3 December (2,891 tests, load 4 to 17, a plugin
+# timing each test's process_time), less what the commits after it saved in
+# test_dino_dynasty_variants.py (54 -> 28) and test_variant_aids.py (23 -> 9): for the next to
+# update. The Ray tests are placed by their time waiting on Ray's own processes, not by their own
+# CPU (3 s, over 2 minutes of that run); the files below 9 s are left in xdist's order.
 LONGEST = {
-    "test_dino_dynasty_variants.py": 72,
-    "test_citations.py": 61,
-    "test_codegen.py": 37,
+    "test_citations.py": 52,
+    "test_codegen.py": 45,
+    "test_native.py": 39,
     "test_ray_backend.py": 35,
-    "test_native.py": 30,
-    "test_codegen_order.py": 24,
+    "test_dino_dynasty_variants.py": 28,
+    "test_dino_party_properties.py": 23,
+    "test_analysis.py": 23,
     "test_dino_dynasty_stasis.py": 23,
-    "test_gods_love_dinosaurs.py": 23,
-    "test_native_variants.py": 21,
-    "test_hostile.py": 18,
-    "test_printed.py": 15,
-    "test_suspends.py": 15,
-    "test_dino_party_properties.py": 14,
-    "test_checks.py": 14,
-    "test_hostile_paths.py": 14,
-    "test_openspiel.py": 13,
-    "test_english.py": 12,
-    "test_simulate.py": 10,
+    "test_native_variants.py": 22,
+    "test_gods_love_dinosaurs.py": 22,
+    "test_hostile_runtime.py": 20,
+    "test_printed.py": 20,
+    "test_openspiel.py": 19,
+    "test_hostile.py": 19,
+    "test_codegen_order.py": 15,
+    "test_simulate.py": 13,
+    "test_boards.py": 13,
+    "test_suspends.py": 12,
+    "test_hostile_paths.py": 12,
+    "test_plots.py": 11,
+    "test_lsp_incremental.py": 10,
+    "test_variant_aids.py": 9,
 }
 
 # The cyclic collector's first threshold, in objects made and not yet freed (CPython's is 700). The
@@ -54,6 +61,14 @@ LONGEST = {
 # test_suspends.py and test_dino_dynasty_stasis.py (-n 0, both runs side by side, load 18, a
 # plugin timing the collector with gc.callbacks) the collector took 8.3 of 31.7 s of CPU at 700
 # (2,055 young collections) and 3.0 of 26.1 s at 100,000 (25), with the same peak (579 MB).
+# It does not make the run's peak of memory (2.9 GB in the first process, against 2.1 GB before the
+# longest files went first): test_dino_dynasty_variants.py and test_codegen.py, -n 0, peaked at
+# 1,590 MB at 700 and 1,598 MB at 100,000 (90.5 against 68.6 s of CPU in their tests). The peak is
+# the games each process keeps (`TEST_KEPT`), and grows with the games of many options one process
+# builds: the longest files, first, put the Campaign's, the Stasis's and the books of every game in
+# the first process (1.3 GB after test_dino_dynasty_variants.py, 2.0 after test_codegen.py, 2.4
+# after test_dino_dynasty_stasis.py and test_native_variants.py), where the other process had them
+# spread out. The loader now keeps a game asked for by its name and by its file as one.
 YOUNG = 100_000
 
 # More than the games (by file, options and folder) one test process builds from the disk.

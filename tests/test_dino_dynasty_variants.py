@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import assert_same_game, play_refusing_bad_answers, run, shared_file
+from helpers import assert_same_game, new_game_as_played, play_refusing_bad_answers, run, shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -55,11 +55,22 @@ CAMPAIGN_DEFAULTS = {"map_kept": "yes", "same_name": "no"}  # games/dino_dynasty
 
 
 def played(
-    game: meeple.Game, players: int, seed: int, load: Any = None, watch: Any = None, teams: Any = None
+    game: meeple.Game,
+    players: int,
+    seed: int,
+    load: Any = None,
+    watch: Any = None,
+    teams: Any = None,
+    as_played: bool = False,
 ) -> Any:
-    """A game (or a whole sequence) answered at random; `watch(state)` after every decision."""
+    """A game (or a whole sequence) answered at random; `watch(state)` after every decision. On the
+    Python engine, whose state the tests below read; `as_played`, on the engine `meeple play`
+    picks (helpers.new_game_as_played), for a test of the outcome alone."""
     rnd = random.Random(seed)
-    state = game.new_game(players, seed=seed, load=load, teams=teams)
+    if as_played:
+        state = new_game_as_played(game, players, seed, load=load, teams=teams)
+    else:
+        state = game.new_game(players, seed=seed, load=load, teams=teams)
     for _ in range(200_000):
         if state.is_over:
             return state
@@ -146,8 +157,9 @@ def test_a_save_round_trips_exactly(tmp_path: Path) -> None:
     assert start.save() == save
 
 
-# With the Map kept (Alternative A) here; without it in the soak (the Campaigns of the tests below
-# are played without it, whole, in the default run).
+# With the Map kept (Alternative A) here; without it in the soak (the Campaigns with the same name
+# and of `simulate` below are played without it, whole, in the default run). The Campaign in teams
+# below is the one its worked examples loaded (its defaults: a Campaign build is 7 s of CPU).
 @pytest.mark.parametrize("map_kept", ["yes", pytest.param("no", marks=pytest.mark.soak)])
 def test_a_whole_campaign_plays_as_one_game_and_replays_exactly(map_kept: str) -> None:
     """A Campaign is five Scenarios, A to E, one seed and one log; its score is the Campaign
@@ -194,7 +206,7 @@ def test_a_campaign_in_teams_shares_its_tokens_and_its_victory() -> None:
     """'Their victory positions are counted as a team': team-mates end with as many Campaign
     tokens as each other, and win or lose together."""
     layout = LAYOUTS[4]
-    state = played(campaign("no", teams=True), 4, 8, teams=layout)
+    state = played(campaign("yes", teams=True), 4, 8, teams=layout, as_played=True)
     assert state.scores[0] == state.scores[2] and state.scores[1] == state.scores[3]
     winners = state.winners
     assert sorted(winners) in ([0, 2], [1, 3], [0, 1, 2, 3])
@@ -204,7 +216,7 @@ def test_a_campaign_with_the_same_name_plays_all_five_scenarios_under_it() -> No
     """'Players can draw Scenarios at random or continue with the same name for all 5 Scenarios':
     with the same name, every Scenario is played on the side of its size with the first one's
     name, a name printed in every size."""
-    state = played(campaign("no", same_name="yes"), 3, 6)
+    state = played(campaign("no", same_name="yes"), 3, 6, as_played=True)
     sides = [part.rt.vars["played"] for part in [*state.done, state.current]]
     names = {str(side.values["campaign_name"].key) for side in sides}
     assert len(names) == 1 and names <= {"laurasia", "gondwana", "western_interior_seaway", "tethys"}
@@ -242,8 +254,18 @@ def test_play_and_simulate_run_a_campaign(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert len(json.loads(log.read_text())["games"]) == 5
+    # the options of the Campaign with the same name above: the game its test built (7 s of CPU)
     result = run(
-        "simulate", "dino_dynasty_campaign", "--players", "3", "--games", "1", "--option", "map_kept=no"
+        "simulate",
+        "dino_dynasty_campaign",
+        "--players",
+        "3",
+        "--games",
+        "1",
+        "--option",
+        "map_kept=no",
+        "--option",
+        "same_name=yes",
     )
     assert result.exit_code == 0, result.output
 

@@ -64,6 +64,15 @@ def test_the_same_file_under_the_same_options_is_built_once(folder: Path) -> Non
     assert meeple.check(folder / "counters.rules").program is meeple.check(folder / "counters.rules").program
 
 
+def test_a_bundled_game_asked_for_by_its_name_or_by_its_file_is_built_once() -> None:
+    """`dino_party` and the file it names are one game: one check and one Program (each test
+    process asked for every bundled game both ways, and built each twice)."""
+    path = next(p for p in meeple.bundled_games() if p.stem == "dino_party")
+    by_name, by_file = meeple.check(path.stem), meeple.check(path)
+    assert by_file.program is by_name.program and by_file.path == by_name.path
+    assert meeple.load(path).program is meeple.load(path.stem).program
+
+
 def test_a_load_after_a_check_of_the_same_file_and_options_builds_nothing_again(folder: Path) -> None:
     """A check kept from the disk hands its Program to a load of the same file under the same
     options (a test, `meeple check --play`, checks and then plays): built once, not twice; a

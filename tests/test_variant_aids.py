@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from helpers import counts_named
 
 import meeple
 from meeple.codegen import render
@@ -210,8 +211,6 @@ def test_no_number_the_variant_changes_is_stated_as_before(stem: str) -> None:
 def test_the_whole_games_flow_names_no_player_count_the_variant_does_not_allow(stem: str) -> None:
     """The `--full` book's flow is the variant's game too: a two-player game's rounds are not
     "3 with 3 players, 4 with 4"."""
-    from tests.test_codegen_order import counts_named
-
     found = checked(stem)
     assert found.module is not None and found.symbols is not None and found.symbols.header is not None
     assert found.program is not None
