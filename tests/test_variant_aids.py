@@ -442,7 +442,7 @@ def test_the_aid_tells_who_loses_a_fight_and_how_many(stem: str) -> None:
     assert gists and all("lower Power loses" in gist and "difference" in gist for gist in gists), gists
 
 
-@pytest.mark.parametrize("stem", ["dino_dynasty", "dino_dynasty_dynasty"])
+@pytest.mark.parametrize("stem", [s for s in ["dino_dynasty", *VARIANTS] if s.startswith("dino_dynasty")])
 def test_the_aid_tells_what_each_challenge_card_counts(stem: str) -> None:
     """Scoring is a basic question (issue 25): Dino Dynasty's aid said each card goes to "the
     player with the most of what it counts" and never what that is, the Challenge card table
