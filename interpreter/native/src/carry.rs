@@ -226,8 +226,7 @@ mod tests {
 
     #[test]
     fn pieces_come_from_the_places_not_carried_in_order_from_the_top_and_go_back_where_they_began() {
-        let ir: Program =
-            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        let ir: Program = crate::vm::tiny_program();
         let program = Arc::new(Loaded::new(ir));
         let (a, b) = (Piece { kind: 0, owner: Some(0) }, Piece { kind: 0, owner: Some(1) });
         let laid = |order: Vec<u32>| {

@@ -387,8 +387,7 @@ mod tests {
     use std::sync::Arc;
 
     fn program() -> Arc<Loaded> {
-        let mut ir: serde_json::Value =
-            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        let mut ir: serde_json::Value = crate::vm::tiny_program();
         let here = serde_json::json!({"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Local": 0}]]}]]});
         let supply =
             serde_json::json!({"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Const": {"Zone": 0}}]]}]]});

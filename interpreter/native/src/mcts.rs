@@ -269,8 +269,7 @@ mod tests {
     use std::time::Duration;
 
     fn tiny() -> Game {
-        let ir: Program =
-            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        let ir: Program = crate::vm::tiny_program();
         Game::new(Arc::new(Loaded::new(ir)), 2, 0, 100_000, false)
     }
 

@@ -103,8 +103,7 @@ mod tests {
     use crate::ir::Program;
 
     fn tiny() -> Arc<Loaded> {
-        let ir: Program =
-            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        let ir: Program = crate::vm::tiny_program();
         Arc::new(Loaded::new(ir))
     }
 

@@ -2554,6 +2554,13 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
     })
 }
 
+/// The tiny game the tests of every module play (`tests/tiny.json`, lowered by lower.py from
+/// the rules this module's tests quote): one place to load it, as a program or as JSON to edit.
+#[cfg(test)]
+pub(crate) fn tiny_program<T: serde::de::DeserializeOwned>() -> T {
+    serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads")
+}
+
 #[cfg(test)]
 mod tests {
     //! A tiny game, lowered by lower.py from these rules (neutral names):
@@ -2574,8 +2581,7 @@ mod tests {
     use std::sync::Arc;
 
     fn tiny() -> Arc<Loaded> {
-        let ir: Program =
-            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        let ir: Program = crate::vm::tiny_program();
         Arc::new(Loaded::new(ir))
     }
 
@@ -2733,8 +2739,7 @@ mod tests {
     /// The tiny program with one table of two rows, `a` and `b` (`b` missing from the second),
     /// of which expressions read only `b`.
     fn with_rows() -> Loaded {
-        let mut ir: serde_json::Value =
-            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        let mut ir: serde_json::Value = crate::vm::tiny_program();
         ir["rows"] = serde_json::json!([{"a": {"Int": 1}, "b": {"Text": "x"}}, {"a": {"Int": 3}}]);
         ir["columns"] = serde_json::json!(["b"]);
         Loaded::new(serde_json::from_value(ir).expect("the program loads"))
@@ -2809,8 +2814,7 @@ mod tests {
     /// The tiny program with three more values: `evens(n) = [each x in 1..n where x % 2 == 0]`
     /// (it reads nothing of a game), `seats() = count(players)` and `pile(c) = count(pieces(c))`.
     fn with_values() -> Arc<Loaded> {
-        let mut ir: serde_json::Value =
-            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        let mut ir: serde_json::Value = crate::vm::tiny_program();
         let evens = serde_json::json!({"slots": 2, "at": 0, "body": {"Filter": {
             "seq": {"Bin": ["Range", {"Const": {"Int": 1}}, {"Local": 0}]}, "slot": 1,
             "cond": {"Bin": ["Eq", {"Bin": ["Mod", {"Local": 1}, {"Const": {"Int": 2}}]}, {"Const": {"Int": 0}}]}}}});
@@ -2895,8 +2899,7 @@ mod tests {
         // A value of a few names has them on the stack (FEW_SLOTS), one of more in a list: both
         // see their arguments in order, and every other name empty.
         use crate::ir::Expr;
-        let mut ir: serde_json::Value =
-            serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads");
+        let mut ir: serde_json::Value = crate::vm::tiny_program();
         for size in [1, 2, 3, super::FEW_SLOTS, super::FEW_SLOTS + 1, 2 * super::FEW_SLOTS] {
             // `first - second * 10 + third * 100 ...` of its arguments, and its last name empty.
             let mut body = serde_json::json!({"Const": {"Int": 0}});
