@@ -1547,9 +1547,9 @@ fn move_count(
     arrive(&mut w.locs[to as usize], &moved, bottom);
     if !moved.is_empty() {
         touched.push(to);
-    }
-    if !moved.is_empty() && !w.seen.is_empty() {
-        w.seen.moved(to, &moved);
+        if !w.seen.is_empty() {
+            w.seen.moved(to, &moved);
+        }
     }
     if let Some(n) = want {
         if (moved.len() as i64) < n {
@@ -1594,9 +1594,9 @@ fn move_refs(
     arrive(&mut w.locs[to as usize], &moved, bottom);
     if !moved.is_empty() {
         touched.push(to);
-    }
-    if !moved.is_empty() && !w.seen.is_empty() {
-        w.seen.moved(to, &moved);
+        if !w.seen.is_empty() {
+            w.seen.moved(to, &moved);
+        }
     }
     Ok((touched, moved))
 }
