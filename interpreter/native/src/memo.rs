@@ -19,7 +19,7 @@
 //! bookkeeping than it saved (docs/benchmarks.md), which bits in a few words do not.
 
 use crate::value::Value;
-use crate::vm::{Fast, Key, Part};
+use crate::vm::{Args, Fast, Key, Part};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -41,6 +41,99 @@ pub(crate) type Reads = [u64; WORDS];
 /// finding it spent (at most `u32::MAX`).
 type Answer = (Value, Reads, u32, u32);
 
+/// A question whose arguments are none, one or two values of a word each (a player, a row, a
+/// place, a cell, a number, a piece...: most questions): the value's index and its arguments
+/// packed (`word`), hashed in three steps and compared at once, rather than through each
+/// `Value`'s hashing and equality, and kept in an entry of 88 bytes rather than 128.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Packed(u32, u64, u64);
+
+/// In a packed key, where an argument is not (a value of one argument or none): no value packs
+/// to it (`word`'s tags stop at 10).
+const NO_ARGUMENT: u64 = u64::MAX;
+
+/// A value packed in a word, its kind in the low 4 bits, if it fits: two values pack alike only
+/// if they are equal, as `Value`'s equality says (a list, a text, an area, a placement or a
+/// route does not pack; nor a number beyond 58 bits, a piece whose kind or owner passes 14 bits,
+/// a border whose places pass 30).
+fn word(v: &Value) -> Option<u64> {
+    const FEW: u64 = 1 << 14;
+    let (tag, payload) = match v {
+        Value::None => (0, 0),
+        Value::Bool(b) => (1, u64::from(*b)),
+        Value::Int(n) if n.unsigned_abs() < 1 << 58 => (2, *n as u64 & ((1 << 60) - 1)),
+        Value::Player(x) => (3, u64::from(*x)),
+        Value::Row(x) => (4, u64::from(*x)),
+        Value::Zone(x) => (5, u64::from(*x)),
+        Value::Cell(x) => (6, u64::from(*x)),
+        Value::Grid(x) => (7, u64::from(*x)),
+        Value::KindName(x) => (8, u64::from(*x)),
+        Value::Piece(loc, piece) => {
+            let (kind, owner) = (u64::from(piece.kind), piece.owner.map_or(0, |o| u64::from(o) + 1));
+            if kind >= FEW || owner >= FEW {
+                return None;
+            }
+            (9, u64::from(*loc) | kind << 32 | owner << 46)
+        }
+        Value::Border(a, b) if *a < 1 << 30 && *b < 1 << 30 => (10, u64::from(*a) | u64::from(*b) << 30),
+        _ => return None,
+    };
+    Some(payload << 4 | tag)
+}
+
+/// A question's key packed, where its arguments all pack.
+fn packed(key: &Key) -> Option<Packed> {
+    let (first, second) = match &key.1 {
+        Args::One(v) => (word(v)?, NO_ARGUMENT),
+        Args::Two(a, b) => (word(a)?, word(b)?),
+        Args::Many(values) if values.is_empty() => (NO_ARGUMENT, NO_ARGUMENT),
+        Args::Many(_) => return None,
+    };
+    Some(Packed(key.0, first, second))
+}
+
+/// A question's key with its hash, found once: a question not found is kept under the same
+/// hash, and the table grows without hashing its keys again (a key of an area, a placement or a
+/// list is hashed through each `Value`). Equal where the hashes are and then the keys.
+#[derive(Clone, Debug)]
+struct Hashed(u64, Key);
+
+impl PartialEq for Hashed {
+    fn eq(&self, other: &Hashed) -> bool {
+        self.0 == other.0 && self.1 == other.1
+    }
+}
+
+impl Eq for Hashed {}
+
+impl std::hash::Hash for Hashed {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0);
+    }
+}
+
+/// A question asked of the memo (`Memo::get`), and kept with its answer if not found
+/// (`Memo::keep`): its key packed where its arguments pack, else hashed once. Reads as its key.
+pub(crate) struct Asked {
+    packed: Option<Packed>,
+    hashed: Hashed,
+}
+
+impl Asked {
+    pub(crate) fn new(key: Key) -> Asked {
+        let packed = packed(&key);
+        let hash = if packed.is_some() { 0 } else { std::hash::BuildHasher::hash_one(&Fast, &key) };
+        Asked { packed, hashed: Hashed(hash, key) }
+    }
+}
+
+impl std::ops::Deref for Asked {
+    type Target = Key;
+    fn deref(&self) -> &Key {
+        &self.hashed.1
+    }
+}
+
 /// The fewest answers kept before forgetting those that no longer hold.
 const MEMO_PRUNE: usize = 4096;
 
@@ -52,7 +145,9 @@ const KEPT_AT_REST: u32 = 8;
 /// hashing.
 #[derive(Debug)]
 pub(crate) struct Memo {
-    answers: HashMap<Key, Answer, Fast>,
+    /// The answers to questions whose arguments pack (`Packed`), and to the others.
+    packed: HashMap<Packed, Answer, Fast>,
+    answers: HashMap<Hashed, Answer, Fast>,
     /// The time: how many times a part changed (the clock starts again, every answer forgotten,
     /// before it would overflow).
     now: u32,
@@ -178,6 +273,7 @@ impl Memo {
 
     fn of(layout: Arc<Layout>) -> Memo {
         Memo {
+            packed: HashMap::default(),
             answers: HashMap::default(),
             now: 0,
             last: Vec::new(),
@@ -198,6 +294,7 @@ impl Memo {
     /// one: a copy of a game starts without its answers).
     pub(crate) fn duplicate(&self) -> Memo {
         Memo {
+            packed: self.packed.clone(),
             answers: self.answers.clone(),
             now: self.now,
             last: self.last.clone(),
@@ -328,8 +425,11 @@ impl Memo {
     }
 
     /// The answer for `key`, if it still holds; what it read counts as read by its caller.
-    pub(crate) fn get(&mut self, key: &Key) -> Option<Value> {
-        let (answer, reads, found, _) = self.answers.get(key)?;
+    pub(crate) fn get(&mut self, asked: &Asked) -> Option<Value> {
+        let (answer, reads, found, _) = match &asked.packed {
+            Some(packed) => self.packed.get(packed)?,
+            None => self.answers.get(&asked.hashed)?,
+        };
         if !Memo::hold(&self.last, self.now, reads, *found) {
             return None;
         }
@@ -361,8 +461,9 @@ impl Memo {
     /// Forget the answers that no longer hold.
     fn forget(&mut self) {
         let (last, now) = (&self.last, self.now);
+        self.packed.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
         self.answers.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
-        self.prune_at = 2 * self.answers.len();
+        self.prune_at = 2 * self.len();
     }
 
     /// Forget the answers that no longer hold, and the room they took: what a game waiting
@@ -376,8 +477,11 @@ impl Memo {
     /// forgotten with it (a game at rest keeps no table of them).
     pub(crate) fn settle(&mut self) {
         self.forget();
-        self.answers.retain(|_, (_, reads, _, steps)| *steps >= KEPT_AT_REST && *reads != Reads::default());
-        self.answers.values_mut().for_each(|(_, _, found, _)| *found = 0);
+        let worth = |(_, reads, _, steps): &mut Answer| *steps >= KEPT_AT_REST && *reads != Reads::default();
+        self.packed.retain(|_, answer| worth(answer));
+        self.answers.retain(|_, answer| worth(answer));
+        self.packed.values_mut().chain(self.answers.values_mut()).for_each(|(_, _, found, _)| *found = 0);
+        self.packed.shrink_to_fit();
         self.answers.shrink_to_fit();
         let mut filters = std::mem::take(&mut self.filters);
         filters.settle(self);
@@ -386,21 +490,24 @@ impl Memo {
     }
 
     /// Keep an answer computed with these reads, for so many steps; its caller read them too.
-    pub(crate) fn keep(&mut self, key: Key, answer: Value, read: Reads, steps: u64) {
+    pub(crate) fn keep(&mut self, asked: Asked, answer: Value, read: Reads, steps: u64) {
         if let Some(mine) = self.reading.last_mut() {
             mine.iter_mut().zip(&read).for_each(|(mine, theirs)| *mine |= theirs);
         }
-        if self.answers.len() >= self.prune_at.max(MEMO_PRUNE) {
+        if self.len() >= self.prune_at.max(MEMO_PRUNE) {
             self.forget();
         }
         let steps = u32::try_from(steps).unwrap_or(u32::MAX);
-        self.answers.insert(key, (answer, read, self.now, steps));
+        let kept = (answer, read, self.now, steps);
+        match asked.packed {
+            Some(packed) => self.packed.insert(packed, kept),
+            None => self.answers.insert(asked.hashed, kept),
+        };
     }
 
     /// How many answers it keeps.
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        self.answers.len()
+    fn len(&self) -> usize {
+        self.packed.len() + self.answers.len()
     }
 }
 
@@ -432,7 +539,7 @@ impl std::hash::Hash for Memo {
 
 #[cfg(test)]
 mod tests {
-    use super::{Layout, Memo, BUCKETS};
+    use super::{Asked, Layout, Memo, BUCKETS};
     use crate::value::Value;
     use crate::vm::{Args, Part};
 
@@ -441,8 +548,8 @@ mod tests {
         Memo::new(Layout::new(2, [3].into_iter(), 8, 2))
     }
 
-    fn key(n: i64) -> crate::vm::Key {
-        (0, Args::One(Value::Int(n)))
+    fn key(n: i64) -> Asked {
+        Asked::new((0, Args::One(Value::Int(n))))
     }
 
     /// The answer `n`, found reading these parts.
@@ -468,6 +575,66 @@ mod tests {
         memo.changed(Part::Loc(1));
         assert_eq!(memo.get(&key(1)), None);
         assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+    }
+
+    #[test]
+    fn values_of_a_word_pack_apart_unless_equal() {
+        use crate::value::Piece;
+        let piece = |kind, owner| Value::Piece(3, Piece { kind, owner });
+        let values = [
+            Value::None,
+            Value::Bool(false),
+            Value::Bool(true),
+            Value::Int(0),
+            Value::Int(1),
+            Value::Int(-1),
+            Value::Int((1 << 58) - 1),
+            Value::Int(-(1 << 58) + 1),
+            Value::Player(1),
+            Value::Row(1),
+            Value::Zone(1),
+            Value::Cell(1),
+            Value::Grid(1),
+            Value::KindName(1),
+            piece(1, None),
+            piece(1, Some(0)),
+            piece(0, Some(1)),
+            Value::Border(1, 2),
+            Value::Border(2, 1),
+        ];
+        let words: Vec<u64> = values.iter().map(|v| super::word(v).expect("packs")).collect();
+        for (i, a) in words.iter().enumerate() {
+            assert_ne!(*a, super::NO_ARGUMENT);
+            for (j, b) in words.iter().enumerate() {
+                assert_eq!(a == b, i == j, "{:?} and {:?}", values[i], values[j]);
+            }
+        }
+        // What does not fit a word is asked by its hash and key instead.
+        let list = Value::List(std::sync::Arc::new(vec![Value::Int(1)]));
+        for v in
+            [Value::Int(1 << 58), Value::Int(i64::MIN), piece(1 << 14, None), Value::Border(1 << 30, 0), list]
+        {
+            assert_eq!(super::word(&v), None, "{v:?}");
+        }
+    }
+
+    #[test]
+    fn a_question_whose_arguments_do_not_pack_is_found_by_its_key_not_its_hash_alone() {
+        let list = |n| Value::List(std::sync::Arc::new(vec![Value::Int(n)]));
+        let asked = |n, hash| Asked { packed: None, hashed: super::Hashed(hash, (0, Args::One(list(n)))) };
+        let mut memo = memo();
+        memo.keep(asked(1, 7), Value::Int(1), [1, 0, 0, 0], 1);
+        memo.keep(Asked::new((0, Args::One(list(2)))), Value::Int(2), [1, 0, 0, 0], 1);
+        found(&mut memo, 3, &[Part::Loc(1)]);
+        // The same hash, another list: not that answer.
+        assert_eq!(memo.get(&asked(5, 7)), None);
+        assert_eq!(memo.get(&asked(1, 7)), Some(Value::Int(1)));
+        // A list made again, equal, is the same question; a copy keeps both kinds of answers.
+        let copy = memo.duplicate();
+        for mut memo in [memo, copy] {
+            assert_eq!(memo.get(&Asked::new((0, Args::One(list(2))))), Some(Value::Int(2)));
+            assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+        }
     }
 
     #[test]

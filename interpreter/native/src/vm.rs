@@ -2320,6 +2320,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
 /// program's (`Known`), else computed, and kept by the memo (and, if it read nothing of the
 /// game, by the program).
 fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
+    let key = crate::memo::Asked::new(key);
     if let Some(known) = w.memo.get(&key) {
         return Ok(known);
     }
