@@ -31,6 +31,11 @@ pub struct GridIndex {
     at: Vec<Option<u32>>,
     pub directions: Offsets,
     pub corners: Offsets,
+    /// The location of the grid's first cell: its cells are the locations from it on, one each.
+    first: u32,
+    /// One direction of each line through a cell (of a direction and its opposite, the first
+    /// in the grid's order): what `in_a_row` walks along, found once.
+    axes: Vec<(i64, i64)>,
     /// Every cell, in reading order: what `cells(GRID)` gives, shared rather than made anew.
     pub cells: Value,
     /// The cells along each side, by the set of directions (a bit each) the side has no cell
@@ -52,6 +57,12 @@ impl GridIndex {
         let (directions, corners): (Offsets, Offsets) =
             if grid.hex { (&HEX_SIDES, &[]) } else { (&SQUARE_SIDES, &SQUARE_CORNERS) };
         let cells = (0..grid.cells.len() as u32).map(|i| Value::Cell(grid.first + i)).collect();
+        let mut axes: Vec<(i64, i64)> = Vec::new();
+        for &(dq, dr) in directions.iter().chain(corners) {
+            if !axes.contains(&(-dq, -dr)) {
+                axes.push((dq, dr));
+            }
+        }
         let mut index = GridIndex {
             west,
             north,
@@ -60,6 +71,8 @@ impl GridIndex {
             at,
             directions,
             corners,
+            first: grid.first,
+            axes,
             cells: Value::List(Arc::new(cells)),
             sides: Vec::new(),
         };
@@ -137,7 +150,10 @@ pub fn neighbours(p: &Loaded, v: &Value) -> Result<Value, Fail> {
     Ok(Value::List(Arc::new(around.collect())))
 }
 
-/// Whether `n` of the cells lie in a straight line, each next to the one before.
+/// Whether `n` of the cells lie in a straight line, each next to the one before. Asked after
+/// every move of a game that is won by a line, so nothing is made per asking beyond a mark per
+/// cell of the grid (on the stack for a grid of up to 256 cells): the runs are counted along the
+/// grid's axes from each cell that starts one.
 pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
     if n < 1 {
         return fail(&format!("cells in a row are counted from 1, not {n}"));
@@ -146,29 +162,39 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
         return Ok(false);
     };
     let g = cell(p, first)?.0;
-    // The cells, marked by location: each asked of its neighbours without hashing coordinates.
-    let mut at = vec![false; p.ir.locations.len()];
-    let mut coords = Vec::with_capacity(cells.len());
+    let index = &p.grids[g as usize];
+    // The cells, marked by their place among the grid's: each asked of its neighbours without
+    // hashing coordinates.
+    let words = p.ir.grids[g as usize].cells.len().div_ceil(64);
+    let (mut small, mut large) = ([0u64; 4], Vec::new());
+    let marks: &mut [u64] = if words <= small.len() {
+        &mut small[..words]
+    } else {
+        large.resize(words, 0);
+        &mut large
+    };
     for c in cells {
-        let (grid, q, r) = cell(p, c)?;
+        let (grid, _, _) = cell(p, c)?;
         if grid != g {
             return fail("cells in a row are cells of one grid");
         }
-        if let Value::Cell(loc) = c {
-            at[*loc as usize] = true;
-        }
-        coords.push((q, r));
-    }
-    let index = &p.grids[g as usize];
-    let marked = |q: i64, r: i64| index.get(q, r).is_some_and(|loc| at[loc as usize]);
-    let mut axes: Vec<(i64, i64)> = Vec::new();
-    for &(dq, dr) in index.directions.iter().chain(index.corners) {
-        if !axes.contains(&(-dq, -dr)) {
-            axes.push((dq, dr));
+        let at = match c {
+            Value::Cell(loc) => loc.checked_sub(index.first).map(|i| i as usize),
+            _ => None,
+        };
+        if let Some(i) = at.filter(|i| i / 64 < marks.len()) {
+            marks[i / 64] |= 1 << (i % 64);
         }
     }
-    for &(q, r) in &coords {
-        for &(dq, dr) in &axes {
+    let marked = |q: i64, r: i64| {
+        index.get(q, r).is_some_and(|loc| {
+            let i = (loc - index.first) as usize;
+            marks[i / 64] & (1 << (i % 64)) != 0
+        })
+    };
+    for c in cells {
+        let (_, q, r) = cell(p, c)?;
+        for &(dq, dr) in &index.axes {
             if marked(q - dq, r - dr) {
                 continue;
             }
@@ -253,4 +279,49 @@ fn connected_cells(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value
         }
     }
     Some(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_a_row;
+    use crate::value::Value;
+    use crate::vm::Loaded;
+
+    /// The tiny program with its board made `width` by `height` square cells, its cells the
+    /// locations from 1 in reading order.
+    fn board(width: i64, height: i64) -> Loaded {
+        let mut ir: serde_json::Value = crate::vm::tiny_program();
+        let cells: Vec<(i64, i64)> = (0..height).flat_map(|r| (0..width).map(move |q| (q, r))).collect();
+        let mut locations = vec![serde_json::json!({"cell": null, "owner": "None"})];
+        locations.extend(cells.iter().map(|(q, r)| serde_json::json!({"cell": [0, q, r], "owner": "None"})));
+        ir["locations"] = locations.into();
+        ir["grids"][0]["cells"] = serde_json::json!(cells);
+        Loaded::new(serde_json::from_value(ir).expect("the program loads"))
+    }
+
+    fn row(p: &Loaded, width: i64, cells: &[(i64, i64)], n: i64) -> bool {
+        let cells: Vec<Value> = cells.iter().map(|(q, r)| Value::Cell((1 + r * width + q) as u32)).collect();
+        in_a_row(p, &cells, n).expect("the cells are of one grid")
+    }
+
+    #[test]
+    fn cells_in_a_row_are_runs_along_sides_and_diagonals() {
+        let p = board(3, 3);
+        assert!(row(&p, 3, &[(0, 0), (1, 1), (2, 2)], 3));
+        assert!(row(&p, 3, &[(2, 0), (1, 1), (0, 2)], 3));
+        assert!(row(&p, 3, &[(1, 0), (1, 2), (1, 1)], 3));
+        assert!(!row(&p, 3, &[(0, 0), (1, 1), (2, 1)], 3));
+        assert!(row(&p, 3, &[(2, 1)], 1) && !row(&p, 3, &[], 1));
+    }
+
+    /// A board of more cells than are marked on the stack (300): its last rows count as its
+    /// first, and a run stops at the board's edge rather than going on into the next row.
+    #[test]
+    fn cells_in_a_row_on_a_large_board_count_to_its_last_cell() {
+        let p = board(20, 15);
+        let run = [(10, 14), (11, 14), (12, 14), (13, 14)];
+        assert!(row(&p, 20, &run, 4) && !row(&p, 20, &run, 5));
+        assert!(row(&p, 20, &[(16, 11), (17, 12), (18, 13), (19, 14)], 4));
+        assert!(!row(&p, 20, &[(18, 0), (19, 0), (0, 1), (1, 1)], 3));
+    }
 }

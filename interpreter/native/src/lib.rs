@@ -4,6 +4,7 @@ pub mod areas;
 pub mod automata;
 pub mod carry;
 pub mod grid;
+pub mod in_place;
 pub mod ir;
 pub mod kept;
 pub mod layers;

@@ -65,6 +65,19 @@ impl Prepared {
     }
 }
 
+/// The generators of agents about to play a game out, seeded together (`Mt::seed_together`)
+/// rather than each at its first draw: in a game played to its end nearly every seat draws.
+pub fn seeded(agents: &mut [Agent]) {
+    let mut generators: Vec<&mut Mt> = agents
+        .iter_mut()
+        .filter_map(|agent| match agent {
+            Agent::Random(rng) | Agent::Style { rng, .. } => Some(rng),
+            Agent::First | Agent::Mcts { .. } => None,
+        })
+        .collect();
+    Mt::seed_together(&mut generators);
+}
+
 /// How a game played to its end came out: each seat's score and tiebreak and the winners (every
 /// member of a winning team, teams.rs), or the error that stopped it.
 pub type Outcome = Result<(Vec<i64>, Vec<i64>, Vec<u32>), Fail>;
@@ -80,6 +93,7 @@ pub struct Played {
 /// Play `game` to its end, each decision answered by its seat's agent, and say how it came out.
 /// Err: no agent for a seat that must answer (the caller's mistake, not the rules').
 pub fn play(mut game: Game, agents: &mut [Agent]) -> Result<Played, String> {
+    seeded(agents);
     game.play_out(agents)?;
     let outcome = match game.failed.take() {
         Some(fail) => Err(fail),

@@ -27,10 +27,10 @@ pub struct Mt {
 }
 
 /// The state `init_genrand(19650218)` makes, where every seeding starts: made once.
-fn start() -> &'static [u32] {
-    static START: OnceLock<Vec<u32>> = OnceLock::new();
+fn start() -> &'static [u32; N] {
+    static START: OnceLock<[u32; N]> = OnceLock::new();
     START.get_or_init(|| {
-        let mut state = vec![0u32; N];
+        let mut state = [0u32; N];
         state[0] = 19_650_218;
         for i in 1..N {
             let prev = state[i - 1];
@@ -38,6 +38,53 @@ fn start() -> &'static [u32] {
         }
         state
     })
+}
+
+/// How many generators `seed_together` seeds at once.
+const LANES: usize = 4;
+
+/// The states `init_by_array` makes for keys of one word each (every seed below 2**32), one
+/// state per word. Its two runs over the words are laid out as straight loops, without the
+/// wrapping of the word's and the key's positions tested at every step (the same steps in the
+/// same order), each word's predecessor carried from the step before rather than read back;
+/// the keys' chains go side by side, a lane each (the first run reads the same start for all).
+// Each step goes across the lanes' states at one position: indexes step them together.
+#[allow(clippy::needless_range_loop)]
+fn by_words<const L: usize>(words: [u32; L]) -> [Vec<u32>; L] {
+    let start = start();
+    let mut mt = [[0u32; N]; L];
+    let first = |prev: u32, at: u32, word: u32| {
+        (at ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(word)
+    };
+    let second = |prev: u32, at: u32, i: usize| {
+        (at ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32)
+    };
+    // The first run: N steps, over words 1 to N - 1, then word 1 again (word 0 takes N - 1's).
+    let mut prev = [start[0]; L];
+    for i in 1..N {
+        for l in 0..L {
+            prev[l] = first(prev[l], start[i], words[l]);
+            mt[l][i] = prev[l];
+        }
+    }
+    for l in 0..L {
+        mt[l][0] = prev[l];
+        prev[l] = first(prev[l], mt[l][1], words[l]);
+        mt[l][1] = prev[l];
+    }
+    // The second: N - 1 steps, over words 2 to N - 1, then word 1 (word 0 would take N - 1's,
+    // but is set below, as CPython sets it).
+    for i in 2..N {
+        for l in 0..L {
+            prev[l] = second(prev[l], mt[l][i], i);
+            mt[l][i] = prev[l];
+        }
+    }
+    for l in 0..L {
+        mt[l][1] = second(prev[l], mt[l][1], 1);
+        mt[l][0] = 0x8000_0000;
+    }
+    mt.map(|state| state.to_vec())
 }
 
 impl Mt {
@@ -63,7 +110,6 @@ impl Mt {
 
     /// The state the seed makes (`init_by_array`), at the first draw.
     fn seed_now(&mut self) {
-        self.state = start().to_vec();
         let key = std::mem::take(&mut self.key);
         self.init_by_array(&key);
     }
@@ -75,6 +121,7 @@ impl Mt {
         if let [word] = key {
             return self.init_by_word(*word);
         }
+        self.state = start().to_vec();
         let mt = &mut self.state;
         let (mut i, mut j) = (1usize, 0usize);
         let mut prev = mt[0];
@@ -105,33 +152,33 @@ impl Mt {
         mt[0] = 0x8000_0000;
     }
 
-    /// `init_by_array` of a key of one word (every seed below 2**32: each random agent's), its
-    /// two runs over the words laid out as straight loops, without the wrapping of the word's
-    /// and the key's positions tested at every step: the same steps in the same order.
+    /// `init_by_array` of a key of one word (every seed below 2**32: each random agent's).
     fn init_by_word(&mut self, word: u32) {
-        let mt = &mut self.state[..N];
-        let first =
-            |prev: u32, at: u32| (at ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(word);
-        let second = |prev: u32, at: u32, i: usize| {
-            (at ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32)
-        };
-        // The first run: N steps, over words 1 to N - 1, then word 1 again (word 0 takes N - 1's).
-        let mut prev = mt[0];
-        for at in &mut mt[1..] {
-            prev = first(prev, *at);
-            *at = prev;
+        let [state] = by_words([word]);
+        self.state = state;
+    }
+
+    /// Seed these generators now, those of one word not yet drawn from several at a time
+    /// (`by_words`), rather than each at its first draw: for the seats of a game about to be
+    /// played out, nearly every one of which draws. A seeding is a chain of 1,248 steps, each
+    /// waiting on the one before; the chains of several generators, interleaved, run side by
+    /// side in the time of one. Each comes out as its own seeding would make it.
+    pub fn seed_together(generators: &mut [&mut Mt]) {
+        let mut waiting: Vec<&mut Mt> =
+            generators.iter_mut().map(|g| &mut **g).filter(|g| !g.drawn() && g.key.len() == 1).collect();
+        for group in waiting.chunks_mut(LANES) {
+            let word = |i: usize| group.get(i).map_or(0, |g| g.key[0]);
+            let states: Vec<Vec<u32>> = match group.len() {
+                1 => by_words([word(0)]).into(),
+                2 => by_words([word(0), word(1)]).into(),
+                3 => by_words([word(0), word(1), word(2)]).into(),
+                _ => by_words([word(0), word(1), word(2), word(3)]).into(),
+            };
+            for (g, state) in group.iter_mut().zip(states) {
+                g.key.clear();
+                g.state = state;
+            }
         }
-        mt[0] = prev;
-        prev = first(prev, mt[1]);
-        mt[1] = prev;
-        // The second: N - 1 steps, over words 2 to N - 1, then word 1 (word 0 would take N - 1's,
-        // but is set below, as CPython sets it).
-        for (i, at) in mt.iter_mut().enumerate().skip(2) {
-            prev = second(prev, *at, i);
-            *at = prev;
-        }
-        mt[1] = second(prev, mt[1], 1);
-        mt[0] = 0x8000_0000;
     }
 
     /// The next 32 random bits (`genrand_uint32`). The words are renewed one at a time, as each
@@ -294,6 +341,26 @@ mod tests {
                 .map(|i: &usize| words[*i].to_string())
                 .collect();
             assert_eq!(got.join(" "), line, "seed {seed}");
+        }
+    }
+
+    /// Generators seeded several at a time draw what each seeded alone at its first draw
+    /// draws: six of one word (a group of four and one of two), one drawn from before and
+    /// one of two words, both left to themselves.
+    #[test]
+    fn generators_seeded_together_draw_as_each_seeded_alone() {
+        let seeds: [i128; 8] = [0, 1, 7, 1000, 1001, 4_294_967_295, 4_294_967_296, -5];
+        let mut together: Vec<Mt> = seeds.iter().map(|s| Mt::new(*s)).collect();
+        together[2].next_u32();
+        let mut alone = together.clone();
+        let mut each: Vec<&mut Mt> = together.iter_mut().collect();
+        Mt::seed_together(&mut each);
+        let seeded: Vec<bool> = together.iter().map(Mt::drawn).collect();
+        assert_eq!(seeded, [true, true, true, true, true, true, false, true]);
+        for (a, b) in together.iter_mut().zip(&mut alone) {
+            let drawn: Vec<u32> = (0..1300).map(|_| a.next_u32()).collect();
+            let expected: Vec<u32> = (0..1300).map(|_| b.next_u32()).collect();
+            assert_eq!(drawn, expected);
         }
     }
 

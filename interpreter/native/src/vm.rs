@@ -65,6 +65,8 @@ pub struct Loaded {
     column_ids: HashMap<String, u32, Fast>,
     /// The answers of declared values that read nothing of a game (`Known`), for every game.
     known: Known,
+    /// By value: whether it is computed where it is asked rather than kept (in_place.rs).
+    in_place: Vec<bool>,
 }
 
 /// The answers of declared values that read no part of a game (no variable, piece, turn, grid,
@@ -146,7 +148,12 @@ impl Loaded {
             .map(|row| ir.columns.iter().map(|name| row.get(name).cloned()).collect())
             .collect();
         let known = Known::new(ir.values.len());
-        Loaded { ir, grids, columns, column_ids, known }
+        let in_place = ir
+            .values
+            .iter()
+            .map(|v| v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
+            .collect();
+        Loaded { ir, grids, columns, column_ids, known, in_place }
     }
 
     /// A row's value of a column (an index of `ir.columns`).
@@ -2320,6 +2327,9 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
 /// program's (`Known`), else computed, and kept by the memo (and, if it read nothing of the
 /// game, by the program).
 fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
+    if p.in_place[key.0 as usize] {
+        return computed_in_place(p, w, &key);
+    }
     let key = crate::memo::Asked::new(key);
     if let Some(known) = w.memo.get(&key) {
         return Ok(known);
@@ -2367,6 +2377,28 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     }
     w.memo.keep(key, result.clone(), read, w.steps - before);
     Ok(result)
+}
+
+/// A declared value computed where it is asked, without the memo (in_place.rs): as `declared`
+/// computes one, within the same limits; what it reads, its caller reads.
+fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail> {
+    let func = &p.ir.values[key.0 as usize];
+    if w.depth >= p.ir.limits.max_value_depth {
+        return Err(Fail { kind: FailKind::ValueDepth, at: None });
+    }
+    limits::enter(p, w, Entered::Value(func.at))?;
+    let mut few: [Value; FEW_SLOTS] = Default::default();
+    key.1.fill(&mut few);
+    let env = &mut few[..func.slots as usize];
+    // A comparison answered by `test`, which compares numbers without making a value per step.
+    let result = match &func.body {
+        e @ Expr::Bin(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => {
+            test(p, w, e, env).map(Value::Bool)
+        }
+        e => eval(p, w, e, env),
+    };
+    w.calls -= 1;
+    result
 }
 
 /// A declared value's body: a filter kept item by item as pieces move (kept.rs), where one may
@@ -2812,8 +2844,9 @@ mod tests {
         }
     }
 
-    /// The tiny program with three more values: `evens(n) = [each x in 1..n where x % 2 == 0]`
-    /// (it reads nothing of a game), `seats() = count(players)` and `pile(c) = count(pieces(c))`.
+    /// The tiny program with four more values: `evens(n) = [each x in 1..n where x % 2 == 0]`
+    /// (it reads nothing of a game), `seats() = count(players)`, `pile(c) = count(pieces(c))`
+    /// (computed where it is asked: in_place.rs) and `taken() = pile(cell 1) > 0`.
     fn with_values() -> Arc<Loaded> {
         let mut ir: serde_json::Value = crate::vm::tiny_program();
         let evens = serde_json::json!({"slots": 2, "at": 0, "body": {"Filter": {
@@ -2823,7 +2856,9 @@ mod tests {
             serde_json::json!({"slots": 0, "at": 0, "body": {"Builtin": ["Count", [{"Players": null}]]}});
         let pile = serde_json::json!({"slots": 1, "at": 0,
             "body": {"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Local": 0}]]}]]}});
-        for value in [evens, seats, pile] {
+        let taken = serde_json::json!({"slots": 0, "at": 0,
+            "body": {"Bin": ["Gt", {"Value": [3, [{"Const": {"Cell": 1}}]]}, {"Const": {"Int": 0}}]}});
+        for value in [evens, seats, pile, taken] {
             ir["values"].as_array_mut().expect("values").push(value);
         }
         Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")))
@@ -2870,6 +2905,25 @@ mod tests {
         assert_eq!(ask(&mut two, 3, cell()).0, Ok(Value::Int(1)));
         assert_eq!(ask(&mut three, 3, cell()).0, Ok(Value::Int(0)));
         assert!(program.known.answers.lock().expect("the lock").is_empty());
+    }
+
+    /// A value of a few operations is computed where it is asked (in_place.rs): the memo keeps
+    /// nothing of it, a value that asks it reads what it read (its kept answer goes when the
+    /// pieces it counted move), and it is under way as a value computed is, within the limits.
+    #[test]
+    fn a_value_of_a_few_operations_is_computed_where_it_is_asked_and_read_by_its_caller() {
+        use crate::ir::Expr;
+        let program = with_values();
+        assert!(program.in_place[3] && !program.in_place[4]);
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let kept = game.world.memo.len();
+        assert_eq!(ask(&mut game, 4, vec![]).0, Ok(Value::Bool(false)));
+        assert_eq!(game.world.memo.len(), kept + 1, "taken() is kept, pile(c) is not");
+        game.apply(0).expect("seat 1 puts a stone on the first cell");
+        assert_eq!(ask(&mut game, 4, vec![]).0, Ok(Value::Bool(true)));
+        game.world.calls = program.ir.limits.max_recursion as u32;
+        let asked = ask(&mut game, 3, vec![Expr::Const(Value::Cell(1))]).0;
+        assert!(matches!(asked, Err(FailKind::Recursion(_))), "{asked:?}");
     }
 
     #[test]
