@@ -356,8 +356,9 @@ def test_an_example_that_would_leave_a_third_of_a_page_empty_floats_to_the_top_o
     not fit there, and which went whole to the next page. An example that neither fits nor splits
     where more than a third of the page is left floats, whole, to the top of the next page, as a
     figure does, and the text after the examples (the rulings) fills the page it leaves; the
-    examples after it float too, so the examples still read in the order of the file. The
-    examples before it end at a different place of the page each time."""
+    examples after it, drawn or in words, float too, so the examples still read in the order of
+    the file, and Typst's layout settles. The examples before it end at a different place of the
+    page each time."""
     source = _tall_map()
     head, drawn = (
         source[: source.index('example "Two pebbles')],
@@ -371,7 +372,11 @@ def test_an_example_that_would_leave_a_third_of_a_page_empty_floats_to_the_top_o
     for before in range(5, 12, 2):
         path = tmp_path / f"float{before}.rules"
         path.write_text(
-            head + "".join(_in_words(f"Short{k}", 3) for k in range(before)) + drawn + _in_words("After", 3)
+            head
+            + "".join(_in_words(f"Short{k}", 3) for k in range(before))
+            + drawn
+            + drawn.replace("Two pebbles come to the tray", "Again two pebbles come")
+            + _in_words("After", 3)
         )
         data, warnings = _laid_out(path)
         assert not warnings  # Typst's layouts settle ("did not converge": a float read from its own place)
@@ -383,7 +388,12 @@ def test_an_example_that_would_leave_a_third_of_a_page_empty_floats_to_the_top_o
             low = lowest[page - 1]  # A4, 20 mm margins
             assert low is not None and (low - 20 * typeset.MM) / ((297 - 40) * typeset.MM) <= 1 / 3, before
         squeezed = "".join(pages)
-        order = [f"TheShort{before - 1}example", "Twopebblescometothetray", "TheAfterexample"]
+        order = [
+            f"TheShort{before - 1}example",
+            "Twopebblescometothetray",
+            "Againtwopebbles",
+            "TheAfterexample",
+        ]
         assert sorted(order, key=squeezed.index) == order, before
         filled += page > 0 and "rulingsentence" in pages[page - 1]
     assert filled >= 1  # the rulings filled the page an example floated from
