@@ -130,3 +130,77 @@ def lines_under_headings(
                 below = {yy for yy, s, _ in runs if yy < y - 2 and s < least}
                 out.append((number, words.strip(), len(below), goes_on))
     return out
+
+
+PAINT = {b"f", b"F", b"f*", b"S", b"s", b"B", b"B*", b"b", b"b*"}
+PATH = {b"m", b"l", b"c", b"v", b"y"}
+
+
+def lowest_ink(data: bytes, margin: float = 56) -> list[float | None]:
+    """For each page, the height above the page's foot of the lowest thing printed inside the
+    margins (`margin` points from each edge, where the header and the page number are): a
+    letter's baseline, a painted path (a box's fill, a picture's lines) or an image. None for a
+    page with nothing inside its margins. Paths that only clip are not printed, and not counted."""
+    pdf = reader(data)
+    out: list[float | None] = []
+    for page in pdf.pages:
+        top = float(page.mediabox.top)
+        ys: list[float] = []
+        _inks(page.get_contents(), page.get("/Resources"), IDENTITY, pdf, ys, depth=0)
+        inside = [y for y in ys if margin < y < top - margin]
+        out.append(min(inside) if inside else None)
+    return out
+
+
+def _point(x: float, y: float, m: Matrix) -> float:
+    return x * m[1] + y * m[3] + m[5]
+
+
+def _inks(contents: Any, resources: Any, ctm: Matrix, pdf: PdfReader, ys: list[float], depth: int) -> None:
+    """Adds to `ys` the height on the page of everything `contents` prints (see lowest_ink)."""
+    if contents is None or depth > 8:
+        return
+    resources = resources.get_object() if resources is not None else {}
+    stack: list[Matrix] = []
+    tm, path = IDENTITY, []
+    for operands, op in ContentStream(contents, pdf).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q" and stack:
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = _times(tuple(float(x) for x in operands), ctm)  # type: ignore[arg-type]
+        elif op == b"BT":
+            tm = IDENTITY
+        elif op == b"Tm":
+            tm = tuple(float(x) for x in operands)  # type: ignore[assignment]
+        elif op in SHOW:
+            ys.append(_point(0, 0, _times(tm, ctm)))
+        elif op in PATH:
+            coords = [float(x) for x in operands]
+            path += [_point(x, y, ctm) for x, y in zip(coords[::2], coords[1::2], strict=True)]
+        elif op == b"re":
+            x, y, w, h = (float(v) for v in operands)
+            path += [_point(x, y, ctm), _point(x + w, y + h, ctm)]
+        elif op in PAINT:
+            ys += path
+            path = []
+        elif op == b"n":
+            path = []
+        elif op == b"Do":
+            _xobject_inks(operands[0], resources, ctm, pdf, ys, depth)
+
+
+def _xobject_inks(
+    name: Any, resources: Any, ctm: Matrix, pdf: PdfReader, ys: list[float], depth: int
+) -> None:
+    """An image's corners, or what a form (an SVG picture) prints, added to `ys`."""
+    xobjects = resources.get("/XObject")
+    thing = xobjects.get_object().get(name) if xobjects is not None else None
+    thing = thing.get_object() if thing is not None else None
+    if thing is not None and thing.get("/Subtype") == "/Image":
+        ys += [_point(0, 0, ctm), _point(1, 1, ctm)]
+    elif thing is not None and thing.get("/Subtype") == "/Form":
+        matrix = tuple(float(x) for x in thing.get("/Matrix", IDENTITY))
+        inner = thing.get("/Resources", resources)
+        _inks(thing, inner, _times(matrix, ctm), pdf, ys, depth + 1)  # type: ignore[arg-type]

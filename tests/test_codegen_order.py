@@ -434,6 +434,16 @@ def test_the_aid_tells_when_the_game_ends_once_in_one_wording() -> None:
 
 
 @functools.cache
+def drawn_docs(stem: str) -> render.GameDocs:
+    """A bundled game's documents with its worked examples drawn, as `meeple docs` prints them."""
+    checked = meeple.check(stem)
+    assert checked.module is not None and checked.symbols is not None and checked.program is not None
+    return render.game_docs(
+        checked.path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+
+
+@functools.cache
 def rulebook_pdf(stem: str) -> tuple[bytes, tuple[str, ...]]:
     """A bundled game's rulebook as printed, and what Typst warned of while laying it out; made
     once a session (a few seconds for the longest)."""
@@ -441,12 +451,7 @@ def rulebook_pdf(stem: str) -> tuple[bytes, tuple[str, ...]]:
 
     import typst
 
-    checked = meeple.check(stem)
-    assert checked.module is not None and checked.symbols is not None and checked.program is not None
-    game = render.game_docs(
-        checked.path, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
-    document = render.rulebook_typst(game)  # with its examples drawn, as printed
+    document = render.rulebook_typst(drawn_docs(stem))  # with its examples drawn, as printed
     with tempfile.TemporaryDirectory() as folder:
         for name, data in {**document.files, "main.typ": document.source}.items():
             (Path(folder) / name).write_text(data, encoding="utf-8")
@@ -508,3 +513,41 @@ def test_a_table_in_parts_names_its_rows_by_as_many_first_columns_as_tell_them_a
     assert all(columns[:2] == sheet.columns[:2] for columns, _ in parts)
     assert [c for columns, _ in parts for c in columns[2:]] == sheet.columns[2:]  # every column once
     assert [c for _, rows in parts for c in rows[1][2:]] == sheet.rows[1][2:]
+
+
+EMPTIEST = 1 / 3  # of a page's text height, under its last line, before an example's pictures
+MARGIN = 20 * 72 / 25.4  # the rulebook's margins, in points
+DRAWN_QUICK = {"gods_love_dinosaurs"}  # the default run's book; the soak reads all
+
+
+@pytest.mark.parametrize(
+    "stem", [stem if stem in DRAWN_QUICK else pytest.param(stem, marks=pytest.mark.soak) for stem in GAMES]
+)
+def test_no_page_before_an_example_picture_is_more_than_a_third_empty(stem: str) -> None:
+    """No half-empty page before an example picture (issue 25, section 1), in every bundled
+    game's and variant's rulebook as printed: a page followed by one that opens with a worked
+    example's pictures (its title, or the pictures an example split between pages goes on with)
+    has at most a third of its height empty under its last line. Gods Love Dinosaurs' page 5
+    was 40% empty before the Clare hatching example, which went whole to the next page (it floats
+    now, and the rulings fill the page); it is in the default run."""
+    import pdfs
+
+    data, warnings = rulebook_pdf(stem)
+    assert not warnings  # the layout settles (read from where it lands, a floated example's did not)
+    book = drawn_docs(stem).book
+    drawn = [e for e in book.examples if e.pictures]
+    opens = {pdfs.flat(e.title)[:40] for e in drawn} | {
+        pdfs.flat(p.title) for e in drawn for p in e.pictures if p.title
+    }
+    opens |= {pdfs.flat("Before"), pdfs.flat("After")}
+    header = pdfs.flat(book.title + ("Variant rules" if book.base else "Rules"))
+    reader = pdfs.reader(data)
+    pages = [pdfs.flat(p.extract_text()) for p in reader.pages]
+    height = float(reader.pages[0].mediabox.top) - 2 * MARGIN
+    lowest = pdfs.lowest_ink(data)
+    before = [
+        i for i in range(len(pages) - 1) if any(pages[i + 1].startswith(header + start) for start in opens)
+    ]
+    empty = {i + 1: round((y - MARGIN) / height, 2) for i in before if (y := lowest[i]) is not None}
+    assert all(share <= EMPTIEST for share in empty.values()), empty  # pages counted from 1
+    assert before or stem not in DRAWN_QUICK  # its examples open pages: the test reads them

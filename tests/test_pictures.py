@@ -199,22 +199,26 @@ def test_each_kind_of_piece_on_a_cell_has_a_framed_label_of_its_own(tmp_path: Pa
         assert all(b - a >= pictures.FONT for a, b in itertools.pairwise(tops))
 
 
-def test_a_picture_is_printed_no_taller_than_half_what_a_page_holds(tmp_path: Path) -> None:
-    """Before and after, the example's title and its words fit one page: each picture is printed at
-    most TALLEST points tall, however large the map (a wide map is also at most a page wide)."""
+def _tall_map() -> str:
+    """The game, its example showing a board of 30 tiles in a column: a picture as tall as any."""
     many = "\n".join(f"  t{i}" for i in range(2, 30))
     rows = "\n".join(f"  t{i}, 0, {i}, sand, no" for i in range(2, 30))
     source = GAME.format(water="#9cc7e6", pebble="pebble", shows="m", expected="2")
     source = source.replace("  t1\n", "  t1\n" + many + "\n", 1).replace(
         "  t1, 1, 0, water, yes\n", "  t1, 1, 0, water, yes\n" + rows + "\n", 1
     )
-    source = source.replace(
+    return source.replace(
         "    place shape(tile.t1) on m\n",
         "    place shape(tile.t1) on m\n"
         + "".join(f"    place shape(tile.t{i}) on m\n" for i in range(2, 30)),
     )
+
+
+def test_a_picture_is_printed_no_taller_than_half_what_a_page_holds(tmp_path: Path) -> None:
+    """Before and after, the example's title and its words fit one page: each picture is printed at
+    most TALLEST points tall, however large the map (a wide map is also at most a page wide)."""
     path = tmp_path / "tall.rules"
-    path.write_text(source)
+    path.write_text(_tall_map())
     checked = meeple.check(path)
     assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
     game = render.game_docs(
@@ -286,6 +290,28 @@ def _book_pages(path: Path) -> tuple[render.GameDocs, list[str]]:
     return game, ["".join(p.extract_text().split()) for p in pdf.pages]
 
 
+def _laid_out(path: Path) -> tuple[bytes, list[str]]:
+    """A rules file's rulebook PDF, and what Typst warned of while laying it out."""
+    import tempfile
+
+    import typst
+
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    document = render.rulebook_typst(game)
+    with tempfile.TemporaryDirectory() as folder:
+        for name, text in {**document.files, "main.typ": document.source}.items():
+            (Path(folder) / name).write_text(text, encoding="utf-8")
+        data, warnings = typst.compile_with_warnings(
+            str(Path(folder) / "main.typ"), root=folder, ignore_system_fonts=True
+        )
+    assert isinstance(data, bytes)
+    return data, [str(w) for w in warnings]
+
+
 def test_examples_print_in_the_order_of_the_file_and_one_that_does_not_fit_starts_the_next_page(
     tmp_path: Path,
 ) -> None:
@@ -320,6 +346,57 @@ def test_examples_print_in_the_order_of_the_file_and_one_that_does_not_fit_start
     squeezed = "".join(pages)
     order = ["TheLongexamplesaysitssentencenumber5", "Twopebblescometothetray", "TheAfterexample"]
     assert sorted(order, key=squeezed.index) == order  # in its place, not above the words before it
+
+
+def test_an_example_that_would_leave_a_third_of_a_page_empty_floats_to_the_top_of_the_next(
+    tmp_path: Path,
+) -> None:
+    """No half-empty page before an example picture (issue 25, section 1): Gods Love Dinosaurs'
+    page 5 ended 40% empty before the Clare hatching example, whose words and first picture did
+    not fit there, and which went whole to the next page. An example that neither fits nor splits
+    where more than a third of the page is left floats, whole, to the top of the next page, as a
+    figure does, and the text after the examples (the rulings) fills the page it leaves; the
+    examples after it, drawn or in words, float too, so the examples still read in the order of
+    the file, and Typst's layout settles. The examples before it end at a different place of the
+    page each time."""
+    source = _tall_map()
+    head, drawn = (
+        source[: source.index('example "Two pebbles')],
+        source[source.index('example "Two pebbles') :],
+    )
+    ruling = " ".join(
+        f"The pebbles rest in the bag between turns, says ruling sentence {i}." for i in range(40)
+    )
+    head = head.replace("  players 2..2\n", f'  players 2..2\n  assume "{ruling}"\n', 1)
+    filled = 0
+    for before in range(5, 12, 2):
+        path = tmp_path / f"float{before}.rules"
+        path.write_text(
+            head
+            + "".join(_in_words(f"Short{k}", 3) for k in range(before))
+            + drawn
+            + drawn.replace("Two pebbles come to the tray", "Again two pebbles come")
+            + _in_words("After", 3)
+        )
+        data, warnings = _laid_out(path)
+        assert not warnings  # Typst's layouts settle ("did not converge": a float read from its own place)
+        pages = ["".join(p.extract_text().split()) for p in pdfs.reader(data).pages]
+        lowest = pdfs.lowest_ink(data)
+        (page,) = [i for i, p in enumerate(pages) if "Twopebblescometothetray" in p]
+        assert "Player1'sboard" in pages[page]  # whole
+        if pages[page].startswith("PebblesRulesTwopebbles"):  # it opens its page: the one before is full
+            low = lowest[page - 1]  # A4, 20 mm margins
+            assert low is not None and (low - 20 * typeset.MM) / ((297 - 40) * typeset.MM) <= 1 / 3, before
+        squeezed = "".join(pages)
+        order = [
+            f"TheShort{before - 1}example",
+            "Twopebblescometothetray",
+            "Againtwopebbles",
+            "TheAfterexample",
+        ]
+        assert sorted(order, key=squeezed.index) == order, before
+        filled += page > 0 and "rulingsentence" in pages[page - 1]
+    assert filled >= 1  # the rulings filled the page an example floated from
 
 
 def test_an_example_in_words_keeps_its_title_with_its_words(tmp_path: Path) -> None:
