@@ -506,7 +506,7 @@ impl Memo {
     }
 
     /// How many answers it keeps.
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.packed.len() + self.answers.len()
     }
 }
