@@ -139,6 +139,8 @@ pub(crate) struct Filters {
     refused: Vec<bool>,
     /// The items to test of the filter being asked, kept between askings for its room.
     todo: Vec<usize>,
+    /// The connection questions kept as their places grow (grid.rs).
+    pub(crate) joins: crate::grid::Joins,
 }
 
 impl Filters {
