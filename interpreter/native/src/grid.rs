@@ -211,11 +211,23 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
 }
 
 /// Whether a chain of `places`, each next to the one before, runs from one of `starts` to one
-/// of `ends`.
-pub fn connected(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value]) -> Result<bool, Fail> {
-    if let Some(joined) = connected_cells(p, places, starts, ends) {
+/// of `ends`. Where every place is a cell of a board given by size (the usual question: are a
+/// player's stones joined from side to side?), the answer is kept as its places grow (`Joins`).
+pub(crate) fn connected(
+    p: &Loaded,
+    joins: &mut Joins,
+    places: &[Value],
+    starts: &Arc<Vec<Value>>,
+    ends: &Arc<Vec<Value>>,
+) -> Result<bool, Fail> {
+    if let Some(joined) = joins.answer(p, places, starts, ends) {
         return Ok(joined);
     }
+    search(p, places, starts, ends)
+}
+
+/// `connected` found by a search from the starts through the places, for places of any kind.
+fn search(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value]) -> Result<bool, Fail> {
     let inside: HashSet<&Value, Fast> = places.iter().collect();
     let goal: HashSet<&Value, Fast> = ends.iter().filter(|e| inside.contains(e)).collect();
     let mut todo: Vec<Value> = starts.iter().filter(|s| inside.contains(s)).cloned().collect();
@@ -236,53 +248,238 @@ pub fn connected(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value])
     Ok(false)
 }
 
-/// `connected` where every place is a cell of a board given by size (the usual question: are a
-/// player's stones joined from side to side?): the places marked by location and their
-/// neighbours found by coordinates, with no set hashed nor list made per cell. None, having
-/// done nothing, where a place is anything else: `connected` asks as before, with its errors.
-fn connected_cells(p: &Loaded, places: &[Value], starts: &[Value], ends: &[Value]) -> Option<bool> {
-    const INSIDE: u8 = 1;
-    const GOAL: u8 = 2;
-    const SEEN: u8 = 4;
-    let mut mark = vec![0u8; p.ir.locations.len()];
-    for place in places {
-        let Value::Cell(loc) = place else { return None };
-        p.ir.locations.get(*loc as usize)?.cell?;
-        mark[*loc as usize] = INSIDE;
-    }
-    let marked = |v: &Value| match v {
-        Value::Cell(loc) if mark.get(*loc as usize).is_some_and(|m| m & INSIDE != 0) => Some(*loc as usize),
-        _ => None,
-    };
-    let goals: Vec<usize> = ends.iter().filter_map(marked).collect();
-    let mut todo: Vec<usize> = starts.iter().filter_map(marked).collect();
-    for &g in &goals {
-        mark[g] |= GOAL;
-    }
-    for &s in &todo {
-        mark[s] |= SEEN;
-    }
-    while let Some(at) = todo.pop() {
-        if mark[at] & GOAL != 0 {
-            return Some(true);
+/// The most connection questions a game keeps (`Joins`): past it, the one kept longest is
+/// replaced.
+const MOST_JOINS: usize = 4;
+
+/// A cell among the starts, among the ends (`Join::role`, `Join::reach`).
+const START: u8 = 1;
+const END: u8 = 2;
+
+/// The connection questions last asked of cells of boards given by size, each kept with its
+/// places joined into groups (a union-find over the locations). Rules ask the same question after
+/// each piece placed (are a player's pieces joined from side to side?), of the same places and
+/// one more: the places added since are joined to their groups, rather than a search made over
+/// them all (121 cells, at every move). Asked of places that are not a kept question's and more
+/// (one taken away), the question is kept anew. `connected` is a function of its arguments alone
+/// (a board's cells and their neighbours are the program's), so an answer kept never needs to be
+/// forgotten when the position changes. Not part of the position: a copy starts without it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Joins {
+    kept: Vec<Join>,
+    /// The one to replace next, past `MOST_JOINS`.
+    next: usize,
+    /// The places asked of, a bit per location, kept between askings for its room.
+    asked: Vec<u64>,
+}
+
+/// One question kept: its starts and ends, and its places joined.
+#[derive(Clone, Debug)]
+struct Join {
+    starts: Arc<Vec<Value>>,
+    ends: Arc<Vec<Value>>,
+    /// Whether each location is a cell among the starts (`START`), the ends (`END`), or both.
+    role: Vec<u8>,
+    /// The places, a bit per location.
+    inside: Vec<u64>,
+    /// Each place's parent in its group; a group's root is its own parent.
+    parent: Vec<u32>,
+    /// What each group's places are among (at its root): the starts, the ends, or both.
+    reach: Vec<u8>,
+    /// Whether a group reaches both: the answer.
+    joined: bool,
+}
+
+impl Joins {
+    /// `connected` kept as its places grow, or None, having kept nothing, where a place is not a
+    /// cell of a board given by size.
+    fn answer(
+        &mut self,
+        p: &Loaded,
+        places: &[Value],
+        starts: &Arc<Vec<Value>>,
+        ends: &Arc<Vec<Value>>,
+    ) -> Option<bool> {
+        let size = p.ir.locations.len();
+        let mut asked = std::mem::take(&mut self.asked);
+        asked.clear();
+        asked.resize(size.div_ceil(64), 0);
+        for place in places {
+            let Value::Cell(loc) = place else { return None };
+            p.ir.locations.get(*loc as usize)?.cell?;
+            asked[*loc as usize / 64] |= 1 << (loc % 64);
         }
-        let (g, q, r) = p.ir.locations[at].cell?;
-        let index = &p.grids[g as usize];
-        for (dq, dr) in index.directions {
-            if let Some(nb) = index.get(q + dq, r + dr) {
-                let m = &mut mark[nb as usize];
-                if *m & INSIDE != 0 && *m & SEEN == 0 {
-                    *m |= SEEN;
-                    todo.push(nb as usize);
+        let same = |a: &Arc<Vec<Value>>, b: &Arc<Vec<Value>>| Arc::ptr_eq(a, b) || a == b;
+        let grown = self.kept.iter().position(|join| {
+            same(&join.starts, starts)
+                && same(&join.ends, ends)
+                && join.inside.iter().zip(&asked).all(|(kept, now)| kept & !now == 0)
+        });
+        let at = grown.unwrap_or_else(|| {
+            let join = Join::new(size, starts, ends);
+            if self.kept.len() < MOST_JOINS {
+                self.kept.push(join);
+                self.kept.len() - 1
+            } else {
+                let at = self.next;
+                self.kept[at] = join;
+                self.next = (at + 1) % MOST_JOINS;
+                at
+            }
+        });
+        let join = &mut self.kept[at];
+        for (word, now) in asked.iter().enumerate() {
+            let mut added = now & !join.inside[word];
+            while added != 0 {
+                join.add(p, word * 64 + added.trailing_zeros() as usize);
+                added &= added - 1;
+            }
+        }
+        self.asked = asked;
+        Some(join.joined)
+    }
+}
+
+impl Join {
+    /// The question of these starts and ends, of no places yet.
+    fn new(size: usize, starts: &Arc<Vec<Value>>, ends: &Arc<Vec<Value>>) -> Join {
+        let mut role = vec![0u8; size];
+        for (list, flag) in [(starts, START), (ends, END)] {
+            for place in list.iter() {
+                if let Value::Cell(loc) = place {
+                    if let Some(r) = role.get_mut(*loc as usize) {
+                        *r |= flag;
+                    }
                 }
             }
         }
+        Join {
+            starts: starts.clone(),
+            ends: ends.clone(),
+            role,
+            inside: vec![0; size.div_ceil(64)],
+            parent: (0..size as u32).collect(),
+            reach: vec![0; size],
+            joined: false,
+        }
     }
-    Some(false)
+
+    /// The root of a place's group (each place passed on the way pointed nearer it).
+    fn root(&mut self, mut at: usize) -> usize {
+        while self.parent[at] as usize != at {
+            let up = self.parent[self.parent[at] as usize];
+            self.parent[at] = up;
+            at = up as usize;
+        }
+        at
+    }
+
+    /// A cell of a board given by size (location `at`) added to the places: joined to the group
+    /// of each neighbour among them.
+    fn add(&mut self, p: &Loaded, at: usize) {
+        self.inside[at / 64] |= 1 << (at % 64);
+        self.reach[at] = self.role[at];
+        let Some((g, q, r)) = p.ir.locations[at].cell else { return };
+        let index = &p.grids[g as usize];
+        // A place just added is its own root (no group held it), and stays the root of the
+        // groups it joins.
+        for (dq, dr) in index.directions {
+            let Some(nb) = index.get(q + dq, r + dr) else { continue };
+            let nb = nb as usize;
+            if self.inside[nb / 64] & (1 << (nb % 64)) == 0 {
+                continue;
+            }
+            let other = self.root(nb);
+            if other != at {
+                self.parent[other] = at as u32;
+                self.reach[at] |= self.reach[other];
+            }
+        }
+        self.joined |= self.reach[at] == START | END;
+    }
 }
 
 #[cfg(test)]
-mod tests {
+mod connection_tests {
+    //! A hex board of 5 by 5 cells (locations 1 to 25, row by row), its west and east columns
+    //! as starts and ends, and places that grow, and sometimes lose one.
+    use super::{search, Joins};
+    use crate::rng::Mt;
+    use crate::value::Value;
+    use crate::vm::Loaded;
+    use std::sync::Arc;
+
+    const SIDE: i64 = 5;
+
+    fn board() -> Loaded {
+        let mut ir: serde_json::Value = crate::vm::tiny_program();
+        let cells: Vec<(i64, i64)> = (0..SIDE).flat_map(|r| (0..SIDE).map(move |q| (q, r))).collect();
+        let mut locations = vec![ir["locations"][0].clone()];
+        locations.extend(cells.iter().map(|(q, r)| serde_json::json!({"cell": [0, q, r], "owner": "None"})));
+        ir["locations"] = serde_json::Value::Array(locations);
+        ir["grids"] = serde_json::json!([{"hex": true, "first": 1, "cells": cells, "owner": null}]);
+        Loaded::new(serde_json::from_value(ir).expect("the program loads"))
+    }
+
+    fn cell(q: i64, r: i64) -> Value {
+        Value::Cell((1 + r * SIDE + q) as u32)
+    }
+
+    fn column(q: i64) -> Arc<Vec<Value>> {
+        Arc::new((0..SIDE).map(|r| cell(q, r)).collect())
+    }
+
+    #[test]
+    fn a_connection_kept_as_its_places_grow_answers_as_a_search_afresh() {
+        let p = board();
+        let (west, east, north) =
+            (column(0), column(SIDE - 1), Arc::new((0..SIDE).map(|q| cell(q, 0)).collect()));
+        for seed in 0..40 {
+            let mut rng = Mt::new(seed);
+            let mut joins = Joins::default();
+            // Two sets of places, each asked of its own question in turn, as two players' pieces.
+            let mut places: [Vec<Value>; 2] = [Vec::new(), Vec::new()];
+            for step in 0..60 {
+                let who = step % 2;
+                let x = cell(rng.randbelow(SIDE as u64) as i64, rng.randbelow(SIDE as u64) as i64);
+                if rng.randbelow(8) == 0 && !places[who].is_empty() {
+                    let gone = rng.randbelow(places[who].len() as u64) as usize;
+                    places[who].remove(gone);
+                } else if !places[who].contains(&x) {
+                    places[who].push(x);
+                }
+                let ends = if who == 0 { &east } else { &north };
+                let kept = joins.answer(&p, &places[who], &west, ends);
+                let afresh = search(&p, &places[who], &west, ends).expect("a search");
+                assert_eq!(kept, Some(afresh), "seed {seed}, step {step}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_connection_asked_again_of_one_place_more_is_the_question_kept() {
+        // West to east along the middle row, one cell at a time: one question kept, joined when
+        // the row is whole; asked of fewer places, it is kept anew beside it.
+        let p = board();
+        let (west, east) = (column(0), column(SIDE - 1));
+        let mut joins = Joins::default();
+        let mut places = Vec::new();
+        for q in 0..SIDE {
+            assert_eq!(joins.answer(&p, &places, &west, &east), Some(false));
+            places.push(cell(q, 2));
+        }
+        assert_eq!(joins.answer(&p, &places, &west, &east), Some(true));
+        assert_eq!(joins.kept.len(), 1);
+        places.remove(2);
+        assert_eq!(joins.answer(&p, &places, &west, &east), Some(false));
+        assert_eq!(joins.kept.len(), 2);
+        // A place that is no cell of a board given by size: no answer kept, the search asks.
+        assert_eq!(joins.answer(&p, &[Value::Int(1)], &west, &east), None);
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
     use super::in_a_row;
     use crate::value::Value;
     use crate::vm::Loaded;

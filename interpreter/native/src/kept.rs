@@ -38,9 +38,9 @@ const MOST: usize = 256;
 /// games 5% longer; Connect Four's of 42 took 3.5 times as long without). The tests keep the
 /// filters of their board of 3 cells.
 #[cfg(not(test))]
-const FEW_ITEMS: usize = 16;
+pub(crate) const FEW_ITEMS: usize = 16;
 #[cfg(test)]
-const FEW_ITEMS: usize = 3;
+pub(crate) const FEW_ITEMS: usize = 3;
 
 /// The locations whose pieces one item's test read, while it is tested: `lost` once it read
 /// more than `FEW`, or pieces it cannot say the locations of (an answer that read many, a
@@ -113,19 +113,23 @@ struct Kept {
     /// The list it went through: asked of another list, it is computed afresh.
     items: Arc<Vec<Value>>,
     each: Vec<Item>,
+    /// Each item's truth, a bit each: where an item stands in the answer is how many items
+    /// before it hold.
+    truths: Vec<u64>,
     /// The buckets the items' tests read besides pieces, unchanged since the time `found`.
     others: Reads,
     found: u32,
     /// Every bucket the tests read (pieces included): what the value that asks reads through them.
     read: Reads,
-    /// The bucket of each location each item read, (bucket, item) in the items' order: asked
-    /// again, the items to test again are those of the buckets changed since `found`, found by
-    /// a bit each rather than each item's test of its places (a board of 121 cells, one of
-    /// them changed).
+    /// The bucket of each location each item read, (bucket, item) in the buckets' order, then
+    /// the items': asked again, the items to test again are those of the buckets changed since
+    /// `found`, each bucket's found by a search (a board of 121 cells, one of them changed).
     by_bucket: Vec<(u16, u32)>,
     /// Whether an item is `stale` (a game at rest): every item is then gone through.
     some_stale: bool,
-    answer: Value,
+    /// The items that hold, in order: where an item's truth changes, it is put in or taken out
+    /// where it stands (in place, where no one else holds the list), not the list made again.
+    answer: Arc<Vec<Value>>,
 }
 
 /// The filters a game keeps, by declared value and arguments, and the values not worth keeping.
@@ -135,6 +139,8 @@ pub(crate) struct Filters {
     refused: Vec<bool>,
     /// The items to test of the filter being asked, kept between askings for its room.
     todo: Vec<usize>,
+    /// The connection questions kept as their places grow (grid.rs).
+    pub(crate) joins: crate::grid::Joins,
 }
 
 impl Filters {
@@ -201,19 +207,19 @@ pub(crate) fn filter(
         None => Kept {
             items: items.clone(),
             each: Vec::with_capacity(items.len()),
+            truths: Vec::new(),
             others: Reads::default(),
             found: w.memo.now(),
             read: Reads::default(),
             by_bucket: Vec::new(),
             some_stale: false,
-            answer: Value::None,
+            answer: Arc::default(),
         },
     };
     let fresh = kept.each.is_empty();
     // Whether what the tests read may have changed (an item read other places, or other parts:
-    // what the filter read is then found again), and whether an item's truth changed (the
-    // answer is then made again).
-    let (mut retested, mut changed) = (fresh, fresh);
+    // what the filter read is then found again).
+    let mut retested = fresh;
     let mut keep = true;
     let mut tested = Reads::default();
     let mut todo = std::mem::take(&mut w.memo.filters.todo);
@@ -232,22 +238,25 @@ pub(crate) fn filter(
         if fresh {
             kept.each.push(item);
         } else {
-            changed |= kept.each[i].truth != item.truth;
+            if kept.each[i].truth != item.truth {
+                turn(&mut kept, &items, i, item.truth);
+            }
             kept.each[i] = item;
         }
     }
     // Every part the filter read is unchanged since now (those its items read before were
     // checked above: `holds_since`).
     kept.found = w.memo.now();
-    if changed {
-        // Made to size: a filter's items that hold are most of a board's cells.
+    if fresh {
+        kept.truths = vec![0; items.len().div_ceil(64)];
         let mut chosen = Vec::with_capacity(kept.each.iter().filter(|item| item.truth).count());
-        for (x, item) in items.iter().zip(&kept.each) {
+        for (i, (x, item)) in items.iter().zip(&kept.each).enumerate() {
             if item.truth {
+                kept.truths[i / 64] |= 1 << (i % 64);
                 chosen.push(x.clone());
             }
         }
-        kept.answer = Value::List(Arc::new(chosen));
+        kept.answer = Arc::new(chosen);
     }
     todo.clear();
     w.memo.filters.todo = todo;
@@ -262,6 +271,7 @@ pub(crate) fn filter(
                 kept.by_bucket.push((b as u16, i as u32));
             }
         }
+        kept.by_bucket.sort_unstable();
     }
     // What the asking value read: what the tests read, kept or made again.
     if keep {
@@ -270,7 +280,7 @@ pub(crate) fn filter(
         tested.iter_mut().zip(kept.read).for_each(|(all, one)| *all |= one);
         w.memo.read_through(&tested);
     }
-    let answer = kept.answer.clone();
+    let answer = Value::List(kept.answer.clone());
     let reads_pieces = kept.each.iter().any(|item| item.len > 0);
     let filters = &mut w.memo.filters;
     if !keep || (!reads_pieces && !items.is_empty()) {
@@ -282,6 +292,22 @@ pub(crate) fn filter(
         filters.kept.insert(key.clone(), kept);
     }
     Ok(answer)
+}
+
+/// The item `i` of a kept filter now holds (`truth`) or no longer does: put in its answer, or
+/// taken out, where it stands among the items that hold.
+fn turn(kept: &mut Kept, items: &[Value], i: usize, truth: bool) {
+    let (word, bit) = (i / 64, 1u64 << (i % 64));
+    let before: u32 = kept.truths[..word].iter().map(|w| w.count_ones()).sum();
+    let at = (before + (kept.truths[word] & (bit - 1)).count_ones()) as usize;
+    let answer = Arc::make_mut(&mut kept.answer);
+    if truth {
+        kept.truths[word] |= bit;
+        answer.insert(at, items[i].clone());
+    } else {
+        kept.truths[word] &= !bit;
+        answer.remove(at);
+    }
 }
 
 /// The filter of a short list, each item tested as the filter computed afresh tests it (the
@@ -328,14 +354,19 @@ fn to_test(w: &World, kept: &Kept, fresh: bool, len: usize, todo: &mut Vec<usize
         return todo.extend((0..len).filter(|i| !kept.each[*i].holds(&w.memo)));
     }
     let moved = w.memo.changed_since(&kept.read, kept.found);
-    if moved == Reads::default() {
-        return;
-    }
-    for &(b, i) in &kept.by_bucket {
-        if moved[b as usize / 64] & (1 << (b % 64)) != 0 && todo.last() != Some(&(i as usize)) {
-            todo.push(i as usize);
+    for (word, bits) in moved.iter().enumerate() {
+        let mut bits = *bits;
+        while bits != 0 {
+            let b = (word * 64) as u16 + bits.trailing_zeros() as u16;
+            let from = kept.by_bucket.partition_point(|(at, _)| *at < b);
+            let of_b = kept.by_bucket[from..].iter().take_while(|(at, _)| *at == b);
+            todo.extend(of_b.map(|(_, i)| *i as usize));
+            bits &= bits - 1;
         }
     }
+    // The items of several buckets (or an item twice in one), in the items' order, once each.
+    todo.sort_unstable();
+    todo.dedup();
 }
 
 /// A test that counts an item's pieces of a kind and an owner against a number: the operator,
@@ -458,6 +489,31 @@ mod tests {
         assert_eq!((game.world.steps - steps, game.world.calls), (3, calls));
         let Value::List(first) = first else { panic!("a list") };
         assert_eq!(again, Value::List(Arc::new(first[1..].to_vec())));
+    }
+
+    #[test]
+    fn a_kept_filter_takes_an_item_out_of_its_answer_where_it_stands_not_making_the_answer_again() {
+        // No one else holds the answer once the memo has dropped it as stale: the same list,
+        // changed in place.
+        let mut game = Game::new(program(), 2, 0, 10_000, false);
+        // The decision the game waits on offers that list; answered, it lets it go.
+        game.pending = None;
+        let program = game.program.clone();
+        let free = Expr::Value(0, vec![]);
+        let Value::List(first) = vm::eval(&program, &mut game.world, &free, &mut []).expect("free()") else {
+            panic!("a list")
+        };
+        let (at, cells) = (Arc::as_ptr(&first), first.as_ref().clone());
+        drop(first);
+        let piece = game.world.locs[0].pop().expect("a piece in the supply");
+        game.world.locs[2].push(piece);
+        game.world.changed(vm::Part::Loc(0));
+        game.world.changed(vm::Part::Loc(2));
+        let Value::List(again) = vm::eval(&program, &mut game.world, &free, &mut []).expect("free()") else {
+            panic!("a list")
+        };
+        assert_eq!(Arc::as_ptr(&again), at);
+        assert_eq!(again.as_ref(), &[cells[0].clone(), cells[2].clone()]);
     }
 
     #[test]

@@ -25,11 +25,18 @@ use std::sync::Arc;
 
 /// How many buckets the parts of the position fall in.
 const BUCKETS: usize = 256;
+// A bucket's index is kept in a byte (`Memo::recent`).
+const _: () = assert!(BUCKETS <= 256);
 
 /// How many numbers the blocks of grids share where the parts before them leave too few
 /// buckets (`MIN_PLACES`) of their own.
 const PLACES: usize = 64;
 const MIN_PLACES: usize = 16;
+
+/// How many of the last changes the memo remembers by their bucket (`Memo::recent`): an answer
+/// found no more than so many changes ago is checked against the buckets they changed, not bucket
+/// by bucket of what it read (121 buckets for a filter of a board's cells, and a move changes 3).
+const RECENT: usize = 32;
 
 /// Words of the set of buckets an answer read.
 const WORDS: usize = BUCKETS / 64;
@@ -154,6 +161,8 @@ pub(crate) struct Memo {
     /// When a part of each bucket last changed (empty until one does: a memo made for a
     /// supposition, or a copy's, allocates nothing until then).
     last: Vec<u32>,
+    /// The bucket of each of the last `RECENT` changes, the change at time `t` at `t % RECENT`.
+    recent: [u8; RECENT],
     /// What each value being computed has read so far, the innermost last.
     reading: Vec<Reads>,
     /// The numbers of the parts.
@@ -277,6 +286,7 @@ impl Memo {
             answers: HashMap::default(),
             now: 0,
             last: Vec::new(),
+            recent: [0; RECENT],
             reading: Vec::new(),
             layout,
             prune_at: 0,
@@ -298,6 +308,7 @@ impl Memo {
             answers: self.answers.clone(),
             now: self.now,
             last: self.last.clone(),
+            recent: self.recent,
             reading: self.reading.clone(),
             layout: self.layout.clone(),
             prune_at: self.prune_at,
@@ -368,6 +379,10 @@ impl Memo {
         if found == self.now || self.last.is_empty() {
             return moved;
         }
+        if let Some(recent) = Memo::moved_since(&self.recent, self.now, reads, found) {
+            moved.iter_mut().zip(reads.iter().zip(recent)).for_each(|(m, (r, c))| *m = r & c);
+            return moved;
+        }
         for (word, bits) in reads.iter().enumerate() {
             let mut bits = *bits;
             while bits != 0 {
@@ -379,6 +394,30 @@ impl Memo {
             }
         }
         moved
+    }
+
+    /// The buckets in which a part changed since the time `found`, from the changes since, where
+    /// the memo remembers each (no more than `RECENT`) and they are fewer than the buckets of
+    /// `reads`; else None, and those are checked one by one.
+    fn moved_since(recent: &[u8; RECENT], now: u32, reads: &Reads, found: u32) -> Option<Reads> {
+        if !Memo::by_recent(now, reads, found) {
+            return None;
+        }
+        let mut moved = Reads::default();
+        for t in found + 1..=now {
+            let b = recent[t as usize % RECENT] as usize;
+            moved[b / 64] |= 1 << (b % 64);
+        }
+        Some(moved)
+    }
+
+    /// Whether what an answer found at `found` read is checked against the changes since (the
+    /// memo remembers each of them, and they are fewer than the buckets it read), rather than
+    /// bucket by bucket.
+    fn by_recent(now: u32, reads: &Reads, found: u32) -> bool {
+        now.checked_sub(found).is_some_and(|since| {
+            since as usize <= RECENT && since < reads.iter().map(|bits| bits.count_ones()).sum()
+        })
     }
 
     /// A part of the position changed.
@@ -394,7 +433,9 @@ impl Memo {
         if self.last.is_empty() {
             self.last = vec![0; BUCKETS];
         }
-        self.last[bucket(&self.layout, part)] = self.now;
+        let b = bucket(&self.layout, part);
+        self.last[b] = self.now;
+        self.recent[self.now as usize % RECENT] = b as u8;
     }
 
     /// A value begins to be computed: it has read nothing yet.
@@ -431,6 +472,18 @@ impl Memo {
             None => self.answers.get(&asked.hashed)?,
         };
         if !Memo::hold(&self.last, self.now, reads, *found) {
+            if matches!(answer, Value::List(items) if items.len() >= crate::kept::FEW_ITEMS) {
+                // A list as long as a kept filter's dropped now, not when its new answer
+                // replaces it: the list it shares is then the filter's own to change (it edits
+                // its answer in place, kept.rs). The entry stays, stale, for that answer.
+                let entry = match &asked.packed {
+                    Some(packed) => self.packed.get_mut(packed),
+                    None => self.answers.get_mut(&asked.hashed),
+                };
+                if let Some((answer, ..)) = entry {
+                    *answer = Value::None;
+                }
+            }
             return None;
         }
         if let Some(reading) = &mut self.collecting {
@@ -539,7 +592,7 @@ impl std::hash::Hash for Memo {
 
 #[cfg(test)]
 mod tests {
-    use super::{Asked, Layout, Memo, BUCKETS};
+    use super::{Asked, Layout, Memo, Reads, BUCKETS};
     use crate::value::Value;
     use crate::vm::{Args, Part};
 
@@ -634,6 +687,44 @@ mod tests {
         for mut memo in [memo, copy] {
             assert_eq!(memo.get(&Asked::new((0, Args::One(list(2))))), Some(Value::Int(2)));
             assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+        }
+    }
+
+    #[test]
+    fn the_buckets_changed_since_a_time_are_found_however_many_changes_ago_it_was() {
+        // Fewer changes ago than the buckets asked of (and no more than the memo remembers,
+        // `RECENT`), they are found from the changes since; else bucket by bucket: the same
+        // buckets. Asked of 62 parts' buckets here; the parts changed, asked of or not.
+        let asked: Vec<Part> =
+            [Part::Loc(1), Part::Var(0)].into_iter().chain((4..64).map(Part::Loc)).collect();
+        let bits = |memo: &Memo, parts: &[Part]| {
+            let mut bits = Reads::default();
+            for part in parts {
+                let b = super::bucket(&memo.layout, *part);
+                bits[b / 64] |= 1 << (b % 64);
+            }
+            bits
+        };
+        for others in [0, 1, super::RECENT - 2, super::RECENT - 1, super::RECENT, 61, 70] {
+            let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 64, 2));
+            memo.begin();
+            asked.iter().for_each(|part| memo.read(*part));
+            let reads = memo.end();
+            memo.changed(Part::Loc(5));
+            let found = memo.now();
+            (0..others).for_each(|i| memo.changed(if i % 2 == 0 { Part::Loc(2) } else { Part::Current }));
+            assert_eq!(memo.changed_since(&reads, found), Reads::default(), "{others} other changes");
+            let found = memo.now();
+            memo.changed(Part::Loc(1));
+            (0..others).for_each(|_| memo.changed(Part::Loc(3)));
+            assert_eq!(
+                memo.changed_since(&reads, found),
+                bits(&memo, &[Part::Loc(1)]),
+                "{others} changes after"
+            );
+            memo.changed(Part::Var(0));
+            let moved = bits(&memo, &[Part::Loc(1), Part::Var(0)]);
+            assert_eq!(memo.changed_since(&reads, found), moved, "{others} changes after");
         }
     }
 

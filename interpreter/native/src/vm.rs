@@ -2579,6 +2579,7 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         }
         Builtin::Connected => Value::Bool(grid::connected(
             p,
+            &mut w.memo.filters.joins,
             &list(values[0].clone())?,
             &list(values[1].clone())?,
             &list(values[2].clone())?,
