@@ -357,13 +357,31 @@ impl World {
         self.memo.read(part);
     }
 
-    /// A part of the position changed: the answers that read its shelf no longer hold.
     /// Forget every answer kept: what a shift moved may have been read anywhere (shift.rs).
     pub(crate) fn forget(&mut self) {
         self.memo = self.memo.fresh();
         self.areas.forget();
     }
 
+    /// Set a variable. A value set to what it was is no change: the answers that read it still
+    /// hold (it is set all the same: values equal as keys may differ, as areas of other columns
+    /// with the same cells do).
+    pub(crate) fn set_var(&mut self, var: u32, v: Value) {
+        let old = std::mem::replace(&mut self.vars[var as usize], v);
+        if self.vars[var as usize] != old {
+            self.changed(Part::Var(var));
+        }
+    }
+
+    /// Set an owner's variable (its store, and the owner's place in it), as `set_var` sets one.
+    pub(crate) fn set_owned(&mut self, store: u32, i: u32, v: Value) {
+        let old = std::mem::replace(&mut self.owned[store as usize][i as usize], v);
+        if self.owned[store as usize][i as usize] != old {
+            self.changed(Part::Owned(store, i));
+        }
+    }
+
+    /// A part of the position changed: the answers that read it no longer hold.
     pub(crate) fn changed(&mut self, part: Part) {
         self.memo.changed(part);
         if let Part::Grid(_) = part {
@@ -875,8 +893,7 @@ impl Game {
                             let old = int(w.vars[*var as usize].clone())?;
                             v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
                         }
-                        w.vars[*var as usize] = clamp(v, ir.vars[*var as usize].clamp);
-                        w.changed(Part::Var(*var));
+                        w.set_var(*var, clamp(v, ir.vars[*var as usize].clamp));
                     }
                     Instr::SetOwned { obj, var, e, sign } => {
                         let owner = eval(&program, w, obj, env)?;
@@ -886,8 +903,7 @@ impl Game {
                             let old = int(w.owned[store as usize][i as usize].clone())?;
                             v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
                         }
-                        w.owned[store as usize][i as usize] = clamp(v, ir.owned[store as usize].clamp);
-                        w.changed(Part::Owned(store, i));
+                        w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
                     }
                     Instr::SetOwnedRow { obj, var, row, e, sign } => {
                         // The owner, the value, then the row, as the Python engine takes them.
@@ -899,8 +915,7 @@ impl Game {
                             let old = int(w.owned[store as usize][i as usize].clone())?;
                             v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
                         }
-                        w.owned[store as usize][i as usize] = clamp(v, ir.owned[store as usize].clamp);
-                        w.changed(Part::Owned(store, i));
+                        w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
                     }
                     Instr::Move { count, decl, which, owner, src, dest, bottom } => {
                         let (touched, pieces) = move_count(
@@ -3006,6 +3021,39 @@ mod tests {
         let none = Expr::Const(Value::List(Arc::new(vec![])));
         let moved = super::move_refs(&program, w, &mut [], &none, (&Expr::Const(supply), false));
         assert_eq!(moved.map(|(touched, _)| touched), Ok(vec![]), "no piece named: nothing");
+    }
+
+    #[test]
+    fn a_variable_set_to_the_value_it_has_is_no_change() {
+        // `total()` reads the variable `total` and the second player's `funds`: its answer holds
+        // while either is set to what it already was, and no longer once one is set to another
+        // value.
+        let mut ir: serde_json::Value = crate::vm::tiny_program();
+        let funds = serde_json::json!({"Owned": [{"Const": {"Player": 1}}, {"name": "funds", "player": 0, "rows": []}]});
+        let total = serde_json::json!({"slots": 0, "at": 0, "body": {"List": [{"Var": 0}, funds]}});
+        ir["values"].as_array_mut().expect("values").push(total);
+        ir["owned"] =
+            serde_json::json!([{"init": {"Const": {"Int": 5}}, "clamp": null, "slots": 0, "rows": null}]);
+        let program = Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")));
+        let mut game = Game::new(program, 2, 0, 1_000, false);
+        let key = crate::memo::Asked::new((1, super::Args::Many(vec![])));
+        let answer = Value::List(Arc::new(vec![Value::Int(0), Value::Int(5)]));
+        assert_eq!(ask(&mut game, 1, vec![]).0, Ok(answer.clone()));
+        let w = &mut game.world;
+        w.set_var(0, Value::Int(0));
+        w.set_owned(0, 1, Value::Int(5));
+        assert_eq!(w.memo.get(&key), Some(answer.clone()), "set to what it was: no change");
+        w.set_owned(0, 0, Value::Int(6));
+        assert_eq!(w.memo.get(&key), Some(answer.clone()), "another player's: it still holds");
+        w.set_owned(0, 1, Value::Int(6));
+        assert_eq!(w.memo.get(&key), None, "set to another value: a change");
+        assert_eq!(
+            ask(&mut game, 1, vec![]).0,
+            Ok(Value::List(Arc::new(vec![Value::Int(0), Value::Int(6)])))
+        );
+        game.world.set_var(0, Value::Int(2));
+        assert_eq!(game.world.memo.get(&key), None, "the variable set to another value: a change");
+        assert_eq!(game.world.vars[0], Value::Int(2));
     }
 
     #[test]
