@@ -16,6 +16,7 @@ from typing import Any
 from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
+from meeple.grammar.parser import copied
 from meeple.interpreter.analysis import cell_problem, is_keyed
 from meeple.interpreter.names import with_article
 
@@ -57,7 +58,7 @@ def _find_block(module: ast.Module, kind: str, name: str) -> tuple[list[ast.Stmt
 
 def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, list[Diagnostic]]:
     """The base game changed by the variant. The base module is copied, never changed."""
-    merged = base.model_copy(deep=True)
+    merged = copied(base)
     # The base game's examples specify the base game: a variant that changes a rule would "fail"
     # them on purpose. A variant runs its own examples.
     merged.decls = [d for d in merged.decls if not isinstance(d, ast.Example)]

@@ -15,7 +15,7 @@ from typing import TypeVar
 from meeple import codes
 from meeple.diagnostics import Diagnostic, RulesError
 from meeple.grammar import ast
-from meeple.grammar.parser import parse
+from meeple.grammar.parser import copied, parse
 from meeple.grammar.tables import CODE as CSV_CODE
 from meeple.grammar.tables import read_rows
 from meeple.interpreter.analysis import Symbols, names_and_types
@@ -676,7 +676,7 @@ def _load(name_or_path: str | Path, options: Mapping[str, str] | None, files: Fi
         read = None
     # A sequence's games are the same file under other options: they start from the file as read
     # (a variant's reading copies and patches its bases, seconds for a variant of a variant).
-    pristine = read.model_copy(deep=True) if read is not None and _has_sequence(read) else None
+    pristine = copied(read) if read is not None and _has_sequence(read) else None
     checked = check(name_or_path, options, files, module=read)
     if not checked.ok or checked.program is None:
         errors = [d for d in checked.diagnostics if d.severity == "error"]
@@ -716,7 +716,7 @@ def _sequence_parts(
         own = game_options(line)
         key = tuple(sorted((dict(options) | own).items()))
         if key not in loaded:
-            checked = check(name_or_path, dict(key), files, module=read.model_copy(deep=True))
+            checked = check(name_or_path, dict(key), files, module=copied(read))
             if not checked.ok or checked.program is None:
                 errors = [d for d in checked.diagnostics if d.severity == "error"]
                 raise RulesError(errors, {str(checked.path): checked.source, **checked.sources})

@@ -14,6 +14,7 @@ with the longest test files (`LONGEST`), so that the two test processes finish t
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 
 import pytest
 
@@ -25,34 +26,36 @@ from meeple import loader
 # order). xdist's own order, the files with the most tests first, started the Campaign's tests and
 # the citation checks last: in a default run (2,807 tests, load 12 to 20, `-p` a plugin timing
 # each test's CPU) one process ran 328 s of CPU and the other 266 s, the run waiting on the first.
-# Seconds of CPU per file in the default run of 3 December (2,891 tests, load 4 to 17, a plugin
-# timing each test's process_time), less what the commits after it saved in
-# test_dino_dynasty_variants.py (54 -> 28) and test_variant_aids.py (23 -> 9): for the next to
-# update. The Ray tests are placed by their time waiting on Ray's own processes, not by their own
-# CPU (3 s, over 2 minutes of that run); the files below 9 s are left in xdist's order.
+# Seconds of CPU per file in a default run of 3 December (2,915 tests, load 7 to 10, a plugin
+# timing each test's process_time), without the full collections of the cyclic garbage collector
+# that fell in two short files (11 s each, in test_square_grids.py and test_hidden_choices.py: see
+# `pytest_runtest_protocol`); test_hostile_paths.py at the middle of its runs (9.6 and 24 s: its
+# fuzz examples, drawn afresh each run, are a variant of Dino Dynasty or not). The Ray tests are
+# placed by their time waiting on Ray's own processes, not by their own CPU (3 s, over 2 minutes
+# of that run); the files below 6 s are left in xdist's order.
 LONGEST = {
-    "test_citations.py": 52,
-    "test_codegen.py": 45,
-    "test_native.py": 39,
+    "test_citations.py": 59,
+    "test_native.py": 36,
     "test_ray_backend.py": 35,
-    "test_dino_dynasty_variants.py": 28,
-    "test_dino_party_properties.py": 23,
-    "test_analysis.py": 23,
+    "test_codegen.py": 32,
+    "test_printed.py": 24,
     "test_dino_dynasty_stasis.py": 23,
-    "test_native_variants.py": 22,
-    "test_gods_love_dinosaurs.py": 22,
-    "test_hostile_runtime.py": 20,
-    "test_printed.py": 20,
-    "test_openspiel.py": 19,
-    "test_hostile.py": 19,
-    "test_codegen_order.py": 15,
-    "test_simulate.py": 13,
-    "test_boards.py": 13,
-    "test_suspends.py": 12,
-    "test_hostile_paths.py": 12,
-    "test_plots.py": 11,
-    "test_lsp_incremental.py": 10,
-    "test_variant_aids.py": 9,
+    "test_gods_love_dinosaurs.py": 21,
+    "test_dino_party_properties.py": 19,
+    "test_native_variants.py": 19,
+    "test_dino_dynasty_variants.py": 17,
+    "test_openspiel.py": 17,
+    "test_hostile_paths.py": 16,
+    "test_hostile.py": 16,
+    "test_codegen_order.py": 16,
+    "test_simulate.py": 11,
+    "test_boards.py": 11,
+    "test_variant_aids.py": 10,
+    "test_plots.py": 10,
+    "test_dino_dynasty_teams.py": 8,
+    "test_lsp_incremental.py": 6,
+    "test_value_memo.py": 6,
+    "test_cli.py": 6,
 }
 
 # The cyclic collector's first threshold, in objects made and not yet freed (CPython's is 700). The
@@ -78,6 +81,24 @@ TEST_KEPT = 64
 def pytest_configure(config: pytest.Config) -> None:
     loader.KEPT = max(loader.KEPT, TEST_KEPT)
     gc.set_threshold(YOUNG, *gc.get_threshold()[1:])
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After each test file, what the process still holds is frozen out of the cyclic collector's
+    reach (`gc.freeze`), once the young generations are collected (`gc.collect(1)`): the kept games
+    and each file's module-level data. A full collection walks every object the process holds, 2 GB
+    by the end of a run, and came three times in each test process, 11 s of CPU each at load 7 to
+    10, in whichever short test made the heap grow by a quarter; after a freeze it walks only what
+    came since the last file. Two default runs of 3 December (2,915 tests, load 7 to 11, `gc`'s
+    callbacks timing the collector): 67 s of the collector's CPU before, 43 s after (542 s and 457 s
+    of CPU in the two test processes); their peak of memory 2.42 and 2.55 GB: what is garbage at a
+    freeze and only a full collection would free (a cycle that outlived two young collections) is
+    kept until the process ends."""
+    yield
+    if nextitem is None or nextitem.path != item.path:
+        gc.collect(1)
+        gc.freeze()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
