@@ -94,9 +94,13 @@ class Editor:
             self.client.text_document_did_close(
                 lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri))
             )
-        self.versions[uri] = 1
+        # Opened again, a document starts past every version it had: the server may still be
+        # sending what it found for the last opening's version 1 (sent before the close, read
+        # after it), and a wait for "version 1" would take that stale answer for this one's.
+        version = self.versions.get(uri, 0) + 1
+        self.versions[uri] = version
         self.published.pop(uri, None)
-        item = lsp.TextDocumentItem(uri=uri, language_id="meeple", version=1, text=text)
+        item = lsp.TextDocumentItem(uri=uri, language_id="meeple", version=version, text=text)
         self.client.text_document_did_open(lsp.DidOpenTextDocumentParams(item))
         return uri
 
