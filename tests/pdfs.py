@@ -12,6 +12,8 @@ import io
 import math
 import unicodedata
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from pypdf import PdfReader
@@ -39,7 +41,9 @@ def font_sizes(data: bytes) -> Counter[float]:
     pdf = reader(data)
     sizes: Counter[float] = Counter()
     for page in pdf.pages:
-        _walk(page.get_contents(), page.get("/Resources"), IDENTITY, pdf, sizes, depth=0)
+        for drawn in _drawn(page.get_contents(), page.get("/Resources"), IDENTITY, pdf):
+            if drawn.op in SHOW:
+                sizes[round(drawn.size * _scale(drawn.tm) * _scale(drawn.ctm), 1)] += 1
     return sizes
 
 
@@ -58,9 +62,21 @@ def _scale(m: Matrix) -> float:
     return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
 
 
-def _walk(
-    contents: Any, resources: Any, ctm: Matrix, pdf: PdfReader, sizes: Counter[float], depth: int
-) -> None:
+@dataclass
+class Drawn:
+    """One operator of a page's content as drawn: its operands, the graphics state's matrix and the
+    text matrix and font size in force (`_drawn` follows `q`/`Q`, `cm`, `BT`, `Tm`, `Tf` and forms)."""
+
+    op: bytes
+    operands: list[Any]
+    ctm: Matrix
+    tm: Matrix
+    size: float
+
+
+def _drawn(contents: Any, resources: Any, ctm: Matrix, pdf: PdfReader, depth: int = 0) -> Iterator[Drawn]:
+    """Every operator `contents` draws, a form's (an SVG picture drawn scaled) inside its own
+    matrix; an image is one `Do` whose matrix maps the unit square to where it prints."""
     if contents is None or depth > 8:
         return
     resources = resources.get_object() if resources is not None else {}
@@ -79,16 +95,18 @@ def _walk(
             tm = tuple(float(x) for x in operands)  # type: ignore[assignment]
         elif op == b"Tf":
             size = float(operands[1])
-        elif op in SHOW:
-            sizes[round(size * _scale(tm) * _scale(ctm), 1)] += 1
         elif op == b"Do":
             xobjects = resources.get("/XObject")
-            form = xobjects.get_object().get(operands[0]) if xobjects is not None else None
-            form = form.get_object() if form is not None else None
-            if form is not None and form.get("/Subtype") == "/Form":
-                matrix = tuple(float(x) for x in form.get("/Matrix", IDENTITY))
-                inner = form.get("/Resources", resources)
-                _walk(form, inner, _times(matrix, ctm), pdf, sizes, depth + 1)  # type: ignore[arg-type]
+            thing = xobjects.get_object().get(operands[0]) if xobjects is not None else None
+            thing = thing.get_object() if thing is not None else None
+            if thing is not None and thing.get("/Subtype") == "/Image":
+                yield Drawn(op, operands, ctm, tm, size)
+            elif thing is not None and thing.get("/Subtype") == "/Form":
+                matrix = tuple(float(x) for x in thing.get("/Matrix", IDENTITY))
+                inner = thing.get("/Resources", resources)
+                yield from _drawn(thing, inner, _times(matrix, ctm), pdf, depth + 1)  # type: ignore[arg-type]
+            continue
+        yield Drawn(op, operands, ctm, tm, size)
 
 
 def flat(words: str) -> str:
@@ -145,8 +163,7 @@ def lowest_ink(data: bytes, margin: float = 56) -> list[float | None]:
     out: list[float | None] = []
     for page in pdf.pages:
         top = float(page.mediabox.top)
-        ys: list[float] = []
-        _inks(page.get_contents(), page.get("/Resources"), IDENTITY, pdf, ys, depth=0)
+        ys = _inks(page.get_contents(), page.get("/Resources"), pdf)
         inside = [y for y in ys if margin < y < top - margin]
         out.append(min(inside) if inside else None)
     return out
@@ -156,26 +173,14 @@ def _point(x: float, y: float, m: Matrix) -> float:
     return x * m[1] + y * m[3] + m[5]
 
 
-def _inks(contents: Any, resources: Any, ctm: Matrix, pdf: PdfReader, ys: list[float], depth: int) -> None:
-    """Adds to `ys` the height on the page of everything `contents` prints (see lowest_ink)."""
-    if contents is None or depth > 8:
-        return
-    resources = resources.get_object() if resources is not None else {}
-    stack: list[Matrix] = []
-    tm, path = IDENTITY, []
-    for operands, op in ContentStream(contents, pdf).operations:
-        if op == b"q":
-            stack.append(ctm)
-        elif op == b"Q" and stack:
-            ctm = stack.pop()
-        elif op == b"cm":
-            ctm = _times(tuple(float(x) for x in operands), ctm)  # type: ignore[arg-type]
-        elif op == b"BT":
-            tm = IDENTITY
-        elif op == b"Tm":
-            tm = tuple(float(x) for x in operands)  # type: ignore[assignment]
-        elif op in SHOW:
-            ys.append(_point(0, 0, _times(tm, ctm)))
+def _inks(contents: Any, resources: Any, pdf: PdfReader) -> list[float]:
+    """The height on the page of everything `contents` prints (see lowest_ink)."""
+    ys: list[float] = []
+    path: list[float] = []
+    for drawn in _drawn(contents, resources, IDENTITY, pdf):
+        op, operands, ctm = drawn.op, drawn.operands, drawn.ctm
+        if op in SHOW:
+            ys.append(_point(0, 0, _times(drawn.tm, ctm)))
         elif op in PATH:
             coords = [float(x) for x in operands]
             path += [_point(x, y, ctm) for x, y in zip(coords[::2], coords[1::2], strict=True)]
@@ -187,20 +192,25 @@ def _inks(contents: Any, resources: Any, ctm: Matrix, pdf: PdfReader, ys: list[f
             path = []
         elif op == b"n":
             path = []
-        elif op == b"Do":
-            _xobject_inks(operands[0], resources, ctm, pdf, ys, depth)
+        elif op == b"Do":  # an image: its corners
+            ys += [_point(0, 0, ctm), _point(1, 1, ctm)]
+    return ys
 
 
-def _xobject_inks(
-    name: Any, resources: Any, ctm: Matrix, pdf: PdfReader, ys: list[float], depth: int
-) -> None:
-    """An image's corners, or what a form (an SVG picture) prints, added to `ys`."""
-    xobjects = resources.get("/XObject")
-    thing = xobjects.get_object().get(name) if xobjects is not None else None
-    thing = thing.get_object() if thing is not None else None
-    if thing is not None and thing.get("/Subtype") == "/Image":
-        ys += [_point(0, 0, ctm), _point(1, 1, ctm)]
-    elif thing is not None and thing.get("/Subtype") == "/Form":
-        matrix = tuple(float(x) for x in thing.get("/Matrix", IDENTITY))
-        inner = thing.get("/Resources", resources)
-        _inks(thing, inner, _times(matrix, ctm), pdf, ys, depth + 1)  # type: ignore[arg-type]
+def laid_out(document: Any) -> tuple[bytes, list[str]]:
+    """A Typst document's PDF (`codegen.render.Typst`: its source and files), and what Typst
+    warned of while laying it out: the product's own compile keeps no warnings, and a layout
+    that did not settle ("document did not converge") is a warning."""
+    import tempfile
+    from pathlib import Path
+
+    import typst
+
+    with tempfile.TemporaryDirectory() as folder:
+        for name, data in {**document.files, "main.typ": document.source}.items():
+            (Path(folder) / name).write_text(data, encoding="utf-8")
+        pdf, warnings = typst.compile_with_warnings(
+            str(Path(folder) / "main.typ"), root=folder, ignore_system_fonts=True
+        )
+    assert isinstance(pdf, bytes)
+    return pdf, [str(w) for w in warnings]

@@ -447,19 +447,10 @@ def drawn_docs(stem: str) -> render.GameDocs:
 def rulebook_pdf(stem: str) -> tuple[bytes, tuple[str, ...]]:
     """A bundled game's rulebook as printed, and what Typst warned of while laying it out; made
     once a session (a few seconds for the longest)."""
-    import tempfile
+    import pdfs
 
-    import typst
-
-    document = render.rulebook_typst(drawn_docs(stem))  # with its examples drawn, as printed
-    with tempfile.TemporaryDirectory() as folder:
-        for name, data in {**document.files, "main.typ": document.source}.items():
-            (Path(folder) / name).write_text(data, encoding="utf-8")
-        pdf, warnings = typst.compile_with_warnings(
-            str(Path(folder) / "main.typ"), root=folder, ignore_system_fonts=True
-        )
-    assert isinstance(pdf, bytes)
-    return pdf, tuple(str(w) for w in warnings)
+    pdf, warnings = pdfs.laid_out(render.rulebook_typst(drawn_docs(stem)))  # examples drawn
+    return pdf, tuple(warnings)
 
 
 FEWEST_LINES = 3  # under a heading, on its page

@@ -292,24 +292,12 @@ def _book_pages(path: Path) -> tuple[render.GameDocs, list[str]]:
 
 def _laid_out(path: Path) -> tuple[bytes, list[str]]:
     """A rules file's rulebook PDF, and what Typst warned of while laying it out."""
-    import tempfile
-
-    import typst
-
     checked = meeple.check(path)
     assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
     game = render.game_docs(
         path, checked.module, checked.symbols, checked.program.constants, program=checked.program
     )
-    document = render.rulebook_typst(game)
-    with tempfile.TemporaryDirectory() as folder:
-        for name, text in {**document.files, "main.typ": document.source}.items():
-            (Path(folder) / name).write_text(text, encoding="utf-8")
-        data, warnings = typst.compile_with_warnings(
-            str(Path(folder) / "main.typ"), root=folder, ignore_system_fonts=True
-        )
-    assert isinstance(data, bytes)
-    return data, [str(w) for w in warnings]
+    return pdfs.laid_out(render.rulebook_typst(game))
 
 
 def test_examples_print_in_the_order_of_the_file_and_one_that_does_not_fit_starts_the_next_page(
