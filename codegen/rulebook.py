@@ -246,7 +246,7 @@ class _Builder:
             else:
                 says = "some"
             words, own_says = words_of(piece.meta)
-            if own_says and count is not None and words and re.match(rf"{count}(?!\d)", words[0]):
+            if own_says and words and _tells_count(words[0], count, piece.each_row_of is not None):
                 # Its `says` tells the count its own way ("5 for most players, 4 for the last"):
                 # the count printed before it would state as a fact what the words then qualify.
                 says, words = words[0].rstrip("."), words[1:]
@@ -960,3 +960,13 @@ def rulebook(
     with `full`, the whole game it makes. `positions`: what the worked examples show
     (pictures.positions), to draw them."""
     return _Builder(module, symbols, constants, full, positions).build(path)
+
+
+def _tells_count(first: str, count: int | None, per_kind: bool) -> bool:
+    """Whether an author's first sentence tells a component's count its own way: it opens with
+    the count, or, for a piece made one per row of a table, with any number, since the rows
+    count kinds while the author counts what is in the box ("89: 84 tiles, all different, and 5
+    alike"): printing the number of kinds first would state a count no player finds."""
+    if count is not None:
+        return re.match(rf"{count}(?!\d)", first) is not None
+    return per_kind and re.match(r"\d", first) is not None

@@ -169,6 +169,32 @@ def test_a_pieces_words_that_give_its_count_are_printed_in_place_of_the_count(
     assert (coin.count, coin.words) == (count, words)
 
 
+@pytest.mark.parametrize(
+    ("says", "count", "words"),
+    [
+        (
+            "5: 2 jars, all different, and 3 alike. Keep them apart.",
+            "5: 2 jars, all different, and 3 alike. Keep them apart",
+            [],
+        ),
+        ("Keep them apart.", "2", ["Keep them apart."]),
+    ],
+)
+def test_a_piece_made_per_row_may_tell_its_count_in_the_box_in_place_of_its_kinds(
+    tmp_path: Path, says: str, count: str, words: list[str]
+) -> None:
+    """Gods Love Dinosaurs' components printed "Kinds of tile: 85. There are 84 ecosystem tiles
+    ... and 5 starting tiles" (issue 25): a piece made one per row counts kinds, while the
+    author counts what is in the box. Words that start with a number tell the count alone."""
+    source = SHELF.replace(
+        "piece coin: 5 per player in bag\n",
+        f"piece coin: 5 per player in bag\npiece jarpiece: each jar in bag\n"
+        f'  called "jar"\n  says "{says}"\n',
+    )
+    jar = next(c for c in docs(tmp_path, source).book.components if c.name == "jars")
+    assert (jar.count, jar.words) == (count, words)
+
+
 def test_a_conflict_about_data_is_settled_in_its_table_and_printed_for_the_designer_alone(
     tmp_path: Path,
 ) -> None:
