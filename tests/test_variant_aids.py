@@ -516,3 +516,32 @@ def test_a_variant_where_an_extinct_player_changes_species_prints_no_ruling_agai
     book = _full_book(stem).book
     assert any("change your Dynasty's species" in " ".join(p.words) for p in book.rules)
     assert not any("for the whole game" in ruling.words for ruling in book.rulings)
+
+
+DINO_DYNASTY = [path.stem for path in bundled_games() if path.stem.startswith("dino_dynasty")]
+
+
+@pytest.mark.parametrize("stem", DINO_DYNASTY)
+def test_every_dino_dynasty_aid_says_who_starts_and_which_scenario_type_is_drawn(stem: str) -> None:
+    """Setup from the aid alone: "the starting player" is defined where it is first used (the
+    rulebook's player who last read, watched or listened to something about dinosaurs), and the
+    Scenario card is drawn of a type the aid says how to get, not "of the chosen type"."""
+    _, text = aid_of(stem)
+    assert "last read, watched or listened to something about dinosaurs" in text
+    assert "of the chosen type" not in text
+
+
+def test_the_stasis_aid_names_every_mode_in_its_mode_line() -> None:
+    _, text = aid_of("dino_dynasty_stasis")
+    line = text.split("**Stasis mode**:", 1)[1].split(" - **", 1)[0]
+    assert all(mode in line for mode in ["Easy", "Legendary", "Manker"])
+
+
+@pytest.mark.parametrize("stem", ["dino_dynasty_campaign", "dino_dynasty_campaign_teams"])
+def test_a_campaign_book_says_the_most_campaign_tokens_win_not_the_last_scenario(stem: str) -> None:
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    text = " ".join(render.rulebook_markdown(docs).split())
+    assert "most Campaign tokens after Scenario E win the Campaign" in text
+    assert "wins the last game wins them all" not in text
