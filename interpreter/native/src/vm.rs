@@ -2366,11 +2366,7 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
             _ => {}
         }
     }
-    let func = &p.ir.values[key.0 as usize];
-    if w.depth >= p.ir.limits.max_value_depth {
-        return Err(Fail { kind: FailKind::ValueDepth, at: None });
-    }
-    limits::enter(p, w, Entered::Value(func.at))?;
+    let func = entered(p, w, key.0)?;
     w.depth += 1;
     w.memo.begin();
     let before = w.steps;
@@ -2394,14 +2390,22 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     Ok(result)
 }
 
-/// A declared value computed where it is asked, without the memo (in_place.rs): as `declared`
-/// computes one, within the same limits; what it reads, its caller reads.
-fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail> {
-    let func = &p.ir.values[key.0 as usize];
+/// A declared value about to be computed, within the limits of values under way (how deep, how
+/// many: `limits::enter`, which its caller undoes with `w.calls -= 1`), whether it is kept by the
+/// memo or computed in place.
+fn entered<'p>(p: &'p Loaded, w: &mut World, value: u32) -> Result<&'p crate::ir::FuncIr, Fail> {
+    let func = &p.ir.values[value as usize];
     if w.depth >= p.ir.limits.max_value_depth {
         return Err(Fail { kind: FailKind::ValueDepth, at: None });
     }
     limits::enter(p, w, Entered::Value(func.at))?;
+    Ok(func)
+}
+
+/// A declared value computed where it is asked, without the memo (in_place.rs): as `declared`
+/// computes one, within the same limits; what it reads, its caller reads.
+fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail> {
+    let func = entered(p, w, key.0)?;
     let mut few: [Value; FEW_SLOTS] = Default::default();
     key.1.fill(&mut few);
     let env = &mut few[..func.slots as usize];
