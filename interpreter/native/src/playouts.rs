@@ -93,7 +93,6 @@ pub struct Played {
 /// Play `game` to its end, each decision answered by its seat's agent, and say how it came out.
 /// Err: no agent for a seat that must answer (the caller's mistake, not the rules').
 pub fn play(mut game: Game, agents: &mut [Agent]) -> Result<Played, String> {
-    seeded(agents);
     game.play_out(agents)?;
     let outcome = match game.failed.take() {
         Some(fail) => Err(fail),

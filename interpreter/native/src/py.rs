@@ -7,7 +7,7 @@ use crate::carry::Start;
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
 use crate::mcts::{Budget, Rollout, Search};
-use crate::playouts::{play, seeded, Played, Prepared};
+use crate::playouts::{play, Played, Prepared};
 use crate::rng::Mt;
 use crate::teams::Teams;
 use crate::value::Value;
@@ -409,7 +409,6 @@ impl Game {
     /// Python's other threads run meanwhile (a search takes long).
     fn play_out(&mut self, py: Python<'_>, agents: Vec<AgentSpec>, seed: i128) -> PyResult<()> {
         let mut made = agents_of(&self.machine.program, agents, seed)?;
-        seeded(&mut made);
         let machine = &mut self.machine;
         py.detach(|| machine.play_out(&mut made)).map_err(PyValueError::new_err)
     }

@@ -809,8 +809,10 @@ impl Game {
         Ok(())
     }
 
-    /// Play to the end, each decision answered by its seat's agent.
+    /// Play to the end, each decision answered by its seat's agent (their generators seeded
+    /// together first: in a game played to its end nearly every seat draws).
     pub fn play_out(&mut self, agents: &mut [Agent]) -> Result<(), String> {
+        crate::playouts::seeded(agents);
         while let Some(pending) = &self.pending {
             let (seat, size, asked_at) = (pending.seat as usize, pending.size() as u64, pending.at);
             let index = match agents.get_mut(seat) {
