@@ -217,9 +217,11 @@ pub(crate) fn filter(
         },
     };
     let fresh = kept.each.is_empty();
-    // Whether what the tests read may have changed (an item read other places, or other parts:
-    // what the filter read is then found again).
+    // Whether what the tests read besides pieces grew (or all is new): every item's buckets are
+    // then laid out again. An item that read other places than before moves its own entries
+    // alone (`relay`), and what the filter read is found again from them (`relaid`).
     let mut retested = fresh;
+    let mut relaid = false;
     let mut keep = true;
     let mut tested = Reads::default();
     let mut todo = std::mem::take(&mut w.memo.filters.todo);
@@ -233,11 +235,14 @@ pub(crate) fn filter(
             kept.others.iter_mut().zip(others).for_each(|(all, one)| *all |= one);
             retested = true;
         }
-        // An item that read other places than before changes what the filter read.
-        retested |= fresh || !kept.each[i].reads_as(&item);
         if fresh {
             kept.each.push(item);
         } else {
+            // An item that read other places than before changes what the filter read.
+            if !kept.each[i].reads_as(&item) {
+                relay(w, &mut kept.by_bucket, i, &kept.each[i], &item);
+                relaid = true;
+            }
             if kept.each[i].truth != item.truth {
                 turn(&mut kept, &items, i, item.truth);
             }
@@ -272,6 +277,11 @@ pub(crate) fn filter(
             }
         }
         kept.by_bucket.sort_unstable();
+    } else if relaid {
+        kept.read = kept.others;
+        for (b, _) in &kept.by_bucket {
+            kept.read[usize::from(*b) / 64] |= 1 << (b % 64);
+        }
     }
     // What the asking value read: what the tests read, kept or made again.
     if keep {
@@ -292,6 +302,22 @@ pub(crate) fn filter(
         filters.kept.insert(key.clone(), kept);
     }
     Ok(answer)
+}
+
+/// The item `i` read other places than before (`was`, now `now`): its entries in `by_bucket`
+/// taken out and put in where they belong in the buckets' order, rather than every item's laid
+/// out and sorted again (a board of 42 cells, the cell filled reading one place fewer at each move).
+fn relay(w: &World, by_bucket: &mut Vec<(u16, u32)>, i: usize, was: &Item, now: &Item) {
+    let entry = |loc: &u32| (w.memo.bucket_index(*loc) as u16, i as u32);
+    for e in was.at[..was.len as usize].iter().map(entry) {
+        if let Ok(at) = by_bucket.binary_search(&e) {
+            by_bucket.remove(at);
+        }
+    }
+    for e in now.at[..now.len as usize].iter().map(entry) {
+        let at = by_bucket.partition_point(|x| *x < e);
+        by_bucket.insert(at, e);
+    }
 }
 
 /// The item `i` of a kept filter now holds (`truth`) or no longer does: put in its answer, or
@@ -430,7 +456,11 @@ mod tests {
         let two = serde_json::json!({"List": [{"Const": {"Cell": 1}}, {"Const": {"Cell": 2}}]});
         let short = serde_json::json!({"slots": 1, "at": 0, "body": {"Filter": {"seq": two, "slot": 0,
             "cond": {"Bin": ["Eq", here, {"Const": {"Int": 0}}]}}}});
-        for value in [below_total, two_places, short] {
+        // The supply's pieces read only where the cell is empty: an item filled reads one place fewer.
+        let empty_while_supplied = serde_json::json!({"slots": 1, "at": 0, "body": {"Filter": {"seq": cells,
+            "slot": 0, "cond": {"Bin": ["And", {"Bin": ["Eq", here, {"Const": {"Int": 0}}]},
+            {"Bin": ["Gt", supply, {"Const": {"Int": 0}}]}]}}}});
+        for value in [below_total, two_places, short, empty_while_supplied] {
             ir["values"].as_array_mut().expect("values").push(value);
         }
         Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")))
@@ -455,19 +485,51 @@ mod tests {
             let mut game = Game::new(program(), 2, seed, 10_000, false);
             let mut rng = Mt::new(seed);
             loop {
-                for value in 0..4 {
+                for value in 0..5 {
                     let (asked, afresh) = asked_and_afresh(&mut game, value);
                     assert_eq!(asked, afresh, "seed {seed}, value {value}");
                 }
-                // The filters whose tests read few places are kept (`free()`, the two-place one, and
-                // the one that reads a variable too), by a game at rest too; not the short one.
-                assert_eq!(game.world.memo.filters.kept.len(), 3);
+                // The filters whose tests read few places are kept (`free()`, the two-place one,
+                // the one that reads a variable too, the one whose items read one or two places),
+                // by a game at rest too; not the short one.
+                assert_eq!(game.world.memo.filters.kept.len(), 4);
                 let Some(pending) = &game.pending else { break };
                 let size = pending.size() as u64;
                 game.apply(rng.randbelow(size) as usize).expect("an option");
                 if seed % 2 == 1 {
                     game.rest(); // handed back to Python, as after each decision it answers: kept
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn an_item_that_reads_other_places_moves_its_own_entries_as_a_layout_afresh_would_place_them() {
+        // The filter whose items read the supply only while their cell is empty: each move
+        // changes what the filled cell's item reads, and the buckets of every item, moved item by
+        // item, are as laid out whole and sorted; what the filter read is theirs and its others'.
+        let key = (4, vm::Args::Many(Vec::new()));
+        for seed in 0..20 {
+            let mut game = Game::new(program(), 2, seed, 10_000, false);
+            let mut rng = Mt::new(seed);
+            loop {
+                asked_and_afresh(&mut game, 4);
+                let memo = &game.world.memo;
+                let kept = &memo.filters.kept[&key];
+                let mut laid = Vec::new();
+                let mut read = kept.others;
+                for (i, item) in kept.each.iter().enumerate() {
+                    for loc in &item.at[..item.len as usize] {
+                        let b = memo.bucket_index(*loc);
+                        read[b / 64] |= 1 << (b % 64);
+                        laid.push((b as u16, i as u32));
+                    }
+                }
+                laid.sort_unstable();
+                assert_eq!((&kept.by_bucket, &kept.read), (&laid, &read), "seed {seed}");
+                let Some(pending) = &game.pending else { break };
+                let size = pending.size() as u64;
+                game.apply(rng.randbelow(size) as usize).expect("an option");
             }
         }
     }
