@@ -149,6 +149,11 @@ impl Filters {
         !self.refused.get(value as usize).copied().unwrap_or(false)
     }
 
+    /// Whether any filter is kept: else no answer is one's to change in place.
+    pub(crate) fn any(&self) -> bool {
+        !self.kept.is_empty()
+    }
+
     fn refuse(&mut self, value: u32) {
         let i = value as usize;
         if self.refused.len() <= i {
@@ -576,6 +581,36 @@ mod tests {
         };
         assert_eq!(Arc::as_ptr(&again), at);
         assert_eq!(again.as_ref(), &[cells[0].clone(), cells[2].clone()]);
+    }
+
+    #[test]
+    fn a_kept_filters_short_answer_left_stale_in_the_memo_is_changed_where_it_stands() {
+        // The answer the memo keeps for `free()` is one cell long, shorter than the filter's
+        // list: gone stale, the memo lets it go when asked, and the filter edits it in place.
+        let mut game = Game::new(program(), 2, 0, 10_000, false);
+        game.pending = None; // the decision the game waits on offers the list: answered
+        let program = game.program.clone();
+        let free = Expr::Value(0, vec![]);
+        let mut fill = |game: &mut Game, loc: usize| {
+            let piece = game.world.locs[0].pop().expect("a piece in the supply");
+            game.world.locs[loc].push(piece);
+            game.world.changed(vm::Part::Loc(0));
+            game.world.changed(vm::Part::Loc(loc as u32));
+        };
+        fill(&mut game, 1);
+        fill(&mut game, 2);
+        let Value::List(short) = vm::eval(&program, &mut game.world, &free, &mut []).expect("free()") else {
+            panic!("a list")
+        };
+        let at = Arc::as_ptr(&short);
+        assert_eq!(short.len(), 1);
+        drop(short);
+        fill(&mut game, 3);
+        let Value::List(none) = vm::eval(&program, &mut game.world, &free, &mut []).expect("free()") else {
+            panic!("a list")
+        };
+        assert!(none.is_empty());
+        assert_eq!(Arc::as_ptr(&none), at);
     }
 
     #[test]

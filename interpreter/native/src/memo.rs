@@ -472,10 +472,11 @@ impl Memo {
             None => self.answers.get(&asked.hashed)?,
         };
         if !Memo::hold(&self.last, self.now, reads, *found) {
-            if matches!(answer, Value::List(items) if items.len() >= crate::kept::FEW_ITEMS) {
-                // A list as long as a kept filter's dropped now, not when its new answer
-                // replaces it: the list it shares is then the filter's own to change (it edits
-                // its answer in place, kept.rs). The entry stays, stale, for that answer.
+            if matches!(answer, Value::List(_)) && self.filters.any() {
+                // A list dropped now, not when its new answer replaces it: where it is a kept
+                // filter's answer (of any length: the filter's list is long, not its answer), the
+                // list it shares is then the filter's own to change (it edits its answer in place,
+                // kept.rs). The entry stays, stale, for that answer.
                 let entry = match &asked.packed {
                     Some(packed) => self.packed.get_mut(packed),
                     None => self.answers.get_mut(&asked.hashed),
