@@ -591,7 +591,7 @@ mod tests {
         game.pending = None; // the decision the game waits on offers the list: answered
         let program = game.program.clone();
         let free = Expr::Value(0, vec![]);
-        let mut fill = |game: &mut Game, loc: usize| {
+        let fill = |game: &mut Game, loc: usize| {
             let piece = game.world.locs[0].pop().expect("a piece in the supply");
             game.world.locs[loc].push(piece);
             game.world.changed(vm::Part::Loc(0));
