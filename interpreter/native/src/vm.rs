@@ -2509,6 +2509,12 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
     if let (Builtin::Count, [one]) = (b, args) {
         return Ok(Value::Int(count(p, w, one, env)?));
     }
+    // A fixed board's cells (the list most filters go through): its list shared, no arguments made.
+    if let (Builtin::Cells, [Expr::Const(Value::Grid(g))]) = (b, args) {
+        if !p.ir.grids[*g as usize].grows {
+            return Ok(grid::cells(p, *g));
+        }
+    }
     // The arguments' values, on the stack for the few most built-ins take.
     let (mut few, many): ([Value; 4], Vec<Value>);
     let values: &[Value] = if args.len() <= 4 {
@@ -3060,6 +3066,26 @@ mod tests {
         game.world.set_var(0, Value::Int(2));
         assert_eq!(game.world.memo.get(&key), None, "the variable set to another value: a change");
         assert_eq!(game.world.vars[0], Value::Int(2));
+    }
+
+    #[test]
+    fn a_boards_cells_are_its_own_list_shared_and_a_grid_that_grows_has_those_laid() {
+        use crate::ir::{Builtin, Expr};
+        let cells = Expr::Builtin(Builtin::Cells, vec![Expr::Const(Value::Grid(0))]);
+        let mut game = Game::new(tiny(), 2, 0, 1_000, false);
+        let program = game.program.clone();
+        let asked = super::eval(&program, &mut game.world, &cells, &mut []).expect("cells(board)");
+        let (Value::List(asked), Value::List(board)) = (&asked, &program.grids[0].cells) else {
+            panic!("lists")
+        };
+        assert!(Arc::ptr_eq(asked, board) && asked.len() == 3);
+        let mut ir: serde_json::Value = crate::vm::tiny_program();
+        ir["grids"][0]["grows"] = serde_json::json!(true);
+        let grows = Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")));
+        let mut game = Game::new(grows, 2, 0, 1_000, false);
+        let program = game.program.clone();
+        let laid = super::eval(&program, &mut game.world, &cells, &mut []).expect("cells(grid)");
+        assert_eq!(laid, Value::List(Arc::new(vec![])), "no cell laid yet");
     }
 
     #[test]
