@@ -38,15 +38,24 @@ const MIN_PLACES: usize = 16;
 /// by bucket of what it read (121 buckets for a filter of a board's cells, and a move changes 3).
 const RECENT: usize = 32;
 
+/// The most changes since an answer was found for `Memo::holds` to check it against them.
+/// Bounded by a number of changes, not weighed against how many buckets the answer read: that
+/// count costs as much at each keeping as it saves where answers read a few parts
+/// (docs/benchmarks.md, an eighteenth round).
+const FEW_CHANGES: u32 = 8;
+const _: () = assert!(FEW_CHANGES as usize <= RECENT);
+
 /// Words of the set of buckets an answer read.
 const WORDS: usize = BUCKETS / 64;
 
 /// Which buckets of the position a value read, one bit each (all zero: nothing of the game).
 pub(crate) type Reads = [u64; WORDS];
 
-/// An answer the memo keeps: the value, the buckets it read, when it was found, and the steps
-/// finding it spent (at most `u32::MAX`).
-type Answer = (Value, Reads, u32, u32);
+/// An answer the memo keeps: the value, the buckets it read, when it was found, the steps
+/// finding it spent (at most `u16::MAX`: only whether they reach `KEPT_AT_REST` is asked), and
+/// how many buckets it read (counted once, when it is kept: what `Memo::holds` weighs against
+/// the changes made since).
+type Answer = (Value, Reads, u32, u16);
 
 /// A question whose arguments are none, one or two values of a word each (a player, a row, a
 /// place, a cell, a number, a piece...: most questions): the value's index and its arguments
@@ -146,7 +155,7 @@ const MEMO_PRUNE: usize = 4096;
 
 /// The fewest steps (items of lists gone through) an answer cost to find for a game at rest to
 /// keep it (`Memo::settle`).
-const KEPT_AT_REST: u32 = 8;
+const KEPT_AT_REST: u16 = 8;
 
 /// Not part of the position: a copy starts without it, and it takes no part in equality or
 /// hashing.
@@ -448,6 +457,26 @@ impl Memo {
         self.reading.pop().unwrap_or_default()
     }
 
+    /// Whether nothing an answer found at `found` read has changed since: from the changes made
+    /// since where they are at most `FEW_CHANGES`, a bit of its buckets looked at per change (an
+    /// answer that read a board's 121 cells found again two moves later: 4 bits, where bucket by
+    /// bucket it looked at the buckets up to the first changed, 60 on average); else bucket by
+    /// bucket (`hold`).
+    #[inline]
+    fn holds(&self, reads: &Reads, found: u32) -> bool {
+        let since = self.now.wrapping_sub(found);
+        if since == 0 || self.last.is_empty() {
+            return true;
+        }
+        if since <= FEW_CHANGES {
+            return (found + 1..=self.now).all(|t| {
+                let b = self.recent[t as usize % RECENT] as usize;
+                reads[b / 64] & 1 << (b % 64) == 0
+            });
+        }
+        Memo::hold(&self.last, self.now, reads, found)
+    }
+
     /// Whether nothing an answer found at `found` read has changed since.
     fn hold(last: &[u32], now: u32, reads: &Reads, found: u32) -> bool {
         if found == now || last.is_empty() {
@@ -471,7 +500,7 @@ impl Memo {
             Some(packed) => self.packed.get(packed)?,
             None => self.answers.get(&asked.hashed)?,
         };
-        if !Memo::hold(&self.last, self.now, reads, *found) {
+        if !self.holds(reads, *found) {
             if matches!(answer, Value::List(items) if items.len() >= crate::kept::FEW_ITEMS) {
                 // A list as long as a kept filter's dropped now, not when its new answer
                 // replaces it: the list it shares is then the filter's own to change (it edits
@@ -514,8 +543,8 @@ impl Memo {
     /// Forget the answers that no longer hold.
     fn forget(&mut self) {
         let (last, now) = (&self.last, self.now);
-        self.packed.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
-        self.answers.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
+        self.packed.retain(|_, (_, reads, found, ..)| Memo::hold(last, now, reads, *found));
+        self.answers.retain(|_, (_, reads, found, ..)| Memo::hold(last, now, reads, *found));
         self.prune_at = 2 * self.len();
     }
 
@@ -533,7 +562,7 @@ impl Memo {
         let worth = |(_, reads, _, steps): &mut Answer| *steps >= KEPT_AT_REST && *reads != Reads::default();
         self.packed.retain(|_, answer| worth(answer));
         self.answers.retain(|_, answer| worth(answer));
-        self.packed.values_mut().chain(self.answers.values_mut()).for_each(|(_, _, found, _)| *found = 0);
+        self.packed.values_mut().chain(self.answers.values_mut()).for_each(|(_, _, found, ..)| *found = 0);
         self.packed.shrink_to_fit();
         self.answers.shrink_to_fit();
         let mut filters = std::mem::take(&mut self.filters);
@@ -550,7 +579,7 @@ impl Memo {
         if self.len() >= self.prune_at.max(MEMO_PRUNE) {
             self.forget();
         }
-        let steps = u32::try_from(steps).unwrap_or(u32::MAX);
+        let steps = u16::try_from(steps).unwrap_or(u16::MAX);
         let kept = (answer, read, self.now, steps);
         match asked.packed {
             Some(packed) => self.packed.insert(packed, kept),
@@ -725,6 +754,33 @@ mod tests {
             memo.changed(Part::Var(0));
             let moved = bits(&memo, &[Part::Loc(1), Part::Var(0)]);
             assert_eq!(memo.changed_since(&reads, found), moved, "{others} changes after");
+        }
+    }
+
+    #[test]
+    fn an_answer_found_a_few_changes_ago_holds_until_one_of_them_is_a_part_it_read() {
+        // Checked against the changes since (at most `FEW_CHANGES` of them) or bucket by bucket:
+        // the same verdict, for an answer of many parts and one of a single part, whichever
+        // change comes last and however many came before it.
+        let many: Vec<Part> = (0..60).map(Part::Loc).collect();
+        let few = [Part::Var(1)];
+        for before in 0..super::FEW_CHANGES + 3 {
+            for last in [Part::Loc(7), Part::Var(1), Part::Var(0), Part::Current] {
+                let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 64, 2));
+                memo.changed(Part::Loc(0));
+                found(&mut memo, 1, &many);
+                found(&mut memo, 2, &few);
+                (0..before).for_each(|_| memo.changed(Part::Owned(0, 2)));
+                memo.changed(last);
+                let read_many = matches!(last, Part::Loc(_));
+                let kept = |n: i64, holds: bool| if holds { Some(Value::Int(n)) } else { None };
+                assert_eq!(memo.get(&key(1)), kept(1, !read_many), "{before} changes, then {last:?}");
+                assert_eq!(
+                    memo.get(&key(2)),
+                    kept(2, last != Part::Var(1)),
+                    "{before} changes, then {last:?}"
+                );
+            }
         }
     }
 
