@@ -256,6 +256,7 @@ impl Layout {
     }
 
     /// The number of a part.
+    #[inline]
     fn number(&self, part: Part) -> usize {
         let after = self.locations + self.fixed as usize;
         match part {
