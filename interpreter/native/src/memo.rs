@@ -51,11 +51,9 @@ const WORDS: usize = BUCKETS / 64;
 /// Which buckets of the position a value read, one bit each (all zero: nothing of the game).
 pub(crate) type Reads = [u64; WORDS];
 
-/// An answer the memo keeps: the value, the buckets it read, when it was found, the steps
-/// finding it spent (at most `u16::MAX`: only whether they reach `KEPT_AT_REST` is asked), and
-/// how many buckets it read (counted once, when it is kept: what `Memo::holds` weighs against
-/// the changes made since).
-type Answer = (Value, Reads, u32, u16);
+/// An answer the memo keeps: the value, the buckets it read, when it was found, and the steps
+/// finding it spent (at most `u32::MAX`).
+type Answer = (Value, Reads, u32, u32);
 
 /// A question whose arguments are none, one or two values of a word each (a player, a row, a
 /// place, a cell, a number, a piece...: most questions): the value's index and its arguments
@@ -155,7 +153,7 @@ const MEMO_PRUNE: usize = 4096;
 
 /// The fewest steps (items of lists gone through) an answer cost to find for a game at rest to
 /// keep it (`Memo::settle`).
-const KEPT_AT_REST: u16 = 8;
+const KEPT_AT_REST: u32 = 8;
 
 /// Not part of the position: a copy starts without it, and it takes no part in equality or
 /// hashing.
@@ -544,8 +542,8 @@ impl Memo {
     /// Forget the answers that no longer hold.
     fn forget(&mut self) {
         let (last, now) = (&self.last, self.now);
-        self.packed.retain(|_, (_, reads, found, ..)| Memo::hold(last, now, reads, *found));
-        self.answers.retain(|_, (_, reads, found, ..)| Memo::hold(last, now, reads, *found));
+        self.packed.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
+        self.answers.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
         self.prune_at = 2 * self.len();
     }
 
@@ -563,7 +561,7 @@ impl Memo {
         let worth = |(_, reads, _, steps): &mut Answer| *steps >= KEPT_AT_REST && *reads != Reads::default();
         self.packed.retain(|_, answer| worth(answer));
         self.answers.retain(|_, answer| worth(answer));
-        self.packed.values_mut().chain(self.answers.values_mut()).for_each(|(_, _, found, ..)| *found = 0);
+        self.packed.values_mut().chain(self.answers.values_mut()).for_each(|(_, _, found, _)| *found = 0);
         self.packed.shrink_to_fit();
         self.answers.shrink_to_fit();
         let mut filters = std::mem::take(&mut self.filters);
@@ -580,7 +578,7 @@ impl Memo {
         if self.len() >= self.prune_at.max(MEMO_PRUNE) {
             self.forget();
         }
-        let steps = u16::try_from(steps).unwrap_or(u16::MAX);
+        let steps = u32::try_from(steps).unwrap_or(u32::MAX);
         let kept = (answer, read, self.now, steps);
         match asked.packed {
             Some(packed) => self.packed.insert(packed, kept),
