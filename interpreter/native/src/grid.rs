@@ -475,6 +475,11 @@ mod connection_tests {
         assert_eq!(joins.kept.len(), 2);
         // A place that is no cell of a board given by size: no answer kept, the search asks.
         assert_eq!(joins.answer(&p, &[Value::Int(1)], &west, &east), None);
+        for place in
+            [Value::Cell(0), Value::Cell(1 + (SIDE * SIDE) as u32), Value::Cell(64), Value::Cell(u32::MAX)]
+        {
+            assert_eq!(joins.answer(&p, &[cell(0, 0), place.clone()], &west, &east), None, "{place:?}");
+        }
     }
 }
 

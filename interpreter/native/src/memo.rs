@@ -38,6 +38,13 @@ const MIN_PLACES: usize = 16;
 /// by bucket of what it read (121 buckets for a filter of a board's cells, and a move changes 3).
 const RECENT: usize = 32;
 
+/// The most changes since an answer was found for `Memo::holds` to check it against them.
+/// Bounded by a number of changes, not weighed against how many buckets the answer read: that
+/// count costs as much at each keeping as it saves where answers read a few parts
+/// (docs/benchmarks.md, an eighteenth round).
+const FEW_CHANGES: u32 = 8;
+const _: () = assert!(FEW_CHANGES as usize <= RECENT);
+
 /// Words of the set of buckets an answer read.
 const WORDS: usize = BUCKETS / 64;
 
@@ -247,6 +254,7 @@ impl Layout {
     }
 
     /// The number of a part.
+    #[inline]
     fn number(&self, part: Part) -> usize {
         let after = self.locations + self.fixed as usize;
         match part {
@@ -448,6 +456,26 @@ impl Memo {
         self.reading.pop().unwrap_or_default()
     }
 
+    /// Whether nothing an answer found at `found` read has changed since: from the changes made
+    /// since where they are at most `FEW_CHANGES`, a bit of its buckets looked at per change (an
+    /// answer that read a board's 121 cells found again two moves later: 4 bits, where bucket by
+    /// bucket it looked at the buckets up to the first changed, 60 on average); else bucket by
+    /// bucket (`hold`).
+    #[inline]
+    fn holds(&self, reads: &Reads, found: u32) -> bool {
+        let since = self.now.wrapping_sub(found);
+        if since == 0 || self.last.is_empty() {
+            return true;
+        }
+        if since <= FEW_CHANGES {
+            return (found + 1..=self.now).all(|t| {
+                let b = self.recent[t as usize % RECENT] as usize;
+                reads[b / 64] & 1 << (b % 64) == 0
+            });
+        }
+        Memo::hold(&self.last, self.now, reads, found)
+    }
+
     /// Whether nothing an answer found at `found` read has changed since.
     fn hold(last: &[u32], now: u32, reads: &Reads, found: u32) -> bool {
         if found == now || last.is_empty() {
@@ -471,7 +499,7 @@ impl Memo {
             Some(packed) => self.packed.get(packed)?,
             None => self.answers.get(&asked.hashed)?,
         };
-        if !Memo::hold(&self.last, self.now, reads, *found) {
+        if !self.holds(reads, *found) {
             if matches!(answer, Value::List(_)) && self.filters.any() {
                 // A list dropped now, not when its new answer replaces it: where it is a kept
                 // filter's answer (of any length: the filter's list is long, not its answer), the
@@ -726,6 +754,33 @@ mod tests {
             memo.changed(Part::Var(0));
             let moved = bits(&memo, &[Part::Loc(1), Part::Var(0)]);
             assert_eq!(memo.changed_since(&reads, found), moved, "{others} changes after");
+        }
+    }
+
+    #[test]
+    fn an_answer_found_a_few_changes_ago_holds_until_one_of_them_is_a_part_it_read() {
+        // Checked against the changes since (at most `FEW_CHANGES` of them) or bucket by bucket:
+        // the same verdict, for an answer of many parts and one of a single part, whichever
+        // change comes last and however many came before it.
+        let many: Vec<Part> = (0..60).map(Part::Loc).collect();
+        let few = [Part::Var(1)];
+        for before in 0..super::FEW_CHANGES + 3 {
+            for last in [Part::Loc(7), Part::Var(1), Part::Var(0), Part::Current] {
+                let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 64, 2));
+                memo.changed(Part::Loc(0));
+                found(&mut memo, 1, &many);
+                found(&mut memo, 2, &few);
+                (0..before).for_each(|_| memo.changed(Part::Owned(0, 2)));
+                memo.changed(last);
+                let read_many = matches!(last, Part::Loc(_));
+                let kept = |n: i64, holds: bool| if holds { Some(Value::Int(n)) } else { None };
+                assert_eq!(memo.get(&key(1)), kept(1, !read_many), "{before} changes, then {last:?}");
+                assert_eq!(
+                    memo.get(&key(2)),
+                    kept(2, last != Part::Var(1)),
+                    "{before} changes, then {last:?}"
+                );
+            }
         }
     }
 

@@ -2144,6 +2144,15 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             if i < 0 {
                 return error(format!("there is no item {i} in a list: items are numbered from 0"));
             }
+            if let Expr::Players = **obj {
+                // A seat by its place (`players[0]`, asked at each move): no list of seats made
+                // to take one out and dropped.
+                w.memo.read(Part::Seats);
+                return match u32::try_from(i).ok().filter(|seat| *seat < w.players) {
+                    Some(seat) => Ok(Value::Player(seat)),
+                    None => error("index out of range: the list is shorter"),
+                };
+            }
             match list(eval(p, w, obj, env)?)?.get(i as usize) {
                 Some(v) => v.clone(),
                 None => return error("index out of range: the list is shorter"),
@@ -3086,6 +3095,34 @@ mod tests {
         let program = game.program.clone();
         let laid = super::eval(&program, &mut game.world, &cells, &mut []).expect("cells(grid)");
         assert_eq!(laid, Value::List(Arc::new(vec![])), "no cell laid yet");
+    }
+
+    #[test]
+    fn a_seat_taken_by_its_place_among_the_players_is_the_lists_item_and_reads_the_seats() {
+        use crate::ir::Expr;
+        for players in [2, 3] {
+            let mut game = Game::new(tiny(), players, 0, 1_000, false);
+            let seats = Value::List(Arc::new((0..players).map(Value::Player).collect()));
+            for i in -1..=4 {
+                let at = || Box::new(Expr::Const(Value::Int(i)));
+                let w = &mut game.world;
+                w.memo.begin();
+                let taken = super::eval(&tiny(), w, &Expr::Index(Box::new(Expr::Players), at()), &mut []);
+                let read = w.memo.end();
+                let listed = super::eval(
+                    &tiny(),
+                    w,
+                    &Expr::Index(Box::new(Expr::Const(seats.clone())), at()),
+                    &mut [],
+                );
+                assert_eq!(taken, listed, "players[{i}] of {players}");
+                w.memo.begin();
+                if i >= 0 {
+                    w.memo.read(super::Part::Seats);
+                }
+                assert_eq!(read, w.memo.end(), "players[{i}] of {players}");
+            }
+        }
     }
 
     #[test]
