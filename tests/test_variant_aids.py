@@ -423,6 +423,24 @@ def test_the_two_player_aid_tells_what_an_owner_token_with_no_space_to_stop_on_d
     assert re.search(r"Moving your Owner token\*\*: [^*]*go to Standby", text)
 
 
+def test_the_two_player_aid_tells_where_the_neutral_token_goes_when_no_space_ahead_is_free() -> None:
+    """What a blocked piece does (issue 25 §2), for the neutral token too: the aid cut "Lucy's
+    move" to its first sentence, and never said that Lucy goes to Standby when no space is free."""
+    aid, _ = aid_of("dino_garden_2p")
+    gists = [gist for name, gist in aid.actions if name == "Lucy's move"]
+    assert gists and all("Standby" in gist for gist in gists), gists
+
+
+@pytest.mark.parametrize("stem", [p.stem for p in bundled_games() if p.stem.startswith("dino_garden")])
+def test_the_aid_tells_that_the_predator_phase_gives_the_predator_track_bonuses(stem: str) -> None:
+    """What a phase gives is a basic question (issue 25 §2): the aid cut the Predator phase's last
+    words to "all meat left ... returns to the supply", and the bonuses a player gains there
+    were in no line of the aid."""
+    _, text = aid_of(stem)
+    phase = text.split("Predator phase:**", 1)[1].split("Producer phase", 1)[0]
+    assert "Predator track bonuses" in phase, phase
+
+
 @pytest.mark.parametrize("stem", [s for s in VARIANTS if s.startswith("dino_dynasty")])
 def test_the_aid_tells_how_an_extinct_player_comes_back(stem: str) -> None:
     """What a piece off the board does (issue 25 §2): the Dynasty game's aid cut Extinction to
