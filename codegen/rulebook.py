@@ -638,13 +638,18 @@ class _Builder:
         every patch."""
         told = self._told()
         setup, flow, rules, scoring = [], [], [], []
+        reworded = self._reworded()
+        # A phase or step worded anew is told where the block stands, among the blocks the
+        # variant replaces (a solo book printed "2.", "3.", then "1." and "4." after them).
+        blocks = {(p.kind, p.name): part for p, part in reworded if p.kind in _BLOCK_KINDS}
+        placed = set(blocks)
         if self.sym.setup is not None:
-            setup += self._patched(self.sym.setup.body, "Setup")
+            setup += self._patched(self.sym.setup.body, "Setup", blocks)
         if self.sym.play is not None:
-            flow += self._patched(self.sym.play.body, "the game")
+            flow += self._patched(self.sym.play.body, "the game", blocks)
         for rule in self.sym.rules.values():
             if not self.changed(rule):
-                rules += self._patched(rule.body, self.names.decl(rule.name).one)
+                rules += self._patched(rule.body, self.names.decl(rule.name).one, blocks)
         for d in self.module.decls:
             match d:
                 case ast.RuleDecl() if self.changed(d) and d.name not in told:
@@ -657,7 +662,9 @@ class _Builder:
                     rules += self._extended(d)
                 case _ if isinstance(d, _DESCRIBED) and self.changed(d):
                     rules += self._described(d)
-        for patch, part in self._reworded():
+        for patch, part in reworded:
+            if (patch.kind, patch.name) in placed - set(blocks):
+                continue  # told where its block stands
             (setup if patch.kind == "setup" else flow if patch.kind in _FLOW_KINDS else rules).append(part)
         left_out = [
             self._left_out(r)
@@ -840,8 +847,9 @@ class _Builder:
             return "the game"
         return self.names.decl(str(getattr(decl, "name", ""))).one
 
-    def _patched(self, body: list[ast.Stmt], where: str) -> list[Part]:
+    def _patched(self, body: list[ast.Stmt], where: str, blocks: dict[tuple[str, str], Part]) -> list[Part]:
         """The variant's parts inside a body of the base game: a replaced phase or step whole,
+        a phase or step it words anew (`blocks`, by kind and name: taken out of it once told),
         and each run of statements it inserted, as an addition to the block it stands in."""
         out: list[Part] = []
         run: list[ast.Stmt] = []
@@ -869,9 +877,11 @@ class _Builder:
                     run.append(stmt)
                 continue
             close()
+            if isinstance(stmt, ast.Named) and (said := blocks.pop((stmt.kind, stmt.name), None)):
+                out.append(said)
             inner = self.names.block(stmt).one if isinstance(stmt, ast.Named) else where
             for part in stmt.blocks():
-                out += self._patched(part, inner)
+                out += self._patched(part, inner, blocks)
         close()
         return out
 
@@ -905,6 +915,7 @@ def _calls_in_print_order(node: ast.Node) -> list[str]:
 
 
 _FLOW_KINDS = ("play", "phase", "step")  # the passages of the flow, among a variant's changes
+_BLOCK_KINDS = ("phase", "step")  # the named blocks of a setup, a flow or a rule
 
 # What the base game's rulebook prints even without words of its own (a rule's steps, a phase, a
 # component): the variant's tells it as left out; a helper without words players never read.
