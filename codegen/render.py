@@ -191,7 +191,8 @@ def rulebook_pictures(docs: GameDocs) -> dict[str, str]:
     for i, example in enumerate(docs.book.examples, 1):
         for j, picture in enumerate(example.pictures, 1):
             out[picture_file(i, j, "before")] = picture.before
-            out[picture_file(i, j, "after")] = picture.after
+            if not picture.unchanged:  # drawn once, as it is before
+                out[picture_file(i, j, "after")] = picture.after
             if picture.key:
                 out[picture_file(i, j, "key")] = picture.key
     return out
