@@ -443,6 +443,15 @@ def test_the_aid_tells_that_the_predator_phase_gives_the_predator_track_bonuses(
     assert "Predator track bonuses" in phase, phase
 
 
+@pytest.mark.parametrize("stem", [p.stem for p in bundled_games() if p.stem.startswith("dino_garden")])
+def test_the_aid_tells_how_the_main_track_is_refilled_between_rounds(stem: str) -> None:
+    """The aid cut the Next Round Preparation to moving the tokens off the chips, and never said
+    that the track is filled again, nor with which Round chip."""
+    _, text = aid_of(stem)
+    phase = text.split("Next Round Preparation phase:**", 1)[1].split("**", 1)[0]
+    assert "Round chip" in phase, phase
+
+
 @pytest.mark.parametrize("stem", [s for s in VARIANTS if s.startswith("dino_dynasty")])
 def test_the_aid_tells_how_an_extinct_player_comes_back(stem: str) -> None:
     """What a piece off the board does (issue 25 §2): the Dynasty game's aid cut Extinction to
