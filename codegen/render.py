@@ -156,7 +156,7 @@ def column_widths(rows: Sequence[Sequence[str]]) -> str:
         for n, column in zip(least, columns, strict=True)
     ]
     names = max(len(row[0]) for row in rows)
-    room = line_letters(len(columns) + 1) - names - GAP * (len(columns) + 1) - sum(least)
+    room = line_letters(len(columns) + 1, shared=True) - names - GAP * (len(columns) + 1) - sum(least)
     wanted = sum(most) - sum(least)
     share = min(1.0, room / wanted) if wanted > 0 and room > 0 else 0.0
     # In letters, each with its cell's inset: a narrow column needs it as much as a wide one.

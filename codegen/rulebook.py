@@ -56,6 +56,11 @@ WIDEST = 95
 WIDEST_BODY = 85
 SMALL_ABOVE = 5
 GAP = 2  # letters of room between two columns (a cell's inset on either side)
+# What the line holds as the column widths share it out (render.column_widths): nearer the truth,
+# so that the room left goes to the columns that want it, and yet no more than the line holds,
+# or a column would get less than its longest word.
+LINE = 108
+LINE_BODY = 94
 
 
 def least_letters(column: Sequence[str]) -> int:
@@ -65,8 +70,11 @@ def least_letters(column: Sequence[str]) -> int:
     return max([3, *heading, *(len(word) for cell in column[1:] for word in cell.split())])
 
 
-def line_letters(columns: int) -> int:
-    """How many letters of a table of this many columns a line of the page holds."""
+def line_letters(columns: int, shared: bool = False) -> int:
+    """How many letters of a table of this many columns a line of the page holds: to decide
+    whether it fits, with room to spare; `shared`, to share the line out among its columns."""
+    if shared:
+        return LINE if columns > SMALL_ABOVE else LINE_BODY
     return WIDEST if columns > SMALL_ABOVE else WIDEST_BODY
 
 
