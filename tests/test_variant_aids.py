@@ -443,6 +443,14 @@ def test_the_aid_tells_that_the_predator_phase_gives_the_predator_track_bonuses(
     assert "Predator track bonuses" in phase, phase
 
 
+def test_the_aid_tells_in_which_order_the_columns_are_refilled_and_from_which_stacks() -> None:
+    """The aid cut the refill to "refill the empty columns from the stacks": which column first
+    and which stack, asked at every refill, were only in the rulebook."""
+    aid, _ = aid_of("gods_love_dinosaurs")
+    gists = [gist for name, gist in aid.actions if name == "Refilling the animal columns"]
+    assert gists and all("left to right" in gist and "stack A" in gist for gist in gists), gists
+
+
 @pytest.mark.parametrize("stem", [p.stem for p in bundled_games() if p.stem.startswith("dino_garden")])
 def test_the_aid_tells_how_the_main_track_is_refilled_between_rounds(stem: str) -> None:
     """The aid cut the Next Round Preparation to moving the tokens off the chips, and never said
