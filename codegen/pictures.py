@@ -83,6 +83,13 @@ class Picture:
         """Before beside after, or (a wide picture) before above after."""
         return self.width <= HALF_PAGE
 
+    @property
+    def unchanged(self) -> bool:
+        """Whether the example's moves change nothing this picture shows (what it checks is a
+        count, a score, a rule met): it is drawn once, not twice the same under "Before" and
+        "After", which a reader compared in vain for what had moved."""
+        return self.before == self.after
+
 
 Shapes = dict[tuple[str, str], list[Row]]  # a shape's row (table, key): the rows of its cells
 

@@ -41,7 +41,7 @@ from meeple.codegen.aid import Aid, aid
 from meeple.codegen.flow import render_svg
 from meeple.codegen.lexer import MeepleLexer
 from meeple.codegen.markup import markdown, md_escape, plain, to_html, to_typst, typst_escape, typst_string
-from meeple.codegen.rulebook import Rulebook, rulebook
+from meeple.codegen.rulebook import GAP, SMALL_ABOVE, Rulebook, least_letters, line_letters, rulebook
 from meeple.files import write_atomic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
@@ -117,6 +117,7 @@ def environment() -> jinja2.Environment:
     env.filters["typs"] = lambda text: typst_string(str(text))
     env.globals["short"] = short
     env.globals["column_widths"] = column_widths
+    env.globals["SMALL_ABOVE"] = SMALL_ABOVE
     env.globals["picture_file"] = picture_file
     env.globals["key_width"] = pictures.printed_width
     env.filters["inline_svg"] = inline_svg
@@ -142,12 +143,25 @@ def colon_after(name: str) -> str:
 
 
 def column_widths(rows: Sequence[Sequence[str]]) -> str:
-    """Typst column widths for a table of words: the first column (what the rows are) as wide as
-    its names, each other one a share of what is left in proportion to its longest word, so
-    that a word is split only when a column cannot hold it at all."""
-    columns = zip(*rows, strict=True)
-    longest = [max(len(word) for cell in column for word in [*cell.split(), ""]) for column in columns]
-    return "(auto, " + "".join(f"{max(n, 3)}fr, " for n in longest[1:]) + ")"
+    """Typst column widths for a table of words (its headings first): the first column (what the
+    rows are) as wide as its names; each other one at least as wide as its longest word, so that
+    a word is split only when a column cannot hold it at all, and the room left on the line
+    shared out as each column's longest cell wants it, so that a cell of a few short words is
+    not broken over two lines (its last word hyphenated) while the column beside it, sized by one
+    long word, stands half empty."""
+    columns = list(zip(*rows, strict=True))[1:]
+    least = [least_letters(column) for column in columns]
+    most = [  # a heading may take two lines
+        max([n, -(-len(column[0]) // 2), *(len(cell) for cell in column[1:])])
+        for n, column in zip(least, columns, strict=True)
+    ]
+    names = max(len(row[0]) for row in rows)
+    room = line_letters(len(columns) + 1, shared=True) - names - GAP * (len(columns) + 1) - sum(least)
+    wanted = sum(most) - sum(least)
+    share = min(1.0, room / wanted) if wanted > 0 and room > 0 else 0.0
+    # In letters, each with its cell's inset: a narrow column needs it as much as a wide one.
+    widths = [n + GAP + (m - n) * share for n, m in zip(least, most, strict=True)]
+    return "(auto, " + "".join(f"{w:.1f}fr, " for w in widths) + ")"
 
 
 def reference_markdown(docs: GameDocs, flow_file: str) -> str:
@@ -177,7 +191,8 @@ def rulebook_pictures(docs: GameDocs) -> dict[str, str]:
     for i, example in enumerate(docs.book.examples, 1):
         for j, picture in enumerate(example.pictures, 1):
             out[picture_file(i, j, "before")] = picture.before
-            out[picture_file(i, j, "after")] = picture.after
+            if not picture.unchanged:  # drawn once, as it is before
+                out[picture_file(i, j, "after")] = picture.after
             if picture.key:
                 out[picture_file(i, j, "key")] = picture.key
     return out

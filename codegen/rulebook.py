@@ -14,6 +14,7 @@ designer's reference. Nothing here is chosen by a game's name.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,34 @@ class Component:
     words: list[str]
 
 
-MOST_COLUMNS = 7  # a table printed wider than this is split into parts, each with the rows' names
+# A table is split into parts, each with the rows' names, where its words do not fit a line of the
+# page, in letters, with room to spare: a table of more than SMALL_ABOVE columns prints in 9.5 pt
+# type (about 110 letters on the 170 mm line, fewer of the headings' bold ones), a narrower one in
+# the body's (about 95).
+WIDEST = 95
+WIDEST_BODY = 85
+SMALL_ABOVE = 5
+GAP = 2  # letters of room between two columns (a cell's inset on either side)
+# What the line holds as the column widths share it out (render.column_widths): nearer the truth,
+# so that the room left goes to the columns that want it, and yet no more than the line holds,
+# or a column would get less than its longest word.
+LINE = 108
+LINE_BODY = 94
+
+
+def least_letters(column: Sequence[str]) -> int:
+    """How many letters wide a column (its heading first) must be: its longest word, a word of
+    the heading two letters more, since it prints in bold."""
+    heading = [len(word) + 2 for word in column[0].split()]
+    return max([3, *heading, *(len(word) for cell in column[1:] for word in cell.split())])
+
+
+def line_letters(columns: int, shared: bool = False) -> int:
+    """How many letters of a table of this many columns a line of the page holds: to decide
+    whether it fits, with room to spare; `shared`, to share the line out among its columns."""
+    if shared:
+        return LINE if columns > SMALL_ABOVE else LINE_BODY
+    return WIDEST if columns > SMALL_ABOVE else WIDEST_BODY
 
 
 @dataclass
@@ -61,33 +89,52 @@ class Sheet:
     rows: list[list[str]]
 
     def parts(self) -> list[tuple[list[str], list[list[str]]]]:
-        """The table as printed: whole, or, wider than MOST_COLUMNS, in parts that each repeat
-        the rows' names (its first column, or as few first columns as tell its rows apart: a
-        "Board 1" of several rows is named by its board and its space), so that no heading is
-        squeezed over another and a row of one part is found in the other. A table left with no
-        column but the rows' names prints none: its words say what it holds."""
+        """The table as printed: whole, or, where its words do not fit the page's width
+        (`fits`), in parts that each repeat the rows' names (its first column, or as few first
+        columns as tell its rows apart: a "Board 1" of several rows is named by its board and
+        its space), so that no heading is squeezed over another and a row of one part is found
+        in the other; a table that fits is not cut (a table of eight short columns printed in
+        two parts, on two pages, and a reader turned a page to read one row). A table left with
+        no column but the rows' names prints none: its words say what it holds."""
         if len(self.columns) < 2:
             return []
         keys = self._keys()
-        first, rest = self.columns[:keys], self.columns[keys:]
-        step = MOST_COLUMNS - keys
-        count = -(-len(rest) // step)  # as few parts as it takes, as even as they can be
-        size = -(-len(rest) // count)
+        rest = len(self.columns) - keys
+        count = next(  # as few parts as it takes, as even as they can be
+            (n for n in range(1, rest) if all(self.fits([*range(keys), *c]) for c in _shares(keys, rest, n))),
+            rest,  # a column a part at the most
+        )
         out = []
-        for at in range(0, len(rest), size):
-            chosen = [*range(keys), *range(keys + at, keys + min(at + size, len(rest)))]
-            out.append((first + rest[at : at + size], [[row[i] for i in chosen] for row in self.rows]))
+        for chosen in _shares(keys, rest, count):
+            chosen = [*range(keys), *chosen]
+            out.append(([self.columns[i] for i in chosen], [[row[i] for i in chosen] for row in self.rows]))
         return out
+
+    def fits(self, chosen: list[int]) -> bool:
+        """Whether these columns fit a line of the page: the first (the rows' names, which are not
+        broken) as wide as its longest name, each other as wide as its longest word, with a gap
+        between them (a heading breaks between its words, a word never breaks)."""
+        cells = [[self.columns[i], *(row[i] for row in self.rows)] for i in chosen]
+        first = max(len(cell) for cell in cells[0])
+        others = sum(least_letters(column) for column in cells[1:])
+        return first + others + GAP * len(chosen) <= line_letters(len(chosen))
 
     def _keys(self) -> int:
         """How many first columns name the rows in each part of a table printed in parts: the
         fewest that tell every row apart, at most three; the first alone where none do."""
-        if len(self.columns) <= MOST_COLUMNS:
+        if self.fits(list(range(len(self.columns)))):
             return 1
-        for keys in range(1, 4):
+        for keys in range(1, min(4, len(self.columns))):  # a column at least is left to print
             if len({tuple(row[:keys]) for row in self.rows}) == len(self.rows):
                 return keys
         return 1
+
+
+def _shares(keys: int, rest: int, count: int) -> list[list[int]]:
+    """The columns after the `keys` first cut into `count` runs in their order, as even as they
+    can be (the last may be shorter)."""
+    size = -(-rest // count)
+    return [list(range(at, min(at + size, keys + rest))) for at in range(keys, keys + rest, size)]
 
 
 @dataclass
@@ -638,13 +685,18 @@ class _Builder:
         every patch."""
         told = self._told()
         setup, flow, rules, scoring = [], [], [], []
+        reworded = self._reworded()
+        # A phase or step worded anew is told where the block stands, among the blocks the
+        # variant replaces (a solo book printed "2.", "3.", then "1." and "4." after them).
+        blocks = {(p.kind, p.name): part for p, part in reworded if p.kind in _BLOCK_KINDS}
+        placed = set(blocks)
         if self.sym.setup is not None:
-            setup += self._patched(self.sym.setup.body, "Setup")
+            setup += self._patched(self.sym.setup.body, "Setup", blocks)
         if self.sym.play is not None:
-            flow += self._patched(self.sym.play.body, "the game")
+            flow += self._patched(self.sym.play.body, "the game", blocks)
         for rule in self.sym.rules.values():
             if not self.changed(rule):
-                rules += self._patched(rule.body, self.names.decl(rule.name).one)
+                rules += self._patched(rule.body, self.names.decl(rule.name).one, blocks)
         for d in self.module.decls:
             match d:
                 case ast.RuleDecl() if self.changed(d) and d.name not in told:
@@ -657,7 +709,9 @@ class _Builder:
                     rules += self._extended(d)
                 case _ if isinstance(d, _DESCRIBED) and self.changed(d):
                     rules += self._described(d)
-        for patch, part in self._reworded():
+        for patch, part in reworded:
+            if (patch.kind, patch.name) in placed - set(blocks):
+                continue  # told where its block stands
             (setup if patch.kind == "setup" else flow if patch.kind in _FLOW_KINDS else rules).append(part)
         left_out = [
             self._left_out(r)
@@ -840,8 +894,9 @@ class _Builder:
             return "the game"
         return self.names.decl(str(getattr(decl, "name", ""))).one
 
-    def _patched(self, body: list[ast.Stmt], where: str) -> list[Part]:
+    def _patched(self, body: list[ast.Stmt], where: str, blocks: dict[tuple[str, str], Part]) -> list[Part]:
         """The variant's parts inside a body of the base game: a replaced phase or step whole,
+        a phase or step it words anew (`blocks`, by kind and name: taken out of it once told),
         and each run of statements it inserted, as an addition to the block it stands in."""
         out: list[Part] = []
         run: list[ast.Stmt] = []
@@ -869,9 +924,11 @@ class _Builder:
                     run.append(stmt)
                 continue
             close()
+            if isinstance(stmt, ast.Named) and (said := blocks.pop((stmt.kind, stmt.name), None)):
+                out.append(said)
             inner = self.names.block(stmt).one if isinstance(stmt, ast.Named) else where
             for part in stmt.blocks():
-                out += self._patched(part, inner)
+                out += self._patched(part, inner, blocks)
         close()
         return out
 
@@ -905,6 +962,7 @@ def _calls_in_print_order(node: ast.Node) -> list[str]:
 
 
 _FLOW_KINDS = ("play", "phase", "step")  # the passages of the flow, among a variant's changes
+_BLOCK_KINDS = ("phase", "step")  # the named blocks of a setup, a flow or a rule
 
 # What the base game's rulebook prints even without words of its own (a rule's steps, a phase, a
 # component): the variant's tells it as left out; a helper without words players never read.

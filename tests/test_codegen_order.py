@@ -18,7 +18,7 @@ from helpers import counts_named
 
 import meeple
 from meeple.codegen import render
-from meeple.codegen.rulebook import MOST_COLUMNS
+from meeple.codegen.rulebook import Sheet
 from meeple.loader import bundled_games
 
 GAMES = [path.stem for path in bundled_games()]
@@ -215,14 +215,43 @@ def test_a_conflict_about_data_is_settled_in_its_table_and_printed_for_the_desig
     assert any("Which colour the small jar is" in n.text for n in game.reference.appendix)
 
 
+# The jars' table with headings too long to stand side by side on a line of the page.
+WIDE_SHELF = functools.reduce(
+    lambda source, c: source.replace(f'"{c}"', f'"{c}-coloured"'),
+    ["Red", "Green", "Blue", "Grey", "Pink", "Gold", "Jade"],
+    SHELF,
+)
+
+
+def _fits(columns: list[str], rows: list[list[str]]) -> bool:
+    return Sheet("", [], columns, rows).fits(list(range(len(columns))))
+
+
 def test_a_table_wider_than_the_page_is_printed_in_parts_each_with_the_rows_names(tmp_path: Path) -> None:
-    sheet = docs(tmp_path).book.sheets[0]
-    assert len(sheet.columns) > MOST_COLUMNS
+    sheet = docs(tmp_path, WIDE_SHELF).book.sheets[0]
+    assert not _fits(sheet.columns, sheet.rows)
     parts = sheet.parts()
-    assert len(parts) == 2 and all(len(columns) <= MOST_COLUMNS for columns, _ in parts)
+    assert len(parts) == 2 and all(_fits(columns, rows) for columns, rows in parts)
     assert all(columns[0] == "jar" and rows[1][0] == "large jar" for columns, rows in parts)
     assert [c for columns, _ in parts for c in columns[1:]] == sheet.columns[1:]  # every column once
     assert [c for _, rows in parts for c in rows[1][1:]] == sheet.rows[1][1:]
+
+
+def test_a_table_of_many_short_columns_that_fits_the_page_is_printed_whole(tmp_path: Path) -> None:
+    """A row is read on one line (issue 25, section 1): a table of eight short columns printed
+    in two parts, on two pages, though its words fit the page's width side by side."""
+    sheet = docs(tmp_path).book.sheets[0]
+    assert len(sheet.columns) == 9
+    assert sheet.parts() == [(sheet.columns, sheet.rows)]
+
+
+def test_a_column_of_short_words_is_as_wide_as_its_cells_where_the_line_has_room() -> None:
+    """A cell reads on one line where the page has room (issue 25, section 1): widths in
+    proportion to each column's longest word broke "one point per coin held" over two lines,
+    its last word hyphenated, beside a column of one long word and half empty."""
+    rows = [["Row", "What it gives", "Word"], ["first", "one point per coin held", "Extraordinarily"]]
+    widths = [float(w) for w in re.findall(r"([0-9.]+)fr", render.column_widths(rows))]
+    assert widths[0] >= len("one point per coin held") > widths[1] >= len("Extraordinarily"), widths
 
 
 def test_a_value_that_says_what_it_is_is_in_the_glossary_and_one_with_only_a_text_is_not(
@@ -266,7 +295,7 @@ def test_every_kind_of_biome_a_challenge_card_counts_by_name_is_defined_for_play
 
 
 def test_the_glossary_and_the_reference_print_in_every_format(tmp_path: Path) -> None:
-    game = docs(tmp_path)
+    game = docs(tmp_path, WIDE_SHELF)
     html = render.rulebook_html(game)
     assert html.index('id="glossary"') < html.index('id="reference"')
     assert html.count("<th>Jar</th>") == 2  # the wide table, in two parts
@@ -523,10 +552,10 @@ def test_no_heading_ends_a_page_and_no_table_row_sits_alone(stem: str) -> None:
 def test_a_table_in_parts_names_its_rows_by_as_many_first_columns_as_tell_them_apart(tmp_path: Path) -> None:
     """A row of one part is found in the other (issue 25, section 1): where the first column does
     not tell the rows apart (two rows of one shelf), each part repeats the first columns that do."""
-    sheet = docs(tmp_path).book.sheets[0]
+    sheet = docs(tmp_path, WIDE_SHELF).book.sheets[0]
     sheet.rows = [[sheet.rows[0][0], *row[1:]] for row in sheet.rows]  # every row of one "jar"
     parts = sheet.parts()
-    assert len(parts) == 2 and all(len(columns) <= MOST_COLUMNS for columns, _ in parts)
+    assert len(parts) == 2 and all(_fits(columns, rows) for columns, rows in parts)
     assert all(columns[:2] == sheet.columns[:2] for columns, _ in parts)
     assert [c for columns, _ in parts for c in columns[2:]] == sheet.columns[2:]  # every column once
     assert [c for _, rows in parts for c in rows[1][2:]] == sheet.rows[1][2:]

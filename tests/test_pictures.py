@@ -92,6 +92,22 @@ def test_an_example_draws_its_map_and_its_place_before_and_after_its_moves(tmp_p
     assert {"sand", "water"} <= set(texts(board.key)) and tray.key == ""  # the key, once for both
 
 
+def test_a_place_the_moves_do_not_change_is_drawn_once_not_twice_the_same(tmp_path: Path) -> None:
+    """Two same pictures under "Before" and "After" had a reader compare them for what moved
+    (issue 25: an example that only checks a count drew its place twice alike). The board the
+    pebbles do not touch is drawn once, with its key; the tray they come to, before and after."""
+    game = docs(tmp_path)
+    board, tray = game.book.examples[0].pictures
+    assert board.unchanged and not tray.unchanged
+    source = render.rulebook_typst(game).source
+    assert source.count('"example-1-1-before.svg"') == 1 and '"example-1-1-after.svg"' not in source
+    assert '"example-1-1-key.svg"' in source and '"example-1-2-after.svg"' in source
+    html = render.rulebook_html(game)
+    assert html.count('class="when">Before<') == 1 and html.count('class="when">After<') == 1
+    markdown = render.rulebook_markdown(game)
+    assert "example-1-1-after.svg" not in markdown and "example-1-2-after.svg" in markdown
+
+
 def test_a_colour_that_is_not_one_is_replaced_by_the_palette(tmp_path: Path) -> None:
     (example,) = docs(tmp_path, water='#fff\\" onload=\\"alert(1)').book.examples
     svg = example.pictures[0].before
@@ -111,15 +127,14 @@ def test_the_pdf_prints_the_pictures_and_the_html_inlines_them(tmp_path: Path) -
     game = docs(tmp_path)
     document = render.rulebook_typst(game)
     assert sorted(document.files) == [
-        f"example-1-{n}-{when}.svg"
-        for n, when in [(1, "after"), (1, "before"), (1, "key"), (2, "after"), (2, "before")]
-    ]
+        f"example-1-{n}-{when}.svg" for n, when in [(1, "before"), (1, "key"), (2, "after"), (2, "before")]
+    ]  # the board the moves do not change is drawn once
     data, _ = typeset.compile_pdf(document.source, document.files)
     words = pdfs.text(data)
-    assert words.count("Before") == 2 and "2 pebbles" in words
+    assert words.count("Before") == 1 and "2 pebbles" in words
     assert min(pdfs.font_sizes(data)) >= 7.5
     html = render.rulebook_html(game)
-    assert html.count("<svg") == 5 and 'src="' not in html
+    assert html.count("<svg") == 4 and 'src="' not in html
 
 
 def test_an_example_that_fails_is_told_but_not_drawn(tmp_path: Path) -> None:
@@ -139,7 +154,7 @@ def test_the_markdown_rulebook_links_the_pictures_written_beside_it(tmp_path: Pa
     out = tmp_path / "out"
     render.write([docs(tmp_path)], out, ["md"])
     text = (out / "pebbles.md").read_text()
-    name = f"pebbles-example-1-1-{where}.svg"
+    name = f"pebbles-example-1-2-{where}.svg"  # the tray, which the moves change
     assert f"]({name})" in text and (out / name).is_file()
 
 

@@ -360,11 +360,12 @@ def test_a_wide_table_split_in_parts_repeats_the_columns_that_name_a_row() -> No
     """Split in parts, a table whose first column does not name a row alone (a card's steps)
     repeats the card and the order in each part: the Stasis's card Actions printed "CO5" on
     three rows of the second part, which a reader could not match with the first."""
-    from meeple.codegen.rulebook import MOST_COLUMNS, Sheet
+    from meeple.codegen.rulebook import WIDEST, Sheet
 
-    columns = ["Card", "Order", *(f"C{i}" for i in range(MOST_COLUMNS))]
+    wide = WIDEST // 7  # letters a column: seven of them do not fit the page
+    columns = ["Card", "Order", *(f"C{i}" for i in range(7))]
     rows = [
-        [card, str(order), *(f"{card}{order}-{i}" for i in range(MOST_COLUMNS))]
+        [card, str(order), *(f"{card}{order}-{i}".ljust(wide, "x") for i in range(7))]
         for card in "AB"
         for order in (1, 2)
     ]
@@ -376,10 +377,11 @@ def test_a_wide_table_split_in_parts_repeats_the_columns_that_name_a_row() -> No
     keyed = Sheet(
         "Kinds",
         [],
-        ["Kind", *(f"C{i}" for i in range(MOST_COLUMNS))],
-        [[k, *"x" * MOST_COLUMNS] for k in "AB"],
+        ["Kind", *(f"C{i}" for i in range(7))],
+        [[k, *["x" * wide] * 7] for k in "AB"],
     )
-    assert all(heads[:1] == ["Kind"] and heads[1] != "Kind" for heads, _ in keyed.parts())
+    parts = keyed.parts()
+    assert len(parts) == 2 and all(heads[:1] == ["Kind"] and heads[1] != "Kind" for heads, _ in parts)
 
 
 @pytest.mark.parametrize("stem", VARIANTS)
@@ -421,6 +423,41 @@ def test_the_two_player_aid_tells_what_an_owner_token_with_no_space_to_stop_on_d
     sentence, and with it going to Standby, the only way the Action phase ends for a player."""
     _, text = aid_of("dino_garden_2p")
     assert re.search(r"Moving your Owner token\*\*: [^*]*go to Standby", text)
+
+
+def test_the_two_player_aid_tells_where_the_neutral_token_goes_when_no_space_ahead_is_free() -> None:
+    """What a blocked piece does (issue 25 §2), for the neutral token too: the aid cut "Lucy's
+    move" to its first sentence, and never said that Lucy goes to Standby when no space is free."""
+    aid, _ = aid_of("dino_garden_2p")
+    gists = [gist for name, gist in aid.actions if name == "Lucy's move"]
+    assert gists and all("Standby" in gist for gist in gists), gists
+
+
+@pytest.mark.parametrize("stem", [p.stem for p in bundled_games() if p.stem.startswith("dino_garden")])
+def test_the_aid_tells_that_the_predator_phase_gives_the_predator_track_bonuses(stem: str) -> None:
+    """What a phase gives is a basic question (issue 25 §2): the aid cut the Predator phase's last
+    words to "all meat left ... returns to the supply", and the bonuses a player gains there
+    were in no line of the aid."""
+    _, text = aid_of(stem)
+    phase = text.split("Predator phase:**", 1)[1].split("Producer phase", 1)[0]
+    assert "Predator track bonuses" in phase, phase
+
+
+def test_the_aid_tells_in_which_order_the_columns_are_refilled_and_from_which_stacks() -> None:
+    """The aid cut the refill to "refill the empty columns from the stacks": which column first
+    and which stack, asked at every refill, were only in the rulebook."""
+    aid, _ = aid_of("gods_love_dinosaurs")
+    gists = [gist for name, gist in aid.actions if name == "Refilling the animal columns"]
+    assert gists and all("left to right" in gist and "stack A" in gist for gist in gists), gists
+
+
+@pytest.mark.parametrize("stem", [p.stem for p in bundled_games() if p.stem.startswith("dino_garden")])
+def test_the_aid_tells_how_the_main_track_is_refilled_between_rounds(stem: str) -> None:
+    """The aid cut the Next Round Preparation to moving the tokens off the chips, and never said
+    that the track is filled again, nor with which Round chip."""
+    _, text = aid_of(stem)
+    phase = text.split("Next Round Preparation phase:**", 1)[1].split("**", 1)[0]
+    assert "Round chip" in phase, phase
 
 
 @pytest.mark.parametrize("stem", [s for s in VARIANTS if s.startswith("dino_dynasty")])

@@ -185,6 +185,46 @@ def test_a_reword_keeps_the_passages_place_and_its_steps(tmp_path: Path) -> None
     assert reworded == meeple.load(variant(tmp_path, UP)).new_game(2).scores
 
 
+TWO_PHASES = """\
+game "Two phases":
+  players 2..2
+zone bag
+zone pot per player
+piece chip: 40 per player in bag
+rule take(p: player):
+  says "Take one chip."
+  move 1 chip of p from bag to p.pot
+play:
+  repeat 2 times:
+    phase first:
+      text "Everyone takes a chip."
+      for each p in players:
+        take(p)
+    phase second:
+      text "Everyone takes a chip again."
+      for each p in players:
+        take(p)
+score p = count(pieces(p.pot))
+"""
+
+
+def test_a_reworded_phase_is_told_among_the_changes_in_the_order_the_game_plays_it(tmp_path: Path) -> None:
+    """A player reads the changes in the game's order: a solo book told its replaced phases 2
+    and 3, then the reworded phases 1 and 4 after them all."""
+    body = (
+        "replace phase second:\n"
+        '  text "NEW-SECOND: everyone takes two chips."\n'
+        "  for each p in players:\n"
+        "    take(p)\n"
+        "    take(p)\n"
+        'reword phase first:\n  text "NEW-FIRST: everyone takes a chip, the first of three."\n'
+    )
+    changes, _, _ = books(variant(tmp_path, body, TWO_PHASES))
+    told = changes.split("## Changes from the base game", 1)[1]
+    assert 0 <= told.index("NEW-FIRST") < told.index("NEW-SECOND"), told
+    assert told.count("NEW-FIRST") == 1, told
+
+
 # ===================================================================== holds: the base words still hold
 
 
