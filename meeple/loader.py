@@ -544,6 +544,46 @@ def _keep(store: dict[_Key, tuple[Recorded, T]], key: _Key, recorded: Recorded, 
         del store[next(iter(store))]
 
 
+# Each rules file as `read_module` gave it (its variant applied, its tables' rows read), by the
+# file, with the answers the disk gave while reading it. The same file is read for each of its
+# options: `meeple check` builds the game under every other value of an option chosen from a
+# table (`checks._option_games`: six games for a bundled variant with two such options, its base
+# game read, parsed and patched again for each), the loader each game of a sequence, a test each
+# option. Its copy costs a fraction of a read: the citation checks of the eleven bundled games
+# (`run_checks` with their rulebooks, one process) went from 64.3 to 50.8 s of CPU, with the
+# option games compiled once (`checks._option_game`), and from 873 to 452 MB at their peak.
+_read: dict[tuple[str, str], tuple[Recorded, ast.Module]] = {}
+
+
+def read_kept(path: Path, files: Files) -> ast.Module:
+    """`read_module(path, files=files)`: the caller's own module, to change. Read from the disk
+    and noted (`Recorded`), a file is read once per process while the disk gives the same answers
+    (see `KEPT`), and each caller gets a copy of it; what the read asked is noted in `files` as if
+    it had been asked again, in the same order, so that a kept check or game, and a Ray task's
+    bundle, depend on the same files, and `module.sources` names the same ones; the disk itself
+    (`DISK`) notes nothing. Any other `files` (the language server's, a Ray worker's) reads as
+    `read_module` does."""
+    if files is not DISK and not isinstance(files, Recorded):
+        return read_module(path, files=files)
+    key = (os.getcwd(), str(path))
+    entry = _read.pop(key, None)
+    if entry is not None and entry[0].unchanged():
+        module = copied(entry[1])
+    else:
+        read = Recorded()
+        module = read_module(path, files=read)  # an error is the caller's to say: nothing kept
+        entry = (read, copied(module))
+    _read[key] = entry  # the most recently asked for: last in the dict's order
+    while len(_read) > KEPT:
+        del _read[next(iter(_read))]
+    if isinstance(files, Recorded):
+        asked, _ = entry
+        files.texts.update(asked.texts)
+        files.found.update(asked.found)
+        files.answers += asked.answers
+    return module
+
+
 def check(
     name_or_path: str | Path,
     options: Mapping[str, str] | None = None,
@@ -600,7 +640,7 @@ def check_names(
     try:
         source = files.rules(path)
         if module is None:
-            module = read_module(path, files=files)
+            module = read_kept(path, files)
     except RulesError as err:
         sources = {str(path): source, **err.sources}
         return Checked(path, source, None, None, err.diagnostics, sources=sources, files=files)
@@ -611,16 +651,17 @@ def check_names(
     )
 
 
-def finish_check(checked: Checked) -> Checked:
+def finish_check(checked: Checked, coverage: bool = False) -> Checked:
     """The rest of `check` on what `check_names` found (it changes and returns that `Checked`):
     the bounds, the compiler when nothing is wrong so far, and the texts' values once the
-    constants are known."""
+    constants are known. `coverage`: its Program records the statements that run (`meeple
+    check` runs setup so, under each option: see `compile_program`)."""
     if checked.module is None or checked.symbols is None:  # it did not parse
         return checked
     checked.diagnostics.extend(check_bounds(checked.symbols))
     if checked.ok:
         try:
-            checked.program = compile_program(checked.symbols)
+            checked.program = compile_program(checked.symbols, coverage)
         except RulesError as err:
             checked.diagnostics.extend(err.diagnostics)
     if checked.program is not None:  # the constants' values are known: the texts can show them
@@ -671,7 +712,7 @@ def _own_game(game: Game) -> Game:
 
 def _load(name_or_path: str | Path, options: Mapping[str, str] | None, files: Files) -> Game:
     try:
-        read: ast.Module | None = read_module(files.find(name_or_path), files=files)
+        read: ast.Module | None = read_kept(files.find(name_or_path), files)
     except (RulesError, Refused):  # check says it, at its place
         read = None
     # A sequence's games are the same file under other options: they start from the file as read

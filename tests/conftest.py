@@ -26,36 +26,36 @@ from meeple import loader
 # order). xdist's own order, the files with the most tests first, started the Campaign's tests and
 # the citation checks last: in a default run (2,807 tests, load 12 to 20, `-p` a plugin timing
 # each test's CPU) one process ran 328 s of CPU and the other 266 s, the run waiting on the first.
-# Seconds of CPU per file in a default run of 3 December (2,915 tests, load 7 to 10, a plugin
-# timing each test's process_time), without the full collections of the cyclic garbage collector
-# that fell in two short files (11 s each, in test_square_grids.py and test_hidden_choices.py: see
-# `pytest_runtest_protocol`); test_hostile_paths.py at the middle of its runs (9.6 and 24 s: its
-# fuzz examples, drawn afresh each run, are a variant of Dino Dynasty or not). The Ray tests are
-# placed by their time waiting on Ray's own processes, not by their own CPU (3 s, over 2 minutes
-# of that run); the files below 6 s are left in xdist's order.
+# Seconds of CPU per file in a default run of 3 December (2,930 tests, load 4 to 10, a plugin
+# timing each test's process_time; the two processes 240 and 218 s of CPU), after the citation
+# checks read each file once for all its options (test_citations.py from 59 to 30 s). The Ray
+# tests are placed by their time waiting on Ray's own processes, not by their own CPU (3 s: a
+# local instance started for each of three tests, 12 s each at load 10); the files below 6 s are
+# left in xdist's order.
 LONGEST = {
-    "test_citations.py": 59,
-    "test_native.py": 36,
     "test_ray_backend.py": 35,
-    "test_codegen.py": 32,
-    "test_printed.py": 24,
-    "test_dino_dynasty_stasis.py": 23,
-    "test_gods_love_dinosaurs.py": 21,
+    "test_citations.py": 30,
+    "test_dino_dynasty_variants.py": 26,
+    "test_codegen.py": 25,
+    "test_native.py": 24,
+    "test_openspiel.py": 20,
+    "test_gods_love_dinosaurs.py": 19,
     "test_dino_party_properties.py": 19,
-    "test_native_variants.py": 19,
-    "test_dino_dynasty_variants.py": 17,
-    "test_openspiel.py": 17,
-    "test_hostile_paths.py": 16,
+    "test_dino_dynasty_stasis.py": 18,
+    "test_codegen_order.py": 17,
     "test_hostile.py": 16,
-    "test_codegen_order.py": 16,
-    "test_simulate.py": 11,
-    "test_boards.py": 11,
-    "test_variant_aids.py": 10,
+    "test_printed.py": 14,
+    "test_native_variants.py": 14,
+    "test_boards.py": 12,
+    "test_variant_aids.py": 11,
+    "test_simulate.py": 10,
     "test_plots.py": 10,
-    "test_dino_dynasty_teams.py": 8,
-    "test_lsp_incremental.py": 6,
-    "test_value_memo.py": 6,
-    "test_cli.py": 6,
+    "test_hostile_paths.py": 9,
+    "test_suspends.py": 9,
+    "test_native_view.py": 8,
+    "test_checks.py": 8,
+    "test_lsp_incremental.py": 8,
+    "test_dino_dynasty_teams.py": 6,
 }
 
 # The cyclic collector's first threshold, in objects made and not yet freed (CPython's is 700). The

@@ -143,6 +143,43 @@ def test_a_relative_name_is_read_from_the_current_folder(
     assert meeple.load("counters.rules").path == str(tmp_path / "two" / "counters.rules")
 
 
+def test_a_file_is_read_once_for_all_its_options_and_each_check_owns_its_module(folder: Path) -> None:
+    """`meeple check` builds the game under every other value of an option (`checks._option_games`),
+    a sequence each of its games: the file and its base are read, parsed and applied once
+    (`loader.read_kept`), and each check gets a copy to set its options in."""
+    reads: list[Path] = []
+    real = meeple.loader.read_module
+
+    def counting(path: Path, *args: object, **kwargs: object) -> object:
+        reads.append(path)
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(meeple.loader, "read_module", counting)
+        four = meeple.check(folder / "more.rules", {"stones": "4"})
+        five = meeple.check(folder / "more.rules", {"stones": "5"})
+    assert reads == [folder / "more.rules", folder / "counters.rules"]  # the variant, then its base
+    assert four.module is not five.module
+    assert four.options == {"stones": "4"} and five.options == {"stones": "5"}
+    assert prompt_options(meeple.load(folder / "more.rules")) == ["1", "3"]  # no option a check set
+
+
+def test_a_read_kept_notes_every_file_a_read_from_the_disk_notes(folder: Path) -> None:
+    """What a load read is what a Ray task is sent (`ray_backend.bundle`) and what decides that a
+    kept game is still the file's: a kept read notes the same texts, names and answers, in the
+    same order, as reading the files again."""
+    meeple.load(folder / "more.rules")  # the read is kept
+    kept, fresh = Recorded(), Recorded()
+    meeple.load(folder / "more.rules", {"stones": "7"}, files=kept)
+    with pytest.MonkeyPatch.context() as patch:
+        reading = meeple.loader.read_module
+        patch.setattr(meeple.loader, "read_kept", lambda path, files: reading(path, files=files))
+        meeple.load(folder / "more.rules", {"stones": "7"}, files=fresh)
+    assert list(kept.texts.items()) == list(fresh.texts.items()) and len(kept.texts) == 3
+    assert list(kept.found.items()) == list(fresh.found.items())
+    assert kept.answers == fresh.answers
+
+
 def test_a_recorded_load_is_unchanged_until_a_file_it_read_changes(folder: Path) -> None:
     files = Recorded()
     meeple.load(folder / "more.rules", files=files)

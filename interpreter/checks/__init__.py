@@ -101,12 +101,24 @@ class Report:
         return {**self.files, str(self.path): self.source}
 
 
+def _option_game(checked: Checked, options: dict[str, str], rules: str) -> Game | None:
+    """The game `checked` is under other values of its options, compiled with coverage; None
+    when it has an error under them. The file is read once (`loader.read_kept`) and checked
+    here, not kept by the loader: a check kept its Program without coverage, compiled again with
+    it here, for each option (a variant with six option games compiled 13 times instead of 7),
+    and each process kept every one of those games while it ran."""
+    from meeple.loader import check_names, finish_check, uncollected  # the loader runs the checks
+
+    with uncollected():
+        other = finish_check(check_names(checked.path, options, checked.files), coverage=True)
+    return Game(other.program, rules) if other.ok and other.program is not None else None
+
+
 def _option_games(checked: Checked, rules: str) -> list[tuple[str, Game]]:
     """The game under each other value of each option chosen from a table (a scenario, a board
     size): setup is run under every one of them too, since a setup step may serve only some.
     Options of numbers, texts and yes/no have too many values to try."""
     from meeple.interpreter.sequence import game_options
-    from meeple.loader import check  # the loader runs the checks: imported when they run
 
     module = checked.module
     if module is None:
@@ -120,20 +132,18 @@ def _option_games(checked: Checked, rules: str) -> list[tuple[str, Game]]:
             value = str(row.cells[0])
             if value == checked.options.get(decl.name):
                 continue
-            other = check(checked.path, {**checked.options, decl.name: value}, checked.files)
-            if other.ok and other.symbols is not None:
-                program = compile_program(other.symbols, coverage=True)
-                out.append((f"{decl.name}={value}", Game(program, rules)))
+            game = _option_game(checked, {**checked.options, decl.name: value}, rules)
+            if game is not None:
+                out.append((f"{decl.name}={value}", game))
     # a sequence's games (interpreter/sequence.py): each under the options its line gives
     sequence = next((d for d in module.decls if isinstance(d, ast.SequenceDecl)), None)
     for line in sequence.games if sequence is not None else []:
         own = {name: text for name, text in game_options(line).items() if text != checked.options.get(name)}
         if not own:
             continue
-        other = check(checked.path, {**checked.options, **own}, checked.files)
-        if other.ok and other.symbols is not None:
-            program = compile_program(other.symbols, coverage=True)
-            out.append((", ".join(f"{k}={v}" for k, v in own.items()), Game(program, rules)))
+        game = _option_game(checked, {**checked.options, **own}, rules)
+        if game is not None:
+            out.append((", ".join(f"{k}={v}" for k, v in own.items()), game))
     return out
 
 
