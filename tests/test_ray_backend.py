@@ -197,7 +197,10 @@ def test_simulate_on_ray_gives_the_statistics_of_a_local_run_of_the_same_seeds(
     assert on_ray.stdout == local.stdout
 
 
+# The compare and the broken games below start a Ray instance each (about 20 s, mostly Ray's
+# start): they run with the soaks; the default run keeps the simulate above, the same path.
 @needs_ray
+@pytest.mark.soak
 def test_compare_on_ray_gives_the_comparison_of_a_local_run_of_the_same_seeds() -> None:
     local, on_ray = _both("compare", TIC_TAC_TOE, NO_DIAGONALS, "--games", "300", "--seed", "11", "--json")
     assert local.exit_code == on_ray.exit_code == 0, on_ray.stderr
@@ -205,6 +208,7 @@ def test_compare_on_ray_gives_the_comparison_of_a_local_run_of_the_same_seeds() 
 
 
 @needs_ray
+@pytest.mark.soak
 def test_games_that_break_on_ray_are_reported_as_a_local_run_reports_them(tmp_path: Path) -> None:
     local, on_ray = _both("simulate", str(boom(tmp_path)), "--games", "40", "--json")
     assert local.exit_code == on_ray.exit_code == 1
