@@ -218,10 +218,10 @@ const MOST_KIND_PARTS: usize = 1 << 20;
 /// The numbers of the parts of kinds at places (`Part::Kind`), given to each as a game first
 /// reads it, in the order the games of the program read them, and shared by all of them (a
 /// simulation's games, a search's copies, in threads). Only those read have one: in a program
-/// of many places and kinds (a player's six areas, each holding six kinds of tokens and three of
-/// meat) far more could be than buckets are left, and numbers spread over them all by a hash
-/// made an answer that read many of them (whether any free action is possible) be found again
-/// after most moves, of whatever kind, wherever they were. A number once given is kept: a change
+/// of many places and kinds (each player's places holding pieces of a dozen kinds) far more
+/// could be than buckets are left, and numbers spread over them all by a hash made an answer
+/// that read many of them (whether any of a player's actions is possible) be found again after
+/// most moves, of whatever kind, wherever they were. A number once given is kept: a change
 /// marks the part of each kind read before it at the place, and one never read has no answer to
 /// make stale. Past the buckets left, a kind's pieces at a place are the place's part.
 #[derive(Debug, Default)]
