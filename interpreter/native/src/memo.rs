@@ -142,6 +142,58 @@ impl std::ops::Deref for Asked {
     }
 }
 
+/// How many buckets an answer kept at rest lists (`Rested`): one that read more keeps its set.
+const LISTED: usize = 11;
+
+/// An answer kept while the game is at rest (`Memo::settle`), found before the clock started
+/// again: its value and the buckets it read as a short list (the first `len` of them). In 48
+/// bytes rather than the 96 of an answer with a set of every bucket (`Answer`): a game at rest keeps hundreds of
+/// answers (bench/memory.py), most of which read a few buckets.
+#[derive(Clone, Debug)]
+struct Rested {
+    value: Value,
+    buckets: [u16; LISTED],
+    len: u8,
+}
+
+impl Rested {
+    /// Whether an answer read no more buckets than a list holds.
+    fn fits((_, reads, _, _): &Answer) -> bool {
+        reads.iter().map(|bits| bits.count_ones() as usize).sum::<usize>() <= LISTED
+    }
+
+    /// The answer at rest (one that `fits`).
+    fn of((value, reads, _, _): Answer) -> Rested {
+        let mut buckets = [0; LISTED];
+        let mut len = 0;
+        for (word, bits) in reads.iter().enumerate() {
+            let mut bits = *bits;
+            while bits != 0 && len < LISTED {
+                buckets[len] = (word * 64 + bits.trailing_zeros() as usize) as u16;
+                len += 1;
+                bits &= bits - 1;
+            }
+        }
+        Rested { value, buckets, len: len as u8 }
+    }
+
+    fn buckets(&self) -> &[u16] {
+        &self.buckets[..self.len as usize]
+    }
+
+    /// Whether no bucket it read changed since the clock started again (when it was kept).
+    fn holds(&self, last: &[u32]) -> bool {
+        last.is_empty() || self.buckets().iter().all(|b| last[*b as usize] == 0)
+    }
+
+    /// The buckets it read, as a set.
+    fn reads(&self) -> Reads {
+        let mut reads = Reads::default();
+        self.buckets().iter().for_each(|b| reads[*b as usize / 64] |= 1 << (b % 64));
+        reads
+    }
+}
+
 /// The fewest answers kept before forgetting those that no longer hold.
 const MEMO_PRUNE: usize = 4096;
 
@@ -156,6 +208,10 @@ pub(crate) struct Memo {
     /// The answers to questions whose arguments pack (`Packed`), and to the others.
     packed: HashMap<Packed, Answer, Fast>,
     answers: HashMap<Hashed, Answer, Fast>,
+    /// The answers kept at rest that still hold, or have not been asked since they stopped to
+    /// (`Rested`): asked when a question is not among the others.
+    rested_packed: HashMap<Packed, Rested, Fast>,
+    rested: HashMap<Hashed, Rested, Fast>,
     /// The time: how many times a part changed (the clock starts again, every answer forgotten,
     /// before it would overflow).
     now: u32,
@@ -348,6 +404,7 @@ impl Layout {
     }
 
     /// The number of a part.
+    #[inline]
     fn number(&self, part: Part) -> usize {
         let after = self.locations + self.fixed as usize;
         match part {
@@ -370,6 +427,7 @@ impl Layout {
 }
 
 /// The bucket of a part.
+#[inline(always)]
 fn bucket(layout: &Layout, part: Part) -> usize {
     layout.number(part) % BUCKETS
 }
@@ -384,6 +442,8 @@ impl Memo {
         Memo {
             packed: HashMap::default(),
             answers: HashMap::default(),
+            rested_packed: HashMap::default(),
+            rested: HashMap::default(),
             now: 0,
             last: Vec::new(),
             recent: [0; RECENT],
@@ -406,6 +466,8 @@ impl Memo {
         Memo {
             packed: self.packed.clone(),
             answers: self.answers.clone(),
+            rested_packed: self.rested_packed.clone(),
+            rested: self.rested.clone(),
             now: self.now,
             last: self.last.clone(),
             recent: self.recent,
@@ -534,6 +596,12 @@ impl Memo {
         }
     }
 
+    /// Whether the pieces of some kind at some place are a part of their own (else a move only
+    /// changes its places' parts, and finding its pieces' kinds is work for nothing).
+    pub(crate) fn has_kinds(&self) -> bool {
+        self.layout.kinds > 0
+    }
+
     /// Pieces of kinds of these keys arrived at a place or left it: the answers that read the
     /// place's pieces, or those of one of these kinds there, no longer hold; an answer that read
     /// only the pieces of other kinds there still does.
@@ -581,6 +649,7 @@ impl Memo {
     }
 
     /// Whether nothing an answer found at `found` read has changed since.
+    #[inline(always)]
     fn hold(last: &[u32], now: u32, reads: &Reads, found: u32) -> bool {
         if found == now || last.is_empty() {
             return true;
@@ -599,9 +668,12 @@ impl Memo {
 
     /// The answer for `key`, if it still holds; what it read counts as read by its caller.
     pub(crate) fn get(&mut self, asked: &Asked) -> Option<Value> {
-        let (answer, reads, found, _) = match &asked.packed {
-            Some(packed) => self.packed.get(packed)?,
-            None => self.answers.get(&asked.hashed)?,
+        let entry = match &asked.packed {
+            Some(packed) => self.packed.get(packed),
+            None => self.answers.get(&asked.hashed),
+        };
+        let Some((answer, reads, found, _)) = entry else {
+            return self.get_rested(asked);
         };
         if !Memo::hold(&self.last, self.now, reads, *found) {
             if matches!(answer, Value::List(items) if items.len() >= crate::kept::FEW_ITEMS) {
@@ -618,6 +690,37 @@ impl Memo {
             }
             return None;
         }
+        let answer = answer.clone();
+        let reads = *reads;
+        self.taken(&reads);
+        Some(answer)
+    }
+
+    /// The answer kept at rest for `key`, if it still holds (else it is forgotten: it will not
+    /// hold again); what it read counts as read by its caller.
+    fn get_rested(&mut self, asked: &Asked) -> Option<Value> {
+        if self.rested_packed.is_empty() && self.rested.is_empty() {
+            return None;
+        }
+        let rested = match &asked.packed {
+            Some(packed) => self.rested_packed.get(packed)?,
+            None => self.rested.get(&asked.hashed)?,
+        };
+        if !rested.holds(&self.last) {
+            match &asked.packed {
+                Some(packed) => self.rested_packed.remove(packed),
+                None => self.rested.remove(&asked.hashed),
+            };
+            return None;
+        }
+        let (answer, reads) = (rested.value.clone(), rested.reads());
+        self.taken(&reads);
+        Some(answer)
+    }
+
+    /// An answer kept was taken: what it read counts as read by the value being computed, and by
+    /// the kept filter's item being tested.
+    fn taken(&mut self, reads: &Reads) {
         if let Some(reading) = &mut self.collecting {
             // What it read of a bucket some location's pieces fall in counts as that location
             // read (the item is then checked by that bucket's time, which any part of it moves);
@@ -640,7 +743,6 @@ impl Memo {
         if let Some(mine) = self.reading.last_mut() {
             mine.iter_mut().zip(reads).for_each(|(mine, theirs)| *mine |= theirs);
         }
-        Some(answer.clone())
     }
 
     /// Forget the answers that no longer hold.
@@ -648,6 +750,8 @@ impl Memo {
         let (last, now) = (&self.last, self.now);
         self.packed.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
         self.answers.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
+        self.rested_packed.retain(|_, rested| rested.holds(last));
+        self.rested.retain(|_, rested| rested.holds(last));
         self.prune_at = 2 * self.len();
     }
 
@@ -665,9 +769,16 @@ impl Memo {
         let worth = |(_, reads, _, steps): &mut Answer| *steps >= KEPT_AT_REST && *reads != Reads::default();
         self.packed.retain(|_, answer| worth(answer));
         self.answers.retain(|_, answer| worth(answer));
+        // Those that read few buckets are kept as a short list of them; the others as they are.
+        let few = self.packed.extract_if(|_, answer| Rested::fits(answer));
+        self.rested_packed.extend(few.map(|(packed, answer)| (packed, Rested::of(answer))));
+        let few = self.answers.extract_if(|_, answer| Rested::fits(answer));
+        self.rested.extend(few.map(|(hashed, answer)| (hashed, Rested::of(answer))));
         self.packed.values_mut().chain(self.answers.values_mut()).for_each(|(_, _, found, _)| *found = 0);
         self.packed.shrink_to_fit();
         self.answers.shrink_to_fit();
+        self.rested_packed.shrink_to_fit();
+        self.rested.shrink_to_fit();
         let mut filters = std::mem::take(&mut self.filters);
         filters.settle(self);
         self.filters = filters;
@@ -692,7 +803,7 @@ impl Memo {
 
     /// How many answers it keeps.
     pub(crate) fn len(&self) -> usize {
-        self.packed.len() + self.answers.len()
+        self.packed.len() + self.answers.len() + self.rested_packed.len() + self.rested.len()
     }
 }
 
@@ -942,6 +1053,54 @@ mod tests {
         memo.moved(5, 0..40);
         memo.changed(Part::Loc(6));
         assert_eq!(memo.layout.parts.next.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_game_at_rest_keeps_an_answer_of_few_buckets_as_their_list_which_holds_until_one_changes() {
+        // Places numbered past a byte's reach; one answer read more buckets than a list holds.
+        let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 400, (0, false), no_kinds()));
+        found(&mut memo, 1, &[Part::Loc(300), Part::Loc(1)]);
+        let many: Vec<Part> = (340..340 + super::LISTED as u32 + 1).map(Part::Loc).collect();
+        found(&mut memo, 2, &many);
+        found(&mut memo, 3, &[Part::Loc(2)]);
+        memo.settle();
+        assert_eq!((memo.rested_packed.len(), memo.packed.len()), (2, 1));
+        let mut copy = memo.duplicate();
+        memo.changed(Part::Loc(300));
+        assert_eq!(memo.get(&key(1)), None, "a bucket it read changed");
+        assert_eq!(memo.rested_packed.len(), 1, "and it is forgotten");
+        assert_eq!((memo.get(&key(2)), memo.get(&key(3))), (Some(Value::Int(2)), Some(Value::Int(3))));
+        // A value that asked an answer at rest read what it read.
+        memo.begin();
+        assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+        let read = memo.end();
+        memo.keep(key(4), Value::Int(4), read, super::KEPT_AT_REST.into());
+        memo.changed(Part::Loc(2));
+        assert_eq!((memo.get(&key(3)), memo.get(&key(4))), (None, None));
+        memo.changed(Part::Loc(340 + super::LISTED as u32));
+        assert_eq!(memo.get(&key(2)), None);
+        // A copy keeps the answers at rest, and a game settled again forgets those that no
+        // longer hold.
+        assert_eq!(copy.get(&key(1)), Some(Value::Int(1)));
+        copy.changed(Part::Loc(1));
+        copy.settle();
+        assert_eq!(copy.len(), 2);
+        assert_eq!(copy.get(&key(1)), None);
+    }
+
+    #[test]
+    fn the_ring_of_recent_changes_tells_buckets_past_a_byte_apart() {
+        let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 400, (0, false), no_kinds()));
+        memo.begin();
+        (290..300).chain([2]).for_each(|loc| memo.read(Part::Loc(loc)));
+        let reads = memo.end();
+        let found = memo.now();
+        let far = super::bucket(&memo.layout, Part::Loc(299));
+        assert!(far >= 256);
+        memo.changed(Part::Loc(299));
+        let mut moved = Reads::default();
+        moved[far / 64] |= 1 << (far % 64);
+        assert_eq!(memo.changed_since(&reads, found), moved);
     }
 
     /// What reads the first bucket alone.

@@ -444,6 +444,11 @@ impl World {
     /// These pieces arrived at these places or left them (a move's, a draw's): the answers
     /// that read the pieces there, or those of these pieces' kinds there, no longer hold.
     pub(crate) fn moved(&mut self, p: &Loaded, places: &[u32], pieces: &[Piece]) {
+        if !self.memo.has_kinds() {
+            // No part of its own for any kind: the places' pieces changed, nothing more to find.
+            places.iter().for_each(|loc| self.memo.changed(Part::Loc(*loc)));
+            return;
+        }
         let mut kinds: Vec<u32> = Vec::new();
         for pc in pieces {
             if !kinds.contains(&pc.kind) {
