@@ -143,13 +143,13 @@ impl std::ops::Deref for Asked {
 }
 
 /// How many buckets an answer kept at rest lists (`Rested`): one that read more keeps its set.
-/// A bundled game's live game at rest took least memory with 7 of 3, 7, 11 and 19 (docs/benchmarks.md).
+/// A bundled game at rest took the least memory with 7, of 3, 7, 11 and 19 (docs/benchmarks.md).
 const LISTED: usize = 7;
 
 /// An answer kept while the game is at rest (`Memo::settle`), found before the clock started
 /// again: its value and the buckets it read as a short list (the first `len` of them). In 40
-/// bytes rather than the 96 of an answer with a set of every bucket (`Answer`): a game at rest keeps hundreds of
-/// answers (bench/memory.py), most of which read a few buckets.
+/// bytes rather than the 96 of an answer with a set of every bucket (`Answer`): a game at rest
+/// keeps hundreds of answers (bench/memory.py), most of which read a few buckets.
 #[derive(Clone, Debug)]
 struct Rested {
     value: Value,
