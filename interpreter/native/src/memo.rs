@@ -21,12 +21,13 @@
 use crate::value::Value;
 use crate::vm::{Args, Fast, Key, Part};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 /// How many buckets the parts of the position fall in.
-const BUCKETS: usize = 256;
-// A bucket's index is kept in a byte (`Memo::recent`).
-const _: () = assert!(BUCKETS <= 256);
+const BUCKETS: usize = 512;
+// A bucket's index is kept in 16 bits (`Memo::recent`).
+const _: () = assert!(BUCKETS <= 1 << 16);
 
 /// How many numbers the blocks of grids share where the parts before them leave too few
 /// buckets (`MIN_PLACES`) of their own.
@@ -148,6 +149,59 @@ impl std::ops::Deref for Asked {
     }
 }
 
+/// How many buckets an answer kept at rest lists (`Rested`): one that read more keeps its set.
+/// A bundled game at rest took the least memory with 7, of 3, 7, 11 and 19 (docs/benchmarks.md).
+const LISTED: usize = 7;
+
+/// An answer kept while the game is at rest (`Memo::settle`), found before the clock started
+/// again: its value and the buckets it read as a short list (the first `len` of them). In 40
+/// bytes rather than the 96 of an answer with a set of every bucket (`Answer`): a game at rest
+/// keeps hundreds of answers (bench/memory.py), most of which read a few buckets.
+#[derive(Clone, Debug)]
+struct Rested {
+    value: Value,
+    buckets: [u16; LISTED],
+    len: u8,
+}
+
+impl Rested {
+    /// Whether an answer read no more buckets than a list holds.
+    fn fits((_, reads, _, _): &Answer) -> bool {
+        reads.iter().map(|bits| bits.count_ones() as usize).sum::<usize>() <= LISTED
+    }
+
+    /// The answer at rest (one that `fits`).
+    fn of((value, reads, _, _): Answer) -> Rested {
+        let mut buckets = [0; LISTED];
+        let mut len = 0;
+        for (word, bits) in reads.iter().enumerate() {
+            let mut bits = *bits;
+            while bits != 0 && len < LISTED {
+                buckets[len] = (word * 64 + bits.trailing_zeros() as usize) as u16;
+                len += 1;
+                bits &= bits - 1;
+            }
+        }
+        Rested { value, buckets, len: len as u8 }
+    }
+
+    fn buckets(&self) -> &[u16] {
+        &self.buckets[..self.len as usize]
+    }
+
+    /// Whether no bucket it read changed since the clock started again (when it was kept).
+    fn holds(&self, last: &[u32]) -> bool {
+        last.is_empty() || self.buckets().iter().all(|b| last[*b as usize] == 0)
+    }
+
+    /// The buckets it read, as a set.
+    fn reads(&self) -> Reads {
+        let mut reads = Reads::default();
+        self.buckets().iter().for_each(|b| reads[*b as usize / 64] |= 1 << (b % 64));
+        reads
+    }
+}
+
 /// The fewest answers kept before forgetting those that no longer hold.
 const MEMO_PRUNE: usize = 4096;
 
@@ -162,6 +216,10 @@ pub(crate) struct Memo {
     /// The answers to questions whose arguments pack (`Packed`), and to the others.
     packed: HashMap<Packed, Answer, Fast>,
     answers: HashMap<Hashed, Answer, Fast>,
+    /// The answers kept at rest that still hold, or have not been asked since they stopped to
+    /// (`Rested`): asked when a question is not among the others.
+    rested_packed: HashMap<Packed, Rested, Fast>,
+    rested: HashMap<Hashed, Rested, Fast>,
     /// The time: how many times a part changed (the clock starts again, every answer forgotten,
     /// before it would overflow).
     now: u32,
@@ -169,7 +227,7 @@ pub(crate) struct Memo {
     /// supposition, or a copy's, allocates nothing until then).
     last: Vec<u32>,
     /// The bucket of each of the last `RECENT` changes, the change at time `t` at `t % RECENT`.
-    recent: [u8; RECENT],
+    recent: [u16; RECENT],
     /// What each value being computed has read so far, the innermost last.
     reading: Vec<Reads>,
     /// The numbers of the parts.
@@ -208,15 +266,69 @@ pub(crate) struct Layout {
     /// The buckets some location's pieces fall in (a cell of a grid that grows included): an
     /// answer that read one of them may have read pieces (kept.rs).
     pieces: Reads,
+    /// The number of the first part of the pieces of one kind at one of the program's locations
+    /// (`Part::Kind`), and how many numbers there are for them after every other part's (none:
+    /// the pieces of a kind at a place are the place's part).
+    kinds_at: usize,
+    kinds: usize,
+    /// Which of those numbers each kind at each place has (given as games first read it).
+    parts: Arc<KindParts>,
+}
+
+/// The most parts of kinds at places (locations times keys) a program numbers: beyond, a kind's
+/// pieces at a place are the place's part.
+const MOST_KIND_PARTS: usize = 1 << 20;
+
+/// The numbers of the parts of kinds at places (`Part::Kind`), given to each as a game first
+/// reads it, in the order the games of the program read them, and shared by all of them (a
+/// simulation's games, a search's copies, in threads). Only those read have one: in a program
+/// of many places and kinds (each player's places holding pieces of a dozen kinds) far more
+/// could be than buckets are left, and numbers spread over them all by a hash made an answer
+/// that read many of them (whether any of a player's actions is possible) be found again after
+/// most moves, of whatever kind, wherever they were. A number once given is kept: a change
+/// marks the part of each kind read before it at the place, and one never read has no answer to
+/// make stale. Past the buckets left, a kind's pieces at a place are the place's part.
+#[derive(Debug, Default)]
+pub struct KindParts {
+    /// By location and key (`loc * keys + key`): 0 until a game reads it, then its number plus 1.
+    given: Vec<AtomicU32>,
+    keys: u32,
+    next: AtomicU32,
+}
+
+impl KindParts {
+    /// For so many of the program's locations and keys of kinds.
+    pub fn new(locations: usize, keys: u32) -> KindParts {
+        let size = locations.saturating_mul(keys as usize);
+        let size = if size <= MOST_KIND_PARTS { size } else { 0 };
+        KindParts { given: (0..size).map(|_| AtomicU32::new(0)).collect(), keys, next: AtomicU32::new(0) }
+    }
+
+    /// The number the pieces of a kind at a place have, given now if it has none and `give`.
+    fn number(&self, loc: u32, key: u32, give: bool) -> Option<usize> {
+        let slot = self.given.get((loc as usize).checked_mul(self.keys as usize)? + key as usize)?;
+        match slot.load(Ordering::Relaxed) {
+            0 if give => {
+                let n = self.next.fetch_add(1, Ordering::Relaxed).saturating_add(1);
+                // Another thread may have given it one meanwhile: that one is kept.
+                let n = slot.compare_exchange(0, n, Ordering::Relaxed, Ordering::Relaxed).err().unwrap_or(n);
+                Some(n as usize - 1)
+            }
+            0 => None,
+            n => Some(n as usize - 1),
+        }
+    }
 }
 
 impl Layout {
-    /// The layout of a game of so many variables, stores of these sizes, locations and grids.
+    /// The layout of a game of so many variables, stores of these sizes, locations, grids
+    /// (and whether one grows), and parts of kinds of pieces at places (`Part::Kind`).
     pub(crate) fn new(
         vars: usize,
         stores: impl Iterator<Item = usize>,
         locations: usize,
-        grids: usize,
+        (grids, grows): (usize, bool),
+        parts: Arc<KindParts>,
     ) -> Layout {
         let mut next = vars;
         let owned = stores
@@ -233,11 +345,26 @@ impl Layout {
         // The numbers `Part::Place` gives blocks: 8 by 8 of them, each grid 17 on.
         let blocks = 64 + 17 * grids.saturating_sub(1);
         let (places, cells) = match left.checked_sub(blocks) {
-            Some(more) if first_place < BUCKETS && grids > 0 && more >= MIN_PLACES => (blocks, more),
+            Some(more) if first_place < BUCKETS && grows && more >= MIN_PLACES => (blocks, more),
+            _ if !grows => (0, 0),
             _ => (places, 0),
         };
-        let mut layout =
-            Layout { owned, locations: next, fixed, grids, places, cells, pieces: Reads::default() };
+        // Where no grid grows to take them, the buckets left are the kinds' at places (where
+        // pieces are of more than one kind).
+        let many = parts.keys > 1 && !parts.given.is_empty();
+        let kinds = if !grows && many && first_place < BUCKETS && left >= MIN_PLACES { left } else { 0 };
+        let mut layout = Layout {
+            owned,
+            locations: next,
+            fixed,
+            grids,
+            places,
+            cells,
+            pieces: Reads::default(),
+            kinds_at: first_place,
+            kinds,
+            parts,
+        };
         let grown = (0..cells.max(1)).map(|k| layout.number(Part::Loc(fixed + k as u32)));
         let grown: Vec<usize> = grown.collect();
         for number in (next..next + fixed as usize).take(BUCKETS).chain(grown) {
@@ -253,6 +380,37 @@ impl Layout {
         u32::try_from(loc).ok().filter(|loc| *loc < self.fixed)
     }
 
+    /// The number of the part of the pieces of a kind at a place, if it has one of its own (given
+    /// now if it has none, and `give`).
+    fn kind(&self, loc: u32, key: u32, give: bool) -> Option<usize> {
+        if loc >= self.fixed || self.kinds == 0 {
+            return None;
+        }
+        self.parts.number(loc, key, give).filter(|n| *n < self.kinds).map(|n| self.kinds_at + n)
+    }
+
+    /// The number of the part of a kind's pieces at a place as read: given now if it has none,
+    /// its place's if it cannot have one. Apart from `number`, which stays small enough to be
+    /// inlined where places are numbered item by item (kept.rs).
+    #[inline(never)]
+    fn kind_read(&self, loc: u32, key: u32) -> usize {
+        self.kind(loc, key, true).unwrap_or_else(|| self.number(Part::Loc(loc)))
+    }
+
+    /// The number of a location's pieces (`Part::Loc`): apart from `number`, to be inlined where
+    /// places are numbered item by item (kept.rs).
+    #[inline]
+    fn place(&self, loc: u32) -> usize {
+        let after = self.locations + self.fixed as usize;
+        if loc < self.fixed {
+            self.locations + loc as usize
+        } else if self.cells == 0 {
+            after
+        } else {
+            after + 3 + self.grids + self.places + (loc - self.fixed) as usize % self.cells
+        }
+    }
+
     /// The number of a part.
     #[inline]
     fn number(&self, part: Part) -> usize {
@@ -262,12 +420,11 @@ impl Layout {
             Part::Owned(store, i) => {
                 self.owned.get(store as usize).map_or(after + 3 + store as usize, |base| base + i as usize)
             }
-            Part::Loc(loc) if loc < self.fixed => self.locations + loc as usize,
-            Part::Loc(_) if self.cells == 0 => after,
-            Part::Loc(loc) => after + 3 + self.grids + self.places + (loc - self.fixed) as usize % self.cells,
+            Part::Loc(loc) => self.place(loc),
             Part::Current => after + 1,
             Part::Seats => after + 2,
             Part::Grid(g) => after + 3 + g as usize,
+            Part::Kind(loc, key) => self.kind_read(loc, key),
             Part::Place(g, x, y) => {
                 // Neighbouring blocks in numbers of their own: a window of 8 by 8 blocks.
                 let window = x.rem_euclid(8) * 8 + y.rem_euclid(8) + i64::from(g) * 17;
@@ -278,6 +435,7 @@ impl Layout {
 }
 
 /// The bucket of a part.
+#[inline(always)]
 fn bucket(layout: &Layout, part: Part) -> usize {
     layout.number(part) % BUCKETS
 }
@@ -292,6 +450,8 @@ impl Memo {
         Memo {
             packed: HashMap::default(),
             answers: HashMap::default(),
+            rested_packed: HashMap::default(),
+            rested: HashMap::default(),
             now: 0,
             last: Vec::new(),
             recent: [0; RECENT],
@@ -314,6 +474,8 @@ impl Memo {
         Memo {
             packed: self.packed.clone(),
             answers: self.answers.clone(),
+            rested_packed: self.rested_packed.clone(),
+            rested: self.rested.clone(),
             now: self.now,
             last: self.last.clone(),
             recent: self.recent,
@@ -327,11 +489,16 @@ impl Memo {
 
     /// A part of the position was read by the value being computed, if any.
     pub(crate) fn read(&mut self, part: Part) {
+        if self.reading.is_empty() && self.collecting.is_none() {
+            return; // nothing keeps what it reads (nor is a kind's part at a place numbered)
+        }
         let b = bucket(&self.layout, part);
         if let Some(reading) = &mut self.collecting {
             match part {
-                Part::Loc(loc) if loc < self.layout.fixed => reading.add(loc),
-                Part::Loc(_) => reading.lose(), // a cell of a grid that grows: no part of its own
+                // A kind's pieces at a place count as the place's: a kept filter's item is tested
+                // again when any piece moves there.
+                Part::Loc(loc) | Part::Kind(loc, _) if loc < self.layout.fixed => reading.add(loc),
+                Part::Loc(_) | Part::Kind(..) => reading.lose(), // a cell of a grid that grows: no part of its own
                 _ => reading.other(b),
             }
         }
@@ -371,13 +538,13 @@ impl Memo {
     /// Whether the pieces of one of the program's locations are unchanged since the time `found`
     /// (as far as its bucket tells: a part sharing it may make them seem changed, never unchanged).
     pub(crate) fn unmoved_since(&self, loc: u32, found: u32) -> bool {
-        let b = bucket(&self.layout, Part::Loc(loc));
+        let b = self.layout.place(loc) % BUCKETS;
         self.last.get(b).is_none_or(|t| *t <= found)
     }
 
     /// The bucket a location's pieces fall in.
     pub(crate) fn bucket_index(&self, loc: u32) -> usize {
-        bucket(&self.layout, Part::Loc(loc))
+        self.layout.place(loc) % BUCKETS
     }
 
     /// The buckets among `reads` in which a part changed since the time `found`: where a
@@ -407,7 +574,7 @@ impl Memo {
     /// The buckets in which a part changed since the time `found`, from the changes since, where
     /// the memo remembers each (no more than `RECENT`) and they are fewer than the buckets of
     /// `reads`; else None, and those are checked one by one.
-    fn moved_since(recent: &[u8; RECENT], now: u32, reads: &Reads, found: u32) -> Option<Reads> {
+    fn moved_since(recent: &[u16; RECENT], now: u32, reads: &Reads, found: u32) -> Option<Reads> {
         if !Memo::by_recent(now, reads, found) {
             return None;
         }
@@ -428,8 +595,42 @@ impl Memo {
         })
     }
 
-    /// A part of the position changed.
+    /// A part of the position changed. Every kind's pieces at a place changed with its pieces
+    /// (`moved` says which kinds did).
     pub(crate) fn changed(&mut self, part: Part) {
+        match part {
+            Part::Loc(loc) if self.layout.kinds > 0 => self.moved(loc, 0..self.layout.parts.keys),
+            _ => self.mark(part),
+        }
+    }
+
+    /// Whether the pieces of some kind at some place are a part of their own (else a move only
+    /// changes its places' parts, and finding its pieces' kinds is work for nothing).
+    pub(crate) fn has_kinds(&self) -> bool {
+        self.layout.kinds > 0
+    }
+
+    /// Pieces of kinds of these keys arrived at a place or left it: the answers that read the
+    /// place's pieces, or those of one of these kinds there, no longer hold; an answer that read
+    /// only the pieces of other kinds there still does.
+    pub(crate) fn moved(&mut self, loc: u32, keys: impl Iterator<Item = u32>) {
+        self.mark(Part::Loc(loc));
+        if self.layout.kinds > 0 {
+            for key in keys {
+                if let Some(n) = self.layout.kind(loc, key, false) {
+                    self.tick(n % BUCKETS);
+                }
+            }
+        }
+    }
+
+    /// The time moves on, and the part's bucket changed now.
+    fn mark(&mut self, part: Part) {
+        self.tick(bucket(&self.layout, part));
+    }
+
+    /// The time moves on, and the bucket changed now.
+    fn tick(&mut self, b: usize) {
         if self.now == u32::MAX {
             // Every answer forgotten; a value being computed (none is, when statements change
             // the position) would count as having read everything.
@@ -441,9 +642,8 @@ impl Memo {
         if self.last.is_empty() {
             self.last = vec![0; BUCKETS];
         }
-        let b = bucket(&self.layout, part);
         self.last[b] = self.now;
-        self.recent[self.now as usize % RECENT] = b as u8;
+        self.recent[self.now as usize % RECENT] = b as u16;
     }
 
     /// A value begins to be computed: it has read nothing yet.
@@ -477,6 +677,7 @@ impl Memo {
     }
 
     /// Whether nothing an answer found at `found` read has changed since.
+    #[inline(always)]
     fn hold(last: &[u32], now: u32, reads: &Reads, found: u32) -> bool {
         if found == now || last.is_empty() {
             return true;
@@ -495,9 +696,12 @@ impl Memo {
 
     /// The answer for `key`, if it still holds; what it read counts as read by its caller.
     pub(crate) fn get(&mut self, asked: &Asked) -> Option<Value> {
-        let (answer, reads, found, _) = match &asked.packed {
-            Some(packed) => self.packed.get(packed)?,
-            None => self.answers.get(&asked.hashed)?,
+        let entry = match &asked.packed {
+            Some(packed) => self.packed.get(packed),
+            None => self.answers.get(&asked.hashed),
+        };
+        let Some((answer, reads, found, _)) = entry else {
+            return self.get_rested(asked);
         };
         if !self.holds(reads, *found) {
             if matches!(answer, Value::List(_)) && self.filters.any() {
@@ -515,6 +719,37 @@ impl Memo {
             }
             return None;
         }
+        let answer = answer.clone();
+        let reads = *reads;
+        self.taken(&reads);
+        Some(answer)
+    }
+
+    /// The answer kept at rest for `key`, if it still holds (else it is forgotten: it will not
+    /// hold again); what it read counts as read by its caller.
+    fn get_rested(&mut self, asked: &Asked) -> Option<Value> {
+        if self.rested_packed.is_empty() && self.rested.is_empty() {
+            return None;
+        }
+        let rested = match &asked.packed {
+            Some(packed) => self.rested_packed.get(packed)?,
+            None => self.rested.get(&asked.hashed)?,
+        };
+        if !rested.holds(&self.last) {
+            match &asked.packed {
+                Some(packed) => self.rested_packed.remove(packed),
+                None => self.rested.remove(&asked.hashed),
+            };
+            return None;
+        }
+        let (answer, reads) = (rested.value.clone(), rested.reads());
+        self.taken(&reads);
+        Some(answer)
+    }
+
+    /// An answer kept was taken: what it read counts as read by the value being computed, and by
+    /// the kept filter's item being tested.
+    fn taken(&mut self, reads: &Reads) {
         if let Some(reading) = &mut self.collecting {
             // What it read of a bucket some location's pieces fall in counts as that location
             // read (the item is then checked by that bucket's time, which any part of it moves);
@@ -537,7 +772,6 @@ impl Memo {
         if let Some(mine) = self.reading.last_mut() {
             mine.iter_mut().zip(reads).for_each(|(mine, theirs)| *mine |= theirs);
         }
-        Some(answer.clone())
     }
 
     /// Forget the answers that no longer hold.
@@ -545,6 +779,8 @@ impl Memo {
         let (last, now) = (&self.last, self.now);
         self.packed.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
         self.answers.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
+        self.rested_packed.retain(|_, rested| rested.holds(last));
+        self.rested.retain(|_, rested| rested.holds(last));
         self.prune_at = 2 * self.len();
     }
 
@@ -562,9 +798,16 @@ impl Memo {
         let worth = |(_, reads, _, steps): &mut Answer| *steps >= KEPT_AT_REST && *reads != Reads::default();
         self.packed.retain(|_, answer| worth(answer));
         self.answers.retain(|_, answer| worth(answer));
+        // Those that read few buckets are kept as a short list of them; the others as they are.
+        let few = self.packed.extract_if(|_, answer| Rested::fits(answer));
+        self.rested_packed.extend(few.map(|(packed, answer)| (packed, Rested::of(answer))));
+        let few = self.answers.extract_if(|_, answer| Rested::fits(answer));
+        self.rested.extend(few.map(|(hashed, answer)| (hashed, Rested::of(answer))));
         self.packed.values_mut().chain(self.answers.values_mut()).for_each(|(_, _, found, _)| *found = 0);
         self.packed.shrink_to_fit();
         self.answers.shrink_to_fit();
+        self.rested_packed.shrink_to_fit();
+        self.rested.shrink_to_fit();
         let mut filters = std::mem::take(&mut self.filters);
         filters.settle(self);
         self.filters = filters;
@@ -589,7 +832,7 @@ impl Memo {
 
     /// How many answers it keeps.
     pub(crate) fn len(&self) -> usize {
-        self.packed.len() + self.answers.len()
+        self.packed.len() + self.answers.len() + self.rested_packed.len() + self.rested.len()
     }
 }
 
@@ -621,13 +864,15 @@ impl std::hash::Hash for Memo {
 
 #[cfg(test)]
 mod tests {
-    use super::{Asked, Layout, Memo, Reads, BUCKETS};
+    use super::{Asked, KindParts, Layout, Memo, Reads, BUCKETS};
     use crate::value::Value;
     use crate::vm::{Args, Part};
+    use std::sync::atomic::Ordering;
+    use std::sync::Arc;
 
     /// Two variables, a store of 3 seats' values, 8 locations.
     fn memo() -> Memo {
-        Memo::new(Layout::new(2, [3].into_iter(), 8, 2))
+        Memo::new(Layout::new(2, [3].into_iter(), 8, (2, true), no_kinds()))
     }
 
     fn key(n: i64) -> Asked {
@@ -705,8 +950,8 @@ mod tests {
         let list = |n| Value::List(std::sync::Arc::new(vec![Value::Int(n)]));
         let asked = |n, hash| Asked { packed: None, hashed: super::Hashed(hash, (0, Args::One(list(n)))) };
         let mut memo = memo();
-        memo.keep(asked(1, 7), Value::Int(1), [1, 0, 0, 0], 1);
-        memo.keep(Asked::new((0, Args::One(list(2)))), Value::Int(2), [1, 0, 0, 0], 1);
+        memo.keep(asked(1, 7), Value::Int(1), one_bucket(), 1);
+        memo.keep(Asked::new((0, Args::One(list(2)))), Value::Int(2), one_bucket(), 1);
         found(&mut memo, 3, &[Part::Loc(1)]);
         // The same hash, another list: not that answer.
         assert_eq!(memo.get(&asked(5, 7)), None);
@@ -735,7 +980,7 @@ mod tests {
             bits
         };
         for others in [0, 1, super::RECENT - 2, super::RECENT - 1, super::RECENT, 61, 70] {
-            let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 64, 2));
+            let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 64, (2, true), no_kinds()));
             memo.begin();
             asked.iter().for_each(|part| memo.read(*part));
             let reads = memo.end();
@@ -766,7 +1011,7 @@ mod tests {
         let few = [Part::Var(1)];
         for before in 0..super::FEW_CHANGES + 3 {
             for last in [Part::Loc(7), Part::Var(1), Part::Var(0), Part::Current] {
-                let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 64, 2));
+                let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 64, (2, true), no_kinds()));
                 memo.changed(Part::Loc(0));
                 found(&mut memo, 1, &many);
                 found(&mut memo, 2, &few);
@@ -807,11 +1052,128 @@ mod tests {
         memo.changed(Part::Loc(9));
         assert_eq!(memo.get(&key(1)), None);
         // Where they do not, every cell's pieces are one part, apart from the blocks'.
-        let crowded = Layout::new(2, [3].into_iter(), 200, 1);
-        assert_eq!(crowded.number(Part::Loc(200)), crowded.number(Part::Loc(230)));
+        let crowded = Layout::new(2, [3].into_iter(), 450, (1, true), no_kinds());
+        assert_eq!(crowded.number(Part::Loc(450)), crowded.number(Part::Loc(480)));
         let (cell, block) =
-            (super::bucket(&crowded, Part::Loc(200)), super::bucket(&crowded, Part::Place(0, 0, 0)));
+            (super::bucket(&crowded, Part::Loc(450)), super::bucket(&crowded, Part::Place(0, 0, 0)));
         assert_ne!(cell, block);
+    }
+
+    #[test]
+    fn the_pieces_of_one_kind_at_a_place_are_a_part_of_their_own_where_no_grid_grows() {
+        // An answer about one kind of piece at a place holds while pieces of another kind come
+        // and go there; one about every piece there does not, nor one about that kind once it
+        // moves, nor any once the place changes whole (a shuffle).
+        let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 8, (1, false), kinds(8, 3)));
+        found(&mut memo, 1, &[Part::Kind(1, 0)]);
+        found(&mut memo, 2, &[Part::Loc(1)]);
+        found(&mut memo, 3, &[Part::Kind(1, 1)]);
+        found(&mut memo, 4, &[Part::Kind(2, 1)]);
+        memo.moved(1, [1, 2].into_iter());
+        assert_eq!((memo.get(&key(1)), memo.get(&key(4))), (Some(Value::Int(1)), Some(Value::Int(4))));
+        assert_eq!((memo.get(&key(2)), memo.get(&key(3))), (None, None));
+        memo.changed(Part::Loc(1));
+        assert_eq!(memo.get(&key(1)), None);
+        assert_eq!(memo.get(&key(4)), Some(Value::Int(4)));
+        // Where a grid that grows takes the buckets left, a kind's pieces at a place are the
+        // place's part.
+        let crowded = Layout::new(2, [3].into_iter(), 8, (1, true), kinds(8, 3));
+        assert_eq!(crowded.number(Part::Kind(1, 2)), crowded.number(Part::Loc(1)));
+    }
+
+    #[test]
+    fn the_parts_of_kinds_at_places_are_numbered_as_first_read_until_the_buckets_run_out() {
+        // More kinds at places than buckets left: those read first have buckets of their own,
+        // after every other part's, in the order read, the same in every game of the program;
+        // those read after them are their place's part.
+        let parts = kinds(100, 40);
+        let many = Layout::new(2, [3].into_iter(), 100, (0, false), parts.clone());
+        let first = many.number(Part::Seats) + 1;
+        let read = |layout: &Layout| -> Vec<usize> {
+            (0..100)
+                .rev()
+                .flat_map(|loc| (0..40).map(move |key| (loc, key)))
+                .map(|(loc, key)| layout.number(Part::Kind(loc, key)))
+                .collect()
+        };
+        let numbers = read(&many);
+        let (own, rest) = numbers.split_at(BUCKETS - first);
+        assert_eq!(own, (first..BUCKETS).collect::<Vec<_>>());
+        let places: Vec<usize> =
+            (0..100).rev().flat_map(|loc| std::iter::repeat_n(many.number(Part::Loc(loc)), 40)).collect();
+        assert_eq!(rest, &places[BUCKETS - first..]);
+        let another = Layout::new(2, [3].into_iter(), 100, (0, false), parts);
+        assert_eq!(read(&another), numbers);
+        // A change marks the parts of kinds given, and gives none.
+        let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 100, (0, false), kinds(100, 40)));
+        memo.moved(5, 0..40);
+        memo.changed(Part::Loc(6));
+        assert_eq!(memo.layout.parts.next.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_game_at_rest_keeps_an_answer_of_few_buckets_as_their_list_which_holds_until_one_changes() {
+        // Places numbered past a byte's reach; one answer read more buckets than a list holds.
+        let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 400, (0, false), no_kinds()));
+        found(&mut memo, 1, &[Part::Loc(300), Part::Loc(1)]);
+        let many: Vec<Part> = (340..340 + super::LISTED as u32 + 1).map(Part::Loc).collect();
+        found(&mut memo, 2, &many);
+        found(&mut memo, 3, &[Part::Loc(2)]);
+        memo.settle();
+        assert_eq!((memo.rested_packed.len(), memo.packed.len()), (2, 1));
+        let mut copy = memo.duplicate();
+        memo.changed(Part::Loc(300));
+        assert_eq!(memo.get(&key(1)), None, "a bucket it read changed");
+        assert_eq!(memo.rested_packed.len(), 1, "and it is forgotten");
+        assert_eq!((memo.get(&key(2)), memo.get(&key(3))), (Some(Value::Int(2)), Some(Value::Int(3))));
+        // A value that asked an answer at rest read what it read.
+        memo.begin();
+        assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+        let read = memo.end();
+        memo.keep(key(4), Value::Int(4), read, super::KEPT_AT_REST.into());
+        memo.changed(Part::Loc(2));
+        assert_eq!((memo.get(&key(3)), memo.get(&key(4))), (None, None));
+        memo.changed(Part::Loc(340 + super::LISTED as u32));
+        assert_eq!(memo.get(&key(2)), None);
+        // A copy keeps the answers at rest, and a game settled again forgets those that no
+        // longer hold.
+        assert_eq!(copy.get(&key(1)), Some(Value::Int(1)));
+        copy.changed(Part::Loc(1));
+        copy.settle();
+        assert_eq!(copy.len(), 2);
+        assert_eq!(copy.get(&key(1)), None);
+    }
+
+    #[test]
+    fn the_ring_of_recent_changes_tells_buckets_past_a_byte_apart() {
+        let mut memo = Memo::new(Layout::new(2, [3].into_iter(), 400, (0, false), no_kinds()));
+        memo.begin();
+        (290..300).chain([2]).for_each(|loc| memo.read(Part::Loc(loc)));
+        let reads = memo.end();
+        let found = memo.now();
+        let far = super::bucket(&memo.layout, Part::Loc(299));
+        assert!(far >= 256);
+        memo.changed(Part::Loc(299));
+        let mut moved = Reads::default();
+        moved[far / 64] |= 1 << (far % 64);
+        assert_eq!(memo.changed_since(&reads, found), moved);
+    }
+
+    /// What reads the first bucket alone.
+    fn one_bucket() -> Reads {
+        let mut reads = Reads::default();
+        reads[0] = 1;
+        reads
+    }
+
+    /// The numbers of no kind of piece at a place.
+    fn no_kinds() -> Arc<KindParts> {
+        Arc::default()
+    }
+
+    /// The numbers of kinds of so many keys at so many places, none given yet.
+    fn kinds(locations: usize, keys: u32) -> Arc<KindParts> {
+        Arc::new(KindParts::new(locations, keys))
     }
 
     #[test]
@@ -877,7 +1239,7 @@ mod tests {
     fn the_parts_of_a_small_game_fall_in_buckets_of_their_own() {
         // Then an answer holds until one of the very parts it read changes (the blocks of a
         // grid, 8 by 8 of them, and the pieces of the first cells laid, too).
-        let layout = Layout::new(2, [3, 4].into_iter(), 8, 2);
+        let layout = Layout::new(2, [3, 4].into_iter(), 8, (2, true), no_kinds());
         let parts: Vec<Part> = (0..2)
             .map(Part::Var)
             .chain((0..3).map(|i| Part::Owned(0, i)))

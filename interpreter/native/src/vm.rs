@@ -7,7 +7,7 @@
 use crate::grid::{self, GridIndex};
 use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
 use crate::limits::{self, Entered};
-use crate::memo::{Layout, Memo, Reads};
+use crate::memo::{KindParts, Layout, Memo, Reads};
 use crate::offers::{Open, Taken};
 use crate::placement::{self, Grown};
 use crate::rng::Mt;
@@ -67,6 +67,39 @@ pub struct Loaded {
     known: Known,
     /// By value: whether it is computed where it is asked rather than kept (in_place.rs).
     in_place: Vec<bool>,
+    keys: Keys,
+    /// The memo's numbers of the parts of kinds at places, shared by every game (memo.rs).
+    kind_parts: Arc<KindParts>,
+}
+
+/// The keys of the kinds of pieces as the memo's parts name them (`Part::Kind`), numbered from 0:
+/// each declaration's (its index), then each row's that some kind of piece is.
+#[derive(Debug)]
+struct Keys {
+    decls: u32,
+    /// Each row's key, by the row's index among all rows (`NO_KEY`: no piece is of that row).
+    rows: Vec<u32>,
+    count: u32,
+}
+
+const NO_KEY: u32 = u32::MAX;
+
+impl Keys {
+    fn new(ir: &Program) -> Keys {
+        let decls = ir.kinds.iter().map(|k| k.decl + 1).max().unwrap_or(0);
+        let mut rows = vec![NO_KEY; ir.rows.len()];
+        let mut count = decls;
+        for r in ir.kinds.iter().filter_map(|k| k.row) {
+            if rows.len() <= r as usize {
+                rows.resize(r as usize + 1, NO_KEY);
+            }
+            if rows[r as usize] == NO_KEY {
+                rows[r as usize] = count;
+                count += 1;
+            }
+        }
+        Keys { decls, rows, count }
+    }
 }
 
 /// The answers of declared values that read no part of a game (no variable, piece, turn, grid,
@@ -153,7 +186,30 @@ impl Loaded {
             .iter()
             .map(|v| v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
             .collect();
-        Loaded { ir, grids, columns, column_ids, known, in_place }
+        let keys = Keys::new(&ir);
+        let kind_parts = Arc::new(KindParts::new(ir.locations.len(), keys.count));
+        Loaded { ir, grids, columns, column_ids, known, in_place, keys, kind_parts }
+    }
+
+    /// The key of a kind as `pieces(WHERE, KIND)` names it (`Part::Kind`); None for what names
+    /// no kind pieces are of (no piece fits it).
+    fn kind_key(&self, kind: &Value) -> Option<u32> {
+        if self.keys.count < 2 {
+            return None; // pieces of one kind: a place's are all of that kind
+        }
+        match kind {
+            Value::KindName(d) => Some(*d).filter(|d| *d < self.keys.decls),
+            Value::Row(r) => self.keys.rows.get(*r as usize).copied().filter(|key| *key != NO_KEY),
+            _ => None,
+        }
+    }
+
+    /// The keys a kind of piece (an index of `ir.kinds`) answers to: its declaration's, and its
+    /// row's if it has one.
+    fn keys_of(&self, kind: u32) -> impl Iterator<Item = u32> + '_ {
+        let kind = &self.ir.kinds[kind as usize];
+        let row = kind.row.and_then(|r| self.keys.rows.get(r as usize)).copied();
+        std::iter::once(kind.decl).chain(row)
     }
 
     /// A row's value of a column (an index of `ir.columns`).
@@ -264,6 +320,10 @@ pub enum Part {
     /// A variable of one owner: its store, and the owner's place in it.
     Owned(u32, u32),
     Loc(u32),
+    /// The pieces of one kind at a location, by the kind's key (`kind_key`): a question about
+    /// one kind of piece at a place (how many of its tokens of one kind an area holds) holds
+    /// while pieces of other kinds come and go there, as the Python engine's memo keeps it.
+    Kind(u32, u32),
     Current,
     /// Which cells a grid that grows has.
     Grid(u32),
@@ -379,6 +439,24 @@ impl World {
         if self.owned[store as usize][i as usize] != old {
             self.changed(Part::Owned(store, i));
         }
+    }
+
+    /// These pieces arrived at these places or left them (a move's, a draw's): the answers
+    /// that read the pieces there, or those of these pieces' kinds there, no longer hold.
+    pub(crate) fn moved(&mut self, p: &Loaded, places: &[u32], pieces: &[Piece]) {
+        if !self.memo.has_kinds() {
+            // No part of its own for any kind: the places' pieces changed, nothing more to find.
+            places.iter().for_each(|loc| self.memo.changed(Part::Loc(*loc)));
+            return;
+        }
+        let mut kinds: Vec<u32> = Vec::new();
+        for pc in pieces {
+            if !kinds.contains(&pc.kind) {
+                kinds.push(pc.kind);
+            }
+        }
+        let keys = || kinds.iter().flat_map(|k| p.keys_of(*k));
+        places.iter().for_each(|loc| self.memo.moved(*loc, keys()));
     }
 
     /// A part of the position changed: the answers that read it no longer hold.
@@ -736,7 +814,8 @@ impl Game {
             w.vars.len(),
             w.owned.iter().map(Vec::len),
             ir.locations.len(),
-            ir.grids.len(),
+            (ir.grids.len(), ir.grids.iter().any(|g| g.grows)),
+            program.kind_parts.clone(),
         ));
         w.steps = 0;
         Ok(())
@@ -931,16 +1010,12 @@ impl Game {
                             src,
                             (dest, *bottom),
                         )?;
-                        for loc in &touched {
-                            w.changed(Part::Loc(*loc));
-                        }
+                        w.moved(&program, &touched, &pieces);
                         fire(&program, &pieces, touched.last().copied(), &mut fired);
                     }
                     Instr::MoveRefs { pieces, dest, bottom } => {
                         let (touched, pieces) = move_refs(&program, w, env, pieces, (dest, *bottom))?;
-                        for loc in &touched {
-                            w.changed(Part::Loc(*loc));
-                        }
+                        w.moved(&program, &touched, &pieces);
                         fire(&program, &pieces, touched.last().copied(), &mut fired);
                     }
                     Instr::Jump { to } => frame.pc = *to,
@@ -1090,8 +1165,7 @@ impl Game {
                         let to = location(&program, &to)?;
                         arrive(&mut w.locs[to as usize], &moved, *bottom);
                         if !moved.is_empty() {
-                            w.changed(Part::Loc(source));
-                            w.changed(Part::Loc(to));
+                            w.moved(&program, &[source, to], &moved);
                             if !w.seen.is_empty() {
                                 w.seen.moved(source, &moved);
                                 w.seen.moved(to, &moved);
@@ -1730,9 +1804,11 @@ pub(crate) fn gather(
         }
         other => std::slice::from_ref(other),
     };
+    // Pieces of one kind read the part of that kind at each place, not the place's.
+    let key = kind.and_then(|k| p.kind_key(k));
     for place in places {
         let loc = location(p, place)?;
-        w.memo.read(Part::Loc(loc));
+        w.memo.read(key.map_or(Part::Loc(loc), |key| Part::Kind(loc, key)));
         let pile = &w.locs[loc as usize];
         if kind.is_none() && owner.is_none() {
             count += pile.len() as i64;
@@ -3123,6 +3199,60 @@ mod tests {
                 assert_eq!(read, w.memo.end(), "players[{i}] of {players}");
             }
         }
+    }
+
+    #[test]
+    fn a_question_about_one_kind_of_piece_at_a_place_holds_while_others_move_there() {
+        // The tiny program with a second kind, `pebble` (two in the supply), and the values
+        // `stones(c) = count(pieces(c, stone))` and `all(c) = count(pieces(c))`: a pebble put on
+        // a cell leaves the count of its stones standing, not the count of all its pieces; a
+        // stone put there, both.
+        use crate::ir::Expr;
+        let mut ir: serde_json::Value = crate::vm::tiny_program();
+        ir["kinds"].as_array_mut().expect("kinds").push(serde_json::json!({"decl": 1, "row": null}));
+        let pebble = serde_json::json!({"name": "pebble", "kind": 1, "count": {"Const": {"Int": 2}},
+            "per_player": false, "zone": {"Const": {"Zone": 0}}, "own_zone": null, "at": 1});
+        ir["pieces"].as_array_mut().expect("pieces").push(pebble);
+        let counted = |kind: serde_json::Value| {
+            let mut args = vec![serde_json::json!({"Local": 0})];
+            args.extend(kind.as_object().map(|_| kind.clone()));
+            serde_json::json!({"slots": 1, "at": 0, "body": {"Builtin": ["Count", [{"Builtin": ["Pieces", args]}]]}})
+        };
+        let values = ir["values"].as_array_mut().expect("values");
+        values.push(counted(serde_json::json!({"Const": {"KindName": 0}})));
+        values.push(counted(serde_json::Value::Null));
+        let program = Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")));
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let cell = || vec![Expr::Const(Value::Cell(1))];
+        let stones = crate::memo::Asked::new((1, super::Args::One(Value::Cell(1))));
+        let all = crate::memo::Asked::new((2, super::Args::One(Value::Cell(1))));
+        assert_eq!(
+            (ask(&mut game, 1, cell()).0, ask(&mut game, 2, cell()).0),
+            (Ok(Value::Int(0)), Ok(Value::Int(0)))
+        );
+        let put = |game: &mut Game, decl: u32| {
+            let (one, src, dest) =
+                (Expr::Const(Value::Int(1)), Expr::Const(Value::Zone(0)), Expr::Const(Value::Cell(1)));
+            let w = &mut game.world;
+            let (touched, moved) =
+                super::move_count(&program, w, &mut [], Some(&one), decl, None, None, &src, (&dest, false))
+                    .expect("the move runs");
+            w.moved(&program, &touched, &moved);
+        };
+        put(&mut game, 1);
+        assert_eq!(
+            game.world.memo.get(&stones),
+            Some(Value::Int(0)),
+            "a pebble came: the stones are as they were"
+        );
+        assert_eq!(game.world.memo.get(&all), None, "a pebble came: a piece more");
+        assert_eq!(ask(&mut game, 2, cell()).0, Ok(Value::Int(1)));
+        put(&mut game, 0);
+        assert_eq!((game.world.memo.get(&stones), game.world.memo.get(&all)), (None, None));
+        assert_eq!(
+            (ask(&mut game, 1, cell()).0, ask(&mut game, 2, cell()).0),
+            (Ok(Value::Int(1)), Ok(Value::Int(2)))
+        );
     }
 
     #[test]
