@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from meeple.codegen.english import Line, anchor, known_number, players
+from meeple.codegen.english import Line, anchor, join, known_number, players
 from meeple.codegen.pictures import COLOUR_COLUMN, Picture, Position, is_colour_code, pictures
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
@@ -589,8 +589,9 @@ class _Builder:
         return out
 
     def options(self) -> list[Option]:
-        """The game's options as players choose them: a table's rows by their names, the default
-        first; a number or yes/no as such."""
+        """The game's options as players choose them: a table's rows by their names, in the
+        table's order, then the one played when nobody chooses (a default is the file's, not the
+        publisher's: printed first it reads as the rule); a number or yes/no as such."""
         out = []
         for d in self.module.decls:
             if not isinstance(d, ast.OptionDecl):
@@ -600,8 +601,9 @@ class _Builder:
             if kind in self.sym.tables:
                 keys = [r.cells[0] for r in self.sym.tables[kind].rows if isinstance(r.cells[0], str)]
                 first = default.name if isinstance(default, ast.Attr) else getattr(default, "id", "")
-                keys.sort(key=lambda k: k != first)
-                choices = [self.names.row(kind, k).one for k in keys]
+                names = [self.names.row(kind, k).one for k in keys]
+                chosen = self.names.row(kind, first).one if first in keys else names[0]
+                choices = [f"{join(names, 'or')} ({chosen} if you choose none)" if len(names) > 1 else chosen]
             else:
                 choices = [f"{self.en.expr(default)} unless agreed otherwise"]
             out.append(Option(self.names.decl(d.name).one, choices, words_of(d.meta)[0]))

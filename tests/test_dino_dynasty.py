@@ -200,3 +200,42 @@ def test_the_worked_examples_hold() -> None:
     assert results and all(not r.failures for r in results), [
         (r.name, r.failures) for r in results if r.failures
     ]
+
+
+def last_round(size: str, players: int, seed: int) -> tuple[list[str], list[str]]:
+    """A whole game with random answers (drawn from `random.Random(seed)`): the log lines and the
+    questions asked from the start of the last round on."""
+    state = game(size).new_game(players, seed=seed, budget=BUDGET)
+    rng = random.Random(seed)
+    asked: list[str] = []
+    start = None
+    for _ in range(MAX_DECISIONS):
+        if state.is_over:
+            break
+        assert state.decision is not None
+        if start is None and LAST_ROUND in state.log:
+            start = state.log.index(LAST_ROUND)
+        if start is not None:
+            asked.append(state.decision.prompt)
+        state.apply(rng.randrange(state.decision.size))
+    assert state.is_over and start is not None, "the game never reached its last round"
+    return state.log[start:], asked
+
+
+LAST_ROUND = "The Map is full: each player performs one last Action"
+
+
+# With a whole last turn, these games hatch a Nest, collect a Morph token and lose Dinos to
+# Attrition in their last round (seed 0: a Hatch and Attrition; seed 1: all three).
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_last_round_is_one_action_each_and_nothing_else_of_a_turn(seed: int) -> None:
+    """Rulebook, Endgame: "Each player now performs 1 last Action in player order. The player who
+    placed the last tile will get the final turn"; How to Play: "When the Map is full, each player
+    gets one final action". A last-round player's Nest does not Hatch, they collect no Morph token
+    and their Herds suffer no Attrition."""
+    log, asked = last_round("A", 3, seed)
+    assert not [line for line in log if "Hatches" in line or "to Attrition" in line], log
+    assert not [line for line in log if " collects " in line or " reverts to " in line], log
+    assert "Collect a Morph token?" not in asked
+    assert not [q for q in asked if q.startswith("How many Dinos hatch")]
+    assert asked.count("Which Action?") <= 3

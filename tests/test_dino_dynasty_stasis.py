@@ -177,3 +177,17 @@ def test_the_stasis_places_an_event_to_win_the_game(tmp_path: Path, mode: str, s
     path.write_text(TO_WIN.format(mode=mode, swamp=swamp, wins=wins), encoding="utf-8")
     results = run_examples(meeple.load(path))
     assert results and all(r.passed for r in results), [(r.name, r.failures) for r in results]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_the_stasis_takes_its_dino_board_first_and_the_players_choose_other_dynasties(seed: int) -> None:
+    """Setup Modifications: "1. Give the Stasis a random DINO BOARD ..." and "4. The player(s)
+    choose different Dynasties than the Stasis": the Stasis's Dynasty is drawn before any player
+    chooses, and no player is offered it."""
+    state = game("easy").new_game(2, seed=seed)
+    species = state.rt.owned[("player", "species_of")]
+    stasis = state.rt.players[-1]
+    assert stasis in species, "the Stasis has no Dino board before the players choose"
+    assert state.decision is not None and state.decision.prompt == "Which Dynasty?"
+    offered = list(state.decision.values)
+    assert species[stasis].values["dynasty"] not in offered and len(offered) == 5

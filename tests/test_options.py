@@ -116,10 +116,11 @@ def test_the_rulebook_says_what_to_choose_before_the_game(tmp_path: Path) -> Non
     assert checked.module and checked.symbols and checked.program
     docs = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
     board = docs.book.options[0]
-    assert (board.name, board.choices) == ("board", ["small", "large"])
+    assert (board.name, board.choices) == ("board", ["small or large (small if you choose none)"])
     text = render.rulebook_markdown(docs)
     assert (
-        "## Options" in text and "**Board**: small (unless you choose large). Play on a small board" in text
+        "## Options" in text
+        and "**Board**: small or large (small if you choose none). Play on a small board" in text
     )
 
 
