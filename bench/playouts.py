@@ -1,12 +1,15 @@
 """Random playouts per CPU-second: meeple against OpenSpiel, side by side in one run.
 
-    python bench/playouts.py [--playouts N] [--game tic_tac_toe|connect_four|hex]
+    python bench/playouts.py [--playouts N] [--game tic_tac_toe|connect_four|hex] [--least SECONDS]
 
 For Tic-Tac-Toe, Connect Four and Hex 11x11, each contender plays the same N random playouts
 (random answers, one per decision, from `random.Random(seed)`, seeds 0 to N-1) in a process of
 its own, started one after the other; each reports the CPU time of its playouts only (after its
 game is loaded), so a machine shared with other work slows the figures less than wall time
-would. The contenders:
+would. Each contender plays its N playouts in rounds, at least 3 and until its rounds add up to
+`--least` seconds of CPU (1 by default), and reports the median round: 2,000 playouts of
+Tic-Tac-Toe take the core 50 ms, and one round that short moved by a third between two runs a
+second apart on an idle machine. The contenders:
 
 - `meeple`: the game in `tests/games/` on meeple's Python engine (`new_game(...,
   logging=False)`), Hex with `--option size=11`, from the same kind of Python loop;
@@ -34,6 +37,7 @@ import argparse
 import importlib.util
 import json
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -66,6 +70,7 @@ ONE_CALL = "meeple native, one call"
 OPENSPIEL = "openspiel"
 ADAPTER = "openspiel+meeple"
 INSTALL = "pip install 'meeple[openspiel]'"
+ROUNDS = 3  # rounds of playouts per contender at least (`run_one`)
 
 
 def meeple_playouts(game: str, start: Callable[[Any, int], Any], playouts: int) -> tuple[float, int]:
@@ -146,23 +151,37 @@ def openspiel_playouts(game: str, playouts: int, adapter: bool) -> tuple[float, 
     return time.process_time() - start, moves
 
 
-def run_one(contender: str, game: str, playouts: int) -> None:
-    """One contender on one game, in this process: prints its figures as JSON."""
+def one_round(contender: str, game: str, playouts: int) -> tuple[float, int]:
+    """(CPU seconds, moves) of one round of `playouts` playouts by one contender."""
     if contender in MEEPLE_ENGINES:
-        seconds, moves = meeple_playouts(game, MEEPLE_ENGINES[contender], playouts)
-    elif contender == INSIDE:
-        seconds, moves = inside_playouts(game, playouts)
-    elif contender == ONE_CALL:
-        seconds, moves = one_call_playouts(game, playouts)
-    else:
-        seconds, moves = openspiel_playouts(game, playouts, adapter=contender == ADAPTER)
-    print(json.dumps({"seconds": seconds, "moves": moves}))
+        return meeple_playouts(game, MEEPLE_ENGINES[contender], playouts)
+    if contender == INSIDE:
+        return inside_playouts(game, playouts)
+    if contender == ONE_CALL:
+        return one_call_playouts(game, playouts)
+    return openspiel_playouts(game, playouts, adapter=contender == ADAPTER)
 
 
-def measure(contender: str, game: str, playouts: int) -> dict[str, float]:
+def run_one(contender: str, game: str, playouts: int, least: float) -> None:
+    """One contender on one game, in this process, in rounds (at least `ROUNDS`, and until they
+    add up to `least` CPU seconds): prints the median round's figures as JSON. Every round plays
+    the same seeds, so the same moves."""
+    rounds = [one_round(contender, game, playouts)]
+    while len(rounds) < ROUNDS or sum(seconds for seconds, _ in rounds) < least:
+        rounds.append(one_round(contender, game, playouts))
+        if rounds[-1][1] != rounds[0][1]:
+            raise SystemExit(f"{contender}: a round played other games than the first")
+    seconds = statistics.median(seconds for seconds, _ in rounds)
+    print(json.dumps({"seconds": seconds, "moves": rounds[0][1], "rounds": len(rounds)}))
+
+
+def measure(contender: str, game: str, playouts: int, least: float) -> dict[str, float]:
     """One contender on one game, in a process of its own."""
     out = subprocess.run(
-        [sys.executable, __file__, "--one", contender, "--game", game, "--playouts", str(playouts)],
+        [
+            *(sys.executable, __file__, "--one", contender, "--game", game),
+            *("--playouts", str(playouts), "--least", str(least)),
+        ],
         check=True,
         capture_output=True,
         text=True,
@@ -176,6 +195,9 @@ def main() -> None:
     )
     parser.add_argument("--playouts", type=int, default=200, help="random playouts per contender and game")
     parser.add_argument("--game", choices=list(GAMES), help="one game (default: all three)")
+    parser.add_argument(
+        "--least", type=float, default=1.0, help="CPU seconds of rounds per contender, at least"
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)  # a contender, in the process measure() starts
     args = parser.parse_args()
     if importlib.util.find_spec("pyspiel") is None:
@@ -183,16 +205,19 @@ def main() -> None:
         raise SystemExit(2)
     games = [args.game] if args.game else list(GAMES)
     if args.one:
-        run_one(args.one, games[0], args.playouts)
+        run_one(args.one, games[0], args.playouts, args.least)
         return
     # OpenSpiel first: the others' ratios are to it.
     contenders = [OPENSPIEL, *MEEPLE_ENGINES, INSIDE, ONE_CALL, ADAPTER]
-    print(f"{args.playouts} random playouts per contender and game, each in its own process, CPU time")
+    print(
+        f"{args.playouts} random playouts per contender and game, each in its own process, CPU time "
+        f"(the median of {ROUNDS} rounds or more, {args.least:g} s at least)"
+    )
     print(f"{'game':<14} {'contender':<24} {'playouts/s':>11} {'vs openspiel':>13} {'moves/playout':>14}")
     for game in games:
         rates: dict[str, float] = {}
         for contender in contenders:
-            figures = measure(contender, game, args.playouts)
+            figures = measure(contender, game, args.playouts, args.least)
             rates[contender] = args.playouts / figures["seconds"]
             print(
                 f"{game:<14} {contender:<24} {rates[contender]:>11,.0f} "
