@@ -51,15 +51,16 @@ def test_no_table_row_sits_alone_and_a_table_that_does_not_fit_is_split_where_it
     tmp_path: Path, rows: int
 ) -> None:
     """A table that does not fit in what is left of a page is split there, its header repeated
-    on the next, with at least 3 of its rows on each page (Dino Dynasty's Biome table, kept whole,
+    on the next, with at least 5 of its rows on each page (Dino Dynasty's Biome table, kept whole,
     went to the next page and left 42% of page 10 empty; a split there would have left 2 rows
-    alone). The words before it end at a different place of the page each time."""
+    alone; its Morph table left 4 rows at a page's foot, which a reader took for strays). The
+    words before it end at a different place of the page each time."""
     split = 0
     for sentences in range(35, 75, 6):
         pages = _pages(tmp_path, rows, sentences)
         counts = [len(re.findall(r"Bead\d\d", p)) for p in pages]
         assert sum(counts) == rows
-        assert all(n == 0 or n >= 3 for n in counts), (sentences, counts)
+        assert all(n == 0 or n >= 5 for n in counts), (sentences, counts)
         ended = max(i for i, p in enumerate(pages) if "turnnumber" in p)
         split += counts[ended] > 0 and sum(counts[ended + 1 :]) > 0
     assert split >= 2
