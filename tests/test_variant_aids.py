@@ -582,3 +582,46 @@ def test_a_campaign_book_says_the_most_campaign_tokens_win_not_the_last_scenario
     text = " ".join(render.rulebook_markdown(docs).split())
     assert "most Campaign tokens after Scenario E win the Campaign" in text
     assert "wins the last game wins them all" not in text
+
+
+def _book_of(stem: str) -> render.GameDocs:
+    found = checked(stem)
+    assert found.module and found.symbols and found.program, found.diagnostics
+    return render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+
+
+def test_every_change_of_the_stasis_book_is_told_once_and_in_sentences() -> None:
+    """The Stasis book printed "Challenge cards" twice among its changes, the second only
+    "- 4 in this variant, instead of 5.", a fragment under a heading a player had just read:
+    each change has a heading of its own and says it in a sentence."""
+    changes = _book_of("dino_dynasty_stasis").book.changes
+    titles = [p.title for p in changes]
+    assert len(titles) == len(set(titles)), titles
+    said = [w for p in changes for w in p.words] + [line.text for p in changes for line in p.steps]
+    assert not [s for s in said if re.match(r"\d+ in this variant", s)], said
+
+
+@pytest.mark.parametrize(
+    ("stem", "table", "fact"),
+    [
+        ("dino_dynasty_stasis", "Stasis starting Herds", "4, 3 and 2 Dinos"),
+        ("dino_dynasty_campaign", "Map growth", "to the west and north"),
+        ("dino_dynasty_campaign_teams", "Map growth", "to the west and north"),
+    ],
+)
+def test_an_aid_says_what_a_table_holds_not_that_a_table_holds_it(stem: str, table: str, fact: str) -> None:
+    """The aid carries no table: "Stasis starting Herds: The Stasis's 3 starting Herds, by the
+    size group of its species" and "Map growth: The sides a kept Map can grow on" pointed a
+    player holding the aid at rows they did not have. A table's words the aid prints say what
+    its rows say."""
+    aid, _ = aid_of(stem)
+    line = dict(aid.defined)[table]
+    assert fact in line, line
+
+
+@pytest.mark.parametrize("stem", ["dino_dynasty_campaign", "dino_dynasty_campaign_teams"])
+def test_a_campaign_aid_says_a_smaller_species_takes_its_extra_dinos_off_a_kept_map(stem: str) -> None:
+    """A species with fewer Dinos than its player has on a kept Map takes the extra ones off
+    it: the Campaign said so only in "Taking a species", a rule no setup step or aid printed."""
+    aid, _ = aid_of(stem)
+    assert any("takes the extra ones off it" in step for step in aid.setup_steps), aid.setup_steps
