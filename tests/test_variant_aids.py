@@ -625,3 +625,20 @@ def test_a_campaign_aid_says_a_smaller_species_takes_its_extra_dinos_off_a_kept_
     it: the Campaign said so only in "Taking a species", a rule no setup step or aid printed."""
     aid, _ = aid_of(stem)
     assert any("takes the extra ones off it" in step for step in aid.setup_steps), aid.setup_steps
+
+
+def test_each_stasis_value_a_card_bonus_raises_says_its_own_bonus_alone() -> None:
+    """The Stasis book printed four near-identical entries, the first listing every bonus ("A
+    card's bonus (+1 Spread level, Herd max, steps, or Power) adds...") and the next three
+    saying it again one by one: each entry says what its own value is for the Stasis and names
+    its own bonus, and no other."""
+    bonuses = {
+        "Spread level": "more Spread level",
+        "Herd max": "more Herd max",
+        "Compete strength": "more Compete strength",
+        "Steps in a move": "more steps",
+    }
+    said = {p.title: " ".join(p.words) for p in _book_of("dino_dynasty_stasis").book.changes}
+    for title, bonus in bonuses.items():
+        assert bonus in said[title], said[title]
+        assert not [b for b in bonuses.values() if b != bonus and b in said[title]], said[title]
