@@ -642,3 +642,25 @@ def test_each_stasis_value_a_card_bonus_raises_says_its_own_bonus_alone() -> Non
     for title, bonus in bonuses.items():
         assert bonus in said[title], said[title]
         assert not [b for b in bonuses.values() if b != bonus and b in said[title]], said[title]
+
+
+@pytest.mark.parametrize("stem", DINO_DYNASTY)
+@pytest.mark.parametrize(
+    ("action", "needed"),
+    [
+        ("Migrate with a Territory tile", "move 1 Herd onto a Biome of the new tile"),
+        ("Compete", "choose 1 Rival there to attack"),
+        ("Events", "roll the Event die"),
+        ("Events", "move a Herd onto the Event"),
+    ],
+)
+def test_a_dino_dynasty_aid_keeps_what_a_player_does_in_each_action(
+    stem: str, action: str, needed: str
+) -> None:
+    """The aid prints a rule's first sentence, and three rules put what a player must do after
+    it: "Events: An Event tile on top of a Territory pile may be played in a Migrate." and no
+    more (no die roll, no place, no Herd moving onto it), a Migrate whose Herd need not use the
+    new tile, a Compete without the Rival to attack. Each aid keeps it."""
+    aid, _ = aid_of(stem)
+    lines = [gist for name, gist in aid.actions if name == action]
+    assert lines and all(needed in gist for gist in lines), lines
