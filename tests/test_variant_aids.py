@@ -664,3 +664,20 @@ def test_a_dino_dynasty_aid_keeps_what_a_player_does_in_each_action(
     aid, _ = aid_of(stem)
     lines = [gist for name, gist in aid.actions if name == action]
     assert lines and all(needed in gist for gist in lines), lines
+
+
+@pytest.mark.parametrize(
+    ("stem", "sheet", "machine"),
+    [
+        ("dino_dynasty", "Morph", {"Kind", "Amount", "Biome"}),
+        ("dino_dynasty_campaign", "Map growth", {"New positions to the west", "New positions to the north"}),
+    ],
+)
+def test_a_dino_dynasty_table_prints_no_column_only_the_rules_read(
+    stem: str, sheet: str, machine: set[str]
+) -> None:
+    """The Morph table printed "Kind", "Amount" and "Biome" beside the printed effect, and Map
+    growth two yes/no columns: the rules' encoding of what the effect or the row's name says,
+    which a player never needs (issue 25)."""
+    sheets = [s for s in _book_of(stem).book.sheets if s.title == sheet]
+    assert sheets and all(not machine & set(s.columns) for s in sheets), [s.columns for s in sheets]
