@@ -681,3 +681,13 @@ def test_a_dino_dynasty_table_prints_no_column_only_the_rules_read(
     which a player never needs (issue 25)."""
     sheets = [s for s in _book_of(stem).book.sheets if s.title == sheet]
     assert sheets and all(not machine & set(s.columns) for s in sheets), [s.columns for s in sheets]
+
+
+def test_the_stasis_reference_prints_its_cards_once_under_headings_that_read_alone() -> None:
+    """The Stasis book printed an 18-row "Stasis card" table that only repeated the first column
+    of "Stasis card Action", and a column of that table headed "By": the cards print once, and
+    the bonus's column says what it counts."""
+    sheets = _book_of("dino_dynasty_stasis").book.sheets
+    titles = [s.title for s in sheets]
+    assert "Stasis card" not in titles and "Stasis card Action" in titles, titles
+    assert all("By" not in s.columns for s in sheets)
