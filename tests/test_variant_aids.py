@@ -691,3 +691,15 @@ def test_the_stasis_reference_prints_its_cards_once_under_headings_that_read_alo
     titles = [s.title for s in sheets]
     assert "Stasis card" not in titles and "Stasis card Action" in titles, titles
     assert all("By" not in s.columns for s in sheets)
+
+
+@pytest.mark.parametrize(
+    "stem", ["dino_dynasty_dynasty", "dino_dynasty_campaign", "dino_dynasty_campaign_teams"]
+)
+def test_a_change_of_species_in_the_aid_says_how_many_dinos_the_player_keeps(stem: str) -> None:
+    """The Dynasty game's aid cut "Change species" before its last sentence, "Take or put back
+    Dinos to the new species' number": a player changing species from the aid alone kept the old
+    species' Dinos."""
+    aid, _ = aid_of(stem)
+    lines = [gist for name, gist in aid.actions if name == "Change species"]
+    assert lines and all("keep as many Dinos as it shows" in gist for gist in lines), lines
