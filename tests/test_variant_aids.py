@@ -703,3 +703,12 @@ def test_a_change_of_species_in_the_aid_says_how_many_dinos_the_player_keeps(ste
     aid, _ = aid_of(stem)
     lines = [gist for name, gist in aid.actions if name == "Change species"]
     assert lines and all("keep as many Dinos as it shows" in gist for gist in lines), lines
+
+
+def test_the_stasis_aid_says_which_herds_the_stasis_never_attacks_and_how_it_picks_one() -> None:
+    """A player runs the Stasis from the aid: "The Stasis Competes" was cut to its first sentence,
+    without the Herds 3 or more Power above that it never Attacks, nor the die roll that picks
+    among several players."""
+    aid, _ = aid_of("dino_dynasty_stasis")
+    line = dict(aid.actions)["The Stasis Competes"]
+    assert "3 or more above its own" in line and "a die roll picks one" in line, line
