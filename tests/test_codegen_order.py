@@ -475,7 +475,7 @@ def test_a_base_games_rulebook_never_speaks_of_the_variants_its_header_leaves_to
     printed = render.rulebook_markdown(game) + render.aid_markdown(game)
     assert not re.findall(r"Stasis|Campaign|Dynasty game|Team game|envelope|solo", printed)
     stasis = render.rulebook_markdown(game_docs("dino_dynasty_stasis"))
-    assert "Which Herd the Stasis Competes with" in stasis and "Stasis deck again" in stasis
+    assert "Which Herd the Stasis Competes with" in stasis and "How the Stasis deck is stacked" in stasis
     assert "save envelope" in render.rulebook_markdown(game_docs("dino_dynasty_dynasty"))
 
 

@@ -582,3 +582,133 @@ def test_a_campaign_book_says_the_most_campaign_tokens_win_not_the_last_scenario
     text = " ".join(render.rulebook_markdown(docs).split())
     assert "most Campaign tokens after Scenario E win the Campaign" in text
     assert "wins the last game wins them all" not in text
+
+
+def _book_of(stem: str) -> render.GameDocs:
+    found = checked(stem)
+    assert found.module and found.symbols and found.program, found.diagnostics
+    return render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+
+
+def test_every_change_of_the_stasis_book_is_told_once_and_in_sentences() -> None:
+    """The Stasis book printed "Challenge cards" twice among its changes, the second only
+    "- 4 in this variant, instead of 5.", a fragment under a heading a player had just read:
+    each change has a heading of its own and says it in a sentence."""
+    changes = _book_of("dino_dynasty_stasis").book.changes
+    titles = [p.title for p in changes]
+    assert len(titles) == len(set(titles)), titles
+    said = [w for p in changes for w in p.words] + [line.text for p in changes for line in p.steps]
+    assert not [s for s in said if re.match(r"\d+ in this variant", s)], said
+
+
+@pytest.mark.parametrize(
+    ("stem", "table", "fact"),
+    [
+        ("dino_dynasty_stasis", "Stasis starting Herds", "4, 3 and 2 Dinos"),
+        ("dino_dynasty_campaign", "Map growth", "to the west and north"),
+        ("dino_dynasty_campaign_teams", "Map growth", "to the west and north"),
+    ],
+)
+def test_an_aid_says_what_a_table_holds_not_that_a_table_holds_it(stem: str, table: str, fact: str) -> None:
+    """The aid carries no table: "Stasis starting Herds: The Stasis's 3 starting Herds, by the
+    size group of its species" and "Map growth: The sides a kept Map can grow on" pointed a
+    player holding the aid at rows they did not have. A table's words the aid prints say what
+    its rows say."""
+    aid, _ = aid_of(stem)
+    line = dict(aid.defined)[table]
+    assert fact in line, line
+
+
+@pytest.mark.parametrize("stem", ["dino_dynasty_campaign", "dino_dynasty_campaign_teams"])
+def test_a_campaign_aid_says_a_smaller_species_takes_its_extra_dinos_off_a_kept_map(stem: str) -> None:
+    """A species with fewer Dinos than its player has on a kept Map takes the extra ones off
+    it: the Campaign said so only in "Taking a species", a rule no setup step or aid printed."""
+    aid, _ = aid_of(stem)
+    assert any("takes the extra ones off it" in step for step in aid.setup_steps), aid.setup_steps
+
+
+def test_each_stasis_value_a_card_bonus_raises_says_its_own_bonus_alone() -> None:
+    """The Stasis book printed four near-identical entries, the first listing every bonus ("A
+    card's bonus (+1 Spread level, Herd max, steps, or Power) adds...") and the next three
+    saying it again one by one: each entry says what its own value is for the Stasis and names
+    its own bonus, and no other."""
+    bonuses = {
+        "Spread level": "more Spread level",
+        "Herd max": "more Herd max",
+        "Compete strength": "more Compete strength",
+        "Steps in a move": "more steps",
+    }
+    said = {p.title: " ".join(p.words) for p in _book_of("dino_dynasty_stasis").book.changes}
+    for title, bonus in bonuses.items():
+        assert bonus in said[title], said[title]
+        assert not [b for b in bonuses.values() if b != bonus and b in said[title]], said[title]
+
+
+@pytest.mark.parametrize("stem", DINO_DYNASTY)
+@pytest.mark.parametrize(
+    ("action", "needed"),
+    [
+        ("Migrate with a Territory tile", "move 1 Herd onto a Biome of the new tile"),
+        ("Compete", "choose 1 Rival there to attack"),
+        ("Events", "roll the Event die"),
+        ("Events", "move a Herd onto the Event"),
+    ],
+)
+def test_a_dino_dynasty_aid_keeps_what_a_player_does_in_each_action(
+    stem: str, action: str, needed: str
+) -> None:
+    """The aid prints a rule's first sentence, and three rules put what a player must do after
+    it: "Events: An Event tile on top of a Territory pile may be played in a Migrate." and no
+    more (no die roll, no place, no Herd moving onto it), a Migrate whose Herd need not use the
+    new tile, a Compete without the Rival to attack. Each aid keeps it."""
+    aid, _ = aid_of(stem)
+    lines = [gist for name, gist in aid.actions if name == action]
+    assert lines and all(needed in gist for gist in lines), lines
+
+
+@pytest.mark.parametrize(
+    ("stem", "sheet", "machine"),
+    [
+        ("dino_dynasty", "Morph", {"Kind", "Amount", "Biome"}),
+        ("dino_dynasty_campaign", "Map growth", {"New positions to the west", "New positions to the north"}),
+    ],
+)
+def test_a_dino_dynasty_table_prints_no_column_only_the_rules_read(
+    stem: str, sheet: str, machine: set[str]
+) -> None:
+    """The Morph table printed "Kind", "Amount" and "Biome" beside the printed effect, and Map
+    growth two yes/no columns: the rules' encoding of what the effect or the row's name says,
+    which a player never needs (issue 25)."""
+    sheets = [s for s in _book_of(stem).book.sheets if s.title == sheet]
+    assert sheets and all(not machine & set(s.columns) for s in sheets), [s.columns for s in sheets]
+
+
+def test_the_stasis_reference_prints_its_cards_once_under_headings_that_read_alone() -> None:
+    """The Stasis book printed an 18-row "Stasis card" table that only repeated the first column
+    of "Stasis card Action", and a column of that table headed "By": the cards print once, and
+    the bonus's column says what it counts."""
+    sheets = _book_of("dino_dynasty_stasis").book.sheets
+    titles = [s.title for s in sheets]
+    assert "Stasis card" not in titles and "Stasis card Action" in titles, titles
+    assert all("By" not in s.columns for s in sheets)
+
+
+@pytest.mark.parametrize(
+    "stem", ["dino_dynasty_dynasty", "dino_dynasty_campaign", "dino_dynasty_campaign_teams"]
+)
+def test_a_change_of_species_in_the_aid_says_how_many_dinos_the_player_keeps(stem: str) -> None:
+    """The Dynasty game's aid cut "Change species" before its last sentence, "Take or put back
+    Dinos to the new species' number": a player changing species from the aid alone kept the old
+    species' Dinos."""
+    aid, _ = aid_of(stem)
+    lines = [gist for name, gist in aid.actions if name == "Change species"]
+    assert lines and all("keep as many Dinos as it shows" in gist for gist in lines), lines
+
+
+def test_the_stasis_aid_says_which_herds_the_stasis_never_attacks_and_how_it_picks_one() -> None:
+    """A player runs the Stasis from the aid: "The Stasis Competes" was cut to its first sentence,
+    without the Herds 3 or more Power above that it never Attacks, nor the die roll that picks
+    among several players."""
+    aid, _ = aid_of("dino_dynasty_stasis")
+    line = dict(aid.actions)["The Stasis Competes"]
+    assert "3 or more above its own" in line and "a die roll picks one" in line, line
