@@ -20,12 +20,16 @@ from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.checks import CheckOptions, run_checks
 
-BASE = """\
-game "Halves":
-  players 2..2
-zone bag
-zone pot per player
-piece chip: 40 per player in bag
+
+def chips_game(name: str) -> str:
+    """The opening of every game here: two players, each with a pot the chips go to from the bag."""
+    opening = f'game "{name}":\n  players 2..2\n'
+    return opening + "zone bag\nzone pot per player\npiece chip: 40 per player in bag\n"
+
+
+BASE = (
+    chips_game("Halves")
+    + """\
 value half(n: int) = n // 2
   says "Half of it, rounded down."
 value bonus_size(p: player) = half(count(pieces(p.pot))) + 1
@@ -53,6 +57,7 @@ play:
           rest(p)
 score p = count(pieces(p.pot))
 """
+)
 HEADER = 'variant "Rounding up" of "base.rules":\n  says "Halves are rounded up."\n'
 UP = "replace value half(n: int) = (n + 1) // 2\n"
 
@@ -185,12 +190,9 @@ def test_a_reword_keeps_the_passages_place_and_its_steps(tmp_path: Path) -> None
     assert reworded == meeple.load(variant(tmp_path, UP)).new_game(2).scores
 
 
-TWO_PHASES = """\
-game "Two phases":
-  players 2..2
-zone bag
-zone pot per player
-piece chip: 40 per player in bag
+TWO_PHASES = (
+    chips_game("Two phases")
+    + """\
 rule take(p: player):
   says "Take one chip."
   move 1 chip of p from bag to p.pot
@@ -206,6 +208,7 @@ play:
         take(p)
 score p = count(pieces(p.pot))
 """
+)
 
 
 def test_a_reworded_phase_is_told_among_the_changes_in_the_order_the_game_plays_it(tmp_path: Path) -> None:
