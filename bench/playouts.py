@@ -2,28 +2,37 @@
 
     python bench/playouts.py [--playouts N] [--game tic_tac_toe|connect_four|hex] [--least SECONDS]
 
-For Tic-Tac-Toe, Connect Four and Hex 11x11, each contender plays the same N random playouts
-(random answers, one per decision, from `random.Random(seed)`, seeds 0 to N-1) in a process of
-its own, started one after the other; each reports the CPU time of its playouts only (after its
-game is loaded), so a machine shared with other work slows the figures less than wall time
-would. Each contender plays its N playouts in rounds, at least 3 and until its rounds add up to
-`--least` seconds of CPU (1 by default), and reports the median round: 2,000 playouts of
-Tic-Tac-Toe take the core 50 ms, and one round that short moved by a third between two runs a
-second apart on an idle machine. The contenders:
+For Tic-Tac-Toe, Connect Four and Hex 11x11, each contender plays N random playouts (random
+answers, one per decision, from `random.Random(seed)`, seeds 0 to N-1, a generator seeded for
+each playout; or, for the contenders that say "one stream", every playout from one generator
+seeded once, as a user's loop and Ludii's figures draw them) in a process of its own, started
+one after the other; each reports the CPU time of its playouts only (after its game is loaded),
+so a machine shared with other work slows the figures less than wall time would. Each contender
+plays its N playouts in rounds, at least 3 and until its rounds add up to `--least` seconds of
+CPU (1 by default), and reports the median round: 2,000 playouts of Tic-Tac-Toe take the core
+50 ms, and one round that short moved by a third between two runs a second apart on an idle
+machine. The contenders:
 
 - `meeple`: the game in `tests/games/` on meeple's Python engine (`new_game(...,
   logging=False)`), Hex with `--option size=11`, from the same kind of Python loop;
 - `openspiel`: OpenSpiel's own C++ game driven from its Python loop (`pyspiel.load_game(...)`,
-  `state.apply_action(choice(state.legal_actions()))`): what a user of OpenSpiel gets in Python;
+  `state.apply_action(choice(state.legal_actions()))`): what a user of OpenSpiel gets in Python,
+  a generator seeded for each playout;
+- `openspiel, one stream`: the same loop drawing every playout from one generator seeded once;
 - `meeple native`: the same games on the native core (interpreter/native/), the same loop;
 - `meeple native, inside`: the native core playing each whole playout inside itself, its own
   random agents answering (as `meeple simulate` plays): no Python per decision;
-- `meeple native, one call`: the same playouts, all N in one call into the core
+- `meeple native, one call, a seed per game`: the same playouts, all N in one call into the core
   (`native.playouts(game, N)`): no Python per playout either, each game a copy of a start
-  prepared once;
+  prepared once, each game's generators (one per seat) seeded for it, so that it replays alone;
+- `meeple native, one call, one stream`: the same call drawing every playout from one stream
+  (`native.playouts(game, N, stream=True)`): the seats' generators seeded once, each game going
+  on from where the one before left them: other random games of the same kind, compared with
+  `openspiel, one stream`;
 - `openspiel+meeple`: the same OpenSpiel loop over meeple's game through `meeple.openspiel`.
 
-The table gives playouts per CPU-second, each contender's ratio to OpenSpiel's, and moves per
+The table gives playouts per CPU-second, each contender's ratio to OpenSpiel's loop drawing its
+playouts alike (a generator per playout, or one stream: `vs openspiel` names which), and moves per
 playout (the games must be alike for the rates to compare). Ludii's published single-thread
 figures are printed beside them as a reference: published, not measured here.
 
@@ -65,9 +74,14 @@ MEEPLE_ENGINES: dict[str, Callable[[Any, int], Any]] = {
 # plays): its random agents draw from Random(seed * 1000 + seat), as agents.py's do, so its
 # games are other random games than the Python loop's, of the same kind.
 INSIDE = "meeple native, inside"
-# The same playouts, all of them in one call into the core (`native.playouts`).
-ONE_CALL = "meeple native, one call"
+# The same playouts, all of them in one call into the core (`native.playouts`): each game's
+# generators seeded for it, or every game drawn from one stream (`stream=True`).
+ONE_CALL = "meeple native, one call, a seed per game"
+ONE_STREAM = "meeple native, one call, one stream"
 OPENSPIEL = "openspiel"
+OPENSPIEL_STREAM = "openspiel, one stream"
+# The contender each one is compared with: OpenSpiel's loop drawing its playouts alike.
+ALIKE = {ONE_STREAM: OPENSPIEL_STREAM, OPENSPIEL_STREAM: OPENSPIEL_STREAM}
 ADAPTER = "openspiel+meeple"
 INSTALL = "pip install 'meeple[openspiel]'"
 ROUNDS = 3  # rounds of playouts per contender at least (`run_one`)
@@ -114,8 +128,9 @@ def inside_playouts(game: str, playouts: int) -> tuple[float, int]:
     return time.process_time() - begin, moves
 
 
-def one_call_playouts(game: str, playouts: int) -> tuple[float, int]:
-    """(CPU seconds, moves) for `playouts` random games played inside the core in one call."""
+def one_call_playouts(game: str, playouts: int, stream: bool) -> tuple[float, int]:
+    """(CPU seconds, moves) for `playouts` random games played inside the core in one call, each
+    from its own seed or (`stream`) all from one stream."""
     import meeple
     from meeple.interpreter import native
 
@@ -123,14 +138,15 @@ def one_call_playouts(game: str, playouts: int) -> tuple[float, int]:
     loaded = meeple.load(rules, options)
     native_game(loaded, 0)  # the lowering, once per program, is loading
     begin = time.process_time()
-    played = native.playouts(loaded, playouts, players=2)
+    played = native.playouts(loaded, playouts, players=2, stream=stream)
     seconds = time.process_time() - begin
     return seconds, sum(len(p.choices) for p in played)
 
 
-def openspiel_playouts(game: str, playouts: int, adapter: bool) -> tuple[float, int]:
+def openspiel_playouts(game: str, playouts: int, adapter: bool, stream: bool = False) -> tuple[float, int]:
     """(CPU seconds, moves) for `playouts` random games in OpenSpiel's Python loop, over its own
-    C++ game or (`adapter`) over meeple's game."""
+    C++ game or (`adapter`) over meeple's game, a generator seeded for each playout or (`stream`)
+    one seeded once."""
     import pyspiel
 
     rules, options, name = GAMES[game]
@@ -142,9 +158,11 @@ def openspiel_playouts(game: str, playouts: int, adapter: bool) -> tuple[float, 
         loaded = pyspiel.load_game(name)
     moves = 0
     start = time.process_time()
+    rng = random.Random(0)
     for seed in range(playouts):
         state = loaded.new_initial_state()
-        rng = random.Random(seed)
+        if not stream:
+            rng = random.Random(seed)
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
             moves += 1
@@ -157,9 +175,9 @@ def one_round(contender: str, game: str, playouts: int) -> tuple[float, int]:
         return meeple_playouts(game, MEEPLE_ENGINES[contender], playouts)
     if contender == INSIDE:
         return inside_playouts(game, playouts)
-    if contender == ONE_CALL:
-        return one_call_playouts(game, playouts)
-    return openspiel_playouts(game, playouts, adapter=contender == ADAPTER)
+    if contender in (ONE_CALL, ONE_STREAM):
+        return one_call_playouts(game, playouts, stream=contender == ONE_STREAM)
+    return openspiel_playouts(game, playouts, contender == ADAPTER, stream=contender == OPENSPIEL_STREAM)
 
 
 def run_one(contender: str, game: str, playouts: int, least: float) -> None:
@@ -208,25 +226,28 @@ def main() -> None:
         run_one(args.one, games[0], args.playouts, args.least)
         return
     # OpenSpiel first: the others' ratios are to it.
-    contenders = [OPENSPIEL, *MEEPLE_ENGINES, INSIDE, ONE_CALL, ADAPTER]
+    contenders = [OPENSPIEL, OPENSPIEL_STREAM, *MEEPLE_ENGINES, INSIDE, ONE_CALL, ONE_STREAM, ADAPTER]
     print(
         f"{args.playouts} random playouts per contender and game, each in its own process, CPU time "
         f"(the median of {ROUNDS} rounds or more, {args.least:g} s at least)"
     )
-    print(f"{'game':<14} {'contender':<24} {'playouts/s':>11} {'vs openspiel':>13} {'moves/playout':>14}")
+    print(f"{'game':<14} {'contender':<40} {'playouts/s':>11} {'vs openspiel':>13} {'moves/playout':>14}")
     for game in games:
         rates: dict[str, float] = {}
         for contender in contenders:
             figures = measure(contender, game, args.playouts, args.least)
             rates[contender] = args.playouts / figures["seconds"]
+            alike = ALIKE.get(contender, OPENSPIEL)
             print(
-                f"{game:<14} {contender:<24} {rates[contender]:>11,.0f} "
-                f"{rates[contender] / rates[OPENSPIEL]:>13.4f} {figures['moves'] / args.playouts:>14.1f}",
+                f"{game:<14} {contender:<40} {rates[contender]:>11,.0f} "
+                f"{rates[contender] / rates[alike]:>13.4f} {figures['moves'] / args.playouts:>14.1f}"
+                f"  (vs {alike})",
                 flush=True,
             )
         ludii = LUDII[game]
-        reference = f"{ludii:>11,} {ludii / rates[OPENSPIEL]:>13.4f}"
-        print(f"{game:<14} {'Ludii (published)':<24} {reference}  not measured")
+        reference = f"{ludii:>11,} {ludii / rates[OPENSPIEL_STREAM]:>13.4f}"
+        ludii_name = "Ludii (published, one stream)"
+        print(f"{game:<14} {ludii_name:<40} {reference}  not measured (vs {OPENSPIEL_STREAM})")
 
 
 if __name__ == "__main__":

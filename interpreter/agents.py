@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from meeple.interpreter.engine import State
+from meeple.interpreter.engine import Game, State
 from meeple.interpreter.runtime import Decision
 from meeple.interpreter.styles import Style, draw
 
@@ -218,3 +218,41 @@ def play(state: State, agents: Sequence[Agent]) -> State:
         assert decision is not None
         state.apply(agents[decision.player.seat].choose(state, decision))
     return state
+
+
+def playouts(
+    game: Game,
+    games: int,
+    seed: int = 0,
+    players: int | None = None,
+    agents: Sequence[str] = ("random",),
+    teams: Sequence[Sequence[int]] | None = None,
+    stream: bool = False,
+) -> list[State]:
+    """`games` games played to their end on the Python engine by agents named as `make_agents`
+    names them: what `native.playouts` plays inside the core, the same games. Each game of seeds
+    `seed`, `seed + 1`, ... is the game of its own seed, its chance and its agents seeded for it,
+    so that each replays alone. With `stream`, the games are drawn from one stream from `seed`:
+    the chance generator and the agents are made once, as the game of `seed` makes them, and each
+    game goes on from where the one before left them, none seeded again (what many random games
+    ask where none must replay alone: a benchmark, as other engines' loops draw from one
+    generator). A stream's first game is the game of its seed; a later one replays only after
+    those before it, so a search, which copies its game from the seed, plays no stream."""
+    if not stream:
+        out = []
+        for n in range(games):
+            state = game.new_game(players, seed + n, logging=False, teams=teams)
+            out.append(play(state, make_agents(list(agents), state.players, seed + n, game.program.styles)))
+        return out
+    first = game.new_game(players, seed, logging=False, teams=teams, run_setup=False)
+    made = make_agents(list(agents), first.players, seed, game.program.styles)
+    if any(isinstance(agent, MctsAgent) for agent in made):
+        raise ValueError("a search copies its game from the game's seed: it plays no stream of games")
+    chance = random.Random(seed)
+    out = []
+    for n in range(games):
+        state = first if n == 0 else game.new_game(players, seed, logging=False, teams=teams, run_setup=False)
+        state.rt.rng = chance
+        state.run(state.flow())
+        out.append(play(state, made))
+    return out

@@ -19,6 +19,7 @@ from meeple import Game
 from meeple.interpreter import native
 from meeple.interpreter.agents import make_agents
 from meeple.interpreter.agents import play as play_to_end
+from meeple.interpreter.agents import playouts as python_playouts
 
 
 @pytest.fixture(autouse=True)
@@ -75,6 +76,45 @@ def test_playouts_in_one_call_are_the_python_engines_games(
             state.scores,
             state.winners,
         )
+
+
+@pytest.mark.parametrize(("rules", "options", "players", "agents", "teams"), CASES)
+def test_playouts_from_one_stream_are_the_python_engines_games_from_that_stream(
+    rules: Path, options: dict[str, str], players: int, agents: tuple[str, ...], teams: Any
+) -> None:
+    """With `stream`, both engines draw the games from one stream from the seed (the chance
+    generator and the agents made once, each game going on from where the one before left
+    them): the same games, game after game, the first the game of the seed alone."""
+    game = meeple.load(str(rules), options)
+    played = native.playouts(game, 8, seed=3, players=players, agents=agents, teams=teams, stream=True)
+    python = python_playouts(game, 8, seed=3, players=players, agents=agents, teams=teams, stream=True)
+    assert [(p.choices, p.turns, p.scores, p.winners) for p in played] == [
+        (s.choices, s.turns, s.scores, s.winners) for s in python
+    ]
+    assert all(p.error is None and p.seed == 3 for p in played)
+    mine = (played[0].choices, played[0].turns, played[0].steps, played[0].scores, played[0].winners)
+    alone = one_by_one(game, players, 3, agents, teams)
+    assert mine == alone[:4] + alone[5:]
+
+
+def test_a_stream_of_games_goes_on_where_games_of_their_own_seeds_start_again() -> None:
+    """A stream's games after the first are not the games of any seed played alone: their
+    generators were never seeded again. On the Python engine too."""
+    game = meeple.load(str(GAMES / "call_the_die.rules"))
+    stream = [p.choices for p in native.playouts(game, 12, players=2, stream=True)]
+    seeded = [p.choices for p in native.playouts(game, 12, players=2)]
+    assert stream[0] == seeded[0] and stream != seeded
+    assert [s.choices for s in python_playouts(game, 12, players=2)] == seeded
+
+
+def test_a_search_plays_no_stream_of_games() -> None:
+    """A search copies its game from the game's seed, which a stream's later games do not
+    replay from: both engines refuse it, before any game."""
+    game = meeple.load(str(GAMES / "tic_tac_toe.rules"))
+    with pytest.raises(ValueError, match="no stream"):
+        native.playouts(game, 2, agents=("mcts:10",), stream=True)
+    with pytest.raises(ValueError, match="no stream"):
+        python_playouts(game, 2, players=2, agents=("random", "mcts:10"), stream=True)
 
 
 def test_a_playout_stopped_by_the_rules_carries_the_python_engines_error(tmp_path: Path) -> None:

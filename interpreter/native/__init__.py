@@ -145,6 +145,7 @@ def playouts(
     agents: Sequence[str] = ("random",),
     budget: int = DEFAULT_BUDGET,
     teams: Sequence[Sequence[int]] | None = None,
+    stream: bool = False,
 ) -> list[Playout]:
     """`games` games of seeds `seed`, `seed + 1`, ..., each played to its end inside the core by
     its agents (named as `NativeState.play_out` names them, a shorter list repeating its last),
@@ -152,7 +153,14 @@ def playouts(
     plays (tests/test_native_playouts.py), started from a copy of a start prepared once
     (src/playouts.rs), with nothing crossing into Python per game or per decision. What a
     benchmark of random playouts or a batch of a simulation asks. Arguments are checked as
-    `new_game` checks them (ValueError); a `sequence` is played game by game (`new_game`)."""
+    `new_game` checks them (ValueError); a `sequence` is played game by game (`new_game`).
+
+    With `stream`, the games are drawn from one stream from `seed` rather than each from its own
+    seed: the chance generator and the agents made once, each game going on from where the one
+    before left them (src/playouts.rs's `Stream`), so nothing is seeded per game. The first is
+    the game of `seed`; a later one replays only after those before it (each `Playout`'s `seed`
+    is then the stream's). The Python engine's `agents.playouts` plays the same games."""
+    from meeple.interpreter.agents import parse_search
     from meeple.interpreter.native.state import core_agent, core_error
 
     if _core is None:
@@ -163,16 +171,19 @@ def playouts(
         raise ValueError("a sequence is played game by game: new_game, then play_out")
     if not agents:
         raise ValueError("playouts need an agent for the players (random, first, a style, mcts...)")
+    if stream and any(parse_search(name) is not None for name in agents):
+        raise ValueError("a search copies its game from the game's seed: it plays no stream of games")
     probe = new_game(game, players, seed, budget, logging=False, checked=False, teams=teams)  # checks them
     low, core = lowered(game, probe.players)
     named = [core_agent(game, low, agents[min(seat, len(agents) - 1)]) for seat in range(probe.players)]
     layout = None if probe.layout is None else [list(team) for team in probe.layout]
     out = []
     for n, (choices, turns, steps, scores, ties, winners, error) in enumerate(
-        core.playouts(probe.seats, (seed, games), named, budget, layout)
+        core.playouts(probe.seats, (seed, games), named, budget, layout, stream)
     ):
         failed = None if error is None else core_error(low, budget, *error)
-        out.append(Playout(seed + n, choices, turns, steps, scores or [], ties or [], winners or [], failed))
+        number = seed if stream else seed + n
+        out.append(Playout(number, choices, turns, steps, scores or [], ties or [], winners or [], failed))
     return out
 
 

@@ -1,7 +1,7 @@
 //! Random playouts of a lowered program inside the core, with no Python: what the machine
 //! alone costs, for profiling it (`perf record`) and for comparing its revisions.
 //!
-//!     cargo run --release --no-default-features --example playouts -- PROGRAM.json PLAYERS GAMES [built]
+//!     cargo run --release --no-default-features --example playouts -- PROGRAM.json PLAYERS GAMES [built|stream]
 //!
 //! PROGRAM.json is a lowered program, as the Python side writes it for the core:
 //!
@@ -11,10 +11,11 @@
 //! Each game plays seed 0, 1, ... with random agents, as `NativeState.play_out(["random"])`
 //! does, from a copy of a start prepared once, as `native.playouts` plays them (playouts.rs);
 //! with `built`, each game built from nothing, as `native.new_game` builds it: the two in one
-//! binary, to compare them. The time printed is wall time (run it under `time` for CPU time).
+//! binary, to compare them; with `stream`, the games drawn from one stream from seed 0, as
+//! `native.playouts(..., stream=True)` plays them (playouts.rs's `Stream`). The time printed is wall time (run it under `time` for CPU time).
 
 use _core::ir::Program;
-use _core::playouts::{play, Prepared};
+use _core::playouts::{play, Prepared, Stream};
 use _core::rng::Mt;
 use _core::teams::Teams;
 use _core::vm::{Agent, Game, Loaded};
@@ -23,11 +24,12 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (path, players, games, built) = match args.as_slice() {
-        [_, path, players, games] => (path, players, games, false),
-        [_, path, players, games, how] if how == "built" => (path, players, games, true),
+    let (path, players, games, how) = match args.as_slice() {
+        [_, path, players, games] => (path, players, games, How::Copied),
+        [_, path, players, games, how] if how == "built" => (path, players, games, How::Built),
+        [_, path, players, games, how] if how == "stream" => (path, players, games, How::Stream),
         _ => {
-            eprintln!("usage: playouts PROGRAM.json PLAYERS GAMES [built]");
+            eprintln!("usage: playouts PROGRAM.json PLAYERS GAMES [built|stream]");
             std::process::exit(2);
         }
     };
@@ -37,7 +39,7 @@ fn main() {
     let players: u32 = players.parse().expect("players is a number");
     let games: i128 = games.parse().expect("games is a number");
     let began = Instant::now();
-    let moves = all_games(&program, players, games, built);
+    let moves = all_games(&program, players, games, how);
     let seconds = began.elapsed().as_secs_f64();
     println!(
         "{games} games in {seconds:.3} s: {:.0} games/s, {:.1} choices a game",
@@ -46,22 +48,39 @@ fn main() {
     );
 }
 
+/// How each game starts: a copy of the prepared start with its seed's generators, built from
+/// nothing, or a copy going on from the generators of the game before it.
+#[derive(PartialEq)]
+enum How {
+    Copied,
+    Built,
+    Stream,
+}
+
 /// Every game, from its start to its end (what callgrind counts: `--toggle-collect='*all_games*'`):
 /// how many choices they made.
 #[inline(never)]
-fn all_games(program: &Arc<Loaded>, players: u32, games: i128, built: bool) -> usize {
+fn all_games(program: &Arc<Loaded>, players: u32, games: i128, how: How) -> usize {
     let mut moves = 0;
     let mut prepared =
         Prepared::new(program.clone(), players, Teams::alone(players), 10_000_000, false, None);
+    let seats = |seed: i128| -> Vec<Agent> {
+        (0..players).map(|seat| Agent::Random(Mt::new(seed * 1000 + i128::from(seat)))).collect()
+    };
+    if how == How::Stream {
+        let mut stream = Stream::new(0, seats(0));
+        for _ in 0..games {
+            moves += stream.next(&mut prepared).expect("the game plays").choices.len();
+        }
+        return moves;
+    }
     for seed in 0..games {
-        let game = if built {
+        let game = if how == How::Built {
             Game::new(program.clone(), players, seed, 10_000_000, false)
         } else {
             prepared.game(seed)
         };
-        let mut agents: Vec<Agent> =
-            (0..players).map(|seat| Agent::Random(Mt::new(seed * 1000 + i128::from(seat)))).collect();
-        moves += play(game, &mut agents).expect("the game plays").choices.len();
+        moves += play(game, &mut seats(seed)).expect("the game plays").choices.len();
     }
     moves
 }

@@ -45,17 +45,25 @@ impl Prepared {
 
     /// The game of seed `seed`, run to its first decision: as `Game::seated` makes it.
     pub fn game(&mut self, seed: i128) -> Game {
+        self.game_drawing(Mt::new(seed))
+    }
+
+    /// The game whose chance draws from `rng`, run to its first decision: the game of its seed
+    /// for a generator not yet drawn from, and for one that has drawn (a stream's, `Stream`),
+    /// the game that goes on from where the generator stands.
+    pub fn game_drawing(&mut self, rng: Mt) -> Game {
         if let Some(first) = &self.first {
             let mut game = first.copied();
-            game.world.rng = Mt::new(seed);
+            game.world.rng = rng;
             return game;
         }
+        let fresh = !rng.drawn();
         let mut game = self.laid.copied();
-        game.world.rng = Mt::new(seed);
+        game.world.rng = rng;
         if game.failed.is_none() {
             game.advance();
         }
-        if !self.tried {
+        if !self.tried && fresh {
             self.tried = true;
             if !game.world.rng.drawn() {
                 self.first = Some(game.copied());
@@ -78,6 +86,34 @@ pub fn seeded(agents: &mut [Agent]) {
     Mt::seed_together(&mut generators);
 }
 
+/// Many games drawn from one stream of chance rather than each from its own seed: the game's
+/// chance and its agents' answers come from generators seeded once, for the first game as its
+/// seed seeds them, each game after it going on from where the game before left them. What a
+/// caller asks that needs many random games but not each one replayable alone (a benchmark of
+/// playouts: one generator seeded once, as other engines' loops draw theirs); its first game is
+/// the game of its seed. The Python engine plays the same games (agents.py's `playouts`).
+pub struct Stream {
+    /// The seats' agents, made once for the stream (their generators never seeded again).
+    agents: Vec<Agent>,
+    /// The games' chance, as the last game left it.
+    chance: Mt,
+}
+
+impl Stream {
+    /// A stream from `seed`, its agents made as the game of that seed makes them.
+    pub fn new(seed: i128, agents: Vec<Agent>) -> Stream {
+        Stream { agents, chance: Mt::new(seed) }
+    }
+
+    /// The stream's next game, from the prepared start, played to its end.
+    pub fn next(&mut self, prepared: &mut Prepared) -> Result<Played, String> {
+        let chance = std::mem::replace(&mut self.chance, Mt::new(0));
+        let (played, chance) = play_keeping(prepared.game_drawing(chance), &mut self.agents)?;
+        self.chance = chance;
+        Ok(played)
+    }
+}
+
 /// How a game played to its end came out: each seat's score and tiebreak and the winners (every
 /// member of a winning team, teams.rs), or the error that stopped it.
 pub type Outcome = Result<(Vec<i64>, Vec<i64>, Vec<u32>), Fail>;
@@ -92,13 +128,20 @@ pub struct Played {
 
 /// Play `game` to its end, each decision answered by its seat's agent, and say how it came out.
 /// Err: no agent for a seat that must answer (the caller's mistake, not the rules').
-pub fn play(mut game: Game, agents: &mut [Agent]) -> Result<Played, String> {
+pub fn play(game: Game, agents: &mut [Agent]) -> Result<Played, String> {
+    Ok(play_keeping(game, agents)?.0)
+}
+
+/// `play`, handing back the game's chance generator as the game left it (a stream's next game
+/// goes on from it).
+fn play_keeping(mut game: Game, agents: &mut [Agent]) -> Result<(Played, Mt), String> {
     game.play_out(agents)?;
     let outcome = match game.failed.take() {
         Some(fail) => Err(fail),
         None => ended(&mut game),
     };
-    Ok(Played { choices: game.choices, turns: game.world.turns, steps: game.world.steps, outcome })
+    let played = Played { choices: game.choices, turns: game.world.turns, steps: game.world.steps, outcome };
+    Ok((played, game.world.rng))
 }
 
 /// The scores, tiebreaks and winners of a game that ended (an error in a score stops it there).
@@ -143,5 +186,36 @@ mod tests {
             }
         }
         assert!(at_first.first.is_some() && from_laid.first.is_none());
+    }
+
+    /// A stream's games are those its agents play when made once and never seeded again, each
+    /// game going on from where the one before left their generators (from the start copied at
+    /// its first decision or run from the start laid out); its first is the game of its seed.
+    #[test]
+    fn a_stream_of_games_goes_on_from_the_generators_the_game_before_left() {
+        let program = tiny();
+        let mut agents = random(7, 2);
+        let by_hand: Vec<Played> = (0..10)
+            .map(|_| {
+                let built = Game::seated(program.clone(), 2, Teams::alone(2), 7, 100_000, false, None);
+                play(built, &mut agents).expect("plays")
+            })
+            .collect();
+        let mut at_first = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
+        let mut from_laid = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
+        from_laid.tried = true;
+        for prepared in [&mut at_first, &mut from_laid] {
+            let mut stream = Stream::new(7, random(7, 2));
+            for expected in &by_hand {
+                let a = stream.next(prepared).expect("plays");
+                assert_eq!(
+                    (&a.choices, a.steps, a.turns),
+                    (&expected.choices, expected.steps, expected.turns)
+                );
+            }
+        }
+        let alone = play(at_first.game(7), &mut random(7, 2)).expect("plays");
+        assert_eq!(alone.choices, by_hand[0].choices);
+        assert!(by_hand.iter().any(|p| p.choices != alone.choices), "the games go on, not start again");
     }
 }

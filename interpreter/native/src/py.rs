@@ -7,7 +7,7 @@ use crate::carry::Start;
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
 use crate::mcts::{Budget, Rollout, Search};
-use crate::playouts::{play, Played, Prepared};
+use crate::playouts::{play, Played, Prepared, Stream};
 use crate::rng::Mt;
 use crate::teams::Teams;
 use crate::value::Value;
@@ -298,7 +298,10 @@ impl Program {
     /// `Game.play_out` seeds them), without the readable log: what each came to (`PlayedOut`),
     /// in the seeds' order. Each game is a copy of a start prepared once (playouts.rs): the game
     /// `new_game` and `play_out` make of the same seed. Python's other threads run meanwhile.
-    #[pyo3(signature = (players, seeds, agents, budget, teams=None))]
+    /// With `stream`, the games are drawn from one stream (playouts.rs's `Stream`) from the
+    /// first seed: each goes on from the generators the one before left, none seeded anew.
+    #[pyo3(signature = (players, seeds, agents, budget, teams=None, stream=false))]
+    #[allow(clippy::too_many_arguments)] // the Python call's own arguments, each named there
     fn playouts(
         &self,
         py: Python<'_>,
@@ -307,6 +310,7 @@ impl Program {
         agents: Vec<AgentSpec>,
         budget: u64,
         teams: Option<Vec<Vec<u32>>>,
+        stream: bool,
     ) -> PyResult<Vec<PlayedOut>> {
         let (seed, games) = seeds;
         let layout = teams.clone();
@@ -320,6 +324,16 @@ impl Program {
         let mut prepared = self.take_prepared(&settings, teams);
         let played = py.detach(|| {
             let mut out = Vec::new();
+            if stream {
+                let Ok(made) = agents_of(loaded, agents.clone(), seed) else {
+                    return Err("the agents do not fit this program".to_string());
+                };
+                let mut drawn = Stream::new(seed, made);
+                for _ in 0..games {
+                    out.push(drawn.next(&mut prepared)?);
+                }
+                return Ok(out);
+            }
             for n in 0..i128::from(games) {
                 let Ok(mut made) = agents_of(loaded, agents.clone(), seed + n) else {
                     return Err("the agents do not fit this program".to_string());
