@@ -11,6 +11,7 @@ matches Water").
 
 from __future__ import annotations
 
+import csv
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ import meeple
 from meeple import State
 from meeple.interpreter import layers
 from meeple.interpreter.examples import run_examples
+from meeple.loader import bundled_dir
 
 SIZES = ["A", "B", "C", "D", "E"]
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
@@ -239,3 +241,42 @@ def test_the_last_round_is_one_action_each_and_nothing_else_of_a_turn(seed: int)
     assert "Collect a Morph token?" not in asked
     assert not [q for q in asked if q.startswith("How many Dinos hatch")]
     assert asked.count("Which Action?") <= 3
+
+
+CHANGE = "Change to another species of your Dynasty?"
+
+
+def first_change_of_species(size: str, players: int, seeds: range) -> tuple[State, int]:
+    """A random game (answers drawn from `random.Random(seed)`) stopped where an Extinct player is
+    first offered a change of species, with the seed that got there."""
+    for seed in seeds:
+        state = game(size).new_game(players, seed=seed, budget=BUDGET)
+        rng = random.Random(seed)
+        for _ in range(MAX_DECISIONS):
+            if state.is_over:
+                break
+            assert state.decision is not None
+            if state.decision.prompt == CHANGE:
+                return state, seed
+            state.apply(rng.randrange(state.decision.size))
+    raise AssertionError(f"no player went Extinct in the games of seeds {seeds}")
+
+
+def test_an_extinct_player_may_change_only_to_another_species_of_their_dynasty() -> None:
+    """Rulebook, Extinction!: "The player may choose to freely change to any another species",
+    and its tip "You can even switch species within your Dynasty!" (the file's conflict: the
+    Dynasty's species only). The Extinct player is offered the other species of their own Dynasty,
+    and nothing else beside passing; a change takes the new species' board and Dinos."""
+    state, seed = first_change_of_species("A", 3, range(40))
+    decision = state.decision
+    assert decision is not None and decision.extra == "pass", seed
+    species = state.rt.owned[("player", "species_of")]
+    own = species[decision.player]
+    dynasty = str(own.values["dynasty"].key)
+    with open(bundled_dir() / "dino_dynasty" / "species.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    same = sorted(r["name"] for r in rows if r["dynasty"] == dynasty and r["name"] != str(own.key))
+    offered = list(decision.values)
+    assert same and sorted(str(s.key) for s in offered) == same, seed
+    state.apply(0)
+    assert state.rt.owned[("player", "species_of")][decision.player] == offered[0], seed

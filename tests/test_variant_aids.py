@@ -542,16 +542,23 @@ def test_a_ruling_says_what_to_do_without_quoting_or_pointing_into_the_publisher
         assert not DESIGNERS_WORDS.search(ruling.words), ruling.words
 
 
-CHANGE_SPECIES = ["dino_dynasty_dynasty", "dino_dynasty_campaign", "dino_dynasty_campaign_teams"]
+CHANGE_SPECIES = [
+    "dino_dynasty",
+    "dino_dynasty_teams",
+    "dino_dynasty_dynasty",
+    "dino_dynasty_campaign",
+    "dino_dynasty_campaign_teams",
+]
 
 
 @pytest.mark.parametrize("stem", CHANGE_SPECIES)
 def test_a_variant_where_an_extinct_player_changes_species_prints_no_ruling_against_it(stem: str) -> None:
-    """The Dynasty game's whole book let an Extinct player change species in its Extinction rule
-    and kept the base game's ruling that each player keeps their Dino board for the whole game:
-    the ruling stands in the rule it settles, and goes with it when a variant replaces the rule."""
+    """Extinction!: "The player may choose to freely change to any another species". The Dynasty
+    game's whole book once let an Extinct player change species and kept the base game's ruling
+    that each player keeps their Dino board for the whole game. Every book's Extinction rule now
+    offers the change, and none prints a ruling against it."""
     book = _full_book(stem).book
-    assert any("change your Dynasty's species" in " ".join(p.words) for p in book.rules)
+    assert any("change to another species of your Dynasty" in " ".join(p.words) for p in book.rules)
     assert not any("for the whole game" in ruling.words for ruling in book.rulings)
 
 
