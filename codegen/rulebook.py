@@ -159,8 +159,15 @@ class Option:
 
 @dataclass
 class Ruling:
+    """How the game settles a point of its rules. A `conflict` is a point the rules could be read
+    two ways (`point`, its question) and the way this game plays it (`words`); an `assumption`, a
+    question the rules leave open, and this game's answer (`words`, which ask it too). The rulebook
+    prints them under two headings: a reader told only the answer did not know that the rules
+    themselves seem to say two things there."""
+
     kind: str  # "assumption" or "conflict"
     words: str
+    point: str = ""  # a conflict's question ("How many cards a player keeps"); "" for an assumption
 
 
 @dataclass
@@ -488,7 +495,7 @@ class _Builder:
             seen.add(key)
             if isinstance(m, ast.Conflict):
                 reading = " ".join(r.value for r in m.reading)
-                out.append(Ruling("conflict", f"{m.value}: {reading}" if reading else m.value))
+                out.append(Ruling("conflict", reading, m.value) if reading else Ruling("conflict", m.value))
             else:
                 out.append(Ruling("assumption", _without_tag(m.value)))
         return out
