@@ -239,7 +239,13 @@ class _Builder:
         return len({d.span.file for d in self.module.decls})
 
     def changed(self, node: ast.Node) -> bool:
-        return self.variant_file is not None and node.span.file == self.variant_file
+        """Whether a variant's rulebook tells this node among its changes: one of the variant's
+        own, but for a phase or step it replaced with the base game's statements in new words
+        (the solo book printed three phases that play as in the base game, told for one player):
+        the reader holds the base game's. What the variant inserts in such a block is a change, told
+        as added to the block by its name, so that the reader knows where it goes."""
+        own = self.variant_file is not None and node.span.file == self.variant_file
+        return own and node.span not in self.module.worded_anew
 
     # ------------------------------------------------------------------ parts
 
@@ -562,7 +568,11 @@ class _Builder:
             return False
         if any(r.kind == "phase" for r in self.module.removed):
             return True
-        return any(isinstance(n, ast.Stmt) and n.span.file != play.span.file for n in play.walk())
+        worded_anew = self.module.worded_anew
+        return any(
+            isinstance(n, ast.Stmt) and n.span.file != play.span.file and n.span not in worded_anew
+            for n in play.walk()
+        )
 
     # ------------------------------------------------------------------ seats the rules play, and teams
 

@@ -9,6 +9,7 @@ as they are; one whose name the base already uses must say `replace`.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -198,6 +199,8 @@ class _Patcher:
             old = body[index]
             assert isinstance(old, ast.Named)
             body[index] = ast.Named(span=patch.span, kind=old.kind, name=old.name, body=patch.body)
+            if _shape(old.body) == _shape(patch.body) and _numbers(old) == _numbers(body[index]):
+                self.merged.worded_anew |= {n.span for n in body[index].walk()}
 
     def remove(self, patch: ast.RemoveDecl) -> None:
         merged = self.merged
@@ -331,6 +334,26 @@ def _put_in_place(lines: list[Any], old: set[int], new: list[ast.Meta], keep: bo
     elif places:
         first = places[0]
         lines[:] = [*lines[:first], *new, *(x for x in lines[first:] if id(x) not in old)]
+
+
+def _shape(value: Any) -> Any:
+    """What statements do, without where they stand or what they say: their kinds and fields,
+    spans and words (`says`, `text`, `called`, `cites`...) left out. Two blocks of one shape play
+    alike, whatever their words."""
+    if isinstance(value, ast.Node):
+        fields = tuple((k, _shape(v)) for k, v in value.fields() if not isinstance(v, ast.Meta))
+        return (type(value).__name__, fields)
+    if isinstance(value, list | tuple):
+        return tuple(_shape(v) for v in value if not isinstance(v, ast.Meta))
+    return value
+
+
+def _numbers(block: ast.Named) -> list[str]:
+    """The numbers a block's words give (`says`, `text`, `called`): a block that plays as the
+    base game's but tells other numbers ("the 15 other spaces" of 19, the others filled before)
+    says something new to a player who holds the base game's rulebook."""
+    said = [m.value for m in block.find_all(ast.Meta) if m.kind in ("says", "text", "called")]
+    return sorted(re.findall(r"\d+", " ".join(said)))
 
 
 def _removed(patch: ast.RemoveDecl, metas: list[ast.Meta]) -> ast.Removed:

@@ -228,6 +228,53 @@ def test_a_reworded_phase_is_told_among_the_changes_in_the_order_the_game_plays_
     assert told.count("NEW-FIRST") == 1, told
 
 
+STEPPED = TWO_PHASES.replace(
+    "      for each p in players:\n        take(p)\nscore",
+    "      step again:\n        for each p in players:\n          take(p)\nscore",
+)
+
+
+def test_a_phase_replaced_only_to_word_it_anew_is_not_among_the_changes_but_what_is_added_to_it_is(
+    tmp_path: Path,
+) -> None:
+    """A variant's rulebook says what changes from the base game (issue 25): the solo book
+    printed three phases and five setup steps it replaced with the base game's statements, only
+    to tell them to one player ("you" for "each player"), as if the solo game changed them. A
+    phase or step replaced with the base game's own statements is printed among the changes only
+    where a player needs it: where its words give other numbers than the base game's, or to
+    place what the variant adds to it (told as added to it, by its name). `--full` prints the
+    new words."""
+    body = (
+        "replace phase first:\n"
+        '  called "First phase"\n'
+        '  says "ALONE-FIRST: you take a chip."\n'
+        "  for each p in players:\n"
+        "    take(p)\n"
+        "replace phase second:\n"
+        '  called "Second phase"\n'
+        '  says "ALONE-SECOND: you take a chip again."\n'
+        "  step again:\n"
+        "    for each p in players:\n"
+        "      take(p)\n"
+        "insert after step again:\n"
+        '  says "ADDED: then put a chip back."\n'
+        "  for each p in players:\n"
+        "    move 1 chip of p from p.pot to bag\n"
+    )
+    changes, full, _ = books(variant(tmp_path, body, STEPPED))
+    told = changes.split("## Changes from the base game", 1)[1]
+    assert "ALONE-FIRST" not in told and "ALONE-SECOND" not in told, told
+    assert "Added to Second phase" in told and "ADDED" in told, told
+    assert "ALONE-FIRST" in full and "ALONE-SECOND" in full
+
+    counted = body.replace("you take a chip again.", "you take 1 chip again, of 2.")
+    changes, _, _ = books(variant(tmp_path, counted, STEPPED))
+    assert "ALONE-SECOND: you take 1 chip again, of 2." in changes  # other numbers: a player must read it
+    played = body.replace("    take(p)\n", "    take(p)\n    take(p)\n", 1)
+    changes, _, _ = books(variant(tmp_path, played, STEPPED))
+    assert "ALONE-FIRST" in changes  # it plays otherwise: a change
+
+
 # ===================================================================== holds: the base words still hold
 
 
