@@ -189,6 +189,8 @@ class _Patcher:
             if before is not None and before != after:
                 merged.changes.append(ast.ValueChange(span=patch.span, name=name, old=before, new=after))
         merged.decls[index] = patch.decl
+        if isinstance(old, ast.RuleDecl) and _words_alone(old, patch.decl):
+            merged.worded_anew |= {n.span for n in patch.decl.walk()}
 
     def replace_block(self, patch: ast.ReplaceBlock) -> None:
         found = _find_block(self.merged, patch.kind, patch.name)
@@ -199,7 +201,7 @@ class _Patcher:
             old = body[index]
             assert isinstance(old, ast.Named)
             body[index] = ast.Named(span=patch.span, kind=old.kind, name=old.name, body=patch.body)
-            if _shape(old.body) == _shape(patch.body) and _numbers(old) == _numbers(body[index]):
+            if _words_alone(old, body[index]):
                 self.merged.worded_anew |= {n.span for n in body[index].walk()}
 
     def remove(self, patch: ast.RemoveDecl) -> None:
@@ -348,12 +350,20 @@ def _shape(value: Any) -> Any:
     return value
 
 
-def _numbers(block: ast.Named) -> list[str]:
-    """The numbers a block's words give (`says`, `text`, `called`): a block that plays as the
-    base game's but tells other numbers ("the 15 other spaces" of 19, the others filled before)
-    says something new to a player who holds the base game's rulebook."""
-    said = [m.value for m in block.find_all(ast.Meta) if m.kind in ("says", "text", "called")]
-    return sorted(re.findall(r"\d+", " ".join(said)))
+def _words_alone(old: ast.Node, new: ast.Node) -> bool:
+    """Whether a replacement (a rule, a phase, a step) changes only the words of what it
+    replaces: the same statements, and no number its words give that the base game's do not
+    ("the 15 other spaces" where the base game said 19 tells a player something new)."""
+    if _shape(old) != _shape(new):
+        return False
+    said = [_numbers(old), _numbers(new)]
+    return all(said[1].count(n) <= said[0].count(n) for n in said[1])
+
+
+def _numbers(node: ast.Node) -> list[str]:
+    """The numbers a declaration's or a block's words give (`says`, `text`, `called`)."""
+    words = [m.value for m in node.find_all(ast.Meta) if m.kind in ("says", "text", "called")]
+    return re.findall(r"\d+", " ".join(words))
 
 
 def _removed(patch: ast.RemoveDecl, metas: list[ast.Meta]) -> ast.Removed:

@@ -238,12 +238,12 @@ def test_a_phase_replaced_only_to_word_it_anew_is_not_among_the_changes_but_what
     tmp_path: Path,
 ) -> None:
     """A variant's rulebook says what changes from the base game (issue 25): the solo book
-    printed three phases and five setup steps it replaced with the base game's statements, only
-    to tell them to one player ("you" for "each player"), as if the solo game changed them. A
-    phase or step replaced with the base game's own statements is printed among the changes only
-    where a player needs it: where its words give other numbers than the base game's, or to
-    place what the variant adds to it (told as added to it, by its name). `--full` prints the
-    new words."""
+    printed three phases, five setup steps and a rule it replaced with the base game's statements,
+    only to tell them to one player ("you" for "each player"), as if the solo game changed them.
+    A rule, phase or step replaced with the base game's own statements is printed among the
+    changes only where a player needs it: where its words give a number the base game's do not,
+    or to place what the variant adds to it (told as added to it, by its name). `--full` prints
+    the new words."""
     body = (
         "replace phase first:\n"
         '  called "First phase"\n'
@@ -256,6 +256,9 @@ def test_a_phase_replaced_only_to_word_it_anew_is_not_among_the_changes_but_what
         "  step again:\n"
         "    for each p in players:\n"
         "      take(p)\n"
+        "replace rule take(p: player):\n"
+        '  says "ALONE-TAKE: you take one chip."\n'
+        "  move 1 chip of p from bag to p.pot\n"
         "insert after step again:\n"
         '  says "ADDED: then put a chip back."\n'
         "  for each p in players:\n"
@@ -263,9 +266,9 @@ def test_a_phase_replaced_only_to_word_it_anew_is_not_among_the_changes_but_what
     )
     changes, full, _ = books(variant(tmp_path, body, STEPPED))
     told = changes.split("## Changes from the base game", 1)[1]
-    assert "ALONE-FIRST" not in told and "ALONE-SECOND" not in told, told
+    assert "ALONE-FIRST" not in told and "ALONE-SECOND" not in told and "ALONE-TAKE" not in told, told
     assert "Added to Second phase" in told and "ADDED" in told, told
-    assert "ALONE-FIRST" in full and "ALONE-SECOND" in full
+    assert "ALONE-FIRST" in full and "ALONE-SECOND" in full and "ALONE-TAKE" in full
 
     counted = body.replace("you take a chip again.", "you take 1 chip again, of 2.")
     changes, _, _ = books(variant(tmp_path, counted, STEPPED))
