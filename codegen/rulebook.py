@@ -750,11 +750,32 @@ class _Builder:
                 continue
             title, metas = found
             words, _ = words_of([m for m in metas if self.changed(m)])
-            if words:
+            if words and not self._told_by_its_block(patch):
                 out.append(
                     (patch, Part(anchor("reworded", patch.key.replace(" ", "-")), title, words, [], True))
                 )
         return out
+
+    def _told_by_its_block(self, patch: ast.Reword) -> bool:
+        """Whether a reworded step stands in a phase or step whose `says`, the variant's own,
+        tells it among the changes already (a solo book printed a step's new words again after
+        its phase's new words, which said them). A block worded by the base game does not: the
+        reader's base book prints its old words, which do not tell the variant's step."""
+        bodies = [d.body for d in (self.sym.setup, self.sym.play) if d is not None]
+
+        def within(body: list[ast.Stmt], said: bool) -> bool:
+            for stmt in body:
+                if isinstance(stmt, ast.Named) and (stmt.kind, stmt.name) == (patch.kind, patch.name):
+                    return said
+                if isinstance(stmt, ast.Named):  # its own words lead it (an insert's `says` may follow)
+                    inner = said or words_of([m for m in _leading(stmt.body) if self.changed(m)])[1]
+                else:
+                    inner = said
+                if any(within(block, inner) for block in stmt.blocks()):
+                    return True
+            return False
+
+        return patch.kind in _BLOCK_KINDS and any(within(body, False) for body in bodies)
 
     def _passage(self, patch: ast.Reword) -> tuple[str, list[ast.Meta]] | None:
         """A reworded passage's title and its lines (its metadata and those directly in it)."""
@@ -978,6 +999,16 @@ def _calls_in_print_order(node: ast.Node) -> list[str]:
     if isinstance(body, list):
         visit(body, None)
     return [name for _, name in sorted(found, key=lambda pair: pair[0])]  # stable: equals keep their order
+
+
+def _leading(body: list[ast.Stmt]) -> list[ast.Meta]:
+    """A block's own words: the metadata it opens with, before its first statement."""
+    out: list[ast.Meta] = []
+    for stmt in body:
+        if not isinstance(stmt, ast.Meta):
+            break
+        out.append(stmt)
+    return out
 
 
 _FLOW_KINDS = ("play", "phase", "step")  # the passages of the flow, among a variant's changes

@@ -276,6 +276,25 @@ def test_a_phase_replaced_only_to_word_it_anew_is_not_among_the_changes_but_what
     played = body.replace("    take(p)\n", "    take(p)\n    take(p)\n", 1)
     changes, _, _ = books(variant(tmp_path, played, STEPPED))
     assert "ALONE-FIRST" in changes  # it plays otherwise: a change
+    reads = body.replace("  move 1 chip of p from bag to p.pot\n", "  move 2 chip of p from bag to p.pot\n")
+    changes, _, _ = books(variant(tmp_path, reads, STEPPED))
+    assert "ALONE-FIRST" in changes and "ALONE-TAKE" in changes  # the rule it calls plays otherwise
+
+
+def test_a_reworded_step_in_a_phase_the_variant_words_anew_is_told_once(tmp_path: Path) -> None:
+    """The solo book printed its Next Round Preparation phase's new words, which tell every step,
+    then one of its steps' new words again after them. A step reworded inside a phase whose own
+    new `says` stands for its steps is told by the phase."""
+    body = (
+        'reword phase second:\n  says "NEW-SECOND: everyone takes a chip, and it is the last."\n'
+        'reword step again:\n  text "NEW-AGAIN: the last chip."\n'
+    )
+    worded = STEPPED.replace("      step again:\n", '      step again:\n        text "Take again."\n')
+    changes, _, _ = books(variant(tmp_path, body, worded))
+    told = changes.split("## Changes from the base game", 1)[1]
+    assert "NEW-SECOND" in told and "NEW-AGAIN" not in told, told
+    alone = books(variant(tmp_path, 'reword step again:\n  text "NEW-AGAIN: the last chip."\n', worded))[0]
+    assert "NEW-AGAIN" in alone  # in a phase the variant leaves worded as it was: told
 
 
 # ===================================================================== holds: the base words still hold
