@@ -159,8 +159,15 @@ class Option:
 
 @dataclass
 class Ruling:
+    """How the game settles a point of its rules. A `conflict` is a point the rules could be read
+    two ways (`point`, its question) and the way this game plays it (`words`); an `assumption`, a
+    question the rules leave open, and this game's answer (`words`, which ask it too). The rulebook
+    prints them under two headings: a reader told only the answer did not know that the rules
+    themselves seem to say two things there."""
+
     kind: str  # "assumption" or "conflict"
     words: str
+    point: str = ""  # a conflict's question ("How many cards a player keeps"); "" for an assumption
 
 
 @dataclass
@@ -232,7 +239,13 @@ class _Builder:
         return len({d.span.file for d in self.module.decls})
 
     def changed(self, node: ast.Node) -> bool:
-        return self.variant_file is not None and node.span.file == self.variant_file
+        """Whether a variant's rulebook tells this node among its changes: one of the variant's
+        own, but for a phase or step it replaced with the base game's statements in new words
+        (the solo book printed three phases that play as in the base game, told for one player):
+        the reader holds the base game's. What the variant inserts in such a block is a change, told
+        as added to the block by its name, so that the reader knows where it goes."""
+        own = self.variant_file is not None and node.span.file == self.variant_file
+        return own and node.span not in self.module.worded_anew
 
     # ------------------------------------------------------------------ parts
 
@@ -488,7 +501,7 @@ class _Builder:
             seen.add(key)
             if isinstance(m, ast.Conflict):
                 reading = " ".join(r.value for r in m.reading)
-                out.append(Ruling("conflict", f"{m.value}: {reading}" if reading else m.value))
+                out.append(Ruling("conflict", reading, m.value) if reading else Ruling("conflict", m.value))
             else:
                 out.append(Ruling("assumption", _without_tag(m.value)))
         return out
@@ -555,7 +568,11 @@ class _Builder:
             return False
         if any(r.kind == "phase" for r in self.module.removed):
             return True
-        return any(isinstance(n, ast.Stmt) and n.span.file != play.span.file for n in play.walk())
+        worded_anew = self.module.worded_anew
+        return any(
+            isinstance(n, ast.Stmt) and n.span.file != play.span.file and n.span not in worded_anew
+            for n in play.walk()
+        )
 
     # ------------------------------------------------------------------ seats the rules play, and teams
 
@@ -733,11 +750,32 @@ class _Builder:
                 continue
             title, metas = found
             words, _ = words_of([m for m in metas if self.changed(m)])
-            if words:
+            if words and not self._told_by_its_block(patch):
                 out.append(
                     (patch, Part(anchor("reworded", patch.key.replace(" ", "-")), title, words, [], True))
                 )
         return out
+
+    def _told_by_its_block(self, patch: ast.Reword) -> bool:
+        """Whether a reworded step stands in a phase or step whose `says`, the variant's own,
+        tells it among the changes already (a solo book printed a step's new words again after
+        its phase's new words, which said them). A block worded by the base game does not: the
+        reader's base book prints its old words, which do not tell the variant's step."""
+        bodies = [d.body for d in (self.sym.setup, self.sym.play) if d is not None]
+
+        def within(body: list[ast.Stmt], said: bool) -> bool:
+            for stmt in body:
+                if isinstance(stmt, ast.Named) and (stmt.kind, stmt.name) == (patch.kind, patch.name):
+                    return said
+                if isinstance(stmt, ast.Named):  # its own words lead it (an insert's `says` may follow)
+                    inner = said or words_of([m for m in _leading(stmt.body) if self.changed(m)])[1]
+                else:
+                    inner = said
+                if any(within(block, inner) for block in stmt.blocks()):
+                    return True
+            return False
+
+        return patch.kind in _BLOCK_KINDS and any(within(body, False) for body in bodies)
 
     def _passage(self, patch: ast.Reword) -> tuple[str, list[ast.Meta]] | None:
         """A reworded passage's title and its lines (its metadata and those directly in it)."""
@@ -961,6 +999,16 @@ def _calls_in_print_order(node: ast.Node) -> list[str]:
     if isinstance(body, list):
         visit(body, None)
     return [name for _, name in sorted(found, key=lambda pair: pair[0])]  # stable: equals keep their order
+
+
+def _leading(body: list[ast.Stmt]) -> list[ast.Meta]:
+    """A block's own words: the metadata it opens with, before its first statement."""
+    out: list[ast.Meta] = []
+    for stmt in body:
+        if not isinstance(stmt, ast.Meta):
+            break
+        out.append(stmt)
+    return out
 
 
 _FLOW_KINDS = ("play", "phase", "step")  # the passages of the flow, among a variant's changes

@@ -1137,6 +1137,10 @@ class Module(Node):
     # a variant's: each base text (by where it stands) and the names its passage read before the
     # variant's patches, so that M094 knows what a text describes of a block the variant replaced
     described: dict[Span, set[str]] = {}
+    # a variant's: every node of a phase or step it replaced with the base game's own statements
+    # (its words alone are new: "you" for "each player"), by where it stands; its rulebook's
+    # changes leave them out, as they change no rule (apply_variant)
+    worded_anew: set[Span] = set()
 
 
 def statement_lists(decls: list[Decl]) -> list[list[Stmt]]:

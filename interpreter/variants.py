@@ -9,6 +9,7 @@ as they are; one whose name the base already uses must say `replace`.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
     for decl in variant.decls:
         patcher.apply(decl)
     merged.meta = [*merged.meta, *variant.meta]
+    merged.worded_anew = merged.worded_anew | _worded_anew(merged, variant, patcher.worded_anew)
     return merged, patcher.diagnostics
 
 
@@ -79,6 +81,9 @@ class _Patcher:
     def __init__(self, merged: ast.Module) -> None:
         self.merged = merged
         self.diagnostics: list[Diagnostic] = []
+        # replacements of the base game's statements in new words, each with its nodes' spans then
+        # (what a later patch inserts in it is a change)
+        self.worded_anew: list[tuple[ast.Node, set[ast.Span]]] = []
         self.handlers: dict[type[ast.Decl], Callable[[Any], None]] = {
             ast.VariantHeader: self.header,
             ast.ReplaceDecl: self.replace,
@@ -188,6 +193,8 @@ class _Patcher:
             if before is not None and before != after:
                 merged.changes.append(ast.ValueChange(span=patch.span, name=name, old=before, new=after))
         merged.decls[index] = patch.decl
+        if isinstance(old, ast.RuleDecl) and _words_alone(old, patch.decl):
+            self.worded_anew.append((patch.decl, {n.span for n in patch.decl.walk()}))
 
     def replace_block(self, patch: ast.ReplaceBlock) -> None:
         found = _find_block(self.merged, patch.kind, patch.name)
@@ -198,6 +205,8 @@ class _Patcher:
             old = body[index]
             assert isinstance(old, ast.Named)
             body[index] = ast.Named(span=patch.span, kind=old.kind, name=old.name, body=patch.body)
+            if _words_alone(old, body[index]):
+                self.worded_anew.append((body[index], {n.span for n in body[index].walk()}))
 
     def remove(self, patch: ast.RemoveDecl) -> None:
         merged = self.merged
@@ -331,6 +340,63 @@ def _put_in_place(lines: list[Any], old: set[int], new: list[ast.Meta], keep: bo
     elif places:
         first = places[0]
         lines[:] = [*lines[:first], *new, *(x for x in lines[first:] if id(x) not in old)]
+
+
+def _shape(value: Any) -> Any:
+    """What statements do, without where they stand or what they say: their kinds and fields,
+    spans and words (`says`, `text`, `called`, `cites`...) left out. Two blocks of one shape play
+    alike, whatever their words."""
+    if isinstance(value, ast.Node):
+        fields = tuple((k, _shape(v)) for k, v in value.fields() if not isinstance(v, ast.Meta))
+        return (type(value).__name__, fields)
+    if isinstance(value, list | tuple):
+        return tuple(_shape(v) for v in value if not isinstance(v, ast.Meta))
+    return value
+
+
+def _worded_anew(
+    merged: ast.Module, variant: ast.Module, candidates: list[tuple[ast.Node, set[ast.Span]]]
+) -> set[ast.Span]:
+    """The nodes of the replacements that only word the base game's statements anew: those
+    that call or read nothing replaced, by this variant or one it builds on or combines (a
+    Scenario's end told for teams reads the same rules, through which it reads a score the Team
+    game replaced). A rule worded anew is no change to what calls it, unless it is one itself."""
+    patched = [key.split(" ", 1) for key in {**merged.patched, **patch_targets(variant)}]
+    replaced = {name for kind, name in patched if kind not in ("phase", "step")}  # a block is not read
+    uses = {name: names_used(d) for d in merged.decls if (name := _name(d))}
+    while True:
+        alike = {node.name for node, _ in candidates if isinstance(node, ast.RuleDecl)}
+        changed = replaced - alike
+        kept = [(n, spans) for n, spans in candidates if not _reached(names_used(n), uses) & changed]
+        if len(kept) == len(candidates):
+            return {span for _, spans in kept for span in spans}
+        candidates = kept
+
+
+def _reached(names: set[str], uses: dict[str, set[str]]) -> set[str]:
+    """These names and every name they call or read, through the declarations in between."""
+    found, todo = set(names), list(names)
+    while todo:
+        for name in uses.get(todo.pop(), set()) - found:
+            found.add(name)
+            todo.append(name)
+    return found
+
+
+def _words_alone(old: ast.Node, new: ast.Node) -> bool:
+    """Whether a replacement (a rule, a phase, a step) changes only the words of what it
+    replaces: the same statements, and no number its words give that the base game's do not
+    ("the 15 other spaces" where the base game said 19 tells a player something new)."""
+    if _shape(old) != _shape(new):
+        return False
+    said = [_numbers(old), _numbers(new)]
+    return all(said[1].count(n) <= said[0].count(n) for n in said[1])
+
+
+def _numbers(node: ast.Node) -> list[str]:
+    """The numbers a declaration's or a block's words give (`says`, `text`, `called`)."""
+    words = [m.value for m in node.find_all(ast.Meta) if m.kind in ("says", "text", "called")]
+    return re.findall(r"\d+", " ".join(words))
 
 
 def _removed(patch: ast.RemoveDecl, metas: list[ast.Meta]) -> ast.Removed:

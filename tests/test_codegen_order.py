@@ -211,8 +211,37 @@ def test_a_conflict_about_data_is_settled_in_its_table_and_printed_for_the_desig
     source += 'conflict "How many rounds":\n  cites "three rounds"\n  cites "two rounds"\n'
     source += '  text "Play three."\n'
     game = docs(tmp_path, source)
-    assert [r.words for r in game.book.rulings] == ["How many rounds: Play three."]
+    assert [(r.point, r.words) for r in game.book.rulings] == [("How many rounds", "Play three.")]
     assert any("Which colour the small jar is" in n.text for n in game.reference.appendix)
+
+
+def test_the_rulings_print_where_the_rules_read_two_ways_apart_from_what_they_leave_open(
+    tmp_path: Path,
+) -> None:
+    """A ruling that settles a contradiction says so (issue 25): it may not point into the
+    publisher's book ("as setup step 8 says"), so it read like any gap, and a reader never learnt
+    that the rules themselves seem to say two things there. The rulebook prints each `conflict`
+    under its own heading, its question and the way the game plays it, apart from the questions
+    the rules leave open (`assume`), in every format."""
+    assumed = SHELF.replace("  players 2..3\n", '  players 2..3\n  assume "The youngest player starts."\n', 1)
+    source = assumed + 'conflict "How many rounds":\n  cites "three rounds"\n  cites "two rounds"\n'
+    source += '  text "Play three."\n'
+    game = docs(tmp_path, source)
+    assert [r.kind for r in game.book.rulings] == ["conflict", "assumption"]
+    md = render.rulebook_markdown(game)
+    rulings = md[md.index("## Rulings") :]
+    two_ways, left_open = rulings.index("Where the rules can be read two ways"), rulings.index("leave open")
+    assert two_ways < rulings.index("**How many rounds**: Play three.") < left_open
+    assert left_open < rulings.index("The youngest player starts.")
+    html = render.rulebook_html(game)
+    html = html[html.index('id="rulings"') :]
+    assert html.index("read two ways") < html.index("<b>How many rounds</b>: Play") < html.index("leave open")
+    typ = render.rulebook_typst(game).source
+    two_ways = typ.index("== Where the rules can be read two ways")
+    assert two_ways < typ.index("#strong[How many rounds]: Play three")
+    assert typ.index("Play three") < typ.index("== Questions the rules leave open") < typ.index("youngest")
+
+    assert "read two ways" not in render.rulebook_markdown(docs(tmp_path, assumed))  # no heading over nothing
 
 
 # The jars' table with headings too long to stand side by side on a line of the page.

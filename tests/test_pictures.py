@@ -14,7 +14,7 @@ import pytest
 from helpers import only
 
 import meeple
-from meeple.codegen import pictures, render, rulebook, typeset
+from meeple.codegen import pictures, render, typeset
 
 GAME = """\
 game "Pebbles":
@@ -245,14 +245,13 @@ def test_a_picture_is_printed_no_taller_than_half_what_a_page_holds(tmp_path: Pa
     assert tall <= pictures.TALLEST + 0.5 and board.width <= pictures.FULL_PAGE
 
 
-def test_an_example_is_printed_whole_on_a_page_or_split_between_pictures_where_half_a_page_is_left() -> None:
+def test_an_example_is_printed_whole_on_one_page_unless_it_is_taller_than_a_page() -> None:
     """A worked example, its heading and its pictures stay on one page (issue 25, section 1): Gods
-    Love Dinosaurs' examples draw an ecosystem and a nest each, and the nest's picture went to the
-    next page, away from its words. An example that does not fit what is left of a page, where at
-    least 40% of it is left, is split between its pictures: its title, its words and its first
-    picture there, straight after the example before it, the others at the top of the next page
-    (the page had ended half empty before it). Only an example taller than a page breaks
-    otherwise, and it starts a page of its own."""
+    Love Dinosaurs' examples draw an ecosystem and a nest each; the nest's picture went to the next
+    page, away from its words, and later an example split between its pictures where 40% of the
+    page was left put the nest at the top of page 5 without the example's title. An example is
+    printed whole, on the page its title is on, unless it is taller than a page (then it starts
+    a page of its own)."""
     checked = meeple.check("gods_love_dinosaurs")
     assert checked.ok and checked.module and checked.symbols and checked.program
     game = render.game_docs(
@@ -263,25 +262,49 @@ def test_an_example_is_printed_whole_on_a_page_or_split_between_pictures_where_h
     pages = [p.extract_text() for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages]
     squeezed = ["".join(p.split()) for p in pages]
     header = len("".join((game.book.title + "Rules").split()))
-
-    def page_of(example: rulebook.Example) -> int:
-        (page,) = [i for i, p in enumerate(squeezed) if "".join(example.title.split())[:40] in p]
-        return page
-
-    whole = split = 0
+    whole = 0
     for e in drawn:
-        page = page_of(e)
-        first, *rest = ["".join(p.title.split()) for p in e.pictures]
-        if all(title in squeezed[page] for title in [first, *rest]):
-            whole += 1
-        elif squeezed[page].index("".join(e.title.split())[:40]) == header:  # taller than a page
-            continue
-        else:
-            before = game.book.examples[game.book.examples.index(e) - 1]
-            assert first in squeezed[page] and page_of(before) == page, e.title
-            assert squeezed[page + 1].startswith("".join(game.book.title.split()) + "Rules" + rest[0])
-            split += 1
-    assert whole >= 2 and split >= 1
+        title = "".join(e.title.split())[:40]
+        (page,) = [i for i, p in enumerate(squeezed) if title in p]
+        if squeezed[page].index(title) == header and not all(
+            "".join(p.title.split()) in squeezed[page] for p in e.pictures
+        ):
+            continue  # taller than a page: see the test below
+        assert all("".join(p.title.split()) in squeezed[page] for p in e.pictures), e.title
+        whole += 1
+    assert whole == len(drawn)
+
+
+def test_an_example_taller_than_a_page_is_split_between_its_pictures_each_part_with_its_title(
+    tmp_path: Path,
+) -> None:
+    """Only an example taller than a page is split (issue 25: "a worked example, its heading and
+    its picture stay on one page"), between its pictures, and each part after the first opens
+    with the example's title and "(continued)": a picture never stands at the top of a page
+    without the title of the example it belongs to."""
+    words = " ".join(
+        f"The example says its sentence number {i}, about pebbles in the bag." for i in range(40)
+    )
+    source = (
+        _tall_map()
+        .replace("  shows: m\n", "  shows: m, players[0].tray, players[1].tray\n")
+        .replace(
+            "    grow(players[0])\n", "    grow(players[0])\n    move 1 pebble from bag to cell(m, 0, 0)\n"
+        )
+        .replace('the one on the water stays."', f'the one on the water stays. {words}"')
+    )
+    path = tmp_path / "tall.rules"
+    path.write_text(source)
+    game, pages = _book_pages(path)
+    (example,) = game.book.examples
+    assert len(example.pictures) == 2  # a board as tall as a picture may be, words half a page long
+    first = next(i for i, p in enumerate(pages) if "Twopebblescometothetray" in p)
+    parts = [i for i, p in enumerate(pages) if "Twopebblescometothetray(continued)" in p]
+    assert parts and parts == list(range(first + 1, first + 1 + len(parts)))
+    for i in parts:  # each part opens its page with the title
+        assert pages[i].startswith("PebblesRulesTwopebblescometothetray(continued)"), pages[i][:80]
+    assert "Player2'stray" in pages[parts[-1]]
+    assert pages[first].startswith("PebblesRulesExamplesTwopebbles")  # the heading with the first part
 
 
 def _in_words(name: str, sentences: int) -> str:

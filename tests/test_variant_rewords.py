@@ -228,6 +228,75 @@ def test_a_reworded_phase_is_told_among_the_changes_in_the_order_the_game_plays_
     assert told.count("NEW-FIRST") == 1, told
 
 
+STEPPED = TWO_PHASES.replace(
+    "      for each p in players:\n        take(p)\nscore",
+    "      step again:\n        for each p in players:\n          take(p)\nscore",
+)
+
+
+def test_a_phase_replaced_only_to_word_it_anew_is_not_among_the_changes_but_what_is_added_to_it_is(
+    tmp_path: Path,
+) -> None:
+    """A variant's rulebook says what changes from the base game (issue 25): the solo book
+    printed three phases, five setup steps and a rule it replaced with the base game's statements,
+    only to tell them to one player ("you" for "each player"), as if the solo game changed them.
+    A rule, phase or step replaced with the base game's own statements is printed among the
+    changes only where a player needs it: where its words give a number the base game's do not,
+    or to place what the variant adds to it (told as added to it, by its name). `--full` prints
+    the new words."""
+    body = (
+        "replace phase first:\n"
+        '  called "First phase"\n'
+        '  says "ALONE-FIRST: you take a chip."\n'
+        "  for each p in players:\n"
+        "    take(p)\n"
+        "replace phase second:\n"
+        '  called "Second phase"\n'
+        '  says "ALONE-SECOND: you take a chip again."\n'
+        "  step again:\n"
+        "    for each p in players:\n"
+        "      take(p)\n"
+        "replace rule take(p: player):\n"
+        '  says "ALONE-TAKE: you take one chip."\n'
+        "  move 1 chip of p from bag to p.pot\n"
+        "insert after step again:\n"
+        '  says "ADDED: then put a chip back."\n'
+        "  for each p in players:\n"
+        "    move 1 chip of p from p.pot to bag\n"
+    )
+    changes, full, _ = books(variant(tmp_path, body, STEPPED))
+    told = changes.split("## Changes from the base game", 1)[1]
+    assert "ALONE-FIRST" not in told and "ALONE-SECOND" not in told and "ALONE-TAKE" not in told, told
+    assert "Added to Second phase" in told and "ADDED" in told, told
+    assert "ALONE-FIRST" in full and "ALONE-SECOND" in full and "ALONE-TAKE" in full
+
+    counted = body.replace("you take a chip again.", "you take 1 chip again, of 2.")
+    changes, _, _ = books(variant(tmp_path, counted, STEPPED))
+    assert "ALONE-SECOND: you take 1 chip again, of 2." in changes  # other numbers: a player must read it
+    played = body.replace("    take(p)\n", "    take(p)\n    take(p)\n", 1)
+    changes, _, _ = books(variant(tmp_path, played, STEPPED))
+    assert "ALONE-FIRST" in changes  # it plays otherwise: a change
+    reads = body.replace("  move 1 chip of p from bag to p.pot\n", "  move 2 chip of p from bag to p.pot\n")
+    changes, _, _ = books(variant(tmp_path, reads, STEPPED))
+    assert "ALONE-FIRST" in changes and "ALONE-TAKE" in changes  # the rule it calls plays otherwise
+
+
+def test_a_reworded_step_in_a_phase_the_variant_words_anew_is_told_once(tmp_path: Path) -> None:
+    """The solo book printed its Next Round Preparation phase's new words, which tell every step,
+    then one of its steps' new words again after them. A step reworded inside a phase whose own
+    new `says` stands for its steps is told by the phase."""
+    body = (
+        'reword phase second:\n  says "NEW-SECOND: everyone takes a chip, and it is the last."\n'
+        'reword step again:\n  text "NEW-AGAIN: the last chip."\n'
+    )
+    worded = STEPPED.replace("      step again:\n", '      step again:\n        text "Take again."\n')
+    changes, _, _ = books(variant(tmp_path, body, worded))
+    told = changes.split("## Changes from the base game", 1)[1]
+    assert "NEW-SECOND" in told and "NEW-AGAIN" not in told, told
+    alone = books(variant(tmp_path, 'reword step again:\n  text "NEW-AGAIN: the last chip."\n', worded))[0]
+    assert "NEW-AGAIN" in alone  # in a phase the variant leaves worded as it was: told
+
+
 # ===================================================================== holds: the base words still hold
 
 
