@@ -543,8 +543,8 @@ fn on_blocks(
     spot: impl Fn(&Arc<[(i64, i64)]>, (i64, i64), u32) -> Spot,
 ) -> Result<Value, Fail> {
     let k = block(p, g);
-    // The taken blocks sorted, looked up by halves: a grid's cells are hundreds, its blocks a
-    // few dozen, and hashing each cell's block cost more than the placements' other work.
+    // The taken blocks sorted, looked up by halves: hashing every taken cell's block into a
+    // set cost more than the rest of the placements' work (docs/benchmarks.md, a twentieth round).
     let mut blocks: Vec<(i64, i64)> = taken.iter().map(|(q, r)| (q.div_euclid(k), r.div_euclid(k))).collect();
     blocks.sort_unstable();
     blocks.dedup();
