@@ -173,7 +173,11 @@ impl Filters {
     /// tested again, and every time kept is the new clock's start.
     pub(crate) fn settle(&mut self, memo: &crate::memo::Memo) {
         self.kept.retain(|_, kept| memo.holds_since(&kept.others, kept.found));
+        // A game at rest keeps no room to grow: the items to test are made again when asked,
+        // and each filter's layout by bucket holds what it lists (bench/memory.py).
+        self.todo = Vec::new();
         for kept in self.kept.values_mut() {
+            kept.by_bucket.shrink_to_fit();
             kept.found = 0;
             for item in &mut kept.each {
                 item.stale = !item.holds(memo);
@@ -632,6 +636,26 @@ mod tests {
         let kept = &game.world.memo.filters.kept[&key];
         super::to_test(&game.world, kept, false, 3, &mut todo);
         assert_eq!(todo, vec![1]);
+    }
+
+    #[test]
+    fn a_game_at_rest_keeps_its_filters_without_room_to_grow() {
+        // A filter asked, its layout given room for more: at rest, the layout holds what it
+        // lists and the items to test hold nothing; asked again, the filter answers as afresh.
+        let mut game = Game::new(program(), 2, 0, 10_000, false);
+        let (asked, _) = asked_and_afresh(&mut game, 0);
+        let key = (0, vm::Args::Many(Vec::new()));
+        let filters = &mut game.world.memo.filters;
+        filters.kept.get_mut(&key).expect("kept").by_bucket.reserve(64);
+        filters.todo.reserve(64);
+        game.rest();
+        let filters = &game.world.memo.filters;
+        let layout = &filters.kept[&key].by_bucket;
+        assert_eq!(layout.capacity(), layout.len(), "the layout holds what it lists");
+        assert_eq!(filters.todo.capacity(), 0, "no items to test are kept at rest");
+        let (again, afresh) = asked_and_afresh(&mut game, 0);
+        assert_eq!(again, afresh);
+        assert_eq!(again, asked, "nothing moved: the same answer");
     }
 
     #[test]

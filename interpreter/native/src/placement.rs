@@ -543,22 +543,28 @@ fn on_blocks(
     spot: impl Fn(&Arc<[(i64, i64)]>, (i64, i64), u32) -> Spot,
 ) -> Result<Value, Fail> {
     let k = block(p, g);
-    let blocks: HashSet<(i64, i64)> = taken.iter().map(|(q, r)| (q.div_euclid(k), r.div_euclid(k))).collect();
+    // The taken blocks sorted, looked up by halves: hashing every taken cell's block into a
+    // set cost more than the rest of the placements' work (docs/benchmarks.md, a twentieth round).
+    let mut blocks: Vec<(i64, i64)> = taken.iter().map(|(q, r)| (q.div_euclid(k), r.div_euclid(k))).collect();
+    blocks.sort_unstable();
+    blocks.dedup();
     let mut free: Vec<(i64, i64)> = blocks
         .iter()
         .flat_map(|(x, y)| directions(p, g).iter().map(move |(dx, dy)| (x + dx, y + dy)))
-        .filter(|b| !blocks.contains(b))
+        .filter(|b| blocks.binary_search(b).is_err())
         .collect();
     free.sort_unstable_by_key(|(x, y)| (*y, *x));
     free.dedup();
     let marks: Vec<u32> = rows.iter().map(|r| faces.get(*r as usize).copied().unwrap_or(*r)).collect();
-    let mut seen: HashSet<Vec<((i64, i64), u32)>> = HashSet::new();
+    // A shape turns 4 or 6 ways: the looks seen are few, compared in turn rather than hashed.
+    let mut seen: Vec<Vec<((i64, i64), u32)>> = Vec::with_capacity(turned.len());
     let mut distinct = Vec::new();
     for (t, cells) in turned.iter().enumerate() {
         let mut look: Vec<((i64, i64), u32)> = cells.iter().copied().zip(marks.iter().copied()).collect();
         look.sort_unstable();
         look.dedup();
-        if seen.insert(look) {
+        if !seen.contains(&look) {
+            seen.push(look);
             distinct.push(t);
         }
     }

@@ -847,9 +847,12 @@ impl Game {
     /// The game comes to rest, handed back to its caller to wait for an answer: its memo keeps
     /// only the answers that still hold, in no more room than they take (bench/memory.py
     /// measures the games a program keeps alive). A game played on inside the core (a
-    /// playout, a search's copies) keeps its memo as it is.
+    /// playout, a search's copies) keeps its memo as it is. Each place's pieces keep no more
+    /// room than they fill: a pile that grew as pieces came held up to twice its pieces' room
+    /// (a tenth of a live game's memory; docs/benchmarks.md, a twentieth round).
     pub fn rest(&mut self) {
         self.world.memo.settle();
+        self.world.locs.iter_mut().for_each(|pieces| pieces.shrink_to_fit());
     }
 
     /// Answer the pending decision with the option at `index`.
@@ -3253,6 +3256,20 @@ mod tests {
             (ask(&mut game, 1, cell()).0, ask(&mut game, 2, cell()).0),
             (Ok(Value::Int(1)), Ok(Value::Int(2)))
         );
+    }
+
+    #[test]
+    fn a_game_at_rest_keeps_no_more_room_for_each_place_than_its_pieces_fill() {
+        // Piles that grew as pieces came (room for more than they hold): at rest, each keeps
+        // the room of its pieces, the pieces themselves as they were.
+        let mut game = Game::new(tiny(), 2, 0, 1_000, false);
+        game.world.locs.iter_mut().for_each(|pieces| pieces.reserve(64));
+        let before = game.world.locs.clone();
+        game.rest();
+        assert_eq!(game.world.locs, before, "the same pieces, in the same order");
+        for (loc, pieces) in game.world.locs.iter().enumerate() {
+            assert_eq!(pieces.capacity(), pieces.len(), "room for the pieces of location {loc}");
+        }
     }
 
     #[test]
