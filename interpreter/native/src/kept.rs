@@ -224,9 +224,8 @@ pub(crate) fn filter(
     let fresh = kept.each.is_empty();
     // Whether what the tests read besides pieces grew (or all is new): every item's buckets are
     // then laid out again. An item that read other places than before moves its own entries
-    // alone (`relay`), and what the filter read is found again from them (`relaid`).
+    // alone, and with them the buckets of what the filter read (`relay`).
     let mut retested = fresh;
-    let mut relaid = false;
     let mut keep = true;
     let mut tested = Reads::default();
     let mut todo = std::mem::take(&mut w.memo.filters.todo);
@@ -245,8 +244,7 @@ pub(crate) fn filter(
         } else {
             // An item that read other places than before changes what the filter read.
             if !kept.each[i].reads_as(&item) {
-                relay(w, &mut kept.by_bucket, i, &kept.each[i], &item);
-                relaid = true;
+                relay(w, &mut kept, i, &item);
             }
             if kept.each[i].truth != item.truth {
                 turn(&mut kept, &items, i, item.truth);
@@ -282,11 +280,6 @@ pub(crate) fn filter(
             }
         }
         kept.by_bucket.sort_unstable();
-    } else if relaid {
-        kept.read = kept.others;
-        for (b, _) in &kept.by_bucket {
-            kept.read[usize::from(*b) / 64] |= 1 << (b % 64);
-        }
     }
     // What the asking value read: what the tests read, kept or made again.
     if keep {
@@ -309,19 +302,31 @@ pub(crate) fn filter(
     Ok(answer)
 }
 
-/// The item `i` read other places than before (`was`, now `now`): its entries in `by_bucket`
+/// The item `i` read other places than its kept test (now `now`): its entries in `by_bucket`
 /// taken out and put in where they belong in the buckets' order, rather than every item's laid
-/// out and sorted again (a board of 42 cells, the cell filled reading one place fewer at each move).
-fn relay(w: &World, by_bucket: &mut Vec<(u16, u32)>, i: usize, was: &Item, now: &Item) {
+/// out and sorted again (a board of 42 cells, the cell filled reading one place fewer at each
+/// move). What the filter read changes by the buckets of those entries alone: a bucket taken out
+/// stays read while another entry or the tests' other reads have it, one put in is read; not
+/// found again from every entry at each such asking (1.2% of the instructions of the game of
+/// 42 cells, docs/benchmarks.md, a twenty-first round).
+fn relay(w: &World, kept: &mut Kept, i: usize, now: &Item) {
+    let was = kept.each[i];
     let entry = |loc: &u32| (w.memo.bucket_index(*loc) as u16, i as u32);
+    let by_bucket = &mut kept.by_bucket;
     for e in was.at[..was.len as usize].iter().map(entry) {
         if let Ok(at) = by_bucket.binary_search(&e) {
             by_bucket.remove(at);
+        }
+        let b = usize::from(e.0);
+        let left = by_bucket.get(by_bucket.partition_point(|x| x.0 < e.0)).is_some_and(|x| x.0 == e.0);
+        if !left && kept.others[b / 64] & (1 << (b % 64)) == 0 {
+            kept.read[b / 64] &= !(1 << (b % 64));
         }
     }
     for e in now.at[..now.len as usize].iter().map(entry) {
         let at = by_bucket.partition_point(|x| *x < e);
         by_bucket.insert(at, e);
+        kept.read[usize::from(e.0) / 64] |= 1 << (e.0 % 64);
     }
 }
 
