@@ -135,7 +135,12 @@ struct Kept {
 /// The filters a game keeps, by declared value and arguments, and the values not worth keeping.
 #[derive(Clone, Default, Debug)]
 pub(crate) struct Filters {
-    kept: HashMap<Key, Kept, vm::Fast>,
+    /// Each in a box of its own, taken out of its entry while it is asked and put back in the
+    /// same entry: a box moves as one word where a `Kept` is some 200 bytes, and the entry is
+    /// neither removed nor made again (a key cloned, hashed and dropped) at each asking (memcpy
+    /// and the table were 8% of the instructions of a game on 121 cells, docs/benchmarks.md, a
+    /// twenty-first round). An entry left empty (an asking that failed) is as no filter kept.
+    kept: HashMap<Key, Option<Box<Kept>>, vm::Fast>,
     refused: Vec<bool>,
     /// The items to test of the filter being asked, kept between askings for its room.
     todo: Vec<usize>,
@@ -172,11 +177,11 @@ impl Filters {
     /// whose other reads changed is forgotten, an item whose places changed is marked to be
     /// tested again, and every time kept is the new clock's start.
     pub(crate) fn settle(&mut self, memo: &crate::memo::Memo) {
-        self.kept.retain(|_, kept| memo.holds_since(&kept.others, kept.found));
+        self.kept.retain(|_, kept| kept.as_ref().is_some_and(|k| memo.holds_since(&k.others, k.found)));
         // A game at rest keeps no room to grow: the items to test are made again when asked,
         // and each filter's layout by bucket holds what it lists (bench/memory.py).
         self.todo = Vec::new();
-        for kept in self.kept.values_mut() {
+        for kept in self.kept.values_mut().flatten() {
             kept.by_bucket.shrink_to_fit();
             kept.found = 0;
             for item in &mut kept.each {
@@ -208,12 +213,12 @@ pub(crate) fn filter(
     if items.len() < FEW_ITEMS {
         return whole(p, w, &items, (cond, &counted), slot, env);
     }
-    let old = w.memo.filters.kept.remove(key).filter(|k| {
+    let old = w.memo.filters.kept.get_mut(key).and_then(Option::take).filter(|k| {
         (Arc::ptr_eq(&k.items, &items) || k.items == items) && w.memo.holds_since(&k.others, k.found)
     });
     let mut kept = match old {
         Some(kept) => kept,
-        None => Kept {
+        None => Box::new(Kept {
             items: items.clone(),
             each: Vec::with_capacity(items.len()),
             truths: Vec::new(),
@@ -223,14 +228,13 @@ pub(crate) fn filter(
             by_bucket: Vec::new(),
             some_stale: false,
             answer: Arc::default(),
-        },
+        }),
     };
     let fresh = kept.each.is_empty();
     // Whether what the tests read besides pieces grew (or all is new): every item's buckets are
     // then laid out again. An item that read other places than before moves its own entries
-    // alone (`relay`), and what the filter read is found again from them (`relaid`).
+    // alone, and with them the buckets of what the filter read (`relay`).
     let mut retested = fresh;
-    let mut relaid = false;
     let mut keep = true;
     let mut tested = Reads::default();
     let mut todo = std::mem::take(&mut w.memo.filters.todo);
@@ -249,8 +253,7 @@ pub(crate) fn filter(
         } else {
             // An item that read other places than before changes what the filter read.
             if !kept.each[i].reads_as(&item) {
-                relay(w, &mut kept.by_bucket, i, &kept.each[i], &item);
-                relaid = true;
+                relay(w, &mut kept, i, &item);
             }
             if kept.each[i].truth != item.truth {
                 turn(&mut kept, &items, i, item.truth);
@@ -286,11 +289,6 @@ pub(crate) fn filter(
             }
         }
         kept.by_bucket.sort_unstable();
-    } else if relaid {
-        kept.read = kept.others;
-        for (b, _) in &kept.by_bucket {
-            kept.read[usize::from(*b) / 64] |= 1 << (b % 64);
-        }
     }
     // What the asking value read: what the tests read, kept or made again.
     if keep {
@@ -304,28 +302,44 @@ pub(crate) fn filter(
     let filters = &mut w.memo.filters;
     if !keep || (!reads_pieces && !items.is_empty()) {
         filters.refuse(key.0);
-    } else if !items.is_empty() {
+    } else if items.is_empty() {
+        filters.kept.remove(key);
+    } else if let Some(entry) = filters.kept.get_mut(key) {
+        *entry = Some(kept);
+    } else {
         if filters.kept.len() >= MOST {
             filters.clear();
         }
-        filters.kept.insert(key.clone(), kept);
+        filters.kept.insert(key.clone(), Some(kept));
     }
     Ok(answer)
 }
 
-/// The item `i` read other places than before (`was`, now `now`): its entries in `by_bucket`
+/// The item `i` read other places than its kept test (now `now`): its entries in `by_bucket`
 /// taken out and put in where they belong in the buckets' order, rather than every item's laid
-/// out and sorted again (a board of 42 cells, the cell filled reading one place fewer at each move).
-fn relay(w: &World, by_bucket: &mut Vec<(u16, u32)>, i: usize, was: &Item, now: &Item) {
+/// out and sorted again (a board of 42 cells, the cell filled reading one place fewer at each
+/// move). What the filter read changes by the buckets of those entries alone: a bucket taken out
+/// stays read while another entry or the tests' other reads have it, one put in is read; not
+/// found again from every entry at each such asking (1.2% of the instructions of the game of
+/// 42 cells, docs/benchmarks.md, a twenty-first round).
+fn relay(w: &World, kept: &mut Kept, i: usize, now: &Item) {
+    let was = kept.each[i];
     let entry = |loc: &u32| (w.memo.bucket_index(*loc) as u16, i as u32);
+    let by_bucket = &mut kept.by_bucket;
     for e in was.at[..was.len as usize].iter().map(entry) {
         if let Ok(at) = by_bucket.binary_search(&e) {
             by_bucket.remove(at);
+        }
+        let b = usize::from(e.0);
+        let left = by_bucket.get(by_bucket.partition_point(|x| x.0 < e.0)).is_some_and(|x| x.0 == e.0);
+        if !left && kept.others[b / 64] & (1 << (b % 64)) == 0 {
+            kept.read[b / 64] &= !(1 << (b % 64));
         }
     }
     for e in now.at[..now.len as usize].iter().map(entry) {
         let at = by_bucket.partition_point(|x| *x < e);
         by_bucket.insert(at, e);
+        kept.read[usize::from(e.0) / 64] |= 1 << (e.0 % 64);
     }
 }
 
@@ -524,7 +538,7 @@ mod tests {
             loop {
                 asked_and_afresh(&mut game, 4);
                 let memo = &game.world.memo;
-                let kept = &memo.filters.kept[&key];
+                let kept = memo.filters.kept[&key].as_deref().expect("kept");
                 let mut laid = Vec::new();
                 let mut read = kept.others;
                 for (i, item) in kept.each.iter().enumerate() {
@@ -626,14 +640,14 @@ mod tests {
         asked_and_afresh(&mut game, 0);
         let key = (0, vm::Args::Many(Vec::new()));
         let mut todo = Vec::new();
-        let kept = &game.world.memo.filters.kept[&key];
+        let kept = game.world.memo.filters.kept[&key].as_deref().expect("kept");
         super::to_test(&game.world, kept, false, 3, &mut todo);
         assert!(todo.is_empty(), "nothing moved: nothing to test again");
         let piece = game.world.locs[0].pop().expect("a piece in the supply");
         game.world.locs[2].push(piece);
         game.world.changed(vm::Part::Loc(0));
         game.world.changed(vm::Part::Loc(2));
-        let kept = &game.world.memo.filters.kept[&key];
+        let kept = game.world.memo.filters.kept[&key].as_deref().expect("kept");
         super::to_test(&game.world, kept, false, 3, &mut todo);
         assert_eq!(todo, vec![1]);
     }
