@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple import State
+from meeple.interpreter.examples import run_example
 from meeple.interpreter.values import Cell, Placement, Route
 
 PLAYER_COUNTS = [2, 3, 4, 5]
@@ -408,3 +409,28 @@ def test_a_golden_egg_back_in_the_supply_goes_to_a_nest_of_five() -> None:
         f"Player 1 holds {nest_eggs(state, 0)[0]} regular eggs while the supply has "
         f"{supply(state, 'golden_egg')} golden egg(s)"
     )
+
+
+def test_every_worked_example_shows_each_prey_on_its_favoured_terrain_or_wild() -> None:
+    """A worked example shows a position the game can reach, as the rulebook prints it: Prey
+    Activation, "expand into one empty adjacent hex of its favored terrain type"; Wild Hexes,
+    "Wild hexes count as favored terrain for all 3 prey animal types". So no picture may show a
+    prey elsewhere: Jimmy's eagles ("eating 2 rabbits") once flew over a rabbit on a lake, and
+    Clare's older dinosaur ("eat 1 frog") once ate a frog on a field."""
+    wild = PROGRAM.row("terrain", "wild")
+    checked = 0
+    for example in PROGRAM.examples:
+        result = run_example(GAME, example)
+        assert result.passed, (example.decl.name, result.failures)
+        for shown in [*result.before, *result.after]:
+            for q, r, face_row, pieces in shown.cells:
+                for kind, _ in pieces:
+                    favours = kind.row.values["favours"] if kind.name == "beast" else None
+                    if favours is None or face_row is None:
+                        continue
+                    checked += 1
+                    terrain = face_row.values["terrain"]
+                    assert terrain in (favours, wild), (
+                        f"{example.decl.name}: a {kind.row.key} on {terrain} at ({q},{r})"
+                    )
+    assert checked > 0
