@@ -226,3 +226,21 @@ def test_the_free_action_option_opens_a_menu_with_something_to_do(
         else:
             state.apply(rnd.randrange(len(options)))
     pytest.fail(f"no end after {MAX_DECISIONS} decisions ({name}, {players} players, seed {seed})")
+
+
+def test_the_upper_milestone_tiles_need_the_counts_of_the_appendix_in_the_component_order() -> None:
+    """Rulebook, Appendix, Milestone Tiles: "Six tiles, one per Regular Dinosaur type, with required
+    counts 3, 3, 4, 4, 2, 2." The list names no dinosaur; both orders the rulebook lists them in
+    give the Velociraptor 3: the components ("Velociraptor x17, Tyrannosaurus x17,
+    Pachycephalosaurus x13, Triceratops x13, Pteranodon x8, Elasmosaurus x8"), which the file
+    follows, and Setup step 4 ("Pachycephalosaurus, Velociraptor, Triceratops, Tyrannosaurus, ...")."""
+    rows = LOADED["dino_garden"].program.rows["milestone"]
+    upper = {m.values["dinosaur"].key: m.values["at_least"] for m in rows if m.values["level"].key == "upper"}
+    assert upper == {
+        "velociraptor": 3,
+        "tyrannosaurus": 3,
+        "pachycephalosaurus": 4,
+        "triceratops": 4,
+        "pteranodon": 2,
+        "elasmosaurus": 2,
+    }
