@@ -9,6 +9,7 @@ generator whose seed hypothesis provides. Where a property comes from the rulebo
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from helpers import Check, assert_same_game, play_random
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple import State
+from meeple.codegen import render
 
 BUDGET = 400_000  # steps; a whole game takes well under this
 MAX_DECISIONS = 5_000  # a guard, so that a game that never ends fails instead of hanging
@@ -244,3 +246,34 @@ def test_the_upper_milestone_tiles_need_the_counts_of_the_appendix_in_the_compon
         "pteranodon": 2,
         "elasmosaurus": 2,
     }
+
+
+@pytest.mark.parametrize("stem", ["dino_garden", "dino_garden_2p"])
+def test_the_aid_says_where_standby_puts_you_and_when_the_action_phase_ends(stem: str) -> None:
+    """Rulebook, Step 1: "move your Owner token to the lowest available space on the Standby Track
+    ... you will be skipped for the remainder of this Action phase"; Action Phase: it goes on until
+    every Owner token has "moved to the Standby Track". A player holding only the aid asks all three
+    the first time they go to Standby (the aids said "go to Standby instead" and nothing more)."""
+    found = meeple.check(stem)
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    text = " ".join(render.aid_markdown(docs).split())
+    assert "go to Standby instead: put your token on the lowest free space of the Standby track" in text
+    assert "you take no more turns in this Action phase" in text
+    assert "until every Owner token is on the Standby track, which ends the phase" in text
+
+
+def test_setup_lets_the_special_dinosaur_cards_be_chosen_and_says_up_to_6() -> None:
+    """Rulebook, Setup step 9: "Select 3 Special Dinosaur cards randomly (or of your own choice) ...
+    Once familiar with the game, try using up to 6 Special Dinosaur cards." Both options are said in
+    the setup step, where a player looks, in the rulebook and in the aid (they were only in the
+    Reference numbers, and the choice nowhere)."""
+    found = meeple.check("dino_garden")
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    for document in (render.aid_markdown(docs), render.rulebook_markdown(docs)):
+        step = next(
+            line for line in document.splitlines() if re.search(r"Special Dinosaur cards\W+Lay out", line)
+        )
+        assert "drawn at random or chosen as you like" in step
+        assert "you may play with up to 6" in step
