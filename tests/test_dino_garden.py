@@ -277,3 +277,18 @@ def test_setup_lets_the_special_dinosaur_cards_be_chosen_and_says_up_to_6() -> N
         )
         assert "drawn at random or chosen as you like" in step
         assert "you may play with up to 6" in step
+
+
+def test_the_rulebook_tells_the_funds_cap_in_the_rules_and_what_scores_under_scoring() -> None:
+    """Rulebook, Funds: "The maximum funds you can hold is 15. Any excess over 15 is lost." It is a
+    rule of play, printed before the Reference numbers (it was only there); and the Scoring heading
+    names what scores, not only who wins (End of Game and Final Scoring)."""
+    found = meeple.check("dino_garden")
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    book = " ".join(render.rulebook_markdown(docs).split())
+    rules = book[: book.index("## Reference")]
+    assert "You hold at most 15 funds: any you would gain beyond 15 are lost." in rules
+    scoring = rules[rules.index("### Scoring") : rules.index("## Examples")]
+    for what in ("dinosaurs in your park", "Predator marker", "Milestone cubes", "Standby space", "Feed Bag"):
+        assert what in scoring, what
