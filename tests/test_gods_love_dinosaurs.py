@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple import State
+from meeple.grammar import ast
 from meeple.interpreter.examples import run_example
 from meeple.interpreter.values import Cell, Placement, Route
 
@@ -434,3 +435,20 @@ def test_every_worked_example_shows_each_prey_on_its_favoured_terrain_or_wild() 
                         f"{example.decl.name}: a {kind.row.key} on {terrain} at ({q},{r})"
                     )
     assert checked > 0
+
+
+def test_the_end_of_the_game_is_declared_a_conflict_between_the_overview_and_game_end() -> None:
+    """Rulebook, Overview: "Players continue taking turns until all of the ecosystem tile stacks are
+    empty, which immediately triggers the end of the game"; Game End: "if there are not enough
+    ecosystem tiles to fill up all empty columns, the game ends immediately". A refill that uses up
+    the last tiles and fills every column ends the game by the first and not by the second: the
+    file declares the contradiction, quoting both, and says which the game follows (the example
+    "A refill that uses the last tiles but fills every column does not end the game" plays it)."""
+    module = GAME.program.symbols.module
+    (conflict,) = [c for c in module.find_all(ast.Conflict) if c.value == "When the game ends"]
+    quoted = [" ".join(p.value.split()) for p in conflict.passages]
+    assert any("stacks are empty" in q for q in quoted)
+    assert any("not enough ecosystem tiles" in q for q in quoted)
+    (reading,) = conflict.reading
+    assert "Empty stacks alone do not end the game" in reading.value
+    assert "lets play go on" in reading.value
