@@ -978,7 +978,9 @@ def _calls_in_print_order(node: ast.Node) -> list[str]:
     they stand in, except where its phases and steps are `numbered`: a call then goes by the
     number of the step it stands in, or of the last numbered step before it (what follows step 1
     up to step 2 belongs to step 1), and by the order it stands in among equals. Steps not
-    numbered count as 0 until the first numbered one."""
+    numbered count as 0 until the first numbered one. A rule offered over a block ("at any time
+    during your turn") comes after the rules of the block: a player learns the steps of a turn
+    before what they may also do between them."""
     found: list[tuple[int, str]] = []
     last = 0
 
@@ -989,11 +991,12 @@ def _calls_in_print_order(node: ast.Node) -> list[str]:
                 visit(stmt.body, number)
                 last = number
                 continue
-            if isinstance(stmt, ast.CallStmt | ast.Offer):
-                name = stmt.name if isinstance(stmt, ast.CallStmt) else stmt.rule
-                found.append((last if within is None else within, name))
+            if isinstance(stmt, ast.CallStmt):
+                found.append((last if within is None else within, stmt.name))
             for inner in stmt.blocks():
                 visit(inner, within)
+            if isinstance(stmt, ast.Offer):
+                found.append((last if within is None else within, stmt.rule))
 
     body = getattr(node, "body", None)
     if isinstance(body, list):

@@ -626,3 +626,24 @@ def test_no_page_before_an_example_picture_is_more_than_a_third_empty(stem: str)
     empty = {i + 1: round((y - MARGIN) / height, 2) for i in before if (y := lowest[i]) is not None}
     assert all(share <= EMPTIEST for share in empty.values()), empty  # pages counted from 1
     assert before or stem not in DRAWN_QUICK  # its examples open pages: the test reads them
+
+
+def test_a_rule_offered_over_a_turn_is_told_after_the_rules_of_the_turn(tmp_path: Path) -> None:
+    """A player learns the steps of a turn before what they may also do at any time during it: a
+    rule an `offer` makes available over a block comes after the rules the block calls (Dino
+    Garden's rulebook opened "The rules" with its free actions, before moving the Owner token)."""
+    source = SHELF.replace(
+        "rule take(p: player):\n",
+        "rule peek(p: player):\n"
+        '  says "At any time on your turn, you may look into the bag."\n'
+        '  log "{p} peeks"\n\n'
+        "rule grab(p: player):\n"
+        '  says "Take a coin from the bag."\n'
+        "  take(p)\n\n"
+        "rule take(p: player):\n",
+    ).replace(
+        "      turn p:\n        take(p)\n",
+        '      turn p:\n        offer peek(p) to p as "peek":\n          grab(p)\n',
+    )
+    titles = [part.title for part in docs(tmp_path, source).book.rules]
+    assert titles.index("grab") < titles.index("peek"), titles

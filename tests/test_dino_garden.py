@@ -9,6 +9,7 @@ generator whose seed hypothesis provides. Where a property comes from the rulebo
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from helpers import Check, assert_same_game, play_random
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple import State
+from meeple.codegen import render
 
 BUDGET = 400_000  # steps; a whole game takes well under this
 MAX_DECISIONS = 5_000  # a guard, so that a game that never ends fails instead of hanging
@@ -226,3 +228,67 @@ def test_the_free_action_option_opens_a_menu_with_something_to_do(
         else:
             state.apply(rnd.randrange(len(options)))
     pytest.fail(f"no end after {MAX_DECISIONS} decisions ({name}, {players} players, seed {seed})")
+
+
+def test_the_upper_milestone_tiles_need_the_counts_of_the_appendix_in_the_component_order() -> None:
+    """Rulebook, Appendix, Milestone Tiles: "Six tiles, one per Regular Dinosaur type, with required
+    counts 3, 3, 4, 4, 2, 2." The list names no dinosaur; both orders the rulebook lists them in
+    give the Velociraptor 3: the components ("Velociraptor x17, Tyrannosaurus x17,
+    Pachycephalosaurus x13, Triceratops x13, Pteranodon x8, Elasmosaurus x8"), which the file
+    follows, and Setup step 4 ("Pachycephalosaurus, Velociraptor, Triceratops, Tyrannosaurus, ...")."""
+    rows = LOADED["dino_garden"].program.rows["milestone"]
+    upper = {m.values["dinosaur"].key: m.values["at_least"] for m in rows if m.values["level"].key == "upper"}
+    assert upper == {
+        "velociraptor": 3,
+        "tyrannosaurus": 3,
+        "pachycephalosaurus": 4,
+        "triceratops": 4,
+        "pteranodon": 2,
+        "elasmosaurus": 2,
+    }
+
+
+@pytest.mark.parametrize("stem", ["dino_garden", "dino_garden_2p"])
+def test_the_aid_says_where_standby_puts_you_and_when_the_action_phase_ends(stem: str) -> None:
+    """Rulebook, Step 1: "move your Owner token to the lowest available space on the Standby Track
+    ... you will be skipped for the remainder of this Action phase"; Action Phase: it goes on until
+    every Owner token has "moved to the Standby Track". A player holding only the aid asks all three
+    the first time they go to Standby (the aids said "go to Standby instead" and nothing more)."""
+    found = meeple.check(stem)
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    text = " ".join(render.aid_markdown(docs).split())
+    assert "go to Standby instead: put your token on the lowest free space of the Standby track" in text
+    assert "you take no more turns in this Action phase" in text
+    assert "until every Owner token is on the Standby track, which ends the phase" in text
+
+
+def test_setup_lets_the_special_dinosaur_cards_be_chosen_and_says_up_to_6() -> None:
+    """Rulebook, Setup step 9: "Select 3 Special Dinosaur cards randomly (or of your own choice) ...
+    Once familiar with the game, try using up to 6 Special Dinosaur cards." Both options are said in
+    the setup step, where a player looks, in the rulebook and in the aid (they were only in the
+    Reference numbers, and the choice nowhere)."""
+    found = meeple.check("dino_garden")
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    for document in (render.aid_markdown(docs), render.rulebook_markdown(docs)):
+        step = next(
+            line for line in document.splitlines() if re.search(r"Special Dinosaur cards\W+Lay out", line)
+        )
+        assert "drawn at random or chosen as you like" in step
+        assert "you may play with up to 6" in step
+
+
+def test_the_rulebook_tells_the_funds_cap_in_the_rules_and_what_scores_under_scoring() -> None:
+    """Rulebook, Funds: "The maximum funds you can hold is 15. Any excess over 15 is lost." It is a
+    rule of play, printed before the Reference numbers (it was only there); and the Scoring heading
+    names what scores, not only who wins (End of Game and Final Scoring)."""
+    found = meeple.check("dino_garden")
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    book = " ".join(render.rulebook_markdown(docs).split())
+    rules = book[: book.index("## Reference")]
+    assert "You hold at most 15 funds: any you would gain beyond 15 are lost." in rules
+    scoring = rules[rules.index("### Scoring") : rules.index("## Examples")]
+    for what in ("dinosaurs in your park", "Predator marker", "Milestone cubes", "Standby space", "Feed Bag"):
+        assert what in scoring, what

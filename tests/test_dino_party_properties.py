@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple import State
+from meeple.codegen import render
 from meeple.interpreter.values import Row
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
@@ -240,3 +241,18 @@ def test_players_aim_only_at_zones_that_are_not_ocean(players: int, seed: int, r
             assert decision.options == expected
 
     play(players, seed, rnd, aim)
+
+
+def test_the_components_say_how_each_air_pollution_card_makes_you_throw() -> None:
+    """Rulebook, Components: "9 Air Pollution cards"; the nine card illustrations ("On tiptoes" ...
+    "Nose pinched") are what a player reads on a card. They are told with the cards among the
+    components, where a player meets them, and not in a Reference entry of their own, which
+    stood alone, three lines, on the book's last page."""
+    found = meeple.check("dino_party")
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    book = render.rulebook_markdown(docs)
+    components = book[book.index("## Components") : book.index("## Setup")]
+    assert "Each shows how you must throw: on tiptoes" in components
+    assert "with your nose pinched" in components
+    assert "### Card illustration" not in book

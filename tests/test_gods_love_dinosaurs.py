@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple import State
+from meeple.grammar import ast
+from meeple.interpreter.examples import run_example
 from meeple.interpreter.values import Cell, Placement, Route
 
 PLAYER_COUNTS = [2, 3, 4, 5]
@@ -408,3 +410,45 @@ def test_a_golden_egg_back_in_the_supply_goes_to_a_nest_of_five() -> None:
         f"Player 1 holds {nest_eggs(state, 0)[0]} regular eggs while the supply has "
         f"{supply(state, 'golden_egg')} golden egg(s)"
     )
+
+
+def test_every_worked_example_shows_each_prey_on_its_favoured_terrain_or_wild() -> None:
+    """A worked example shows a position the game can reach, as the rulebook prints it: Prey
+    Activation, "expand into one empty adjacent hex of its favored terrain type"; Wild Hexes,
+    "Wild hexes count as favored terrain for all 3 prey animal types". So no picture may show a
+    prey elsewhere: Jimmy's eagles ("eating 2 rabbits") once flew over a rabbit on a lake, and
+    Clare's older dinosaur ("eat 1 frog") once ate a frog on a field."""
+    wild = PROGRAM.row("terrain", "wild")
+    checked = 0
+    for example in PROGRAM.examples:
+        result = run_example(GAME, example)
+        assert result.passed, (example.decl.name, result.failures)
+        for shown in [*result.before, *result.after]:
+            for q, r, face_row, pieces in shown.cells:
+                for kind, _ in pieces:
+                    favours = kind.row.values["favours"] if kind.name == "beast" else None
+                    if favours is None or face_row is None:
+                        continue
+                    checked += 1
+                    terrain = face_row.values["terrain"]
+                    assert terrain in (favours, wild), (
+                        f"{example.decl.name}: a {kind.row.key} on {terrain} at ({q},{r})"
+                    )
+    assert checked > 0
+
+
+def test_the_end_of_the_game_is_declared_a_conflict_between_the_overview_and_game_end() -> None:
+    """Rulebook, Overview: "Players continue taking turns until all of the ecosystem tile stacks are
+    empty, which immediately triggers the end of the game"; Game End: "if there are not enough
+    ecosystem tiles to fill up all empty columns, the game ends immediately". A refill that uses up
+    the last tiles and fills every column ends the game by the first and not by the second: the
+    file declares the contradiction, quoting both, and says which the game follows (the example
+    "A refill that uses the last tiles but fills every column does not end the game" plays it)."""
+    module = GAME.program.symbols.module
+    (conflict,) = [c for c in module.find_all(ast.Conflict) if c.value == "When the game ends"]
+    quoted = [" ".join(p.value.split()) for p in conflict.passages]
+    assert any("stacks are empty" in q for q in quoted)
+    assert any("not enough ecosystem tiles" in q for q in quoted)
+    (reading,) = conflict.reading
+    assert "Empty stacks alone do not end the game" in reading.value
+    assert "lets play go on" in reading.value

@@ -720,3 +720,29 @@ def test_the_stasis_aid_says_which_herds_the_stasis_never_attacks_and_how_it_pic
     aid, _ = aid_of("dino_dynasty_stasis")
     line = dict(aid.actions)["The Stasis Competes"]
     assert "3 or more above its own" in line and "a die roll picks one" in line, line
+
+
+SEE = re.compile(r"\(see ([^)]+)\)")
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_a_step_the_variant_rewrites_still_points_to_the_rules_the_base_step_tells(stem: str) -> None:
+    """What do I do on my turn: a step the variant writes anew keeps, in the sentence the aid prints,
+    every rule the base game's step points a player to ("see Moving your Owner token"). The
+    two-player aid's Turns once said only when Lucy moves, and no longer the three steps of a turn."""
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None and found.symbols.play is not None
+    base = checked(Path(found.symbols.play.span.file).stem)  # the game whose flow the variant patches
+    assert base.symbols is not None and base.symbols.play is not None
+    files = _variant_files(found.module, found.symbols)
+    base_steps = {b.name: b for b in base.symbols.play.find_all(ast.Named)}
+    for block in found.symbols.play.find_all(ast.Named):
+        if block.span.file not in files or block.name not in base_steps:
+            continue
+        before, told = words_of(own_lines(base_steps[block.name]))
+        now, tells = words_of(own_lines(block))
+        if not (told and tells):
+            continue
+        printed = first_sentence(" ".join(now[0].split()))
+        for name in SEE.findall(first_sentence(" ".join(before[0].split()))):
+            assert f"(see {name})" in printed, (block.name, name)
