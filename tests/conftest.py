@@ -26,36 +26,38 @@ from meeple import loader
 # order). xdist's own order, the files with the most tests first, started the Campaign's tests and
 # the citation checks last: in a default run (2,807 tests, load 12 to 20, `-p` a plugin timing
 # each test's CPU) one process ran 328 s of CPU and the other 266 s, the run waiting on the first.
-# Seconds of CPU per file in a default run of 3 December (2,930 tests, load 4 to 10, a plugin
-# timing each test's process_time; the two processes 240 and 218 s of CPU), after the citation
-# checks read each file once for all its options (test_citations.py from 59 to 30 s). The Ray
-# tests are placed by their time waiting on Ray's own processes, not by their own CPU (3 s: a
-# local instance started for each of three tests, 12 s each at load 10); the files below 6 s are
-# left in xdist's order.
+# Seconds of CPU per file (each test's process_time, summed) in a default run of 3 December (2,986
+# tests, -n 2, load 9 to 19: the two processes 187 and 201 s of CPU, and they finished within a
+# second of each other), less the cases since moved to the soaks (the largest player count of Gods
+# Love Dinosaurs' and Dino Party's properties, most of the MCTS games: test_openspiel.py,
+# test_gods_love_dinosaurs.py and test_dino_party_properties.py at 10.0, 10.2 and 11.3 s, -n 0,
+# against 16.4, 18.7 and 18.1). The Ray tests are placed by their time waiting on Ray's own
+# processes and on a command started in a process of its own, not by their own CPU (1 s): 35 s as
+# the earlier table had it; the files below 6 s are left in xdist's order. docs/testing.md says how to
+# measure again.
 LONGEST = {
     "test_ray_backend.py": 35,
-    "test_citations.py": 30,
-    "test_dino_dynasty_variants.py": 26,
-    "test_codegen.py": 25,
-    "test_native.py": 24,
-    "test_openspiel.py": 20,
-    "test_gods_love_dinosaurs.py": 19,
-    "test_dino_party_properties.py": 19,
-    "test_dino_dynasty_stasis.py": 18,
-    "test_codegen_order.py": 17,
+    "test_codegen.py": 30,
+    "test_citations.py": 29,
+    "test_dino_dynasty_variants.py": 22,
+    "test_native.py": 18,
+    "test_native_variants.py": 18,
+    "test_dino_dynasty_stasis.py": 16,
     "test_hostile.py": 16,
     "test_printed.py": 14,
-    "test_native_variants.py": 14,
-    "test_boards.py": 12,
-    "test_variant_aids.py": 11,
+    "test_codegen_order.py": 14,
+    "test_checks.py": 13,
+    "test_variant_aids.py": 12,
+    "test_dino_party_properties.py": 11,
+    "test_gods_love_dinosaurs.py": 10,
+    "test_openspiel.py": 10,
     "test_simulate.py": 10,
-    "test_plots.py": 10,
+    "test_boards.py": 10,
+    "test_english.py": 9,
     "test_hostile_paths.py": 9,
-    "test_suspends.py": 9,
-    "test_native_view.py": 8,
-    "test_checks.py": 8,
-    "test_lsp_incremental.py": 8,
-    "test_dino_dynasty_teams.py": 6,
+    "test_plots.py": 8,
+    "test_dino_dynasty_teams.py": 8,
+    "test_lsp_incremental.py": 7,
 }
 
 # The cyclic collector's first threshold, in objects made and not yet freed (CPython's is 700). The

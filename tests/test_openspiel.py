@@ -46,10 +46,12 @@ def play(game: pyspiel.Game, bots: dict[int, mcts.MCTSBot], seed: int) -> pyspie
     return state
 
 
-def test_mcts_never_loses_tic_tac_toe_to_a_random_player():
+# Eight games by default (a third of a second of CPU each), the first eight of the soak's 24.
+@pytest.mark.parametrize("games", [8, pytest.param(24, marks=pytest.mark.soak)])
+def test_mcts_never_loses_tic_tac_toe_to_a_random_player(games: int):
     game = load_game(TIC_TAC_TOE)
     outcomes = []
-    for seed in range(24):
+    for seed in range(games):
         seat = seed % 2  # half the games first, half second
         state = play(game, {seat: mcts_bot(game, 100, seed)}, seed)
         outcomes.append(state.returns()[seat])
@@ -57,9 +59,11 @@ def test_mcts_never_loses_tic_tac_toe_to_a_random_player():
     assert outcomes.count(1.0) > len(outcomes) // 2  # and it wins most of them
 
 
-def test_mcts_draws_tic_tac_toe_against_itself():
+# One game by default (two seconds of CPU), the first of the soak's two.
+@pytest.mark.parametrize("games", [1, pytest.param(2, marks=pytest.mark.soak)])
+def test_mcts_draws_tic_tac_toe_against_itself(games: int):
     game = load_game(TIC_TAC_TOE)
-    for seed in range(2):
+    for seed in range(games):
         state = play(game, {0: mcts_bot(game, 300, seed), 1: mcts_bot(game, 300, 100 + seed)}, seed)
         assert state.returns() == [0.0, 0.0]
         assert state.meeple.winners == [0, 1]  # meeple's draw: both share the best score
