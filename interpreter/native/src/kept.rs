@@ -660,11 +660,11 @@ mod tests {
         let (asked, _) = asked_and_afresh(&mut game, 0);
         let key = (0, vm::Args::Many(Vec::new()));
         let filters = &mut game.world.memo.filters;
-        filters.kept.get_mut(&key).expect("kept").by_bucket.reserve(64);
+        filters.kept.get_mut(&key).and_then(Option::as_mut).expect("kept").by_bucket.reserve(64);
         filters.todo.reserve(64);
         game.rest();
         let filters = &game.world.memo.filters;
-        let layout = &filters.kept[&key].by_bucket;
+        let layout = &filters.kept[&key].as_deref().expect("kept").by_bucket;
         assert_eq!(layout.capacity(), layout.len(), "the layout holds what it lists");
         assert_eq!(filters.todo.capacity(), 0, "no items to test are kept at rest");
         let (again, afresh) = asked_and_afresh(&mut game, 0);
