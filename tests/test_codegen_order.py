@@ -328,6 +328,23 @@ def test_dino_dynasty_lists_every_component_its_setup_lays_out_with_its_count() 
     assert "Challenge tokens" in listed["Challenge cards"]
 
 
+def test_the_extinction_rule_says_an_extinct_player_keeps_their_species_and_the_ruling_says_why() -> None:
+    """Rulebook, Extinction!: "All their trackers and Morph tokens remain in their places", then
+    "The player may choose to freely change to any another species", against Setup: "Each player
+    chooses 1 of the DINO BOARDS to use during the game". A reader looked for the answer under
+    Extinction and found a ruling that never said what the printed page says (issue 25): the rule
+    itself says what the game does, and the ruling says which passage it does not play."""
+    markdown = render.rulebook_markdown(game_docs("dino_dynasty"))
+    extinction = markdown[markdown.index("### Extinction!") :]
+    extinction = extinction[: extinction.index("\n### ")]
+    assert "You keep your species and its Dino board" in extinction
+    ruling = next(
+        line for line in markdown.splitlines() if line.startswith("- Whether an Extinct player may change")
+    )
+    assert "In this game an Extinct player restarts with the species they were playing" in ruling
+    assert "also says an Extinct player may change to another species" in ruling
+
+
 def test_the_glossary_and_the_reference_print_in_every_format(tmp_path: Path) -> None:
     game = docs(tmp_path, WIDE_SHELF)
     html = render.rulebook_html(game)
@@ -509,7 +526,8 @@ def test_a_base_games_rulebook_never_speaks_of_the_variants_its_header_leaves_to
     printed = render.rulebook_markdown(game) + render.aid_markdown(game)
     assert not re.findall(r"Stasis|Campaign|Dynasty game|Team game|envelope|solo", printed)
     stasis = render.rulebook_markdown(game_docs("dino_dynasty_stasis"))
-    assert "Which Herd the Stasis Competes with" in stasis and "How the Stasis deck is stacked" in stasis
+    assert "Which Herd the Stasis Competes with" in stasis
+    assert "stacked into one deck one card of each type in turn" in stasis
     assert "save envelope" in render.rulebook_markdown(game_docs("dino_dynasty_dynasty"))
 
 
