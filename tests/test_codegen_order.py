@@ -345,6 +345,18 @@ def test_the_extinction_rule_says_an_extinct_player_keeps_their_species_and_the_
     assert "also says an Extinct player may change to another species" in ruling
 
 
+def test_the_species_table_prints_a_species_three_home_biomes_in_one_part() -> None:
+    """A player reads a species' three Home Biomes together (Fact Box: "each species' 3 Home Biomes"):
+    Dino Dynasty's Species table, too wide for one line, printed the third in its second part,
+    beside the Evolve markers (issue 25)."""
+    book = game_docs("dino_dynasty").book
+    species = next(sheet for sheet in book.sheets if sheet.title.lower() == "species")
+    parts = [columns for columns, _ in species.parts()]
+    assert len(parts) > 1
+    homes = [i for i, columns in enumerate(parts) for c in columns if "Home Biome" in c]
+    assert len(homes) == 3 and len(set(homes)) == 1, parts
+
+
 def test_the_glossary_and_the_reference_print_in_every_format(tmp_path: Path) -> None:
     game = docs(tmp_path, WIDE_SHELF)
     html = render.rulebook_html(game)
