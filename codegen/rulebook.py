@@ -306,7 +306,7 @@ class _Builder:
             else:
                 says = "some"
             words, own_says = words_of(piece.meta)
-            if own_says and words and _tells_count(words[0], count, piece.each_row_of is not None):
+            if own_says and words and _tells_count(words[0], count, table is not None):
                 # Its `says` tells the count its own way ("5 for most players, 4 for the last"):
                 # the count printed before it would state as a fact what the words then qualify.
                 says, words = words[0].rstrip("."), words[1:]
@@ -1075,9 +1075,10 @@ def rulebook(
 
 def _tells_count(first: str, count: int | None, per_kind: bool) -> bool:
     """Whether an author's first sentence tells a component's count its own way: it opens with
-    the count, or, for a piece made one per row of a table, with any number, since the rows
-    count kinds while the author counts what is in the box ("89: 84 tiles, all different, and 5
-    alike"): printing the number of kinds first would state a count no player finds."""
+    the count, or, for a piece made from the rows of a table whose count no one number gives
+    (one per row, or each row's own number), with any number, since the rows count kinds while
+    the author counts what is in the box ("89: 84 tiles, all different, and 5 alike"; "5: the
+    white die and 4 black ones"): printing the count before would state it twice."""
     if count is not None:
         return re.match(rf"{count}(?!\d)", first) is not None
     return per_kind and re.match(r"\d", first) is not None

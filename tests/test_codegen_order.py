@@ -117,6 +117,22 @@ def test_a_kind_of_piece_with_none_in_the_box_is_not_listed_among_the_components
     assert stones.count == "2: 2 rubies"
 
 
+def test_a_piece_counted_by_each_rows_own_number_may_tell_its_count_in_its_own_words(tmp_path: Path) -> None:
+    """A component counted by a column of its table ("5: 1 white die and 4 black ones") may open
+    its words with the count, as an `each TABLE` piece may: the count then stands alone, printed
+    once, not the list of kinds and the author's count one after the other."""
+    source = SHELF.replace(
+        "piece coin: 5 per player in bag\n",
+        "piece coin: 5 per player in bag\n"
+        'table gem (name, called, stock: int):\n  ruby, "ruby", 2\n  opal, "opal", 3\n'
+        "piece stone: self.stock per gem in bag\n"
+        '  says "5: 2 rubies, cut, and 3 opals, rough. They sit in the bag."\n',
+    )
+    (stones,) = [c for c in docs(tmp_path, source).book.components if c.name == "stones"]
+    assert stones.count == "5: 2 rubies, cut, and 3 opals, rough. They sit in the bag"
+    assert stones.words == []
+
+
 def test_a_column_without_a_heading_of_its_own_does_not_print(tmp_path: Path) -> None:
     """A column the author heads is for players; one without a heading (a flag, a measure) is
     the machine's, and only the designer's reference shows it."""
@@ -323,6 +339,50 @@ def test_every_kind_of_biome_a_challenge_card_counts_by_name_is_defined_for_play
         assert term in defined or term in printed, term
 
 
+def test_dino_dynasty_lists_every_component_its_setup_lays_out_with_its_count() -> None:
+    """Rulebook, Setup: each player takes "the Dynasty's DINO BOARDS", places "the EVOLVE MARKERS"
+    and "ACTION FRAMES" and takes "their DYNASTY'S PLAYER AID"; the Morph tokens go in "the CLOTH
+    BAG"; a player picks "a SCENARIO CARD type"; "Place the 5 DICE and the GENERAL PLAYER AIDS".
+    A reader found none of these among the components (issue 25): each is listed with its count,
+    and the dice with their faces."""
+    listed = {c.name: c.count for c in game_docs("dino_dynasty").book.components}
+    assert listed["Dino boards"].startswith("24 sides, one for each species")
+    assert listed["Evolve markers"].startswith("4 for each Dynasty")
+    assert listed["Action frames"].startswith("4 for each Dynasty")
+    assert listed["Scenario cards"].startswith("12")
+    assert listed["cloth bag"].startswith("1")
+    assert listed["General player aids"].startswith("2")
+    assert listed["Dynasty player aids"].startswith("1 for each Dynasty")
+    assert listed["dice"].startswith("5: the white Event die") and "0, 0, 1, 1, 2 and 2" in listed["dice"]
+    assert "Challenge tokens" in listed["Challenge cards"]
+    assert listed["tiles"].startswith("106: 80 Territory tiles, 16 Event tiles, 6 Expanding Event tiles")
+
+
+def test_the_brooding_token_moves_one_dino_of_the_herd_into_the_new_nests_biome() -> None:
+    """Rulebook, Morph tokens: "The brooding Morph allows a player to move 1 of the Dinos from the
+    Herd that makes a Nest into the Biome where the Nest is made". The Morph table's "What it does"
+    said "Dinos of the Herd move", against its own Effect column, "1 Dino from Herd joins Nest"
+    (issue 25, a reader's finding)."""
+    book = game_docs("dino_dynasty").book
+    morphs = next(sheet for sheet in book.sheets if sheet.title.lower() == "morph")
+    brooding = next(row for row in morphs.rows if row[0] == "Brooding")
+    assert "1 Dino of the Herd moves into the new Nest's Biome" in brooding
+
+
+def test_the_extinction_rule_lets_an_extinct_player_change_species_as_the_rulebook_says() -> None:
+    """Rulebook, Extinction!: "The player may choose to freely change to any another species to
+    continue playing as (Page 26.)", and Change Species: "if a player goes Extinct, a player can
+    choose to change". Three outside readers graded the book wrong for forbidding it (issue 25):
+    the base game's Extinction rule offers the change where a reader looks for it, and no ruling
+    declares the rulebook's own permission a contradiction."""
+    markdown = render.rulebook_markdown(game_docs("dino_dynasty"))
+    extinction = markdown[markdown.index("### Extinction!") :]
+    extinction = extinction[: extinction.index("\n### ")]
+    assert "you may change to another species of your Dynasty" in extinction
+    assert "### Change species" in markdown
+    assert "Whether an Extinct player may change species" not in markdown
+
+
 def test_the_glossary_and_the_reference_print_in_every_format(tmp_path: Path) -> None:
     game = docs(tmp_path, WIDE_SHELF)
     html = render.rulebook_html(game)
@@ -504,7 +564,8 @@ def test_a_base_games_rulebook_never_speaks_of_the_variants_its_header_leaves_to
     printed = render.rulebook_markdown(game) + render.aid_markdown(game)
     assert not re.findall(r"Stasis|Campaign|Dynasty game|Team game|envelope|solo", printed)
     stasis = render.rulebook_markdown(game_docs("dino_dynasty_stasis"))
-    assert "Which Herd the Stasis Competes with" in stasis and "How the Stasis deck is stacked" in stasis
+    assert "Which Herd the Stasis Competes with" in stasis
+    assert "stacked into one deck one card of each type in turn" in stasis
     assert "save envelope" in render.rulebook_markdown(game_docs("dino_dynasty_dynasty"))
 
 

@@ -6,6 +6,7 @@ worked examples hold."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -13,10 +14,13 @@ import pytest
 from helpers import assert_same_game, play_random, play_refusing_bad_answers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 import meeple
 from meeple import State
+from meeple.grammar import ast
 from meeple.interpreter.examples import run_examples
+from meeple.loader import bundled_games
 
 MODES = ["easy", "legendary", "manker"]
 BUDGET = 5_000_000
@@ -191,3 +195,29 @@ def test_the_stasis_takes_its_dino_board_first_and_the_players_choose_other_dyna
     assert state.decision is not None and state.decision.prompt == "Which Dynasty?"
     offered = list(state.decision.values)
     assert species[stasis].values["dynasty"] not in offered and len(offered) == 5
+
+
+def _metas(node: object) -> Iterator[ast.Meta]:
+    """Every `cites`, `assume`, `conflict`... anywhere in a module, nested ones included."""
+    if isinstance(node, ast.Meta):
+        yield node
+    if isinstance(node, BaseModel):
+        for name in type(node).model_fields:
+            yield from _metas(getattr(node, name))
+    elif isinstance(node, list | tuple):
+        for item in node:
+            yield from _metas(item)
+
+
+def test_how_the_stasis_deck_is_stacked_is_a_gap_the_rulebook_leaves_not_a_contradiction() -> None:
+    """Rulebook, Stasis setup 8: "Divide into these 3 types and shuffle each type separately", and
+    The Stasis Turn: "perform step 10 in setup". No passage says how the 3 shuffled types make one
+    deck, and none says otherwise than another: a gap, an `assume`, not a `conflict` (issue 25:
+    a gap stays an assumption; two passages that disagree are a conflict)."""
+    metas = list(
+        _metas(meeple.check(next(p for p in bundled_games() if p.stem == "dino_dynasty_stasis")).module)
+    )
+    conflicts = [m.value for m in metas if m.kind == "conflict"]
+    assumed = [m.value for m in metas if m.kind == "assume"]
+    assert not [c for c in conflicts if "Stasis deck" in c]
+    assert [a for a in assumed if "stacked into one deck one card of each type in turn" in a]

@@ -746,3 +746,23 @@ def test_a_step_the_variant_rewrites_still_points_to_the_rules_the_base_step_tel
         printed = first_sentence(" ".join(now[0].split()))
         for name in SEE.findall(first_sentence(" ".join(before[0].split()))):
             assert f"(see {name})" in printed, (block.name, name)
+
+
+def test_the_stasis_aid_tells_where_the_stasis_places_its_territory_tile_and_whether_its_herd_moves() -> None:
+    """Rulebook, Placing Territory Tile Priority: "Expand the Smallest/Largest (stated on card)
+    Biome ... Orient the tile so that it matches both Biome types (except Water) if possible,
+    otherwise expand towards the player. Rotate the tile clockwise to the first possible match ...
+    If still tied, North > West." A player runs the Stasis's Migrate from the aid alone: "The Stasis
+    Migrates" was cut to its first sentence, with none of its tile priorities (issue 25)."""
+    aid, _ = aid_of("dino_dynasty_stasis")
+    line = dict(aid.actions)["The Stasis Migrates"]
+    for words in (
+        "showing the Herd's Biome (else the leftmost)",
+        "expand the smallest or largest Biome",
+        "(not Water) match the same Biome",
+        "nearest a player's Herd",
+        "then North, then West",
+        "clockwise to the first match",
+        "if the card requires it",
+    ):
+        assert words in line, words
