@@ -361,6 +361,8 @@ def _worded_anew(
     that call or read nothing replaced, by this variant or one it builds on or combines (a
     Scenario's end told for teams reads the same rules, through which it reads a score the Team
     game replaced). A rule worded anew is no change to what calls it, unless it is one itself."""
+    if not candidates:  # most variants word nothing anew: what each declaration reads is not needed
+        return set()
     patched = [key.split(" ", 1) for key in {**merged.patched, **patch_targets(variant)}]
     replaced = {name for kind, name in patched if kind not in ("phase", "step")}  # a block is not read
     uses = {name: names_used(d) for d in merged.decls if (name := _name(d))}
