@@ -326,3 +326,13 @@ def test_the_bonus_tables_print_every_amount_and_no_meaningless_zero() -> None:
     assert cards["Funds"] == "5"
     assert cards["Predator marker"] == "4"
     assert cards["Volcano and lake"] == EMPTY
+
+
+def test_the_two_player_book_says_what_lucy_is_before_a_rule_uses_her() -> None:
+    """Rulebook, Two-Player Rules: "use one unused color Owner token as a neutral owner token named
+    Lucy". A reader meets a thing's definition first: among the two-player changes, the first words
+    about Lucy say what she is (the book printed "Turns" and "Lucy's space" before "Lucy")."""
+    book = " ".join(book_of("dino_garden_2p").split())
+    changes = book[book.index("## Changes from the base game") : book.index("## Rulings")]
+    first = changes[changes.index("Lucy") :]
+    assert first.startswith("Lucy is an Owner token of a colour no player uses")
