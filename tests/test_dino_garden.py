@@ -336,3 +336,14 @@ def test_the_two_player_book_says_what_lucy_is_before_a_rule_uses_her() -> None:
     changes = book[book.index("## Changes from the base game") : book.index("## Rulings")]
     first = changes[changes.index("Lucy") :]
     assert first.startswith("Lucy is an Owner token of a colour no player uses")
+
+
+def test_the_round_and_the_variant_rulings_read_as_rules_for_every_round() -> None:
+    """Rulebook, Action Phase: "All players begin on the Standby track", in round 1 as in every
+    round: the start of a round does not say "again". The ruling on 2 players or solo says where
+    their rules are, not "each changes this game, and says how"."""
+    book = " ".join(book_of("dino_garden").split())
+    assert "Every player takes part in the Action phase; the player whose Owner token is lowest" in book
+    assert "Action phase again" not in book
+    assert "says how" not in book
+    assert "Each has a rulebook of its own." in book
