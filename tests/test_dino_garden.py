@@ -335,7 +335,7 @@ def test_the_two_player_book_says_what_lucy_is_before_a_rule_uses_her() -> None:
     book = " ".join(book_of("dino_garden_2p").split())
     changes = book[book.index("## Changes from the base game") : book.index("## Rulings")]
     first = changes[changes.index("Lucy") :]
-    assert first.startswith("Lucy is an Owner token of a colour no player uses")
+    assert first.startswith("Lucy, an Owner token of a colour no player uses,")
 
 
 def test_the_round_and_the_variant_rulings_read_as_rules_for_every_round() -> None:
