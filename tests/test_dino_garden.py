@@ -292,3 +292,58 @@ def test_the_rulebook_tells_the_funds_cap_in_the_rules_and_what_scores_under_sco
     scoring = rules[rules.index("### Scoring") : rules.index("## Examples")]
     for what in ("dinosaurs in your park", "Predator marker", "Milestone cubes", "Standby space", "Feed Bag"):
         assert what in scoring, what
+
+
+def book_of(stem: str) -> str:
+    """The printed rulebook of a rules file, in Markdown."""
+    found = meeple.check(stem)
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    return render.rulebook_markdown(docs)
+
+
+EMPTY = "\N{EN DASH}"  # what the rulebook prints in a cell where nothing applies
+
+
+def test_the_bonus_tables_print_every_amount_and_no_meaningless_zero() -> None:
+    """Rulebook, Predator Track boards: "Immediate: Choose 1 Bonus Dinosaur token", "Gain 1 Small
+    Meat token and 1 Medium Meat token" (no funds), "Gain 1 Large Meat token ... Also, gain 2
+    funds"; Bonus cards: "Gain 5 funds. • Advance your Predator marker 4 spaces". A bonus that gives
+    no points, funds or spaces prints an empty cell, not 0; the Bonus card table gives the 5 and 4."""
+    rows = {
+        tuple(cell.strip() for cell in line.strip("|").split("|"))
+        for line in book_of("dino_garden").splitlines()
+        if line.startswith("| ")
+    }
+    predator = {row[:4]: row[5] for row in rows if len(row) == 8 and row[0].startswith("Board ")}
+    assert predator[("Board 4", "4", "Immediate", "free volcano and lake")] == EMPTY
+    assert predator[("Board 4", "7", "Immediate", "Bonus Dinosaur token")] == EMPTY
+    assert predator[("Board 5", "7", "Immediate", "meat in any area")] == EMPTY
+    assert predator[("Board 6", "4", "Immediate", "free Feed Bag upgrade")] == EMPTY
+    assert predator[("Board 6", "7", "Immediate", "meat in any area, and funds")] == "2"
+    assert "0" not in {row[5] for row in rows if len(row) == 8 and row[0].startswith("Board ")}
+    cards = {row[0]: row[2] for row in rows if len(row) == 3}
+    assert cards["Funds"] == "5"
+    assert cards["Predator marker"] == "4"
+    assert cards["Volcano and lake"] == EMPTY
+
+
+def test_the_two_player_book_says_what_lucy_is_before_a_rule_uses_her() -> None:
+    """Rulebook, Two-Player Rules: "use one unused color Owner token as a neutral owner token named
+    Lucy". A reader meets a thing's definition first: among the two-player changes, the first words
+    about Lucy say what she is (the book printed "Turns" and "Lucy's space" before "Lucy")."""
+    book = " ".join(book_of("dino_garden_2p").split())
+    changes = book[book.index("## Changes from the base game") : book.index("## Rulings")]
+    first = changes[changes.index("Lucy") :]
+    assert first.startswith("Lucy, an Owner token of a colour no player uses,")
+
+
+def test_the_round_and_the_variant_rulings_read_as_rules_for_every_round() -> None:
+    """Rulebook, Action Phase: "All players begin on the Standby track", in round 1 as in every
+    round: the start of a round does not say "again". The ruling on 2 players or solo says where
+    their rules are, not "each changes this game, and says how"."""
+    book = " ".join(book_of("dino_garden").split())
+    assert "Every player takes part in the Action phase; the player whose Owner token is lowest" in book
+    assert "Action phase again" not in book
+    assert "says how" not in book
+    assert "Each has a rulebook of its own." in book

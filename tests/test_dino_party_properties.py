@@ -259,3 +259,19 @@ def test_the_components_say_how_each_air_pollution_card_makes_you_throw() -> Non
     assert "Each shows how you must throw: on tiptoes" in components
     assert "with your nose pinched" in components
     assert "### Card illustration" not in book
+
+
+def test_the_book_states_no_aiming_rule_and_names_zone_types_as_the_rulebook_does() -> None:
+    """Rulebook, Throw the Dinos: players throw "onto the game board" and say nothing of where a
+    throw may be aimed; aiming only at land is the engine's model of a throw, an `assume`, not a
+    rule a player reads ("aimed at a zone ... that is not an Ocean", "You may aim here: no"). The
+    zone types are capitalised like the rulebook's ("Natural Disaster"), and the player count is an
+    answer, not a reason ("as there are six Dino types")."""
+    found = meeple.check("dino_party")
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    book = render.rulebook_markdown(docs)
+    assert "not an Ocean" not in book
+    assert "aim" not in book.lower().replace("claim", "")
+    assert "| Natural disaster |" in book
+    assert "- 2 to 6 players can play: each takes one of the six Dino types." in book

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple import State
+from meeple.codegen import render
 from meeple.grammar import ast
 from meeple.interpreter.examples import run_example
 from meeple.interpreter.values import Cell, Placement, Route
@@ -455,3 +456,23 @@ def test_the_end_of_the_game_is_declared_a_conflict_between_the_overview_and_gam
     (reading,) = conflict.reading
     assert "Empty stacks alone do not end the game" in reading.value
     assert "lets play go on" in reading.value
+
+
+def test_the_book_says_a_predator_never_reenters_a_hex_as_a_reading_not_a_printed_rule() -> None:
+    """Rulebook, Predator Activation: tigers "may change direction as they move", and only
+    dinosaurs "may use their movement to 'backtrack'". That a tiger does not enter a hex twice is
+    this file's reading of the gap, so the book says it among the questions the rules leave open,
+    not in the rule itself; and the refill ruling says what the game does, without the designer's
+    reasoning ("Refilling until the stacks run out would end the game at the same moment")."""
+    found = meeple.check("gods_love_dinosaurs")
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    book = " ".join(render.rulebook_markdown(docs).split())
+    rules, rulings = book[: book.index("## Rulings")], book[book.index("## Rulings") :]
+    assert "same hex twice" not in rules
+    left_open = rulings[rulings.index("### Questions the rules leave open") :]
+    assert (
+        "A predator never enters the same hex twice in one move: the rulebook lets only dinosaurs"
+        in left_open
+    )
+    assert "Refilling until the stacks run out" not in book

@@ -766,3 +766,12 @@ def test_the_stasis_aid_tells_where_the_stasis_places_its_territory_tile_and_whe
         "if the card requires it",
     ):
         assert words in line, words
+
+
+def test_a_variant_aid_title_has_no_second_colon() -> None:
+    """The aid of "Dino Garden: two players" was titled "Dino Garden: two players: player aid";
+    the aid's title names the game, then "player aid" after a dash, as the HTML aid does."""
+    found = meeple.check("dino_garden_2p")
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    assert render.aid_markdown(docs).splitlines()[0] == "# Dino Garden: two players — player aid"
