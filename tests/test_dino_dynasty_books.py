@@ -1,0 +1,38 @@
+"""Dino Dynasty's books say what the publisher's rulebook says, where a player looks for it.
+
+Each test is a finding of the third outside reading (issue 25): a rule the book played but never
+printed, two statements of one book that disagree, a rule told in several places, a ruling in a
+designer's words, an aid line cut before the part a player needs mid-turn.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import meeple
+from meeple.codegen import render
+
+
+@cache
+def docs_of(stem: str) -> render.GameDocs:
+    found = meeple.check(stem)
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    return render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+
+
+def rule_words(stem: str, name: str) -> str:
+    """The printed words of the rule headed `name` in the rulebook."""
+    said = [" ".join(rule.words) for rule in docs_of(stem).book.rules if rule.title == name]
+    assert said, f"no rule headed {name!r}"
+    return " ".join(said)
+
+
+def test_the_events_rule_says_a_herd_on_the_covered_tile_now_stands_in_the_event_biome() -> None:
+    """Placement (p.17), repeated in Permanent and One-time Events: "Herds or Nests in Biomes not
+    stretching outside the covered tile now stand in the Event Biome." The book said it only in
+    the Mountain example; the file played it for every Event (rule `cover`) without printing it."""
+    events = rule_words("dino_dynasty", "Events")
+    assert "lying wholly on the covered tile now stand in the Event Biome" in events
+    assert "stretches outside the covered tile stay in that Biome" in events
+    for name in ["Permanent Events", "One-time Events"]:
+        assert "now stands in the Event Biome" in rule_words("dino_dynasty", name)
