@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 import meeple
 from meeple.codegen import render
 
@@ -36,3 +38,29 @@ def test_the_events_rule_says_a_herd_on_the_covered_tile_now_stands_in_the_event
     assert "stretches outside the covered tile stay in that Biome" in events
     for name in ["Permanent Events", "One-time Events"]:
         assert "now stands in the Event Biome" in rule_words("dino_dynasty", name)
+
+
+def book_text(stem: str) -> str:
+    return " ".join(render.rulebook_markdown(docs_of(stem)).split())
+
+
+CAMPAIGNS = ["dino_dynasty_campaign", "dino_dynasty_campaign_teams"]
+
+
+def test_a_campaign_put_away_between_scenarios_starts_the_evolve_markers_on_their_printed_positions() -> None:
+    """Change Species: "If the new species is stored in the Save Envelope, the Evolve markers start
+    on the pre-printed positions in the next game." The Campaign book said, in a change and again
+    in its rulings, that its Scenarios always follow one another directly."""
+    text = book_text("dino_dynasty_campaign")
+    assert "Put away between Scenarios" in text and "start on their printed positions" in text
+    assert "The Scenarios of a Campaign follow one another directly" not in text
+
+
+@pytest.mark.parametrize("stem", CAMPAIGNS)
+def test_what_a_campaign_keeps_of_the_map_is_said_for_the_choice_that_keeps_it(stem: str) -> None:
+    """Campaign alternatives A ("the Map is kept") and B ("If the Map is not saved"): the players
+    choose. "Kept between games" said flatly "The Map is kept with its tiles", against the book's
+    own choice."""
+    kept = {what.lower(): words for what, words in docs_of(stem).book.kept}
+    for what in ["map", "tiles on the map", "side up of each tile"]:
+        assert " ".join(kept[what]).startswith("With the Map kept"), kept[what]
