@@ -64,3 +64,16 @@ def test_what_a_campaign_keeps_of_the_map_is_said_for_the_choice_that_keeps_it(s
     kept = {what.lower(): words for what, words in docs_of(stem).book.kept}
     for what in ["map", "tiles on the map", "side up of each tile"]:
         assert " ".join(kept[what]).startswith("With the Map kept"), kept[what]
+
+
+@pytest.mark.parametrize("stem", CAMPAIGNS)
+def test_which_way_a_kept_map_grows_is_said_once_in_the_step_that_grows_it(stem: str) -> None:
+    """Campaign alternative A: "the starting player then decides in which direction the Map is
+    expanded". The book told it four ways (the step, "East and south always; west, or north...",
+    "to the east and south, to the west, to the north, or to the west and north", and a ruling
+    "never split between two opposite sides"); the step alone now says it (the Campaign in teams
+    prints only what it changes of the Campaign)."""
+    text = book_text(stem)
+    assert text.count("east or west when the Map grows wider") == (stem == "dino_dynasty_campaign")
+    for other in ["East and south always", "to the west and north", "never split between"]:
+        assert other not in text
