@@ -7,6 +7,7 @@ designer's words, an aid line cut before the part a player needs mid-turn.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import pytest
@@ -77,3 +78,31 @@ def test_which_way_a_kept_map_grows_is_said_once_in_the_step_that_grows_it(stem:
     assert text.count("east or west when the Map grows wider") == (stem == "dino_dynasty_campaign")
     for other in ["East and south always", "to the west and north", "never split between"]:
         assert other not in text
+
+
+DINO_DYNASTY = [
+    "dino_dynasty",
+    "dino_dynasty_teams",
+    "dino_dynasty_stasis",
+    "dino_dynasty_dynasty",
+    *CAMPAIGNS,
+]
+# How a designer's note talks: about the publisher's book, which the player does not hold.
+ABOUT_THE_BOOK = re.compile(r"\bthe rules (?:say|draw|give)\b|\bno order is given\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("stem", DINO_DYNASTY)
+def test_a_ruling_says_what_to_do_not_what_the_publishers_book_leaves_out(stem: str) -> None:
+    """A ruling says what to do, in players' words (issue 25): the Campaign's "No order is given
+    for the tie", the Stasis's "the rules draw one at random"."""
+    for ruling in docs_of(stem).book.rulings:
+        said = f"{ruling.point} {ruling.words}"
+        assert not ABOUT_THE_BOOK.search(said), said
+
+
+@pytest.mark.parametrize("stem", ["dino_dynasty_dynasty", *CAMPAIGNS])
+def test_everything_kept_between_games_says_what_a_player_keeps_or_notes(stem: str) -> None:
+    """Save Between Games: each thing kept is told to the player; "Kept between games" printed bare
+    "Games played." and "The last starting player's seat."."""
+    for what, words in docs_of(stem).book.kept:
+        assert words, what
