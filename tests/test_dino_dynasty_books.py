@@ -106,3 +106,29 @@ def test_everything_kept_between_games_says_what_a_player_keeps_or_notes(stem: s
     "Games played." and "The last starting player's seat."."""
     for what, words in docs_of(stem).book.kept:
         assert words, what
+
+
+def aid_line(stem: str, name: str) -> str:
+    gists = [gist for rule, gist in docs_of(stem).aid.actions if rule == name]
+    assert gists, f"no aid line {name!r}"
+    return " ".join(gists)
+
+
+@pytest.mark.parametrize("stem", DINO_DYNASTY)
+def test_the_aid_tells_a_migrating_player_what_to_do_when_stuck_or_when_no_tile_fits(stem: str) -> None:
+    """Territory Placement: "may discard 1 tile at a time ... until a tile that can be placed
+    appears"; Stuck on the Map; Herd Movement: "they must move away from the placed tile". The aid
+    printed the rule's first sentence, which stopped at "then move 1 Herd onto a Biome of the new
+    tile or through it"."""
+    if not any(rule == "Migrate with a Territory tile" for rule, _ in docs_of(stem).aid.actions):
+        pytest.skip("this game's aid has no such line")
+    line = aid_line(stem, "Migrate with a Territory tile")
+    for rule in ["whose own Biome the new tile extends moves away", "Stuck on the Map", "discard top tiles"]:
+        assert rule in line, rule
+
+
+@pytest.mark.parametrize("stem", DINO_DYNASTY)
+def test_the_aid_tells_that_camouflage_keeps_a_nest_from_being_stomped(stem: str) -> None:
+    """ "Camouflage protects a player from Attack and from having their Nest Stomped": the aid's
+    "Stomping a Nest" printed only its first sentence, without Camouflage."""
+    assert "unless Camouflage protects it" in aid_line(stem, "Stomping a Nest")
