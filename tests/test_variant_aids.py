@@ -613,8 +613,6 @@ def test_every_change_of_the_stasis_book_is_told_once_and_in_sentences() -> None
     ("stem", "table", "fact"),
     [
         ("dino_dynasty_stasis", "Stasis starting Herds", "4, 3 and 2 Dinos"),
-        ("dino_dynasty_campaign", "Map growth", "to the west and north"),
-        ("dino_dynasty_campaign_teams", "Map growth", "to the west and north"),
     ],
 )
 def test_an_aid_says_what_a_table_holds_not_that_a_table_holds_it(stem: str, table: str, fact: str) -> None:
@@ -678,7 +676,6 @@ def test_a_dino_dynasty_aid_keeps_what_a_player_does_in_each_action(
     ("stem", "sheet", "machine"),
     [
         ("dino_dynasty", "Morph", {"Kind", "Amount", "Biome"}),
-        ("dino_dynasty_campaign", "Map growth", {"New positions to the west", "New positions to the north"}),
     ],
 )
 def test_a_dino_dynasty_table_prints_no_column_only_the_rules_read(
