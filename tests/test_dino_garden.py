@@ -346,4 +346,4 @@ def test_the_round_and_the_variant_rulings_read_as_rules_for_every_round() -> No
     assert "Every player takes part in the Action phase; the player whose Owner token is lowest" in book
     assert "Action phase again" not in book
     assert "says how" not in book
-    assert "Each has a rulebook of its own." in book
+    assert "Each is told in a book of its own." in book

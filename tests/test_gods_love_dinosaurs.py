@@ -471,8 +471,5 @@ def test_the_book_says_a_predator_never_reenters_a_hex_as_a_reading_not_a_printe
     rules, rulings = book[: book.index("## Rulings")], book[book.index("## Rulings") :]
     assert "same hex twice" not in rules
     left_open = rulings[rulings.index("### Questions the rules leave open") :]
-    assert (
-        "A predator never enters the same hex twice in one move: the rulebook lets only dinosaurs"
-        in left_open
-    )
+    assert "A predator never enters the same hex twice in one move: only a dinosaur may go back" in left_open
     assert "Refilling until the stacks run out" not in book
