@@ -67,9 +67,9 @@ def test_playouts_in_one_call_are_the_python_engines_games(
     rules: Path, options: dict[str, str], players: int, agents: tuple[str, ...], teams: Any
 ) -> None:
     game = meeple.load(str(rules), options)
-    for p in native.playouts(game, 8, players=players, agents=agents, teams=teams):
-        state = game.new_game(players, p.seed, logging=False, teams=teams)
-        play_to_end(state, make_agents(list(agents), players, p.seed, game.program.styles))
+    played = native.playouts(game, 8, players=players, agents=agents, teams=teams)
+    python = python_playouts(game, 8, players=players, agents=agents, teams=teams)
+    for p, state in zip(played, python, strict=True):
         assert (p.choices, p.turns, p.scores, p.winners) == (
             state.choices,
             state.turns,
