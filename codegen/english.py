@@ -734,17 +734,22 @@ class English:
                 return f"each player's own {humanise(zone.id)}"
         return self.expr(zone)
 
-    def _piece(self, d: ast.PieceDecl) -> str:
-        name, zone = humanise(d.name), self.where(d.zone)
-        per_row = d.per_row_of
+    def _how_many(self, d: ast.Counted) -> str:
+        """A piece's or a component's count: "3 meeple for each player", "one card for each row of X"."""
+        name = humanise(d.name)
         if d.each_row_of:
-            return f"one {name} for each row of {humanise(d.each_row_of)}, starting in {zone}"
+            return f"one {name} for each row of {humanise(d.each_row_of)}"
         count = self.expr(d.count) if d.count is not None else "some"
-        if per_row:
-            return f"{count} {name} for each row of {humanise(per_row)}, starting in {zone}"
-        if d.per_player:
-            return f"{count} {name} for each player, owned by that player, starting in {zone}"
-        return f"{count} {name}, starting in {zone}"
+        if d.per_row_of:
+            return f"{count} {name} for each row of {humanise(d.per_row_of)}"
+        return f"{count} {name} for each player" if d.per_player else f"{count} {name}"
+
+    def _piece(self, d: ast.PieceDecl) -> str:
+        owned = ", owned by that player" if d.per_player else ""
+        return f"{self._how_many(d)}{owned}, starting in {self.where(d.zone)}"
+
+    def _component(self, d: ast.ComponentDecl) -> str:
+        return f"{self._how_many(d)}, laid out by the players; no rule moves or counts it"
 
     def _counter(self, d: ast.CounterDecl) -> str:
         whose = "for each player" if d.per_player else "for the whole game"
@@ -1088,7 +1093,9 @@ HANDLERS: dict[type[ast.Node], Handler] = {
     ast.Constant: English._constant,
     ast.OptionDecl: English._option,
     ast.Table: English._table,
+    ast.Counted: English._how_many,
     ast.PieceDecl: English._piece,
+    ast.ComponentDecl: English._component,
     ast.ZoneDecl: English._zone,
     ast.CounterDecl: English._counter,
     ast.StyleDecl: English._style,

@@ -135,6 +135,7 @@ class Reference:
     rulebook: str | None
     notes: Notes
     pieces: list[Item]
+    components: list[Item]  # laid out by the players (`component`): never played
     zones: list[Item]
     maps: list[Item]
     variables: list[Item]
@@ -224,7 +225,7 @@ class _Builder:
 
     # ------------------------------------------------------------------ sections
 
-    def piece(self, d: ast.PieceDecl, low: int, high: int) -> Item:
+    def piece(self, d: ast.Counted, low: int, high: int) -> Item:
         extra = ""
         count = known_number(d.count, self.constants)
         table = d.each_row_of or d.per_row_of
@@ -237,8 +238,9 @@ class _Builder:
             extra = f"{count * low} in all" if low == high else f"{count * low} to {count * high} in all"
         elif count is not None:
             extra = f"{count} in all"
+        kind = "piece" if isinstance(d, ast.PieceDecl) else "component"
         return Item(
-            self.unique(anchor("piece", d.name)), humanise(d.name), self.en.say(d), Notes.of(d.meta), extra
+            self.unique(anchor(kind, d.name)), humanise(d.name), self.en.say(d), Notes.of(d.meta), extra
         )
 
     def zone(self, d: ast.ZoneDecl) -> Item:
@@ -303,6 +305,7 @@ class _Builder:
         en = self.en
         return {
             ast.PieceDecl: lambda d: ("pieces", self.piece(d, low, high)),
+            ast.ComponentDecl: lambda d: ("components", self.piece(d, low, high)),
             ast.ZoneDecl: lambda d: ("zones", self.zone(d)),
             ast.MapDecl: lambda d: ("maps", self.item("map", d, en.map_words(d))),
             ast.VarDecl: lambda d: ("variables", self.item("var", d, en.var_words(d))),
@@ -370,6 +373,7 @@ class _Builder:
             where[id(d)] = (_title_of(item), item.anchor)
             item.changed = base is not None and d.span.file == self.module.file
         pieces, zones, maps, variables = (sections[s] for s in ("pieces", "zones", "maps", "variables"))
+        components = sections["components"]
         movements, constants, others = sections["movements"], sections["constants"], sections["others"]
         counters, styles = sections["counters"], sections["styles"]
         rules, triggers, values = sections["rules"], sections["triggers"], sections["values"]
@@ -387,6 +391,7 @@ class _Builder:
             rulebook=header.rulebook,
             notes=Notes.of([*header.meta, *self.module.meta]),
             pieces=pieces,
+            components=components,
             zones=zones,
             maps=maps,
             variables=variables,

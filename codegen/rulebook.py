@@ -275,8 +275,11 @@ class _Builder:
     # ------------------------------------------------------------------ what players handle
 
     def components(self) -> list[Component]:
+        """What players unpack, in the file's order: each piece and each component, with its
+        count and its words, then each board given by its size."""
         out = []
-        for piece in self.sym.pieces.values():
+        known = self.sym.pieces.keys() | self.sym.components.keys()
+        for piece in [d for d in self.module.decls if isinstance(d, ast.Counted) and d.name in known]:
             name = self.names.decl(piece.name)
             count = known_number(piece.count, self.constants)
             table = piece.each_row_of or piece.per_row_of
@@ -310,14 +313,15 @@ class _Builder:
                 # Its `says` tells the count its own way ("5 for most players, 4 for the last"):
                 # the count printed before it would state as a fact what the words then qualify.
                 says, words = words[0].rstrip("."), words[1:]
-            out.append(Component(name.many, says, words))
+            one = count == 1 and not piece.per_player and table is None  # "Cloth bag: 1", not "Cloth bags: 1"
+            out.append(Component(name.one if one else name.many, says, words))
         for board in self.sym.maps.values():  # a board given by its size is a component too
             if board.outline is not None:
                 words, _ = words_of(board.meta)
                 out.append(Component(self.names.decl(board.name).one, self.en.map_words(board), words))
         return out
 
-    def _per_row(self, piece: ast.PieceDecl) -> list[tuple[str, int]] | None:
+    def _per_row(self, piece: ast.Counted) -> list[tuple[str, int]] | None:
         """`piece x: self.supply per animal`: how many for each row, read from the row's cells."""
         e, table = piece.count, self.sym.tables.get(piece.per_row_of or "")
         if table is None or not (
@@ -342,7 +346,8 @@ class _Builder:
         of a piece there are, which the components tell; nor an option, which players choose
         before the game (the options tell it: an aid printed "Played on: False")."""
         out = []
-        counted = {p.count.id for p in self.sym.pieces.values() if isinstance(p.count, ast.Name)}
+        every = [*self.sym.pieces.values(), *self.sym.components.values()]
+        counted = {p.count.id for p in every if isinstance(p.count, ast.Name)}
         for c in self.sym.constants.values():
             if c.name in counted or isinstance(c, ast.OptionDecl):
                 continue  # the components say how many there are; the options what players choose
@@ -489,7 +494,7 @@ class _Builder:
         prints only its own."""
         out: list[Ruling] = []
         seen: set[tuple[int, int, str]] = set()
-        data = (ast.Table, ast.Constant, ast.PieceDecl, ast.ZoneDecl, ast.VarDecl, ast.MapDecl, ast.Example)
+        data = (ast.Table, ast.Constant, ast.Counted, ast.ZoneDecl, ast.VarDecl, ast.MapDecl, ast.Example)
         kept: list[ast.Meta] = [m for m in self.module.meta if isinstance(m, ast.Conflict)]
         kept += [n for d in self.module.decls if not isinstance(d, data) for n in d.find_all(ast.Meta)]
         for m in kept:
@@ -800,9 +805,8 @@ class _Builder:
                 (d for d in self.module.decls if type(d) is cls and getattr(d, "name", None) == patch.name),
                 None,
             )
-            title = (
-                self.names.decl(patch.name).many if cls is ast.PieceDecl else self.names.decl(patch.name).one
-            )
+            name = self.names.decl(patch.name)
+            title = name.many if issubclass(cls, ast.Counted) else name.one
         if node is None:
             return None
         body = getattr(node, "body", None)
@@ -857,7 +861,7 @@ class _Builder:
                 said = self.en.definition(d) if isinstance(d, ast.ValueDecl) else self.en.say(d)
                 steps = [Line(first_upper(said) + ".")]
         title = self.names.decl(name)
-        heading = title.many if isinstance(d, ast.PieceDecl) else title.one
+        heading = title.many if isinstance(d, ast.Counted) else title.one
         return [Part(anchor("decl", name), heading, words, steps, True)]
 
     def _left_out(self, removed: ast.Removed) -> Part:
@@ -1019,7 +1023,7 @@ _BLOCK_KINDS = ("phase", "step")  # the named blocks of a setup, a flow or a rul
 
 # What the base game's rulebook prints even without words of its own (a rule's steps, a phase, a
 # component): the variant's tells it as left out; a helper without words players never read.
-_PRINTED_KINDS = ("rule", "phase", "step", "piece")
+_PRINTED_KINDS = ("rule", "phase", "step", "piece", "component")
 
 # The declarations a variant's rulebook tells by their words, or in players' English when they
 # replace the base game's; rules, triggers, tables, the score and the flow are told on their own.
@@ -1027,6 +1031,7 @@ _DESCRIBED = (
     ast.Constant,
     ast.OptionDecl,
     ast.PieceDecl,
+    ast.ComponentDecl,
     ast.ZoneDecl,
     ast.VarDecl,
     ast.MapDecl,

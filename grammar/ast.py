@@ -764,15 +764,28 @@ class Table(Decl):
     belongs_span: Span | None = None
 
 
-class PieceDecl(Decl):
-    """Components: pieces are never created; they start in a zone and only ever move."""
+class Counted(Decl):
+    """How many of a thing the box holds, as a piece and a component both write it: N, N per
+    player, one for each row of a table, or N (which may read the row as `self`) per row."""
 
     name: str
     count: Expr | None = None
     per_player: bool = False
-    each_row_of: str | None = None  # one piece per row of this table
-    per_row_of: str | None = None  # `count` pieces per row of this table (count may use `self`)
+    each_row_of: str | None = None  # one for each row of this table
+    per_row_of: str | None = None  # `count` for each row of this table (count may use `self`)
+
+
+class PieceDecl(Counted):
+    """Pieces are never created; they start in a zone and only ever move."""
+
     zone: Expr
+
+
+class ComponentDecl(Counted):
+    """What players unpack and lay out that no rule moves or counts: a board, the dice, a bag, a
+    player aid. The rulebook lists it with its count and its words; it is no piece, so the engine
+    never sees it, and a rule that moves or reads it is an error (analysis), not a piece that sits
+    unmoved in a zone the rules never read."""
 
 
 class ZoneDecl(Decl):

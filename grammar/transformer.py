@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Any
+from typing import Any, TypeVar
 
 from lark import Token, Transformer, v_args
 from lark.tree import Meta as LarkMeta
@@ -11,6 +11,7 @@ from lark.tree import Meta as LarkMeta
 from meeple.grammar import ast
 from meeple.limits import MAX_DIGITS
 
+Counted = TypeVar("Counted", ast.PieceDecl, ast.ComponentDecl)
 ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
 
 
@@ -40,6 +41,17 @@ def _int(token: Token) -> int:
     if len(str(token)) > MAX_DIGITS:
         raise NumberTooLong(token)
     return int(token)
+
+
+def _counted(node: Counted, count: tuple[Any, ...]) -> Counted:
+    """A piece's or a component's count, as `_piece_count` parsed it, set on its node."""
+    if count[0] == "each":
+        node.each_row_of = count[1]
+    elif count[0] == "per_row":
+        node.count, node.per_row_of = count[1], count[2]
+    else:
+        node.count, node.per_player = count[1], count[0] == "per_player"
+    return node
 
 
 @v_args(meta=True)  # each rule's method is given its place in the text (lark: once, for every method)
@@ -227,15 +239,13 @@ class Builder(Transformer):  # type: ignore[type-arg]
 
     def piece_decl(self, meta: LarkMeta, c: list[Any]) -> ast.PieceDecl:
         rest, metas = self._split_meta(c)
-        name, count, zone = str(rest[0]), rest[1], rest[2]
-        node = ast.PieceDecl(span=self._span(meta), name=name, zone=zone, meta=metas)
-        if count[0] == "each":
-            node.each_row_of = count[1]
-        elif count[0] == "per_row":
-            node.count, node.per_row_of = count[1], count[2]
-        else:
-            node.count, node.per_player = count[1], count[0] == "per_player"
-        return node
+        node = ast.PieceDecl(span=self._span(meta), name=str(rest[0]), zone=rest[2], meta=metas)
+        return _counted(node, rest[1])
+
+    def component_decl(self, meta: LarkMeta, c: list[Any]) -> ast.ComponentDecl:
+        rest, metas = self._split_meta(c)
+        node = ast.ComponentDecl(span=self._span(meta), name=str(rest[0]), meta=metas)
+        return _counted(node, rest[1])
 
     def count_each(self, meta: LarkMeta, c: list[Token]) -> tuple[str, str]:
         return ("each", str(c[0]))

@@ -90,6 +90,7 @@ class Symbols:
     constants: dict[str, ast.Constant] = field(default_factory=dict)
     tables: dict[str, ast.Table] = field(default_factory=dict)
     pieces: dict[str, ast.PieceDecl] = field(default_factory=dict)
+    components: dict[str, ast.ComponentDecl] = field(default_factory=dict)  # for players: never played
     zones: dict[str, ast.ZoneDecl] = field(default_factory=dict)  # shared zones
     owned_zones: dict[str, dict[str, ast.ZoneDecl]] = field(default_factory=dict)  # owner -> name -> decl
     vars: dict[str, ast.VarDecl] = field(default_factory=dict)  # global variables
@@ -244,6 +245,10 @@ class Analyzer:
     def collect_PieceDecl(self, decl: ast.PieceDecl) -> None:
         self.declare(decl.name, decl)
         self.sym.pieces[decl.name] = decl
+
+    def collect_ComponentDecl(self, decl: ast.ComponentDecl) -> None:
+        self.declare(decl.name, decl)
+        self.sym.components[decl.name] = decl
 
     def collect_ZoneDecl(self, decl: ast.ZoneDecl) -> None:
         if decl.per is None:
@@ -559,6 +564,9 @@ class Analyzer:
         if found is None and len(self.sym.row_keys.get(name, [])) > 1:
             tables = " and ".join(self.sym.row_keys[name])
             self.error(e, codes.UNKNOWN_NAME, f"'{name}' is a row of {tables}", f"write TABLE.{name}")
+            return ANY
+        if found is None and name in self.sym.components:
+            self.component_used(e, name)
             return ANY
         if found is None and name in self.sym.counters:
             self.error(
@@ -1046,13 +1054,25 @@ class Analyzer:
 
     def kind(self, node: ast.Node, name: str) -> None:
         self.used.add(name)
-        if name not in self.sym.pieces:
+        if name in self.sym.components:
+            self.component_used(node, name)
+        elif name not in self.sym.pieces:
             self.error(
                 node,
                 codes.UNKNOWN_PIECE_KIND,
                 f"unknown kind of piece '{name}'",
                 self._suggest(name, self.sym.pieces),
             )
+
+    def component_used(self, node: ast.Node, name: str) -> None:
+        """A rule that moves, counts or reads a component: a component is for players to lay out
+        and never plays a part, so a rule that needs it needs a piece."""
+        self.error(
+            node,
+            codes.WRONG_TYPE,
+            f"'{name}' is a component: the rulebook lists it, and no rule moves, counts or reads it",
+            f"if the rules need it, declare it as a piece in a zone: piece {name}: COUNT in ZONE",
+        )
 
     def stmt_Tally(self, s: ast.Tally, scope: dict[str, Type]) -> None:
         """`tally NAME [for PLAYER] [by AMOUNT]`: a declared counter, a player exactly when it is
@@ -1129,8 +1149,8 @@ class Analyzer:
         s = self.sym
         for const in s.constants.values():
             self.check_constant(const)
-        for piece in s.pieces.values():
-            self.check_piece(piece)
+        for counted in [*s.pieces.values(), *s.components.values()]:
+            self.check_count(counted)
         for var in [*s.vars.values(), *(v for group in s.owned_vars.values() for v in group.values())]:
             self.check_var(var)
         for movement in s.movements.values():
@@ -1194,17 +1214,26 @@ class Analyzer:
             else:
                 self.expect(const.value, got, want, f"option '{const.name}'")
 
-    def check_piece(self, piece: ast.PieceDecl) -> None:
-        """A count of pieces is a number; the pieces start in a place."""
+    def check_count(self, counted: ast.Counted) -> None:
+        """A count of pieces or components is a number, or a table's rows; pieces start in a place."""
         s = self.sym
-        rows_of = piece.each_row_of or piece.per_row_of
-        if piece.count is not None:
-            scope: dict[str, Type] = {SELF: Row(piece.per_row_of)} if piece.per_row_of else {}
-            self.expect(piece.count, self.expr(piece.count, scope), INT, "a number of pieces")
+        rows_of = counted.each_row_of or counted.per_row_of
+        if counted.count is not None:
+            scope: dict[str, Type] = {SELF: Row(counted.per_row_of)} if counted.per_row_of else {}
+            what = "a number of pieces" if isinstance(counted, ast.PieceDecl) else "a number of components"
+            self.expect(counted.count, self.expr(counted.count, scope), INT, what)
         if rows_of is not None and rows_of not in s.tables:
             self.error(
-                piece, codes.UNKNOWN_NAME, f"unknown table '{rows_of}'", self._suggest(rows_of, s.tables)
+                counted, codes.UNKNOWN_NAME, f"unknown table '{rows_of}'", self._suggest(rows_of, s.tables)
             )
+        elif rows_of is not None:
+            self.used.add(rows_of)
+        if isinstance(counted, ast.PieceDecl):
+            self.check_start(counted)
+
+    def check_start(self, piece: ast.PieceDecl) -> None:
+        """Pieces start in a place: a player's own zone for pieces per player, or any place."""
+        s = self.sym
         zone = piece.zone
         if isinstance(zone, ast.Name) and piece.per_player and zone.id in s.owned_zones.get("player", {}):
             return  # each player's pieces start in their own zone

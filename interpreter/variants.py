@@ -30,6 +30,7 @@ DECL_KINDS: dict[str, type[ast.Decl]] = {
     "option": ast.OptionDecl,
     "table": ast.Table,
     "piece": ast.PieceDecl,
+    "component": ast.ComponentDecl,
     "zone": ast.ZoneDecl,
     "var": ast.VarDecl,
     "map": ast.MapDecl,

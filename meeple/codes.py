@@ -85,7 +85,8 @@ WRONG_TYPE = _code(
     "M014",
     "error",
     "a value of the wrong type (a number where yes/no is needed, a rule used as a value, "
-    "`otherwise` not last, a counter read by the rules, a `tally` without the player a counter "
+    "`otherwise` not last, a counter read by the rules, a component a rule moves, counts or "
+    "reads, a `tally` without the player a counter "
     "per player needs, a `{NAME}` in a text whose value is not a number, yes/no or a text); as "
     "a warning: a comparison that is never true",
 )

@@ -102,6 +102,7 @@ _SYMBOLS: dict[type[ast.Node], lsp.SymbolKind] = {
     ast.Constant: lsp.SymbolKind.Constant,
     ast.Table: lsp.SymbolKind.Struct,
     ast.PieceDecl: lsp.SymbolKind.Object,
+    ast.ComponentDecl: lsp.SymbolKind.Object,
     ast.ZoneDecl: lsp.SymbolKind.Array,
     ast.CounterDecl: lsp.SymbolKind.Number,
     ast.VarDecl: lsp.SymbolKind.Variable,

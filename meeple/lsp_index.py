@@ -43,6 +43,7 @@ KIND_WORDS: dict[type[ast.Node], str] = {
     ast.Constant: "constant",
     ast.Table: "table",
     ast.PieceDecl: "piece",
+    ast.ComponentDecl: "component",
     ast.ZoneDecl: "zone",
     ast.CounterDecl: "counter",
     ast.VarDecl: "var",

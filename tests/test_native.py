@@ -49,6 +49,7 @@ NATIVE = [
     "guess_the_top_card",
     "hex",
     "long_haul",
+    "seed_swap",
     "stash",
     "tic_tac_toe",
     "tic_tac_toe_no_diagonals",

@@ -87,6 +87,9 @@ class Usage:
         # its lines read is needed.
         played = {d.style for d in self.decls if isinstance(d, ast.AutomatedDecl)}
         roots += [d for d in self.decls if isinstance(d, ast.StyleDecl) and d.name in played]
+        # A component is for players to read, never played: what its count reads (a table of its
+        # kinds, a constant) is needed for the rulebook.
+        roots += s.components.values()
         self.live: set[int] = set()
         self._spread(roots)
 

@@ -55,6 +55,7 @@ _NAMING_FIELDS: set[tuple[type[ast.Node], str]] = {
     (ast.Call, "func"),
     (ast.TypeRef, "name"),
     (ast.PieceDecl, "each_row_of"),
+    (ast.ComponentDecl, "each_row_of"),
     (ast.ZoneDecl, "per"),
     (ast.VarDecl, "per"),
     (ast.MapDecl, "nodes"),
