@@ -632,7 +632,10 @@ class _Builder:
         return out
 
     def kept(self) -> list[tuple[str, list[str]]]:
-        """What a game keeps for the next (`carry`): each in players' words, with its own text."""
+        """What a game keeps for the next (`carry`): each in players' words, with its own text;
+        headed by the line's `called` where the name it carries and its owner would not read as
+        a heading (a variable named for the rules' sake, "score kept by a change of team of each
+        club")."""
         out = []
         for d in self.module.decls:
             if isinstance(d, ast.CarryDecl):
@@ -646,7 +649,8 @@ class _Builder:
                 if holds is False:  # not carried with the options these rules are printed for
                     continue
                 when = "" if holds or d.condition is None else f" (when {self.en.cond(d.condition)})"
-                out.append((f"{name}{whose}{when}", words_of(d.meta)[0]))
+                own = called(d.meta)
+                out.append((f"{own.value if own else name + whose}{when}", words_of(d.meta)[0]))
         return out
 
     def _holds(self, condition: ast.Expr | None) -> bool | None:

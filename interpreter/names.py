@@ -106,7 +106,8 @@ class Names:
         for decl in symbols.module.decls:
             name = getattr(decl, "name", None)
             line = called(decl.meta)
-            if isinstance(name, str) and line is not None:
+            # A `carry` line's `called` heads what it keeps in the rulebook: it names no declaration.
+            if isinstance(name, str) and line is not None and not isinstance(decl, ast.CarryDecl):
                 self._decls.setdefault(name, Name.of(line.value, line.plural))
         self._rows: dict[tuple[str, str], Name] = {}
         for table in symbols.tables.values():

@@ -406,3 +406,23 @@ def test_replay_refuses_a_log_whose_save_does_not_fit(tmp_path: Path) -> None:
     result = run("replay", str(log))
     assert result.exit_code == 1
     assert "the save in" in result.output and "999, outside 0 to 20" in result.output
+
+
+def test_a_carry_lines_called_heads_what_it_keeps_and_renames_nothing(tmp_path: Path) -> None:
+    """The rulebook's "Kept between games" heads each carried thing by its name and owner ("Guards
+    of each tower"); a `called` line on the `carry` heads it as written, where that would not read
+    as a heading (Dino Dynasty's "Evolve marker kept by a change of species of each Dynasty"),
+    and leaves the variable's own name as it is wherever else it is read."""
+    from meeple.codegen import render
+
+    source = PEBBLES.read_text(encoding="utf-8").replace(
+        "carry stock per player\n", 'carry stock per player\n  called "The stock each player has put by"\n'
+    )
+    checked = meeple.check(write(tmp_path, "pebbles.rules", source))
+    assert checked.module is not None and checked.symbols is not None and checked.program is not None
+    docs = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
+    headings = [what for what, _ in docs.book.kept]
+    assert "The stock each player has put by" in headings and "guards of each tower" in headings
+    assert "stock of each player" not in headings
+    saved = save_data(meeple.load(str(checked.path)))
+    assert "stock of Player 1" in {e["called"] for e in saved["entries"] if e["carry"] == "stock"}
