@@ -608,3 +608,51 @@ def test_a_bundled_examples_pictures_name_seats_only_as_its_words_do(stem: str) 
             assert picture.title[:1] == picture.title[:1].upper(), picture.title
             for seat in re.findall(r"Player \d", picture.title + " ".join(texts(picture.before))):
                 assert seat in words, (example.title, picture.title)
+
+
+def test_places_a_map_draws_at_their_spots_are_drawn_as_the_board_lays_them(tmp_path: Path) -> None:
+    """Boxes drawn as the board looks (issue 25, section 1): Dino Garden's "upper Event area" and
+    "lower Event area" were two boxes side by side, as a list is; on the board one is over the
+    other. Places that are nodes of a map whose rules say where each is drawn (`nodes T at X, Y`)
+    are drawn as that map's cells, where the rules put them, and a node between them that the
+    example does not show is a blank cell, so that the board keeps its shape."""
+    source = GAME.format(
+        water="#9cc7e6", pebble="pebble", shows="bed.near, bed.far, players[0].tray", expected="2"
+    )
+    source = source.replace(
+        "zone bag\n",
+        "zone bag\ntable bed (name, called, column: int, row: int):\n"
+        '  near, "near bed", 0, 0\n  side, "side bed", 1, 0\n  back, "back bed", 0, 1\n'
+        '  far, "far bed", 1, 1\nmap beds:\n  nodes bed at self.column, self.row\n',
+        1,
+    ).replace("    move 1 pebble from bag to cell(m, 1, 0)\n", "    move 1 pebble from bag to bed.far\n", 1)
+    path = tmp_path / "beds.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (beds,) = game.book.examples[0].pictures
+    tree = ET.fromstring(beds.before)
+    names = [t.text for t in tree.iter(f"{SVG}text") if t.get("font-weight") == "bold"]
+    assert names[:2] == ["Side bed", "Back bed"]  # the blank cells: the board's nodes not shown
+    assert names[2:] == ["Near bed", "Far bed", "Player 1's tray"]
+
+    def box(name: str) -> tuple[float, float, float, float]:
+        """The cell under a name: the rect its name's baseline lies in."""
+        text = next(t for t in tree.iter(f"{SVG}text") if t.text == name)
+        x, y = float(text.attrib["x"]), float(text.attrib["y"])
+        for r in tree.iter(f"{SVG}rect"):
+            left, top = float(r.attrib["x"]), float(r.attrib["y"])
+            right, bottom = left + float(r.attrib["width"]), top + float(r.attrib["height"])
+            if left <= x <= right and top <= y <= bottom:
+                return left, top, right, bottom
+        raise AssertionError(name)
+
+    near, side, back, far = (box(f"{n} bed") for n in ("Near", "Side", "Back", "Far"))
+    assert near[1] == side[1] and back[1] == far[1] and near[3] == back[1]  # rows, touching
+    assert near[0] == back[0] and side[0] == far[0] and near[2] == side[0]  # columns, touching
+    assert box("pebble") == far
+    tray = next(t for t in tree.iter(f"{SVG}text") if t.text == "Player 1's tray")
+    assert float(tray.attrib["x"]) > far[2]  # a place of no map beside the board, its name over its box
