@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from meeple.grammar import ast
 from meeple.interpreter.engine import Game
 from meeple.interpreter.examples import Shown, run_example
 from meeple.interpreter.geometry import Geometry
@@ -129,6 +130,18 @@ class Position:
     shapes: Shapes
     seats: list[str]  # by seat, from `players N called ...`; none: "Player 1"...
     at: Drawn = field(default_factory=dict)
+    marks: dict[int, str] = field(default_factory=dict)  # by the `shows` it is: a marker's name
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A variable `shows` names whose value is a row (a marker that stands below one column of a
+    board): the row it names before the moves and after them, drawn as a marker with the box of
+    the place that is that row, or is that row's zone (`red.pot` for red)."""
+
+    name: str
+    before: Row
+    after: Row
 
 
 def positions(program: Program) -> dict[str, Position]:
@@ -144,8 +157,13 @@ def positions(program: Program) -> dict[str, Position]:
         decl = example.decl
         if decl.shows and any(m.kind == "says" for m in decl.meta):
             result = run_example(game, example)
+            marks = {
+                i: e.id
+                for i, e in enumerate(decl.shows)
+                if isinstance(e, ast.Name) and e.id in program.symbols.vars
+            }
             if result.passed:
-                out[decl.name] = Position(result.before, result.after, shapes, decl.seat_names, at)
+                out[decl.name] = Position(result.before, result.after, shapes, decl.seat_names, at, marks)
     return out
 
 
@@ -169,14 +187,18 @@ def pictures(position: Position, names: Names) -> list[Picture]:
     under its name, as they lie beside each other on the table."""
     out = []
     pairs = list(zip(position.before, position.after, strict=True))
+    marks, pairs = _marks(pairs, position.marks, names)
     for group in _grouped(pairs):
-        drawer = Drawer(names, position.shapes, position.seats, position.at)
+        drawer = Drawer(names, position.shapes, position.seats, position.at, marks)
         firsts, lasts = [first for first, _ in group], [last for _, last in group]
         if len(group) > 1:
             both = firsts + lasts
             size = drawer.boxes_size(both)
             title = drawer.group_title(firsts)
-            before_svg, after_svg = drawer.boxes(firsts, both, size), drawer.boxes(lasts, both, size)
+            before_svg, after_svg = (
+                drawer.boxes(firsts, both, size),
+                drawer.boxes(lasts, both, size, after=True),
+            )
         else:
             size = drawer.size(firsts + lasts)
             title = first_upper(drawer.title(firsts[0].place))  # "its owner's tray" heads its picture
@@ -184,6 +206,29 @@ def pictures(position: Position, names: Names) -> list[Picture]:
         width = min(size[2] * SCALE, FULL_PAGE, TALLEST * size[2] / size[3])
         out.append(Picture(title, before_svg, after_svg, width, drawer.key(firsts + lasts)))
     return out
+
+
+def _marks(
+    pairs: list[tuple[Shown, Shown]], marks: dict[int, str], names: Names
+) -> tuple[list[Mark], list[tuple[Shown, Shown]]]:
+    """The markers among the shown (a variable naming a row of a place shown beside it), and the
+    places left to draw. A variable whose rows no shown place is is drawn as the row it names."""
+    places = [first.place for i, (first, _) in enumerate(pairs) if i not in marks]
+    rows = {row for place in places if (row := _row_of(place)) is not None}
+    out, left = [], []
+    for i, (first, last) in enumerate(pairs):
+        if i in marks and first.place in rows and last.place in rows:
+            out.append(Mark(names.decl(marks[i]).one, first.place, last.place))
+        else:
+            left.append((first, last))
+    return out, left
+
+
+def _row_of(place: Any) -> Row | None:
+    """The row a place is, or is the zone of (`red.pot`: red)."""
+    if isinstance(place, Row):
+        return place
+    return place.owner if isinstance(place, ZoneLoc) and isinstance(place.owner, Row) else None
 
 
 def _grouped(pairs: list[tuple[Shown, Shown]]) -> list[list[tuple[Shown, Shown]]]:
@@ -224,12 +269,23 @@ def outline(kind: str, x: float, y: float, hex_radius: float, square_side: float
 
 class Drawer:
     def __init__(
-        self, names: Names, shapes: Shapes | None = None, seats: Sequence[str] = (), at: Drawn | None = None
+        self,
+        names: Names,
+        shapes: Shapes | None = None,
+        seats: Sequence[str] = (),
+        at: Drawn | None = None,
+        marks: Sequence[Mark] = (),
     ) -> None:
         self.names = names
         self.shapes = shapes or {}
         self.seats = list(seats)
         self.at = at or {}
+        self.marked = list(marks)
+
+    def markers(self, place: Any, after: bool) -> list[str]:
+        """The markers in a place's box, before the moves or after them."""
+        row = _row_of(place)
+        return [m.name for m in self.marked if row is not None and (m.after if after else m.before) == row]
 
     def seat(self, player: Player) -> str:
         """A seat as the example's words call it ("you", "Jimmy"), or by its own name."""
@@ -364,12 +420,15 @@ class Drawer:
         return textwrap.wrap(title, chars, break_long_words=False) or [title]
 
     def _width(self, same: Sequence[Shown], share: float) -> tuple[float, int, int]:
-        """A box's width, the letters a line of it holds and its lines of pieces (the most of any
-        moment in `same`): as wide as its words, or a share of a page's width."""
+        """A box's width, the letters a line of it holds and its lines of pieces and markers (the
+        most of any moment in `same`): as wide as its words, or a share of a page's width."""
         words = [w for s in same for w in self.pieces(s.pieces)] or ["empty"]
-        width = max(BOX_NARROWEST, min(share, max(len(w) for w in words) * LETTER * FONT + 24))
+        markers = [self.markers(same[0].place, after) for after in (False, True)]
+        wide = [len(w) * LETTER * FONT for w in words]
+        wide += [len(m) * BOLD_LETTER * FONT for moment in markers for m in moment]
+        width = max(BOX_NARROWEST, min(share, max(wide) + 24))
         chars = max(1, int((width - 24) / (LETTER * FONT)))
-        return width, chars, max(sum(map(len, self._lines(s, chars))) for s in same)
+        return width, chars, max(sum(map(len, self._lines(s, chars))) for s in same) + max(map(len, markers))
 
     def _units(self, first: Sequence[Shown]) -> list[list[Shown]]:
         """The places in order: each alone, but the nodes of one map whose rules say where each
@@ -477,7 +536,11 @@ class Drawer:
         return -1, -1, max(b.x + b.width for b in laid) + 2, max(b.y + b.height for b in laid) + 2
 
     def boxes(
-        self, shown: Sequence[Shown], both: Sequence[Shown], size: tuple[float, float, float, float]
+        self,
+        shown: Sequence[Shown],
+        both: Sequence[Shown],
+        size: tuple[float, float, float, float],
+        after: bool = False,
     ) -> str:
         """Places side by side, each a box of its pieces under its name, as they lie on the
         table; laid out over `both` (before and after), so that each box keeps its place in both
@@ -493,6 +556,7 @@ class Drawer:
             parts += self._name(b, "#666")
         for s, b in zip(shown, laid[: len(shown)], strict=True):
             parts += self._name(b, "#1d1d1f")
+            held = b.body - max(len(self.markers(s.place, moment)) for moment in (False, True))
             if b.cell:
                 top = b.y + b.head * LINE - 4
                 parts.insert(
@@ -504,7 +568,7 @@ class Drawer:
                 top = b.y + b.head * LINE
                 parts.append(
                     f'<rect x="{b.x + 1:.1f}" y="{top:.1f}" width="{b.width - 2:.1f}" '
-                    f'height="{10 + b.body * LINE + 2:.1f}" rx="6" fill="#f7f7f4" stroke="#888"/>'
+                    f'height="{10 + held * LINE + 2:.1f}" rx="6" fill="#f7f7f4" stroke="#888"/>'
                 )
             line, pieces = 0, self._lines(s, b.chars)
             apart = any(len(piece) > 1 for piece in pieces)
@@ -520,6 +584,17 @@ class Drawer:
                         f'<text x="{b.x + 12:.1f}" y="{top + 21 + line * LINE:.1f}">{_e(words)}</text>'
                     )
                     line += 1
+            # a marker (a piece of no place) on a framed label, as a piece on a cell is: in a
+            # board's cell under its pieces, else under the box (a column's marker stands below it)
+            below = top + 18 + (line if b.cell else held) * LINE
+            for k, name in enumerate(self.markers(s.place, after)):
+                y = below + k * LINE
+                wide = min(len(name) * BOLD_LETTER * FONT + 6, b.width - 6)
+                parts.append(
+                    f'<rect x="{b.x + 3:.1f}" y="{y:.1f}" width="{wide:.1f}" height="{STEP + 2:.1f}" '
+                    f'{LABEL} {LABEL_FRAME}/><text x="{b.x + 6:.1f}" y="{y + FONT:.1f}" font-weight="bold">'
+                    f"{_e(name)}</text>"
+                )
         return _svg(size, self.group_title(shown) or ", ".join(self.title(s.place) for s in shown), parts)
 
     def _name(self, box: _Box, colour: str) -> list[str]:

@@ -656,3 +656,44 @@ def test_places_a_map_draws_at_their_spots_are_drawn_as_the_board_lays_them(tmp_
     assert box("pebble") == far
     tray = next(t for t in tree.iter(f"{SVG}text") if t.text == "Player 1's tray")
     assert float(tray.attrib["x"]) > far[2]  # a place of no map beside the board, its name over its box
+
+
+def test_a_variable_naming_a_row_is_drawn_as_a_marker_under_that_rows_place(tmp_path: Path) -> None:
+    """Example pictures show what their words speak of (issue 25): Gods Love Dinosaurs' columns
+    example says "the frog column ... with the dinosaur marker below it" and "the marker moves to
+    the rabbit column", but its picture had the columns and no marker. A variable `shows` names
+    whose value is a row of a place shown beside it (`pot.red` for red) is a framed label under
+    that place's box, by the variable's name, before and after the moves."""
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="red.pot, blue.pot, pointer", expected="0")
+    source = source.replace(
+        "zone bag\n",
+        'zone bag\ntable hue (name, called):\n  red, "red"\n  blue, "blue"\n'
+        'zone pot per hue\n  called "pot"\nvar pointer: hue = red\n  called "turn pointer"\n',
+        1,
+    ).replace("  do:\n    grow(players[0])\n", "  do:\n    set pointer to blue\n", 1)
+    path = tmp_path / "pointer.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (pots,) = game.book.examples[0].pictures  # the pointer is no box of its own
+
+    def under(svg: str) -> str:
+        """The pot whose box the marker's label lies under."""
+        tree = ET.fromstring(svg)
+        label = next(t for t in tree.iter(f"{SVG}text") if t.text == "turn pointer")
+        x, y = float(label.attrib["x"]), float(label.attrib["y"])
+        boxes = [r for r in tree.iter(f"{SVG}rect") if r.get("rx") == "6"]
+        (box,) = [
+            r for r in boxes if float(r.attrib["x"]) <= x <= float(r.attrib["x"]) + float(r.attrib["width"])
+        ]
+        assert y > float(box.attrib["y"]) + float(box.attrib["height"])  # below the box
+        names = [
+            t for t in tree.iter(f"{SVG}text") if t.get("font-weight") == "bold" and t.text != "turn pointer"
+        ]
+        return next(t.text or "" for t in names if abs(float(t.attrib["x"]) - float(box.attrib["x"]) - 3) < 4)
+
+    assert texts(pots.before).count("turn pointer") == 1 and under(pots.before) == "Red pot"
+    assert under(pots.after) == "Blue pot"
