@@ -374,29 +374,38 @@ def test_examples_print_in_the_order_of_the_file_and_one_that_does_not_fit_start
     assert sorted(order, key=squeezed.index) == order  # in its place, not above the words before it
 
 
-def test_an_example_that_would_leave_a_third_of_a_page_empty_floats_to_the_top_of_the_next(
-    tmp_path: Path,
+def _ruled(source: str, rulings: list[str]) -> str:
+    """A game with these assumptions: its rulings, printed after the examples."""
+    said = "".join(f'  assume "{r}"\n' for r in rulings)
+    return source.replace("  players 2..2\n", f"  players 2..2\n{said}", 1)
+
+
+@pytest.mark.parametrize("long", [False, True])
+def test_the_rulings_fill_the_room_an_example_leaves_and_never_run_between_two_examples(
+    tmp_path: Path, long: bool
 ) -> None:
-    """No half-empty page before an example picture (issue 25, section 1): Gods Love Dinosaurs'
-    page 5 ended 40% empty before the Clare hatching example, whose words and first picture did
-    not fit there, and which went whole to the next page. An example that neither fits nor splits
-    where more than a third of the page is left floats, whole, to the top of the next page, as a
-    figure does, and the text after the examples (the rulings) fills the page it leaves; the
-    examples after it, drawn or in words, float too, so the examples still read in the order of
-    the file, and Typst's layout settles. The examples before it end at a different place of the
-    page each time."""
+    """No half-empty page before an example picture, and the examples read together (issue 25,
+    section 1): Gods Love Dinosaurs' page 5 ended 40% empty before the Clare hatching example,
+    which did not fit there; floated to the next page as a figure is, with the rulings filling in
+    under it, it put a ruling's bullet between two examples on pages 6 and 7. An example that does
+    not fit where more than a sixth of the page is left goes whole to the next page, and the
+    rulings begin in the room it leaves, a long one going on on the next page; the examples follow
+    one another from there, in the order of the file, and the rulings left over come after the
+    last of them, under "Rulings (continued)". The examples before it end at a different place of
+    the page each time; the rulings are many short ones, or one too long for the room."""
     source = _tall_map()
     head, drawn = (
         source[: source.index('example "Two pebbles')],
         source[source.index('example "Two pebbles') :],
     )
-    ruling = " ".join(
-        f"The pebbles rest in the bag between turns, says ruling sentence {i}." for i in range(40)
-    )
-    head = head.replace("  players 2..2\n", f'  players 2..2\n  assume "{ruling}"\n', 1)
+    if long:
+        rulings = [" ".join(f"The pebbles rest in the bag, says ruling sentence {i}." for i in range(40))]
+    else:
+        rulings = [f"The pebbles rest in the bag between turns, says ruling number {i}." for i in range(30)]
+    head = _ruled(head, rulings)
     filled = 0
     for before in range(5, 12, 2):
-        path = tmp_path / f"float{before}.rules"
+        path = tmp_path / f"fill{before}.rules"
         path.write_text(
             head
             + "".join(_in_words(f"Short{k}", 3) for k in range(before))
@@ -405,14 +414,13 @@ def test_an_example_that_would_leave_a_third_of_a_page_empty_floats_to_the_top_o
             + _in_words("After", 3)
         )
         data, warnings = _laid_out(path)
-        assert not warnings  # Typst's layouts settle ("did not converge": a float read from its own place)
+        assert not warnings  # Typst's layouts settle
         pages = ["".join(p.extract_text().split()) for p in pdfs.reader(data).pages]
         lowest = pdfs.lowest_ink(data)
         (page,) = [i for i, p in enumerate(pages) if "Twopebblescometothetray" in p]
         assert "Player1'sboard" in pages[page]  # whole
-        if pages[page].startswith("PebblesRulesTwopebbles"):  # it opens its page: the one before is full
-            low = lowest[page - 1]  # A4, 20 mm margins
-            assert low is not None and (low - 20 * typeset.MM) / ((297 - 40) * typeset.MM) <= 1 / 3, before
+        low = lowest[page - 1]  # A4, 20 mm margins: the page before is at most a sixth empty
+        assert low is not None and (low - 20 * typeset.MM) / ((297 - 40) * typeset.MM) <= 1 / 6, before
         squeezed = "".join(pages)
         order = [
             f"TheShort{before - 1}example",
@@ -421,8 +429,19 @@ def test_an_example_that_would_leave_a_third_of_a_page_empty_floats_to_the_top_o
             "TheAfterexample",
         ]
         assert sorted(order, key=squeezed.index) == order, before
-        filled += page > 0 and "rulingsentence" in pages[page - 1]
-    assert filled >= 1  # the rulings filled the page an example floated from
+        titles = [f"TheShort{k}example" for k in range(before)] + order[1:]
+        starts = [squeezed.index(t) for t in titles] + [len(squeezed)]
+        ruled = [
+            k
+            for k in range(len(titles))
+            if "ruling" in squeezed[starts[k] : starts[k + 1]].replace("Rulings", "")
+        ]
+        # the rulings in one gap between two examples at most, and after the last
+        assert len(ruled) == 1 or (len(ruled) == 2 and ruled[1] == len(titles) - 1), ruled
+        filled += ruled[0] < len(titles) - 1
+        # the rulings left over go on after the last example under their heading
+        assert ("Rulings(continued)" in squeezed[squeezed.index("TheAfterexample") :]) == (len(ruled) == 2)
+    assert filled >= 1  # the rulings filled the page an example left
 
 
 def test_an_example_in_words_keeps_its_title_with_its_words(tmp_path: Path) -> None:
