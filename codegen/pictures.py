@@ -9,7 +9,11 @@ differ from what the rules do), and it is drawn with the names players read (nam
   outlined: a tile), each filled with the colour of what its face is (the first column of the
   placed row that names a row of another table: a terrain), the pieces on it in bold and that
   row's other marks (an icon, a yes column) in italics, with a legend;
-- any other place (a zone, a row that holds pieces, a cell) as a box of its pieces, counted.
+- any other place (a zone, a row that holds pieces, a cell) as a box of its pieces, counted;
+  places that are nodes of a map whose rules say where each is drawn (`nodes T at X, Y`) as that
+  map's cells, side by side where the board has them side by side, with the board's other nodes
+  between them drawn blank, so that "your upper Event area" stands over "your lower Event area"
+  as it does on the board.
 
 A colour is the referred row's own `colour` cell when it is a "#rrggbb" text, else one of a
 fixed palette in the order of that table's rows. Nothing here knows a game.
@@ -23,9 +27,10 @@ import re
 import textwrap
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from meeple.grammar import ast
 from meeple.interpreter.engine import Game
 from meeple.interpreter.examples import Shown, run_example
 from meeple.interpreter.geometry import Geometry
@@ -91,7 +96,28 @@ class Picture:
         return self.before == self.after
 
 
+@dataclass
+class _Box:
+    """Where one place's box lies in a picture of places side by side, in the picture's units."""
+
+    place: Any
+    x: float
+    y: float
+    width: float
+    chars: int  # letters a line of its pieces holds
+    head: int  # lines of its name
+    body: int  # lines of its pieces
+    cell: bool = False  # a node of a drawn map: its name inside it, its sides against its neighbours'
+    shown: bool = True  # False: a node of that map between shown ones, drawn blank
+    height: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.height:
+            self.height = (self.head + self.body) * LINE + 14
+
+
 Shapes = dict[tuple[str, str], list[Row]]  # a shape's row (table, key): the rows of its cells
+Drawn = dict[Row, tuple[str, int, int]]  # a map's node: the map, and where its rules draw the node
 
 
 @dataclass
@@ -103,6 +129,19 @@ class Position:
     after: list[Shown]
     shapes: Shapes
     seats: list[str]  # by seat, from `players N called ...`; none: "Player 1"...
+    at: Drawn = field(default_factory=dict)
+    marks: dict[int, str] = field(default_factory=dict)  # by the `shows` it is: a marker's name
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A variable `shows` names whose value is a row (a marker that stands below one column of a
+    board): the row it names before the moves and after them, drawn as a marker with the box of
+    the place that is that row, or is that row's zone (`red.pot` for red)."""
+
+    name: str
+    before: Row
+    after: Row
 
 
 def positions(program: Program) -> dict[str, Position]:
@@ -113,12 +152,18 @@ def positions(program: Program) -> dict[str, Position]:
     game = Game(program, "")
     out = {}
     shapes = _shapes(program)
+    at = {node: (name, x, y) for name, nodes in program.node_at.items() for node, (x, y) in nodes.items()}
     for example in program.examples:
         decl = example.decl
         if decl.shows and any(m.kind == "says" for m in decl.meta):
             result = run_example(game, example)
+            marks = {
+                i: e.id
+                for i, e in enumerate(decl.shows)
+                if isinstance(e, ast.Name) and e.id in program.symbols.vars
+            }
             if result.passed:
-                out[decl.name] = Position(result.before, result.after, shapes, decl.seat_names)
+                out[decl.name] = Position(result.before, result.after, shapes, decl.seat_names, at, marks)
     return out
 
 
@@ -142,14 +187,18 @@ def pictures(position: Position, names: Names) -> list[Picture]:
     under its name, as they lie beside each other on the table."""
     out = []
     pairs = list(zip(position.before, position.after, strict=True))
+    marks, pairs = _marks(pairs, position.marks, names)
     for group in _grouped(pairs):
-        drawer = Drawer(names, position.shapes, position.seats)
+        drawer = Drawer(names, position.shapes, position.seats, position.at, marks)
         firsts, lasts = [first for first, _ in group], [last for _, last in group]
         if len(group) > 1:
             both = firsts + lasts
             size = drawer.boxes_size(both)
             title = drawer.group_title(firsts)
-            before_svg, after_svg = drawer.boxes(firsts, both, size), drawer.boxes(lasts, both, size)
+            before_svg, after_svg = (
+                drawer.boxes(firsts, both, size),
+                drawer.boxes(lasts, both, size, after=True),
+            )
         else:
             size = drawer.size(firsts + lasts)
             title = first_upper(drawer.title(firsts[0].place))  # "its owner's tray" heads its picture
@@ -157,6 +206,29 @@ def pictures(position: Position, names: Names) -> list[Picture]:
         width = min(size[2] * SCALE, FULL_PAGE, TALLEST * size[2] / size[3])
         out.append(Picture(title, before_svg, after_svg, width, drawer.key(firsts + lasts)))
     return out
+
+
+def _marks(
+    pairs: list[tuple[Shown, Shown]], marks: dict[int, str], names: Names
+) -> tuple[list[Mark], list[tuple[Shown, Shown]]]:
+    """The markers among the shown (a variable naming a row of a place shown beside it), and the
+    places left to draw. A variable whose rows no shown place is is drawn as the row it names."""
+    places = [first.place for i, (first, _) in enumerate(pairs) if i not in marks]
+    rows = {row for place in places if (row := _row_of(place)) is not None}
+    out, left = [], []
+    for i, (first, last) in enumerate(pairs):
+        if i in marks and first.place in rows and last.place in rows:
+            out.append(Mark(names.decl(marks[i]).one, first.place, last.place))
+        else:
+            left.append((first, last))
+    return out, left
+
+
+def _row_of(place: Any) -> Row | None:
+    """The row a place is, or is the zone of (`red.pot`: red)."""
+    if isinstance(place, Row):
+        return place
+    return place.owner if isinstance(place, ZoneLoc) and isinstance(place.owner, Row) else None
 
 
 def _grouped(pairs: list[tuple[Shown, Shown]]) -> list[list[tuple[Shown, Shown]]]:
@@ -196,10 +268,24 @@ def outline(kind: str, x: float, y: float, hex_radius: float, square_side: float
 
 
 class Drawer:
-    def __init__(self, names: Names, shapes: Shapes | None = None, seats: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        names: Names,
+        shapes: Shapes | None = None,
+        seats: Sequence[str] = (),
+        at: Drawn | None = None,
+        marks: Sequence[Mark] = (),
+    ) -> None:
         self.names = names
         self.shapes = shapes or {}
         self.seats = list(seats)
+        self.at = at or {}
+        self.marked = list(marks)
+
+    def markers(self, place: Any, after: bool) -> list[str]:
+        """The markers in a place's box, before the moves or after them."""
+        row = _row_of(place)
+        return [m.name for m in self.marked if row is not None and (m.after if after else m.before) == row]
 
     def seat(self, player: Player) -> str:
         """A seat as the example's words call it ("you", "Jimmy"), or by its own name."""
@@ -333,76 +419,193 @@ class Drawer:
         title = self.title(place)
         return textwrap.wrap(title, chars, break_long_words=False) or [title]
 
-    def _laid(
-        self, first: Sequence[Shown], both: Sequence[Shown]
-    ) -> list[tuple[float, float, float, int, int, int]]:
-        """Where each place's box lies, before and after alike (left, top, width, letters a line
-        holds, and its row's lines of names and of pieces): side by side, as wide as its words or
-        an even share of a page's width, in rows no wider than a page, each row as tall as its
-        longest name and its fullest box."""
-        room = (FULL_PAGE / SCALE - BOX_GAP * (len(first) - 1)) / len(first)
-        rows: list[list[tuple[float, float, int, int, int]]] = [[]]
-        x = 0.0
+    def _width(self, same: Sequence[Shown], share: float) -> tuple[float, int, int]:
+        """A box's width, the letters a line of it holds and its lines of pieces and markers (the
+        most of any moment in `same`): as wide as its words, or a share of a page's width."""
+        words = [w for s in same for w in self.pieces(s.pieces)] or ["empty"]
+        markers = [self.markers(same[0].place, after) for after in (False, True)]
+        wide = [len(w) * LETTER * FONT for w in words]
+        wide += [len(m) * BOLD_LETTER * FONT for moment in markers for m in moment]
+        width = max(BOX_NARROWEST, min(share, max(wide) + 24))
+        chars = max(1, int((width - 24) / (LETTER * FONT)))
+        return width, chars, max(sum(map(len, self._lines(s, chars))) for s in same) + max(map(len, markers))
+
+    def _units(self, first: Sequence[Shown]) -> list[list[Shown]]:
+        """The places in order: each alone, but the nodes of one map whose rules say where each
+        is drawn together, where the first of them comes."""
+        units: list[list[Shown]] = []
+        boards: dict[str, list[Shown]] = {}
         for f in first:
-            same = [s for s in both if s.place == f.place]
-            words = [w for s in same for w in self.pieces(s.pieces)] or ["empty"]
-            named = len(self.title(f.place)) * BOLD_LETTER * FONT + 4
-            width = max(BOX_NARROWEST, min(room, max(named, max(len(w) for w in words) * LETTER * FONT + 24)))
-            chars = max(1, int((width - 24) / (LETTER * FONT)))
-            lines = max(sum(map(len, self._lines(s, chars))) for s in same)
-            if x and x + width > FULL_PAGE / SCALE:
+            drawn = self.at.get(f.place) if isinstance(f.place, Row) else None
+            if drawn is None:
+                units.append([f])
+            elif drawn[0] in boards:
+                boards[drawn[0]].append(f)
+            else:
+                boards[drawn[0]] = [f]
+                units.append(boards[drawn[0]])
+        return units
+
+    def _board(self, unit: Sequence[Shown], both: Sequence[Shown], share: float) -> list[_Box]:
+        """The nodes of one map as its rules draw them: a grid of cells of one width, each row as
+        tall as its fullest cell, each cell's name inside it; a node of the map between the shown
+        ones is a blank cell, so that the board keeps its shape. Laid from (0, 0)."""
+        name = self.at[unit[0].place][0]
+        spots = {(x, y): node for node, (m, x, y) in self.at.items() if m == name}
+        xs = [self.at[s.place][1] for s in unit]
+        ys = [self.at[s.place][2] for s in unit]
+        shown = {self.at[s.place][1:]: s for s in unit}
+        grid = [(x, y) for y in range(min(ys), max(ys) + 1) for x in range(min(xs), max(xs) + 1)]
+        width = BOX_NARROWEST  # every cell's: each as wide as its words, or its name on a line
+        for x, y in grid:
+            if (x, y) in shown:
+                place = shown[x, y].place
+                named = len(self.title(place)) * BOLD_LETTER * FONT + 12
+                words = self._width([s for s in both if s.place == place], share)[0]
+                width = max(width, words, min(share, named))
+        cells: list[_Box] = []
+        for x, y in grid:
+            at = shown.get((x, y))
+            if at is None and (x, y) not in spots:
+                continue
+            place = spots[x, y] if at is None else at.place
+            chars, body = 1, 0
+            if at is not None:
+                _, chars, body = self._width([s for s in both if s.place == place], width)
+            head = len(self._title_lines(place, width))
+            cells.append(
+                _Box(
+                    place, (x - min(xs)) * width, y - min(ys), width, chars, head, body, True, at is not None
+                )
+            )
+        tall = {row: max(c.height for c in cells if c.y == row) for row in {c.y for c in cells}}
+        tops = {row: sum(tall[r] for r in tall if r < row) for row in tall}
+        for c in cells:
+            c.y, c.height = tops[c.y], tall[c.y]
+        return cells
+
+    def _laid(self, first: Sequence[Shown], both: Sequence[Shown]) -> list[_Box]:
+        """Where each place's box lies, before and after alike: side by side, as they lie on the
+        table, each as wide as its words or an even share of a page's width, in rows no wider
+        than a page; the nodes of a drawn map as its rules draw them (`_board`). The shown
+        places' boxes first, in the order of `first`, then the board's blank cells."""
+        units = self._units(first)
+        board_columns = [len({self.at[s.place][1] for s in u}) for u in units if u[0].place in self.at]
+        n = len(units) - len(board_columns) + sum(max(xs, 1) for xs in board_columns)
+        share = (FULL_PAGE / SCALE - BOX_GAP * (n - 1)) / n
+        laid: list[list[_Box]] = []
+        for unit in units:
+            if isinstance(unit[0].place, Row) and unit[0].place in self.at:
+                laid.append(self._board(unit, both, share))
+                continue
+            place = unit[0].place
+            width, chars, body = self._width([s for s in both if s.place == place], share)
+            named = len(self.title(place)) * BOLD_LETTER * FONT + 4
+            width = max(width, min(share, named))
+            laid.append([_Box(place, 0, 0, width, chars, len(self._title_lines(place, width)), body)])
+        # in rows no wider than a page; a name over its box takes as many lines as the longest in its row
+        rows: list[list[list[_Box]]] = [[]]
+        x = 0.0
+        for boxes in laid:
+            wide = max(b.x + b.width for b in boxes)
+            if x and x + wide > FULL_PAGE / SCALE:
                 rows.append([])
                 x = 0.0
-            rows[-1].append((x, width, chars, len(self._title_lines(f.place, width)), lines))
-            x += width + BOX_GAP
-        out, y = [], 0.0
+            for b in boxes:
+                b.x += x
+            rows[-1].append(boxes)
+            x += wide + BOX_GAP
+        y = 0.0
         for row in rows:
-            head, body = max(b[3] for b in row), max(b[4] for b in row)
-            out += [(x, y, width, chars, head, body) for x, width, chars, _, _ in row]
-            y += head * LINE + 14 + body * LINE + BOX_GAP
-        return out
+            head = max([b.head for boxes in row for b in boxes if not b.cell] + [0])
+            for b in (b for boxes in row for b in boxes):
+                if not b.cell:
+                    b.head = head
+                    b.height = head * LINE + 14 + b.body * LINE
+                b.y += y
+            y = max(b.y + b.height for boxes in row for b in boxes) + BOX_GAP
+        placed = {b.place: b for boxes in laid for b in boxes if b.shown}
+        blank = [b for boxes in laid for b in boxes if not b.shown]
+        return [placed[f.place] for f in first] + blank
 
     def boxes_size(self, both: Sequence[Shown]) -> tuple[float, float, float, float]:
         """The box a picture of places side by side fits in, before and after alike (`both`: the
         places before, then the same places after)."""
         laid = self._laid(both[: len(both) // 2], both)
-        bottom = max(y + head * LINE + 14 + body * LINE for _, y, _, _, head, body in laid)
-        return 0, 0, max(x + width for x, _, width, _, _, _ in laid), bottom
+        # a line's stroke reaches half its width past the box it draws: the picture holds it
+        return -1, -1, max(b.x + b.width for b in laid) + 2, max(b.y + b.height for b in laid) + 2
 
     def boxes(
-        self, shown: Sequence[Shown], both: Sequence[Shown], size: tuple[float, float, float, float]
+        self,
+        shown: Sequence[Shown],
+        both: Sequence[Shown],
+        size: tuple[float, float, float, float],
+        after: bool = False,
     ) -> str:
         """Places side by side, each a box of its pieces under its name, as they lie on the
         table; laid out over `both` (before and after), so that each box keeps its place in both
-        pictures. A thin rule parts two pieces whose words take more than a line."""
+        pictures. A thin rule parts two pieces whose words take more than a line. A board's
+        cells touch, as its areas do, each with its name inside it; a blank cell is grey."""
         parts: list[str] = []
         laid = self._laid(both[: len(both) // 2], both)
-        for s, (x, y, width, chars, head, body) in zip(shown, laid, strict=True):
-            for k, words in enumerate(self._title_lines(s.place, width)):
-                parts.append(
-                    f'<text x="{x + 4:.1f}" y="{y + FONT + k * LINE:.1f}" font-weight="bold">'
-                    f"{_e(words)}</text>"
-                )
-            top = y + head * LINE
+        for b in laid[len(shown) :]:
             parts.append(
-                f'<rect x="{x + 1:.1f}" y="{top:.1f}" width="{width - 2:.1f}" '
-                f'height="{10 + body * LINE + 2:.1f}" rx="6" fill="#f7f7f4" stroke="#888"/>'
+                f'<rect x="{b.x:.1f}" y="{b.y:.1f}" width="{b.width:.1f}" height="{b.height:.1f}" '
+                'fill="#e4e4e0" stroke="#888"/>'
             )
-            line, pieces = 0, self._lines(s, chars)
+            parts += self._name(b, "#666")
+        for s, b in zip(shown, laid[: len(shown)], strict=True):
+            parts += self._name(b, "#1d1d1f")
+            held = b.body - max(len(self.markers(s.place, moment)) for moment in (False, True))
+            if b.cell:
+                top = b.y + b.head * LINE - 4
+                parts.insert(
+                    0,
+                    f'<rect x="{b.x:.1f}" y="{b.y:.1f}" width="{b.width:.1f}" height="{b.height:.1f}" '
+                    'fill="#f7f7f4" stroke="#555"/>',
+                )
+            else:
+                top = b.y + b.head * LINE
+                parts.append(
+                    f'<rect x="{b.x + 1:.1f}" y="{top:.1f}" width="{b.width - 2:.1f}" '
+                    f'height="{10 + held * LINE + 2:.1f}" rx="6" fill="#f7f7f4" stroke="#888"/>'
+                )
+            line, pieces = 0, self._lines(s, b.chars)
             apart = any(len(piece) > 1 for piece in pieces)
             for i, piece in enumerate(pieces):
                 if i and apart:
                     rule = top + 7 + line * LINE
                     parts.append(
-                        f'<line x1="{x + 8:.1f}" x2="{x + width - 8:.1f}" y1="{rule:.1f}" y2="{rule:.1f}" '
-                        'stroke="#bbb" stroke-width="0.6"/>'
+                        f'<line x1="{b.x + 8:.1f}" x2="{b.x + b.width - 8:.1f}" y1="{rule:.1f}" '
+                        f'y2="{rule:.1f}" stroke="#bbb" stroke-width="0.6"/>'
                     )
                 for words in piece:
                     parts.append(
-                        f'<text x="{x + 12:.1f}" y="{top + 21 + line * LINE:.1f}">{_e(words)}</text>'
+                        f'<text x="{b.x + 12:.1f}" y="{top + 21 + line * LINE:.1f}">{_e(words)}</text>'
                     )
                     line += 1
+            # a marker (a piece of no place) on a framed label, as a piece on a cell is: in a
+            # board's cell under its pieces, else under the box (a column's marker stands below it)
+            below = top + 18 + (line if b.cell else held) * LINE
+            for k, name in enumerate(self.markers(s.place, after)):
+                y = below + k * LINE
+                wide = min(len(name) * BOLD_LETTER * FONT + 6, b.width - 6)
+                parts.append(
+                    f'<rect x="{b.x + 3:.1f}" y="{y:.1f}" width="{wide:.1f}" height="{STEP + 2:.1f}" '
+                    f'{LABEL} {LABEL_FRAME}/><text x="{b.x + 6:.1f}" y="{y + FONT:.1f}" font-weight="bold">'
+                    f"{_e(name)}</text>"
+                )
         return _svg(size, self.group_title(shown) or ", ".join(self.title(s.place) for s in shown), parts)
+
+    def _name(self, box: _Box, colour: str) -> list[str]:
+        """A box's name in bold: over it, or inside a board's cell at its top."""
+        inset = 6 if box.cell else 4
+        top = box.y + (4 if box.cell else 0)
+        return [
+            f'<text x="{box.x + inset:.1f}" y="{top + FONT + k * LINE:.1f}" font-weight="bold" '
+            f'fill="{colour}">{_e(words)}</text>'
+            for k, words in enumerate(self._title_lines(box.place, box.width))
+        ]
 
     def _marked(self, shown: Sequence[Shown]) -> bool:
         """Whether some hex carries marks of its own (written in italics, explained below)."""

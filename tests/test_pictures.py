@@ -374,29 +374,38 @@ def test_examples_print_in_the_order_of_the_file_and_one_that_does_not_fit_start
     assert sorted(order, key=squeezed.index) == order  # in its place, not above the words before it
 
 
-def test_an_example_that_would_leave_a_third_of_a_page_empty_floats_to_the_top_of_the_next(
-    tmp_path: Path,
+def _ruled(source: str, rulings: list[str]) -> str:
+    """A game with these assumptions: its rulings, printed after the examples."""
+    said = "".join(f'  assume "{r}"\n' for r in rulings)
+    return source.replace("  players 2..2\n", f"  players 2..2\n{said}", 1)
+
+
+@pytest.mark.parametrize("long", [False, True])
+def test_the_rulings_fill_the_room_an_example_leaves_and_never_run_between_two_examples(
+    tmp_path: Path, long: bool
 ) -> None:
-    """No half-empty page before an example picture (issue 25, section 1): Gods Love Dinosaurs'
-    page 5 ended 40% empty before the Clare hatching example, whose words and first picture did
-    not fit there, and which went whole to the next page. An example that neither fits nor splits
-    where more than a third of the page is left floats, whole, to the top of the next page, as a
-    figure does, and the text after the examples (the rulings) fills the page it leaves; the
-    examples after it, drawn or in words, float too, so the examples still read in the order of
-    the file, and Typst's layout settles. The examples before it end at a different place of the
-    page each time."""
+    """No half-empty page before an example picture, and the examples read together (issue 25,
+    section 1): Gods Love Dinosaurs' page 5 ended 40% empty before the Clare hatching example,
+    which did not fit there; floated to the next page as a figure is, with the rulings filling in
+    under it, it put a ruling's bullet between two examples on pages 6 and 7. An example that does
+    not fit where more than a sixth of the page is left goes whole to the next page, and the
+    rulings begin in the room it leaves, a long one going on on the next page; the examples follow
+    one another from there, in the order of the file, and the rulings left over come after the
+    last of them, under "Rulings (continued)". The examples before it end at a different place of
+    the page each time; the rulings are many short ones, or one too long for the room."""
     source = _tall_map()
     head, drawn = (
         source[: source.index('example "Two pebbles')],
         source[source.index('example "Two pebbles') :],
     )
-    ruling = " ".join(
-        f"The pebbles rest in the bag between turns, says ruling sentence {i}." for i in range(40)
-    )
-    head = head.replace("  players 2..2\n", f'  players 2..2\n  assume "{ruling}"\n', 1)
+    if long:
+        rulings = [" ".join(f"The pebbles rest in the bag, says ruling sentence {i}." for i in range(40))]
+    else:
+        rulings = [f"The pebbles rest in the bag between turns, says ruling number {i}." for i in range(30)]
+    head = _ruled(head, rulings)
     filled = 0
     for before in range(5, 12, 2):
-        path = tmp_path / f"float{before}.rules"
+        path = tmp_path / f"fill{before}.rules"
         path.write_text(
             head
             + "".join(_in_words(f"Short{k}", 3) for k in range(before))
@@ -405,14 +414,13 @@ def test_an_example_that_would_leave_a_third_of_a_page_empty_floats_to_the_top_o
             + _in_words("After", 3)
         )
         data, warnings = _laid_out(path)
-        assert not warnings  # Typst's layouts settle ("did not converge": a float read from its own place)
+        assert not warnings  # Typst's layouts settle
         pages = ["".join(p.extract_text().split()) for p in pdfs.reader(data).pages]
         lowest = pdfs.lowest_ink(data)
         (page,) = [i for i, p in enumerate(pages) if "Twopebblescometothetray" in p]
         assert "Player1'sboard" in pages[page]  # whole
-        if pages[page].startswith("PebblesRulesTwopebbles"):  # it opens its page: the one before is full
-            low = lowest[page - 1]  # A4, 20 mm margins
-            assert low is not None and (low - 20 * typeset.MM) / ((297 - 40) * typeset.MM) <= 1 / 3, before
+        low = lowest[page - 1]  # A4, 20 mm margins: the page before is at most a sixth empty
+        assert low is not None and (low - 20 * typeset.MM) / ((297 - 40) * typeset.MM) <= 1 / 6, before
         squeezed = "".join(pages)
         order = [
             f"TheShort{before - 1}example",
@@ -421,8 +429,19 @@ def test_an_example_that_would_leave_a_third_of_a_page_empty_floats_to_the_top_o
             "TheAfterexample",
         ]
         assert sorted(order, key=squeezed.index) == order, before
-        filled += page > 0 and "rulingsentence" in pages[page - 1]
-    assert filled >= 1  # the rulings filled the page an example floated from
+        titles = [f"TheShort{k}example" for k in range(before)] + order[1:]
+        starts = [squeezed.index(t) for t in titles] + [len(squeezed)]
+        ruled = [
+            k
+            for k in range(len(titles))
+            if "ruling" in squeezed[starts[k] : starts[k + 1]].replace("Rulings", "")
+        ]
+        # the rulings in one gap between two examples at most, and after the last
+        assert len(ruled) == 1 or (len(ruled) == 2 and ruled[1] == len(titles) - 1), ruled
+        filled += ruled[0] < len(titles) - 1
+        # the rulings left over go on after the last example under their heading
+        assert ("Rulings(continued)" in squeezed[squeezed.index("TheAfterexample") :]) == (len(ruled) == 2)
+    assert filled >= 1  # the rulings filled the page an example left
 
 
 def test_an_example_in_words_keeps_its_title_with_its_words(tmp_path: Path) -> None:
@@ -608,3 +627,92 @@ def test_a_bundled_examples_pictures_name_seats_only_as_its_words_do(stem: str) 
             assert picture.title[:1] == picture.title[:1].upper(), picture.title
             for seat in re.findall(r"Player \d", picture.title + " ".join(texts(picture.before))):
                 assert seat in words, (example.title, picture.title)
+
+
+def test_places_a_map_draws_at_their_spots_are_drawn_as_the_board_lays_them(tmp_path: Path) -> None:
+    """Boxes drawn as the board looks (issue 25, section 1): Dino Garden's "upper Event area" and
+    "lower Event area" were two boxes side by side, as a list is; on the board one is over the
+    other. Places that are nodes of a map whose rules say where each is drawn (`nodes T at X, Y`)
+    are drawn as that map's cells, where the rules put them, and a node between them that the
+    example does not show is a blank cell, so that the board keeps its shape."""
+    source = GAME.format(
+        water="#9cc7e6", pebble="pebble", shows="bed.near, bed.far, players[0].tray", expected="2"
+    )
+    source = source.replace(
+        "zone bag\n",
+        "zone bag\ntable bed (name, called, column: int, row: int):\n"
+        '  near, "near bed", 0, 0\n  side, "side bed", 1, 0\n  back, "back bed", 0, 1\n'
+        '  far, "far bed", 1, 1\nmap beds:\n  nodes bed at self.column, self.row\n',
+        1,
+    ).replace("    move 1 pebble from bag to cell(m, 1, 0)\n", "    move 1 pebble from bag to bed.far\n", 1)
+    path = tmp_path / "beds.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (beds,) = game.book.examples[0].pictures
+    tree = ET.fromstring(beds.before)
+    names = [t.text for t in tree.iter(f"{SVG}text") if t.get("font-weight") == "bold"]
+    assert names[:2] == ["Side bed", "Back bed"]  # the blank cells: the board's nodes not shown
+    assert names[2:] == ["Near bed", "Far bed", "Player 1's tray"]
+
+    def box(name: str) -> tuple[float, float, float, float]:
+        """The cell under a name: the rect its name's baseline lies in."""
+        text = next(t for t in tree.iter(f"{SVG}text") if t.text == name)
+        x, y = float(text.attrib["x"]), float(text.attrib["y"])
+        for r in tree.iter(f"{SVG}rect"):
+            left, top = float(r.attrib["x"]), float(r.attrib["y"])
+            right, bottom = left + float(r.attrib["width"]), top + float(r.attrib["height"])
+            if left <= x <= right and top <= y <= bottom:
+                return left, top, right, bottom
+        raise AssertionError(name)
+
+    near, side, back, far = (box(f"{n} bed") for n in ("Near", "Side", "Back", "Far"))
+    assert near[1] == side[1] and back[1] == far[1] and near[3] == back[1]  # rows, touching
+    assert near[0] == back[0] and side[0] == far[0] and near[2] == side[0]  # columns, touching
+    assert box("pebble") == far
+    tray = next(t for t in tree.iter(f"{SVG}text") if t.text == "Player 1's tray")
+    assert float(tray.attrib["x"]) > far[2]  # a place of no map beside the board, its name over its box
+
+
+def test_a_variable_naming_a_row_is_drawn_as_a_marker_under_that_rows_place(tmp_path: Path) -> None:
+    """Example pictures show what their words speak of (issue 25): Gods Love Dinosaurs' columns
+    example says "the frog column ... with the dinosaur marker below it" and "the marker moves to
+    the rabbit column", but its picture had the columns and no marker. A variable `shows` names
+    whose value is a row of a place shown beside it (`pot.red` for red) is a framed label under
+    that place's box, by the variable's name, before and after the moves."""
+    source = GAME.format(water="#9cc7e6", pebble="pebble", shows="red.pot, blue.pot, pointer", expected="0")
+    source = source.replace(
+        "zone bag\n",
+        'zone bag\ntable hue (name, called):\n  red, "red"\n  blue, "blue"\n'
+        'zone pot per hue\n  called "pot"\nvar pointer: hue = red\n  called "turn pointer"\n',
+        1,
+    ).replace("  do:\n    grow(players[0])\n", "  do:\n    set pointer to blue\n", 1)
+    path = tmp_path / "pointer.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (pots,) = game.book.examples[0].pictures  # the pointer is no box of its own
+
+    def under(svg: str) -> str:
+        """The pot whose box the marker's label lies under."""
+        tree = ET.fromstring(svg)
+        label = next(t for t in tree.iter(f"{SVG}text") if t.text == "turn pointer")
+        x, y = float(label.attrib["x"]), float(label.attrib["y"])
+        boxes = [r for r in tree.iter(f"{SVG}rect") if r.get("rx") == "6"]
+        (box,) = [
+            r for r in boxes if float(r.attrib["x"]) <= x <= float(r.attrib["x"]) + float(r.attrib["width"])
+        ]
+        assert y > float(box.attrib["y"]) + float(box.attrib["height"])  # below the box
+        names = [
+            t for t in tree.iter(f"{SVG}text") if t.get("font-weight") == "bold" and t.text != "turn pointer"
+        ]
+        return next(t.text or "" for t in names if abs(float(t.attrib["x"]) - float(box.attrib["x"]) - 3) < 4)
+
+    assert texts(pots.before).count("turn pointer") == 1 and under(pots.before) == "Red pot"
+    assert under(pots.after) == "Blue pot"
