@@ -110,7 +110,8 @@ def aid(book: Rulebook) -> Aid:
     setup_steps = [plain(x.flat()) + "." for x in setup.steps] if setup is not None else []
     scoring = [w for p in book.scoring for w in (p.words or [plain(x.flat()) for x in p.steps])]
     flow = [Line(_opening(w), "text") for w in book.flow_words] + _outline(book.flow)
-    actions = [(p.title, _gist(p)) for p in [*book.rules, *book.whenever]]
+    # a phase or step the rulebook also prints among its rules is in the aid's flow already
+    actions = [(p.title, _gist(p)) for p in [*book.rules, *book.whenever] if not p.of_flow]
     # An end the flow or an action already tells is told once (a refill rule is both).
     told = " ".join([*(gist for _, gist in actions), *(plain(line.flat()) for line in flow)])
     return Aid(

@@ -185,6 +185,9 @@ class Line:
     kind: str = "do"
     children: list[Line] = field(default_factory=list)
     anchor: str | None = None  # a phase or step: the id its section is found by
+    # a phase or step a rulebook prints among its rules: its name, marked as a link to it there,
+    # which the rulebook's outline prints in place of its words (an aid keeps the words)
+    see: str = ""
 
     def flat(self) -> str:
         """The sentence and everything under it as one paragraph: for a diagram or a summary."""

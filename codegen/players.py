@@ -65,6 +65,9 @@ class PlayersEnglish(English):
         self.names = Names(symbols)
         self.scope: dict[str, str] = {}  # a bound name -> how it is said ("the zone")
         self.printed: set[str] | None = None  # the rules a call may link to (None: every rule)
+        # the phases and steps (by id) printed among the rules, by their sections' anchors: the
+        # flow names each and links to it
+        self.sections: dict[int, str] = {}
 
     # ------------------------------------------------------------------ naming
 
@@ -344,14 +347,17 @@ class PlayersEnglish(English):
 
     def _named(self, s: ast.Named) -> Line:
         """A phase or step by its players' name, after the number the rulebook gives it (where
-        the file says one); its `says`, where it has one, stands for its statements."""
+        the file says one); its `says`, where it has one, stands for its statements, but for a
+        phase or step printed among the rules (`sections`), which a rulebook's outline names with a
+        link there (`see`)."""
         title = capitalise(self.names.block(s).one)
         number = numbered(s)
         title = title if number is None else f"{number}. {title}"
         module = self.sym.module if self.sym is not None else None
         says = [Line(m.value, kind="text") for m in own_lines(s, module) if m.kind == "says"]
         children = says or self.block(s.body)
-        return Line(f"{title}:", kind=s.kind, children=children, anchor=self.anchors.get(id(s)))
+        see = ref(self.sections[id(s)], title) + "." if id(s) in self.sections else ""
+        return Line(f"{title}:", kind=s.kind, children=children, anchor=self.anchors.get(id(s)), see=see)
 
     def score(self, d: ast.ScoreDecl) -> str:
         with self.binding(d.var, "player"):

@@ -41,7 +41,7 @@ from meeple.codegen.aid import Aid, aid
 from meeple.codegen.flow import render_svg
 from meeple.codegen.lexer import MeepleLexer
 from meeple.codegen.markup import markdown, md_escape, plain, to_html, to_typst, typst_escape, typst_string
-from meeple.codegen.rulebook import GAP, SMALL_ABOVE, Rulebook, least_letters, line_letters, rulebook
+from meeple.codegen.rulebook import GAP, SMALL_ABOVE, Rulebook, least_letters, line_letters, rulebook, states
 from meeple.files import write_atomic
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
@@ -118,6 +118,7 @@ def environment() -> jinja2.Environment:
     env.globals["short"] = short
     env.globals["column_widths"] = column_widths
     env.globals["SMALL_ABOVE"] = SMALL_ABOVE
+    env.globals["states"] = states
     env.globals["picture_file"] = picture_file
     env.globals["key_width"] = pictures.printed_width
     env.filters["inline_svg"] = inline_svg

@@ -39,6 +39,7 @@ class Part:
     words: list[str]  # the author's: `says` (standing for the steps) or `text`
     steps: list[Line]  # in players' English; none when `says` stands for them
     changed: bool = False  # in a variant: what the variant changes
+    of_flow: bool = False  # a phase or step the rulebook prints among its rules (the flow names it)
 
 
 @dataclass
@@ -140,11 +141,12 @@ def _shares(keys: int, rest: int, count: int) -> list[list[int]]:
 @dataclass
 class Example:
     """A worked example the rulebook prints: its `says` tells the position, the moves and the
-    result in players' words (the example's own statements are the designer's test)."""
+    result in players' words (the example's own statements are the designer's test). How many
+    players it is played with is not printed: its words say so where that matters (a tag "2
+    players" on every example told a reader nothing; the designer's reference keeps it)."""
 
     title: str
     words: list[str]
-    players: int
     pictures: list[Picture] = field(default_factory=list)  # the position before and after
 
 
@@ -185,7 +187,7 @@ class Rulebook:
     stem: str
     title: str
     players: str
-    base: str | None  # a variant: the game it changes ("A and B": the variants of one game it combines)
+    base: str | None  # a variant: the game, not itself a variant, that it changes
     overview: list[str]
     components: list[Component]
     numbers: list[tuple[str, str, list[str]]]  # (name, value, words)
@@ -199,13 +201,16 @@ class Rulebook:
     examples: list[Example]
     rulings: list[Ruling]
     changes: list[Part] = field(default_factory=list)  # a variant's, in the order of its file
+    left_out: str = ""  # a variant's one sentence on what of its base game it plays without
     ends: list[str] = field(default_factory=list)  # the author's sentences on when the game ends
     options: list[Option] = field(default_factory=list)  # what the players choose before the game
     # carried state: what one game keeps for the next (`carry`), and the sequence the game is played as
     kept: list[tuple[str, list[str]]] = field(default_factory=list)  # (what, the author's words)
     sequence: Series | None = None
     terms: list[tuple[str, list[str]]] = field(default_factory=list)  # the words the rules use, defined
-    combined: bool = False  # a variant of more than one game: "their rules hold"
+    # a variant of a variant: the sentence that says its changes take in those of the variants
+    # between it and its base game, whose books its reader need not hold
+    includes: str = ""
     # a variant's game: the values, movements and tables it defines otherwise than its base game
     definitions: list[Part] = field(default_factory=list)
 
@@ -232,19 +237,24 @@ class _Builder:
         self.positions = positions or {}
         self.names = Names(symbols)
         self.en = PlayersEnglish(symbols, constants)
-        # A variant's rulebook prints its changes; `full`, the game it makes, as a game of its own.
-        self.variant_file = module.file if self._files() > 1 and not full else None
+        # A variant's rulebook prints its changes from the game it is finally a variant of, its
+        # own and those of every variant between (a player of a variant of a variant holds the
+        # game's book and this one, not a third); `full`, the game it makes, as a game of its own.
+        variant = self._files() > 1 and not full
+        self.variant_files = {file for _, file in module.lineage} if variant else set()
 
     def _files(self) -> int:
         return len({d.span.file for d in self.module.decls})
 
     def changed(self, node: ast.Node) -> bool:
         """Whether a variant's rulebook tells this node among its changes: one of the variant's
-        own, but for a phase or step it replaced with the base game's statements in new words
-        (the solo book printed three phases that play as in the base game, told for one player):
-        the reader holds the base game's. What the variant inserts in such a block is a change, told
-        as added to the block by its name, so that the reader knows where it goes."""
-        own = self.variant_file is not None and node.span.file == self.variant_file
+        own or of a variant between it and its base game (the last to replace a declaration is
+        the one a node comes from, so nothing is told twice), but for a phase, step or score line
+        it replaced with the base game's statements in new words (the solo book printed three
+        phases that play as in the base game, told for one player): the reader holds the base
+        game's. What the variant inserts in such a block is a change, told as added to the block
+        where it goes, so that the reader knows where that is."""
+        own = node.span.file in self.variant_files
         return own and node.span not in self.module.worded_anew
 
     # ------------------------------------------------------------------ parts
@@ -369,7 +379,7 @@ class _Builder:
         out = []
         for t in self.sym.tables.values():
             words, _ = words_of(t.meta)
-            if not words or (self.variant_file is not None and not self.changed(t)):
+            if not words or (self.variant_files and not self.changed(t)):
                 continue
             keyed = is_keyed(t)
             keep = [
@@ -420,25 +430,61 @@ class _Builder:
 
     # ------------------------------------------------------------------ the order rules come in
 
-    def rules_in_order(self) -> list[ast.RuleDecl]:
+    def rules_in_order(self) -> list[ast.RuleDecl | ast.Named]:
         """The rules a player reads, in the order the game first reaches them: play (a reader
         meets an action where the flow first sends them to it), then setup, then the rest. A
         rule without a `says` of its own is left out when every place that calls it says in its
-        `says` what it does: the caller's words already tell it."""
-        order: list[str] = []
+        `says` what it does: the caller's words already tell it. A phase or step of the flow whose
+        `says` so tells a rule is a rule itself, where the flow reaches it (`told_by_blocks`)."""
+        told = self._told()
+        blocks = self.told_by_blocks(told)
+        order: list[str | ast.Named] = []
 
         def reach(node: ast.Node) -> None:  # depth first: a rule's own rules come right after it
-            for name in _calls_in_print_order(node):
-                if name in self.sym.rules and name not in order:
-                    order.append(name)
-                    reach(self.sym.rules[name])
+            for item in _calls_in_print_order(node, blocks):
+                if isinstance(item, ast.Named):
+                    order.append(item)
+                elif item in self.sym.rules and item not in order:
+                    order.append(item)
+                    reach(self.sym.rules[item])
 
         for decl in (self.sym.play, self.sym.setup):
             if decl is not None:
                 reach(decl)
         order += [n for n in self.sym.rules if n not in order]
-        told = self._told()
-        return [self.sym.rules[n] for n in order if n not in told]
+        return [
+            item if isinstance(item, ast.Named) else self.sym.rules[item]
+            for item in order
+            if isinstance(item, ast.Named) or item not in told
+        ]
+
+    def told_by_blocks(self, told: set[str]) -> set[int]:
+        """The phases and steps of the flow (by id) whose `says` tells a rule the rulebook prints
+        nowhere else (one of `told`), the outermost of those inside one another: each is printed
+        among the rules under its name, and the flow's outline names it. Told only in the outline,
+        three phases of a game stood four levels deep in it, and a player looking for them under
+        the rules found nothing."""
+        found: set[int] = set()
+
+        def visit(body: list[ast.Stmt]) -> None:
+            for stmt in body:
+                if isinstance(stmt, ast.Named) and words_of(own_lines(stmt, self.module))[1]:
+                    calls = {c.name for c in stmt.find_all(ast.CallStmt)}
+                    if calls & told:
+                        found.add(id(stmt))
+                        continue
+                for inner in stmt.blocks():
+                    visit(inner)
+
+        if self.sym.play is not None:
+            visit(self.sym.play.body)
+        return found
+
+    def block_part(self, block: ast.Named) -> Part:
+        """A phase or step the rules print under its name (`told_by_blocks`): its `says`."""
+        words, _ = words_of(own_lines(block, self.module))
+        title = self.names.block(block).one
+        return Part(anchor(block.kind, block.name), title, words, [], self.changed(block), of_flow=True)
 
     def _told(self) -> set[str]:
         """The rules whose every call stands where a `says` tells what happens: in a rule with a
@@ -478,10 +524,9 @@ class _Builder:
 
     def example(self, d: ast.Example) -> Example:
         words, _ = words_of(d.meta)
-        header = self.sym.header
         shown = self.positions.get(d.name)
         drawn = pictures(shown, self.names) if shown else []
-        return Example(d.name, words, d.players or (header.min_players if header else 1), drawn)
+        return Example(d.name, words, drawn)
 
     def rulings(self) -> list[Ruling]:
         """How the rules settle what the rulebook leaves open (an `assume`) or says twice (a
@@ -501,7 +546,7 @@ class _Builder:
             key = (m.span.line, m.span.column, m.span.file)
             if key in seen or m.kind not in ("assume", "conflict"):
                 continue
-            if self.variant_file is not None and not self.changed(m):
+            if self.variant_files and not self.changed(m):
                 continue
             seen.add(key)
             if isinstance(m, ast.Conflict):
@@ -521,10 +566,12 @@ class _Builder:
         own = [m for m in header.meta if m.span.file == self.module.file]
         overview, _ = words_of(own) if self._files() > 1 and words_of(own)[0] else words_of(header.meta)
         setup = None
-        self.en.printed = {r.name for r in self.rules_in_order()}
+        in_order = self.rules_in_order()
+        self.en.printed = {r.name for r in in_order if isinstance(r, ast.RuleDecl)}
+        self.en.sections = {id(r): anchor(r.kind, r.name) for r in in_order if isinstance(r, ast.Named)}
         if sym.setup is not None:
             setup = self.part("setup", "rules", "Setup", sym.setup, self.en.block(sym.setup.body, meta=False))
-        rules = [self.rule(r) for r in self.rules_in_order()]
+        rules = [self.rule(r) if isinstance(r, ast.RuleDecl) else self.block_part(r) for r in in_order]
         flow_words, flow_says = words_of(sym.play.meta) if sym.play is not None else ([], False)
         if flow_says and self._flow_patched():
             flow_words, flow_says = [], False  # the base game's words tell its own flow, not the variant's
@@ -556,10 +603,13 @@ class _Builder:
         if self.sym.sequence is not None:  # the options its games set are told with the games
             fixed = {self.names.decl(name).one for g in self.sym.sequence.games for name, _ in g.options}
             book.options = [o for o in book.options if o.name not in fixed]
-        if self.variant_file is not None:
-            book.base = self.module.base or "the base game"
-            book.combined = bool(self.module.combines)
+        if self.variant_files:
+            book.base = self.module.root or "the base game"
+            between = [name for name, _ in self.module.lineage[:-1]]
+            if between:
+                book.includes = f"You need no other book: these changes take in those of {join(between)}."
             book.changes = self.changes()
+            book.left_out = self.left_out()
         return book
 
     def _flow_patched(self) -> bool:
@@ -741,12 +791,19 @@ class _Builder:
             if (patch.kind, patch.name) in placed - set(blocks):
                 continue  # told where its block stands
             (setup if patch.kind == "setup" else flow if patch.kind in _FLOW_KINDS else rules).append(part)
-        left_out = [
-            self._left_out(r)
-            for r in self.module.removed
-            if r.span.file == self.variant_file and (r.words or r.kind in _PRINTED_KINDS)
-        ]
-        return [*setup, *flow, *rules, *left_out, *scoring]
+        return [*self._between(), *setup, *flow, *rules, *scoring]
+
+    def _between(self) -> list[Part]:
+        """The words of each variant between this one and its base game, which its own header
+        words (the overview) no longer print: what each brings, titled by its name, before the
+        changes (a variant of a variant lost what its parent's header said the parent brings)."""
+        header = self.sym.header
+        out = []
+        for name, file in self.module.lineage[:-1]:
+            words, _ = words_of([m for m in header.meta if m.span.file == file]) if header else ([], False)
+            if words:
+                out.append(Part(anchor("variant", name), name, words, [], True))
+        return out
 
     def _reworded(self) -> list[tuple[ast.Reword, Part]]:
         """The base game's passages the variant words anew (`reword`), by their new words: the
@@ -754,7 +811,7 @@ class _Builder:
         changes no word and is printed nowhere a player reads."""
         out: list[tuple[ast.Reword, Part]] = []
         for patch in self.module.rewords:
-            found = self._passage(patch) if patch.span.file == self.variant_file else None
+            found = self._passage(patch) if patch.span.file in self.variant_files else None
             if found is None:
                 continue
             title, metas = found
@@ -868,12 +925,21 @@ class _Builder:
         heading = title.many if isinstance(d, ast.Counted) else title.one
         return [Part(anchor("decl", name), heading, words, steps, True)]
 
-    def _left_out(self, removed: ast.Removed) -> Part:
-        """What a variant takes out of the base game, by its name and what the base game says of it."""
-        title = removed.called or humanise(removed.name)
-        said = " ".join(removed.words)
-        line = "Left out of this variant" + (f"; the base game says: \u201c{said}\u201d" if said else ".")
-        return Part(anchor("removed", f"{removed.kind}-{removed.name}"), title, [], [Line(line)], True)
+    def left_out(self) -> str:
+        """What a variant plays without, in one sentence: the base game's passages it removes, by
+        the headings the reader's base book prints them under. A passage quoted under its old
+        heading, "Left out of this variant; the base game says: ...", read as a rule of the
+        variant; one the base book does not print (a helper without words) is not named."""
+        titles = [
+            r.called or humanise(r.name)
+            for r in self.module.removed
+            if r.span.file in self.variant_files and (r.words or r.kind in _PRINTED_KINDS)
+        ]
+        if not titles:
+            return ""
+        quoted = [f"\u201c{first_upper(t)}\u201d" for t in dict.fromkeys(titles)]
+        verb = "it is" if len(quoted) == 1 else "they are"
+        return f"Leave out {join(quoted)}: {verb} not played in this variant."
 
     def _extended(self, table: ast.Table) -> list[Part]:
         """A table the variant adds to, changes or declares: its own words, the rows it brings
@@ -942,60 +1008,88 @@ class _Builder:
             return "the game"
         return self.names.decl(str(getattr(decl, "name", ""))).one
 
+    def _replaced_block(self, block: ast.Named) -> Part:
+        """A phase or step the variant replaces or brings: its `says` (or its steps in players'
+        English), but for a replacement that says again sentences the base game's block said:
+        the reader's base book prints those, so only the new ones are printed, after "Played as
+        in the base game." (a two-player book repeated a whole turn paragraph to add one turn)."""
+        title = self.names.block(block).one
+        own = words_of(own_lines(block, self.module))
+        if own[1]:
+            was = {s for w in self.module.was_said.get(block.span, []) for s in sentences(w)}
+            said = [s for w in own[0] for s in sentences(w)]
+            new = [s for s in said if s not in was]
+            words = [" ".join(["Played as in the base game.", *new])] if len(new) < len(said) else own[0]
+            return Part(anchor(block.kind, block.name), title, words, [], True)
+        line = self.en.block([block])[0]
+        return Part(line.anchor or anchor(block.kind, block.name), title, [], line.children, True)
+
     def _patched(self, body: list[ast.Stmt], where: str, blocks: dict[tuple[str, str], Part]) -> list[Part]:
         """The variant's parts inside a body of the base game: a replaced phase or step whole,
         a phase or step it words anew (`blocks`, by kind and name: taken out of it once told),
-        and each run of statements it inserted, as an addition to the block it stands in."""
+        and each run of statements it inserted, as an addition to the block it stands in, titled
+        by where it goes: in the block, before the phase or step after it or after the one before
+        it that players read ("Setup, after Standby track"), or else "Also in" the block ("Added to
+        Each round" was no heading a player reads)."""
         out: list[Part] = []
         run: list[ast.Stmt] = []
 
-        def close() -> None:
+        def close(following: ast.Stmt | None) -> None:
             if not run:
                 return
             words, stands = words_of([s for s in run if isinstance(s, ast.Meta)])
             steps = [] if stands else self.en.block(run, meta=False)
-            out.append(Part(anchor("added", f"{where}-{len(out)}"), f"Added to {where}", words, steps, True))
+            at = next(i for i, s in enumerate(body) if s is run[0])
+            before = [s for s in body[:at] if isinstance(s, ast.Named)]
+            if isinstance(following, ast.Named):
+                title = f"{where}, before {self.names.block(following).one}"
+            elif before and words_of(own_lines(before[-1], self.module))[0]:
+                title = f"{where}, after {self.names.block(before[-1]).one}"
+            else:
+                title = f"Also in {where}"
+            out.append(Part(anchor("added", f"{where}-{len(out)}"), title, words, steps, True))
             run.clear()
 
         reworded = {m.span for patch in self.module.rewords for m in patch.meta}
         for stmt in body:
             if self.changed(stmt) and stmt.span not in reworded:  # a reworded passage's words: its own part
                 if isinstance(stmt, ast.Named):
-                    close()
-                    line = self.en.block([stmt])[0]
-                    title = self.names.block(stmt).one
-                    told = all(c.kind == "text" for c in line.children)  # its `says`: words
-                    words = [c.text for c in line.children] if told else []
-                    steps = [] if told else line.children
-                    out.append(Part(line.anchor or anchor(stmt.kind, stmt.name), title, words, steps, True))
+                    close(stmt)
+                    out.append(self._replaced_block(stmt))
                 else:
                     run.append(stmt)
                 continue
-            close()
+            close(stmt)
             if isinstance(stmt, ast.Named) and (said := blocks.pop((stmt.kind, stmt.name), None)):
                 out.append(said)
             inner = self.names.block(stmt).one if isinstance(stmt, ast.Named) else where
             for part in stmt.blocks():
                 out += self._patched(part, inner, blocks)
-        close()
+        close(None)
         return out
 
 
-def _calls_in_print_order(node: ast.Node) -> list[str]:
+def _calls_in_print_order(
+    node: ast.Node, blocks: set[int] | frozenset[int] = frozenset()
+) -> list[str | ast.Named]:
     """The rules a declaration calls (or offers), in the order the rulebook tells them: the order
     they stand in, except where its phases and steps are `numbered`: a call then goes by the
     number of the step it stands in, or of the last numbered step before it (what follows step 1
     up to step 2 belongs to step 1), and by the order it stands in among equals. Steps not
     numbered count as 0 until the first numbered one. A rule offered over a block ("at any time
     during your turn") comes after the rules of the block: a player learns the steps of a turn
-    before what they may also do between them."""
-    found: list[tuple[int, str]] = []
+    before what they may also do between them. A phase or step among `blocks` (by id) is told
+    as a rule too: it comes where it stands, before the rules it calls."""
+    found: list[tuple[int, str | ast.Named]] = []
     last = 0
 
     def visit(body: list[ast.Stmt], within: int | None) -> None:
         nonlocal last
         for stmt in body:
-            if isinstance(stmt, ast.Named) and (number := numbered(stmt)) is not None:
+            number = numbered(stmt) if isinstance(stmt, ast.Named) else None
+            if isinstance(stmt, ast.Named) and id(stmt) in blocks:
+                found.append((number if number is not None else last if within is None else within, stmt))
+            if isinstance(stmt, ast.Named) and number is not None:
                 visit(stmt.body, number)
                 last = number
                 continue
@@ -1009,7 +1103,7 @@ def _calls_in_print_order(node: ast.Node) -> list[str]:
     body = getattr(node, "body", None)
     if isinstance(body, list):
         visit(body, None)
-    return [name for _, name in sorted(found, key=lambda pair: pair[0])]  # stable: equals keep their order
+    return [item for _, item in sorted(found, key=lambda pair: pair[0])]  # stable: equals keep their order
 
 
 def _leading(body: list[ast.Stmt]) -> list[ast.Meta]:
@@ -1059,6 +1153,13 @@ def _machines(table: ast.Table, i: int) -> bool:
 def sentences(text: str) -> list[str]:
     """A text's sentences (a full stop, a question or an exclamation mark before a capital)."""
     return [s for s in _SENTENCE.split(text.strip()) if s]
+
+
+def states(value: str, words: list[str]) -> bool:
+    """Whether a number's words state it already ("Every player starts the game with 2 funds."):
+    the Numbers list then prints the words alone, not "Starting funds: 2." before them."""
+    said = re.compile(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\d)")
+    return any(said.search(w) for w in words)
 
 
 def _without_tag(text: str) -> str:

@@ -1141,6 +1141,13 @@ class Module(Node):
     base: str | None = None  # a variant's: the name of the game it changes, as its header gives it
     # (of the games: "A and B", when it combines variants of one game)
     combines: list[str] = []  # a variant's: the names of the variants it combines with its base
+    # a variant's: the name of the game, not itself a variant, that it builds on through every
+    # variant between (for a variant of a variant of a game: that game)
+    root: str | None = None
+    # a variant's: (name, file) of every variant between it and its root game, in the order their
+    # patches apply (those it builds on, then those it combines), and its own last: the files whose
+    # declarations its rulebook tells as changes from the root game
+    lineage: list[tuple[str, str]] = []
     # every declaration a patch replaced, removed or changed, by "kind name": where the last did
     patched: dict[str, Span] = {}
     changes: list[ValueChange] = []  # a variant's: the values it changed (apply_variant)
@@ -1154,6 +1161,9 @@ class Module(Node):
     # (its words alone are new: "you" for "each player"), by where it stands; its rulebook's
     # changes leave them out, as they change no rule (apply_variant)
     worded_anew: set[Span] = set()
+    # a variant's: the `says` of each phase or step it replaced, by where the replacement stands:
+    # its rulebook prints only the sentences the replacement adds to them
+    was_said: dict[Span, list[str]] = {}
 
 
 def statement_lists(decls: list[Decl]) -> list[list[Stmt]]:

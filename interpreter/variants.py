@@ -177,7 +177,11 @@ class _Patcher:
     def replace(self, patch: ast.ReplaceDecl) -> None:
         merged = self.merged
         if isinstance(patch.decl, ast.ScoreDecl):
+            at = _score_line(merged, patch.decl.kind)
+            old_line = merged.decls[at] if at is not None else None
             _replace_score_line(merged, patch.decl, self.error)
+            if old_line is not None and _words_alone(old_line, patch.decl):  # the score told anew ("you")
+                self.worded_anew.append((patch.decl, {n.span for n in patch.decl.walk()}))
             return
         kind, name = _kind_word(patch.decl), _name(patch.decl) or ""
         index = self.base_decl(kind, name)
@@ -206,6 +210,8 @@ class _Patcher:
             old = body[index]
             assert isinstance(old, ast.Named)
             body[index] = ast.Named(span=patch.span, kind=old.kind, name=old.name, body=patch.body)
+            said = [m.value for m in old.body if isinstance(m, ast.Meta) and m.kind == "says"]
+            self.merged.was_said = {**self.merged.was_said, patch.span: said}
             if _words_alone(old, body[index]):
                 self.worded_anew.append((body[index], {n.span for n in body[index].walk()}))
 

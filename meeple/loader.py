@@ -401,16 +401,21 @@ def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) ->
         sources = {**base.sources, str(base_path): base.source, **module.sources}
         raise RulesError([_no_header(base_path, "a variant's base game needs one")], sources)
     names = [base_header.name]
+    root = base.root or base_header.name  # a game's own module has no root: it is one
+    lineage = [*base.lineage]
     for name, named_at in zip(header.combines, header.combines_spans, strict=True):
         header_of = ast.VariantHeader(span=named_at, name=header.name, base=name)
         other_path = _base_path(header_of, path, seen, files, module.sources)
         base, other = _combined(base, other_path, module, named_at, (*seen, path.resolve()), files)
         names.append(other.name)
+        lineage.append((other.name, str(other_path)))
     merged, diagnostics = apply_variant(base, module)
     if diagnostics:
         raise RulesError(diagnostics, merged.sources)
     merged.base = " and ".join(names)
     merged.combines = names[1:]
+    merged.root = root
+    merged.lineage = [*lineage, (header.name, module.file)]
     merged.patched = {**base.patched, **patch_targets(module)}
     return merged
 

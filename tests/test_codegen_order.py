@@ -246,18 +246,37 @@ def test_the_rulings_print_where_the_rules_read_two_ways_apart_from_what_they_le
     assert [r.kind for r in game.book.rulings] == ["conflict", "assumption"]
     md = render.rulebook_markdown(game)
     rulings = md[md.index("## Rulings") :]
-    two_ways, left_open = rulings.index("Where the rules can be read two ways"), rulings.index("leave open")
+    two_ways, left_open = rulings.index("Points that can be read two ways"), rulings.index("leave open")
     assert two_ways < rulings.index("**How many rounds**: Play three.") < left_open
     assert left_open < rulings.index("The youngest player starts.")
     html = render.rulebook_html(game)
     html = html[html.index('id="rulings"') :]
     assert html.index("read two ways") < html.index("<b>How many rounds</b>: Play") < html.index("leave open")
     typ = render.rulebook_typst(game).source
-    two_ways = typ.index("== Where the rules can be read two ways")
+    two_ways = typ.index("== Points that can be read two ways")
     assert two_ways < typ.index("#strong[How many rounds]: Play three")
     assert typ.index("Play three") < typ.index("== Questions the rules leave open") < typ.index("youngest")
 
     assert "read two ways" not in render.rulebook_markdown(docs(tmp_path, assumed))  # no heading over nothing
+
+
+def test_the_rulings_say_what_they_are_without_setting_the_rules_above_against_each_other(
+    tmp_path: Path,
+) -> None:
+    """A ruling tells a player what to do (docs/language.md, conflicts). The book's own rules do not
+    contradict each other: the publisher's text did, and a player does not hold it. "Here two
+    passages of the rules above seem to say different things" opened every book's rulings, and
+    "how this game answers it" spoke of the file, not the game (an outside reader, issue 25)."""
+    assumed = SHELF.replace("  players 2..3\n", '  players 2..3\n  assume "The youngest player starts."\n', 1)
+    source = assumed + 'conflict "How many rounds":\n  cites "three rounds"\n  cites "two rounds"\n'
+    game = docs(tmp_path, source + '  text "Play three."\n')
+    books = [render.rulebook_markdown(game), render.rulebook_html(game), render.rulebook_typst(game).source]
+    for book in books:
+        rulings = book[book.index("Rulings") :]
+        assert "Each of these points can be read two ways; play it this way:" in rulings
+        assert "Situations the rules do not spell out, and how to play them:" in rulings
+        for words in ("passages", "rules above", "this game answers"):
+            assert words not in rulings
 
 
 # The jars' table with headings too long to stand side by side on a line of the page.

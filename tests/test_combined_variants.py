@@ -163,9 +163,10 @@ def test_the_rulebook_of_a_combined_variant_names_both_games(tmp_path: Path) -> 
     checked = meeple.check(path)
     assert checked.module is not None and checked.symbols is not None and checked.program is not None
     docs = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
-    assert docs.book.base == "Longer and Richer"
+    assert docs.book.base == "Base"  # a player holds the base game's book and this one (issue 25)
     text = render.rulebook_markdown(docs)
-    assert "This is a variant of Longer and Richer: their rules hold together" in text
+    assert "This is a variant of Base: its rules hold" in text
+    assert "these changes take in those of Longer and Richer." in text
 
 
 def test_the_language_server_shows_a_conflict_at_the_header(tmp_path: Path) -> None:

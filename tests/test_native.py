@@ -52,6 +52,7 @@ NATIVE = [
     "seed_swap",
     "stash",
     "tic_tac_toe",
+    "tic_tac_toe_draws_score",
     "tic_tac_toe_no_diagonals",
 ]
 # Games the core runs that are checked by tests of their own below (or in test_native_variants.py).

@@ -314,14 +314,17 @@ def test_a_replaced_constant_without_words_says_its_value_and_the_base_games(tmp
     assert "3 in this variant, instead of 2." in told
 
 
-def test_a_removed_rule_is_told_as_left_out_with_the_base_games_words(tmp_path: Path) -> None:
+def test_a_removed_rule_is_told_as_left_out_in_one_line_by_its_base_book_heading(tmp_path: Path) -> None:
+    """A variant that removes a rule says so in one line, by the heading the reader's base book
+    prints it under: quoted whole under that heading ("Bonus chip - Left out of this variant; the
+    base game says: ..."), it read as a rule of the variant (an outside reader, issue 25)."""
     body = (
         "remove rule bonus\n"
         'replace rule gain(p: player):\n  says "Take one chip."\n  move 1 chip of p from bag to p.pot\n'
     )
     told = changes(variant(tmp_path, body, ROUNDING.replace("        bonus(p)\n", "")))
-    assert "### Bonus chip" in told
-    assert "Left out of this variant; the base game says: \u201cTake one more chip.\u201d" in told
+    assert "Leave out \u201cBonus chip\u201d: it is not played in this variant." in told.split("\n\n")[1]
+    assert "### Bonus chip" not in told and "Take one more chip" not in told
 
 
 def test_a_base_text_about_a_replaced_value_warns_at_the_text(tmp_path: Path) -> None:
@@ -346,5 +349,5 @@ def test_a_removed_helper_players_never_read_is_not_told(tmp_path: Path) -> None
         'value half(n: int) = n // 2\n  says "Half of it, rounded down."\n', "value half(n: int) = n // 2\n"
     )
     body = "remove value half\nreplace rule gain(p: player):\n  move 1 chip of p from bag to p.pot\n"
-    assert "Left out" not in changes(variant(tmp_path, body, base))
-    assert "### Half\n- Left out of this variant" in changes(variant(tmp_path, body, ROUNDING))
+    assert "Leave out" not in changes(variant(tmp_path, body, base))
+    assert "Leave out \u201cHalf\u201d" in changes(variant(tmp_path, body, ROUNDING))
