@@ -13,6 +13,7 @@ designer's reference. Nothing here is chosen by a game's name.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -755,14 +756,18 @@ class _Builder:
         return out
 
     def changes(self) -> list[Part]:
-        """What a variant changes, in players' words, in the order a player meets it: setup
-        (the variant's own setup lines, what it adds to the base game's), the flow (the phases and
+        """What a variant changes, in players' words, in the order a player meets it: the options
+        the players choose before the game (the setup and the rules use them: a Campaign's
+        Scenario step said "Playing with the same name" a page before the option that names it),
+        setup (the words that open it first, then the variant's own setup lines, what it adds to
+        the base game's: a Campaign printed its setup's opening words after the steps they
+        introduce), the flow (the phases and
         steps it replaces, what it inserts, said as "added to" the block it joins), its rules,
         what happens when, values and numbers it changes, tables it adds to, and the score. A
         declaration it only removes has nothing left to print; the designer's reference lists
         every patch."""
         told = self._told()
-        setup, flow, rules, scoring = [], [], [], []
+        chosen, setup, flow, rules, scoring = [], [], [], [], []
         reworded = self._reworded()
         # A phase or step worded anew is told where the block stands, among the blocks the
         # variant replaces (a solo book printed "2.", "3.", then "1." and "4." after them).
@@ -785,13 +790,18 @@ class _Builder:
                     scoring += [p for p in self.scoring() if p.anchor == anchor(d.kind, "line")]
                 case ast.Table():
                     rules += self._extended(d)
+                case ast.OptionDecl() if self.changed(d):
+                    chosen += self._described(d)
                 case _ if isinstance(d, _DESCRIBED) and self.changed(d):
                     rules += self._described(d)
         for patch, part in reworded:
             if (patch.kind, patch.name) in placed - set(blocks):
                 continue  # told where its block stands
-            (setup if patch.kind == "setup" else flow if patch.kind in _FLOW_KINDS else rules).append(part)
-        return [*self._between(), *setup, *flow, *rules, *scoring]
+            if patch.kind in ("setup", "play"):  # the words that open the setup or the game lead its changes
+                (setup if patch.kind == "setup" else flow).insert(0, part)
+            else:
+                (flow if patch.kind in _FLOW_KINDS else rules).append(part)
+        return [*self._between(), *chosen, *setup, *flow, *rules, *scoring]
 
     def _between(self) -> list[Part]:
         """The words of each variant between this one and its base game, which its own header
@@ -902,7 +912,10 @@ class _Builder:
     def _described(self, d: ast.Decl) -> list[Part]:
         """A declaration the variant brings or replaces, by its own words; one that replaces the
         base game's and has none is said in players' English (a number with the base game's),
-        so that no change goes untold. A new one without words is the rules' own helper: the
+        so that no change goes untold, unless its `holds` says why the base game's words, with
+        the variant's other changes, still tell it (the Team game printed who wins a Challenge
+        card three times: the card's winner, the score, and the scoring). A new one without words
+        is the rules' own helper: the
         rules that use it tell it; so is a new variable or zone, the rules' bookkeeping, which
         the base game's rulebook never prints either (a solo variant's changes printed
         "Visited: Whether the Owner token has stopped in the section this round")."""
@@ -913,6 +926,8 @@ class _Builder:
         replaces = f"{kind} {name}" in self.module.patched  # as the patch names it: `replace value x`
         if not replaces and (isinstance(d, ast.VarDecl | ast.ZoneDecl) or not words):
             return []
+        if not words and any(m.kind == "holds" for m in d.meta):
+            return []  # the base game's words still tell it (`holds`), and the changes that make it so
         if not words:
             was = next((c.old for c in self.module.changes if c.name == name and c.row is None), None)
             if isinstance(d, ast.Constant) and was is not None:
@@ -1074,31 +1089,34 @@ def _calls_in_print_order(
 ) -> list[str | ast.Named]:
     """The rules a declaration calls (or offers), in the order the rulebook tells them: the order
     they stand in, except where its phases and steps are `numbered`: a call then goes by the
-    number of the step it stands in, or of the last numbered step before it (what follows step 1
-    up to step 2 belongs to step 1), and by the order it stands in among equals. Steps not
-    numbered count as 0 until the first numbered one. A rule offered over a block ("at any time
-    during your turn") comes after the rules of the block: a player learns the steps of a turn
-    before what they may also do between them. A phase or step among `blocks` (by id) is told
-    as a rule too: it comes where it stands, before the rules it calls."""
-    found: list[tuple[int, str | ast.Named]] = []
-    last = 0
+    number of the step it stands in, and by the order it stands in among equals; a call that
+    stands in no numbered step (before the first, between two, after the last: what the turn
+    does around its steps, or only when it finds a player Extinct) comes after every numbered
+    step, in the order it stands in. A player learns the steps of a turn before what happens
+    around them: a book opened with what a turn does before its first step and with the restart
+    of a player knocked out of the game, and the rules it calls, before the actions. A
+    rule offered over a block ("at any time during your turn") comes after the rules of the
+    block: a player learns the steps of a turn before what they may also do between them. A
+    phase or step among `blocks` (by id) is told as a rule too: it comes where it stands, before
+    the rules it calls."""
+    found: list[tuple[float, str | ast.Named]] = []
+    steps = any(isinstance(s, ast.Named) and numbered(s) is not None for s in node.walk())
+    around = math.inf if steps else 0  # where a call outside the numbered steps goes
 
-    def visit(body: list[ast.Stmt], within: int | None) -> None:
-        nonlocal last
+    def visit(body: list[ast.Stmt], within: float | None) -> None:
         for stmt in body:
             number = numbered(stmt) if isinstance(stmt, ast.Named) else None
             if isinstance(stmt, ast.Named) and id(stmt) in blocks:
-                found.append((number if number is not None else last if within is None else within, stmt))
+                found.append((number if number is not None else around if within is None else within, stmt))
             if isinstance(stmt, ast.Named) and number is not None:
                 visit(stmt.body, number)
-                last = number
                 continue
             if isinstance(stmt, ast.CallStmt):
-                found.append((last if within is None else within, stmt.name))
+                found.append((around if within is None else within, stmt.name))
             for inner in stmt.blocks():
                 visit(inner, within)
             if isinstance(stmt, ast.Offer):
-                found.append((last if within is None else within, stmt.rule))
+                found.append((around if within is None else within, stmt.rule))
 
     body = getattr(node, "body", None)
     if isinstance(body, list):

@@ -542,6 +542,24 @@ def test_a_numbered_step_prints_its_number_before_its_name(tmp_path: Path) -> No
     assert "2. Trade before drawing" in text and "1. Draw" in text and "3. Rest" in text
 
 
+def test_a_rule_called_outside_the_numbered_steps_is_told_after_them(tmp_path: Path) -> None:
+    """A player learns the steps of a turn before what happens around them: Dino Dynasty's rules
+    opened with the Stomp at the start of a turn and an Extinct player's restart (called between
+    step 1 and step 2, only when the player is Extinct), before the four Actions (issue 25)."""
+    source = TURN.replace(
+        "rule turn_of(p: player):\n",
+        'rule refill(p: player):\n  called "Refill"\n  says "With an empty hand, take a bead first."\n'
+        "  move 1 bead from bag to p.hand\n\n"
+        "rule turn_of(p: player):\n",
+    ).replace(
+        "  if not p.kept:\n",
+        "  if count(pieces(p.hand)) == 0:\n    refill(p)\n  if not p.kept:\n",
+    )
+    game = docs(tmp_path, source)
+    steps = ["Draw a bead", "Trade", "Rest", "Refill"]
+    assert titles([p.title for p in game.book.rules], steps) == steps
+
+
 def test_without_numbers_the_rules_print_in_the_order_the_turn_reaches_them(tmp_path: Path) -> None:
     source = "\n".join(line for line in TURN.splitlines() if "numbered" not in line) + "\n"
     game = docs(tmp_path, source)

@@ -121,12 +121,14 @@ def test_the_aid_tells_a_migrating_player_what_to_do_when_stuck_or_when_no_tile_
     """Territory Placement: "may discard 1 tile at a time ... until a tile that can be placed
     appears"; Stuck on the Map; Herd Movement: "they must move away from the placed tile". The aid
     printed the rule's first sentence, which stopped at "then move 1 Herd onto a Biome of the new
-    tile or through it"."""
+    tile or through it". Stuck on the Map and the discarding are rules of their own, as in the
+    rulebook, each with its own line."""
     if not any(rule == "Migrate with a Territory tile" for rule, _ in docs_of(stem).aid.actions):
         pytest.skip("this game's aid has no such line")
-    line = aid_line(stem, "Migrate with a Territory tile")
-    for rule in ["whose own Biome the new tile extends moves away", "Stuck on the Map", "discard top tiles"]:
-        assert rule in line, rule
+    migrate = aid_line(stem, "Migrate with a Territory tile")
+    assert "whose own Biome the new tile extends moves away" in migrate
+    assert "you are Stuck on the Map" in aid_line(stem, "Stuck on the Map")
+    assert "discard top tiles" in aid_line(stem, "No tile fits")
 
 
 @pytest.mark.parametrize("stem", DINO_DYNASTY)
@@ -134,3 +136,131 @@ def test_the_aid_tells_that_camouflage_keeps_a_nest_from_being_stomped(stem: str
     """ "Camouflage protects a player from Attack and from having their Nest Stomped": the aid's
     "Stomping a Nest" printed only its first sentence, without Camouflage."""
     assert "unless Camouflage protects it" in aid_line(stem, "Stomping a Nest")
+
+
+# ===================================================================== issue 25: a player's order and words
+
+
+def rule_titles(stem: str) -> list[str]:
+    return [rule.title for rule in docs_of(stem).book.rules]
+
+
+def test_the_actions_are_told_before_what_an_extinct_player_does() -> None:
+    """Turn Sequence: "1. Hatch, 2. Perform One Action, 3. Collect Morph Token, 4. Attrition"; the
+    rulebook tells Extinction! under Compete and Change Species among the variants. The book told
+    the Stomp at the start of a turn, Extinction!, Change species and Carrying the Action frames
+    before the four Actions, before a reader knew what Action frames and Evolve markers are."""
+    titles = rule_titles("dino_dynasty")
+    for late in ["Extinction!", "Change species", "Carrying the Action frames"]:
+        for action in ["Perform one Action", "Spread", "Migrate", "Evolve", "Compete", "Attrition"]:
+            assert titles.index(action) < titles.index(late), (action, late)
+    assert titles.index("Migrate") < titles.index("Stomping a Nest")
+
+
+def test_migrate_with_a_territory_tile_is_told_in_short_sentences_with_stuck_and_no_tile_apart() -> None:
+    """Territory Placement, Herd Movement and Stuck on the Map are three passages of the rulebook;
+    the book told them, and the discarding, in one sentence of about 150 words."""
+    words = rule_words("dino_dynasty", "Migrate with a Territory tile")
+    longest = max(len(sentence.split()) for sentence in re.split(r"(?<=[.!?])\s+", words))
+    assert longest <= 45, words
+    assert "Stuck on the Map" in rule_titles("dino_dynasty")
+    assert "you are Stuck on the Map" in rule_words("dino_dynasty", "Stuck on the Map")
+    assert "discard top tiles one at a time" in rule_words("dino_dynasty", "No tile fits")
+
+
+def test_the_three_morph_limit_is_told_in_the_rule_that_fills_the_slots() -> None:
+    """Morph Tokens: "Each Dino board has room for 3 Morph tokens". The book told it only in a
+    table of its own on the last page, one line long."""
+    assert "A Dino board holds 3 Morphs" in rule_words("dino_dynasty", "Collect a Morph token")
+    assert "Morph slot" not in [sheet.title for sheet in docs_of("dino_dynasty").book.sheets]
+
+
+def test_the_mountain_example_says_the_morph_tokens_on_the_mountain_were_drawn_after_the_event() -> None:
+    """3. Add Morph Tokens: "After carrying out all effects for the Event, the Acting player draws 2
+    MORPH TOKENS". The example's words put the Horns back in the bag, and its picture then showed
+    Horns on the mountain without a word."""
+    (example,) = [e for e in docs_of("dino_dynasty").book.examples if e.title.startswith("Mountain:")]
+    assert "2 Morph tokens are drawn from the bag onto the mountain" in " ".join(example.words)
+
+
+# How a designer speaks of the book: an example named after the page it stands on, a ruling that
+# answers a reading nobody makes, a picture the book does not print.
+NOT_A_PLAYERS = ["How to Play", "Glossary,", "final turn or one more turn", "hopes it will"]
+
+
+def test_the_base_book_speaks_of_what_it_prints() -> None:
+    text = book_text("dino_dynasty")
+    for words in NOT_A_PLAYERS:
+        assert words not in text, words
+
+
+VARIANTS = [stem for stem in DINO_DYNASTY if stem != "dino_dynasty"]
+
+
+@pytest.mark.parametrize("stem", VARIANTS)
+def test_a_variant_book_does_not_reprint_what_the_twelve_challenge_cards_count(stem: str) -> None:
+    """The base book tells what each of the 12 cards counts; each variant printed the list again,
+    and the Stasis, which uses 6 of them, printed all 12."""
+    text = book_text(stem)
+    assert "Explorer, Herds in the most Biome types" not in text
+    if stem == "dino_dynasty_stasis":
+        assert "What each of the 6 cards counts" in text
+
+
+def changes_titled(stem: str) -> list[str]:
+    return [part.title for part in docs_of(stem).book.changes]
+
+
+def test_the_team_game_tells_stomping_and_winning_a_card_once() -> None:
+    """Team Game: "A Rival team have to Attack the Dino Herd ... to Stomp the Nest"; "Challenges
+    are scored together". The book told Stomping twice and who wins a Challenge card three times."""
+    titles = changes_titled("dino_dynasty_teams")
+    assert titles.count("Nests that can be Stomped") + titles.count("Stomping a Nest") == 1
+    assert "Who wins a Challenge card" not in titles
+    assert "Challenge cards won" not in titles and titles.count("Scoring") == 1
+
+
+def test_the_stasis_tells_camouflage_once_and_no_machine_measure() -> None:
+    """Stasis and Morphs: "Camouflage can not be used by the Stasis"; Manker mode. The book told
+    Camouflage under three headings on one page, and printed the measures its Event priorities
+    use ("What a One-time Event would take") as rules after the priorities."""
+    titles = changes_titled("dino_dynasty_stasis")
+    assert "Camouflage" in titles
+    for heading in ["Who can be Attacked", "Nests that can be Stomped", "Challenge card winner"]:
+        assert heading not in titles
+    for heading in titles:
+        assert not heading.lower().startswith(("what a", "what an", "an event that", "steps to")), heading
+    assert "the base game says" not in book_text("dino_dynasty_stasis")
+
+
+def test_the_campaign_says_a_species_may_change_between_scenarios() -> None:
+    """Campaign Game: "Each player keeps their Dynasty during all 5 Scenarios, but can choose to
+    change current species between Scenarios". Only the Dynasty game's book said it."""
+    assert "may change its species at the end of each Scenario" in book_text("dino_dynasty_campaign")
+
+
+def test_the_campaign_tells_its_choices_and_its_setup_words_before_the_setup_steps() -> None:
+    """The Scenario step says "Playing with the same name" and the Map's steps "On a kept Map": the
+    options that name them are told first, and the setup's own words lead its steps (the book
+    printed them after the steps, at the foot of the page)."""
+    titles = changes_titled("dino_dynasty_campaign")
+    for option in ["Keeping the Map", "One name for the whole Campaign"]:
+        assert titles.index(option) < titles.index("The Scenario")
+    assert titles.index("Setup") < titles.index("Dynasties and save envelopes")
+
+
+@pytest.mark.parametrize("stem", ["dino_dynasty_dynasty", *CAMPAIGNS])
+def test_what_is_kept_between_games_is_told_in_sentences_not_labels(stem: str) -> None:
+    """Save Between Games: a player notes what they keep. The book printed the saved state's
+    labels before each sentence ("Dynasty kept of each player", "Side up of each tile")."""
+    text = book_text(stem)
+    for label in ["of each player.", "of each tile.", "of each Dynasty.", "Games played", "Keep count"]:
+        assert label not in text, label
+
+
+def test_the_campaign_in_teams_tells_its_cards_in_a_sentence() -> None:
+    """ "Their victory positions are counted as a team": the book printed "The Challenge cards your
+    team won in this Scenario: team-mates win them together.", not a sentence."""
+    text = book_text("dino_dynasty_campaign_teams")
+    assert "The Challenge cards your team won in this Scenario:" not in text
+    assert "a team wins its Challenge cards together" in text

@@ -238,6 +238,6 @@ def test_the_printed_rules_tell_the_sequence_and_what_is_kept(keep: str) -> None
     assert "## A year" in text and "Play 3 games, one after the other, with the same players" in text
     assert "1. Tiles 1.\n2. Tiles 2, cold yes.\n3. Tiles 3." in text
     assert "## Kept between games" in text and "- **Points of each player**." in text
-    kept_land = "- **Land**. The land is kept as it lies, with the followers on it." in text
+    kept_land = "- The land is kept as it lies, with the followers on it." in text  # its sentence, no label
     assert kept_land == (keep == "yes")
     assert "**Tiles**: 3 unless" not in text  # the sequence sets it for each game: not an option to agree on

@@ -309,6 +309,39 @@ def test_a_replaced_value_without_words_is_told_among_the_changes(tmp_path: Path
     assert "### Half\n- Half of the number is (the number plus 1) divided by 2 (rounded down)." in told
 
 
+def test_a_replaced_value_whose_base_words_still_hold_is_not_told_again(tmp_path: Path) -> None:
+    """A `holds` says why the base game's words, with the variant's other changes, still tell a
+    replaced value: the book does not print it a second or third time (the Team game told who wins
+    a Challenge card three times, issue 25)."""
+    body = (
+        "replace value half(n: int) = (n + 1) // 2\n"
+        '  holds "The new gain rule says how much is taken."\n'
+        'replace rule gain(p: player):\n  says "Take half your chips again, rounded up."\n'
+        "  repeat half(count(pieces(p.pot))) + 1 times:\n    move 1 chip of p from bag to p.pot\n"
+    )
+    told = changes(variant(tmp_path, body, ROUNDING))
+    assert "rounded up" in told and "### Half" not in told
+
+
+def test_the_options_and_the_setups_own_words_come_before_the_setup_steps(tmp_path: Path) -> None:
+    """What players choose before the game is told first, and the words that open the setup lead
+    its steps: a Campaign's Scenario step used "Playing with the same name" a page before the
+    option, and its setup's opening words came after the steps (issue 25)."""
+    base = ROUNDING.replace(
+        "play:\n",
+        'setup:\n  text "Sit down."\n  step deal:\n    called "Deal"\n    says "Deal the chips."\n'
+        '    log "dealt"\n\nplay:\n',
+    )
+    body = (
+        'replace step deal:\n  called "Deal"\n  says "Deal the chips, or double them if agreed."\n'
+        '  log "dealt, doubled if agreed"\n'
+        'option doubled: bool = no\n  called "Doubling"\n  says "Agree before the game whether to double."\n'
+        'reword setup:\n  text "Sit down, and agree on doubling."\n'
+    )
+    told = changes(variant(tmp_path, body, base))
+    assert told.index("### Doubling") < told.index("### Setup") < told.index("### Deal"), told
+
+
 def test_a_replaced_constant_without_words_says_its_value_and_the_base_games(tmp_path: Path) -> None:
     told = changes(variant(tmp_path, "replace constant rounds = 3\n", ROUNDING))
     assert "3 in this variant, instead of 2." in told
