@@ -185,6 +185,7 @@ class Line:
     kind: str = "do"
     children: list[Line] = field(default_factory=list)
     anchor: str | None = None  # a phase or step: the id its section is found by
+    brief: str | None = None  # a phase or step: its author's `brief`, what the player aid prints of its words
 
     def flat(self) -> str:
         """The sentence and everything under it as one paragraph: for a diagram or a summary."""
