@@ -3,8 +3,10 @@
 It answers what a player asks during a game, in the order the game asks it: what am I trying to
 do, how is it set up, how does a round go, what can I do on my turn, what are the numbers, how do
 I score, when does it end and who wins. Everything comes from the rulebook's model
-(codegen/rulebook.py), so it speaks players' words too; each rule is cut to its first sentence,
-since the aid reminds and the rulebook explains.
+(codegen/rulebook.py), so it speaks players' words too. A rule is printed as its author's `brief`
+(the rule as short as a player needs it mid-game), or else cut to its first sentence, since the
+aid reminds and the rulebook explains: where a first sentence alone tells where a piece goes and
+not what it does, its author writes the `brief`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from meeple.codegen.markup import plain
 from meeple.codegen.rulebook import Part, Rulebook, sentences
 
 NAMED = ("phase", "step")  # the kinds of line that name a part of the flow (players.py)
-LONGEST = 40  # words of a generated step kept in the aid before it is cut
+LONGEST = 40  # words of the flow's opening words, or of a generated step, kept in the aid
 SHORTEST = 12  # a rule's line in the aid has at least this many of the author's words, if it has them
 
 
@@ -54,11 +56,15 @@ def _opening(text: str) -> str:
 
 
 def _gist(part: Part) -> str:
-    """A rule in one sentence: the first of its words, or its steps cut short."""
+    """A rule as the aid prints it: its author's `brief`; else its first sentence (with the next
+    ones while it has fewer than SHORTEST words: a first sentence that only names the rule, or a
+    list's letter, says too little); else its steps cut short."""
+    if part.brief:
+        return " ".join(part.brief)
     if part.words:
         said = sentences(" ".join(part.words))
         gist = said[0]
-        for more in said[1:]:  # a first sentence that only names the rule says too little
+        for more in said[1:]:
             if len(gist.split()) >= SHORTEST:
                 break
             gist += " " + more
@@ -68,8 +74,9 @@ def _gist(part: Part) -> str:
 
 
 def _outline(lines: list[Line]) -> list[Line]:
-    """The flow as a player recalls it: its phases and steps by name, each text cut to its first
-    sentence. A loop that holds only phases, steps and words gives way to what it holds: the
+    """The flow as a player recalls it: its phases and steps by name, each with its author's
+    `brief`, or else its words cut to their first sentence. A loop that holds only phases,
+    steps and words gives way to what it holds: the
     names carry the order (how often it repeats, the aid's goal says). A condition stays: it
     says when a phase happens at all. A phase or step that holds one rule and nothing else is
     one line, its name and the rule's ("End of the game: Lost pieces."), not two: a line under a
@@ -78,6 +85,8 @@ def _outline(lines: list[Line]) -> list[Line]:
     for x in lines:
         if x.kind == "text":
             out.append(Line(first_sentence(x.text), x.kind))
+        elif x.brief is not None:
+            out.append(Line(x.text, x.kind, [Line(x.brief, "text")], x.anchor))
         elif x.kind == "loop" and x.children and all(c.kind in (*NAMED, "text") for c in x.children):
             out += _outline(x.children)
         elif x.kind in NAMED and len(x.children) == 1 and _a_rule_alone(x.children[0]):
@@ -93,15 +102,26 @@ def _a_rule_alone(line: Line) -> bool:
     return line.kind != "text" and not line.children
 
 
+WINS = re.compile(r"\bwins?\b")  # a sentence that says who wins
+
+
 def _goal(book: Rulebook) -> list[str]:
-    """What the game is, in a line or two: the overview's first sentence and each later one that
-    tells when the game ends (the aid is asked how long a game lasts). A variant's overview is
-    its own words, which say what it changes: the aid keeps them all, since the variant's game
-    is the one on the table."""
+    """What the game is and how you win, at the top of the aid: the overview's first sentence and
+    each later one that tells when the game ends or who wins (the aid is asked how long a game
+    lasts). A variant's overview is its own words, which say what it changes: the aid keeps them
+    all, since the variant's game is the one on the table. Where these never say who wins (a
+    variant that keeps the base game's goal), the scoring's sentence that does follows them: a
+    player holding the aid reads how to win first, not last."""
     if book.base is not None:
-        return list(book.overview)
-    said = [s for w in book.overview[:1] for s in sentences(w)]
-    return [" ".join(said[:1] + [s for s in said[1:] if re.search(r"\bend", s)])] if said else []
+        goal = list(book.overview)
+    else:
+        said = [s for w in book.overview[:1] for s in sentences(w)]
+        kept = said[:1] + [s for s in said[1:] if re.search(r"\bend", s) or WINS.search(s)]
+        goal = [" ".join(kept)] if kept else []
+    if not any(WINS.search(g) for g in goal):
+        scored = [s for p in book.scoring for w in p.words for s in sentences(w)]
+        goal += [s for s in scored if WINS.search(s)][:1]
+    return goal
 
 
 def aid(book: Rulebook) -> Aid:

@@ -188,6 +188,7 @@ class Line:
     # a phase or step a rulebook prints among its rules: its name, marked as a link to it there,
     # which the rulebook's outline prints in place of its words (an aid keeps the words)
     see: str = ""
+    brief: str | None = None  # a phase or step: its author's `brief`, what the player aid prints of its words
 
     def flat(self) -> str:
         """The sentence and everything under it as one paragraph: for a diagram or a summary."""

@@ -44,6 +44,7 @@ class Notes:
     conflict: list[str] = field(default_factory=list)
     aside: list[str] = field(default_factory=list)
     holds: list[str] = field(default_factory=list)  # a variant's: why the base game's words still hold
+    brief: list[str] = field(default_factory=list)  # the rule as the player aid prints it
 
     @classmethod
     def of(cls, metas: Sequence[ast.Meta]) -> Notes:

@@ -354,10 +354,14 @@ class PlayersEnglish(English):
         number = numbered(s)
         title = title if number is None else f"{number}. {title}"
         module = self.sym.module if self.sym is not None else None
-        says = [Line(m.value, kind="text") for m in own_lines(s, module) if m.kind == "says"]
+        lines = own_lines(s, module)
+        says = [Line(m.value, kind="text") for m in lines if m.kind == "says"]
         children = says or self.block(s.body)
         see = ref(self.sections[id(s)], title) + "." if id(s) in self.sections else ""
-        return Line(f"{title}:", kind=s.kind, children=children, anchor=self.anchors.get(id(s)), see=see)
+        brief = " ".join(m.value for m in lines if m.kind == "brief") or None
+        return Line(
+            f"{title}:", kind=s.kind, children=children, anchor=self.anchors.get(id(s)), see=see, brief=brief
+        )
 
     def score(self, d: ast.ScoreDecl) -> str:
         with self.binding(d.var, "player"):

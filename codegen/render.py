@@ -60,6 +60,7 @@ AID_LAYOUTS = ((13.0, 1), (12.0, 1), (11.0, 1), (10.0, 1), (11.0, 2), (10.0, 2))
 # The first layouts tried on one page before any is tried on two: an aid that type one size
 # smaller fits on the front is printed so, rather than with a few lines run over onto the back.
 AID_ONE_SIDE = 2
+AID_MARGIN = 10  # the aid's left and right margins, in millimetres
 # The flow diagram in the PDF: drawn this wide (in the SVG's units, whose font is 13) and shown
 # across the text, so that its words print at about 10 pt; one taller than a page is drawn in
 # several diagrams (flow.split), one up to FLOW_SLACK too tall is shown a little smaller instead.
@@ -306,10 +307,17 @@ def rulebook_typst(docs: GameDocs) -> Typst:
 
 
 def aid_typst(docs: GameDocs, size: float = 13.0, columns: int = 1) -> Typst:
-    width = 210 - 2 * 12  # the page's text, in millimetres
+    width = 210 - 2 * AID_MARGIN  # the page's text, in millimetres
     column_width = width if columns == 1 else (width - 7 * (columns - 1)) / columns
     return Typst(
-        _render("aid.typ.j2", card=docs.aid, size=size, columns=columns, column_width=round(column_width, 2))
+        _render(
+            "aid.typ.j2",
+            card=docs.aid,
+            size=size,
+            columns=columns,
+            column_width=round(column_width, 2),
+            margin=AID_MARGIN,
+        )
     )
 
 

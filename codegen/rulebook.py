@@ -28,7 +28,7 @@ from meeple.interpreter.analysis import Symbols, is_keyed
 from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, numbered, own_lines, with_article
 from meeple.interpreter.own_names import SELF
 from meeple.interpreter.values import first_upper
-from meeple.interpreter.variants import DECL_KINDS
+from meeple.interpreter.variants import DECL_KINDS, names_used
 
 
 @dataclass
@@ -41,6 +41,7 @@ class Part:
     steps: list[Line]  # in players' English; none when `says` stands for them
     changed: bool = False  # in a variant: what the variant changes
     of_flow: bool = False  # a phase or step the rulebook prints among its rules (the flow names it)
+    brief: list[str] = field(default_factory=list)  # the author's `brief`: the rule as the aid prints it
 
 
 @dataclass
@@ -225,6 +226,11 @@ def words_of(metas: list[ast.Meta]) -> tuple[list[str], bool]:
     return [m.value for m in metas if m.kind == "text"], False
 
 
+def briefs(metas: list[ast.Meta]) -> list[str]:
+    """The author's `brief` lines: the rule as the player aid prints it, in place of its `says`."""
+    return [m.value for m in metas if m.kind == "brief"]
+
+
 class _Builder:
     def __init__(
         self,
@@ -262,7 +268,8 @@ class _Builder:
 
     def part(self, kind: str, name: str, title: str, decl: ast.Decl, steps: list[Line]) -> Part:
         words, stands = words_of(decl.meta)
-        return Part(anchor(kind, name), title, words, [] if stands else steps, self.changed(decl))
+        steps = [] if stands else steps
+        return Part(anchor(kind, name), title, words, steps, self.changed(decl), brief=briefs(decl.meta))
 
     def rule(self, d: ast.RuleDecl) -> Part:
         return self.part("rule", d.name, self.names.decl(d.name).one, d, self.en.rule_lines(d))
@@ -893,7 +900,10 @@ class _Builder:
         variant replaces, by its words or in players' English (a neutral piece's space that
         no one may stop on), and each table it brings or writes anew, by its words (its rows are the
         rulebook's). Whichever book is printed (the changes or `--full`), and from every file
-        but the base game's: a variant of a variant defines what both change."""
+        but the base game's: a variant of a variant defines what both change. A value or movement
+        whose every reader (but a worked example) is a rule, trigger or score line in a variant's
+        own words is left out: the aid prints those words already (the Team game's aid told its
+        team rules twice)."""
         play = self.sym.play
         if play is None or self._files() < 2:
             return []
@@ -903,11 +913,26 @@ class _Builder:
                 continue
             if isinstance(d, ast.ValueDecl | ast.MovementDecl):
                 kind = "value" if isinstance(d, ast.ValueDecl) else "movement"
-                if f"{kind} {d.name}" in self.module.patched:
+                if f"{kind} {d.name}" in self.module.patched and not self._told_by_readers(d.name):
                     out += self._described(d)
             elif isinstance(d, ast.Table) and (words := words_of(d.meta)[0]):
                 out.append(Part(anchor("table", d.name), self.names.decl(d.name).one, words, [], True))
         return out
+
+    def _told_by_readers(self, name: str) -> bool:
+        """Whether every declaration that reads `name` is a rule, trigger or score line whose
+        `says` is a variant's (the aid prints it), and there is at least one."""
+        play = self.sym.play
+        readers = [
+            d
+            for d in self.module.decls
+            if not isinstance(d, ast.Example) and name in names_used(d) and getattr(d, "name", None) != name
+        ]
+        return bool(readers) and all(
+            isinstance(d, ast.RuleDecl | ast.TriggerDecl | ast.ScoreDecl)
+            and any(m.kind == "says" and play is not None and m.span.file != play.span.file for m in d.meta)
+            for d in readers
+        )
 
     def _described(self, d: ast.Decl) -> list[Part]:
         """A declaration the variant brings or replaces, by its own words; one that replaces the
@@ -938,7 +963,7 @@ class _Builder:
                 steps = [Line(first_upper(said) + ".")]
         title = self.names.decl(name)
         heading = title.many if isinstance(d, ast.Counted) else title.one
-        return [Part(anchor("decl", name), heading, words, steps, True)]
+        return [Part(anchor("decl", name), heading, words, steps, True, brief=briefs(d.meta))]
 
     def left_out(self) -> str:
         """What a variant plays without, in one sentence: the base game's passages it removes, by

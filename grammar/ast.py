@@ -278,22 +278,41 @@ class Stmt(Node):
 class Meta(Stmt):
     """Rule text, a citation, an assumption or a declared conflict: read by docs and the checker.
     `text` explains a rule beside its steps; `says` is the rule in players' words, and stands for
-    its steps in the printed rulebook. `aside` quotes a rulebook passage that is not a rule
-    (flavour, a fact box, an example, a caption), so that rulebook coverage can tell it from a
-    rule nobody wrote. `holds` (a variant's, in a `reword` or a replacing declaration) says why
-    the base game's words about it still hold after the change: the stale-text check (M094) reads
-    it, and no book a player reads prints it."""
+    its steps in the printed rulebook; `brief` is the same rule as short as the player aid needs
+    it, where the whole `says` is more than the aid has room for. `aside` quotes a rulebook
+    passage that is not a rule (flavour, a fact box, an example, a caption), so that rulebook
+    coverage can tell it from a rule nobody wrote. `holds` (a variant's, in a `reword` or a
+    replacing declaration) says why the base game's words about it still hold after the change:
+    the stale-text check (M094) reads it, and no book a player reads prints it."""
 
     facts = Facts(
-        forms=('text "..."', 'says "..."', 'cites "..."', 'assume "..."', 'aside "..."', 'holds "..."'),
+        forms=(
+            'text "..."',
+            'says "..."',
+            'brief "..."',
+            'cites "..."',
+            'assume "..."',
+            'aside "..."',
+            'holds "..."',
+        ),
         texts=("kind", "value", "written"),
     )
 
     kind: Literal[
-        "cites", "text", "says", "assume", "conflict", "aside", "holds", "called", "called_each", "numbered"
+        "cites",
+        "text",
+        "says",
+        "brief",
+        "assume",
+        "conflict",
+        "aside",
+        "holds",
+        "called",
+        "called_each",
+        "numbered",
     ]
     value: str
-    # A `text` or `says` whose `{name}` parts the loader filled in (interpreter/texts.py): the
+    # A `text`, `says` or `brief` whose `{name}` parts the loader filled in (interpreter/texts.py): the
     # words as the file wrote them, which the checks read. None: nothing was filled.
     written: str | None = None
 

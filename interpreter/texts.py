@@ -25,7 +25,7 @@ from meeple.interpreter.analysis import is_keyed
 
 CODE_UNKNOWN = codes.UNKNOWN_NAME  # an unknown name, as anywhere else in the rules
 CODE_KIND = codes.WRONG_TYPE  # a value of the wrong kind
-KINDS = ("text", "says")  # the metadata whose words may show values
+KINDS = ("text", "says", "brief")  # the metadata whose words may show values
 _PLACE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?")
 

@@ -266,7 +266,7 @@ class _Patcher:
         target = self.passage(patch)
         if target is None:
             return
-        words = [m for m in patch.meta if m.kind in ("says", "text")]
+        words = [m for m in patch.meta if m.kind in ("says", "text", "brief")]
         holds = [m for m in patch.meta if m.kind == "holds"]
         body = getattr(target, "body", None)
         lists = [
@@ -274,7 +274,10 @@ class _Patcher:
             *([body] if isinstance(body, list) else []),
         ]
         old = {
-            id(m) for lines in lists for m in lines if isinstance(m, ast.Meta) and m.kind in ("says", "text")
+            id(m)
+            for lines in lists
+            for m in lines
+            if isinstance(m, ast.Meta) and m.kind in ("says", "text", "brief")
         }
         if target.span.file == self.merged.file:
             self.error(patch, f"'{patch.key}' is this variant's own: give it its words where it is written")

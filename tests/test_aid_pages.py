@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pdfs
+import pytest
 
 import meeple
 from meeple.codegen import aid, render
@@ -65,3 +66,79 @@ def test_a_line_that_leads_a_list_never_ends_a_page_of_the_aid() -> None:
     for page in pdfs.reader(data).pages[:-1]:
         last = [line for line in page.extract_text().splitlines() if line.strip()][-1]
         assert pdfs.flat(last.lstrip("\u2022\u2023\u2013- ")) not in leads, last
+
+
+def _aid_words(stem: str) -> str:
+    checked = meeple.check(stem)
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
+    return " ".join(render.aid_markdown(game).split())
+
+
+@pytest.mark.parametrize(
+    ("stem", "said"),
+    [
+        # "Take 1 meat token from the area where the Feeder token is located and place it on your
+        # Feed Bag tile": Feeding carries meat, which its first sentence never said.
+        ("dino_garden", "take meat tokens from the area of the Feeder's space onto your Feed Bag"),
+        # "The size of each area is 4 ..."; an Elasmosaurus needs a lake; additional purchases.
+        ("dino_garden", "An area holds dinosaurs of total size 4, or 6 with a volcano"),
+        ("dino_garden", "an Elasmosaurus needs a lake"),
+        ("dino_garden", "you may buy for an area next to your Employee"),
+        # Next Round Preparation refills the Main track.
+        ("dino_garden", "fill the Main track again"),
+        ("dino_garden_2p", "take meat tokens from the area of the Feeder's space onto your Feed Bag"),
+        # "Remove each prey on the predator's path and replace it with a new predator piece".
+        ("gods_love_dinosaurs", "replaced by a new predator of its kind: its offspring"),
+        # One-time Events remove Dinos and Nests and flip tiles, not only where the tile goes.
+        ("dino_dynasty", "then every Nest inside is removed"),
+        ("dino_dynasty", "flips the tiles the Event's pattern names"),
+        ("dino_dynasty", "What stood on it moves to another tile of its Biome"),
+        ("dino_dynasty", "each collected Morph token that fits the new species stays in its slot"),
+        ("dino_dynasty", "Other markers start on their standard positions"),
+    ],
+)
+def test_the_aid_keeps_the_part_of_a_rule_a_player_needs(stem: str, said: str) -> None:
+    """The aid cut each rule to its first sentence (issue 25, section 2): the author's `brief`
+    keeps what a rule does and its limits."""
+    assert said in _aid_words(stem)
+
+
+@pytest.mark.parametrize(
+    "stem",
+    [
+        "dino_dynasty",
+        "dino_dynasty_dynasty",
+        "dino_dynasty_campaign",
+        "dino_dynasty_stasis",
+        "dino_dynasty_teams",
+    ],
+)
+def test_the_aid_places_the_action_frames_at_setup(stem: str) -> None:
+    """Setup step 1: "Place the EVOLVE MARKERS on their starting positions and ACTION FRAMES where
+    these cross in the grid." The book and the aid placed only the Evolve markers."""
+    assert "the Action frames where these cross in the grid" in _aid_words(stem)
+
+
+@pytest.mark.parametrize(
+    "stem", ["gods_love_dinosaurs", "dino_dynasty", "dino_dynasty_dynasty", "dino_garden_2p"]
+)
+def test_the_aid_says_how_to_win_at_the_top(stem: str) -> None:
+    """The goal was only under "Scoring and winning" on these aids: the opening line kept was
+    flavour. The first lines of the aid now say who wins."""
+    checked = meeple.check(stem)
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
+    assert any(aid.WINS.search(line) for line in game.aid.goal), game.aid.goal
+
+
+def test_the_team_aid_tells_a_team_rule_once() -> None:
+    """The Team game's aid printed its team rules in "What you do" and again in "In this
+    variant": a definition whose every reader is a rule or score line in the variant's own words
+    is told by those words."""
+    checked = meeple.check("dino_dynasty_teams")
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
+    defined = {name for name, _ in game.aid.defined}
+    assert "Nests that can be Stomped" not in defined
+    assert "Rival Biome" in defined  # read by the base game's Attrition, in the base game's words

@@ -190,7 +190,7 @@ def test_the_player_aid_fits_on_two_pages_in_type_of_10_pt_or_more(stem: str, pa
 def test_the_player_aid_takes_the_largest_layout_that_fits(built) -> None:
     """A layout with smaller type or more columns is chosen only when the larger ones run over."""
     _, game = built["dino_garden"]
-    big = game.aid.__class__(**{**game.aid.__dict__, "actions": game.aid.actions * 3})  # too long for 13 pt
+    big = game.aid.__class__(**{**game.aid.__dict__, "actions": game.aid.actions * 2})  # too long for 13 pt
     game = render.GameDocs(game.path, game.reference, game.book, big)
     candidates = render.aid_candidates(game)
     index, data, count = render.fit(candidates)

@@ -388,23 +388,39 @@ def test_a_wide_table_split_in_parts_repeats_the_columns_that_name_a_row() -> No
 @pytest.mark.parametrize("stem", VARIANTS)
 def test_every_value_the_variant_replaces_is_in_its_aid(stem: str) -> None:
     """The two-player aid cut "Lucy's space" (you cannot stop where Lucy is), which the variant
-    defines by replacing a value: each value and movement a variant replaces is in its aid."""
+    defines by replacing a value: each value and movement a variant replaces is in its aid, under
+    "In this variant", or else in the variant's own words of every rule and score line that
+    reads it (the Team game's aid told its team rules twice: issue 25, section 2)."""
     found = checked(stem)
-    assert found.module is not None and found.symbols is not None
+    assert found.module is not None and found.symbols is not None and found.symbols.play is not None
     from meeple.interpreter.names import Names
+    from meeple.interpreter.variants import names_used
 
     names = Names(found.symbols)
     files = _variant_files(found.module, found.symbols)
-    aid, _ = aid_of(stem)
+    aid, text = aid_of(stem)
     titles = [name for name, _ in aid.defined]
+    base = found.symbols.play.span.file
     for key, span in found.module.patched.items():
         kind, name = key.split(" ", 1)
         if (
             kind in ("value", "movement")
             and span.file in files
             and (name in found.symbols.values or name in found.symbols.movements)
+            and names.decl(name).one not in titles
         ):
-            assert names.decl(name).one in titles, key
+            readers = [
+                d
+                for d in found.module.decls
+                if not isinstance(d, ast.Example)
+                and name in names_used(d)
+                and getattr(d, "name", None) != name
+            ]
+            assert readers, key
+            for reader in readers:
+                assert isinstance(reader, ast.RuleDecl | ast.TriggerDecl | ast.ScoreDecl), key
+                said = [m.value for m in reader.meta if m.kind == "says" and m.span.file != base]
+                assert said and first_sentence(" ".join(said[0].split())) in text, key
 
 
 @pytest.mark.parametrize("stem", VARIANTS)

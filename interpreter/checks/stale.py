@@ -108,7 +108,7 @@ def check_stale_texts(module: ast.Module) -> list[Finding]:
     base = [d for d in module.decls if d.span.file != own and not isinstance(d, ast.Example)]
     for decl in base:
         for owner, metas in passages(decl):
-            texts = [m for m in metas if m.kind in ("says", "text") and m.span.file != own]
+            texts = [m for m in metas if m.kind in ("says", "text", "brief") and m.span.file != own]
             key = _passage_key(owner)
             if not texts or key in held:
                 continue
