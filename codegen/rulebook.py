@@ -1056,7 +1056,9 @@ class _Builder:
         title = self.names.block(block).one
         own = words_of(own_lines(block, self.module))
         if own[1]:
-            was = {s for w in self.module.was_said.get(block.span, []) for s in sentences(w)}
+            # the base game's words only: a reader of a variant of a variant holds no parent's book
+            held = [m.value for m in self.module.was_said.get(block.span, []) if not self.changed(m)]
+            was = {s for w in held for s in sentences(w)}
             said = [s for w in own[0] for s in sentences(w)]
             new = [s for s in said if s not in was]
             words = [" ".join(["Played as in the base game.", *new])] if len(new) < len(said) else own[0]

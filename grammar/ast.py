@@ -1180,9 +1180,9 @@ class Module(Node):
     # (its words alone are new: "you" for "each player"), by where it stands; its rulebook's
     # changes leave them out, as they change no rule (apply_variant)
     worded_anew: set[Span] = set()
-    # a variant's: the `says` of each phase or step it replaced, by where the replacement stands:
-    # its rulebook prints only the sentences the replacement adds to them
-    was_said: dict[Span, list[str]] = {}
+    # a variant's: the `says` lines of each phase or step it replaced, by where the replacement
+    # stands: its rulebook prints only the sentences the replacement adds to the base game's
+    was_said: dict[Span, list[Meta]] = {}
 
 
 def statement_lists(decls: list[Decl]) -> list[list[Stmt]]:

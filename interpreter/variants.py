@@ -210,7 +210,7 @@ class _Patcher:
             old = body[index]
             assert isinstance(old, ast.Named)
             body[index] = ast.Named(span=patch.span, kind=old.kind, name=old.name, body=patch.body)
-            said = [m.value for m in old.body if isinstance(m, ast.Meta) and m.kind == "says"]
+            said = [m for m in old.body if isinstance(m, ast.Meta) and m.kind == "says"]
             self.merged.was_said = {**self.merged.was_said, patch.span: said}
             if _words_alone(old, body[index]):
                 self.worded_anew.append((body[index], {n.span for n in body[index].walk()}))

@@ -214,3 +214,20 @@ def test_a_score_told_anew_in_other_words_is_no_change_but_prints_in_the_whole_b
     assert "You score your chips" in book(variant(tmp_path, body), full=True)
     changed = 'replace score p = 2 * count(pieces(p.pot))\n  says "Each chip scores 2."\n'
     assert "Each chip scores 2" in book(variant(tmp_path, changed))
+
+
+def test_a_replacement_of_a_parents_step_prints_the_sentences_the_parent_said_too(tmp_path: Path) -> None:
+    """The reader of a variant of a variant holds the base game's book, not the parent's: a step
+    the parent wrote and the child writes again prints whole (the Campaign in teams' Scenario end
+    had lost what the Campaign's said of saving a tile)."""
+    write(tmp_path, "base.rules", BASE)
+    step = '  says "Nothing is tidied. {words}"\n  log "tidy"\n  log "{log}"\n'
+    parent = 'variant "Parent" of "base.rules":\n  players 2..2\nreplace step tidy:\n' + step.format(
+        words="Sweep.", log="a"
+    )
+    write(tmp_path, "parent.rules", parent)
+    child = 'variant "Child" of "parent.rules":\n  players 2..2\nreplace step tidy:\n' + step.format(
+        words="Sweep. Dust.", log="b"
+    )
+    told = book(write(tmp_path, "child.rules", child))
+    assert "### Tidy\nNothing is tidied. Sweep. Dust.\n" in told
