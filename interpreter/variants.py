@@ -17,7 +17,6 @@ from typing import Any
 from meeple import codes
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
-from meeple.grammar.parser import copied
 from meeple.interpreter.analysis import cell_problem, is_keyed
 from meeple.interpreter.names import with_article
 
@@ -59,14 +58,16 @@ def _find_block(module: ast.Module, kind: str, name: str) -> tuple[list[ast.Stmt
 
 
 def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, list[Diagnostic]]:
-    """The base game changed by the variant. The base module is copied, never changed."""
-    merged = copied(base)
+    """The base game changed by the variant: `base` itself, changed in place (the caller's own,
+    as `loader.read_kept` gives it: a copy here was one more copy of the whole game for each
+    variant read)."""
+    merged = base
+    merged.sources = {**base.sources, base.file: base.source, variant.file: variant.source}
     # The base game's examples specify the base game: a variant that changes a rule would "fail"
     # them on purpose. A variant runs its own examples.
     merged.decls = [d for d in merged.decls if not isinstance(d, ast.Example)]
     merged.file, merged.source = variant.file, variant.source
     merged.described = described(merged)
-    merged.sources = {**base.sources, base.file: base.source, variant.file: variant.source}
     patcher = _Patcher(merged)
     for decl in variant.decls:
         patcher.apply(decl)
@@ -76,7 +77,7 @@ def apply_variant(base: ast.Module, variant: ast.Module) -> tuple[ast.Module, li
 
 
 class _Patcher:
-    """The variant's declarations applied one by one to `merged` (the base game's copy): a patch
+    """The variant's declarations applied one by one to `merged` (the base game, read for it): a patch
     by its handler, a new declaration added; what cannot be applied is a diagnostic."""
 
     def __init__(self, merged: ast.Module) -> None:

@@ -390,7 +390,7 @@ def read_module(path: Path, seen: tuple[Path, ...] = (), files: Files = DISK) ->
         return module
     base_path = _base_path(header, path, seen, files, module.sources)
     try:
-        base = read_module(base_path, (*seen, path.resolve()), files)
+        base = read_kept(base_path, files, (*seen, path.resolve()))  # ours to change
     except Refused as err:  # named and found, but it cannot be read (permissions, a race)
         where = Diagnostic(
             str(path), header.span.line, header.span.column, "error", codes.NO_BASE_GAME, str(err)
@@ -440,7 +440,7 @@ def _combined(
 
     try:
         other = _own_module(other_path, files)
-        whole = read_module(other_path, seen, files)  # what it builds on, and that it reads
+        whole = _read_whole(other_path, files, seen)  # what it builds on, and that it reads
     except Refused as err:
         raise refuse(str(err)) from None
     other_header = variant_header(other)
@@ -560,24 +560,39 @@ def _keep(store: dict[_Key, tuple[Recorded, T]], key: _Key, recorded: Recorded, 
 _read: dict[tuple[str, str], tuple[Recorded, ast.Module]] = {}
 
 
-def read_kept(path: Path, files: Files) -> ast.Module:
-    """`read_module(path, files=files)`: the caller's own module, to change. Read from the disk
+def read_kept(path: Path, files: Files, seen: tuple[Path, ...] = ()) -> ast.Module:
+    """`read_module(path, seen, files)`: the caller's own module, to change. Read from the disk
     and noted (`Recorded`), a file is read once per process while the disk gives the same answers
     (see `KEPT`), and each caller gets a copy of it; what the read asked is noted in `files` as if
     it had been asked again, in the same order, so that a kept check or game, and a Ray task's
     bundle, depend on the same files, and `module.sources` names the same ones; the disk itself
     (`DISK`) notes nothing. Any other `files` (the language server's, a Ray worker's) reads as
     `read_module` does."""
-    if files is not DISK and not isinstance(files, Recorded):
-        return read_module(path, files=files)
+    if not _keeps(files):
+        return read_module(path, seen, files)
+    return copied(_kept_read(path, files, seen))
+
+
+def _read_whole(path: Path, files: Files, seen: tuple[Path, ...]) -> ast.Module:
+    """`read_module(path, seen, files)` to look at, not to change: the kept module itself where
+    `read_kept` keeps one (no copy)."""
+    return _kept_read(path, files, seen) if _keeps(files) else read_module(path, seen, files)
+
+
+def _keeps(files: Files) -> bool:
+    """Whether what is read from `files` is kept (`read_kept`): the disk, as itself or noted."""
+    return files is DISK or isinstance(files, Recorded)
+
+
+def _kept_read(path: Path, files: Files, seen: tuple[Path, ...]) -> ast.Module:
+    """The module `read_kept` keeps for `path`, read now if it has none or the disk changed under
+    it: never to be changed. A variant's base game is read through here too (`read_module`), so
+    that the variants of one game read, parse and patch it once per process, not once each."""
     key = (os.getcwd(), str(path))
     entry = _read.pop(key, None)
-    if entry is not None and entry[0].unchanged():
-        module = copied(entry[1])
-    else:
+    if entry is None or not entry[0].unchanged():
         read = Recorded()
-        module = read_module(path, files=read)  # an error is the caller's to say: nothing kept
-        entry = (read, copied(module))
+        entry = (read, read_module(path, seen, files=read))  # an error is the caller's to say: nothing kept
     _read[key] = entry  # the most recently asked for: last in the dict's order
     while len(_read) > KEPT:
         del _read[next(iter(_read))]
@@ -586,7 +601,7 @@ def read_kept(path: Path, files: Files) -> ast.Module:
         files.texts.update(asked.texts)
         files.found.update(asked.found)
         files.answers += asked.answers
-    return module
+    return entry[1]
 
 
 def check(

@@ -173,7 +173,7 @@ def test_a_read_kept_notes_every_file_a_read_from_the_disk_notes(folder: Path) -
     meeple.load(folder / "more.rules", {"stones": "7"}, files=kept)
     with pytest.MonkeyPatch.context() as patch:
         reading = meeple.loader.read_module
-        patch.setattr(meeple.loader, "read_kept", lambda path, files: reading(path, files=files))
+        patch.setattr(meeple.loader, "read_kept", lambda path, files, seen=(): reading(path, seen, files))
         meeple.load(folder / "more.rules", {"stones": "7"}, files=fresh)
     assert list(kept.texts.items()) == list(fresh.texts.items()) and len(kept.texts) == 3
     assert list(kept.found.items()) == list(fresh.found.items())
@@ -216,3 +216,24 @@ def test_the_garbage_collector_is_off_only_while_a_game_is_built(folder: Path) -
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_the_variants_of_one_game_read_the_base_game_once(folder: Path) -> None:
+    """Two variants of one game, and the game itself, parse and read its file once in a process
+    (`loader.read_kept` keeps a variant's base as it keeps the file asked for): each variant of a
+    game read, parsed and patched its base again, seconds for a Campaign's chain of variants.
+    Each keeps its own module: the second variant does not see the first one's patch."""
+    write(folder, "fewer.rules", VARIANT.replace("More", "Fewer").replace("= 3", "= 5"))
+    reads: list[str] = []
+    own_module = meeple.loader._own_module
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            meeple.loader,
+            "_own_module",
+            lambda path, files: reads.append(path.name) or own_module(path, files),
+        )
+        more, fewer = meeple.load(folder / "more.rules"), meeple.load(folder / "fewer.rules")
+        meeple.load(folder / "counters.rules")
+    assert sorted(reads) == ["counters.rules", "fewer.rules", "more.rules"]
+    assert prompt_options(more) == ["1", "3"] and prompt_options(fewer) == ["1", "5"]
+    assert prompt_options(meeple.load(folder / "counters.rules")) == ["1", "2"]
