@@ -19,6 +19,7 @@
 //! them, every item still true of the position, since each decision from Python would make them
 //! again, at a cost, and use them once.
 
+use crate::compiled::Test;
 use crate::ir::Expr;
 use crate::memo::Reads;
 use crate::value::Value;
@@ -210,8 +211,10 @@ pub(crate) fn filter(
     // item's pieces counted at once, as the filter's own fast path counts them (vm.rs).
     let counted = vm::pieces_counted(cond)
         .and_then(|(op, args, n)| Some((op, vm::fixed_kind_owner(args, slot, env)?, n)));
+    // Else the condition as compiled when the program loaded, where it could be (compiled.rs).
+    let compiled = p.tests.get(key.0 as usize).and_then(Option::as_ref);
     if items.len() < FEW_ITEMS {
-        return whole(p, w, &items, (cond, &counted), slot, env);
+        return whole(p, w, &items, (cond, &counted, compiled), slot, env);
     }
     let old = w.memo.filters.kept.get_mut(key).and_then(Option::take).filter(|k| {
         (Arc::ptr_eq(&k.items, &items) || k.items == items) && w.memo.holds_since(&k.others, k.found)
@@ -241,7 +244,7 @@ pub(crate) fn filter(
     to_test(w, &kept, fresh, items.len(), &mut todo);
     for &i in &todo {
         let x = &items[i];
-        let (item, read, others, fine) = test(p, w, (cond, &counted), slot, x, env)?;
+        let (item, read, others, fine) = test(p, w, (cond, &counted, compiled), slot, x, env)?;
         keep &= fine;
         tested.iter_mut().zip(read).for_each(|(all, one)| *all |= one);
         if others.iter().zip(&kept.others).any(|(new, old)| new & !old != 0) {
@@ -365,27 +368,26 @@ fn whole(
     p: &Loaded,
     w: &mut World,
     items: &[Value],
-    (cond, counted): (&Expr, &Option<Counted>),
+    (cond, counted, compiled): Condition,
     slot: u32,
     env: &mut [Value],
 ) -> Result<Value, Fail> {
     let mut out = Vec::with_capacity(items.len());
+    if let Some((op, (kind, owner), n)) = counted {
+        vm::count_each(p, w, items, kind.as_ref(), *owner, |i, count| {
+            if vm::holds(*op, count, *n) {
+                out.push(items[i].clone());
+            }
+        })?;
+        if let Some(last) = items.last() {
+            env[slot as usize] = last.clone();
+        }
+        return Ok(Value::List(Arc::new(out)));
+    }
     for x in items {
-        let truth = match counted {
-            Some((op, (kind, owner), n)) => {
-                vm::holds(*op, vm::gather(p, w, x, kind.as_ref(), *owner, |_, _| {})?, *n)
-            }
-            None => {
-                env[slot as usize] = x.clone();
-                vm::test(p, w, cond, env)?
-            }
-        };
-        if truth {
+        if walked(p, w, (cond, compiled), slot, x, env)? {
             out.push(x.clone());
         }
-    }
-    if let (Some(_), Some(last)) = (counted, items.last()) {
-        env[slot as usize] = last.clone();
     }
     Ok(Value::List(Arc::new(out)))
 }
@@ -422,13 +424,34 @@ fn to_test(w: &World, kept: &Kept, fresh: bool, len: usize, todo: &mut Vec<usize
 /// the kind and owner (`vm::fixed_kind_owner`), the number.
 type Counted = (crate::ir::BinOp, (Option<Value>, Option<Option<u32>>), i64);
 
+/// A filter's condition: as written, as counted (`Counted`) where it counts an item's pieces,
+/// and as compiled when the program loaded (compiled.rs) where it could be.
+type Condition<'a> = (&'a Expr, &'a Option<Counted>, Option<&'a Test>);
+
+/// Whether the condition holds of the item `x`, not counted: by its compiled tree where there is
+/// one and it answers, else walked by `vm::test` with `x` in its name's slot.
+fn walked(
+    p: &Loaded,
+    w: &mut World,
+    (cond, compiled): (&Expr, Option<&Test>),
+    slot: u32,
+    x: &Value,
+    env: &mut [Value],
+) -> Result<bool, Fail> {
+    if let Some(truth) = compiled.map(|t| crate::compiled::holds(p, w, t, x)).transpose()?.flatten() {
+        return Ok(truth);
+    }
+    env[slot as usize] = x.clone();
+    vm::test(p, w, cond, env)
+}
+
 /// One item's test, with what it read: the item (its truth and locations), every bucket it read,
 /// the buckets of what it read besides pieces, and whether it may be kept (it read few
 /// locations, each of the program's, and spent no steps).
 fn test(
     p: &Loaded,
     w: &mut World,
-    (cond, counted): (&Expr, &Option<Counted>),
+    (cond, counted, compiled): Condition,
     slot: u32,
     x: &Value,
     env: &mut [Value],
@@ -440,10 +463,7 @@ fn test(
         Some((op, (kind, owner), n)) => {
             vm::gather(p, w, x, kind.as_ref(), *owner, |_, _| {}).map(|count| vm::holds(*op, count, *n))
         }
-        None => {
-            env[slot as usize] = x.clone();
-            vm::test(p, w, cond, env)
-        }
+        None => walked(p, w, (cond, compiled), slot, x, env),
     };
     let reading = std::mem::replace(&mut w.memo.collecting, outer).unwrap_or_default();
     let read = w.memo.end();

@@ -70,6 +70,8 @@ pub struct Loaded {
     keys: Keys,
     /// The memo's numbers of the parts of kinds at places, shared by every game (memo.rs).
     kind_parts: Arc<KindParts>,
+    /// By value: its body's filter condition compiled, where it can be (compiled.rs).
+    pub(crate) tests: Vec<Option<crate::compiled::Test>>,
 }
 
 /// The keys of the kinds of pieces as the memo's parts name them (`Part::Kind`), numbered from 0:
@@ -181,14 +183,22 @@ impl Loaded {
             .map(|row| ir.columns.iter().map(|name| row.get(name).cloned()).collect())
             .collect();
         let known = Known::new(ir.values.len());
-        let in_place = ir
+        let in_place: Vec<bool> = ir
             .values
             .iter()
             .map(|v| v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
             .collect();
         let keys = Keys::new(&ir);
         let kind_parts = Arc::new(KindParts::new(ir.locations.len(), keys.count));
-        Loaded { ir, grids, columns, column_ids, known, in_place, keys, kind_parts }
+        let tests = ir
+            .values
+            .iter()
+            .map(|v| match &v.body {
+                Expr::Filter { slot, cond, .. } => crate::compiled::compile(&ir, &in_place, *slot, cond),
+                _ => None,
+            })
+            .collect();
+        Loaded { ir, grids, columns, column_ids, known, in_place, keys, kind_parts, tests }
     }
 
     /// The key of a kind as `pieces(WHERE, KIND)` names it (`Part::Kind`); None for what names
@@ -1222,11 +1232,14 @@ impl Game {
             }
             // Each trigger runs after the move, in turn, its condition asked as it starts (the
             // first to run on top of the frames).
-            for (code, piece, place) in fired.into_iter().rev() {
-                let mut slots = vec![Value::None; ir.code[code as usize].slots as usize];
-                slots[0] = piece;
-                slots[1] = place;
-                self.frames.push(Frame { code, pc: 0, slots, entered: false });
+            // (Most statements move nothing: no iterator made and dropped for them.)
+            if !fired.is_empty() {
+                for (code, piece, place) in fired.into_iter().rev() {
+                    let mut slots = vec![Value::None; ir.code[code as usize].slots as usize];
+                    slots[0] = piece;
+                    slots[1] = place;
+                    self.frames.push(Frame { code, pc: 0, slots, entered: false });
+                }
             }
             match &step.op {
                 Instr::Call { code, args } => {
@@ -1828,6 +1841,43 @@ pub(crate) fn gather(
     Ok(count)
 }
 
+/// `count(pieces(x, KIND, OWNER))` of each item x of a list, handed to `each` with its index:
+/// as `gather` counts each (the same parts read in the same order, the same errors), with the
+/// kind's part found once for the list rather than at each item, and a cell's location read
+/// where it lies (a filter of a board's cells counts each at every move: 169 instructions an
+/// item through `gather`, docs/benchmarks.md, a twenty-third round).
+pub(crate) fn count_each(
+    p: &Loaded,
+    w: &mut World,
+    items: &[Value],
+    kind: Option<&Value>,
+    owner: Option<Option<u32>>,
+    mut each: impl FnMut(usize, i64),
+) -> Result<(), Fail> {
+    let key = kind.and_then(|k| p.kind_key(k));
+    for (i, x) in items.iter().enumerate() {
+        let loc = match x {
+            Value::Cell(loc) | Value::Zone(loc) => *loc,
+            Value::List(_) | Value::Area(_) => {
+                each(i, gather(p, w, x, kind, owner, |_, _| {})?);
+                continue;
+            }
+            other => location(p, other)?,
+        };
+        w.memo.read(key.map_or(Part::Loc(loc), |key| Part::Kind(loc, key)));
+        let pile = &w.locs[loc as usize];
+        let count = match (kind, owner) {
+            (None, None) => pile.len(),
+            _ => pile
+                .iter()
+                .filter(|pc| kind.is_none_or(|k| kind_fits(p, pc, k)) && owner.is_none_or(|o| pc.owner == o))
+                .count(),
+        };
+        each(i, count as i64);
+    }
+    Ok(())
+}
+
 /// Whether an expression is a name or a constant: read in place, it needs no evaluation.
 fn plain(e: &Expr) -> bool {
     matches!(e, Expr::Local(_) | Expr::Const(_))
@@ -2264,11 +2314,11 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
                 // with a kind and an owner that are the same for every item, without the item in
                 // its name's slot until the end.
                 if let Some((kind, owner)) = fixed_kind_owner(args, *slot, env) {
-                    for x in items.iter() {
-                        if holds(op, gather(p, w, x, kind.as_ref(), owner, |_, _| {})?, n) {
-                            out.push(x.clone());
+                    count_each(p, w, &items, kind.as_ref(), owner, |i, count| {
+                        if holds(op, count, n) {
+                            out.push(items[i].clone());
                         }
-                    }
+                    })?;
                     if let Some(last) = items.last() {
                         env[*slot as usize] = last.clone();
                     }
@@ -2483,7 +2533,7 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
 /// A declared value about to be computed, within the limits of values under way (how deep, how
 /// many: `limits::enter`, which its caller undoes with `w.calls -= 1`), whether it is kept by the
 /// memo or computed in place.
-fn entered<'p>(p: &'p Loaded, w: &mut World, value: u32) -> Result<&'p crate::ir::FuncIr, Fail> {
+pub(crate) fn entered<'p>(p: &'p Loaded, w: &mut World, value: u32) -> Result<&'p crate::ir::FuncIr, Fail> {
     let func = &p.ir.values[value as usize];
     if w.depth >= p.ir.limits.max_value_depth {
         return Err(Fail { kind: FailKind::ValueDepth, at: None });
@@ -3121,6 +3171,38 @@ mod tests {
         let none = Expr::Const(Value::List(Arc::new(vec![])));
         let moved = super::move_refs(&program, w, &mut [], &none, (&Expr::Const(supply), false));
         assert_eq!(moved.map(|(touched, _)| touched), Ok(vec![]), "no piece named: nothing");
+    }
+
+    /// `count_each` counts each item as `gather` counts it alone (a cell, a zone, a list of
+    /// places, by kind and owner or not), reads the same parts, and fails where it fails.
+    #[test]
+    fn a_list_counted_item_by_item_counts_and_reads_as_each_item_gathered_alone() {
+        let mut game = Game::new(tiny(), 2, 3, 1_000, false);
+        game.play_out(&mut [Agent::First, Agent::Random(Mt::new(3))]).expect("the game plays");
+        let program = game.program.clone();
+        let places = Value::List(Arc::new(vec![Value::Cell(1), Value::Zone(0)]));
+        let items = [Value::Cell(1), Value::Cell(2), Value::Cell(3), Value::Zone(0), places];
+        let stone = Value::KindName(0);
+        for (kind, owner) in [(None, None), (Some(&stone), Some(Some(1))), (Some(&stone), Some(None))] {
+            let mut w = game.world.clone();
+            w.memo.begin();
+            let mut each = Vec::new();
+            super::count_each(&program, &mut w, &items, kind, owner, |i, n| each.push((i, n)))
+                .expect("counted");
+            let read = w.memo.end();
+            let mut alone = game.world.clone();
+            alone.memo.begin();
+            let gathered: Vec<(usize, i64)> = (items.iter().enumerate())
+                .map(|(i, x)| {
+                    (i, super::gather(&program, &mut alone, x, kind, owner, |_, _| {}).expect("counted"))
+                })
+                .collect();
+            assert_eq!((each, read), (gathered, alone.memo.end()));
+        }
+        let fails =
+            |x: Value| super::count_each(&program, &mut game.world.clone(), &[x], None, None, |_, _| {});
+        let alone = super::gather(&program, &mut game.world.clone(), &Value::Int(1), None, None, |_, _| {});
+        assert_eq!(fails(Value::Int(1)), alone.map(|_| ()));
     }
 
     #[test]
