@@ -6,8 +6,9 @@
 //! side of every placement that meets that cell with a row of that kind.
 //!
 //! An argument is narrowed so where the body names it only as the start of attribute paths
-//! (`b.old`, `b.new.kind`), outside any supposition: its key is then the values of the shortest
-//! of those paths (`b.new.kind.group` is read from `b.new.kind`), read where the value is asked.
+//! (`b.old`, `b.new.kind`), outside any supposition, two of them or one of two names at least
+//! and none that makes a list: its key is then the values of the shortest of those paths
+//! (`b.new.kind.group` is read from `b.new.kind`), read where the value is asked.
 //! Two arguments whose paths have equal values are told apart by nothing the body does with
 //! them, so it computes the same answer from the same position; the memo still checks that
 //! nothing the answer read has changed since. Reading the paths reads what they read (the
@@ -71,12 +72,16 @@ impl Narrowing {
             _ => false,
         };
         let small = |paths: &[Vec<AttrIr>]| paths.len() <= FEW_PATHS && !paths.iter().flatten().any(lists);
+        // One name alone read of an argument (a player's seat, a row's number) mostly tells
+        // arguments apart as they are: its key would share no answer and cost its reading at
+        // each asking (Dino Garden's +2% of instructions, docs/benchmarks.md).
+        let apart = |paths: &[Vec<AttrIr>]| paths.len() > 1 || paths.iter().any(|path| path.len() > 1);
         let args: Vec<Keyed> = uses
             .into_iter()
             .map(|u| match u {
                 Use::Paths(paths) => {
                     let paths = shortest(paths);
-                    if small(&paths) {
+                    if small(&paths) && apart(&paths) {
                         Keyed::By(paths)
                     } else {
                         Keyed::Whole
@@ -302,10 +307,13 @@ mod tests {
         );
         let narrowing = Narrowing::of(&value(2, body), &columns()).expect("narrowed");
         let new_kind = vec![AttrIr::Shaped("new".into()), AttrIr::Column(0)];
+        // `c` is read by one name alone (`c.q`): kept whole, as a player read by its seat.
         assert_eq!(
             narrowing.args,
-            [Keyed::By(vec![new_kind, vec![AttrIr::Shaped("old".into())]]), Keyed::By(vec![vec![AttrIr::Q]])]
+            [Keyed::By(vec![new_kind, vec![AttrIr::Shaped("old".into())]]), Keyed::Whole]
         );
+        let seat = eq(attr(local(0), json!("Seat")), local(1));
+        assert_eq!(Narrowing::of(&value(2, seat), &columns()), None);
     }
 
     #[test]
@@ -337,12 +345,13 @@ mod tests {
         assert_eq!(Narrowing::of(&value(2, three), &columns()), None);
     }
 
-    /// The tiny game of vm.rs's tests, with `first_owns(x) = x.owner == players[0]` as its
-    /// last value.
+    /// The tiny game of vm.rs's tests, with `first_owns(x) = x.owner == players[0] and
+    /// x.kind == x.kind` as its last value (two names read of `x`).
     fn tiny_with_a_narrowed_value() -> (Arc<Loaded>, u32) {
         let mut ir: serde_json::Value = crate::vm::tiny_program();
         let first = json!({"Index": [{"Players": null}, {"Const": {"Int": 0}}]});
-        let body = eq(attr(local(0), json!("Owner")), first);
+        let kind = || attr(local(0), json!("Kind"));
+        let body = and(eq(attr(local(0), json!("Owner")), first), eq(kind(), kind()));
         let values = ir["values"].as_array_mut().expect("values");
         values.push(json!({"slots": 1, "at": 0, "body": body}));
         let index = values.len() as u32 - 1;
