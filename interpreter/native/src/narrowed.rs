@@ -74,7 +74,7 @@ impl Narrowing {
         let small = |paths: &[Vec<AttrIr>]| paths.len() <= FEW_PATHS && !paths.iter().flatten().any(lists);
         // One name alone read of an argument (a player's seat, a row's number) mostly tells
         // arguments apart as they are: its key would share no answer and cost its reading at
-        // each asking (Dino Garden's +2% of instructions, docs/benchmarks.md).
+        // each asking (+2% of a bundled game's instructions, docs/benchmarks.md).
         let apart = |paths: &[Vec<AttrIr>]| paths.len() > 1 || paths.iter().any(|path| path.len() > 1);
         let args: Vec<Keyed> = uses
             .into_iter()
