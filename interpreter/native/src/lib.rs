@@ -12,6 +12,7 @@ pub mod layers;
 pub mod limits;
 pub mod mcts;
 pub mod memo;
+pub mod narrowed;
 pub mod offers;
 pub mod placement;
 pub mod playouts;

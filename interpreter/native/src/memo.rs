@@ -96,16 +96,30 @@ fn word(v: &Value) -> Option<u64> {
     Some(payload << 4 | tag)
 }
 
-/// A question's key packed, where its arguments all pack.
+/// A question's key packed, where its arguments all pack: three of them where the first two
+/// fit in one word together (a player and a cell, then a row: the key of a value narrowed by
+/// what it reads of its arguments, narrowed.rs), marked apart from keys of two by `THREE`.
 fn packed(key: &Key) -> Option<Packed> {
     let (first, second) = match &key.1 {
         Args::One(v) => (word(v)?, NO_ARGUMENT),
         Args::Two(a, b) => (word(a)?, word(b)?),
         Args::Many(values) if values.is_empty() => (NO_ARGUMENT, NO_ARGUMENT),
-        Args::Many(_) => return None,
+        Args::Many(values) => match values.as_slice() {
+            [a, b, c] if key.0 < THREE => {
+                let (a, b) = (word(a)?, word(b)?);
+                if a >> 32 != 0 || b >> 32 != 0 {
+                    return None;
+                }
+                return Some(Packed(key.0 | THREE, a | b << 32, word(c)?));
+            }
+            _ => return None,
+        },
     };
     Some(Packed(key.0, first, second))
 }
+
+/// In a packed key, the bit of the value's index that marks a key of three arguments.
+const THREE: u32 = 1 << 31;
 
 /// A question's key with its hash, found once: a question not found is kept under the same
 /// hash, and the table grows without hashing its keys again (a key of an area, a placement or a
@@ -943,6 +957,27 @@ mod tests {
         {
             assert_eq!(super::word(&v), None, "{v:?}");
         }
+    }
+
+    #[test]
+    fn a_key_of_three_arguments_packs_where_the_first_two_fit_a_word_together_apart_from_keys_of_two() {
+        let three = |a: Value| (4, Args::Many(vec![a, Value::Cell(7), Value::Row(3)]));
+        assert!(super::packed(&three(Value::Player(1))).is_some(), "a player, a cell and a row pack");
+        let packed = super::packed(&three(Value::Int(5))).expect("a number, a cell and a row pack");
+        // The words of a key of two that would read alike are another key.
+        let (a, b) = (super::word(&Value::Int(5)).unwrap(), super::word(&Value::Cell(7)).unwrap());
+        let like = Value::Int(((a | b << 32) >> 4) as i64);
+        assert_eq!(super::word(&like), Some(a | b << 32));
+        let two = super::packed(&(4, Args::Two(like, Value::Row(3)))).expect("two pack");
+        assert_ne!(packed, two);
+        // A first argument past a word's half: found by its key, as any other.
+        assert_eq!(super::packed(&three(Value::Int(1 << 40))), None);
+        let mut memo = memo();
+        memo.keep(Asked::new(three(Value::Player(1))), Value::Int(1), one_bucket(), 1);
+        memo.keep(Asked::new(three(Value::Int(1 << 40))), Value::Int(2), one_bucket(), 1);
+        assert_eq!(memo.get(&Asked::new(three(Value::Player(1)))), Some(Value::Int(1)));
+        assert_eq!(memo.get(&Asked::new(three(Value::Player(2)))), None);
+        assert_eq!(memo.get(&Asked::new(three(Value::Int(1 << 40)))), Some(Value::Int(2)));
     }
 
     #[test]

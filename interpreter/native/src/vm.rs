@@ -67,6 +67,9 @@ pub struct Loaded {
     known: Known,
     /// By value: whether it is computed where it is asked rather than kept (in_place.rs).
     in_place: Vec<bool>,
+    /// By value: how its answers are keyed where some argument is kept by what the body reads
+    /// of it (narrowed.rs).
+    narrowed: Vec<Option<crate::narrowed::Narrowing>>,
     keys: Keys,
     /// The memo's numbers of the parts of kinds at places, shared by every game (memo.rs).
     kind_parts: Arc<KindParts>,
@@ -188,6 +191,7 @@ impl Loaded {
             .iter()
             .map(|v| v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
             .collect();
+        let narrowed = ir.values.iter().map(|v| crate::narrowed::Narrowing::of(v, &ir.columns)).collect();
         let keys = Keys::new(&ir);
         let kind_parts = Arc::new(KindParts::new(ir.locations.len(), keys.count));
         let tests = ir
@@ -198,7 +202,7 @@ impl Loaded {
                 _ => None,
             })
             .collect();
-        Loaded { ir, grids, columns, column_ids, known, in_place, keys, kind_parts, tests }
+        Loaded { ir, grids, columns, column_ids, known, in_place, narrowed, keys, kind_parts, tests }
     }
 
     /// The key of a kind as `pieces(WHERE, KIND)` names it (`Part::Kind`); None for what names
@@ -2485,6 +2489,14 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     if p.in_place[key.0 as usize] {
         return computed_in_place(p, w, &key);
     }
+    // Kept by what the body reads of its arguments (narrowed.rs), computed from them as given.
+    let (key, given) = match &p.narrowed[key.0 as usize] {
+        None => (key, None),
+        Some(narrowing) => match narrowing.key(p, w, &key) {
+            Ok(narrowed) => (narrowed, Some(key)),
+            Err(_) => return computed_in_place(p, w, &key),
+        },
+    };
     let key = crate::memo::Asked::new(key);
     if let Some(known) = w.memo.get(&key) {
         return Ok(known);
@@ -2512,12 +2524,13 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     let before = w.steps;
     // A value of a few names (most are) has them on the stack, not in a list made per call.
     let size = func.slots as usize;
+    let args = &given.as_ref().unwrap_or(&key).1;
     let result = if size <= FEW_SLOTS {
         let mut few: [Value; FEW_SLOTS] = Default::default();
-        key.1.fill(&mut few);
+        args.fill(&mut few);
         body(p, w, &key, &func.body, &mut few[..size])
     } else {
-        body(p, w, &key, &func.body, &mut key.1.slots(size))
+        body(p, w, &key, &func.body, &mut args.slots(size))
     };
     let read = w.memo.end();
     w.depth -= 1;
@@ -2546,9 +2559,15 @@ pub(crate) fn entered<'p>(p: &'p Loaded, w: &mut World, value: u32) -> Result<&'
 /// computes one, within the same limits; what it reads, its caller reads.
 fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail> {
     let func = entered(p, w, key.0)?;
-    let mut few: [Value; FEW_SLOTS] = Default::default();
-    key.1.fill(&mut few);
-    let env = &mut few[..func.slots as usize];
+    let (mut few, mut many): ([Value; FEW_SLOTS], Vec<Value>);
+    let env = if func.slots as usize <= FEW_SLOTS {
+        few = Default::default();
+        key.1.fill(&mut few);
+        &mut few[..func.slots as usize]
+    } else {
+        many = key.1.slots(func.slots as usize);
+        &mut many[..]
+    };
     // A comparison answered by `test`, which compares numbers without making a value per step.
     let result = match &func.body {
         e @ Expr::Bin(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => {
