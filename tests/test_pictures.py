@@ -390,9 +390,10 @@ def test_the_rulings_fill_the_room_an_example_leaves_and_never_run_between_two_e
     under it, it put a ruling's bullet between two examples on pages 6 and 7. An example that does
     not fit where more than a sixth of the page is left goes whole to the next page, and the
     rulings begin in the room it leaves, a long one going on on the next page; the examples follow
-    one another from there, in the order of the file, and the rulings left over come after the
-    last of them, under "Rulings (continued)". The examples before it end at a different place of
-    the page each time; the rulings are many short ones, or one too long for the room."""
+    one another from there, in the order of the file, each later part of the rulings between them
+    and the rulings left over after the last of them under "Rulings (continued)". The examples
+    before it end at a different place of the page each time; the rulings are many short ones, or
+    one too long for the room."""
     source = _tall_map()
     head, drawn = (
         source[: source.index('example "Two pebbles')],
@@ -436,12 +437,71 @@ def test_the_rulings_fill_the_room_an_example_leaves_and_never_run_between_two_e
             for k in range(len(titles))
             if "ruling" in squeezed[starts[k] : starts[k + 1]].replace("Rulings", "")
         ]
-        # the rulings in one gap between two examples at most, and after the last
-        assert len(ruled) == 1 or (len(ruled) == 2 and ruled[1] == len(titles) - 1), ruled
+        # every part of the rulings after the first opens with its heading: no bare bullet between
+        # two examples
+        for k in ruled[1:]:
+            part = squeezed[starts[k] : starts[k + 1]]
+            assert part.index("Rulings(continued)") < part.replace("Rulings", "").index("ruling"), k
         filled += ruled[0] < len(titles) - 1
         # the rulings left over go on after the last example under their heading
-        assert ("Rulings(continued)" in squeezed[squeezed.index("TheAfterexample") :]) == (len(ruled) == 2)
+        assert ("Rulings(continued)" in squeezed[squeezed.index("TheAfterexample") :]) == (
+            len(ruled) >= 2 and ruled[-1] == len(titles) - 1
+        )
     assert filled >= 1  # the rulings filled the page an example left
+
+
+def test_the_rulings_fill_every_room_an_example_leaves_each_part_under_its_heading(tmp_path: Path) -> None:
+    """No page before an example half empty while rulings are left (issue 25): Gods Love
+    Dinosaurs' rulings filled the room the Clare example left on page 4 and, filled once only,
+    left page 5 half empty before "A dinosaur that eats an eagle". The rulings fill every such
+    room, each part after the first under "Rulings (continued)", and the examples keep their
+    order, each whole. Three drawn examples follow the words, each too tall to share a page with
+    the one before; the rulings are many short ones."""
+    source = _tall_map()
+    head, drawn = (
+        source[: source.index('example "Two pebbles')],
+        source[source.index('example "Two pebbles') :],
+    )
+    rulings = [f"The pebbles rest in the bag between turns, says ruling number {i}." for i in range(60)]
+    head = _ruled(head, rulings)
+    names = ["Two pebbles come to the tray", "Again two pebbles come", "Once more two pebbles come"]
+    most = 0
+    for before in (5, 8):
+        path = tmp_path / f"every{before}.rules"
+        path.write_text(
+            head
+            + "".join(_in_words(f"Short{k}", 3) for k in range(before))
+            + "".join(drawn.replace(names[0], name) for name in names)
+            + _in_words("After", 3)
+        )
+        data, warnings = _laid_out(path)
+        assert not warnings  # Typst's layouts settle
+        pages = ["".join(p.extract_text().split()) for p in pdfs.reader(data).pages]
+        lowest = pdfs.lowest_ink(data)
+        squeezed = "".join(pages)
+        keys = ["".join(n.split()) for n in names]
+        assert sorted(keys, key=squeezed.index) == keys, before  # in the order of the file
+        starts = [squeezed.index(k) for k in keys] + [squeezed.index("TheAfterexample")]
+        seen = "ruling" in squeezed[: starts[0]].replace("Rulings", "")  # a part before the first
+        gaps = int(seen)
+        for i, key in enumerate(keys):
+            (page,) = [j for j, p in enumerate(pages) if key in p]
+            assert "Player1'sboard" in pages[page], key  # whole
+            low = lowest[page - 1]
+            if i > 0 and page > 0 and "ruling" in squeezed[starts[i] :].replace("Rulings", ""):
+                # while rulings are left, the page before an example is at most a sixth empty
+                empty = None if low is None else (low - 20 * typeset.MM) / ((297 - 40) * typeset.MM)
+                assert empty is not None and empty <= 1 / 6, (before, key)
+            part = squeezed[starts[i] : starts[i + 1]].replace("Rulings(continued)", "HEAD")
+            if "ruling" in part.replace("Rulings", ""):
+                gaps += 1
+                # a part of the rulings between two examples opens with its heading, "Rulings
+                # (continued)" after the first part
+                heading = "HEAD" if seen else "Rulings"
+                assert part.index(heading) < part.index("rulingnumber"), (before, key)
+                seen = True
+        most = max(most, gaps)
+    assert most >= 2  # the rulings filled more than one room
 
 
 def test_an_example_in_words_keeps_its_title_with_its_words(tmp_path: Path) -> None:
