@@ -65,8 +65,17 @@ example "Two pebbles come to the tray":
 
 def docs(tmp_path: Path, **changes: str) -> render.GameDocs:
     values = {"water": "#9cc7e6", "pebble": "pebble", "shows": "m, players[0].tray", "expected": "2"}
-    path = tmp_path / "pebbles.rules"
-    path.write_text(GAME.format(**{**values, **changes}))
+    return written_docs(tmp_path / "pebbles.rules", GAME.format(**{**values, **changes}))
+
+
+def written_docs(path: Path, source: str) -> render.GameDocs:
+    """The documents of `source`, written to `path` (it must check clean)."""
+    path.write_text(source)
+    return checked_docs(path)
+
+
+def checked_docs(path: Path) -> render.GameDocs:
+    """The documents of the rules file at `path`, which must check clean."""
     checked = meeple.check(path)
     assert checked.ok, [d.message for d in checked.diagnostics]
     assert checked.module and checked.symbols and checked.program
@@ -160,11 +169,7 @@ def test_the_markdown_rulebook_links_the_pictures_written_beside_it(tmp_path: Pa
 
 def test_a_square_grid_is_drawn_as_squares_with_each_tile_outlined() -> None:
     path = Path(__file__).parent / "grids" / "quads.rules"
-    checked = meeple.check(path)
-    assert checked.ok and checked.module and checked.symbols and checked.program
-    game = render.game_docs(
-        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
+    game = checked_docs(path)
     (land,) = next(e for e in game.book.examples if e.pictures).pictures
     tree = ET.fromstring(land.after)
     cells = [p.attrib["points"].split() for p in tree.iter("{http://www.w3.org/2000/svg}polygon")]
@@ -194,11 +199,7 @@ def test_each_kind_of_piece_on_a_cell_has_a_framed_label_of_its_own(tmp_path: Pa
     """Pieces labelled apart: two kinds of piece on one cell (a follower of Player 2, a town) are
     two framed labels, one above the other, not one run of words."""
     path = Path(__file__).parent / "grids" / "quads.rules"
-    checked = meeple.check(path)
-    assert checked.ok and checked.module and checked.symbols and checked.program
-    game = render.game_docs(
-        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
+    game = checked_docs(path)
     (land,) = next(e for e in game.book.examples if e.pictures).pictures
     tree = ET.fromstring(land.after)
     labels = [r for r in tree.iter(f"{SVG}rect") if r.attrib.get("fill") == "#ffffff"]
@@ -234,11 +235,7 @@ def test_a_picture_is_printed_no_taller_than_half_what_a_page_holds(tmp_path: Pa
     most TALLEST points tall, however large the map (a wide map is also at most a page wide)."""
     path = tmp_path / "tall.rules"
     path.write_text(_tall_map())
-    checked = meeple.check(path)
-    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
-    game = render.game_docs(
-        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
+    game = checked_docs(path)
     (board,) = next(e for e in game.book.examples if e.pictures).pictures
     svg = ET.fromstring(board.before)
     tall = float(svg.attrib["height"]) * board.width / float(svg.attrib["width"])
@@ -319,22 +316,14 @@ def _in_words(name: str, sentences: int) -> str:
 
 
 def _book_pages(path: Path) -> tuple[render.GameDocs, list[str]]:
-    checked = meeple.check(path)
-    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
-    game = render.game_docs(
-        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
+    game = checked_docs(path)
     pdf = pdfs.reader(render.pdf(render.rulebook_typst(game)))
     return game, ["".join(p.extract_text().split()) for p in pdf.pages]
 
 
 def _laid_out(path: Path) -> tuple[bytes, list[str]]:
     """A rules file's rulebook PDF, and what Typst warned of while laying it out."""
-    checked = meeple.check(path)
-    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
-    game = render.game_docs(
-        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
+    game = checked_docs(path)
     return pdfs.laid_out(render.rulebook_typst(game))
 
 
@@ -561,12 +550,7 @@ def test_an_examples_pictures_call_each_seat_as_its_words_do(tmp_path: Path) -> 
     )
     source = source.replace("  given:\n", '  players 2 called "you", "Jimmy"\n  given:\n', 1)
     path = tmp_path / "named.rules"
-    path.write_text(source)
-    checked = meeple.check(path)
-    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
-    game = render.game_docs(
-        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
+    game = written_docs(path, source)
     board, trays = game.book.examples[0].pictures
     assert board.title == "Your board"
     assert texts(trays.before)[0] == "Your tray" and "Jimmy's tray" in texts(trays.before)
@@ -614,12 +598,7 @@ def test_a_place_named_as_a_seats_is_named_as_the_example_calls_that_seat(tmp_pa
         1,
     )
     path = tmp_path / "beds.rules"
-    path.write_text(source)
-    checked = meeple.check(path)
-    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
-    game = render.game_docs(
-        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
+    game = written_docs(path, source)
     (bed,) = game.book.examples[0].pictures
     assert bed.title == "Your bed"
     assert "your marker" in texts(bed.before)
@@ -639,12 +618,7 @@ def test_labels_piled_higher_than_their_cell_are_held_by_the_picture(tmp_path: P
         1,
     ).replace("  given:\n", '  players 2 called "you", "Jimmy"\n  given:\n', 1)
     path = tmp_path / "piled.rules"
-    path.write_text(source)
-    checked = meeple.check(path)
-    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
-    game = render.game_docs(
-        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
+    game = written_docs(path, source)
     (board,) = game.book.examples[0].pictures
     svg = ET.fromstring(board.before)
     _, top, _, height = (float(v) for v in svg.attrib["viewBox"].split())
@@ -706,12 +680,7 @@ def test_places_a_map_draws_at_their_spots_are_drawn_as_the_board_lays_them(tmp_
         1,
     ).replace("    move 1 pebble from bag to cell(m, 1, 0)\n", "    move 1 pebble from bag to bed.far\n", 1)
     path = tmp_path / "beds.rules"
-    path.write_text(source)
-    checked = meeple.check(path)
-    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
-    game = render.game_docs(
-        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
+    game = written_docs(path, source)
     (beds,) = game.book.examples[0].pictures
     tree = ET.fromstring(beds.before)
     names = [t.text for t in tree.iter(f"{SVG}text") if t.get("font-weight") == "bold"]
@@ -751,12 +720,7 @@ def test_a_variable_naming_a_row_is_drawn_as_a_marker_under_that_rows_place(tmp_
         1,
     ).replace("  do:\n    grow(players[0])\n", "  do:\n    set pointer to blue\n", 1)
     path = tmp_path / "pointer.rules"
-    path.write_text(source)
-    checked = meeple.check(path)
-    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
-    game = render.game_docs(
-        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
-    )
+    game = written_docs(path, source)
     (pots,) = game.book.examples[0].pictures  # the pointer is no box of its own
 
     def under(svg: str) -> str:
