@@ -224,7 +224,6 @@ mod tests {
     //! free(cell(board, c.q + 1, c.r)))]`.
     use super::{compile, holds, Place, Test};
     use crate::ir::{BinOp, Expr, Program};
-    use crate::rng::Mt;
     use crate::value::Value;
     use crate::vm::{self, Game, Loaded};
     use serde_json::json;
@@ -333,46 +332,32 @@ mod tests {
 
     #[test]
     fn a_compiled_condition_holds_of_each_item_as_the_walk_finds_and_leaves_it_the_items_it_would_fail_on() {
-        for seed in 0..10 {
-            let mut game = Game::new(program(), 2, seed, 10_000, false);
-            let mut rng = Mt::new(seed);
-            loop {
-                for (tree, walked) in both(&mut game, 2) {
-                    assert_eq!(tree, Some(walked.map(Some)), "seed {seed}");
-                }
-                for (tree, walked) in both(&mut game, 3) {
-                    match walked {
-                        Ok(truth) => assert_eq!(tree, Some(Ok(Some(truth))), "seed {seed}"),
-                        // a free east cell asks `free` of a cell off the board: left to the walk
-                        Err(_) => assert_eq!(tree, Some(Ok(None)), "seed {seed}"),
-                    }
-                }
-                let Some(pending) = &game.pending else { break };
-                let size = pending.size() as u64;
-                game.apply(rng.randbelow(size) as usize).expect("an option");
+        vm::at_every_position(&program(), 0..10, |game, seed| {
+            for (tree, walked) in both(game, 2) {
+                assert_eq!(tree, Some(walked.map(Some)), "seed {seed}");
             }
-        }
+            for (tree, walked) in both(game, 3) {
+                match walked {
+                    Ok(truth) => assert_eq!(tree, Some(Ok(Some(truth))), "seed {seed}"),
+                    // a free east cell asks `free` of a cell off the board: left to the walk
+                    Err(_) => assert_eq!(tree, Some(Ok(None)), "seed {seed}"),
+                }
+            }
+        });
     }
 
     /// The filter as the game asks it (kept item by item, by its compiled condition) and as the
     /// program's value computed afresh by walking it: the same answer, or the same error.
     #[test]
     fn a_filter_asked_by_its_compiled_condition_answers_as_walked_or_fails_as_the_walk_fails() {
-        for seed in 0..10 {
-            let mut game = Game::new(program(), 2, seed, 10_000, false);
-            let mut rng = Mt::new(seed);
-            loop {
-                let program = game.program.clone();
-                for value in [2, 3] {
-                    let asked = vm::eval(&program, &mut game.world, &Expr::Value(value, vec![]), &mut []);
-                    let body = &program.ir.values[value as usize].body;
-                    let walked = vm::eval(&program, &mut game.world.clone(), body, &mut [Value::None]);
-                    assert_eq!(asked, walked, "seed {seed}, value {value}");
-                }
-                let Some(pending) = &game.pending else { break };
-                let size = pending.size() as u64;
-                game.apply(rng.randbelow(size) as usize).expect("an option");
+        vm::at_every_position(&program(), 0..10, |game, seed| {
+            let program = game.program.clone();
+            for value in [2, 3] {
+                let asked = vm::eval(&program, &mut game.world, &Expr::Value(value, vec![]), &mut []);
+                let body = &program.ir.values[value as usize].body;
+                let walked = vm::eval(&program, &mut game.world.clone(), body, &mut [Value::None]);
+                assert_eq!(asked, walked, "seed {seed}, value {value}");
             }
-        }
+        });
     }
 }

@@ -2779,6 +2779,27 @@ pub(crate) fn tiny_program<T: serde::de::DeserializeOwned>() -> T {
     serde_json::from_str(include_str!("../tests/tiny.json")).expect("the fixture loads")
 }
 
+/// Random two-player games of a program, one a seed, each handed to `at` in every position from
+/// its start to its end (each decision answered by a generator of the seed): for the tests that
+/// hold a mechanism to the walk it stands in for, position by position.
+#[cfg(test)]
+pub(crate) fn at_every_position(
+    program: &Arc<Loaded>,
+    seeds: std::ops::Range<i128>,
+    mut at: impl FnMut(&mut Game, i128),
+) {
+    for seed in seeds {
+        let mut game = Game::new(program.clone(), 2, seed, 10_000, false);
+        let mut rng = crate::rng::Mt::new(seed);
+        loop {
+            at(&mut game, seed);
+            let Some(pending) = &game.pending else { break };
+            let size = pending.size() as u64;
+            game.apply(rng.randbelow(size) as usize).expect("an option");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! A tiny game, lowered by lower.py from these rules (neutral names):
