@@ -33,9 +33,15 @@ pub struct GridIndex {
     pub corners: Offsets,
     /// The location of the grid's first cell: its cells are the locations from it on, one each.
     first: u32,
+    /// How many cells it has.
+    size: u32,
     /// One direction of each line through a cell (of a direction and its opposite, the first
     /// in the grid's order): what `in_a_row` walks along, found once.
     axes: Vec<(i64, i64)>,
+    /// Where the board fits a word with a column to spare east of it (Tic-Tac-Toe's 3 by 3,
+    /// Connect Four's 7 by 6): each cell's bit in it, by the cell's place among the board's, and
+    /// each axis as the shift that steps one cell along it (`in_a_row` by shifts).
+    word: Option<(Vec<u8>, Vec<i64>)>,
     /// Every cell, in reading order: what `cells(GRID)` gives, shared rather than made anew.
     pub cells: Value,
     /// The cells along each side, by the set of directions (a bit each) the side has no cell
@@ -72,10 +78,21 @@ impl GridIndex {
             directions,
             corners,
             first: grid.first,
+            size: grid.cells.len() as u32,
+            word: None,
             axes,
             cells: Value::List(Arc::new(cells)),
             sides: Vec::new(),
         };
+        // Row by row, a column wider than the board: a step across its east or west edge lands
+        // in that spare column, which no cell has, as a step off the board finds no cell.
+        let fits = (width + 1).checked_mul(height).is_some_and(|bits| bits <= 64);
+        if fits && index.axes.iter().all(|(dq, _)| dq.abs() <= 1) {
+            let bits =
+                grid.cells.iter().map(|(q, r)| ((r - north) * (width + 1) + (q - west)) as u8).collect();
+            let shifts = index.axes.iter().map(|(dq, dr)| dq + dr * (width + 1)).collect();
+            index.word = Some((bits, shifts));
+        }
         index.sides = (0..1u32 << directions.len())
             .map(|mask| {
                 let beyond: Vec<(i64, i64)> =
@@ -88,6 +105,12 @@ impl GridIndex {
             })
             .collect();
         index
+    }
+
+    /// The board's cells as locations: the first, and how many (its cells are the locations
+    /// from the first on, one each, in reading order).
+    pub fn span(&self) -> (u32, u32) {
+        (self.first, self.size)
     }
 
     /// The location of the cell at (q, r), if the board has one there.
@@ -186,6 +209,15 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
             marks[i / 64] |= 1 << (i % 64);
         }
     }
+    if let Some((bits, shifts)) = &index.word {
+        let mut set = 0u64;
+        for c in cells {
+            if let Value::Cell(loc) = c {
+                set |= 1 << bits[(loc - index.first) as usize];
+            }
+        }
+        return Ok(shifts.iter().any(|&shift| run(set, shift, n)));
+    }
     let marked = |q: i64, r: i64| {
         index.get(q, r).is_some_and(|loc| {
             let i = (loc - index.first) as usize;
@@ -208,6 +240,26 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
         }
     }
     Ok(false)
+}
+
+/// Whether `set` has `n` bits in a row, each `shift` places from the one before (a negative
+/// shift: towards the low bits): the bits that start such a run, found by stepping the set
+/// along itself `n - 1` times.
+fn run(set: u64, shift: i64, n: i64) -> bool {
+    let step = |bits: u64| match u32::try_from(shift.unsigned_abs()).ok().filter(|s| *s < 64) {
+        Some(by) if shift > 0 => bits >> by,
+        Some(by) => bits << by,
+        None => 0,
+    };
+    let (mut starts, mut along) = (set, set);
+    for _ in 1..n.min(65) {
+        along = step(along);
+        starts &= along;
+        if starts == 0 {
+            return false;
+        }
+    }
+    starts != 0
 }
 
 /// Whether a chain of `places`, each next to the one before, runs from one of `starts` to one
@@ -486,13 +538,20 @@ mod connection_tests {
 #[cfg(test)]
 mod line_tests {
     use super::in_a_row;
+    use crate::rng::Mt;
     use crate::value::Value;
     use crate::vm::Loaded;
 
     /// The tiny program with its board made `width` by `height` square cells, its cells the
     /// locations from 1 in reading order.
     fn board(width: i64, height: i64) -> Loaded {
+        shaped(width, height, false)
+    }
+
+    /// The same, of hexagons (axial coordinates) where `hex`.
+    fn shaped(width: i64, height: i64, hex: bool) -> Loaded {
         let mut ir: serde_json::Value = crate::vm::tiny_program();
+        ir["grids"][0]["hex"] = hex.into();
         let cells: Vec<(i64, i64)> = (0..height).flat_map(|r| (0..width).map(move |q| (q, r))).collect();
         let mut locations = vec![serde_json::json!({"cell": null, "owner": "None"})];
         locations.extend(cells.iter().map(|(q, r)| serde_json::json!({"cell": [0, q, r], "owner": "None"})));
@@ -525,5 +584,31 @@ mod line_tests {
         assert!(row(&p, 20, &run, 4) && !row(&p, 20, &run, 5));
         assert!(row(&p, 20, &[(16, 11), (17, 12), (18, 13), (19, 14)], 4));
         assert!(!row(&p, 20, &[(18, 0), (19, 0), (0, 1), (1, 1)], 3));
+    }
+
+    /// A board that fits a word with a column to spare finds its runs by shifting the word: the
+    /// same answers as walking the lines, for any cells marked (runs across an edge are none).
+    #[test]
+    fn cells_in_a_row_found_by_shifts_of_a_word_are_those_found_by_walking_along_the_lines() {
+        for (width, height, hex) in
+            [(3, 3, false), (7, 6, false), (1, 8, false), (8, 1, true), (5, 5, true), (7, 7, true)]
+        {
+            let shifted = shaped(width, height, hex);
+            let mut walked = shaped(width, height, hex);
+            walked.grids[0].word = None;
+            assert!(shifted.grids[0].word.is_some(), "{width} by {height}");
+            for seed in 0..60 {
+                let mut rng = Mt::new(seed);
+                let cells: Vec<Value> =
+                    (1..=(width * height) as u32).filter(|_| rng.randbelow(3) > 0).map(Value::Cell).collect();
+                for n in 1..=7 {
+                    let by_shifts = in_a_row(&shifted, &cells, n).expect("cells of one grid");
+                    let by_walking = in_a_row(&walked, &cells, n).expect("cells of one grid");
+                    assert_eq!(by_shifts, by_walking, "{width} by {height}, hex {hex}, seed {seed}, n {n}");
+                }
+            }
+        }
+        // Too wide for a word with a column to spare: walked.
+        assert!(board(8, 8).grids[0].word.is_none() && board(7, 8).grids[0].word.is_some());
     }
 }

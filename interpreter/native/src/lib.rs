@@ -13,6 +13,7 @@ pub mod limits;
 pub mod mcts;
 pub mod memo;
 pub mod narrowed;
+pub mod occupied;
 pub mod offers;
 pub mod placement;
 pub mod playouts;

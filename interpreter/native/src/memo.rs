@@ -521,6 +521,22 @@ impl Memo {
         }
     }
 
+    /// The pieces of `count` of the program's locations from `first` on were read, as `read` of
+    /// each one's `Part::Loc` would have them read (their numbers run on, so their buckets are a
+    /// run set a word at a time: occupied.rs). Only while no kept filter's item is tested, which
+    /// wants each location by name (its caller reads them one by one then).
+    pub(crate) fn read_locations(&mut self, first: u32, count: u32) {
+        debug_assert!(self.collecting.is_none() && first.saturating_add(count) <= self.layout.fixed);
+        let Some(reads) = self.reading.last_mut() else { return };
+        let (mut at, mut left) = (self.layout.place(first) % BUCKETS, (count as usize).min(BUCKETS));
+        while left > 0 {
+            let (bit, take) = (at % 64, (64 - at % 64).min(left));
+            reads[at / 64] |= (u64::MAX >> (64 - take)) << bit;
+            at = (at + take) % BUCKETS;
+            left -= take;
+        }
+    }
+
     /// The value being computed counts as having read every part.
     pub(crate) fn read_everything(&mut self) {
         if let Some(reads) = self.reading.last_mut() {

@@ -207,7 +207,7 @@ impl Loaded {
 
     /// The key of a kind as `pieces(WHERE, KIND)` names it (`Part::Kind`); None for what names
     /// no kind pieces are of (no piece fits it).
-    fn kind_key(&self, kind: &Value) -> Option<u32> {
+    pub(crate) fn kind_key(&self, kind: &Value) -> Option<u32> {
         if self.keys.count < 2 {
             return None; // pieces of one kind: a place's are all of that kind
         }
@@ -1735,7 +1735,7 @@ fn call_func(p: &Loaded, w: &mut World, func: &FuncIr, args: Vec<Value>) -> Resu
     eval(p, w, &func.body, &mut env)
 }
 
-fn kind_fits(p: &Loaded, pc: &Piece, kind: &Value) -> bool {
+pub(crate) fn kind_fits(p: &Loaded, pc: &Piece, kind: &Value) -> bool {
     let k = &p.ir.kinds[pc.kind as usize];
     match kind {
         Value::KindName(d) => k.decl == *d,
@@ -2309,6 +2309,9 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             Value::List(Arc::new(out))
         }
         Expr::Filter { seq, slot, cond } => {
+            if let Some(answer) = crate::occupied::filter(p, w, seq, *slot, cond, env, false)? {
+                return Ok(answer);
+            }
             let items = list(eval(p, w, seq, env)?)?;
             w.spend(items.len(), FailKind::BudgetList(items.len()))?;
             let mut out = Vec::with_capacity(items.len());
@@ -2582,12 +2585,17 @@ fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail
 /// A declared value's body: a filter kept item by item as pieces move (kept.rs), where one may
 /// be (not inside another's test: those are what it keeps), or else evaluated.
 fn body(p: &Loaded, w: &mut World, key: &Key, e: &Expr, env: &mut [Value]) -> Result<Value, Fail> {
-    match e {
-        Expr::Filter { seq, slot, cond } if w.memo.collecting.is_none() && w.memo.filters.may_keep(key.0) => {
-            crate::kept::filter(p, w, key, (seq, *slot, cond), env)
+    if let Expr::Filter { seq, slot, cond } = e {
+        // A board's cells by their pieces: one pass over a small board costs less than keeping them.
+        let keeping = w.memo.collecting.is_none() && w.memo.filters.may_keep(key.0);
+        if let Some(answer) = crate::occupied::filter(p, w, seq, *slot, cond, env, keeping)? {
+            return Ok(answer);
         }
-        _ => eval(p, w, e, env),
+        if keeping {
+            return crate::kept::filter(p, w, key, (seq, *slot, cond), env);
+        }
     }
+    eval(p, w, e, env)
 }
 
 /// The places next to a place: a cell's neighbours across its sides, a node's along its edges.

@@ -1,0 +1,235 @@
+//! A filter of a board's cells by how many pieces each holds
+//! (`[each c in cells(BOARD) where count(pieces(c[, KIND][, OWNER])) OP N]`, the shape a game's
+//! empty cells, a player's stones or marks take) answered in one pass over the board's piles,
+//! its reads given to the memo at once.
+//!
+//! A board given by its size has its cells as consecutive locations (grid.rs), so their piles are
+//! a slice of the position, and the memo's parts of their pieces a run of consecutive numbers:
+//! the board's reads are a run of buckets set a word at a time (`Memo::read_locations`), where
+//! asked item by item each cell's read cost some 70 instructions (its part numbered, its bucket
+//! set), about half the filter's cost (docs/benchmarks.md, a twenty-fifth round). The answer is
+//! the list the walk makes, in the board's order, the same steps spent (one per cell) and the
+//! same buckets read; nothing here can fail but the budget, as the walk would at the same point.
+//!
+//! Answered this way only where the walk reads each cell's own part: while no kept filter's item
+//! is being tested (kept.rs wants each location read by name) and where a kind's pieces at a
+//! place are no part of their own (memo.rs's `KindParts`). Elsewhere, and for any other shape,
+//! `None`: the caller walks the filter as before.
+
+use crate::ir::{Builtin, Expr};
+use crate::value::Value;
+use crate::vm::{self, Fail, FailKind, Loaded, World};
+use std::sync::Arc;
+
+/// The most cells of a board whose filter is answered here where kept.rs could keep it item by
+/// item instead: on a larger board a pass over every cell and a list made anew cost more than
+/// testing again the few items a move changed (callgrind on the core alone, examples/playouts.rs,
+/// docs/benchmarks.md, a twenty-fifth round: a board of 42 cells, 5% less for a whole game of
+/// Connect Four by a pass; of 121, 47% more for Hex). The tests keep the filters of their board
+/// of 3 cells, as kept.rs's `FEW_ITEMS` has them kept.
+#[cfg(not(test))]
+const MOST_CELLS_KEPT: u32 = 64;
+#[cfg(test)]
+const MOST_CELLS_KEPT: u32 = 2;
+
+/// `[each x in SEQ where COND]` (x in `slot`) answered by one pass over a board's piles, or
+/// None, having done nothing, where it is not of that shape or not answered here (see the
+/// module's comment; `keeping`: the caller could keep it item by item, kept.rs, which costs
+/// less on a board of more than `MOST_CELLS_KEPT` cells).
+pub(crate) fn filter(
+    p: &Loaded,
+    w: &mut World,
+    seq: &Expr,
+    slot: u32,
+    cond: &Expr,
+    env: &mut [Value],
+    keeping: bool,
+) -> Result<Option<Value>, Fail> {
+    let Expr::Builtin(Builtin::Cells, of) = seq else { return Ok(None) };
+    let [Expr::Const(Value::Grid(g))] = of.as_slice() else { return Ok(None) };
+    if p.ir.grids.get(*g as usize).is_none_or(|grid| grid.grows) || w.memo.collecting.is_some() {
+        return Ok(None);
+    }
+    let (first, size) = p.grids[*g as usize].span();
+    if keeping && size > MOST_CELLS_KEPT {
+        return Ok(None);
+    }
+    let Some((op, args, n)) = vm::pieces_counted(cond) else { return Ok(None) };
+    let Some((kind, owner)) = vm::fixed_kind_owner(args, slot, env) else { return Ok(None) };
+    if kind.as_ref().and_then(|k| p.kind_key(k)).is_some() && w.memo.has_kinds() {
+        return Ok(None); // a kind's pieces at each cell are a part of their own: read one by one
+    }
+    w.spend(size as usize, FailKind::BudgetList(size as usize))?;
+    w.memo.read_locations(first, size);
+    let piles = &w.locs[first as usize..(first + size) as usize];
+    // The cells that pass, a bit each (on the stack for a board of up to 256 cells), then the
+    // list made from them at its length: no list grown item by item.
+    let words = piles.len().div_ceil(64);
+    let (mut small, mut large) = ([0u64; 4], Vec::new());
+    let set: &mut [u64] = if words <= small.len() {
+        &mut small[..words]
+    } else {
+        large.resize(words, 0);
+        &mut large
+    };
+    for (i, pile) in piles.iter().enumerate() {
+        let count = match (&kind, owner) {
+            (None, None) => pile.len(),
+            (None, Some(o)) => pile.iter().filter(|pc| pc.owner == o).count(),
+            (Some(k), o) => {
+                pile.iter().filter(|pc| o.is_none_or(|o| pc.owner == o) && vm::kind_fits(p, pc, k)).count()
+            }
+        };
+        if vm::holds(op, count as i64, n) {
+            set[i / 64] |= 1 << (i % 64);
+        }
+    }
+    let mut out = Vec::with_capacity(set.iter().map(|bits| bits.count_ones() as usize).sum());
+    for (word, bits) in set.iter().enumerate() {
+        let mut bits = *bits;
+        while bits != 0 {
+            out.push(Value::Cell(first + (word * 64) as u32 + bits.trailing_zeros()));
+            bits &= bits - 1;
+        }
+    }
+    // The name holds the last item, as after the walk.
+    if size > 0 {
+        env[slot as usize] = Value::Cell(first + size - 1);
+    }
+    Ok(Some(Value::List(Arc::new(out))))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The tiny game of vm.rs's tests with its board made 10 by 10 cells (locations 1 to 100, so
+    //! that the cells' buckets run over more than one word of the memo's), pieces of its one kind
+    //! laid at random for either seat, and filters of the board's cells by their pieces answered
+    //! by one pass and by the walk (`vm::test` at each cell).
+    use super::filter;
+    use crate::ir::Expr;
+    use crate::rng::Mt;
+    use crate::value::{Piece, Value};
+    use crate::vm::{self, Fail, Game, Loaded};
+    use serde_json::json;
+    use std::sync::Arc;
+
+    const SIDE: i64 = 10;
+
+    fn program() -> Arc<Loaded> {
+        let mut ir: serde_json::Value = vm::tiny_program();
+        let cells: Vec<(i64, i64)> = (0..SIDE).flat_map(|r| (0..SIDE).map(move |q| (q, r))).collect();
+        let mut locations = vec![ir["locations"][0].clone()];
+        locations.extend(cells.iter().map(|(q, r)| json!({"cell": [0, q, r], "owner": "None"})));
+        ir["locations"] = locations.into();
+        ir["grids"][0]["cells"] = json!(cells);
+        Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")))
+    }
+
+    fn cells() -> Expr {
+        serde_json::from_value(json!({"Builtin": ["Cells", [{"Const": {"Grid": 0}}]]})).expect("cells")
+    }
+
+    /// `count(pieces(x, ARGS...)) OP N`, x in slot 0.
+    fn counted(op: &str, more: &[serde_json::Value], n: i64) -> Expr {
+        let mut args = vec![json!({"Local": 0})];
+        args.extend(more.iter().cloned());
+        let count = json!({"Builtin": ["Count", [{"Builtin": ["Pieces", args]}]]});
+        serde_json::from_value(json!({"Bin": [op, count, {"Const": {"Int": n}}]})).expect("a condition")
+    }
+
+    /// Each seed's game with pieces of either seat (or of no one) laid at random on the board.
+    fn laid(seed: i128) -> Game {
+        let mut game = Game::new(program(), 2, seed, 1_000_000, false);
+        let mut rng = Mt::new(seed);
+        for loc in 1..=(SIDE * SIDE) as usize {
+            for _ in 0..rng.randbelow(3) {
+                let owner = [None, Some(0), Some(1)][rng.randbelow(3) as usize];
+                game.world.locs[loc].push(Piece { kind: 0, owner });
+            }
+        }
+        game
+    }
+
+    /// The answer, the steps spent and the memo's buckets read: by one pass, and by the walk.
+    type Asked = (Result<Value, Fail>, u64, crate::memo::Reads);
+
+    fn both(game: &Game, cond: &Expr, env: &[Value]) -> (Option<Asked>, Asked) {
+        let mut w = game.world.clone();
+        w.memo.begin();
+        let mut passed_env = env.to_vec();
+        let passed = filter(&game.program, &mut w, &cells(), 0, cond, &mut passed_env, false);
+        let passed = match passed {
+            Ok(None) => None,
+            answer => Some((answer.map(|a| a.expect("answered")), w.steps, w.memo.end())),
+        };
+        let mut w = game.world.clone();
+        w.memo.begin();
+        let mut env = env.to_vec();
+        let mut walk = || -> Result<Value, Fail> {
+            let items = vm::list(vm::eval(&game.program, &mut w, &cells(), &mut env)?)?;
+            w.spend(items.len(), vm::FailKind::BudgetList(items.len()))?;
+            let mut out = Vec::new();
+            for x in items.iter() {
+                env[0] = x.clone();
+                if vm::test(&game.program, &mut w, cond, &mut env)? {
+                    out.push(x.clone());
+                }
+            }
+            Ok(Value::List(Arc::new(out)))
+        };
+        let walked = walk();
+        (passed, (walked, w.steps, w.memo.end()))
+    }
+
+    #[test]
+    fn a_filter_of_a_boards_cells_by_their_pieces_is_the_walks_list_with_its_steps_and_reads() {
+        let stone = json!({"Const": {"KindName": 0}});
+        let shapes = [
+            counted("Eq", &[], 0),
+            counted("Ge", &[], 2),
+            counted("Gt", &[stone.clone(), json!({"Local": 1})], 0),
+            counted("Lt", &[stone.clone(), json!({"Const": "None"})], 1),
+            counted("Ne", std::slice::from_ref(&stone), 1),
+            counted("Le", &[json!({"Local": 1})], 1),
+        ];
+        for seed in 0..20 {
+            let game = laid(seed);
+            for cond in &shapes {
+                for seat in 0..2 {
+                    let (passed, walked) = both(&game, cond, &[Value::None, Value::Player(seat)]);
+                    assert_eq!(passed, Some(walked), "seed {seed}, seat {seat}, {cond:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_filter_the_budget_cannot_pay_for_fails_as_the_walk_fails() {
+        let mut game = laid(1);
+        game.world.budget = game.world.steps + 99;
+        let (passed, walked) = both(&game, &counted("Eq", &[], 0), &[Value::None, Value::None]);
+        assert!(walked.0.is_err());
+        assert_eq!(passed, Some(walked));
+    }
+
+    #[test]
+    fn what_is_not_a_boards_cells_counted_by_kind_and_owner_the_same_for_each_is_walked() {
+        let game = laid(2);
+        let not_answered = [
+            // the item's neighbour's pieces, an owner that is the item, a count against a name
+            json!({"Bin": ["Eq", {"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Local": 1}]]}]]}, {"Const": {"Int": 0}}]}),
+            json!({"Bin": ["Eq", {"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Local": 0}, {"Const": "None"}, {"Local": 0}]]}]]}, {"Const": {"Int": 0}}]}),
+            json!({"Bin": ["Eq", {"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Local": 0}]]}]]}, {"Local": 1}]}),
+        ];
+        for cond in not_answered {
+            let cond: Expr = serde_json::from_value(cond).expect("a condition");
+            assert_eq!(both(&game, &cond, &[Value::None, Value::Player(0)]).0, None, "{cond:?}");
+        }
+        // A kept filter's item being tested wants each location read by name.
+        let mut collecting = game.world.clone();
+        collecting.memo.collecting = Some(Default::default());
+        let cond = counted("Eq", &[], 0);
+        let answer = filter(&game.program, &mut collecting, &cells(), 0, &cond, &mut [Value::None], false);
+        assert_eq!(answer.map_err(|f| format!("{f:?}")), Ok(None));
+    }
+}
