@@ -16,13 +16,13 @@
 //! place are no part of their own (memo.rs's `KindParts`). Elsewhere, and for any other shape,
 //! `None`: the caller walks the filter as before.
 
-use crate::ir::{Builtin, Expr};
-use crate::value::Value;
+use crate::ir::{Builtin, Expr, Program};
+use crate::value::{Piece, Value};
 use crate::vm::{self, Fail, FailKind, Loaded, World};
 use std::sync::Arc;
 
-/// The most cells of a board whose filter is answered here where kept.rs could keep it item by
-/// item instead: on a larger board a pass over every cell and a list made anew cost more than
+/// The most cells of a board whose filter, a value's body, is answered here before kept.rs is
+/// asked to keep it item by item: on a larger board a pass over every cell and a list made anew cost more than
 /// testing again the few items a move changed (callgrind on the core alone, examples/playouts.rs,
 /// docs/benchmarks.md, a twenty-fifth round: a board of 42 cells, 5% less for a whole game of
 /// Connect Four by a pass; of 121, 47% more for Hex). The tests keep the filters of their board
@@ -32,10 +32,27 @@ const MOST_CELLS_KEPT: u32 = 64;
 #[cfg(test)]
 const MOST_CELLS_KEPT: u32 = 2;
 
+/// Whether a value's body is a filter of a board's cells (a board given by its size) by the
+/// pieces of each, found when the program loads: the board's cells if so.
+pub(crate) fn shaped(ir: &Program, body: &Expr) -> Option<u32> {
+    let Expr::Filter { seq, slot, cond } = body else { return None };
+    let Expr::Builtin(Builtin::Cells, of) = seq.as_ref() else { return None };
+    let [Expr::Const(Value::Grid(g))] = of.as_slice() else { return None };
+    let grid = ir.grids.get(*g as usize).filter(|grid| !grid.grows)?;
+    let (_, args, _) = vm::pieces_counted(cond)?;
+    matches!(args.first(), Some(Expr::Local(s)) if s == slot).then_some(grid.cells.len() as u32)
+}
+
+/// Whether a value's body is answered by one pass before kept.rs is asked to keep it: a filter of
+/// the shape on a board of at most `MOST_CELLS_KEPT` cells. On a larger one kept.rs keeps it
+/// where it may; where it may not, the walk (`vm::eval`) asks the pass.
+pub(crate) fn passes_first(ir: &Program, body: &Expr) -> bool {
+    shaped(ir, body).is_some_and(|cells| cells <= MOST_CELLS_KEPT)
+}
+
 /// `[each x in SEQ where COND]` (x in `slot`) answered by one pass over a board's piles, or
 /// None, having done nothing, where it is not of that shape or not answered here (see the
-/// module's comment; `keeping`: the caller could keep it item by item, kept.rs, which costs
-/// less on a board of more than `MOST_CELLS_KEPT` cells).
+/// module's comment).
 pub(crate) fn filter(
     p: &Loaded,
     w: &mut World,
@@ -43,7 +60,6 @@ pub(crate) fn filter(
     slot: u32,
     cond: &Expr,
     env: &mut [Value],
-    keeping: bool,
 ) -> Result<Option<Value>, Fail> {
     let Expr::Builtin(Builtin::Cells, of) = seq else { return Ok(None) };
     let [Expr::Const(Value::Grid(g))] = of.as_slice() else { return Ok(None) };
@@ -51,9 +67,6 @@ pub(crate) fn filter(
         return Ok(None);
     }
     let (first, size) = p.grids[*g as usize].span();
-    if keeping && size > MOST_CELLS_KEPT {
-        return Ok(None);
-    }
     let Some((op, args, n)) = vm::pieces_counted(cond) else { return Ok(None) };
     let Some((kind, owner)) = vm::fixed_kind_owner(args, slot, env) else { return Ok(None) };
     if kind.as_ref().and_then(|k| p.kind_key(k)).is_some() && w.memo.has_kinds() {
@@ -72,14 +85,13 @@ pub(crate) fn filter(
         large.resize(words, 0);
         &mut large
     };
+    let every = kind.is_none() && owner.is_none();
+    let fits = |pc: &Piece| {
+        owner.is_none_or(|o| pc.owner == o) && kind.as_ref().is_none_or(|k| vm::kind_fits(p, pc, k))
+    };
     for (i, pile) in piles.iter().enumerate() {
-        let count = match (&kind, owner) {
-            (None, None) => pile.len(),
-            (None, Some(o)) => pile.iter().filter(|pc| pc.owner == o).count(),
-            (Some(k), o) => {
-                pile.iter().filter(|pc| o.is_none_or(|o| pc.owner == o) && vm::kind_fits(p, pc, k)).count()
-            }
-        };
+        let count =
+            if every || pile.is_empty() { pile.len() } else { pile.iter().filter(|pc| fits(pc)).count() };
         if vm::holds(op, count as i64, n) {
             set[i / 64] |= 1 << (i % 64);
         }
@@ -105,7 +117,7 @@ mod tests {
     //! that the cells' buckets run over more than one word of the memo's), pieces of its one kind
     //! laid at random for either seat, and filters of the board's cells by their pieces answered
     //! by one pass and by the walk (`vm::test` at each cell).
-    use super::filter;
+    use super::{filter, shaped};
     use crate::ir::Expr;
     use crate::rng::Mt;
     use crate::value::{Piece, Value};
@@ -157,7 +169,7 @@ mod tests {
         let mut w = game.world.clone();
         w.memo.begin();
         let mut passed_env = env.to_vec();
-        let passed = filter(&game.program, &mut w, &cells(), 0, cond, &mut passed_env, false);
+        let passed = filter(&game.program, &mut w, &cells(), 0, cond, &mut passed_env);
         let passed = match passed {
             Ok(None) => None,
             answer => Some((answer.map(|a| a.expect("answered")), w.steps, w.memo.end())),
@@ -229,7 +241,40 @@ mod tests {
         let mut collecting = game.world.clone();
         collecting.memo.collecting = Some(Default::default());
         let cond = counted("Eq", &[], 0);
-        let answer = filter(&game.program, &mut collecting, &cells(), 0, &cond, &mut [Value::None], false);
+        let answer = filter(&game.program, &mut collecting, &cells(), 0, &cond, &mut [Value::None]);
         assert_eq!(answer.map_err(|f| format!("{f:?}")), Ok(None));
+    }
+
+    #[test]
+    fn a_value_whose_body_is_a_boards_cells_by_their_pieces_is_found_when_the_program_loads() {
+        let program = program();
+        // The tiny game's `free()`: `[each c in cells(board) where count(pieces(c)) == 0]`, on
+        // a board (of 100 cells) the tests have kept by kept.rs.
+        assert_eq!(shaped(&program.ir, &program.ir.values[0].body), Some(100));
+        assert_eq!(program.passes, vec![false]);
+        let of = |seq: serde_json::Value, cond: Expr| Expr::Filter {
+            seq: Box::new(serde_json::from_value(seq).expect("a list")),
+            slot: 0,
+            cond: Box::new(cond),
+        };
+        let cells = json!({"Builtin": ["Cells", [{"Const": {"Grid": 0}}]]});
+        assert_eq!(
+            shaped(&program.ir, &of(cells.clone(), counted("Gt", &[json!({"Local": 1})], 0))),
+            Some(100)
+        );
+        assert_eq!(shaped(&program.ir, &of(json!({"Var": 0}), counted("Eq", &[], 0))), None);
+        assert_eq!(shaped(&program.ir, &of(cells.clone(), vm_test_of_a_name())), None);
+        // another name's pieces counted, not the item's
+        let elsewhere = json!({"Bin": ["Eq", {"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Local": 1}]]}]]}, {"Const": {"Int": 0}}]});
+        assert_eq!(
+            shaped(&program.ir, &of(cells, serde_json::from_value(elsewhere).expect("a condition"))),
+            None
+        );
+        assert_eq!(shaped(&program.ir, &counted("Eq", &[], 0)), None);
+    }
+
+    /// A condition that counts nothing: the item's name read.
+    fn vm_test_of_a_name() -> Expr {
+        serde_json::from_value(json!({"Local": 0})).expect("a name")
     }
 }

@@ -73,6 +73,9 @@ pub struct Loaded {
     keys: Keys,
     /// The memo's numbers of the parts of kinds at places, shared by every game (memo.rs).
     kind_parts: Arc<KindParts>,
+    /// By value: whether its body is a filter of a small board's cells by their pieces, answered
+    /// in one pass before kept.rs is asked to keep it (occupied.rs).
+    pub(crate) passes: Vec<bool>,
     /// By value: its body's filter condition compiled, where it can be (compiled.rs).
     pub(crate) tests: Vec<Option<crate::compiled::Test>>,
 }
@@ -202,7 +205,8 @@ impl Loaded {
                 _ => None,
             })
             .collect();
-        Loaded { ir, grids, columns, column_ids, known, in_place, narrowed, keys, kind_parts, tests }
+        let passes = ir.values.iter().map(|v| crate::occupied::passes_first(&ir, &v.body)).collect();
+        Loaded { ir, grids, columns, column_ids, known, in_place, narrowed, keys, kind_parts, tests, passes }
     }
 
     /// The key of a kind as `pieces(WHERE, KIND)` names it (`Part::Kind`); None for what names
@@ -2309,7 +2313,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             Value::List(Arc::new(out))
         }
         Expr::Filter { seq, slot, cond } => {
-            if let Some(answer) = crate::occupied::filter(p, w, seq, *slot, cond, env, false)? {
+            if let Some(answer) = crate::occupied::filter(p, w, seq, *slot, cond, env)? {
                 return Ok(answer);
             }
             let items = list(eval(p, w, seq, env)?)?;
@@ -2584,14 +2588,16 @@ fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail
 
 /// A declared value's body: a filter kept item by item as pieces move (kept.rs), where one may
 /// be (not inside another's test: those are what it keeps), or else evaluated.
+#[inline(always)]
 fn body(p: &Loaded, w: &mut World, key: &Key, e: &Expr, env: &mut [Value]) -> Result<Value, Fail> {
     if let Expr::Filter { seq, slot, cond } = e {
         // A board's cells by their pieces: one pass over a small board costs less than keeping them.
-        let keeping = w.memo.collecting.is_none() && w.memo.filters.may_keep(key.0);
-        if let Some(answer) = crate::occupied::filter(p, w, seq, *slot, cond, env, keeping)? {
-            return Ok(answer);
+        if p.passes[key.0 as usize] {
+            if let Some(answer) = crate::occupied::filter(p, w, seq, *slot, cond, env)? {
+                return Ok(answer);
+            }
         }
-        if keeping {
+        if w.memo.collecting.is_none() && w.memo.filters.may_keep(key.0) {
             return crate::kept::filter(p, w, key, (seq, *slot, cond), env);
         }
     }
