@@ -1644,11 +1644,18 @@ fn move_count(
         // In place: the pieces that stay close up in their order, and those past the last
         // piece taken are not gone through (a supply of hundreds, one piece taken).
         let pile = &mut w.locs[loc as usize];
-        let (len, mut stay, mut at) = (pile.len(), 0, 0);
+        let fits = |pc: &Piece| {
+            let kind = &p.ir.kinds[pc.kind as usize];
+            who.is_none_or(|o| pc.owner == o) && kind.decl == decl && (row.is_none() || kind.row == row)
+        };
+        // The pieces before the first that fits stay where they are, gone through without a
+        // write (a supply of both seats' pieces, one seat's after the other's).
+        let len = pile.len();
+        let first = pile.iter().position(fits).unwrap_or(len);
+        let (mut stay, mut at) = (first, first);
         while at < len && want.is_none_or(|n| (moved.len() as i64) < n) {
             let pc = pile[at];
-            let kind = &p.ir.kinds[pc.kind as usize];
-            if kind.decl == decl && (row.is_none() || kind.row == row) && who.is_none_or(|o| pc.owner == o) {
+            if fits(&pc) {
                 moved.push(pc);
             } else {
                 pile[stay] = pc;
@@ -3257,6 +3264,49 @@ mod tests {
             |x: Value| super::count_each(&program, &mut game.world.clone(), &[x], None, None, |_, _| {});
         let alone = super::gather(&program, &mut game.world.clone(), &Value::Int(1), None, None, |_, _| {});
         assert_eq!(fails(Value::Int(1)), alone.map(|_| ()));
+    }
+
+    /// `move N KIND of OWNER from A to B` takes the first pieces that fit, in the pile's order;
+    /// the pieces that stay keep theirs (a supply of the second seat's pieces after the first's,
+    /// and of both mixed).
+    #[test]
+    fn a_move_takes_the_first_pieces_that_fit_and_the_others_keep_their_order() {
+        let program = tiny();
+        let game = Game::new(program.clone(), 2, 0, 1_000, false);
+        use crate::ir::Expr;
+        use crate::value::Piece;
+        let piece = |owner| Piece { kind: 0, owner };
+        let (a, b, none) = (piece(Some(0)), piece(Some(1)), piece(None));
+        let expr = |e: serde_json::Value| -> Expr { serde_json::from_value(e).expect("an expression") };
+        let (supply, cell) = (
+            expr(serde_json::json!({"Const": {"Zone": 0}})),
+            expr(serde_json::json!({"Const": {"Cell": 1}})),
+        );
+        for (pile, n, owner, taken, left) in [
+            (vec![a, a, b, b], 1, 1, vec![b], vec![a, a, b]),
+            (vec![a, b, a, b, none], 2, 1, vec![b, b], vec![a, a, none]),
+            (vec![b, none, a, b, a], 5, 0, vec![a, a], vec![b, none, b]),
+            (vec![b, b], 1, 0, vec![], vec![b, b]),
+        ] {
+            let mut w = game.world.clone();
+            w.locs[0] = pile;
+            w.locs[1].clear();
+            let (count, owner) =
+                (expr(serde_json::json!({"Const": {"Int": n}})), Expr::Const(Value::Player(owner)));
+            let (_, moved) = super::move_count(
+                &program,
+                &mut w,
+                &mut [],
+                Some(&count),
+                0,
+                None,
+                Some(&owner),
+                &supply,
+                (&cell, false),
+            )
+            .expect("a move");
+            assert_eq!((&moved, &w.locs[0], &w.locs[1]), (&taken, &left, &taken));
+        }
     }
 
     #[test]
