@@ -8,6 +8,7 @@ import os
 import random
 import re
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,9 @@ from typer.testing import CliRunner, Result
 
 from meeple import Diagnostic, Game, IllegalChoice, State
 from meeple.cli import app
+from meeple.grammar import ast
 from meeple.interpreter.checks import Report
+from meeple.loader import bundled_games, read_header
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "rulebooks"  # our own small rulebooks, for the checker
@@ -43,6 +46,16 @@ def shared_file(kind: str, name: str) -> Path:
     if os.environ.get(REQUIRE):
         pytest.fail(f"{why} (${REQUIRE} is set: the {kind} must be present)")
     pytest.skip(why)
+
+
+@cache
+def bundled_variants() -> list[str]:
+    """The bundled games that are variants (their header names a base game), by file name without
+    `.rules`. Test files parametrise over them, and each test process works the list out as it
+    collects every file, the files it will not run too: from the headers alone (`read_header`
+    parses, and analyses nothing; the parsed parts are kept for the games loaded later), not by
+    checking all eleven games."""
+    return [path.stem for path in bundled_games() if isinstance(read_header(path), ast.VariantHeader)]
 
 
 def found(report: Report, code: str) -> list[Diagnostic]:

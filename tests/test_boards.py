@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
+from meeple import Game
 from meeple.interpreter import grids
 from meeple.interpreter.engine import replay
 from meeple.interpreter.examples import run_examples
@@ -26,9 +28,15 @@ from meeple.limits import DEFAULT_BUDGET
 from meeple.terminal import Screen
 
 GAMES = Path(__file__).parent / "games"
-TIC_TAC_TOE = meeple.load(GAMES / "tic_tac_toe.rules")
 CONNECT_FOUR = GAMES / "connect_four.rules"
 HEX = GAMES / "hex.rules"
+
+
+@cache
+def tic_tac_toe() -> Game:
+    """Tic-tac-toe: built on first use, not at import (each test process imports every file)."""
+    return meeple.load(GAMES / "tic_tac_toe.rules")
+
 
 HEADER = 'game "Board":\n  players 2..2\n'
 
@@ -66,7 +74,7 @@ def test_columns_past_z_are_named_as_spreadsheets_name_them() -> None:
 
 
 def test_every_cell_of_a_board_is_there_at_the_start_of_a_game() -> None:
-    state = TIC_TAC_TOE.new_game(2, seed=0)
+    state = tic_tac_toe().new_game(2, seed=0)
     (cells,) = state.view()["grids"].values()
     assert [c["name"] for c in cells] == ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
     assert state.decision is not None and state.decision.options == [c["name"] for c in cells]
@@ -164,7 +172,7 @@ def test_a_board_size_may_be_an_option(tmp_path: Path) -> None:
 
 
 def test_terminal_play_draws_a_board_with_a_key() -> None:
-    state = TIC_TAC_TOE.new_game(2, seed=0)
+    state = tic_tac_toe().new_game(2, seed=0)
     state.apply(4)  # b2
     lines = [line.plain for line in Screen(state, 1).lines]
     start = lines.index("Board:")
@@ -205,7 +213,7 @@ def game_tree(game: meeple.Game) -> Counter[str]:
 
 def test_tic_tac_toe_has_255168_games_131184_won_first_77904_won_second_46080_drawn() -> None:
     """The complete game tree of Tic-Tac-Toe, as counted by Schaefer (2002) and others."""
-    tree = game_tree(TIC_TAC_TOE)
+    tree = game_tree(tic_tac_toe())
     assert sum(tree.values()) == 255_168
     assert tree == Counter({"Player 1": 131_184, "Player 2": 77_904, "draw": 46_080})
 

@@ -14,13 +14,12 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import counts_named
+from helpers import bundled_variants, counts_named
 
 import meeple
 from meeple.codegen import render
 from meeple.codegen.rulebook import Sheet
-from meeple.grammar import ast
-from meeple.loader import bundled_games, read_header
+from meeple.loader import bundled_games
 
 GAMES = [path.stem for path in bundled_games()]
 
@@ -412,16 +411,7 @@ def test_the_glossary_and_the_reference_print_in_every_format(tmp_path: Path) ->
     assert typst.index("= Glossary") < typst.index("= Reference") and typst.count("[Jar], ") == 2
 
 
-def _is_variant(path: Path) -> bool:
-    """Whether a bundled game is a variant (its book has a base game), from its header alone
-    (`read_header` parses, and analyses nothing): the parametrisation below runs when each test
-    process collects this file, and checking all eleven games for it was half of each process's
-    collection under cProfile (`pytest --collect-only -n 0`: 25.8 s of CPU with the checks,
-    22.3 s with the headers, side by side at load 22 to 24)."""
-    return isinstance(read_header(path), ast.VariantHeader)
-
-
-VARIANTS = [path.stem for path in bundled_games() if _is_variant(path)]
+VARIANTS = bundled_variants()
 
 
 @pytest.mark.parametrize("stem", VARIANTS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import cache
 
 import pytest
 from helpers import Check, assert_same_game, play_random
@@ -17,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple import State
+from meeple import Game, State
 from meeple.codegen import render
 
 BUDGET = 400_000  # steps; a whole game takes well under this
@@ -30,7 +31,13 @@ GAMES = [
     ("dino_garden_2p", 2, 3),
     ("dino_garden_solo", 1, 3),
 ]
-LOADED = {name: meeple.load(name) for name, _, _ in GAMES}
+
+
+@cache
+def loaded(name: str) -> Game:
+    """A game of GAMES: built on first use, not at import (each test process imports every file)."""
+    return meeple.load(name)
+
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 # The players' answers come from a generator seeded by hypothesis (a game asks hundreds of
@@ -42,7 +49,7 @@ SETTINGS = settings(deadline=None, max_examples=4)
 def play(name: str, players: int, seed: int, rnd: random.Random, check: Check | None = None) -> State:
     """A game answered at random; `check` runs at the start and after every decision."""
     return play_random(
-        LOADED[name], players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=check
+        loaded(name), players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=check
     )
 
 
@@ -139,7 +146,7 @@ def test_no_area_ever_breaks_the_placement_rules(
         return rnd.choice(keep) if keep and rnd.random() < 0.95 else rnd.randrange(len(options))
 
     play_random(
-        LOADED[name],
+        loaded(name),
         players,
         seed,
         rnd,
@@ -159,7 +166,7 @@ def test_always_taking_the_first_option_ends_the_game(name: str, players: int, r
         return 0
 
     play_random(
-        LOADED[name], players, 0, random.Random(0), budget=BUDGET, max_decisions=MAX_DECISIONS, answer=first
+        loaded(name), players, 0, random.Random(0), budget=BUDGET, max_decisions=MAX_DECISIONS, answer=first
     )
 
 
@@ -171,7 +178,7 @@ def test_replaying_the_choices_reproduces_the_game(
 ) -> None:
     """(rules, players, seed, choices) is the replay format: it gives the same game again."""
     original = play(name, players, seed, rnd)
-    again = meeple.replay(LOADED[name], players, seed, original.choices, budget=BUDGET)
+    again = meeple.replay(loaded(name), players, seed, original.choices, budget=BUDGET)
     assert_same_game(again, original)
 
 
@@ -208,7 +215,7 @@ def test_the_free_action_option_opens_a_menu_with_something_to_do(
     like". The 'free action' option (an `offer`) is the last option, is offered only when some free
     action is possible, and opens the free-action menu: at least one action, each by its name,
     then 'pass'."""
-    state = LOADED[name].new_game(players, seed=seed, budget=BUDGET)
+    state = loaded(name).new_game(players, seed=seed, budget=BUDGET)
     for _ in range(MAX_DECISIONS):
         if state.is_over:
             return
@@ -222,7 +229,7 @@ def test_the_free_action_option_opens_a_menu_with_something_to_do(
             assert menu is not None and menu.prompt == "Free action (pass: no more)"
             assert menu.player == decision.player
             assert menu.options[-1] == "pass" and len(menu.options) >= 2
-            acts = {row.name for row in LOADED[name].program.rows["act"]}
+            acts = {row.name for row in loaded(name).program.rows["act"]}
             assert set(menu.options[:-1]) <= acts  # said by their names ("Upgrade the Feed Bag"), not keys
             assert "free action" not in menu.options
         else:
@@ -236,7 +243,7 @@ def test_the_upper_milestone_tiles_need_the_counts_of_the_appendix_in_the_compon
     give the Velociraptor 3: the components ("Velociraptor x17, Tyrannosaurus x17,
     Pachycephalosaurus x13, Triceratops x13, Pteranodon x8, Elasmosaurus x8"), which the file
     follows, and Setup step 4 ("Pachycephalosaurus, Velociraptor, Triceratops, Tyrannosaurus, ...")."""
-    rows = LOADED["dino_garden"].program.rows["milestone"]
+    rows = loaded("dino_garden").program.rows["milestone"]
     upper = {m.values["dinosaur"].key: m.values["at_least"] for m in rows if m.values["level"].key == "upper"}
     assert upper == {
         "velociraptor": 3,

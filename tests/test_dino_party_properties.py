@@ -8,6 +8,7 @@ comes from the rulebook (/work/shared/rulebooks/dino-party.txt) its docstring qu
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple import State
+from meeple import Game, State
 from meeple.codegen import render
 from meeple.interpreter.values import Row
 
@@ -30,14 +31,18 @@ MAX_DECISIONS = 5_000  # a guard, so that a game that never ends fails instead o
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 answers = st.randoms(use_true_random=False)
 
-GAME = meeple.load("dino_party")
+
+@cache
+def game() -> Game:
+    """Dino Party: built on first use, not at import (each test process imports every file)."""
+    return meeple.load("dino_party")
 
 
 # ---------------------------------------------------------------------- reading a state
 
 
 def constant(name: str) -> Any:
-    return GAME.program.constants[name]
+    return game().program.constants[name]
 
 
 def pieces_of(state: State, kind: str) -> list[tuple[Any, Any]]:
@@ -54,7 +59,7 @@ def dinos_at(state: State, loc: Any, seat: int | None = None) -> int:
 
 
 def continent() -> list[Row]:
-    return GAME.program.map_nodes["continent"]
+    return game().program.map_nodes["continent"]
 
 
 def terrain(state: State, zone: Row) -> Row:
@@ -62,12 +67,12 @@ def terrain(state: State, zone: Row) -> Row:
 
 
 def hand(state: State, seat: int) -> int:
-    return dinos_at(state, GAME.program.zone("hand", state.rt.players[seat]), seat)
+    return dinos_at(state, game().program.zone("hand", state.rt.players[seat]), seat)
 
 
 def play(players: int, seed: int, rnd: random.Random, check: Check | None = None) -> State:
     """A game answered at random; `check` runs at the start and after every decision."""
-    return play_random(GAME, players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=check)
+    return play_random(game(), players, seed, rnd, budget=BUDGET, max_decisions=MAX_DECISIONS, check=check)
 
 
 # ---------------------------------------------------------------------- the engine's promises
@@ -112,7 +117,7 @@ def test_dinos_are_conserved_after_every_decision(players: int, seed: int, rnd: 
 def test_replaying_the_choices_reproduces_the_game(players: int, seed: int, rnd: random.Random) -> None:
     """(rules, players, seed, choices) is the replay format: it gives the same game again."""
     original = play(players, seed, rnd)
-    again = meeple.replay(GAME, players, seed, original.choices, budget=BUDGET)
+    again = meeple.replay(game(), players, seed, original.choices, budget=BUDGET)
     assert_same_game(again, original)
 
 
@@ -128,11 +133,11 @@ def test_every_offered_option_is_accepted(
     assert steps > 0
     for step in data.draw(st.lists(st.integers(0, steps - 1), min_size=1, max_size=2, unique=True)):
         prefix = original.choices[:step]
-        state = meeple.replay(GAME, players, seed, prefix, budget=BUDGET, complete=False)
+        state = meeple.replay(game(), players, seed, prefix, budget=BUDGET, complete=False)
         assert state.decision is not None
         size = len(state.decision.options)
         for index in range(size):
-            again = meeple.replay(GAME, players, seed, prefix, budget=BUDGET, complete=False)
+            again = meeple.replay(game(), players, seed, prefix, budget=BUDGET, complete=False)
             again.apply(index)
             assert again.choices == [*prefix, index]
             assert again.is_over or again.decision is not None
@@ -145,7 +150,7 @@ def test_an_index_outside_the_options_is_refused_and_changes_nothing(
     players: int, seed: int, rnd: random.Random, data: st.DataObject
 ) -> None:
     """Only an offered option is an answer; anything else raises IllegalChoice and leaves the state."""
-    state = GAME.new_game(players, seed=seed, budget=BUDGET)
+    state = game().new_game(players, seed=seed, budget=BUDGET)
     play_refusing_bad_answers(state, rnd, data, rate=0.1, max_decisions=MAX_DECISIONS)
 
 
@@ -156,9 +161,9 @@ def test_an_index_outside_the_options_is_refused_and_changes_nothing(
 def test_setup_gives_every_player_five_dinos_and_the_rest_to_the_reserve(players: int) -> None:
     """Rulebook, Setup: "each player chooses a type of Dino and takes five matching figures into
     hand. The remaining figures go to the Reserve." """
-    state = GAME.new_game(players, seed=players)
+    state = game().new_game(players, seed=players)
     assert state.decision is not None and state.decision.prompt == "Aim at a zone"
-    reserve = GAME.program.zone("reserve")
+    reserve = game().program.zone("reserve")
     for seat in range(players):
         assert hand(state, seat) == constant("starting_hand") == 5
         assert dinos_at(state, reserve, seat) == constant("figures_per_type") - 5
@@ -185,7 +190,7 @@ def test_the_game_lasts_four_epochs_of_one_turn_per_player(
 def test_no_dino_stays_in_space_or_the_ocean(players: int, seed: int, rnd: random.Random) -> None:
     """Rulebook, First Stage: "All Dinos in the Ocean or Space go to the Reserve." At every decision,
     Space and every Ocean zone are empty of Dinos."""
-    space = GAME.program.zone("space")
+    space = game().program.zone("space")
 
     def empty_sea(state: State) -> None:
         assert dinos_at(state, space) == 0
@@ -220,7 +225,7 @@ def test_at_the_end_dinos_in_jungles_and_disasters_are_lost_and_hands_score(
 def test_the_nine_air_pollution_cards_are_conserved(players: int, seed: int, rnd: random.Random) -> None:
     """Rulebook, Air Pollution: "The nine card illustrations" — drawn cards go into force, to a
     player for one Epoch, then to the discard; none appears or vanishes."""
-    cards = len(GAME.program.rows["pollution"])
+    cards = len(game().program.rows["pollution"])
     assert cards == 9
 
     def nine(state: State) -> None:

@@ -13,6 +13,7 @@ import itertools
 import random
 import re
 from collections import Counter
+from functools import cache
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple import State
+from meeple import Game, State
 from meeple.codegen import render
 from meeple.grammar import ast
 from meeple.interpreter.examples import run_example
@@ -38,15 +39,18 @@ MAX_DECISIONS = 1_500  # a random game of five asks about 400; a guard, so that 
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
-GAME = meeple.load("gods_love_dinosaurs")
-PROGRAM = GAME.program
+
+@cache
+def game() -> Game:
+    """Gods Love Dinosaurs: built on first use, not at import (each test process imports every file)."""
+    return meeple.load("gods_love_dinosaurs")
 
 
 # ---------------------------------------------------------------------- reading a state
 
 
 def constant(name: str) -> Any:
-    return PROGRAM.constants[name]
+    return game().program.constants[name]
 
 
 def kind_of(piece: tuple[Any, Any]) -> str:
@@ -71,7 +75,7 @@ def face(state: State, cell: Cell, column: str) -> Any:
 
 
 def zone(name: str, owner: Any = None) -> Any:
-    return PROGRAM.zone(name, owner)
+    return game().program.zone(name, owner)
 
 
 def nest_eggs(state: State, seat: int) -> tuple[int, int]:
@@ -88,7 +92,7 @@ def tiles_in_play(players: int) -> int:
     """The ecosystem tiles used with this many players: those marked for that many or fewer."""
     return sum(
         1
-        for t in PROGRAM.rows["tile"]
+        for t in game().program.rows["tile"]
         if t.values["stack"] is not None and t.values["min_players"] <= players
     )
 
@@ -97,7 +101,7 @@ def play(players: int, seed: int, answers: int, check: Check | None = None) -> S
     """A game answered at random (`answers` seeds the answers); `check` runs at the start and
     after every decision."""
     return play_random(
-        GAME, players, seed, random.Random(answers), budget=BUDGET, max_decisions=MAX_DECISIONS, check=check
+        game(), players, seed, random.Random(answers), budget=BUDGET, max_decisions=MAX_DECISIONS, check=check
     )
 
 
@@ -132,14 +136,14 @@ def test_pieces_are_conserved_after_every_decision(players: int, seed: int, answ
     Rulebook, Components: "84 Ecosystem Tiles", "20 Dinosaurs", "35 Rats", "25 Frogs",
     "30 Rabbits", "25 Tigers", "25 Eagles", "30 Regular Eggs", "15 Golden Eggs"; eaten animals are
     "returned to the supply", new ones are taken "from the supply"."""
-    start = GAME.new_game(players, seed=seed, budget=BUDGET)
+    start = game().new_game(players, seed=seed, budget=BUDGET)
     expected = census(start)
-    components = {row.key: row.values["supply"] for row in PROGRAM.rows["animal"]}
+    components = {row.key: row.values["supply"] for row in game().program.rows["animal"]}
     components |= {
         "dinosaur": constant("dinosaurs"),
         "egg": constant("regular_eggs"),
         "golden_egg": constant("golden_eggs"),
-        "ecotile": len(PROGRAM.rows["tile"]),  # the 84 and the starting tile's own row
+        "ecotile": len(game().program.rows["tile"]),  # the 84 and the starting tile's own row
     }
     assert expected == components
 
@@ -195,7 +199,7 @@ def test_egg_value_moves_only_by_laying_and_hatching(players: int, seed: int, an
         seen["log"], seen["short"] = len(state.log), short
         seen["value"] = [value(state, seat) for seat in range(players)]
 
-    start = GAME.new_game(players, seed=seed, budget=BUDGET)
+    start = game().new_game(players, seed=seed, budget=BUDGET)
     assert [value(start, seat) for seat in range(players)] == [constant("starting_eggs")] * players
     seen["value"] = [constant("starting_eggs")] * players
     seen["log"] = len(start.log)
@@ -227,7 +231,7 @@ def test_every_hex_holds_at_most_one_animal(players: int, seed: int, answers: in
             if kind.name == "beast":
                 assert not terrain.values["mountain"], f"a {kind} on the mountain {cell}"
                 favours = kind.row.values["favours"]
-                assert favours is None or terrain in (favours, PROGRAM.row("terrain", "wild")), (
+                assert favours is None or terrain in (favours, game().program.row("terrain", "wild")), (
                     f"a {kind} on {terrain} at {cell}"
                 )
 
@@ -323,7 +327,7 @@ def test_every_offered_option_is_accepted(players: int, seed: int, answers: int,
     steps = len(original.choices)
     for step in data.draw(st.lists(st.integers(0, steps - 1), min_size=1, max_size=2, unique=True)):
         prefix = original.choices[:step]
-        state = meeple.replay(GAME, players, seed, prefix, budget=BUDGET, complete=False)
+        state = meeple.replay(game(), players, seed, prefix, budget=BUDGET, complete=False)
         assert state.decision is not None
         size = state.decision.size
         assert len(state.decision.options) == size  # every option has a label
@@ -331,7 +335,7 @@ def test_every_offered_option_is_accepted(players: int, seed: int, answers: int,
         if size > 16:
             indices = {0, size - 1} | set(data.draw(st.lists(st.integers(0, size - 1), max_size=4)))
         for index in sorted(indices):
-            again = meeple.replay(GAME, players, seed, prefix, budget=BUDGET, complete=False)
+            again = meeple.replay(game(), players, seed, prefix, budget=BUDGET, complete=False)
             again.apply(index)
             assert again.choices == [*prefix, index]
             assert again.is_over or again.decision is not None
@@ -348,7 +352,7 @@ def test_an_index_outside_the_options_is_refused_and_changes_nothing(
     Rulebook: "On your turn, you must take 1 ecosystem tile from the animal board" -- one of those
     offered, nothing else; and once "the game ends immediately", nothing more can be played. The
     engine's promise (docs/architecture.md): "the state is left unchanged"."""
-    state = GAME.new_game(players, seed=seed, budget=BUDGET)
+    state = game().new_game(players, seed=seed, budget=BUDGET)
     play_refusing_bad_answers(state, random.Random(answers), data, rate=0.05, max_decisions=MAX_DECISIONS)
 
 
@@ -363,7 +367,7 @@ def test_replaying_the_choices_reproduces_the_game(players: int, seed: int, answ
     log and turns (docs/architecture.md: "A game is fully determined by (rules file, number of
     players, seed, choices)")."""
     original = play(players, seed, answers)
-    again = meeple.replay(GAME, players, seed, original.choices, budget=BUDGET)
+    again = meeple.replay(game(), players, seed, original.choices, budget=BUDGET)
     assert_same_game(again, original)
     assert again.rt.shortfalls == original.rt.shortfalls
 
@@ -394,7 +398,7 @@ def test_a_golden_egg_back_in_the_supply_goes_to_a_nest_of_five() -> None:
     a golden egg; the supply now has one, and Player 1 still holds 7 regular eggs."""
     choices = [6, 53, 0, 33, 7, 51, 6, 106, 1, 3, 45, 4, 55, 1, 72]
     choices += [0, 24, 1, 0, 1, 0, 11, 1, 5, 120, 4, 25, 2, 111, 1]
-    state = meeple.replay(GAME, 2, 0, choices, budget=BUDGET, complete=False)
+    state = meeple.replay(game(), 2, 0, choices, budget=BUDGET, complete=False)
     if (
         state.decision is None
         or state.decision.prompt != "Hatch a dinosaur?"
@@ -424,10 +428,10 @@ def test_every_worked_example_shows_each_prey_on_its_favoured_terrain_or_wild() 
     "Wild hexes count as favored terrain for all 3 prey animal types". So no picture may show a
     prey elsewhere: Jimmy's eagles ("eating 2 rabbits") once flew over a rabbit on a lake, and
     Clare's older dinosaur ("eat 1 frog") once ate a frog on a field."""
-    wild = PROGRAM.row("terrain", "wild")
+    wild = game().program.row("terrain", "wild")
     checked = 0
-    for example in PROGRAM.examples:
-        result = run_example(GAME, example)
+    for example in game().program.examples:
+        result = run_example(game(), example)
         assert result.passed, (example.decl.name, result.failures)
         for shown in [*result.before, *result.after]:
             for q, r, face_row, pieces in shown.cells:
@@ -450,7 +454,7 @@ def test_the_end_of_the_game_is_declared_a_conflict_between_the_overview_and_gam
     the last tiles and fills every column ends the game by the first and not by the second: the
     file declares the contradiction, quoting both, and says which the game follows (the example
     "A refill that uses the last tiles but fills every column does not end the game" plays it)."""
-    module = GAME.program.symbols.module
+    module = game().program.symbols.module
     (conflict,) = [c for c in module.find_all(ast.Conflict) if c.value == "When the game ends"]
     quoted = [" ".join(p.value.split()) for p in conflict.passages]
     assert any("stacks are empty" in q for q in quoted)

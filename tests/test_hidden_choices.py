@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,11 +29,16 @@ from meeple.interpreter.runtime import Secret
 from meeple.logs import for_seat
 
 STASH = ROOT / "tests" / "games" / "stash.rules"
-GAME = meeple.load(STASH)
-LOOKOUT = meeple.load(ROOT / "tests" / "games" / "lookout.rules")  # the same cards
+LOOKOUT = ROOT / "tests" / "games" / "lookout.rules"  # the same cards
 CARDS = ["Owl", "Lamp", "Key", "Bell", "Coin", "Drum", "Kite", "Mask", "Ring", "Fern"]
 Start = Callable[[int, int], Any]  # a new game of Stash: (players, seed)
 NAMED = re.compile(r"\b(" + "|".join(CARDS) + r")\b")
+
+
+@cache
+def loaded(path: Path) -> meeple.Game:
+    """Stash or Lookout: built on first use, not at import (each test process imports every file)."""
+    return meeple.load(path)
 
 
 @pytest.fixture(params=["python", "native"])
@@ -40,8 +47,8 @@ def start(request: pytest.FixtureRequest) -> Start:
     the native core taking what the words need as it writes the answer (src/words.rs)."""
     if request.param == "native":
         native_or_skip()
-        return lambda players, seed: native.new_game(GAME, players, seed)
-    return lambda players, seed: GAME.new_game(players, seed)
+        return lambda players, seed: native.new_game(loaded(STASH), players, seed)
+    return lambda players, seed: loaded(STASH).new_game(players, seed)
 
 
 def _until(state: Any, prompt: str, answer: Callable[[Any], int] = lambda state: 0) -> str:
@@ -143,19 +150,19 @@ def _walk(game: meeple.Game, players: int, seed: int) -> State:
 
 
 @settings(max_examples=30, deadline=None)
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32), game=st.sampled_from([GAME, LOOKOUT]))
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32), rules=st.sampled_from([STASH, LOOKOUT]))
 def test_no_seat_s_log_names_a_card_it_never_held_saw_or_was_shown(
-    players: int, seed: int, game: meeple.Game
+    players: int, seed: int, rules: Path
 ) -> None:
     """Over the test games with hands: Stash (choices that stay hidden, or not) and Lookout
     (`reveal`: a look at a hand, a peek at the deck, each shown to one seat)."""
-    _walk(game, players, seed)
+    _walk(loaded(rules), players, seed)
 
 
 def test_random_games_keep_some_choices_secret_and_tell_others() -> None:
     """The property above is not empty: random games stash in secret, and give and show."""
-    lines = [line for seed in range(10) for line in _walk(GAME, 3, seed).log if " stash: " in line]
-    lines += [line for seed in range(10) for line in _walk(GAME, 3, seed).log if " give: " in line]
+    lines = [line for seed in range(10) for line in _walk(loaded(STASH), 3, seed).log if " stash: " in line]
+    lines += [line for seed in range(10) for line in _walk(loaded(STASH), 3, seed).log if " give: " in line]
     assert any(isinstance(line, Secret) and " stash: " in line for line in lines)
     assert any(isinstance(line, Secret) and len(line.readers) == 2 and " give: " in line for line in lines)
 
@@ -163,8 +170,8 @@ def test_random_games_keep_some_choices_secret_and_tell_others() -> None:
 @settings(max_examples=10, deadline=None)
 @given(players=st.integers(2, 4), seed=st.integers(0, 2**32))
 def test_a_replay_keeps_every_secret_choice(players: int, seed: int) -> None:
-    state = _walk(GAME, players, seed)
-    again = replay(GAME, players, seed, state.choices)
+    state = _walk(loaded(STASH), players, seed)
+    again = replay(loaded(STASH), players, seed, state.choices)
     assert _secrets(again.log) == _secrets(state.log)
 
 

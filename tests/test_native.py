@@ -186,11 +186,14 @@ def test_a_full_size_hex_board_is_the_same_game_on_both_engines() -> None:
 def test_any_seed_plays_the_same_connect_four(seed: int) -> None:
     """Seeds of any size (a seed is a whole number from 0): the generator and the agents' seeds
     (seed * 1000 + seat) are CPython's on both engines."""
-    python, core = both(CONNECT_FOUR, 2, seed)
+    python, core = both(connect_four(), 2, seed)
     assert core == python
 
 
-CONNECT_FOUR = load(ROOT / "tests" / "games" / "connect_four.rules")
+@functools.cache
+def connect_four() -> Game:
+    """Connect Four: built on first use, not at import (each test process imports every file)."""
+    return load(ROOT / "tests" / "games" / "connect_four.rules")
 
 
 @pytest.mark.parametrize("name", ["connect_four", "tic_tac_toe", "errands"])
@@ -226,7 +229,7 @@ def outcome(state: Any) -> tuple[Any, ...]:
 def test_a_copied_state_plays_on_alone() -> None:
     """A copy is equal to its original (and hashes alike) until one of them moves on; what one
     does, the other does not see; the same choices from both end the same."""
-    state = native.new_game(CONNECT_FOUR, 2, 3)
+    state = native.new_game(connect_four(), 2, 3)
     for choice in [0, 3, 1]:
         state.apply(choice)
     copy = state.clone()
@@ -241,7 +244,10 @@ def test_a_copied_state_plays_on_alone() -> None:
     assert (copy.log, copy.winners) == (state.log, state.winners)
 
 
-ERRANDS = load(ROOT / "tests" / "games" / "errands.rules")
+@functools.cache
+def errands() -> Game:
+    """Errands: built on first use, not at import (each test process imports every file)."""
+    return load(ROOT / "tests" / "games" / "errands.rules")
 
 
 def test_an_offered_action_is_asked_alike_on_both_engines_and_a_copy_carries_it() -> None:
@@ -249,7 +255,7 @@ def test_an_offered_action_is_asked_alike_on_both_engines_and_a_copy_carries_it(
     after the options of each decision of its player, but not inside itself; taking it runs the
     rule, then asks the same decision again with its options worked out afresh. A copy taken
     while the action runs finishes it alone."""
-    python, core = ERRANDS.new_game(2, 1), native.new_game(ERRANDS, 2, 1)
+    python, core = errands().new_game(2, 1), native.new_game(errands(), 2, 1)
     copy = None
     for state in (python, core):
         assert state.decision.options == ["yes", "no", "run an errand"]
@@ -272,14 +278,14 @@ def test_an_answer_that_is_no_option_is_refused_alike_on_both_engines_and_change
     refuses is worded as the Python engine words it, and the game is as it was."""
     for answer in [9, -1, 10**30, True, "1", 1.0]:
         said = []
-        for state in (CONNECT_FOUR.new_game(2, 3), native.new_game(CONNECT_FOUR, 2, 3)):
+        for state in (connect_four().new_game(2, 3), native.new_game(connect_four(), 2, 3)):
             state.apply(0)
             with pytest.raises(IllegalChoice) as refused:
                 state.apply(answer)  # type: ignore[arg-type]
             assert state.choices == [0] and state.decision.player.seat == 1
             said.append(str(refused.value))
         assert said[0] == said[1] == f"{answer!r} is not an option: choose a number from 0 to 6"
-    over = native.new_game(CONNECT_FOUR, 2, 3)
+    over = native.new_game(connect_four(), 2, 3)
     over.play_out(["first", "first"])
     with pytest.raises(IllegalChoice, match="the game is over: there is no decision to answer"):
         over.apply(0)
@@ -353,8 +359,8 @@ def test_a_simulation_records_the_same_games_on_both_engines(agent: str) -> None
     """`meeple simulate` plays inside the core when every seat is random or first: each game's
     record (scores, winners, turns, decisions) is the Python engine's."""
     for seed in range(10):
-        python = play_one(CONNECT_FOUR, Plan("connect_four", 2, (agent,), (), engine="python"), seed)
-        core = play_one(CONNECT_FOUR, Plan("connect_four", 2, (agent,), (), engine="native"), seed)
+        python = play_one(connect_four(), Plan("connect_four", 2, (agent,), (), engine="python"), seed)
+        core = play_one(connect_four(), Plan("connect_four", 2, (agent,), (), engine="native"), seed)
         assert core == python
 
 
@@ -512,7 +518,10 @@ def test_without_the_core_games_play_on_python_and_the_commands_say_so_once(
     assert refused.exit_code == 2 and native.NOT_BUILT in refused.output
 
 
-TIC_TAC_TOE = load(ROOT / "tests" / "games" / "tic_tac_toe.rules")
+@functools.cache
+def tic_tac_toe() -> Game:
+    """Tic-tac-toe: built on first use, not at import (each test process imports every file)."""
+    return load(ROOT / "tests" / "games" / "tic_tac_toe.rules")
 
 
 def test_a_searching_player_never_loses_tic_tac_toe_to_a_random_one() -> None:
@@ -521,14 +530,14 @@ def test_a_searching_player_never_loses_tic_tac_toe_to_a_random_one() -> None:
         for seat in (0, 1):
             agents = ["random", "random"]
             agents[seat] = "mcts"
-            state = native.new_game(TIC_TAC_TOE, 2, seed, logging=False)
+            state = native.new_game(tic_tac_toe(), 2, seed, logging=False)
             state.play_out(agents)
             assert seat in state.winners, f"seed {seed}, searching seat {seat + 1}: {state.choices}"
 
 
 def test_two_searching_players_draw_tic_tac_toe() -> None:
     for seed in range(3):
-        state = native.new_game(TIC_TAC_TOE, 2, seed, logging=False)
+        state = native.new_game(tic_tac_toe(), 2, seed, logging=False)
         state.play_out(["mcts"])
         assert state.winners == [0, 1], state.choices
 
@@ -537,9 +546,9 @@ def test_a_search_is_the_same_from_python_and_inside_the_core() -> None:
     """The mcts agent of agents.py and the one play_out runs inside the core seed each search
     alike: the same answers, so a replay of either is exact."""
     for seed in range(3):
-        outside = native.new_game(CONNECT_FOUR, 2, seed)
+        outside = native.new_game(connect_four(), 2, seed)
         played(outside, make_agents(["mcts:50", "random"], 2, seed))
-        inside = native.new_game(CONNECT_FOUR, 2, seed)
+        inside = native.new_game(connect_four(), 2, seed)
         inside.play_out(["mcts:50", "random"])
         assert inside.choices == outside.choices
 
@@ -549,15 +558,18 @@ def test_a_search_needs_the_native_engine(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="plays on the native engine only"):
         engine_of(other, ["mcts"], "auto")
     with pytest.raises(ValueError, match="'mcts:2x' is not a search: say mcts, mcts:N"):
-        native.new_game(TIC_TAC_TOE, 2, 0).play_out(["mcts:2x"])
+        native.new_game(tic_tac_toe(), 2, 0).play_out(["mcts:2x"])
     with pytest.raises(ValueError, match="unknown style 'x' for the search 'mcts:x'"):
-        native.new_game(TIC_TAC_TOE, 2, 0).play_out(["mcts:x"])
+        native.new_game(tic_tac_toe(), 2, 0).play_out(["mcts:x"])
 
 
 # ---------------------------------------------------------------------- grids that grow
 
 
-GODS_LOVE_DINOSAURS = load(ROOT / "games" / "gods_love_dinosaurs.rules")
+@functools.cache
+def gods_love_dinosaurs() -> Game:
+    """Gods Love Dinosaurs: built on first use, not at import (each test process imports every file)."""
+    return load(ROOT / "games" / "gods_love_dinosaurs.rules")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -566,9 +578,9 @@ def test_gods_love_dinosaurs_is_the_same_game_on_both_engines(players: int) -> N
     tile fits, turned, in the Python engine's order), predators' and dinosaurs' routes (straight
     lines, backtracking, the occupied hexes passed), the order of the hunts chosen by the player,
     stacks shuffled and drawn, and the game's early end."""
-    assert native.engine_for(GODS_LOVE_DINOSAURS, "auto") == ("native", "")
+    assert native.engine_for(gods_love_dinosaurs(), "auto") == ("native", "")
     for seed in range(6):
-        python, core = both(GODS_LOVE_DINOSAURS, players, seed)
+        python, core = both(gods_love_dinosaurs(), players, seed)
         assert core == python, f"{players} players, seed {seed}"
 
 
@@ -753,14 +765,14 @@ def test_an_areas_cells_are_in_reading_order_on_both_engines(tmp_path: Path) -> 
 
 def test_a_gods_love_dinosaurs_game_played_inside_the_core_is_the_python_agents_game() -> None:
     for seed in range(3):
-        python, core = played_out_both(GODS_LOVE_DINOSAURS, 3, seed, "random")
+        python, core = played_out_both(gods_love_dinosaurs(), 3, seed, "random")
         assert outcome(core) == outcome(python)
 
 
 def test_a_copied_state_with_grown_grids_plays_on_alone() -> None:
     """A copy taken mid-game (grids grown, routes to come) is equal to its original until one
     moves on; each lays its own cells, and the same choices end both the same."""
-    state = native.new_game(GODS_LOVE_DINOSAURS, 3, 1)
+    state = native.new_game(gods_love_dinosaurs(), 3, 1)
     for _ in range(12):
         state.apply(0)
     copy = state.clone()

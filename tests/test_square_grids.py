@@ -6,6 +6,7 @@ tile-laying game, its worked examples), and small ones written here."""
 from __future__ import annotations
 
 import random
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -14,12 +15,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meeple
+from meeple import Game
 from meeple.interpreter import layers
 from meeple.interpreter.examples import run_examples
 from meeple.interpreter.geometry import geometry
 
 HERE = Path(__file__).parent
-QUADS = meeple.load(HERE / "grids" / "quads.rules")
+
+
+@cache
+def quads() -> Game:
+    """Quads: built on first use, not at import (each test process imports every file)."""
+    return meeple.load(HERE / "grids" / "quads.rules")
 
 
 def test_a_quarter_turn_takes_each_quarter_of_a_block_clockwise() -> None:
@@ -31,7 +38,7 @@ def test_a_quarter_turn_takes_each_quarter_of_a_block_clockwise() -> None:
 
 
 def test_the_worked_examples_of_the_tile_game_hold() -> None:
-    results = run_examples(QUADS)
+    results = run_examples(quads())
     assert results and all(not r.failures for r in results), [r.failures for r in results]
 
 
@@ -65,22 +72,22 @@ def checks(state: meeple.State) -> None:
 @given(players=st.integers(2, 3), seed=st.integers(0, 10_000))
 def test_random_games_end_with_every_laid_side_matching_and_followers_kept(players: int, seed: int) -> None:
     rnd = random.Random(seed)
-    state = play_random(QUADS, players, seed, rnd, budget=200_000, max_decisions=200, check=checks)
-    again = meeple.replay(QUADS, players, seed, state.choices)
+    state = play_random(quads(), players, seed, rnd, budget=200_000, max_decisions=200, check=checks)
+    again = meeple.replay(quads(), players, seed, state.choices)
     assert_same_game(again, state)
 
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10_000), data=st.data())
 def test_every_refused_answer_leaves_the_grid_as_it_was(seed: int, data: st.DataObject) -> None:
-    state = QUADS.new_game(2, seed=seed)
+    state = quads().new_game(2, seed=seed)
     play_refusing_bad_answers(state, random.Random(seed), data, rate=0.3, max_decisions=200)
 
 
 def test_areas_are_found_once_per_change_of_the_grid() -> None:
     """The labelling of a grid is kept until a tile is laid; a value asking for areas reads the
     grid alone, and is forgotten when it changes."""
-    state = QUADS.new_game(2, seed=1)
+    state = quads().new_game(2, seed=1)
     rt = state.rt
     state.apply(0)  # a tile laid: the claim offered reads the areas
     assert state.decision is not None and state.decision.prompt == "Claim an area?"

@@ -12,6 +12,7 @@ import io
 import json
 import pickle
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from rich.text import Text
 from typer.testing import CliRunner, Result
 
 import meeple
+from meeple import Game
 from meeple.board import Looks, say_place, seat_colour
 from meeple.cli import app
 from meeple.cli_common import SafeConsole
@@ -32,8 +34,19 @@ from meeple.serve.present import Presenter
 from meeple.terminal import CHOSEN, HumanAgent, Screen
 
 HERE = Path(__file__).parent
-QUADS = meeple.load(HERE / "grids" / "quads.rules")
-HEX = meeple.load(HERE / "games" / "hex.rules", {"size": "3"})
+
+
+@cache
+def quads() -> Game:
+    """Quads: built on first use, not at import (each test process imports every file)."""
+    return meeple.load(HERE / "grids" / "quads.rules")
+
+
+@cache
+def small_hex() -> Game:
+    """Hex on the smallest board: built on first use, not at import (each test process imports every file)."""
+    return meeple.load(HERE / "games" / "hex.rules", {"size": "3"})
+
 
 GAME = """\
 game "Fruit":
@@ -232,7 +245,7 @@ def test_a_tile_s_places_are_lettered_on_the_board_and_said_by_what_they_touch()
     """Quads' first tile, beside the start tile (towns north, meadows south): the four places it
     fits (the rules' example "Only a turn whose touching quarters all match may be laid"), each
     said by its turn and the quarters it would touch, as a player checks that sides match."""
-    state = QUADS.new_game(2, seed=1)  # its first tile: a half town
+    state = quads().new_game(2, seed=1)  # its first tile: a half town
     screen = Screen(state, 0)
     board = plain(screen.lines)
     start = board.index("Land:")
@@ -261,10 +274,10 @@ def test_a_tile_laid_is_said_in_the_log_as_its_option_was() -> None:
     """Issue 26: the log a player reads (the terminal's narration, the page's log) says where a
     tile went as its option said it, by its turn and what it touched then; the game's record
     (`state.log`, `meeple play`'s stdout, both engines alike) keeps its block and degrees."""
-    options = Screen(QUADS.new_game(2, seed=1), 0).options
-    looks = Looks(QUADS.program.names)
+    options = Screen(quads().new_game(2, seed=1), 0).options
+    looks = Looks(quads().program.names)
     for index, option in enumerate(options):
-        state = QUADS.new_game(2, seed=1)
+        state = quads().new_game(2, seed=1)
         state.apply(index)
         record = next(line for line in state.log if "where does the tile go?" in line)
         assert re.fullmatch(r"  Player 1 where does the tile go\?: \(-?\d+,-?\d+\) turned \d+°", record)
@@ -279,7 +292,7 @@ def test_the_page_lists_a_tile_s_places_in_the_terminal_s_words_with_a_stable_ke
     """Issue 26: the page's list of the places a tile may go says each as the terminal does (its
     turn and what it would touch), not "(0,-1) turned 180°"; the place's key (`grid:land:0:-1`)
     stays what tools and the page's script read."""
-    state = QUADS.new_game(2, seed=1)
+    state = quads().new_game(2, seed=1)
     words = [option.split(": ", 1)[1] for option in Screen(state, 0).options]
     listed = Presenter(state).page(state, 0)["options"]
     assert [option.text for option in listed] == words
@@ -289,12 +302,12 @@ def test_the_page_lists_a_tile_s_places_in_the_terminal_s_words_with_a_stable_ke
 
 
 def test_a_cell_of_a_grid_that_grows_is_said_by_what_it_shows_and_touches() -> None:
-    state = QUADS.new_game(2, seed=1)
+    state = quads().new_game(2, seed=1)
     cell = state.rt.grids[next(iter(state.rt.grids))][(0, 1)]  # the start tile's south-west quarter
     line = Said(f"  Player 1 pick: {cell}", cell, state.rt.around([(0, 1)], cell.map, own=True))
     assert str(line) == "  Player 1 pick: (0,1)"
     assert (
-        say_place(Looks(QUADS.program.names), line)
+        say_place(Looks(quads().program.names), line)
         == "  Player 1 pick: meadow (south of town, west of meadow)"
     )
 
@@ -304,10 +317,10 @@ def test_no_line_a_player_reads_says_a_place_by_its_coordinates(seed: int) -> No
     """Issue 26: the cells, areas and routes of a grid that grows are said by what they show and
     touch in the log players read ("from meadow (north of town) to town (south of meadow)"),
     as on the board, which shows no coordinates; the game's record keeps them."""
-    state, agent = QUADS.new_game(2, seed=seed), RandomAgent(seed)
+    state, agent = quads().new_game(2, seed=seed), RandomAgent(seed)
     while not state.is_over and state.decision is not None:
         state.apply(agent.choose(state, state.decision))
-    looks = Looks(QUADS.program.names)
+    looks = Looks(quads().program.names)
     coordinates = re.compile(r"\(-?\d+,-?\d+\)")
     assert any(coordinates.search(line) for line in state.log)  # the record
     assert any(" where to?: from " in line for line in state.log)  # routes between areas were chosen
@@ -329,18 +342,18 @@ def test_what_followed_a_person_s_last_decision_says_the_tiles_places_in_words()
     """The log printed on stdout after a person's last decision is read by people too: a tile's
     place in words there; without a person at the table it is the game's record, as both engines
     write it."""
-    quads = str(HERE / "grids" / "quads.rules")
-    result = run("play", quads, "--agents", "human,random", "--seed", "1", input="1\n" * 200)
+    rules = str(HERE / "grids" / "quads.rules")
+    result = run("play", rules, "--agents", "human,random", "--seed", "1", input="1\n" * 200)
     assert result.exit_code == 0
     laid = [line for line in result.stdout.splitlines() if "where does the tile go?:" in line]
     assert laid and all(re.search(r"go\?: (not turned|turned (a|half))", line) for line in laid)
-    record = run("play", quads, "--agents", "random", "--seed", "1", "--engine", "python", input="")
+    record = run("play", rules, "--agents", "random", "--seed", "1", "--engine", "python", input="")
     assert re.search(r"where does the tile go\?: \(-?\d+,-?\d+\) turned \d+°", record.stdout)
 
 
 def tile_decisions(seed: int, decisions: int) -> list[Screen]:
     """What the terminal shows at each decision that lays a tile, in a random game of Quads."""
-    state, agent, shown = QUADS.new_game(2, seed=seed), RandomAgent(seed), []
+    state, agent, shown = quads().new_game(2, seed=seed), RandomAgent(seed), []
     for _ in range(decisions):
         if state.is_over or state.decision is None:
             break
@@ -370,7 +383,7 @@ def test_every_offered_place_is_on_the_board_and_every_side_it_touches_matches(s
 def test_a_cell_is_coloured_as_the_rules_colour_what_it_is() -> None:
     """The ground's `colour` column fills each quarter (the rulebook's pictures and the page use
     the same one); a console with colours prints it, one without prints the letters alone."""
-    lines = Screen(QUADS.new_game(2, seed=1), 0).lines
+    lines = Screen(quads().new_game(2, seed=1), 0).lines
     rows = [line for line in lines if "T T" in line.plain or "M M" in line.plain]  # the board's, not its key
     styles = {str(span.style) for line in rows for span in line.spans}
     assert {"black on #d08a55", "black on #9ccf6a"} <= styles  # town, meadow
@@ -386,13 +399,13 @@ def test_no_color_leaves_the_board_in_letters(monkeypatch: pytest.MonkeyPatch) -
     what each is."""
     monkeypatch.setenv("NO_COLOR", "1")
     out = io.StringIO()
-    SafeConsole(file=out, force_terminal=True).print(*Screen(QUADS.new_game(2, seed=1), 0).lines, sep="\n")
+    SafeConsole(file=out, force_terminal=True).print(*Screen(quads().new_game(2, seed=1), 0).lines, sep="\n")
     assert "48;2" not in out.getvalue() and "M meadow" in out.getvalue()
 
 
 def test_a_hex_board_leans_half_a_cell_east_a_row() -> None:
     """Hex on a 3 by 3 board: each row half a cell east of the one above, as the cells lean."""
-    state = HEX.new_game(2, seed=0)
+    state = small_hex().new_game(2, seed=0)
     state.apply(4)  # b2
     board = plain(Screen(state, 1).lines)
     start = board.index("Board:")

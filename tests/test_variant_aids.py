@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from helpers import counts_named
+from helpers import bundled_variants, counts_named
 
 import meeple
 from meeple.codegen import render
@@ -41,12 +41,7 @@ def aid_of(stem: str) -> tuple[Aid, str]:
     return docs.aid, " ".join(render.aid_markdown(docs).split())
 
 
-def _is_variant(stem: str) -> bool:
-    module = checked(stem).module
-    return module is not None and module.base is not None
-
-
-VARIANTS = [path.stem for path in bundled_games() if _is_variant(path.stem)]
+VARIANTS = bundled_variants()
 
 
 def _variant_files(module: ast.Module, symbols: Symbols) -> set[str]:
