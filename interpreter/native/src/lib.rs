@@ -14,6 +14,7 @@ pub mod mcts;
 pub mod memo;
 pub mod narrowed;
 pub mod offers;
+pub mod once;
 pub mod placement;
 pub mod playouts;
 pub mod reveal;
