@@ -15,6 +15,7 @@ pub mod memo;
 pub mod narrowed;
 pub mod occupied;
 pub mod offers;
+pub mod once;
 pub mod placement;
 pub mod playouts;
 pub mod reveal;

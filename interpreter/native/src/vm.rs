@@ -78,6 +78,8 @@ pub struct Loaded {
     pub(crate) passes: Vec<bool>,
     /// By value: its body's filter condition compiled, where it can be (compiled.rs).
     pub(crate) tests: Vec<Option<crate::compiled::Test>>,
+    /// By code and instruction: the askings its loop makes once, not once per item (once.rs).
+    once: Vec<Vec<crate::once::Once>>,
 }
 
 /// The keys of the kinds of pieces as the memo's parts name them (`Part::Kind`), numbered from 0:
@@ -173,6 +175,7 @@ fn of_the_program(p: &Loaded, v: &Value) -> bool {
 
 impl Loaded {
     pub fn new(mut ir: Program) -> Loaded {
+        let once = ir.code.iter_mut().map(crate::once::found_once).collect();
         let grids = ir.grids.iter().map(GridIndex::new).collect();
         for row in &ir.rows {
             for name in row.keys() {
@@ -206,7 +209,20 @@ impl Loaded {
             })
             .collect();
         let passes = ir.values.iter().map(|v| crate::occupied::passes_first(&ir, &v.body)).collect();
-        Loaded { ir, grids, columns, column_ids, known, in_place, narrowed, keys, kind_parts, tests, passes }
+        Loaded {
+            ir,
+            grids,
+            columns,
+            column_ids,
+            known,
+            in_place,
+            narrowed,
+            keys,
+            kind_parts,
+            tests,
+            passes,
+            once,
+        }
     }
 
     /// The key of a kind as `pieces(WHERE, KIND)` names it (`Part::Kind`); None for what names
@@ -980,6 +996,7 @@ impl Game {
             };
             frame.pc += 1;
             let here = step.at;
+            let once = program.once(frame.code, frame.pc - 1);
             let w = &mut self.world;
             let env = &mut frame.slots;
             // The triggers the statement's moves set off: (code, piece, place), in order.
@@ -1046,7 +1063,7 @@ impl Game {
                         }
                     }
                     Instr::ForStart { seq, cond, var, list, index } => {
-                        let items = snapshot(&program, w, env, seq, cond.as_ref(), *var)?;
+                        let items = snapshot(&program, w, env, (seq, cond.as_ref(), *var), once)?;
                         env[*list as usize] = Value::List(items);
                         env[*index as usize] = Value::Int(0);
                     }
@@ -1150,7 +1167,7 @@ impl Game {
                         frame.pc = targets[index];
                     }
                     Instr::Pick { seq, cond, var, title, orelse } => {
-                        let options = snapshot(&program, w, env, seq, cond.as_ref(), *var)?;
+                        let options = snapshot(&program, w, env, (seq, cond.as_ref(), *var), once)?;
                         if options.is_empty() {
                             frame.pc = *orelse;
                         } else {
@@ -1266,7 +1283,9 @@ impl Game {
                     let frame = self.frames.last_mut().expect("the choosing frame");
                     let w = &mut self.world;
                     let asked: Result<Option<Pending>, Fail> = (|| {
-                        let mut options = snapshot(&program, w, &mut frame.slots, seq, cond.as_ref(), *var)?;
+                        let once = program.once(frame.code, frame.pc - 1);
+                        let mut options =
+                            snapshot(&program, w, &mut frame.slots, (seq, cond.as_ref(), *var), once)?;
                         if matches!(options.first(), Some(Value::Piece(..))) {
                             distinct(Arc::make_mut(&mut options));
                         }
@@ -1574,19 +1593,25 @@ fn distinct(options: &mut Vec<Value>) {
 
 /// The items of a list for which a condition holds, from a snapshot of the list: what a loop
 /// goes through and a choice offers. Without a condition, the list itself, shared: lists are
-/// never changed in place, so it stays as it was.
+/// never changed in place, so it stays as it was. The askings the condition makes once (`once`,
+/// once.rs: the instruction's) are made before the first item is tested, into their slots,
+/// emptied after the last.
 fn snapshot(
     p: &Loaded,
     w: &mut World,
     env: &mut [Value],
-    seq: &Expr,
-    cond: Option<&Expr>,
-    var: u32,
+    (seq, cond, var): (&Expr, Option<&Expr>, u32),
+    once: &[(u32, Expr)],
 ) -> Result<Arc<Vec<Value>>, Fail> {
     let items = list(eval(p, w, seq, env)?)?;
     let Some(cond) = cond else {
         return Ok(items);
     };
+    if !items.is_empty() {
+        for (slot, asked) in once {
+            env[*slot as usize] = eval(p, w, asked, env)?;
+        }
+    }
     let mut out = Vec::new();
     for x in items.iter() {
         env[var as usize] = x.clone();
@@ -1594,7 +1619,15 @@ fn snapshot(
             out.push(x.clone());
         }
     }
+    once.iter().for_each(|(slot, _)| env[*slot as usize] = Value::None);
     Ok(Arc::new(out))
+}
+
+impl Loaded {
+    /// The askings the loop of an instruction makes once (once.rs).
+    fn once(&self, code: u32, instr: u32) -> &[(u32, Expr)] {
+        self.once.get(code as usize).and_then(|c| c.get(instr as usize)).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// `move N KIND [of OWNER] from SRC to DEST`: the first pieces that fit, place by place; the
