@@ -541,7 +541,7 @@ pub enum AttrIr {
     Shaped(String),
 }
 
-#[derive(Deserialize, Debug)]
+#[derive(Deserialize, Debug, Clone)]
 pub enum Expr {
     Const(Value),
     Local(u32),

@@ -5,9 +5,11 @@
 //! then leaves the compiled path of names and constants, `vm::compared`, for the general one).
 //!
 //! At load, such an asking in the condition of a statement's loop (`for each`, `choose`,
-//! `pick`) is put in a slot of its own (the code's frame grows by one per asking), and the
-//! condition reads that slot; the loop asks it once, before its first item is tested, and
-//! empties the slot after its last (a frame holds nothing the position does not). An asking is
+//! `pick`) is put in a slot of its own (the code's frame grows by one per asking), and a second
+//! copy of the condition reads that slot. The loop tests its first item with the condition as
+//! written, then asks the value once into its slot (the answer the first item's test just
+//! found), tests every later item with the copy, and empties the slot after its last (a frame
+//! holds nothing the position does not). An asking is
 //! taken out only where the condition asks it of every item whatever the item is: at its top,
 //! under `not`, in either side of a comparison or an operation, and in the left side of `and` or
 //! `or` (a right side may not be asked: `x.ok and f(p)`); of a list with no item it asks nothing,
@@ -15,16 +17,21 @@
 //! something in the condition binds) and constants, which the loop does not change, and
 //! statements change the position only between loops: the answer is the one each item's asking
 //! would have found, and only the first asking of a loop was ever computed (the memo finds the
-//! others, spending no steps), so the steps and reads are the loop's as written. Only its place
-//! among the first item's operations moves: a condition whose first item fails before the asking
-//! and whose asking fails too reports the asking's error.
+//! others, spending no steps), so the steps and reads are the loop's as written. The first item
+//! is tested as written, so a condition that fails there fails with the walk's error, in the
+//! walk's order; a list of one item never asks again.
 
 use crate::ir::{BinOp, CodeIr, Expr, Instr};
 
-/// The askings a loop makes once, each with the slot its answer is put in.
-pub type Once = Vec<(u32, Expr)>;
+/// What a loop asks once: each asking with the slot its answer is put in, and the loop's
+/// condition as written (the first item's test), where the instruction's own now reads the slots.
+#[derive(Debug, Default)]
+pub struct Once {
+    pub asked: Vec<(u32, Expr)>,
+    pub written: Option<Expr>,
+}
 
-/// Each instruction's askings made once per loop (empty for most), the code's loop conditions
+/// Each instruction's askings made once per loop (none for most), the code's loop conditions
 /// rewritten to read them and its frame grown to hold them.
 pub fn found_once(code: &mut CodeIr) -> Vec<Once> {
     let mut slots = code.slots;
@@ -37,11 +44,13 @@ pub fn found_once(code: &mut CodeIr) -> Vec<Once> {
             | Instr::Pick { cond: Some(cond), var, .. } => {
                 let mut bound = vec![*var];
                 binds(cond, &mut bound);
-                let mut once = Once::new();
-                asked_always(cond, &bound, &mut slots, &mut once);
-                once
+                let written = cond.clone();
+                let mut asked = Vec::new();
+                asked_always(cond, &bound, &mut slots, &mut asked);
+                let written = (!asked.is_empty()).then_some(written);
+                Once { asked, written }
             }
-            _ => Once::new(),
+            _ => Once::default(),
         })
         .collect();
     code.slots = slots;
@@ -49,7 +58,7 @@ pub fn found_once(code: &mut CodeIr) -> Vec<Once> {
 }
 
 /// The askings every item's test makes, taken out into new slots (from `slots` on).
-fn asked_always(e: &mut Expr, bound: &[u32], slots: &mut u32, once: &mut Once) {
+fn asked_always(e: &mut Expr, bound: &[u32], slots: &mut u32, once: &mut Vec<(u32, Expr)>) {
     match e {
         Expr::Value(_, args) if args.iter().all(|a| unchanged(a, bound)) => {
             let asked = std::mem::replace(e, Expr::Local(*slots));
@@ -193,8 +202,11 @@ mod tests {
         let once = found_once(&mut code);
         assert_eq!(code.slots, 5);
         assert!(
-            matches!(once[0].as_slice(), [(4, Expr::Value(7, args))] if matches!(args[..], [Expr::Local(0)]))
+            matches!(once[0].asked.as_slice(), [(4, Expr::Value(7, args))] if matches!(args[..], [Expr::Local(0)]))
         );
+        // The first item is tested by the condition as written.
+        let Some(Expr::Bin(_, written, _)) = &once[0].written else { panic!() };
+        assert!(matches!(written.as_ref(), Expr::Bin(_, _, r) if matches!(r.as_ref(), Expr::Value(7, _))));
         // The condition reads the slot; the asking of the item stays where it was.
         let Expr::Bin(_, left, right) = cond(&code) else { panic!() };
         assert!(matches!(left.as_ref(), Expr::Bin(_, _, r) if matches!(r.as_ref(), Expr::Local(4))));
@@ -215,13 +227,13 @@ mod tests {
         ] {
             let mut code = looping(cond.clone());
             let once = found_once(&mut code);
-            assert!(once[0].is_empty(), "{cond}");
+            assert!(once[0].asked.is_empty() && once[0].written.is_none(), "{cond}");
             assert_eq!(code.slots, 4, "{cond}");
         }
         // At the top, under `not`, in an operation: taken out, one slot each.
         let mut code =
             looping(json!({"Not": bin("Add", ask(7, vec![]), ask(8, vec![json!({"Const": {"Int": 2}})]))}));
-        assert_eq!(found_once(&mut code)[0].len(), 2);
+        assert_eq!(found_once(&mut code)[0].asked.len(), 2);
         assert_eq!(code.slots, 6);
     }
 }

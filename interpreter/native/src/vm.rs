@@ -1593,40 +1593,45 @@ fn distinct(options: &mut Vec<Value>) {
 
 /// The items of a list for which a condition holds, from a snapshot of the list: what a loop
 /// goes through and a choice offers. Without a condition, the list itself, shared: lists are
-/// never changed in place, so it stays as it was. The askings the condition makes once (`once`,
-/// once.rs: the instruction's) are made before the first item is tested, into their slots,
-/// emptied after the last.
+/// never changed in place, so it stays as it was. Where the condition asks something once
+/// (`once`, once.rs: the instruction's), the first item is tested by the condition as written,
+/// the askings are then made into their slots for the later items, and emptied after the last.
 fn snapshot(
     p: &Loaded,
     w: &mut World,
     env: &mut [Value],
     (seq, cond, var): (&Expr, Option<&Expr>, u32),
-    once: &[(u32, Expr)],
+    once: &crate::once::Once,
 ) -> Result<Arc<Vec<Value>>, Fail> {
     let items = list(eval(p, w, seq, env)?)?;
     let Some(cond) = cond else {
         return Ok(items);
     };
-    if !items.is_empty() {
-        for (slot, asked) in once {
-            env[*slot as usize] = eval(p, w, asked, env)?;
-        }
-    }
     let mut out = Vec::new();
-    for x in items.iter() {
+    for (i, x) in items.iter().enumerate() {
         env[var as usize] = x.clone();
-        if test(p, w, cond, env)? {
+        let this = match (i, &once.written) {
+            (0, Some(written)) => written,
+            _ => cond,
+        };
+        if test(p, w, this, env)? {
             out.push(x.clone());
         }
+        if i == 0 && items.len() > 1 {
+            for (slot, asked) in &once.asked {
+                env[*slot as usize] = eval(p, w, asked, env)?;
+            }
+        }
     }
-    once.iter().for_each(|(slot, _)| env[*slot as usize] = Value::None);
+    once.asked.iter().for_each(|(slot, _)| env[*slot as usize] = Value::None);
     Ok(Arc::new(out))
 }
 
 impl Loaded {
     /// The askings the loop of an instruction makes once (once.rs).
-    fn once(&self, code: u32, instr: u32) -> &[(u32, Expr)] {
-        self.once.get(code as usize).and_then(|c| c.get(instr as usize)).map_or(&[], Vec::as_slice)
+    fn once(&self, code: u32, instr: u32) -> &crate::once::Once {
+        static NONE: crate::once::Once = crate::once::Once { asked: Vec::new(), written: None };
+        self.once.get(code as usize).and_then(|c| c.get(instr as usize)).unwrap_or(&NONE)
     }
 }
 
