@@ -9,9 +9,10 @@ aid keeps is decided here, once, for the aid and for this check, so the two cann
 check looks where the aid prints a rule's words:
 
 - a rule or a trigger with a `says` (each is printed among the aid's actions);
-- a phase or step of the flow, by its `says` or else its `text`, where the flow has no `says` of
-  its own (then the aid prints the flow's words instead of its phases), and none of the blocks
-  around it has one (which stands for what it holds);
+- a phase or step of the flow with a `says`, where the flow has no `says` of its own (then the
+  aid prints the flow's words instead of its phases), and none of the blocks around it has one
+  (which stands for what it holds); not one told by a `text` and the steps under it, which a
+  `brief` would hide;
 
 - a value or movement a variant defines anew, or a table it brings, by its `says` or else its
   `text` (the aid prints what the variant's game defines otherwise than its base game);
@@ -73,7 +74,9 @@ def check_briefs(module: ast.Module) -> list[Finding]:
 
 def _outline(module: ast.Module, body: list[ast.Stmt]) -> list[Finding]:
     """The phases and steps the aid's outline prints by their words: each line of a `says` (which
-    stands for what the block holds), or else of a `text`, is one line of the outline."""
+    stands for what the block holds) is one line of the outline. A block told by a `text` and
+    what it holds is not reported: a `brief` there would stand for all it holds, and hide the
+    steps under it (a variant's own among them)."""
     out: list[Finding] = []
     for stmt in body:
         if isinstance(stmt, ast.Named):
@@ -81,7 +84,7 @@ def _outline(module: ast.Module, body: list[ast.Stmt]) -> list[Finding]:
             if _briefed(lines):
                 continue
             says = [m for m in lines if m.kind == "says"]
-            for m in says or [m for m in lines if m.kind == "text"]:
+            for m in says:
                 out += _cut(module, m, m.value, 0)
             if says:
                 continue
