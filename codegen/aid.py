@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 from meeple.codegen.english import Line
 from meeple.codegen.markup import plain
-from meeple.codegen.rulebook import Part, Rulebook, sentences
+from meeple.codegen.rulebook import Part, Rulebook
+from meeple.interpreter.checks.briefs import kept, sentences
 
 NAMED = ("phase", "step")  # the kinds of line that name a part of the flow (players.py)
 LONGEST = 40  # words of the flow's opening words, or of a generated step, kept in the aid
-SHORTEST = 12  # a rule's line in the aid has at least this many of the author's words, if it has them
 
 
 @dataclass
@@ -40,7 +40,8 @@ class Aid:
 
 
 def first_sentence(text: str) -> str:
-    return (sentences(text) or [""])[0]
+    """What the aid keeps of a phase's or step's words without a `brief`: the first sentence."""
+    return kept(text, 0)
 
 
 def _opening(text: str) -> str:
@@ -56,19 +57,13 @@ def _opening(text: str) -> str:
 
 
 def _gist(part: Part) -> str:
-    """A rule as the aid prints it: its author's `brief`; else its first sentence (with the next
-    ones while it has fewer than SHORTEST words: a first sentence that only names the rule, or a
-    list's letter, says too little); else its steps cut short."""
+    """A rule as the aid prints it: its author's `brief`; else what the aid keeps of its words
+    (`checks.briefs.kept`, which M057 reads too: where it cuts them, the check asks for a
+    `brief`); else its steps cut short."""
     if part.brief:
         return " ".join(part.brief)
     if part.words:
-        said = sentences(" ".join(part.words))
-        gist = said[0]
-        for more in said[1:]:
-            if len(gist.split()) >= SHORTEST:
-                break
-            gist += " " + more
-        return gist
+        return kept(" ".join(part.words))
     words = " ".join(plain(line.flat()) + "." for line in part.steps).split()
     return " ".join(words[:LONGEST]) + (" \u2026" if len(words) > LONGEST else "")
 

@@ -25,6 +25,7 @@ from meeple.codegen.pictures import COLOUR_COLUMN, Picture, Position, is_colour_
 from meeple.codegen.players import PlayersEnglish
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols, is_keyed
+from meeple.interpreter.checks.briefs import sentences
 from meeple.interpreter.names import CALLED_COLUMN, Names, called, humanise, numbered, own_lines, with_article
 from meeple.interpreter.own_names import SELF
 from meeple.interpreter.values import first_upper
@@ -921,7 +922,8 @@ class _Builder:
                 if not self._told_by_readers(d.name, uses):
                     out += self._described(d)
             elif isinstance(d, ast.Table) and (words := words_of(d.meta)[0]):
-                out.append(Part(anchor("table", d.name), self.names.decl(d.name).one, words, [], True))
+                title = self.names.decl(d.name).one
+                out.append(Part(anchor("table", d.name), title, words, [], True, brief=briefs(d.meta)))
         return out
 
     def _told_by_readers(self, name: str, uses: list[tuple[ast.Decl, set[str]]]) -> bool:
@@ -1186,8 +1188,6 @@ _DESCRIBED = (
     ast.ValueDecl,
 )
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
-
 
 def _machines(table: ast.Table, i: int) -> bool:
     """Whether a table's column is only for the machine: the rows' names as players read them
@@ -1197,11 +1197,6 @@ def _machines(table: ast.Table, i: int) -> bool:
         return True
     cells = [row.cells[i] for row in table.rows if i < len(row.cells) and row.cells[i] is not None]
     return name == COLOUR_COLUMN and all(is_colour_code(c) for c in cells)
-
-
-def sentences(text: str) -> list[str]:
-    """A text's sentences (a full stop, a question or an exclamation mark before a capital)."""
-    return [s for s in _SENTENCE.split(text.strip()) if s]
 
 
 def states(value: str, words: list[str]) -> bool:

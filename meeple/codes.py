@@ -212,6 +212,12 @@ BAD_CALLED = _code(
     "a `called` that names nothing, a second `called` for the same thing, or a `called` column "
     "cell that is not a text; a `numbered` outside a phase or step, or a second one in it",
 )
+AID_CUTS_RULE = _code(
+    "M057",
+    "warning",
+    "the player aid prints only the first sentences of a rule's, trigger's, phase's or step's "
+    "`says` and it has no `brief`: the rest is lost from the aid",
+)
 NEVER_RAN = _code(
     "M060",
     "warning",

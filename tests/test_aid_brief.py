@@ -102,3 +102,54 @@ def test_a_variant_that_gives_a_rule_new_words_takes_its_brief_away(tmp_path: Pa
     )
     aid = docs(tmp_path, variant, "variant.rules").aid
     assert line(aid, "Bonus") == "Take a bonus of 3 pairs of chips into your pot."
+
+
+def _m057(tmp_path: Path, source: str, name: str = "chips.rules") -> list[tuple[int, int, str]]:
+    """What M057 reports of a rules file, as `meeple check` does: (line, column, message)."""
+    from meeple.interpreter.checks import CheckOptions, run_checks
+
+    path = tmp_path / name
+    path.write_text(source)
+    report = run_checks(meeple.check(path), str(path), CheckOptions())
+    assert not [d for d in report.diagnostics if d.severity == "error"], report.diagnostics
+    return [(d.line, d.column, d.message) for d in report.diagnostics if d.code == "M057"]
+
+
+def test_a_rule_the_aid_cuts_without_a_brief_is_a_warning_at_its_says(tmp_path: Path) -> None:
+    """An aid that cuts a rule silently loses words (issue 25): the aid prints a rule's first
+    sentences only, unless its author wrote a `brief`. `meeple check` warns (M057) at the `says`
+    of a rule the aid cuts that has no `brief`, saying how many words of how many the aid keeps
+    and which; a rule with a `brief`, or whose words the aid keeps whole, is not reported; and
+    the aid prints exactly what the warning says it keeps."""
+    said = "Take a bonus from the bag whenever a round brings you one, before anything else."
+    source = GAME.replace('says "Take a bonus from the bag.', f'says "{said}')
+    without = source.replace('  brief "Take {bonus_count} chips into your pot."\n', "")
+    (found,) = _m057(tmp_path, without)
+    at = [i for i, text in enumerate(without.split("\n"), 1) if text.startswith(f'  says "{said}')]
+    assert found[:2] == (at[0], 3)
+    assert f'prints 15 of these 28 words, "{said}"' in found[2]
+    assert line(docs(tmp_path, without).aid, "Bonus") == said  # what the aid prints
+    assert _m057(tmp_path, source) == []  # its brief
+    assert _m057(tmp_path, GAME.replace('  brief "Take {bonus_count} chips into your pot."\n', "")) == []
+    # the first sentence has fewer than 12 words: the aid keeps the next too, here all of them
+
+
+def test_a_phase_the_aids_outline_cuts_without_a_brief_is_a_warning_at_its_says(tmp_path: Path) -> None:
+    """A phase's words are a line of the aid's outline, cut to their first sentence: M057 warns
+    at them too, unless the phase has a `brief`; a variant's check reports only its own words."""
+    phased = GAME.replace(
+        "    phase round:\n",
+        '    phase round:\n      says "Each player takes a bonus in turn. The first player starts."\n',
+    )
+    ((at, _, message),) = _m057(tmp_path, phased)
+    assert phased.split("\n")[at - 1].strip().startswith('says "Each player takes a bonus in turn.')
+    assert '"Each player takes a bonus in turn."' in message
+    briefed = phased.replace(
+        '      says "Each player takes a bonus in turn. The first player starts."\n',
+        '      says "Each player takes a bonus in turn. The first player starts."\n'
+        '      brief "Each player takes a bonus."\n',
+    )
+    assert _m057(tmp_path, briefed) == []
+    (tmp_path / "chips.rules").write_text(phased)
+    variant = 'variant "More chips" of "chips.rules":\n  says "A bigger bonus."\n'
+    assert _m057(tmp_path, variant + "replace constant bonus_count = 4\n", "more.rules") == []

@@ -4,6 +4,7 @@ beads in a bag, and a table of them that a player looks things up in."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -84,3 +85,77 @@ def test_a_table_with_only_its_rows_names_prints_its_heading_and_words(tmp_path:
     )
     text = "".join(pdfs.text(render.pdf(render.rulebook_typst(game))).split())
     assert "Shelf" in text and "Thethreeshelvesthemarblesreston." in text
+
+
+def _book(tmp_path: Path, name: str, source: str) -> bytes:
+    path = tmp_path / f"{name}.rules"
+    path.write_text(source)
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    return render.pdf(render.rulebook_typst(game))
+
+
+SPLIT = "[a-z][-\u00ad\u2010]$"  # a line that ends in a word split by a hyphen (or a soft one)
+LONG_WORDS = "Extraordinarily incomprehensible characteristics accompany unquestionably"
+
+
+def test_no_word_is_split_at_a_lines_end_so_none_across_a_page(tmp_path: Path) -> None:
+    """No word of the rulebook's text is split over two pages (issue 25): Typst breaks a paragraph
+    into lines before it breaks the pages, so a word split at a line's end could end a page, and a
+    reader turned the page in the middle of it ("imme-" / "diate"). The text splits no word at
+    all: pages of justified text in long words, with no hyphen of their own."""
+    words = " ".join(f"{LONG_WORDS} marbles number {i}." for i in range(120))
+    data = _book(tmp_path, "long", GAME.format(rows='  b01, "Bead 01", 1, 1\n', words=words))
+    pages = [p.extract_text().splitlines() for p in pdfs.reader(data).pages]
+    assert len(pages) >= 2
+    lines = [line.rstrip() for page in pages for line in page]
+    split = [a for a, b in itertools.pairwise(lines) if re.search(SPLIT, a) and b[:1].islower()]
+    assert not split, split[:3]
+
+
+SHORT_LAST = """\
+game "Beads":
+  players 2..2
+
+zone bag
+piece marble: 5 in bag
+  called "marble", "marbles"
+
+rule wait(p: player):
+  says "{words}"
+  move 1 marble from bag to bag
+
+rule tidy(p: player):
+  says "Put the marbles back."
+  move 1 marble from bag to bag
+
+play:
+  for each p in players:
+    turn p:
+      wait(p)
+      tidy(p)
+"""
+
+
+def test_a_section_of_a_line_or_two_stays_whole_with_its_heading_where_it_fits(tmp_path: Path) -> None:
+    """A heading keeps three lines of room under it on its page, so that it never ends a page: but
+    a section shorter than that, a heading and a line, then went to the next page with room left
+    for it (Dino Garden solo's "Blue chip space" stood alone on a third page). Such a section is
+    kept whole instead: where it opens a page, the page before had less room than it takes. The
+    words before it end at a different place of the page each time, down to the page's foot."""
+    broke = 0
+    for sentences in range(56, 68):
+        words = " ".join(f"The marbles wait in the bag for turn number {i}." for i in range(sentences))
+        data = _book(tmp_path, f"tidy{sentences}", SHORT_LAST.format(words=words))
+        pages = ["".join(p.extract_text().split()) for p in pdfs.reader(data).pages]
+        broke += len(pages) > 1
+        (page,) = [i for i, p in enumerate(pages) if "Putthemarblesback." in p]
+        if page > 0 and pages[page].startswith("BeadsRulesTidy"):
+            low = pdfs.lowest_ink(data)[page - 1]
+            # a heading at 13 pt with its space and a line at 11 pt take about 40 points; a
+            # section sent on had left up to 124 (the heading's three lines of room and more)
+            assert low is not None and low - 20 * 72 / 25.4 < 45, (sentences, low)
+    assert broke  # the book reaches a second page: the section stands at the first one's foot

@@ -694,8 +694,9 @@ def test_no_page_before_an_example_picture_is_more_than_a_third_empty(stem: str)
     game's and variant's rulebook as printed: a page followed by one that opens with a worked
     example's pictures (its title, or the pictures an example split between pages goes on with)
     has at most a third of its height empty under its last line. Gods Love Dinosaurs' page 5
-    was 40% empty before the Clare hatching example, which went whole to the next page (it floats
-    now, and the rulings fill the page); it is in the default run."""
+    was 40% empty before the Clare hatching example, which went whole to the next page (the
+    rulings fill the page now), and its page 3 45% empty before the part "Examples" and its first
+    example (which begins there now); it is in the default run."""
     import pdfs
 
     data, warnings = rulebook_pdf(stem)
@@ -706,6 +707,8 @@ def test_no_page_before_an_example_picture_is_more_than_a_third_empty(stem: str)
         pdfs.flat(p.title) for e in drawn for p in e.pictures if p.title
     }
     opens |= {pdfs.flat("Before"), pdfs.flat("After")}
+    # the part's heading with the first example (page 3 was 45% empty before it)
+    opens |= {pdfs.flat("Examples" + e.title)[:40] for e in drawn}
     header = pdfs.flat(book.title + ("Variant rules" if book.base else "Rules"))
     reader = pdfs.reader(data)
     pages = [pdfs.flat(p.extract_text()) for p in reader.pages]
@@ -717,6 +720,53 @@ def test_no_page_before_an_example_picture_is_more_than_a_third_empty(stem: str)
     empty = {i + 1: round((y - MARGIN) / height, 2) for i in before if (y := lowest[i]) is not None}
     assert all(share <= EMPTIEST for share in empty.values()), empty  # pages counted from 1
     assert before or stem not in DRAWN_QUICK  # its examples open pages: the test reads them
+
+
+# The parts of a rulebook (its level-1 headings) a page may end more than a third empty before:
+# each begins a new page's worth of reading. Not the examples, which may begin in the room.
+PARTS = (
+    "Changes from the base game",
+    "Components",
+    "Options",
+    "Kept between games",
+    "Setup",
+    "How to play",
+    "The rules",
+    "At any moment",
+    "Scoring and the end of the game",
+    "Rulings",
+    "Glossary",
+    "Reference",
+)
+FILLED_QUICK = {"gods_love_dinosaurs", "dino_garden_solo"}  # the default run's books; the soak reads all
+
+
+@pytest.mark.parametrize(
+    "stem", [stem if stem in FILLED_QUICK else pytest.param(stem, marks=pytest.mark.soak) for stem in GAMES]
+)
+def test_no_page_but_the_last_is_more_than_a_third_empty_but_before_a_new_part(stem: str) -> None:
+    """Pages filled (issue 25): a page ends at most a third empty, but the last and one before a
+    new part (a level-1 heading: "The rules", "Reference"); the examples are not such a part, since
+    the first may begin in the room (Gods Love Dinosaurs' page 3 was 45% empty before "Examples",
+    and its page 9 held one table; Dino Garden solo's page 3 held the two lines of its last
+    section, which the heading's room had sent on)."""
+    import pdfs
+
+    data, warnings = rulebook_pdf(stem)
+    assert not warnings
+    book = game_docs(stem).book
+    header = pdfs.flat(book.title + ("Variant rules" if book.base else "Rules"))
+    parts = [pdfs.flat(p) for p in PARTS] + ([pdfs.flat(book.sequence.title)] if book.sequence else [])
+    reader = pdfs.reader(data)
+    pages = [pdfs.flat(p.extract_text()) for p in reader.pages]
+    height = float(reader.pages[0].mediabox.top) - 2 * MARGIN
+    lowest = pdfs.lowest_ink(data)
+    empty = {
+        i + 1: round((y - MARGIN) / height, 2)
+        for i in range(len(pages) - 1)
+        if (y := lowest[i]) is not None and not any(pages[i + 1].startswith(header + part) for part in parts)
+    }
+    assert all(share <= EMPTIEST for share in empty.values()), empty  # pages counted from 1
 
 
 def test_a_rule_offered_over_a_turn_is_told_after_the_rules_of_the_turn(tmp_path: Path) -> None:

@@ -242,13 +242,15 @@ def test_a_picture_is_printed_no_taller_than_half_what_a_page_holds(tmp_path: Pa
     assert tall <= pictures.TALLEST + 0.5 and board.width <= pictures.FULL_PAGE
 
 
-def test_an_example_is_printed_whole_on_one_page_unless_it_is_taller_than_a_page() -> None:
+def test_an_example_is_printed_whole_unless_it_is_taller_than_a_page_or_begins_in_a_room() -> None:
     """A worked example, its heading and its pictures stay on one page (issue 25, section 1): Gods
     Love Dinosaurs' examples draw an ecosystem and a nest each; the nest's picture went to the next
     page, away from its words, and later an example split between its pictures where 40% of the
     page was left put the nest at the top of page 5 without the example's title. An example is
-    printed whole, on the page its title is on, unless it is taller than a page (then it starts
-    a page of its own)."""
+    printed whole, on the page its title is on, unless it is taller than a page, or it begins in
+    a room of a page that would otherwise be left more than a third empty (the first example's
+    page was 45% empty): then its other parts follow on the next pages, each opening with the
+    example's title and "(continued)", and no picture stands on a page without that title."""
     checked = meeple.check("gods_love_dinosaurs")
     assert checked.ok and checked.module and checked.symbols and checked.program
     game = render.game_docs(
@@ -258,25 +260,24 @@ def test_an_example_is_printed_whole_on_one_page_unless_it_is_taller_than_a_page
     assert len(drawn) >= 3
     pages = [p.extract_text() for p in pdfs.reader(render.pdf(render.rulebook_typst(game))).pages]
     squeezed = ["".join(p.split()) for p in pages]
-    header = len("".join((game.book.title + "Rules").split()))
+    header = "".join((game.book.title + "Rules").split())
     whole = 0
     for e in drawn:
-        title = "".join(e.title.split())[:40]
-        (page,) = [i for i, p in enumerate(squeezed) if title in p]
-        if squeezed[page].index(title) == header and not all(
-            "".join(p.title.split()) in squeezed[page] for p in e.pictures
-        ):
-            continue  # taller than a page: see the test below
-        assert all("".join(p.title.split()) in squeezed[page] for p in e.pictures), e.title
-        whole += 1
-    assert whole == len(drawn)
+        title = "".join(e.title.split())
+        (page,) = [i for i, p in enumerate(squeezed) if title[:40] in p and title + "(continued)" not in p]
+        parts = [i for i, p in enumerate(squeezed) if p.startswith(header + title + "(continued)")]
+        assert parts == list(range(page + 1, page + 1 + len(parts))), e.title  # on the pages after
+        printed = "".join(squeezed[i] for i in [page, *parts])
+        assert all("".join(p.title.split()) in printed for p in e.pictures), e.title
+        whole += not parts
+    assert whole >= len(drawn) - 1  # one begins in a room: the first, under the rulings
 
 
 def test_an_example_taller_than_a_page_is_split_between_its_pictures_each_part_with_its_title(
     tmp_path: Path,
 ) -> None:
-    """Only an example taller than a page is split (issue 25: "a worked example, its heading and
-    its picture stay on one page"), between its pictures, and each part after the first opens
+    """An example taller than a page is split (issue 25: "a worked example, its heading and
+    its picture stay on one page" where it can), between its pictures, and each part after the first opens
     with the example's title and "(continued)": a picture never stands at the top of a page
     without the title of the example it belongs to."""
     words = " ".join(

@@ -86,8 +86,8 @@ def test_setup_tells_the_steps_the_variant_replaces_or_adds(stem: str) -> None:
 @pytest.mark.parametrize("stem", VARIANTS)
 def test_a_turn_tells_the_rules_and_phases_the_variant_replaces_or_adds(stem: str) -> None:
     """What can I do on my turn, how does a round go: each rule, phase and step the variant
-    writes with a `says` is in the aid, by the first sentence of its words (a rule a caller's
-    words tell is told there)."""
+    writes with a `says` is in the aid, by the first sentence of its words, or by its `brief`
+    where it has one, which the aid prints instead (a rule a caller's words tell is told there)."""
     found = checked(stem)
     assert found.module is not None and found.symbols is not None and found.symbols.play is not None
     files = _variant_files(found.module, found.symbols)
@@ -99,11 +99,18 @@ def test_a_turn_tells_the_rules_and_phases_the_variant_replaces_or_adds(stem: st
     for rule in found.symbols.rules.values():
         words, stands = words_of(rule.meta)
         if rule.span.file in files and stands and rule.name not in told:
-            assert first_sentence(" ".join(words[0].split())) in text, rule.name
+            assert _told_in(rule.meta, words, text), rule.name
     for block in found.symbols.play.find_all(ast.Named):
         words, stands = words_of(own_lines(block))
         if block.span.file in files and stands:
-            assert first_sentence(" ".join(words[0].split())) in text, block.name
+            assert _told_in(own_lines(block), words, text), block.name
+
+
+def _told_in(metas: list[ast.Meta], words: list[str], text: str) -> bool:
+    """Whether the aid's text tells a rule: by its `brief`, else its words' first sentence."""
+    brief = [m.value for m in metas if m.kind == "brief"]
+    said = brief[0] if brief else first_sentence(" ".join(words[0].split()))
+    return " ".join(said.split()) in text
 
 
 @pytest.mark.parametrize("stem", VARIANTS)

@@ -9,6 +9,7 @@ up; `docs/checking.md` documents every one):
 - `supply`: setup run for every allowed player count: counts that do not add up, setups that break;
 - `rulebook`: citations found in the rulebook, and how much of the rulebook the rules cover;
 - `names`: the names players read (`called`), where they stand;
+- `briefs`: rules whose words the player aid cuts short, with no `brief`;
 - `stale`: a variant's changed number that a text of its base game still states, and a text
   of its base game about a rule, value or movement the variant replaces or removes;
 - `assumptions`: every `assume` and `conflict`, listed;
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING
 from meeple.diagnostics import Diagnostic
 from meeple.grammar import ast
 from meeple.interpreter.checks.assumptions import list_assumptions
+from meeple.interpreter.checks.briefs import check_briefs
 from meeple.interpreter.checks.findings import Finding, as_json
 from meeple.interpreter.checks.flow import check_flow
 from meeple.interpreter.checks.names import check_names
@@ -156,6 +158,7 @@ def run_checks(checked: Checked, rules: str, options: CheckOptions) -> Report:
     diags = report.diagnostics
     diags += check_quotes(module)
     diags += check_names(module)
+    diags += check_briefs(module)
     diags += check_stale_numbers(module)
     diags += check_stale_texts(module)
     book, missing = locate_rulebook(module, options.rulebook)
