@@ -21,8 +21,8 @@ import meeple
 from meeple.codes import REGISTRY
 from meeple.diagnostics import RulesError
 from meeple.grammar.parser import parse
-from meeple.interpreter.checks import CheckOptions, Report, run_checks
-from meeple.interpreter.checks.driving import drive
+from meeple.interpreter.checks import CheckOptions, Report, run_checks, supply
+from meeple.interpreter.checks.driving import Run, drive
 from meeple.interpreter.checks.play import check_play
 from meeple.interpreter.compiler import compile_program
 from meeple.interpreter.engine import Game
@@ -281,6 +281,40 @@ def test_a_setup_statement_that_chance_reaches_under_another_seed_is_not_reporte
         CLEAN + "var drawn: int = 0\n" + setup + '  if drawn == 9:\n    log "never"\n\nplay:\n  log "go"\n'
     )
     assert "seeds 0 to 4" in only(checks(tmp_path, never), "M060").hint
+
+
+def test_setup_is_run_under_other_seeds_only_until_every_statement_it_could_call_unrun_has_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A statement chance reaches under a later seed (a scenario card drawn) is looked for no
+    further than the run that reaches it: once every setup statement has run, no other run can
+    make one unrun, so the seed's other player counts are not run (docs/checking.md, M060)."""
+    setup = "setup:\n  pick x at random from [1, 2, 3, 4, 5, 6, 7, 8]:\n    set drawn to x\n"
+    probe = meeple.load(write(tmp_path, CLEAN + "var drawn: int = 0\n" + setup + '\nplay:\n  log "go"\n'))
+    drawn = {
+        players: [probe.new_game(players, seed=seed).rt.vars["drawn"] for seed in range(5)]
+        for players in (2, 3, 4)
+    }
+    seed, later = next(
+        (s, d) for s, d in enumerate(drawn[2]) if s and d not in {drawn[n][0] for n in (2, 3, 4)}
+    )
+    source = (
+        CLEAN
+        + "var drawn: int = 0\n"
+        + setup
+        + f'  if drawn == {later}:\n    log "rare"\n\nplay:\n  log "go"\n'
+    )
+    runs: list[tuple[int, int]] = []
+    counted = supply.drive
+
+    def drive_counted(game: Game, players: int, seed: int, budget: int, setup_only: bool = False) -> Run:
+        runs.append((players, seed))
+        return counted(game, players, seed, budget, setup_only)
+
+    monkeypatch.setattr(supply, "drive", drive_counted)
+    assert found(checks(tmp_path, source), "M060") == []
+    assert runs[-1] == (2, seed)  # the run that reached "rare", player count 2 of its seed: the last
+    assert [players for players, s in runs if s == seed] == [2]
 
 
 # ===================================================================== flow (M046-M049, M017)
