@@ -338,6 +338,30 @@ def test_an_error_in_the_rules_is_the_same_error_on_both_engines(tmp_path: Path)
     assert str(core.value) == str(python.value)
 
 
+def test_a_loop_that_asks_a_value_once_fails_at_its_first_item_as_the_python_engine_does(
+    tmp_path: Path,
+) -> None:
+    """The core asks `far(p)`, the same for every item of the loop, once per loop (once.rs); the
+    first item is still tested by the condition as written, so where both the item's own part
+    (`[10, 20][5]`) and the value (a minimum of no number) would fail, the error is the item's,
+    as on the Python engine, which asks the value only after the item's part."""
+    rules = write(
+        tmp_path,
+        "broken_loop.rules",
+        'game "Broken loop":\n  players 2..2\nzone pool\nvar n: int = 0\n'
+        "value far(p: player) = min([each y in [1, 2] where y > n + 5])\n"
+        "play:\n  for each p in players:\n    for each x in [5, 0] where [10, 20][x] > far(p):\n"
+        "      set n to 1\n",
+    )
+    game = meeple.load(str(rules))
+    with pytest.raises(RuleRuntimeError) as python:
+        game.new_game(2, 0)
+    with pytest.raises(RuleRuntimeError) as core:
+        native.new_game(game, 2, 0)
+    assert "index out of range" in str(python.value)
+    assert str(core.value) == str(python.value)
+
+
 def test_the_step_budget_holds_in_the_core(tmp_path: Path) -> None:
     rules = write(
         tmp_path,
