@@ -126,6 +126,18 @@ def same_on_both_engines(
     return python
 
 
+def the_same_error(game: Game, players: int, budget: int | None = None) -> str:
+    """The rule's error a new game of `game` stops with, asserted word for word the same on both
+    engines (never a crash of the core)."""
+    more = {} if budget is None else {"budget": budget}
+    with pytest.raises(RuleRuntimeError) as python:
+        game.new_game(players, 0, **more)
+    with pytest.raises(RuleRuntimeError) as core:
+        native.new_game(game, players, 0, **more)
+    assert str(core.value) == str(python.value)
+    return str(core.value)
+
+
 @pytest.mark.parametrize("name", NATIVE)
 def test_random_games_are_the_same_game_on_both_engines(name: str) -> None:
     """Every seat, prompt, option label and choice, the log, the scores and the winners."""
@@ -331,11 +343,7 @@ def test_an_error_in_the_rules_is_the_same_error_on_both_engines(tmp_path: Path)
         'game "Broken":\n  players 2..2\nzone pool\nvar n: int = 0\nplay:\n  set n to [1, 2][n + 5]\n',
     )
     game = meeple.load(str(rules))
-    with pytest.raises(RuleRuntimeError) as python:
-        game.new_game(2, 0)
-    with pytest.raises(RuleRuntimeError) as core:
-        native.new_game(game, 2, 0)
-    assert str(core.value) == str(python.value)
+    the_same_error(game, 2)
 
 
 def test_a_loop_that_asks_a_value_once_fails_at_its_first_item_as_the_python_engine_does(
@@ -354,12 +362,7 @@ def test_a_loop_that_asks_a_value_once_fails_at_its_first_item_as_the_python_eng
         "      set n to 1\n",
     )
     game = meeple.load(str(rules))
-    with pytest.raises(RuleRuntimeError) as python:
-        game.new_game(2, 0)
-    with pytest.raises(RuleRuntimeError) as core:
-        native.new_game(game, 2, 0)
-    assert "index out of range" in str(python.value)
-    assert str(core.value) == str(python.value)
+    assert "index out of range" in the_same_error(game, 2)
 
 
 def test_the_step_budget_holds_in_the_core(tmp_path: Path) -> None:
@@ -370,12 +373,7 @@ def test_the_step_budget_holds_in_the_core(tmp_path: Path) -> None:
         "play:\n  while n == 0:\n    set n to 0\n",
     )
     game = meeple.load(str(rules))
-    with pytest.raises(RuleRuntimeError) as python:
-        game.new_game(1, 0, budget=1000)
-    with pytest.raises(RuleRuntimeError) as core:
-        native.new_game(game, 1, 0, budget=1000)
-    assert str(core.value) == str(python.value)
-    assert "step budget (1000) ran out" in str(core.value)
+    assert "step budget (1000) ran out" in the_same_error(game, 1, budget=1000)
 
 
 @pytest.mark.parametrize("agent", ["random", "first"])
@@ -821,12 +819,7 @@ def test_a_shape_laid_over_cells_already_there_is_the_same_error_on_both_engines
         ),
     )
     game = meeple.load(str(rules))
-    with pytest.raises(RuleRuntimeError) as python:
-        game.new_game(2, 0)
-    with pytest.raises(RuleRuntimeError) as core:
-        native.new_game(game, 2, 0)
-    assert str(core.value) == str(python.value)
-    assert "the shape would cover cells of garden of Player 1 already there" in str(core.value)
+    assert "the shape would cover cells of garden of Player 1 already there" in the_same_error(game, 2)
 
 
 def test_a_question_the_core_answers_of_boards_only_keeps_a_growing_game_on_python(tmp_path: Path) -> None:
@@ -1095,9 +1088,4 @@ def test_a_layer_refused_is_the_same_error_on_both_engines(tmp_path: Path, setup
     rules = FLOODS[: FLOODS.index("score p")] + "setup:\n    place shape(land) on world\n" + setup
     rules += 'play:\n  log "nothing"\n'
     game = meeple.load(str(write(tmp_path, "refused.rules", rules)))
-    with pytest.raises(RuleRuntimeError) as python:
-        game.new_game(2, 0)
-    with pytest.raises(RuleRuntimeError) as core:
-        native.new_game(game, 2, 0)
-    assert str(core.value) == str(python.value)
-    assert said in str(core.value)
+    assert said in the_same_error(game, 2)
