@@ -36,11 +36,18 @@ const MOST_CELLS_KEPT: u32 = 2;
 /// pieces of each, found when the program loads: the board's cells if so.
 pub(crate) fn shaped(ir: &Program, body: &Expr) -> Option<u32> {
     let Expr::Filter { seq, slot, cond } = body else { return None };
-    let Expr::Builtin(Builtin::Cells, of) = seq.as_ref() else { return None };
-    let [Expr::Const(Value::Grid(g))] = of.as_slice() else { return None };
-    let grid = ir.grids.get(*g as usize).filter(|grid| !grid.grows)?;
+    let grid = &ir.grids[board(ir, seq)?];
     let (_, args, _) = vm::pieces_counted(cond)?;
     matches!(args.first(), Some(Expr::Local(s)) if s == slot).then_some(grid.cells.len() as u32)
+}
+
+/// The board of `cells(BOARD)`, a board given by its size (one that does not grow), if `seq` is
+/// that; None for any other list.
+fn board(ir: &Program, seq: &Expr) -> Option<usize> {
+    let Expr::Builtin(Builtin::Cells, of) = seq else { return None };
+    let [Expr::Const(Value::Grid(g))] = of.as_slice() else { return None };
+    let g = *g as usize;
+    ir.grids.get(g).is_some_and(|grid| !grid.grows).then_some(g)
 }
 
 /// Whether a value's body is answered by one pass before kept.rs is asked to keep it: a filter of
@@ -61,12 +68,8 @@ pub(crate) fn filter(
     cond: &Expr,
     env: &mut [Value],
 ) -> Result<Option<Value>, Fail> {
-    let Expr::Builtin(Builtin::Cells, of) = seq else { return Ok(None) };
-    let [Expr::Const(Value::Grid(g))] = of.as_slice() else { return Ok(None) };
-    if p.ir.grids.get(*g as usize).is_none_or(|grid| grid.grows) || w.memo.collecting.is_some() {
-        return Ok(None);
-    }
-    let (first, size) = p.grids[*g as usize].span();
+    let Some(g) = board(&p.ir, seq).filter(|_| w.memo.collecting.is_none()) else { return Ok(None) };
+    let (first, size) = p.grids[g].span();
     let Some((op, args, n)) = vm::pieces_counted(cond) else { return Ok(None) };
     let Some((kind, owner)) = vm::fixed_kind_owner(args, slot, env) else { return Ok(None) };
     if kind.as_ref().and_then(|k| p.kind_key(k)).is_some() && w.memo.has_kinds() {
