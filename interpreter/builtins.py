@@ -303,10 +303,18 @@ class _Extreme(Builtin):
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         args = _args(compiler, call, scope)
-        pick = type(self).pick
+        pick, empty = type(self).pick, f"{self.name} of an empty list: there is no {self.one} number"
+
+        def extreme(given: Sequence[int]) -> int:
+            # The rule's error in the designer's words, located at its statement as Python's own
+            # errors are (runtime.describe); the native core says the same words.
+            if not given:
+                raise ValueError(empty)
+            return pick(given)
+
         if len(args) == 1:
             a0 = args[0]
-            return lambda rt, env: pick(a0(rt, env))
+            return lambda rt, env: extreme(a0(rt, env))
         return lambda rt, env: pick(a(rt, env) for a in args)
 
     def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:

@@ -346,6 +346,23 @@ def test_an_error_in_the_rules_is_the_same_error_on_both_engines(tmp_path: Path)
     the_same_error(game, 2)
 
 
+@pytest.mark.parametrize(("func", "word"), [("min", "smallest"), ("max", "largest")])
+def test_the_extreme_of_an_empty_list_is_the_same_error_in_plain_words_on_both_engines(
+    tmp_path: Path, func: str, word: str
+) -> None:
+    """`min` and `max` of a list with no number stop the game in the designer's words, not
+    Python's ('min() arg is an empty sequence', which the core once copied from another Python
+    version), located at the statement on both engines."""
+    rules = write(
+        tmp_path,
+        "empty.rules",
+        'game "Empty":\n  players 2..2\nzone pool\nvar n: int = 0\n'
+        f"play:\n  set n to {func}([each y in [1, 2] where y > n + 5])\n",
+    )
+    error = the_same_error(meeple.load(str(rules)), 2)
+    assert f"empty.rules:6:3: {func} of an empty list: there is no {word} number (in play)" in error
+
+
 def test_a_loop_that_asks_a_value_once_fails_at_its_first_item_as_the_python_engine_does(
     tmp_path: Path,
 ) -> None:

@@ -2759,8 +2759,9 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             match best {
                 Some(n) => Value::Int(*n),
                 None => {
-                    let name = if b == Builtin::Min { "min" } else { "max" };
-                    return error(format!("{name}() iterable argument is empty"));
+                    let (name, one) =
+                        if b == Builtin::Min { ("min", "smallest") } else { ("max", "largest") };
+                    return error(format!("{name} of an empty list: there is no {one} number"));
                 }
             }
         }
