@@ -19,7 +19,7 @@ from meeple import codes
 from meeple.grammar import ast
 from meeple.interpreter import areas, grids, layers
 from meeple.interpreter.areas import Area
-from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.runtime import RuleRuntimeError, too_big
 from meeple.interpreter.types import (
     ANY,
     BOOL,
@@ -63,8 +63,10 @@ from meeple.interpreter.values import (
     Player,
     Route,
     Row,
+    a_kind,
     label,
 )
+from meeple.limits import MAX_NUMBER
 
 if TYPE_CHECKING:
     from meeple.interpreter.analysis import Analyzer
@@ -280,7 +282,18 @@ class Sum(Builtin):
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
         a0 = compiler.expr(call.args[0], scope)
-        return lambda rt, env: sum(a0(rt, env))
+
+        def total(rt: Any, env: dict[str, Any]) -> int:
+            # Each partial sum within the limits, as `+` and the native engine's sum check them:
+            # a sum that passes the largest number on its way fails even if it comes back.
+            out = 0
+            for n in a0(rt, env):
+                out += n
+                if not -MAX_NUMBER <= out <= MAX_NUMBER:
+                    raise too_big()
+            return out
+
+        return total
 
     def english(self, speaker: Speaker, call: ast.Call, words: list[str]) -> str | None:
         if len(call.args) != 1:
@@ -299,6 +312,13 @@ class _Extreme(Builtin):
     two: ClassVar[str]  # "smaller": of two
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
+        if len(types) == 1 and types[0] is not ANY and not isinstance(types[0], ListOf):
+            analyzer.error(
+                call.args[0],
+                codes.WRONG_TYPE,
+                f"{self.name} of one argument is of a list of numbers, not {types[0].readable()}: "
+                f"write {self.name}(a, b) for two numbers",
+            )
         return INT
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
@@ -447,13 +467,13 @@ class Flat(Builtin):
         return element(given) if isinstance(element(given), ListOf) else ListOf(ANY)
 
     def compile(self, compiler: Part, call: ast.Call, scope: set[str]) -> Fn:
-        a0, span, rule = compiler.expr(call.args[0], scope), call.span, compiler.rule
+        a0 = compiler.expr(call.args[0], scope)
 
         def flat(rt: Any, env: dict[str, Any]) -> list[Any]:
             out: list[Any] = []
             for part in a0(rt, env):
-                if not isinstance(part, list):
-                    raise RuleRuntimeError(f"flat joins lists, and {label(part)} is none", span, rule)
+                if not isinstance(part, list):  # stops its statement, as on the native engine
+                    raise ValueError(f"flat joins lists, and one of these is {a_kind(part)}")
                 out += part
             return out
 

@@ -22,10 +22,11 @@ from meeple.interpreter.values import (
     Placement,
     Player,
     Row,
+    a_kind,
     label,
     written,
 )
-from meeple.limits import MAX_LOG_CHARS, MAX_MESSAGE
+from meeple.limits import MAX_LIST, MAX_LOG_CHARS, MAX_MESSAGE, MAX_NUMBER
 
 # Whose turn it is, as a part of the position values may read (see Runtime.reads); no variable
 # can have this name.
@@ -227,8 +228,25 @@ def describe(err: Exception) -> str:
     if isinstance(err, IndexError):
         return "index out of range: the list is shorter"
     if isinstance(err, KeyError):
-        return f"no value for {err.args[0]!r} here"
+        key = err.args[0]
+        if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], str):
+            # `x.hand` where x has no zone or map of that name (x is none, say): said as the core
+            # says it, which knows the owner, not the name
+            return f"{a_kind(key[1])} has no such zone or map"
+        return f"no value for {key!r} here"
     return str(err)
+
+
+class OverLimit(ValueError):
+    """A value beyond meeple's limits (meeple/limits.py): stops the rule like any error in it."""
+
+
+def too_big() -> OverLimit:
+    return OverLimit(f"a number grew beyond {MAX_NUMBER:,} (the largest a game may compute)")
+
+
+def list_limit(size: int) -> OverLimit:
+    return OverLimit(f"a list of {size:,} items: more than the {MAX_LIST:,} a list may hold")
 
 
 class RuleRuntimeError(Exception):

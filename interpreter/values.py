@@ -189,6 +189,12 @@ def type_name(value: Any) -> str:
     return type(value).__name__
 
 
+def a_kind(value: Any) -> str:
+    """`type_name` with its article, for a sentence: "a number", "a list", "none"."""
+    name = type_name(value)
+    return name if value is None else f"a {name}"
+
+
 class Bottom:
     """`bottom(Z)`: the bottom of a place, as a destination. Pieces moved or drawn there go under
     the pieces already there ("put it on the bottom of the deck"); nothing else takes it."""

@@ -346,21 +346,65 @@ def test_an_error_in_the_rules_is_the_same_error_on_both_engines(tmp_path: Path)
     the_same_error(game, 2)
 
 
-@pytest.mark.parametrize(("func", "word"), [("min", "smallest"), ("max", "largest")])
-def test_the_extreme_of_an_empty_list_is_the_same_error_in_plain_words_on_both_engines(
-    tmp_path: Path, func: str, word: str
-) -> None:
-    """`min` and `max` of a list with no number stop the game in the designer's words, not
-    Python's ('min() arg is an empty sequence', which the core once copied from another Python
-    version), located at the statement on both engines."""
-    rules = write(
-        tmp_path,
-        "empty.rules",
-        'game "Empty":\n  players 2..2\nzone pool\nvar n: int = 0\n'
-        f"play:\n  set n to {func}([each y in [1, 2] where y > n + 5])\n",
-    )
-    error = the_same_error(meeple.load(str(rules)), 2)
-    assert f"empty.rules:6:3: {func} of an empty list: there is no {word} number (in play)" in error
+BROKEN_HEAD = (
+    'game "Broken":\n  players 2..2\nzone supply\nzone hand per player\n'
+    "piece mark: 2 per player in supply\nvar n: int = 0\nvar last: player? = none\n"
+)
+# A statement that breaks at its first run (line 9 of the file), and the words both engines stop
+# with; `n` is 0, so that no check before the game can find the error.
+BROKEN = {
+    "a remainder by zero": ("set n to 5 % (n - n)", "division by zero"),
+    "an item past the end": ("set n to [1, 2][n + 5]", "index out of range: the list is shorter"),
+    "an item before the start": (
+        "set n to [1, 2][n - 5]",
+        "there is no item -5 in a list: items are numbered from 0",
+    ),
+    "the smallest of no number": (
+        "set n to min([each y in [1, 2] where y > n + 5])",
+        "min of an empty list: there is no smallest number",
+    ),
+    "the largest of no number": (
+        "set n to max([each y in [1, 2] where y > n + 5])",
+        "max of an empty list: there is no largest number",
+    ),
+    "a list joined with a number": (
+        "set n to count(flat([[1], 2 + n]))",
+        "flat joins lists, and one of these is a number",
+    ),
+    "the zone of no player": ("set n to count(last.hand)", "none has no such zone or map"),
+    "a sum past the largest number": (
+        "set n to sum([922337203685477580 * 10 + 7, 1 + n, -5])",
+        "a number grew beyond 9,223,372,036,854,775,807 (the largest a game may compute)",
+    ),
+    "a product past the largest number": (
+        "set n to 3037000500 * (3037000500 + n)",
+        "a number grew beyond 9,223,372,036,854,775,807 (the largest a game may compute)",
+    ),
+    "a range too long for a list": (
+        "set n to count([1..200000 + n])",
+        "a list of 200,000 items: more than the 100,000 a list may hold",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BROKEN)
+def test_a_broken_rule_stops_the_game_with_the_same_words_on_both_engines(tmp_path: Path, case: str) -> None:
+    """One meaning, two engines, for errors too: a rule that breaks stops the game at its
+    statement with the same sentence, in the designer's words, on both engines (the Python
+    engine once said 'min() arg is an empty sequence' and the core 'min() iterable argument is
+    empty'; the Python engine summed past the largest number where the core stopped)."""
+    statement, words = BROKEN[case]
+    rules = write(tmp_path, "broken.rules", f"{BROKEN_HEAD}play:\n  {statement}\n")
+    assert the_same_error(meeple.load(str(rules)), 2) == f"{rules}:9:3: {words} (in play)"
+
+
+@pytest.mark.parametrize("func", ["min", "max"])
+def test_the_extreme_of_one_number_is_refused_before_the_game(tmp_path: Path, func: str) -> None:
+    """`min`/`max` of one argument takes a list; of one number (`max(n)`) it is a type error with
+    its place, not a game that stops later (the engines disagreed on its words)."""
+    rules = write(tmp_path, "one.rules", f"{BROKEN_HEAD}play:\n  set n to {func}(n)\n")
+    with pytest.raises(meeple.RulesError, match=rf"one.rules:9:\d+: error: {func} of one argument"):
+        meeple.load(str(rules))
 
 
 def test_a_loop_that_asks_a_value_once_fails_at_its_first_item_as_the_python_engine_does(

@@ -10,26 +10,14 @@ from typing import Any, Protocol
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
 from meeple.interpreter.program import Fn, Gen, Program
-from meeple.interpreter.runtime import RuleRuntimeError, Site
+from meeple.interpreter.runtime import RuleRuntimeError, Site, too_big
 from meeple.interpreter.values import Row
-from meeple.limits import DEFAULT_BUDGET, MAX_LIST, MAX_NUMBER, MAX_RECURSION
+from meeple.limits import DEFAULT_BUDGET, MAX_NUMBER, MAX_RECURSION
 
 Compiled = tuple[Callable[..., Any], bool]  # (function, is it a generator function)
 
 
 _ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)
-
-
-class OverLimit(ValueError):
-    """A value beyond meeple's limits (meeple/limits.py): stops the rule like any error in it."""
-
-
-def _too_big(n: int) -> OverLimit:
-    return OverLimit(f"a number grew beyond {MAX_NUMBER:,} (the largest a game may compute)")
-
-
-def _list_limit(size: int) -> OverLimit:
-    return OverLimit(f"a list of {size:,} items: more than the {MAX_LIST:,} a list may hold")
 
 
 class _Fixed:
@@ -48,7 +36,7 @@ def _number(n: int) -> int:
     itself would otherwise fill the memory in a few dozen steps."""
     if -MAX_NUMBER <= n <= MAX_NUMBER:
         return n
-    raise _too_big(n)
+    raise too_big()
 
 
 def as_gen(fn: Callable[..., Any], is_gen: bool) -> Gen:

@@ -14,15 +14,12 @@ from meeple.interpreter.areas import Area
 from meeple.interpreter.builtins import BUILTINS
 from meeple.interpreter.compiler.base import (
     _ERRORS,
-    OverLimit,
     Part,
     _Fixed,
-    _list_limit,
-    _too_big,
 )
 from meeple.interpreter.own_names import OWN_NAMES
 from meeple.interpreter.program import Fn
-from meeple.interpreter.runtime import RuleRuntimeError
+from meeple.interpreter.runtime import OverLimit, RuleRuntimeError, list_limit, too_big
 from meeple.interpreter.types import ANY, PLAYER, Rows, Type
 from meeple.interpreter.types import Row as RowType
 from meeple.interpreter.values import (
@@ -62,9 +59,9 @@ def _checked_sum(left: Fn, right: Fn) -> Fn:
         if type(r) is int:
             if -MAX_NUMBER <= r <= MAX_NUMBER:
                 return r
-            raise _too_big(r)
+            raise too_big()
         if len(r) > MAX_LIST:
-            raise _list_limit(len(r))
+            raise list_limit(len(r))
         return r
 
     return plus
@@ -75,7 +72,7 @@ def _checked_difference(left: Fn, right: Fn) -> Fn:
         r = left(rt, env) - right(rt, env)
         if -MAX_NUMBER <= r <= MAX_NUMBER:
             return r
-        raise _too_big(r)
+        raise too_big()
 
     return minus
 
@@ -85,7 +82,7 @@ def _checked_product(left: Fn, right: Fn) -> Fn:
         r = left(rt, env) * right(rt, env)
         if -MAX_NUMBER <= r <= MAX_NUMBER:
             return r
-        raise _too_big(r)
+        raise too_big()
 
     return times
 
@@ -459,7 +456,7 @@ class Expressions(Part):
         def numbers(rt: Any, env: dict[str, Any]) -> list[int]:
             low, high = left(rt, env), right(rt, env)
             if high - low + 1 > MAX_LIST:
-                raise _list_limit(high - low + 1)
+                raise list_limit(high - low + 1)
             return spend(rt, list(range(low, high + 1)))
 
         return numbers

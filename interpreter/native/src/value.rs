@@ -215,6 +215,15 @@ impl Value {
     }
 
     /// The language's name for the value's type, for error messages.
+    /// `type_name` with its article, for a sentence ("a number", "none"), as the Python
+    /// engine's `values.a_kind` says it.
+    pub fn a_kind(&self) -> String {
+        match self {
+            Value::None => "none".into(),
+            other => format!("a {}", other.type_name()),
+        }
+    }
+
     pub fn type_name(&self) -> &'static str {
         match self {
             Value::None => "none",

@@ -2501,7 +2501,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             };
             match found {
                 Some(loc) => Value::Zone(loc),
-                None => return error(format!("a {} has no such zone", owner.type_name())),
+                None => return error(format!("{} has no such zone or map", owner.a_kind())),
             }
         }
         Expr::Side(g, directions) => {
@@ -2777,7 +2777,9 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             for part in list(values[0].clone())?.iter() {
                 match part {
                     Value::List(items) => out.extend(items.iter().cloned()),
-                    other => return error(format!("flat joins lists, and a {} is none", other.type_name())),
+                    other => {
+                        return error(format!("flat joins lists, and one of these is {}", other.a_kind()))
+                    }
                 }
             }
             Value::List(Arc::new(out))
