@@ -498,6 +498,22 @@ def test_the_aid_tells_who_loses_a_fight_and_how_many(stem: str) -> None:
     assert gists and all("lower Power loses" in gist and "difference" in gist for gist in gists), gists
 
 
+@pytest.mark.parametrize("stem", [p.stem for p in bundled_games()])
+def test_an_aid_sends_its_reader_only_to_what_it_prints(stem: str) -> None:
+    """An aid never points at what it does not carry (issue 25 section 2): the Campaign's setup
+    said "the player with the fewest Campaign tokens (see Starting player)", a section of the
+    rulebook alone, and the aid's reader could not learn who starts among players tied."""
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    lines = render.aid_markdown(docs).splitlines()
+    for name in re.findall(r"\(see ([^)]+)\)", "\n".join(lines)):
+        step = re.compile(rf"\d+\. {re.escape(name)}:")
+        printed = [line for line in lines if line.startswith("#") and name in line]
+        printed += [line for line in lines if f"**{name}" in line or step.match(line)]
+        assert printed, f"the aid sends its reader to {name!r}, which it does not print"
+
+
 @pytest.mark.parametrize("stem", [s for s in ["dino_dynasty", *VARIANTS] if s.startswith("dino_dynasty")])
 def test_the_aid_tells_what_each_challenge_card_counts(stem: str) -> None:
     """Scoring is a basic question (issue 25): Dino Dynasty's aid said each card goes to "the
