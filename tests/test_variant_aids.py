@@ -498,16 +498,36 @@ def test_the_aid_tells_who_loses_a_fight_and_how_many(stem: str) -> None:
     assert gists and all("lower Power loses" in gist and "difference" in gist for gist in gists), gists
 
 
+@pytest.mark.parametrize("stem", [p.stem for p in bundled_games()])
+def test_an_aid_sends_its_reader_only_to_what_it_prints(stem: str) -> None:
+    """An aid never points at what it does not carry (issue 25 section 2): the Campaign's setup
+    said "the player with the fewest Campaign tokens (see Starting player)", a section of the
+    rulebook alone, and the aid's reader could not learn who starts among players tied."""
+    found = checked(stem)
+    assert found.module is not None and found.symbols is not None and found.program is not None
+    docs = render.game_docs(found.path, found.module, found.symbols, found.program.constants)
+    lines = render.aid_markdown(docs).splitlines()
+    for name in re.findall(r"\(see ([^)]+)\)", "\n".join(lines)):
+        step = re.compile(rf"\d+\. {re.escape(name)}:")
+        printed = [line for line in lines if line.startswith("#") and name in line]
+        printed += [line for line in lines if f"**{name}" in line or step.match(line)]
+        assert printed, f"the aid sends its reader to {name!r}, which it does not print"
+
+
 @pytest.mark.parametrize("stem", [s for s in ["dino_dynasty", *VARIANTS] if s.startswith("dino_dynasty")])
 def test_the_aid_tells_what_each_challenge_card_counts(stem: str) -> None:
     """Scoring is a basic question (issue 25): Dino Dynasty's aid said each card goes to "the
     player with the most of what it counts" and never what that is, the Challenge card table
-    being in the rulebook alone."""
+    being in the rulebook alone. The Stasis plays 6 of the 12 cards: its aid tells those 6 and
+    names none it leaves out, which a player would look for in vain."""
     aid, _ = aid_of(stem)
     told = " ".join(aid.scoring)
-    cards = ["Explorer", "Builder", "Hermit", "Rival", "Morpher", "Migrator", "Procreator", "Hatcher"]
-    cards += ["Conqueror", "Stomper", "Herder", "Survivor"]
-    assert all(f"{card}," in told or f"{card} and" in told for card in cards), told
+    in_play = ["Builder", "Migrator", "Procreator", "Hatcher", "Conqueror", "Stomper"]
+    left_out = ["Explorer", "Hermit", "Rival", "Morpher", "Herder", "Survivor"]
+    if stem != "dino_dynasty_stasis":
+        in_play, left_out = in_play + left_out, []
+    assert all(f"{card}," in told or f"{card} and" in told for card in in_play), told
+    assert not any(f"{card}," in told or f"{card} and" in told for card in left_out), told
 
 
 @pytest.mark.parametrize("stem", VARIANTS)
