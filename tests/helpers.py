@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -271,6 +271,18 @@ def play_refusing_bad_answers(
         state.apply(rnd.randrange(size))
     assert state.is_over
     refused(0)
+
+
+def assert_each_answer_goes_on(
+    game: Game, players: int, seed: int, prefix: list[int], indices: Iterable[int], *, budget: int
+) -> None:
+    """Each of `indices`, answered at the decision that replaying `prefix` reaches (a fresh replay
+    for each), is taken, and the game then ends or asks again."""
+    for index in indices:
+        again = meeple.replay(game, players, seed, prefix, budget=budget, complete=False)
+        again.apply(index)
+        assert again.choices == [*prefix, index]
+        assert again.is_over or again.decision is not None
 
 
 def new_game_as_played(game: Game, players: int, seed: int, **given: Any) -> Any:
