@@ -238,6 +238,11 @@ def snapshot(state: State) -> tuple[Any, ...]:
     )
 
 
+def count_owned(state: State, owner: Any, kind: str) -> int:
+    """How many pieces of `kind` that `owner` owns the game holds, wherever they are."""
+    return sum(1 for pile in state.rt.locs.values() for k, o in pile if o is owner and k.name == kind)
+
+
 def assert_same_game(again: State, original: State) -> None:
     """A replay is the same game: it ends, with the same scores, winners, log, turns and choices."""
     assert again.is_over
