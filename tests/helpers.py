@@ -1,7 +1,7 @@
 """What several tests share: the publishers' files the tests may read, playing a game with random
 answers, checking as it goes, taking a snapshot of a position, comparing a replay with its
 original, and the rules text that several test files build their small games on (`chip_game`,
-`SWAPPED`, `ring_map`; whole games shared are files in tests/games/)."""
+`SWAPPED`, `ring_map`; whole games shared are files in tests/games/ and tests/grids/)."""
 
 from __future__ import annotations
 

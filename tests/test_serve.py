@@ -832,7 +832,7 @@ def test_a_place_on_the_board_answers_when_clicked(page_of: Any, tmp_path: Path)
     assert session.state.choices == [1]  # the second cell offered
 
 
-LAYING = (ROOT / "tests" / "games" / "laying.rules").read_text(encoding="utf-8")  # coloured ground
+LAYING = (ROOT / "tests" / "grids" / "laying.rules").read_text(encoding="utf-8")  # coloured ground
 
 
 TAKING = LAYING.replace("map land:", "zone box\npiece tile_piece: each shape in box\n\nmap land:").replace(

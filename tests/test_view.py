@@ -178,7 +178,7 @@ def test_the_state_records_which_seat_made_each_choice(tmp_path: Path) -> None:
     assert game.choosers == [0, 0, 0, 0, 1]
 
 
-LAYING = (ROOT / "tests" / "games" / "laying.rules").read_text(encoding="utf-8")
+LAYING = (ROOT / "tests" / "grids" / "laying.rules").read_text(encoding="utf-8")
 
 
 def test_an_area_is_offered_at_every_cell_of_it_and_a_placement_at_its_first_cell(tmp_path: Path) -> None:
