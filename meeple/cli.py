@@ -39,6 +39,7 @@ from meeple.cli_common import (
     OK,
     OPTIONS,
     PLAYERS,
+    RULES,
     TEAMS,
     USAGE,
     Fail,
@@ -448,7 +449,7 @@ def show_reports(out: Console, report: Report, codes: set[str], title: str, empt
 @app.command()
 @command
 def play(
-    rules: Annotated[str, typer.Argument(metavar="FILE", help="A rules file or a bundled game name.")],
+    rules: Annotated[str, RULES],
     players: Annotated[int | None, PLAYERS] = None,
     seed: Annotated[
         int, typer.Option(min=0, max=MAX_NUMBER, help="Seed of the game's dice and the random agents.")
@@ -719,7 +720,7 @@ def lsp() -> None:
 @app.command()
 @command
 def serve(
-    rules: Annotated[str, typer.Argument(metavar="FILE", help="A rules file or a bundled game name.")],
+    rules: Annotated[str, RULES],
     players: Annotated[int | None, PLAYERS] = None,
     seed: Annotated[
         int, typer.Option(min=0, max=MAX_NUMBER, help="Seed of the game's dice and the agents.")

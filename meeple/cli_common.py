@@ -30,7 +30,8 @@ from meeple.saves import Save, SaveError, read_save
 
 OK, FAILED, USAGE = 0, 1, 2
 
-# The options every command that plays a game shares.
+# The argument and options every command that plays a game shares.
+RULES = typer.Argument(metavar="FILE", help="A rules file or a bundled game name.")
 PLAYERS = typer.Option(min=1, max=MAX_SEATS, help="Number of players (default: the game's smallest).")
 OPTIONS = typer.Option(
     "--option", metavar="NAME=VALUE", help="A value for one of the game's options (repeat for several)."

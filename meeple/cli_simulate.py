@@ -34,6 +34,7 @@ from meeple.cli_common import (
     LOAD,
     OPTIONS,
     PLAYERS,
+    RULES,
     TEAMS,
     USAGE,
     Fail,
@@ -192,7 +193,7 @@ def _table(*headers: str) -> Table:
 
 
 def simulate(
-    rules: Annotated[str, typer.Argument(metavar="FILE", help="A rules file or a bundled game name.")],
+    rules: Annotated[str, RULES],
     games: Annotated[int, GAMES],
     players: Annotated[int | None, PLAYERS] = None,
     seed: Annotated[int, SEED] = 0,

@@ -23,7 +23,7 @@ from meeple.files import write_atomic
 from meeple.interpreter.runtime import Said, Secret
 from meeple.limits import MAX_CHOICES, MAX_JSON_DEPTH, MAX_LOG_BYTES, MAX_NUMBER, MAX_SEATS
 from meeple.paths import Refused, read_user_bytes, resolved
-from meeple.saves import Save
+from meeple.saves import Save, first_problem
 
 if TYPE_CHECKING:
     from meeple.interpreter.engine import Game, State
@@ -162,7 +162,7 @@ def parse_log(text: bytes, where: str) -> GameLog:
     try:
         return GameLog.model_validate_json(text)
     except ValidationError as err:
-        raise LogError(f"{where} is not a meeple log: {_first_problem(err)}") from None
+        raise LogError(f"{where} is not a meeple log: {first_problem(err)}") from None
 
 
 # A JSON string (skipped whole: brackets inside it are text) or a bracket.
@@ -183,17 +183,6 @@ def too_deep(text: bytes, limit: int = MAX_JSON_DEPTH) -> int | None:
         elif bracket in (b"]", b"}"):
             depth -= 1
     return None
-
-
-def _first_problem(err: ValidationError) -> str:
-    problem = err.errors()[0]
-    where = ".".join(str(part) for part in problem["loc"])
-    message = str(problem["msg"]).removeprefix("Value error, ")
-    if problem["type"] == "missing":
-        return f"the field '{where}' is missing"
-    if not where:
-        return message.replace("Invalid JSON", "not JSON")
-    return f"the field '{where}': {message[:1].lower()}{message[1:]}"
 
 
 def log_rules(rules_path: Path, log: Path, bundled: bool) -> str:

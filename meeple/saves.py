@@ -117,7 +117,7 @@ def parse_save(text: bytes | str, where: str) -> Save:
     try:
         save = Save.model_validate_json(text)
     except ValidationError as err:
-        raise SaveError(f"{where} is not a meeple save: {_first_problem(err)}") from None
+        raise SaveError(f"{where} is not a meeple save: {first_problem(err)}") from None
     if save.meeple_save != SAVE_FORMAT:
         raise SaveError(
             f"{where} is a save of format {save.meeple_save}; this meeple reads format {SAVE_FORMAT}"
@@ -136,7 +136,10 @@ def as_save(data: Save | dict | str | bytes, where: str = "the save") -> Save:
     raise SaveError(f"{where} must be a save (its JSON, or the data a game's save() gives), not {data!r}")
 
 
-def _first_problem(err: ValidationError) -> str:
+def first_problem(err: ValidationError) -> str:
+    """The first thing wrong with a save or a log (meeple/logs.py), in a sentence: what pydantic
+    found, said of the field where it found it. A field that is not one is only forbidden in a
+    save (a log's own fields ignore the unknown), so it is a field of a save that it names."""
     problem = err.errors()[0]
     where = ".".join(str(part) for part in problem["loc"])
     message = str(problem["msg"]).removeprefix("Value error, ")

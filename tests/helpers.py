@@ -1,13 +1,14 @@
 """What several tests share: the publishers' files the tests may read, playing a game with random
-answers, checking as it goes, taking a snapshot of a position, and comparing a replay with its
-original."""
+answers, checking as it goes, taking a snapshot of a position, comparing a replay with its
+original, and the rules text that several test files build their small games on (`chip_game`,
+`SWAPPED`, `ring_map`; whole games shared are files in tests/games/ and tests/grids/)."""
 
 from __future__ import annotations
 
 import os
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
+import meeple
 from meeple import Diagnostic, Game, IllegalChoice, State
 from meeple.cli import app
 from meeple.grammar import ast
@@ -70,11 +72,98 @@ def only(report: Report, code: str) -> Diagnostic:
     return hits[0]
 
 
+def located_errors(path: Path) -> list[tuple[str, int, str, str]]:
+    """The errors `meeple check` finds in a rules file and the files it reads: where each is (the
+    file's name and the line), its code and its message."""
+    return [
+        (Path(d.file).name, d.line, d.code, d.message)
+        for d in meeple.check(path).diagnostics
+        if d.severity == "error"
+    ]
+
+
+def ask(state: State, value: str, *args: Any) -> Any:
+    """A value's answer computed afresh (outside the memo), in the game as it stands."""
+    params, fn = state.game.program.values[value]
+    return fn(state.rt, dict(zip(params, args, strict=True)))
+
+
 def write(folder: Path, name: str, text: str) -> Path:
     """A rules (or any text) file of the test's own, in `folder`."""
     path = folder / name
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def chip_game(chips: int, tables: str = "") -> str:
+    """The rules text of a small base game that variant tests patch: for `rounds` (2) rounds, a
+    step `income` in which each player gains (`rule gain`) one of its `chips` chips from the bag
+    into its pot; its score, the chips in its pot. `tables`: rules text after the constant."""
+    return f"""\
+game "Base":
+  players 2..3
+constant rounds = 2
+{tables}zone bag
+zone pot per player
+piece chip: {chips} per player in bag
+rule gain(p: player):
+  move 1 chip of p from bag to p.pot
+play:
+  repeat rounds times:
+    phase round:
+      step income:
+        for each p in players:
+          turn p:
+            gain(p)
+score p = count(pieces(p.pot))
+"""
+
+
+# What `swap` tests exchange: variables of the game (one kept within a range, two players), a
+# player's, and one row's of a variable per player and row.
+SWAPPED = """\
+table track (name, worth: int):
+  near, 1
+  far, 4
+
+var first: int = 1
+var second: int = 5
+var low: int = 0 within 0..3
+var leader: player = players[0]
+var trailer: player = players[1]
+var seat: int = 0 per player
+var mark: track = near per player
+var worth: int = 0 per player, track
+"""
+
+
+# a - b - c
+# |       |
+# e ----- d        (and the spots `ring_map` is given beside, joined to nothing)
+def ring_map(*alone: str) -> str:
+    """The rules text of a small graph that several tests move over: five spots joined in a ring
+    of two ways round from a to d (`table spot`, `table link`, `map ring`), and the spots `alone`
+    joined to nothing. A test's game text is its header, this, and its own pieces and rules."""
+    spots = "".join(f"  {name}\n" for name in alone)
+    return f"""\
+table spot (name):
+  a
+  b
+  c
+  d
+  e
+{spots}
+table link (x: spot, y: spot):
+  a, b
+  b, c
+  c, d
+  a, e
+  e, d
+
+map ring:
+  nodes spot
+  edges link (x, y)
+"""
 
 
 def line_of(source: str, text: str) -> int:
@@ -150,6 +239,11 @@ def snapshot(state: State) -> tuple[Any, ...]:
     )
 
 
+def count_owned(state: State, owner: Any, kind: str) -> int:
+    """How many pieces of `kind` that `owner` owns the game holds, wherever they are."""
+    return sum(1 for pile in state.rt.locs.values() for k, o in pile if o is owner and k.name == kind)
+
+
 def assert_same_game(again: State, original: State) -> None:
     """A replay is the same game: it ends, with the same scores, winners, log, turns and choices."""
     assert again.is_over
@@ -183,6 +277,18 @@ def play_refusing_bad_answers(
         state.apply(rnd.randrange(size))
     assert state.is_over
     refused(0)
+
+
+def assert_each_answer_goes_on(
+    game: Game, players: int, seed: int, prefix: list[int], indices: Iterable[int], *, budget: int
+) -> None:
+    """Each of `indices`, answered at the decision that replaying `prefix` reaches (a fresh replay
+    for each), is taken, and the game then ends or asks again."""
+    for index in indices:
+        again = meeple.replay(game, players, seed, prefix, budget=budget, complete=False)
+        again.apply(index)
+        assert again.choices == [*prefix, index]
+        assert again.is_over or again.decision is not None
 
 
 def new_game_as_played(game: Game, players: int, seed: int, **given: Any) -> Any:

@@ -6,9 +6,9 @@ player who would have no coin left is broke."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers import ask
 
 import meeple
 from meeple import RuleRuntimeError
@@ -48,11 +48,6 @@ def started(tmp_path: Path) -> meeple.State:
     path = tmp_path / "purses.rules"
     path.write_text(PURSES, encoding="utf-8")
     return meeple.load(path).new_game(2, seed=1)
-
-
-def ask(state: meeple.State, value: str, *args: Any) -> Any:
-    params, fn = state.game.program.values[value]
-    return fn(state.rt, dict(zip(params, args, strict=True)))
 
 
 def test_the_answer_is_the_position_the_moves_would_make(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ import meeple
 from meeple import saves
 from meeple.interpreter import carry
 from meeple.interpreter.engine import State
-from meeple.logs import log_text, parse_log
+from meeple.logs import LogError, log_text, parse_log
 from meeple.saves import Save, SaveError, parse_save, read_save, save_text, write_save
 
 HERE = Path(__file__).resolve().parent
@@ -260,6 +260,17 @@ def test_a_file_that_is_not_a_save_is_refused_in_a_sentence(case: str) -> None:
         parse_save(text, "the file")
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_a_field_a_save_has_not_is_named_alike_in_a_save_and_in_a_log(game: meeple.Game) -> None:
+    """A log that carries a save says what is wrong with it in a save's words (one account of a
+    schema's first problem, meeple/saves.py `first_problem`): a field that is not one is named."""
+    original = played(game, 2, 1, load=played(game, 2, 0).save())
+    data = json.loads(log_text({**original.result(), "rules": "pebbles.rules"}))
+    data["load"]["run"] = 1
+    with pytest.raises(LogError) as err:
+        parse_log(json.dumps(data).encode(), "the log")
+    assert str(err.value) == "the log is not a meeple log: 'load.run' is not a field of a save"
 
 
 def test_a_save_larger_than_a_save_can_be_is_not_read(

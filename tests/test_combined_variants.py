@@ -9,28 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import chip_game, located_errors
 
 import meeple
 from meeple.codegen import render
 
-BASE = """\
-game "Base":
-  players 2..3
-constant rounds = 2
-zone bag
-zone pot per player
-piece chip: 30 per player in bag
-rule gain(p: player):
-  move 1 chip of p from bag to p.pot
-play:
-  repeat rounds times:
-    phase round:
-      step income:
-        for each p in players:
-          turn p:
-            gain(p)
-score p = count(pieces(p.pot))
-"""
+BASE = chip_game(30)
 
 LONGER = """\
 variant "Longer" of "base.rules":
@@ -76,14 +60,6 @@ def folder(tmp_path: Path, combined: str, **others: str) -> Path:
     return path
 
 
-def errors(path: Path) -> list[tuple[str, int, str, str]]:
-    return [
-        (Path(d.file).name, d.line, d.code, d.message)
-        for d in meeple.check(path).diagnostics
-        if d.severity == "error"
-    ]
-
-
 HEADER = combining("Longer and richer", "longer.rules", "richer.rules")
 
 
@@ -111,7 +87,7 @@ def test_two_variants_changing_one_declaration_is_an_error_naming_both(tmp_path:
     """Neither may silently win: the error stands where the combining file names the second
     variant, and names both patches by file and line."""
     more = combining("Richer twice", "richer.rules", "also.rules")
-    found = errors(folder(tmp_path, more, **{"also.rules": ALSO}))
+    found = located_errors(folder(tmp_path, more, **{"also.rules": ALSO}))
     assert found == [
         (
             "both.rules",
@@ -134,17 +110,17 @@ def test_only_variants_of_the_same_game_combine(tmp_path: Path) -> None:
     other_game = BASE.replace('"Base"', '"Other"')
     elsewhere = LONGER.replace('"Longer" of "base.rules"', '"Elsewhere" of "other.rules"')
     game_named = folder(tmp_path, combining("X", "longer.rules", "base.rules"))
-    assert [e[:3] for e in errors(game_named)] == [("both.rules", 1, "M091")]
-    assert "not a variant" in errors(game_named)[0][3]
+    assert [e[:3] for e in located_errors(game_named)] == [("both.rules", 1, "M091")]
+    assert "not a variant" in located_errors(game_named)[0][3]
     other = folder(
         tmp_path,
         combining("X", "longer.rules", "elsewhere.rules"),
         **{"other.rules": other_game, "elsewhere.rules": elsewhere},
     )
-    assert [e[:3] for e in errors(other)] == [("both.rules", 1, "M091")]
-    assert "'other.rules'" in errors(other)[0][3]
+    assert [e[:3] for e in located_errors(other)] == [("both.rules", 1, "M091")]
+    assert "'other.rules'" in located_errors(other)[0][3]
     missing = folder(tmp_path, combining("X", "longer.rules", "nowhere.rules"))
-    assert [e[:3] for e in errors(missing)] == [("both.rules", 1, "M091")]
+    assert [e[:3] for e in located_errors(missing)] == [("both.rules", 1, "M091")]
 
 
 def test_a_variant_built_on_one_of_them_combines_too(tmp_path: Path) -> None:
@@ -181,5 +157,5 @@ def test_the_language_server_shows_a_conflict_at_the_header(tmp_path: Path) -> N
 
 def test_a_file_that_combines_itself_is_a_cycle_not_a_crash(tmp_path: Path) -> None:
     path = folder(tmp_path, combining("X", "longer.rules", "both.rules"))
-    found = errors(path)
+    found = located_errors(path)
     assert [e[:3] for e in found] == [("both.rules", 1, "M091")] and "cycle" in found[0][3]

@@ -20,7 +20,7 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
-from helpers import assert_same_game, play_random, play_refusing_bad_answers
+from helpers import assert_same_game, count_owned, play_random, play_refusing_bad_answers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -113,18 +113,7 @@ class MapWatch:
 def conserved(state: State) -> None:
     """Each player's Dinos are all somewhere: reserve, supply or Map (pieces are never created)."""
     for player in state.rt.players:
-        dinos = sum(
-            1
-            for pile in state.rt.locs.values()
-            for kind, owner in pile
-            if owner is player and kind.name == "dino"
-        )
-        nests = sum(
-            1
-            for pile in state.rt.locs.values()
-            for kind, owner in pile
-            if owner is player and kind.name == "nest"
-        )
+        dinos, nests = count_owned(state, player, "dino"), count_owned(state, player, "nest")
         assert (dinos, nests) == (DINOS_PER_PLAYER, 1)
     tiles = sum(1 for pile in state.rt.locs.values() for kind, _ in pile if kind.name == "map_tile")
     assert tiles == TILES

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from helpers import assert_same_game, play_random, play_refusing_bad_answers
+from helpers import assert_same_game, count_owned, play_random, play_refusing_bad_answers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -39,18 +39,7 @@ def kept_and_unasked(state: State) -> None:
     """Every seat's Dinos and Nest are somewhere (never created nor lost), and the decision waiting,
     if any, is a player's: the Stasis is never asked."""
     for seat in state.rt.players:
-        dinos = sum(
-            1
-            for pile in state.rt.locs.values()
-            for kind, owner in pile
-            if owner is seat and kind.name == "dino"
-        )
-        nests = sum(
-            1
-            for pile in state.rt.locs.values()
-            for kind, owner in pile
-            if owner is seat and kind.name == "nest"
-        )
+        dinos, nests = count_owned(state, seat, "dino"), count_owned(state, seat, "nest")
         assert (dinos, nests) == (DINOS_PER_SEAT, 1), seat
     if state.decision is not None:
         assert not state.decision.player.automated, state.decision.prompt

@@ -12,7 +12,13 @@ from functools import cache
 from typing import Any
 
 import pytest
-from helpers import Check, assert_same_game, play_random, play_refusing_bad_answers
+from helpers import (
+    Check,
+    assert_each_answer_goes_on,
+    assert_same_game,
+    play_random,
+    play_refusing_bad_answers,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -136,11 +142,7 @@ def test_every_offered_option_is_accepted(
         state = meeple.replay(game(), players, seed, prefix, budget=BUDGET, complete=False)
         assert state.decision is not None
         size = len(state.decision.options)
-        for index in range(size):
-            again = meeple.replay(game(), players, seed, prefix, budget=BUDGET, complete=False)
-            again.apply(index)
-            assert again.choices == [*prefix, index]
-            assert again.is_over or again.decision is not None
+        assert_each_answer_goes_on(game(), players, seed, prefix, range(size), budget=BUDGET)
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)

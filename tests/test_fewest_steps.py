@@ -8,34 +8,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from helpers import ask, ring_map
+
 import meeple
 from meeple import Diagnostic
 
 # a - b - c
 # |       |
 # e ----- d        f
-RING = """\
+RING = (
+    """\
 game "Ring":
   players 1..1
 
-table spot (name):
-  a
-  b
-  c
-  d
-  e
-  f
-
-table link (x: spot, y: spot):
-  a, b
-  b, c
-  c, d
-  a, e
-  e, d
-
-map ring:
-  nodes spot
-  edges link (x, y)
+"""
+    + ring_map("f")
+    + """\
 
 zone box
 piece rock: 3 in box
@@ -59,18 +47,13 @@ play:
     turn p:
       log "{to_flag(a)}"
 """
+)
 
 
 def started(tmp_path: Path, source: str = RING) -> meeple.State:
     path = tmp_path / "ring.rules"
     path.write_text(source, encoding="utf-8")
     return meeple.load(path).new_game(1, seed=1)
-
-
-def ask(state: meeple.State, value: str, *args: Any) -> Any:
-    """A value's answer computed afresh (outside the memo), in the game as it stands."""
-    params, fn = state.game.program.values[value]
-    return fn(state.rt, dict(zip(params, args, strict=True)))
 
 
 def spot(state: meeple.State, name: str) -> Any:

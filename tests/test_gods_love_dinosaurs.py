@@ -17,7 +17,13 @@ from functools import cache
 from typing import Any
 
 import pytest
-from helpers import Check, assert_same_game, play_random, play_refusing_bad_answers
+from helpers import (
+    Check,
+    assert_each_answer_goes_on,
+    assert_same_game,
+    play_random,
+    play_refusing_bad_answers,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -334,11 +340,7 @@ def test_every_offered_option_is_accepted(players: int, seed: int, answers: int,
         indices = set(range(size))
         if size > 16:
             indices = {0, size - 1} | set(data.draw(st.lists(st.integers(0, size - 1), max_size=4)))
-        for index in sorted(indices):
-            again = meeple.replay(game(), players, seed, prefix, budget=BUDGET, complete=False)
-            again.apply(index)
-            assert again.choices == [*prefix, index]
-            assert again.is_over or again.decision is not None
+        assert_each_answer_goes_on(game(), players, seed, prefix, sorted(indices), budget=BUDGET)
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)

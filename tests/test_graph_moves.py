@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import ask, ring_map
 from pygments.token import Keyword
 
 import meeple
@@ -24,27 +25,14 @@ from meeple.interpreter.runtime import RuleRuntimeError
 # a - b - c
 # |       |
 # e ----- d
-PATHS = """\
+PATHS = (
+    """\
 game "Paths":
   players 1..1
 
-table spot (name):
-  a
-  b
-  c
-  d
-  e
-
-table link (x: spot, y: spot):
-  a, b
-  b, c
-  c, d
-  a, e
-  e, d
-
-map ring:
-  nodes spot
-  edges link (x, y)
+"""
+    + ring_map()
+    + """\
 
 var shut: bool = no per spot
 
@@ -91,6 +79,7 @@ play:
       may choose r from hop_routes() by p prompt "Look from there":
         log "{r}"
 """
+)
 
 # From a, breadth first and in the order of the edges: b and e, then c past b and d past e; and
 # the same without b: the long way round to c.
@@ -102,12 +91,6 @@ def load(tmp_path: Path, source: str = PATHS) -> meeple.Game:
     path = tmp_path / "paths.rules"
     path.write_text(source, encoding="utf-8")
     return meeple.load(path)
-
-
-def ask(state: meeple.State, value: str, *args: Any) -> Any:
-    """A value's answer computed afresh (outside the memo), in the game as it stands."""
-    params, fn = state.game.program.values[value]
-    return fn(state.rt, dict(zip(params, args, strict=True)))
 
 
 def spot(state: meeple.State, name: str) -> Any:

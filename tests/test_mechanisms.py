@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +80,13 @@ def owned(state: State, per: str, name: str, owner: Any) -> Any:
 def messages(state: State) -> list[str]:
     """The log lines the rules wrote (`log "..."`), without the engine's indented answer lines."""
     return [line for line in state.log if not line.startswith("  ")]
+
+
+def started(make_game: MakeGame, template: str, lines: Sequence[str], players: int = 2) -> State:
+    """A game of a section's `template` whose `{body}` is `lines`, each a line of its `play:`,
+    started with `players` players at seed 0."""
+    body = "\n".join(f"  {line}" for line in lines)
+    return make_game(template.format(body=body)).new_game(players, seed=0)
 
 
 def play_out(state: State, answers: list[int]) -> State:
@@ -165,8 +172,7 @@ play:
 
 
 def moves(make_game: MakeGame, *lines: str) -> State:
-    body = "\n".join(f"  {line}" for line in lines)
-    return make_game(MOVES.format(body=body)).new_game(2, seed=0)
+    return started(make_game, MOVES, lines)
 
 
 def test_move_count_of_an_owner_moves_only_that_owners_pieces_of_that_kind(make_game: MakeGame) -> None:
@@ -319,8 +325,7 @@ play:
 
 
 def triggered(make_game: MakeGame, *lines: str) -> State:
-    body = "\n".join(f"  {line}" for line in lines)
-    return make_game(TRIGGERS.format(body=body)).new_game(2, seed=0)
+    return started(make_game, TRIGGERS, lines)
 
 
 def test_trigger_fires_once_for_every_piece_a_counted_move_brings_in(make_game: MakeGame) -> None:
@@ -410,8 +415,7 @@ play:
 
 
 def variables(make_game: MakeGame, *lines: str) -> State:
-    body = "\n".join(f"  {line}" for line in lines) or '  log "nothing"'
-    return make_game(VARIABLES.format(body=body)).new_game(2, seed=0)
+    return started(make_game, VARIABLES, lines or ('log "nothing"',))
 
 
 def test_variables_start_at_their_declared_values(make_game: MakeGame) -> None:
@@ -687,8 +691,7 @@ play:
 
 
 def choosing(make_game: MakeGame, *lines: str, players: int = 2) -> State:
-    body = "\n".join(f"  {line}" for line in lines)
-    return make_game(CHOICES.format(body=body)).new_game(players, seed=0)
+    return started(make_game, CHOICES, lines, players)
 
 
 def test_choose_offers_exactly_the_filtered_options_with_readable_labels(make_game: MakeGame) -> None:
@@ -1118,8 +1121,7 @@ play:
 
 
 def on_map(make_game: MakeGame, *lines: str) -> State:
-    body = "\n".join(f"  {line}" for line in lines)
-    return make_game(MAP.format(body=body)).new_game(2, seed=0)
+    return started(make_game, MAP, lines)
 
 
 def test_edges_make_neighbours_both_ways(make_game: MakeGame) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, run, write
+from helpers import ROOT, SWAPPED, ring_map, run, write
 from test_carry import DOES_NOT_FIT, save_data
 from test_native import (  # noqa: F401 (built: the fixture that skips, or fails, without the core)
     both,
@@ -188,22 +188,14 @@ def test_dino_dynasty_in_teams_is_the_same_game_on_both_engines_at_its_sizes(sce
 
 # ---------------------------------------------------------------------- swap
 
-SWAPPING = """\
+SWAPPING = (
+    """\
 game "Swapping":
   players 2..3
 
-table track (name, worth: int):
-  near, 1
-  far, 4
-
-var first: int = 1
-var second: int = 5
-var low: int = 0 within 0..3
-var leader: player = players[0]
-var trailer: player = players[1]
-var seat: int = 0 per player
-var mark: track = near per player
-var worth: int = 0 per player, track
+"""
+    + SWAPPED
+    + """\
 
 play:
   repeat 4 times:
@@ -228,6 +220,7 @@ play:
 
 score p = p.seat + p.worth[near] + (if leader == p then first else low)
 """
+)
 
 
 def test_a_swap_is_the_same_on_both_engines(tmp_path: Path) -> None:
@@ -243,28 +236,14 @@ def test_a_swap_is_the_same_on_both_engines(tmp_path: Path) -> None:
 # a - b - c
 # |       |
 # e ----- d        f
-RING_WALK = """\
+RING_WALK = (
+    """\
 game "Ring walk":
   players 2..3
 
-table spot (name):
-  a
-  b
-  c
-  d
-  e
-  f
-
-table link (x: spot, y: spot):
-  a, b
-  b, c
-  c, d
-  a, e
-  e, d
-
-map ring:
-  nodes spot
-  edges link (x, y)
+"""
+    + ring_map("f")
+    + """\
 
 zone purse per player
 zone pot
@@ -306,6 +285,7 @@ play:
 
 score p = count(pieces(p.purse, coin)) + (if to_flag(a) == none then 0 else to_flag(a))
 """
+)
 
 
 def test_a_look_ahead_and_the_fewest_steps_are_the_same_on_both_engines(tmp_path: Path) -> None:

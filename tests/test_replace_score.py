@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import located_errors
+
 import meeple
 from meeple.codegen import render
 
@@ -30,14 +32,6 @@ def variant(tmp_path: Path, body: str, base: str = BASE) -> Path:
     path = tmp_path / "variant.rules"
     path.write_text('variant "Changed" of "heaps.rules":\n  players 2..3\n' + body, encoding="utf-8")
     return path
-
-
-def errors(path: Path) -> list[tuple[str, int, str, str]]:
-    return [
-        (Path(d.file).name, d.line, d.code, d.message)
-        for d in meeple.check(path).diagnostics
-        if d.severity == "error"
-    ]
 
 
 def test_replace_score_changes_every_players_score(tmp_path: Path) -> None:
@@ -65,12 +59,12 @@ def test_replace_tiebreak_changes_who_wins_a_tie(tmp_path: Path) -> None:
 
 def test_replacing_a_score_line_the_base_game_lacks_is_an_error_at_the_variants_line(tmp_path: Path) -> None:
     base = BASE.replace("tiebreak p = p.luck\n", "")
-    found = errors(variant(tmp_path, "replace tiebreak p = p.luck\n", base))
+    found = located_errors(variant(tmp_path, "replace tiebreak p = p.luck\n", base))
     assert found == [("variant.rules", 3, "M090", "the base game has no tiebreak line to replace")]
 
 
 def test_a_second_score_line_without_replace_is_an_error_that_says_to_replace(tmp_path: Path) -> None:
-    found = errors(variant(tmp_path, "score p = 0\n"))
+    found = located_errors(variant(tmp_path, "score p = 0\n"))
     assert found == [("variant.rules", 3, "M090", "the base game already has a score line")]
 
 

@@ -832,36 +832,7 @@ def test_a_place_on_the_board_answers_when_clicked(page_of: Any, tmp_path: Path)
     assert session.state.choices == [1]  # the second cell offered
 
 
-LAYING = """\
-game "Laying":
-  players 1..1
-
-table ground (name, called, colour):
-  wet, "Wet ground", "#3366cc"
-  dry, "Dry ground", "#cc9933"
-table shape (name):
-  start
-  bend
-table tile (shape: shape, q: int, r: int, ground: ground):
-  start, 0, 0, wet
-  start, 1, 0, wet
-  start, 0, 1, dry
-  bend, 0, 0, dry
-  bend, 1, 0, wet
-
-map land:
-  grid hex of tile
-
-setup:
-  place [each t in tile where t.shape == start] on land
-
-play:
-  for each p in players:
-    choose a from areas(land, ground) by p prompt "Area":
-      log "{p} points at {a}"
-    choose spot from placements(land, [each t in tile where t.shape == bend]) by p prompt "Where":
-      place [each t in tile where t.shape == bend] on land at spot
-"""
+LAYING = (ROOT / "tests" / "grids" / "laying.rules").read_text(encoding="utf-8")  # coloured ground
 
 
 TAKING = LAYING.replace("map land:", "zone box\npiece tile_piece: each shape in box\n\nmap land:").replace(

@@ -6,27 +6,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import only
+from helpers import SWAPPED, only
 
 import meeple
 from meeple.interpreter.examples import run_examples
 
-GAME = """\
+GAME = (
+    """\
 game "Swaps":
   players 2..2
 
-table track (name, worth: int):
-  near, 1
-  far, 4
-
-var first: int = 1
-var second: int = 5
-var low: int = 0 within 0..3
-var leader: player = players[0]
-var trailer: player = players[1]
-var seat: int = 0 per player
-var mark: track = near per player
-var worth: int = 0 per player, track
+"""
+    + SWAPPED
+    + """\
 
 play:
   swap first with second
@@ -85,6 +77,7 @@ example "Two rows of one variable per owner and row":
     players[0].worth[near] == 9
     players[0].worth[far] == 0
 """
+)
 
 
 def test_two_variables_exchange_their_values(tmp_path: Path) -> None:

@@ -8,32 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import chip_game
 
 import meeple
 from meeple.grammar import ast
 from meeple.interpreter.examples import run_examples
 
 HERE = Path(__file__).parent
-BASE = """\
-game "Base":
-  players 2..3
-constant rounds = 2
-table colour (name, worth: int):
-  red, 1
-zone bag
-zone pot per player
-piece chip: 10 per player in bag
-rule gain(p: player):
-  move 1 chip of p from bag to p.pot
-play:
-  repeat rounds times:
-    phase round:
-      step income:
-        for each p in players:
-          turn p:
-            gain(p)
-score p = count(pieces(p.pot))
-"""
+BASE = chip_game(10, "table colour (name, worth: int):\n  red, 1\n")
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from helpers import ROOT
+
 import meeple
 
 GAME = """\
@@ -176,36 +178,7 @@ def test_the_state_records_which_seat_made_each_choice(tmp_path: Path) -> None:
     assert game.choosers == [0, 0, 0, 0, 1]
 
 
-LAYING = """\
-game "Laying":
-  players 1..1
-
-table ground (name):
-  wet
-  dry
-table shape (name):
-  start
-  bend
-table tile (shape: shape, q: int, r: int, ground: ground):
-  start, 0, 0, wet
-  start, 1, 0, wet
-  start, 0, 1, dry
-  bend, 0, 0, dry
-  bend, 1, 0, wet
-
-map land:
-  grid hex of tile
-
-setup:
-  place [each t in tile where t.shape == start] on land
-
-play:
-  for each p in players:
-    choose a from areas(land, ground) by p prompt "Area":
-      log "{p} points at {a}"
-    choose spot from placements(land, [each t in tile where t.shape == bend]) by p prompt "Where":
-      place [each t in tile where t.shape == bend] on land at spot
-"""
+LAYING = (ROOT / "tests" / "grids" / "laying.rules").read_text(encoding="utf-8")
 
 
 def test_an_area_is_offered_at_every_cell_of_it_and_a_placement_at_its_first_cell(tmp_path: Path) -> None:

@@ -674,6 +674,16 @@ class Lowering:
                 raise Unsupported(f"the statement `{_said(s)}`", s.span)
             method(s)
 
+    def body_or_else(self, s: ast.Choose | ast.Ask | ast.Pick, at: int) -> None:
+        """A statement's body, then its `orelse`: the instruction at `at` (a decision, a pick)
+        jumps to the `orelse` when it has nothing to enter the body with, and the body's end
+        jumps over it."""
+        self.block(s.body)
+        end = self.emit(s, {"Jump": {"to": -1}})
+        self.patch(at, "orelse", self.here())
+        self.block(s.orelse)
+        self.patch(end, "to", self.here())
+
     def lower_Let(self, s: ast.Let) -> None:
         e = self.expr(s.value)
         self.emit(s, {"Let": {"slot": self.frame.slot(s.name), "e": e}})
@@ -844,21 +854,13 @@ class Lowering:
         self.preferences(s, ask, False)
         if s.shown_at is not None:  # read by a seat's view alone (src/shown.rs)
             self.shown[self.instrs[ask]["at"]] = self.expr(s.shown_at)
-        self.block(s.body)
-        end = self.emit(s, {"Jump": {"to": -1}})
-        self.patch(ask, "orelse", self.here())
-        self.block(s.orelse)
-        self.patch(end, "to", self.here())
+        self.body_or_else(s, ask)
 
     def lower_Ask(self, s: ast.Ask) -> None:
         chooser = self.expr(s.chooser) if s.chooser is not None else None
         ask = self.emit(s, {"Ask": {"chooser": chooser, "prompt": self.text(s.prompt), "orelse": -1}})
         self.preferences(s, ask, True)
-        self.block(s.body)
-        end = self.emit(s, {"Jump": {"to": -1}})
-        self.patch(ask, "orelse", self.here())
-        self.block(s.orelse)
-        self.patch(end, "to", self.here())
+        self.body_or_else(s, ask)
 
     def lower_Offer(self, s: ast.Offer) -> None:
         """The block between an OfferOpen, which binds the rule's arguments and the seat, and an
@@ -908,11 +910,7 @@ class Lowering:
         cond = self.expr(s.cond) if s.cond is not None else None
         title = self.text(f"random {s.var}")
         pick = self.emit(s, {"Pick": {"seq": seq, "cond": cond, "var": var, "title": title, "orelse": -1}})
-        self.block(s.body)
-        end = self.emit(s, {"Jump": {"to": -1}})
-        self.patch(pick, "orelse", self.here())
-        self.block(s.orelse)
-        self.patch(end, "to", self.here())
+        self.body_or_else(s, pick)
 
     def lower_Shuffle(self, s: ast.Shuffle) -> None:
         self.emit(s, {"Shuffle": {"zone": self.expr(s.zone)}})
