@@ -81,7 +81,10 @@ def _outline(lines: list[Line]) -> list[Line]:
         if x.kind == "text":
             out.append(Line(first_sentence(x.text), x.kind))
         elif x.brief is not None:
-            out.append(Line(x.text, x.kind, [Line(x.brief, "text")], x.anchor))
+            # the brief stands for the block's words: for all it holds where they are a `says`, and
+            # for its `text` alone where the block is told by a text and the steps under it
+            steps = [c for c in x.children if c.kind != "text"]
+            out.append(Line(x.text, x.kind, [Line(x.brief, "text"), *_outline(steps)], x.anchor))
         elif x.kind == "loop" and x.children and all(c.kind in (*NAMED, "text") for c in x.children):
             out += _outline(x.children)
         elif x.kind in NAMED and len(x.children) == 1 and _a_rule_alone(x.children[0]):

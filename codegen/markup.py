@@ -71,8 +71,28 @@ def to_html(text: str, links: bool = True) -> Markup:
 
 def typst_escape(text: str) -> str:
     """Author text for Typst markup: printed as written, never read as markup or code. Line
-    breaks become spaces (a blank line would start a paragraph, a line could start a heading)."""
-    return _TYPST_SPECIAL.sub(r"\\\1", re.sub(r"[\r\n]+", " ", text))
+    breaks become spaces (a blank line would start a paragraph, a line could start a heading);
+    a short compound word is kept whole (`_joined`)."""
+    return _joined(_TYPST_SPECIAL.sub(r"\\\1", re.sub(r"[\r\n]+", " ", text)))
+
+
+# A word written with hyphens ("two-player", "2-4") of at most LONGEST_COMPOUND characters: Typst
+# may break a line after any hyphen, even with hyphenation off, and a reader met "two-" at a line's
+# end (or a page's) and "player" on the next. Such a word is set in a box, which no line break
+# enters (the PDF's text is unchanged: a word joiner after the hyphen was in it, and a search for
+# "two-player" missed it); a longer one may still break at a hyphen, rather than leave a justified
+# line stretched around it. Read in escaped text: each hyphen is "\-", and what follows the box
+# is a space or an escaped mark, never markup that would continue it.
+LONGEST_COMPOUND = 20
+_COMPOUND = re.compile(r"[^\W_]+(?:\\-[^\W_]+)+")
+
+
+def _joined(escaped: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        word = m.group(0)
+        return f"#box[{word}]" if len(word.replace("\\", "")) <= LONGEST_COMPOUND else word
+
+    return _COMPOUND.sub(one, escaped)
 
 
 def typst_string(text: str) -> str:

@@ -49,7 +49,9 @@ LABEL_FRAME = 'stroke="#444" stroke-width="0.6"'
 LETTER = 0.5  # the width of an average letter, in font sizes: a label's width is estimated from it
 BOLD_LETTER = 0.6  # the same in bold: a piece's label
 OVERHANG = 8.0  # a label wider than its cell may reach this far past a map's edge: the picture holds it
-LEGEND_ENTRY = 95.0  # the width a legend entry needs: its swatch and a name
+LEGEND_SWATCH = 19.0  # a legend entry's swatch and the space before its name
+LEGEND_GAP = 18.0  # between two entries of a legend's row
+LEGEND_ROW = 22.0  # the height of a legend's row
 CELL_LINE = 11  # letters a line of words on a cell holds at full size
 # A piece's label is bold and framed, and stays within its cell, so that the label on the next cell
 # never covers it: bold letters average 0.55 of the font size (measured on an 11-letter name), so
@@ -640,31 +642,48 @@ class Drawer:
 
     def key(self, shown: Sequence[Shown]) -> str:
         """The key to a map's pictures, before and after together, printed once under both: the
-        colour of each kind of cell either shows, in rows a page wide, and what bold and italic
-        words on a cell are. "" for a place that is no map."""
+        colour of each kind of cell either shows, and what bold and italic words on a cell are, in
+        rows a page wide. Each entry is as wide as its name, and the words on bold and italics go
+        on the last row where they fit there: in a grid of entries of one width, with those words
+        on a line of their own, a key of four kinds of cell took two lines, and a book's first
+        example missed the room under the rules by less than that line. "" for a place that is
+        no map."""
         if not all(isinstance(s.place, MapRef) for s in shown):
             return ""
-        entries = self._legend(shown)
-        columns = max(1, min(len(entries), int(FULL_PAGE / SCALE // LEGEND_ENTRY)))
-        width = columns * LEGEND_ENTRY
-        parts = []
-        for i, what in enumerate(entries):
-            x, row = 4 + (i % columns) * LEGEND_ENTRY, 4 + 22 * (i // columns)
-            parts.append(
-                f'<rect x="{x:.1f}" y="{row:.1f}" width="14" height="14" rx="2" '
-                f'fill="{self.colour(what)}" stroke="#777"/><text x="{x + 19:.1f}" y="{row + 11.5:.1f}">'
-                f"{_e(self.names.row(what.table, what.key).one)}</text>"
-            )
-        height = 22 * math.ceil(len(entries) / columns) + 4
+        entries = [
+            (self.colour(what), self.names.row(what.table, what.key).one) for what in self._legend(shown)
+        ]
+        widest = FULL_PAGE / SCALE - 8
+        items = [(LEGEND_SWATCH + _wide(name), name, colour) for colour, name in entries]
+        note = ""
         if self._marked(shown):
-            parts.append(
-                f'<text x="4" y="{height + 10:.1f}" fill="#555">'
-                '<tspan font-weight="bold">bold</tspan>: pieces; '
-                '<tspan font-style="italic">italics</tspan>: printed on the '
-                f"{_cell_word(shown[0].place)}</text>"
-            )
-            height += 18
-        return _svg((0, 0, max(width, 300), height), "Key", parts)
+            note = f"bold: pieces; italics: printed on the {_cell_word(shown[0].place)}"
+            items.append((_wide(note), note, ""))
+        rows: list[list[tuple[float, str, str]]] = [[]]
+        for item in items:
+            used = sum(w for w, _, _ in rows[-1]) + LEGEND_GAP * len(rows[-1])
+            if rows[-1] and used + item[0] > widest:
+                rows.append([])
+            rows[-1].append(item)
+        parts = []
+        for r, row in enumerate(rows):
+            x, y = 4.0, 4.0 + LEGEND_ROW * r
+            for w, name, colour in row:
+                if colour:
+                    parts.append(
+                        f'<rect x="{x:.1f}" y="{y:.1f}" width="14" height="14" rx="2" fill="{colour}" '
+                        f'stroke="#777"/><text x="{x + 19:.1f}" y="{y + 11.5:.1f}">{_e(name)}</text>'
+                    )
+                else:
+                    parts.append(
+                        f'<text x="{x:.1f}" y="{y + 11.5:.1f}" fill="#555">'
+                        '<tspan font-weight="bold">bold</tspan>: pieces; '
+                        '<tspan font-style="italic">italics</tspan>: printed on the '
+                        f"{_e(_cell_word(shown[0].place))}</text>"
+                    )
+                x += w + LEGEND_GAP
+        width = max(sum(w for w, _, _ in row) + LEGEND_GAP * (len(row) - 1) for row in rows) + 8
+        return _svg((0, 0, width, LEGEND_ROW * len(rows) + 4), "Key", parts)
 
     def _labels(self, face: Row | None, pieces: list[Piece]) -> list[tuple[list[str], bool]]:
         """The labels on a cell, each as its lines: each kind of piece (True), then each mark."""
@@ -768,6 +787,11 @@ def _blocks(geometry: Geometry, cells: list[tuple[int, int]]) -> list[str]:
             'fill="none" stroke="#222" stroke-width="3"/>'
         )
     return out
+
+
+def _wide(words: str) -> float:
+    """How wide words print in a picture, estimated from an average letter."""
+    return len(words) * LETTER * FONT
 
 
 def _e(text: str) -> str:

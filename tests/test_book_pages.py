@@ -116,6 +116,21 @@ def test_no_word_is_split_at_a_lines_end_so_none_across_a_page(tmp_path: Path) -
     assert not split, split[:3]
 
 
+def test_a_short_word_written_with_a_hyphen_is_never_split_at_a_lines_end(tmp_path: Path) -> None:
+    """A word written with a hyphen ("two-player") stays on one line (issue 25): with hyphenation
+    off, Typst still breaks a line after a hyphen, and a reader met "two-" at a line's end, or a
+    page's, and "player" on the next. Justified text of such words, at every place of the line:
+    none ends a line at its hyphen, and each prints with its hyphen."""
+    compounds = ["two-player", "four-sided", "red-brown", "well-known", "half-full", "one-eyed"]
+    words = " ".join(f"A {compounds[i % 6]} marble number {i} and {'ab ' * (i % 5)}more." for i in range(150))
+    data = _book(tmp_path, "joined", GAME.format(rows='  b01, "Bead 01", 1, 1\n', words=words))
+    lines = [line.rstrip() for p in pdfs.reader(data).pages for line in p.extract_text().splitlines()]
+    split = [a for a in lines if re.search(r"\b(two|four|red|well|half|one)-$", a)]
+    assert not split, split[:3]
+    text = " ".join(lines)
+    assert all(c in text for c in compounds)
+
+
 SHORT_LAST = """\
 game "Beads":
   players 2..2

@@ -693,10 +693,12 @@ def test_no_page_before_an_example_picture_is_more_than_a_third_empty(stem: str)
     """No half-empty page before an example picture (issue 25, section 1), in every bundled
     game's and variant's rulebook as printed: a page followed by one that opens with a worked
     example's pictures (its title, or the pictures an example split between pages goes on with)
-    has at most a third of its height empty under its last line. Gods Love Dinosaurs' page 5
-    was 40% empty before the Clare hatching example, which went whole to the next page (the
-    rulings fill the page now), and its page 3 45% empty before the part "Examples" and its first
-    example (which begins there now); it is in the default run."""
+    has at most a third of its height empty under its last line, and no example is split between
+    pages (none goes on under its title and "(continued)"). Gods Love Dinosaurs' page 5 was 40%
+    empty before the Clare hatching example, which went whole to the next page (the rulings fill
+    the page now), and its page 3 45% empty before the part "Examples" and its first example
+    (which began there, and went on on page 4 under "(continued)"; its pictures print a little
+    smaller now, and it fits); it is in the default run."""
     import pdfs
 
     data, warnings = rulebook_pdf(stem)
@@ -720,6 +722,9 @@ def test_no_page_before_an_example_picture_is_more_than_a_third_empty(stem: str)
     empty = {i + 1: round((y - MARGIN) / height, 2) for i in before if (y := lowest[i]) is not None}
     assert all(share <= EMPTIEST for share in empty.values()), empty  # pages counted from 1
     assert before or stem not in DRAWN_QUICK  # its examples open pages: the test reads them
+    rulings = pdfs.flat("Rulings (continued)")
+    split = [i + 1 for i, p in enumerate(pages) if "(continued)" in p.replace(rulings, "")]
+    assert not split, split  # pages counted from 1
 
 
 # The parts of a rulebook (its level-1 headings) a page may end more than a third empty before:
