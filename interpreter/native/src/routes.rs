@@ -6,7 +6,7 @@
 use crate::ir::MovementIr;
 use crate::placement;
 use crate::value::{Value, Way};
-use crate::vm::{eval, Fail, FailKind, Fast, Loaded, Part, World};
+use crate::vm::{eval, test, Fail, FailKind, Fast, Loaded, Part, World};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -35,7 +35,9 @@ impl Search<'_> {
     fn test(&mut self, w: &mut World, cond: &Cond, place: u32) -> Result<bool, Fail> {
         let Some((slot, e)) = cond else { return Ok(true) };
         self.env[*slot as usize] = Value::Cell(place);
-        Ok(eval(self.p, w, e, &mut self.env)?.truthy())
+        // Answered as `if` answers it (`vm::test`: a comparison or a value's answer without a
+        // value made for each step of `and`, `or`, `not`), as truthy as the value would be.
+        test(self.p, w, e, &mut self.env)
     }
 
     fn may_pass(&mut self, w: &mut World, place: u32) -> Result<bool, Fail> {
@@ -103,6 +105,42 @@ impl Sets {
         self.sets.push(set.clone());
         self.ids.insert(set, id);
         id
+    }
+}
+
+/// The states a search has met, by (place, set of occupied places passed, direction, depth),
+/// where routes may go back over their path (a route's search meets each of a few thousand
+/// states once or more). Where neither direction nor depth tells states apart (a movement that
+/// turns, whose shortest routes count), a bit each in a row of bits per set (a hash of each
+/// state cost more than the rest of the step); otherwise, hashed.
+enum Seen {
+    Rows { bits: Vec<u64>, places: usize },
+    Hashed(HashSet<(u32, u32, i64, usize), Fast>),
+}
+
+impl Seen {
+    fn new(places: usize, straight: bool, by_depth: bool) -> Seen {
+        match straight || by_depth {
+            false => Seen::Rows { bits: Vec::new(), places },
+            true => Seen::Hashed(HashSet::default()),
+        }
+    }
+
+    /// Whether the state is new, marking it met.
+    fn insert(&mut self, place: u32, passing: u32, direction: i64, depth: usize) -> bool {
+        match self {
+            Seen::Rows { bits, places } => {
+                let at = passing as usize * *places + place as usize;
+                let (word, bit) = (at / 64, 1u64 << (at % 64));
+                if word >= bits.len() {
+                    bits.resize(word + 1 + *places / 64, 0);
+                }
+                let new = bits[word] & bit == 0;
+                bits[word] |= bit;
+                new
+            }
+            Seen::Hashed(seen) => seen.insert((place, passing, direction, depth)),
+        }
     }
 }
 
@@ -212,11 +250,11 @@ pub fn routes(
     // Every state, the first (at the start, no step taken) at 0; `layer` those of one depth.
     let mut states = vec![Step { parent: 0, place: from, last: UNDIRECTED, passing: none }];
     let mut layer: Vec<usize> = vec![0];
-    let mut seen: HashSet<(u32, u32, i64, i64), Fast> = HashSet::default();
+    let mut seen = Seen::new(places, straight, low > 1);
     for depth in 1..=high {
         let mut next_layer = Vec::new();
         let ending = steps.contains(&depth);
-        let depth_seen = if low > 1 { depth } else { 0 };
+        let depth_seen = if low > 1 { depth as usize } else { 0 };
         for &at in &layer {
             let (here, last) = (states[at].place, states[at].last);
             let mut passing = states[at].passing;
@@ -235,8 +273,8 @@ pub fn routes(
                     continue;
                 }
                 if backtracks {
-                    let state = (next, passing, if straight { direction } else { UNDIRECTED }, depth_seen);
-                    if !seen.insert(state) {
+                    let way = if straight { direction } else { UNDIRECTED };
+                    if !seen.insert(next, passing, way, depth_seen) {
                         continue;
                     }
                 } else if next == from || entered(&states, at, next) {
@@ -254,4 +292,24 @@ pub fn routes(
         layer = next_layer;
     }
     Ok(Value::List(Arc::new(found)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Seen;
+
+    /// The table of bits meets states as the hashed set does: each new the first time alone,
+    /// whatever the set of places passed (rows added as sets are met, out of order too).
+    #[test]
+    fn a_state_met_in_the_rows_of_bits_is_new_once_as_in_the_hashed_set() {
+        let places = 70; // more than a word, so a set's row straddles words
+        let (mut rows, mut hashed) = (Seen::new(places, false, false), Seen::new(places, true, false));
+        assert!(matches!(rows, Seen::Rows { .. }) && matches!(hashed, Seen::Hashed(_)));
+        let states = [(0, 0), (69, 0), (0, 1), (3, 5), (69, 5), (0, 0), (3, 5), (64, 2), (69, 0), (64, 2)];
+        for (place, passing) in states {
+            let (a, b) = (rows.insert(place, passing, -1, 0), hashed.insert(place, passing, -1, 0));
+            assert_eq!(a, b, "state {place} after set {passing}");
+        }
+        assert!(!rows.insert(3, 5, -1, 0) && rows.insert(4, 5, -1, 0) && rows.insert(3, 4, -1, 0));
+    }
 }

@@ -1800,6 +1800,24 @@ fn pieces(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value]) -> Result
     Ok(out)
 }
 
+/// `pieces(WHERE, KIND, OWNER)[n]`: the n-th piece that fits, without listing them (what stands
+/// on a cell, `pieces(c, token)[0].row`, asked of every cell of a grid); every piece gone
+/// through and every part read, as listing them does.
+fn nth_piece(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value], n: usize) -> Result<Value, Fail> {
+    let mut nth = None;
+    let mut seen = 0;
+    with_pieces(p, w, args, env, |loc, pc| {
+        if seen == n {
+            nth = Some(Value::Piece(loc, *pc));
+        }
+        seen += 1;
+    })?;
+    match nth {
+        Some(piece) => Ok(piece),
+        None => error("index out of range: the list is shorter"),
+    }
+}
+
 /// `count(pieces(WHERE, KIND, OWNER))`: how many pieces fit, without listing them (nor making
 /// any list on the way: a place's pieces are counted per cell of a board at every move).
 fn count_pieces(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value]) -> Result<i64, Fail> {
@@ -2334,6 +2352,9 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
                     Some(seat) => Ok(Value::Player(seat)),
                     None => error("index out of range: the list is shorter"),
                 };
+            }
+            if let Expr::Builtin(Builtin::Pieces, args) = &**obj {
+                return nth_piece(p, w, args, env, i as usize);
             }
             match list(eval(p, w, obj, env)?)?.get(i as usize) {
                 Some(v) => v.clone(),
@@ -3424,6 +3445,49 @@ mod tests {
                     w.memo.read(super::Part::Seats);
                 }
                 assert_eq!(read, w.memo.end(), "players[{i}] of {players}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_piece_taken_by_its_place_among_a_places_pieces_is_the_lists_item_and_reads_the_same() {
+        // `pieces(supply, stone, p)[i]` without a list: the item `[...][i]` of the list made
+        // first would be, or the same error, having read the same parts.
+        use crate::ir::{Builtin, Expr};
+        use crate::value::Piece;
+        let program = tiny();
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let piece = |owner| Piece { kind: 0, owner };
+        game.world.locs[0] = vec![piece(Some(0)), piece(Some(1)), piece(None), piece(Some(1))];
+        let args = |owner: Option<u32>| {
+            let mut args = vec![Expr::Const(Value::Zone(0)), Expr::Const(Value::KindName(0))];
+            args.extend(owner.map(|seat| Expr::Const(Value::Player(seat))));
+            args
+        };
+        for owner in [None, Some(0), Some(1)] {
+            for i in -1..=4 {
+                let at = || Box::new(Expr::Const(Value::Int(i)));
+                let w = &mut game.world;
+                w.memo.begin();
+                let taken = super::eval(
+                    &program,
+                    w,
+                    &Expr::Index(Box::new(Expr::Builtin(Builtin::Pieces, args(owner))), at()),
+                    &mut [],
+                );
+                let read = w.memo.end();
+                w.memo.begin();
+                let pieces = super::eval(&program, w, &Expr::Builtin(Builtin::Pieces, args(owner)), &mut []);
+                let listed = super::eval(
+                    &program,
+                    w,
+                    &Expr::Index(Box::new(Expr::Const(pieces.expect("listed"))), at()),
+                    &mut [],
+                );
+                assert_eq!(taken, listed, "pieces(supply, stone, {owner:?})[{i}]");
+                // A negative position fails before the pieces are looked at, as before.
+                let listing = w.memo.end();
+                assert_eq!(read, if i < 0 { Default::default() } else { listing }, "{owner:?}[{i}]");
             }
         }
     }
