@@ -7,6 +7,7 @@ use crate::ir::MovementIr;
 use crate::placement;
 use crate::value::{Value, Way};
 use crate::vm::{eval, test, Fail, FailKind, Fast, Loaded, Part, World};
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -70,41 +71,44 @@ impl Search<'_> {
 }
 
 /// The sets of occupied places the search's paths have passed, each kept once and named by a
-/// number (what makes two routes different outcomes). Many paths grow the same set by the same
-/// place: each such step is remembered by the two numbers, so that it makes and hashes no list
-/// again.
+/// number (what makes two routes different outcomes). A set is bits, a place's bit given when
+/// the search first passes it (a search passes a few dozen at most), with no word of zeros at its
+/// end, so that equal sets are equal words: a set grown by a place is a copy of a few words and a
+/// hash of them, where a sorted list of places was searched, grown and hashed (nearly every
+/// growing makes a new set).
 #[derive(Default)]
 pub(crate) struct Sets {
-    sets: Vec<Vec<u32>>,
-    ids: HashMap<Vec<u32>, u32, Fast>,
-    grown: HashMap<(u32, u32), u32, Fast>,
+    sets: Vec<Vec<u64>>,
+    ids: HashMap<Vec<u64>, u32, Fast>,
+    bits: HashMap<u32, usize, Fast>,
 }
 
 impl Sets {
     pub(crate) fn with(&mut self, set: u32, place: u32) -> u32 {
-        if let Some(id) = self.grown.get(&(set, place)) {
-            return *id;
+        let given = self.bits.len();
+        let bit = *self.bits.entry(place).or_insert(given);
+        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+        let words = &self.sets[set as usize];
+        if words.get(word).is_some_and(|w| w & mask != 0) {
+            return set;
         }
-        let mut grown = self.sets[set as usize].clone();
-        let id = match grown.binary_search(&place) {
-            Ok(_) => set,
-            Err(i) => {
-                grown.insert(i, place);
-                self.id(grown)
-            }
-        };
-        self.grown.insert((set, place), id);
-        id
+        let mut grown = words.clone();
+        if grown.len() <= word {
+            grown.resize(word + 1, 0);
+        }
+        grown[word] |= mask;
+        self.id(grown)
     }
 
-    pub(crate) fn id(&mut self, set: Vec<u32>) -> u32 {
-        if let Some(id) = self.ids.get(&set) {
-            return *id;
+    pub(crate) fn id(&mut self, set: Vec<u64>) -> u32 {
+        let next = self.sets.len() as u32;
+        match self.ids.entry(set) {
+            Entry::Occupied(known) => *known.get(),
+            Entry::Vacant(new) => {
+                self.sets.push(new.key().clone());
+                *new.insert(next)
+            }
         }
-        let id = self.sets.len() as u32;
-        self.sets.push(set.clone());
-        self.ids.insert(set, id);
-        id
     }
 }
 
@@ -282,7 +286,9 @@ pub fn routes(
                 }
                 states.push(Step { parent: at, place: next, last: direction, passing });
                 let new = states.len() - 1;
-                if ending && !keys.contains(&(next, passing)) && search.may_end(w, next)? {
+                // A place is asked whether a route may end there before a route ends there
+                // (`keys`), so asking first asks nothing more, and hashes only where one may.
+                if ending && search.may_end(w, next)? && !keys.contains(&(next, passing)) {
                     keys.insert((next, passing));
                     found.push(way(cells_of(&states, new, depth as usize)));
                 }
@@ -296,7 +302,25 @@ pub fn routes(
 
 #[cfg(test)]
 mod tests {
-    use super::Seen;
+    use super::{Seen, Sets};
+
+    /// A set grown by the same places in any order, or by a place twice, is the same set; any
+    /// other set is another (its bits past the first word too).
+    #[test]
+    fn sets_of_places_grown_in_any_order_are_one_set_and_others_are_not() {
+        let mut sets = Sets::default();
+        let none = sets.id(Vec::new());
+        let grow = |sets: &mut Sets, places: &[u32]| places.iter().fold(none, |set, p| sets.with(set, *p));
+        let many: Vec<u32> = (100..170).collect();
+        let mut reversed = many.clone();
+        reversed.reverse();
+        assert_eq!(grow(&mut sets, &[7, 3, 9]), grow(&mut sets, &[9, 7, 3, 3]));
+        assert_eq!(grow(&mut sets, &many), grow(&mut sets, &reversed));
+        assert_ne!(grow(&mut sets, &[7, 3]), grow(&mut sets, &[7, 3, 9]));
+        assert_ne!(grow(&mut sets, &many), grow(&mut sets, &many[1..]));
+        assert_ne!(grow(&mut sets, &[]), grow(&mut sets, &[3]));
+        assert_eq!(grow(&mut sets, &[]), none);
+    }
 
     /// The table of bits meets states as the hashed set does: each new the first time alone,
     /// whatever the set of places passed (rows added as sets are met, out of order too).
