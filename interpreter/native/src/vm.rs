@@ -67,6 +67,9 @@ pub struct Loaded {
     known: Known,
     /// By value: whether it is computed where it is asked rather than kept (in_place.rs).
     in_place: Vec<bool>,
+    /// By value: its body compiled, where it is a small test of what stands at a place
+    /// (bodies.rs), answered without the memo.
+    bodies: Vec<Option<crate::bodies::Body>>,
     /// By value: how its answers are keyed where some argument is kept by what the body reads
     /// of it (narrowed.rs).
     narrowed: Vec<Option<crate::narrowed::Narrowing>>,
@@ -197,6 +200,9 @@ impl Loaded {
             .iter()
             .map(|v| v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
             .collect();
+        let bodies = (ir.values.iter().zip(&in_place))
+            .map(|(v, computed)| if *computed { None } else { crate::bodies::compile(v) })
+            .collect();
         let narrowed = ir.values.iter().map(|v| crate::narrowed::Narrowing::of(v, &ir.columns)).collect();
         let keys = Keys::new(&ir);
         let kind_parts = Arc::new(KindParts::new(ir.locations.len(), keys.count));
@@ -216,6 +222,7 @@ impl Loaded {
             column_ids,
             known,
             in_place,
+            bodies,
             narrowed,
             keys,
             kind_parts,
@@ -2069,7 +2076,7 @@ fn compared(p: &Loaded, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<
 }
 
 /// A binary operator's value from its operands' (`and` and `or` are answered by `binary`).
-fn apply(p: &Loaded, w: &mut World, op: BinOp, left: Value, right: Value) -> Result<Value, Fail> {
+pub(crate) fn apply(p: &Loaded, w: &mut World, op: BinOp, left: Value, right: Value) -> Result<Value, Fail> {
     Ok(match op {
         BinOp::Add => match (left, right) {
             (Value::Int(a), Value::Int(b)) => Value::Int(checked(a.checked_add(b))?),
@@ -2562,6 +2569,9 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     if p.in_place[key.0 as usize] {
         return computed_in_place(p, w, &key);
     }
+    if let Some(answer) = compiled_body(p, w, &key)? {
+        return Ok(answer);
+    }
     // Kept by what the body reads of its arguments (narrowed.rs), computed from them as given.
     let (key, given) = match &p.narrowed[key.0 as usize] {
         None => (key, None),
@@ -2614,6 +2624,15 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     }
     w.memo.keep(key, result.clone(), read, w.steps - before);
     Ok(result)
+}
+
+/// A value whose body is a small test of what stands at a place, answered by its compiled body
+/// (bodies.rs) where it answers as the walk would.
+fn compiled_body(p: &Loaded, w: &mut World, key: &Key) -> Result<Option<Value>, Fail> {
+    match &p.bodies[key.0 as usize] {
+        Some(body) => crate::bodies::asked(p, w, key.0, body, &key.1),
+        None => Ok(None),
+    }
 }
 
 /// A declared value about to be computed, within the limits of values under way (how deep, how
