@@ -2,6 +2,7 @@
 //! machine whose games are plain data. See docs/architecture.md, "The native engine".
 pub mod areas;
 pub mod automata;
+pub mod bodies;
 pub mod carry;
 pub mod compiled;
 pub mod grid;

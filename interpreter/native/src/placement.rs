@@ -474,16 +474,32 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
     let reach = taken.iter().map(|c| c.1.abs()).max().unwrap_or(0)
         + turned.iter().flat_map(|cells| cells.iter().map(|c| c.1.abs())).max().unwrap_or(0);
     let pack = Packing { half: reach + 2, width: 2 * (reach + 2) };
-    let mut taken_p: Vec<i64> = taken.iter().map(|c| pack.of(*c)).collect();
-    taken_p.sort_unstable();
+    let taken_p: Vec<i64> = taken.iter().map(|c| pack.of(*c)).collect();
     let sides: Vec<i64> = directions(p, g).iter().map(|d| pack.of(*d)).collect();
-    let mut frontier: Vec<i64> = taken_p
-        .iter()
-        .flat_map(|t| sides.iter().map(move |d| t + d))
-        .filter(|c| taken_p.binary_search(c).is_err())
-        .collect();
-    frontier.sort_unstable();
-    frontier.dedup();
+    // The free cells beside taken ones: each side of a taken cell with no cell across it
+    // (`Grown::around`), some twice and in no order, as only the least and the greatest bound the
+    // table below and a shift marked twice is marked once.
+    let mut frontier: Vec<i64> = Vec::with_capacity(taken.len() * sides.len());
+    for (i, c) in w.grown.of(g) {
+        let (at, around) = (pack.of((c.1, c.2)), w.grown.around.get(i).copied().unwrap_or([NONE; 6]));
+        let free = sides.iter().zip(around).filter(|(_, across)| *across == NONE);
+        frontier.extend(free.map(|(side, _)| at + side));
+    }
+    let (Some(&least), Some(&greatest)) = (frontier.iter().min(), frontier.iter().max()) else {
+        return Ok(Value::List(Arc::new(Vec::new())));
+    };
+    // The frontier and the taken cells as bits from the least frontier cell on (every taken
+    // cell lies between the least and the greatest: a step west from it meets the frontier).
+    let bits = |cells: &[i64]| {
+        let mut set = vec![0u64; ((greatest - least) / 64 + 1) as usize];
+        for c in cells.iter().filter_map(|c| usize::try_from(c - least).ok()) {
+            if let Some(word) = set.get_mut(c / 64) {
+                *word |= 1 << (c % 64);
+            }
+        }
+        set
+    };
+    let (frontier, taken_p) = (bits(&frontier), bits(&taken_p));
     let single = local.iter().collect::<HashSet<_>>().len() < 2;
     let alike = !hex;
     let marks: Vec<u32> = if alike {
@@ -492,41 +508,58 @@ pub fn placements(p: &Loaded, w: &mut World, g: u32, shape: &Value, faces: &[u32
         rows.to_vec()
     };
     let mut seen: HashSet<Vec<((i64, i64), u32)>> = HashSet::new();
-    let mut out = Vec::new();
+    // For each turn, a bit for each shift (the least `first`): set where a cell of the shape
+    // lands on a frontier cell, cleared where one lands on a taken cell (the sets moved by each
+    // cell); then the placements of every turn, read in order, in a list made once at its size.
+    let mut shifts = Vec::with_capacity(turned.len());
     for (turns, cells) in turned.iter().enumerate() {
         let packed: Vec<i64> = cells.iter().map(|c| pack.of(*c)).collect();
-        // Each shift that puts some cell of the shape on a frontier cell, and none on a taken
-        // one: marked in a table of every shift between the least and the greatest, read in order.
-        let (Some(low), Some(high)) = (packed.iter().min(), packed.iter().max()) else { continue };
-        let first = frontier[0] - high;
-        let mut free = vec![false; (frontier[frontier.len() - 1] - low - first + 1) as usize];
-        for f in &frontier {
-            for c in &packed {
-                free[(f - c - first) as usize] = true;
-            }
+        let (Some(&low), Some(&high)) = (packed.iter().min(), packed.iter().max()) else { continue };
+        let first = least - high;
+        let size = ((greatest - low - first) / 64 + 1) as usize;
+        let (mut free, mut covers) = (vec![0u64; size], vec![0u64; size]);
+        for c in &packed {
+            or_shifted(&mut free, &frontier, (high - c) as usize);
+            or_shifted(&mut covers, &taken_p, (high - c) as usize);
         }
-        for t in &taken_p {
-            for c in &packed {
-                if let Some(mark) = free.get_mut((t - c - first) as usize) {
-                    *mark = false;
+        free.iter_mut().zip(&covers).for_each(|(word, taken)| *word &= !taken);
+        shifts.push((turns as u32, cells, first, free));
+    }
+    let mut out =
+        Vec::with_capacity(shifts.iter().flat_map(|(.., free)| free).map(|w| w.count_ones() as usize).sum());
+    for (turns, cells, first, free) in shifts {
+        for (k, word) in free.iter().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let i = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (dq, dr) = pack.unpack(first + i as i64);
+                if alike || single {
+                    let mut look: Vec<((i64, i64), u32)> =
+                        cells.iter().map(|(q, r)| (q + dq, r + dr)).zip(marks.iter().copied()).collect();
+                    look.sort_unstable();
+                    look.dedup();
+                    if !seen.insert(look) {
+                        continue;
+                    }
                 }
+                out.push(spot(cells, (dq, dr), turns));
             }
-        }
-        for (i, _) in free.iter().enumerate().filter(|(_, marked)| **marked) {
-            let (dq, dr) = pack.unpack(first + i as i64);
-            if alike || single {
-                let mut look: Vec<((i64, i64), u32)> =
-                    cells.iter().map(|(q, r)| (q + dq, r + dr)).zip(marks.iter().copied()).collect();
-                look.sort_unstable();
-                look.dedup();
-                if !seen.insert(look) {
-                    continue;
-                }
-            }
-            out.push(spot(cells, (dq, dr), turns as u32));
         }
     }
     Ok(Value::List(Arc::new(SpotRef::all(out))))
+}
+
+/// `dest |= src << by`, of sets of bits a word at a time (the least bit of word 0 first); `dest`
+/// holds every bit moved.
+fn or_shifted(dest: &mut [u64], src: &[u64], by: usize) {
+    let (words, bits) = (by / 64, by % 64);
+    for (k, word) in src.iter().enumerate().filter(|(_, word)| **word != 0) {
+        dest[k + words] |= word << bits;
+        if bits != 0 && word >> (64 - bits) != 0 {
+            dest[k + words + 1] |= word >> (64 - bits);
+        }
+    }
 }
 
 /// Placements on a grid of K x K blocks (grids.py's `_on_blocks`): on each free block sharing a
@@ -779,10 +812,28 @@ fn route_attr(way: &Way, name: &str) -> Result<Value, Fail> {
 
 #[cfg(test)]
 mod tests {
-    use super::{rotate, Grown, Packing, GONE};
+    use super::{or_shifted, rotate, Grown, Packing, GONE};
     use crate::grid::HEX_SIDES;
     use crate::value::Spot;
     use std::sync::Arc;
+
+    /// A set of bits moved by any distance, within a word or across words, lands each bit where
+    /// moving it alone would, over what the destination held.
+    #[test]
+    fn a_set_of_bits_moved_a_word_at_a_time_lands_each_bit_where_it_would_alone() {
+        let set: Vec<usize> = vec![0, 1, 5, 63, 64, 100, 127, 130];
+        let mut src = vec![0u64; 3];
+        set.iter().for_each(|b| src[b / 64] |= 1 << (b % 64));
+        for by in [0, 1, 7, 63, 64, 65, 100, 128] {
+            let mut dest = vec![0u64; 6];
+            dest[0] = 1 << 3; // held before: stays
+            or_shifted(&mut dest, &src, by);
+            let mut expected = vec![0u64; 6];
+            expected[0] = 1 << 3;
+            set.iter().map(|b| b + by).for_each(|b| expected[b / 64] |= 1 << (b % 64));
+            assert_eq!(dest, expected, "moved by {by}");
+        }
+    }
 
     fn spot(grid: u32, cells: &[(i64, i64)], layer: u32) -> Arc<Spot> {
         let rows: Vec<u32> = cells.iter().map(|_| 0).collect();

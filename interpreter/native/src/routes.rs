@@ -6,7 +6,8 @@
 use crate::ir::MovementIr;
 use crate::placement;
 use crate::value::{Value, Way};
-use crate::vm::{eval, Fail, FailKind, Fast, Loaded, Part, World};
+use crate::vm::{eval, test, Fail, FailKind, Fast, Loaded, Part, World};
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -35,7 +36,9 @@ impl Search<'_> {
     fn test(&mut self, w: &mut World, cond: &Cond, place: u32) -> Result<bool, Fail> {
         let Some((slot, e)) = cond else { return Ok(true) };
         self.env[*slot as usize] = Value::Cell(place);
-        Ok(eval(self.p, w, e, &mut self.env)?.truthy())
+        // Answered as `if` answers it (`vm::test`: a comparison or a value's answer without a
+        // value made for each step of `and`, `or`, `not`), as truthy as the value would be.
+        test(self.p, w, e, &mut self.env)
     }
 
     fn may_pass(&mut self, w: &mut World, place: u32) -> Result<bool, Fail> {
@@ -68,41 +71,80 @@ impl Search<'_> {
 }
 
 /// The sets of occupied places the search's paths have passed, each kept once and named by a
-/// number (what makes two routes different outcomes). Many paths grow the same set by the same
-/// place: each such step is remembered by the two numbers, so that it makes and hashes no list
-/// again.
+/// number (what makes two routes different outcomes). A set is bits, a place's bit given when
+/// the search first passes it (a search passes a few dozen at most), with no word of zeros at its
+/// end, so that equal sets are equal words: a set grown by a place is a copy of a few words and a
+/// hash of them, where a sorted list of places was searched, grown and hashed (nearly every
+/// growing makes a new set).
 #[derive(Default)]
 pub(crate) struct Sets {
-    sets: Vec<Vec<u32>>,
-    ids: HashMap<Vec<u32>, u32, Fast>,
-    grown: HashMap<(u32, u32), u32, Fast>,
+    sets: Vec<Vec<u64>>,
+    ids: HashMap<Vec<u64>, u32, Fast>,
+    bits: HashMap<u32, usize, Fast>,
 }
 
 impl Sets {
     pub(crate) fn with(&mut self, set: u32, place: u32) -> u32 {
-        if let Some(id) = self.grown.get(&(set, place)) {
-            return *id;
+        let given = self.bits.len();
+        let bit = *self.bits.entry(place).or_insert(given);
+        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+        let words = &self.sets[set as usize];
+        if words.get(word).is_some_and(|w| w & mask != 0) {
+            return set;
         }
-        let mut grown = self.sets[set as usize].clone();
-        let id = match grown.binary_search(&place) {
-            Ok(_) => set,
-            Err(i) => {
-                grown.insert(i, place);
-                self.id(grown)
-            }
-        };
-        self.grown.insert((set, place), id);
-        id
+        let mut grown = words.clone();
+        if grown.len() <= word {
+            grown.resize(word + 1, 0);
+        }
+        grown[word] |= mask;
+        self.id(grown)
     }
 
-    pub(crate) fn id(&mut self, set: Vec<u32>) -> u32 {
-        if let Some(id) = self.ids.get(&set) {
-            return *id;
+    pub(crate) fn id(&mut self, set: Vec<u64>) -> u32 {
+        let next = self.sets.len() as u32;
+        match self.ids.entry(set) {
+            Entry::Occupied(known) => *known.get(),
+            Entry::Vacant(new) => {
+                self.sets.push(new.key().clone());
+                *new.insert(next)
+            }
         }
-        let id = self.sets.len() as u32;
-        self.sets.push(set.clone());
-        self.ids.insert(set, id);
-        id
+    }
+}
+
+/// The states a search has met, by (place, set of occupied places passed, direction, depth),
+/// where routes may go back over their path (a route's search meets each of a few thousand
+/// states once or more). Where neither direction nor depth tells states apart (a movement that
+/// turns, whose shortest routes count), a bit each in a row of bits per set (a hash of each
+/// state cost more than the rest of the step); otherwise, hashed.
+enum Seen {
+    Rows { bits: Vec<u64>, places: usize },
+    Hashed(HashSet<(u32, u32, i64, usize), Fast>),
+}
+
+impl Seen {
+    fn new(places: usize, straight: bool, by_depth: bool) -> Seen {
+        match straight || by_depth {
+            false => Seen::Rows { bits: Vec::new(), places },
+            true => Seen::Hashed(HashSet::default()),
+        }
+    }
+
+    /// Whether the state is new, marking it met.
+    fn insert(&mut self, place: u32, passing: u32, direction: i64, depth: usize) -> bool {
+        match self {
+            Seen::Rows { bits, places } => {
+                let at = passing as usize * *places + place as usize;
+                let (word, bit) = (at / 64, 1u64 << (at % 64));
+                if word >= bits.len() {
+                    bits.resize(word + 1 + *places / 64, 0);
+                }
+                let new = bits[word] & bit == 0;
+                bits[word] |= bit;
+                new
+            }
+            Seen::Hashed(seen) => seen.insert((place, passing, direction, depth)),
+        }
     }
 }
 
@@ -212,11 +254,11 @@ pub fn routes(
     // Every state, the first (at the start, no step taken) at 0; `layer` those of one depth.
     let mut states = vec![Step { parent: 0, place: from, last: UNDIRECTED, passing: none }];
     let mut layer: Vec<usize> = vec![0];
-    let mut seen: HashSet<(u32, u32, i64, i64), Fast> = HashSet::default();
+    let mut seen = Seen::new(places, straight, low > 1);
     for depth in 1..=high {
         let mut next_layer = Vec::new();
         let ending = steps.contains(&depth);
-        let depth_seen = if low > 1 { depth } else { 0 };
+        let depth_seen = if low > 1 { depth as usize } else { 0 };
         for &at in &layer {
             let (here, last) = (states[at].place, states[at].last);
             let mut passing = states[at].passing;
@@ -235,8 +277,8 @@ pub fn routes(
                     continue;
                 }
                 if backtracks {
-                    let state = (next, passing, if straight { direction } else { UNDIRECTED }, depth_seen);
-                    if !seen.insert(state) {
+                    let way = if straight { direction } else { UNDIRECTED };
+                    if !seen.insert(next, passing, way, depth_seen) {
                         continue;
                     }
                 } else if next == from || entered(&states, at, next) {
@@ -244,7 +286,9 @@ pub fn routes(
                 }
                 states.push(Step { parent: at, place: next, last: direction, passing });
                 let new = states.len() - 1;
-                if ending && !keys.contains(&(next, passing)) && search.may_end(w, next)? {
+                // A place is asked whether a route may end there before a route ends there
+                // (`keys`), so asking first asks nothing more, and hashes only where one may.
+                if ending && search.may_end(w, next)? && !keys.contains(&(next, passing)) {
                     keys.insert((next, passing));
                     found.push(way(cells_of(&states, new, depth as usize)));
                 }
@@ -254,4 +298,42 @@ pub fn routes(
         layer = next_layer;
     }
     Ok(Value::List(Arc::new(found)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Seen, Sets};
+
+    /// A set grown by the same places in any order, or by a place twice, is the same set; any
+    /// other set is another (its bits past the first word too).
+    #[test]
+    fn sets_of_places_grown_in_any_order_are_one_set_and_others_are_not() {
+        let mut sets = Sets::default();
+        let none = sets.id(Vec::new());
+        let grow = |sets: &mut Sets, places: &[u32]| places.iter().fold(none, |set, p| sets.with(set, *p));
+        let many: Vec<u32> = (100..170).collect();
+        let mut reversed = many.clone();
+        reversed.reverse();
+        assert_eq!(grow(&mut sets, &[7, 3, 9]), grow(&mut sets, &[9, 7, 3, 3]));
+        assert_eq!(grow(&mut sets, &many), grow(&mut sets, &reversed));
+        assert_ne!(grow(&mut sets, &[7, 3]), grow(&mut sets, &[7, 3, 9]));
+        assert_ne!(grow(&mut sets, &many), grow(&mut sets, &many[1..]));
+        assert_ne!(grow(&mut sets, &[]), grow(&mut sets, &[3]));
+        assert_eq!(grow(&mut sets, &[]), none);
+    }
+
+    /// The table of bits meets states as the hashed set does: each new the first time alone,
+    /// whatever the set of places passed (rows added as sets are met, out of order too).
+    #[test]
+    fn a_state_met_in_the_rows_of_bits_is_new_once_as_in_the_hashed_set() {
+        let places = 70; // more than a word, so a set's row straddles words
+        let (mut rows, mut hashed) = (Seen::new(places, false, false), Seen::new(places, true, false));
+        assert!(matches!(rows, Seen::Rows { .. }) && matches!(hashed, Seen::Hashed(_)));
+        let states = [(0, 0), (69, 0), (0, 1), (3, 5), (69, 5), (0, 0), (3, 5), (64, 2), (69, 0), (64, 2)];
+        for (place, passing) in states {
+            let (a, b) = (rows.insert(place, passing, -1, 0), hashed.insert(place, passing, -1, 0));
+            assert_eq!(a, b, "state {place} after set {passing}");
+        }
+        assert!(!rows.insert(3, 5, -1, 0) && rows.insert(4, 5, -1, 0) && rows.insert(3, 4, -1, 0));
+    }
 }

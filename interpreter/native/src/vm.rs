@@ -67,6 +67,9 @@ pub struct Loaded {
     known: Known,
     /// By value: whether it is computed where it is asked rather than kept (in_place.rs).
     in_place: Vec<bool>,
+    /// By value: its body compiled, where it is a small test of what stands at a place
+    /// (bodies.rs), answered without the memo.
+    bodies: Vec<Option<crate::bodies::Body>>,
     /// By value: how its answers are keyed where some argument is kept by what the body reads
     /// of it (narrowed.rs).
     narrowed: Vec<Option<crate::narrowed::Narrowing>>,
@@ -197,6 +200,9 @@ impl Loaded {
             .iter()
             .map(|v| v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
             .collect();
+        let bodies = (ir.values.iter().zip(&in_place))
+            .map(|(v, computed)| if *computed { None } else { crate::bodies::compile(v) })
+            .collect();
         let narrowed = ir.values.iter().map(|v| crate::narrowed::Narrowing::of(v, &ir.columns)).collect();
         let keys = Keys::new(&ir);
         let kind_parts = Arc::new(KindParts::new(ir.locations.len(), keys.count));
@@ -216,6 +222,7 @@ impl Loaded {
             column_ids,
             known,
             in_place,
+            bodies,
             narrowed,
             keys,
             kind_parts,
@@ -1800,6 +1807,24 @@ fn pieces(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value]) -> Result
     Ok(out)
 }
 
+/// `pieces(WHERE, KIND, OWNER)[n]`: the n-th piece that fits, without listing them (what stands
+/// on a cell, `pieces(c, token)[0].row`, asked of every cell of a grid); every piece gone
+/// through and every part read, as listing them does.
+fn nth_piece(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value], n: usize) -> Result<Value, Fail> {
+    let mut nth = None;
+    let mut seen = 0;
+    with_pieces(p, w, args, env, |loc, pc| {
+        if seen == n {
+            nth = Some(Value::Piece(loc, *pc));
+        }
+        seen += 1;
+    })?;
+    match nth {
+        Some(piece) => Ok(piece),
+        None => error("index out of range: the list is shorter"),
+    }
+}
+
 /// `count(pieces(WHERE, KIND, OWNER))`: how many pieces fit, without listing them (nor making
 /// any list on the way: a place's pieces are counted per cell of a board at every move).
 fn count_pieces(p: &Loaded, w: &mut World, args: &[Expr], env: &mut [Value]) -> Result<i64, Fail> {
@@ -2051,7 +2076,7 @@ fn compared(p: &Loaded, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<
 }
 
 /// A binary operator's value from its operands' (`and` and `or` are answered by `binary`).
-fn apply(p: &Loaded, w: &mut World, op: BinOp, left: Value, right: Value) -> Result<Value, Fail> {
+pub(crate) fn apply(p: &Loaded, w: &mut World, op: BinOp, left: Value, right: Value) -> Result<Value, Fail> {
     Ok(match op {
         BinOp::Add => match (left, right) {
             (Value::Int(a), Value::Int(b)) => Value::Int(checked(a.checked_add(b))?),
@@ -2335,6 +2360,9 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
                     None => error("index out of range: the list is shorter"),
                 };
             }
+            if let Expr::Builtin(Builtin::Pieces, args) = &**obj {
+                return nth_piece(p, w, args, env, i as usize);
+            }
             match list(eval(p, w, obj, env)?)?.get(i as usize) {
                 Some(v) => v.clone(),
                 None => return error("index out of range: the list is shorter"),
@@ -2541,6 +2569,9 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     if p.in_place[key.0 as usize] {
         return computed_in_place(p, w, &key);
     }
+    if let Some(answer) = compiled_body(p, w, &key)? {
+        return Ok(answer);
+    }
     // Kept by what the body reads of its arguments (narrowed.rs), computed from them as given.
     let (key, given) = match &p.narrowed[key.0 as usize] {
         None => (key, None),
@@ -2593,6 +2624,15 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     }
     w.memo.keep(key, result.clone(), read, w.steps - before);
     Ok(result)
+}
+
+/// A value whose body is a small test of what stands at a place, answered by its compiled body
+/// (bodies.rs) where it answers as the walk would.
+fn compiled_body(p: &Loaded, w: &mut World, key: &Key) -> Result<Option<Value>, Fail> {
+    match &p.bodies[key.0 as usize] {
+        Some(body) => crate::bodies::asked(p, w, key.0, body, &key.1),
+        None => Ok(None),
+    }
 }
 
 /// A declared value about to be computed, within the limits of values under way (how deep, how
@@ -3427,6 +3467,49 @@ mod tests {
                     w.memo.read(super::Part::Seats);
                 }
                 assert_eq!(read, w.memo.end(), "players[{i}] of {players}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_piece_taken_by_its_place_among_a_places_pieces_is_the_lists_item_and_reads_the_same() {
+        // `pieces(supply, stone, p)[i]` without a list: the item `[...][i]` of the list made
+        // first would be, or the same error, having read the same parts.
+        use crate::ir::{Builtin, Expr};
+        use crate::value::Piece;
+        let program = tiny();
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let piece = |owner| Piece { kind: 0, owner };
+        game.world.locs[0] = vec![piece(Some(0)), piece(Some(1)), piece(None), piece(Some(1))];
+        let args = |owner: Option<u32>| {
+            let mut args = vec![Expr::Const(Value::Zone(0)), Expr::Const(Value::KindName(0))];
+            args.extend(owner.map(|seat| Expr::Const(Value::Player(seat))));
+            args
+        };
+        for owner in [None, Some(0), Some(1)] {
+            for i in -1..=4 {
+                let at = || Box::new(Expr::Const(Value::Int(i)));
+                let w = &mut game.world;
+                w.memo.begin();
+                let taken = super::eval(
+                    &program,
+                    w,
+                    &Expr::Index(Box::new(Expr::Builtin(Builtin::Pieces, args(owner))), at()),
+                    &mut [],
+                );
+                let read = w.memo.end();
+                w.memo.begin();
+                let pieces = super::eval(&program, w, &Expr::Builtin(Builtin::Pieces, args(owner)), &mut []);
+                let listed = super::eval(
+                    &program,
+                    w,
+                    &Expr::Index(Box::new(Expr::Const(pieces.expect("listed"))), at()),
+                    &mut [],
+                );
+                assert_eq!(taken, listed, "pieces(supply, stone, {owner:?})[{i}]");
+                // A negative position fails before the pieces are looked at, as before.
+                let listing = w.memo.end();
+                assert_eq!(read, if i < 0 { Default::default() } else { listing }, "{owner:?}[{i}]");
             }
         }
     }
