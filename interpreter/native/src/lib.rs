@@ -3,6 +3,7 @@
 pub mod areas;
 pub mod automata;
 pub mod carry;
+pub mod cells;
 pub mod compiled;
 pub mod grid;
 pub mod in_place;
