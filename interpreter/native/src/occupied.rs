@@ -28,9 +28,9 @@ use std::sync::Arc;
 /// Connect Four by a pass; of 121, 47% more for Hex). The tests keep the filters of their board
 /// of 3 cells, as kept.rs's `FEW_ITEMS` has them kept.
 #[cfg(not(test))]
-const MOST_CELLS_KEPT: u32 = 64;
+pub(crate) const MOST_CELLS_KEPT: u32 = 64;
 #[cfg(test)]
-const MOST_CELLS_KEPT: u32 = 2;
+pub(crate) const MOST_CELLS_KEPT: u32 = 2;
 
 /// Whether a value's body is a filter of a board's cells (a board given by its size) by the
 /// pieces of each, found when the program loads: the board's cells if so.
@@ -69,7 +69,7 @@ pub(crate) fn filter(
     env: &mut [Value],
 ) -> Result<Option<Value>, Fail> {
     // The list made from the bits at its length: no list grown item by item.
-    pass(p, w, (seq, slot, cond), env, |first, set| {
+    pass(p, w, (seq, slot, cond), env, None, |first, set| {
         let mut out = Vec::with_capacity(set.iter().map(|bits| bits.count_ones() as usize).sum());
         for (word, bits) in set.iter().enumerate() {
             let mut bits = *bits;
@@ -86,11 +86,16 @@ pub(crate) fn filter(
 /// the board's (on the stack for a board of up to 256 cells), handed to `then` with the board's
 /// first location, which makes the answer of them; None, having done nothing, where the filter
 /// is not answered here.
+///
+/// With `since` (the bits of the answer found before, and the memo's buckets changed since among
+/// the board's), only the cells of those buckets are gone through again, the others' bits kept:
+/// the same bits, steps and reads as a pass over every cell.
 pub(crate) fn pass(
     p: &Loaded,
     w: &mut World,
     (seq, slot, cond): (&Expr, u32, &Expr),
     env: &mut [Value],
+    since: Option<(&[u64], &crate::memo::Reads)>,
     then: impl FnOnce(u32, &[u64]) -> Value,
 ) -> Result<Option<Value>, Fail> {
     let Some(g) = board(&p.ir, seq).filter(|_| w.memo.collecting.is_none()) else { return Ok(None) };
@@ -127,7 +132,24 @@ pub(crate) fn pass(
         (BinOp::Eq | BinOp::Le, 0) | (BinOp::Lt, 1) => Some(false),
         _ => None,
     };
-    if let (Some(wanted), Some(fitting)) = (any, fitting) {
+    if let (Some((before, changed)), Some(wanted), Some(fitting)) = (since, any, fitting) {
+        // The cell of each bucket changed: the board's parts are consecutive from its first's.
+        let base = w.memo.bucket_index(first);
+        let fits = |pc: &Piece| fitting & (1 << (pc.kind & 63)) != 0 && owner.is_none_or(|o| pc.owner == o);
+        set.copy_from_slice(&before[..words]);
+        for (word, bits) in changed.iter().enumerate() {
+            let mut bits = *bits;
+            while bits != 0 {
+                let b = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let i = (b + crate::memo::BUCKETS - base) % crate::memo::BUCKETS;
+                if let Some(pile) = piles.get(i) {
+                    let holds = pile.iter().any(fits) == wanted;
+                    set[i / 64] = set[i / 64] & !(1 << (i % 64)) | u64::from(holds) << (i % 64);
+                }
+            }
+        }
+    } else if let (Some(wanted), Some(fitting)) = (any, fitting) {
         let (anyone, whose) = (owner.is_none(), owner.flatten());
         let fits = |pc: &Piece| fitting & (1 << (pc.kind & 63)) != 0 && (anyone || pc.owner == whose);
         for (word, piles) in set.iter_mut().zip(piles.chunks(64)) {

@@ -2656,7 +2656,7 @@ fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail
 #[inline(always)]
 fn body(p: &Loaded, w: &mut World, key: &Key, e: &Expr, env: &mut [Value]) -> Result<Value, Fail> {
     if p.sets[key.0 as usize] {
-        return crate::cells::answer(p, w, e, env);
+        return crate::cells::answer(p, w, key, e, env);
     }
     if let Expr::Filter { seq, slot, cond } = e {
         // A board's cells by their pieces: one pass over a small board costs less than keeping them.
