@@ -82,6 +82,16 @@ pub(crate) fn found(ir: &mut Program) -> (Vec<Option<u32>>, Vec<bool>) {
     (as_set, sets)
 }
 
+/// Whether value `v` is a set of a small board's cells (of at most 64, occupied.rs's
+/// `MOST_CELLS_KEPT`), computed where it is asked rather than kept by the memo (in_place.rs): its
+/// pass costs less than finding and keeping an answer that a move makes stale (Tic-Tac-Toe's
+/// `marked(p)`, asked once a move), and what it reads counts as read by its caller.
+pub(crate) fn in_place(ir: &Program, sets: &[bool], v: usize) -> bool {
+    sets[v]
+        && crate::occupied::shaped(ir, &ir.values[v].body)
+            .is_some_and(|cells| cells <= crate::occupied::MOST_CELLS_KEPT)
+}
+
 /// The answer of a value appended by `found` (`key`), its body the filter: the pass's bits
 /// (occupied.rs), only the cells whose pieces changed gone through again where the memo keeps
 /// the set found before by a pass; where the pass does not answer (a kept filter's item under

@@ -201,7 +201,11 @@ impl Loaded {
         let in_place: Vec<bool> = ir
             .values
             .iter()
-            .map(|v| v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
+            .enumerate()
+            .map(|(i, v)| {
+                (v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
+                    || crate::cells::in_place(&ir, &sets, i)
+            })
             .collect();
         let narrowed = ir.values.iter().map(|v| crate::narrowed::Narrowing::of(v, &ir.columns)).collect();
         let keys = Keys::new(&ir);
@@ -2645,6 +2649,7 @@ fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail
         e @ Expr::Bin(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => {
             test(p, w, e, env).map(Value::Bool)
         }
+        e if p.sets[key.0 as usize] => crate::cells::answer(p, w, key, e, env),
         e => eval(p, w, e, env),
     };
     w.calls -= 1;
