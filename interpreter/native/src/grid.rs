@@ -209,23 +209,46 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
             marks[i / 64] |= 1 << (i % 64);
         }
     }
+    Ok(runs(p, g, marks, n))
+}
+
+/// `in_a_row` of a set of cells (cells.rs), its bits the marks.
+pub(crate) fn in_a_row_of(p: &Loaded, set: &crate::cells::CellSet, n: i64) -> Result<bool, Fail> {
+    if n < 1 {
+        return fail(&format!("cells in a row are counted from 1, not {n}"));
+    }
+    Ok(runs(p, set.grid, &set.bits, n))
+}
+
+/// Whether `n` of the cells of grid `g` marked (a bit each, by their place among the grid's)
+/// lie in a straight line: by shifts of a word where the grid fits one, else walked along each
+/// axis from each marked cell that starts a run.
+fn runs(p: &Loaded, g: u32, marks: &[u64], n: i64) -> bool {
+    let index = &p.grids[g as usize];
+    let marked_cells = || {
+        marks.iter().enumerate().flat_map(|(word, bits)| {
+            let mut bits = *bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let i = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    i
+                })
+            })
+        })
+    };
     if let Some((bits, shifts)) = &index.word {
-        let mut set = 0u64;
-        for c in cells {
-            if let Value::Cell(loc) = c {
-                set |= 1 << bits[(loc - index.first) as usize];
-            }
-        }
-        return Ok(shifts.iter().any(|&shift| run(set, shift, n)));
+        let set = marked_cells().fold(0u64, |set, i| set | 1 << bits[i]);
+        return shifts.iter().any(|&shift| run(set, shift, n));
     }
     let marked = |q: i64, r: i64| {
         index.get(q, r).is_some_and(|loc| {
             let i = (loc - index.first) as usize;
-            marks[i / 64] & (1 << (i % 64)) != 0
+            marks.get(i / 64).is_some_and(|word| word & (1 << (i % 64)) != 0)
         })
     };
-    for c in cells {
-        let (_, q, r) = cell(p, c)?;
+    for i in marked_cells() {
+        let Some((_, q, r)) = p.ir.locations[index.first as usize + i].cell else { continue };
         for &(dq, dr) in &index.axes {
             if marked(q - dq, r - dr) {
                 continue;
@@ -235,11 +258,11 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
                 length += 1;
             }
             if length >= n {
-                return Ok(true);
+                return true;
             }
         }
     }
-    Ok(false)
+    false
 }
 
 /// Whether `set` has `n` bits in a row, each `shift` places from the one before (a negative
@@ -361,6 +384,45 @@ impl Joins {
             p.ir.locations.get(*loc as usize)?.cell?;
             asked[*loc as usize / 64] |= 1 << (loc % 64);
         }
+        Some(self.joined(p, asked, starts, ends))
+    }
+
+    /// `connected` of a set of cells (cells.rs), kept as its places grow: its bits moved to the
+    /// locations' own.
+    pub(crate) fn answer_cells(
+        &mut self,
+        p: &Loaded,
+        set: &crate::cells::CellSet,
+        starts: &Arc<Vec<Value>>,
+        ends: &Arc<Vec<Value>>,
+    ) -> bool {
+        let mut asked = std::mem::take(&mut self.asked);
+        asked.clear();
+        asked.resize(p.ir.locations.len().div_ceil(64), 0);
+        // Each word of the set's bits moved to the locations' words, `first` bits along.
+        let (at, by) = (set.first as usize / 64, set.first % 64);
+        for (i, bits) in set.bits.iter().enumerate().filter(|(_, bits)| **bits != 0) {
+            if let Some(word) = asked.get_mut(at + i) {
+                *word |= bits << by;
+            }
+            if let (Some(next), true) = (asked.get_mut(at + i + 1), by > 0) {
+                *next |= bits >> (64 - by);
+            }
+        }
+        self.joined(p, asked, starts, ends)
+    }
+
+    /// Whether the places `asked` (a bit per location, every one a cell of a board given by
+    /// size) join a start to an end: the question kept of fewer of them, or kept anew, and the
+    /// places added joined to their groups.
+    fn joined(
+        &mut self,
+        p: &Loaded,
+        asked: Vec<u64>,
+        starts: &Arc<Vec<Value>>,
+        ends: &Arc<Vec<Value>>,
+    ) -> bool {
+        let size = p.ir.locations.len();
         let same = |a: &Arc<Vec<Value>>, b: &Arc<Vec<Value>>| Arc::ptr_eq(a, b) || a == b;
         let grown = self.kept.iter().position(|join| {
             same(&join.starts, starts)
@@ -387,8 +449,9 @@ impl Joins {
                 added &= added - 1;
             }
         }
+        let joined = join.joined;
         self.asked = asked;
-        Some(join.joined)
+        joined
     }
 }
 

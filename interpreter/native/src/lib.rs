@@ -4,6 +4,7 @@ pub mod areas;
 pub mod automata;
 pub mod bodies;
 pub mod carry;
+pub mod cells;
 pub mod compiled;
 pub mod grid;
 pub mod in_place;

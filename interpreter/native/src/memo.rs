@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 /// How many buckets the parts of the position fall in.
-const BUCKETS: usize = 512;
+pub(crate) const BUCKETS: usize = 512;
 // A bucket's index is kept in 16 bits (`Memo::recent`).
 const _: () = assert!(BUCKETS <= 1 << 16);
 
@@ -753,6 +753,18 @@ impl Memo {
         let reads = *reads;
         self.taken(&reads);
         Some(answer)
+    }
+
+    /// The answer kept for `key` that no longer holds, with the buckets that changed since it
+    /// was found among those it read: what an answer made again from the parts that changed
+    /// starts from (cells.rs). None where it holds, or none is kept (at rest, forgotten).
+    pub(crate) fn stale(&self, asked: &Asked) -> Option<(&Value, Reads)> {
+        let (answer, reads, found, _) = match &asked.packed {
+            Some(packed) => self.packed.get(packed),
+            None => self.answers.get(&asked.hashed),
+        }?;
+        let changed = self.changed_since(reads, *found);
+        (changed != Reads::default()).then_some((answer, changed))
     }
 
     /// The answer kept at rest for `key`, if it still holds (else it is forgotten: it will not

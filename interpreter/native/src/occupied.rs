@@ -16,7 +16,7 @@
 //! place are no part of their own (memo.rs's `KindParts`). Elsewhere, and for any other shape,
 //! `None`: the caller walks the filter as before.
 
-use crate::ir::{Builtin, Expr, Program};
+use crate::ir::{BinOp, Builtin, Expr, Program};
 use crate::value::{Piece, Value};
 use crate::vm::{self, Fail, FailKind, Loaded, World};
 use std::sync::Arc;
@@ -28,9 +28,9 @@ use std::sync::Arc;
 /// Connect Four by a pass; of 121, 47% more for Hex). The tests keep the filters of their board
 /// of 3 cells, as kept.rs's `FEW_ITEMS` has them kept.
 #[cfg(not(test))]
-const MOST_CELLS_KEPT: u32 = 64;
+pub(crate) const MOST_CELLS_KEPT: u32 = 64;
 #[cfg(test)]
-const MOST_CELLS_KEPT: u32 = 2;
+pub(crate) const MOST_CELLS_KEPT: u32 = 2;
 
 /// Whether a value's body is a filter of a board's cells (a board given by its size) by the
 /// pieces of each, found when the program loads: the board's cells if so.
@@ -43,7 +43,7 @@ pub(crate) fn shaped(ir: &Program, body: &Expr) -> Option<u32> {
 
 /// The board of `cells(BOARD)`, a board given by its size (one that does not grow), if `seq` is
 /// that; None for any other list.
-fn board(ir: &Program, seq: &Expr) -> Option<usize> {
+pub(crate) fn board(ir: &Program, seq: &Expr) -> Option<usize> {
     let Expr::Builtin(Builtin::Cells, of) = seq else { return None };
     let [Expr::Const(Value::Grid(g))] = of.as_slice() else { return None };
     let g = *g as usize;
@@ -68,6 +68,36 @@ pub(crate) fn filter(
     cond: &Expr,
     env: &mut [Value],
 ) -> Result<Option<Value>, Fail> {
+    // The list made from the bits at its length: no list grown item by item.
+    pass(p, w, (seq, slot, cond), env, None, |first, set| {
+        let mut out = Vec::with_capacity(set.iter().map(|bits| bits.count_ones() as usize).sum());
+        for (word, bits) in set.iter().enumerate() {
+            let mut bits = *bits;
+            while bits != 0 {
+                out.push(Value::Cell(first + (word * 64) as u32 + bits.trailing_zeros()));
+                bits &= bits - 1;
+            }
+        }
+        Value::List(Arc::new(out))
+    })
+}
+
+/// The filter's pass (see `filter`): the cells that pass marked a bit each, by their place among
+/// the board's (on the stack for a board of up to 256 cells), handed to `then` with the board's
+/// first location, which makes the answer of them; None, having done nothing, where the filter
+/// is not answered here.
+///
+/// With `since` (the bits of the answer found before, and the memo's buckets changed since among
+/// the board's), only the cells of those buckets are gone through again, the others' bits kept:
+/// the same bits, steps and reads as a pass over every cell.
+pub(crate) fn pass(
+    p: &Loaded,
+    w: &mut World,
+    (seq, slot, cond): (&Expr, u32, &Expr),
+    env: &mut [Value],
+    since: Option<(&[u64], &crate::memo::Reads)>,
+    then: impl FnOnce(u32, &[u64]) -> Value,
+) -> Result<Option<Value>, Fail> {
     let Some(g) = board(&p.ir, seq).filter(|_| w.memo.collecting.is_none()) else { return Ok(None) };
     let (first, size) = p.grids[g].span();
     let Some((op, args, n)) = vm::pieces_counted(cond) else { return Ok(None) };
@@ -78,8 +108,6 @@ pub(crate) fn filter(
     w.spend(size as usize, FailKind::BudgetList(size as usize))?;
     w.memo.read_locations(first, size);
     let piles = &w.locs[first as usize..(first + size) as usize];
-    // The cells that pass, a bit each (on the stack for a board of up to 256 cells), then the
-    // list made from them at its length: no list grown item by item.
     let words = piles.len().div_ceil(64);
     let (mut small, mut large) = ([0u64; 4], Vec::new());
     let set: &mut [u64] = if words <= small.len() {
@@ -88,34 +116,73 @@ pub(crate) fn filter(
         large.resize(words, 0);
         &mut large
     };
-    let every = kind.is_none() && owner.is_none();
-    let fits = |pc: &Piece| {
-        owner.is_none_or(|o| pc.owner == o) && kind.as_ref().is_none_or(|k| vm::kind_fits(p, pc, k))
+    // Which kinds fit, a bit each where the program has at most 64 (found once, not a kind read
+    // at each piece), and whether the condition asks only if any piece fits (`> 0`, `== 0`): a
+    // board of 121 cells is gone through at each move, a word of bits at a time.
+    let kinds = p.ir.kinds.len();
+    let fitting = match &kind {
+        None => Some(u64::MAX),
+        Some(k) if kinds <= 64 => Some((0..kinds).fold(0u64, |bits, i| {
+            bits | u64::from(vm::kind_fits(p, &Piece { kind: i as u32, owner: None }, k)) << i
+        })),
+        Some(_) => None,
     };
-    for (i, pile) in piles.iter().enumerate() {
-        let count =
-            if every || pile.is_empty() { pile.len() } else { pile.iter().filter(|pc| fits(pc)).count() };
-        if vm::holds(op, count as i64, n) {
-            set[i / 64] |= 1 << (i % 64);
+    let any = match (op, n) {
+        (BinOp::Gt | BinOp::Ne, 0) | (BinOp::Ge, 1) => Some(true),
+        (BinOp::Eq | BinOp::Le, 0) | (BinOp::Lt, 1) => Some(false),
+        _ => None,
+    };
+    if let (Some((before, changed)), Some(wanted), Some(fitting)) = (since, any, fitting) {
+        // The cell of each bucket changed: the board's parts are consecutive from its first's.
+        let base = w.memo.bucket_index(first);
+        let fits = |pc: &Piece| fitting & (1 << (pc.kind & 63)) != 0 && owner.is_none_or(|o| pc.owner == o);
+        set.copy_from_slice(&before[..words]);
+        for (word, bits) in changed.iter().enumerate() {
+            let mut bits = *bits;
+            while bits != 0 {
+                let b = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let i = (b + crate::memo::BUCKETS - base) % crate::memo::BUCKETS;
+                if let Some(pile) = piles.get(i) {
+                    let holds = pile.iter().any(fits) == wanted;
+                    set[i / 64] = set[i / 64] & !(1 << (i % 64)) | u64::from(holds) << (i % 64);
+                }
+            }
         }
-    }
-    let mut out = Vec::with_capacity(set.iter().map(|bits| bits.count_ones() as usize).sum());
-    for (word, bits) in set.iter().enumerate() {
-        let mut bits = *bits;
-        while bits != 0 {
-            out.push(Value::Cell(first + (word * 64) as u32 + bits.trailing_zeros()));
-            bits &= bits - 1;
+    } else if let (Some(wanted), Some(fitting)) = (any, fitting) {
+        let (anyone, whose) = (owner.is_none(), owner.flatten());
+        let fits = |pc: &Piece| fitting & (1 << (pc.kind & 63)) != 0 && (anyone || pc.owner == whose);
+        for (word, piles) in set.iter_mut().zip(piles.chunks(64)) {
+            let mut bits = 0u64;
+            for (i, pile) in piles.iter().enumerate() {
+                let found = match pile.as_slice() {
+                    [] => false,
+                    [one] => fits(one),
+                    many => many.iter().any(fits),
+                };
+                bits |= u64::from(found == wanted) << i;
+            }
+            *word = bits;
+        }
+    } else {
+        let fits = |pc: &Piece| {
+            owner.is_none_or(|o| pc.owner == o) && kind.as_ref().is_none_or(|k| vm::kind_fits(p, pc, k))
+        };
+        for (i, pile) in piles.iter().enumerate() {
+            if vm::holds(op, pile.iter().filter(|pc| fits(pc)).count() as i64, n) {
+                set[i / 64] |= 1 << (i % 64);
+            }
         }
     }
     // The name holds the last item, as after the walk.
     if size > 0 {
         env[slot as usize] = Value::Cell(first + size - 1);
     }
-    Ok(Some(Value::List(Arc::new(out))))
+    Ok(Some(then(first, set)))
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! The tiny game of vm.rs's tests with its board made 10 by 10 cells (locations 1 to 100, so
     //! that the cells' buckets run over more than one word of the memo's), pieces of its one kind
     //! laid at random for either seat, and filters of the board's cells by their pieces answered
@@ -128,9 +195,9 @@ mod tests {
     use serde_json::json;
     use std::sync::Arc;
 
-    const SIDE: i64 = 10;
+    pub(crate) const SIDE: i64 = 10;
 
-    fn program() -> Arc<Loaded> {
+    pub(crate) fn program() -> Arc<Loaded> {
         let mut ir: serde_json::Value = vm::tiny_program();
         let cells: Vec<(i64, i64)> = (0..SIDE).flat_map(|r| (0..SIDE).map(move |q| (q, r))).collect();
         let mut locations = vec![ir["locations"][0].clone()];
@@ -140,12 +207,12 @@ mod tests {
         Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")))
     }
 
-    fn cells() -> Expr {
+    pub(crate) fn cells() -> Expr {
         serde_json::from_value(json!({"Builtin": ["Cells", [{"Const": {"Grid": 0}}]]})).expect("cells")
     }
 
     /// `count(pieces(x, ARGS...)) OP N`, x in slot 0.
-    fn counted(op: &str, more: &[serde_json::Value], n: i64) -> Expr {
+    pub(crate) fn counted(op: &str, more: &[serde_json::Value], n: i64) -> Expr {
         let mut args = vec![json!({"Local": 0})];
         args.extend(more.iter().cloned());
         let count = json!({"Builtin": ["Count", [{"Builtin": ["Pieces", args]}]]});
@@ -153,7 +220,7 @@ mod tests {
     }
 
     /// Each seed's game with pieces of either seat (or of no one) laid at random on the board.
-    fn laid(seed: i128) -> Game {
+    pub(crate) fn laid(seed: i128) -> Game {
         let mut game = Game::new(program(), 2, seed, 1_000_000, false);
         let mut rng = Mt::new(seed);
         for loc in 1..=(SIDE * SIDE) as usize {
@@ -254,7 +321,8 @@ mod tests {
         // The tiny game's `free()`: `[each c in cells(board) where count(pieces(c)) == 0]`, on
         // a board (of 100 cells) the tests have kept by kept.rs.
         assert_eq!(shaped(&program.ir, &program.ir.values[0].body), Some(100));
-        assert_eq!(program.passes, vec![false]);
+        // (and its copy that answers as a set, cells.rs)
+        assert_eq!(program.passes, vec![false, false]);
         let of = |seq: serde_json::Value, cond: Expr| Expr::Filter {
             seq: Box::new(serde_json::from_value(seq).expect("a list")),
             slot: 0,

@@ -45,6 +45,10 @@ pub enum Value {
     /// and the cell (its location) already on the other (areas.rs's `borders`).
     #[serde(skip)]
     Border(u32, u32),
+    /// Cells of a board given by its size, a bit each (cells.rs): a filter's answer asked only
+    /// by what reads it as a set (`in_a_row`, `connected`), never made into a list.
+    #[serde(skip)]
+    Cells(Arc<crate::cells::CellSet>),
 }
 
 /// An area: the grid and the column whose value its cells share, that value, and its cells (their
@@ -210,6 +214,7 @@ impl Value {
             Value::Int(n) => *n != 0,
             Value::Text(t) => !t.is_empty(),
             Value::List(items) => !items.is_empty(),
+            Value::Cells(set) => !set.is_empty(),
             _ => true,
         }
     }
@@ -237,7 +242,7 @@ impl Value {
             Value::Grid(_) => "grid",
             Value::KindName(_) => "kind",
             Value::Piece(..) => "piece",
-            Value::List(_) => "list",
+            Value::List(_) | Value::Cells(_) => "list",
             Value::Placement(_) => "placement",
             Value::Route(_) => "route",
             Value::Area(_) => "area",

@@ -83,6 +83,10 @@ pub struct Loaded {
     pub(crate) tests: Vec<Option<crate::compiled::Test>>,
     /// By code and instruction: the askings its loop makes once, not once per item (once.rs).
     once: Vec<Vec<crate::once::Once>>,
+    /// By declared value: the value appended to the program that answers it as a set of cells,
+    /// and by value, whether it is one of those (cells.rs).
+    pub(crate) as_set: Vec<Option<u32>>,
+    pub(crate) sets: Vec<bool>,
 }
 
 /// The keys of the kinds of pieces as the memo's parts name them (`Part::Kind`), numbered from 0:
@@ -178,6 +182,8 @@ fn of_the_program(p: &Loaded, v: &Value) -> bool {
 
 impl Loaded {
     pub fn new(mut ir: Program) -> Loaded {
+        // First, so that every table by value below has the values it appends.
+        let (as_set, sets) = crate::cells::found(&mut ir);
         let once = ir.code.iter_mut().map(crate::once::found_once).collect();
         let grids = ir.grids.iter().map(GridIndex::new).collect();
         for row in &ir.rows {
@@ -198,7 +204,11 @@ impl Loaded {
         let in_place: Vec<bool> = ir
             .values
             .iter()
-            .map(|v| v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
+            .enumerate()
+            .map(|(i, v)| {
+                (v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
+                    || crate::cells::in_place(&ir, &sets, i)
+            })
             .collect();
         let bodies = (ir.values.iter().zip(&in_place))
             .map(|(v, computed)| if *computed { None } else { crate::bodies::compile(v) })
@@ -229,6 +239,8 @@ impl Loaded {
             tests,
             passes,
             once,
+            as_set,
+            sets,
         }
     }
 
@@ -1532,6 +1544,7 @@ fn seat(v: &Value) -> Result<u32, Fail> {
 pub(crate) fn list(v: Value) -> Result<Arc<Vec<Value>>, Fail> {
     match v {
         Value::List(items) => Ok(items),
+        Value::Cells(set) => list(set.list()),
         other => error(format!("a list was expected, not {}", other.type_name())),
     }
 }
@@ -2452,14 +2465,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             }
             Value::List(Arc::new(out))
         }
-        Expr::Value(index, args) => {
-            let given = match args.as_slice() {
-                [one] => Args::One(operand(p, w, one, env)?),
-                [a, b] => Args::Two(operand(p, w, a, env)?, operand(p, w, b, env)?),
-                many => Args::Many(many.iter().map(|a| operand(p, w, a, env)).collect::<Result<_, _>>()?),
-            };
-            declared(p, w, (*index, given))?
-        }
+        Expr::Value(index, args) => asked(p, w, *index, args, env)?,
         Expr::Builtin(b, args) => builtin(p, w, *b, args, env)?,
         Expr::Owned(obj, var) => {
             let owner = operand(p, w, obj, env)?;
@@ -2560,6 +2566,24 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             crate::routes::routes(p, w, &p.ir.movements[*movement as usize], from, given)?
         }
     })
+}
+
+/// The declared value `index` asked with these arguments, evaluated in order. Inlined where
+/// `eval` asks it, as it was written there (measured: kept apart, `declared` went inside it).
+#[inline(always)]
+pub(crate) fn asked(
+    p: &Loaded,
+    w: &mut World,
+    index: u32,
+    args: &[Expr],
+    env: &mut [Value],
+) -> Result<Value, Fail> {
+    let given = match args {
+        [one] => Args::One(operand(p, w, one, env)?),
+        [a, b] => Args::Two(operand(p, w, a, env)?, operand(p, w, b, env)?),
+        many => Args::Many(many.iter().map(|a| operand(p, w, a, env)).collect::<Result<_, _>>()?),
+    };
+    declared(p, w, (index, given))
 }
 
 /// A declared value's answer for these arguments: the game's memo's while it holds, else the
@@ -2665,6 +2689,7 @@ fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail
         e @ Expr::Bin(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => {
             test(p, w, e, env).map(Value::Bool)
         }
+        e if p.sets[key.0 as usize] => crate::cells::answer(p, w, key, e, env),
         e => eval(p, w, e, env),
     };
     w.calls -= 1;
@@ -2675,6 +2700,9 @@ fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail
 /// be (not inside another's test: those are what it keeps), or else evaluated.
 #[inline(always)]
 fn body(p: &Loaded, w: &mut World, key: &Key, e: &Expr, env: &mut [Value]) -> Result<Value, Fail> {
+    if p.sets[key.0 as usize] {
+        return crate::cells::answer(p, w, key, e, env);
+    }
     if let Expr::Filter { seq, slot, cond } = e {
         // A board's cells by their pieces: one pass over a small board costs less than keeping them.
         if p.passes[key.0 as usize] {
@@ -2764,6 +2792,12 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
     }
     if let (Builtin::Count, [one]) = (b, args) {
         return Ok(Value::Int(count(p, w, one, env)?));
+    }
+    // A board's cells that a filter answers as a set, read as one (cells.rs).
+    if matches!(b, Builtin::InARow | Builtin::Connected) {
+        if let Some(answer) = crate::cells::asked(p, w, b, args, env)? {
+            return Ok(answer);
+        }
     }
     // A fixed board's cells (the list most filters go through): its list shared, no arguments made.
     if let (Builtin::Cells, [Expr::Const(Value::Grid(g))]) = (b, args) {

@@ -1,0 +1,325 @@
+//! A filter of a board's cells answered as a set of cells, a bit each, where what asks it reads it
+//! as a set: `in_a_row(V(...), n)` and `connected(V(...), FROM, TO)` of a declared value `V`
+//! whose body is a filter of a board's cells by their pieces (`marked(p) = [each c in
+//! cells(board) where count(pieces(c, mark, p)) > 0]`: a player's marks, discs or stones).
+//!
+//! Such a value was a list, made cell by cell (or kept item by item by kept.rs on a board of more
+//! than 64 cells), that `in_a_row` and `connected` then marked again a bit per cell. Here the
+//! pass's bits (occupied.rs) are the answer, held in the set itself (boards of up to
+//! `MOST_CELLS` cells: nothing allocated but the set), and the two read them where they lie: no
+//! list made, kept, copied or freed (callgrind, docs/benchmarks.md, a twenty-seventh round: Hex
+//! 11×11 −5.5%, Connect Four −6.9%, Tic-Tac-Toe −2.9%).
+//!
+//! The set is the answer of a value of its own, found when the program loads: a copy of `V`
+//! (the same body, the same place in the rules for its errors and limits) appended to the
+//! program's values, which only those two built-ins ask, and only of their first argument. So a
+//! set reaches nothing else: no variable, comparison, loop or log holds one, and the memo keeps
+//! it under a key of its own, apart from `V`'s list (a position that asks both finds each). Its
+//! computing spends the steps and reads the parts the filter does, and fails where it fails.
+
+use crate::grid;
+use crate::ir::{Builtin, Expr, FuncIr, Program};
+use crate::value::Value;
+use crate::vm::{self, Fail, Key, Loaded, World};
+use std::sync::Arc;
+
+/// The most cells of a board whose filter is answered as a set: its bits lie in the set itself,
+/// nothing more allocated per answer, and nothing in it to free but the set.
+pub(crate) const MOST_CELLS: usize = 256;
+
+/// Cells of a board given by its size: bit `i` the cell at location `first + i`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct CellSet {
+    pub grid: u32,
+    /// The board's first cell's location.
+    pub first: u32,
+    pub bits: [u64; MOST_CELLS / 64],
+    /// Found by a pass over the board's piles (occupied.rs), which read every cell's bucket: a
+    /// set found again after a move starts from it (`answer`).
+    pub passed: bool,
+}
+
+impl CellSet {
+    pub fn is_empty(&self) -> bool {
+        self.bits.iter().all(|word| *word == 0)
+    }
+
+    /// The cells' locations, in the board's order.
+    pub fn locations(&self) -> impl Iterator<Item = u32> + '_ {
+        self.bits.iter().enumerate().flat_map(move |(word, bits)| {
+            let mut bits = *bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let at = self.first + (word * 64) as u32 + bits.trailing_zeros();
+                    bits &= bits - 1;
+                    at
+                })
+            })
+        })
+    }
+
+    /// The cells as the list the filter makes.
+    pub fn list(&self) -> Value {
+        Value::List(Arc::new(self.locations().map(Value::Cell).collect()))
+    }
+}
+
+/// By declared value: the value appended to the program that answers it as a set, where its
+/// body is a filter of a board's cells by their pieces; and by value, whether it is one of those
+/// appended (`Loaded::as_set`, `Loaded::sets`).
+pub(crate) fn found(ir: &mut Program) -> (Vec<Option<u32>>, Vec<bool>) {
+    let declared = ir.values.len();
+    let mut as_set = vec![None; declared];
+    for (v, of) in as_set.iter_mut().enumerate() {
+        let func = &ir.values[v];
+        if crate::occupied::shaped(ir, &func.body).is_some_and(|cells| cells as usize <= MOST_CELLS) {
+            let copy = FuncIr { slots: func.slots, body: func.body.clone(), at: func.at };
+            *of = Some(ir.values.len() as u32);
+            ir.values.push(copy);
+        }
+    }
+    let sets = (0..ir.values.len()).map(|v| v >= declared).collect();
+    (as_set, sets)
+}
+
+/// Whether value `v` is a set of a small board's cells (of at most 64, occupied.rs's
+/// `MOST_CELLS_KEPT`), computed where it is asked rather than kept by the memo (in_place.rs): its
+/// pass costs less than finding and keeping an answer that a move makes stale (Tic-Tac-Toe's
+/// `marked(p)`, asked once a move), and what it reads counts as read by its caller.
+pub(crate) fn in_place(ir: &Program, sets: &[bool], v: usize) -> bool {
+    sets[v]
+        && crate::occupied::shaped(ir, &ir.values[v].body)
+            .is_some_and(|cells| cells <= crate::occupied::MOST_CELLS_KEPT)
+}
+
+/// The answer of a value appended by `found` (`key`), its body the filter: the pass's bits
+/// (occupied.rs), only the cells whose pieces changed gone through again where the memo keeps
+/// the set found before by a pass; where the pass does not answer (a kept filter's item under
+/// test, a kind's pieces a part of their own), the filter walked and its cells marked.
+pub(crate) fn answer(
+    p: &Loaded,
+    w: &mut World,
+    key: &Key,
+    body: &Expr,
+    env: &mut [Value],
+) -> Result<Value, Fail> {
+    let Expr::Filter { seq, slot, cond } = body else { return vm::eval(p, w, body, env) };
+    let grid = crate::occupied::board(&p.ir, seq).unwrap_or_default() as u32;
+    let (first, size) = p.grids[grid as usize].span();
+    let set = |of: &[u64], passed: bool| {
+        let mut bits = [0; MOST_CELLS / 64];
+        bits[..of.len()].copy_from_slice(of);
+        Value::Cells(Arc::new(CellSet { grid, first, bits, passed }))
+    };
+    // On a small board a pass over every cell costs less than finding the set found before
+    // (Tic-Tac-Toe's 9 cells: 2.6% more for a whole game; Hex's 121: 9% less).
+    let stale = || w.memo.stale(&crate::memo::Asked::new(key.clone()));
+    let before = match (size > crate::occupied::MOST_CELLS_KEPT).then(stale).flatten() {
+        Some((Value::Cells(old), changed)) if old.passed => Some((old.bits, changed)),
+        _ => None,
+    };
+    let since = before.as_ref().map(|(bits, changed)| (&bits[..], changed));
+    let made = |_, bits: &[u64]| set(bits, true);
+    if let Some(answer) = crate::occupied::pass(p, w, (seq, *slot, cond), env, since, made)? {
+        return Ok(answer);
+    }
+    let mut bits = [0; MOST_CELLS / 64];
+    for item in vm::list(vm::eval(p, w, body, env)?)?.iter() {
+        if let Value::Cell(loc) = item {
+            let i = (loc - first) as usize;
+            bits[i / 64] |= 1 << (i % 64);
+        }
+    }
+    Ok(set(&bits, false))
+}
+
+/// `in_a_row(V(...), n)` or `connected(V(...), FROM, TO)` of a value `V` answered as a set: the
+/// answer, its arguments evaluated in order as the built-in's; None, having done nothing, for
+/// any other asking.
+pub(crate) fn asked(
+    p: &Loaded,
+    w: &mut World,
+    b: Builtin,
+    args: &[Expr],
+    env: &mut [Value],
+) -> Result<Option<Value>, Fail> {
+    let (Some(Expr::Value(v, of)), Builtin::InARow | Builtin::Connected) = (args.first(), b) else {
+        return Ok(None);
+    };
+    let Some(as_set) = p.as_set.get(*v as usize).copied().flatten() else { return Ok(None) };
+    let arity = if b == Builtin::InARow { 2 } else { 3 };
+    if args.len() != arity {
+        return Ok(None);
+    }
+    let Value::Cells(set) = vm::asked(p, w, as_set, of, env)? else {
+        unreachable!("a value appended by cells::found answers a set")
+    };
+    let answer = if b == Builtin::InARow {
+        let n = vm::int(vm::eval(p, w, &args[1], env)?)?;
+        grid::in_a_row_of(p, &set, n)?
+    } else {
+        let starts = vm::list(vm::eval(p, w, &args[1], env)?)?;
+        let ends = vm::list(vm::eval(p, w, &args[2], env)?)?;
+        w.memo.filters.joins.answer_cells(p, &set, &starts, &ends)
+    };
+    Ok(Some(Value::Bool(answer)))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The tiny game of vm.rs's tests with its board made 10 by 10 cells (occupied.rs's tests:
+    //! pieces of either seat, or of no one, laid at random), its value `free()` the empty cells.
+    use super::{CellSet, MOST_CELLS};
+    use crate::grid::{self, Joins};
+    use crate::ir::Expr;
+    use crate::occupied::tests::{cells, counted, laid, program, SIDE};
+    use crate::value::Value;
+    use crate::vm::{self, Game};
+    use serde_json::json;
+    use std::sync::Arc;
+
+    /// The filter of the board's cells by `cond`, as the walk's list and as the pass's set.
+    fn both(game: &Game, cond: &Expr, seat: u32) -> (Arc<Vec<Value>>, CellSet) {
+        let env = [Value::None, Value::Player(seat)];
+        let filter = Expr::Filter { seq: Box::new(cells()), slot: 0, cond: Box::new(cond.clone()) };
+        let mut w = game.world.clone();
+        let listed = vm::eval(&game.program, &mut w, &filter, &mut env.clone()).expect("a list");
+        let mut w = game.world.clone();
+        let key = (1, crate::vm::Args::Many(Vec::new()));
+        let set = super::answer(&game.program, &mut w, &key, &filter, &mut env.clone()).expect("a set");
+        let Value::Cells(set) = set else { panic!("a set of cells, not {set:?}") };
+        (vm::list(listed).expect("a list"), (*set).clone())
+    }
+
+    /// The cells of one column of the board, from the west (0) to the east (SIDE - 1).
+    fn column(q: i64) -> Arc<Vec<Value>> {
+        Arc::new((0..SIDE).map(|r| Value::Cell((1 + r * SIDE + q) as u32)).collect())
+    }
+
+    #[test]
+    fn a_filter_of_a_boards_cells_by_their_pieces_gets_a_copy_of_its_own_that_answers_as_a_set() {
+        let program = program();
+        // `free()` is value 0; its copy is appended after the program's values.
+        assert_eq!(program.as_set, vec![Some(1)]);
+        assert_eq!(program.sets, vec![false, true]);
+        assert_eq!(program.ir.values[1].at, program.ir.values[0].at);
+    }
+
+    #[test]
+    fn a_set_of_cells_holds_the_filters_cells_and_is_in_a_row_and_connected_as_its_list_is() {
+        let shapes = [
+            counted("Eq", &[], 0),
+            counted("Gt", &[json!({"Const": {"KindName": 0}}), json!({"Local": 1})], 0),
+            counted("Ge", &[], 2),
+            counted("Lt", &[json!({"Const": {"KindName": 0}}), json!({"Const": "None"})], 1),
+        ];
+        for seed in 0..20 {
+            let game = laid(seed);
+            for cond in &shapes {
+                for seat in 0..2 {
+                    let (list, set) = both(&game, cond, seat);
+                    let listed: Vec<u32> = list.iter().map(|c| c.location().expect("a cell")).collect();
+                    assert_eq!(set.locations().collect::<Vec<_>>(), listed, "seed {seed}, {cond:?}");
+                    for n in 1..=5 {
+                        assert_eq!(
+                            grid::in_a_row_of(&game.program, &set, n).expect("an answer"),
+                            grid::in_a_row(&game.program, &list, n).expect("an answer"),
+                            "seed {seed}, {n} in a row, {cond:?}"
+                        );
+                    }
+                    let (west, east) = (column(0), column(SIDE - 1));
+                    assert_eq!(
+                        Joins::default().answer_cells(&game.program, &set, &west, &east),
+                        grid::connected(&game.program, &mut Joins::default(), &list, &west, &east)
+                            .expect("an answer"),
+                        "seed {seed}, {cond:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_set_found_again_after_pieces_move_from_the_cells_that_changed_is_the_filters_list() {
+        for seed in 0..10 {
+            let mut game = laid(seed);
+            let p = game.program.clone();
+            let mut rng = crate::rng::Mt::new(seed);
+            for round in 0..60 {
+                // The copy of `free()`, asked in the game: kept by its memo from one round to the next.
+                let set = vm::eval(&p, &mut game.world, &Expr::Value(1, vec![]), &mut []).expect("a set");
+                let Value::Cells(set) = set else { panic!("a set of cells, not {set:?}") };
+                let mut copy = game.clone();
+                let list = vm::eval(&p, &mut copy.world, &p.ir.values[0].body, &mut [Value::None]);
+                let listed: Vec<u32> = vm::list(list.expect("a list"))
+                    .expect("a list")
+                    .iter()
+                    .filter_map(Value::location)
+                    .collect();
+                assert_eq!(set.locations().collect::<Vec<_>>(), listed, "seed {seed}, round {round}");
+                // A few cells gain or lose a piece, as a move would change them.
+                for _ in 0..=rng.randbelow(3) {
+                    let loc = 1 + rng.randbelow((SIDE * SIDE) as u64) as u32;
+                    let pile = &mut game.world.locs[loc as usize];
+                    if pile.is_empty() || rng.randbelow(2) == 0 {
+                        pile.push(crate::value::Piece { kind: 0, owner: Some(rng.randbelow(2) as u32) });
+                    } else {
+                        pile.pop();
+                    }
+                    game.world.memo.changed(crate::vm::Part::Loc(loc));
+                }
+                if round % 7 == 6 {
+                    game.rest(); // handed back to Python, as after each decision it answers
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_set_of_cells_asked_as_it_grows_is_connected_as_its_list_is() {
+        let program = program();
+        let (west, east) = (column(0), column(SIDE - 1));
+        let mut rng = crate::rng::Mt::new(7);
+        let (mut joins, mut bits, mut listed) = (Joins::default(), [0u64; MOST_CELLS / 64], Vec::new());
+        for _ in 0..60 {
+            let i = rng.randbelow((SIDE * SIDE) as u64) as usize;
+            bits[i / 64] |= 1 << (i % 64);
+            listed.push(Value::Cell(1 + i as u32));
+            let set = CellSet { grid: 0, first: 1, bits, passed: true };
+            assert_eq!(
+                joins.answer_cells(&program, &set, &west, &east),
+                grid::connected(&program, &mut Joins::default(), &listed, &west, &east).expect("an answer")
+            );
+        }
+    }
+
+    #[test]
+    fn in_a_row_and_connected_of_the_value_read_its_set_and_answer_as_of_its_list() {
+        let game = laid(3);
+        let program = &game.program;
+        let asked = |b: &str, more: serde_json::Value| -> Expr {
+            let mut args = vec![json!({"Value": [0, []]})];
+            args.extend(more.as_array().expect("arguments").iter().cloned());
+            serde_json::from_value(json!({"Builtin": [b, args]})).expect("a built-in")
+        };
+        let free: Vec<Value> = (1..=(SIDE * SIDE) as u32)
+            .filter(|loc| game.world.locs[*loc as usize].is_empty())
+            .map(Value::Cell)
+            .collect();
+        for n in 1..=4 {
+            let mut w = game.world.clone();
+            let e = asked("InARow", json!([{"Const": {"Int": n}}]));
+            let answer = vm::eval(program, &mut w, &e, &mut []).expect("an answer");
+            assert_eq!(answer, Value::Bool(grid::in_a_row(program, &free, n).expect("an answer")));
+            // The set was asked (the copy's answer kept), and the list was not.
+            assert!(w.memo.len() == 1, "one answer kept");
+        }
+        let mut w = game.world.clone();
+        let west = json!({"Const": {"List": column(0).iter().map(|c| json!({"Cell": c.location()})).collect::<Vec<_>>()}});
+        let east = json!({"Const": {"List": column(SIDE - 1).iter().map(|c| json!({"Cell": c.location()})).collect::<Vec<_>>()}});
+        let e = asked("Connected", json!([west, east]));
+        let answer = vm::eval(program, &mut w, &e, &mut []).expect("an answer");
+        let search = grid::connected(program, &mut Joins::default(), &free, &column(0), &column(SIDE - 1));
+        assert_eq!(answer, Value::Bool(search.expect("an answer")));
+    }
+}
