@@ -1123,7 +1123,7 @@ class _Builder:
 def _the(name: str) -> str:
     """A phase's or step's name as a sentence reads it after "before" or "after": without the
     number its heading prints ("1. Action phase"), and with "the" where it ends in a common noun
-    ("the Action phase", "the Standby track"; "Starting Herds" and "Tidying" take none)."""
+    ("the Action phase", "the Standby track"; "Starting Tiles" and "Tidying" take none)."""
     name = re.sub(r"^\d+[.)]\s+", "", name)
     words = name.split()
     common = len(words) > 1 and words[-1].islower() and words[0].lower() not in ("a", "the")
