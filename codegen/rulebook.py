@@ -60,6 +60,9 @@ WIDEST = 95
 WIDEST_BODY = 85
 SMALL_ABOVE = 5
 GAP = 2  # letters of room between two columns (a cell's inset on either side)
+# A table of this many rows or more, of narrow columns, prints in two halves side by side: a
+# shorter one (a fifth of a page) goes whole to the next page, or splits, at little cost.
+FOLD_ROWS = 16
 # What the line holds as the column widths share it out (render.column_widths): nearer the truth,
 # so that the room left goes to the columns that want it, and yet no more than the line holds,
 # or a column would get less than its longest word.
@@ -113,6 +116,19 @@ class Sheet:
             chosen = [*range(keys), *chosen]
             out.append(([self.columns[i] for i in chosen], [[row[i] for i in chosen] for row in self.rows]))
         return out
+
+    def folded(self, columns: list[str], rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+        """A part as the printed page sets it: a long table of few narrow columns (a track's
+        points, space by space) in two halves side by side, its first rows on the left, where both
+        fit a line; whole otherwise. Nineteen two-column rows took a page and a half, and left
+        five alone on the last page."""
+        cells = [[column, *(row[i] for row in rows)] for i, column in enumerate(columns)]
+        width = 2 * sum(max(len(cell) for cell in column) + GAP for column in cells)
+        if len(rows) < FOLD_ROWS or width > line_letters(2 * len(columns)):
+            return columns, rows
+        half = -(-len(rows) // 2)
+        right = [*rows[half:], [""] * len(columns)]
+        return columns * 2, [[*row, *right[i]] for i, row in enumerate(rows[:half])]
 
     def fits(self, chosen: list[int]) -> bool:
         """Whether these columns fit a line of the page: the first (the rows' names, which are not
