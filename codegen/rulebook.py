@@ -60,6 +60,9 @@ WIDEST = 95
 WIDEST_BODY = 85
 SMALL_ABOVE = 5
 GAP = 2  # letters of room between two columns (a cell's inset on either side)
+# A table of this many rows or more, of narrow columns, prints in two halves side by side: a
+# shorter one (a fifth of a page) goes whole to the next page, or splits, at little cost.
+FOLD_ROWS = 16
 # What the line holds as the column widths share it out (render.column_widths): nearer the truth,
 # so that the room left goes to the columns that want it, and yet no more than the line holds,
 # or a column would get less than its longest word.
@@ -113,6 +116,19 @@ class Sheet:
             chosen = [*range(keys), *chosen]
             out.append(([self.columns[i] for i in chosen], [[row[i] for i in chosen] for row in self.rows]))
         return out
+
+    def folded(self, columns: list[str], rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+        """A part as the printed page sets it: a long table of few narrow columns (a track's
+        points, space by space) in two halves side by side, its first rows on the left, where both
+        fit a line; whole otherwise. Nineteen two-column rows took a page and a half, and left
+        five alone on the last page."""
+        cells = [[column, *(row[i] for row in rows)] for i, column in enumerate(columns)]
+        width = 2 * sum(max(len(cell) for cell in column) + GAP for column in cells)
+        if len(rows) < FOLD_ROWS or width > line_letters(2 * len(columns)):
+            return columns, rows
+        half = -(-len(rows) // 2)
+        right = [*rows[half:], [""] * len(columns)]
+        return columns * 2, [[*row, *right[i]] for i, row in enumerate(rows[:half])]
 
     def fits(self, chosen: list[int]) -> bool:
         """Whether these columns fit a line of the page: the first (the rows' names, which are not
@@ -1076,9 +1092,10 @@ class _Builder:
         """The variant's parts inside a body of the base game: a replaced phase or step whole,
         a phase or step it words anew (`blocks`, by kind and name: taken out of it once told),
         and each run of statements it inserted, as an addition to the block it stands in, titled
-        by where it goes: in the block, before the phase or step after it or after the one before
-        it that players read ("Setup, after Standby track"), or else "Also in" the block ("Added to
-        Each round" was no heading a player reads)."""
+        by where it goes as a printed rulebook says it: before the phase after it ("Before the
+        Action phase"), or before or after the step beside it, in its block ("Setup, after the
+        Standby track"); else by the block alone ("Game end and final scoring"). "Added to Each
+        round", "Each round, before 1. Action phase" and "Also in ..." read as a designer's notes."""
         out: list[Part] = []
         run: list[ast.Stmt] = []
 
@@ -1089,12 +1106,14 @@ class _Builder:
             steps = [] if stands else self.en.block(run, meta=False)
             at = next(i for i, s in enumerate(body) if s is run[0])
             before = [s for s in body[:at] if isinstance(s, ast.Named)]
-            if isinstance(following, ast.Named):
-                title = f"{where}, before {self.names.block(following).one}"
+            if isinstance(following, ast.Named) and following.kind == "phase":
+                title = f"Before {_the(self.names.block(following).one)}"
+            elif isinstance(following, ast.Named):
+                title = f"{where}, before {_the(self.names.block(following).one)}"
             elif before and words_of(own_lines(before[-1], self.module))[0]:
-                title = f"{where}, after {self.names.block(before[-1]).one}"
+                title = f"{where}, after {_the(self.names.block(before[-1]).one)}"
             else:
-                title = f"Also in {where}"
+                title = where
             out.append(Part(anchor("added", f"{where}-{len(out)}"), title, words, steps, True))
             run.clear()
 
@@ -1115,6 +1134,16 @@ class _Builder:
                 out += self._patched(part, inner, blocks)
         close(None)
         return out
+
+
+def _the(name: str) -> str:
+    """A phase's or step's name as a sentence reads it after "before" or "after": without the
+    number its heading prints ("1. Action phase"), and with "the" where it ends in a common noun
+    ("the Action phase", "the Standby track"; "Starting Tiles" and "Tidying" take none)."""
+    name = re.sub(r"^\d+[.)]\s+", "", name)
+    words = name.split()
+    common = len(words) > 1 and words[-1].islower() and words[0].lower() not in ("a", "the")
+    return f"the {name}" if common else name
 
 
 def _calls_in_print_order(

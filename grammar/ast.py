@@ -1047,9 +1047,10 @@ class ReplaceBlock(Decl):
 
 
 class RemoveDecl(Decl):
-    """`remove KIND NAME`: a named declaration of the base game, or a phase or step of its flow."""
+    """`remove KIND NAME`: a named declaration of the base game, or a phase or step of its flow;
+    or `remove conflict "TITLE"`: a ruling of the base game, by its title (then `name`)."""
 
-    kind: str  # the grammar's REMOVABLE words
+    kind: str  # the grammar's REMOVABLE words, or "conflict"
     name: str
 
 

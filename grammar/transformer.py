@@ -547,7 +547,8 @@ class Builder(Transformer):  # type: ignore[type-arg]
         return ast.ReplaceBlock(span=self._span(meta), kind=str(c[0]), name=str(c[1]), body=c[2])  # type: ignore[arg-type]
 
     def remove_decl(self, meta: LarkMeta, c: list[Token]) -> ast.RemoveDecl:
-        return ast.RemoveDecl(span=self._span(meta), kind=str(c[0]), name=str(c[1]))  # type: ignore[arg-type]
+        name = _unquote(c[1]) if c[1].type == "STRING" else str(c[1])  # a conflict's title
+        return ast.RemoveDecl(span=self._span(meta), kind=str(c[0]), name=name)
 
     def reword_decl(self, meta: LarkMeta, c: list[Any]) -> ast.Reword:
         name = str(c[1]) if len(c) > 1 and isinstance(c[1], Token) else ""

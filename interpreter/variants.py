@@ -218,6 +218,9 @@ class _Patcher:
 
     def remove(self, patch: ast.RemoveDecl) -> None:
         merged = self.merged
+        if patch.kind == "conflict":
+            self.remove_conflict(patch)
+            return
         if patch.kind in DECL_KINDS:
             index = self.base_decl(patch.kind, patch.name)
             if index is None:
@@ -234,6 +237,25 @@ class _Patcher:
             assert isinstance(block, ast.Named)
             merged.removed.append(_removed(patch, [s for s in block.body if isinstance(s, ast.Meta)]))
             del found[0][found[1]]
+
+    def remove_conflict(self, patch: ast.RemoveDecl) -> None:
+        """`remove conflict "TITLE"`: the base game's ruling of that title taken out, wherever it
+        is written (among the game's lines, a declaration's or a phase's): a variant that changes
+        what the ruling settles would otherwise print it beside its own, which says otherwise."""
+        titles: list[str] = []
+        for node in self.merged.walk():
+            for lines in (getattr(node, "meta", None), getattr(node, "body", None)):
+                if not isinstance(lines, list):
+                    continue
+                for index, line in enumerate(lines):
+                    if isinstance(line, ast.Conflict) and line.value == patch.name:
+                        del lines[index]
+                        return
+                    if isinstance(line, ast.Conflict):
+                        titles.append(line.value)
+        close = difflib.get_close_matches(patch.name, titles, n=1, cutoff=0.5)
+        hint = f'did you mean "{close[0]}"?' if close else ""
+        self.error(patch, f'the base game has no conflict "{patch.name}" to remove', hint)
 
     def passage(self, patch: ast.Reword) -> ast.Decl | ast.Named | None:
         """The passage a `reword` names in the merged game (or an error at the patch): a

@@ -216,7 +216,7 @@ AID_CUTS_RULE = _code(
     "M057",
     "warning",
     "the player aid prints only the first sentences of a rule's, trigger's, phase's or step's "
-    "`says` and it has no `brief`: the rest is lost from the aid",
+    "`says`, or of a phase's or step's `text`, and it has no `brief`: the rest is lost from the aid",
 )
 NEVER_RAN = _code(
     "M060",

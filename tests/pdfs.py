@@ -214,3 +214,37 @@ def laid_out(document: Any) -> tuple[bytes, list[str]]:
         )
     assert isinstance(pdf, bytes)
     return pdf, [str(w) for w in warnings]
+
+
+def rules_under_text(data: bytes, page: int = 0) -> list[tuple[float, float]]:
+    """For each thin straight horizontal line on a page (a rule between entries; Typst prints a
+    stroke as a filled outline): how far it lies under the baseline of the nearest text above it
+    (within 15 points), and that text's printed size. A line under a baseline by less than a
+    descender's depth runs through the "g" and "y" of the text above it."""
+    pdf = reader(data)
+    the_page = pdf.pages[page]
+    baselines: list[tuple[float, float]] = []
+    rules: list[float] = []
+    path: list[tuple[float, float]] = []
+    for drawn in _drawn(the_page.get_contents(), the_page.get("/Resources"), IDENTITY, pdf):
+        m = drawn.ctm
+        if drawn.op in SHOW:
+            at = _times(drawn.tm, m)
+            baselines.append((_point(0, 0, at), drawn.size * _scale(at)))
+        elif drawn.op in PATH:
+            coords = [float(v) for v in drawn.operands]
+            path += [
+                (x * m[0] + y * m[2] + m[4], _point(x, y, m))
+                for x, y in zip(coords[::2], coords[1::2], strict=True)
+            ]
+        elif drawn.op in PAINT or drawn.op == b"n":
+            xs, ys = [x for x, _ in path], [y for _, y in path]
+            if path and max(ys) - min(ys) < 1.5 and max(xs) - min(xs) > 50:
+                rules.append((max(ys) + min(ys)) / 2)
+            path = []
+    out = []
+    for y in rules:
+        above = [(by - y, size) for by, size in baselines if 0 < by - y < 15]
+        if above:
+            out.append(min(above))
+    return out

@@ -155,19 +155,18 @@ def test_a_phase_the_aids_outline_cuts_without_a_brief_is_a_warning_at_its_says(
     assert _m057(tmp_path, variant + "replace constant bonus_count = 4\n", "more.rules") == []
 
 
-def test_a_phases_brief_stands_for_its_text_alone_and_the_aid_still_prints_the_steps_under_it(
+def test_a_phase_told_by_a_text_the_aid_cuts_is_a_warning_and_its_brief_stands_for_the_text_alone(
     tmp_path: Path,
 ) -> None:
     """A phase told by a `text` and the steps under it: the aid prints the text's first sentence,
-    then the steps, and lost the rest (Dino Garden's Action phase dropped the sentence that says
-    whose token is farthest behind, and so who plays next). Its answer is a `brief`: the aid prints
-    it in place of the text, and still the steps under it (a brief that stood for the whole phase
-    hid them, so that none could be written there)."""
+    then the steps, and lost the rest silently (Dino Garden's Action phase dropped the sentence
+    that says whose token is farthest behind, and so who plays next). M057 warns at the `text`
+    the aid cuts; with a `brief` there is no warning, and the aid prints the brief in place of the
+    text and still the steps under it (a brief that stood for the whole phase hid them)."""
     told = GAME.replace(
         "    phase round:\n      for each p in players:\n        turn p:\n          bonus(p)\n",
         "    phase round:\n"
         '      text "Each player takes a bonus in turn. The player with fewer chips goes first."\n'
-        '      brief "Each player takes a bonus, fewer chips first."\n'
         "      step turns:\n"
         '        called "Turns"\n'
         '        says "Take your bonus."\n'
@@ -175,7 +174,14 @@ def test_a_phases_brief_stands_for_its_text_alone_and_the_aid_still_prints_the_s
         "          turn p:\n"
         "            bonus(p)\n",
     )
-    (phase,) = [x for x in docs(tmp_path, told).aid.flow if x.text.startswith("Round")]
+    ((at, _, message),) = _m057(tmp_path, told)
+    assert told.split("\n")[at - 1].strip().startswith('text "Each player takes a bonus in turn.')
+    assert '"Each player takes a bonus in turn."' in message
+    briefed = told.replace(
+        'goes first."\n', 'goes first."\n      brief "Each player takes a bonus, fewer chips first."\n'
+    )
+    assert _m057(tmp_path, briefed) == []
+    (phase,) = [x for x in docs(tmp_path, briefed).aid.flow if x.text.startswith("Round")]
     said = [c.text for c in phase.children]
     assert said[0] == "Each player takes a bonus, fewer chips first."
     assert any(s.startswith("Turns") for s in said), said  # the step under it, still printed

@@ -143,3 +143,16 @@ def test_the_team_aid_tells_a_team_rule_once() -> None:
     assert len(sentences) == len(set(sentences)), [s for s in sentences if sentences.count(s) > 1]
     defined = {name for name, _ in game.aid.defined}
     assert "Rival Biome" in defined  # read by the base game's Attrition, in the base game's words
+
+
+def test_the_thin_line_between_two_entries_runs_under_the_descenders_of_the_first() -> None:
+    """The aid's "What you do" entries are parted by thin lines; each ran 1.6 pt under its entry's
+    last baseline, through its "g", "p" and "y" (issue 25, layout): each thin line lies at least
+    a descender's depth (a fifth of the text's size) under the baseline above it."""
+    checked = meeple.check("dino_party")
+    assert checked.ok and checked.module and checked.symbols and checked.program
+    game = render.game_docs(checked.path, checked.module, checked.symbols, checked.program.constants)
+    _, data, _ = render.fit(render.aid_candidates(game))
+    gaps = pdfs.rules_under_text(data)
+    assert len(gaps) >= len(game.aid.actions) - 1, gaps
+    assert all(gap >= size / 5 for gap, size in gaps), gaps

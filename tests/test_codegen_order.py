@@ -793,3 +793,19 @@ def test_a_rule_offered_over_a_turn_is_told_after_the_rules_of_the_turn(tmp_path
     )
     titles = [part.title for part in docs(tmp_path, source).book.rules]
     assert titles.index("grab") < titles.index("peek"), titles
+
+
+def test_a_long_table_of_narrow_columns_prints_in_two_halves_side_by_side() -> None:
+    """Dino Garden's Predator track (19 rows of a space and its points) took a page and a half
+    and left five rows alone on the book's last page (issue 25, layout): in print, a table of
+    16 rows or more whose columns fit a line twice sets its rows in two halves side by side, the
+    first half on the left; a table of wide columns, or a short one, prints whole."""
+    rows = [[str(space), str(space + 1)] for space in range(19)]
+    track = Sheet("Track", [], ["Space", "Points"], rows)
+    columns, folded = track.folded(track.columns, track.rows)
+    assert columns == ["Space", "Points", "Space", "Points"]
+    assert folded[0] == ["0", "1", "10", "11"] and folded[-1] == ["9", "10", "", ""]
+    assert len(folded) == 10
+    assert track.folded(track.columns, rows[:15]) == (track.columns, rows[:15])
+    wide = [[str(n), "a long effect in words " * 2] for n in range(19)]
+    assert track.folded(track.columns, wide) == (track.columns, wide)

@@ -206,6 +206,32 @@ insert after step tidy:
     assert "Added to" not in told
 
 
+def test_what_a_variant_inserts_is_headed_as_a_printed_rulebook_says_where_it_goes(tmp_path: Path) -> None:
+    """The solo book's headings "Each round, before 1. Action phase" and "Also in Game end and
+    final scoring" read as a designer's notes (issue 25): before a phase, its name alone, without
+    its number and with its article ("Before the Action phase"); before a step, the block and the
+    step; an insert with no phase or step with words beside it is headed by its block alone."""
+    base = BASE.replace('called "Round"', 'called "1. Action phase"')
+    write(tmp_path, "base.rules", base.replace('        says "Nothing is tidied."\n', ""))
+    body = """\
+insert before phase round:
+  says "Shuffle the bag."
+  log "shuffle"
+insert before step turns:
+  says "Count your chips."
+  log "count"
+insert after step tidy:
+  says "Wash your hands."
+  log "wash"
+"""
+    header = 'variant "Changed" of "base.rules":\n  players 2..2\n'
+    told = book(write(tmp_path, "variant.rules", header + body))
+    assert "### Before the Action phase\nShuffle the bag." in told
+    assert "### 1. Action phase, before Turns\nCount your chips." in told
+    assert "### 1. Action phase\nWash your hands." in told
+    assert "Also in" not in told
+
+
 def test_a_score_told_anew_in_other_words_is_no_change_but_prints_in_the_whole_book(tmp_path: Path) -> None:
     """A solo variant tells the score to its one player ("you") without changing it: its book of
     changes does not print it again (the base book has it), its whole book does."""

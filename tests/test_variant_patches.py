@@ -384,3 +384,33 @@ def test_a_removed_helper_players_never_read_is_not_told(tmp_path: Path) -> None
     body = "remove value half\nreplace rule gain(p: player):\n  move 1 chip of p from bag to p.pot\n"
     assert "Leave out" not in changes(variant(tmp_path, body, base))
     assert "Leave out \u201cHalf\u201d" in changes(variant(tmp_path, body, ROUNDING))
+
+
+RULED = BASE.replace(
+    "play:\n",
+    'conflict "How many chips a turn takes":\n'
+    '  cites "one chip a turn"\n'
+    '  cites "two chips in the last round"\n'
+    '  text "Each turn takes one chip, the last round too."\n'
+    "play:\n",
+)
+
+
+def test_a_variant_removes_a_base_conflict_by_its_title_and_its_books_no_longer_print_it(
+    tmp_path: Path,
+) -> None:
+    """A variant that changes what a base ruling settles (no last round) removes the ruling, which
+    its `--full` book printed beside the variant's own ruling that says otherwise (issue 25)."""
+    ruling = "Each turn takes one chip, the last round too."
+    assert ruling in rulebook(variant(tmp_path, "", RULED), full=True)
+    removed = variant(tmp_path, 'remove conflict "How many chips a turn takes"\n', RULED)
+    assert errors(removed) == []
+    assert ruling not in rulebook(removed, full=True)
+
+
+def test_removing_a_conflict_the_base_game_does_not_have_is_an_error_with_the_closest_title(
+    tmp_path: Path,
+) -> None:
+    (error,) = errors(variant(tmp_path, 'remove conflict "How many chip a turn takes"\n', RULED))
+    assert error.code == "M090" and error.line == 3
+    assert 'did you mean "How many chips a turn takes"?' in error.hint

@@ -267,7 +267,7 @@ def test_a_phase_replaced_only_to_word_it_anew_is_not_among_the_changes_but_what
     changes, full, _ = books(variant(tmp_path, body, STEPPED))
     told = changes.split("## Changes from the base game", 1)[1]
     assert "ALONE-FIRST" not in told and "ALONE-SECOND" not in told and "ALONE-TAKE" not in told, told
-    assert "Also in Second phase" in told and "ADDED" in told, told
+    assert "### Second phase\nADDED: then put a chip back." in told, told
     assert "ALONE-FIRST" in full and "ALONE-SECOND" in full and "ALONE-TAKE" in full
 
     counted = body.replace("you take a chip again.", "you take 1 chip again, of 2.")

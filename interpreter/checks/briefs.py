@@ -11,8 +11,9 @@ check looks where the aid prints a rule's words:
 - a rule or a trigger with a `says` (each is printed among the aid's actions);
 - a phase or step of the flow with a `says`, where the flow has no `says` of its own (then the
   aid prints the flow's words instead of its phases), and none of the blocks around it has one
-  (which stands for what it holds); not one told by a `text` and the steps under it, which a
-  `brief` would hide;
+  (which stands for what it holds); or with a `text`, which leads the steps under it: the aid
+  prints the text's first sentence, then the steps (its `brief` stands for the text alone; a
+  phase lost the sentence that said which player's token is "farthest behind", who plays next);
 
 - a value or movement a variant defines anew, or a table it brings, by its `says` or else its
   `text` (the aid prints what the variant's game defines otherwise than its base game);
@@ -74,18 +75,16 @@ def check_briefs(module: ast.Module) -> list[Finding]:
 
 def _outline(module: ast.Module, body: list[ast.Stmt]) -> list[Finding]:
     """The phases and steps the aid's outline prints by their words: each line of a `says` (which
-    stands for what the block holds) is one line of the outline. A block told by a `text` and
-    what it holds is not reported: a `brief` there would stand for all it holds, and hide the
-    steps under it (a variant's own among them)."""
+    stands for what the block holds) is one line of the outline; a `text` is a line before the
+    steps under it, which the outline prints too (a `brief` stands for the text alone)."""
     out: list[Finding] = []
     for stmt in body:
         if isinstance(stmt, ast.Named):
             lines = own_lines(stmt, module)
-            if _briefed(lines):
-                continue
             says = [m for m in lines if m.kind == "says"]
-            for m in says:
-                out += _cut(module, m, m.value, 0)
+            if not _briefed(lines):
+                for m in says or [m for m in lines if m.kind == "text"]:
+                    out += _cut(module, m, m.value, 0)
             if says:
                 continue
         for inner in stmt.blocks():
