@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.values import article as article
 from meeple.interpreter.values import humanise
+from meeple.interpreter.values import with_article as with_article
 
 CALLED_COLUMN = ast.CALLED_COLUMN
 _SIBILANT = re.compile(r"(s|x|z|ch|sh)$", re.IGNORECASE)
@@ -35,17 +37,6 @@ def plural(words: str) -> str:
     elif last:
         last += "s"
     return f"{head} {last}" if head else last
-
-
-def article(word: str) -> str:
-    """The indefinite article a name takes, by its first letter ("a card", "an event"): here, for
-    the engine's log and the printed rules alike, which may not import the doc generators."""
-    return "an" if word[:1].lower() in "aeiou" else "a"
-
-
-def with_article(word: str) -> str:
-    """A noun with its indefinite article: "a card", "an event"."""
-    return f"{article(word)} {word}"
 
 
 @dataclass(frozen=True)

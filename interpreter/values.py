@@ -166,6 +166,17 @@ def written(value: Any) -> str:
     return label(value)
 
 
+def article(word: str) -> str:
+    """The indefinite article a name takes, by its first letter ("a card", "an event"): here, for
+    the engine's log and the printed rules alike, which may not import the doc generators."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def with_article(word: str) -> str:
+    """A noun with its indefinite article: "a card", "an event"."""
+    return f"{article(word)} {word}"
+
+
 def type_name(value: Any) -> str:
     """The language's name for a runtime value's type, for error messages."""
     if isinstance(value, bool):
@@ -192,7 +203,7 @@ def type_name(value: Any) -> str:
 def a_kind(value: Any) -> str:
     """`type_name` with its article, for a sentence: "a number", "a list", "none"."""
     name = type_name(value)
-    return name if value is None else f"a {name}"
+    return name if value is None else with_article(name)
 
 
 class Bottom:

@@ -225,7 +225,11 @@ impl Value {
     pub fn a_kind(&self) -> String {
         match self {
             Value::None => "none".into(),
-            other => format!("a {}", other.type_name()),
+            other => {
+                let name = other.type_name();
+                let an = name.starts_with(['a', 'e', 'i', 'o', 'u']);
+                format!("{} {name}", if an { "an" } else { "a" })
+            }
         }
     }
 
@@ -264,6 +268,15 @@ mod tests {
     use super::{Area, Spot, SpotRef, Value};
     use std::hash::BuildHasher;
     use std::sync::Arc;
+
+    #[test]
+    fn a_kind_takes_the_article_its_name_does() {
+        // As the Python engine's values.a_kind says it, in an error's sentence.
+        let area = Value::Area(Arc::new(Area::new(0, Arc::from("colour"), Value::Int(1), vec![3])));
+        assert_eq!(area.a_kind(), "an area");
+        assert_eq!(Value::Int(1).a_kind(), "a number");
+        assert_eq!(Value::None.a_kind(), "none");
+    }
 
     #[test]
     fn an_area_is_equal_and_hashed_by_its_cells_alone() {
