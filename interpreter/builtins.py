@@ -64,7 +64,7 @@ from meeple.interpreter.values import (
     Route,
     Row,
     a_kind,
-    label,
+    type_name,
 )
 from meeple.limits import MAX_NUMBER
 
@@ -116,6 +116,10 @@ class Builtin:
     takes: ClassVar[tuple[Type, ...]] = ()
     # It walks a map's edges: a map built on a table the game uses is then used too.
     walks_graph: ClassVar[bool] = False
+    # Its own errors at run time name the call's place, not its statement's (a question about a
+    # grid, a map or a movement, a look-ahead: one statement may ask several). Its `compile`
+    # raises them with the call's span; the core, told by this, locates them there too.
+    errors_at_call: ClassVar[bool] = False
     # The language reference's row: how it is called ("`pieces(where)`, ...") and what it gives.
     usage: ClassVar[str]
     value: ClassVar[str]
@@ -622,6 +626,7 @@ class _Regions(Builtin):
     by the grid's sides (they once gave each cell a region of its own)."""
 
     fewest, most = 2, 2
+    errors_at_call = True
     names_attribute = True
     walks_graph = True
     many: ClassVar[bool]  # regions: of a list of nodes, every region
@@ -703,9 +708,11 @@ class _Areas(Builtin):
     until the grid changes; on a map it may be anything a node has, and they are found anew."""
 
     fewest, most = 2, 2
+    errors_at_call = True
     names_attribute = True
     walks_graph = True
     many: ClassVar[bool]  # areas: all of a grid's, or of a list of nodes
+    first: ClassVar[str]  # what its first argument is, in the words of its errors
 
     def arg_types(self, analyzer: Analyzer, call: ast.Call, scope: dict[str, Type]) -> list[Type]:
         return [analyzer.expr(call.args[0], scope)]  # the second names an attribute
@@ -724,8 +731,7 @@ class _Areas(Builtin):
             # A piece's location is some place: a cell, at run time, or it is refused there.
             place = given if isinstance(given, RowType | CellType) else ANY if given in (ANY, LOC) else None
         if place is None:
-            what = "a grid map or a list of a map's nodes" if self.many else "a cell of a grid or a map node"
-            analyzer.error(call.args[0], codes.WRONG_TYPE, f"{self.name}'s first argument is {what}")
+            analyzer.error(call.args[0], codes.WRONG_TYPE, f"{self.name}'s first argument is {self.first}")
             place = ANY
         if not isinstance(attr, ast.Name):
             analyzer.error(
@@ -751,12 +757,15 @@ class _Areas(Builtin):
         key_of = compiler.attr(lambda rt, env: env["node"], column, call.span)
         adjacency = compiler.adjacency_for(call, call.args[0])
         many, span, rule = self.many, call.span, compiler.rule
+        refused = f"{self.name}'s first argument is {self.first}, not "
 
         def labelling(rt: Any, given: Any) -> areas.Labelling:
             if type(given) is MapRef:
                 return areas.of_grid(rt, given, column)
             if type(given) is Cell:
                 return areas.of_grid(rt, given.map, column)
+            if not isinstance(given, list | Row):
+                raise RuleRuntimeError(refused + a_kind(given), span, rule)
             nodes = given if isinstance(given, list) else list(adjacency)
             if any(type(n) is Cell for n in nodes):
                 raise RuleRuntimeError(
@@ -771,7 +780,7 @@ class _Areas(Builtin):
                 return list(found.areas)
             area = found.of.get(given)
             if area is None:
-                raise RuleRuntimeError(f"{label(given)} is not a place of this map", span, rule)
+                raise RuleRuntimeError(f"that {type_name(given)} is not a place of this map", span, rule)
             return area
 
         return find
@@ -781,6 +790,7 @@ class _Areas(Builtin):
 class AreaOf(_Areas):
     name = "area"
     many = False
+    first = "a cell of a grid or a map node"
     usage = "`area(place, ATTR)`"
     value = (
         "the area holding a cell or a map node: the places joined to it with the same ATTR ([areas](#areas))"
@@ -794,6 +804,7 @@ class AreaOf(_Areas):
 class AreasOf(_Areas):
     name = "areas"
     many = True
+    first = "a grid map or a list of a map's nodes"
     usage = "`areas(GRID or nodes, ATTR)`"
     value = "every such area of a grid, or of some nodes of a map, in the order of their first places"
 
@@ -806,6 +817,7 @@ class _Beside(Builtin):
     (an area found before the grid changed, and gone since, is an error, not a stale answer)."""
 
     fewest, most = 1, 1
+    errors_at_call = True
     corner: ClassVar[bool]
 
     def check(self, analyzer: Analyzer, call: ast.Call, types: list[Type]) -> Type:
@@ -821,7 +833,7 @@ class _Beside(Builtin):
         def beside(rt: Any, env: dict[str, Any]) -> list[Area]:
             area = a0(rt, env)
             if type(area) is not Area:
-                raise RuleRuntimeError(f"{self.name} is asked of an area, not {label(area)}", span, rule)
+                raise RuleRuntimeError(f"{self.name} is asked of an area, not {a_kind(area)}", span, rule)
             now = area.labelling.again(rt)
             if not now.holds(area):
                 raise RuleRuntimeError(
@@ -1032,6 +1044,7 @@ class Placements(Builtin):
     name = "placements"
     takes = (Grid(), ListOf())
     fewest, most = 2, 2
+    errors_at_call = True
     usage = "`placements(GRID, SHAPE)`"
     value = "every distinct way to lay SHAPE on GRID ([grids](#grid-maps))"
 
@@ -1068,6 +1081,7 @@ class PlacementOf(Builtin):
     name = "placement"
     takes = (Grid(), ListOf(), INT, INT, INT)
     fewest, most = 5, 5
+    errors_at_call = True
     usage = "`placement(GRID, SHAPE, q, r, turns)`"
     value = (
         "one placement: SHAPE turned `turns` times, its first cell at (q, r), or on a grid of "
@@ -1083,8 +1097,13 @@ class PlacementOf(Builtin):
 
         def placement(rt: Any, env: dict[str, Any]) -> Placement:
             rows = list(shape(rt, env))
+            mapref, q, r, turns = a0(rt, env), q_fn(rt, env), r_fn(rt, env), turns_fn(rt, env)
+            for number in (q, r, turns):
+                if type(number) is not int:
+                    refused = f"{self.name}'s x, y and turns are numbers, not {a_kind(number)}"
+                    raise RuleRuntimeError(refused, span, rule)
             try:
-                return grids.placement_at(a0(rt, env), rows, q_fn(rt, env), r_fn(rt, env), turns_fn(rt, env))
+                return grids.placement_at(mapref, rows, q, r, turns)
             except grids.ShapeError as err:
                 raise RuleRuntimeError(str(err), span, rule) from None
 
@@ -1303,6 +1322,7 @@ class AsIfLaid(Builtin):
     name = "as_if_laid"
     takes = (PlacementType(),)
     fewest, most = 2, 2
+    errors_at_call = True
     usage = "`as_if_laid(PLACEMENT, x)`"
     value = (
         "what x would be were the placement laid (over what is there, where its cells are): "
@@ -1323,7 +1343,7 @@ class AsIfLaid(Builtin):
         def as_if_laid(rt: Any, env: dict[str, Any]) -> Any:
             spot = spot_fn(rt, env)
             if not isinstance(spot, Placement):
-                raise RuleRuntimeError(f"as_if_laid supposes a placement, not {label(spot)}", span, rule)
+                raise RuleRuntimeError(f"as_if_laid supposes a placement, not {a_kind(spot)}", span, rule)
             try:
                 with layers.supposing(rt, spot):
                     return then(rt, env)
@@ -1343,6 +1363,7 @@ class AsIfMoved(Builtin):
 
     name = "as_if_moved"
     fewest, most = 3, 3
+    errors_at_call = True
     reads_pieces = True
     usage = "`as_if_moved(PIECES, PLACE, x)`"
     value = (
@@ -1362,9 +1383,9 @@ class AsIfMoved(Builtin):
             refs = refs if isinstance(refs, list) else [refs]
             for ref in refs:
                 if not isinstance(ref, PieceRef):
-                    raise RuleRuntimeError(f"only pieces can move, not {label(ref)}", span, rule)
+                    raise RuleRuntimeError(f"only pieces can move, not {a_kind(ref)}", span, rule)
             if isinstance(to, (list, bool)) or to not in rt.locs:
-                raise RuleRuntimeError(f"as_if_moved moves pieces to one place, not {label(to)}", span, rule)
+                raise RuleRuntimeError(f"as_if_moved moves pieces to one place, not {a_kind(to)}", span, rule)
             try:
                 layers.check_there(rt, refs)
             except layers.NotThere as err:
@@ -1386,6 +1407,7 @@ class Routes(Builtin):
 
     name = "routes"
     fewest, most = 2, MANY
+    errors_at_call = True
     walks_graph = True
     usage = "`routes(START, MOVEMENT, args...)`"
     value = (
@@ -1477,6 +1499,7 @@ class FewestSteps(Builtin):
 
     name = "fewest_steps"
     fewest, most = 3, MANY
+    errors_at_call = True
     walks_graph = True
     usage = "`fewest_steps(START, PLACES, MOVEMENT, args...)`"
     value = (
@@ -1532,7 +1555,7 @@ class FewestSteps(Builtin):
             start, goals = start_fn(rt, env), goals_fn(rt, env)
             if not isinstance(goals, list):
                 raise RuleRuntimeError(
-                    f"fewest_steps counts to a list of places, not {label(goals)}", span, rule
+                    f"fewest_steps counts to a list of places, not {a_kind(goals)}", span, rule
                 )
             mv = movements[movement]
             inner = dict(zip(mv.params, [a(rt, env) for a in extra], strict=True))
@@ -1543,7 +1566,7 @@ class FewestSteps(Builtin):
                 wanted = set(goals)
             except TypeError:  # a list among them: a place is one value
                 raise RuleRuntimeError(
-                    f"fewest_steps counts to places, not {label(goals)}", span, rule
+                    "fewest_steps counts to places, not lists of them", span, rule
                 ) from None
             return grids.fewest_steps(start, wanted, next_places, may_pass, may_end)
 
@@ -1568,7 +1591,7 @@ def _next_places(
     start's own map (a grid's sides, a table map's edges)."""
     if mv.step is not None:
         if isinstance(start, list):
-            raise RuleRuntimeError(f"a route starts on one place, not on {label(start)}", span, rule)
+            raise RuleRuntimeError(f"a route starts on one place, not on {a_kind(start)}", span, rule)
         return _computed_steps(rt, inner, mv, f"movement {movement}")
     if type(start) is Cell:
         grid = grids.grid_of(rt, start.map)
@@ -1580,7 +1603,7 @@ def _next_places(
             )
         return _edges(adjacency)
     raise RuleRuntimeError(
-        f"routes start on a grid cell or a node of a table map, not on {label(start)}"
+        f"routes start on a grid cell or a node of a table map, not on {a_kind(start)}"
         f" (or movement '{movement}' says where a step goes: 'step NAME to PLACES')",
         span,
         rule,
@@ -1621,13 +1644,13 @@ def _computed_steps(rt: Any, inner: dict[str, Any], mv: Movement, rule: str) -> 
         places = step(rt, inner)
         if not isinstance(places, list):
             raise RuleRuntimeError(
-                f"a 'step' line lists the places one step reaches, not {label(places)}", mv.step_span, rule
+                f"a 'step' line lists the places one step reaches, not {a_kind(places)}", mv.step_span, rule
             )
         try:
             once = dict.fromkeys(places)
         except TypeError:  # a list among them: a place is one value, found again by equality
             raise RuleRuntimeError(
-                f"a 'step' line lists places, not lists of them: {label(places)}", mv.step_span, rule
+                "a 'step' line lists places, not lists of them", mv.step_span, rule
             ) from None
         return [(grids.UNDIRECTED, p) for p in once]
 

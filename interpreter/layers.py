@@ -147,7 +147,8 @@ def check_there(rt: Any, refs: list[PieceRef]) -> None:
     for ref in refs:
         pieces = left.setdefault(ref.loc, list(rt.locs.get(ref.loc, ())))
         if ref.piece not in pieces:
-            raise NotThere(f"{ref} is not in {ref.loc}, or is named twice")
+            # The core says it in the same words: it cannot name the piece (its names are here).
+            raise NotThere("a piece is not where it was found, or is named twice")
         pieces.remove(ref.piece)
 
 

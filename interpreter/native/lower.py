@@ -22,6 +22,7 @@ from typing import Any
 from meeple.grammar import ast
 from meeple.interpreter import attributes, grids
 from meeple.interpreter.analysis import Symbols
+from meeple.interpreter.builtins import BUILTINS as REGISTRY
 from meeple.interpreter.compiler import Compiler
 from meeple.interpreter.compiler.base import _ERRORS, _Fixed
 from meeple.interpreter.compiler.data import adjacency_for
@@ -616,6 +617,7 @@ class Lowering:
             "through": tested(decl.through_var, decl.through),
             "ends": tested(decl.ends_var, decl.ends),
             "step": tested(decl.step_var, decl.step),
+            "step_at": self.site(decl.step.span) if decl.step is not None else None,
         }
         return {**lowered, "slots": self.frame.size}
 
@@ -1074,6 +1076,13 @@ class Lowering:
         return {"Map": {"seq": seq, "slot": slot, "e": self.expr(e.expr), "cond": cond}}
 
     def expr_Call(self, e: ast.Call) -> Any:
+        lowered = self.call(e)
+        builtin = REGISTRY.get(e.func)
+        if e.func not in self.sym.values and builtin is not None and builtin.errors_at_call:
+            return {"At": [self.site(e.span), lowered]}
+        return lowered
+
+    def call(self, e: ast.Call) -> Any:
         if e.func in self.sym.values:
             return {"Value": [self.value_index[e.func], [self.expr(a) for a in e.args]]}
         if self.grows and e.func in GRID_QUESTIONS:

@@ -193,10 +193,11 @@ pub fn find(p: &Loaded, w: &mut World, given: &Value, column: &Arc<str>, many: b
             None => return fail("not a cell of a grid"),
         },
         other => {
-            return fail(format!(
-                "the areas of a grid are asked of the grid or a cell, not a {}",
-                other.type_name()
-            ))
+            // The words of builtins.py's _Areas (`first`): what its first argument is.
+            let first =
+                if many { "a grid map or a list of a map's nodes" } else { "a cell of a grid or a map node" };
+            let name = if many { "areas" } else { "area" };
+            return fail(format!("{name}'s first argument is {first}, not {}", other.a_kind()));
         }
     };
     let found = labelling(p, w, g, column)?;
@@ -204,7 +205,7 @@ pub fn find(p: &Loaded, w: &mut World, given: &Value, column: &Arc<str>, many: b
         return Ok(Value::List(Arc::new(found.areas.iter().cloned().map(Value::Area).collect())));
     }
     let Value::Cell(loc) = given else {
-        return fail(format!("a {} is not a place of this map", given.type_name()));
+        return fail(format!("that {} is not a place of this map", given.type_name()));
     };
     match found.area_of(*loc) {
         Some(i) => Ok(Value::Area(found.areas[i].clone())),
@@ -217,7 +218,7 @@ pub fn find(p: &Loaded, w: &mut World, given: &Value, column: &Arc<str>, many: b
 pub fn beside(p: &Loaded, w: &mut World, given: &Value, corner: bool) -> Result<Value, Fail> {
     let name = if corner { "corner_to" } else { "next_to" };
     let Value::Area(area) = given else {
-        return fail(format!("{name} is asked of an area, not a {}", given.type_name()));
+        return fail(format!("{name} is asked of an area, not {}", given.a_kind()));
     };
     let now = labelling(p, w, area.grid, &area.column)?;
     let mine = match area.cells.first().and_then(|c| now.area_of(*c)) {

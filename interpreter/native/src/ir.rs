@@ -195,6 +195,9 @@ pub struct MovementIr {
     /// `step NAME to PLACES`: where one step goes, NAME in its slot (steps.rs).
     #[serde(default)]
     pub step: Option<(u32, Expr)>,
+    /// The step line's site: where an error in what it lists is located.
+    #[serde(default)]
+    pub step_at: Option<u32>,
 }
 
 /// A variable of each owner: its start value, computed for each with `self` in slot 0.
@@ -591,6 +594,11 @@ pub enum Expr {
         adjacency: Vec<Vec<u32>>,
         many: bool,
     },
+    /// A call whose own errors the rules locate at the call, not at its statement (a question
+    /// about a grid, a map or a movement, a look-ahead: a statement may ask several), with the
+    /// call's site: vm.rs's `located`. Errors of its arguments, and of what it asks inside (a
+    /// look-ahead's question, a movement's conditions), keep their own place.
+    At(u32, Box<Expr>),
     /// `as_if_laid(PLACEMENT, X)`: X as if the placement were laid (layers.rs).
     AsIfLaid(Box<Expr>, Box<Expr>),
     /// `as_if_moved(PIECES, PLACE, X)`: X as if the pieces were moved there (supposed.rs).

@@ -93,7 +93,7 @@ pub fn as_if_laid(
     then: impl FnOnce(&mut World) -> Result<Value, Fail>,
 ) -> Result<Value, Fail> {
     let Value::Placement(spot) = spot else {
-        return fail(format!("as_if_laid supposes a placement, not a {}", spot.type_name()));
+        return fail(format!("as_if_laid supposes a placement, not {}", spot.a_kind()));
     };
     let spot = spot.clone();
     let g = spot.grid;

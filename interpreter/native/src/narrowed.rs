@@ -194,7 +194,7 @@ fn walk(e: &Expr, uses: &mut [Use], supposed: bool) {
             walk(a, uses, supposed);
             walk(b, uses, supposed);
         }
-        Expr::Neg(a) | Expr::Not(a) => walk(a, uses, supposed),
+        Expr::Neg(a) | Expr::Not(a) | Expr::At(_, a) => walk(a, uses, supposed),
         Expr::If(c, t, o) => {
             walk(c, uses, supposed);
             walk(t, uses, supposed);

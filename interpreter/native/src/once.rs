@@ -114,7 +114,8 @@ fn each_inner(e: &Expr, f: &mut impl FnMut(&Expr)) {
         | Expr::GridOf(a, _)
         | Expr::ZoneOf(a, ..)
         | Expr::Owned(a, _)
-        | Expr::Areas { of: a, .. } => f(a),
+        | Expr::Areas { of: a, .. }
+        | Expr::At(_, a) => f(a),
         Expr::Index(a, b) | Expr::Bin(_, a, b) | Expr::OwnedRow(a, _, b) | Expr::AsIfLaid(a, b) => {
             f(a);
             f(b);

@@ -622,7 +622,7 @@ pub fn placement_at(p: &Loaded, values: &[Value]) -> Result<Value, Fail> {
     };
     let number = |v: &Value| match v {
         Value::Int(n) => Ok(*n),
-        other => fail(format!("a number was expected, not a {}", other.type_name())),
+        other => fail(format!("placement's x, y and turns are numbers, not {}", other.a_kind())),
     };
     let (x, y, turns) = (number(x)?, number(y)?, number(turns)?);
     let rows: Arc<[u32]> = shape_rows(shape)?.into();

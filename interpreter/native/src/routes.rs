@@ -6,7 +6,7 @@
 use crate::ir::MovementIr;
 use crate::placement;
 use crate::value::{Value, Way};
-use crate::vm::{eval, test, Fail, FailKind, Fast, Loaded, Part, World};
+use crate::vm::{at_site, eval, test, Fail, FailKind, Fast, Loaded, Part, World};
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -196,6 +196,7 @@ pub fn routes(
     mv: &MovementIr,
     start: Value,
     args: Vec<Value>,
+    site: Option<u32>,
 ) -> Result<Value, Fail> {
     let mut env = vec![Value::None; mv.slots as usize];
     for (i, arg) in args.into_iter().enumerate() {
@@ -218,13 +219,14 @@ pub fn routes(
         None => false,
     };
     if mv.step.is_some() {
-        return crate::steps::routes(p, w, mv, env, &steps, backtracks);
+        return crate::steps::routes(p, w, mv, env, &steps, backtracks, site);
     }
     let Value::Cell(from) = start else {
-        return fail(format!("routes start on a grid cell, not on a {}", start.type_name()));
+        let refused = format!("routes start on a grid cell, not on {}", start.a_kind());
+        return fail(refused).map_err(|f| at_site(f, site));
     };
     if placement::coords(p, w, from).is_none() {
-        return fail("routes start on a grid cell");
+        return fail("routes start on a grid cell").map_err(|f| at_site(f, site));
     }
     if steps.is_empty() {
         return Ok(Value::List(Arc::new(Vec::new())));

@@ -6,7 +6,7 @@
 use crate::ir::MovementIr;
 use crate::routes::{path_of, Sets, Step};
 use crate::value::{Value, Way};
-use crate::vm::{eval, Fail, FailKind, Fast, Loaded, Part, World};
+use crate::vm::{at_site, eval, Fail, FailKind, Fast, Loaded, Part, World};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -94,16 +94,16 @@ impl<'a> Places<'a> {
         let listed = match eval(self.p, w, step, &mut self.env)? {
             Value::List(items) => items,
             other => {
-                return fail(format!(
-                    "a 'step' line lists the places one step reaches, not a {}",
-                    other.type_name()
-                ))
+                let refused =
+                    format!("a 'step' line lists the places one step reaches, not {}", other.a_kind());
+                return fail(refused).map_err(|f| at_site(f, self.mv.step_at));
             }
         };
         let mut out: Vec<u32> = Vec::with_capacity(listed.len());
         for place in listed.iter() {
             if matches!(place, Value::List(_)) {
-                return fail("a 'step' line lists places, not lists of them");
+                let refused = "a 'step' line lists places, not lists of them";
+                return fail(refused).map_err(|f| at_site(f, self.mv.step_at));
             }
             let next = self.id(place.clone());
             if !out.contains(&next) {
@@ -125,10 +125,11 @@ pub fn routes(
     mut env: Vec<Value>,
     steps: &[i64],
     backtracks: bool,
+    site: Option<u32>,
 ) -> Result<Value, Fail> {
     let start = env[mv.start as usize].clone();
     if matches!(start, Value::List(_)) {
-        return fail("a route starts on one place, not on a list");
+        return fail("a route starts on one place, not on a list").map_err(|f| at_site(f, site));
     }
     if steps.is_empty() {
         return Ok(Value::List(Arc::new(Vec::new())));
@@ -204,15 +205,17 @@ pub fn fewest(
     start: Value,
     goals: Value,
     args: Vec<Value>,
+    site: Option<u32>,
 ) -> Result<Value, Fail> {
     let Value::List(goals) = goals else {
-        return fail(format!("fewest_steps counts to a list of places, not a {}", goals.type_name()));
+        let refused = format!("fewest_steps counts to a list of places, not {}", goals.a_kind());
+        return fail(refused).map_err(|f| at_site(f, site));
     };
     if matches!(start, Value::List(_)) {
-        return fail("a route starts on one place, not on a list");
+        return fail("a route starts on one place, not on a list").map_err(|f| at_site(f, site));
     }
     if goals.iter().any(|g| matches!(g, Value::List(_))) {
-        return fail("fewest_steps counts to places, not lists of them");
+        return fail("fewest_steps counts to places, not lists of them").map_err(|f| at_site(f, site));
     }
     let wanted: HashSet<&Value, Fast> = goals.iter().collect();
     let mut env = vec![Value::None; mv.slots as usize];

@@ -21,7 +21,7 @@ fn pieces(what: &Value) -> Result<Vec<(u32, Piece)>, Fail> {
         .into_iter()
         .map(|v| match v {
             Value::Piece(loc, piece) => Ok((loc, piece)),
-            other => fail(format!("only pieces can move, not a {}", other.type_name())),
+            other => fail(format!("only pieces can move, not {}", other.a_kind())),
         })
         .collect()
 }
@@ -36,12 +36,12 @@ pub fn as_if_moved(
     then: impl FnOnce(&mut World) -> Result<Value, Fail>,
 ) -> Result<Value, Fail> {
     let moving = pieces(what)?;
-    let to = match to {
+    let found = match to {
         Value::List(_) | Value::Bool(_) => None,
         place => location(p, place).ok().filter(|loc| (*loc as usize) < w.locs.len()),
     };
-    let Some(to) = to else {
-        return fail("as_if_moved moves pieces to one place");
+    let Some(to) = found else {
+        return fail(format!("as_if_moved moves pieces to one place, not {}", to.a_kind()));
     };
     // Every place touched, as it is: what each holds again afterwards.
     let mut saved: Vec<(u32, Vec<Piece>)> = Vec::new();

@@ -1496,6 +1496,14 @@ pub(crate) fn at(mut fail: Fail, here: u32) -> Fail {
     fail
 }
 
+/// `at` where the place may be unknown (a call asked without its site keeps the statement's).
+pub(crate) fn at_site(fail: Fail, site: Option<u32>) -> Fail {
+    match site {
+        Some(here) => at(fail, here),
+        None => fail,
+    }
+}
+
 fn group(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
@@ -2495,7 +2503,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             for a in args {
                 given.push(eval(p, w, a, env)?);
             }
-            crate::steps::fewest(p, w, &p.ir.movements[*movement as usize], from, goals, given)?
+            crate::steps::fewest(p, w, &p.ir.movements[*movement as usize], from, goals, given, None)?
         }
         Expr::Areas { of, column, many } => {
             let given = eval(p, w, of, env)?;
@@ -2509,22 +2517,9 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             let at = eval(p, w, obj, env)?;
             Value::List(Arc::new(next_to(p, &at, adjacency)?))
         }
-        Expr::Regions { seq, slot, key, adjacency, many } => {
+        Expr::Regions { seq, .. } => {
             let given = eval(p, w, seq, env)?;
-            let starts: Vec<Value> = if *many { list(given)?.as_ref().clone() } else { vec![given] };
-            let mut seen: HashSet<Value> = HashSet::new();
-            let mut out = Vec::new();
-            for start in starts {
-                if !seen.contains(&start) || !*many {
-                    let joined = component(p, w, env, *slot, key, adjacency, start, &mut seen)?;
-                    out.push(Value::List(Arc::new(joined)));
-                }
-            }
-            if *many {
-                Value::List(Arc::new(out))
-            } else {
-                out.pop().unwrap_or(Value::None)
-            }
+            regions(p, w, e, given, env)?
         }
         Expr::ZoneOf(obj, by_seat, by_row) => {
             let owner = operand(p, w, obj, env)?;
@@ -2563,9 +2558,91 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
             for a in args {
                 given.push(eval(p, w, a, env)?);
             }
-            crate::routes::routes(p, w, &p.ir.movements[*movement as usize], from, given)?
+            crate::routes::routes(p, w, &p.ir.movements[*movement as usize], from, given, None)?
         }
+        Expr::At(site, call) => located(p, w, *site, call, env)?,
     })
+}
+
+/// `region(NODE, ATTR)` or `regions(NODES, ATTR)` (`Expr::Regions`) from what its first
+/// argument gave.
+fn regions(p: &Loaded, w: &mut World, e: &Expr, given: Value, env: &mut [Value]) -> Result<Value, Fail> {
+    let Expr::Regions { slot, key, adjacency, many, .. } = e else {
+        return error("regions(...) asked of something else");
+    };
+    let starts: Vec<Value> = if *many { list(given)?.as_ref().clone() } else { vec![given] };
+    let mut seen: HashSet<Value> = HashSet::new();
+    let mut out = Vec::new();
+    for start in starts {
+        if !seen.contains(&start) || !*many {
+            let joined = component(p, w, env, *slot, key, adjacency, start, &mut seen)?;
+            out.push(Value::List(Arc::new(joined)));
+        }
+    }
+    Ok(if *many { Value::List(Arc::new(out)) } else { out.pop().unwrap_or(Value::None) })
+}
+
+/// A call whose own errors are located at its site (`Expr::At`), as the Python engine locates
+/// them (interpreter/builtins.py raises them with the call's span): its arguments are asked
+/// first and their errors keep no place of their own (the statement's, on both engines); then
+/// the call, whose errors take the site, unless they come from what it asks inside (a
+/// look-ahead's question, a movement's conditions), which keep theirs.
+fn located(p: &Loaded, w: &mut World, site: u32, call: &Expr, env: &mut [Value]) -> Result<Value, Fail> {
+    let here = |fail: Fail| at(fail, site);
+    match call {
+        Expr::AsIfLaid(spot, then) => {
+            let spot = eval(p, w, spot, env)?;
+            let mut inside = false;
+            crate::layers::as_if_laid(p, w, &spot, |w| {
+                let answer = eval(p, w, then, env);
+                inside = answer.is_err();
+                answer
+            })
+            .map_err(|fail| if inside { fail } else { here(fail) })
+        }
+        Expr::AsIfMoved(what, to, then) => {
+            let (what, to) = (eval(p, w, what, env)?, eval(p, w, to, env)?);
+            let mut inside = false;
+            crate::supposed::as_if_moved(p, w, &what, &to, |w| {
+                let answer = eval(p, w, then, env);
+                inside = answer.is_err();
+                answer
+            })
+            .map_err(|fail| if inside { fail } else { here(fail) })
+        }
+        Expr::Builtin(b, args) => {
+            let given: Vec<Expr> =
+                args.iter().map(|a| eval(p, w, a, env).map(Expr::Const)).collect::<Result<_, _>>()?;
+            builtin(p, w, *b, &given, env).map_err(here)
+        }
+        Expr::Areas { of, column, many } => {
+            let given = eval(p, w, of, env)?;
+            crate::areas::find(p, w, &given, column, *many).map_err(here)
+        }
+        Expr::Regions { seq, .. } => {
+            let given = eval(p, w, seq, env)?;
+            regions(p, w, call, given, env).map_err(here)
+        }
+        Expr::Placements { grid, shape, faces } => {
+            let grid = eval(p, w, grid, env)?;
+            let shape = eval(p, w, shape, env)?;
+            let Value::Grid(g) = grid else {
+                return error("placements(...) are found on a grid").map_err(here);
+            };
+            placement::placements(p, w, g, &shape, faces).map_err(here)
+        }
+        Expr::FewestSteps { movement, start, goals, args } => {
+            let (from, goals) = (eval(p, w, start, env)?, eval(p, w, goals, env)?);
+            let given = args.iter().map(|a| eval(p, w, a, env)).collect::<Result<_, _>>()?;
+            crate::steps::fewest(p, w, &p.ir.movements[*movement as usize], from, goals, given, Some(site))
+        }
+        Expr::Routes { movement, start, args } => {
+            let from = eval(p, w, start, env)?;
+            let given = args.iter().map(|a| eval(p, w, a, env)).collect::<Result<_, _>>()?;
+            crate::routes::routes(p, w, &p.ir.movements[*movement as usize], from, given, Some(site))
+        }
+        other => eval(p, w, other, env),
+    }
 }
 
 /// The declared value `index` asked with these arguments, evaluated in order. Inlined where
