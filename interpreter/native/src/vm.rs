@@ -2611,9 +2611,7 @@ fn located(p: &Loaded, w: &mut World, site: u32, call: &Expr, env: &mut [Value])
             .map_err(|fail| if inside { fail } else { here(fail) })
         }
         Expr::Builtin(b, args) => {
-            let given: Vec<Expr> =
-                args.iter().map(|a| eval(p, w, a, env).map(Expr::Const)).collect::<Result<_, _>>()?;
-            builtin(p, w, *b, &given, env).map_err(here)
+            argued(p, w, args, env, |w, values| apply_builtin(p, w, *b, values).map_err(here))
         }
         Expr::Areas { of, column, many } => {
             let given = eval(p, w, of, env)?;
@@ -2882,7 +2880,18 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
             return Ok(grid::cells(p, *g));
         }
     }
-    // The arguments' values, on the stack for the few most built-ins take.
+    argued(p, w, args, env, |w, values| apply_builtin(p, w, b, values))
+}
+
+/// The arguments' values, on the stack for the few most built-ins take, given to `then`.
+#[inline(always)]
+fn argued(
+    p: &Loaded,
+    w: &mut World,
+    args: &[Expr],
+    env: &mut [Value],
+    then: impl FnOnce(&mut World, &[Value]) -> Result<Value, Fail>,
+) -> Result<Value, Fail> {
     let (mut few, many): ([Value; 4], Vec<Value>);
     let values: &[Value] = if args.len() <= 4 {
         few = [Value::None, Value::None, Value::None, Value::None];
@@ -2894,6 +2903,11 @@ fn builtin(p: &Loaded, w: &mut World, b: Builtin, args: &[Expr], env: &mut [Valu
         many = args.iter().map(|a| eval(p, w, a, env)).collect::<Result<_, _>>()?;
         &many
     };
+    then(w, values)
+}
+
+/// A built-in asked with its arguments' values.
+fn apply_builtin(p: &Loaded, w: &mut World, b: Builtin, values: &[Value]) -> Result<Value, Fail> {
     Ok(match b {
         Builtin::Count => Value::Int(count_of(p, w, &values[0])?),
         Builtin::Sum => {
@@ -3075,6 +3089,33 @@ mod tests {
         let expected = Mt::new(5000).randbelow(3) as u32;
         game.play_out(&mut [Agent::Random(Mt::new(5000)), Agent::Random(Mt::new(5001))]).expect("plays");
         assert_eq!(game.choices[0], expected);
+    }
+
+    #[test]
+    fn a_located_call_gives_its_site_to_its_own_errors_only() {
+        // `Expr::At`: the call's own error takes the call's site; an argument's, or the
+        // look-ahead's question's, keeps none (its statement's, given later by `at`).
+        use super::eval;
+        use crate::ir::{Builtin, Expr};
+        let program = tiny();
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let at = |e: Expr| Expr::At(7, Box::new(e));
+        let broken = || Expr::Index(Box::new(Expr::List(vec![])), Box::new(Expr::Const(Value::Int(5))));
+        let three = || Expr::Const(Value::Int(3));
+        let place = || Expr::Const(Value::Zone(0));
+        let cases = [
+            (at(Expr::Builtin(Builtin::NextTo, vec![three()])), Some(7)),
+            (at(Expr::Builtin(Builtin::NextTo, vec![broken()])), None),
+            (at(Expr::AsIfMoved(Box::new(three()), Box::new(place()), Box::new(three()))), Some(7)),
+            (at(Expr::AsIfMoved(Box::new(Expr::List(vec![])), Box::new(place()), Box::new(broken()))), None),
+            (Expr::AsIfMoved(Box::new(three()), Box::new(place()), Box::new(three())), None),
+        ];
+        for (e, site) in cases {
+            let mut env = vec![Value::None; 2];
+            let fail = eval(&program, &mut game.world, &e, &mut env).expect_err("it breaks");
+            assert_eq!(fail.at, site, "{e:?}");
+            assert!(matches!(fail.kind, FailKind::Error(_)));
+        }
     }
 
     #[test]
