@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from meeple.interpreter import teams as teams_
 from meeple.interpreter.engine import Game, _whole
@@ -120,12 +119,13 @@ def new_game(
     return state
 
 
-@dataclass(frozen=True)
-class Playout:
+class Playout(NamedTuple):
     """A game `playouts` played to its end: its seed, the option taken at each decision (as
     `choices` records them), its turns and steps, each seat's score and tiebreak and the
     winners (seats from 0); or the error in the rules that stopped it (then no scores and no
-    winners, as a record of such a game has none)."""
+    winners, as a record of such a game has none). A named tuple, not a frozen dataclass: one is
+    made for every playout of a benchmark's thousands, and a tuple is made in a third of the
+    time (0.35 µs against 1.06, of a Tic-Tac-Toe playout's 16)."""
 
     seed: int
     choices: list[int]
