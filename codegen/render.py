@@ -62,10 +62,14 @@ AID_LAYOUTS = ((13.0, 1), (12.0, 1), (11.0, 1), (10.0, 1), (11.0, 2), (10.0, 2))
 AID_ONE_SIDE = 2
 AID_MARGIN = 10  # the aid's left and right margins, in millimetres
 # The rulebook's body text, in points: at its size, and a step smaller where its last page would
-# hold less than BOOK_LAST_PAGE of a page's text, kept where that saves the page (a variant's
-# book ended on a page holding the last two rulings of a list, another on one ruling alone).
+# hold less than BOOK_LAST_PAGE of a page's text, or a page before an example would be left more
+# than BOOK_GAP empty, kept where that saves the page or the gap (a variant's book ended on a page
+# holding the last two rulings of a list, another on one ruling alone; a few words more in a
+# book's second example left a page half empty before its fourth, the rulings, glossary and
+# numbers that fill such a room used up).
 BOOK_SIZES = (11.0, 10.5)
 BOOK_LAST_PAGE = 0.25
+BOOK_GAP = 1 / 3
 # The flow diagram in the PDF: drawn this wide (in the SVG's units, whose font is 13) and shown
 # across the text, so that its words print at about 10 pt; one taller than a page is drawn in
 # several diagrams (flow.split), one up to FLOW_SLACK too tall is shown a little smaller instead.
@@ -356,14 +360,21 @@ def book_pdf(candidates: Sequence[Typst]) -> bytes:
 
 def fit_book(candidates: Sequence[Typst]) -> tuple[int, bytes, int]:
     """The rulebook as the first of `candidates` (rulebook_candidates) lays it out, or as the next
-    where the first ends on a page whose text fills less than BOOK_LAST_PAGE of it and the next
-    takes fewer pages: its index, its PDF and its page count. A book a page shorter reads better
-    than one whose last page holds the tail of a list; the next is compiled only then."""
+    where the first leaves a page more than BOOK_GAP empty before an example or ends on a page
+    whose text fills less than BOOK_LAST_PAGE of it, and the next leaves fewer such pages, or as
+    many and takes fewer pages: its index, its PDF and its page count. A book a page shorter
+    reads better than one whose last page holds the tail of a list, and one in type a step
+    smaller better than one with a half-empty page; the next is compiled only then."""
+
+    def flaws(laid: typeset.Laid) -> tuple[int, int]:
+        return sum(gap > BOOK_GAP for gap in laid.gaps), laid.pages
+
     first = typeset.lay_out(candidates[0].source, candidates[0].files)
-    if first.pages > 1 and first.last_page is not None and first.last_page < BOOK_LAST_PAGE:
+    nearly_empty = first.pages > 1 and first.last_page is not None and first.last_page < BOOK_LAST_PAGE
+    if nearly_empty or flaws(first)[0]:
         for index, smaller in enumerate(candidates[1:], 1):
             laid = typeset.lay_out(smaller.source, smaller.files)
-            if laid.pages < first.pages:
+            if flaws(laid) < flaws(first):
                 return index, laid.pdf, laid.pages
     return 0, first.pdf, first.pages
 

@@ -19,8 +19,10 @@ from pathlib import Path
 
 MAIN = "main.typ"
 PAGES_LABEL = "<meeple-pages>"  # the templates end with a metadata of this label: the page count
-# The rulebook also ends with one of this label: how much of its last page's text it fills (0 to 1).
+# The rulebook also ends with one of this label: how much of its last page's text it fills (0 to 1);
+# and marks with GAP_LABEL each page an example leaves to open the next: how much of its text is empty.
 END_LABEL = "<meeple-end>"
+GAP_LABEL = "<meeple-gap>"
 MM = 72 / 25.4  # points in a millimetre
 
 
@@ -67,12 +69,14 @@ def available() -> str | None:
 
 @dataclass(frozen=True)
 class Laid:
-    """A compiled document: its PDF, its page count and, where the source tells it (END_LABEL),
-    how much of the last page's text it fills, from 0 to 1 (None where it does not)."""
+    """A compiled document: its PDF, its page count and, where the source tells them, how much of
+    the last page's text it fills, from 0 to 1 (END_LABEL; None where it does not), and how much
+    of a page's text is left empty before each example that opens the next page (GAP_LABEL)."""
 
     pdf: bytes
     pages: int
     last_page: float | None = None
+    gaps: tuple[float, ...] = ()
 
 
 def compile_pdf(source: str, files: Mapping[str, str | bytes] = {}) -> tuple[bytes, int]:
@@ -119,5 +123,6 @@ def lay_out(source: str, files: Mapping[str, str | bytes] = {}) -> Laid:
         out = compiler.compile(format="pdf")
         pages = int(compiler.query(PAGES_LABEL, field="value", one=True))
         ends = json.loads(compiler.query(END_LABEL, field="value"))
+        gaps = json.loads(compiler.query(GAP_LABEL, field="value"))
     assert isinstance(out, bytes)
-    return Laid(out, pages, float(ends[0]) if ends else None)
+    return Laid(out, pages, float(ends[0]) if ends else None, tuple(float(g) for g in gaps))

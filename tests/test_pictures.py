@@ -570,6 +570,53 @@ def test_a_page_an_example_leaves_empty_is_filled_by_the_glossary_and_the_refere
     assert squeezed.index("entry39of") < squeezed.index("Reference") < squeezed.index("shelf29")
 
 
+def _emptiest_before_an_example(data: bytes, titles: list[str]) -> float:
+    """The largest share of a page's text left empty under its last line on a page that the next
+    opens with one of these examples."""
+    pages = ["".join(p.extract_text().split()) for p in pdfs.reader(data).pages]
+    lowest = pdfs.lowest_ink(data)
+    shares = [0.0]
+    for title in titles:
+        (page,) = [i for i, p in enumerate(pages) if "".join(title.split()) in p]
+        if page > 0 and (low := lowest[page - 1]) is not None:
+            shares.append((low - 20 * typeset.MM) / ((297 - 40) * typeset.MM))
+    return max(shares)
+
+
+def test_a_book_left_with_a_half_empty_page_before_an_example_is_set_a_step_smaller_where_that_fills_it(
+    tmp_path: Path,
+) -> None:
+    """No half-empty page before an example picture, once nothing is left to fill it (issue 25): a
+    few words more in Gods Love Dinosaurs' second example (tried on a copy) left its page 7 half
+    empty before the fourth, the rulings, glossary and numbers used up in the rooms before. Such a
+    book is set a step smaller (10.5 pt, not 11) where that leaves no page before an example more
+    than a third empty. Two drawn examples, each a little under half a page at 10.5 pt and over it
+    at 11 pt, after eight examples in words; no rulings, no glossary."""
+    source = _tall_map()
+    words = " ".join(f"The example says its sentence {i}, about pebbles in the bag." for i in range(12))
+    head, drawn = (
+        source[: source.index('example "Two pebbles')],
+        source[source.index('example "Two pebbles') :].replace(
+            'the one on the water stays."', f'the one on the water stays. {words}"'
+        ),
+    )
+    names = ["Two pebbles come to the tray", "Again two pebbles come"]
+    path = tmp_path / "gapped.rules"
+    path.write_text(
+        head
+        + "".join(_in_words(f"Short{k}", 3) for k in range(8))
+        + "".join(drawn.replace(names[0], name) for name in names)
+    )
+    game = checked_docs(path)
+    at_size = render.pdf(render.rulebook_typst(game))
+    assert _emptiest_before_an_example(at_size, names) > 1 / 3  # at 11 pt: half empty
+    (written,) = render.write([game], tmp_path / "out", ["pdf"])
+    printed = written.read_bytes()
+    assert _emptiest_before_an_example(printed, names) <= 1 / 3
+    sizes = pdfs.font_sizes(printed)
+    assert 10.5 in sizes and 11 not in sizes  # the body a step smaller
+
+
 def test_an_example_in_words_keeps_its_title_with_its_words(tmp_path: Path) -> None:
     """No heading ends a page (issue 25): an example in words shorter than a page is printed whole,
     so its title is never the last line of a page with its words on the next (Dino Dynasty's
