@@ -351,10 +351,12 @@ def first_pdf(candidates: Sequence[Typst]) -> bytes:
 
 
 def aid_pdf(candidates: Sequence[Typst]) -> bytes:
+    """The PDF of the player aid, in the first of its layouts that fits (`fit`)."""
     return fit(candidates)[1]
 
 
 def book_pdf(candidates: Sequence[Typst]) -> bytes:
+    """The PDF of the rulebook, at the size `fit_book` keeps."""
     return fit_book(candidates)[1]
 
 

@@ -97,7 +97,8 @@ def has_compiled() -> bool:
 
 
 def lay_out(source: str, files: Mapping[str, str | bytes] = {}) -> Laid:
-    """`compile_pdf`, with how full the last page is where the source tells it."""
+    """`compile_pdf`, with how full the last page is and the gaps before examples where the
+    source tells them (the rulebook's)."""
     import typst
 
     global _compiled
