@@ -61,6 +61,15 @@ AID_LAYOUTS = ((13.0, 1), (12.0, 1), (11.0, 1), (10.0, 1), (11.0, 2), (10.0, 2))
 # smaller fits on the front is printed so, rather than with a few lines run over onto the back.
 AID_ONE_SIDE = 2
 AID_MARGIN = 10  # the aid's left and right margins, in millimetres
+# The rulebook's body text, in points: at its size, and a step smaller where its last page would
+# hold less than BOOK_LAST_PAGE of a page's text, or a page before an example would be left more
+# than BOOK_GAP empty, kept where that saves the page or the gap (a variant's book ended on a page
+# holding the last two rulings of a list, another on one ruling alone; a few words more in a
+# book's second example left a page half empty before its fourth, the rulings, glossary and
+# numbers that fill such a room used up).
+BOOK_SIZES = (11.0, 10.5)
+BOOK_LAST_PAGE = 0.25
+BOOK_GAP = 1 / 3
 # The flow diagram in the PDF: drawn this wide (in the SVG's units, whose font is 13) and shown
 # across the text, so that its words print at about 10 pt; one taller than a page is drawn in
 # several diagrams (flow.split), one up to FLOW_SLACK too tall is shown a little smaller instead.
@@ -302,8 +311,14 @@ def _estimate(thing: Any) -> float:
     return 0
 
 
-def rulebook_typst(docs: GameDocs) -> Typst:
-    return Typst(_render("rulebook.typ.j2", book=docs.book), rulebook_pictures(docs))
+def rulebook_typst(docs: GameDocs, size: float = BOOK_SIZES[0]) -> Typst:
+    """The rulebook as Typst source, its body text at `size` points, and its pictures."""
+    return Typst(_render("rulebook.typ.j2", book=docs.book, size=size), rulebook_pictures(docs))
+
+
+def rulebook_candidates(docs: GameDocs) -> list[Typst]:
+    """The rulebook's Typst source at each size of BOOK_SIZES, in order."""
+    return [rulebook_typst(docs, size) for size in BOOK_SIZES]
 
 
 def aid_typst(docs: GameDocs, size: float = 13.0, columns: int = 1) -> Typst:
@@ -328,6 +343,42 @@ def aid_candidates(docs: GameDocs) -> list[Typst]:
 
 def pdf(document: Typst) -> bytes:
     return typeset.compile_pdf(document.source, document.files)[0]
+
+
+def first_pdf(candidates: Sequence[Typst]) -> bytes:
+    """The PDF of a document laid out one way only (the reference)."""
+    return pdf(candidates[0])
+
+
+def aid_pdf(candidates: Sequence[Typst]) -> bytes:
+    """The PDF of the player aid, in the first of its layouts that fits (`fit`)."""
+    return fit(candidates)[1]
+
+
+def book_pdf(candidates: Sequence[Typst]) -> bytes:
+    """The PDF of the rulebook, at the size `fit_book` keeps."""
+    return fit_book(candidates)[1]
+
+
+def fit_book(candidates: Sequence[Typst]) -> tuple[int, bytes, int]:
+    """The rulebook as the first of `candidates` (rulebook_candidates) lays it out, or as the next
+    where the first leaves a page more than BOOK_GAP empty before an example or ends on a page
+    whose text fills less than BOOK_LAST_PAGE of it, and the next leaves fewer such pages, or as
+    many and takes fewer pages: its index, its PDF and its page count. A book a page shorter
+    reads better than one whose last page holds the tail of a list, and one in type a step
+    smaller better than one with a half-empty page; the next is compiled only then."""
+
+    def flaws(laid: typeset.Laid) -> tuple[int, int]:
+        return sum(gap > BOOK_GAP for gap in laid.gaps), laid.pages
+
+    first = typeset.lay_out(candidates[0].source, candidates[0].files)
+    nearly_empty = first.pages > 1 and first.last_page is not None and first.last_page < BOOK_LAST_PAGE
+    if nearly_empty or flaws(first)[0]:
+        for index, smaller in enumerate(candidates[1:], 1):
+            laid = typeset.lay_out(smaller.source, smaller.files)
+            if flaws(laid) < flaws(first):
+                return index, laid.pdf, laid.pages
+    return 0, first.pdf, first.pages
 
 
 def fit(candidates: Sequence[Typst], pages: int = AID_PAGES) -> tuple[int, bytes, int]:
@@ -369,6 +420,8 @@ class Job:
 
     target: str  # the PDF's file name
     candidates: Sequence[Typst]
+    # how it is made of them: the first (the reference), the aid's fit, the rulebook's
+    lay_out: Callable[[Sequence[Typst]], bytes] = first_pdf
 
     @cached_property
     def key(self) -> str:
@@ -388,9 +441,7 @@ class Job:
 
 def run_job(job: Job) -> bytes:
     """Compile one job: the PDF's bytes."""
-    if len(job.candidates) == 1:
-        return pdf(job.candidates[0])
-    return fit(job.candidates)[1]
+    return job.lay_out(job.candidates)
 
 
 def _load_cache(out: Path) -> dict[str, dict[str, Any]]:
@@ -472,15 +523,15 @@ def _text(document: str, fmt: str, docs: GameDocs, stem: str) -> str:
     raise ValueError(f"no {fmt} text for the {document}")
 
 
-def _typst(document: str, docs: GameDocs) -> list[Typst]:
-    """What a document's PDF is laid out from: one source, or the aid's layouts."""
+def _job(name: str, document: str, docs: GameDocs) -> Job:
+    """A document's PDF to make: from the rulebook's sizes, the aid's layouts or one source."""
     match document:
         case "rulebook":
-            return [rulebook_typst(docs)]
+            return Job(name, rulebook_candidates(docs), book_pdf)
         case "aid":
-            return aid_candidates(docs)
+            return Job(name, aid_candidates(docs), aid_pdf)
         case "reference":
-            return [reference_typst(docs)]
+            return Job(name, [reference_typst(docs)])
     raise ValueError(f"no document {document}")
 
 
@@ -573,7 +624,7 @@ class _Writer:
                 name = OUTPUTS[document][fmt].format(stem)
                 files[document][fmt] = name
                 if fmt == "pdf":
-                    jobs.append(Job(name, _typst(document, docs)))
+                    jobs.append(_job(name, document, docs))
                     continue
                 if document == "reference" and fmt == "md":
                     self.put(FLOW_FILE.format(stem), flow_svg_file(docs))

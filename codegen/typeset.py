@@ -11,6 +11,7 @@ printed, never run.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,6 +19,10 @@ from pathlib import Path
 
 MAIN = "main.typ"
 PAGES_LABEL = "<meeple-pages>"  # the templates end with a metadata of this label: the page count
+# The rulebook also ends with one of this label: how much of its last page's text it fills (0 to 1);
+# and marks with GAP_LABEL each page an example leaves to open the next: how much of its text is empty.
+END_LABEL = "<meeple-end>"
+GAP_LABEL = "<meeple-gap>"
 MM = 72 / 25.4  # points in a millimetre
 
 
@@ -62,11 +67,24 @@ def available() -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Laid:
+    """A compiled document: its PDF, its page count and, where the source tells them, how much of
+    the last page's text it fills, from 0 to 1 (END_LABEL; None where it does not), and how much
+    of a page's text is left empty before each example that opens the next page (GAP_LABEL)."""
+
+    pdf: bytes
+    pages: int
+    last_page: float | None = None
+    gaps: tuple[float, ...] = ()
+
+
 def compile_pdf(source: str, files: Mapping[str, str | bytes] = {}) -> tuple[bytes, int]:
     """The PDF of a Typst source and its page count. `files`: what the source may read, by
     name (a plain file name, no folder). Raises typst.TypstError if the source is wrong, which
     is a bug of ours: no rules file can make it so."""
-    return _compile(source, files)
+    laid = lay_out(source, files)
+    return laid.pdf, laid.pages
 
 
 _compiled = False  # whether this process has compiled: then Typst has started its threads
@@ -78,7 +96,9 @@ def has_compiled() -> bool:
     return _compiled
 
 
-def _compile(source: str, files: Mapping[str, str | bytes]) -> tuple[bytes, int]:
+def lay_out(source: str, files: Mapping[str, str | bytes] = {}) -> Laid:
+    """`compile_pdf`, with how full the last page is and the gaps before examples where the
+    source tells them (the rulebook's)."""
     import typst
 
     global _compiled
@@ -103,5 +123,7 @@ def _compile(source: str, files: Mapping[str, str | bytes]) -> tuple[bytes, int]
         )
         out = compiler.compile(format="pdf")
         pages = int(compiler.query(PAGES_LABEL, field="value", one=True))
+        ends = json.loads(compiler.query(END_LABEL, field="value"))
+        gaps = json.loads(compiler.query(GAP_LABEL, field="value"))
     assert isinstance(out, bytes)
-    return out, pages
+    return Laid(out, pages, float(ends[0]) if ends else None, tuple(float(g) for g in gaps))

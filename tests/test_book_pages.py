@@ -174,3 +174,50 @@ def test_a_section_of_a_line_or_two_stays_whole_with_its_heading_where_it_fits(t
             # section sent on had left up to 124 (the heading's three lines of room and more)
             assert low is not None and low - 20 * 72 / 25.4 < 45, (sentences, low)
     assert broke  # the book reaches a second page: the section stands at the first one's foot
+
+
+RULED = """\
+game "Beads":
+  players 2..2
+
+zone bag
+piece marble: 5 in bag
+  called "marble", "marbles"
+
+play:
+  says "{words}"
+{rulings}  for each p in players:
+    turn p:
+      move 1 marble from bag to bag
+"""
+RULING = '  assume "A marble rolling off the table number {} goes back into the bag before the next turn."\n'
+
+
+def _ruled_book(tmp_path: Path, rulings: int) -> tuple[bytes, int]:
+    """The PDF `meeple docs` writes for a book of 40 sentences and `rulings` one-line rulings, and
+    how many pages it takes laid out at the body's own size alone."""
+    words = " ".join(f"The marbles wait in the bag for turn number {i}." for i in range(40))
+    path = tmp_path / f"ruled{rulings}.rules"
+    path.write_text(RULED.format(words=words, rulings="".join(RULING.format(i) for i in range(rulings))))
+    checked = meeple.check(path)
+    assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
+    game = render.game_docs(
+        path, checked.module, checked.symbols, checked.program.constants, program=checked.program
+    )
+    (written,) = render.write([game], tmp_path / f"out{rulings}", ["pdf"])
+    return written.read_bytes(), pdfs.pages(render.pdf(render.rulebook_typst(game)))
+
+
+def test_a_book_never_ends_on_a_page_holding_a_few_lines_that_a_step_smaller_type_fits_before_it(
+    tmp_path: Path,
+) -> None:
+    """A book whose last page would hold less than a quarter of a page (Dino Dynasty's Dynasty
+    game printed the last two rulings of a list alone on its page 2, the Campaign in teams one
+    ruling alone on its page 6) is set with its body a step smaller (10.5 pt, not 11) where that
+    saves the page; a book whose last page holds more keeps its size and its pages."""
+    tail, at_size = _ruled_book(tmp_path, 17)  # two rulings run over at 11 pt
+    assert at_size == 2 and pdfs.pages(tail) == 1
+    assert pdfs.font_sizes(tail).most_common(1)[0][0] == 10.5
+    fuller, at_size = _ruled_book(tmp_path, 30)  # a third of a page runs over
+    assert at_size == 2 and pdfs.pages(fuller) == 2
+    assert pdfs.font_sizes(fuller).most_common(1)[0][0] == 11

@@ -624,7 +624,10 @@ def rulebook_pdf(stem: str) -> tuple[bytes, tuple[str, ...]]:
     once a session (a few seconds for the longest)."""
     import pdfs
 
-    pdf, warnings = pdfs.laid_out(render.rulebook_typst(drawn_docs(stem)))  # examples drawn
+    # examples drawn, at the size `meeple docs` lays it out at (a step smaller where that saves
+    # a nearly empty last page)
+    candidates = render.rulebook_candidates(drawn_docs(stem))
+    pdf, warnings = pdfs.laid_out(candidates[render.fit_book(candidates)[0]])
     return pdf, tuple(warnings)
 
 

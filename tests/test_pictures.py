@@ -507,6 +507,116 @@ def test_the_rulings_fill_every_room_an_example_leaves_each_part_under_its_headi
     assert most >= 2  # the rulings filled more than one room
 
 
+def test_a_page_an_example_leaves_empty_is_filled_by_the_glossary_and_the_reference_once_no_ruling_is_left(
+    tmp_path: Path,
+) -> None:
+    """No half-empty page before an example picture, however the words before it grow (issue 25):
+    Gods Love Dinosaurs' page 4 was exactly full, and a few words more sent an example to page 5
+    with its rulings used up, leaving page 4 (then 6) half empty. The parts after the rulings fill
+    such a room too, in their order: the glossary, then the reference (its numbers, its tables),
+    each part after the first under its heading and "(continued)", the examples whole and in the
+    order of the file. A game with no rulings, a glossary and a table; three drawn examples, each
+    too tall to share a page with the one before."""
+    source = _tall_map()
+    words = " ".join(f"The example says its sentence {i}, about pebbles in the bag." for i in range(12))
+    head, drawn = (
+        source[: source.index('example "Two pebbles')],
+        source[source.index('example "Two pebbles') :].replace(
+            'the one on the water stays."', f'the one on the water stays. {words}"'
+        ),
+    )
+    terms = "".join(
+        f"value heavy{i}(p: player) = count(pieces(p.tray)) > {i}\n"
+        f'  called "heavy tray {i}"\n'
+        f'  says "A tray holding more than {i} pebbles, says entry {i} of the glossary."\n'
+        for i in range(40)
+    )
+    shelf = 'table shelf (name, called, depth: int "Depth"):\n  says "The shelves, by depth."\n'
+    shelf += "".join(f'  s{i}, "shelf {i}", {i}\n' for i in range(30))
+    head = head.replace("zone bag\n", f"{shelf}\nzone bag\n", 1) + terms + "\n"
+    names = ["Two pebbles come to the tray", "Again two pebbles come", "Once more two pebbles come"]
+    path = tmp_path / "glossed.rules"
+    path.write_text(
+        head
+        + "".join(_in_words(f"Short{k}", 3) for k in range(6))
+        + "".join(drawn.replace(names[0], name) for name in names)
+    )
+    game = checked_docs(path)
+    assert not game.book.rulings and len(game.book.terms) == 40 and game.book.sheets
+    data, warnings = pdfs.laid_out(render.rulebook_typst(game))
+    assert not warnings  # Typst's layouts settle
+    pages = ["".join(p.extract_text().split()) for p in pdfs.reader(data).pages]
+    lowest = pdfs.lowest_ink(data)
+    squeezed = "".join(pages)
+    keys = ["".join(n.split()) for n in names]
+    assert sorted(keys, key=squeezed.index) == keys  # in the order of the file
+    starts = [squeezed.index(k) for k in keys] + [len(squeezed)]
+    filled = 0
+    for i, key in enumerate(keys):
+        (page,) = [j for j, p in enumerate(pages) if key in p]
+        assert "Player1'sboard" in pages[page], key  # whole
+        if i > 0 and "entry39" in squeezed[starts[i] :]:
+            # while the glossary is left, the page before an example is at most a sixth empty
+            low = lowest[page - 1]
+            assert low is not None and (low - 20 * typeset.MM) / ((297 - 40) * typeset.MM) <= 1 / 6, key
+        part = squeezed[starts[i] : starts[i + 1]]
+        if "oftheglossary" in part and i < len(keys) - 1:
+            filled += 1
+        if "oftheglossary" in part and "entry0of" not in part:
+            # a part of the glossary after the first opens with its heading
+            assert part.index("Glossary(continued)") < part.index("oftheglossary"), key
+    assert filled >= 1  # the glossary filled a room between two examples
+    # the reference follows the whole glossary, and its table follows its heading
+    assert squeezed.index("entry39of") < squeezed.index("Reference") < squeezed.index("shelf29")
+
+
+def _emptiest_before_an_example(data: bytes, titles: list[str]) -> float:
+    """The largest share of a page's text left empty under its last line on a page that the next
+    opens with one of these examples."""
+    pages = ["".join(p.extract_text().split()) for p in pdfs.reader(data).pages]
+    lowest = pdfs.lowest_ink(data)
+    shares = [0.0]
+    for title in titles:
+        (page,) = [i for i, p in enumerate(pages) if "".join(title.split()) in p]
+        if page > 0 and (low := lowest[page - 1]) is not None:
+            shares.append((low - 20 * typeset.MM) / ((297 - 40) * typeset.MM))
+    return max(shares)
+
+
+def test_a_book_left_with_a_half_empty_page_before_an_example_is_set_a_step_smaller_where_that_fills_it(
+    tmp_path: Path,
+) -> None:
+    """No half-empty page before an example picture, once nothing is left to fill it (issue 25): a
+    few words more in Gods Love Dinosaurs' second example (tried on a copy) left its page 7 half
+    empty before the fourth, the rulings, glossary and numbers used up in the rooms before. Such a
+    book is set a step smaller (10.5 pt, not 11) where that leaves no page before an example more
+    than a third empty. Two drawn examples, each a little under half a page at 10.5 pt and over it
+    at 11 pt, after eight examples in words; no rulings, no glossary."""
+    source = _tall_map()
+    words = " ".join(f"The example says its sentence {i}, about pebbles in the bag." for i in range(12))
+    head, drawn = (
+        source[: source.index('example "Two pebbles')],
+        source[source.index('example "Two pebbles') :].replace(
+            'the one on the water stays."', f'the one on the water stays. {words}"'
+        ),
+    )
+    names = ["Two pebbles come to the tray", "Again two pebbles come"]
+    path = tmp_path / "gapped.rules"
+    path.write_text(
+        head
+        + "".join(_in_words(f"Short{k}", 3) for k in range(8))
+        + "".join(drawn.replace(names[0], name) for name in names)
+    )
+    game = checked_docs(path)
+    at_size = render.pdf(render.rulebook_typst(game))
+    assert _emptiest_before_an_example(at_size, names) > 1 / 3  # at 11 pt: half empty
+    (written,) = render.write([game], tmp_path / "out", ["pdf"])
+    printed = written.read_bytes()
+    assert _emptiest_before_an_example(printed, names) <= 1 / 3
+    sizes = pdfs.font_sizes(printed)
+    assert 10.5 in sizes and 11 not in sizes  # the body a step smaller
+
+
 def test_an_example_in_words_keeps_its_title_with_its_words(tmp_path: Path) -> None:
     """No heading ends a page (issue 25): an example in words shorter than a page is printed whole,
     so its title is never the last line of a page with its words on the next (Dino Dynasty's
