@@ -465,6 +465,55 @@ impl std::hash::Hasher for FastHasher {
 }
 
 impl World {
+    /// This world made the same as `source`, its memo's answers kept (`Game::copy_from`), in the
+    /// room it has.
+    fn copy_from(&mut self, source: &World) {
+        let World {
+            players,
+            teams,
+            vars,
+            owned,
+            locs,
+            current,
+            turns,
+            steps,
+            budget,
+            rng,
+            counters,
+            shortfalls,
+            events,
+            logging,
+            grown,
+            log_chars,
+            calls,
+            depth,
+            memo,
+            areas,
+            seen,
+        } = source;
+        self.players = *players;
+        self.teams.clone_from(teams);
+        self.vars.clone_from(vars);
+        self.owned.clone_from(owned);
+        self.locs.clone_from(locs);
+        self.current = *current;
+        self.turns = *turns;
+        self.steps = *steps;
+        self.budget = *budget;
+        self.rng.clone_from(rng);
+        self.counters.clone_from(counters);
+        self.shortfalls.clone_from(shortfalls);
+        self.events.clone_from(events);
+        self.logging = *logging;
+        self.grown.clone_from(grown);
+        self.log_chars = *log_chars;
+        self.calls = *calls;
+        self.depth = *depth;
+        self.memo.copy_from(memo);
+        self.areas.clone_from(areas);
+        self.seen.clone_from(seen);
+    }
+
     /// A part of the position was read by the value being computed, if any.
     pub(crate) fn read(&mut self, part: Part) {
         self.memo.read(part);
@@ -752,6 +801,26 @@ impl Game {
         let mut game = self.clone();
         game.world.memo = self.world.memo.duplicate();
         game
+    }
+
+    /// This game made the same as `source.copied()` in the room it has: the places' piles, the
+    /// variables, the frames and the memo's tables keep their allocations where they fit. A stream
+    /// of playouts lays each game over the one it finished (playouts.rs's `Stream`) rather than
+    /// dropping it and copying the start anew: a pile a move fills then has its room already.
+    /// Every field is named, so that a field added to a game is not forgotten here.
+    pub(crate) fn copy_from(&mut self, source: &Game) {
+        let Game { program, world, frames, offers, taken, pending, over, ended_early, failed, choices } =
+            source;
+        self.program.clone_from(program);
+        self.world.copy_from(world);
+        self.frames.clone_from(frames);
+        self.offers.clone_from(offers);
+        self.taken.clone_from(taken);
+        self.pending.clone_from(pending);
+        self.over = *over;
+        self.ended_early = *ended_early;
+        self.failed.clone_from(failed);
+        self.choices.clone_from(choices);
     }
 
     fn fail(&mut self, fail: Fail) {
