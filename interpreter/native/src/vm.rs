@@ -184,6 +184,7 @@ impl Loaded {
     pub fn new(mut ir: Program) -> Loaded {
         // First, so that every table by value below has the values it appends.
         let (as_set, sets) = crate::cells::found(&mut ir);
+        ir.code.iter_mut().for_each(crate::jumps::threaded);
         let once = ir.code.iter_mut().map(crate::once::found_once).collect();
         let grids = ir.grids.iter().map(GridIndex::new).collect();
         for row in &ir.rows {
@@ -1084,6 +1085,21 @@ impl Game {
             };
             frame.pc += 1;
             let here = step.at;
+            // A jump, most of what an `if` and a loop run, goes on at once: it moves nothing and
+            // fires no trigger, so it needs none of a statement's work below.
+            match &step.op {
+                Instr::Jump { to } => {
+                    frame.pc = *to;
+                    continue;
+                }
+                Instr::JumpUnless { cond, to } => {
+                    if !test(&program, &mut self.world, cond, &mut frame.slots).map_err(|f| at(f, here))? {
+                        frame.pc = *to;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
             let once = program.once(frame.code, frame.pc - 1);
             let w = &mut self.world;
             let env = &mut frame.slots;
@@ -1143,12 +1159,6 @@ impl Game {
                         let (touched, pieces) = move_refs(&program, w, env, pieces, (dest, *bottom))?;
                         w.moved(&program, &touched, &pieces);
                         fire(&program, &pieces, touched.last().copied(), &mut fired);
-                    }
-                    Instr::Jump { to } => frame.pc = *to,
-                    Instr::JumpUnless { cond, to } => {
-                        if !test(&program, w, cond, env)? {
-                            frame.pc = *to;
-                        }
                     }
                     Instr::ForStart { seq, cond, var, list, index } => {
                         let items = snapshot(&program, w, env, (seq, cond.as_ref(), *var), once)?;
@@ -1327,8 +1337,11 @@ impl Game {
                         limits::enter(&program, w, Entered::Code(frame.code))?;
                         frame.entered = true;
                     }
-                    // Calls, choices and the end change the frames: below, outside this closure.
-                    Instr::Call { .. }
+                    // Jumps went on above; calls, choices and the end change the frames: below,
+                    // outside this closure.
+                    Instr::Jump { .. }
+                    | Instr::JumpUnless { .. }
+                    | Instr::Call { .. }
                     | Instr::ChooseNext { .. }
                     | Instr::Choose { .. }
                     | Instr::Ask { .. }
