@@ -364,6 +364,38 @@ pub struct World {
     pub(crate) areas: crate::areas::Kept,
     /// What `reveal` showed each seat, and it still knows (reveal.rs).
     pub seen: crate::reveal::Seen,
+    /// Room for a move's lists, kept from one move to the next (`Room`).
+    pub(crate) room: Room,
+}
+
+/// The lists a move makes (the places it takes from, the places it changed, the pieces it
+/// moved), kept empty between moves with their room: a move made and freed three lists, about
+/// 600 instructions of Tic-Tac-Toe's 12,600 a move (docs/benchmarks.md, a twenty-ninth round).
+/// No part of the position: equal, and hashed as nothing, whatever room it holds.
+#[derive(Clone, Default, Debug)]
+pub(crate) struct Room {
+    places: Vec<u32>,
+    touched: Vec<u32>,
+    pieces: Vec<Piece>,
+}
+
+impl Room {
+    /// A move's lists, given back when the move is done with them.
+    fn keep(&mut self, touched: Vec<u32>, pieces: Vec<Piece>) {
+        (self.touched, self.pieces) = (touched, pieces);
+    }
+}
+
+impl PartialEq for Room {
+    fn eq(&self, _: &Room) -> bool {
+        true
+    }
+}
+
+impl Eq for Room {}
+
+impl std::hash::Hash for Room {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// A part of the position an answer may read: a variable, the pieces at a location, whose
@@ -491,6 +523,7 @@ impl World {
             memo,
             areas,
             seen,
+            room: _, // this world's own room, kept
         } = source;
         self.players = *players;
         self.teams.clone_from(teams);
@@ -762,6 +795,7 @@ impl Game {
             memo: Memo::default(),
             areas: crate::areas::Kept::default(),
             seen: crate::reveal::Seen::default(),
+            room: Room::default(),
         };
         let mut game = Game {
             program: program.clone(),
@@ -1154,6 +1188,7 @@ impl Game {
                         )?;
                         w.moved(&program, &touched, &pieces);
                         fire(&program, &pieces, touched.last().copied(), &mut fired);
+                        w.room.keep(touched, pieces);
                     }
                     Instr::MoveRefs { pieces, dest, bottom } => {
                         let (touched, pieces) = move_refs(&program, w, env, pieces, (dest, *bottom))?;
@@ -1671,13 +1706,19 @@ fn place(p: &Loaded, loc: u32) -> Value {
     }
 }
 
-/// A location, a list of them (what `pieces`, `count` and `move ... from` accept).
-fn locations(p: &Loaded, v: &Value) -> Result<Vec<u32>, Fail> {
+/// A location, a list of them (what `pieces`, `count` and `move ... from` accept), put in `into`.
+fn locations(p: &Loaded, v: &Value, into: &mut Vec<u32>) -> Result<(), Fail> {
+    into.clear();
     match v {
-        Value::List(items) => items.iter().map(|item| location(p, item)).collect(),
-        Value::Area(area) => Ok(area.cells.clone()),
-        other => Ok(vec![location(p, other)?]),
+        Value::List(items) => {
+            for item in items.iter() {
+                into.push(location(p, item)?);
+            }
+        }
+        Value::Area(area) => into.extend_from_slice(&area.cells),
+        other => into.push(location(p, other)?),
     }
+    Ok(())
 }
 
 /// Pieces of one kind and owner are interchangeable: offered once each, the first of them.
@@ -1774,9 +1815,13 @@ fn move_count(
     };
     let to = eval(p, w, dest, env)?;
     let from = eval(p, w, src, env)?;
-    let mut moved: Vec<Piece> = Vec::new();
-    let mut touched = Vec::new();
-    for loc in locations(p, &from)? {
+    // The lists in the room the last move left (`Room`).
+    let mut places = std::mem::take(&mut w.room.places);
+    let (mut moved, mut touched) = (std::mem::take(&mut w.room.pieces), std::mem::take(&mut w.room.touched));
+    moved.clear();
+    touched.clear();
+    locations(p, &from, &mut places)?;
+    for &loc in &places {
         if want.is_some_and(|n| moved.len() as i64 >= n) {
             break;
         }
@@ -1812,6 +1857,7 @@ fn move_count(
             }
         }
     }
+    w.room.places = places;
     let to = location(p, &to)?;
     arrive(&mut w.locs[to as usize], &moved, bottom);
     if !moved.is_empty() {
