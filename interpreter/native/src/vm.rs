@@ -2145,7 +2145,7 @@ fn binary(
     r: &Expr,
     env: &mut [Value],
 ) -> Result<Value, Fail> {
-    if let Some(holds) = compared(p, op, l, r, env) {
+    if let Some(holds) = compared(p, w, op, l, r, env) {
         return Ok(Value::Bool(holds));
     }
     let left = operand(p, w, l, env)?;
@@ -2172,16 +2172,17 @@ fn binary(
 }
 
 /// An operand's value where it already lies, for the operands that need no evaluation: a name,
-/// a constant, or a column of a row (or of a piece made for a row) that a name or a constant
-/// holds, read in the program's table. None for any other (and for a column the row lacks, whose
-/// error the evaluation gives): the caller evaluates it. Nothing of the game is read on the way,
-/// since rows never change.
-fn borrowed<'a>(p: &'a Loaded, e: &'a Expr, env: &'a [Value]) -> Option<&'a Value> {
+/// a variable of the game (`vars`), a constant, or a column of a row (or of a piece made for a
+/// row) that one of those holds, read in the program's table. None for any other (and for a
+/// column the row lacks, whose error the evaluation gives): the caller evaluates it. Rows never
+/// change; a variable is read, which the caller records (`read_vars`).
+fn borrowed<'a>(p: &'a Loaded, vars: &'a [Value], e: &'a Expr, env: &'a [Value]) -> Option<&'a Value> {
     match e {
         Expr::Local(slot) => Some(&env[*slot as usize]),
         Expr::Const(v) => Some(v),
+        Expr::Var(var) => Some(&vars[*var as usize]),
         Expr::Attr(obj, AttrIr::Column(column)) => {
-            let row = match borrowed(p, obj, env)? {
+            let row = match borrowed(p, vars, obj, env)? {
                 Value::Row(row) => *row,
                 Value::Piece(_, pc) => p.ir.kinds[pc.kind as usize].row?,
                 _ => return None,
@@ -2193,19 +2194,20 @@ fn borrowed<'a>(p: &'a Loaded, e: &'a Expr, env: &'a [Value]) -> Option<&'a Valu
 }
 
 /// A comparison whose operands both lie where `borrowed` finds them (`t.kind == k`, `x != y`,
-/// `x in LIST`), answered by looking at them rather than copying each into a value of its own;
-/// None for any other, and for those that would fail (a number compared with a text, `in`
-/// something not a list), which the caller then evaluates to give the error.
+/// `winner == none`, `x in LIST`), answered by looking at them rather than copying each into a
+/// value of its own, the game's variables it looked at read as evaluating them reads them; None
+/// for any other, and for those that would fail (a number compared with a text, `in` something not
+/// a list), which the caller then evaluates to give the error (and read what it reads).
 #[inline]
-fn compared(p: &Loaded, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<bool> {
+fn compared(p: &Loaded, w: &mut World, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<bool> {
     if !matches!(
         op,
         BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn
     ) {
         return None;
     }
-    let (left, right) = (borrowed(p, l, env)?, borrowed(p, r, env)?);
-    Some(match op {
+    let (left, right) = (borrowed(p, &w.vars, l, env)?, borrowed(p, &w.vars, r, env)?);
+    let holds = match op {
         BinOp::Eq => left == right,
         BinOp::Ne => left != right,
         BinOp::In | BinOp::NotIn => match right {
@@ -2213,7 +2215,19 @@ fn compared(p: &Loaded, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<
             _ => return None,
         },
         _ => compare(op, left, right).ok()?,
-    })
+    };
+    read_vars(w, l);
+    read_vars(w, r);
+    Some(holds)
+}
+
+/// The game's variables an operand `borrowed` found reads, read (as `eval` reads them).
+fn read_vars(w: &mut World, e: &Expr) {
+    match e {
+        Expr::Var(var) => w.memo.read(Part::Var(*var)),
+        Expr::Attr(obj, _) => read_vars(w, obj),
+        _ => {}
+    }
 }
 
 /// A binary operator's value from its operands' (`and` and `or` are answered by `binary`).
@@ -2396,7 +2410,7 @@ pub fn test(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<bo
         Expr::Bin(op @ (BinOp::In | BinOp::NotIn), l, r) => Ok(binary(p, w, *op, l, r, env)?.truthy()),
         Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => {
             let Some(a) = number(p, w, l, env)? else {
-                if let Some(holds) = compared(p, *op, l, r, env) {
+                if let Some(holds) = compared(p, w, *op, l, r, env) {
                     return Ok(holds);
                 }
                 return Ok(eval(p, w, e, env)?.truthy());
@@ -3308,6 +3322,59 @@ mod tests {
                         assert_eq!(got, want, "{e:?} of {object:?}, {other:?}");
                         let held = test(&program, w, &e, &mut env).map_err(|f| f.kind);
                         assert_eq!(held, want.map(|v| v.truthy()), "test {e:?} of {object:?}, {other:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A comparison of a variable of the game with a name, looked at where they lie
+    /// (`compared`: `winner == none`), answers as comparing the values gives, its errors
+    /// included, and reads the variable as evaluating it reads it (a kept answer that compared it
+    /// is found stale when it changes).
+    #[test]
+    fn a_comparison_of_a_variable_looked_at_in_place_answers_and_reads_as_evaluating_it() {
+        use super::{apply, eval, test, World};
+        use crate::ir::{BinOp, Expr};
+        let program = tiny();
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let values = [
+            Value::Int(1),
+            Value::Int(3),
+            Value::Player(1),
+            Value::Text("x".into()),
+            Value::None,
+            Value::List(Arc::new(vec![Value::Int(1), Value::Player(1)])),
+        ];
+        let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::In, BinOp::NotIn];
+        let (var, name) = (|| Box::new(Expr::Var(0)), || Box::new(Expr::Local(0)));
+        for op in ops {
+            for held in &values {
+                for other in &values {
+                    let w = &mut game.world;
+                    w.vars[0] = held.clone();
+                    for (e, left, right) in [
+                        (Expr::Bin(op, var(), name()), held, other),
+                        (Expr::Bin(op, name(), var()), other, held),
+                    ] {
+                        let want = apply(&program, w, op, left.clone(), right.clone()).map_err(|f| f.kind);
+                        let asked = |w: &mut World, as_test: bool| {
+                            let mut env = vec![other.clone()];
+                            w.memo.begin();
+                            let answer = match as_test {
+                                true => test(&program, w, &e, &mut env).map(Value::Bool),
+                                false => eval(&program, w, &e, &mut env),
+                            };
+                            (answer.map_err(|f| f.kind), w.memo.end())
+                        };
+                        let ((got, read), (tested, test_read)) = (asked(w, false), asked(w, true));
+                        assert_eq!(got, want, "{e:?} of {held:?}, {other:?}");
+                        assert_eq!(tested, want.map(|v| Value::Bool(v.truthy())), "test {e:?}");
+                        assert_eq!(
+                            (test_read, read.iter().any(|b| *b != 0)),
+                            (read, true),
+                            "what {e:?} reads"
+                        );
                     }
                 }
             }
