@@ -336,6 +336,8 @@ pub enum Short {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct World {
     pub players: u32,
+    /// The seats as the list `players` names, made once for the game and shared by every asking.
+    seats: Arc<Vec<Value>>,
     /// Every seat's team, chosen when the game starts (teams.rs).
     pub teams: Teams,
     pub vars: Vec<Value>,
@@ -369,20 +371,47 @@ pub struct World {
 }
 
 /// The lists a move makes (the places it takes from, the places it changed, the pieces it
-/// moved), kept empty between moves with their room: a move made and freed three lists, about
-/// 600 instructions of Tic-Tac-Toe's 12,600 a move (docs/benchmarks.md, a twenty-ninth round).
-/// No part of the position: equal, and hashed as nothing, whatever room it holds.
-#[derive(Clone, Default, Debug)]
+/// moved), kept empty between moves with their room, and the slots of the rules' frames that
+/// ended, for the next call: a move made and freed three lists, and a call its frame's slots,
+/// about 800 instructions of Tic-Tac-Toe's 12,600 a move (docs/benchmarks.md, a twenty-ninth
+/// round). No part of the position: equal, and hashed as nothing, whatever room it holds; a copy
+/// of a game starts with none.
+#[derive(Default, Debug)]
 pub(crate) struct Room {
     places: Vec<u32>,
     touched: Vec<u32>,
     pieces: Vec<Piece>,
+    slots: Vec<Vec<Value>>,
 }
+
+/// The most frames' slots a room keeps (as many as calls are usually under way at once).
+const ROOM_SLOTS: usize = 8;
 
 impl Room {
     /// A move's lists, given back when the move is done with them.
     fn keep(&mut self, touched: Vec<u32>, pieces: Vec<Piece>) {
         (self.touched, self.pieces) = (touched, pieces);
+    }
+
+    /// Slots for a frame of `size` names, each none: those of a frame that ended, where any.
+    fn slots(&mut self, size: usize) -> Vec<Value> {
+        let mut slots = self.slots.pop().unwrap_or_default();
+        slots.resize(size, Value::None);
+        slots
+    }
+
+    /// The slots of a frame that ended, emptied, kept for the next call.
+    fn keep_slots(&mut self, mut slots: Vec<Value>) {
+        if self.slots.len() < ROOM_SLOTS {
+            slots.clear();
+            self.slots.push(slots);
+        }
+    }
+}
+
+impl Clone for Room {
+    fn clone(&self) -> Room {
+        Room::default()
     }
 }
 
@@ -503,6 +532,7 @@ impl World {
     fn copy_from(&mut self, source: &World) {
         let World {
             players,
+            seats,
             teams,
             vars,
             owned,
@@ -526,6 +556,7 @@ impl World {
             room: _, // this world's own room, kept
         } = source;
         self.players = *players;
+        self.seats.clone_from(seats);
         self.teams.clone_from(teams);
         self.vars.clone_from(vars);
         self.owned.clone_from(owned);
@@ -764,6 +795,7 @@ impl Game {
         let ir = &program.ir;
         let world = World {
             players,
+            seats: Arc::new((0..players).map(Value::Player).collect()),
             teams,
             vars: vec![Value::None; ir.vars.len()],
             owned: ir
@@ -873,6 +905,7 @@ impl Game {
             if frame.entered {
                 self.world.calls -= 1;
             }
+            self.world.room.keep_slots(frame.slots);
         }
     }
 
@@ -1407,7 +1440,7 @@ impl Game {
                     let frame = self.frames.last_mut().expect("the calling frame");
                     let w = &mut self.world;
                     let callee = &ir.code[*code as usize];
-                    let mut slots = vec![Value::None; callee.slots as usize];
+                    let mut slots = w.room.slots(callee.slots as usize);
                     for (i, arg) in args.iter().enumerate() {
                         slots[i] = eval(&program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
                     }
@@ -2145,7 +2178,7 @@ fn binary(
     r: &Expr,
     env: &mut [Value],
 ) -> Result<Value, Fail> {
-    if let Some(holds) = compared(p, w, op, l, r, env) {
+    if let Some(holds) = compared(p, op, l, r, env).or_else(|| compared_var(p, w, op, l, r, env)) {
         return Ok(Value::Bool(holds));
     }
     let left = operand(p, w, l, env)?;
@@ -2172,17 +2205,16 @@ fn binary(
 }
 
 /// An operand's value where it already lies, for the operands that need no evaluation: a name,
-/// a variable of the game (`vars`), a constant, or a column of a row (or of a piece made for a
-/// row) that one of those holds, read in the program's table. None for any other (and for a
-/// column the row lacks, whose error the evaluation gives): the caller evaluates it. Rows never
-/// change; a variable is read, which the caller records (`read_vars`).
-fn borrowed<'a>(p: &'a Loaded, vars: &'a [Value], e: &'a Expr, env: &'a [Value]) -> Option<&'a Value> {
+/// a constant, or a column of a row (or of a piece made for a row) that a name or a constant
+/// holds, read in the program's table. None for any other (and for a column the row lacks, whose
+/// error the evaluation gives): the caller evaluates it. Nothing of the game is read on the way,
+/// since rows never change.
+fn borrowed<'a>(p: &'a Loaded, e: &'a Expr, env: &'a [Value]) -> Option<&'a Value> {
     match e {
         Expr::Local(slot) => Some(&env[*slot as usize]),
         Expr::Const(v) => Some(v),
-        Expr::Var(var) => Some(&vars[*var as usize]),
         Expr::Attr(obj, AttrIr::Column(column)) => {
-            let row = match borrowed(p, vars, obj, env)? {
+            let row = match borrowed(p, obj, env)? {
                 Value::Row(row) => *row,
                 Value::Piece(_, pc) => p.ir.kinds[pc.kind as usize].row?,
                 _ => return None,
@@ -2194,20 +2226,30 @@ fn borrowed<'a>(p: &'a Loaded, vars: &'a [Value], e: &'a Expr, env: &'a [Value])
 }
 
 /// A comparison whose operands both lie where `borrowed` finds them (`t.kind == k`, `x != y`,
-/// `winner == none`, `x in LIST`), answered by looking at them rather than copying each into a
-/// value of its own, the game's variables it looked at read as evaluating them reads them; None
-/// for any other, and for those that would fail (a number compared with a text, `in` something not
-/// a list), which the caller then evaluates to give the error (and read what it reads).
+/// `x in LIST`), answered by looking at them rather than copying each into a value of its own;
+/// None for any other, and for those that would fail (a number compared with a text, `in`
+/// something not a list), which the caller then evaluates to give the error.
 #[inline]
-fn compared(p: &Loaded, w: &mut World, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<bool> {
-    if !matches!(
-        op,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn
-    ) {
+fn compared(p: &Loaded, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<bool> {
+    if !comparison(op) {
         return None;
     }
-    let (left, right) = (borrowed(p, &w.vars, l, env)?, borrowed(p, &w.vars, r, env)?);
-    let holds = match op {
+    between(op, borrowed(p, l, env)?, borrowed(p, r, env)?)
+}
+
+/// Whether an operator compares (what `compared` and `compared_var` answer).
+#[inline]
+fn comparison(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn
+    )
+}
+
+/// How two values compare by a comparison operator; None where comparing them fails.
+#[inline]
+fn between(op: BinOp, left: &Value, right: &Value) -> Option<bool> {
+    Some(match op {
         BinOp::Eq => left == right,
         BinOp::Ne => left != right,
         BinOp::In | BinOp::NotIn => match right {
@@ -2215,19 +2257,31 @@ fn compared(p: &Loaded, w: &mut World, op: BinOp, l: &Expr, r: &Expr, env: &[Val
             _ => return None,
         },
         _ => compare(op, left, right).ok()?,
-    };
-    read_vars(w, l);
-    read_vars(w, r);
-    Some(holds)
+    })
 }
 
-/// The game's variables an operand `borrowed` found reads, read (as `eval` reads them).
-fn read_vars(w: &mut World, e: &Expr) {
-    match e {
-        Expr::Var(var) => w.memo.read(Part::Var(*var)),
-        Expr::Attr(obj, _) => read_vars(w, obj),
-        _ => {}
+/// `compared` where a side is a variable of the game (`winner == none`, asked twice a round by a
+/// loop's condition), the other one `borrowed` finds: the variable looked at where it lies, and
+/// read as evaluating it reads it. Asked only where `compared` declined, so that the comparisons
+/// of names, constants and rows (most of what filters over a table ask) pay nothing for it.
+fn compared_var(p: &Loaded, w: &mut World, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<bool> {
+    let var = |e: &Expr| match e {
+        Expr::Var(var) => Some(*var),
+        _ => None,
+    };
+    let (a, b) = (var(l), var(r));
+    if a.is_none() && b.is_none() || !comparison(op) {
+        return None;
     }
+    let side = |var: Option<u32>, e| match var {
+        Some(var) => w.vars.get(var as usize),
+        None => borrowed(p, e, env),
+    };
+    let holds = between(op, side(a, l)?, side(b, r)?)?;
+    for var in [a, b].into_iter().flatten() {
+        w.memo.read(Part::Var(var));
+    }
+    Some(holds)
 }
 
 /// A binary operator's value from its operands' (`and` and `or` are answered by `binary`).
@@ -2410,7 +2464,9 @@ pub fn test(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<bo
         Expr::Bin(op @ (BinOp::In | BinOp::NotIn), l, r) => Ok(binary(p, w, *op, l, r, env)?.truthy()),
         Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => {
             let Some(a) = number(p, w, l, env)? else {
-                if let Some(holds) = compared(p, w, *op, l, r, env) {
+                if let Some(holds) =
+                    compared(p, *op, l, r, env).or_else(|| compared_var(p, w, *op, l, r, env))
+                {
                     return Ok(holds);
                 }
                 return Ok(eval(p, w, e, env)?.truthy());
@@ -2487,7 +2543,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         }
         Expr::Players => {
             w.memo.read(Part::Seats);
-            Value::List(Arc::new((0..w.players).map(Value::Player).collect()))
+            Value::List(w.seats.clone())
         }
         Expr::Current => {
             w.memo.read(Part::Current);
@@ -3379,6 +3435,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `players` is one list for the whole game, shared by every asking rather than made at each
+    /// (a loop over the seats asked it every round), and reads the seats as it did.
+    #[test]
+    fn the_seats_are_one_list_for_the_game_shared_by_every_asking() {
+        use crate::ir::Expr;
+        let mut game = Game::new(tiny(), 3, 0, 1_000, false);
+        let w = &mut game.world;
+        w.memo.begin();
+        let (first, second) = (
+            super::eval(&tiny(), w, &Expr::Players, &mut []),
+            super::eval(&tiny(), w, &Expr::Players, &mut []),
+        );
+        assert!(w.memo.end().iter().any(|b| *b != 0), "the seats are read");
+        match (first, second) {
+            (Ok(Value::List(a)), Ok(Value::List(b))) => {
+                assert_eq!(*a, vec![Value::Player(0), Value::Player(1), Value::Player(2)]);
+                assert!(Arc::ptr_eq(&a, &b));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A frame's slots come from the room of a frame that ended, each none, however many that
+    /// one had and held.
+    #[test]
+    fn a_frames_slots_from_the_room_are_each_none() {
+        let mut room = super::Room::default();
+        room.keep_slots(vec![Value::Int(1), Value::Player(0)]);
+        assert_eq!(room.slots(3), vec![Value::None; 3]);
+        room.keep_slots(vec![Value::Int(1); 5]);
+        assert_eq!(room.slots(1), vec![Value::None]);
+        assert_eq!(room.slots(2), vec![Value::None; 2], "none left: a new list");
     }
 
     /// The tiny program with four more values: `evens(n) = [each x in 1..n where x % 2 == 0]`
