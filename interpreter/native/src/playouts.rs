@@ -48,6 +48,19 @@ impl Prepared {
         self.game_drawing(Mt::new(seed))
     }
 
+    /// `game_drawing`, laid over `last` (a game played to its end, whose room it takes:
+    /// `Game::copy_from`) where every game starts from the copy at the first decision.
+    fn laid_over(&mut self, rng: Mt, last: Option<Game>) -> Game {
+        match (&self.first, last) {
+            (Some(first), Some(mut game)) => {
+                game.copy_from(first);
+                game.world.rng = rng;
+                game
+            }
+            _ => self.game_drawing(rng),
+        }
+    }
+
     /// The game whose chance draws from `rng`, run to its first decision: the game of its seed
     /// for a generator not yet drawn from, and for one that has drawn (a stream's, `Stream`),
     /// the game that goes on from where the generator stands.
@@ -70,6 +83,30 @@ impl Prepared {
             }
         }
         game
+    }
+}
+
+/// Games of a seed each, played to their ends one after another, each laid over the game played
+/// before it (`Prepared::laid_over`): the room of its places' piles, frames and memo kept rather
+/// than dropped, and the prepared start copied anew. Each is the game of its seed, as `play` of
+/// `Prepared::game` plays it.
+#[derive(Default)]
+pub struct Seeded {
+    last: Option<Game>,
+}
+
+impl Seeded {
+    /// The game of `seed`, from the prepared start, played to its end by `agents`.
+    pub fn next(
+        &mut self,
+        prepared: &mut Prepared,
+        seed: i128,
+        agents: &mut [Agent],
+    ) -> Result<Played, String> {
+        let mut game = prepared.laid_over(Mt::new(seed), self.last.take());
+        let played = play_in(&mut game, agents);
+        self.last = Some(game);
+        played
     }
 }
 
@@ -97,32 +134,24 @@ pub struct Stream {
     agents: Vec<Agent>,
     /// The games' chance, as the last game left it.
     chance: Mt,
-    /// The game played last, whose room the next game is laid in (`Game::copy_from`): its
-    /// places' piles, frames and memo keep their allocations rather than being dropped, and the
-    /// prepared start copied anew (about 6% of a Tic-Tac-Toe playout).
-    last: Option<Game>,
+    /// The games, each laid over the one before (`Seeded`'s way).
+    games: Seeded,
 }
 
 impl Stream {
     /// A stream from `seed`, its agents made as the game of that seed makes them.
     pub fn new(seed: i128, agents: Vec<Agent>) -> Stream {
-        Stream { agents, chance: Mt::new(seed), last: None }
+        Stream { agents, chance: Mt::new(seed), games: Seeded::default() }
     }
 
-    /// The stream's next game, from the prepared start, played to its end: where every game
-    /// starts from the copy at the first decision, laid over the game played last.
+    /// The stream's next game, from the prepared start, played to its end (laid over the game
+    /// played last), its chance going on from where that one left it.
     pub fn next(&mut self, prepared: &mut Prepared) -> Result<Played, String> {
-        let mut game = match (&prepared.first, self.last.take()) {
-            (Some(first), Some(mut last)) => {
-                last.copy_from(first);
-                std::mem::swap(&mut last.world.rng, &mut self.chance);
-                last
-            }
-            _ => prepared.game_drawing(std::mem::replace(&mut self.chance, Mt::new(0))),
-        };
+        let chance = std::mem::replace(&mut self.chance, Mt::new(0));
+        let mut game = prepared.laid_over(chance, self.games.last.take());
         let played = play_in(&mut game, &mut self.agents);
         std::mem::swap(&mut self.chance, &mut game.world.rng);
-        self.last = Some(game);
+        self.games.last = Some(game);
         played
     }
 }
@@ -181,13 +210,15 @@ mod tests {
 
     /// Every seed's game from the prepared start is the game `seated` makes for it (the same
     /// choices, steps, turns and outcome), copied at its first decision or run from the start
-    /// laid out (as for a game that draws before its first decision).
+    /// laid out (as for a game that draws before its first decision), or laid over the game of
+    /// the seed before it (`Seeded`).
     #[test]
     fn a_game_from_the_prepared_start_is_the_game_built_for_its_seed() {
         let program = tiny();
         let mut at_first = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
         let mut from_laid = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
         from_laid.tried = true;
+        let mut seeded = Seeded::default();
         for seed in 0..20 {
             let built = Game::seated(program.clone(), 2, Teams::alone(2), seed, 100_000, false, None);
             let b = play(built, &mut random(seed, 2)).expect("plays");
@@ -196,6 +227,10 @@ mod tests {
                 assert_eq!((&a.choices, a.steps, a.turns), (&b.choices, b.steps, b.turns));
                 assert_eq!(a.outcome.as_ref().ok(), b.outcome.as_ref().ok());
             }
+            // Each laid over the game before it (a finished game of another seed).
+            let c = seeded.next(&mut at_first, seed, &mut random(seed, 2)).expect("plays");
+            assert_eq!((&c.choices, c.steps, c.turns), (&b.choices, b.steps, b.turns));
+            assert_eq!(c.outcome.as_ref().ok(), b.outcome.as_ref().ok());
         }
         assert!(at_first.first.is_some() && from_laid.first.is_none());
     }
