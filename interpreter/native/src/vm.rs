@@ -2827,16 +2827,8 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     w.depth += 1;
     w.memo.begin();
     let before = w.steps;
-    // A value of a few names (most are) has them on the stack, not in a list made per call.
-    let size = func.slots as usize;
     let args = &given.as_ref().unwrap_or(&key).1;
-    let result = if size <= FEW_SLOTS {
-        let mut few: [Value; FEW_SLOTS] = Default::default();
-        args.fill(&mut few);
-        body(p, w, &key, &func.body, &mut few[..size])
-    } else {
-        body(p, w, &key, &func.body, &mut args.slots(size))
-    };
+    let result = with_names(args, func.slots as usize, |env| body(p, w, &key, &func.body, env));
     let read = w.memo.end();
     w.depth -= 1;
     w.calls -= 1;
@@ -2873,25 +2865,35 @@ pub(crate) fn entered<'p>(p: &'p Loaded, w: &mut World, value: u32) -> Result<&'
 /// computes one, within the same limits; what it reads, its caller reads.
 fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail> {
     let func = entered(p, w, key.0)?;
-    let (mut few, mut many): ([Value; FEW_SLOTS], Vec<Value>);
-    let env = if func.slots as usize <= FEW_SLOTS {
-        few = Default::default();
-        key.1.fill(&mut few);
-        &mut few[..func.slots as usize]
-    } else {
-        many = key.1.slots(func.slots as usize);
-        &mut many[..]
-    };
     // A comparison answered by `test`, which compares numbers without making a value per step.
-    let result = match &func.body {
+    let result = with_names(&key.1, func.slots as usize, |env| match &func.body {
         e @ Expr::Bin(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => {
             test(p, w, e, env).map(Value::Bool)
         }
         e if p.sets[key.0 as usize] => crate::cells::answer(p, w, key, e, env),
         e => eval(p, w, e, env),
-    };
+    });
     w.calls -= 1;
     result
+}
+
+/// `f` given a declared value's names (`size` of them: its arguments first, each other none). A
+/// value of a few names (most are) has them on the stack, not in a list made per call, in as few
+/// slots as fit them: those of a value of one or two names are two, not `FEW_SLOTS`, each dropped
+/// after it (Tic-Tac-Toe: about 70 instructions an asking).
+#[inline(always)]
+fn with_names<T>(args: &Args, size: usize, f: impl FnOnce(&mut [Value]) -> T) -> T {
+    if size <= 2 {
+        let mut two: [Value; 2] = Default::default();
+        args.fill(&mut two);
+        f(&mut two[..size])
+    } else if size <= FEW_SLOTS {
+        let mut few: [Value; FEW_SLOTS] = Default::default();
+        args.fill(&mut few);
+        f(&mut few[..size])
+    } else {
+        f(&mut args.slots(size))
+    }
 }
 
 /// A declared value's body: a filter kept item by item as pieces move (kept.rs), where one may
