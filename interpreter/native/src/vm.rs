@@ -1169,257 +1169,9 @@ impl Game {
             }
             let once = program.once(frame.code, frame.pc - 1);
             let w = &mut self.world;
-            let env = &mut frame.slots;
             // The triggers the statement's moves set off: (code, piece, place), in order.
             let mut fired: Vec<(u32, Value, Value)> = Vec::new();
-            let result: Result<(), Fail> = (|| {
-                match &step.op {
-                    Instr::Let { slot, e } => {
-                        env[*slot as usize] = eval(&program, w, e, env)?;
-                    }
-                    Instr::SetVar { var, e, sign } => {
-                        let mut v = eval(&program, w, e, env)?;
-                        if *sign != 0 {
-                            let old = int(w.vars[*var as usize].clone())?;
-                            v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
-                        }
-                        w.set_var(*var, clamp(v, ir.vars[*var as usize].clamp));
-                    }
-                    Instr::SetOwned { obj, var, e, sign } => {
-                        let owner = eval(&program, w, obj, env)?;
-                        let (store, i) = owned_place(var, &owner)?;
-                        let mut v = eval(&program, w, e, env)?;
-                        if *sign != 0 {
-                            let old = int(w.owned[store as usize][i as usize].clone())?;
-                            v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
-                        }
-                        w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
-                    }
-                    Instr::SetOwnedRow { obj, var, row, e, sign } => {
-                        // The owner, the value, then the row, as the Python engine takes them.
-                        let owner = eval(&program, w, obj, env)?;
-                        let mut v = eval(&program, w, e, env)?;
-                        let row = eval(&program, w, row, env)?;
-                        let (store, i) = crate::rows::place(&program, var, &owner, &row)?;
-                        if *sign != 0 {
-                            let old = int(w.owned[store as usize][i as usize].clone())?;
-                            v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
-                        }
-                        w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
-                    }
-                    Instr::Move { count, decl, which, owner, src, dest, bottom } => {
-                        let (touched, pieces) = move_count(
-                            &program,
-                            w,
-                            env,
-                            count.as_ref(),
-                            *decl,
-                            which.as_ref(),
-                            owner.as_ref(),
-                            src,
-                            (dest, *bottom),
-                        )?;
-                        w.moved(&program, &touched, &pieces);
-                        fire(&program, &pieces, touched.last().copied(), &mut fired);
-                        w.room.keep(touched, pieces);
-                    }
-                    Instr::MoveRefs { pieces, dest, bottom } => {
-                        let (touched, pieces) = move_refs(&program, w, env, pieces, (dest, *bottom))?;
-                        w.moved(&program, &touched, &pieces);
-                        fire(&program, &pieces, touched.last().copied(), &mut fired);
-                    }
-                    Instr::ForStart { seq, cond, var, list, index } => {
-                        let items = snapshot(&program, w, env, (seq, cond.as_ref(), *var), once)?;
-                        env[*list as usize] = Value::List(items);
-                        env[*index as usize] = Value::Int(0);
-                    }
-                    Instr::ForNext { var, list, index, end } => {
-                        let i = int(env[*index as usize].clone())? as usize;
-                        let next = match &env[*list as usize] {
-                            Value::List(items) => items.get(i).cloned(),
-                            _ => None,
-                        };
-                        match next {
-                            Some(item) => {
-                                w.spend(1, FailKind::BudgetLoop)?;
-                                env[*var as usize] = item;
-                                env[*index as usize] = Value::Int(i as i64 + 1);
-                            }
-                            None => frame.pc = *end,
-                        }
-                    }
-                    Instr::Spend => w.spend(1, FailKind::BudgetLoop)?,
-                    Instr::RepeatStart { count, counter } => {
-                        env[*counter as usize] = Value::Int(int(eval(&program, w, count, env)?)?);
-                    }
-                    Instr::RepeatNext { counter, end } => {
-                        let left = int(env[*counter as usize].clone())?;
-                        if left > 0 {
-                            w.spend(1, FailKind::BudgetLoop)?;
-                            env[*counter as usize] = Value::Int(left - 1);
-                        } else {
-                            frame.pc = *end;
-                        }
-                    }
-                    Instr::Turn { player } => {
-                        w.current = Some(seat(&eval(&program, w, player, env)?)?);
-                        w.turns += 1;
-                        w.changed(Part::Current);
-                    }
-                    Instr::Log { parts } => {
-                        if w.logging {
-                            let mut said = Vec::new();
-                            for part in parts {
-                                said.push(match part {
-                                    LogPart::Text(t) => Said::Text(*t),
-                                    LogPart::Expr(e) => Said::Value(eval(&program, w, e, env)?),
-                                });
-                            }
-                            limits::write(&program, w, Event::Line(said))?;
-                        }
-                    }
-                    Instr::Reveal { pieces, to } => {
-                        let what = eval(&program, w, pieces, env)?;
-                        let whom = eval(&program, w, to, env)?;
-                        crate::reveal::reveal(&program, w, what, whom)?;
-                    }
-                    Instr::Tally { counter, player, amount } => {
-                        let at_seat = match player {
-                            Some(p) => seat(&eval(&program, w, p, env)?)? as usize,
-                            None => 0,
-                        };
-                        let n = match amount {
-                            Some(a) => int(eval(&program, w, a, env)?)?,
-                            None => 1,
-                        };
-                        let counts = &mut w.counters[*counter as usize];
-                        match counts.get_mut(at_seat) {
-                            Some(c) => *c = checked(c.checked_add(n))?,
-                            None => return error("index out of range: the list is shorter"),
-                        }
-                    }
-                    Instr::Random { title, weights, names, targets } => {
-                        let mut values = Vec::with_capacity(weights.len());
-                        let mut given = 0i64;
-                        for weight in weights {
-                            let v = match weight {
-                                Some(e) => Some(int(eval(&program, w, e, env)?)?.max(0)),
-                                None => None,
-                            };
-                            given = given.saturating_add(v.unwrap_or(0));
-                            values.push(v);
-                        }
-                        let values: Vec<i64> =
-                            values.into_iter().map(|v| v.unwrap_or((100 - given).max(0))).collect();
-                        let total: i64 = values.iter().sum();
-                        if total <= 0 {
-                            let said = &ir.texts[*title as usize];
-                            return error(format!("every outcome of '{said}' has chance 0"));
-                        }
-                        // As runtime.py's `roll`: a point in [0, total), each outcome's share off it.
-                        let mut point = w.rng.random() * total as f64;
-                        let mut index = values.len() - 1;
-                        for (i, weight) in values.iter().enumerate() {
-                            point -= *weight as f64;
-                            if point < 0.0 {
-                                index = i;
-                                break;
-                            }
-                        }
-                        if w.logging {
-                            let chance = Event::Chance { title: *title, outcome: Said::Text(names[index]) };
-                            limits::write(&program, w, chance)?;
-                        }
-                        frame.pc = targets[index];
-                    }
-                    Instr::Pick { seq, cond, var, title, orelse } => {
-                        let options = snapshot(&program, w, env, (seq, cond.as_ref(), *var), once)?;
-                        if options.is_empty() {
-                            frame.pc = *orelse;
-                        } else {
-                            let picked = options[w.rng.randbelow(options.len() as u64) as usize].clone();
-                            if w.logging {
-                                let chance =
-                                    Event::Chance { title: *title, outcome: Said::Value(picked.clone()) };
-                                limits::write(&program, w, chance)?;
-                            }
-                            env[*var as usize] = picked;
-                        }
-                    }
-                    Instr::Shuffle { zone } => {
-                        let loc = location(&program, &eval(&program, w, zone, env)?)?;
-                        let (pile, rng) = (&mut w.locs[loc as usize], &mut w.rng);
-                        rng.shuffle(pile);
-                        w.changed(Part::Loc(loc));
-                        if !w.seen.is_empty() {
-                            let pile = w.locs[loc as usize].clone();
-                            w.seen.moved(loc, &pile);
-                        }
-                    }
-                    Instr::Draw { count, src, dest, bottom } => {
-                        let n = int(eval(&program, w, count, env)?)?;
-                        let source = location(&program, &eval(&program, w, src, env)?)?;
-                        let to = eval(&program, w, dest, env)?;
-                        let pile = &mut w.locs[source as usize];
-                        let take = n.clamp(0, pile.len() as i64) as usize;
-                        let moved: Vec<Piece> = (0..take).filter_map(|_| pile.pop()).collect();
-                        if (moved.len() as i64) < n {
-                            w.shortfalls.push((Short::Draw(source), (n - moved.len() as i64) as u64));
-                        }
-                        let to = location(&program, &to)?;
-                        arrive(&mut w.locs[to as usize], &moved, *bottom);
-                        if !moved.is_empty() {
-                            w.moved(&program, &[source, to], &moved);
-                            if !w.seen.is_empty() {
-                                w.seen.moved(source, &moved);
-                                w.seen.moved(to, &moved);
-                            }
-                        }
-                        fire(&program, &moved, Some(to), &mut fired);
-                    }
-                    Instr::Lift { layer } => {
-                        let layer = eval(&program, w, layer, env)?;
-                        crate::layers::lift(&program, w, &layer)?;
-                    }
-                    Instr::Shift { grid, dq, dr } => {
-                        let grid = eval(&program, w, grid, env)?;
-                        let (dq, dr) = (eval(&program, w, dq, env)?, eval(&program, w, dr, env)?);
-                        crate::shift::shift(&program, w, &grid, &dq, &dr)?;
-                    }
-                    Instr::Place { shape, grid, at, over } => {
-                        let (shape, grid) = (eval(&program, w, shape, env)?, eval(&program, w, grid, env)?);
-                        let at = match at {
-                            Some(e) => Some(eval(&program, w, e, env)?),
-                            None => None,
-                        };
-                        placement::lay(&program, w, &grid, &shape, at.as_ref(), *over)?;
-                    }
-                    Instr::Chosen { var, list } => {
-                        let mut items = self::list(env[*list as usize].clone())?.as_ref().clone();
-                        if let Some(i) = items.iter().position(|x| *x == env[*var as usize]) {
-                            items.remove(i);
-                        }
-                        env[*list as usize] = Value::List(Arc::new(items));
-                    }
-                    Instr::Enter => {
-                        limits::enter(&program, w, Entered::Code(frame.code))?;
-                        frame.entered = true;
-                    }
-                    // Jumps went on above; calls, choices and the end change the frames: below,
-                    // outside this closure.
-                    Instr::Jump { .. }
-                    | Instr::JumpUnless { .. }
-                    | Instr::Call { .. }
-                    | Instr::ChooseNext { .. }
-                    | Instr::Choose { .. }
-                    | Instr::Ask { .. }
-                    | Instr::OfferOpen { .. }
-                    | Instr::OfferClose
-                    | Instr::EndGame
-                    | Instr::Return => {}
-                }
-                Ok(())
-            })();
+            let result = statement(&program, w, frame, &step.op, once, &mut fired);
             result.map_err(|f| at(f, here))?;
             if let Instr::Shift { .. } = step.op {
                 crate::shift::refresh(self); // the layers the rules hold, where they lie now
@@ -1618,6 +1370,266 @@ impl Game {
             }
         }
     }
+}
+
+/// A statement that changes no frame but its own (a jump, a call, a choice and the end are
+/// `Game::run`'s), run in `frame`; the triggers its moves set off put in `fired`. Inlined where
+/// `run` runs it, as it was written there (as a closure it was a call of its own per statement).
+#[inline(always)]
+fn statement(
+    program: &Loaded,
+    w: &mut World,
+    frame: &mut Frame,
+    op: &Instr,
+    once: &crate::once::Once,
+    fired: &mut Vec<(u32, Value, Value)>,
+) -> Result<(), Fail> {
+    let ir = &program.ir;
+    let env = &mut frame.slots;
+    match op {
+        Instr::Let { slot, e } => {
+            env[*slot as usize] = eval(program, w, e, env)?;
+        }
+        Instr::SetVar { var, e, sign } => {
+            let mut v = eval(program, w, e, env)?;
+            if *sign != 0 {
+                let old = int(w.vars[*var as usize].clone())?;
+                v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
+            }
+            w.set_var(*var, clamp(v, ir.vars[*var as usize].clamp));
+        }
+        Instr::SetOwned { obj, var, e, sign } => {
+            let owner = eval(program, w, obj, env)?;
+            let (store, i) = owned_place(var, &owner)?;
+            let mut v = eval(program, w, e, env)?;
+            if *sign != 0 {
+                let old = int(w.owned[store as usize][i as usize].clone())?;
+                v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
+            }
+            w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
+        }
+        Instr::SetOwnedRow { obj, var, row, e, sign } => {
+            // The owner, the value, then the row, as the Python engine takes them.
+            let owner = eval(program, w, obj, env)?;
+            let mut v = eval(program, w, e, env)?;
+            let row = eval(program, w, row, env)?;
+            let (store, i) = crate::rows::place(program, var, &owner, &row)?;
+            if *sign != 0 {
+                let old = int(w.owned[store as usize][i as usize].clone())?;
+                v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
+            }
+            w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
+        }
+        Instr::Move { count, decl, which, owner, src, dest, bottom } => {
+            let (touched, pieces) = move_count(
+                program,
+                w,
+                env,
+                count.as_ref(),
+                *decl,
+                which.as_ref(),
+                owner.as_ref(),
+                src,
+                (dest, *bottom),
+            )?;
+            w.moved(program, &touched, &pieces);
+            fire(program, &pieces, touched.last().copied(), fired);
+            w.room.keep(touched, pieces);
+        }
+        Instr::MoveRefs { pieces, dest, bottom } => {
+            let (touched, pieces) = move_refs(program, w, env, pieces, (dest, *bottom))?;
+            w.moved(program, &touched, &pieces);
+            fire(program, &pieces, touched.last().copied(), fired);
+        }
+        Instr::ForStart { seq, cond, var, list, index } => {
+            let items = snapshot(program, w, env, (seq, cond.as_ref(), *var), once)?;
+            env[*list as usize] = Value::List(items);
+            env[*index as usize] = Value::Int(0);
+        }
+        Instr::ForNext { var, list, index, end } => {
+            let i = int(env[*index as usize].clone())? as usize;
+            let next = match &env[*list as usize] {
+                Value::List(items) => items.get(i).cloned(),
+                _ => None,
+            };
+            match next {
+                Some(item) => {
+                    w.spend(1, FailKind::BudgetLoop)?;
+                    env[*var as usize] = item;
+                    env[*index as usize] = Value::Int(i as i64 + 1);
+                }
+                None => frame.pc = *end,
+            }
+        }
+        Instr::Spend => w.spend(1, FailKind::BudgetLoop)?,
+        Instr::RepeatStart { count, counter } => {
+            env[*counter as usize] = Value::Int(int(eval(program, w, count, env)?)?);
+        }
+        Instr::RepeatNext { counter, end } => {
+            let left = int(env[*counter as usize].clone())?;
+            if left > 0 {
+                w.spend(1, FailKind::BudgetLoop)?;
+                env[*counter as usize] = Value::Int(left - 1);
+            } else {
+                frame.pc = *end;
+            }
+        }
+        Instr::Turn { player } => {
+            w.current = Some(seat(&eval(program, w, player, env)?)?);
+            w.turns += 1;
+            w.changed(Part::Current);
+        }
+        Instr::Log { parts } => {
+            if w.logging {
+                let mut said = Vec::new();
+                for part in parts {
+                    said.push(match part {
+                        LogPart::Text(t) => Said::Text(*t),
+                        LogPart::Expr(e) => Said::Value(eval(program, w, e, env)?),
+                    });
+                }
+                limits::write(program, w, Event::Line(said))?;
+            }
+        }
+        Instr::Reveal { pieces, to } => {
+            let what = eval(program, w, pieces, env)?;
+            let whom = eval(program, w, to, env)?;
+            crate::reveal::reveal(program, w, what, whom)?;
+        }
+        Instr::Tally { counter, player, amount } => {
+            let at_seat = match player {
+                Some(p) => seat(&eval(program, w, p, env)?)? as usize,
+                None => 0,
+            };
+            let n = match amount {
+                Some(a) => int(eval(program, w, a, env)?)?,
+                None => 1,
+            };
+            let counts = &mut w.counters[*counter as usize];
+            match counts.get_mut(at_seat) {
+                Some(c) => *c = checked(c.checked_add(n))?,
+                None => return error("index out of range: the list is shorter"),
+            }
+        }
+        Instr::Random { title, weights, names, targets } => {
+            let mut values = Vec::with_capacity(weights.len());
+            let mut given = 0i64;
+            for weight in weights {
+                let v = match weight {
+                    Some(e) => Some(int(eval(program, w, e, env)?)?.max(0)),
+                    None => None,
+                };
+                given = given.saturating_add(v.unwrap_or(0));
+                values.push(v);
+            }
+            let values: Vec<i64> = values.into_iter().map(|v| v.unwrap_or((100 - given).max(0))).collect();
+            let total: i64 = values.iter().sum();
+            if total <= 0 {
+                let said = &ir.texts[*title as usize];
+                return error(format!("every outcome of '{said}' has chance 0"));
+            }
+            // As runtime.py's `roll`: a point in [0, total), each outcome's share off it.
+            let mut point = w.rng.random() * total as f64;
+            let mut index = values.len() - 1;
+            for (i, weight) in values.iter().enumerate() {
+                point -= *weight as f64;
+                if point < 0.0 {
+                    index = i;
+                    break;
+                }
+            }
+            if w.logging {
+                let chance = Event::Chance { title: *title, outcome: Said::Text(names[index]) };
+                limits::write(program, w, chance)?;
+            }
+            frame.pc = targets[index];
+        }
+        Instr::Pick { seq, cond, var, title, orelse } => {
+            let options = snapshot(program, w, env, (seq, cond.as_ref(), *var), once)?;
+            if options.is_empty() {
+                frame.pc = *orelse;
+            } else {
+                let picked = options[w.rng.randbelow(options.len() as u64) as usize].clone();
+                if w.logging {
+                    let chance = Event::Chance { title: *title, outcome: Said::Value(picked.clone()) };
+                    limits::write(program, w, chance)?;
+                }
+                env[*var as usize] = picked;
+            }
+        }
+        Instr::Shuffle { zone } => {
+            let loc = location(program, &eval(program, w, zone, env)?)?;
+            let (pile, rng) = (&mut w.locs[loc as usize], &mut w.rng);
+            rng.shuffle(pile);
+            w.changed(Part::Loc(loc));
+            if !w.seen.is_empty() {
+                let pile = w.locs[loc as usize].clone();
+                w.seen.moved(loc, &pile);
+            }
+        }
+        Instr::Draw { count, src, dest, bottom } => {
+            let n = int(eval(program, w, count, env)?)?;
+            let source = location(program, &eval(program, w, src, env)?)?;
+            let to = eval(program, w, dest, env)?;
+            let pile = &mut w.locs[source as usize];
+            let take = n.clamp(0, pile.len() as i64) as usize;
+            let moved: Vec<Piece> = (0..take).filter_map(|_| pile.pop()).collect();
+            if (moved.len() as i64) < n {
+                w.shortfalls.push((Short::Draw(source), (n - moved.len() as i64) as u64));
+            }
+            let to = location(program, &to)?;
+            arrive(&mut w.locs[to as usize], &moved, *bottom);
+            if !moved.is_empty() {
+                w.moved(program, &[source, to], &moved);
+                if !w.seen.is_empty() {
+                    w.seen.moved(source, &moved);
+                    w.seen.moved(to, &moved);
+                }
+            }
+            fire(program, &moved, Some(to), fired);
+        }
+        Instr::Lift { layer } => {
+            let layer = eval(program, w, layer, env)?;
+            crate::layers::lift(program, w, &layer)?;
+        }
+        Instr::Shift { grid, dq, dr } => {
+            let grid = eval(program, w, grid, env)?;
+            let (dq, dr) = (eval(program, w, dq, env)?, eval(program, w, dr, env)?);
+            crate::shift::shift(program, w, &grid, &dq, &dr)?;
+        }
+        Instr::Place { shape, grid, at, over } => {
+            let (shape, grid) = (eval(program, w, shape, env)?, eval(program, w, grid, env)?);
+            let at = match at {
+                Some(e) => Some(eval(program, w, e, env)?),
+                None => None,
+            };
+            placement::lay(program, w, &grid, &shape, at.as_ref(), *over)?;
+        }
+        Instr::Chosen { var, list } => {
+            let mut items = self::list(env[*list as usize].clone())?.as_ref().clone();
+            if let Some(i) = items.iter().position(|x| *x == env[*var as usize]) {
+                items.remove(i);
+            }
+            env[*list as usize] = Value::List(Arc::new(items));
+        }
+        Instr::Enter => {
+            limits::enter(program, w, Entered::Code(frame.code))?;
+            frame.entered = true;
+        }
+        // Jumps went on above; calls, choices and the end change the frames: below,
+        // outside this closure.
+        Instr::Jump { .. }
+        | Instr::JumpUnless { .. }
+        | Instr::Call { .. }
+        | Instr::ChooseNext { .. }
+        | Instr::Choose { .. }
+        | Instr::Ask { .. }
+        | Instr::OfferOpen { .. }
+        | Instr::OfferClose
+        | Instr::EndGame
+        | Instr::Return => {}
+    }
+    Ok(())
 }
 
 /// A row's index among all rows (past the end for any other value).
