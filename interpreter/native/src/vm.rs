@@ -5,7 +5,7 @@
 //! Every failure is a `Fail`, never a panic: the Python side reports it as a rule's error.
 
 use crate::grid::{self, GridIndex};
-use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
+use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, Instr, LogPart, OwnedRef, Program};
 use crate::limits::{self, Entered};
 use crate::memo::{KindParts, Layout, Memo, Reads};
 use crate::offers::{Open, Taken};
@@ -1129,7 +1129,10 @@ impl Game {
         let mut out = Vec::new();
         for seat in 0..self.world.players {
             // An error in the score is placed at the score's declaration, as on the Python engine.
-            let score = call_func(&program, &mut self.world, func, vec![Value::Player(seat)]);
+            let seat = Args::One(Value::Player(seat));
+            let score = with_names(&seat, func.slots as usize, |env| {
+                eval(&program, &mut self.world, &func.body, env)
+            });
             out.push(score.map_err(|f| at(f, func.at))?);
         }
         out.into_iter().map(|v| int(v).map_err(|f| at(f, func.at))).collect()
@@ -1969,12 +1972,6 @@ fn arrive(pile: &mut Vec<Piece>, moved: &[Piece], bottom: bool) {
     } else {
         pile.extend(moved.iter().copied());
     }
-}
-
-fn call_func(p: &Loaded, w: &mut World, func: &FuncIr, args: Vec<Value>) -> Result<Value, Fail> {
-    let mut env = args;
-    env.resize(func.slots as usize, Value::None);
-    eval(p, w, &func.body, &mut env)
 }
 
 pub(crate) fn kind_fits(p: &Loaded, pc: &Piece, kind: &Value) -> bool {
