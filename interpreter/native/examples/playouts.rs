@@ -9,13 +9,14 @@
 //!       print(native.lowered(meeple.load('tests/games/hex.rules'))[0].ir)" > hex.json
 //!
 //! Each game plays seed 0, 1, ... with random agents, as `NativeState.play_out(["random"])`
-//! does, from a copy of a start prepared once, as `native.playouts` plays them (playouts.rs);
+//! does, from a copy of a start prepared once laid over the game before, as `native.playouts`
+//! plays them (playouts.rs's `Seeded`);
 //! with `built`, each game built from nothing, as `native.new_game` builds it: the two in one
 //! binary, to compare them; with `stream`, the games drawn from one stream from seed 0, as
 //! `native.playouts(..., stream=True)` plays them (playouts.rs's `Stream`). The time printed is wall time (run it under `time` for CPU time).
 
 use _core::ir::Program;
-use _core::playouts::{play, Prepared, Stream};
+use _core::playouts::{play, Prepared, Seeded, Stream};
 use _core::rng::Mt;
 use _core::teams::Teams;
 use _core::vm::{Agent, Game, Loaded};
@@ -74,13 +75,14 @@ fn all_games(program: &Arc<Loaded>, players: u32, games: i128, how: How) -> usiz
         }
         return moves;
     }
+    let mut seeded = Seeded::default();
     for seed in 0..games {
-        let game = if how == How::Built {
-            Game::new(program.clone(), players, seed, 10_000_000, false)
+        let played = if how == How::Built {
+            play(Game::new(program.clone(), players, seed, 10_000_000, false), &mut seats(seed))
         } else {
-            prepared.game(seed)
+            seeded.next(&mut prepared, seed, &mut seats(seed))
         };
-        moves += play(game, &mut seats(seed)).expect("the game plays").choices.len();
+        moves += played.expect("the game plays").choices.len();
     }
     moves
 }

@@ -9,6 +9,7 @@ pub mod compiled;
 pub mod grid;
 pub mod in_place;
 pub mod ir;
+pub mod jumps;
 pub mod kept;
 pub mod layers;
 pub mod limits;

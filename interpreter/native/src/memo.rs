@@ -485,20 +485,42 @@ impl Memo {
     /// The same memo, every answer and filter kept, at the same time (`Clone` makes an empty
     /// one: a copy of a game starts without its answers).
     pub(crate) fn duplicate(&self) -> Memo {
-        Memo {
-            packed: self.packed.clone(),
-            answers: self.answers.clone(),
-            rested_packed: self.rested_packed.clone(),
-            rested: self.rested.clone(),
-            now: self.now,
-            last: self.last.clone(),
-            recent: self.recent,
-            reading: self.reading.clone(),
-            layout: self.layout.clone(),
-            prune_at: self.prune_at,
-            filters: self.filters.clone(),
-            collecting: self.collecting,
-        }
+        let mut memo = self.fresh();
+        memo.copy_from(self);
+        memo
+    }
+
+    /// This memo made the same as `source` (as `duplicate` makes it) in the room it has: its
+    /// tables keep their allocations where they are of the size `source`'s need, so a stream of
+    /// playouts that lays each game over the one before allocates nothing here (playouts.rs).
+    /// Every field is named, so that a field added to the memo is not forgotten here.
+    pub(crate) fn copy_from(&mut self, source: &Memo) {
+        let Memo {
+            packed,
+            answers,
+            rested_packed,
+            rested,
+            now,
+            last,
+            recent,
+            reading,
+            layout,
+            prune_at,
+            filters,
+            collecting,
+        } = source;
+        self.packed.clone_from(packed);
+        self.answers.clone_from(answers);
+        self.rested_packed.clone_from(rested_packed);
+        self.rested.clone_from(rested);
+        self.now = *now;
+        self.last.clone_from(last);
+        self.recent = *recent;
+        self.reading.clone_from(reading);
+        self.layout.clone_from(layout);
+        self.prune_at = *prune_at;
+        self.filters.clone_from(filters);
+        self.collecting = *collecting;
     }
 
     /// A part of the position was read by the value being computed, if any.

@@ -48,6 +48,19 @@ impl Prepared {
         self.game_drawing(Mt::new(seed))
     }
 
+    /// `game_drawing`, laid over `last` (a game played to its end, whose room it takes:
+    /// `Game::copy_from`) where every game starts from the copy at the first decision.
+    fn laid_over(&mut self, rng: Mt, last: Option<Game>) -> Game {
+        match (&self.first, last) {
+            (Some(first), Some(mut game)) => {
+                game.copy_from(first);
+                game.world.rng = rng;
+                game
+            }
+            _ => self.game_drawing(rng),
+        }
+    }
+
     /// The game whose chance draws from `rng`, run to its first decision: the game of its seed
     /// for a generator not yet drawn from, and for one that has drawn (a stream's, `Stream`),
     /// the game that goes on from where the generator stands.
@@ -70,6 +83,30 @@ impl Prepared {
             }
         }
         game
+    }
+}
+
+/// Games of a seed each, played to their ends one after another, each laid over the game played
+/// before it (`Prepared::laid_over`): the room of its places' piles, frames and memo kept rather
+/// than dropped, and the prepared start copied anew. Each is the game of its seed, as `play` of
+/// `Prepared::game` plays it.
+#[derive(Default)]
+pub struct Seeded {
+    last: Option<Game>,
+}
+
+impl Seeded {
+    /// The game of `seed`, from the prepared start, played to its end by `agents`.
+    pub fn next(
+        &mut self,
+        prepared: &mut Prepared,
+        seed: i128,
+        agents: &mut [Agent],
+    ) -> Result<Played, String> {
+        let mut game = prepared.laid_over(Mt::new(seed), self.last.take());
+        let played = play_in(&mut game, agents);
+        self.last = Some(game);
+        played
     }
 }
 
@@ -97,20 +134,25 @@ pub struct Stream {
     agents: Vec<Agent>,
     /// The games' chance, as the last game left it.
     chance: Mt,
+    /// The games, each laid over the one before (`Seeded`'s way).
+    games: Seeded,
 }
 
 impl Stream {
     /// A stream from `seed`, its agents made as the game of that seed makes them.
     pub fn new(seed: i128, agents: Vec<Agent>) -> Stream {
-        Stream { agents, chance: Mt::new(seed) }
+        Stream { agents, chance: Mt::new(seed), games: Seeded::default() }
     }
 
-    /// The stream's next game, from the prepared start, played to its end.
+    /// The stream's next game, from the prepared start, played to its end (laid over the game
+    /// played last), its chance going on from where that one left it.
     pub fn next(&mut self, prepared: &mut Prepared) -> Result<Played, String> {
         let chance = std::mem::replace(&mut self.chance, Mt::new(0));
-        let (played, chance) = play_keeping(prepared.game_drawing(chance), &mut self.agents)?;
-        self.chance = chance;
-        Ok(played)
+        let mut game = prepared.laid_over(chance, self.games.last.take());
+        let played = play_in(&mut game, &mut self.agents);
+        std::mem::swap(&mut self.chance, &mut game.world.rng);
+        self.games.last = Some(game);
+        played
     }
 }
 
@@ -128,20 +170,19 @@ pub struct Played {
 
 /// Play `game` to its end, each decision answered by its seat's agent, and say how it came out.
 /// Err: no agent for a seat that must answer (the caller's mistake, not the rules').
-pub fn play(game: Game, agents: &mut [Agent]) -> Result<Played, String> {
-    Ok(play_keeping(game, agents)?.0)
+pub fn play(mut game: Game, agents: &mut [Agent]) -> Result<Played, String> {
+    play_in(&mut game, agents)
 }
 
-/// `play`, handing back the game's chance generator as the game left it (a stream's next game
-/// goes on from it).
-fn play_keeping(mut game: Game, agents: &mut [Agent]) -> Result<(Played, Mt), String> {
+/// `play`, the game left where it ended (a stream lays its next game over it, and goes on from
+/// its chance generator).
+fn play_in(game: &mut Game, agents: &mut [Agent]) -> Result<Played, String> {
     game.play_out(agents)?;
     let outcome = match game.failed.take() {
         Some(fail) => Err(fail),
-        None => ended(&mut game),
+        None => ended(game),
     };
-    let played = Played { choices: game.choices, turns: game.world.turns, steps: game.world.steps, outcome };
-    Ok((played, game.world.rng))
+    Ok(Played { choices: game.choices.clone(), turns: game.world.turns, steps: game.world.steps, outcome })
 }
 
 /// The scores, tiebreaks and winners of a game that ended (an error in a score stops it there).
@@ -169,13 +210,15 @@ mod tests {
 
     /// Every seed's game from the prepared start is the game `seated` makes for it (the same
     /// choices, steps, turns and outcome), copied at its first decision or run from the start
-    /// laid out (as for a game that draws before its first decision).
+    /// laid out (as for a game that draws before its first decision), or laid over the game of
+    /// the seed before it (`Seeded`).
     #[test]
     fn a_game_from_the_prepared_start_is_the_game_built_for_its_seed() {
         let program = tiny();
         let mut at_first = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
         let mut from_laid = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
         from_laid.tried = true;
+        let mut seeded = Seeded::default();
         for seed in 0..20 {
             let built = Game::seated(program.clone(), 2, Teams::alone(2), seed, 100_000, false, None);
             let b = play(built, &mut random(seed, 2)).expect("plays");
@@ -184,8 +227,30 @@ mod tests {
                 assert_eq!((&a.choices, a.steps, a.turns), (&b.choices, b.steps, b.turns));
                 assert_eq!(a.outcome.as_ref().ok(), b.outcome.as_ref().ok());
             }
+            // Each laid over the game before it (a finished game of another seed).
+            let c = seeded.next(&mut at_first, seed, &mut random(seed, 2)).expect("plays");
+            assert_eq!((&c.choices, c.steps, c.turns), (&b.choices, b.steps, b.turns));
+            assert_eq!(c.outcome.as_ref().ok(), b.outcome.as_ref().ok());
         }
         assert!(at_first.first.is_some() && from_laid.first.is_none());
+    }
+
+    /// A game laid over another (`Game::copy_from`), a finished game of another seed, is the
+    /// copy `copied` makes of its source: equal to it, and going on as it goes on (the same
+    /// choices, steps and turns: the memo's answers, which save steps, kept too).
+    #[test]
+    fn a_game_laid_over_a_finished_one_is_a_copy_of_its_source() {
+        let program = tiny();
+        let start = |seed| Game::seated(program.clone(), 2, Teams::alone(2), seed, 100_000, false, None);
+        let mut finished = start(3);
+        finished.play_out(&mut random(3, 2)).expect("plays");
+        let source = start(5);
+        finished.copy_from(&source);
+        assert!(finished == source);
+        let laid = play(finished, &mut random(5, 2)).expect("plays");
+        let copied = play(source.copied(), &mut random(5, 2)).expect("plays");
+        assert_eq!((&laid.choices, laid.steps, laid.turns), (&copied.choices, copied.steps, copied.turns));
+        assert_eq!(laid.outcome.as_ref().ok(), copied.outcome.as_ref().ok());
     }
 
     /// A stream's games are those its agents play when made once and never seeded again, each

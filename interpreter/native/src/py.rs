@@ -7,7 +7,7 @@ use crate::carry::Start;
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
 use crate::mcts::{Budget, Rollout, Search};
-use crate::playouts::{play, Played, Prepared, Stream};
+use crate::playouts::{Played, Prepared, Seeded, Stream};
 use crate::rng::Mt;
 use crate::teams::Teams;
 use crate::value::Value;
@@ -335,11 +335,12 @@ impl Program {
                 }
                 return Ok(out);
             }
+            let mut seeded = Seeded::default();
             for n in 0..i128::from(games) {
                 let Ok(mut made) = agents_of(loaded, agents.clone(), seed + n) else {
                     return Err("the agents do not fit this program".to_string());
                 };
-                out.push(play(prepared.game(seed + n), &mut made)?);
+                out.push(seeded.next(&mut prepared, seed + n, &mut made)?);
             }
             Ok(out)
         });

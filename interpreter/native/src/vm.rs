@@ -5,7 +5,7 @@
 //! Every failure is a `Fail`, never a panic: the Python side reports it as a rule's error.
 
 use crate::grid::{self, GridIndex};
-use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, FuncIr, Instr, LogPart, OwnedRef, Program};
+use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, Instr, LogPart, OwnedRef, Program};
 use crate::limits::{self, Entered};
 use crate::memo::{KindParts, Layout, Memo, Reads};
 use crate::offers::{Open, Taken};
@@ -184,6 +184,7 @@ impl Loaded {
     pub fn new(mut ir: Program) -> Loaded {
         // First, so that every table by value below has the values it appends.
         let (as_set, sets) = crate::cells::found(&mut ir);
+        ir.code.iter_mut().for_each(crate::jumps::threaded);
         let once = ir.code.iter_mut().map(crate::once::found_once).collect();
         let grids = ir.grids.iter().map(GridIndex::new).collect();
         for row in &ir.rows {
@@ -335,6 +336,8 @@ pub enum Short {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct World {
     pub players: u32,
+    /// The seats as the list `players` names, made once for the game and shared by every asking.
+    seats: Arc<Vec<Value>>,
     /// Every seat's team, chosen when the game starts (teams.rs).
     pub teams: Teams,
     pub vars: Vec<Value>,
@@ -363,6 +366,65 @@ pub struct World {
     pub(crate) areas: crate::areas::Kept,
     /// What `reveal` showed each seat, and it still knows (reveal.rs).
     pub seen: crate::reveal::Seen,
+    /// Room for a move's lists, kept from one move to the next (`Room`).
+    pub(crate) room: Room,
+}
+
+/// The lists a move makes (the places it takes from, the places it changed, the pieces it
+/// moved), kept empty between moves with their room, and the slots of the rules' frames that
+/// ended, for the next call: a move made and freed three lists, and a call its frame's slots,
+/// about 800 instructions of Tic-Tac-Toe's 12,600 a move (docs/benchmarks.md, a twenty-ninth
+/// round). No part of the position: equal, and hashed as nothing, whatever room it holds; a copy
+/// of a game starts with none.
+#[derive(Default, Debug)]
+pub(crate) struct Room {
+    places: Vec<u32>,
+    touched: Vec<u32>,
+    pieces: Vec<Piece>,
+    slots: Vec<Vec<Value>>,
+}
+
+/// The most frames' slots a room keeps (as many as calls are usually under way at once).
+const ROOM_SLOTS: usize = 8;
+
+impl Room {
+    /// A move's lists, given back when the move is done with them.
+    fn keep(&mut self, touched: Vec<u32>, pieces: Vec<Piece>) {
+        (self.touched, self.pieces) = (touched, pieces);
+    }
+
+    /// Slots for a frame of `size` names, each none: those of a frame that ended, where any.
+    fn slots(&mut self, size: usize) -> Vec<Value> {
+        let mut slots = self.slots.pop().unwrap_or_default();
+        slots.resize(size, Value::None);
+        slots
+    }
+
+    /// The slots of a frame that ended, emptied, kept for the next call.
+    fn keep_slots(&mut self, mut slots: Vec<Value>) {
+        if self.slots.len() < ROOM_SLOTS {
+            slots.clear();
+            self.slots.push(slots);
+        }
+    }
+}
+
+impl Clone for Room {
+    fn clone(&self) -> Room {
+        Room::default()
+    }
+}
+
+impl PartialEq for Room {
+    fn eq(&self, _: &Room) -> bool {
+        true
+    }
+}
+
+impl Eq for Room {}
+
+impl std::hash::Hash for Room {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// A part of the position an answer may read: a variable, the pieces at a location, whose
@@ -465,6 +527,58 @@ impl std::hash::Hasher for FastHasher {
 }
 
 impl World {
+    /// This world made the same as `source`, its memo's answers kept (`Game::copy_from`), in the
+    /// room it has.
+    fn copy_from(&mut self, source: &World) {
+        let World {
+            players,
+            seats,
+            teams,
+            vars,
+            owned,
+            locs,
+            current,
+            turns,
+            steps,
+            budget,
+            rng,
+            counters,
+            shortfalls,
+            events,
+            logging,
+            grown,
+            log_chars,
+            calls,
+            depth,
+            memo,
+            areas,
+            seen,
+            room: _, // this world's own room, kept
+        } = source;
+        self.players = *players;
+        self.seats.clone_from(seats);
+        self.teams.clone_from(teams);
+        self.vars.clone_from(vars);
+        self.owned.clone_from(owned);
+        self.locs.clone_from(locs);
+        self.current = *current;
+        self.turns = *turns;
+        self.steps = *steps;
+        self.budget = *budget;
+        self.rng.clone_from(rng);
+        self.counters.clone_from(counters);
+        self.shortfalls.clone_from(shortfalls);
+        self.events.clone_from(events);
+        self.logging = *logging;
+        self.grown.clone_from(grown);
+        self.log_chars = *log_chars;
+        self.calls = *calls;
+        self.depth = *depth;
+        self.memo.copy_from(memo);
+        self.areas.clone_from(areas);
+        self.seen.clone_from(seen);
+    }
+
     /// A part of the position was read by the value being computed, if any.
     pub(crate) fn read(&mut self, part: Part) {
         self.memo.read(part);
@@ -681,6 +795,7 @@ impl Game {
         let ir = &program.ir;
         let world = World {
             players,
+            seats: Arc::new((0..players).map(Value::Player).collect()),
             teams,
             vars: vec![Value::None; ir.vars.len()],
             owned: ir
@@ -712,6 +827,7 @@ impl Game {
             memo: Memo::default(),
             areas: crate::areas::Kept::default(),
             seen: crate::reveal::Seen::default(),
+            room: Room::default(),
         };
         let mut game = Game {
             program: program.clone(),
@@ -754,6 +870,26 @@ impl Game {
         game
     }
 
+    /// This game made the same as `source.copied()` in the room it has: the places' piles, the
+    /// variables, the frames and the memo's tables keep their allocations where they fit. A stream
+    /// of playouts lays each game over the one it finished (playouts.rs's `Stream`) rather than
+    /// dropping it and copying the start anew: a pile a move fills then has its room already.
+    /// Every field is named, so that a field added to a game is not forgotten here.
+    pub(crate) fn copy_from(&mut self, source: &Game) {
+        let Game { program, world, frames, offers, taken, pending, over, ended_early, failed, choices } =
+            source;
+        self.program.clone_from(program);
+        self.world.copy_from(world);
+        self.frames.clone_from(frames);
+        self.offers.clone_from(offers);
+        self.taken.clone_from(taken);
+        self.pending.clone_from(pending);
+        self.over = *over;
+        self.ended_early = *ended_early;
+        self.failed.clone_from(failed);
+        self.choices.clone_from(choices);
+    }
+
     fn fail(&mut self, fail: Fail) {
         self.failed = Some(fail);
         self.pending = None;
@@ -769,6 +905,7 @@ impl Game {
             if frame.entered {
                 self.world.calls -= 1;
             }
+            self.world.room.keep_slots(frame.slots);
         }
     }
 
@@ -992,7 +1129,10 @@ impl Game {
         let mut out = Vec::new();
         for seat in 0..self.world.players {
             // An error in the score is placed at the score's declaration, as on the Python engine.
-            let score = call_func(&program, &mut self.world, func, vec![Value::Player(seat)]);
+            let seat = Args::One(Value::Player(seat));
+            let score = with_names(&seat, func.slots as usize, |env| {
+                eval(&program, &mut self.world, &func.body, env)
+            });
             out.push(score.map_err(|f| at(f, func.at))?);
         }
         out.into_iter().map(|v| int(v).map_err(|f| at(f, func.at))).collect()
@@ -1015,261 +1155,26 @@ impl Game {
             };
             frame.pc += 1;
             let here = step.at;
+            // A jump, most of what an `if` and a loop run, goes on at once: it moves nothing and
+            // fires no trigger, so it needs none of a statement's work below.
+            match &step.op {
+                Instr::Jump { to } => {
+                    frame.pc = *to;
+                    continue;
+                }
+                Instr::JumpUnless { cond, to } => {
+                    if !test(&program, &mut self.world, cond, &mut frame.slots).map_err(|f| at(f, here))? {
+                        frame.pc = *to;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
             let once = program.once(frame.code, frame.pc - 1);
             let w = &mut self.world;
-            let env = &mut frame.slots;
             // The triggers the statement's moves set off: (code, piece, place), in order.
             let mut fired: Vec<(u32, Value, Value)> = Vec::new();
-            let result: Result<(), Fail> = (|| {
-                match &step.op {
-                    Instr::Let { slot, e } => {
-                        env[*slot as usize] = eval(&program, w, e, env)?;
-                    }
-                    Instr::SetVar { var, e, sign } => {
-                        let mut v = eval(&program, w, e, env)?;
-                        if *sign != 0 {
-                            let old = int(w.vars[*var as usize].clone())?;
-                            v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
-                        }
-                        w.set_var(*var, clamp(v, ir.vars[*var as usize].clamp));
-                    }
-                    Instr::SetOwned { obj, var, e, sign } => {
-                        let owner = eval(&program, w, obj, env)?;
-                        let (store, i) = owned_place(var, &owner)?;
-                        let mut v = eval(&program, w, e, env)?;
-                        if *sign != 0 {
-                            let old = int(w.owned[store as usize][i as usize].clone())?;
-                            v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
-                        }
-                        w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
-                    }
-                    Instr::SetOwnedRow { obj, var, row, e, sign } => {
-                        // The owner, the value, then the row, as the Python engine takes them.
-                        let owner = eval(&program, w, obj, env)?;
-                        let mut v = eval(&program, w, e, env)?;
-                        let row = eval(&program, w, row, env)?;
-                        let (store, i) = crate::rows::place(&program, var, &owner, &row)?;
-                        if *sign != 0 {
-                            let old = int(w.owned[store as usize][i as usize].clone())?;
-                            v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
-                        }
-                        w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
-                    }
-                    Instr::Move { count, decl, which, owner, src, dest, bottom } => {
-                        let (touched, pieces) = move_count(
-                            &program,
-                            w,
-                            env,
-                            count.as_ref(),
-                            *decl,
-                            which.as_ref(),
-                            owner.as_ref(),
-                            src,
-                            (dest, *bottom),
-                        )?;
-                        w.moved(&program, &touched, &pieces);
-                        fire(&program, &pieces, touched.last().copied(), &mut fired);
-                    }
-                    Instr::MoveRefs { pieces, dest, bottom } => {
-                        let (touched, pieces) = move_refs(&program, w, env, pieces, (dest, *bottom))?;
-                        w.moved(&program, &touched, &pieces);
-                        fire(&program, &pieces, touched.last().copied(), &mut fired);
-                    }
-                    Instr::Jump { to } => frame.pc = *to,
-                    Instr::JumpUnless { cond, to } => {
-                        if !test(&program, w, cond, env)? {
-                            frame.pc = *to;
-                        }
-                    }
-                    Instr::ForStart { seq, cond, var, list, index } => {
-                        let items = snapshot(&program, w, env, (seq, cond.as_ref(), *var), once)?;
-                        env[*list as usize] = Value::List(items);
-                        env[*index as usize] = Value::Int(0);
-                    }
-                    Instr::ForNext { var, list, index, end } => {
-                        let i = int(env[*index as usize].clone())? as usize;
-                        let next = match &env[*list as usize] {
-                            Value::List(items) => items.get(i).cloned(),
-                            _ => None,
-                        };
-                        match next {
-                            Some(item) => {
-                                w.spend(1, FailKind::BudgetLoop)?;
-                                env[*var as usize] = item;
-                                env[*index as usize] = Value::Int(i as i64 + 1);
-                            }
-                            None => frame.pc = *end,
-                        }
-                    }
-                    Instr::Spend => w.spend(1, FailKind::BudgetLoop)?,
-                    Instr::RepeatStart { count, counter } => {
-                        env[*counter as usize] = Value::Int(int(eval(&program, w, count, env)?)?);
-                    }
-                    Instr::RepeatNext { counter, end } => {
-                        let left = int(env[*counter as usize].clone())?;
-                        if left > 0 {
-                            w.spend(1, FailKind::BudgetLoop)?;
-                            env[*counter as usize] = Value::Int(left - 1);
-                        } else {
-                            frame.pc = *end;
-                        }
-                    }
-                    Instr::Turn { player } => {
-                        w.current = Some(seat(&eval(&program, w, player, env)?)?);
-                        w.turns += 1;
-                        w.changed(Part::Current);
-                    }
-                    Instr::Log { parts } => {
-                        if w.logging {
-                            let mut said = Vec::new();
-                            for part in parts {
-                                said.push(match part {
-                                    LogPart::Text(t) => Said::Text(*t),
-                                    LogPart::Expr(e) => Said::Value(eval(&program, w, e, env)?),
-                                });
-                            }
-                            limits::write(&program, w, Event::Line(said))?;
-                        }
-                    }
-                    Instr::Reveal { pieces, to } => {
-                        let what = eval(&program, w, pieces, env)?;
-                        let whom = eval(&program, w, to, env)?;
-                        crate::reveal::reveal(&program, w, what, whom)?;
-                    }
-                    Instr::Tally { counter, player, amount } => {
-                        let at_seat = match player {
-                            Some(p) => seat(&eval(&program, w, p, env)?)? as usize,
-                            None => 0,
-                        };
-                        let n = match amount {
-                            Some(a) => int(eval(&program, w, a, env)?)?,
-                            None => 1,
-                        };
-                        let counts = &mut w.counters[*counter as usize];
-                        match counts.get_mut(at_seat) {
-                            Some(c) => *c = checked(c.checked_add(n))?,
-                            None => return error("index out of range: the list is shorter"),
-                        }
-                    }
-                    Instr::Random { title, weights, names, targets } => {
-                        let mut values = Vec::with_capacity(weights.len());
-                        let mut given = 0i64;
-                        for weight in weights {
-                            let v = match weight {
-                                Some(e) => Some(int(eval(&program, w, e, env)?)?.max(0)),
-                                None => None,
-                            };
-                            given = given.saturating_add(v.unwrap_or(0));
-                            values.push(v);
-                        }
-                        let values: Vec<i64> =
-                            values.into_iter().map(|v| v.unwrap_or((100 - given).max(0))).collect();
-                        let total: i64 = values.iter().sum();
-                        if total <= 0 {
-                            let said = &ir.texts[*title as usize];
-                            return error(format!("every outcome of '{said}' has chance 0"));
-                        }
-                        // As runtime.py's `roll`: a point in [0, total), each outcome's share off it.
-                        let mut point = w.rng.random() * total as f64;
-                        let mut index = values.len() - 1;
-                        for (i, weight) in values.iter().enumerate() {
-                            point -= *weight as f64;
-                            if point < 0.0 {
-                                index = i;
-                                break;
-                            }
-                        }
-                        if w.logging {
-                            let chance = Event::Chance { title: *title, outcome: Said::Text(names[index]) };
-                            limits::write(&program, w, chance)?;
-                        }
-                        frame.pc = targets[index];
-                    }
-                    Instr::Pick { seq, cond, var, title, orelse } => {
-                        let options = snapshot(&program, w, env, (seq, cond.as_ref(), *var), once)?;
-                        if options.is_empty() {
-                            frame.pc = *orelse;
-                        } else {
-                            let picked = options[w.rng.randbelow(options.len() as u64) as usize].clone();
-                            if w.logging {
-                                let chance =
-                                    Event::Chance { title: *title, outcome: Said::Value(picked.clone()) };
-                                limits::write(&program, w, chance)?;
-                            }
-                            env[*var as usize] = picked;
-                        }
-                    }
-                    Instr::Shuffle { zone } => {
-                        let loc = location(&program, &eval(&program, w, zone, env)?)?;
-                        let (pile, rng) = (&mut w.locs[loc as usize], &mut w.rng);
-                        rng.shuffle(pile);
-                        w.changed(Part::Loc(loc));
-                        if !w.seen.is_empty() {
-                            let pile = w.locs[loc as usize].clone();
-                            w.seen.moved(loc, &pile);
-                        }
-                    }
-                    Instr::Draw { count, src, dest, bottom } => {
-                        let n = int(eval(&program, w, count, env)?)?;
-                        let source = location(&program, &eval(&program, w, src, env)?)?;
-                        let to = eval(&program, w, dest, env)?;
-                        let pile = &mut w.locs[source as usize];
-                        let take = n.clamp(0, pile.len() as i64) as usize;
-                        let moved: Vec<Piece> = (0..take).filter_map(|_| pile.pop()).collect();
-                        if (moved.len() as i64) < n {
-                            w.shortfalls.push((Short::Draw(source), (n - moved.len() as i64) as u64));
-                        }
-                        let to = location(&program, &to)?;
-                        arrive(&mut w.locs[to as usize], &moved, *bottom);
-                        if !moved.is_empty() {
-                            w.moved(&program, &[source, to], &moved);
-                            if !w.seen.is_empty() {
-                                w.seen.moved(source, &moved);
-                                w.seen.moved(to, &moved);
-                            }
-                        }
-                        fire(&program, &moved, Some(to), &mut fired);
-                    }
-                    Instr::Lift { layer } => {
-                        let layer = eval(&program, w, layer, env)?;
-                        crate::layers::lift(&program, w, &layer)?;
-                    }
-                    Instr::Shift { grid, dq, dr } => {
-                        let grid = eval(&program, w, grid, env)?;
-                        let (dq, dr) = (eval(&program, w, dq, env)?, eval(&program, w, dr, env)?);
-                        crate::shift::shift(&program, w, &grid, &dq, &dr)?;
-                    }
-                    Instr::Place { shape, grid, at, over } => {
-                        let (shape, grid) = (eval(&program, w, shape, env)?, eval(&program, w, grid, env)?);
-                        let at = match at {
-                            Some(e) => Some(eval(&program, w, e, env)?),
-                            None => None,
-                        };
-                        placement::lay(&program, w, &grid, &shape, at.as_ref(), *over)?;
-                    }
-                    Instr::Chosen { var, list } => {
-                        let mut items = self::list(env[*list as usize].clone())?.as_ref().clone();
-                        if let Some(i) = items.iter().position(|x| *x == env[*var as usize]) {
-                            items.remove(i);
-                        }
-                        env[*list as usize] = Value::List(Arc::new(items));
-                    }
-                    Instr::Enter => {
-                        limits::enter(&program, w, Entered::Code(frame.code))?;
-                        frame.entered = true;
-                    }
-                    // Calls, choices and the end change the frames: below, outside this closure.
-                    Instr::Call { .. }
-                    | Instr::ChooseNext { .. }
-                    | Instr::Choose { .. }
-                    | Instr::Ask { .. }
-                    | Instr::OfferOpen { .. }
-                    | Instr::OfferClose
-                    | Instr::EndGame
-                    | Instr::Return => {}
-                }
-                Ok(())
-            })();
+            let result = statement(&program, w, frame, &step.op, once, &mut fired);
             result.map_err(|f| at(f, here))?;
             if let Instr::Shift { .. } = step.op {
                 crate::shift::refresh(self); // the layers the rules hold, where they lie now
@@ -1290,7 +1195,7 @@ impl Game {
                     let frame = self.frames.last_mut().expect("the calling frame");
                     let w = &mut self.world;
                     let callee = &ir.code[*code as usize];
-                    let mut slots = vec![Value::None; callee.slots as usize];
+                    let mut slots = w.room.slots(callee.slots as usize);
                     for (i, arg) in args.iter().enumerate() {
                         slots[i] = eval(&program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
                     }
@@ -1470,6 +1375,266 @@ impl Game {
     }
 }
 
+/// A statement that changes no frame but its own (a jump, a call, a choice and the end are
+/// `Game::run`'s), run in `frame`; the triggers its moves set off put in `fired`. Inlined where
+/// `run` runs it, as it was written there (as a closure it was a call of its own per statement).
+#[inline(always)]
+fn statement(
+    program: &Loaded,
+    w: &mut World,
+    frame: &mut Frame,
+    op: &Instr,
+    once: &crate::once::Once,
+    fired: &mut Vec<(u32, Value, Value)>,
+) -> Result<(), Fail> {
+    let ir = &program.ir;
+    let env = &mut frame.slots;
+    match op {
+        Instr::Let { slot, e } => {
+            env[*slot as usize] = eval(program, w, e, env)?;
+        }
+        Instr::SetVar { var, e, sign } => {
+            let mut v = eval(program, w, e, env)?;
+            if *sign != 0 {
+                let old = int(w.vars[*var as usize].clone())?;
+                v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
+            }
+            w.set_var(*var, clamp(v, ir.vars[*var as usize].clamp));
+        }
+        Instr::SetOwned { obj, var, e, sign } => {
+            let owner = eval(program, w, obj, env)?;
+            let (store, i) = owned_place(var, &owner)?;
+            let mut v = eval(program, w, e, env)?;
+            if *sign != 0 {
+                let old = int(w.owned[store as usize][i as usize].clone())?;
+                v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
+            }
+            w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
+        }
+        Instr::SetOwnedRow { obj, var, row, e, sign } => {
+            // The owner, the value, then the row, as the Python engine takes them.
+            let owner = eval(program, w, obj, env)?;
+            let mut v = eval(program, w, e, env)?;
+            let row = eval(program, w, row, env)?;
+            let (store, i) = crate::rows::place(program, var, &owner, &row)?;
+            if *sign != 0 {
+                let old = int(w.owned[store as usize][i as usize].clone())?;
+                v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
+            }
+            w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
+        }
+        Instr::Move { count, decl, which, owner, src, dest, bottom } => {
+            let (touched, pieces) = move_count(
+                program,
+                w,
+                env,
+                count.as_ref(),
+                *decl,
+                which.as_ref(),
+                owner.as_ref(),
+                src,
+                (dest, *bottom),
+            )?;
+            w.moved(program, &touched, &pieces);
+            fire(program, &pieces, touched.last().copied(), fired);
+            w.room.keep(touched, pieces);
+        }
+        Instr::MoveRefs { pieces, dest, bottom } => {
+            let (touched, pieces) = move_refs(program, w, env, pieces, (dest, *bottom))?;
+            w.moved(program, &touched, &pieces);
+            fire(program, &pieces, touched.last().copied(), fired);
+        }
+        Instr::ForStart { seq, cond, var, list, index } => {
+            let items = snapshot(program, w, env, (seq, cond.as_ref(), *var), once)?;
+            env[*list as usize] = Value::List(items);
+            env[*index as usize] = Value::Int(0);
+        }
+        Instr::ForNext { var, list, index, end } => {
+            let i = int(env[*index as usize].clone())? as usize;
+            let next = match &env[*list as usize] {
+                Value::List(items) => items.get(i).cloned(),
+                _ => None,
+            };
+            match next {
+                Some(item) => {
+                    w.spend(1, FailKind::BudgetLoop)?;
+                    env[*var as usize] = item;
+                    env[*index as usize] = Value::Int(i as i64 + 1);
+                }
+                None => frame.pc = *end,
+            }
+        }
+        Instr::Spend => w.spend(1, FailKind::BudgetLoop)?,
+        Instr::RepeatStart { count, counter } => {
+            env[*counter as usize] = Value::Int(int(eval(program, w, count, env)?)?);
+        }
+        Instr::RepeatNext { counter, end } => {
+            let left = int(env[*counter as usize].clone())?;
+            if left > 0 {
+                w.spend(1, FailKind::BudgetLoop)?;
+                env[*counter as usize] = Value::Int(left - 1);
+            } else {
+                frame.pc = *end;
+            }
+        }
+        Instr::Turn { player } => {
+            w.current = Some(seat(&eval(program, w, player, env)?)?);
+            w.turns += 1;
+            w.changed(Part::Current);
+        }
+        Instr::Log { parts } => {
+            if w.logging {
+                let mut said = Vec::new();
+                for part in parts {
+                    said.push(match part {
+                        LogPart::Text(t) => Said::Text(*t),
+                        LogPart::Expr(e) => Said::Value(eval(program, w, e, env)?),
+                    });
+                }
+                limits::write(program, w, Event::Line(said))?;
+            }
+        }
+        Instr::Reveal { pieces, to } => {
+            let what = eval(program, w, pieces, env)?;
+            let whom = eval(program, w, to, env)?;
+            crate::reveal::reveal(program, w, what, whom)?;
+        }
+        Instr::Tally { counter, player, amount } => {
+            let at_seat = match player {
+                Some(p) => seat(&eval(program, w, p, env)?)? as usize,
+                None => 0,
+            };
+            let n = match amount {
+                Some(a) => int(eval(program, w, a, env)?)?,
+                None => 1,
+            };
+            let counts = &mut w.counters[*counter as usize];
+            match counts.get_mut(at_seat) {
+                Some(c) => *c = checked(c.checked_add(n))?,
+                None => return error("index out of range: the list is shorter"),
+            }
+        }
+        Instr::Random { title, weights, names, targets } => {
+            let mut values = Vec::with_capacity(weights.len());
+            let mut given = 0i64;
+            for weight in weights {
+                let v = match weight {
+                    Some(e) => Some(int(eval(program, w, e, env)?)?.max(0)),
+                    None => None,
+                };
+                given = given.saturating_add(v.unwrap_or(0));
+                values.push(v);
+            }
+            let values: Vec<i64> = values.into_iter().map(|v| v.unwrap_or((100 - given).max(0))).collect();
+            let total: i64 = values.iter().sum();
+            if total <= 0 {
+                let said = &ir.texts[*title as usize];
+                return error(format!("every outcome of '{said}' has chance 0"));
+            }
+            // As runtime.py's `roll`: a point in [0, total), each outcome's share off it.
+            let mut point = w.rng.random() * total as f64;
+            let mut index = values.len() - 1;
+            for (i, weight) in values.iter().enumerate() {
+                point -= *weight as f64;
+                if point < 0.0 {
+                    index = i;
+                    break;
+                }
+            }
+            if w.logging {
+                let chance = Event::Chance { title: *title, outcome: Said::Text(names[index]) };
+                limits::write(program, w, chance)?;
+            }
+            frame.pc = targets[index];
+        }
+        Instr::Pick { seq, cond, var, title, orelse } => {
+            let options = snapshot(program, w, env, (seq, cond.as_ref(), *var), once)?;
+            if options.is_empty() {
+                frame.pc = *orelse;
+            } else {
+                let picked = options[w.rng.randbelow(options.len() as u64) as usize].clone();
+                if w.logging {
+                    let chance = Event::Chance { title: *title, outcome: Said::Value(picked.clone()) };
+                    limits::write(program, w, chance)?;
+                }
+                env[*var as usize] = picked;
+            }
+        }
+        Instr::Shuffle { zone } => {
+            let loc = location(program, &eval(program, w, zone, env)?)?;
+            let (pile, rng) = (&mut w.locs[loc as usize], &mut w.rng);
+            rng.shuffle(pile);
+            w.changed(Part::Loc(loc));
+            if !w.seen.is_empty() {
+                let pile = w.locs[loc as usize].clone();
+                w.seen.moved(loc, &pile);
+            }
+        }
+        Instr::Draw { count, src, dest, bottom } => {
+            let n = int(eval(program, w, count, env)?)?;
+            let source = location(program, &eval(program, w, src, env)?)?;
+            let to = eval(program, w, dest, env)?;
+            let pile = &mut w.locs[source as usize];
+            let take = n.clamp(0, pile.len() as i64) as usize;
+            let moved: Vec<Piece> = (0..take).filter_map(|_| pile.pop()).collect();
+            if (moved.len() as i64) < n {
+                w.shortfalls.push((Short::Draw(source), (n - moved.len() as i64) as u64));
+            }
+            let to = location(program, &to)?;
+            arrive(&mut w.locs[to as usize], &moved, *bottom);
+            if !moved.is_empty() {
+                w.moved(program, &[source, to], &moved);
+                if !w.seen.is_empty() {
+                    w.seen.moved(source, &moved);
+                    w.seen.moved(to, &moved);
+                }
+            }
+            fire(program, &moved, Some(to), fired);
+        }
+        Instr::Lift { layer } => {
+            let layer = eval(program, w, layer, env)?;
+            crate::layers::lift(program, w, &layer)?;
+        }
+        Instr::Shift { grid, dq, dr } => {
+            let grid = eval(program, w, grid, env)?;
+            let (dq, dr) = (eval(program, w, dq, env)?, eval(program, w, dr, env)?);
+            crate::shift::shift(program, w, &grid, &dq, &dr)?;
+        }
+        Instr::Place { shape, grid, at, over } => {
+            let (shape, grid) = (eval(program, w, shape, env)?, eval(program, w, grid, env)?);
+            let at = match at {
+                Some(e) => Some(eval(program, w, e, env)?),
+                None => None,
+            };
+            placement::lay(program, w, &grid, &shape, at.as_ref(), *over)?;
+        }
+        Instr::Chosen { var, list } => {
+            let mut items = self::list(env[*list as usize].clone())?.as_ref().clone();
+            if let Some(i) = items.iter().position(|x| *x == env[*var as usize]) {
+                items.remove(i);
+            }
+            env[*list as usize] = Value::List(Arc::new(items));
+        }
+        Instr::Enter => {
+            limits::enter(program, w, Entered::Code(frame.code))?;
+            frame.entered = true;
+        }
+        // Jumps went on above; calls, choices and the end change the frames: below,
+        // outside this closure.
+        Instr::Jump { .. }
+        | Instr::JumpUnless { .. }
+        | Instr::Call { .. }
+        | Instr::ChooseNext { .. }
+        | Instr::Choose { .. }
+        | Instr::Ask { .. }
+        | Instr::OfferOpen { .. }
+        | Instr::OfferClose
+        | Instr::EndGame
+        | Instr::Return => {}
+    }
+    Ok(())
+}
+
 /// A row's index among all rows (past the end for any other value).
 fn owner_row(owner: &Value) -> usize {
     match owner {
@@ -1597,13 +1762,19 @@ fn place(p: &Loaded, loc: u32) -> Value {
     }
 }
 
-/// A location, a list of them (what `pieces`, `count` and `move ... from` accept).
-fn locations(p: &Loaded, v: &Value) -> Result<Vec<u32>, Fail> {
+/// A location, a list of them (what `pieces`, `count` and `move ... from` accept), put in `into`.
+fn locations(p: &Loaded, v: &Value, into: &mut Vec<u32>) -> Result<(), Fail> {
+    into.clear();
     match v {
-        Value::List(items) => items.iter().map(|item| location(p, item)).collect(),
-        Value::Area(area) => Ok(area.cells.clone()),
-        other => Ok(vec![location(p, other)?]),
+        Value::List(items) => {
+            for item in items.iter() {
+                into.push(location(p, item)?);
+            }
+        }
+        Value::Area(area) => into.extend_from_slice(&area.cells),
+        other => into.push(location(p, other)?),
     }
+    Ok(())
 }
 
 /// Pieces of one kind and owner are interchangeable: offered once each, the first of them.
@@ -1700,9 +1871,13 @@ fn move_count(
     };
     let to = eval(p, w, dest, env)?;
     let from = eval(p, w, src, env)?;
-    let mut moved: Vec<Piece> = Vec::new();
-    let mut touched = Vec::new();
-    for loc in locations(p, &from)? {
+    // The lists in the room the last move left (`Room`).
+    let mut places = std::mem::take(&mut w.room.places);
+    let (mut moved, mut touched) = (std::mem::take(&mut w.room.pieces), std::mem::take(&mut w.room.touched));
+    moved.clear();
+    touched.clear();
+    locations(p, &from, &mut places)?;
+    for &loc in &places {
         if want.is_some_and(|n| moved.len() as i64 >= n) {
             break;
         }
@@ -1738,6 +1913,7 @@ fn move_count(
             }
         }
     }
+    w.room.places = places;
     let to = location(p, &to)?;
     arrive(&mut w.locs[to as usize], &moved, bottom);
     if !moved.is_empty() {
@@ -1804,12 +1980,6 @@ fn arrive(pile: &mut Vec<Piece>, moved: &[Piece], bottom: bool) {
     } else {
         pile.extend(moved.iter().copied());
     }
-}
-
-fn call_func(p: &Loaded, w: &mut World, func: &FuncIr, args: Vec<Value>) -> Result<Value, Fail> {
-    let mut env = args;
-    env.resize(func.slots as usize, Value::None);
-    eval(p, w, &func.body, &mut env)
 }
 
 pub(crate) fn kind_fits(p: &Loaded, pc: &Piece, kind: &Value) -> bool {
@@ -2025,7 +2195,7 @@ fn binary(
     r: &Expr,
     env: &mut [Value],
 ) -> Result<Value, Fail> {
-    if let Some(holds) = compared(p, op, l, r, env) {
+    if let Some(holds) = compared(p, op, l, r, env).or_else(|| compared_var(p, w, op, l, r, env)) {
         return Ok(Value::Bool(holds));
     }
     let left = operand(p, w, l, env)?;
@@ -2078,13 +2248,24 @@ fn borrowed<'a>(p: &'a Loaded, e: &'a Expr, env: &'a [Value]) -> Option<&'a Valu
 /// something not a list), which the caller then evaluates to give the error.
 #[inline]
 fn compared(p: &Loaded, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<bool> {
-    if !matches!(
-        op,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn
-    ) {
+    if !comparison(op) {
         return None;
     }
-    let (left, right) = (borrowed(p, l, env)?, borrowed(p, r, env)?);
+    between(op, borrowed(p, l, env)?, borrowed(p, r, env)?)
+}
+
+/// Whether an operator compares (what `compared` and `compared_var` answer).
+#[inline]
+fn comparison(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn
+    )
+}
+
+/// How two values compare by a comparison operator; None where comparing them fails.
+#[inline]
+fn between(op: BinOp, left: &Value, right: &Value) -> Option<bool> {
     Some(match op {
         BinOp::Eq => left == right,
         BinOp::Ne => left != right,
@@ -2094,6 +2275,30 @@ fn compared(p: &Loaded, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<
         },
         _ => compare(op, left, right).ok()?,
     })
+}
+
+/// `compared` where a side is a variable of the game (`winner == none`, asked twice a round by a
+/// loop's condition), the other one `borrowed` finds: the variable looked at where it lies, and
+/// read as evaluating it reads it. Asked only where `compared` declined, so that the comparisons
+/// of names, constants and rows (most of what filters over a table ask) pay nothing for it.
+fn compared_var(p: &Loaded, w: &mut World, op: BinOp, l: &Expr, r: &Expr, env: &[Value]) -> Option<bool> {
+    let var = |e: &Expr| match e {
+        Expr::Var(var) => Some(*var),
+        _ => None,
+    };
+    let (a, b) = (var(l), var(r));
+    if a.is_none() && b.is_none() || !comparison(op) {
+        return None;
+    }
+    let side = |var: Option<u32>, e| match var {
+        Some(var) => w.vars.get(var as usize),
+        None => borrowed(p, e, env),
+    };
+    let holds = between(op, side(a, l)?, side(b, r)?)?;
+    for var in [a, b].into_iter().flatten() {
+        w.memo.read(Part::Var(var));
+    }
+    Some(holds)
 }
 
 /// A binary operator's value from its operands' (`and` and `or` are answered by `binary`).
@@ -2276,7 +2481,9 @@ pub fn test(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<bo
         Expr::Bin(op @ (BinOp::In | BinOp::NotIn), l, r) => Ok(binary(p, w, *op, l, r, env)?.truthy()),
         Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => {
             let Some(a) = number(p, w, l, env)? else {
-                if let Some(holds) = compared(p, *op, l, r, env) {
+                if let Some(holds) =
+                    compared(p, *op, l, r, env).or_else(|| compared_var(p, w, *op, l, r, env))
+                {
                     return Ok(holds);
                 }
                 return Ok(eval(p, w, e, env)?.truthy());
@@ -2353,7 +2560,7 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         }
         Expr::Players => {
             w.memo.read(Part::Seats);
-            Value::List(Arc::new((0..w.players).map(Value::Player).collect()))
+            Value::List(w.seats.clone())
         }
         Expr::Current => {
             w.memo.read(Part::Current);
@@ -2704,16 +2911,8 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     w.depth += 1;
     w.memo.begin();
     let before = w.steps;
-    // A value of a few names (most are) has them on the stack, not in a list made per call.
-    let size = func.slots as usize;
     let args = &given.as_ref().unwrap_or(&key).1;
-    let result = if size <= FEW_SLOTS {
-        let mut few: [Value; FEW_SLOTS] = Default::default();
-        args.fill(&mut few);
-        body(p, w, &key, &func.body, &mut few[..size])
-    } else {
-        body(p, w, &key, &func.body, &mut args.slots(size))
-    };
+    let result = with_names(args, func.slots as usize, |env| body(p, w, &key, &func.body, env));
     let read = w.memo.end();
     w.depth -= 1;
     w.calls -= 1;
@@ -2750,25 +2949,35 @@ pub(crate) fn entered<'p>(p: &'p Loaded, w: &mut World, value: u32) -> Result<&'
 /// computes one, within the same limits; what it reads, its caller reads.
 fn computed_in_place(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail> {
     let func = entered(p, w, key.0)?;
-    let (mut few, mut many): ([Value; FEW_SLOTS], Vec<Value>);
-    let env = if func.slots as usize <= FEW_SLOTS {
-        few = Default::default();
-        key.1.fill(&mut few);
-        &mut few[..func.slots as usize]
-    } else {
-        many = key.1.slots(func.slots as usize);
-        &mut many[..]
-    };
     // A comparison answered by `test`, which compares numbers without making a value per step.
-    let result = match &func.body {
+    let result = with_names(&key.1, func.slots as usize, |env| match &func.body {
         e @ Expr::Bin(BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..) => {
             test(p, w, e, env).map(Value::Bool)
         }
         e if p.sets[key.0 as usize] => crate::cells::answer(p, w, key, e, env),
         e => eval(p, w, e, env),
-    };
+    });
     w.calls -= 1;
     result
+}
+
+/// `f` given a declared value's names (`size` of them: its arguments first, each other none). A
+/// value of a few names (most are) has them on the stack, not in a list made per call, in as few
+/// slots as fit them: those of a value of one or two names are two, not `FEW_SLOTS`, each dropped
+/// after it (Tic-Tac-Toe: about 70 instructions an asking).
+#[inline(always)]
+fn with_names<T>(args: &Args, size: usize, f: impl FnOnce(&mut [Value]) -> T) -> T {
+    if size <= 2 {
+        let mut two: [Value; 2] = Default::default();
+        args.fill(&mut two);
+        f(&mut two[..size])
+    } else if size <= FEW_SLOTS {
+        let mut few: [Value; FEW_SLOTS] = Default::default();
+        args.fill(&mut few);
+        f(&mut few[..size])
+    } else {
+        f(&mut args.slots(size))
+    }
 }
 
 /// A declared value's body: a filter kept item by item as pieces move (kept.rs), where one may
@@ -3302,6 +3511,93 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A comparison of a variable of the game with a name, looked at where they lie
+    /// (`compared`: `winner == none`), answers as comparing the values gives, its errors
+    /// included, and reads the variable as evaluating it reads it (a kept answer that compared it
+    /// is found stale when it changes).
+    #[test]
+    fn a_comparison_of_a_variable_looked_at_in_place_answers_and_reads_as_evaluating_it() {
+        use super::{apply, eval, test, World};
+        use crate::ir::{BinOp, Expr};
+        let program = tiny();
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let values = [
+            Value::Int(1),
+            Value::Int(3),
+            Value::Player(1),
+            Value::Text("x".into()),
+            Value::None,
+            Value::List(Arc::new(vec![Value::Int(1), Value::Player(1)])),
+        ];
+        let ops = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::In, BinOp::NotIn];
+        let (var, name) = (|| Box::new(Expr::Var(0)), || Box::new(Expr::Local(0)));
+        for op in ops {
+            for held in &values {
+                for other in &values {
+                    let w = &mut game.world;
+                    w.vars[0] = held.clone();
+                    for (e, left, right) in [
+                        (Expr::Bin(op, var(), name()), held, other),
+                        (Expr::Bin(op, name(), var()), other, held),
+                    ] {
+                        let want = apply(&program, w, op, left.clone(), right.clone()).map_err(|f| f.kind);
+                        let asked = |w: &mut World, as_test: bool| {
+                            let mut env = vec![other.clone()];
+                            w.memo.begin();
+                            let answer = match as_test {
+                                true => test(&program, w, &e, &mut env).map(Value::Bool),
+                                false => eval(&program, w, &e, &mut env),
+                            };
+                            (answer.map_err(|f| f.kind), w.memo.end())
+                        };
+                        let ((got, read), (tested, test_read)) = (asked(w, false), asked(w, true));
+                        assert_eq!(got, want, "{e:?} of {held:?}, {other:?}");
+                        assert_eq!(tested, want.map(|v| Value::Bool(v.truthy())), "test {e:?}");
+                        assert_eq!(
+                            (test_read, read.iter().any(|b| *b != 0)),
+                            (read, true),
+                            "what {e:?} reads"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// `players` is one list for the whole game, shared by every asking rather than made at each
+    /// (a loop over the seats asked it every round), and reads the seats as it did.
+    #[test]
+    fn the_seats_are_one_list_for_the_game_shared_by_every_asking() {
+        use crate::ir::Expr;
+        let mut game = Game::new(tiny(), 3, 0, 1_000, false);
+        let w = &mut game.world;
+        w.memo.begin();
+        let (first, second) = (
+            super::eval(&tiny(), w, &Expr::Players, &mut []),
+            super::eval(&tiny(), w, &Expr::Players, &mut []),
+        );
+        assert!(w.memo.end().iter().any(|b| *b != 0), "the seats are read");
+        match (first, second) {
+            (Ok(Value::List(a)), Ok(Value::List(b))) => {
+                assert_eq!(*a, vec![Value::Player(0), Value::Player(1), Value::Player(2)]);
+                assert!(Arc::ptr_eq(&a, &b));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A frame's slots come from the room of a frame that ended, each none, however many that
+    /// one had and held.
+    #[test]
+    fn a_frames_slots_from_the_room_are_each_none() {
+        let mut room = super::Room::default();
+        room.keep_slots(vec![Value::Int(1), Value::Player(0)]);
+        assert_eq!(room.slots(3), vec![Value::None; 3]);
+        room.keep_slots(vec![Value::Int(1); 5]);
+        assert_eq!(room.slots(1), vec![Value::None]);
+        assert_eq!(room.slots(2), vec![Value::None; 2], "none left: a new list");
     }
 
     /// The tiny program with four more values: `evens(n) = [each x in 1..n where x % 2 == 0]`
