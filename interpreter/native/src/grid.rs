@@ -47,6 +47,9 @@ pub struct GridIndex {
     /// The cells along each side, by the set of directions (a bit each) the side has no cell
     /// beyond: what `side(GRID, word)` gives, found once rather than at every asking.
     sides: Vec<Value>,
+    /// Whether the cells fill the board's bounding box, row by row from the north-west: then
+    /// the cell at (q + dq, r + dr) is `dq + dr * width` cells on from the one at (q, r).
+    filled: bool,
 }
 
 impl GridIndex {
@@ -83,6 +86,10 @@ impl GridIndex {
             axes,
             cells: Value::List(Arc::new(cells)),
             sides: Vec::new(),
+            filled: grid.cells.len() as i64 == width.max(0) * height.max(0)
+                && grid.cells.iter().enumerate().all(|(i, cell)| {
+                    *cell == (west + i as i64 % width.max(1), north + i as i64 / width.max(1))
+                }),
         };
         // Row by row, a column wider than the board: a step across its east or west edge lands
         // in that spare column, which no cell has, as a step off the board finds no cell.
@@ -111,6 +118,12 @@ impl GridIndex {
     /// from the first on, one each, in reading order).
     pub fn span(&self) -> (u32, u32) {
         (self.first, self.size)
+    }
+
+    /// The board's width and height, where its cells fill them row by row (a board given by its
+    /// size, square or hex).
+    pub fn rectangle(&self) -> Option<(u32, u32)> {
+        self.filled.then_some((self.width as u32, self.height as u32))
     }
 
     /// The location of the cell at (q, r), if the board has one there.

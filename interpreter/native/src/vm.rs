@@ -2710,6 +2710,10 @@ fn body(p: &Loaded, w: &mut World, key: &Key, e: &Expr, env: &mut [Value]) -> Re
                 return Ok(answer);
             }
         }
+        // A small board's cells by a compiled condition: its words combined cost less than keeping them.
+        if let Some(answer) = crate::occupied::by_test(p, w, key.0, (seq, *slot), env)? {
+            return Ok(answer);
+        }
         if w.memo.collecting.is_none() && w.memo.filters.may_keep(key.0) {
             return crate::kept::filter(p, w, key, (seq, *slot, cond), env);
         }
