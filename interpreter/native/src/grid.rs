@@ -136,6 +136,18 @@ impl GridIndex {
     }
 }
 
+/// `words` words of bits, all clear, for a board's cells a bit each: on the stack (`small`) for
+/// a board of up to 256 cells, else in `large`.
+#[inline(always)]
+pub(crate) fn scratch<'a>(words: usize, small: &'a mut [u64; 4], large: &'a mut Vec<u64>) -> &'a mut [u64] {
+    if words <= small.len() {
+        &mut small[..words]
+    } else {
+        large.resize(words, 0);
+        large
+    }
+}
+
 pub fn cells(p: &Loaded, g: u32) -> Value {
     p.grids[g as usize].cells.clone()
 }
@@ -203,12 +215,7 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
     // hashing coordinates.
     let words = p.ir.grids[g as usize].cells.len().div_ceil(64);
     let (mut small, mut large) = ([0u64; 4], Vec::new());
-    let marks: &mut [u64] = if words <= small.len() {
-        &mut small[..words]
-    } else {
-        large.resize(words, 0);
-        &mut large
-    };
+    let marks = scratch(words, &mut small, &mut large);
     for c in cells {
         let (grid, _, _) = cell(p, c)?;
         if grid != g {

@@ -114,12 +114,7 @@ pub(crate) fn pass(
     let piles = &w.locs[first as usize..(first + size) as usize];
     let words = piles.len().div_ceil(64);
     let (mut small, mut large) = ([0u64; 4], Vec::new());
-    let set: &mut [u64] = if words <= small.len() {
-        &mut small[..words]
-    } else {
-        large.resize(words, 0);
-        &mut large
-    };
+    let set = crate::grid::scratch(words, &mut small, &mut large);
     // Which kinds fit, a bit each where the program has at most 64 (found once, not a kind read
     // at each piece), and whether the condition asks only if any piece fits (`> 0`, `== 0`): a
     // board of 121 cells is gone through at each move, a word of bits at a time.
