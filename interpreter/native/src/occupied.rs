@@ -17,6 +17,7 @@
 //! `None`: the caller walks the filter as before.
 
 use crate::compiled::{Place, Test};
+use crate::grid::GridIndex;
 use crate::ir::{BinOp, Builtin, Expr, Program};
 use crate::value::{Piece, Value};
 use crate::vm::{self, Fail, FailKind, Loaded, World};
@@ -180,9 +181,17 @@ pub(crate) fn pass(
     Ok(Some(then(first, set)))
 }
 
-/// The answer of declared value `value`, a filter of a board's cells (at most
-/// `MOST_CELLS_KEPT`) whose condition is compiled (compiled.rs), by `tested`; None, having done
-/// nothing, for any other value or where `tested` declines.
+/// Whether a value's body is answered by `tested` before kept.rs is asked to keep it, found when
+/// the program loads (`Loaded::tested`, with its condition compiled): a filter of the cells of a
+/// board that fills a rectangle of at most `MOST_CELLS_KEPT` cells. The tests keep the filters
+/// of their board of 3 cells by kept.rs, as `passes_first`.
+pub(crate) fn tested_first(ir: &Program, grids: &[GridIndex], body: &Expr) -> bool {
+    let Expr::Filter { seq, .. } = body else { return false };
+    board(ir, seq).is_some_and(|g| grids[g].rectangle().is_some() && grids[g].span().1 <= MOST_CELLS_KEPT)
+}
+
+/// The answer of declared value `value` found by `tested_first`, by `tested`; None, having done
+/// nothing, where `tested` declines.
 pub(crate) fn by_test(
     p: &Loaded,
     w: &mut World,
@@ -190,10 +199,8 @@ pub(crate) fn by_test(
     (seq, slot): (&Expr, u32),
     env: &mut [Value],
 ) -> Result<Option<Value>, Fail> {
-    // The tests keep the filters of their board of 3 cells by kept.rs, as `passes_first`.
-    let small = |g: usize| p.grids[g].span().1 <= MOST_CELLS_KEPT;
     match p.tests.get(value as usize) {
-        Some(Some(test)) if board(&p.ir, seq).is_some_and(small) => tested(p, w, (seq, slot, test), env),
+        Some(Some(test)) => tested(p, w, (seq, slot, test), env),
         _ => Ok(None),
     }
 }
