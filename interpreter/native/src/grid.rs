@@ -694,4 +694,19 @@ mod line_tests {
         // Too wide for a word with a column to spare: walked.
         assert!(board(8, 8).grids[0].word.is_none() && board(7, 8).grids[0].word.is_some());
     }
+
+    #[test]
+    fn a_board_fills_its_rectangle_where_its_cells_are_every_place_of_it_row_by_row() {
+        for (width, height, hex) in [(3, 3, false), (7, 6, false), (1, 8, false), (11, 11, true)] {
+            assert_eq!(shaped(width, height, hex).grids[0].rectangle(), Some((width as u32, height as u32)));
+        }
+        let grid = |cells: serde_json::Value| -> super::GridIndex {
+            let ir = serde_json::json!({"hex": false, "first": 1, "cells": cells, "owner": null});
+            super::GridIndex::new(&serde_json::from_value(ir).expect("a grid"))
+        };
+        // A cell missing (a triangle), or the cells column by column: no shift steps between them.
+        assert_eq!(grid(serde_json::json!([[0, 0], [1, 0], [0, 1]])).rectangle(), None);
+        assert_eq!(grid(serde_json::json!([[0, 0], [0, 1], [1, 0], [1, 1]])).rectangle(), None);
+        assert_eq!(grid(serde_json::json!([[2, 5], [3, 5], [2, 6], [3, 6]])).rectangle(), Some((2, 2)));
+    }
 }
