@@ -314,7 +314,7 @@ fn marked(p: &Loaded, w: &mut World, b: &Board, t: &Test, arg: Option<Place>) ->
                 }
             };
             let (dq, dr) = match if let Place::Arg = place { arg? } else { *place } {
-                Place::Item => (0, 0),
+                Place::Item => return Some(Marked { holds: here, unsure: 0 }),
                 Place::Offset { grid, dq, dr } if grid == b.g => (dq, dr),
                 _ => return None,
             };
