@@ -47,6 +47,9 @@ pub struct GridIndex {
     /// The cells along each side, by the set of directions (a bit each) the side has no cell
     /// beyond: what `side(GRID, word)` gives, found once rather than at every asking.
     sides: Vec<Value>,
+    /// Whether the cells fill the board's bounding box, row by row from the north-west: then
+    /// the cell at (q + dq, r + dr) is `dq + dr * width` cells on from the one at (q, r).
+    filled: bool,
 }
 
 impl GridIndex {
@@ -83,6 +86,10 @@ impl GridIndex {
             axes,
             cells: Value::List(Arc::new(cells)),
             sides: Vec::new(),
+            filled: grid.cells.len() as i64 == width.max(0) * height.max(0)
+                && grid.cells.iter().enumerate().all(|(i, cell)| {
+                    *cell == (west + i as i64 % width.max(1), north + i as i64 / width.max(1))
+                }),
         };
         // Row by row, a column wider than the board: a step across its east or west edge lands
         // in that spare column, which no cell has, as a step off the board finds no cell.
@@ -113,6 +120,12 @@ impl GridIndex {
         (self.first, self.size)
     }
 
+    /// The board's width and height, where its cells fill them row by row (a board given by its
+    /// size, square or hex).
+    pub fn rectangle(&self) -> Option<(u32, u32)> {
+        self.filled.then_some((self.width as u32, self.height as u32))
+    }
+
     /// The location of the cell at (q, r), if the board has one there.
     pub fn get(&self, q: i64, r: i64) -> Option<u32> {
         let (x, y) = (q - self.west, r - self.north);
@@ -120,6 +133,18 @@ impl GridIndex {
             return None;
         }
         self.at[(y * self.width + x) as usize]
+    }
+}
+
+/// `words` words of bits, all clear, for a board's cells a bit each: on the stack (`small`) for
+/// a board of up to 256 cells, else in `large`.
+#[inline(always)]
+pub(crate) fn scratch<'a>(words: usize, small: &'a mut [u64; 4], large: &'a mut Vec<u64>) -> &'a mut [u64] {
+    if words <= small.len() {
+        &mut small[..words]
+    } else {
+        large.resize(words, 0);
+        large
     }
 }
 
@@ -190,12 +215,7 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
     // hashing coordinates.
     let words = p.ir.grids[g as usize].cells.len().div_ceil(64);
     let (mut small, mut large) = ([0u64; 4], Vec::new());
-    let marks: &mut [u64] = if words <= small.len() {
-        &mut small[..words]
-    } else {
-        large.resize(words, 0);
-        &mut large
-    };
+    let marks = scratch(words, &mut small, &mut large);
     for c in cells {
         let (grid, _, _) = cell(p, c)?;
         if grid != g {
@@ -673,5 +693,20 @@ mod line_tests {
         }
         // Too wide for a word with a column to spare: walked.
         assert!(board(8, 8).grids[0].word.is_none() && board(7, 8).grids[0].word.is_some());
+    }
+
+    #[test]
+    fn a_board_fills_its_rectangle_where_its_cells_are_every_place_of_it_row_by_row() {
+        for (width, height, hex) in [(3, 3, false), (7, 6, false), (1, 8, false), (11, 11, true)] {
+            assert_eq!(shaped(width, height, hex).grids[0].rectangle(), Some((width as u32, height as u32)));
+        }
+        let grid = |cells: serde_json::Value| -> super::GridIndex {
+            let ir = serde_json::json!({"hex": false, "first": 1, "cells": cells, "owner": null});
+            super::GridIndex::new(&serde_json::from_value(ir).expect("a grid"))
+        };
+        // A cell missing (a triangle), or the cells column by column: no shift steps between them.
+        assert_eq!(grid(serde_json::json!([[0, 0], [1, 0], [0, 1]])).rectangle(), None);
+        assert_eq!(grid(serde_json::json!([[0, 0], [0, 1], [1, 0], [1, 1]])).rectangle(), None);
+        assert_eq!(grid(serde_json::json!([[2, 5], [3, 5], [2, 6], [3, 6]])).rectangle(), Some((2, 2)));
     }
 }

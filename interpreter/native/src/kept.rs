@@ -205,7 +205,12 @@ pub(crate) fn filter(
     (seq, slot, cond): (&Expr, u32, &Expr),
     env: &mut [Value],
 ) -> Result<Value, Fail> {
-    let items = vm::list(vm::eval(p, w, seq, env)?)?;
+    // A fixed board's cells (Hex's `empty()`): its list shared, as `cells(BOARD)` evaluates to,
+    // without the evaluator's way there (some 170 instructions an asking).
+    let items = match crate::occupied::board(&p.ir, seq) {
+        Some(g) => vm::list(crate::grid::cells(p, g as u32))?,
+        None => vm::list(vm::eval(p, w, seq, env)?)?,
+    };
     w.spend(items.len(), FailKind::BudgetList(items.len()))?;
     // `count(pieces(x, KIND, OWNER)) OP N` with KIND and OWNER the same for every item: each
     // item's pieces counted at once, as the filter's own fast path counts them (vm.rs).

@@ -164,7 +164,6 @@ fn whole(uses: &mut [Use], slot: u32) {
 /// How the body uses each slot; `supposed`: under a supposition, where a path may read
 /// another position than the one the value is asked in.
 fn walk(e: &Expr, uses: &mut [Use], supposed: bool) {
-    let all = |es: &[Expr], uses: &mut [Use]| es.iter().for_each(|e| walk(e, uses, supposed));
     match e {
         Expr::Local(slot) => whole(uses, *slot),
         Expr::Attr(..) => {
@@ -189,50 +188,7 @@ fn walk(e: &Expr, uses: &mut [Use], supposed: bool) {
                 other => walk(other, uses, supposed),
             }
         }
-        Expr::Const(_) | Expr::Var(_) | Expr::Players | Expr::Current | Expr::PlayerCount => {}
-        Expr::Index(a, b) | Expr::Bin(_, a, b) => {
-            walk(a, uses, supposed);
-            walk(b, uses, supposed);
-        }
-        Expr::Neg(a) | Expr::Not(a) | Expr::At(_, a) => walk(a, uses, supposed),
-        Expr::If(c, t, o) => {
-            walk(c, uses, supposed);
-            walk(t, uses, supposed);
-            walk(o, uses, supposed);
-        }
-        Expr::List(es) | Expr::Value(_, es) | Expr::Builtin(_, es) => all(es, uses),
-        Expr::Filter { seq, slot, cond } => {
-            whole(uses, *slot);
-            walk(seq, uses, supposed);
-            walk(cond, uses, supposed);
-        }
-        Expr::Ranked { items, slot, keys } => {
-            whole(uses, *slot);
-            walk(items, uses, supposed);
-            all(keys, uses);
-        }
-        Expr::Map { seq, slot, e, cond } => {
-            whole(uses, *slot);
-            walk(seq, uses, supposed);
-            walk(e, uses, supposed);
-            if let Some(c) = cond {
-                walk(c, uses, supposed);
-            }
-        }
-        Expr::NextTo(a, _)
-        | Expr::Side(a, _)
-        | Expr::GridOf(a, _)
-        | Expr::ZoneOf(a, ..)
-        | Expr::Owned(a, _) => walk(a, uses, supposed),
-        Expr::OwnedRow(a, _, b) => {
-            walk(a, uses, supposed);
-            walk(b, uses, supposed);
-        }
-        Expr::Regions { seq, slot, key, .. } => {
-            whole(uses, *slot);
-            walk(seq, uses, supposed);
-            walk(key, uses, supposed);
-        }
+        // What a supposition is asked of reads another position than the one the value is asked in.
         Expr::AsIfLaid(a, b) => {
             walk(a, uses, supposed);
             walk(b, uses, true);
@@ -242,19 +198,16 @@ fn walk(e: &Expr, uses: &mut [Use], supposed: bool) {
             walk(b, uses, supposed);
             walk(c, uses, true);
         }
-        Expr::FewestSteps { start, goals, args, .. } => {
-            walk(start, uses, supposed);
-            walk(goals, uses, supposed);
-            all(args, uses);
-        }
-        Expr::Areas { of, .. } => walk(of, uses, supposed),
-        Expr::Placements { grid, shape, .. } => {
-            walk(grid, uses, supposed);
-            walk(shape, uses, supposed);
-        }
-        Expr::Routes { start, args, .. } => {
-            walk(start, uses, supposed);
-            all(args, uses);
+        _ => {
+            // A name an expression binds holds each item whole.
+            if let Expr::Filter { slot, .. }
+            | Expr::Ranked { slot, .. }
+            | Expr::Map { slot, .. }
+            | Expr::Regions { slot, .. } = e
+            {
+                whole(uses, *slot);
+            }
+            crate::once::each_inner(e, &mut |inner| walk(inner, uses, supposed));
         }
     }
 }

@@ -16,6 +16,8 @@
 //! place are no part of their own (memo.rs's `KindParts`). Elsewhere, and for any other shape,
 //! `None`: the caller walks the filter as before.
 
+use crate::compiled::{Place, Test};
+use crate::grid::GridIndex;
 use crate::ir::{BinOp, Builtin, Expr, Program};
 use crate::value::{Piece, Value};
 use crate::vm::{self, Fail, FailKind, Loaded, World};
@@ -68,18 +70,21 @@ pub(crate) fn filter(
     cond: &Expr,
     env: &mut [Value],
 ) -> Result<Option<Value>, Fail> {
-    // The list made from the bits at its length: no list grown item by item.
-    pass(p, w, (seq, slot, cond), env, None, |first, set| {
-        let mut out = Vec::with_capacity(set.iter().map(|bits| bits.count_ones() as usize).sum());
-        for (word, bits) in set.iter().enumerate() {
-            let mut bits = *bits;
-            while bits != 0 {
-                out.push(Value::Cell(first + (word * 64) as u32 + bits.trailing_zeros()));
-                bits &= bits - 1;
-            }
+    pass(p, w, (seq, slot, cond), env, None, listed)
+}
+
+/// The cells marked in `set` (bit `i` the cell at location `first + i`) as a list in the board's
+/// order, made at its length: no list grown item by item.
+fn listed(first: u32, set: &[u64]) -> Value {
+    let mut out = Vec::with_capacity(set.iter().map(|bits| bits.count_ones() as usize).sum());
+    for (word, bits) in set.iter().enumerate() {
+        let mut bits = *bits;
+        while bits != 0 {
+            out.push(Value::Cell(first + (word * 64) as u32 + bits.trailing_zeros()));
+            bits &= bits - 1;
         }
-        Value::List(Arc::new(out))
-    })
+    }
+    Value::List(Arc::new(out))
 }
 
 /// The filter's pass (see `filter`): the cells that pass marked a bit each, by their place among
@@ -110,12 +115,7 @@ pub(crate) fn pass(
     let piles = &w.locs[first as usize..(first + size) as usize];
     let words = piles.len().div_ceil(64);
     let (mut small, mut large) = ([0u64; 4], Vec::new());
-    let set: &mut [u64] = if words <= small.len() {
-        &mut small[..words]
-    } else {
-        large.resize(words, 0);
-        &mut large
-    };
+    let set = crate::grid::scratch(words, &mut small, &mut large);
     // Which kinds fit, a bit each where the program has at most 64 (found once, not a kind read
     // at each piece), and whether the condition asks only if any piece fits (`> 0`, `== 0`): a
     // board of 121 cells is gone through at each move, a word of bits at a time.
@@ -181,6 +181,170 @@ pub(crate) fn pass(
     Ok(Some(then(first, set)))
 }
 
+/// Whether a value's body is answered by `tested` before kept.rs is asked to keep it, found when
+/// the program loads (`Loaded::tested`, with its condition compiled): a filter of the cells of a
+/// board that fills a rectangle of at most `MOST_CELLS_KEPT` cells. The tests keep the filters
+/// of their board of 3 cells by kept.rs, as `passes_first`.
+pub(crate) fn tested_first(ir: &Program, grids: &[GridIndex], body: &Expr) -> bool {
+    let Expr::Filter { seq, .. } = body else { return false };
+    board(ir, seq).is_some_and(|g| grids[g].rectangle().is_some() && grids[g].span().1 <= MOST_CELLS_KEPT)
+}
+
+/// The answer of declared value `value` found by `tested_first`, by `tested`; None, having done
+/// nothing, where `tested` declines.
+pub(crate) fn by_test(
+    p: &Loaded,
+    w: &mut World,
+    value: u32,
+    (seq, slot): (&Expr, u32),
+    env: &mut [Value],
+) -> Result<Option<Value>, Fail> {
+    match p.tests.get(value as usize) {
+        Some(Some(test)) => tested(p, w, (seq, slot, test), env),
+        _ => Ok(None),
+    }
+}
+
+/// `[each x in cells(BOARD) where COND]` whose condition is compiled (compiled.rs: `landing()`'s
+/// `free(c) and (c in side(board, "south") or not free(cell(board, c.q, c.r + 1)))`) on a board
+/// that fills a rectangle of at most 64 cells (a word), answered a word of cells at a time: each
+/// leaf marks the cells where it holds, a place at an offset from the item being the item's
+/// word shifted by the offset, and `and`, `or`, `not` are words combined, rather than the tree
+/// asked item by item or its items kept by kept.rs.
+///
+/// The same list, steps and reads as the walk: one step per cell; every cell's bucket read (the
+/// walk reads each cell's, and the places the tree reads are the board's cells). Where the walk
+/// would do otherwise at some cell the tree asks of (a place off the board; `and` and `or`
+/// asking their right side only where the walk would), or a value the tree enters would be
+/// refused by the limits, None, having done nothing: the caller walks the filter, with its
+/// answer or its error. Another board, a larger one, or a kept filter's item under test: None
+/// too.
+pub(crate) fn tested(
+    p: &Loaded,
+    w: &mut World,
+    (seq, slot, test): (&Expr, u32, &Test),
+    env: &mut [Value],
+) -> Result<Option<Value>, Fail> {
+    let Some(g) = board(&p.ir, seq).filter(|_| w.memo.collecting.is_none()) else { return Ok(None) };
+    let Some((width, height)) = p.grids[g].rectangle().filter(|(wide, high)| wide * high <= 64) else {
+        return Ok(None);
+    };
+    let (first, size) = p.grids[g].span();
+    let all = if size == 0 { 0 } else { u64::MAX >> (64 - size) };
+    let mut occupied = 0;
+    for (i, pile) in w.locs[first as usize..(first + size) as usize].iter().enumerate() {
+        occupied |= u64::from(!pile.is_empty()) << i;
+    }
+    let b = Board { g: g as u32, first, width, height, all, occupied };
+    let Some(Marked { holds, unsure }) = marked(p, w, &b, test, None) else { return Ok(None) };
+    if unsure != 0 {
+        return Ok(None);
+    }
+    w.spend(size as usize, FailKind::BudgetList(size as usize))?;
+    w.memo.read_locations(first, size);
+    // The name holds the last item, as after the walk.
+    if size > 0 {
+        env[slot as usize] = Value::Cell(first + size - 1);
+    }
+    Ok(Some(listed(first, &[holds & b.all])))
+}
+
+/// A board whose cells fill a rectangle, row by row (`GridIndex::rectangle`), a compiled test is
+/// asked of at every cell: bit `i` of a word the cell at location `first + i`.
+struct Board {
+    g: u32,
+    first: u32,
+    width: u32,
+    height: u32,
+    /// A bit for each cell.
+    all: u64,
+    /// A bit for each cell with a piece on it.
+    occupied: u64,
+}
+
+/// What a compiled test answers at each cell of a board: where it holds, and where the walk
+/// would do otherwise than the tree (`compiled::holds` answering None), which `holds` leaves
+/// clear.
+struct Marked {
+    holds: u64,
+    unsure: u64,
+}
+
+/// The test at every cell, `arg` the place that a value's body's name stands for; None where the
+/// tree is not answered here for the whole board (a place of another board, a value the limits
+/// would not enter).
+fn marked(p: &Loaded, w: &mut World, b: &Board, t: &Test, arg: Option<Place>) -> Option<Marked> {
+    Some(match t {
+        // The right side counts only where the left holds (`and`) or fails (`or`), as the walk
+        // asks it only there.
+        Test::And(l, r) => {
+            let (l, r) = (marked(p, w, b, l, arg)?, marked(p, w, b, r, arg)?);
+            Marked { holds: l.holds & r.holds, unsure: l.unsure | l.holds & r.unsure }
+        }
+        Test::Or(l, r) => {
+            let (l, r) = (marked(p, w, b, l, arg)?, marked(p, w, b, r, arg)?);
+            let asked = !l.holds & !l.unsure;
+            Marked { holds: l.holds | r.holds & asked, unsure: l.unsure | r.unsure & asked }
+        }
+        Test::Not(inner) => {
+            let inner = marked(p, w, b, inner, arg)?;
+            Marked { holds: !inner.holds & !inner.unsure & b.all, unsure: inner.unsure }
+        }
+        Test::Among { cells, among } => {
+            let mut holds = 0;
+            for (i, found) in
+                cells.iter().skip(b.first as usize).take(b.all.count_ones() as usize).enumerate()
+            {
+                holds |= u64::from(*found == *among) << i;
+            }
+            Marked { holds, unsure: 0 }
+        }
+        Test::Count { place, op, n } => {
+            // Whether any piece is there (`> 0`, `== 0`: most tests) is the board's word found once.
+            let here = match (op, n) {
+                (BinOp::Gt | BinOp::Ne, 0) | (BinOp::Ge, 1) => b.occupied,
+                (BinOp::Eq | BinOp::Le, 0) | (BinOp::Lt, 1) => b.all & !b.occupied,
+                _ => {
+                    let piles = &w.locs[b.first as usize..][..b.all.count_ones() as usize];
+                    let mut here = 0;
+                    for (i, pile) in piles.iter().enumerate() {
+                        here |= u64::from(vm::holds(*op, pile.len() as i64, *n)) << i;
+                    }
+                    here
+                }
+            };
+            let (dq, dr) = match if let Place::Arg = place { arg? } else { *place } {
+                Place::Item => return Some(Marked { holds: here, unsure: 0 }),
+                Place::Offset { grid, dq, dr } if grid == b.g => (dq, dr),
+                _ => return None,
+            };
+            let on = b.within(dq, dr);
+            let step = dq + dr * i64::from(b.width);
+            // The cell at the offset from cell i is cell i + step, where it is on the board.
+            let moved =
+                if step >= 0 { here.checked_shr(step as u32) } else { here.checked_shl((-step) as u32) };
+            Marked { holds: moved.unwrap_or(0) & on, unsure: b.all & !on }
+        }
+        // Entered at each cell by the walk within the same limits: refused at one, refused at all.
+        Test::Value { value, arg: given, body } => {
+            vm::entered(p, w, *value).ok()?;
+            w.calls -= 1;
+            marked(p, w, b, body, Some(*given))?
+        }
+    })
+}
+
+impl Board {
+    /// The cells whose cell at (dq, dr) from them is on the board.
+    fn within(&self, dq: i64, dr: i64) -> u64 {
+        let (width, height) = (i64::from(self.width), i64::from(self.height));
+        let (west, east) = ((-dq).clamp(0, width), (width - dq).clamp(0, width));
+        let row = if east > west { (u64::MAX >> (64 - (east - west))) << west } else { 0 };
+        let (north, south) = ((-dr).clamp(0, height), (height - dr).clamp(0, height));
+        (north..south).fold(0, |on, r| on | row << (r * width))
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     //! The tiny game of vm.rs's tests with its board made 10 by 10 cells (locations 1 to 100, so
@@ -198,13 +362,18 @@ pub(crate) mod tests {
     pub(crate) const SIDE: i64 = 10;
 
     pub(crate) fn program() -> Arc<Loaded> {
+        Arc::new(Loaded::new(serde_json::from_value(board_of(SIDE, SIDE)).expect("the program loads")))
+    }
+
+    /// The tiny program with its board made `wide` by `high` cells.
+    fn board_of(wide: i64, high: i64) -> serde_json::Value {
         let mut ir: serde_json::Value = vm::tiny_program();
-        let cells: Vec<(i64, i64)> = (0..SIDE).flat_map(|r| (0..SIDE).map(move |q| (q, r))).collect();
+        let cells: Vec<(i64, i64)> = (0..high).flat_map(|r| (0..wide).map(move |q| (q, r))).collect();
         let mut locations = vec![ir["locations"][0].clone()];
         locations.extend(cells.iter().map(|(q, r)| json!({"cell": [0, q, r], "owner": "None"})));
         ir["locations"] = locations.into();
         ir["grids"][0]["cells"] = json!(cells);
-        Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")))
+        ir
     }
 
     pub(crate) fn cells() -> Expr {
@@ -221,9 +390,15 @@ pub(crate) mod tests {
 
     /// Each seed's game with pieces of either seat (or of no one) laid at random on the board.
     pub(crate) fn laid(seed: i128) -> Game {
-        let mut game = Game::new(program(), 2, seed, 1_000_000, false);
+        laid_on(program(), seed)
+    }
+
+    /// Each seed's game of a program with pieces laid at random on its board's cells.
+    fn laid_on(program: Arc<Loaded>, seed: i128) -> Game {
+        let cells = program.ir.grids[0].cells.len();
+        let mut game = Game::new(program, 2, seed, 1_000_000, false);
         let mut rng = Mt::new(seed);
-        for loc in 1..=(SIDE * SIDE) as usize {
+        for loc in 1..=cells {
             for _ in 0..rng.randbelow(3) {
                 let owner = [None, Some(0), Some(1)][rng.randbelow(3) as usize];
                 game.world.locs[loc].push(Piece { kind: 0, owner });
@@ -347,5 +522,101 @@ pub(crate) mod tests {
     /// A condition that counts nothing: the item's name read.
     fn vm_test_of_a_name() -> Expr {
         serde_json::from_value(json!({"Local": 0})).expect("a name")
+    }
+
+    /// `count(pieces(PLACE)) OP N`.
+    fn count_at(place: serde_json::Value, op: &str, n: i64) -> serde_json::Value {
+        let count = json!({"Builtin": ["Count", [{"Builtin": ["Pieces", [place]]}]]});
+        json!({"Bin": [op, count, {"Const": {"Int": n}}]})
+    }
+
+    /// `cell(board, x.q + dq, x.r + dr)` of the item x (slot 0).
+    fn offset(dq: i64, dr: i64) -> serde_json::Value {
+        let plus = |name: &str, d: i64| json!({"Bin": ["Add", {"Attr": [{"Local": 0}, name]}, {"Const": {"Int": d}}]});
+        json!({"Builtin": ["Cell", [{"Const": {"Grid": 0}}, plus("Q", dq), plus("R", dr)]]})
+    }
+
+    /// A filter of a board of 8 by 7 cells by a compiled condition, as `tested` answers it (None:
+    /// left to the walk) and as the walk finds it: the answer, the steps and the buckets read.
+    fn tested_and_walked(game: &Game, cond: &serde_json::Value) -> (Option<Asked>, Asked) {
+        let program = &game.program;
+        let cond: Expr = serde_json::from_value(cond.clone()).expect("a condition");
+        let test = crate::compiled::compile(&program.ir, &[false, true], 0, &cond).expect("compiled");
+        let mut w = game.world.clone();
+        w.memo.begin();
+        let answer = super::tested(program, &mut w, (&cells(), 0, &test), &mut [Value::None]);
+        let tested = match answer {
+            Ok(None) => None,
+            answer => Some((answer.map(|a| a.expect("answered")), w.steps, w.memo.end())),
+        };
+        let filter = Expr::Filter { seq: Box::new(cells()), slot: 0, cond: Box::new(cond) };
+        let mut w = game.world.clone();
+        w.memo.begin();
+        let walked = vm::eval(program, &mut w, &filter, &mut [Value::None]);
+        (tested, (walked, w.steps, w.memo.end()))
+    }
+
+    #[test]
+    fn a_filter_of_a_boards_cells_by_a_compiled_condition_is_the_walks_list_a_word_at_a_time() {
+        // `free(c)` (value 1), asked in place of the item and of the cell at an offset from it.
+        let mut ir = board_of(8, 7);
+        let free = json!({"slots": 1, "at": 0, "body": count_at(json!({"Local": 0}), "Eq", 0)});
+        ir["values"].as_array_mut().expect("values").push(free);
+        let program = Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")));
+        let free = |at: serde_json::Value| json!({"Value": [1, [at]]});
+        let item = json!({"Local": 0});
+        let rows = |rs: &[i64]| {
+            let cells: Vec<_> =
+                rs.iter().flat_map(|r| (0..8).map(move |q| json!({"Cell": 1 + r * 8 + q}))).collect();
+            json!({"Const": {"List": cells}})
+        };
+        let row = |r: i64| rows(&[r]);
+        let column = |q: i64| json!({"Const": {"List": (0..7).map(|r| json!({"Cell": 1 + r * 8 + q})).collect::<Vec<_>>()}});
+        let answered = [
+            // a disc lands on the south row or on a disc (Connect Four's `landing()`)
+            json!({"Bin": ["And", free(item.clone()), {"Bin": ["Or", {"Bin": ["In", item, row(6)]},
+                {"Not": free(offset(0, 1))}]}]}),
+            // the same towards the west, by `not in` and a count at the offset
+            json!({"Bin": ["And", {"Not": {"Bin": ["NotIn", item, column(0)]}}, count_at(item.clone(), "Ge", 1)]}),
+            json!({"Bin": ["Or", {"Bin": ["In", item, column(0)]}, count_at(offset(-1, 0), "Gt", 0)]}),
+            // counts other than whether any piece is there, two rows away
+            json!({"Bin": ["And", count_at(item.clone(), "Lt", 2), {"Bin": ["Or", {"Bin": ["In", item, rows(&[0, 1])]},
+                count_at(offset(0, -2), "Eq", 2)]}]}),
+            // the left side never holds: the right one, off the board at the east column, not asked
+            json!({"Bin": ["And", count_at(item.clone(), "Gt", 5), count_at(offset(1, 0), "Eq", 0)]}),
+        ];
+        // A cell off the board asked of the east column (alone, right of a left side that holds
+        // or fails there), or of every cell: the walk's.
+        let east = count_at(offset(1, 0), "Eq", 0);
+        let walked = [
+            east.clone(),
+            json!({"Bin": ["And", count_at(json!({"Local": 0}), "Ge", 0), east]}),
+            json!({"Bin": ["Or", count_at(json!({"Local": 0}), "Lt", 0), east]}),
+            json!({"Not": free(offset(9, 9))}),
+        ];
+        for seed in 0..20 {
+            let game = laid_on(program.clone(), seed);
+            for cond in &answered {
+                let (tested, walked) = tested_and_walked(&game, cond);
+                let (answer, steps, read) = tested.expect("answered a word at a time");
+                assert_eq!((&answer, steps), (&walked.0, walked.1), "seed {seed}, {cond}");
+                // Every cell's bucket read: at least what the walk read.
+                assert!(
+                    read.iter().zip(&walked.2).all(|(all, some)| some & !all == 0),
+                    "seed {seed}, {cond}"
+                );
+            }
+            for cond in &walked {
+                assert_eq!(tested_and_walked(&game, cond).0, None, "seed {seed}, {cond}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_filter_by_a_compiled_condition_is_walked_on_a_board_of_more_than_a_word() {
+        let game = laid(4);
+        let cond =
+            json!({"Bin": ["And", count_at(json!({"Local": 0}), "Eq", 0), count_at(offset(0, 1), "Eq", 0)]});
+        assert_eq!(tested_and_walked(&game, &cond).0, None);
     }
 }

@@ -98,7 +98,7 @@ fn binds(e: &Expr, bound: &mut Vec<u32>) {
 }
 
 /// Each expression directly inside another.
-fn each_inner(e: &Expr, f: &mut impl FnMut(&Expr)) {
+pub(crate) fn each_inner(e: &Expr, f: &mut impl FnMut(&Expr)) {
     match e {
         Expr::Const(_)
         | Expr::Local(_)

@@ -81,6 +81,10 @@ pub struct Loaded {
     pub(crate) passes: Vec<bool>,
     /// By value: its body's filter condition compiled, where it can be (compiled.rs).
     pub(crate) tests: Vec<Option<crate::compiled::Test>>,
+    /// By value: whether its body is a filter of a small board's cells by its compiled
+    /// condition, answered a word of cells at a time before kept.rs is asked to keep it
+    /// (occupied.rs's `tested`).
+    pub(crate) tested: Vec<bool>,
     /// By code and instruction: the askings its loop makes once, not once per item (once.rs).
     once: Vec<Vec<crate::once::Once>>,
     /// By declared value: the value appended to the program that answers it as a set of cells,
@@ -186,7 +190,7 @@ impl Loaded {
         let (as_set, sets) = crate::cells::found(&mut ir);
         ir.code.iter_mut().for_each(crate::jumps::threaded);
         let once = ir.code.iter_mut().map(crate::once::found_once).collect();
-        let grids = ir.grids.iter().map(GridIndex::new).collect();
+        let grids: Vec<GridIndex> = ir.grids.iter().map(GridIndex::new).collect();
         for row in &ir.rows {
             for name in row.keys() {
                 if !ir.columns.contains(name) {
@@ -217,7 +221,7 @@ impl Loaded {
         let narrowed = ir.values.iter().map(|v| crate::narrowed::Narrowing::of(v, &ir.columns)).collect();
         let keys = Keys::new(&ir);
         let kind_parts = Arc::new(KindParts::new(ir.locations.len(), keys.count));
-        let tests = ir
+        let tests: Vec<Option<crate::compiled::Test>> = ir
             .values
             .iter()
             .map(|v| match &v.body {
@@ -226,6 +230,9 @@ impl Loaded {
             })
             .collect();
         let passes = ir.values.iter().map(|v| crate::occupied::passes_first(&ir, &v.body)).collect();
+        let tested = (ir.values.iter().zip(&tests))
+            .map(|(v, test)| test.is_some() && crate::occupied::tested_first(&ir, &grids, &v.body))
+            .collect();
         Loaded {
             ir,
             grids,
@@ -238,6 +245,7 @@ impl Loaded {
             keys,
             kind_parts,
             tests,
+            tested,
             passes,
             once,
             as_set,
@@ -2991,6 +2999,12 @@ fn body(p: &Loaded, w: &mut World, key: &Key, e: &Expr, env: &mut [Value]) -> Re
         // A board's cells by their pieces: one pass over a small board costs less than keeping them.
         if p.passes[key.0 as usize] {
             if let Some(answer) = crate::occupied::filter(p, w, seq, *slot, cond, env)? {
+                return Ok(answer);
+            }
+        }
+        // A small board's cells by a compiled condition: its words combined cost less than keeping them.
+        if p.tested[key.0 as usize] {
+            if let Some(answer) = crate::occupied::by_test(p, w, key.0, (seq, *slot), env)? {
                 return Ok(answer);
             }
         }
