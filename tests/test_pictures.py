@@ -325,6 +325,25 @@ def _in_words(name: str, sentences: int) -> str:
     )
 
 
+def _examples(drawn: str, before: int, names: list[str]) -> str:
+    """`before` short examples in words, then the drawn example once under each of `names`
+    (the first is the name `drawn` is written with)."""
+    return "".join(_in_words(f"Short{k}", 3) for k in range(before)) + "".join(
+        drawn.replace(names[0], name) for name in names
+    )
+
+
+def _tall_example() -> tuple[str, str]:
+    """The tall map's game split before its drawn example, and the example with twelve sentences
+    more: more than half a page tall, so that two such never share a page."""
+    source = _tall_map()
+    words = " ".join(f"The example says its sentence {i}, about pebbles in the bag." for i in range(12))
+    at = source.index('example "Two pebbles')
+    return source[:at], source[at:].replace(
+        'the one on the water stays."', f'the one on the water stays. {words}"'
+    )
+
+
 def _book_pages(path: Path) -> tuple[render.GameDocs, list[str]]:
     game = checked_docs(path)
     pdf = pdfs.reader(render.pdf(render.rulebook_typst(game)))
@@ -457,26 +476,14 @@ def test_the_rulings_fill_every_room_an_example_leaves_each_part_under_its_headi
     order, each whole. Three drawn examples follow the words, each too tall to share a page with
     the one before (their words make them more than half a page tall); the rulings are many short
     ones."""
-    source = _tall_map()
-    words = " ".join(f"The example says its sentence {i}, about pebbles in the bag." for i in range(12))
-    head, drawn = (
-        source[: source.index('example "Two pebbles')],
-        source[source.index('example "Two pebbles') :].replace(
-            'the one on the water stays."', f'the one on the water stays. {words}"'
-        ),
-    )
+    head, drawn = _tall_example()
     rulings = [f"The pebbles rest in the bag between turns, says ruling number {i}." for i in range(60)]
     head = _ruled(head, rulings)
     names = ["Two pebbles come to the tray", "Again two pebbles come", "Once more two pebbles come"]
     most = 0
     for before in (5, 8):
         path = tmp_path / f"every{before}.rules"
-        path.write_text(
-            head
-            + "".join(_in_words(f"Short{k}", 3) for k in range(before))
-            + "".join(drawn.replace(names[0], name) for name in names)
-            + _in_words("After", 3)
-        )
+        path.write_text(head + _examples(drawn, before, names) + _in_words("After", 3))
         data, warnings = _laid_out(path)
         assert not warnings  # Typst's layouts settle
         pages = ["".join(p.extract_text().split()) for p in pdfs.reader(data).pages]
@@ -517,14 +524,7 @@ def test_a_page_an_example_leaves_empty_is_filled_by_the_glossary_and_the_refere
     each part after the first under its heading and "(continued)", the examples whole and in the
     order of the file. A game with no rulings, a glossary and a table; three drawn examples, each
     too tall to share a page with the one before."""
-    source = _tall_map()
-    words = " ".join(f"The example says its sentence {i}, about pebbles in the bag." for i in range(12))
-    head, drawn = (
-        source[: source.index('example "Two pebbles')],
-        source[source.index('example "Two pebbles') :].replace(
-            'the one on the water stays."', f'the one on the water stays. {words}"'
-        ),
-    )
+    head, drawn = _tall_example()
     terms = "".join(
         f"value heavy{i}(p: player) = count(pieces(p.tray)) > {i}\n"
         f'  called "heavy tray {i}"\n'
@@ -536,11 +536,7 @@ def test_a_page_an_example_leaves_empty_is_filled_by_the_glossary_and_the_refere
     head = head.replace("zone bag\n", f"{shelf}\nzone bag\n", 1) + terms + "\n"
     names = ["Two pebbles come to the tray", "Again two pebbles come", "Once more two pebbles come"]
     path = tmp_path / "glossed.rules"
-    path.write_text(
-        head
-        + "".join(_in_words(f"Short{k}", 3) for k in range(6))
-        + "".join(drawn.replace(names[0], name) for name in names)
-    )
+    path.write_text(head + _examples(drawn, 6, names))
     game = checked_docs(path)
     assert not game.book.rulings and len(game.book.terms) == 40 and game.book.sheets
     data, warnings = pdfs.laid_out(render.rulebook_typst(game))
@@ -592,21 +588,10 @@ def test_a_book_left_with_a_half_empty_page_before_an_example_is_set_a_step_smal
     book is set a step smaller (10.5 pt, not 11) where that leaves no page before an example more
     than a third empty. Two drawn examples, each a little under half a page at 10.5 pt and over it
     at 11 pt, after eight examples in words; no rulings, no glossary."""
-    source = _tall_map()
-    words = " ".join(f"The example says its sentence {i}, about pebbles in the bag." for i in range(12))
-    head, drawn = (
-        source[: source.index('example "Two pebbles')],
-        source[source.index('example "Two pebbles') :].replace(
-            'the one on the water stays."', f'the one on the water stays. {words}"'
-        ),
-    )
+    head, drawn = _tall_example()
     names = ["Two pebbles come to the tray", "Again two pebbles come"]
     path = tmp_path / "gapped.rules"
-    path.write_text(
-        head
-        + "".join(_in_words(f"Short{k}", 3) for k in range(8))
-        + "".join(drawn.replace(names[0], name) for name in names)
-    )
+    path.write_text(head + _examples(drawn, 8, names))
     game = checked_docs(path)
     at_size = render.pdf(render.rulebook_typst(game))
     assert _emptiest_before_an_example(at_size, names) > 1 / 3  # at 11 pt: half empty
