@@ -633,8 +633,8 @@ class Drawer:
         parts: list[str] = []
         if isinstance(shown.place, MapRef):
             geometry = shown.place.geometry
-            frame = _frame(geometry, shown)
-            cells = [self._cell(geometry, q, r, face, pieces, frame) for q, r, face, pieces in shown.cells]
+            bounds = _frame(geometry, shown)
+            cells = [self._cell(geometry, q, r, face, pieces, bounds) for q, r, face, pieces in shown.cells]
             parts += [ground for ground, _ in cells]
             parts += _blocks(geometry, [(q, r) for q, r, _, _ in shown.cells])
             parts += [words for _, words in cells]  # over every cell: a wide label is not covered
@@ -706,16 +706,16 @@ class Drawer:
         r: int,
         face: Row | None,
         pieces: list[Piece],
-        frame: tuple[float, float],
+        bounds: tuple[float, float],
     ) -> tuple[str, str]:
-        """A cell's ground, and the labels of what is on it; `frame`: the map's top and bottom."""
+        """A cell's ground, and the labels of what is on it; `bounds`: the map's top and bottom."""
         x, y = _centre(geometry, q, r)
         corners = outline(geometry.kind, x, y, HEX, SQUARE)
         what, _ = self.marks(face)
         labels = self._labels(face, pieces)
         ground = f'<polygon points="{corners}" fill="{self.colour(what)}" stroke="#555" stroke-width="1"/>'
         out: list[str] = []
-        top = _pile_top(y, _piled(labels), *frame)
+        top = _pile_top(y, _piled(labels), *bounds)
         for lines, piece in labels:
             letter = BOLD_LETTER if piece else LETTER
             wide = max(len(w) * letter * FONT for w in lines) + 6
