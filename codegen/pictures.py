@@ -399,9 +399,16 @@ class Drawer:
             reach = HEX if geometry.kind == "hex" else SQUARE / 2
             points = [_centre(geometry, q, r) for s in shown for q, r, _, _ in s.cells] or [(0.0, 0.0)]
             xs, ys = [x for x, _ in points], [y for _, y in points]
-            # labels piled higher than their cell reach past it: the picture holds them
-            piled = [_piled(self._labels(face, pieces)) for s in shown for _, _, face, pieces in s.cells]
-            over = max([(h - 2 * (HEX if geometry.kind == "hex" else SQUARE / 2)) / 2 for h in piled] + [0.0])
+            # labels piled higher than their cell are kept inside the map where it is tall enough
+            # (_pile_top); what still reaches past it, the picture holds
+            low, high = min(ys) - reach, max(ys) + reach
+            over = 0.0
+            for s in shown:
+                mine = _frame(geometry, s)
+                for q, r, face, pieces in s.cells:
+                    piled = _piled(self._labels(face, pieces))
+                    start = _pile_top(_centre(geometry, q, r)[1], piled, *mine)
+                    over = max(over, low - start, start + piled - high)
             left, top = min(xs) - reach - 4 - OVERHANG, min(ys) - reach - 4 - over
             width = max(xs) - min(xs) + 2 * reach + 8 + 2 * OVERHANG
             return left, top, width, max(ys) - min(ys) + 2 * reach + 8 + 2 * over
@@ -626,7 +633,8 @@ class Drawer:
         parts: list[str] = []
         if isinstance(shown.place, MapRef):
             geometry = shown.place.geometry
-            cells = [self._cell(geometry, q, r, face, pieces) for q, r, face, pieces in shown.cells]
+            bounds = _frame(geometry, shown)
+            cells = [self._cell(geometry, q, r, face, pieces, bounds) for q, r, face, pieces in shown.cells]
             parts += [ground for ground, _ in cells]
             parts += _blocks(geometry, [(q, r) for q, r, _, _ in shown.cells])
             parts += [words for _, words in cells]  # over every cell: a wide label is not covered
@@ -692,16 +700,22 @@ class Drawer:
         return own + [(_wrap(m), False) for m in marks]
 
     def _cell(
-        self, geometry: Geometry, q: int, r: int, face: Row | None, pieces: list[Piece]
+        self,
+        geometry: Geometry,
+        q: int,
+        r: int,
+        face: Row | None,
+        pieces: list[Piece],
+        bounds: tuple[float, float],
     ) -> tuple[str, str]:
-        """A cell's ground, and the labels of what is on it."""
+        """A cell's ground, and the labels of what is on it; `bounds`: the map's top and bottom."""
         x, y = _centre(geometry, q, r)
         corners = outline(geometry.kind, x, y, HEX, SQUARE)
         what, _ = self.marks(face)
         labels = self._labels(face, pieces)
         ground = f'<polygon points="{corners}" fill="{self.colour(what)}" stroke="#555" stroke-width="1"/>'
         out: list[str] = []
-        top = y - _piled(labels) / 2
+        top = _pile_top(y, _piled(labels), *bounds)
         for lines, piece in labels:
             letter = BOLD_LETTER if piece else LETTER
             wide = max(len(w) * letter * FONT for w in lines) + 6
@@ -719,6 +733,25 @@ class Drawer:
                 )
             top += tall + GAP
         return ground, "".join(out)
+
+
+def _frame(geometry: Geometry, shown: Shown) -> tuple[float, float]:
+    """The top and bottom of a picture's map."""
+    reach = HEX if geometry.kind == "hex" else SQUARE / 2
+    ys = [_centre(geometry, q, r)[1] for q, r, _, _ in shown.cells] or [0.0]
+    return min(ys) - reach, max(ys) + reach
+
+
+def _pile_top(y: float, piled: float, low: float, high: float) -> float:
+    """Where a cell's pile of labels starts: centred on the cell at `y`, but moved down or up to
+    stay inside the map's frame (`low` to `high`, with a margin) where the map is tall enough. A
+    pile taller than a cell on the map's edge stood out above its frame (two pieces' labels in a
+    top corner); centred, it covers the cells beside it anyway."""
+    margin = 2.0
+    top = y - piled / 2
+    if piled > high - low - 2 * margin:
+        return top
+    return min(max(top, low + margin), high - margin - piled)
 
 
 def _piled(labels: list[tuple[list[str], bool]]) -> float:

@@ -16,7 +16,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from meeple.codegen.english import _ATOM, English, Line, _is_num, always, anchor, article, join, ordinal
+from meeple.codegen.english import (
+    _ATOM,
+    English,
+    Line,
+    _is_num,
+    _possessive,
+    _simple,
+    always,
+    anchor,
+    article,
+    join,
+    ordinal,
+)
 from meeple.codegen.markup import capitalise, ref
 from meeple.grammar import ast
 from meeple.interpreter.analysis import Symbols
@@ -201,10 +213,13 @@ class PlayersEnglish(English):
     def builtin(self, builtin: Builtin, e: ast.Call, words: list[str]) -> str | None:
         return builtin.players(self, e, words)
 
-    def _value_call(self, e: ast.Call) -> str:
+    def _value_call(self, e: ast.Call, many: bool = False) -> str:
         """A value the rules define, called, as players read it: a yes/no one named by a verb
         ("holds", "beats") is a sentence, "the player holds the card" (not "holds of the player
-        and the card"); one that is a thing is "the targets of the player"."""
+        and the card"); one that is a thing of one simple argument is "the player's targets",
+        as an attribute reads "the player's hand" (not "the targets of the player"). `many`: the
+        things a list names, as "one of" them says them ("one of the player's Targets", where the
+        value is called "Target")."""
         words = [self.expr(a) for a in e.args]
         said = self._apply(e.func, words)
         if said.startswith(words[0]):  # already a sentence: "the card is empty"
@@ -215,6 +230,9 @@ class PlayersEnglish(English):
             if verb.endswith("s") and not verb.endswith("ss"):
                 return " ".join([words[0], self.name(e.func), *([join(words[1:])] if len(words) > 1 else [])])
             return said
+        label = self.name(e.func)
+        if len(e.args) == 1 and _simple(e.args[0]) and said == f"{label} of {words[0]}":
+            return f"{words[0]}{_possessive(words[0])} {_many(label) if many else label}"
         return f"the {said}" if said[:1].islower() else said
 
     def among(self, name: str, seq: ast.Expr, cond: ast.Expr | None) -> str:
@@ -304,14 +322,37 @@ class PlayersEnglish(English):
             kind = "decide" if s.chooser is not None else "loop"
             return Line(lead + ":", kind=kind, children=self.block(s.body))
 
+    def _chosen(self, seq: ast.Expr) -> str:
+        """What a choice's pick is called in the steps under it: its kind, or, for a thing of no
+        known kind from a value called by what each of its things is ("Target"), that name: "the
+        Target", not "the one" ("Move a chip from the one to ...")."""
+        noun = self.element(seq)
+        valued = isinstance(seq, ast.Call) and self.sym is not None and seq.func in self.sym.values
+        if noun == "one" and valued:
+            assert isinstance(seq, ast.Call)
+            label = self.name(seq.func)
+            return noun if _many(label) == label else label
+        return noun
+
     def _choose(self, s: ast.Choose) -> list[Line]:
         who = self.chooser(s.chooser)
         verb = "may choose" if s.optional else "chooses"
-        with self.binding(s.var, self.element(s.seq)) as said:
+        with self.binding(s.var, self._chosen(s.seq)) as said:
             noun = said.removeprefix("the ")
             if isinstance(s.seq, ast.ListLit) and len(s.seq.items) > 1:
                 options = [self.expr(i) for i in s.seq.items]
                 text = f"{who} {verb} one of {', '.join(options[:-1])} or {options[-1]}"
+            elif (
+                isinstance(s.seq, ast.Call)
+                and s.seq.args
+                and self.sym is not None
+                and s.seq.func in self.sym.values
+            ):
+                # the value names the things themselves: "one of the player's targets", not
+                # "another player of the player's targets"
+                some = "another" if noun.startswith("other ") else "one"
+                where = "" if s.cond is None else f" where {self.cond(s.cond)}"
+                text = f"{who} {verb} {some} of {self._value_call(s.seq, many=True)}{where}"
             else:
                 text = f"{who} {verb} {_some(said)}{self._of(s.var, s.seq, s.cond)}"
             lines = [Line(capitalise(text) + ":", kind="decide", children=self.block(s.body))]
@@ -395,6 +436,13 @@ def _some(said: str) -> str:
     if noun.startswith("other "):
         return "an" + noun
     return f"{article(noun)} {noun}"
+
+
+def _many(label: str) -> str:
+    """A list's name as "one of" says it: a value named for its things ("targets") as it is, one
+    called by what each of them is ("Target") in the plural."""
+    last = label.rsplit(" ", 1)[-1]
+    return label if last.endswith("s") and not last.endswith("ss") else plural(label)
 
 
 def _param_type(p: ast.Param, symbols: Symbols) -> Type:

@@ -299,12 +299,13 @@ class _Builder:
         return self.part("when", d.kind, title, d, self.en.rule_lines(d))
 
     def scoring(self) -> list[Part]:
+        """The score and the tie-break, each in its author's `says` or else in generated words: a
+        score with no words printed a "Scoring" heading with nothing under it."""
         out = []
         for d, title in ((self.sym.score, "Scoring"), (self.sym.tiebreak, "Ties")):
             if d is None:
                 continue
-            steps = [Line(self.en.score(d) + ".")] if d.kind == "tiebreak" else []
-            out.append(self.part(d.kind, "line", title, d, steps))
+            out.append(self.part(d.kind, "line", title, d, [Line(first_upper(self.en.score(d)) + ".")]))
         return out
 
     # ------------------------------------------------------------------ what players handle
@@ -511,17 +512,21 @@ class _Builder:
         title = self.names.block(block).one
         return Part(anchor(block.kind, block.name), title, words, [], self.changed(block), of_flow=True)
 
-    def _told(self) -> set[str]:
+    def _told(self, own: bool = False) -> set[str]:
         """The rules whose every call stands where a `says` tells what happens: in a rule with a
-        `says` (one that is itself printed, or told in turn), or in a phase or step with one."""
+        `says` (one that is itself printed, or told in turn), or in a phase or step with one.
+        `own`: only a variant's own `says` count (the base game's words tell the base game's
+        rule, not the one the variant replaces it with)."""
         sym = self.sym
         calls: dict[str, list[tuple[str | None, bool]]] = {name: [] for name in sym.rules}
+
+        def says(metas: Sequence[ast.Meta]) -> bool:
+            return any(m.kind == "says" and (not own or m.span.file in self.variant_files) for m in metas)
 
         def visit(body: list[ast.Stmt], owner: str | None, covered: bool) -> None:
             for stmt in body:
                 if isinstance(stmt, ast.Named):
-                    says = any(m.kind == "says" for m in own_lines(stmt, sym.module))
-                    visit(stmt.body, owner, covered or says)
+                    visit(stmt.body, owner, covered or says(own_lines(stmt, sym.module)))
                     continue
                 if isinstance(stmt, ast.CallStmt) and stmt.name in calls:
                     calls[stmt.name].append((owner, covered))
@@ -529,10 +534,10 @@ class _Builder:
                     visit(inner, owner, covered)
 
         for name, rule in sym.rules.items():
-            visit(rule.body, name, words_of(rule.meta)[1])
+            visit(rule.body, name, says(rule.meta))
         for decl in [sym.setup, sym.play, *sym.triggers]:
             if decl is not None:
-                visit(decl.body, None, words_of(decl.meta)[1])
+                visit(decl.body, None, says(decl.meta))
         told: set[str] = set()
         changed = True
         while changed:  # a call from a told rule is told as well: its caller's words cover both
@@ -790,7 +795,11 @@ class _Builder:
         what happens when, values and numbers it changes, tables it adds to, and the score. A
         declaration it only removes has nothing left to print; the designer's reference lists
         every patch."""
-        told = self._told()
+        # A rule the variant replaces is told by its callers' words only where they are the
+        # variant's own: a replaced rule told by the base game's words went unlisted.
+        told = self._told() & (
+            self._told(own=True) | {n for n in self.sym.rules if f"rule {n}" not in self.module.patched}
+        )
         chosen, setup, flow, rules, scoring = [], [], [], [], []
         reworded = self._reworded()
         # A phase or step worded anew is told where the block stands, among the blocks the
@@ -807,7 +816,7 @@ class _Builder:
         for d in self.module.decls:
             match d:
                 case ast.RuleDecl() if self.changed(d) and d.name not in told:
-                    rules.append(self.rule(d))
+                    rules.append(self._changed_rule(d))
                 case ast.TriggerDecl() if self.changed(d):
                     rules.append(self.trigger(d))
                 case ast.ScoreDecl() if self.changed(d):
@@ -826,6 +835,14 @@ class _Builder:
             else:
                 (flow if patch.kind in _FLOW_KINDS else rules).append(part)
         return [*self._between(), *chosen, *setup, *flow, *rules, *scoring]
+
+    def _changed_rule(self, d: ast.RuleDecl) -> Part:
+        """A rule the variant brings or replaces; one that only logs says so in one plain
+        sentence rather than print a heading with nothing under it."""
+        part = self.rule(d)
+        if not part.words and not part.steps:
+            part.steps = [Line("Nothing happens in this variant.")]
+        return part
 
     def _between(self) -> list[Part]:
         """The words of each variant between this one and its base game, which its own header
@@ -1104,6 +1121,9 @@ class _Builder:
                 return
             words, stands = words_of([s for s in run if isinstance(s, ast.Meta)])
             steps = [] if stands else self.en.block(run, meta=False)
+            if not words and not steps:  # only a log: nothing for a player to do, no empty heading
+                run.clear()
+                return
             at = next(i for i, s in enumerate(body) if s is run[0])
             before = [s for s in body[:at] if isinstance(s, ast.Named)]
             if isinstance(following, ast.Named) and following.kind == "phase":

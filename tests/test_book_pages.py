@@ -193,19 +193,31 @@ play:
 RULING = '  assume "A marble rolling off the table number {} goes back into the bag before the next turn."\n'
 
 
-def _ruled_book(tmp_path: Path, rulings: int) -> tuple[bytes, int]:
-    """The PDF `meeple docs` writes for a book of 40 sentences and `rulings` one-line rulings, and
-    how many pages it takes laid out at the body's own size alone."""
-    words = " ".join(f"The marbles wait in the bag for turn number {i}." for i in range(40))
-    path = tmp_path / f"ruled{rulings}.rules"
+def _ruled_book(tmp_path: Path, rulings: int, sentences: int = 40) -> tuple[bytes, int]:
+    """The PDF `meeple docs` writes for a book of `sentences` sentences and `rulings` one-line
+    rulings, and how many pages it takes laid out at the body's own size alone."""
+    words = " ".join(f"The marbles wait in the bag for turn number {i}." for i in range(sentences))
+    path = tmp_path / f"ruled{rulings}-{sentences}.rules"
     path.write_text(RULED.format(words=words, rulings="".join(RULING.format(i) for i in range(rulings))))
     checked = meeple.check(path)
     assert checked.ok and checked.module and checked.symbols and checked.program, checked.diagnostics
     game = render.game_docs(
         path, checked.module, checked.symbols, checked.program.constants, program=checked.program
     )
-    (written,) = render.write([game], tmp_path / f"out{rulings}", ["pdf"])
+    (written,) = render.write([game], tmp_path / f"out{rulings}-{sentences}", ["pdf"])
     return written.read_bytes(), pdfs.pages(render.pdf(render.rulebook_typst(game)))
+
+
+def test_a_long_book_whose_last_page_holds_under_a_third_is_set_a_step_smaller_where_that_saves_it(
+    tmp_path: Path,
+) -> None:
+    """Dino Garden's book grew to 15 pages, its last holding a short table alone (31% of the
+    page, over the quarter that used to call for a smaller size) where 10.5 pt takes 14. A long
+    book gains most from a step smaller: 568 sentences end 28% into a sixth page at 11 pt and
+    fit five at 10.5."""
+    book, at_size = _ruled_book(tmp_path, 0, sentences=568)
+    assert at_size == 6 and pdfs.pages(book) == 5
+    assert pdfs.font_sizes(book).most_common(1)[0][0] == 10.5
 
 
 def test_a_book_never_ends_on_a_page_holding_a_few_lines_that_a_step_smaller_type_fits_before_it(

@@ -377,15 +377,23 @@ def test_dino_dynasty_lists_every_component_its_setup_lays_out_with_its_count() 
     assert listed["tiles"].startswith("106: 80 Territory tiles, 16 Event tiles, 6 Expanding Event tiles")
 
 
-def test_the_brooding_token_moves_one_dino_of_the_herd_into_the_new_nests_biome() -> None:
+def test_the_morph_table_tells_each_effect_once_and_brooding_moves_one_dino_into_the_new_nests_biome() -> (
+    None
+):
     """Rulebook, Morph tokens: "The brooding Morph allows a player to move 1 of the Dinos from the
-    Herd that makes a Nest into the Biome where the Nest is made". The Morph table's "What it does"
-    said "Dinos of the Herd move", against its own Effect column, "1 Dino from Herd joins Nest"
-    (issue 25, a reader's finding)."""
-    book = game_docs("dino_dynasty").book
-    morphs = next(sheet for sheet in book.sheets if sheet.title.lower() == "morph")
+    Herd that makes a Nest into the Biome where the Nest is made". The Morph table printed both
+    the token's words ("Effect") and the rules' kind of effect ("What it does": "+1 Herd max."
+    beside "more Herd max"), a column a player never needs (issue 25): the kind is the rules' own
+    and prints no column; Brooding's precise rule stands in the table's words."""
+    game = game_docs("dino_dynasty")
+    morphs = next(sheet for sheet in game.book.sheets if sheet.title.lower() == "morph")
+    assert "What it does" not in morphs.columns and "Effect" in morphs.columns
     brooding = next(row for row in morphs.rows if row[0] == "Brooding")
-    assert "1 Dino of the Herd moves into the new Nest's Biome" in brooding
+    assert "1 Dino from Herd joins Nest." in brooding
+    assert (
+        "Brooding: when the Herd makes a Nest, 1 of its Dinos may move into the new Nest's Biome."
+        in " ".join(morphs.words)
+    )
 
 
 def test_the_extinction_rule_lets_an_extinct_player_change_species_as_the_rulebook_says() -> None:

@@ -737,6 +737,38 @@ def test_labels_piled_higher_than_their_cell_are_held_by_the_picture(tmp_path: P
     assert max(float(r.attrib["y"]) + float(r.attrib["height"]) for r in labels) <= top + height
 
 
+def test_labels_piled_higher_than_a_cell_on_the_maps_edge_stay_inside_the_map_where_it_is_tall_enough(
+    tmp_path: Path,
+) -> None:
+    """Dino Dynasty's mountain example printed the labels of a Herd and a Nest in a top corner
+    above the Map's frame (issue 25): a pile centred on its cell reached past the map's edge. On
+    a map tall enough, the pile moves down (or up) to stay inside; it still starts on its cell."""
+    source = GAME.format(water="#9cc7e6", pebble="Hippopotamuses Jo pebble", shows="m", expected="2")
+    source = source.replace(
+        "  t1, 1, 0, water, yes\n",
+        "  t1, 1, 0, water, yes\n" + "".join(f"  t1, 0, {r}, sand, no\n" for r in (1, 2, 3)),
+    )
+    source = source.replace("zone bag\n", "zone bag\npiece marker: 1 per player in bag\n", 1)
+    source = source.replace(
+        "    move 1 pebble from bag to cell(m, 1, 0)\n",
+        "    move 1 pebble from bag to cell(m, 1, 0)\n"
+        "    move 1 marker of players[0] from bag to cell(m, 1, 0)\n",
+        1,
+    ).replace("  given:\n", '  players 2 called "you", "Jimmy"\n  given:\n', 1)
+    game = written_docs(tmp_path / "edge.rules", source)
+    (board,) = game.book.examples[0].pictures
+    svg = ET.fromstring(board.before)
+    corners = [
+        float(xy.split(",")[1]) for g in svg.iter(f"{SVG}polygon") for xy in g.attrib["points"].split()
+    ]
+    labels = [r for r in svg.iter(f"{SVG}rect") if "fill-opacity" in r.attrib]
+    assert len(labels) == 3  # the pebble, the marker, the spring
+    tops = [float(r.attrib["y"]) for r in labels]
+    bottoms = [float(r.attrib["y"]) + float(r.attrib["height"]) for r in labels]
+    assert max(bottoms) - min(tops) > 2 * pictures.HEX  # taller than its cell
+    assert min(tops) >= min(corners) and max(bottoms) <= max(corners)
+
+
 def test_a_pieces_label_stays_within_its_cell(tmp_path: Path) -> None:
     """Labels legible at print size (issue 25): a piece's bold label was wrapped at the letters a
     line of plain words holds, so an 11-letter name ran past its cell and the label on the next

@@ -78,9 +78,28 @@ def lines(tmp_path: Path, source: str = CARDS) -> list[str]:
     return out
 
 
-def test_a_choice_among_a_values_things_names_one_of_them_with_its_article(tmp_path: Path) -> None:
-    """Not "chooses an one of targets of the player": the value's things, named with "the"."""
-    assert lines(tmp_path)[0] == "The player chooses another player of the targets of the player:"
+def test_a_choice_among_a_values_things_is_one_of_them_said_with_a_possessive(tmp_path: Path) -> None:
+    """Not "chooses an one of targets of the player" nor "another player of the targets of the
+    player": one of the things the value names, its owner said as a possessive; a value called
+    by what each of its things is ("Target") is named in the plural."""
+    assert lines(tmp_path)[0] == "The player chooses another of the player's targets:"
+    called = CARDS.replace(
+        "value targets(p: player) = [each q in players where q != p]\n",
+        'value targets(p: player) = [each q in players where q != p]\n  called "Target"\n',
+    )
+    assert lines(tmp_path, called)[0] == "The player chooses another of the player's Targets:"
+
+
+def test_a_score_without_words_prints_its_generated_sentence_under_its_heading(tmp_path: Path) -> None:
+    """A `score` with no `says` printed a "Scoring" heading with nothing under it."""
+    path = tmp_path / "cards.rules"
+    path.write_text(CARDS)
+    checked = meeple.check(path)
+    assert checked.module and checked.symbols and checked.program
+    game = render.game_docs(path, checked.module, checked.symbols, checked.program.constants)
+    (scoring,) = game.book.scoring
+    assert scoring.title == "Scoring"
+    assert [plain(line.text) for line in scoring.steps] == ["The player's score is the player's points."]
 
 
 def test_a_choice_from_a_whole_table_names_the_kind_once(tmp_path: Path) -> None:

@@ -323,6 +323,49 @@ def test_a_replaced_value_whose_base_words_still_hold_is_not_told_again(tmp_path
     assert "rounded up" in told and "### Half" not in told
 
 
+TIPPED = ROUNDING.replace(
+    '  says "Take one more chip."\n  move 1 chip of p from bag to p.pot\n',
+    '  says "Take one more chip."\n  tip(p)\nrule tip(p: player):\n  move 1 chip of p from bag to p.pot\n',
+)
+
+
+def test_a_replaced_rule_without_words_told_by_its_callers_base_words_is_told_among_the_changes(
+    tmp_path: Path,
+) -> None:
+    """The base game's `says` of the rule that calls it tells the base game's rule, not the
+    variant's: a variant's replaced rule with no words of its own went unlisted (issue 25)."""
+    told = changes(
+        variant(tmp_path, "replace rule tip(p: player):\n  move 2 chip of p from bag to p.pot\n", TIPPED)
+    )
+    assert "### Tip\n- Move 2 chips of the player from the bag to the player's pot." in told, told
+
+
+def test_a_replaced_rule_that_only_logs_says_nothing_happens_rather_than_an_empty_heading(
+    tmp_path: Path,
+) -> None:
+    told = changes(variant(tmp_path, 'replace rule tip(p: player):\n  log "no tip"\n', TIPPED))
+    assert "### Tip\n- Nothing happens in this variant." in told, told
+
+
+def test_an_inserted_step_with_nothing_for_a_player_to_do_prints_no_heading(tmp_path: Path) -> None:
+    """An `insert` that only logs printed "Epoch, before ..." with nothing under it (issue 25);
+    one a player acts on is still told."""
+    base = TIPPED.replace(
+        "play:\n",
+        'setup:\n  step deal:\n    called "Deal"\n    says "Deal the chips."\n    log "dealt"\n\nplay:\n',
+    )
+    told = changes(variant(tmp_path, 'insert after step deal:\n  log "dealt again"\n', base))
+    assert "Deal" not in told and "###" not in told, told
+    acted = changes(
+        variant(
+            tmp_path,
+            "insert after step deal:\n  move 1 chip of players[0] from bag to players[0].pot\n",
+            base,
+        )
+    )
+    assert "### Setup, after Deal\n- Move a chip of the first player" in acted, acted
+
+
 def test_the_options_and_the_setups_own_words_come_before_the_setup_steps(tmp_path: Path) -> None:
     """What players choose before the game is told first, and the words that open the setup lead
     its steps: a Campaign's Scenario step used "Playing with the same name" a page before the
