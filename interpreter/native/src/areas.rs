@@ -85,23 +85,7 @@ impl Kept {
     }
 }
 
-impl Clone for Kept {
-    fn clone(&self) -> Kept {
-        Kept::default()
-    }
-}
-
-impl PartialEq for Kept {
-    fn eq(&self, _: &Kept) -> bool {
-        true
-    }
-}
-
-impl Eq for Kept {}
-
-impl std::hash::Hash for Kept {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
-}
+apart_from_the_position!(Kept);
 
 fn sides_of(p: &Loaded, g: u32) -> &'static [(i64, i64)] {
     if p.ir.grids[g as usize].hex {

@@ -908,23 +908,7 @@ impl Default for Memo {
     }
 }
 
-impl Clone for Memo {
-    fn clone(&self) -> Memo {
-        self.fresh()
-    }
-}
-
-impl PartialEq for Memo {
-    fn eq(&self, _: &Memo) -> bool {
-        true
-    }
-}
-
-impl Eq for Memo {}
-
-impl std::hash::Hash for Memo {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
-}
+apart_from_the_position!(Memo, Memo::fresh);
 
 #[cfg(test)]
 mod tests {

@@ -417,23 +417,7 @@ impl Room {
     }
 }
 
-impl Clone for Room {
-    fn clone(&self) -> Room {
-        Room::default()
-    }
-}
-
-impl PartialEq for Room {
-    fn eq(&self, _: &Room) -> bool {
-        true
-    }
-}
-
-impl Eq for Room {}
-
-impl std::hash::Hash for Room {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
-}
+apart_from_the_position!(Room);
 
 /// A part of the position an answer may read: a variable, the pieces at a location, whose
 /// turn it is.
