@@ -47,12 +47,17 @@ const LANES: usize = 4;
 /// state per word. Its two runs over the words are laid out as straight loops, without the
 /// wrapping of the word's and the key's positions tested at every step (the same steps in the
 /// same order), each word's predecessor carried from the step before rather than read back;
-/// the keys' chains go side by side, a lane each (the first run reads the same start for all).
+/// the keys' chains go side by side, a lane each. Each lane's state starts as a copy of the
+/// start (`init_genrand(19650218)`'s, made once), as CPython's does, and is changed where it
+/// lies: it is the generator's own list, not an array zeroed first and copied into one after
+/// (about a fifth of a seeding's instructions).
 // Each step goes across the lanes' states at one position: indexes step them together.
 #[allow(clippy::needless_range_loop)]
 fn by_words<const L: usize>(words: [u32; L]) -> [Vec<u32>; L] {
     let start = start();
-    let mut mt = [[0u32; N]; L];
+    let mut states: [Vec<u32>; L] = std::array::from_fn(|_| start.to_vec());
+    // Each state as an array of N words: its positions need no checking against its length.
+    let mt = states.each_mut().map(|s| <&mut [u32; N]>::try_from(s.as_mut_slice()).expect("N words"));
     let first = |prev: u32, at: u32, word: u32| {
         (at ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525)).wrapping_add(word)
     };
@@ -63,7 +68,7 @@ fn by_words<const L: usize>(words: [u32; L]) -> [Vec<u32>; L] {
     let mut prev = [start[0]; L];
     for i in 1..N {
         for l in 0..L {
-            prev[l] = first(prev[l], start[i], words[l]);
+            prev[l] = first(prev[l], mt[l][i], words[l]);
             mt[l][i] = prev[l];
         }
     }
@@ -84,7 +89,7 @@ fn by_words<const L: usize>(words: [u32; L]) -> [Vec<u32>; L] {
         mt[l][1] = second(prev[l], mt[l][1], 1);
         mt[l][0] = 0x8000_0000;
     }
-    mt.map(|state| state.to_vec())
+    states
 }
 
 impl Mt {
