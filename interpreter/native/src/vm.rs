@@ -1162,11 +1162,10 @@ impl Game {
                 }
                 _ => {}
             }
-            let once = program.once(frame.code, frame.pc - 1);
             let w = &mut self.world;
             // The triggers the statement's moves set off: (code, piece, place), in order.
             let mut fired: Vec<(u32, Value, Value)> = Vec::new();
-            let result = statement(&program, w, frame, &step.op, once, &mut fired);
+            let result = statement(&program, w, frame, &step.op, &mut fired);
             result.map_err(|f| at(f, here))?;
             if let Instr::Shift { .. } = step.op {
                 crate::shift::refresh(self); // the layers the rules hold, where they lie now
@@ -1376,7 +1375,6 @@ fn statement(
     w: &mut World,
     frame: &mut Frame,
     op: &Instr,
-    once: &crate::once::Once,
     fired: &mut Vec<(u32, Value, Value)>,
 ) -> Result<(), Fail> {
     let ir = &program.ir;
@@ -1437,6 +1435,9 @@ fn statement(
             fire(program, &pieces, touched.last().copied(), fired);
         }
         Instr::ForStart { seq, cond, var, list, index } => {
+            // What the list asks of the same position each round (once.rs): looked up only by
+            // the statements that go through a list, not by every statement.
+            let once = program.once(frame.code, frame.pc - 1);
             let items = snapshot(program, w, env, (seq, cond.as_ref(), *var), once)?;
             env[*list as usize] = Value::List(items);
             env[*index as usize] = Value::Int(0);
@@ -1540,6 +1541,7 @@ fn statement(
             frame.pc = targets[index];
         }
         Instr::Pick { seq, cond, var, title, orelse } => {
+            let once = program.once(frame.code, frame.pc - 1);
             let options = snapshot(program, w, env, (seq, cond.as_ref(), *var), once)?;
             if options.is_empty() {
                 frame.pc = *orelse;
