@@ -549,7 +549,10 @@ pub enum AttrIr {
     Shaped(String),
 }
 
+/// An expression of the lowered program. Its kind is a byte of its own (`repr(u8)`), as
+/// `Instr`'s is: `eval`, `test`, `number` and `count` each dispatch on it first.
 #[derive(Deserialize, Debug, Clone)]
+#[repr(u8)]
 pub enum Expr {
     Const(Value),
     Local(u32),
