@@ -49,15 +49,17 @@ impl Prepared {
     }
 
     /// `game_drawing`, laid over `last` (a game played to its end, whose room it takes:
-    /// `Game::copy_from`) where every game starts from the copy at the first decision.
-    fn laid_over(&mut self, rng: Mt, last: Option<Game>) -> Game {
+    /// `Game::copy_from`) where every game starts from the copy at the first decision. The game
+    /// is made where `last` holds it and played there: a game is over a kilobyte, and moving it
+    /// out of `last`, out of here and back cost three copies of it a game.
+    fn laid_over<'a>(&mut self, rng: Mt, last: &'a mut Option<Game>) -> &'a mut Game {
         match (&self.first, last) {
-            (Some(first), Some(mut game)) => {
+            (Some(first), Some(game)) => {
                 game.copy_from(first);
                 game.world.rng = rng;
                 game
             }
-            _ => self.game_drawing(rng),
+            (_, last) => last.insert(self.game_drawing(rng)),
         }
     }
 
@@ -103,10 +105,8 @@ impl Seeded {
         seed: i128,
         agents: &mut [Agent],
     ) -> Result<Played, String> {
-        let mut game = prepared.laid_over(Mt::new(seed), self.last.take());
-        let played = play_in(&mut game, agents);
-        self.last = Some(game);
-        played
+        let game = prepared.laid_over(Mt::new(seed), &mut self.last);
+        play_in(game, agents)
     }
 }
 
@@ -148,10 +148,9 @@ impl Stream {
     /// played last), its chance going on from where that one left it.
     pub fn next(&mut self, prepared: &mut Prepared) -> Result<Played, String> {
         let chance = std::mem::replace(&mut self.chance, Mt::new(0));
-        let mut game = prepared.laid_over(chance, self.games.last.take());
-        let played = play_in(&mut game, &mut self.agents);
+        let game = prepared.laid_over(chance, &mut self.games.last);
+        let played = play_in(game, &mut self.agents);
         std::mem::swap(&mut self.chance, &mut game.world.rng);
-        self.games.last = Some(game);
         played
     }
 }
