@@ -5,7 +5,7 @@
 //! Every failure is a `Fail`, never a panic: the Python side reports it as a rule's error.
 
 use crate::grid::{self, GridIndex};
-use crate::ir::{AttrIr, BinOp, Builtin, CodeIr, Expr, Instr, LogPart, OwnedRef, Program};
+use crate::ir::{AttrIr, BinOp, Builtin, Expr, Instr, LogPart, OwnedRef, Program};
 use crate::limits::{self, Entered};
 use crate::memo::{KindParts, Layout, Memo, Reads};
 use crate::offers::{Open, Taken};
@@ -1137,36 +1137,49 @@ impl Game {
             let Some(frame) = self.frames.last_mut() else {
                 return Ok(());
             };
-            let code: &CodeIr = &ir.code[frame.code as usize];
-            let Some(step) = code.instrs.get(frame.pc as usize) else {
+            // The frame's code, looked up once for the jumps and statements it runs in a row: until
+            // its end, or a statement that changes the frames (a call, a choice, the end of the
+            // game, a trigger a move fired), run below.
+            let instrs = &ir.code[frame.code as usize].instrs;
+            let ran = loop {
+                let Some(step) = instrs.get(frame.pc as usize) else {
+                    break None;
+                };
+                frame.pc += 1;
+                let here = step.at;
+                // A jump, most of what an `if` and a loop run, goes on at once: it moves nothing
+                // and fires no trigger, so it needs none of a statement's work below.
+                match &step.op {
+                    Instr::Jump { to } => {
+                        frame.pc = *to;
+                        continue;
+                    }
+                    Instr::JumpUnless { cond, to } => {
+                        if !test(&program, &mut self.world, cond, &mut frame.slots)
+                            .map_err(|f| at(f, here))?
+                        {
+                            frame.pc = *to;
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+                // The triggers the statement's moves set off: (code, piece, place), in order.
+                let mut fired: Vec<(u32, Value, Value)> = Vec::new();
+                statement(&program, &mut self.world, frame, &step.op, &mut fired).map_err(|f| at(f, here))?;
+                if fired.is_empty() && !changes_frames(&step.op) {
+                    continue;
+                }
+                break Some((step, fired));
+            };
+            let Some((step, fired)) = ran else {
                 self.leave();
                 if self.offer_returned()? {
                     return Ok(());
                 }
                 continue;
             };
-            frame.pc += 1;
             let here = step.at;
-            // A jump, most of what an `if` and a loop run, goes on at once: it moves nothing and
-            // fires no trigger, so it needs none of a statement's work below.
-            match &step.op {
-                Instr::Jump { to } => {
-                    frame.pc = *to;
-                    continue;
-                }
-                Instr::JumpUnless { cond, to } => {
-                    if !test(&program, &mut self.world, cond, &mut frame.slots).map_err(|f| at(f, here))? {
-                        frame.pc = *to;
-                    }
-                    continue;
-                }
-                _ => {}
-            }
-            let w = &mut self.world;
-            // The triggers the statement's moves set off: (code, piece, place), in order.
-            let mut fired: Vec<(u32, Value, Value)> = Vec::new();
-            let result = statement(&program, w, frame, &step.op, &mut fired);
-            result.map_err(|f| at(f, here))?;
             if let Instr::Shift { .. } = step.op {
                 crate::shift::refresh(self); // the layers the rules hold, where they lie now
             }
@@ -1364,6 +1377,23 @@ impl Game {
             }
         }
     }
+}
+
+/// Whether `Game::run` has more to do after `statement` has run this one: the statements that
+/// change the frames, the offers or the game's end, and a shift's layers found again.
+fn changes_frames(op: &Instr) -> bool {
+    matches!(
+        op,
+        Instr::Call { .. }
+            | Instr::Choose { .. }
+            | Instr::ChooseNext { .. }
+            | Instr::Ask { .. }
+            | Instr::EndGame
+            | Instr::Return
+            | Instr::OfferOpen { .. }
+            | Instr::OfferClose
+            | Instr::Shift { .. }
+    )
 }
 
 /// A statement that changes no frame but its own (a jump, a call, a choice and the end are
