@@ -420,9 +420,11 @@ impl Room {
     }
 
     /// Slots for a frame of `size` names, each none: those of a frame that ended, where any.
+    /// Each none is written where it lies (`resize_with`), not cloned from one (`resize` called
+    /// `Value::clone` for every slot).
     fn slots(&mut self, size: usize) -> Vec<Value> {
         let mut slots = self.slots.pop().unwrap_or_default();
-        slots.resize(size, Value::None);
+        slots.resize_with(size, Value::default);
         slots
     }
 
@@ -1206,7 +1208,7 @@ impl Game {
             // (Most statements move nothing: no iterator made and dropped for them.)
             if !fired.is_empty() {
                 for (code, piece, place) in fired.into_iter().rev() {
-                    let mut slots = vec![Value::None; ir.code[code as usize].slots as usize];
+                    let mut slots = self.world.room.slots(ir.code[code as usize].slots as usize);
                     slots[0] = piece;
                     slots[1] = place;
                     self.frames.push(Frame { code, pc: 0, slots, entered: false });
