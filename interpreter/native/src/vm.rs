@@ -1493,7 +1493,7 @@ fn statement(
             env[*index as usize] = Value::Int(0);
         }
         Instr::ForNext { var, list, index, end } => {
-            let i = int(env[*index as usize].clone())? as usize;
+            let i = int_at(&env[*index as usize])? as usize;
             let next = match &env[*list as usize] {
                 Value::List(items) => items.get(i).cloned(),
                 _ => None,
@@ -1502,7 +1502,7 @@ fn statement(
                 Some(item) => {
                     w.spend(1, FailKind::BudgetLoop)?;
                     env[*var as usize] = item;
-                    env[*index as usize] = Value::Int(i as i64 + 1);
+                    set_int(&mut env[*index as usize], i as i64 + 1);
                 }
                 None => frame.pc = *end,
             }
@@ -1512,10 +1512,10 @@ fn statement(
             env[*counter as usize] = Value::Int(int(eval(program, w, count, env)?)?);
         }
         Instr::RepeatNext { counter, end } => {
-            let left = int(env[*counter as usize].clone())?;
+            let left = int_at(&env[*counter as usize])?;
             if left > 0 {
                 w.spend(1, FailKind::BudgetLoop)?;
-                env[*counter as usize] = Value::Int(left - 1);
+                set_int(&mut env[*counter as usize], left - 1);
             } else {
                 frame.pc = *end;
             }
@@ -1748,6 +1748,23 @@ pub(crate) fn int(v: Value) -> Result<i64, Fail> {
         Value::Int(n) => Ok(n),
         Value::Bool(b) => Ok(i64::from(b)),
         other => error(format!("a number was expected, not a {}", other.type_name())),
+    }
+}
+
+/// `int` of a value where it lies (a loop's index or counter): nothing cloned and dropped.
+fn int_at(v: &Value) -> Result<i64, Fail> {
+    match v {
+        Value::Int(n) => Ok(*n),
+        other => int(other.clone()),
+    }
+}
+
+/// A slot set to a number; one that holds a number (a loop's index or counter, each round)
+/// is changed where it lies, with no value dropped.
+fn set_int(slot: &mut Value, n: i64) {
+    match slot {
+        Value::Int(m) => *m = n,
+        other => *other = Value::Int(n),
     }
 }
 
@@ -3897,6 +3914,19 @@ mod tests {
             )
             .expect("a move");
             assert_eq!((&moved, &w.locs[0], &w.locs[1]), (&taken, &left, &taken));
+        }
+    }
+
+    /// A loop's index or counter read and set where it lies is the number `int` reads and a
+    /// slot set to that number holds, whatever the slot held before.
+    #[test]
+    fn a_number_read_and_set_in_its_slot_is_the_number_int_reads_and_sets() {
+        for v in [Value::Int(7), Value::Bool(true), Value::None, Value::Player(1)] {
+            assert_eq!(super::int_at(&v).ok(), super::int(v.clone()).ok());
+        }
+        for mut slot in [Value::Int(3), Value::None, Value::List(Arc::new(vec![Value::Int(1)]))] {
+            super::set_int(&mut slot, 4);
+            assert_eq!(slot, Value::Int(4));
         }
     }
 
