@@ -113,14 +113,10 @@ impl Seeded {
 /// The generators of agents about to play a game out, seeded together (`Mt::seed_together`)
 /// rather than each at its first draw: in a game played to its end nearly every seat draws.
 pub fn seeded(agents: &mut [Agent]) {
-    let mut generators: Vec<&mut Mt> = agents
-        .iter_mut()
-        .filter_map(|agent| match agent {
-            Agent::Random(rng) | Agent::Style { rng, .. } => Some(rng),
-            Agent::First | Agent::Mcts { .. } => None,
-        })
-        .collect();
-    Mt::seed_together(&mut generators);
+    Mt::seed_together(agents.iter_mut().filter_map(|agent| match agent {
+        Agent::Random(rng) | Agent::Style { rng, .. } => Some(rng),
+        Agent::First | Agent::Mcts { .. } => None,
+    }));
 }
 
 /// Many games drawn from one stream of chance rather than each from its own seed: the game's

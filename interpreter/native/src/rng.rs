@@ -92,6 +92,14 @@ fn by_words<const L: usize>(words: [u32; L]) -> [Vec<u32>; L] {
     states
 }
 
+/// Each generator of a group given the state made for it, in order.
+fn seat<const L: usize>(group: &mut [Option<&mut Mt>], states: [Vec<u32>; L]) {
+    for (g, state) in group.iter_mut().flatten().zip(states) {
+        g.key.clear();
+        g.state = state;
+    }
+}
+
 impl Mt {
     /// The generator `random.Random(seed)` makes: the absolute value of the seed, cut into
     /// 32-bit words from the least significant (one word 0 for a seed of 0).
@@ -168,20 +176,24 @@ impl Mt {
     /// played out, nearly every one of which draws. A seeding is a chain of 1,248 steps, each
     /// waiting on the one before; the chains of several generators, interleaved, run side by
     /// side in the time of one. Each comes out as its own seeding would make it.
-    pub fn seed_together(generators: &mut [&mut Mt]) {
-        let mut waiting: Vec<&mut Mt> =
-            generators.iter_mut().map(|g| &mut **g).filter(|g| !g.drawn() && g.key.len() == 1).collect();
-        for group in waiting.chunks_mut(LANES) {
-            let word = |i: usize| group.get(i).map_or(0, |g| g.key[0]);
-            let states: Vec<Vec<u32>> = match group.len() {
-                1 => by_words([word(0)]).into(),
-                2 => by_words([word(0), word(1)]).into(),
-                3 => by_words([word(0), word(1), word(2)]).into(),
-                _ => by_words([word(0), word(1), word(2), word(3)]).into(),
-            };
-            for (g, state) in group.iter_mut().zip(states) {
-                g.key.clear();
-                g.state = state;
+    /// The generators waiting are taken a group of up to `LANES` at a time, with no list made
+    /// for them (nor for the states made, which go straight to their generators).
+    pub fn seed_together<'a>(generators: impl IntoIterator<Item = &'a mut Mt>) {
+        let mut waiting = generators.into_iter().filter(|g| !g.drawn() && g.key.len() == 1);
+        loop {
+            let mut group: [Option<&mut Mt>; LANES] = Default::default();
+            let mut n = 0;
+            for slot in &mut group {
+                *slot = waiting.next();
+                n += usize::from(slot.is_some());
+            }
+            let w: [u32; LANES] = std::array::from_fn(|i| group[i].as_ref().map_or(0, |g| g.key[0]));
+            match n {
+                0 => return,
+                1 => seat(&mut group, by_words([w[0]])),
+                2 => seat(&mut group, by_words([w[0], w[1]])),
+                3 => seat(&mut group, by_words([w[0], w[1], w[2]])),
+                _ => seat(&mut group, by_words(w)),
             }
         }
     }
@@ -358,8 +370,7 @@ mod tests {
         let mut together: Vec<Mt> = seeds.iter().map(|s| Mt::new(*s)).collect();
         together[2].next_u32();
         let mut alone = together.clone();
-        let mut each: Vec<&mut Mt> = together.iter_mut().collect();
-        Mt::seed_together(&mut each);
+        Mt::seed_together(together.iter_mut());
         let seeded: Vec<bool> = together.iter().map(Mt::drawn).collect();
         assert_eq!(seeded, [true, true, true, true, true, true, false, true]);
         for (a, b) in together.iter_mut().zip(&mut alone) {
