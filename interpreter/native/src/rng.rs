@@ -179,7 +179,8 @@ impl Mt {
     /// The generators waiting are taken a group of up to `LANES` at a time, with no list made
     /// for them (nor for the states made, which go straight to their generators).
     pub fn seed_together<'a>(generators: impl IntoIterator<Item = &'a mut Mt>) {
-        let mut waiting = generators.into_iter().filter(|g| !g.drawn() && g.key.len() == 1);
+        // Fused: a group's generators are its first slots, each seeded by its slot's word.
+        let mut waiting = generators.into_iter().filter(|g| !g.drawn() && g.key.len() == 1).fuse();
         loop {
             let mut group: [Option<&mut Mt>; LANES] = Default::default();
             let mut n = 0;
