@@ -22,8 +22,9 @@ use crate::ir::{AttrIr, BinOp, Builtin, Expr, Program};
 use crate::value::Value;
 use crate::vm::{self, Fail, Loaded, Part, World};
 
-/// A condition compiled (see the module's comment).
+/// A condition compiled (see the module's comment). Its variant a byte of its own, as `Expr`'s.
 #[derive(Debug, PartialEq, Clone)]
+#[repr(u8)]
 pub enum Test {
     And(Box<Test>, Box<Test>),
     Or(Box<Test>, Box<Test>),
