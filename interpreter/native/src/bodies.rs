@@ -19,8 +19,9 @@ use crate::ir::{AttrIr, BinOp, Builtin, Expr, FuncIr};
 use crate::value::{Piece, Value};
 use crate::vm::{self, Args, Fail, Loaded, World};
 
-/// A body compiled (see the module's comment).
+/// A body compiled (see the module's comment). Its variant a byte of its own, as `Expr`'s.
 #[derive(Debug, PartialEq, Clone)]
+#[repr(u8)]
 pub enum Body {
     And(Box<Body>, Box<Body>),
     Or(Box<Body>, Box<Body>),

@@ -22,8 +22,9 @@ use crate::ir::{AttrIr, BinOp, Builtin, Expr, Program};
 use crate::value::Value;
 use crate::vm::{self, Fail, Loaded, Part, World};
 
-/// A condition compiled (see the module's comment).
+/// A condition compiled (see the module's comment). Its variant a byte of its own, as `Expr`'s.
 #[derive(Debug, PartialEq, Clone)]
+#[repr(u8)]
 pub enum Test {
     And(Box<Test>, Box<Test>),
     Or(Box<Test>, Box<Test>),
@@ -34,9 +35,10 @@ pub enum Test {
         op: BinOp,
         n: i64,
     },
-    /// The item `in` a constant list of cells (`not in`: `among` false), by location.
+    /// The item `in` a constant list of cells (`not in`: `among` false): bit `i` of word `i / 64`
+    /// the cell at location `i`, so that a board's cells are a few words shifted (occupied.rs).
     Among {
-        cells: Vec<bool>,
+        cells: Vec<u64>,
         among: bool,
     },
     /// A declared value computed in place asked of a place: its body, compiled with the place
@@ -95,10 +97,12 @@ fn test(ir: &Program, in_place: &[bool], names: Names, e: &Expr) -> Option<Test>
             if *of != slot {
                 return None;
             }
-            let mut cells = vec![false; ir.locations.len()];
+            let mut cells = vec![0; ir.locations.len().div_ceil(64)];
             for item in items.iter() {
                 match item {
-                    Value::Cell(loc) if (*loc as usize) < cells.len() => cells[*loc as usize] = true,
+                    Value::Cell(loc) if (*loc as usize) < ir.locations.len() => {
+                        cells[*loc as usize / 64] |= 1 << (loc % 64)
+                    }
                     _ => return None,
                 }
             }
@@ -187,8 +191,7 @@ fn at(p: &Loaded, w: &mut World, t: &Test, item: &Value, arg: Option<u32>) -> Re
             vm::holds(*op, w.locs[loc as usize].len() as i64, *n)
         }
         Test::Among { cells, among } => {
-            let found =
-                matches!(item, Value::Cell(loc) if cells.get(*loc as usize).copied().unwrap_or(false));
+            let found = matches!(item, Value::Cell(loc) if among_cells(cells, *loc as usize) & 1 == 1);
             found == *among
         }
         Test::Value { value, arg: given, body } => {
@@ -199,6 +202,17 @@ fn at(p: &Loaded, w: &mut World, t: &Test, item: &Value, arg: Option<u32>) -> Re
             return truth;
         }
     }))
+}
+
+/// The 64 bits of `Test::Among`'s cells from location `first` on, the first the lowest bit.
+pub(crate) fn among_cells(cells: &[u64], first: usize) -> u64 {
+    let (word, by) = (first / 64, first % 64);
+    let low = cells.get(word).map_or(0, |bits| bits >> by);
+    let high = match by {
+        0 => 0,
+        _ => cells.get(word + 1).map_or(0, |bits| bits << (64 - by)),
+    };
+    low | high
 }
 
 /// The location a place of a test stands for at this item (and this value's argument); None
@@ -275,13 +289,30 @@ mod tests {
         let expected = Test::And(
             Box::new(value(Place::Item)),
             Box::new(Test::Or(
-                Box::new(Test::Among { cells: vec![false, false, false, true], among: true }),
+                Box::new(Test::Among { cells: vec![0b1000], among: true }),
                 Box::new(Test::Not(Box::new(value(east)))),
             )),
         );
         assert_eq!(program.tests[2].as_ref(), Some(&expected));
         // The tiny game's own `free()` is answered by counting (kept.rs), and compiled too.
         assert!(program.tests[0].is_some());
+    }
+
+    /// A list's cells read from any location on, across the words they are kept in, are the
+    /// cells listed there, and none beyond the last word.
+    #[test]
+    fn the_cells_of_a_list_from_a_location_on_are_the_bits_of_those_listed() {
+        let listed = [3, 63, 64, 100, 130];
+        let mut cells = vec![0u64; 3];
+        for loc in listed {
+            cells[loc / 64] |= 1 << (loc % 64);
+        }
+        for first in 0..200 {
+            let bits = super::among_cells(&cells, first);
+            for i in 0..64 {
+                assert_eq!(bits >> i & 1 == 1, listed.contains(&(first + i)), "{first} + {i}");
+            }
+        }
     }
 
     #[test]

@@ -291,13 +291,9 @@ fn marked(p: &Loaded, w: &mut World, b: &Board, t: &Test, arg: Option<Place>) ->
             Marked { holds: !inner.holds & !inner.unsure & b.all, unsure: inner.unsure }
         }
         Test::Among { cells, among } => {
-            let mut holds = 0;
-            for (i, found) in
-                cells.iter().skip(b.first as usize).take(b.all.count_ones() as usize).enumerate()
-            {
-                holds |= u64::from(*found == *among) << i;
-            }
-            Marked { holds, unsure: 0 }
+            // The board's cells among the list: its words shifted, not its cells one by one.
+            let listed = crate::compiled::among_cells(cells, b.first as usize);
+            Marked { holds: if *among { listed } else { !listed } & b.all, unsure: 0 }
         }
         Test::Count { place, op, n } => {
             // Whether any piece is there (`> 0`, `== 0`: most tests) is the board's word found once.
