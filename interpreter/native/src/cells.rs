@@ -12,10 +12,13 @@
 //!
 //! The set is the answer of a value of its own, found when the program loads: a copy of `V`
 //! (the same body, the same place in the rules for its errors and limits) appended to the
-//! program's values, which only those two built-ins ask, and only of their first argument. So a
-//! set reaches nothing else: no variable, comparison, loop or log holds one, and the memo keeps
-//! it under a key of its own, apart from `V`'s list (a position that asks both finds each). Its
-//! computing spends the steps and reads the parts the filter does, and fails where it fails.
+//! program's values, which only those two built-ins ask, and only of their first argument;
+//! `count(V(...))`, which counts its bits (`counted`); and `choose x from V(...)` with no
+//! condition, whose decision keeps the set as its options (options.rs: the option chosen is a
+//! cell). So a set reaches nothing else: no variable, comparison, loop or log holds one, and the
+//! memo keeps it under a key of its own, apart from `V`'s list (a position that asks both finds
+//! each). Its computing spends the steps and reads the parts the filter does, and fails where it
+//! fails.
 
 use crate::grid;
 use crate::ir::{Builtin, Expr, FuncIr, Program};
@@ -42,6 +45,11 @@ pub struct CellSet {
 impl CellSet {
     pub fn is_empty(&self) -> bool {
         self.bits.iter().all(|word| *word == 0)
+    }
+
+    /// How many cells: the words past a small board's cells, nothing in them, not counted.
+    pub fn len(&self) -> usize {
+        self.bits.iter().filter(|word| **word != 0).map(|word| word.count_ones() as usize).sum()
     }
 
     /// The cells' locations, in the board's order.
@@ -163,6 +171,22 @@ pub(crate) fn asked(
         w.memo.filters.joins.answer_cells(p, &set, &starts, &ends)
     };
     Ok(Some(Value::Bool(answer)))
+}
+
+/// `count(V(...))` of a value `V` answered as a set (`as_set`, its copy's index): its cells
+/// counted in the set, so that where a choice draws its options from the set (options.rs) the
+/// list is not asked as well.
+pub(crate) fn counted(
+    p: &Loaded,
+    w: &mut World,
+    as_set: u32,
+    of: &[Expr],
+    env: &mut [Value],
+) -> Result<i64, Fail> {
+    let Value::Cells(set) = vm::asked(p, w, as_set, of, env)? else {
+        unreachable!("a value appended by cells::found answers a set")
+    };
+    Ok(set.len() as i64)
 }
 
 #[cfg(test)]
