@@ -34,6 +34,7 @@ impl Options {
         Options::Cells { set, len }
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
         match self {
             Options::List(items) => items.len(),
@@ -41,11 +42,13 @@ impl Options {
         }
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The option at `index`, if there is one.
+    #[inline]
     pub fn get(&self, index: usize) -> Option<Value> {
         match self {
             Options::List(items) => items.get(index).cloned(),

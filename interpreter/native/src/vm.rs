@@ -213,7 +213,7 @@ impl Loaded {
             .enumerate()
             .map(|(i, v)| {
                 (v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
-                    || crate::cells::in_place(&ir, &sets, i)
+                    || crate::cells::in_place(&ir, &as_set, i)
             })
             .collect();
         let bodies = (ir.values.iter().zip(&in_place))
