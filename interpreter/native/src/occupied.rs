@@ -225,6 +225,18 @@ pub(crate) fn tested(
     (seq, slot, test): (&Expr, u32, &Test),
     env: &mut [Value],
 ) -> Result<Option<Value>, Fail> {
+    Ok(tested_bits(p, w, (seq, slot, test), env)?.map(|(first, holds)| listed(first, &[holds])))
+}
+
+/// `tested`'s answer as the board's first location and the word of the cells that pass (cells.rs
+/// makes a set of them).
+#[inline(never)]
+pub(crate) fn tested_bits(
+    p: &Loaded,
+    w: &mut World,
+    (seq, slot, test): (&Expr, u32, &Test),
+    env: &mut [Value],
+) -> Result<Option<(u32, u64)>, Fail> {
     let Some(g) = board(&p.ir, seq).filter(|_| w.memo.collecting.is_none()) else { return Ok(None) };
     let Some((width, height)) = p.grids[g].rectangle().filter(|(wide, high)| wide * high <= 64) else {
         return Ok(None);
@@ -246,7 +258,7 @@ pub(crate) fn tested(
     if size > 0 {
         env[slot as usize] = Value::Cell(first + size - 1);
     }
-    Ok(Some(listed(first, &[holds & b.all])))
+    Ok(Some((first, holds & b.all)))
 }
 
 /// A board whose cells fill a rectangle, row by row (`GridIndex::rectangle`), a compiled test is

@@ -481,7 +481,7 @@ impl Args {
 pub(crate) type Key = (u32, Args);
 
 /// The most names a declared value has on the stack while it is computed.
-const FEW_SLOTS: usize = 6;
+pub(crate) const FEW_SLOTS: usize = 6;
 
 /// A fast hash for the memo's small keys and the grids' sets of cells (the multiply-and-rotate
 /// of rustc's own FxHasher): nothing a player writes chooses these keys.
@@ -2887,6 +2887,8 @@ pub(crate) fn asked(
     env: &mut [Value],
 ) -> Result<Value, Fail> {
     let given = match args {
+        // No arguments (a board's empty cells): no list collected through a `Result`.
+        [] => Args::Many(Vec::new()),
         [one] => Args::One(operand(p, w, one, env)?),
         [a, b] => Args::Two(operand(p, w, a, env)?, operand(p, w, b, env)?),
         many => Args::Many(many.iter().map(|a| operand(p, w, a, env)).collect::<Result<_, _>>()?),
