@@ -50,7 +50,7 @@ pub(crate) fn said(
     out: &mut Vec<Said>,
 ) -> Result<(), Fail> {
     for pref in prefs {
-        let indexes: Vec<(usize, Option<&Value>)> = match pref.target {
+        let indexes: Vec<(usize, Option<Value>)> = match pref.target {
             PrefTarget::Option => pending.options.iter().enumerate().map(|(i, v)| (i, Some(v))).collect(),
             PrefTarget::Yes => vec![(0, None)],
             PrefTarget::Pass => vec![(if pref.ask { 1 } else { pending.options.len() }, None)],
@@ -58,7 +58,7 @@ pub(crate) fn said(
         };
         for (index, option) in indexes {
             if let (Some(v), Some(var)) = (option, pending.var) {
-                env[var as usize] = v.clone();
+                env[var as usize] = v;
             }
             weigh(p, w, pref, env, index, out)?;
         }
@@ -164,7 +164,7 @@ impl Game {
             return Ok(true);
         }
         if self.world.logging {
-            let option = pending.options.get(index).cloned();
+            let option = pending.options.get(index);
             let chose = Event::Chose { seat: pending.seat, prompt: pending.prompt, option, only: false };
             limits::write(&program, &mut self.world, chose).map_err(|f| at(f, pending.at))?;
         }

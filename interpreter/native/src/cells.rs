@@ -10,15 +10,22 @@
 //! list made, kept, copied or freed (callgrind, docs/benchmarks.md, a twenty-seventh round: Hex
 //! 11×11 −5.5%, Connect Four −6.9%, Tic-Tac-Toe −2.9%).
 //!
+//! A filter of the cells of a board that fills a rectangle of at most 64 cells whose condition
+//! compiled.rs compiles (occupied.rs's `tested`: Connect Four's `landing()`) is answered as a set
+//! too, its bits the word that pass finds.
+//!
 //! The set is the answer of a value of its own, found when the program loads: a copy of `V`
 //! (the same body, the same place in the rules for its errors and limits) appended to the
-//! program's values, which only those two built-ins ask, and only of their first argument. So a
-//! set reaches nothing else: no variable, comparison, loop or log holds one, and the memo keeps
-//! it under a key of its own, apart from `V`'s list (a position that asks both finds each). Its
-//! computing spends the steps and reads the parts the filter does, and fails where it fails.
+//! program's values, which only those two built-ins ask, and only of their first argument;
+//! `count(V(...))`, which counts its bits (`counted`); and `choose x from V(...)` with no
+//! condition, whose decision keeps the set as its options (options.rs: the option chosen is a
+//! cell). So a set reaches nothing else: no variable, comparison, loop or log holds one, and the
+//! memo keeps it under a key of its own, apart from `V`'s list (a position that asks both finds
+//! each). Its computing spends the steps and reads the parts the filter does, and fails where it
+//! fails.
 
 use crate::grid;
-use crate::ir::{Builtin, Expr, FuncIr, Program};
+use crate::ir::{Builtin, Expr, FuncIr, Instr, Program};
 use crate::value::Value;
 use crate::vm::{self, Fail, Key, Loaded, World};
 use std::sync::Arc;
@@ -44,6 +51,11 @@ impl CellSet {
         self.bits.iter().all(|word| *word == 0)
     }
 
+    /// How many cells: the words past a small board's cells, nothing in them, not counted.
+    pub fn len(&self) -> usize {
+        self.bits.iter().filter(|word| **word != 0).map(|word| word.count_ones() as usize).sum()
+    }
+
     /// The cells' locations, in the board's order.
     pub fn locations(&self) -> impl Iterator<Item = u32> + '_ {
         self.bits.iter().enumerate().flat_map(move |(word, bits)| {
@@ -65,14 +77,18 @@ impl CellSet {
 }
 
 /// By declared value: the value appended to the program that answers it as a set, where its
-/// body is a filter of a board's cells by their pieces; and by value, whether it is one of those
+/// body is a filter of a board's cells by their pieces, or a filter of a small board's cells
+/// whose condition compiled.rs compiles (`tested`); and by value, whether it is one of those
 /// appended (`Loaded::as_set`, `Loaded::sets`).
 pub(crate) fn found(ir: &mut Program) -> (Vec<Option<u32>>, Vec<bool>) {
     let declared = ir.values.len();
     let mut as_set = vec![None; declared];
+    let tested = tested(ir);
     for (v, of) in as_set.iter_mut().enumerate() {
         let func = &ir.values[v];
-        if crate::occupied::shaped(ir, &func.body).is_some_and(|cells| cells as usize <= MOST_CELLS) {
+        if tested[v]
+            || crate::occupied::shaped(ir, &func.body).is_some_and(|cells| cells as usize <= MOST_CELLS)
+        {
             let copy = FuncIr { slots: func.slots, body: func.body.clone(), at: func.at };
             *of = Some(ir.values.len() as u32);
             ir.values.push(copy);
@@ -82,14 +98,47 @@ pub(crate) fn found(ir: &mut Program) -> (Vec<Option<u32>>, Vec<bool>) {
     (as_set, sets)
 }
 
+/// By declared value, whether occupied.rs's `tested` answers it a word of cells at a time (a
+/// filter of the cells of a board that fills a rectangle of at most 64 cells, its condition
+/// compiled: Connect Four's `landing()`), as `Loaded::tested` finds it; the values its condition
+/// asks are not sets, so whether each is computed in place is in_place.rs's word alone.
+fn tested(ir: &Program) -> Vec<bool> {
+    let grids: Vec<crate::grid::GridIndex> = ir.grids.iter().map(crate::grid::GridIndex::new).collect();
+    let in_place: Vec<bool> = ir
+        .values
+        .iter()
+        .map(|v| v.slots as usize <= vm::FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
+        .collect();
+    let compiles = |body: &Expr| match body {
+        Expr::Filter { slot, cond, .. } => crate::compiled::compile(ir, &in_place, *slot, cond).is_some(),
+        _ => false,
+    };
+    ir.values
+        .iter()
+        .map(|v| compiles(&v.body) && crate::occupied::tested_first(ir, &grids, &v.body))
+        .collect()
+}
+
 /// Whether value `v` is a set of a small board's cells (of at most 64, occupied.rs's
 /// `MOST_CELLS_KEPT`), computed where it is asked rather than kept by the memo (in_place.rs): its
 /// pass costs less than finding and keeping an answer that a move makes stale (Tic-Tac-Toe's
-/// `marked(p)`, asked once a move), and what it reads counts as read by its caller.
-pub(crate) fn in_place(ir: &Program, sets: &[bool], v: usize) -> bool {
-    sets[v]
-        && crate::occupied::shaped(ir, &ir.values[v].body)
-            .is_some_and(|cells| cells <= crate::occupied::MOST_CELLS_KEPT)
+/// `marked(p)`, asked once a move), and what it reads counts as read by its caller. The set of a
+/// value a choice draws its options from is kept all the same: the choice and the counts around
+/// it ask it again in the same position (Tic-Tac-Toe's `empty()`, three times a move), and one
+/// pass and two findings cost less than three passes (callgrind, one stream: 2.8% of the game).
+pub(crate) fn in_place(ir: &Program, as_set: &[Option<u32>], v: usize) -> bool {
+    let Some(of) = as_set.iter().position(|set| *set == Some(v as u32)) else { return false };
+    crate::occupied::shaped(ir, &ir.values[v].body)
+        .is_some_and(|cells| cells <= crate::occupied::MOST_CELLS_KEPT)
+        && !chosen_from(ir, of)
+}
+
+/// Whether some `choose x from V(...)` with no condition draws from value `v`: its options are
+/// the set's (vm.rs's `from_a_set`).
+fn chosen_from(ir: &Program, v: usize) -> bool {
+    ir.code.iter().flat_map(|code| &code.instrs).any(|step| {
+        matches!(&step.op, Instr::Choose { seq: Expr::Value(u, _), cond: None, .. } if *u as usize == v)
+    })
 }
 
 /// The answer of a value appended by `found` (`key`), its body the filter: the pass's bits
@@ -122,6 +171,11 @@ pub(crate) fn answer(
     let made = |_, bits: &[u64]| set(bits, true);
     if let Some(answer) = crate::occupied::pass(p, w, (seq, *slot, cond), env, since, made)? {
         return Ok(answer);
+    }
+    if let Some(Some(test)) = p.tests.get(key.0 as usize) {
+        if let Some((_, holds)) = crate::occupied::tested_bits(p, w, (seq, *slot, test), env)? {
+            return Ok(set(&[holds], false));
+        }
     }
     let mut bits = [0; MOST_CELLS / 64];
     for item in vm::list(vm::eval(p, w, body, env)?)?.iter() {
@@ -165,6 +219,22 @@ pub(crate) fn asked(
     Ok(Some(Value::Bool(answer)))
 }
 
+/// `count(V(...))` of a value `V` answered as a set (`as_set`, its copy's index): its cells
+/// counted in the set, so that where a choice draws its options from the set (options.rs) the
+/// list is not asked as well.
+pub(crate) fn counted(
+    p: &Loaded,
+    w: &mut World,
+    as_set: u32,
+    of: &[Expr],
+    env: &mut [Value],
+) -> Result<i64, Fail> {
+    let Value::Cells(set) = vm::asked(p, w, as_set, of, env)? else {
+        unreachable!("a value appended by cells::found answers a set")
+    };
+    Ok(set.len() as i64)
+}
+
 #[cfg(test)]
 mod tests {
     //! The tiny game of vm.rs's tests with its board made 10 by 10 cells (occupied.rs's tests:
@@ -203,6 +273,48 @@ mod tests {
         assert_eq!(program.as_set, vec![Some(1)]);
         assert_eq!(program.sets, vec![false, true]);
         assert_eq!(program.ir.values[1].at, program.ir.values[0].at);
+    }
+
+    #[test]
+    fn a_small_boards_set_is_computed_where_it_is_asked_unless_a_choice_draws_from_it() {
+        // The tiny game's board of 2 cells (within the tests' `MOST_CELLS_KEPT`): `choose c from
+        // free()` draws from it; with a condition added the choice draws from a list it filters.
+        let mut ir = crate::occupied::tests::board_of(2, 1);
+        let kept = vm::Loaded::new(serde_json::from_value(ir.clone()).expect("the program loads"));
+        assert_eq!(kept.as_set, vec![Some(1)]);
+        assert!(!super::in_place(&kept.ir, &kept.as_set, 1), "the set a choice draws from is kept");
+        assert!(!super::in_place(&kept.ir, &kept.as_set, 0), "no set");
+        ir["code"][0]["instrs"][6]["op"]["Choose"]["cond"] = json!({"Const": {"Bool": true}});
+        let filtered = vm::Loaded::new(serde_json::from_value(ir).expect("the program loads"));
+        assert!(super::in_place(&filtered.ir, &filtered.as_set, 1), "a set no choice draws from");
+    }
+
+    #[test]
+    fn a_small_boards_filter_by_a_compiled_condition_gets_a_copy_that_answers_its_cells_as_a_set() {
+        // The tiny game's board of 2 cells, a value `held()`: the cells where it is not so that
+        // no piece is there (compiled.rs compiles it; it is no count of pieces compared).
+        let mut ir = crate::occupied::tests::board_of(2, 1);
+        let count = json!({"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Local": 0}]]}]]});
+        let cond = json!({"Not": {"Bin": ["Eq", count, {"Const": {"Int": 0}}]}});
+        let filter = json!({"Filter": {"seq": {"Builtin": ["Cells", [{"Const": {"Grid": 0}}]]}, "slot": 0, "cond": cond}});
+        ir["values"].as_array_mut().expect("values").push(json!({"slots": 1, "body": filter, "at": 2}));
+        let program = Arc::new(vm::Loaded::new(serde_json::from_value(ir).expect("the program loads")));
+        assert_eq!(program.as_set, vec![Some(2), Some(3)], "free() and held() each have a copy");
+        let mut game = Game::new(program.clone(), 2, 0, 1_000, false);
+        for (loc, laid) in [(0, false), (1, true), (0, true), (1, false)] {
+            if laid {
+                game.world.locs[loc + 1].push(crate::value::Piece { kind: 0, owner: Some(0) });
+            } else {
+                game.world.locs[loc + 1].clear();
+            }
+            game.world.memo.changed(crate::vm::Part::Loc(loc as u32 + 1));
+            let set = vm::eval(&program, &mut game.world, &Expr::Value(3, vec![]), &mut []).expect("a set");
+            let Value::Cells(set) = set else { panic!("a set of cells, not {set:?}") };
+            let list = vm::eval(&program, &mut game.world, &Expr::Value(1, vec![]), &mut []).expect("a list");
+            let listed: Vec<u32> =
+                vm::list(list).expect("a list").iter().filter_map(Value::location).collect();
+            assert_eq!(set.locations().collect::<Vec<_>>(), listed, "after cell {loc} changed");
+        }
     }
 
     #[test]

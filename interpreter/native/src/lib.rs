@@ -49,6 +49,7 @@ pub mod narrowed;
 pub mod occupied;
 pub mod offers;
 pub mod once;
+pub mod options;
 pub mod placement;
 pub mod playouts;
 pub mod reveal;

@@ -101,9 +101,10 @@ fn guess(root: &Game, seat: u32, rng: &mut Mt) -> Game {
     game.world.rng = Mt::new((i128::from(rng.next_u32()) << 32) | i128::from(rng.next_u32()));
     let mut named: HashSet<u32> = HashSet::new();
     let held = root.frames.iter().flat_map(|f| f.slots.iter());
-    for value in held.chain(root.pending.iter().flat_map(|p| p.options.iter())) {
+    let options = root.pending.iter().flat_map(|p| p.options.iter());
+    for value in held.cloned().chain(options) {
         if let Value::Piece(loc, _) = value {
-            named.insert(*loc);
+            named.insert(loc);
         }
     }
     let locations = &root.program.ir.locations;

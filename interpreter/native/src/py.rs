@@ -361,7 +361,7 @@ fn crossed(played: Played) -> PlayedOut {
 /// A decision's options, as they were when it was asked: each crosses into Python when read.
 #[pyclass(frozen, module = "meeple.interpreter.native._core")]
 struct Options {
-    values: std::sync::Arc<Vec<Value>>,
+    values: crate::options::Options,
 }
 
 #[pymethods]
@@ -372,7 +372,7 @@ impl Options {
 
     fn __getitem__<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyAny>> {
         match self.values.get(index) {
-            Some(v) => to_py(py, v),
+            Some(v) => to_py(py, &v),
             None => Err(pyo3::exceptions::PyIndexError::new_err("no such option")),
         }
     }

@@ -55,11 +55,7 @@ pub fn refresh(game: &mut Game) {
     let held = world.vars.iter_mut().chain(world.owned.iter_mut().flatten());
     let slots = game.frames.iter_mut().flat_map(|f| f.slots.iter_mut());
     let args = game.offers.iter_mut().flat_map(|o| o.args.iter_mut());
-    let again = game
-        .taken
-        .iter_mut()
-        .filter_map(|t| t.again.as_mut())
-        .flat_map(|p| Arc::make_mut(&mut p.options).iter_mut());
+    let again = game.taken.iter_mut().filter_map(|t| t.again.as_mut()).flat_map(|p| p.options.values_mut());
     for value in held.chain(slots).chain(args).chain(again) {
         renew(value, &layers);
     }

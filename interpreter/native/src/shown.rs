@@ -25,7 +25,7 @@ impl Game {
             .options
             .iter()
             .map(|option| {
-                env[var] = option.clone();
+                env[var] = option;
                 eval(&program, &mut copy.world, at, &mut env).ok()
             })
             .collect();

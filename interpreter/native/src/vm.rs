@@ -9,6 +9,7 @@ use crate::ir::{AttrIr, BinOp, Builtin, Expr, Instr, LogPart, OwnedRef, Program}
 use crate::limits::{self, Entered};
 use crate::memo::{KindParts, Layout, Memo, Reads};
 use crate::offers::{Open, Taken};
+use crate::options::Options;
 use crate::placement::{self, Grown};
 use crate::rng::Mt;
 use crate::teams::Teams;
@@ -228,7 +229,7 @@ impl Loaded {
             .enumerate()
             .map(|(i, v)| {
                 (v.slots as usize <= FEW_SLOTS && crate::in_place::asked_in_place(&v.body))
-                    || crate::cells::in_place(&ir, &sets, i)
+                    || crate::cells::in_place(&ir, &as_set, i)
             })
             .collect();
         let bodies = (ir.values.iter().zip(&in_place))
@@ -500,7 +501,7 @@ impl Args {
 pub(crate) type Key = (u32, Args);
 
 /// The most names a declared value has on the stack while it is computed.
-const FEW_SLOTS: usize = 6;
+pub(crate) const FEW_SLOTS: usize = 6;
 
 /// A fast hash for the memo's small keys and the grids' sets of cells (the multiply-and-rotate
 /// of rustc's own FxHasher): nothing a player writes chooses these keys.
@@ -686,9 +687,8 @@ pub(crate) struct Frame {
 pub struct Pending {
     pub seat: u32,
     pub prompt: u32,
-    /// Shared with the list they were taken from where no condition filtered it (a value's
-    /// answer, kept by the memo): an agent reads their count and one of them.
-    pub options: Arc<Vec<Value>>,
+    /// A list, or a set of cells (options.rs): an agent reads their count and one of them.
+    pub options: Options,
     pub optional: bool,
     /// The slot the chosen option goes to; None for a yes-or-no question (`may "..."`), whose
     /// "no" goes to `orelse`.
@@ -1080,7 +1080,7 @@ impl Game {
             return Ok(());
         }
         if self.world.logging {
-            let option = pending.options.get(index).cloned();
+            let option = pending.options.get(index);
             let chose = Event::Chose { seat: pending.seat, prompt: pending.prompt, option, only: false };
             if let Err(fail) = limits::write(&self.program, &mut self.world, chose) {
                 self.fail(at(fail, pending.at));
@@ -1125,7 +1125,7 @@ impl Game {
         let frame = self.frames.last_mut().expect("a decision is asked by a running frame");
         match pending.var {
             _ if index >= pending.options.len() => frame.pc = pending.orelse,
-            Some(var) => frame.slots[var as usize] = pending.options[index].clone(),
+            Some(var) => frame.slots[var as usize] = pending.options.get(index).unwrap_or_default(),
             None if index == 1 => frame.pc = pending.orelse,
             None => {}
         }
@@ -1231,12 +1231,23 @@ impl Game {
                     let frame = self.frames.last_mut().expect("the choosing frame");
                     let w = &mut self.world;
                     let asked: Result<Option<Pending>, Fail> = (|| {
-                        let once = program.once(frame.code, frame.pc - 1);
-                        let mut options =
-                            snapshot(&program, w, &mut frame.slots, (seq, cond.as_ref(), *var), once)?;
-                        if matches!(options.first(), Some(Value::Piece(..))) {
-                            distinct(Arc::make_mut(&mut options));
-                        }
+                        let options = match from_a_set(&program, w, seq, cond.as_ref(), &mut frame.slots)? {
+                            Some(set) => Options::cells(set),
+                            None => {
+                                let once = program.once(frame.code, frame.pc - 1);
+                                let mut options = snapshot(
+                                    &program,
+                                    w,
+                                    &mut frame.slots,
+                                    (seq, cond.as_ref(), *var),
+                                    once,
+                                )?;
+                                if matches!(options.first(), Some(Value::Piece(..))) {
+                                    distinct(Arc::make_mut(&mut options));
+                                }
+                                Options::List(options)
+                            }
+                        };
                         if options.is_empty() && !optional {
                             if *has_orelse {
                                 frame.pc = *orelse;
@@ -1273,7 +1284,7 @@ impl Game {
                     }
                     if pending.size() == 1 {
                         if self.world.logging {
-                            let option = pending.options.first().cloned();
+                            let option = pending.options.get(0);
                             let chose = Event::Chose {
                                 seat: pending.seat,
                                 prompt: pending.prompt,
@@ -1319,7 +1330,7 @@ impl Game {
                     self.pending = Some(Pending {
                         seat: chooser,
                         prompt: *prompt,
-                        options,
+                        options: Options::List(options),
                         optional: false,
                         var: Some(*var),
                         orelse,
@@ -1351,7 +1362,7 @@ impl Game {
                     self.pending = Some(Pending {
                         seat,
                         prompt: *prompt,
-                        options: Arc::new(vec![Value::Bool(true), Value::Bool(false)]),
+                        options: Options::List(Arc::new(vec![Value::Bool(true), Value::Bool(false)])),
                         optional: false,
                         var: None,
                         orelse: *orelse,
@@ -1849,6 +1860,24 @@ fn distinct(options: &mut Vec<Value>) {
             true
         }
     });
+}
+
+/// The options of `choose x from V(...)` with no condition, where cells.rs answers `V` as a set of
+/// cells (`Loaded::as_set`): the set, asked in `V`'s place, kept as the decision's options
+/// (options.rs); None, having done nothing, for any other choice.
+fn from_a_set(
+    p: &Loaded,
+    w: &mut World,
+    seq: &Expr,
+    cond: Option<&Expr>,
+    env: &mut [Value],
+) -> Result<Option<Arc<crate::cells::CellSet>>, Fail> {
+    let (None, Expr::Value(v, of)) = (cond, seq) else { return Ok(None) };
+    let Some(as_set) = p.as_set.get(*v as usize).copied().flatten() else { return Ok(None) };
+    match asked(p, w, as_set, of, env)? {
+        Value::Cells(set) => Ok(Some(set)),
+        _ => unreachable!("a value appended by cells::found answers a set"),
+    }
 }
 
 /// The items of a list for which a condition holds, from a snapshot of the list: what a loop
@@ -2528,6 +2557,11 @@ fn attr_name<'a>(p: &'a Loaded, name: &'a AttrIr) -> &'a str {
 fn count(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<i64, Fail> {
     if let Expr::Builtin(Builtin::Pieces, inner) = e {
         return count_pieces(p, w, inner, env);
+    }
+    if let Expr::Value(v, of) = e {
+        if let Some(&Some(as_set)) = p.as_set.get(*v as usize) {
+            return crate::cells::counted(p, w, as_set, of, env);
+        }
     }
     let v = eval(p, w, e, env)?;
     count_of(p, w, &v)
