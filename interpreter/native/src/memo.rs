@@ -121,6 +121,29 @@ fn packed(key: &Key) -> Option<Packed> {
 /// In a packed key, the bit of the value's index that marks a key of three arguments.
 const THREE: u32 = 1 << 31;
 
+/// How many answers of one value the direct table holds (`Memo::direct`): the seats asked of a
+/// value of one player, the first of them a value of no arguments.
+const DIRECT_SEATS: u32 = 4;
+
+/// The most values the direct table holds answers of: its size is bounded.
+const DIRECT_VALUES: u32 = 1 << 12;
+
+/// Where a packed key's answer may lie in the direct table: a value of no arguments at its first
+/// entry, one of a single player at the player's (of the first `DIRECT_SEATS`). Keys of other
+/// arguments, of a value past `DIRECT_VALUES` or a seat past them, are the hashed table's.
+#[inline]
+fn direct(packed: &Packed) -> Option<usize> {
+    let seat = match (packed.1, packed.2) {
+        (NO_ARGUMENT, NO_ARGUMENT) => 0,
+        // `word`'s tag of a player is 3.
+        (first, NO_ARGUMENT) if first & 0xF == 3 && first >> 4 < u64::from(DIRECT_SEATS) => {
+            (first >> 4) as u32
+        }
+        _ => return None,
+    };
+    (packed.0 < DIRECT_VALUES).then(|| (packed.0 * DIRECT_SEATS + seat) as usize)
+}
+
 /// A question's key with its hash, found once: a question not found is kept under the same
 /// hash, and the table grows without hashing its keys again (a key of an area, a placement or a
 /// list is hashed through each `Value`). Equal where the hashes are and then the keys.
@@ -227,7 +250,13 @@ const KEPT_AT_REST: u32 = 8;
 /// hashing.
 #[derive(Debug)]
 pub(crate) struct Memo {
-    /// The answers to questions whose arguments pack (`Packed`), and to the others.
+    /// The answers to questions of no arguments or one player, by value and seat (`direct`),
+    /// each with its key: asked and kept without hashing. A key whose entry another holds (a
+    /// value asked of no argument and of a player, which a checked program never does) is the
+    /// hashed table's; so is one kept there before (at rest), whichever is found first holding
+    /// the same answer. Allocated up to the last value asked; empty at rest (`settle`).
+    direct: Vec<Option<(Packed, Answer)>>,
+    /// The answers to the other questions whose arguments pack (`Packed`), and to the others.
     packed: HashMap<Packed, Answer, Fast>,
     answers: HashMap<Hashed, Answer, Fast>,
     /// The answers kept at rest that still hold, or have not been asked since they stopped to
@@ -462,6 +491,7 @@ impl Memo {
 
     fn of(layout: Arc<Layout>) -> Memo {
         Memo {
+            direct: Vec::new(),
             packed: HashMap::default(),
             answers: HashMap::default(),
             rested_packed: HashMap::default(),
@@ -496,6 +526,7 @@ impl Memo {
     /// Every field is named, so that a field added to the memo is not forgotten here.
     pub(crate) fn copy_from(&mut self, source: &Memo) {
         let Memo {
+            direct,
             packed,
             answers,
             rested_packed,
@@ -509,6 +540,7 @@ impl Memo {
             filters,
             collecting,
         } = source;
+        self.direct.clone_from(direct);
         self.packed.clone_from(packed);
         self.answers.clone_from(answers);
         self.rested_packed.clone_from(rested_packed);
@@ -746,13 +778,33 @@ impl Memo {
         })
     }
 
+    /// The answer kept for a question, holding or not.
+    #[inline(always)]
+    fn answer(&self, asked: &Asked) -> Option<&Answer> {
+        match &asked.packed {
+            Some(packed) => match direct(packed).and_then(|i| self.direct.get(i)) {
+                Some(Some((key, answer))) if key == packed => Some(answer),
+                _ if self.packed.is_empty() => None,
+                _ => self.packed.get(packed),
+            },
+            None => self.answers.get(&asked.hashed),
+        }
+    }
+
+    /// The answer kept for a question, to change.
+    fn answer_mut(&mut self, asked: &Asked) -> Option<&mut Answer> {
+        match &asked.packed {
+            Some(packed) => match direct(packed).and_then(|i| self.direct.get_mut(i)) {
+                Some(Some((key, answer))) if key == packed => Some(answer),
+                _ => self.packed.get_mut(packed),
+            },
+            None => self.answers.get_mut(&asked.hashed),
+        }
+    }
+
     /// The answer for `key`, if it still holds; what it read counts as read by its caller.
     pub(crate) fn get(&mut self, asked: &Asked) -> Option<Value> {
-        let entry = match &asked.packed {
-            Some(packed) => self.packed.get(packed),
-            None => self.answers.get(&asked.hashed),
-        };
-        let Some((answer, reads, found, _)) = entry else {
+        let Some((answer, reads, found, _)) = self.answer(asked) else {
             return self.get_rested(asked);
         };
         if !self.holds(reads, *found) {
@@ -761,11 +813,7 @@ impl Memo {
                 // filter's answer (of any length: the filter's list is long, not its answer), the
                 // list it shares is then the filter's own to change (it edits its answer in place,
                 // kept.rs). The entry stays, stale, for that answer.
-                let entry = match &asked.packed {
-                    Some(packed) => self.packed.get_mut(packed),
-                    None => self.answers.get_mut(&asked.hashed),
-                };
-                if let Some((answer, ..)) = entry {
+                if let Some((answer, ..)) = self.answer_mut(asked) {
                     *answer = Value::None;
                 }
             }
@@ -781,10 +829,7 @@ impl Memo {
     /// was found among those it read: what an answer made again from the parts that changed
     /// starts from (cells.rs). None where it holds, or none is kept (at rest, forgotten).
     pub(crate) fn stale(&self, asked: &Asked) -> Option<(&Value, Reads)> {
-        let (answer, reads, found, _) = match &asked.packed {
-            Some(packed) => self.packed.get(packed),
-            None => self.answers.get(&asked.hashed),
-        }?;
+        let (answer, reads, found, _) = self.answer(asked)?;
         let changed = self.changed_since(reads, *found);
         (changed != Reads::default()).then_some((answer, changed))
     }
@@ -845,7 +890,7 @@ impl Memo {
         self.answers.retain(|_, (_, reads, found, _)| Memo::hold(last, now, reads, *found));
         self.rested_packed.retain(|_, rested| rested.holds(last));
         self.rested.retain(|_, rested| rested.holds(last));
-        self.prune_at = 2 * self.len();
+        self.prune_at = 2 * self.hashed();
     }
 
     /// Forget the answers that no longer hold, and the room they took: what a game waiting
@@ -858,6 +903,10 @@ impl Memo {
     /// Every answer kept then holds: the clock starts again, and the times of changes are
     /// forgotten with it (a game at rest keeps no table of them).
     pub(crate) fn settle(&mut self) {
+        // The direct table's answers join the others' (after any kept there before, which they
+        // replace: found later).
+        let direct = std::mem::take(&mut self.direct);
+        self.packed.extend(direct.into_iter().flatten());
         self.forget();
         let worth = |(_, reads, _, steps): &mut Answer| *steps >= KEPT_AT_REST && *reads != Reads::default();
         self.packed.retain(|_, answer| worth(answer));
@@ -883,19 +932,43 @@ impl Memo {
         if let Some(mine) = self.reading.last_mut() {
             mine.iter_mut().zip(&read).for_each(|(mine, theirs)| *mine |= theirs);
         }
-        if self.len() >= self.prune_at.max(MEMO_PRUNE) {
+        if self.hashed() >= self.prune_at.max(MEMO_PRUNE) {
             self.forget();
         }
         let steps = u32::try_from(steps).unwrap_or(u32::MAX);
         let kept = (answer, read, self.now, steps);
         match asked.packed {
-            Some(packed) => self.packed.insert(packed, kept),
-            None => self.answers.insert(asked.hashed, kept),
-        };
+            Some(packed) => match direct(&packed) {
+                Some(i)
+                    if self
+                        .direct
+                        .get(i)
+                        .is_none_or(|entry| entry.as_ref().is_none_or(|(k, _)| *k == packed)) =>
+                {
+                    if self.direct.len() <= i {
+                        self.direct.resize_with(i + 1, || None);
+                    }
+                    self.direct[i] = Some((packed, kept));
+                }
+                _ => {
+                    self.packed.insert(packed, kept);
+                }
+            },
+            None => {
+                self.answers.insert(asked.hashed, kept);
+            }
+        }
     }
 
     /// How many answers it keeps.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
+        self.hashed() + self.direct.iter().flatten().count()
+    }
+
+    /// How many answers its hashed tables keep: what grows without bound (the direct table's
+    /// answers are at most an entry for each of its values' seats).
+    fn hashed(&self) -> usize {
         self.packed.len() + self.answers.len() + self.rested_packed.len() + self.rested.len()
     }
 }
@@ -950,6 +1023,47 @@ mod tests {
         memo.changed(Part::Loc(1));
         assert_eq!(memo.get(&key(1)), None);
         assert_eq!(memo.get(&key(3)), Some(Value::Int(3)));
+    }
+
+    #[test]
+    fn an_answer_of_no_arguments_or_of_one_seat_holds_until_what_it_read_changes_and_no_longer() {
+        // Kept by value and seat, without hashing: each seat's answer apart from the others', a
+        // seat past the direct table's and a value asked of no argument and of the first seat
+        // alike (which a checked program never does) in the hashed table, each its own answer.
+        let (none, seat) = (
+            |v| Asked::new((v, Args::Many(Vec::new()))),
+            |v, s| Asked::new((v, Args::One(Value::Player(s)))),
+        );
+        let mut memo = memo();
+        let seats = super::DIRECT_SEATS;
+        for (asked, answer, part) in [
+            (none(0), 10, Part::Var(0)),
+            (seat(1, 0), 20, Part::Owned(0, 0)),
+            (seat(1, 1), 21, Part::Owned(0, 1)),
+            (seat(1, seats), 22, Part::Owned(0, 2)),
+            (seat(0, 0), 30, Part::Var(1)),
+        ] {
+            memo.begin();
+            memo.read(part);
+            let read = memo.end();
+            memo.keep(asked, Value::Int(answer), read, super::KEPT_AT_REST.into());
+        }
+        assert!(super::direct(&super::packed(&(1, Args::One(Value::Player(seats)))).unwrap()).is_none());
+        let all = |memo: &mut Memo| {
+            [none(0), seat(1, 0), seat(1, 1), seat(1, seats), seat(0, 0)].map(|asked| memo.get(&asked))
+        };
+        let (i, j) = (|n| Some(Value::Int(n)), None);
+        assert_eq!(all(&mut memo), [i(10), i(20), i(21), i(22), i(30)]);
+        memo.changed(Part::Owned(0, 1));
+        assert_eq!(all(&mut memo), [i(10), i(20), j.clone(), i(22), i(30)]);
+        memo.changed(Part::Var(1));
+        assert_eq!(all(&mut memo), [i(10), i(20), j.clone(), i(22), j.clone()]);
+        // At rest, its answers are kept as the others are, and hold while what they read does.
+        memo.settle();
+        assert_eq!(memo.direct.len(), 0);
+        assert_eq!(all(&mut memo), [i(10), i(20), j.clone(), i(22), j.clone()]);
+        memo.changed(Part::Var(0));
+        assert_eq!(all(&mut memo), [j.clone(), i(20), j.clone(), i(22), j]);
     }
 
     #[test]
