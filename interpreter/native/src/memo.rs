@@ -123,7 +123,18 @@ const THREE: u32 = 1 << 31;
 
 /// How many answers of one value the direct table holds (`Memo::direct`): the seats asked of a
 /// value of one player, the first of them a value of no arguments.
-const DIRECT_SEATS: u32 = 4;
+pub(crate) const DIRECT_SEATS: u32 = 4;
+
+/// Where a question of no arguments, or of one of the first `DIRECT_SEATS` seats, lies in a table
+/// by value and seat (kept.rs's filters), apart from every other question's: found without hashing.
+pub(crate) fn by_seat((value, args): &Key) -> Option<usize> {
+    let seat = match args {
+        Args::Many(values) if values.is_empty() => 0,
+        Args::One(Value::Player(seat)) if *seat < DIRECT_SEATS => seat + 1,
+        _ => return None,
+    };
+    (*value < DIRECT_VALUES).then(|| (value * (DIRECT_SEATS + 1) + seat) as usize)
+}
 
 /// The most values the direct table holds answers of: its size is bounded.
 const DIRECT_VALUES: u32 = 1 << 12;
