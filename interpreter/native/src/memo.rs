@@ -564,11 +564,21 @@ impl Memo {
         self.collecting = *collecting;
     }
 
-    /// A part of the position was read by the value being computed, if any.
+    /// A part of the position was read by the value being computed, if any. Inlined where it is
+    /// read, the part numbered apart (`note`): most parts are read where nothing keeps what is
+    /// read (in a bundled game of placements and routes, 150,000 of 171,000 reads), and the call
+    /// saved and restored registers for them (11 instructions each).
+    #[inline]
     pub(crate) fn read(&mut self, part: Part) {
         if self.reading.is_empty() && self.collecting.is_none() {
             return; // nothing keeps what it reads (nor is a kind's part at a place numbered)
         }
+        self.note(part);
+    }
+
+    /// A part read by the value being computed (`read`), or by the kept filter's item tested.
+    #[inline(never)]
+    fn note(&mut self, part: Part) {
         let b = bucket(&self.layout, part);
         if let Some(reading) = &mut self.collecting {
             match part {
