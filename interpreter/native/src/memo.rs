@@ -549,7 +549,11 @@ impl Memo {
             filters,
             collecting,
         } = source;
-        self.direct.clone_from(direct);
+        // The table by seat keeps its length (the values a game asks are those the game before
+        // asked): the entries past the source's emptied, not dropped and grown again.
+        self.direct.resize_with(self.direct.len().max(direct.len()), || None);
+        self.direct[..direct.len()].clone_from_slice(direct);
+        self.direct[direct.len()..].fill_with(|| None);
         self.packed.clone_from(packed);
         self.answers.clone_from(answers);
         self.rested_packed.clone_from(rested_packed);
@@ -1106,6 +1110,21 @@ mod tests {
         assert_eq!(all(&mut memo), [i(10), i(20), j.clone(), i(22), j.clone()]);
         memo.changed(Part::Var(0));
         assert_eq!(all(&mut memo), [j.clone(), i(20), j.clone(), i(22), j]);
+    }
+
+    #[test]
+    fn a_memo_laid_over_another_answers_as_its_source_and_no_more() {
+        // The game before asked a value the source never did: laid over, its answer is gone,
+        // and the source's answers are there, in a table by seat longer than the source's.
+        let seat = |v, s| Asked::new((v, Args::One(Value::Player(s))));
+        let (mut before, mut source) = (memo(), memo());
+        for v in [0, 9] {
+            before.keep(seat(v, 1), Value::Int(i64::from(v) + 1), one_bucket(), 1);
+        }
+        source.keep(seat(0, 1), Value::Int(1), one_bucket(), 1);
+        before.copy_from(&source);
+        assert_eq!((before.get(&seat(0, 1)), before.get(&seat(9, 1))), (Some(Value::Int(1)), None));
+        assert_eq!(before.len(), source.len());
     }
 
     #[test]
