@@ -853,6 +853,9 @@ impl Memo {
     }
 
     /// The answer for `key`, if it still holds; what it read counts as read by its caller.
+    /// Inlined where a value is asked (`vm::declared`), its rarer paths apart (`get_rested`,
+    /// `drop_stale`): the call saved and restored registers at each asking.
+    #[inline]
     pub(crate) fn get(&mut self, asked: &Asked) -> Option<Value> {
         let Some((answer, reads, found, _)) = self.answer(asked) else {
             return self.get_rested(asked);
