@@ -142,6 +142,9 @@ pub(crate) struct Filters {
     /// and the table were 8% of the instructions of a game on 121 cells, docs/benchmarks.md, a
     /// twenty-first round). An entry left empty (an asking that failed) is as no filter kept.
     kept: HashMap<Key, Option<Box<Kept>>, vm::Fast>,
+    /// Those of no arguments or of one seat, by value and seat (`memo::by_seat`), without
+    /// hashing their keys (Hex's `empty()`, asked three times a move: two lookups an asking).
+    by_seat: Vec<Option<Box<Kept>>>,
     refused: Vec<bool>,
     /// The items to test of the filter being asked, kept between askings for its room.
     todo: Vec<usize>,
@@ -155,9 +158,52 @@ impl Filters {
         !self.refused.get(value as usize).copied().unwrap_or(false)
     }
 
-    /// Whether any filter is kept: else no answer is one's to change in place.
+    /// Whether any filter is kept: else no answer is one's to change in place (true too where
+    /// one was kept by seat, and is no longer: the memo then does what it need not).
     pub(crate) fn any(&self) -> bool {
-        !self.kept.is_empty()
+        !self.kept.is_empty() || !self.by_seat.is_empty()
+    }
+
+    /// The entry of the filter kept for a key, if it has one.
+    fn entry(&mut self, key: &Key) -> Option<&mut Option<Box<Kept>>> {
+        match crate::memo::by_seat(key) {
+            Some(i) => self.by_seat.get_mut(i),
+            None => self.kept.get_mut(key),
+        }
+    }
+
+    /// The filter kept for a key, if one is.
+    #[cfg(test)]
+    fn get(&self, key: &Key) -> Option<&Kept> {
+        match crate::memo::by_seat(key) {
+            Some(i) => self.by_seat.get(i)?.as_deref(),
+            None => self.kept.get(key)?.as_deref(),
+        }
+    }
+
+    /// Keep a filter for a key, in the entry it has (else a new one).
+    fn put(&mut self, key: &Key, kept: Box<Kept>) {
+        if let Some(entry) = self.entry(key) {
+            *entry = Some(kept);
+            return;
+        }
+        match crate::memo::by_seat(key) {
+            Some(i) => {
+                self.by_seat.resize_with(self.by_seat.len().max(i + 1), || None);
+                self.by_seat[i] = Some(kept);
+            }
+            None => {
+                if self.kept.len() >= MOST {
+                    self.clear();
+                }
+                self.kept.insert(key.clone(), Some(kept));
+            }
+        }
+    }
+
+    /// Every filter kept, by seat and by key.
+    fn all(&mut self) -> impl Iterator<Item = &mut Option<Box<Kept>>> {
+        self.by_seat.iter_mut().chain(self.kept.values_mut())
     }
 
     fn refuse(&mut self, value: u32) {
@@ -167,11 +213,15 @@ impl Filters {
         }
         self.refused[i] = true;
         self.kept.retain(|key, _| key.0 != value);
+        // Its entries by seat, those the table has.
+        let (seats, len) = (crate::memo::DIRECT_SEATS as usize + 1, self.by_seat.len());
+        self.by_seat[(i * seats).min(len)..(i * seats + seats).min(len)].fill_with(|| None);
     }
 
     /// Forget every filter kept.
     fn clear(&mut self) {
         self.kept = HashMap::default();
+        self.by_seat = Vec::new();
     }
 
     /// The memo's clock starts again (`Memo::settle`, which hands itself over before): a filter
@@ -179,10 +229,15 @@ impl Filters {
     /// tested again, and every time kept is the new clock's start.
     pub(crate) fn settle(&mut self, memo: &crate::memo::Memo) {
         self.kept.retain(|_, kept| kept.as_ref().is_some_and(|k| memo.holds_since(&k.others, k.found)));
+        for entry in &mut self.by_seat {
+            if entry.as_ref().is_some_and(|k| !memo.holds_since(&k.others, k.found)) {
+                *entry = None;
+            }
+        }
         // A game at rest keeps no room to grow: the items to test are made again when asked,
         // and each filter's layout by bucket holds what it lists (bench/memory.py).
         self.todo = Vec::new();
-        for kept in self.kept.values_mut().flatten() {
+        for kept in self.all().flatten() {
             kept.by_bucket.shrink_to_fit();
             kept.found = 0;
             for item in &mut kept.each {
@@ -221,7 +276,7 @@ pub(crate) fn filter(
     if items.len() < FEW_ITEMS {
         return whole(p, w, &items, (cond, &counted, compiled), slot, env);
     }
-    let old = w.memo.filters.kept.get_mut(key).and_then(Option::take).filter(|k| {
+    let old = w.memo.filters.entry(key).and_then(Option::take).filter(|k| {
         (Arc::ptr_eq(&k.items, &items) || k.items == items) && w.memo.holds_since(&k.others, k.found)
     });
     let mut kept = match old {
@@ -311,14 +366,11 @@ pub(crate) fn filter(
     if !keep || (!reads_pieces && !items.is_empty()) {
         filters.refuse(key.0);
     } else if items.is_empty() {
-        filters.kept.remove(key);
-    } else if let Some(entry) = filters.kept.get_mut(key) {
-        *entry = Some(kept);
-    } else {
-        if filters.kept.len() >= MOST {
-            filters.clear();
+        if let Some(entry) = filters.entry(key) {
+            *entry = None;
         }
-        filters.kept.insert(key.clone(), Some(kept));
+    } else {
+        filters.put(key, kept);
     }
     Ok(answer)
 }
@@ -491,6 +543,45 @@ mod tests {
     use crate::vm::{self, Game, Loaded};
     use std::sync::Arc;
 
+    #[test]
+    fn a_filter_of_no_arguments_or_of_one_seat_is_found_by_its_value_and_seat_and_refused_with_its_value() {
+        // Kept by value and seat (the first seats) or by key (the others): each found as kept,
+        // none for another seat, and every one of a value forgotten when the value is refused.
+        let kept = |found| {
+            Box::new(super::Kept {
+                items: Arc::default(),
+                each: Vec::new(),
+                truths: Vec::new(),
+                others: Default::default(),
+                found,
+                read: Default::default(),
+                by_bucket: Vec::new(),
+                some_stale: false,
+                answer: Arc::default(),
+            })
+        };
+        let far = crate::memo::DIRECT_SEATS + 3;
+        let keys: Vec<crate::vm::Key> = [(1, None), (2, Some(0)), (2, Some(1)), (2, Some(far)), (3, Some(0))]
+            .into_iter()
+            .map(|(value, seat)| {
+                (value, seat.map_or(vm::Args::Many(Vec::new()), |s| vm::Args::One(Value::Player(s))))
+            })
+            .collect();
+        let mut filters = super::Filters::default();
+        for (found, key) in keys.iter().enumerate() {
+            filters.put(key, kept(found as u32));
+        }
+        let found = |filters: &super::Filters| -> Vec<Option<u32>> {
+            keys.iter().map(|key| filters.get(key).map(|kept| kept.found)).collect()
+        };
+        assert_eq!(found(&filters), [Some(0), Some(1), Some(2), Some(3), Some(4)]);
+        assert!(filters.get(&(2, vm::Args::One(Value::Player(2)))).is_none());
+        filters.refuse(2);
+        assert_eq!(found(&filters), [Some(0), None, None, None, Some(4)]);
+        filters.clear();
+        assert_eq!(found(&filters), [None; 5]);
+    }
+
     fn program() -> Arc<Loaded> {
         let mut ir: serde_json::Value = crate::vm::tiny_program();
         let here = serde_json::json!({"Builtin": ["Count", [{"Builtin": ["Pieces", [{"Local": 0}]]}]]});
@@ -540,7 +631,7 @@ mod tests {
                 // The filters whose tests read few places are kept (`free()`, the two-place one,
                 // the one that reads a variable too, the one whose items read one or two places),
                 // by a game at rest too; not the short one.
-                assert_eq!(game.world.memo.filters.kept.len(), 4);
+                assert_eq!(game.world.memo.filters.all().flatten().count(), 4);
                 let Some(pending) = &game.pending else { break };
                 let size = pending.size() as u64;
                 game.apply(rng.randbelow(size) as usize).expect("an option");
@@ -560,7 +651,7 @@ mod tests {
         vm::at_every_position(&program(), 0..20, |game, seed| {
             asked_and_afresh(game, 4);
             let memo = &game.world.memo;
-            let kept = memo.filters.kept[&key].as_deref().expect("kept");
+            let kept = memo.filters.get(&key).expect("kept");
             let mut laid = Vec::new();
             let mut read = kept.others;
             for (i, item) in kept.each.iter().enumerate() {
@@ -658,14 +749,14 @@ mod tests {
         asked_and_afresh(&mut game, 0);
         let key = (0, vm::Args::Many(Vec::new()));
         let mut todo = Vec::new();
-        let kept = game.world.memo.filters.kept[&key].as_deref().expect("kept");
+        let kept = game.world.memo.filters.get(&key).expect("kept");
         super::to_test(&game.world, kept, false, 3, &mut todo);
         assert!(todo.is_empty(), "nothing moved: nothing to test again");
         let piece = game.world.locs[0].pop().expect("a piece in the supply");
         game.world.locs[2].push(piece);
         game.world.changed(vm::Part::Loc(0));
         game.world.changed(vm::Part::Loc(2));
-        let kept = game.world.memo.filters.kept[&key].as_deref().expect("kept");
+        let kept = game.world.memo.filters.get(&key).expect("kept");
         super::to_test(&game.world, kept, false, 3, &mut todo);
         assert_eq!(todo, vec![1]);
     }
@@ -678,11 +769,11 @@ mod tests {
         let (asked, _) = asked_and_afresh(&mut game, 0);
         let key = (0, vm::Args::Many(Vec::new()));
         let filters = &mut game.world.memo.filters;
-        filters.kept.get_mut(&key).and_then(Option::as_mut).expect("kept").by_bucket.reserve(64);
+        filters.entry(&key).and_then(Option::as_mut).expect("kept").by_bucket.reserve(64);
         filters.todo.reserve(64);
         game.rest();
         let filters = &game.world.memo.filters;
-        let layout = &filters.kept[&key].as_deref().expect("kept").by_bucket;
+        let layout = &filters.get(&key).expect("kept").by_bucket;
         assert_eq!(layout.capacity(), layout.len(), "the layout holds what it lists");
         assert_eq!(filters.todo.capacity(), 0, "no items to test are kept at rest");
         let (again, afresh) = asked_and_afresh(&mut game, 0);
