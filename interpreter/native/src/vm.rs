@@ -1144,7 +1144,7 @@ impl Game {
         let Some(func) = func else {
             return Ok(vec![0; self.world.players as usize]);
         };
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.world.players as usize); // grown once, not per seat
         for seat in 0..self.world.players {
             // An error in the score is placed at the score's declaration, as on the Python engine.
             let seat = Args::One(Value::Player(seat));
