@@ -134,7 +134,7 @@ struct Kept {
 }
 
 /// The filters a game keeps, by declared value and arguments, and the values not worth keeping.
-#[derive(Clone, Default, Debug)]
+#[derive(Default, Debug)]
 pub(crate) struct Filters {
     /// Each in a box of its own, taken out of its entry while it is asked and put back in the
     /// same entry: a box moves as one word where a `Kept` is some 200 bytes, and the entry is
@@ -150,6 +150,31 @@ pub(crate) struct Filters {
     todo: Vec<usize>,
     /// The connection questions kept as their places grow (grid.rs).
     pub(crate) joins: crate::grid::Joins,
+}
+
+impl Clone for Filters {
+    fn clone(&self) -> Filters {
+        let Filters { kept, by_seat, refused, todo, joins } = self;
+        Filters {
+            kept: kept.clone(),
+            by_seat: by_seat.clone(),
+            refused: refused.clone(),
+            todo: todo.clone(),
+            joins: joins.clone(),
+        }
+    }
+
+    /// Field by field, each table keeping its allocation: a stream of playouts lays each game's
+    /// memo over the one before (`Memo::copy_from`), and the derived copy made every table anew
+    /// and dropped the old, for every game.
+    fn clone_from(&mut self, source: &Filters) {
+        let Filters { kept, by_seat, refused, todo, joins } = source;
+        self.kept.clone_from(kept);
+        self.by_seat.clone_from(by_seat);
+        self.refused.clone_from(refused);
+        self.todo.clone_from(todo);
+        self.joins.clone_from(joins);
+    }
 }
 
 impl Filters {

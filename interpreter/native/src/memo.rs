@@ -552,7 +552,13 @@ impl Memo {
         // The table by seat keeps its length (the values a game asks are those the game before
         // asked): the entries past the source's emptied, not dropped and grown again.
         self.direct.resize_with(self.direct.len().max(direct.len()), || None);
-        self.direct[..direct.len()].clone_from_slice(direct);
+        // Entry by entry, those empty in both left as they are (most of the table: a game's
+        // first decision has asked few values), not each written anew.
+        for (to, from) in self.direct.iter_mut().zip(direct) {
+            if to.is_some() || from.is_some() {
+                to.clone_from(from);
+            }
+        }
         self.direct[direct.len()..].fill_with(|| None);
         self.packed.clone_from(packed);
         self.answers.clone_from(answers);

@@ -19,7 +19,7 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Fail> {
 }
 
 /// The cells laid on the grids that grow, in one game: plain data, copied with the game.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Grown {
     /// The location of the first grown cell: every location before it is the program's own.
     base: u32,
@@ -43,6 +43,37 @@ pub struct Grown {
     around: Vec<[u32; 6]>,
     /// Whether each grid is of hexes (six sides) or squares (four), by the grid's index.
     hex: Arc<[bool]>,
+}
+
+impl Clone for Grown {
+    fn clone(&self) -> Grown {
+        let Grown { base, cells, at, layers, tops, under, around, hex } = self;
+        Grown {
+            base: *base,
+            cells: cells.clone(),
+            at: at.clone(),
+            layers: layers.clone(),
+            tops: tops.clone(),
+            under: under.clone(),
+            around: around.clone(),
+            hex: hex.clone(),
+        }
+    }
+
+    /// Field by field, each list keeping its allocation: a stream of playouts lays each game over
+    /// the one before (playouts.rs), and the derived copy allocated every list anew and dropped
+    /// the old ones, for every game. Every field is named, so that a field added is not forgotten.
+    fn clone_from(&mut self, source: &Grown) {
+        let Grown { base, cells, at, layers, tops, under, around, hex } = source;
+        self.base = *base;
+        self.cells.clone_from(cells);
+        self.at.clone_from(at);
+        self.layers.clone_from(layers);
+        self.tops.clone_from(tops);
+        self.under.clone_from(under);
+        self.around.clone_from(around);
+        self.hex.clone_from(hex);
+    }
 }
 
 impl PartialEq for Grown {

@@ -55,8 +55,7 @@ impl Prepared {
     fn laid_over<'a>(&mut self, rng: Mt, last: &'a mut Option<Game>) -> &'a mut Game {
         match (&self.first, last) {
             (Some(first), Some(game)) => {
-                game.copy_from(first);
-                game.world.rng = rng;
+                game.copy_from(first, Some(rng));
                 game
             }
             (_, last) => last.insert(self.game_drawing(rng)),
@@ -240,12 +239,28 @@ mod tests {
         let mut finished = start(3);
         finished.play_out(&mut random(3, 2)).expect("plays");
         let source = start(5);
-        finished.copy_from(&source);
+        finished.copy_from(&source, None);
         assert!(finished == source);
         let laid = play(finished, &mut random(5, 2)).expect("plays");
         let copied = play(source.copied(), &mut random(5, 2)).expect("plays");
         assert_eq!((&laid.choices, laid.steps, laid.turns), (&copied.choices, copied.steps, copied.turns));
         assert_eq!(laid.outcome.as_ref().ok(), copied.outcome.as_ref().ok());
+    }
+
+    /// A game laid over a finished one with a generator of its own (a seed's game in a stream of
+    /// playouts, `Prepared::laid_over`) is its source's copy whose chance draws from that generator.
+    #[test]
+    fn a_game_laid_over_with_a_generator_given_is_its_source_drawing_from_it() {
+        let program = tiny();
+        let start = |seed| Game::seated(program.clone(), 2, Teams::alone(2), seed, 100_000, false, None);
+        let mut finished = start(3);
+        finished.play_out(&mut random(3, 2)).expect("plays");
+        let source = start(5);
+        finished.copy_from(&source, Some(Mt::new(7)));
+        let mut expected = source.copied();
+        expected.world.rng = Mt::new(7);
+        assert!(finished == expected);
+        assert!(finished != source);
     }
 
     /// A stream's games are those its agents play when made once and never seeded again, each

@@ -541,8 +541,8 @@ impl std::hash::Hasher for FastHasher {
 
 impl World {
     /// This world made the same as `source`, its memo's answers kept (`Game::copy_from`), in the
-    /// room it has.
-    fn copy_from(&mut self, source: &World) {
+    /// room it has; its chance drawing from `given` where one is given.
+    fn copy_from(&mut self, source: &World, given: Option<Mt>) {
         let World {
             players,
             seats,
@@ -564,7 +564,7 @@ impl World {
             calls,
             depth,
             memo,
-            areas,
+            areas: _, // a cache no part of the position: the copy's forgotten in place (`forget`)
             seen,
             room: _, // this world's own room, kept
         } = source;
@@ -578,7 +578,10 @@ impl World {
         self.turns = *turns;
         self.steps = *steps;
         self.budget = *budget;
-        self.rng.clone_from(rng);
+        match given {
+            Some(given) => self.rng = given,
+            None => self.rng.clone_from(rng),
+        }
         self.counters.clone_from(counters);
         self.shortfalls.clone_from(shortfalls);
         self.events.clone_from(events);
@@ -588,7 +591,7 @@ impl World {
         self.calls = *calls;
         self.depth = *depth;
         self.memo.copy_from(memo);
-        self.areas.clone_from(areas);
+        self.areas.forget();
         self.seen.clone_from(seen);
     }
 
@@ -887,11 +890,14 @@ impl Game {
     /// of playouts lays each game over the one it finished (playouts.rs's `Stream`) rather than
     /// dropping it and copying the start anew: a pile a move fills then has its room already.
     /// Every field is named, so that a field added to a game is not forgotten here.
-    pub(crate) fn copy_from(&mut self, source: &Game) {
+    /// The copy's chance draws from `rng` where one is given (a game laid over another for a seed
+    /// of its own, playouts.rs): the source's generator is then not copied only to be dropped (an
+    /// allocation and two frees a game).
+    pub(crate) fn copy_from(&mut self, source: &Game, rng: Option<Mt>) {
         let Game { program, world, frames, offers, taken, pending, over, ended_early, failed, choices } =
             source;
         self.program.clone_from(program);
-        self.world.copy_from(world);
+        self.world.copy_from(world, rng);
         self.frames.clone_from(frames);
         self.offers.clone_from(offers);
         self.taken.clone_from(taken);
@@ -1138,7 +1144,7 @@ impl Game {
         let Some(func) = func else {
             return Ok(vec![0; self.world.players as usize]);
         };
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.world.players as usize); // grown once, not per seat
         for seat in 0..self.world.players {
             // An error in the score is placed at the score's declaration, as on the Python engine.
             let seat = Args::One(Value::Player(seat));
