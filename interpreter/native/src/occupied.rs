@@ -87,6 +87,43 @@ fn listed(first: u32, set: &[u64]) -> Value {
     Value::List(Arc::new(out))
 }
 
+/// A value's body that `pass` answers, taken apart once when the program loads
+/// (`Loaded::passing`): a set asked at each move of a small board does not find its board and
+/// its condition's parts again at each pass (Tic-Tac-Toe's `empty()` and `marked(p)`, a pass
+/// each per move).
+#[derive(Clone, Debug)]
+pub(crate) struct Passing {
+    grid: usize,
+    slot: u32,
+    op: BinOp,
+    n: i64,
+    /// `pieces(...)`'s arguments.
+    args: Vec<Expr>,
+}
+
+impl Passing {
+    /// The parts of `body` if it is a filter `pass` may answer (`[each x in cells(BOARD) where
+    /// count(pieces(x, ...)) OP N]`); None for any other body.
+    pub(crate) fn of(ir: &Program, body: &Expr) -> Option<Passing> {
+        let Expr::Filter { seq, slot, cond } = body else { return None };
+        let grid = board(ir, seq)?;
+        let (op, args, n) = vm::pieces_counted(cond)?;
+        Some(Passing { grid, slot: *slot, op, n, args: args.to_vec() })
+    }
+
+    /// `pass` of the filter these are the parts of.
+    pub(crate) fn pass(
+        &self,
+        p: &Loaded,
+        w: &mut World,
+        env: &mut [Value],
+        since: Option<(&[u64], &crate::memo::Reads)>,
+        then: impl FnOnce(u32, &[u64]) -> Value,
+    ) -> Result<Option<Value>, Fail> {
+        passed(p, w, (self.grid, self.slot, self.op, &self.args, self.n), env, since, then)
+    }
+}
+
 /// The filter's pass (see `filter`): the cells that pass marked a bit each, by their place among
 /// the board's (on the stack for a board of up to 256 cells), handed to `then` with the board's
 /// first location, which makes the answer of them; None, having done nothing, where the filter
@@ -103,9 +140,24 @@ pub(crate) fn pass(
     since: Option<(&[u64], &crate::memo::Reads)>,
     then: impl FnOnce(u32, &[u64]) -> Value,
 ) -> Result<Option<Value>, Fail> {
-    let Some(g) = board(&p.ir, seq).filter(|_| w.memo.collecting.is_none()) else { return Ok(None) };
-    let (first, size) = p.grids[g].span();
+    let Some(g) = board(&p.ir, seq) else { return Ok(None) };
     let Some((op, args, n)) = vm::pieces_counted(cond) else { return Ok(None) };
+    passed(p, w, (g, slot, op, args, n), env, since, then)
+}
+
+/// `pass` of the filter of board `g`'s cells (named by `slot`) by `count(pieces(ARGS)) OP N`.
+fn passed(
+    p: &Loaded,
+    w: &mut World,
+    (g, slot, op, args, n): (usize, u32, BinOp, &[Expr], i64),
+    env: &mut [Value],
+    since: Option<(&[u64], &crate::memo::Reads)>,
+    then: impl FnOnce(u32, &[u64]) -> Value,
+) -> Result<Option<Value>, Fail> {
+    if w.memo.collecting.is_some() {
+        return Ok(None);
+    }
+    let (first, size) = p.grids[g].span();
     let Some((kind, owner)) = vm::fixed_kind_owner(args, slot, env) else { return Ok(None) };
     if kind.as_ref().and_then(|k| p.kind_key(k)).is_some() && w.memo.has_kinds() {
         return Ok(None); // a kind's pieces at each cell are a part of their own: read one by one
@@ -527,6 +579,24 @@ pub(crate) mod tests {
             None
         );
         assert_eq!(shaped(&program.ir, &counted("Eq", &[], 0)), None);
+    }
+
+    #[test]
+    fn a_set_values_filter_is_taken_apart_once_when_the_program_loads_and_passes_as_the_filter() {
+        let program = program();
+        // `free()` is no set; its copy (cells.rs) is, and is taken apart for its pass.
+        assert!(program.passing[0].is_none());
+        let passing = program.passing[1].as_ref().expect("the set's filter taken apart");
+        let cond = counted("Eq", &[], 0);
+        for seed in 0..10 {
+            let game = laid(seed);
+            let mut w = game.world.clone();
+            w.memo.begin();
+            let made = |first: u32, bits: &[u64]| super::listed(first, bits);
+            let answer = passing.pass(&program, &mut w, &mut [Value::None], None, made);
+            let passed = (answer.map(|a| a.expect("answered")), w.steps, w.memo.end());
+            assert_eq!(Some(passed), both(&game, &cond, &[Value::None]).0, "seed {seed}");
+        }
     }
 
     /// A condition that counts nothing: the item's name read.

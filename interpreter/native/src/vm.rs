@@ -92,6 +92,8 @@ pub struct Loaded {
     /// and by value, whether it is one of those (cells.rs).
     pub(crate) as_set: Vec<Option<u32>>,
     pub(crate) sets: Vec<bool>,
+    /// By value answered as a set: its body taken apart for occupied.rs's pass, where it answers.
+    pub(crate) passing: Vec<Option<crate::occupied::Passing>>,
     /// By declaration of pieces: its only kind, where it has one (`sole_kinds`).
     sole_kind: Vec<Option<u32>>,
 }
@@ -251,6 +253,9 @@ impl Loaded {
             .map(|(v, test)| test.is_some() && crate::occupied::tested_first(&ir, &grids, &v.body))
             .collect();
         let sole_kind = sole_kinds(&ir);
+        let passing = (ir.values.iter().zip(&sets))
+            .map(|(v, set)| set.then(|| crate::occupied::Passing::of(&ir, &v.body)).flatten())
+            .collect();
         Loaded {
             ir,
             grids,
@@ -268,6 +273,7 @@ impl Loaded {
             once,
             as_set,
             sets,
+            passing,
             sole_kind,
         }
     }
