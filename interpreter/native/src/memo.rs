@@ -1116,12 +1116,16 @@ mod tests {
         assert_eq!(stale(&memo, (1, Args::One(Value::Player(0)))), None, "it holds");
         let (answer, changed) = stale(&memo, (0, Args::One(Value::Player(0)))).expect("stale");
         assert_eq!((answer, changed != Reads::default()), (Value::Int(30), true));
+        // A seat past the table's is asked in the hashed table, through a question made of the key.
+        memo.changed(Part::Owned(0, 2));
+        let (answer, _) = stale(&memo, (1, Args::One(Value::Player(seats)))).expect("stale past the table");
+        assert_eq!(answer, Value::Int(22));
         // At rest, its answers are kept as the others are, and hold while what they read does.
         memo.settle();
         assert_eq!(memo.direct.len(), 0);
-        assert_eq!(all(&mut memo), [i(10), i(20), j.clone(), i(22), j.clone()]);
+        assert_eq!(all(&mut memo), [i(10), i(20), j.clone(), j.clone(), j.clone()]);
         memo.changed(Part::Var(0));
-        assert_eq!(all(&mut memo), [j.clone(), i(20), j.clone(), i(22), j]);
+        assert_eq!(all(&mut memo), [j.clone(), i(20), j.clone(), j.clone(), j]);
     }
 
     #[test]
