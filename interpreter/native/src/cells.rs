@@ -162,7 +162,7 @@ pub(crate) fn answer(
     };
     // On a small board a pass over every cell costs less than finding the set found before
     // (Tic-Tac-Toe's 9 cells: 2.6% more for a whole game; Hex's 121: 9% less).
-    let stale = || w.memo.stale(&crate::memo::Asked::new(key.clone()));
+    let stale = || w.memo.stale(key);
     let before = match (size > crate::occupied::MOST_CELLS_KEPT).then(stale).flatten() {
         Some((Value::Cells(old), changed)) if old.passed => Some((old.bits, changed)),
         _ => None,

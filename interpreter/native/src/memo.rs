@@ -880,9 +880,13 @@ impl Memo {
 
     /// The answer kept for `key` that no longer holds, with the buckets that changed since it
     /// was found among those it read: what an answer made again from the parts that changed
-    /// starts from (cells.rs). None where it holds, or none is kept (at rest, forgotten).
-    pub(crate) fn stale(&self, asked: &Asked) -> Option<(&Value, Reads)> {
-        let (answer, reads, found, _) = self.answer(asked)?;
+    /// starts from (cells.rs). None where it holds, or none is kept (at rest, forgotten). A key of
+    /// no arguments or one seat is found by value and seat, without a copy of it made to ask.
+    pub(crate) fn stale(&self, key: &Key) -> Option<(&Value, Reads)> {
+        let (answer, reads, found, _) = match by_seat(key).and_then(|i| self.direct.get(i)) {
+            Some(Some((_, answer))) => Some(answer),
+            _ => self.answer(&Asked::new(key.clone())),
+        }?;
         let changed = self.changed_since(reads, *found);
         (changed != Reads::default()).then_some((answer, changed))
     }
@@ -1113,12 +1117,21 @@ mod tests {
         assert_eq!(all(&mut memo), [i(10), i(20), j.clone(), i(22), i(30)]);
         memo.changed(Part::Var(1));
         assert_eq!(all(&mut memo), [i(10), i(20), j.clone(), i(22), j.clone()]);
+        // Asked stale by its key, as cells.rs asks: the answer and what changed of what it read.
+        let stale = |memo: &Memo, key| memo.stale(&key).map(|(answer, changed)| (answer.clone(), changed));
+        assert_eq!(stale(&memo, (1, Args::One(Value::Player(0)))), None, "it holds");
+        let (answer, changed) = stale(&memo, (0, Args::One(Value::Player(0)))).expect("stale");
+        assert_eq!((answer, changed != Reads::default()), (Value::Int(30), true));
+        // A seat past the table's is asked in the hashed table, through a question made of the key.
+        memo.changed(Part::Owned(0, 2));
+        let (answer, _) = stale(&memo, (1, Args::One(Value::Player(seats)))).expect("stale past the table");
+        assert_eq!(answer, Value::Int(22));
         // At rest, its answers are kept as the others are, and hold while what they read does.
         memo.settle();
         assert_eq!(memo.direct.len(), 0);
-        assert_eq!(all(&mut memo), [i(10), i(20), j.clone(), i(22), j.clone()]);
+        assert_eq!(all(&mut memo), [i(10), i(20), j.clone(), j.clone(), j.clone()]);
         memo.changed(Part::Var(0));
-        assert_eq!(all(&mut memo), [j.clone(), i(20), j.clone(), i(22), j]);
+        assert_eq!(all(&mut memo), [j.clone(), i(20), j.clone(), j.clone(), j]);
     }
 
     #[test]
