@@ -207,9 +207,7 @@ pub(crate) fn asked(
     if args.len() != arity {
         return Ok(None);
     }
-    let Value::Cells(set) = vm::asked(p, w, as_set, of, env)? else {
-        unreachable!("a value appended by cells::found answers a set")
-    };
+    let set = set_of(p, w, as_set, of, env)?;
     let answer = if b == Builtin::InARow {
         let n = vm::int(vm::eval(p, w, &args[1], env)?)?;
         grid::in_a_row_of(p, &set, n)?
@@ -231,10 +229,23 @@ pub(crate) fn counted(
     of: &[Expr],
     env: &mut [Value],
 ) -> Result<i64, Fail> {
-    let Value::Cells(set) = vm::asked(p, w, as_set, of, env)? else {
-        unreachable!("a value appended by cells::found answers a set")
-    };
-    Ok(set.len() as i64)
+    Ok(set_of(p, w, as_set, of, env)?.len() as i64)
+}
+
+/// The set copy `as_set` of a value (cells.rs's `found`) asked with these arguments: what
+/// `in_a_row`, `connected`, `count` and a choice (vm.rs's `from_a_set`) ask in the value's place.
+#[inline(always)]
+pub(crate) fn set_of(
+    p: &Loaded,
+    w: &mut World,
+    as_set: u32,
+    of: &[Expr],
+    env: &mut [Value],
+) -> Result<Arc<CellSet>, Fail> {
+    match vm::asked(p, w, as_set, of, env)? {
+        Value::Cells(set) => Ok(set),
+        _ => unreachable!("a value appended by cells::found answers a set"),
+    }
 }
 
 #[cfg(test)]

@@ -229,16 +229,21 @@ mod tests {
         assert!(at_first.first.is_some() && from_laid.first.is_none());
     }
 
+    /// A game of seed 3 played to its end, and a fresh one of seed 5 to lay over it.
+    fn finished_and_fresh() -> (Game, Game) {
+        let program = tiny();
+        let start = |seed| Game::seated(program.clone(), 2, Teams::alone(2), seed, 100_000, false, None);
+        let mut finished = start(3);
+        finished.play_out(&mut random(3, 2)).expect("plays");
+        (finished, start(5))
+    }
+
     /// A game laid over another (`Game::copy_from`), a finished game of another seed, is the
     /// copy `copied` makes of its source: equal to it, and going on as it goes on (the same
     /// choices, steps and turns: the memo's answers, which save steps, kept too).
     #[test]
     fn a_game_laid_over_a_finished_one_is_a_copy_of_its_source() {
-        let program = tiny();
-        let start = |seed| Game::seated(program.clone(), 2, Teams::alone(2), seed, 100_000, false, None);
-        let mut finished = start(3);
-        finished.play_out(&mut random(3, 2)).expect("plays");
-        let source = start(5);
+        let (mut finished, source) = finished_and_fresh();
         finished.copy_from(&source, None);
         assert!(finished == source);
         let laid = play(finished, &mut random(5, 2)).expect("plays");
@@ -251,11 +256,7 @@ mod tests {
     /// playouts, `Prepared::laid_over`) is its source's copy whose chance draws from that generator.
     #[test]
     fn a_game_laid_over_with_a_generator_given_is_its_source_drawing_from_it() {
-        let program = tiny();
-        let start = |seed| Game::seated(program.clone(), 2, Teams::alone(2), seed, 100_000, false, None);
-        let mut finished = start(3);
-        finished.play_out(&mut random(3, 2)).expect("plays");
-        let source = start(5);
+        let (mut finished, source) = finished_and_fresh();
         finished.copy_from(&source, Some(Mt::new(7)));
         let mut expected = source.copied();
         expected.world.rng = Mt::new(7);

@@ -1886,10 +1886,7 @@ fn from_a_set(
 ) -> Result<Option<Arc<crate::cells::CellSet>>, Fail> {
     let (None, Expr::Value(v, of)) = (cond, seq) else { return Ok(None) };
     let Some(as_set) = p.as_set.get(*v as usize).copied().flatten() else { return Ok(None) };
-    match asked(p, w, as_set, of, env)? {
-        Value::Cells(set) => Ok(Some(set)),
-        _ => unreachable!("a value appended by cells::found answers a set"),
-    }
+    Ok(Some(crate::cells::set_of(p, w, as_set, of, env)?))
 }
 
 /// The items of a list for which a condition holds, from a snapshot of the list: what a loop
