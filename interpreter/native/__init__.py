@@ -146,6 +146,7 @@ def playouts(
     budget: int = DEFAULT_BUDGET,
     teams: Sequence[Sequence[int]] | None = None,
     stream: bool = False,
+    draw: str = "seat",
 ) -> list[Playout]:
     """`games` games of seeds `seed`, `seed + 1`, ..., each played to its end inside the core by
     its agents (named as `NativeState.play_out` names them, a shorter list repeating its last),
@@ -159,8 +160,16 @@ def playouts(
     seed: the chance generator and the agents made once, each game going on from where the one
     before left them (src/playouts.rs's `Stream`), so nothing is seeded per game. The first is
     the game of `seed`; a later one replays only after those before it (each `Playout`'s `seed`
-    is then the stream's). The Python engine's `agents.playouts` plays the same games."""
-    from meeple.interpreter.agents import parse_search
+    is then the stream's). The Python engine's `agents.playouts` plays the same games.
+
+    `draw` says how the random answers are drawn: "seat" (the default), each seat's agent from
+    its own generator, `Random(seed * 1000 + seat)`, as `play_out` and `meeple simulate` draw
+    them; "game", one generator for every seat, seeded with the game's seed (in a stream, once
+    with `seed`), drawing each answer as `randrange(decision size)`: the games of the loop
+    `rng = Random(seed); while not state.is_over: state.apply(rng.randrange(state.decision.size))`
+    on either engine (a benchmark's, and OpenSpiel's), with one seeding a game rather than one a
+    seat. Only random agents share one: any other agent with "game" is a ValueError."""
+    from meeple.interpreter.agents import one_generator, parse_search
     from meeple.interpreter.native.state import core_agent, core_error
 
     if _core is None:
@@ -171,6 +180,7 @@ def playouts(
         raise ValueError("a sequence is played game by game: new_game, then play_out")
     if not agents:
         raise ValueError("playouts need an agent for the players (random, first, a style, mcts...)")
+    one_generator(draw, agents)  # checked before any game
     if stream and any(parse_search(name) is not None for name in agents):
         raise ValueError("a search copies its game from the game's seed: it plays no stream of games")
     probe = new_game(game, players, seed, budget, logging=False, checked=False, teams=teams)  # checks them
@@ -179,7 +189,7 @@ def playouts(
     layout = None if probe.layout is None else [list(team) for team in probe.layout]
     out = []
     for n, (choices, turns, steps, scores, ties, winners, error) in enumerate(
-        core.playouts(probe.seats, (seed, games), named, budget, layout, stream)
+        core.playouts(probe.seats, (seed, games), named, budget, layout, stream, draw)
     ):
         failed = None if error is None else core_error(low, budget, *error)
         number = seed if stream else seed + n

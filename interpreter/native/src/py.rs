@@ -7,7 +7,7 @@ use crate::carry::Start;
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
 use crate::mcts::{Budget, Rollout, Search};
-use crate::playouts::{Played, Prepared, Seeded, Stream};
+use crate::playouts::{Answering, Played, Prepared, Seeded, Stream};
 use crate::rng::Mt;
 use crate::teams::Teams;
 use crate::value::Value;
@@ -196,6 +196,26 @@ fn agents_of(loaded: &Loaded, agents: Vec<AgentSpec>, seed: i128) -> PyResult<Ve
     Ok(made)
 }
 
+/// Who answers a game of `seed` played out (`Answering`): its seats' agents (`agents_of`), or,
+/// with `one_generator`, one generator of the seed drawing every seat's answers, which only
+/// random agents can share (a ValueError for any other).
+fn answering_of(
+    loaded: &Loaded,
+    agents: &[AgentSpec],
+    seed: i128,
+    one_generator: bool,
+) -> PyResult<Answering> {
+    if !one_generator {
+        return Ok(Answering::Seats(agents_of(loaded, agents.to_vec(), seed)?));
+    }
+    match agents.iter().find(|agent| !matches!(agent, AgentSpec::Named(name) if name == "random")) {
+        None => Ok(Answering::OneGenerator(Mt::new(seed))),
+        Some(AgentSpec::Named(name) | AgentSpec::Search(name, ..)) => Err(PyValueError::new_err(format!(
+            "only random agents draw from one generator for every seat (draw=\"game\"), not '{name}'"
+        ))),
+    }
+}
+
 /// Agents that play several games in turn (a sequence's), each keeping its generator: made by
 /// `Game::agents`, against the first game's program (a sequence's games declare the same styles).
 #[pyclass(module = "meeple.interpreter.native._core")]
@@ -301,7 +321,11 @@ impl Program {
     /// `new_game` and `play_out` make of the same seed. Python's other threads run meanwhile.
     /// With `stream`, the games are drawn from one stream (playouts.rs's `Stream`) from the
     /// first seed: each goes on from the generators the one before left, none seeded anew.
-    #[pyo3(signature = (players, seeds, agents, budget, teams=None, stream=false))]
+    /// `draw`: "seat" (each seat's agent draws from its own generator, as `play_out`'s), or
+    /// "game" (random agents alone: one generator draws every seat's answers, `randrange` of the
+    /// decision's size, seeded with the game's seed, or in a stream once with the first seed:
+    /// playouts.rs's `Answering::OneGenerator`); anything else is a ValueError.
+    #[pyo3(signature = (players, seeds, agents, budget, teams=None, stream=false, draw="seat"))]
     #[allow(clippy::too_many_arguments)] // the Python call's own arguments, each named there
     fn playouts(
         &self,
@@ -312,24 +336,32 @@ impl Program {
         budget: u64,
         teams: Option<Vec<Vec<u32>>>,
         stream: bool,
+        draw: &str,
     ) -> PyResult<Vec<PlayedOut>> {
         let (seed, games) = seeds;
+        let one_generator = match draw {
+            "seat" => false,
+            "game" => true,
+            _ => return Err(PyValueError::new_err(format!("draw is \"seat\" or \"game\", not {draw:?}"))),
+        };
         let layout = teams.clone();
         let teams = match teams {
             None => Teams::alone(players),
             Some(layout) => Teams::of_layout(&layout, players).map_err(PyValueError::new_err)?,
         };
         let loaded = &self.loaded;
-        agents_of(loaded, agents.clone(), seed)?; // an agent the core lacks is refused before any game
+        // An agent the core lacks, or one that cannot share the generator, is refused before any game.
+        answering_of(loaded, &agents, seed, one_generator)?;
         let settings = (players, layout, budget, false);
         let mut prepared = self.take_prepared(&settings, teams);
-        let played = py.detach(|| {
+        let played = py.detach(|| -> Result<Vec<Played>, String> {
+            let answering = |seed| {
+                answering_of(loaded, &agents, seed, one_generator)
+                    .map_err(|_| "the agents do not fit this program".to_string())
+            };
             let mut out = Vec::new();
             if stream {
-                let Ok(made) = agents_of(loaded, agents.clone(), seed) else {
-                    return Err("the agents do not fit this program".to_string());
-                };
-                let mut drawn = Stream::new(seed, made);
+                let mut drawn = Stream::new(seed, answering(seed)?);
                 for _ in 0..games {
                     out.push(drawn.next(&mut prepared)?);
                 }
@@ -337,10 +369,7 @@ impl Program {
             }
             let mut seeded = Seeded::default();
             for n in 0..i128::from(games) {
-                let Ok(mut made) = agents_of(loaded, agents.clone(), seed + n) else {
-                    return Err("the agents do not fit this program".to_string());
-                };
-                out.push(seeded.next(&mut prepared, seed + n, &mut made)?);
+                out.push(seeded.next(&mut prepared, seed + n, &mut answering(seed + n)?)?);
             }
             Ok(out)
         });
