@@ -187,13 +187,11 @@ def playouts(
     low, core = lowered(game, probe.players)
     named = [core_agent(game, low, agents[min(seat, len(agents) - 1)]) for seat in range(probe.players)]
     layout = None if probe.layout is None else [list(team) for team in probe.layout]
-    out = []
-    for n, (choices, turns, steps, scores, ties, winners, error) in enumerate(
-        core.playouts(probe.seats, (seed, games), named, budget, layout, stream, draw)
-    ):
-        failed = None if error is None else core_error(low, budget, *error)
-        number = seed if stream else seed + n
-        out.append(Playout(number, choices, turns, steps, scores or [], ties or [], winners or [], failed))
+    rows = core.playouts(probe.seats, (seed, games), named, budget, layout, stream, draw)
+    out = list(map(Playout._make, rows))  # each row is a Playout's fields, in order (src/py.rs)
+    for n, playout in enumerate(out):
+        if playout.error is not None:  # the core's (kind, detail, at), in the Python engine's words
+            out[n] = playout._replace(error=core_error(low, budget, *playout.error))
     return out
 
 

@@ -10,7 +10,7 @@
 //!
 //! Each game plays seed 0, 1, ... with random agents, as `NativeState.play_out(["random"])`
 //! does, from a copy of a start prepared once laid over the game before, as `native.playouts`
-//! plays them (playouts.rs's `Seeded`);
+//! plays them (playouts.rs's `of_seeds`);
 //! with `built`, each game built from nothing, as `native.new_game` builds it: the two in one
 //! binary, to compare them; with `stream`, the games drawn from one stream from seed 0, as
 //! `native.playouts(..., stream=True)` plays them (playouts.rs's `Stream`). With `game` last,
@@ -19,7 +19,7 @@
 //! time printed is wall time (run it under `time` for CPU time).
 
 use _core::ir::Program;
-use _core::playouts::{play, Answering, Prepared, Seeded, Stream};
+use _core::playouts::{of_seeds, play, Answering, Prepared, Stream};
 use _core::rng::Mt;
 use _core::teams::Teams;
 use _core::vm::{Game, Loaded};
@@ -88,14 +88,14 @@ fn all_games(program: &Arc<Loaded>, players: u32, games: i128, how: How, one_gen
         }
         return moves;
     }
-    let mut seeded = Seeded::default();
+    if how == How::Copied {
+        let games = u32::try_from(games).expect("games fit in 32 bits");
+        let played = of_seeds(&mut prepared, 0, games, |seed| Ok(seats(seed))).expect("the games play");
+        return played.iter().map(|p| p.choices.len()).sum();
+    }
     for seed in 0..games {
-        let played = if how == How::Built {
-            play(Game::new(program.clone(), players, seed, 10_000_000, false), &mut seats(seed))
-        } else {
-            seeded.next(&mut prepared, seed, &mut seats(seed))
-        };
-        moves += played.expect("the game plays").choices.len();
+        let built = Game::new(program.clone(), players, seed, 10_000_000, false);
+        moves += play(built, &mut seats(seed)).expect("the game plays").choices.len();
     }
     moves
 }

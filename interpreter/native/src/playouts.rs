@@ -129,15 +129,61 @@ impl Answering {
             (0..players).map(|seat| Agent::Random(Mt::new(seed * 1000 + i128::from(seat)))).collect(),
         )
     }
+
+    /// The generators the answers are drawn from.
+    fn generators(&mut self) -> impl Iterator<Item = &mut Mt> {
+        let (agents, one): (&mut [Agent], Option<&mut Mt>) = match self {
+            Answering::Seats(agents) => (agents, None),
+            Answering::OneGenerator(rng) => (&mut [], Some(rng)),
+        };
+        agents.iter_mut().filter_map(generator).chain(one)
+    }
+}
+
+/// How many games' answering `of_seeds` makes, and seeds together, before it plays them.
+const SEEDED_TOGETHER: i128 = 4;
+
+/// The games of seeds `first`, `first + 1`, ... (`games` of them), each from the prepared start
+/// laid over the game before it (`Seeded`), answered by what `answering` makes for its seed (or
+/// the error it or a game gives). The generators of `SEEDED_TOGETHER` games are made and seeded
+/// together (`Mt::seed_together`) before those games are played: a seeding is a chain of 1,248
+/// steps each waiting on the one before, and up to four chains go side by side in about the
+/// time of one, so four games drawn from one generator each are seeded in the time of one game
+/// (two games of two seats, a generator a seat, in the time of one).
+pub fn of_seeds(
+    prepared: &mut Prepared,
+    first: i128,
+    games: u32,
+    mut answering: impl FnMut(i128) -> Result<Answering, String>,
+) -> Result<Vec<Played>, String> {
+    let mut seeded = Seeded::default();
+    let mut out = Vec::with_capacity(games as usize);
+    let end = first + i128::from(games);
+    let mut next = first;
+    while next < end {
+        let seeds = next..end.min(next + SEEDED_TOGETHER);
+        next = seeds.end;
+        let mut group = seeds.clone().map(&mut answering).collect::<Result<Vec<_>, _>>()?;
+        Mt::seed_together(group.iter_mut().flat_map(Answering::generators));
+        for (seed, answers) in seeds.zip(&mut group) {
+            out.push(seeded.next(prepared, seed, answers)?);
+        }
+    }
+    Ok(out)
 }
 
 /// The generators of agents about to play a game out, seeded together (`Mt::seed_together`)
 /// rather than each at its first draw: in a game played to its end nearly every seat draws.
 pub fn seeded(agents: &mut [Agent]) {
-    Mt::seed_together(agents.iter_mut().filter_map(|agent| match agent {
+    Mt::seed_together(agents.iter_mut().filter_map(generator));
+}
+
+/// The generator an agent draws its answers from, if it has one.
+fn generator(agent: &mut Agent) -> Option<&mut Mt> {
+    match agent {
         Agent::Random(rng) | Agent::Style { rng, .. } => Some(rng),
         Agent::First | Agent::Mcts { .. } => None,
-    }));
+    }
 }
 
 /// Many games drawn from one stream of chance rather than each from its own seed: the game's
@@ -270,6 +316,26 @@ mod tests {
             assert_eq!(c.outcome.as_ref().ok(), b.outcome.as_ref().ok());
         }
         assert!(at_first.first.is_some() && from_laid.first.is_none());
+    }
+
+    /// The games of seeds played a few at a time, their generators seeded together before
+    /// (`of_seeds`), are the games of their seeds played one after another (`Seeded`), for a
+    /// number of games that fills its last group of seeds or not, and both ways of answering.
+    #[test]
+    fn games_whose_generators_are_seeded_together_are_the_games_of_their_seeds() {
+        let program = tiny();
+        let mut prepared = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
+        for (way, games) in WAYS.into_iter().flat_map(|way| [(way, 8), (way, 11)]) {
+            let mut seeded = Seeded::default();
+            let one_by_one: Vec<Vec<u32>> = (3..3 + games)
+                .map(|seed| seeded.next(&mut prepared, seed, &mut way(seed)).expect("plays").choices)
+                .collect();
+            let together = of_seeds(&mut prepared, 3, games as u32, |seed| Ok(way(seed))).expect("plays");
+            assert_eq!(together.into_iter().map(|p| p.choices).collect::<Vec<_>>(), one_by_one);
+        }
+        let refused =
+            of_seeds(&mut prepared, 0, 5, |seed| if seed < 4 { Ok(random(seed)) } else { Err("no".into()) });
+        assert_eq!(refused.err().as_deref(), Some("no"));
     }
 
     /// A game of seed 3 played to its end, and a fresh one of seed 5 to lay over it.

@@ -7,7 +7,7 @@ use crate::carry::Start;
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
 use crate::mcts::{Budget, Rollout, Search};
-use crate::playouts::{Answering, Played, Prepared, Seeded, Stream};
+use crate::playouts::{Answering, Played, Prepared, Stream};
 use crate::rng::Mt;
 use crate::teams::Teams;
 use crate::value::Value;
@@ -116,17 +116,12 @@ fn error_parts(fail: &Fail) -> (&'static str, String, Option<u32>) {
     (kind, detail, fail.at)
 }
 
-/// A game played to its end by `Program.playouts`: (choices, turns, steps, scores, tiebreaks,
-/// winners, error), the three figures None where an error (kind, detail, at) stopped it.
-type PlayedOut = (
-    Vec<u32>,
-    u64,
-    u64,
-    Option<Vec<i64>>,
-    Option<Vec<i64>>,
-    Option<Vec<u32>>,
-    Option<(&'static str, String, Option<u32>)>,
-);
+/// A game played to its end by `Program.playouts`: (seed, choices, turns, steps, scores,
+/// tiebreaks, winners, error), the fields of interpreter/native's `Playout` in its order, so
+/// that a playout is made from it whole (`Playout._make`); the three figures empty where an
+/// error (kind, detail, at) stopped it.
+type PlayedOut =
+    (i128, Vec<u32>, u64, u64, Vec<i64>, Vec<i64>, Vec<u32>, Option<(&'static str, String, Option<u32>)>);
 
 /// Who plays a seat inside the core, as interpreter/native/state.py hands it over: "random" or
 /// "first", or a search as ("mcts", playouts, seconds, style), one budget of the two given
@@ -317,7 +312,7 @@ impl Program {
     /// Games of seeds `first`, `first + 1`, ... (`seeds`: the first and how many), each played
     /// to its end inside the core by its agents (`AgentSpec`, seeded for each game as
     /// `Game.play_out` seeds them), without the readable log: what each came to (`PlayedOut`),
-    /// in the seeds' order. Each game is a copy of a start prepared once (playouts.rs): the game
+    /// in the seeds' order (playouts.rs's `of_seeds`: a few games' generators seeded together). Each game is a copy of a start prepared once (playouts.rs): the game
     /// `new_game` and `play_out` make of the same seed. Python's other threads run meanwhile.
     /// With `stream`, the games are drawn from one stream (playouts.rs's `Stream`) from the
     /// first seed: each goes on from the generators the one before left, none seeded anew.
@@ -359,32 +354,27 @@ impl Program {
                 answering_of(loaded, &agents, seed, one_generator)
                     .map_err(|_| "the agents do not fit this program".to_string())
             };
-            let mut out = Vec::new();
-            if stream {
-                let mut drawn = Stream::new(seed, answering(seed)?);
-                for _ in 0..games {
-                    out.push(drawn.next(&mut prepared)?);
-                }
-                return Ok(out);
+            if !stream {
+                return crate::playouts::of_seeds(&mut prepared, seed, games, answering);
             }
-            let mut seeded = Seeded::default();
-            for n in 0..i128::from(games) {
-                out.push(seeded.next(&mut prepared, seed + n, &mut answering(seed + n)?)?);
-            }
-            Ok(out)
+            let mut drawn = Stream::new(seed, answering(seed)?);
+            (0..games).map(|_| drawn.next(&mut prepared)).collect()
         });
         self.put_back(settings, prepared);
-        Ok(played.map_err(PyValueError::new_err)?.into_iter().map(crossed).collect())
+        let seed_of = |n: usize| if stream { seed } else { seed + n as i128 };
+        let played = played.map_err(PyValueError::new_err)?;
+        Ok(played.into_iter().enumerate().map(|(n, p)| crossed(seed_of(n), p)).collect())
     }
 }
 
-/// A game played out, as it crosses into Python (`PlayedOut`).
-fn crossed(played: Played) -> PlayedOut {
+/// A game played out from `seed` (its own, or its stream's), as it crosses into Python
+/// (`PlayedOut`).
+fn crossed(seed: i128, played: Played) -> PlayedOut {
     let (scores, ties, winners, error) = match played.outcome {
-        Ok((scores, ties, winners)) => (Some(scores), Some(ties), Some(winners), None),
-        Err(fail) => (None, None, None, Some(error_parts(&fail))),
+        Ok((scores, ties, winners)) => (scores, ties, winners, None),
+        Err(fail) => (Vec::new(), Vec::new(), Vec::new(), Some(error_parts(&fail))),
     };
-    (played.choices, played.turns, played.steps, scores, ties, winners, error)
+    (seed, played.choices, played.turns, played.steps, scores, ties, winners, error)
 }
 
 /// A decision's options, as they were when it was asked: each crosses into Python when read.
