@@ -190,8 +190,9 @@ def playouts(
     rows = core.playouts(probe.seats, (seed, games), named, budget, layout, stream, draw)
     out = list(map(Playout._make, rows))  # each row is a Playout's fields, in order (src/py.rs)
     for n, playout in enumerate(out):
-        if playout.error is not None:  # the core's (kind, detail, at), in the Python engine's words
-            out[n] = playout._replace(error=core_error(low, budget, *playout.error))
+        raw: Any = playout.error  # the core's (kind, detail, at), put in the Python engine's words
+        if raw is not None:
+            out[n] = playout._replace(error=core_error(low, budget, *raw))
     return out
 
 
