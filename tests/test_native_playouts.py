@@ -8,6 +8,7 @@ skip a failure."""
 
 from __future__ import annotations
 
+import gc
 import random
 from pathlib import Path
 from typing import Any
@@ -224,6 +225,18 @@ def test_a_playout_stopped_by_the_rules_carries_the_python_engines_error(tmp_pat
     )
     (out,) = native.playouts(meeple.load(str(endless)), 1, players=1, budget=1000)
     assert "step budget (1000) ran out" in str(out.error)
+
+
+def test_a_playouts_record_is_one_object_the_collector_does_not_track() -> None:
+    """Each game's record is one object holding no container CPython's cyclic collector tracks
+    (a tuple and four lists a game set it off over the whole heap, again and again, in a
+    benchmark's thousands of playouts); its fields are made when read, a new list each time."""
+    game = meeple.load(str(GAMES / "tic_tac_toe.rules"))
+    played = native.playouts(game, 3, players=2)
+    assert not any(gc.is_tracked(p) for p in played)
+    first = played[0]
+    assert first.choices == first.choices and first.choices is not first.choices
+    assert repr(first).startswith(f"Playout(seed=0, {len(first.choices)} choices, turns=")
 
 
 def test_playouts_asked_amiss_are_refused_before_any_game_is_played() -> None:

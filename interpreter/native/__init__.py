@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, Protocol
 
 from meeple.interpreter import teams as teams_
 from meeple.interpreter.engine import Game, _whole
@@ -119,22 +119,32 @@ def new_game(
     return state
 
 
-class Playout(NamedTuple):
+class Playout(Protocol):
     """A game `playouts` played to its end: its seed, the option taken at each decision (as
     `choices` records them), its turns and steps, each seat's score and tiebreak and the
     winners (seats from 0); or the error in the rules that stopped it (then no scores and no
-    winners, as a record of such a game has none). A named tuple, not a frozen dataclass: one is
-    made for every playout of a benchmark's thousands, and a tuple is made in a third of the
-    time (0.35 µs against 1.06, of a Tic-Tac-Toe playout's 16)."""
+    winners, as a record of such a game has none). The core makes one per game (src/py.rs's
+    `Playout`): one object CPython's collector does not track, each field made a Python value
+    when it is read. A tuple and four lists a game (and then a named tuple) set the collector off
+    again and again over the whole heap of a loaded game: a quarter of the instructions of a
+    benchmark's Tic-Tac-Toe playouts in one stream (docs/benchmarks.md, the thirty-ninth round)."""
 
-    seed: int
-    choices: list[int]
-    turns: int
-    steps: int
-    scores: list[int]
-    tiebreaks: list[int]
-    winners: list[int]
-    error: RuleRuntimeError | None
+    @property
+    def seed(self) -> int: ...
+    @property
+    def choices(self) -> list[int]: ...
+    @property
+    def turns(self) -> int: ...
+    @property
+    def steps(self) -> int: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def tiebreaks(self) -> list[int]: ...
+    @property
+    def winners(self) -> list[int]: ...
+    @property
+    def error(self) -> RuleRuntimeError | None: ...
 
 
 def playouts(
@@ -187,13 +197,15 @@ def playouts(
     low, core = lowered(game, probe.players)
     named = [core_agent(game, low, agents[min(seat, len(agents) - 1)]) for seat in range(probe.players)]
     layout = None if probe.layout is None else [list(team) for team in probe.layout]
-    rows = core.playouts(probe.seats, (seed, games), named, budget, layout, stream, draw)
-    out = list(map(Playout._make, rows))  # each row is a Playout's fields, in order (src/py.rs)
-    for n, playout in enumerate(out):
-        raw: Any = playout.error  # the core's (kind, detail, at), put in the Python engine's words
-        if raw is not None:
-            out[n] = playout._replace(error=core_error(low, budget, *raw))
-    return out
+
+    def worded(kind: str, detail: str, at: int | None) -> RuleRuntimeError:
+        """A failed game's error (the core's kind, detail and place) in the Python engine's words."""
+        return core_error(low, budget, kind, detail, at)
+
+    records: list[Playout] = core.playouts(
+        probe.seats, (seed, games), named, budget, layout, stream, draw, worded
+    )
+    return records
 
 
 __all__ = [

@@ -116,12 +116,51 @@ fn error_parts(fail: &Fail) -> (&'static str, String, Option<u32>) {
     (kind, detail, fail.at)
 }
 
-/// A game played to its end by `Program.playouts`: (seed, choices, turns, steps, scores,
-/// tiebreaks, winners, error), the fields of interpreter/native's `Playout` in its order, so
-/// that a playout is made from it whole (`Playout._make`); the three figures empty where an
-/// error (kind, detail, at) stopped it.
-type PlayedOut =
-    (i128, Vec<u32>, u64, u64, Vec<i64>, Vec<i64>, Vec<u32>, Option<(&'static str, String, Option<u32>)>);
+/// A game `Program.playouts` played to its end, as the core recorded it (interpreter/native's
+/// `Playout`): its seed (its own, or its stream's), the option taken at each decision, its turns
+/// and steps, each seat's score and tiebreak and the winners (seats from 0), or the error in the
+/// rules that stopped it (then no scores and no winners). One object a game, holding nothing
+/// CPython's collector tracks: a tuple and four lists a game made a benchmark's thousands of
+/// playouts set the collector off again and again over the whole heap of a loaded game (a
+/// quarter of a Tic-Tac-Toe game's instructions in one stream: docs/benchmarks.md, the
+/// thirty-ninth round). A field becomes a Python value when it is read: `choices` a new list at
+/// each reading.
+#[pyclass(frozen, module = "meeple.interpreter.native._core", name = "Playout")]
+struct Playout {
+    #[pyo3(get)]
+    seed: i128,
+    #[pyo3(get)]
+    choices: Vec<u32>,
+    #[pyo3(get)]
+    turns: u64,
+    #[pyo3(get)]
+    steps: u64,
+    #[pyo3(get)]
+    scores: Vec<i64>,
+    #[pyo3(get)]
+    tiebreaks: Vec<i64>,
+    #[pyo3(get)]
+    winners: Vec<u32>,
+    /// The error in the rules' words (what `worded` made of the core's kind, detail and place),
+    /// or None.
+    #[pyo3(get)]
+    error: Option<Py<PyAny>>,
+}
+
+#[pymethods]
+impl Playout {
+    fn __repr__(&self) -> String {
+        let failed = if self.error.is_some() { ", failed" } else { "" };
+        format!(
+            "Playout(seed={}, {} choices, turns={}, steps={}, winners={:?}{failed})",
+            self.seed,
+            self.choices.len(),
+            self.turns,
+            self.steps,
+            self.winners
+        )
+    }
+}
 
 /// Who plays a seat inside the core, as interpreter/native/state.py hands it over: "random" or
 /// "first", or a search as ("mcts", playouts, seconds, style), one budget of the two given
@@ -319,12 +358,14 @@ impl Program {
     /// `draw`: "seat" (each seat's agent draws from its own generator, as `play_out`'s), or
     /// "game" (random agents alone: one generator draws every seat's answers, `randrange` of the
     /// decision's size, seeded with the game's seed, or in a stream once with the first seed:
-    /// playouts.rs's `Answering::OneGenerator`); anything else is a ValueError.
-    #[pyo3(signature = (players, seeds, agents, budget, teams=None, stream=false, draw="seat"))]
+    /// playouts.rs's `Answering::OneGenerator`); anything else is a ValueError. `worded` makes a
+    /// failed game's error in the rules' words from the core's (kind, detail, place)
+    /// (`error_parts`); without it the error is that tuple.
+    #[pyo3(signature = (players, seeds, agents, budget, teams=None, stream=false, draw="seat", worded=None))]
     #[allow(clippy::too_many_arguments)] // the Python call's own arguments, each named there
-    fn playouts(
+    fn playouts<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         players: u32,
         seeds: (i128, u32),
         agents: Vec<AgentSpec>,
@@ -332,7 +373,8 @@ impl Program {
         teams: Option<Vec<Vec<u32>>>,
         stream: bool,
         draw: &str,
-    ) -> PyResult<Vec<PlayedOut>> {
+        worded: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Vec<Playout>> {
         let (seed, games) = seeds;
         let one_generator = match draw {
             "seat" => false,
@@ -363,18 +405,31 @@ impl Program {
         self.put_back(settings, prepared);
         let seed_of = |n: usize| if stream { seed } else { seed + n as i128 };
         let played = played.map_err(PyValueError::new_err)?;
-        Ok(played.into_iter().enumerate().map(|(n, p)| crossed(seed_of(n), p)).collect())
+        played.into_iter().enumerate().map(|(n, p)| recorded(py, seed_of(n), p, worded.as_ref())).collect()
     }
 }
 
-/// A game played out from `seed` (its own, or its stream's), as it crosses into Python
-/// (`PlayedOut`).
-fn crossed(seed: i128, played: Played) -> PlayedOut {
-    let (scores, ties, winners, error) = match played.outcome {
+/// The record of a game played out from `seed` (its own, or its stream's), its error, if any,
+/// in words by `worded`.
+fn recorded<'py>(
+    py: Python<'py>,
+    seed: i128,
+    played: Played,
+    worded: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Playout> {
+    let (scores, tiebreaks, winners, error) = match played.outcome {
         Ok((scores, ties, winners)) => (scores, ties, winners, None),
-        Err(fail) => (Vec::new(), Vec::new(), Vec::new(), Some(error_parts(&fail))),
+        Err(fail) => {
+            let parts = error_parts(&fail);
+            let error = match worded {
+                Some(worded) => worded.call1(parts)?,
+                None => parts.into_pyobject(py)?.into_any(),
+            };
+            (Vec::new(), Vec::new(), Vec::new(), Some(error.unbind()))
+        }
     };
-    (seed, played.choices, played.turns, played.steps, scores, ties, winners, error)
+    let (choices, turns, steps) = (played.choices, played.turns, played.steps);
+    Ok(Playout { seed, choices, turns, steps, scores, tiebreaks, winners, error })
 }
 
 /// A decision's options, as they were when it was asked: each crosses into Python when read.
@@ -768,6 +823,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Program>()?;
     m.add_class::<Game>()?;
     m.add_class::<Options>()?;
+    m.add_class::<Playout>()?;
     m.add_class::<Agents>()?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     Ok(())
