@@ -220,6 +220,26 @@ def play(state: State, agents: Sequence[Agent]) -> State:
     return state
 
 
+# How playouts draw their random answers: "seat", each seat's agent from its own generator
+# (`make_agents`'s, as `meeple simulate` plays); "game", one generator for every seat, as a loop
+# `rng = Random(seed); while not over: apply(rng.randrange(size))` draws (a benchmark's).
+DRAWS = ("seat", "game")
+
+
+def one_generator(draw: str, agents: Sequence[str]) -> bool:
+    """Whether playouts draw every seat's answers from one generator (`draw` "game": `DRAWS`),
+    which only random agents can share. Raises ValueError for another `draw`, or for "game"
+    with any other agent."""
+    if draw not in DRAWS:
+        raise ValueError(f'draw is "seat" or "game", not {draw!r}')
+    others = [name for name in agents if name != "random"]
+    if draw == "game" and others:
+        raise ValueError(
+            f"only random agents draw from one generator for every seat (draw=\"game\"), not '{others[0]}'"
+        )
+    return draw == "game"
+
+
 def playouts(
     game: Game,
     games: int,
@@ -228,6 +248,7 @@ def playouts(
     agents: Sequence[str] = ("random",),
     teams: Sequence[Sequence[int]] | None = None,
     stream: bool = False,
+    draw: str = "seat",
 ) -> list[State]:
     """`games` games played to their end on the Python engine by agents named as `make_agents`
     names them: what `native.playouts` plays inside the core, the same games. Each game of seeds
@@ -237,15 +258,27 @@ def playouts(
     game goes on from where the one before left them, none seeded again (what many random games
     ask where none must replay alone: a benchmark, as other engines' loops draw from one
     generator). A stream's first game is the game of its seed; a later one replays only after
-    those before it, so a search, which copies its game from the seed, plays no stream."""
+    those before it, so a search, which copies its game from the seed, plays no stream.
+
+    With `draw="game"` (random agents only: `one_generator`), every seat's answers are drawn from
+    one generator, seeded with the game's seed (in a stream, once with `seed`): one RandomAgent
+    seated at every seat, so the games are those of the loop `rng = Random(seed); while not
+    over: state.apply(rng.randrange(state.decision.size))`."""
+    shared = one_generator(draw, agents)
+
+    def seated(players: int, seed: int) -> list[Agent]:
+        if shared:
+            return [RandomAgent(seed)] * players  # one generator, whoever decides
+        return make_agents(list(agents), players, seed, game.program.styles)
+
     if not stream:
         out = []
         for n in range(games):
             state = game.new_game(players, seed + n, logging=False, teams=teams)
-            out.append(play(state, make_agents(list(agents), state.players, seed + n, game.program.styles)))
+            out.append(play(state, seated(state.players, seed + n)))
         return out
     first = game.new_game(players, seed, logging=False, teams=teams, run_setup=False)
-    made = make_agents(list(agents), first.players, seed, game.program.styles)
+    made = seated(first.players, seed)
     if any(isinstance(agent, MctsAgent) for agent in made):
         raise ValueError("a search copies its game from the game's seed: it plays no stream of games")
     chance = random.Random(seed)

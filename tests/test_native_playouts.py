@@ -8,6 +8,8 @@ skip a failure."""
 
 from __future__ import annotations
 
+import gc
+import random
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +119,84 @@ def test_a_search_plays_no_stream_of_games() -> None:
         python_playouts(game, 2, players=2, agents=("random", "mcts:10"), stream=True)
 
 
+# The cases whose seats all play at random (those that can draw from one generator), Connect
+# Four's among them.
+RANDOM_CASES = [(CASES[1][0], {}, 2, ("random",), None)] + [
+    case for case in CASES if set(case[3]) == {"random"}
+]
+# The games that draw no chance: a loop that makes each game afresh from the seed plays a
+# stream's games only where the game's own chance draws nothing.
+NO_CHANCE = {"tic_tac_toe.rules", "connect_four.rules", "hex.rules"}
+
+
+def looped(game: Game, players: int, seeds: range, teams: Any, rng: random.Random | None = None) -> list[Any]:
+    """The games of the loop `rng = Random(seed); while not over: apply(rng.randrange(size))` on
+    the Python engine, a game a seed (or each of them from the one `rng` given): their choices,
+    turns, scores and winners."""
+    out = []
+    for seed in seeds:
+        state = game.new_game(players, seed, logging=False, teams=teams)
+        draws = rng or random.Random(seed)
+        while not state.is_over:
+            state.apply(draws.randrange(state.decision.size))
+        out.append((state.choices, state.turns, state.scores, state.winners))
+    return out
+
+
+@pytest.mark.parametrize(("rules", "options", "players", "agents", "teams"), RANDOM_CASES)
+def test_playouts_drawn_from_one_generator_a_game_are_the_games_of_a_loop_drawing_from_its_seed(
+    rules: Path, options: dict[str, str], players: int, agents: tuple[str, ...], teams: Any
+) -> None:
+    """With `draw="game"`, a game of seed s draws every seat's answers from one `Random(s)`,
+    `randrange(decision size)` each: on both engines, the games of that loop, not those of a
+    generator a seat."""
+    game = meeple.load(str(rules), options)
+    seeds = range(5, 15)
+    played = native.playouts(game, 10, seed=5, players=players, teams=teams, draw="game")
+    python = python_playouts(game, 10, seed=5, players=players, teams=teams, draw="game")
+    loop = looped(game, players, seeds, teams)
+    assert [(p.choices, p.turns, p.scores, p.winners) for p in played] == loop
+    assert [(s.choices, s.turns, s.scores, s.winners) for s in python] == loop
+    assert [p.seed for p in played] == list(seeds) and all(p.error is None for p in played)
+    by_seat = native.playouts(game, 10, seed=5, players=players, teams=teams)
+    assert [p.choices for p in by_seat] != [p.choices for p in played]
+
+
+@pytest.mark.parametrize(("rules", "options", "players", "agents", "teams"), RANDOM_CASES)
+def test_a_stream_drawn_from_one_generator_is_the_same_stream_on_both_engines(
+    rules: Path, options: dict[str, str], players: int, agents: tuple[str, ...], teams: Any
+) -> None:
+    """With `draw="game"` and `stream`, one generator seeded once draws every seat's answers of
+    every game, the game's chance going on too: the same games on both engines, the first the
+    game of the seed drawn alone; where the game draws no chance, those of a loop drawing every
+    game's answers from one `Random(seed)`."""
+    game = meeple.load(str(rules), options)
+    played = native.playouts(game, 8, seed=3, players=players, teams=teams, stream=True, draw="game")
+    python = python_playouts(game, 8, seed=3, players=players, teams=teams, stream=True, draw="game")
+    mine = [(p.choices, p.turns, p.scores, p.winners) for p in played]
+    assert mine == [(s.choices, s.turns, s.scores, s.winners) for s in python]
+    assert mine[0] == looped(game, players, range(3, 4), teams)[0]
+    if rules.name in NO_CHANCE:
+        assert mine == looped(game, players, range(3, 11), teams, random.Random(3))
+        assert all(p.seed == 3 and p.error is None for p in played)
+
+
+def test_only_random_agents_draw_from_one_generator_and_draw_is_seat_or_game() -> None:
+    """Another agent cannot share the one generator, and `draw` is "seat" or "game": both
+    engines, and the core asked directly, refuse before any game."""
+    game = meeple.load(str(GAMES / "tic_tac_toe.rules"))
+    for amiss in [{"agents": ("random", "first")}, {"agents": ("mcts:10",)}, {"draw": "dice"}]:
+        asked = {"draw": "game", **amiss}
+        with pytest.raises(ValueError, match=r"random agents|seat"):
+            native.playouts(game, 2, players=2, **asked)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"random agents|seat"):
+            python_playouts(game, 2, players=2, **asked)  # type: ignore[arg-type]
+    core = native.lowered(game, 2)[1]
+    for agents, draw in [(["random", "first"], "game"), (["random"], "dice")]:
+        with pytest.raises(ValueError, match=r"random agents|seat"):
+            core.playouts(2, (0, 2), agents, 1000, None, False, draw)
+
+
 def test_a_playout_stopped_by_the_rules_carries_the_python_engines_error(tmp_path: Path) -> None:
     """An error in the rules stops that game alone, with the error the Python engine raises
     there, word for word; the step budget too."""
@@ -145,6 +225,18 @@ def test_a_playout_stopped_by_the_rules_carries_the_python_engines_error(tmp_pat
     )
     (out,) = native.playouts(meeple.load(str(endless)), 1, players=1, budget=1000)
     assert "step budget (1000) ran out" in str(out.error)
+
+
+def test_a_playouts_record_is_one_object_the_collector_does_not_track() -> None:
+    """Each game's record is one object holding no container CPython's cyclic collector tracks
+    (a tuple and four lists a game set it off over the whole heap, again and again, in a
+    benchmark's thousands of playouts); its fields are made when read, a new list each time."""
+    game = meeple.load(str(GAMES / "tic_tac_toe.rules"))
+    played = native.playouts(game, 3, players=2)
+    assert not any(gc.is_tracked(p) for p in played)
+    first = played[0]
+    assert first.choices == first.choices and first.choices is not first.choices
+    assert repr(first).startswith(f"Playout(seed=0, {len(first.choices)} choices, turns=")
 
 
 def test_playouts_asked_amiss_are_refused_before_any_game_is_played() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, Protocol
 
 from meeple.interpreter import teams as teams_
 from meeple.interpreter.engine import Game, _whole
@@ -119,22 +119,32 @@ def new_game(
     return state
 
 
-class Playout(NamedTuple):
+class Playout(Protocol):
     """A game `playouts` played to its end: its seed, the option taken at each decision (as
     `choices` records them), its turns and steps, each seat's score and tiebreak and the
     winners (seats from 0); or the error in the rules that stopped it (then no scores and no
-    winners, as a record of such a game has none). A named tuple, not a frozen dataclass: one is
-    made for every playout of a benchmark's thousands, and a tuple is made in a third of the
-    time (0.35 µs against 1.06, of a Tic-Tac-Toe playout's 16)."""
+    winners, as a record of such a game has none). The core makes one per game (src/py.rs's
+    `Playout`): one object CPython's collector does not track, each field made a Python value
+    when it is read. A tuple and four lists a game (and then a named tuple) set the collector off
+    again and again over the whole heap of a loaded game: a quarter of the instructions of a
+    benchmark's Tic-Tac-Toe playouts in one stream (docs/benchmarks.md, the thirty-ninth round)."""
 
-    seed: int
-    choices: list[int]
-    turns: int
-    steps: int
-    scores: list[int]
-    tiebreaks: list[int]
-    winners: list[int]
-    error: RuleRuntimeError | None
+    @property
+    def seed(self) -> int: ...
+    @property
+    def choices(self) -> list[int]: ...
+    @property
+    def turns(self) -> int: ...
+    @property
+    def steps(self) -> int: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def tiebreaks(self) -> list[int]: ...
+    @property
+    def winners(self) -> list[int]: ...
+    @property
+    def error(self) -> RuleRuntimeError | None: ...
 
 
 def playouts(
@@ -146,6 +156,7 @@ def playouts(
     budget: int = DEFAULT_BUDGET,
     teams: Sequence[Sequence[int]] | None = None,
     stream: bool = False,
+    draw: str = "seat",
 ) -> list[Playout]:
     """`games` games of seeds `seed`, `seed + 1`, ..., each played to its end inside the core by
     its agents (named as `NativeState.play_out` names them, a shorter list repeating its last),
@@ -159,8 +170,16 @@ def playouts(
     seed: the chance generator and the agents made once, each game going on from where the one
     before left them (src/playouts.rs's `Stream`), so nothing is seeded per game. The first is
     the game of `seed`; a later one replays only after those before it (each `Playout`'s `seed`
-    is then the stream's). The Python engine's `agents.playouts` plays the same games."""
-    from meeple.interpreter.agents import parse_search
+    is then the stream's). The Python engine's `agents.playouts` plays the same games.
+
+    `draw` says how the random answers are drawn: "seat" (the default), each seat's agent from
+    its own generator, `Random(seed * 1000 + seat)`, as `play_out` and `meeple simulate` draw
+    them; "game", one generator for every seat, seeded with the game's seed (in a stream, once
+    with `seed`), drawing each answer as `randrange(decision size)`: the games of the loop
+    `rng = Random(seed); while not state.is_over: state.apply(rng.randrange(state.decision.size))`
+    on either engine (a benchmark's, and OpenSpiel's), with one seeding a game rather than one a
+    seat. Only random agents share one: any other agent with "game" is a ValueError."""
+    from meeple.interpreter.agents import one_generator, parse_search
     from meeple.interpreter.native.state import core_agent, core_error
 
     if _core is None:
@@ -171,20 +190,22 @@ def playouts(
         raise ValueError("a sequence is played game by game: new_game, then play_out")
     if not agents:
         raise ValueError("playouts need an agent for the players (random, first, a style, mcts...)")
+    one_generator(draw, agents)  # checked before any game
     if stream and any(parse_search(name) is not None for name in agents):
         raise ValueError("a search copies its game from the game's seed: it plays no stream of games")
     probe = new_game(game, players, seed, budget, logging=False, checked=False, teams=teams)  # checks them
     low, core = lowered(game, probe.players)
     named = [core_agent(game, low, agents[min(seat, len(agents) - 1)]) for seat in range(probe.players)]
     layout = None if probe.layout is None else [list(team) for team in probe.layout]
-    out = []
-    for n, (choices, turns, steps, scores, ties, winners, error) in enumerate(
-        core.playouts(probe.seats, (seed, games), named, budget, layout, stream)
-    ):
-        failed = None if error is None else core_error(low, budget, *error)
-        number = seed if stream else seed + n
-        out.append(Playout(number, choices, turns, steps, scores or [], ties or [], winners or [], failed))
-    return out
+
+    def worded(kind: str, detail: str, at: int | None) -> RuleRuntimeError:
+        """A failed game's error (the core's kind, detail and place) in the Python engine's words."""
+        return core_error(low, budget, kind, detail, at)
+
+    records: list[Playout] = core.playouts(
+        probe.seats, (seed, games), named, budget, layout, stream, draw, worded
+    )
+    return records
 
 
 __all__ = [

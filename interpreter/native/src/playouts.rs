@@ -97,25 +97,93 @@ pub struct Seeded {
 }
 
 impl Seeded {
-    /// The game of `seed`, from the prepared start, played to its end by `agents`.
+    /// The game of `seed`, from the prepared start, played to its end by `answering`.
     pub fn next(
         &mut self,
         prepared: &mut Prepared,
         seed: i128,
-        agents: &mut [Agent],
+        answering: &mut Answering,
     ) -> Result<Played, String> {
         let game = prepared.laid_over(Mt::new(seed), &mut self.last);
-        play_in(game, agents)
+        play_in(game, answering)
     }
+}
+
+/// Who answers the decisions of games played out: each seat its agent, or one generator for
+/// every seat drawing each answer at random, `randrange(the decision's size)`, as a loop
+/// `rng = Random(seed); while not over: apply(rng.randrange(size))` draws (a benchmark's, and
+/// OpenSpiel's `rng.choice(legal_actions())`): one seeding a game rather than one a seat, and
+/// the games that loop plays.
+pub enum Answering {
+    /// Each seat's agent answers its decisions (as `meeple simulate` plays).
+    Seats(Vec<Agent>),
+    /// One generator draws every seat's answers.
+    OneGenerator(Mt),
+}
+
+impl Answering {
+    /// Random agents for every seat, each drawing from `Random(seed * 1000 + seat)`, as
+    /// agents.py's `make_agents` seeds them.
+    pub fn random_seats(seed: i128, players: u32) -> Answering {
+        Answering::Seats(
+            (0..players).map(|seat| Agent::Random(Mt::new(seed * 1000 + i128::from(seat)))).collect(),
+        )
+    }
+
+    /// The generators the answers are drawn from.
+    fn generators(&mut self) -> impl Iterator<Item = &mut Mt> {
+        let (agents, one): (&mut [Agent], Option<&mut Mt>) = match self {
+            Answering::Seats(agents) => (agents, None),
+            Answering::OneGenerator(rng) => (&mut [], Some(rng)),
+        };
+        agents.iter_mut().filter_map(generator).chain(one)
+    }
+}
+
+/// How many games' answering `of_seeds` makes, and seeds together, before it plays them.
+const SEEDED_TOGETHER: i128 = 4;
+
+/// The games of seeds `first`, `first + 1`, ... (`games` of them), each from the prepared start
+/// laid over the game before it (`Seeded`), answered by what `answering` makes for its seed (or
+/// the error it or a game gives). The generators of `SEEDED_TOGETHER` games are made and seeded
+/// together (`Mt::seed_together`) before those games are played: a seeding is a chain of 1,248
+/// steps each waiting on the one before, and up to four chains go side by side in about the
+/// time of one, so four games drawn from one generator each are seeded in the time of one game
+/// (two games of two seats, a generator a seat, in the time of one).
+pub fn of_seeds(
+    prepared: &mut Prepared,
+    first: i128,
+    games: u32,
+    mut answering: impl FnMut(i128) -> Result<Answering, String>,
+) -> Result<Vec<Played>, String> {
+    let mut seeded = Seeded::default();
+    let mut out = Vec::with_capacity(games as usize);
+    let end = first + i128::from(games);
+    let mut next = first;
+    while next < end {
+        let seeds = next..end.min(next + SEEDED_TOGETHER);
+        next = seeds.end;
+        let mut group = seeds.clone().map(&mut answering).collect::<Result<Vec<_>, _>>()?;
+        Mt::seed_together(group.iter_mut().flat_map(Answering::generators));
+        for (seed, answers) in seeds.zip(&mut group) {
+            out.push(seeded.next(prepared, seed, answers)?);
+        }
+    }
+    Ok(out)
 }
 
 /// The generators of agents about to play a game out, seeded together (`Mt::seed_together`)
 /// rather than each at its first draw: in a game played to its end nearly every seat draws.
 pub fn seeded(agents: &mut [Agent]) {
-    Mt::seed_together(agents.iter_mut().filter_map(|agent| match agent {
+    Mt::seed_together(agents.iter_mut().filter_map(generator));
+}
+
+/// The generator an agent draws its answers from, if it has one.
+fn generator(agent: &mut Agent) -> Option<&mut Mt> {
+    match agent {
         Agent::Random(rng) | Agent::Style { rng, .. } => Some(rng),
         Agent::First | Agent::Mcts { .. } => None,
-    }));
+    }
 }
 
 /// Many games drawn from one stream of chance rather than each from its own seed: the game's
@@ -125,8 +193,8 @@ pub fn seeded(agents: &mut [Agent]) {
 /// playouts: one generator seeded once, as other engines' loops draw theirs); its first game is
 /// the game of its seed. The Python engine plays the same games (agents.py's `playouts`).
 pub struct Stream {
-    /// The seats' agents, made once for the stream (their generators never seeded again).
-    agents: Vec<Agent>,
+    /// Who answers, made once for the stream (its generators never seeded again).
+    answering: Answering,
     /// The games' chance, as the last game left it.
     chance: Mt,
     /// The games, each laid over the one before (`Seeded`'s way).
@@ -134,9 +202,9 @@ pub struct Stream {
 }
 
 impl Stream {
-    /// A stream from `seed`, its agents made as the game of that seed makes them.
-    pub fn new(seed: i128, agents: Vec<Agent>) -> Stream {
-        Stream { agents, chance: Mt::new(seed), games: Seeded::default() }
+    /// A stream from `seed`, who answers made as the game of that seed makes them.
+    pub fn new(seed: i128, answering: Answering) -> Stream {
+        Stream { answering, chance: Mt::new(seed), games: Seeded::default() }
     }
 
     /// The stream's next game, from the prepared start, played to its end (laid over the game
@@ -144,7 +212,7 @@ impl Stream {
     pub fn next(&mut self, prepared: &mut Prepared) -> Result<Played, String> {
         let chance = std::mem::replace(&mut self.chance, Mt::new(0));
         let game = prepared.laid_over(chance, &mut self.games.last);
-        let played = play_in(game, &mut self.agents);
+        let played = play_in(game, &mut self.answering);
         std::mem::swap(&mut self.chance, &mut game.world.rng);
         played
     }
@@ -162,21 +230,33 @@ pub struct Played {
     pub outcome: Outcome,
 }
 
-/// Play `game` to its end, each decision answered by its seat's agent, and say how it came out.
+/// Play `game` to its end, each decision answered by `answering`, and say how it came out.
 /// Err: no agent for a seat that must answer (the caller's mistake, not the rules').
-pub fn play(mut game: Game, agents: &mut [Agent]) -> Result<Played, String> {
-    play_in(&mut game, agents)
+pub fn play(mut game: Game, answering: &mut Answering) -> Result<Played, String> {
+    play_in(&mut game, answering)
 }
 
 /// `play`, the game left where it ended (a stream lays its next game over it, and goes on from
 /// its chance generator).
-fn play_in(game: &mut Game, agents: &mut [Agent]) -> Result<Played, String> {
-    game.play_out(agents)?;
+fn play_in(game: &mut Game, answering: &mut Answering) -> Result<Played, String> {
+    match answering {
+        Answering::Seats(agents) => game.play_out(agents)?,
+        Answering::OneGenerator(rng) => drawn_out(game, rng)?,
+    }
     let outcome = match game.failed.take() {
         Some(fail) => Err(fail),
         None => ended(game),
     };
     Ok(Played { choices: game.choices.clone(), turns: game.world.turns, steps: game.world.steps, outcome })
+}
+
+/// Play `game` to its end, every decision, whoever's, answered by `rng`: `randrange(its size)`.
+fn drawn_out(game: &mut Game, rng: &mut Mt) -> Result<(), String> {
+    while let Some(pending) = &game.pending {
+        let index = rng.randbelow(pending.size() as u64);
+        game.apply(index as usize)?;
+    }
+    Ok(())
 }
 
 /// The scores, tiebreaks and winners of a game that ended (an error in a score stops it there).
@@ -198,14 +278,23 @@ mod tests {
         Arc::new(Loaded::new(ir))
     }
 
-    fn random(seed: i128, players: u32) -> Vec<Agent> {
-        (0..players).map(|seat| Agent::Random(Mt::new(seed * 1000 + i128::from(seat)))).collect()
+    /// Random agents for two seats, a generator each, as `meeple simulate` seats them.
+    fn random(seed: i128) -> Answering {
+        Answering::random_seats(seed, 2)
     }
+
+    /// One generator of the seed for every seat, as a loop drawing `randrange(size)` answers.
+    fn one_generator(seed: i128) -> Answering {
+        Answering::OneGenerator(Mt::new(seed))
+    }
+
+    /// Both ways of answering a game of a seed.
+    const WAYS: [fn(i128) -> Answering; 2] = [random, one_generator];
 
     /// Every seed's game from the prepared start is the game `seated` makes for it (the same
     /// choices, steps, turns and outcome), copied at its first decision or run from the start
     /// laid out (as for a game that draws before its first decision), or laid over the game of
-    /// the seed before it (`Seeded`).
+    /// the seed before it (`Seeded`): answered by a generator a seat or by one for all.
     #[test]
     fn a_game_from_the_prepared_start_is_the_game_built_for_its_seed() {
         let program = tiny();
@@ -213,20 +302,40 @@ mod tests {
         let mut from_laid = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
         from_laid.tried = true;
         let mut seeded = Seeded::default();
-        for seed in 0..20 {
+        for (seed, way) in (0..20).flat_map(|seed| WAYS.map(|way| (seed, way))) {
             let built = Game::seated(program.clone(), 2, Teams::alone(2), seed, 100_000, false, None);
-            let b = play(built, &mut random(seed, 2)).expect("plays");
+            let b = play(built, &mut way(seed)).expect("plays");
             for prepared in [&mut at_first, &mut from_laid] {
-                let a = play(prepared.game(seed), &mut random(seed, 2)).expect("plays");
+                let a = play(prepared.game(seed), &mut way(seed)).expect("plays");
                 assert_eq!((&a.choices, a.steps, a.turns), (&b.choices, b.steps, b.turns));
                 assert_eq!(a.outcome.as_ref().ok(), b.outcome.as_ref().ok());
             }
             // Each laid over the game before it (a finished game of another seed).
-            let c = seeded.next(&mut at_first, seed, &mut random(seed, 2)).expect("plays");
+            let c = seeded.next(&mut at_first, seed, &mut way(seed)).expect("plays");
             assert_eq!((&c.choices, c.steps, c.turns), (&b.choices, b.steps, b.turns));
             assert_eq!(c.outcome.as_ref().ok(), b.outcome.as_ref().ok());
         }
         assert!(at_first.first.is_some() && from_laid.first.is_none());
+    }
+
+    /// The games of seeds played a few at a time, their generators seeded together before
+    /// (`of_seeds`), are the games of their seeds played one after another (`Seeded`), for a
+    /// number of games that fills its last group of seeds or not, and both ways of answering.
+    #[test]
+    fn games_whose_generators_are_seeded_together_are_the_games_of_their_seeds() {
+        let program = tiny();
+        let mut prepared = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
+        for (way, games) in WAYS.into_iter().flat_map(|way| [(way, 8), (way, 11)]) {
+            let mut seeded = Seeded::default();
+            let one_by_one: Vec<Vec<u32>> = (3..3 + games)
+                .map(|seed| seeded.next(&mut prepared, seed, &mut way(seed)).expect("plays").choices)
+                .collect();
+            let together = of_seeds(&mut prepared, 3, games as u32, |seed| Ok(way(seed))).expect("plays");
+            assert_eq!(together.into_iter().map(|p| p.choices).collect::<Vec<_>>(), one_by_one);
+        }
+        let refused =
+            of_seeds(&mut prepared, 0, 5, |seed| if seed < 4 { Ok(random(seed)) } else { Err("no".into()) });
+        assert_eq!(refused.err().as_deref(), Some("no"));
     }
 
     /// A game of seed 3 played to its end, and a fresh one of seed 5 to lay over it.
@@ -234,7 +343,7 @@ mod tests {
         let program = tiny();
         let start = |seed| Game::seated(program.clone(), 2, Teams::alone(2), seed, 100_000, false, None);
         let mut finished = start(3);
-        finished.play_out(&mut random(3, 2)).expect("plays");
+        play_in(&mut finished, &mut random(3)).expect("plays");
         (finished, start(5))
     }
 
@@ -246,8 +355,8 @@ mod tests {
         let (mut finished, source) = finished_and_fresh();
         finished.copy_from(&source, None);
         assert!(finished == source);
-        let laid = play(finished, &mut random(5, 2)).expect("plays");
-        let copied = play(source.copied(), &mut random(5, 2)).expect("plays");
+        let laid = play(finished, &mut random(5)).expect("plays");
+        let copied = play(source.copied(), &mut random(5)).expect("plays");
         assert_eq!((&laid.choices, laid.steps, laid.turns), (&copied.choices, copied.steps, copied.turns));
         assert_eq!(laid.outcome.as_ref().ok(), copied.outcome.as_ref().ok());
     }
@@ -264,13 +373,20 @@ mod tests {
         assert!(finished != source);
     }
 
-    /// A stream's games are those its agents play when made once and never seeded again, each
-    /// game going on from where the one before left their generators (from the start copied at
-    /// its first decision or run from the start laid out); its first is the game of its seed.
+    /// A stream's games are those its agents (or its one generator) play when made once and
+    /// never seeded again, each game going on from where the one before left their generators
+    /// (from the start copied at its first decision or run from the start laid out); its first
+    /// is the game of its seed.
     #[test]
     fn a_stream_of_games_goes_on_from_the_generators_the_game_before_left() {
+        for way in WAYS {
+            a_stream_goes_on(way);
+        }
+    }
+
+    fn a_stream_goes_on(way: fn(i128) -> Answering) {
         let program = tiny();
-        let mut agents = random(7, 2);
+        let mut agents = way(7);
         let by_hand: Vec<Played> = (0..10)
             .map(|_| {
                 let built = Game::seated(program.clone(), 2, Teams::alone(2), 7, 100_000, false, None);
@@ -281,7 +397,7 @@ mod tests {
         let mut from_laid = Prepared::new(program.clone(), 2, Teams::alone(2), 100_000, false, None);
         from_laid.tried = true;
         for prepared in [&mut at_first, &mut from_laid] {
-            let mut stream = Stream::new(7, random(7, 2));
+            let mut stream = Stream::new(7, way(7));
             for expected in &by_hand {
                 let a = stream.next(prepared).expect("plays");
                 assert_eq!(
@@ -290,8 +406,32 @@ mod tests {
                 );
             }
         }
-        let alone = play(at_first.game(7), &mut random(7, 2)).expect("plays");
+        let alone = play(at_first.game(7), &mut way(7)).expect("plays");
         assert_eq!(alone.choices, by_hand[0].choices);
         assert!(by_hand.iter().any(|p| p.choices != alone.choices), "the games go on, not start again");
+    }
+
+    /// With one generator, every decision, whoever's, is answered by its next
+    /// `randrange(decision size)`: the game a loop drawing from `Random(seed)` plays
+    /// (`vm::at_every_position`'s), not the game of a generator a seat.
+    #[test]
+    fn one_generator_answers_every_seats_decisions_in_turn() {
+        let program = tiny();
+        let mut looped = Vec::new();
+        crate::vm::at_every_position(&program, 0..20, |game, _| {
+            if game.pending.is_none() {
+                looped.push(game.choices.clone());
+            }
+        });
+        let mut seeded = Seeded::default();
+        let mut prepared = Prepared::new(program.clone(), 2, Teams::alone(2), 10_000, false, None);
+        let drawn: Vec<Vec<u32>> = (0..20)
+            .map(|seed| seeded.next(&mut prepared, seed, &mut one_generator(seed)).expect("plays").choices)
+            .collect();
+        assert_eq!(drawn, looped);
+        let by_seat: Vec<Vec<u32>> = (0..20)
+            .map(|seed| seeded.next(&mut prepared, seed, &mut random(seed)).expect("plays").choices)
+            .collect();
+        assert_ne!(by_seat, looped);
     }
 }

@@ -7,7 +7,7 @@ use crate::carry::Start;
 use crate::ir::Program as Ir;
 use crate::limits::Entered;
 use crate::mcts::{Budget, Rollout, Search};
-use crate::playouts::{Played, Prepared, Seeded, Stream};
+use crate::playouts::{Answering, Played, Prepared, Stream};
 use crate::rng::Mt;
 use crate::teams::Teams;
 use crate::value::Value;
@@ -116,17 +116,51 @@ fn error_parts(fail: &Fail) -> (&'static str, String, Option<u32>) {
     (kind, detail, fail.at)
 }
 
-/// A game played to its end by `Program.playouts`: (choices, turns, steps, scores, tiebreaks,
-/// winners, error), the three figures None where an error (kind, detail, at) stopped it.
-type PlayedOut = (
-    Vec<u32>,
-    u64,
-    u64,
-    Option<Vec<i64>>,
-    Option<Vec<i64>>,
-    Option<Vec<u32>>,
-    Option<(&'static str, String, Option<u32>)>,
-);
+/// A game `Program.playouts` played to its end, as the core recorded it (interpreter/native's
+/// `Playout`): its seed (its own, or its stream's), the option taken at each decision, its turns
+/// and steps, each seat's score and tiebreak and the winners (seats from 0), or the error in the
+/// rules that stopped it (then no scores and no winners). One object a game, holding nothing
+/// CPython's collector tracks: a tuple and four lists a game made a benchmark's thousands of
+/// playouts set the collector off again and again over the whole heap of a loaded game (a
+/// quarter of a Tic-Tac-Toe game's instructions in one stream: docs/benchmarks.md, the
+/// thirty-ninth round). A field becomes a Python value when it is read: `choices` a new list at
+/// each reading.
+#[pyclass(frozen, module = "meeple.interpreter.native._core", name = "Playout")]
+struct Playout {
+    #[pyo3(get)]
+    seed: i128,
+    #[pyo3(get)]
+    choices: Vec<u32>,
+    #[pyo3(get)]
+    turns: u64,
+    #[pyo3(get)]
+    steps: u64,
+    #[pyo3(get)]
+    scores: Vec<i64>,
+    #[pyo3(get)]
+    tiebreaks: Vec<i64>,
+    #[pyo3(get)]
+    winners: Vec<u32>,
+    /// The error in the rules' words (what `worded` made of the core's kind, detail and place),
+    /// or None.
+    #[pyo3(get)]
+    error: Option<Py<PyAny>>,
+}
+
+#[pymethods]
+impl Playout {
+    fn __repr__(&self) -> String {
+        let failed = if self.error.is_some() { ", failed" } else { "" };
+        format!(
+            "Playout(seed={}, {} choices, turns={}, steps={}, winners={:?}{failed})",
+            self.seed,
+            self.choices.len(),
+            self.turns,
+            self.steps,
+            self.winners
+        )
+    }
+}
 
 /// Who plays a seat inside the core, as interpreter/native/state.py hands it over: "random" or
 /// "first", or a search as ("mcts", playouts, seconds, style), one budget of the two given
@@ -194,6 +228,26 @@ fn agents_of(loaded: &Loaded, agents: Vec<AgentSpec>, seed: i128) -> PyResult<Ve
         });
     }
     Ok(made)
+}
+
+/// Who answers a game of `seed` played out (`Answering`): its seats' agents (`agents_of`), or,
+/// with `one_generator`, one generator of the seed drawing every seat's answers, which only
+/// random agents can share (a ValueError for any other).
+fn answering_of(
+    loaded: &Loaded,
+    agents: &[AgentSpec],
+    seed: i128,
+    one_generator: bool,
+) -> PyResult<Answering> {
+    if !one_generator {
+        return Ok(Answering::Seats(agents_of(loaded, agents.to_vec(), seed)?));
+    }
+    match agents.iter().find(|agent| !matches!(agent, AgentSpec::Named(name) if name == "random")) {
+        None => Ok(Answering::OneGenerator(Mt::new(seed))),
+        Some(AgentSpec::Named(name) | AgentSpec::Search(name, ..)) => Err(PyValueError::new_err(format!(
+            "only random agents draw from one generator for every seat (draw=\"game\"), not '{name}'"
+        ))),
+    }
 }
 
 /// Agents that play several games in turn (a sequence's), each keeping its generator: made by
@@ -297,65 +351,85 @@ impl Program {
     /// Games of seeds `first`, `first + 1`, ... (`seeds`: the first and how many), each played
     /// to its end inside the core by its agents (`AgentSpec`, seeded for each game as
     /// `Game.play_out` seeds them), without the readable log: what each came to (`PlayedOut`),
-    /// in the seeds' order. Each game is a copy of a start prepared once (playouts.rs): the game
+    /// in the seeds' order (playouts.rs's `of_seeds`: a few games' generators seeded together). Each game is a copy of a start prepared once (playouts.rs): the game
     /// `new_game` and `play_out` make of the same seed. Python's other threads run meanwhile.
     /// With `stream`, the games are drawn from one stream (playouts.rs's `Stream`) from the
     /// first seed: each goes on from the generators the one before left, none seeded anew.
-    #[pyo3(signature = (players, seeds, agents, budget, teams=None, stream=false))]
+    /// `draw`: "seat" (each seat's agent draws from its own generator, as `play_out`'s), or
+    /// "game" (random agents alone: one generator draws every seat's answers, `randrange` of the
+    /// decision's size, seeded with the game's seed, or in a stream once with the first seed:
+    /// playouts.rs's `Answering::OneGenerator`); anything else is a ValueError. `worded` makes a
+    /// failed game's error in the rules' words from the core's (kind, detail, place)
+    /// (`error_parts`); without it the error is that tuple.
+    #[pyo3(signature = (players, seeds, agents, budget, teams=None, stream=false, draw="seat", worded=None))]
     #[allow(clippy::too_many_arguments)] // the Python call's own arguments, each named there
-    fn playouts(
+    fn playouts<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         players: u32,
         seeds: (i128, u32),
         agents: Vec<AgentSpec>,
         budget: u64,
         teams: Option<Vec<Vec<u32>>>,
         stream: bool,
-    ) -> PyResult<Vec<PlayedOut>> {
+        draw: &str,
+        worded: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Vec<Playout>> {
         let (seed, games) = seeds;
+        let one_generator = match draw {
+            "seat" => false,
+            "game" => true,
+            _ => return Err(PyValueError::new_err(format!("draw is \"seat\" or \"game\", not {draw:?}"))),
+        };
         let layout = teams.clone();
         let teams = match teams {
             None => Teams::alone(players),
             Some(layout) => Teams::of_layout(&layout, players).map_err(PyValueError::new_err)?,
         };
         let loaded = &self.loaded;
-        agents_of(loaded, agents.clone(), seed)?; // an agent the core lacks is refused before any game
+        // An agent the core lacks, or one that cannot share the generator, is refused before any game.
+        answering_of(loaded, &agents, seed, one_generator)?;
         let settings = (players, layout, budget, false);
         let mut prepared = self.take_prepared(&settings, teams);
-        let played = py.detach(|| {
-            let mut out = Vec::new();
-            if stream {
-                let Ok(made) = agents_of(loaded, agents.clone(), seed) else {
-                    return Err("the agents do not fit this program".to_string());
-                };
-                let mut drawn = Stream::new(seed, made);
-                for _ in 0..games {
-                    out.push(drawn.next(&mut prepared)?);
-                }
-                return Ok(out);
+        let played = py.detach(|| -> Result<Vec<Played>, String> {
+            let answering = |seed| {
+                answering_of(loaded, &agents, seed, one_generator)
+                    .map_err(|_| "the agents do not fit this program".to_string())
+            };
+            if !stream {
+                return crate::playouts::of_seeds(&mut prepared, seed, games, answering);
             }
-            let mut seeded = Seeded::default();
-            for n in 0..i128::from(games) {
-                let Ok(mut made) = agents_of(loaded, agents.clone(), seed + n) else {
-                    return Err("the agents do not fit this program".to_string());
-                };
-                out.push(seeded.next(&mut prepared, seed + n, &mut made)?);
-            }
-            Ok(out)
+            let mut drawn = Stream::new(seed, answering(seed)?);
+            (0..games).map(|_| drawn.next(&mut prepared)).collect()
         });
         self.put_back(settings, prepared);
-        Ok(played.map_err(PyValueError::new_err)?.into_iter().map(crossed).collect())
+        let seed_of = |n: usize| if stream { seed } else { seed + n as i128 };
+        let played = played.map_err(PyValueError::new_err)?;
+        played.into_iter().enumerate().map(|(n, p)| recorded(py, seed_of(n), p, worded.as_ref())).collect()
     }
 }
 
-/// A game played out, as it crosses into Python (`PlayedOut`).
-fn crossed(played: Played) -> PlayedOut {
-    let (scores, ties, winners, error) = match played.outcome {
-        Ok((scores, ties, winners)) => (Some(scores), Some(ties), Some(winners), None),
-        Err(fail) => (None, None, None, Some(error_parts(&fail))),
+/// The record of a game played out from `seed` (its own, or its stream's), its error, if any,
+/// in words by `worded`.
+fn recorded<'py>(
+    py: Python<'py>,
+    seed: i128,
+    played: Played,
+    worded: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Playout> {
+    let (scores, tiebreaks, winners, error) = match played.outcome {
+        Ok((scores, ties, winners)) => (scores, ties, winners, None),
+        Err(fail) => {
+            let parts = error_parts(&fail);
+            let error = match worded {
+                Some(worded) => worded.call1(parts)?,
+                None => parts.into_pyobject(py)?.into_any(),
+            };
+            (Vec::new(), Vec::new(), Vec::new(), Some(error.unbind()))
+        }
     };
-    (played.choices, played.turns, played.steps, scores, ties, winners, error)
+    let (choices, turns, steps) = (played.choices, played.turns, played.steps);
+    Ok(Playout { seed, choices, turns, steps, scores, tiebreaks, winners, error })
 }
 
 /// A decision's options, as they were when it was asked: each crosses into Python when read.
@@ -749,6 +823,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Program>()?;
     m.add_class::<Game>()?;
     m.add_class::<Options>()?;
+    m.add_class::<Playout>()?;
     m.add_class::<Agents>()?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     Ok(())
