@@ -126,8 +126,8 @@ class Playout(Protocol):
     winners, as a record of such a game has none). The core makes one per game (src/py.rs's
     `Playout`): one object CPython's collector does not track, each field made a Python value
     when it is read. A tuple and four lists a game (and then a named tuple) set the collector off
-    again and again over the whole heap of a loaded game: a quarter of the instructions of a
-    benchmark's Tic-Tac-Toe playouts in one stream (docs/benchmarks.md, the thirty-ninth round)."""
+    again and again over the whole heap of a loaded game: a seventh of the CPU time of 2,000
+    Tic-Tac-Toe playouts, a quarter of 20,000's (docs/benchmarks.md, the fortieth round)."""
 
     @property
     def seed(self) -> int: ...

@@ -122,9 +122,9 @@ fn error_parts(fail: &Fail) -> (&'static str, String, Option<u32>) {
 /// rules that stopped it (then no scores and no winners). One object a game, holding nothing
 /// CPython's collector tracks: a tuple and four lists a game made a benchmark's thousands of
 /// playouts set the collector off again and again over the whole heap of a loaded game (a
-/// quarter of a Tic-Tac-Toe game's instructions in one stream: docs/benchmarks.md, the
-/// thirty-ninth round). A field becomes a Python value when it is read: `choices` a new list at
-/// each reading.
+/// seventh of the CPU time of 2,000 Tic-Tac-Toe playouts, a quarter of 20,000's:
+/// docs/benchmarks.md, the fortieth round). A field becomes a Python value when it is read:
+/// `choices` a new list at each reading.
 #[pyclass(frozen, module = "meeple.interpreter.native._core", name = "Playout")]
 struct Playout {
     #[pyo3(get)]
