@@ -1306,76 +1306,13 @@ impl Game {
                     return Ok(());
                 }
                 Instr::ChooseNext { var, list, who, prompt, end } => {
-                    // The items left, each once; a choice only between two or more (as the
-                    // Python engine's `for_chosen`, which asks nothing with one item left).
-                    let frame = self.frames.last_mut().expect("the looping frame");
-                    let items = self::list(frame.slots[*list as usize].clone()).map_err(|f| at(f, here))?;
-                    if items.is_empty() {
-                        frame.pc = *end;
-                        continue;
+                    let asked = self.choose_next(&program, (*var, *list, *who, *prompt, *end), here)?;
+                    if asked {
+                        return Ok(());
                     }
-                    self.world.spend(1, FailKind::BudgetLoop).map_err(|f| at(f, here))?;
-                    let mut options = items;
-                    if matches!(options.first(), Some(Value::Piece(..))) {
-                        distinct(Arc::make_mut(&mut options));
-                    }
-                    if options.len() < 2 {
-                        frame.slots[*var as usize] = options[0].clone();
-                        continue;
-                    }
-                    let chooser = seat(&frame.slots[*who as usize]).map_err(|f| at(f, here))?;
-                    let asked = frame.pc - 1;
-                    let orelse = frame.pc;
-                    let offers = if self.offers.is_empty() {
-                        Vec::new()
-                    } else {
-                        self.open_to(chooser).map_err(|f| at(f, here))?
-                    };
-                    limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
-                    self.pending = Some(Pending {
-                        seat: chooser,
-                        prompt: *prompt,
-                        options: Options::List(options),
-                        optional: false,
-                        var: Some(*var),
-                        orelse,
-                        at: here,
-                        offers,
-                        asked,
-                        same_again: true,
-                    });
-                    return Ok(());
                 }
                 Instr::Ask { chooser, prompt, orelse } => {
-                    let frame = self.frames.last_mut().expect("the asking frame");
-                    let w = &mut self.world;
-                    let who = match chooser {
-                        Some(c) => with_value(&program, w, c, &mut frame.slots, seat),
-                        None => w.current.ok_or(Fail {
-                            kind: FailKind::Error("nobody's turn: say who chooses with 'by PLAYER'".into()),
-                            at: None,
-                        }),
-                    };
-                    let seat = who.map_err(|f| at(f, here))?;
-                    let asked = frame.pc - 1;
-                    let offers = if self.offers.is_empty() {
-                        Vec::new()
-                    } else {
-                        self.open_to(seat).map_err(|f| at(f, here))?
-                    };
-                    limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
-                    self.pending = Some(Pending {
-                        seat,
-                        prompt: *prompt,
-                        options: Options::List(Arc::new(vec![Value::Bool(true), Value::Bool(false)])),
-                        optional: false,
-                        var: None,
-                        orelse: *orelse,
-                        at: here,
-                        offers,
-                        asked,
-                        same_again: false,
-                    });
+                    self.ask(&program, chooser.as_ref(), (*prompt, *orelse), here)?;
                     return Ok(());
                 }
                 Instr::EndGame => {
@@ -1393,18 +1330,7 @@ impl Game {
                     }
                 }
                 Instr::OfferOpen { code, args, player, label, .. } => {
-                    let frame = self.frames.last_mut().expect("the offering frame");
-                    let w = &mut self.world;
-                    let opened: Result<(Vec<Value>, u32), Fail> = (|| {
-                        let mut bound = Vec::with_capacity(args.len());
-                        for arg in args {
-                            bound.push(eval(&program, w, arg, &mut frame.slots)?);
-                        }
-                        Ok((bound, seat(&eval(&program, w, player, &mut frame.slots)?)?))
-                    })();
-                    let (bound, to) = opened.map_err(|f| at(f, here))?;
-                    let instr = frame.pc - 1;
-                    self.open_offer(instr, *code, bound, to, *label);
+                    self.offer_open(&program, (*code, args, player, *label), here)?;
                 }
                 Instr::OfferClose => {
                     self.offers.pop();
@@ -1412,6 +1338,118 @@ impl Game {
                 _ => {}
             }
         }
+    }
+
+    /// The next item of a loop whose order a player chooses (`ChooseNext`): whether a decision is
+    /// now asked. `Game::run`'s arms that few games run are functions of their own, out of line, so
+    /// that `run`'s own code stays what most statements need.
+    #[inline(never)]
+    fn choose_next(
+        &mut self,
+        program: &Loaded,
+        (var, list, who, prompt, end): (u32, u32, u32, u32, u32),
+        here: u32,
+    ) -> Result<bool, Fail> {
+        // The items left, each once; a choice only between two or more (as the
+        // Python engine's `for_chosen`, which asks nothing with one item left).
+        let frame = self.frames.last_mut().expect("the looping frame");
+        let items = self::list(frame.slots[list as usize].clone()).map_err(|f| at(f, here))?;
+        if items.is_empty() {
+            frame.pc = end;
+            return Ok(false);
+        }
+        self.world.spend(1, FailKind::BudgetLoop).map_err(|f| at(f, here))?;
+        let mut options = items;
+        if matches!(options.first(), Some(Value::Piece(..))) {
+            distinct(Arc::make_mut(&mut options));
+        }
+        if options.len() < 2 {
+            frame.slots[var as usize] = options[0].clone();
+            return Ok(false);
+        }
+        let chooser = seat(&frame.slots[who as usize]).map_err(|f| at(f, here))?;
+        let asked = frame.pc - 1;
+        let orelse = frame.pc;
+        let offers = if self.offers.is_empty() {
+            Vec::new()
+        } else {
+            self.open_to(chooser).map_err(|f| at(f, here))?
+        };
+        limits::ask(program, self.choices.len()).map_err(|f| at(f, here))?;
+        self.pending = Some(Pending {
+            seat: chooser,
+            prompt,
+            options: Options::List(options),
+            optional: false,
+            var: Some(var),
+            orelse,
+            at: here,
+            offers,
+            asked,
+            same_again: true,
+        });
+        Ok(true)
+    }
+
+    /// A yes-or-no question (`may "..."`, `Ask`), asked of its chooser.
+    #[inline(never)]
+    fn ask(
+        &mut self,
+        program: &Loaded,
+        chooser: Option<&Expr>,
+        (prompt, orelse): (u32, u32),
+        here: u32,
+    ) -> Result<(), Fail> {
+        let frame = self.frames.last_mut().expect("the asking frame");
+        let w = &mut self.world;
+        let who = match chooser {
+            Some(c) => with_value(program, w, c, &mut frame.slots, seat),
+            None => w.current.ok_or(Fail {
+                kind: FailKind::Error("nobody's turn: say who chooses with 'by PLAYER'".into()),
+                at: None,
+            }),
+        };
+        let seat = who.map_err(|f| at(f, here))?;
+        let asked = frame.pc - 1;
+        let offers =
+            if self.offers.is_empty() { Vec::new() } else { self.open_to(seat).map_err(|f| at(f, here))? };
+        limits::ask(program, self.choices.len()).map_err(|f| at(f, here))?;
+        self.pending = Some(Pending {
+            seat,
+            prompt,
+            options: Options::List(Arc::new(vec![Value::Bool(true), Value::Bool(false)])),
+            optional: false,
+            var: None,
+            orelse,
+            at: here,
+            offers,
+            asked,
+            same_again: false,
+        });
+        Ok(())
+    }
+
+    /// An `offer` block begins (`OfferOpen`): its rule's arguments and its player bound now.
+    #[inline(never)]
+    fn offer_open(
+        &mut self,
+        program: &Loaded,
+        (code, args, player, label): (u32, &[Expr], &Expr, u32),
+        here: u32,
+    ) -> Result<(), Fail> {
+        let frame = self.frames.last_mut().expect("the offering frame");
+        let w = &mut self.world;
+        let opened: Result<(Vec<Value>, u32), Fail> = (|| {
+            let mut bound = Vec::with_capacity(args.len());
+            for arg in args {
+                bound.push(eval(program, w, arg, &mut frame.slots)?);
+            }
+            Ok((bound, seat(&eval(program, w, player, &mut frame.slots)?)?))
+        })();
+        let (bound, to) = opened.map_err(|f| at(f, here))?;
+        let instr = frame.pc - 1;
+        self.open_offer(instr, code, bound, to, label);
+        Ok(())
     }
 }
 
@@ -1468,18 +1506,6 @@ fn statement(
             }
             w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
         }
-        Instr::SetOwnedRow { obj, var, row, e, sign } => {
-            // The owner, the value, then the row, as the Python engine takes them.
-            let owner = eval(program, w, obj, env)?;
-            let mut v = eval(program, w, e, env)?;
-            let row = eval(program, w, row, env)?;
-            let (store, i) = crate::rows::place(program, var, &owner, &row)?;
-            if *sign != 0 {
-                let old = int(w.owned[store as usize][i as usize].clone())?;
-                v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
-            }
-            w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
-        }
         Instr::Move { count, decl, which, owner, src, dest, bottom } => {
             let (touched, pieces) = move_count(
                 program,
@@ -1495,11 +1521,6 @@ fn statement(
             w.moved(program, &touched, &pieces);
             fire(program, &pieces, touched.last().copied(), fired);
             w.room.keep(touched, pieces);
-        }
-        Instr::MoveRefs { pieces, dest, bottom } => {
-            let (touched, pieces) = move_refs(program, w, env, pieces, (dest, *bottom))?;
-            w.moved(program, &touched, &pieces);
-            fire(program, &pieces, touched.last().copied(), fired);
         }
         Instr::ForStart { seq, cond, var, list, index } => {
             // What the list asks of the same position each round (once.rs): looked up only by
@@ -1542,17 +1563,81 @@ fn statement(
             w.turns += 1;
             w.changed(Part::Current);
         }
-        Instr::Log { parts } => {
-            if w.logging {
-                let mut said = Vec::new();
-                for part in parts {
-                    said.push(match part {
-                        LogPart::Text(t) => Said::Text(*t),
-                        LogPart::Expr(e) => Said::Value(eval(program, w, e, env)?),
-                    });
-                }
-                limits::write(program, w, Event::Line(said))?;
+        Instr::Enter => {
+            limits::enter(program, w, Entered::Code(frame.code))?;
+            frame.entered = true;
+        }
+        // The statements most games run seldom, out of line (`seldom`): a shift's layers are
+        // then found again where they lie now, `Game::run`'s.
+        Instr::SetOwnedRow { .. }
+        | Instr::MoveRefs { .. }
+        | Instr::Log { .. }
+        | Instr::Reveal { .. }
+        | Instr::Tally { .. }
+        | Instr::Random { .. }
+        | Instr::Pick { .. }
+        | Instr::Shuffle { .. }
+        | Instr::Draw { .. }
+        | Instr::Lift { .. }
+        | Instr::Place { .. }
+        | Instr::Chosen { .. } => seldom(program, w, frame, op, fired)?,
+        Instr::Shift { .. } => {
+            seldom(program, w, frame, op, fired)?;
+            return Ok(On::Frames);
+        }
+        // Calls, choices and the end change the frames: `Game::run`'s.
+        Instr::Call { .. }
+        | Instr::ChooseNext { .. }
+        | Instr::Choose { .. }
+        | Instr::Ask { .. }
+        | Instr::OfferOpen { .. }
+        | Instr::OfferClose
+        | Instr::EndGame
+        | Instr::Return => return Ok(On::Frames),
+    }
+    Ok(On::Next)
+}
+
+/// The statements of `statement` that most games run seldom or never (a log, a draw, a shuffle,
+/// a placement...), run out of line: inlined, their code made `Game::run` a function of 56 KB
+/// whose hot loop kept its values on the stack; each of them costs far more than a call.
+#[inline(never)]
+fn seldom(
+    program: &Loaded,
+    w: &mut World,
+    frame: &mut Frame,
+    op: &Instr,
+    fired: &mut Vec<(u32, Value, Value)>,
+) -> Result<(), Fail> {
+    let ir = &program.ir;
+    let env = &mut frame.slots;
+    match op {
+        Instr::SetOwnedRow { obj, var, row, e, sign } => {
+            // The owner, the value, then the row, as the Python engine takes them.
+            let owner = eval(program, w, obj, env)?;
+            let mut v = eval(program, w, e, env)?;
+            let row = eval(program, w, row, env)?;
+            let (store, i) = crate::rows::place(program, var, &owner, &row)?;
+            if *sign != 0 {
+                let old = int(w.owned[store as usize][i as usize].clone())?;
+                v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
             }
+            w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
+        }
+        Instr::MoveRefs { pieces, dest, bottom } => {
+            let (touched, pieces) = move_refs(program, w, env, pieces, (dest, *bottom))?;
+            w.moved(program, &touched, &pieces);
+            fire(program, &pieces, touched.last().copied(), fired);
+        }
+        Instr::Log { parts } if w.logging => {
+            let mut said = Vec::new();
+            for part in parts {
+                said.push(match part {
+                    LogPart::Text(t) => Said::Text(*t),
+                    LogPart::Expr(e) => Said::Value(eval(program, w, e, env)?),
+                });
+            }
+            limits::write(program, w, Event::Line(said))?;
         }
         Instr::Reveal { pieces, to } => {
             let what = eval(program, w, pieces, env)?;
@@ -1660,7 +1745,6 @@ fn statement(
             let grid = eval(program, w, grid, env)?;
             let (dq, dr) = (eval(program, w, dq, env)?, eval(program, w, dr, env)?);
             crate::shift::shift(program, w, &grid, &dq, &dr)?;
-            return Ok(On::Frames); // the layers found again where they lie now: `Game::run`'s
         }
         Instr::Place { shape, grid, at, over } => {
             let (shape, grid) = (eval(program, w, shape, env)?, eval(program, w, grid, env)?);
@@ -1677,21 +1761,10 @@ fn statement(
             }
             env[*list as usize] = Value::List(Arc::new(items));
         }
-        Instr::Enter => {
-            limits::enter(program, w, Entered::Code(frame.code))?;
-            frame.entered = true;
-        }
-        // Calls, choices and the end change the frames: `Game::run`'s.
-        Instr::Call { .. }
-        | Instr::ChooseNext { .. }
-        | Instr::Choose { .. }
-        | Instr::Ask { .. }
-        | Instr::OfferOpen { .. }
-        | Instr::OfferClose
-        | Instr::EndGame
-        | Instr::Return => return Ok(On::Frames),
+        // The others are `statement`'s own.
+        _ => {}
     }
-    Ok(On::Next)
+    Ok(())
 }
 
 /// A row's index among all rows (past the end for any other value).
