@@ -1046,10 +1046,17 @@ impl Game {
 
     /// Run until a decision with more than one option, the end, or an error.
     pub(crate) fn advance(&mut self) {
+        let program = self.program.clone();
+        self.advance_in(&program);
+    }
+
+    /// `advance`, with the game's program as its caller holds it: a game played out inside the
+    /// core (`play_out`) holds it once a game, not cloned (two atomic operations) every move.
+    fn advance_in(&mut self, program: &Loaded) {
         // Run to the next decision; one the rules make for a seat they play is made here
         // (automata.rs), and the game runs on.
         loop {
-            if let Err(fail) = self.run() {
+            if let Err(fail) = self.run(program) {
                 self.fail(fail);
                 break;
             }
@@ -1080,6 +1087,12 @@ impl Game {
 
     /// Answer the pending decision with the option at `index`.
     pub fn apply(&mut self, index: usize) -> Result<(), String> {
+        let program = self.program.clone();
+        self.apply_in(&program, index)
+    }
+
+    /// `apply`, with the game's program as its caller holds it (`advance_in`).
+    fn apply_in(&mut self, program: &Loaded, index: usize) -> Result<(), String> {
         if self.failed.is_some() {
             return Err("the game stopped on an error in the rules".into());
         }
@@ -1097,20 +1110,20 @@ impl Game {
                 return Ok(());
             }
             self.choices.push(index as u32);
-            self.advance();
+            self.advance_in(program);
             return Ok(());
         }
         if self.world.logging {
             let option = pending.options.get(index);
             let chose = Event::Chose { seat: pending.seat, prompt: pending.prompt, option, only: false };
-            if let Err(fail) = limits::write(&self.program, &mut self.world, chose) {
+            if let Err(fail) = limits::write(program, &mut self.world, chose) {
                 self.fail(at(fail, pending.at));
                 return Ok(());
             }
         }
         self.choices.push(index as u32);
         self.resolve(pending, index);
-        self.advance();
+        self.advance_in(program);
         Ok(())
     }
 
@@ -1118,6 +1131,7 @@ impl Game {
     /// together first: in a game played to its end nearly every seat draws).
     pub fn play_out(&mut self, agents: &mut [Agent]) -> Result<(), String> {
         crate::playouts::seeded(agents);
+        let program = self.program.clone(); // held for the game, not cloned a move (`apply_in`)
         while let Some(pending) = &self.pending {
             let (seat, size, asked_at) = (pending.seat as usize, pending.size() as u64, pending.at);
             let index = match agents.get_mut(seat) {
@@ -1137,7 +1151,7 @@ impl Game {
                 }
                 None => return Err(format!("no agent for seat {}", seat + 1)),
             };
-            self.apply(index as usize)?;
+            self.apply_in(&program, index as usize)?;
         }
         Ok(())
     }
@@ -1171,8 +1185,7 @@ impl Game {
         Ok(out)
     }
 
-    fn run(&mut self) -> Result<(), Fail> {
-        let program = self.program.clone();
+    fn run(&mut self, program: &Loaded) -> Result<(), Fail> {
         let ir = &program.ir;
         // The triggers a statement's moves set off: (code, piece, place), in order. One list for
         // the call, empty but after a move that fired one (not one made for every statement).
@@ -1190,7 +1203,7 @@ impl Game {
                     break None;
                 };
                 frame.pc += 1;
-                let on = statement(&program, &mut self.world, frame, &step.op, &mut fired)
+                let on = statement(program, &mut self.world, frame, &step.op, &mut fired)
                     .map_err(|f| at(f, step.at))?;
                 if on == On::Next && fired.is_empty() {
                     continue;
@@ -1226,27 +1239,22 @@ impl Game {
                     let callee = &ir.code[*code as usize];
                     let mut slots = w.room.slots(callee.slots as usize);
                     for (i, arg) in args.iter().enumerate() {
-                        slots[i] = eval(&program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
+                        slots[i] = eval(program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
                     }
                     w.spend(1, FailKind::BudgetCall(*code)).map_err(|f| at(f, here))?;
-                    limits::enter(&program, w, Entered::Code(*code)).map_err(|f| at(f, here))?;
+                    limits::enter(program, w, Entered::Code(*code)).map_err(|f| at(f, here))?;
                     self.frames.push(Frame { code: *code, pc: 0, slots, entered: true });
                 }
                 Instr::Choose { seq, cond, var, chooser, prompt, optional, has_orelse, orelse } => {
                     let frame = self.frames.last_mut().expect("the choosing frame");
                     let w = &mut self.world;
                     let asked: Result<Option<Pending>, Fail> = (|| {
-                        let options = match from_a_set(&program, w, seq, cond.as_ref(), &mut frame.slots)? {
+                        let options = match from_a_set(program, w, seq, cond.as_ref(), &mut frame.slots)? {
                             Some(set) => Options::cells(set),
                             None => {
                                 let once = program.once(frame.code, frame.pc - 1);
-                                let mut options = snapshot(
-                                    &program,
-                                    w,
-                                    &mut frame.slots,
-                                    (seq, cond.as_ref(), *var),
-                                    once,
-                                )?;
+                                let mut options =
+                                    snapshot(program, w, &mut frame.slots, (seq, cond.as_ref(), *var), once)?;
                                 if matches!(options.first(), Some(Value::Piece(..))) {
                                     distinct(Arc::make_mut(&mut options));
                                 }
@@ -1262,7 +1270,7 @@ impl Game {
                             return error(format!("no option for '{said}', and a choice must be made"));
                         }
                         let who = match chooser {
-                            Some(c) => with_value(&program, w, c, &mut frame.slots, seat)?,
+                            Some(c) => with_value(program, w, c, &mut frame.slots, seat)?,
                             None => match w.current {
                                 Some(s) => s,
                                 None => return error("nobody's turn: say who chooses with 'by PLAYER'"),
@@ -1296,23 +1304,23 @@ impl Game {
                                 option,
                                 only: true,
                             };
-                            limits::write(&program, &mut self.world, chose).map_err(|f| at(f, here))?;
+                            limits::write(program, &mut self.world, chose).map_err(|f| at(f, here))?;
                         }
                         self.resolve(pending, 0);
                         continue;
                     }
-                    limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
+                    limits::ask(program, self.choices.len()).map_err(|f| at(f, here))?;
                     self.pending = Some(pending);
                     return Ok(());
                 }
                 Instr::ChooseNext { var, list, who, prompt, end } => {
-                    let asked = self.choose_next(&program, (*var, *list, *who, *prompt, *end), here)?;
+                    let asked = self.choose_next(program, (*var, *list, *who, *prompt, *end), here)?;
                     if asked {
                         return Ok(());
                     }
                 }
                 Instr::Ask { chooser, prompt, orelse } => {
-                    self.ask(&program, chooser.as_ref(), (*prompt, *orelse), here)?;
+                    self.ask(program, chooser.as_ref(), (*prompt, *orelse), here)?;
                     return Ok(());
                 }
                 Instr::EndGame => {
@@ -1330,7 +1338,7 @@ impl Game {
                     }
                 }
                 Instr::OfferOpen { code, args, player, label, .. } => {
-                    self.offer_open(&program, (*code, args, player, *label), here)?;
+                    self.offer_open(program, (*code, args, player, *label), here)?;
                 }
                 Instr::OfferClose => {
                     self.offers.pop();
