@@ -904,7 +904,16 @@ impl Game {
             source;
         self.program.clone_from(program);
         self.world.copy_from(world, rng);
-        self.frames.clone_from(frames);
+        // The frames' slots in the room the frames before left (`Room`): a game played to its
+        // end has no frames, and its slots wait there (a list made a frame a game otherwise).
+        for frame in self.frames.drain(..) {
+            self.world.room.keep_slots(frame.slots);
+        }
+        for frame in frames {
+            let mut slots = self.world.room.slots.pop().unwrap_or_default();
+            slots.extend_from_slice(&frame.slots);
+            self.frames.push(Frame { slots, ..*frame });
+        }
         self.offers.clone_from(offers);
         self.taken.clone_from(taken);
         self.pending.clone_from(pending);
@@ -1037,10 +1046,17 @@ impl Game {
 
     /// Run until a decision with more than one option, the end, or an error.
     pub(crate) fn advance(&mut self) {
+        let program = self.program.clone();
+        self.advance_in(&program);
+    }
+
+    /// `advance`, with the game's program as its caller holds it: a game played out inside the
+    /// core (`play_out`) holds it once a game, not cloned (two atomic operations) every move.
+    fn advance_in(&mut self, program: &Loaded) {
         // Run to the next decision; one the rules make for a seat they play is made here
         // (automata.rs), and the game runs on.
         loop {
-            if let Err(fail) = self.run() {
+            if let Err(fail) = self.run(program) {
                 self.fail(fail);
                 break;
             }
@@ -1071,6 +1087,12 @@ impl Game {
 
     /// Answer the pending decision with the option at `index`.
     pub fn apply(&mut self, index: usize) -> Result<(), String> {
+        let program = self.program.clone();
+        self.apply_in(&program, index)
+    }
+
+    /// `apply`, with the game's program as its caller holds it (`advance_in`).
+    fn apply_in(&mut self, program: &Loaded, index: usize) -> Result<(), String> {
         if self.failed.is_some() {
             return Err("the game stopped on an error in the rules".into());
         }
@@ -1088,20 +1110,20 @@ impl Game {
                 return Ok(());
             }
             self.choices.push(index as u32);
-            self.advance();
+            self.advance_in(program);
             return Ok(());
         }
         if self.world.logging {
             let option = pending.options.get(index);
             let chose = Event::Chose { seat: pending.seat, prompt: pending.prompt, option, only: false };
-            if let Err(fail) = limits::write(&self.program, &mut self.world, chose) {
+            if let Err(fail) = limits::write(program, &mut self.world, chose) {
                 self.fail(at(fail, pending.at));
                 return Ok(());
             }
         }
         self.choices.push(index as u32);
         self.resolve(pending, index);
-        self.advance();
+        self.advance_in(program);
         Ok(())
     }
 
@@ -1109,6 +1131,7 @@ impl Game {
     /// together first: in a game played to its end nearly every seat draws).
     pub fn play_out(&mut self, agents: &mut [Agent]) -> Result<(), String> {
         crate::playouts::seeded(agents);
+        let program = self.program.clone(); // held for the game, not cloned a move (`apply_in`)
         while let Some(pending) = &self.pending {
             let (seat, size, asked_at) = (pending.seat as usize, pending.size() as u64, pending.at);
             let index = match agents.get_mut(seat) {
@@ -1128,7 +1151,7 @@ impl Game {
                 }
                 None => return Err(format!("no agent for seat {}", seat + 1)),
             };
-            self.apply(index as usize)?;
+            self.apply_in(&program, index as usize)?;
         }
         Ok(())
     }
@@ -1144,27 +1167,29 @@ impl Game {
     }
 
     /// Each seat's score (or tiebreak, with `tiebreak`).
+    /// Each seat's number goes into the one list returned as it is found (the program borrowed,
+    /// not its `Arc` cloned; no list of values made first).
     pub fn scores(&mut self, tiebreak: bool) -> Result<Vec<i64>, Fail> {
-        let program = self.program.clone();
+        let Game { program, world, .. } = self;
         let func = if tiebreak { &program.ir.tiebreak } else { &program.ir.score };
         let Some(func) = func else {
-            return Ok(vec![0; self.world.players as usize]);
+            return Ok(vec![0; world.players as usize]);
         };
-        let mut out = Vec::with_capacity(self.world.players as usize); // grown once, not per seat
-        for seat in 0..self.world.players {
-            // An error in the score is placed at the score's declaration, as on the Python engine.
+        let mut out = Vec::with_capacity(world.players as usize); // grown once, not per seat
+        for seat in 0..world.players {
             let seat = Args::One(Value::Player(seat));
-            let score = with_names(&seat, func.slots as usize, |env| {
-                eval(&program, &mut self.world, &func.body, env)
-            });
-            out.push(score.map_err(|f| at(f, func.at))?);
+            let score = with_names(&seat, func.slots as usize, |env| eval(program, world, &func.body, env));
+            // An error in the score is placed at the score's declaration, as on the Python engine.
+            out.push(score.and_then(int).map_err(|f| at(f, func.at))?);
         }
-        out.into_iter().map(|v| int(v).map_err(|f| at(f, func.at))).collect()
+        Ok(out)
     }
 
-    fn run(&mut self) -> Result<(), Fail> {
-        let program = self.program.clone();
+    fn run(&mut self, program: &Loaded) -> Result<(), Fail> {
         let ir = &program.ir;
+        // The triggers a statement's moves set off: (code, piece, place), in order. One list for
+        // the call, empty but after a move that fired one (not one made for every statement).
+        let mut fired: Vec<(u32, Value, Value)> = Vec::new();
         loop {
             let Some(frame) = self.frames.last_mut() else {
                 return Ok(());
@@ -1178,33 +1203,14 @@ impl Game {
                     break None;
                 };
                 frame.pc += 1;
-                let here = step.at;
-                // A jump, most of what an `if` and a loop run, goes on at once: it moves nothing
-                // and fires no trigger, so it needs none of a statement's work below.
-                match &step.op {
-                    Instr::Jump { to } => {
-                        frame.pc = *to;
-                        continue;
-                    }
-                    Instr::JumpUnless { cond, to } => {
-                        if !test(&program, &mut self.world, cond, &mut frame.slots)
-                            .map_err(|f| at(f, here))?
-                        {
-                            frame.pc = *to;
-                        }
-                        continue;
-                    }
-                    _ => {}
-                }
-                // The triggers the statement's moves set off: (code, piece, place), in order.
-                let mut fired: Vec<(u32, Value, Value)> = Vec::new();
-                statement(&program, &mut self.world, frame, &step.op, &mut fired).map_err(|f| at(f, here))?;
-                if fired.is_empty() && !changes_frames(&step.op) {
+                let on = statement(program, &mut self.world, frame, &step.op, &mut fired)
+                    .map_err(|f| at(f, step.at))?;
+                if on == On::Next && fired.is_empty() {
                     continue;
                 }
-                break Some((step, fired));
+                break Some(step);
             };
-            let Some((step, fired)) = ran else {
+            let Some(step) = ran else {
                 self.leave();
                 if self.offer_returned()? {
                     return Ok(());
@@ -1219,7 +1225,7 @@ impl Game {
             // first to run on top of the frames).
             // (Most statements move nothing: no iterator made and dropped for them.)
             if !fired.is_empty() {
-                for (code, piece, place) in fired.into_iter().rev() {
+                for (code, piece, place) in fired.drain(..).rev() {
                     let mut slots = self.world.room.slots(ir.code[code as usize].slots as usize);
                     slots[0] = piece;
                     slots[1] = place;
@@ -1233,27 +1239,22 @@ impl Game {
                     let callee = &ir.code[*code as usize];
                     let mut slots = w.room.slots(callee.slots as usize);
                     for (i, arg) in args.iter().enumerate() {
-                        slots[i] = eval(&program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
+                        slots[i] = eval(program, w, arg, &mut frame.slots).map_err(|f| at(f, here))?;
                     }
                     w.spend(1, FailKind::BudgetCall(*code)).map_err(|f| at(f, here))?;
-                    limits::enter(&program, w, Entered::Code(*code)).map_err(|f| at(f, here))?;
+                    limits::enter(program, w, Entered::Code(*code)).map_err(|f| at(f, here))?;
                     self.frames.push(Frame { code: *code, pc: 0, slots, entered: true });
                 }
                 Instr::Choose { seq, cond, var, chooser, prompt, optional, has_orelse, orelse } => {
                     let frame = self.frames.last_mut().expect("the choosing frame");
                     let w = &mut self.world;
                     let asked: Result<Option<Pending>, Fail> = (|| {
-                        let options = match from_a_set(&program, w, seq, cond.as_ref(), &mut frame.slots)? {
+                        let options = match from_a_set(program, w, seq, cond.as_ref(), &mut frame.slots)? {
                             Some(set) => Options::cells(set),
                             None => {
                                 let once = program.once(frame.code, frame.pc - 1);
-                                let mut options = snapshot(
-                                    &program,
-                                    w,
-                                    &mut frame.slots,
-                                    (seq, cond.as_ref(), *var),
-                                    once,
-                                )?;
+                                let mut options =
+                                    snapshot(program, w, &mut frame.slots, (seq, cond.as_ref(), *var), once)?;
                                 if matches!(options.first(), Some(Value::Piece(..))) {
                                     distinct(Arc::make_mut(&mut options));
                                 }
@@ -1269,7 +1270,7 @@ impl Game {
                             return error(format!("no option for '{said}', and a choice must be made"));
                         }
                         let who = match chooser {
-                            Some(c) => seat(&eval(&program, w, c, &mut frame.slots)?)?,
+                            Some(c) => with_value(program, w, c, &mut frame.slots, seat)?,
                             None => match w.current {
                                 Some(s) => s,
                                 None => return error("nobody's turn: say who chooses with 'by PLAYER'"),
@@ -1303,86 +1304,23 @@ impl Game {
                                 option,
                                 only: true,
                             };
-                            limits::write(&program, &mut self.world, chose).map_err(|f| at(f, here))?;
+                            limits::write(program, &mut self.world, chose).map_err(|f| at(f, here))?;
                         }
                         self.resolve(pending, 0);
                         continue;
                     }
-                    limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
+                    limits::ask(program, self.choices.len()).map_err(|f| at(f, here))?;
                     self.pending = Some(pending);
                     return Ok(());
                 }
                 Instr::ChooseNext { var, list, who, prompt, end } => {
-                    // The items left, each once; a choice only between two or more (as the
-                    // Python engine's `for_chosen`, which asks nothing with one item left).
-                    let frame = self.frames.last_mut().expect("the looping frame");
-                    let items = self::list(frame.slots[*list as usize].clone()).map_err(|f| at(f, here))?;
-                    if items.is_empty() {
-                        frame.pc = *end;
-                        continue;
+                    let asked = self.choose_next(program, (*var, *list, *who, *prompt, *end), here)?;
+                    if asked {
+                        return Ok(());
                     }
-                    self.world.spend(1, FailKind::BudgetLoop).map_err(|f| at(f, here))?;
-                    let mut options = items;
-                    if matches!(options.first(), Some(Value::Piece(..))) {
-                        distinct(Arc::make_mut(&mut options));
-                    }
-                    if options.len() < 2 {
-                        frame.slots[*var as usize] = options[0].clone();
-                        continue;
-                    }
-                    let chooser = seat(&frame.slots[*who as usize]).map_err(|f| at(f, here))?;
-                    let asked = frame.pc - 1;
-                    let orelse = frame.pc;
-                    let offers = if self.offers.is_empty() {
-                        Vec::new()
-                    } else {
-                        self.open_to(chooser).map_err(|f| at(f, here))?
-                    };
-                    limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
-                    self.pending = Some(Pending {
-                        seat: chooser,
-                        prompt: *prompt,
-                        options: Options::List(options),
-                        optional: false,
-                        var: Some(*var),
-                        orelse,
-                        at: here,
-                        offers,
-                        asked,
-                        same_again: true,
-                    });
-                    return Ok(());
                 }
                 Instr::Ask { chooser, prompt, orelse } => {
-                    let frame = self.frames.last_mut().expect("the asking frame");
-                    let w = &mut self.world;
-                    let who = match chooser {
-                        Some(c) => eval(&program, w, c, &mut frame.slots).and_then(|v| seat(&v)),
-                        None => w.current.ok_or(Fail {
-                            kind: FailKind::Error("nobody's turn: say who chooses with 'by PLAYER'".into()),
-                            at: None,
-                        }),
-                    };
-                    let seat = who.map_err(|f| at(f, here))?;
-                    let asked = frame.pc - 1;
-                    let offers = if self.offers.is_empty() {
-                        Vec::new()
-                    } else {
-                        self.open_to(seat).map_err(|f| at(f, here))?
-                    };
-                    limits::ask(&program, self.choices.len()).map_err(|f| at(f, here))?;
-                    self.pending = Some(Pending {
-                        seat,
-                        prompt: *prompt,
-                        options: Options::List(Arc::new(vec![Value::Bool(true), Value::Bool(false)])),
-                        optional: false,
-                        var: None,
-                        orelse: *orelse,
-                        at: here,
-                        offers,
-                        asked,
-                        same_again: false,
-                    });
+                    self.ask(program, chooser.as_ref(), (*prompt, *orelse), here)?;
                     return Ok(());
                 }
                 Instr::EndGame => {
@@ -1400,18 +1338,7 @@ impl Game {
                     }
                 }
                 Instr::OfferOpen { code, args, player, label, .. } => {
-                    let frame = self.frames.last_mut().expect("the offering frame");
-                    let w = &mut self.world;
-                    let opened: Result<(Vec<Value>, u32), Fail> = (|| {
-                        let mut bound = Vec::with_capacity(args.len());
-                        for arg in args {
-                            bound.push(eval(&program, w, arg, &mut frame.slots)?);
-                        }
-                        Ok((bound, seat(&eval(&program, w, player, &mut frame.slots)?)?))
-                    })();
-                    let (bound, to) = opened.map_err(|f| at(f, here))?;
-                    let instr = frame.pc - 1;
-                    self.open_offer(instr, *code, bound, to, *label);
+                    self.offer_open(program, (*code, args, player, *label), here)?;
                 }
                 Instr::OfferClose => {
                     self.offers.pop();
@@ -1420,28 +1347,135 @@ impl Game {
             }
         }
     }
+
+    /// The next item of a loop whose order a player chooses (`ChooseNext`): whether a decision is
+    /// now asked. `Game::run`'s arms that few games run are functions of their own, out of line, so
+    /// that `run`'s own code stays what most statements need.
+    #[inline(never)]
+    fn choose_next(
+        &mut self,
+        program: &Loaded,
+        (var, list, who, prompt, end): (u32, u32, u32, u32, u32),
+        here: u32,
+    ) -> Result<bool, Fail> {
+        // The items left, each once; a choice only between two or more (as the
+        // Python engine's `for_chosen`, which asks nothing with one item left).
+        let frame = self.frames.last_mut().expect("the looping frame");
+        let items = self::list(frame.slots[list as usize].clone()).map_err(|f| at(f, here))?;
+        if items.is_empty() {
+            frame.pc = end;
+            return Ok(false);
+        }
+        self.world.spend(1, FailKind::BudgetLoop).map_err(|f| at(f, here))?;
+        let mut options = items;
+        if matches!(options.first(), Some(Value::Piece(..))) {
+            distinct(Arc::make_mut(&mut options));
+        }
+        if options.len() < 2 {
+            frame.slots[var as usize] = options[0].clone();
+            return Ok(false);
+        }
+        let chooser = seat(&frame.slots[who as usize]).map_err(|f| at(f, here))?;
+        let asked = frame.pc - 1;
+        let orelse = frame.pc;
+        let offers = if self.offers.is_empty() {
+            Vec::new()
+        } else {
+            self.open_to(chooser).map_err(|f| at(f, here))?
+        };
+        limits::ask(program, self.choices.len()).map_err(|f| at(f, here))?;
+        self.pending = Some(Pending {
+            seat: chooser,
+            prompt,
+            options: Options::List(options),
+            optional: false,
+            var: Some(var),
+            orelse,
+            at: here,
+            offers,
+            asked,
+            same_again: true,
+        });
+        Ok(true)
+    }
+
+    /// A yes-or-no question (`may "..."`, `Ask`), asked of its chooser.
+    #[inline(never)]
+    fn ask(
+        &mut self,
+        program: &Loaded,
+        chooser: Option<&Expr>,
+        (prompt, orelse): (u32, u32),
+        here: u32,
+    ) -> Result<(), Fail> {
+        let frame = self.frames.last_mut().expect("the asking frame");
+        let w = &mut self.world;
+        let who = match chooser {
+            Some(c) => with_value(program, w, c, &mut frame.slots, seat),
+            None => w.current.ok_or(Fail {
+                kind: FailKind::Error("nobody's turn: say who chooses with 'by PLAYER'".into()),
+                at: None,
+            }),
+        };
+        let seat = who.map_err(|f| at(f, here))?;
+        let asked = frame.pc - 1;
+        let offers =
+            if self.offers.is_empty() { Vec::new() } else { self.open_to(seat).map_err(|f| at(f, here))? };
+        limits::ask(program, self.choices.len()).map_err(|f| at(f, here))?;
+        self.pending = Some(Pending {
+            seat,
+            prompt,
+            options: Options::List(Arc::new(vec![Value::Bool(true), Value::Bool(false)])),
+            optional: false,
+            var: None,
+            orelse,
+            at: here,
+            offers,
+            asked,
+            same_again: false,
+        });
+        Ok(())
+    }
+
+    /// An `offer` block begins (`OfferOpen`): its rule's arguments and its player bound now.
+    #[inline(never)]
+    fn offer_open(
+        &mut self,
+        program: &Loaded,
+        (code, args, player, label): (u32, &[Expr], &Expr, u32),
+        here: u32,
+    ) -> Result<(), Fail> {
+        let frame = self.frames.last_mut().expect("the offering frame");
+        let w = &mut self.world;
+        let opened: Result<(Vec<Value>, u32), Fail> = (|| {
+            let mut bound = Vec::with_capacity(args.len());
+            for arg in args {
+                bound.push(eval(program, w, arg, &mut frame.slots)?);
+            }
+            Ok((bound, seat(&eval(program, w, player, &mut frame.slots)?)?))
+        })();
+        let (bound, to) = opened.map_err(|f| at(f, here))?;
+        let instr = frame.pc - 1;
+        self.open_offer(instr, code, bound, to, label);
+        Ok(())
+    }
 }
 
-/// Whether `Game::run` has more to do after `statement` has run this one: the statements that
-/// change the frames, the offers or the game's end, and a shift's layers found again.
-fn changes_frames(op: &Instr) -> bool {
-    matches!(
-        op,
-        Instr::Call { .. }
-            | Instr::Choose { .. }
-            | Instr::ChooseNext { .. }
-            | Instr::Ask { .. }
-            | Instr::EndGame
-            | Instr::Return
-            | Instr::OfferOpen { .. }
-            | Instr::OfferClose
-            | Instr::Shift { .. }
-    )
+/// Where `Game::run` goes on after `statement`: with the frame's next instruction, or (`Frames`)
+/// in its own arms, for the statements that change the frames, the offers or the game's end,
+/// and a shift's layers found again.
+#[derive(PartialEq, Eq)]
+enum On {
+    Next,
+    Frames,
 }
 
-/// A statement that changes no frame but its own (a jump, a call, a choice and the end are
-/// `Game::run`'s), run in `frame`; the triggers its moves set off put in `fired`. Inlined where
-/// `run` runs it, as it was written there (as a closure it was a call of its own per statement).
+/// A statement that changes no frame but its own, run in `frame` (a jump, most of what an `if`
+/// and a loop run, among them); the triggers its moves set off put in `fired`. A call, a choice
+/// and the end are `Game::run`'s: for those it says so (`On::Frames`) and does nothing. One
+/// match of the statement's kind decides both (a jump's own match before it, and another after
+/// it for what changes the frames, were three dispatches a statement). Inlined where `run` runs
+/// it, as it was written there (as a closure it was a call of its own per statement).
 #[inline(always)]
 fn statement(
     program: &Loaded,
@@ -1449,10 +1483,16 @@ fn statement(
     frame: &mut Frame,
     op: &Instr,
     fired: &mut Vec<(u32, Value, Value)>,
-) -> Result<(), Fail> {
+) -> Result<On, Fail> {
     let ir = &program.ir;
     let env = &mut frame.slots;
     match op {
+        Instr::Jump { to } => frame.pc = *to,
+        Instr::JumpUnless { cond, to } => {
+            if !test(program, w, cond, env)? {
+                frame.pc = *to;
+            }
+        }
         Instr::Let { slot, e } => {
             env[*slot as usize] = eval(program, w, e, env)?;
         }
@@ -1474,18 +1514,6 @@ fn statement(
             }
             w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
         }
-        Instr::SetOwnedRow { obj, var, row, e, sign } => {
-            // The owner, the value, then the row, as the Python engine takes them.
-            let owner = eval(program, w, obj, env)?;
-            let mut v = eval(program, w, e, env)?;
-            let row = eval(program, w, row, env)?;
-            let (store, i) = crate::rows::place(program, var, &owner, &row)?;
-            if *sign != 0 {
-                let old = int(w.owned[store as usize][i as usize].clone())?;
-                v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
-            }
-            w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
-        }
         Instr::Move { count, decl, which, owner, src, dest, bottom } => {
             let (touched, pieces) = move_count(
                 program,
@@ -1501,11 +1529,6 @@ fn statement(
             w.moved(program, &touched, &pieces);
             fire(program, &pieces, touched.last().copied(), fired);
             w.room.keep(touched, pieces);
-        }
-        Instr::MoveRefs { pieces, dest, bottom } => {
-            let (touched, pieces) = move_refs(program, w, env, pieces, (dest, *bottom))?;
-            w.moved(program, &touched, &pieces);
-            fire(program, &pieces, touched.last().copied(), fired);
         }
         Instr::ForStart { seq, cond, var, list, index } => {
             // What the list asks of the same position each round (once.rs): looked up only by
@@ -1544,21 +1567,85 @@ fn statement(
             }
         }
         Instr::Turn { player } => {
-            w.current = Some(seat(&eval(program, w, player, env)?)?);
+            w.current = Some(with_value(program, w, player, env, seat)?);
             w.turns += 1;
             w.changed(Part::Current);
         }
-        Instr::Log { parts } => {
-            if w.logging {
-                let mut said = Vec::new();
-                for part in parts {
-                    said.push(match part {
-                        LogPart::Text(t) => Said::Text(*t),
-                        LogPart::Expr(e) => Said::Value(eval(program, w, e, env)?),
-                    });
-                }
-                limits::write(program, w, Event::Line(said))?;
+        Instr::Enter => {
+            limits::enter(program, w, Entered::Code(frame.code))?;
+            frame.entered = true;
+        }
+        // The statements most games run seldom, out of line (`seldom`): a shift's layers are
+        // then found again where they lie now, `Game::run`'s.
+        Instr::SetOwnedRow { .. }
+        | Instr::MoveRefs { .. }
+        | Instr::Log { .. }
+        | Instr::Reveal { .. }
+        | Instr::Tally { .. }
+        | Instr::Random { .. }
+        | Instr::Pick { .. }
+        | Instr::Shuffle { .. }
+        | Instr::Draw { .. }
+        | Instr::Lift { .. }
+        | Instr::Place { .. }
+        | Instr::Chosen { .. } => seldom(program, w, frame, op, fired)?,
+        Instr::Shift { .. } => {
+            seldom(program, w, frame, op, fired)?;
+            return Ok(On::Frames);
+        }
+        // Calls, choices and the end change the frames: `Game::run`'s.
+        Instr::Call { .. }
+        | Instr::ChooseNext { .. }
+        | Instr::Choose { .. }
+        | Instr::Ask { .. }
+        | Instr::OfferOpen { .. }
+        | Instr::OfferClose
+        | Instr::EndGame
+        | Instr::Return => return Ok(On::Frames),
+    }
+    Ok(On::Next)
+}
+
+/// The statements of `statement` that most games run seldom or never (a log, a draw, a shuffle,
+/// a placement...), run out of line: inlined, their code made `Game::run` a function of 56 KB
+/// whose hot loop kept its values on the stack; each of them costs far more than a call.
+#[inline(never)]
+fn seldom(
+    program: &Loaded,
+    w: &mut World,
+    frame: &mut Frame,
+    op: &Instr,
+    fired: &mut Vec<(u32, Value, Value)>,
+) -> Result<(), Fail> {
+    let ir = &program.ir;
+    let env = &mut frame.slots;
+    match op {
+        Instr::SetOwnedRow { obj, var, row, e, sign } => {
+            // The owner, the value, then the row, as the Python engine takes them.
+            let owner = eval(program, w, obj, env)?;
+            let mut v = eval(program, w, e, env)?;
+            let row = eval(program, w, row, env)?;
+            let (store, i) = crate::rows::place(program, var, &owner, &row)?;
+            if *sign != 0 {
+                let old = int(w.owned[store as usize][i as usize].clone())?;
+                v = Value::Int(checked(old.checked_add(sign * int(v)?))?);
             }
+            w.set_owned(store, i, clamp(v, ir.owned[store as usize].clamp));
+        }
+        Instr::MoveRefs { pieces, dest, bottom } => {
+            let (touched, pieces) = move_refs(program, w, env, pieces, (dest, *bottom))?;
+            w.moved(program, &touched, &pieces);
+            fire(program, &pieces, touched.last().copied(), fired);
+        }
+        Instr::Log { parts } if w.logging => {
+            let mut said = Vec::new();
+            for part in parts {
+                said.push(match part {
+                    LogPart::Text(t) => Said::Text(*t),
+                    LogPart::Expr(e) => Said::Value(eval(program, w, e, env)?),
+                });
+            }
+            limits::write(program, w, Event::Line(said))?;
         }
         Instr::Reveal { pieces, to } => {
             let what = eval(program, w, pieces, env)?;
@@ -1682,22 +1769,8 @@ fn statement(
             }
             env[*list as usize] = Value::List(Arc::new(items));
         }
-        Instr::Enter => {
-            limits::enter(program, w, Entered::Code(frame.code))?;
-            frame.entered = true;
-        }
-        // Jumps went on above; calls, choices and the end change the frames: below,
-        // outside this closure.
-        Instr::Jump { .. }
-        | Instr::JumpUnless { .. }
-        | Instr::Call { .. }
-        | Instr::ChooseNext { .. }
-        | Instr::Choose { .. }
-        | Instr::Ask { .. }
-        | Instr::OfferOpen { .. }
-        | Instr::OfferClose
-        | Instr::EndGame
-        | Instr::Return => {}
+        // The others are `statement`'s own.
+        _ => {}
     }
     Ok(())
 }
@@ -1808,13 +1881,24 @@ pub(crate) fn list(v: Value) -> Result<Arc<Vec<Value>>, Fail> {
 
 /// The location a value names: a zone, a cell, or a node of a map of nodes (a row).
 pub(crate) fn location(p: &Loaded, v: &Value) -> Result<u32, Fail> {
-    let found = match v {
+    location_of(p, v).ok_or_else(|| not_a_place(v.type_name()))
+}
+
+/// The location a value names, if it names one (`location`).
+fn location_of(p: &Loaded, v: &Value) -> Option<u32> {
+    match v {
         Value::Row(r) => p.ir.node_locations.get(*r as usize).copied().flatten(),
         other => other.location(),
-    };
-    match found {
-        Some(loc) => Ok(loc),
-        None => error(format!("a {} is not a place that holds pieces (a zone or a map node)", v.type_name())),
+    }
+}
+
+/// Why a value of this type is no location.
+fn not_a_place(type_name: &str) -> Fail {
+    Fail {
+        kind: FailKind::Error(format!(
+            "a {type_name} is not a place that holds pieces (a zone or a map node)"
+        )),
+        at: None,
     }
 }
 
@@ -1951,31 +2035,32 @@ fn move_count(
     (dest, bottom): (&Expr, bool),
 ) -> Result<(Vec<u32>, Vec<Piece>), Fail> {
     let want = match count {
-        Some(c) => Some(int(eval(p, w, c, env)?)?),
+        Some(c) => Some(with_value(p, w, c, env, int_at)?),
         None => None,
     };
     let who = match owner {
-        Some(o) => Some(match eval(p, w, o, env)? {
-            Value::None => None,
-            v => Some(seat(&v)?),
-        }),
+        Some(o) => Some(with_value(p, w, o, env, |v| match v {
+            Value::None => Ok(None),
+            v => Ok(Some(seat(v)?)),
+        })?),
         None => None,
     };
     let row = match which {
-        Some(r) => match eval(p, w, r, env)? {
-            Value::Row(r) => Some(r),
-            v => return error(format!("a row was expected, not {}", v.type_name())),
-        },
+        Some(r) => with_value(p, w, r, env, |v| match v {
+            Value::Row(r) => Ok(Some(*r)),
+            v => error(format!("a row was expected, not {}", v.type_name())),
+        })?,
         None => None,
     };
-    let to = eval(p, w, dest, env)?;
-    let from = eval(p, w, src, env)?;
+    // The destination's place, or the type of the value that is none: its error is said after
+    // the source's (as it was when the destination's value was kept until then).
+    let to = with_value(p, w, dest, env, |v| Ok(location_of(p, v).ok_or(v.type_name())))?;
     // The lists in the room the last move left (`Room`).
     let mut places = std::mem::take(&mut w.room.places);
     let (mut moved, mut touched) = (std::mem::take(&mut w.room.pieces), std::mem::take(&mut w.room.touched));
     moved.clear();
     touched.clear();
-    locations(p, &from, &mut places)?;
+    with_value(p, w, src, env, |from| locations(p, from, &mut places))?;
     for &loc in &places {
         if want.is_some_and(|n| moved.len() as i64 >= n) {
             break;
@@ -2021,7 +2106,7 @@ fn move_count(
         }
     }
     w.room.places = places;
-    let to = location(p, &to)?;
+    let to = to.map_err(not_a_place)?;
     arrive(&mut w.locs[to as usize], &moved, bottom);
     if !moved.is_empty() {
         touched.push(to);
@@ -2681,6 +2766,25 @@ pub fn eval(p: &Loaded, w: &mut World, e: &Expr, env: &mut [Value]) -> Result<Va
         Expr::Local(slot) => Ok(env[*slot as usize].clone()),
         Expr::Const(v) => Ok(v.clone()),
         _ => walked(p, w, e, env),
+    }
+}
+
+/// `f` of an expression's value, looked at where it lies when the expression is a name or a
+/// constant (most of a statement's operands: `move 1 mark of p from supply to c`) rather than
+/// copied into a value of its own and dropped after: what a statement makes of an operand (a
+/// seat, a number, a place) needs no value of its own.
+#[inline(always)]
+fn with_value<T>(
+    p: &Loaded,
+    w: &mut World,
+    e: &Expr,
+    env: &mut [Value],
+    f: impl FnOnce(&Value) -> Result<T, Fail>,
+) -> Result<T, Fail> {
+    match e {
+        Expr::Local(slot) => f(&env[*slot as usize]),
+        Expr::Const(v) => f(v),
+        _ => f(&walked(p, w, e, env)?),
     }
 }
 
@@ -3982,6 +4086,29 @@ mod tests {
             .expect("a move");
             assert_eq!((&moved, &w.locs[0], &w.locs[1]), (&taken, &left, &taken));
         }
+    }
+
+    /// A move's operands are read where they lie, its destination before its source as written;
+    /// of a source and a destination that are no places, the source's error is the one said, and
+    /// a destination that is none is said only once the source is found (its pieces taken).
+    #[test]
+    fn a_move_to_no_place_fails_after_its_source_is_found() {
+        use crate::ir::Expr;
+        let program = tiny();
+        let game = Game::new(program.clone(), 2, 0, 1_000, false);
+        let (supply, yes, four) =
+            (Expr::Const(Value::Zone(0)), Expr::Const(Value::Bool(true)), Expr::Const(Value::Int(4)));
+        let said = |src: &Expr, dest: &Expr| {
+            let mut w = game.world.clone();
+            let fail = super::move_count(&program, &mut w, &mut [], None, 0, None, None, src, (dest, false))
+                .expect_err("no place");
+            match fail.kind {
+                FailKind::Error(said) => said,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert!(said(&yes, &four).starts_with("a yes/no is not a place"), "{}", said(&yes, &four));
+        assert!(said(&supply, &four).starts_with("a number is not a place"), "{}", said(&supply, &four));
     }
 
     /// A loop's index or counter read and set where it lies is the number `int` reads and a
