@@ -139,19 +139,14 @@ pub(crate) fn by_seat((value, args): &Key) -> Option<usize> {
     (*value < DIRECT_VALUES).then(|| (value * (DIRECT_SEATS + 1) + seat) as usize)
 }
 
-/// Where a packed key lies in the memo's table by value and seat (`Memo::direct`), as `by_seat`
-/// places the key it packs: keys of other arguments are the hashed table's.
-#[inline]
-fn direct(packed: &Packed) -> Option<usize> {
-    let seat = match (packed.1, packed.2) {
-        (NO_ARGUMENT, NO_ARGUMENT) => 0,
-        // `word`'s tag of a player is 3.
-        (first, NO_ARGUMENT) if first & 0xF == 3 && first >> 4 < u64::from(DIRECT_SEATS) => {
-            (first >> 4) as u32 + 1
-        }
-        _ => return None,
-    };
-    (packed.0 < DIRECT_VALUES).then(|| (packed.0 * (DIRECT_SEATS + 1) + seat) as usize)
+/// The packed key of the question at entry `i` of a table by value and seat (`by_seat`): what
+/// the direct table's answers are kept under elsewhere (at rest, `Memo::settle`), and asked
+/// under where that table has none.
+fn packed_at(i: usize) -> Packed {
+    let (value, seat) = (i as u32 / (DIRECT_SEATS + 1), i as u32 % (DIRECT_SEATS + 1));
+    // `word`'s tag of a player is 3.
+    let first = if seat == 0 { NO_ARGUMENT } else { u64::from(seat - 1) << 4 | 3 };
+    Packed(value, first, NO_ARGUMENT)
 }
 
 /// A question's key with its hash, found once: a question not found is kept under the same
@@ -175,17 +170,31 @@ impl std::hash::Hash for Hashed {
 }
 
 /// A question asked of the memo (`Memo::get`), and kept with its answer if not found
-/// (`Memo::keep`): its key packed where its arguments pack, else hashed once. Reads as its key.
+/// (`Memo::keep`): found by value and seat where it lies in that table (`by_seat`: neither
+/// packed nor hashed, its entry found once for the asking and the keeping), else by its key
+/// packed where its arguments pack, else hashed once. Reads as its key.
 pub(crate) struct Asked {
+    direct: Option<usize>,
     packed: Option<Packed>,
     hashed: Hashed,
 }
 
 impl Asked {
     pub(crate) fn new(key: Key) -> Asked {
-        let packed = packed(&key);
-        let hash = if packed.is_some() { 0 } else { std::hash::BuildHasher::hash_one(&Fast, &key) };
-        Asked { packed, hashed: Hashed(hash, key) }
+        let direct = by_seat(&key);
+        let packed = if direct.is_some() { None } else { packed(&key) };
+        let hash = if direct.is_some() || packed.is_some() {
+            0
+        } else {
+            std::hash::BuildHasher::hash_one(&Fast, &key)
+        };
+        Asked { direct, packed, hashed: Hashed(hash, key) }
+    }
+
+    /// Its key packed, if it packs (a question by value and seat does): where it is asked in the
+    /// tables of packed keys.
+    fn packed(&self) -> Option<Packed> {
+        self.packed.or_else(|| self.direct.map(packed_at))
     }
 }
 
@@ -260,11 +269,11 @@ const KEPT_AT_REST: u32 = 8;
 /// hashing.
 #[derive(Debug)]
 pub(crate) struct Memo {
-    /// The answers to questions of no arguments or one player, by value and seat (`direct`),
-    /// each with its key (for `settle`): asked and kept without hashing. One kept before in the
-    /// hashed table (at rest) is asked there where this table has none. Allocated up to the last
-    /// value asked; empty at rest (`settle`).
-    direct: Vec<Option<(Packed, Answer)>>,
+    /// The answers to questions of no arguments or one player, by value and seat (`by_seat`),
+    /// each entry's key packed found from where it lies (`packed_at`, for `settle`): asked and
+    /// kept without hashing. One kept before in the hashed table (at rest) is asked there where
+    /// this table has none. Allocated up to the last value asked; empty at rest (`settle`).
+    direct: Vec<Option<Answer>>,
     /// The answers to the other questions whose arguments pack (`Packed`), and to the others.
     packed: HashMap<Packed, Answer, Fast>,
     answers: HashMap<Hashed, Answer, Fast>,
@@ -826,13 +835,14 @@ impl Memo {
     /// The answer kept for a question, holding or not.
     #[inline(always)]
     fn answer(&self, asked: &Asked) -> Option<&Answer> {
-        match &asked.packed {
-            Some(packed) => match direct(packed).and_then(|i| self.direct.get(i)) {
-                Some(Some((_, answer))) => Some(answer),
+        match (asked.direct, &asked.packed) {
+            (Some(i), _) => match self.direct.get(i) {
+                Some(Some(answer)) => Some(answer),
                 _ if self.packed.is_empty() => None,
-                _ => self.packed.get(packed),
+                _ => self.packed.get(&packed_at(i)),
             },
-            None => self.answers.get(&asked.hashed),
+            (None, Some(packed)) => self.packed.get(packed),
+            (None, None) => self.answers.get(&asked.hashed),
         }
     }
 
@@ -849,12 +859,13 @@ impl Memo {
 
     /// The answer kept for a question, to change.
     fn answer_mut(&mut self, asked: &Asked) -> Option<&mut Answer> {
-        match &asked.packed {
-            Some(packed) => match direct(packed).and_then(|i| self.direct.get_mut(i)) {
-                Some(Some((_, answer))) => Some(answer),
-                _ => self.packed.get_mut(packed),
+        match (asked.direct, &asked.packed) {
+            (Some(i), _) => match self.direct.get_mut(i) {
+                Some(Some(answer)) => Some(answer),
+                _ => self.packed.get_mut(&packed_at(i)),
             },
-            None => self.answers.get_mut(&asked.hashed),
+            (None, Some(packed)) => self.packed.get_mut(packed),
+            (None, None) => self.answers.get_mut(&asked.hashed),
         }
     }
 
@@ -884,7 +895,7 @@ impl Memo {
     /// no arguments or one seat is found by value and seat, without a copy of it made to ask.
     pub(crate) fn stale(&self, key: &Key) -> Option<(&Value, Reads)> {
         let (answer, reads, found, _) = match by_seat(key).and_then(|i| self.direct.get(i)) {
-            Some(Some((_, answer))) => Some(answer),
+            Some(Some(answer)) => Some(answer),
             _ => self.answer(&Asked::new(key.clone())),
         }?;
         let changed = self.changed_since(reads, *found);
@@ -898,12 +909,13 @@ impl Memo {
         if self.rested_packed.is_empty() && self.rested.is_empty() {
             return None;
         }
-        let rested = match &asked.packed {
+        let packed = asked.packed();
+        let rested = match &packed {
             Some(packed) => self.rested_packed.get(packed)?,
             None => self.rested.get(&asked.hashed)?,
         };
         if !rested.holds(&self.last) {
-            match &asked.packed {
+            match &packed {
                 Some(packed) => self.rested_packed.remove(packed),
                 None => self.rested.remove(&asked.hashed),
             };
@@ -964,7 +976,8 @@ impl Memo {
         // The direct table's answers join the others' (after any kept there before, which they
         // replace: found later).
         let direct = std::mem::take(&mut self.direct);
-        self.packed.extend(direct.into_iter().flatten());
+        let direct = direct.into_iter().enumerate().filter_map(|(i, answer)| Some((packed_at(i), answer?)));
+        self.packed.extend(direct);
         self.forget();
         let worth = |(_, reads, _, steps): &mut Answer| *steps >= KEPT_AT_REST && *reads != Reads::default();
         self.packed.retain(|_, answer| worth(answer));
@@ -990,23 +1003,23 @@ impl Memo {
         if let Some(mine) = self.reading.last_mut() {
             mine.iter_mut().zip(&read).for_each(|(mine, theirs)| *mine |= theirs);
         }
+        let steps = u32::try_from(steps).unwrap_or(u32::MAX);
+        let kept = (answer, read, self.now, steps);
+        if let Some(i) = asked.direct {
+            // The direct table is bounded (`DIRECT_VALUES`): nothing to prune for it.
+            if self.direct.len() <= i {
+                self.direct.resize_with(i + 1, || None);
+            }
+            self.direct[i] = Some(kept);
+            return;
+        }
         if self.hashed() >= self.prune_at.max(MEMO_PRUNE) {
             self.forget();
         }
-        let steps = u32::try_from(steps).unwrap_or(u32::MAX);
-        let kept = (answer, read, self.now, steps);
         match asked.packed {
-            Some(packed) => match direct(&packed) {
-                Some(i) => {
-                    if self.direct.len() <= i {
-                        self.direct.resize_with(i + 1, || None);
-                    }
-                    self.direct[i] = Some((packed, kept));
-                }
-                _ => {
-                    self.packed.insert(packed, kept);
-                }
-            },
+            Some(packed) => {
+                self.packed.insert(packed, kept);
+            }
             None => {
                 self.answers.insert(asked.hashed, kept);
             }
@@ -1101,13 +1114,15 @@ mod tests {
             let read = memo.end();
             memo.keep(asked, Value::Int(answer), read, super::KEPT_AT_REST.into());
         }
-        for key in [
-            (0, Args::Many(Vec::new())),
-            (0, Args::One(Value::Player(0))),
-            (1, Args::One(Value::Player(seats))),
-        ] {
-            assert_eq!(super::direct(&super::packed(&key).unwrap()), super::by_seat(&key), "{key:?}");
+        // Each entry's key packed, found from where it lies, is the key's own packed (what the
+        // answers are kept under at rest); a seat past the table's has no entry.
+        for key in
+            [(0, Args::Many(Vec::new())), (0, Args::One(Value::Player(0))), (7, Args::One(Value::Player(3)))]
+        {
+            let i = super::by_seat(&key).expect("by value and seat");
+            assert_eq!(super::packed_at(i), super::packed(&key).unwrap(), "{key:?}");
         }
+        assert_eq!(super::by_seat(&(1, Args::One(Value::Player(seats)))), None);
         let all = |memo: &mut Memo| {
             [none(0), seat(1, 0), seat(1, 1), seat(1, seats), seat(0, 0)].map(|asked| memo.get(&asked))
         };
@@ -1214,7 +1229,11 @@ mod tests {
     #[test]
     fn a_question_whose_arguments_do_not_pack_is_found_by_its_key_not_its_hash_alone() {
         let list = |n| Value::List(std::sync::Arc::new(vec![Value::Int(n)]));
-        let asked = |n, hash| Asked { packed: None, hashed: super::Hashed(hash, (0, Args::One(list(n)))) };
+        let asked = |n, hash| Asked {
+            direct: None,
+            packed: None,
+            hashed: super::Hashed(hash, (0, Args::One(list(n)))),
+        };
         let mut memo = memo();
         memo.keep(asked(1, 7), Value::Int(1), one_bucket(), 1);
         memo.keep(Asked::new((0, Args::One(list(2)))), Value::Int(2), one_bucket(), 1);
