@@ -258,6 +258,15 @@ impl Rested {
     }
 }
 
+/// How many answers of a value found stale, none of its answers found holding, make a game's memo
+/// keep its answers no more (`Memo::unkept`): a value whose answers no asking finds holding
+/// (whether a player has three in a row, asked once after each of that player's moves) costs its
+/// question made, looked up and kept at each asking, and its answer found again all the same.
+const STALE_UNKEPT: u8 = 2;
+
+/// In `Memo::fared`, a value an answer of which was found holding in this game.
+const HELD: u8 = u8::MAX;
+
 /// The fewest answers kept before forgetting those that no longer hold.
 const MEMO_PRUNE: usize = 4096;
 
@@ -300,6 +309,13 @@ pub(crate) struct Memo {
     /// While a kept filter tests an item: the locations whose pieces the test reads, and the
     /// buckets of the other parts it reads (kept.rs).
     pub(crate) collecting: Option<crate::kept::Reading>,
+    /// By value, how its answers fared in this game: `HELD` once one was found holding, else how
+    /// many were found stale (a list or a set not counted: their stale answers are used, kept.rs,
+    /// cells.rs), up to `STALE_UNKEPT`, from which on the value's answers are no longer kept
+    /// (`unkept`). Only more steps can come of it, where an answer would have been found holding
+    /// later, never another answer; it starts again with each game, as the answers do, so that a
+    /// game's steps do not depend on the games before it.
+    fared: Vec<u8>,
 }
 
 /// How a game's parts are numbered: its variables first, then each store of owners' variables
@@ -522,6 +538,7 @@ impl Memo {
             prune_at: 0,
             filters: crate::kept::Filters::default(),
             collecting: None,
+            fared: Vec::new(),
         }
     }
 
@@ -557,6 +574,7 @@ impl Memo {
             prune_at,
             filters,
             collecting,
+            fared,
         } = source;
         // The table by seat keeps its length (the values a game asks are those the game before
         // asked): the entries past the source's emptied, not dropped and grown again.
@@ -581,6 +599,7 @@ impl Memo {
         self.prune_at = *prune_at;
         self.filters.clone_from(filters);
         self.collecting = *collecting;
+        self.fared.clone_from(fared);
     }
 
     /// A part of the position was read by the value being computed, if any. Inlined where it is
@@ -785,6 +804,7 @@ impl Memo {
     }
 
     /// A value begins to be computed: it has read nothing yet.
+    #[inline(always)]
     pub(crate) fn begin(&mut self) {
         self.reading.push(Reads::default());
     }
@@ -878,15 +898,49 @@ impl Memo {
             return self.get_rested(asked);
         };
         if !self.holds(reads, *found) {
-            if matches!(answer, Value::List(_)) && self.filters.any() {
-                self.drop_stale(asked);
+            match answer {
+                Value::List(_) if self.filters.any() => self.drop_stale(asked),
+                Value::List(_) | Value::Cells(_) => {}
+                _ => self.found_stale(asked.0),
             }
             return None;
         }
         let answer = answer.clone();
         let reads = *reads;
         self.taken(&reads);
+        self.held(asked.0);
         Some(answer)
+    }
+
+    /// Whether value `v`'s answers are no longer kept in this game (`fared`): it is computed
+    /// where it is asked (vm.rs's `declared`), what it reads read by its caller.
+    #[inline]
+    pub(crate) fn unkept(&self, v: u32) -> bool {
+        self.fared.get(v as usize) == Some(&STALE_UNKEPT)
+    }
+
+    /// An answer of value `v` was found holding: its answers are kept for the rest of the game.
+    /// (A value's entry is made when its first answer is kept, before any is found.)
+    #[inline]
+    fn held(&mut self, v: u32) {
+        if let Some(fared) = self.fared.get_mut(v as usize) {
+            *fared = HELD;
+        }
+    }
+
+    /// An answer of value `v` (no list nor set) was found stale.
+    #[inline(never)]
+    fn found_stale(&mut self, v: u32) {
+        if let Some(fared) = self.fared.get_mut(v as usize).filter(|fared| **fared < STALE_UNKEPT) {
+            *fared += 1;
+        }
+    }
+
+    /// Room for how value `v`'s answers fare, before its first is kept.
+    #[cold]
+    #[inline(never)]
+    fn fare(&mut self, v: u32) {
+        self.fared.resize(v as usize + 1, 0);
     }
 
     /// The answer kept for `key` that no longer holds, with the buckets that changed since it
@@ -923,34 +977,42 @@ impl Memo {
         }
         let (answer, reads) = (rested.value.clone(), rested.reads());
         self.taken(&reads);
+        self.held(asked.0);
         Some(answer)
     }
 
     /// An answer kept was taken: what it read counts as read by the value being computed, and by
     /// the kept filter's item being tested.
     fn taken(&mut self, reads: &Reads) {
-        if let Some(reading) = &mut self.collecting {
-            // What it read of a bucket some location's pieces fall in counts as that location
-            // read (the item is then checked by that bucket's time, which any part of it moves);
-            // what else it read, as other parts.
-            let mut others = *reads;
-            for (word, (other, pieces)) in others.iter_mut().zip(&self.layout.pieces).enumerate() {
-                let mut bits = *other & pieces;
-                *other &= !pieces;
-                while bits != 0 {
-                    let b = word * 64 + bits.trailing_zeros() as usize;
-                    match self.layout.location_in(b) {
-                        Some(loc) => reading.add(loc),
-                        None => reading.lose(), // only a cell of a grid that grows: no place of its own
-                    }
-                    bits &= bits - 1;
-                }
-            }
-            reading.others(&others);
+        if self.collecting.is_some() {
+            self.taken_by_item(reads);
         }
         if let Some(mine) = self.reading.last_mut() {
             mine.iter_mut().zip(reads).for_each(|(mine, theirs)| *mine |= theirs);
         }
+    }
+
+    /// An answer kept was taken while a kept filter's item is tested: what it read of a bucket
+    /// some location's pieces fall in counts as that location read (the item is then checked by
+    /// that bucket's time, which any part of it moves); what else it read, as other parts. Apart
+    /// from `taken`, which then saves no registers for it at each asking.
+    #[inline(never)]
+    fn taken_by_item(&mut self, reads: &Reads) {
+        let Some(reading) = &mut self.collecting else { return };
+        let mut others = *reads;
+        for (word, (other, pieces)) in others.iter_mut().zip(&self.layout.pieces).enumerate() {
+            let mut bits = *other & pieces;
+            *other &= !pieces;
+            while bits != 0 {
+                let b = word * 64 + bits.trailing_zeros() as usize;
+                match self.layout.location_in(b) {
+                    Some(loc) => reading.add(loc),
+                    None => reading.lose(), // only a cell of a grid that grows: no place of its own
+                }
+                bits &= bits - 1;
+            }
+        }
+        reading.others(&others);
     }
 
     /// Forget the answers that no longer hold.
@@ -1002,6 +1064,9 @@ impl Memo {
     pub(crate) fn keep(&mut self, asked: Asked, answer: Value, read: Reads, steps: u64) {
         if let Some(mine) = self.reading.last_mut() {
             mine.iter_mut().zip(&read).for_each(|(mine, theirs)| *mine |= theirs);
+        }
+        if self.fared.len() <= asked.0 as usize {
+            self.fare(asked.0);
         }
         let steps = u32::try_from(steps).unwrap_or(u32::MAX);
         let kept = (answer, read, self.now, steps);
@@ -1162,6 +1227,42 @@ mod tests {
         before.copy_from(&source);
         assert_eq!((before.get(&seat(0, 1)), before.get(&seat(9, 1))), (Some(Value::Int(1)), None));
         assert_eq!(before.len(), source.len());
+    }
+
+    #[test]
+    fn a_value_whose_answers_are_found_stale_and_never_holding_is_kept_no_more_in_that_game() {
+        // Value 0's answers, a number each, read variable 0, which changes before each asking;
+        // value 1's read it too, but one was found holding once; value 2's are lists (a stale list
+        // is what a kept filter edits, and a set made again starts from its stale answer).
+        let asked = |v, s| Asked::new((v, Args::One(Value::Player(s))));
+        let answer = |v: u32| if v == 2 { Value::List(Arc::new(vec![Value::Int(2)])) } else { Value::Int(1) };
+        let mut memo = memo();
+        let keep = |memo: &mut Memo, v, s| {
+            memo.begin();
+            memo.read(Part::Var(0));
+            let read = memo.end();
+            memo.keep(asked(v, s), answer(v), read, 1);
+        };
+        for v in 0..3 {
+            keep(&mut memo, v, 0);
+            keep(&mut memo, v, 1);
+        }
+        assert_eq!(memo.get(&asked(1, 0)), Some(answer(1)), "value 1 found holding");
+        for s in [0, 1] {
+            memo.changed(Part::Var(0));
+            for v in 0..3 {
+                assert!(!memo.unkept(v), "value {v} is kept until found stale {} times", super::STALE_UNKEPT);
+                assert_eq!(memo.get(&asked(v, s)), None);
+                keep(&mut memo, v, s);
+            }
+        }
+        assert_eq!([0, 1, 2].map(|v| memo.unkept(v)), [true, false, false]);
+        // A game laid over the game before starts again: each value kept until found stale.
+        let mut next = memo.fresh();
+        assert!(!next.unkept(0));
+        next.copy_from(&memo.fresh());
+        memo.copy_from(&next);
+        assert!(!memo.unkept(0));
     }
 
     #[test]
