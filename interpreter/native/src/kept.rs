@@ -169,7 +169,7 @@ impl Clone for Filters {
     /// and dropped the old, for every game.
     fn clone_from(&mut self, source: &Filters) {
         let Filters { kept, by_seat, refused, todo, joins } = source;
-        self.kept.clone_from(kept);
+        crate::memo::copy_table(&mut self.kept, kept);
         self.by_seat.clone_from(by_seat);
         self.refused.clone_from(refused);
         self.todo.clone_from(todo);

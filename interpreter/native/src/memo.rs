@@ -139,19 +139,14 @@ pub(crate) fn by_seat((value, args): &Key) -> Option<usize> {
     (*value < DIRECT_VALUES).then(|| (value * (DIRECT_SEATS + 1) + seat) as usize)
 }
 
-/// Where a packed key lies in the memo's table by value and seat (`Memo::direct`), as `by_seat`
-/// places the key it packs: keys of other arguments are the hashed table's.
-#[inline]
-fn direct(packed: &Packed) -> Option<usize> {
-    let seat = match (packed.1, packed.2) {
-        (NO_ARGUMENT, NO_ARGUMENT) => 0,
-        // `word`'s tag of a player is 3.
-        (first, NO_ARGUMENT) if first & 0xF == 3 && first >> 4 < u64::from(DIRECT_SEATS) => {
-            (first >> 4) as u32 + 1
-        }
-        _ => return None,
-    };
-    (packed.0 < DIRECT_VALUES).then(|| (packed.0 * (DIRECT_SEATS + 1) + seat) as usize)
+/// The packed key of the question at entry `i` of a table by value and seat (`by_seat`): what
+/// the direct table's answers are kept under elsewhere (at rest, `Memo::settle`), and asked
+/// under where that table has none.
+fn packed_at(i: usize) -> Packed {
+    let (value, seat) = (i as u32 / (DIRECT_SEATS + 1), i as u32 % (DIRECT_SEATS + 1));
+    // `word`'s tag of a player is 3.
+    let first = if seat == 0 { NO_ARGUMENT } else { u64::from(seat - 1) << 4 | 3 };
+    Packed(value, first, NO_ARGUMENT)
 }
 
 /// A question's key with its hash, found once: a question not found is kept under the same
@@ -175,17 +170,31 @@ impl std::hash::Hash for Hashed {
 }
 
 /// A question asked of the memo (`Memo::get`), and kept with its answer if not found
-/// (`Memo::keep`): its key packed where its arguments pack, else hashed once. Reads as its key.
+/// (`Memo::keep`): found by value and seat where it lies in that table (`by_seat`: neither
+/// packed nor hashed, its entry found once for the asking and the keeping), else by its key
+/// packed where its arguments pack, else hashed once. Reads as its key.
 pub(crate) struct Asked {
+    direct: Option<usize>,
     packed: Option<Packed>,
     hashed: Hashed,
 }
 
 impl Asked {
     pub(crate) fn new(key: Key) -> Asked {
-        let packed = packed(&key);
-        let hash = if packed.is_some() { 0 } else { std::hash::BuildHasher::hash_one(&Fast, &key) };
-        Asked { packed, hashed: Hashed(hash, key) }
+        let direct = by_seat(&key);
+        let packed = if direct.is_some() { None } else { packed(&key) };
+        let hash = if direct.is_some() || packed.is_some() {
+            0
+        } else {
+            std::hash::BuildHasher::hash_one(&Fast, &key)
+        };
+        Asked { direct, packed, hashed: Hashed(hash, key) }
+    }
+
+    /// Its key packed, if it packs (a question by value and seat does): where it is asked in the
+    /// tables of packed keys.
+    fn packed(&self) -> Option<Packed> {
+        self.packed.or_else(|| self.direct.map(packed_at))
     }
 }
 
@@ -249,6 +258,15 @@ impl Rested {
     }
 }
 
+/// How many answers of a value found stale, none of its answers found holding, make a game's memo
+/// keep its answers no more (`Memo::unkept`): a value whose answers no asking finds holding
+/// (whether a player has three in a row, asked once after each of that player's moves) costs its
+/// question made, looked up and kept at each asking, and its answer found again all the same.
+const STALE_UNKEPT: u8 = 2;
+
+/// In `Memo::fared`, a value an answer of which was found holding in this game.
+const HELD: u8 = u8::MAX;
+
 /// The fewest answers kept before forgetting those that no longer hold.
 const MEMO_PRUNE: usize = 4096;
 
@@ -260,11 +278,11 @@ const KEPT_AT_REST: u32 = 8;
 /// hashing.
 #[derive(Debug)]
 pub(crate) struct Memo {
-    /// The answers to questions of no arguments or one player, by value and seat (`direct`),
-    /// each with its key (for `settle`): asked and kept without hashing. One kept before in the
-    /// hashed table (at rest) is asked there where this table has none. Allocated up to the last
-    /// value asked; empty at rest (`settle`).
-    direct: Vec<Option<(Packed, Answer)>>,
+    /// The answers to questions of no arguments or one player, by value and seat (`by_seat`),
+    /// each entry's key packed found from where it lies (`packed_at`, for `settle`): asked and
+    /// kept without hashing. One kept before in the hashed table (at rest) is asked there where
+    /// this table has none. Allocated up to the last value asked; empty at rest (`settle`).
+    direct: Vec<Option<Answer>>,
     /// The answers to the other questions whose arguments pack (`Packed`), and to the others.
     packed: HashMap<Packed, Answer, Fast>,
     answers: HashMap<Hashed, Answer, Fast>,
@@ -291,6 +309,13 @@ pub(crate) struct Memo {
     /// While a kept filter tests an item: the locations whose pieces the test reads, and the
     /// buckets of the other parts it reads (kept.rs).
     pub(crate) collecting: Option<crate::kept::Reading>,
+    /// By value, how its answers fared in this game: `HELD` once one was found holding, else how
+    /// many were found stale (a list or a set not counted: their stale answers are used, kept.rs,
+    /// cells.rs), up to `STALE_UNKEPT`, from which on the value's answers are no longer kept
+    /// (`unkept`). Only more steps can come of it, where an answer would have been found holding
+    /// later, never another answer; it starts again with each game, as the answers do, so that a
+    /// game's steps do not depend on the games before it.
+    fared: Vec<u8>,
 }
 
 /// How a game's parts are numbered: its variables first, then each store of owners' variables
@@ -513,6 +538,7 @@ impl Memo {
             prune_at: 0,
             filters: crate::kept::Filters::default(),
             collecting: None,
+            fared: Vec::new(),
         }
     }
 
@@ -548,6 +574,7 @@ impl Memo {
             prune_at,
             filters,
             collecting,
+            fared,
         } = source;
         // The table by seat keeps its length (the values a game asks are those the game before
         // asked): the entries past the source's emptied, not dropped and grown again.
@@ -560,10 +587,10 @@ impl Memo {
             }
         }
         self.direct[direct.len()..].fill_with(|| None);
-        self.packed.clone_from(packed);
-        self.answers.clone_from(answers);
-        self.rested_packed.clone_from(rested_packed);
-        self.rested.clone_from(rested);
+        copy_table(&mut self.packed, packed);
+        copy_table(&mut self.answers, answers);
+        copy_table(&mut self.rested_packed, rested_packed);
+        copy_table(&mut self.rested, rested);
         self.now = *now;
         self.last.clone_from(last);
         self.recent = *recent;
@@ -572,6 +599,7 @@ impl Memo {
         self.prune_at = *prune_at;
         self.filters.clone_from(filters);
         self.collecting = *collecting;
+        self.fared.clone_from(fared);
     }
 
     /// A part of the position was read by the value being computed, if any. Inlined where it is
@@ -716,9 +744,17 @@ impl Memo {
     /// (`moved` says which kinds did).
     pub(crate) fn changed(&mut self, part: Part) {
         match part {
-            Part::Loc(loc) if self.layout.kinds > 0 => self.moved(loc, 0..self.layout.parts.keys),
+            Part::Loc(loc) if self.layout.kinds > 0 => self.moved_every_kind(loc),
             _ => self.mark(part),
         }
+    }
+
+    /// The pieces of every kind at a place changed. Apart from `changed`, which then saves and
+    /// restores no registers for it at each change (12 instructions of its 29 in a game whose
+    /// kinds are no parts of their own).
+    #[inline(never)]
+    fn moved_every_kind(&mut self, loc: u32) {
+        self.moved(loc, 0..self.layout.parts.keys);
     }
 
     /// Whether the pieces of some kind at some place are a part of their own (else a move only
@@ -776,6 +812,7 @@ impl Memo {
     }
 
     /// A value begins to be computed: it has read nothing yet.
+    #[inline(always)]
     pub(crate) fn begin(&mut self) {
         self.reading.push(Reads::default());
     }
@@ -826,13 +863,14 @@ impl Memo {
     /// The answer kept for a question, holding or not.
     #[inline(always)]
     fn answer(&self, asked: &Asked) -> Option<&Answer> {
-        match &asked.packed {
-            Some(packed) => match direct(packed).and_then(|i| self.direct.get(i)) {
-                Some(Some((_, answer))) => Some(answer),
+        match (asked.direct, &asked.packed) {
+            (Some(i), _) => match self.direct.get(i) {
+                Some(Some(answer)) => Some(answer),
                 _ if self.packed.is_empty() => None,
-                _ => self.packed.get(packed),
+                _ => self.packed.get(&packed_at(i)),
             },
-            None => self.answers.get(&asked.hashed),
+            (None, Some(packed)) => self.packed.get(packed),
+            (None, None) => self.answers.get(&asked.hashed),
         }
     }
 
@@ -849,12 +887,13 @@ impl Memo {
 
     /// The answer kept for a question, to change.
     fn answer_mut(&mut self, asked: &Asked) -> Option<&mut Answer> {
-        match &asked.packed {
-            Some(packed) => match direct(packed).and_then(|i| self.direct.get_mut(i)) {
-                Some(Some((_, answer))) => Some(answer),
-                _ => self.packed.get_mut(packed),
+        match (asked.direct, &asked.packed) {
+            (Some(i), _) => match self.direct.get_mut(i) {
+                Some(Some(answer)) => Some(answer),
+                _ => self.packed.get_mut(&packed_at(i)),
             },
-            None => self.answers.get_mut(&asked.hashed),
+            (None, Some(packed)) => self.packed.get_mut(packed),
+            (None, None) => self.answers.get_mut(&asked.hashed),
         }
     }
 
@@ -867,15 +906,49 @@ impl Memo {
             return self.get_rested(asked);
         };
         if !self.holds(reads, *found) {
-            if matches!(answer, Value::List(_)) && self.filters.any() {
-                self.drop_stale(asked);
+            match answer {
+                Value::List(_) if self.filters.any() => self.drop_stale(asked),
+                Value::List(_) | Value::Cells(_) => {}
+                _ => self.found_stale(asked.0),
             }
             return None;
         }
         let answer = answer.clone();
         let reads = *reads;
         self.taken(&reads);
+        self.held(asked.0);
         Some(answer)
+    }
+
+    /// Whether value `v`'s answers are no longer kept in this game (`fared`): it is computed
+    /// where it is asked (vm.rs's `declared`), what it reads read by its caller.
+    #[inline]
+    pub(crate) fn unkept(&self, v: u32) -> bool {
+        self.fared.get(v as usize) == Some(&STALE_UNKEPT)
+    }
+
+    /// An answer of value `v` was found holding: its answers are kept for the rest of the game.
+    /// (A value's entry is made when its first answer is kept, before any is found.)
+    #[inline]
+    fn held(&mut self, v: u32) {
+        if let Some(fared) = self.fared.get_mut(v as usize) {
+            *fared = HELD;
+        }
+    }
+
+    /// An answer of value `v` (no list nor set) was found stale.
+    #[inline(never)]
+    fn found_stale(&mut self, v: u32) {
+        if let Some(fared) = self.fared.get_mut(v as usize).filter(|fared| **fared < STALE_UNKEPT) {
+            *fared += 1;
+        }
+    }
+
+    /// Room for how value `v`'s answers fare, before its first is kept.
+    #[cold]
+    #[inline(never)]
+    fn fare(&mut self, v: u32) {
+        self.fared.resize(v as usize + 1, 0);
     }
 
     /// The answer kept for `key` that no longer holds, with the buckets that changed since it
@@ -884,7 +957,7 @@ impl Memo {
     /// no arguments or one seat is found by value and seat, without a copy of it made to ask.
     pub(crate) fn stale(&self, key: &Key) -> Option<(&Value, Reads)> {
         let (answer, reads, found, _) = match by_seat(key).and_then(|i| self.direct.get(i)) {
-            Some(Some((_, answer))) => Some(answer),
+            Some(Some(answer)) => Some(answer),
             _ => self.answer(&Asked::new(key.clone())),
         }?;
         let changed = self.changed_since(reads, *found);
@@ -898,12 +971,13 @@ impl Memo {
         if self.rested_packed.is_empty() && self.rested.is_empty() {
             return None;
         }
-        let rested = match &asked.packed {
+        let packed = asked.packed();
+        let rested = match &packed {
             Some(packed) => self.rested_packed.get(packed)?,
             None => self.rested.get(&asked.hashed)?,
         };
         if !rested.holds(&self.last) {
-            match &asked.packed {
+            match &packed {
                 Some(packed) => self.rested_packed.remove(packed),
                 None => self.rested.remove(&asked.hashed),
             };
@@ -911,34 +985,42 @@ impl Memo {
         }
         let (answer, reads) = (rested.value.clone(), rested.reads());
         self.taken(&reads);
+        self.held(asked.0);
         Some(answer)
     }
 
     /// An answer kept was taken: what it read counts as read by the value being computed, and by
     /// the kept filter's item being tested.
     fn taken(&mut self, reads: &Reads) {
-        if let Some(reading) = &mut self.collecting {
-            // What it read of a bucket some location's pieces fall in counts as that location
-            // read (the item is then checked by that bucket's time, which any part of it moves);
-            // what else it read, as other parts.
-            let mut others = *reads;
-            for (word, (other, pieces)) in others.iter_mut().zip(&self.layout.pieces).enumerate() {
-                let mut bits = *other & pieces;
-                *other &= !pieces;
-                while bits != 0 {
-                    let b = word * 64 + bits.trailing_zeros() as usize;
-                    match self.layout.location_in(b) {
-                        Some(loc) => reading.add(loc),
-                        None => reading.lose(), // only a cell of a grid that grows: no place of its own
-                    }
-                    bits &= bits - 1;
-                }
-            }
-            reading.others(&others);
+        if self.collecting.is_some() {
+            self.taken_by_item(reads);
         }
         if let Some(mine) = self.reading.last_mut() {
             mine.iter_mut().zip(reads).for_each(|(mine, theirs)| *mine |= theirs);
         }
+    }
+
+    /// An answer kept was taken while a kept filter's item is tested: what it read of a bucket
+    /// some location's pieces fall in counts as that location read (the item is then checked by
+    /// that bucket's time, which any part of it moves); what else it read, as other parts. Apart
+    /// from `taken`, which then saves no registers for it at each asking.
+    #[inline(never)]
+    fn taken_by_item(&mut self, reads: &Reads) {
+        let Some(reading) = &mut self.collecting else { return };
+        let mut others = *reads;
+        for (word, (other, pieces)) in others.iter_mut().zip(&self.layout.pieces).enumerate() {
+            let mut bits = *other & pieces;
+            *other &= !pieces;
+            while bits != 0 {
+                let b = word * 64 + bits.trailing_zeros() as usize;
+                match self.layout.location_in(b) {
+                    Some(loc) => reading.add(loc),
+                    None => reading.lose(), // only a cell of a grid that grows: no place of its own
+                }
+                bits &= bits - 1;
+            }
+        }
+        reading.others(&others);
     }
 
     /// Forget the answers that no longer hold.
@@ -964,7 +1046,8 @@ impl Memo {
         // The direct table's answers join the others' (after any kept there before, which they
         // replace: found later).
         let direct = std::mem::take(&mut self.direct);
-        self.packed.extend(direct.into_iter().flatten());
+        let direct = direct.into_iter().enumerate().filter_map(|(i, answer)| Some((packed_at(i), answer?)));
+        self.packed.extend(direct);
         self.forget();
         let worth = |(_, reads, _, steps): &mut Answer| *steps >= KEPT_AT_REST && *reads != Reads::default();
         self.packed.retain(|_, answer| worth(answer));
@@ -990,23 +1073,26 @@ impl Memo {
         if let Some(mine) = self.reading.last_mut() {
             mine.iter_mut().zip(&read).for_each(|(mine, theirs)| *mine |= theirs);
         }
-        if self.hashed() >= self.prune_at.max(MEMO_PRUNE) {
-            self.forget();
+        if self.fared.len() <= asked.0 as usize {
+            self.fare(asked.0);
         }
         let steps = u32::try_from(steps).unwrap_or(u32::MAX);
         let kept = (answer, read, self.now, steps);
+        if let Some(i) = asked.direct {
+            // The direct table is bounded (`DIRECT_VALUES`): nothing to prune for it.
+            if self.direct.len() <= i {
+                self.direct.resize_with(i + 1, || None);
+            }
+            self.direct[i] = Some(kept);
+            return;
+        }
+        if self.hashed() >= self.prune_at.max(MEMO_PRUNE) {
+            self.forget();
+        }
         match asked.packed {
-            Some(packed) => match direct(&packed) {
-                Some(i) => {
-                    if self.direct.len() <= i {
-                        self.direct.resize_with(i + 1, || None);
-                    }
-                    self.direct[i] = Some((packed, kept));
-                }
-                _ => {
-                    self.packed.insert(packed, kept);
-                }
-            },
+            Some(packed) => {
+                self.packed.insert(packed, kept);
+            }
             None => {
                 self.answers.insert(asked.hashed, kept);
             }
@@ -1023,6 +1109,16 @@ impl Memo {
     /// answers are at most an entry for each of its values' seats).
     fn hashed(&self) -> usize {
         self.packed.len() + self.answers.len() + self.rested_packed.len() + self.rested.len()
+    }
+}
+
+/// `to` made a copy of `from` in the room it has (`clone_from`), where either holds anything: a
+/// stream's games lay their memos over a start whose hashed tables are mostly empty, as the
+/// game before left them, and `clone_from` of an empty table over an empty one still went through
+/// its layout (about 30 instructions a table a game).
+pub(crate) fn copy_table<K: Clone, V: Clone, S: Clone>(to: &mut HashMap<K, V, S>, from: &HashMap<K, V, S>) {
+    if !(to.is_empty() && from.is_empty()) {
+        to.clone_from(from);
     }
 }
 
@@ -1101,13 +1197,15 @@ mod tests {
             let read = memo.end();
             memo.keep(asked, Value::Int(answer), read, super::KEPT_AT_REST.into());
         }
-        for key in [
-            (0, Args::Many(Vec::new())),
-            (0, Args::One(Value::Player(0))),
-            (1, Args::One(Value::Player(seats))),
-        ] {
-            assert_eq!(super::direct(&super::packed(&key).unwrap()), super::by_seat(&key), "{key:?}");
+        // Each entry's key packed, found from where it lies, is the key's own packed (what the
+        // answers are kept under at rest); a seat past the table's has no entry.
+        for key in
+            [(0, Args::Many(Vec::new())), (0, Args::One(Value::Player(0))), (7, Args::One(Value::Player(3)))]
+        {
+            let i = super::by_seat(&key).expect("by value and seat");
+            assert_eq!(super::packed_at(i), super::packed(&key).unwrap(), "{key:?}");
         }
+        assert_eq!(super::by_seat(&(1, Args::One(Value::Player(seats)))), None);
         let all = |memo: &mut Memo| {
             [none(0), seat(1, 0), seat(1, 1), seat(1, seats), seat(0, 0)].map(|asked| memo.get(&asked))
         };
@@ -1147,6 +1245,42 @@ mod tests {
         before.copy_from(&source);
         assert_eq!((before.get(&seat(0, 1)), before.get(&seat(9, 1))), (Some(Value::Int(1)), None));
         assert_eq!(before.len(), source.len());
+    }
+
+    #[test]
+    fn a_value_whose_answers_are_found_stale_and_never_holding_is_kept_no_more_in_that_game() {
+        // Value 0's answers, a number each, read variable 0, which changes before each asking;
+        // value 1's read it too, but one was found holding once; value 2's are lists (a stale list
+        // is what a kept filter edits, and a set made again starts from its stale answer).
+        let asked = |v, s| Asked::new((v, Args::One(Value::Player(s))));
+        let answer = |v: u32| if v == 2 { Value::List(Arc::new(vec![Value::Int(2)])) } else { Value::Int(1) };
+        let mut memo = memo();
+        let keep = |memo: &mut Memo, v, s| {
+            memo.begin();
+            memo.read(Part::Var(0));
+            let read = memo.end();
+            memo.keep(asked(v, s), answer(v), read, 1);
+        };
+        for v in 0..3 {
+            keep(&mut memo, v, 0);
+            keep(&mut memo, v, 1);
+        }
+        assert_eq!(memo.get(&asked(1, 0)), Some(answer(1)), "value 1 found holding");
+        for s in [0, 1] {
+            memo.changed(Part::Var(0));
+            for v in 0..3 {
+                assert!(!memo.unkept(v), "value {v} is kept until found stale {} times", super::STALE_UNKEPT);
+                assert_eq!(memo.get(&asked(v, s)), None);
+                keep(&mut memo, v, s);
+            }
+        }
+        assert_eq!([0, 1, 2].map(|v| memo.unkept(v)), [true, false, false]);
+        // A game laid over the game before starts again: each value kept until found stale.
+        let mut next = memo.fresh();
+        assert!(!next.unkept(0));
+        next.copy_from(&memo.fresh());
+        memo.copy_from(&next);
+        assert!(!memo.unkept(0));
     }
 
     #[test]
@@ -1214,7 +1348,11 @@ mod tests {
     #[test]
     fn a_question_whose_arguments_do_not_pack_is_found_by_its_key_not_its_hash_alone() {
         let list = |n| Value::List(std::sync::Arc::new(vec![Value::Int(n)]));
-        let asked = |n, hash| Asked { packed: None, hashed: super::Hashed(hash, (0, Args::One(list(n)))) };
+        let asked = |n, hash| Asked {
+            direct: None,
+            packed: None,
+            hashed: super::Hashed(hash, (0, Args::One(list(n)))),
+        };
         let mut memo = memo();
         memo.keep(asked(1, 7), Value::Int(1), one_bucket(), 1);
         memo.keep(Asked::new((0, Args::One(list(2)))), Value::Int(2), one_bucket(), 1);

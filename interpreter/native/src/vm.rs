@@ -3119,6 +3119,9 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     if let Some(answer) = compiled_body(p, w, &key)? {
         return Ok(answer);
     }
+    if w.memo.unkept(key.0) {
+        return computed_unkept(p, w, &key);
+    }
     // Kept by what the body reads of its arguments (narrowed.rs), computed from them as given.
     let (key, given) = match &p.narrowed[key.0 as usize] {
         None => (key, None),
@@ -3163,6 +3166,18 @@ fn declared(p: &Loaded, w: &mut World, key: Key) -> Result<Value, Fail> {
     }
     w.memo.keep(key, result.clone(), read, w.steps - before);
     Ok(result)
+}
+
+/// A declared value whose answers are found stale at each asking (`Memo::unkept`): computed as
+/// `declared` computes one, within the same limits, and not kept; what it reads, its caller reads.
+#[inline(never)]
+fn computed_unkept(p: &Loaded, w: &mut World, key: &Key) -> Result<Value, Fail> {
+    let func = entered(p, w, key.0)?;
+    w.depth += 1;
+    let result = with_names(&key.1, func.slots as usize, |env| body(p, w, key, &func.body, env));
+    w.depth -= 1;
+    w.calls -= 1;
+    result
 }
 
 /// A value whose body is a small test of what stands at a place, answered by its compiled body
@@ -4165,6 +4180,31 @@ mod tests {
         game.world.set_var(0, Value::Int(2));
         assert_eq!(game.world.memo.get(&key), None, "the variable set to another value: a change");
         assert_eq!(game.world.vars[0], Value::Int(2));
+    }
+
+    #[test]
+    fn a_value_kept_no_more_answers_afresh_and_its_reads_are_its_callers() {
+        // `next()` (variable 0 plus one) is found stale at each asking until the memo keeps it no
+        // more (`Memo::unkept`); `after()` (`next()` plus one), kept, still holds until the
+        // variable `next()` reads changes, and no longer.
+        let mut ir: serde_json::Value = crate::vm::tiny_program();
+        let one = serde_json::json!({"Builtin": ["Count", [{"List": [{"Var": 0}]}]]});
+        let next = serde_json::json!({"slots": 0, "at": 0, "body": {"Bin": ["Add", {"Var": 0}, one]}});
+        let after = serde_json::json!({"slots": 0, "at": 0, "body": {"Bin": ["Add", {"Value": [1, []]}, {"Const": {"Int": 1}}]}});
+        ir["values"].as_array_mut().expect("values").extend([next, after]);
+        let program = Arc::new(Loaded::new(serde_json::from_value(ir).expect("the program loads")));
+        let mut game = Game::new(program, 2, 0, 1_000, false);
+        for n in 0..4 {
+            game.world.set_var(0, Value::Int(n));
+            assert_eq!(ask(&mut game, 1, vec![]).0, Ok(Value::Int(n + 1)));
+        }
+        assert!(game.world.memo.unkept(1), "found stale at each asking");
+        let after = crate::memo::Asked::new((2, super::Args::Many(vec![])));
+        assert_eq!(ask(&mut game, 2, vec![]).0, Ok(Value::Int(5)));
+        assert_eq!(game.world.memo.get(&after), Some(Value::Int(5)), "kept, it holds");
+        game.world.set_var(0, Value::Int(7));
+        assert_eq!(game.world.memo.get(&after), None, "what `next()` read changed");
+        assert_eq!(ask(&mut game, 2, vec![]).0, Ok(Value::Int(9)));
     }
 
     #[test]
