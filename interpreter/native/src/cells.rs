@@ -47,6 +47,49 @@ pub struct CellSet {
 }
 
 impl CellSet {
+    /// Its cells, read where they lie.
+    pub fn cells(&self) -> Cells<'_> {
+        Cells { grid: self.grid, first: self.first, bits: &self.bits }
+    }
+
+    /// The set as a value, of a board of so many cells: in the value itself where they fit a
+    /// word (`Value::FewCells`), so that a set found at every move allocates and frees nothing
+    /// (callgrind, Tic-Tac-Toe one stream: a `malloc` and a `free` a move, 3.5% of the game);
+    /// shared otherwise.
+    pub fn value(self, cells: u32) -> Value {
+        if cells <= 64 {
+            let CellSet { grid, first, bits, passed } = self;
+            Value::FewCells { grid, first, bits: bits[0], passed }
+        } else {
+            Value::Cells(Arc::new(self))
+        }
+    }
+
+    /// The bits of a set a pass found (`passed`) that `v` holds, if it holds one: what the set
+    /// found again after a move starts from.
+    fn passed(v: &Value) -> Option<[u64; MOST_CELLS / 64]> {
+        match v {
+            Value::Cells(set) if set.passed => Some(set.bits),
+            Value::FewCells { bits, passed: true, .. } => {
+                let mut all = [0; MOST_CELLS / 64];
+                all[0] = *bits;
+                Some(all)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A set of cells where a value holds it (`Value::Cells`, `Value::FewCells`), read in place: bit
+/// `i` of `bits` the cell at location `first + i` of board `grid`.
+#[derive(Clone, Copy, Debug)]
+pub struct Cells<'a> {
+    pub grid: u32,
+    pub first: u32,
+    pub bits: &'a [u64],
+}
+
+impl<'a> Cells<'a> {
     pub fn is_empty(&self) -> bool {
         self.bits.iter().all(|word| *word == 0)
     }
@@ -57,12 +100,13 @@ impl CellSet {
     }
 
     /// The cells' locations, in the board's order.
-    pub fn locations(&self) -> impl Iterator<Item = u32> + '_ {
+    pub fn locations(self) -> impl Iterator<Item = u32> + 'a {
+        let first = self.first;
         self.bits.iter().enumerate().flat_map(move |(word, bits)| {
             let mut bits = *bits;
             std::iter::from_fn(move || {
                 (bits != 0).then(|| {
-                    let at = self.first + (word * 64) as u32 + bits.trailing_zeros();
+                    let at = first + (word * 64) as u32 + bits.trailing_zeros();
                     bits &= bits - 1;
                     at
                 })
@@ -155,17 +199,17 @@ pub(crate) fn answer(
     let Expr::Filter { seq, slot, .. } = body else { return vm::eval(p, w, body, env) };
     let grid = crate::occupied::board(&p.ir, seq).unwrap_or_default() as u32;
     let (first, size) = p.grids[grid as usize].span();
-    let set = |of: &[u64], passed: bool| {
-        let mut bits = [0; MOST_CELLS / 64];
-        bits[..of.len()].copy_from_slice(of);
-        Value::Cells(Arc::new(CellSet { grid, first, bits, passed }))
-    };
     // On a small board a pass over every cell costs less than finding the set found before
     // (Tic-Tac-Toe's 9 cells: 2.6% more for a whole game; Hex's 121: 9% less).
     let stale = || w.memo.stale(key);
     let before = match (size > crate::occupied::MOST_CELLS_KEPT).then(stale).flatten() {
-        Some((Value::Cells(old), changed)) if old.passed => Some((old.bits, changed)),
-        _ => None,
+        Some((old, changed)) => CellSet::passed(old).map(|bits| (bits, changed)),
+        None => None,
+    };
+    let set = |of: &[u64], passed: bool| {
+        let mut bits = [0; MOST_CELLS / 64];
+        bits[..of.len()].copy_from_slice(of);
+        CellSet { grid, first, bits, passed }.value(size)
     };
     let since = before.as_ref().map(|(bits, changed)| (&bits[..], changed));
     let made = |_, bits: &[u64]| set(bits, true);
@@ -207,14 +251,15 @@ pub(crate) fn asked(
     if args.len() != arity {
         return Ok(None);
     }
-    let set = set_of(p, w, as_set, of, env)?;
+    let held = set_of(p, w, as_set, of, env)?;
+    let set = cells_in(&held);
     let answer = if b == Builtin::InARow {
         let n = vm::int(vm::eval(p, w, &args[1], env)?)?;
-        grid::in_a_row_of(p, &set, n)?
+        grid::in_a_row_of(p, set, n)?
     } else {
         let starts = vm::list(vm::eval(p, w, &args[1], env)?)?;
         let ends = vm::list(vm::eval(p, w, &args[2], env)?)?;
-        w.memo.filters.joins.answer_cells(p, &set, &starts, &ends)
+        w.memo.filters.joins.answer_cells(p, set, &starts, &ends)
     };
     Ok(Some(Value::Bool(answer)))
 }
@@ -229,11 +274,12 @@ pub(crate) fn counted(
     of: &[Expr],
     env: &mut [Value],
 ) -> Result<i64, Fail> {
-    Ok(set_of(p, w, as_set, of, env)?.len() as i64)
+    Ok(cells_in(&set_of(p, w, as_set, of, env)?).len() as i64)
 }
 
 /// The set copy `as_set` of a value (cells.rs's `found`) asked with these arguments: what
 /// `in_a_row`, `connected`, `count` and a choice (vm.rs's `from_a_set`) ask in the value's place.
+/// The value holding the set (`cells_in` reads it).
 #[inline(always)]
 pub(crate) fn set_of(
     p: &Loaded,
@@ -241,10 +287,16 @@ pub(crate) fn set_of(
     as_set: u32,
     of: &[Expr],
     env: &mut [Value],
-) -> Result<Arc<CellSet>, Fail> {
-    match vm::asked(p, w, as_set, of, env)? {
-        Value::Cells(set) => Ok(set),
-        _ => unreachable!("a value appended by cells::found answers a set"),
+) -> Result<Value, Fail> {
+    vm::asked(p, w, as_set, of, env)
+}
+
+/// The cells of a value `set_of` gave.
+#[inline]
+pub(crate) fn cells_in(set: &Value) -> Cells<'_> {
+    match set.cells() {
+        Some(cells) => cells,
+        None => unreachable!("a value appended by cells::found answers a set"),
     }
 }
 
@@ -252,7 +304,7 @@ pub(crate) fn set_of(
 mod tests {
     //! The tiny game of vm.rs's tests with its board made 10 by 10 cells (occupied.rs's tests:
     //! pieces of either seat, or of no one, laid at random), its value `free()` the empty cells.
-    use super::{CellSet, MOST_CELLS};
+    use super::{cells_in, CellSet, MOST_CELLS};
     use crate::grid::{self, Joins};
     use crate::ir::Expr;
     use crate::occupied::tests::{cells, counted, laid, program, SIDE};
@@ -262,7 +314,7 @@ mod tests {
     use std::sync::Arc;
 
     /// The filter of the board's cells by `cond`, as the walk's list and as the pass's set.
-    fn both(game: &Game, cond: &Expr, seat: u32) -> (Arc<Vec<Value>>, CellSet) {
+    fn both(game: &Game, cond: &Expr, seat: u32) -> (Arc<Vec<Value>>, Value) {
         let env = [Value::None, Value::Player(seat)];
         let filter = Expr::Filter { seq: Box::new(cells()), slot: 0, cond: Box::new(cond.clone()) };
         let mut w = game.world.clone();
@@ -272,17 +324,37 @@ mod tests {
         let made = |first, of: &[u64]| {
             let mut bits = [0; MOST_CELLS / 64];
             bits[..of.len()].copy_from_slice(of);
-            Value::Cells(Arc::new(CellSet { grid: 0, first, bits, passed: true }))
+            CellSet { grid: 0, first, bits, passed: true }.value((SIDE * SIDE) as u32)
         };
         let set =
             crate::occupied::pass(&game.program, &mut w, (&cells(), 0, cond), &mut env.clone(), None, made);
-        let Ok(Some(Value::Cells(set))) = set else { panic!("a set of cells, not {set:?}") };
-        (vm::list(listed).expect("a list"), (*set).clone())
+        let Ok(Some(set)) = set else { panic!("a set of cells, not {set:?}") };
+        (vm::list(listed).expect("a list"), set)
     }
 
     /// The cells of one column of the board, from the west (0) to the east (SIDE - 1).
     fn column(q: i64) -> Arc<Vec<Value>> {
         Arc::new((0..SIDE).map(|r| Value::Cell((1 + r * SIDE + q) as u32)).collect())
+    }
+
+    #[test]
+    fn a_set_of_a_board_of_a_word_of_cells_is_held_in_the_value_and_a_larger_boards_shared() {
+        let mut bits = [0; MOST_CELLS / 64];
+        bits[0] = 0b1011 << 60;
+        let set = CellSet { grid: 2, first: 7, bits, passed: true };
+        for (cells, held) in [(1, true), (64, true), (65, false), (MOST_CELLS as u32, false)] {
+            let value = set.clone().value(cells);
+            assert_eq!(matches!(value, Value::FewCells { .. }), held, "a board of {cells} cells");
+            let read = cells_in(&value);
+            assert_eq!((read.grid, read.first, read.len()), (2, 7, 3), "a board of {cells} cells");
+            assert_eq!(read.locations().collect::<Vec<_>>(), set.cells().locations().collect::<Vec<_>>());
+            assert_eq!(CellSet::passed(&value), Some(bits), "what a set found again starts from");
+            assert!(value.truthy());
+            assert_eq!(vm::list(value).expect("a list"), vm::list(set.cells().list()).expect("a list"));
+        }
+        let none = CellSet { bits: [0; MOST_CELLS / 64], passed: false, ..set };
+        assert!(!none.clone().value(9).truthy() && !none.clone().value(100).truthy(), "false, as no list");
+        assert_eq!(CellSet::passed(&none.value(9)), None, "not found by a pass");
     }
 
     #[test]
@@ -328,7 +400,7 @@ mod tests {
             }
             game.world.memo.changed(crate::vm::Part::Loc(loc as u32 + 1));
             let set = vm::eval(&program, &mut game.world, &Expr::Value(3, vec![]), &mut []).expect("a set");
-            let Value::Cells(set) = set else { panic!("a set of cells, not {set:?}") };
+            let Some(set) = set.cells() else { panic!("a set of cells, not {set:?}") };
             let list = vm::eval(&program, &mut game.world, &Expr::Value(1, vec![]), &mut []).expect("a list");
             let listed: Vec<u32> =
                 vm::list(list).expect("a list").iter().filter_map(Value::location).collect();
@@ -348,19 +420,20 @@ mod tests {
             let game = laid(seed);
             for cond in &shapes {
                 for seat in 0..2 {
-                    let (list, set) = both(&game, cond, seat);
+                    let (list, held) = both(&game, cond, seat);
+                    let set = cells_in(&held);
                     let listed: Vec<u32> = list.iter().map(|c| c.location().expect("a cell")).collect();
                     assert_eq!(set.locations().collect::<Vec<_>>(), listed, "seed {seed}, {cond:?}");
                     for n in 1..=5 {
                         assert_eq!(
-                            grid::in_a_row_of(&game.program, &set, n).expect("an answer"),
+                            grid::in_a_row_of(&game.program, set, n).expect("an answer"),
                             grid::in_a_row(&game.program, &list, n).expect("an answer"),
                             "seed {seed}, {n} in a row, {cond:?}"
                         );
                     }
                     let (west, east) = (column(0), column(SIDE - 1));
                     assert_eq!(
-                        Joins::default().answer_cells(&game.program, &set, &west, &east),
+                        Joins::default().answer_cells(&game.program, set, &west, &east),
                         grid::connected(&game.program, &mut Joins::default(), &list, &west, &east)
                             .expect("an answer"),
                         "seed {seed}, {cond:?}"
@@ -379,7 +452,7 @@ mod tests {
             for round in 0..60 {
                 // The copy of `free()`, asked in the game: kept by its memo from one round to the next.
                 let set = vm::eval(&p, &mut game.world, &Expr::Value(1, vec![]), &mut []).expect("a set");
-                let Value::Cells(set) = set else { panic!("a set of cells, not {set:?}") };
+                let Some(set) = set.cells() else { panic!("a set of cells, not {set:?}") };
                 let mut copy = game.clone();
                 let list = vm::eval(&p, &mut copy.world, &p.ir.values[0].body, &mut [Value::None]);
                 let listed: Vec<u32> = vm::list(list.expect("a list"))
@@ -418,7 +491,7 @@ mod tests {
             listed.push(Value::Cell(1 + i as u32));
             let set = CellSet { grid: 0, first: 1, bits, passed: true };
             assert_eq!(
-                joins.answer_cells(&program, &set, &west, &east),
+                joins.answer_cells(&program, set.cells(), &west, &east),
                 grid::connected(&program, &mut Joins::default(), &listed, &west, &east).expect("an answer")
             );
         }

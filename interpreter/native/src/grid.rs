@@ -233,11 +233,11 @@ pub fn in_a_row(p: &Loaded, cells: &[Value], n: i64) -> Result<bool, Fail> {
 }
 
 /// `in_a_row` of a set of cells (cells.rs), its bits the marks.
-pub(crate) fn in_a_row_of(p: &Loaded, set: &crate::cells::CellSet, n: i64) -> Result<bool, Fail> {
+pub(crate) fn in_a_row_of(p: &Loaded, set: crate::cells::Cells<'_>, n: i64) -> Result<bool, Fail> {
     if n < 1 {
         return fail(&format!("cells in a row are counted from 1, not {n}"));
     }
-    Ok(runs(p, set.grid, &set.bits, n))
+    Ok(runs(p, set.grid, set.bits, n))
 }
 
 /// Whether `n` of the cells of grid `g` marked (a bit each, by their place among the grid's)
@@ -412,7 +412,7 @@ impl Joins {
     pub(crate) fn answer_cells(
         &mut self,
         p: &Loaded,
-        set: &crate::cells::CellSet,
+        set: crate::cells::Cells<'_>,
         starts: &Arc<Vec<Value>>,
         ends: &Arc<Vec<Value>>,
     ) -> bool {

@@ -184,7 +184,7 @@ pub fn value_chars(r: &Reading, v: &Value) -> u64 {
         Value::Border(row, cell) => {
             value_chars(r, &Value::Row(*row)) + 9 + value_chars(r, &Value::Cell(*cell))
         }
-        Value::Cells(set) => value_chars(r, &set.list()),
+        Value::Cells(_) | Value::FewCells { .. } => value_chars(r, &v.cells_listed().unwrap_or_default()),
         // "[a, b, c]"
         Value::List(items) => {
             let inside: u64 = items.iter().map(|x| value_chars(r, x)).sum();

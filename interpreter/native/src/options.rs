@@ -10,7 +10,7 @@
 //! (the Python view, styles, a search's guess, the log) reads them one by one from the set, or
 //! the list made then (`listed`).
 
-use crate::cells::CellSet;
+use crate::cells::{cells_in, Cells};
 use crate::value::Value;
 use std::sync::Arc;
 
@@ -22,15 +22,15 @@ pub enum Options {
     /// Shared with the list they were taken from where no condition filtered it (a value's
     /// answer, kept by the memo).
     List(Arc<Vec<Value>>),
-    /// The cells of a set, in the board's order, and how many (counted once, read at every
-    /// answer).
-    Cells { set: Arc<CellSet>, len: usize },
+    /// The cells of a set (the value that holds it: `Value::Cells` or `Value::FewCells`), in
+    /// the board's order, and how many (counted once, read at every answer).
+    Cells { set: Value, len: usize },
 }
 
 impl Options {
-    /// The options of a set of cells.
-    pub fn cells(set: Arc<CellSet>) -> Options {
-        let len = set.len();
+    /// The options of a set of cells (a value answered as a set: cells.rs's `set_of`).
+    pub fn cells(set: Value) -> Options {
+        let len = cells_in(&set).len();
         Options::Cells { set, len }
     }
 
@@ -52,7 +52,7 @@ impl Options {
     pub fn get(&self, index: usize) -> Option<Value> {
         match self {
             Options::List(items) => items.get(index).cloned(),
-            Options::Cells { set, len } if index < *len => Some(Value::Cell(nth(set, index))),
+            Options::Cells { set, len } if index < *len => Some(Value::Cell(nth(cells_in(set), index))),
             Options::Cells { .. } => None,
         }
     }
@@ -61,7 +61,7 @@ impl Options {
     pub fn iter(&self) -> impl Iterator<Item = Value> + '_ {
         let (items, cells) = match self {
             Options::List(items) => (Some(items.iter().cloned()), None),
-            Options::Cells { set, .. } => (None, Some(set.locations().map(Value::Cell))),
+            Options::Cells { set, .. } => (None, Some(cells_in(set).locations().map(Value::Cell))),
         };
         items.into_iter().flatten().chain(cells.into_iter().flatten())
     }
@@ -88,7 +88,7 @@ impl Options {
 
 /// The location of the `n`-th cell of `set` in the board's order (`n` below its count): the
 /// words before it counted whole, then the `n`-th bit of its word found by clearing the lowest.
-fn nth(set: &CellSet, mut n: usize) -> u32 {
+fn nth(set: Cells<'_>, mut n: usize) -> u32 {
     for (word, bits) in set.bits.iter().enumerate() {
         let count = bits.count_ones() as usize;
         if n < count {
@@ -112,22 +112,25 @@ mod tests {
     use crate::vm::{Game, Loaded};
     use std::sync::Arc;
 
-    /// Sets of cells at random on a board of `MOST_CELLS` cells from location 5, sparse to full,
-    /// with the list of their cells made the way the filter makes it.
+    /// Sets of cells at random on boards of `MOST_CELLS` cells and of 64 (a set held in the value
+    /// itself) from location 5, sparse to full, with the list of their cells made the way the
+    /// filter makes it.
     fn drawn() -> Vec<(Options, Options)> {
         let mut rng = Mt::new(11);
         let mut out = Vec::new();
-        for density in [0, 1, 2, 8, 32, 63, 64] {
+        for (cells, density) in
+            [MOST_CELLS, 64].into_iter().flat_map(|n| [0, 1, 2, 8, 32, 63, 64].map(|d| (n, d)))
+        {
             for _ in 0..10 {
                 let mut bits = [0u64; MOST_CELLS / 64];
-                for i in 0..MOST_CELLS {
+                for i in 0..cells {
                     if rng.randbelow(64) < density {
                         bits[i / 64] |= 1 << (i % 64);
                     }
                 }
                 let set = CellSet { grid: 0, first: 5, bits, passed: true };
-                let listed: Vec<Value> = set.locations().map(Value::Cell).collect();
-                out.push((Options::cells(Arc::new(set)), Options::List(Arc::new(listed))));
+                let listed: Vec<Value> = set.cells().locations().map(Value::Cell).collect();
+                out.push((Options::cells(set.value(cells as u32)), Options::List(Arc::new(listed))));
             }
         }
         out

@@ -49,7 +49,7 @@ fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
             ];
             PyTuple::new(py, parts)?.into_any()
         }
-        Value::Cells(set) => to_py(py, &set.list())?,
+        Value::Cells(_) | Value::FewCells { .. } => to_py(py, &v.cells_listed().unwrap_or_default())?,
         Value::List(items) => {
             let out = PyList::empty(py);
             for item in items.iter() {

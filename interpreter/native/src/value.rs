@@ -49,6 +49,17 @@ pub enum Value {
     /// by what reads it as a set (`in_a_row`, `connected`), never made into a list.
     #[serde(skip)]
     Cells(Arc<crate::cells::CellSet>),
+    /// The same of a board of at most 64 cells, its bits in the value itself (`cells::CellSet::
+    /// value`): a set found at every move (Tic-Tac-Toe's `empty()` and `marked(p)`, Connect
+    /// Four's `landing()`) is made and dropped without the heap. Its fields lie beside the tag,
+    /// so that a value stays three words.
+    #[serde(skip)]
+    FewCells {
+        grid: u32,
+        first: u32,
+        bits: u64,
+        passed: bool,
+    },
 }
 
 /// An area: the grid and the column whose value its cells share, that value, and its cells (their
@@ -214,7 +225,8 @@ impl Value {
             Value::Int(n) => *n != 0,
             Value::Text(t) => !t.is_empty(),
             Value::List(items) => !items.is_empty(),
-            Value::Cells(set) => !set.is_empty(),
+            Value::Cells(set) => !set.cells().is_empty(),
+            Value::FewCells { bits, .. } => *bits != 0,
             _ => true,
         }
     }
@@ -246,12 +258,31 @@ impl Value {
             Value::Grid(_) => "grid",
             Value::KindName(_) => "kind",
             Value::Piece(..) => "piece",
-            Value::List(_) | Value::Cells(_) => "list",
+            Value::List(_) | Value::Cells(_) | Value::FewCells { .. } => "list",
             Value::Placement(_) => "placement",
             Value::Route(_) => "route",
             Value::Area(_) => "area",
             Value::Border(..) => "border",
         }
+    }
+
+    /// The cells of a value answered as a set (`Cells`, `FewCells`), read where they lie.
+    #[inline]
+    pub fn cells(&self) -> Option<crate::cells::Cells<'_>> {
+        match self {
+            Value::Cells(set) => Some(set.cells()),
+            Value::FewCells { grid, first, bits, .. } => {
+                Some(crate::cells::Cells { grid: *grid, first: *first, bits: std::slice::from_ref(bits) })
+            }
+            _ => None,
+        }
+    }
+
+    /// The cells of a value answered as a set as the list its filter makes; None for any other
+    /// value. Apart (cold): `vm::list`, asked for every list, otherwise saves more registers.
+    #[cold]
+    pub fn cells_listed(&self) -> Option<Value> {
+        self.cells().map(|set| set.list())
     }
 
     /// The location of a zone or cell value.
@@ -268,6 +299,13 @@ mod tests {
     use super::{Area, Spot, SpotRef, Value};
     use std::hash::BuildHasher;
     use std::sync::Arc;
+
+    #[test]
+    fn a_value_is_three_words() {
+        // Every value moved, kept or returned pays for its size: a variant that holds more
+        // (a small board's set, its bits beside the tag) must not make them all larger.
+        assert_eq!(std::mem::size_of::<Value>(), 24);
+    }
 
     #[test]
     fn a_kind_takes_the_article_its_name_does() {

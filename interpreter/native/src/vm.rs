@@ -1874,8 +1874,10 @@ fn seat(v: &Value) -> Result<u32, Fail> {
 pub(crate) fn list(v: Value) -> Result<Arc<Vec<Value>>, Fail> {
     match v {
         Value::List(items) => Ok(items),
-        Value::Cells(set) => list(set.list()),
-        other => error(format!("a list was expected, not {}", other.type_name())),
+        other => match other.cells_listed() {
+            Some(cells) => list(cells),
+            None => error(format!("a list was expected, not {}", other.type_name())),
+        },
     }
 }
 
@@ -1967,7 +1969,7 @@ fn from_a_set(
     seq: &Expr,
     cond: Option<&Expr>,
     env: &mut [Value],
-) -> Result<Option<Arc<crate::cells::CellSet>>, Fail> {
+) -> Result<Option<Value>, Fail> {
     let (None, Expr::Value(v, of)) = (cond, seq) else { return Ok(None) };
     let Some(as_set) = p.as_set.get(*v as usize).copied().flatten() else { return Ok(None) };
     Ok(Some(crate::cells::set_of(p, w, as_set, of, env)?))
