@@ -251,7 +251,7 @@ pub(crate) fn asked(
     if args.len() != arity {
         return Ok(None);
     }
-    let held = set_of(p, w, as_set, of, env)?;
+    let held = vm::asked(p, w, as_set, of, env)?;
     let set = cells_in(&held);
     let answer = if b == Builtin::InARow {
         let n = vm::int(vm::eval(p, w, &args[1], env)?)?;
@@ -274,24 +274,11 @@ pub(crate) fn counted(
     of: &[Expr],
     env: &mut [Value],
 ) -> Result<i64, Fail> {
-    Ok(cells_in(&set_of(p, w, as_set, of, env)?).len() as i64)
+    Ok(cells_in(&vm::asked(p, w, as_set, of, env)?).len() as i64)
 }
 
-/// The set copy `as_set` of a value (cells.rs's `found`) asked with these arguments: what
-/// `in_a_row`, `connected`, `count` and a choice (vm.rs's `from_a_set`) ask in the value's place.
-/// The value holding the set (`cells_in` reads it).
-#[inline(always)]
-pub(crate) fn set_of(
-    p: &Loaded,
-    w: &mut World,
-    as_set: u32,
-    of: &[Expr],
-    env: &mut [Value],
-) -> Result<Value, Fail> {
-    vm::asked(p, w, as_set, of, env)
-}
-
-/// The cells of a value `set_of` gave.
+/// The cells of the answer of a value's set copy (`found`'s, asked by `vm::asked` in the value's
+/// place by `in_a_row`, `connected`, `count` and a choice), read where they lie.
 #[inline]
 pub(crate) fn cells_in(set: &Value) -> Cells<'_> {
     match set.cells() {

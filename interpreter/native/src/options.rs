@@ -28,7 +28,7 @@ pub enum Options {
 }
 
 impl Options {
-    /// The options of a set of cells (a value answered as a set: cells.rs's `set_of`).
+    /// The options of a set of cells (the answer of a value's set copy: cells.rs's `found`).
     pub fn cells(set: Value) -> Options {
         let len = cells_in(&set).len();
         Options::Cells { set, len }

@@ -1972,7 +1972,7 @@ fn from_a_set(
 ) -> Result<Option<Value>, Fail> {
     let (None, Expr::Value(v, of)) = (cond, seq) else { return Ok(None) };
     let Some(as_set) = p.as_set.get(*v as usize).copied().flatten() else { return Ok(None) };
-    Ok(Some(crate::cells::set_of(p, w, as_set, of, env)?))
+    Ok(Some(asked(p, w, as_set, of, env)?))
 }
 
 /// The items of a list for which a condition holds, from a snapshot of the list: what a loop
